@@ -1,0 +1,31 @@
+"""ramsli — the reference implementation of Ramsli (Rams, Ramscheln), the
+19th-century gambling trick-taking pub game, ancestor of Rounce.
+
+The public API, after python-chess:
+
+>>> import random
+>>> from ramsli import Hand, Rules, Card
+>>> hand = Hand.new(Rules.preset("traditional"), stacks=[20] * 5, dealer=0, rng=random.Random(1))
+>>> hand.legal_actions()
+[Action('p2 in'), Action('p2 out')]
+
+Modules: :mod:`ramsli.cards` (R1), :mod:`ramsli.rules` (R6, R8),
+:mod:`ramsli.hand` (R4, R7), :mod:`ramsli.settlement` (R5),
+:mod:`ramsli.session` (R3), :mod:`ramsli.history` (hand histories),
+:mod:`ramsli.cli` (the ``ramsli`` command).
+"""
+
+from ramsli.cards import Card, CardError, Suit, make_deck, parse_cards, format_cards
+from ramsli.errors import IllegalActionError, RamsliError, SessionError
+from ramsli.hand import Action, Hand, Observation, Phase, Trick, legal_plays, trick_winner
+from ramsli.rules import PRESETS, Rules, RulesError
+from ramsli.session import LedgerEntry, Session
+from ramsli.settlement import Payment, Settlement
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "Action", "Card", "CardError", "Hand", "IllegalActionError", "LedgerEntry", "Observation", "PRESETS",
+    "Payment", "Phase", "RamsliError", "Rules", "RulesError", "Session", "SessionError", "Settlement", "Suit",
+    "Trick", "format_cards", "legal_plays", "make_deck", "parse_cards", "trick_winner", "__version__",
+]

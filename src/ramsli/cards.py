@@ -1,0 +1,284 @@
+"""Cards, suits, ranks and decks (RULES.md R1).
+
+Every card is an interned :class:`Card` object: parsing the same text twice
+gives the very same object, so cards compare and hash cheaply.
+
+>>> from ramsli.cards import Card, piquet_deck
+>>> Card.parse("AS")
+Card('AS')
+>>> Card.parse("10♥") is Card.parse("th")
+True
+>>> len(piquet_deck())
+32
+"""
+
+from __future__ import annotations
+
+from typing import ClassVar, Iterable
+
+__all__ = [
+    "Suit",
+    "SUITS",
+    "RANK_CHARS",
+    "Card",
+    "CardError",
+    "BIG_JOKER",
+    "LITTLE_JOKER",
+    "JOKERS",
+    "piquet_deck",
+    "full_deck",
+    "make_deck",
+    "parse_cards",
+    "format_cards",
+    "rank_name",
+]
+
+
+class CardError(ValueError):
+    """A card string that is not valid notation (R1.6 / D-3).
+
+    The message says what was given and what is allowed.
+    """
+
+
+class Suit(str):
+    """A suit letter: ``"S"``, ``"H"``, ``"D"`` or ``"C"`` (R1.1, R1.6).
+
+    Suits have no order of their own (R1.4). ``Suit`` is a ``str``, so
+    ``Suit("S") == "S"``.
+    """
+
+    __slots__ = ()
+
+    SYMBOLS: ClassVar[dict[str, str]] = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
+    #: German-suited pictures (R1.1, D-1): display only.
+    GERMAN: ClassVar[dict[str, str]] = {"S": "Grün", "H": "Herz", "D": "Schellen", "C": "Eichel"}
+    #: Short German glyphs for compact displays.
+    GERMAN_SHORT: ClassVar[dict[str, str]] = {"S": "Gr", "H": "He", "D": "Sc", "C": "Ei"}
+
+    @property
+    def symbol(self) -> str:
+        """The French suit symbol, e.g. ``"♠"``."""
+        return Suit.SYMBOLS[str(self)]
+
+    def display(self, suits: str = "french") -> str:
+        """The suit as shown to a player.
+
+        Args:
+            suits: ``"french"`` (♠♥♦♣) or ``"german"`` (Grün, Herz, Schellen, Eichel; D-1).
+
+        Raises:
+            ValueError: for any other ``suits`` value.
+        """
+        if suits == "french":
+            return self.symbol
+        if suits == "german":
+            return Suit.GERMAN[str(self)]
+        raise ValueError(f"unknown suit pictures {suits!r}: allowed are 'french', 'german'")
+
+
+SUITS: tuple[Suit, ...] = (Suit("S"), Suit("H"), Suit("D"), Suit("C"))
+_SUIT_INPUT = {"S": "S", "H": "H", "D": "D", "C": "C", "♠": "S", "♥": "H", "♦": "D", "♣": "C",
+               "♤": "S", "♡": "H", "♢": "D", "♧": "C"}
+
+#: Rank characters of R1.6, high to low.
+RANK_CHARS = "AKQJT98765432"
+_RANK_VALUE = {ch: 14 - i for i, ch in enumerate(RANK_CHARS)}  # A=14 ... 2=2
+_RANK_NAMES_EN = {14: "A", 13: "K", 12: "Q", 11: "J", 10: "10"}
+_RANK_NAMES_DE = {14: "Daus", 13: "König", 12: "Ober", 11: "Unter", 10: "10"}
+
+
+def rank_name(rank: int, suits: str = "french") -> str:
+    """Display name of a rank value (2..14) for French or German pictures (D-1)."""
+    table = _RANK_NAMES_DE if suits == "german" else _RANK_NAMES_EN
+    return table.get(rank, str(rank))
+
+
+class Card:
+    """One playing card or joker (R1).
+
+    Attributes:
+        suit: the suit letter (``"S"``, ``"H"``, ``"D"``, ``"C"``), or ``None`` for a joker.
+        rank: 2..14 (ace = 14); jokers have 16 (big, ``X1``) and 15 (little, ``X2``),
+            so that big joker > little joker > ace of trump (R1.3, D-2).
+        index: a dense index 0..53 (suit-major for the 52 cards, 52 = X1, 53 = X2),
+            stable across versions; used for tensors and bit sets.
+
+    Cards are interned: use :meth:`Card.parse` or :meth:`Card.of`, never the
+    constructor.
+
+    >>> c = Card.parse("QD")
+    >>> (c.suit, c.rank, str(c))
+    ('D', 12, 'QD')
+    """
+
+    __slots__ = ("suit", "rank", "index", "_text")
+    _BY_TEXT: ClassVar[dict[str, "Card"]] = {}
+    _BY_INDEX: ClassVar[list["Card"]] = []
+
+    suit: Suit | None
+    rank: int
+    index: int
+    _text: str
+
+    def __init__(self, suit: Suit | None, rank: int, index: int, text: str) -> None:
+        self.suit = suit
+        self.rank = rank
+        self.index = index
+        self._text = text
+
+    @property
+    def is_joker(self) -> bool:
+        """True for ``X1`` and ``X2`` (R1.3)."""
+        return self.suit is None
+
+    @classmethod
+    def of(cls, rank: int | str, suit: str) -> "Card":
+        """The card of a rank (2..14 or a rank character) and suit letter.
+
+        Raises:
+            CardError: for an unknown rank or suit.
+        """
+        if isinstance(rank, int):
+            if not 2 <= rank <= 14:
+                raise CardError(f"rank {rank} is not 2..14 (R1.6)")
+            rch = RANK_CHARS[14 - rank]
+        else:
+            rch = rank
+        return cls.parse(rch + suit)
+
+    @classmethod
+    def from_index(cls, index: int) -> "Card":
+        """The card with dense index ``index`` (0..53).
+
+        Raises:
+            IndexError: for an index outside 0..53.
+        """
+        if index < 0:
+            raise IndexError(f"card index {index} outside 0..53")
+        return cls._BY_INDEX[index]
+
+    @classmethod
+    def parse(cls, text: str) -> "Card":
+        """Parse R1.6 notation: rank + suit, e.g. ``"AS"``, ``"TD"``, ``"10h"``, ``"Q♣"``, ``"X1"``.
+
+        Ranks ``A K Q J T 9 8 7 6 5 4 3 2`` (``10`` for ``T``), suits ``S H D C``
+        or ``♠ ♥ ♦ ♣``, case-insensitive; jokers ``X1`` (big) and ``X2`` (little).
+
+        Raises:
+            CardError: if ``text`` is not a card; the message lists what is allowed.
+        """
+        if not isinstance(text, str):
+            raise CardError(f"a card must be text like 'AS', not {type(text).__name__} (R1.6)")
+        key = text.strip().upper()
+        card = cls._BY_TEXT.get(key)
+        if card is not None:
+            return card
+        if key.startswith("10") and len(key) == 3:
+            card = cls._BY_TEXT.get("T" + _SUIT_INPUT.get(key[2], "?"))
+        elif len(key) == 2:
+            card = cls._BY_TEXT.get(key[0] + _SUIT_INPUT.get(key[1], "?"))
+        if card is None:
+            raise CardError(
+                f"{text!r} is not a card (R1.6): write rank then suit, ranks A K Q J T(10) 9 8 7 6 5 4 3 2, "
+                "suits S H D C or ♠ ♥ ♦ ♣ (any case), jokers X1 (big) and X2 (little); e.g. 'AS', '10H'"
+            )
+        return card
+
+    def display(self, suits: str = "french") -> str:
+        """The card as shown to a player: ``"A♠"``, ``"10♥"``, ``"Daus Grün"``, ``"Big joker"``.
+
+        Args:
+            suits: ``"french"`` or ``"german"`` (D-1, display only).
+        """
+        if self.suit is None:
+            return "🃏1" if self.rank == 16 else "🃏2"
+        if suits == "german":
+            return f"{Suit.GERMAN[self.suit]} {rank_name(self.rank, 'german')}"
+        return f"{rank_name(self.rank)}{self.suit.symbol}"
+
+    def __str__(self) -> str:
+        return self._text
+
+    def __repr__(self) -> str:
+        return f"Card({self._text!r})"
+
+    def __reduce__(self):  # pickling keeps interning
+        return (Card.parse, (self._text,))
+
+    def __copy__(self) -> "Card":
+        return self
+
+    def __deepcopy__(self, memo) -> "Card":
+        return self
+
+    def __lt__(self, other: "Card") -> bool:
+        """Sort order for display only (suit-major, high rank first); not trick strength."""
+        return self.index < other.index
+
+
+def _build() -> None:
+    idx = 0
+    for s in SUITS:
+        for r in range(14, 1, -1):
+            ch = RANK_CHARS[14 - r]
+            c = Card(s, r, idx, ch + s)
+            Card._BY_TEXT[ch + s] = c
+            Card._BY_INDEX.append(c)
+            idx += 1
+    for text, rank in (("X1", 16), ("X2", 15)):
+        c = Card(None, rank, idx, text)
+        Card._BY_TEXT[text] = c
+        Card._BY_INDEX.append(c)
+        idx += 1
+
+
+_build()
+
+BIG_JOKER: Card = Card.parse("X1")
+LITTLE_JOKER: Card = Card.parse("X2")
+JOKERS: tuple[Card, Card] = (BIG_JOKER, LITTLE_JOKER)
+
+_PIQUET = tuple(c for c in Card._BY_INDEX[:52] if c.rank >= 7)
+_FULL = tuple(Card._BY_INDEX[:52])
+
+
+def piquet_deck(jokers: bool = False) -> tuple[Card, ...]:
+    """The 32-card piquet deck (R1.1) in a fixed order, plus ``X1 X2`` if ``jokers`` (R1.3)."""
+    return _PIQUET + JOKERS if jokers else _PIQUET
+
+
+def full_deck(jokers: bool = False) -> tuple[Card, ...]:
+    """The 52-card deck (R1.2) in a fixed order, plus ``X1 X2`` if ``jokers`` (R1.3)."""
+    return _FULL + JOKERS if jokers else _FULL
+
+
+def make_deck(deck: str = "piquet32", jokers: bool = False) -> tuple[Card, ...]:
+    """The deck named by option ``deck`` (``"piquet32"`` or ``"full52"``; R8), unshuffled.
+
+    Raises:
+        ValueError: for an unknown deck name.
+    """
+    if deck == "piquet32":
+        return piquet_deck(jokers)
+    if deck == "full52":
+        return full_deck(jokers)
+    raise ValueError(f"unknown deck {deck!r}: allowed are 'piquet32', 'full52' (R1)")
+
+
+def parse_cards(text: str | Iterable[str]) -> list[Card]:
+    """Parse several cards: ``"AS 9S KH"`` (spaces or commas) or an iterable of card strings.
+
+    Raises:
+        CardError: at the first malformed card.
+    """
+    if isinstance(text, str):
+        parts = text.replace(",", " ").split()
+    else:
+        parts = list(text)
+    return [Card.parse(p) for p in parts]
+
+
+def format_cards(cards: Iterable[Card]) -> str:
+    """Cards in R1.6 notation separated by spaces, e.g. ``"AS 9S KH"``."""
+    return " ".join(c._text for c in cards)

@@ -1,0 +1,46 @@
+"""The ``ramsli`` command line (Typer).
+
+Each command lives in its own module under :mod:`ramsli.commands` and is
+registered here; front ends depend on the engine, never the other way round.
+Run ``ramsli --help`` for the list.
+"""
+
+from __future__ import annotations
+
+import importlib
+
+import typer
+
+app = typer.Typer(
+    name="ramsli",
+    help="Ramsli (Rams, Ramscheln): the 19th-century gambling trick-taking pub game.",
+    no_args_is_help=False,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+)
+
+#: command modules; each exposes ``register(app)``
+COMMAND_MODULES = ("rules_cmd", "replay_cmd", "play", "tournament", "simulate", "odds", "tips")
+
+
+def _register() -> None:
+    for name in COMMAND_MODULES:
+        try:
+            mod = importlib.import_module(f"ramsli.commands.{name}")
+        except ModuleNotFoundError as e:
+            if e.name == f"ramsli.commands.{name}":
+                continue  # that command is not built yet
+            raise
+        mod.register(app)
+
+
+_register()
+
+
+def main() -> None:
+    """Console-script entry point."""
+    app()
+
+
+if __name__ == "__main__":
+    main()

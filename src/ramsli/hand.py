@@ -1,0 +1,925 @@
+"""One hand of Ramsli, from ante to settlement (RULES.md R4 and R5).
+
+:class:`Hand` is the state machine: it takes the ante (R4.1), deals from a
+shuffled and cut deck (R4.2–R4.4), then accepts :class:`Action` objects —
+declarations (R4.5), General Rams (R4.7), targets (R4.8) and card plays
+(R4.9–R4.11) — until the hand is over and a :class:`~ramsli.settlement.Settlement`
+(R5) is attached. At every point it says whose turn it is and which actions are
+legal, and gives each seat a hidden-card-free :class:`Observation` (R7).
+
+>>> import random
+>>> from ramsli import Hand, Rules
+>>> hand = Hand.new(Rules(), stacks=[20] * 5, dealer=0, rng=random.Random(7))
+>>> hand.phase
+<Phase.DECLARE: 'declare'>
+>>> hand.to_act
+1
+>>> while not hand.is_over:
+...     hand.apply(hand.legal_actions()[0])
+>>> sum(hand.stacks) + hand.pot
+100
+
+Where the rules live: R4.1 :meth:`Hand.from_cards` (ante), R4.2–R4.4
+:func:`deal_cards`, R4.5–R4.6 :meth:`Hand._declare`, R4.7 ``_announce_gr``,
+R4.8 ``_announce_target``, R4.9 ``_start_play``, R4.10 :func:`legal_plays`,
+R4.11 :func:`trick_winner`, R4.12 :meth:`Hand.apply`, R5 :mod:`ramsli.settlement`.
+"""
+
+from __future__ import annotations
+
+import enum
+import random
+from dataclasses import dataclass
+from typing import Iterable, Sequence
+
+from ramsli.cards import Card, CardError, Suit, make_deck
+from ramsli.errors import IllegalActionError
+from ramsli.rules import Rules
+from ramsli.settlement import Settlement, settle
+
+__all__ = [
+    "Phase",
+    "Action",
+    "Hand",
+    "Trick",
+    "Observation",
+    "legal_plays",
+    "trick_winner",
+    "deal_cards",
+    "seat_name",
+    "parse_seat",
+]
+
+MAX_SEATS = 6
+
+
+class Phase(enum.Enum):
+    """Where a hand stands (R4)."""
+
+    DECLARE = "declare"  #: R4.5: seats declare in or out
+    GENERAL_RAMS = "general-rams"  #: R4.7: active players may announce General Rams
+    TARGETS = "targets"  #: R4.8: active players may announce a trick target
+    PLAY = "play"  #: R4.9–R4.11: five tricks
+    OVER = "over"  #: settled (R5); see Hand.settlement
+
+
+def seat_name(seat: int) -> str:
+    """The text name of a 0-based seat index: seat 0 is ``"p1"`` (R2.2)."""
+    return f"p{seat + 1}"
+
+
+def parse_seat(text: str, n_seats: int = MAX_SEATS) -> int:
+    """Parse ``"p1"``..``"p6"`` to a 0-based seat index.
+
+    Raises:
+        ValueError: if ``text`` is not ``p1``..``pN``.
+    """
+    t = text.strip().lower()
+    if len(t) >= 2 and t[0] == "p" and t[1:].isdigit() and 1 <= int(t[1:]) <= n_seats:
+        return int(t[1:]) - 1
+    raise ValueError(f"{text!r} is not a seat: seats are p1..p{n_seats} (R2.2)")
+
+
+class Action:
+    """One action of one seat. Actions are interned: compare with ``==`` or ``is``.
+
+    Kinds and their text (as in hand histories):
+
+    - ``"in"`` / ``"out"``: declarations (R4.5), e.g. ``"p3 in"``;
+    - ``"gr"``: announce General Rams (R4.7), e.g. ``"p2 gr"``;
+    - ``"pass"``: decline the current General Rams or target question (R4.7, R4.8);
+    - ``"t"``: announce trick target ``target`` 2..5 (R4.8), e.g. ``"p4 t3"``;
+    - ``"pl"``: play ``card`` (R4.10), e.g. ``"p2 pl AS"``.
+
+    Attributes:
+        seat: 0-based seat index (``p1`` is 0).
+        kind: one of ``"in" "out" "gr" "pass" "t" "pl"``.
+        card: the card played (``"pl"`` only), else None.
+        target: the target 2..5 (``"t"`` only), else None.
+
+    >>> Action.parse("p3 pl 10h")
+    Action('p3 pl TH')
+    >>> Action.play(2, Card.parse("TH")) is Action.parse("p3 pl TH")
+    True
+    """
+
+    __slots__ = ("seat", "kind", "card", "target", "_text")
+    KINDS = ("in", "out", "gr", "pass", "t", "pl")
+    _PLAY: list[list["Action"]] = []
+    _SIMPLE: dict[tuple[int, str], "Action"] = {}
+
+    seat: int
+    kind: str
+    card: Card | None
+    target: int | None
+
+    def __init__(self, seat: int, kind: str, card: Card | None = None, target: int | None = None) -> None:
+        self.seat = seat
+        self.kind = kind
+        self.card = card
+        self.target = target
+        if kind == "pl":
+            self._text = f"{seat_name(seat)} pl {card}"
+        elif kind == "t":
+            self._text = f"{seat_name(seat)} t{target}"
+        else:
+            self._text = f"{seat_name(seat)} {kind}"
+
+    @staticmethod
+    def play(seat: int, card: Card) -> "Action":
+        """The interned action "seat plays card" (R4.10)."""
+        return Action._PLAY[seat][card.index]
+
+    @staticmethod
+    def declare(seat: int, stay_in: bool) -> "Action":
+        """The interned declaration ``in`` or ``out`` of a seat (R4.5)."""
+        return Action._SIMPLE[(seat, "in" if stay_in else "out")]
+
+    @staticmethod
+    def general_rams(seat: int) -> "Action":
+        """The interned General Rams announcement of a seat (R4.7)."""
+        return Action._SIMPLE[(seat, "gr")]
+
+    @staticmethod
+    def pass_(seat: int) -> "Action":
+        """The interned "no announcement" of a seat for the current question (R4.7, R4.8)."""
+        return Action._SIMPLE[(seat, "pass")]
+
+    @staticmethod
+    def announce_target(seat: int, target: int) -> "Action":
+        """The interned target announcement ``t2``..``t5`` of a seat (R4.8)."""
+        return Action._SIMPLE[(seat, f"t{target}")]
+
+    @staticmethod
+    def parse(text: str, n_seats: int = MAX_SEATS) -> "Action":
+        """Parse an action string: ``"p3 in"``, ``"p1 out"``, ``"p2 gr"``, ``"p2 pass"``,
+        ``"p4 t3"``, ``"p2 pl AS"``.
+
+        Raises:
+            ValueError: if the text is not an action (the message lists the forms);
+                :class:`~ramsli.cards.CardError` (a ValueError) for a malformed card.
+        """
+        parts = text.split()
+        forms = "'pN in', 'pN out', 'pN gr', 'pN pass', 'pN t2'..'pN t5', 'pN pl CARD'"
+        if len(parts) < 2:
+            raise ValueError(f"{text!r} is not an action; allowed forms are {forms}")
+        seat = parse_seat(parts[0], n_seats)
+        verb = parts[1].lower()
+        if verb == "pl" and len(parts) == 3:
+            return Action.play(seat, Card.parse(parts[2]))
+        if len(parts) == 2:
+            a = Action._SIMPLE.get((seat, verb))
+            if a is not None:
+                return a
+        raise ValueError(f"{text!r} is not an action; allowed forms are {forms}")
+
+    def __str__(self) -> str:
+        return self._text
+
+    def __repr__(self) -> str:
+        return f"Action({self._text!r})"
+
+    def __reduce__(self):
+        return (Action.parse, (self._text,))
+
+    def __copy__(self) -> "Action":
+        return self
+
+    def __deepcopy__(self, memo) -> "Action":
+        return self
+
+
+def _build_actions() -> None:
+    for s in range(MAX_SEATS):
+        Action._PLAY.append([Action(s, "pl", card=Card.from_index(i)) for i in range(54)])
+        for k in ("in", "out", "gr", "pass"):
+            Action._SIMPLE[(s, k)] = Action(s, k)
+        for t in (2, 3, 4, 5):
+            Action._SIMPLE[(s, f"t{t}")] = Action(s, "t", target=t)
+
+
+_build_actions()
+
+
+@dataclass(frozen=True)
+class Trick:
+    """One trick (R4.9–R4.11).
+
+    Attributes:
+        leader: seat that led.
+        plays: ``(seat, card)`` pairs in the order played.
+        winner: the trick winner (R4.11), or None while the trick is incomplete.
+    """
+
+    leader: int
+    plays: tuple[tuple[int, Card], ...]
+    winner: int | None = None
+
+
+def effective_suit(card: Card, trump: str) -> str:
+    """The suit a card counts as: jokers belong to the trump suit (R1.3, D-2)."""
+    return trump if card.suit is None else card.suit
+
+
+def legal_plays(cards: Sequence[Card], trick: Sequence[tuple[int, Card]], trump: str,
+                overtrump: str = "always") -> list[Card]:
+    """The cards of ``cards`` that may be played to ``trick`` (R4.10).
+
+    Args:
+        cards: the player's cards.
+        trick: the ``(seat, card)`` plays so far in this trick, in order (empty: a lead).
+        trump: the trump suit letter.
+        overtrump: option ``overtrump``: ``"always"`` (D-14) or ``"when-trumping"``.
+
+    Returns:
+        the legal cards, in the order of ``cards``; never empty if ``cards`` is not.
+
+    >>> from ramsli.cards import parse_cards
+    >>> [str(c) for c in legal_plays(parse_cards("9H KS 7S"), [(0, Card.parse("AS"))], "D")]
+    ['KS', '7S']
+    """
+    if not trick:
+        return list(cards)  # R4.10: the leader plays any card
+    lead = trick[0][1]
+    led = trump if lead.suit is None else lead.suit
+    # highest trump so far in the trick (0: none)
+    high = 0
+    for _, c in trick:
+        if c.suit is None or c.suit == trump:
+            if c.rank > high:
+                high = c.rank
+    if led == trump:
+        follow = [c for c in cards if c.suit is None or c.suit == trump]
+        if not follow:
+            return list(cards)  # R4.10.4: void in trump (the led suit)
+        if overtrump == "always":  # R4.10.3 with D-14
+            over = [c for c in follow if c.rank > high]
+            if over:
+                return over
+        return follow  # R4.10.1
+    follow = [c for c in cards if c.suit == led]
+    if follow:
+        return follow  # R4.10.1
+    trumps = [c for c in cards if c.suit is None or c.suit == trump]
+    if not trumps:
+        return list(cards)  # R4.10.4
+    if high:
+        over = [c for c in trumps if c.rank > high]
+        if over:
+            return over  # R4.10.3
+    return trumps  # R4.10.2
+
+
+def trick_winner(trick: Sequence[tuple[int, Card]], trump: str) -> int:
+    """The seat that wins a complete trick (R4.11): the highest trump if any
+    trump was played, otherwise the highest card of the led suit.
+
+    Raises:
+        ValueError: for an empty trick.
+    """
+    if not trick:
+        raise ValueError("an empty trick has no winner (R4.11)")
+    best_seat, best = trick[0]
+    led = trump if best.suit is None else best.suit
+    best_trump = best.suit is None or best.suit == trump
+    for seat, c in trick[1:]:
+        is_trump = c.suit is None or c.suit == trump
+        if is_trump:
+            if not best_trump or c.rank > best.rank:
+                best_seat, best, best_trump = seat, c, True
+        elif not best_trump and c.suit == led and c.rank > best.rank:
+            best_seat, best = seat, c
+    return best_seat
+
+
+def deal_cards(deck: Sequence[Card], cut: int, order: Sequence[int], first_batch: int,
+               n_seats: int) -> tuple[list[list[Card]], Card, list[Card], list[Card]]:
+    """Cut and deal (R4.2–R4.4).
+
+    Args:
+        deck: the shuffled deck, top card first.
+        cut: the cut point 1..len(deck)-1: the top ``cut`` cards are lifted and the
+            lower packet is put on top (R4.2).
+        order: seated seats from the dealer's left, dealer last (R4.3).
+        first_batch: cards per seat in the first round, 3 or 2 (option ``batches``).
+        n_seats: number of seat slots (hands of unseated seats stay empty).
+
+    Returns:
+        ``(hands, turn_up, turned_aside, stock)``: five cards per seated seat, the
+        trump turn-up, jokers turned aside before it (D-9), and the rest of the stock.
+
+    Raises:
+        ValueError: for a cut outside 1..len(deck)-1 or too few cards.
+    """
+    if not 1 <= cut <= len(deck) - 1:
+        raise ValueError(f"cut {cut} must leave at least one card in each packet: 1..{len(deck) - 1} (R4.2)")
+    cards = list(deck[cut:]) + list(deck[:cut])
+    hands: list[list[Card]] = [[] for _ in range(n_seats)]
+    pos = 0
+    for batch in (first_batch, 5 - first_batch):
+        for seat in order:
+            hands[seat].extend(cards[pos:pos + batch])
+            pos += batch
+    aside: list[Card] = []
+    while pos < len(cards) and cards[pos].suit is None:  # D-9: jokers turned aside
+        aside.append(cards[pos])
+        pos += 1
+    if pos >= len(cards):
+        raise ValueError("not enough cards for a turn-up (R4.4)")
+    return hands, cards[pos], aside, cards[pos + 1:]
+
+
+@dataclass(frozen=True)
+class Observation:
+    """What one seat may know at one moment (R7): no hidden card is in it.
+
+    Attributes:
+        seat: the observing seat (0-based).
+        phase: the hand's phase.
+        rules: the rules in force.
+        seated: seats taking part in this hand, clockwise from seat 0.
+        dealer: the dealer's seat.
+        to_act: the seat to act, or None when the hand is over.
+        cards: the observer's own unplayed cards.
+        turn_up: the turn-up (trump card, R4.4).
+        turned_aside: jokers turned aside before the turn-up (D-9).
+        trump: the trump suit letter.
+        declarations: ``(seat, "in"|"out")`` in the order made (R4.5).
+        active: seats that are in so far.
+        general_rams: the General Rams announcer, or None (R4.7).
+        targets: ``(seat, target)`` announcements (R4.8).
+        tricks: completed tricks with their winners.
+        current: ``(seat, card)`` plays of the trick in progress.
+        leader: the seat leading the trick in progress, or None.
+        tricks_won: tricks won per seat index (length = number of seat slots).
+        cards_left: unplayed cards per seat index (a count; contents hidden).
+        stacks: counters per seat index.
+        pot: counters in the pot.
+        legal: the observer's legal actions if it is its turn, else ``()``.
+        settlement: the settlement once the hand is over (R5), else None.
+    """
+
+    seat: int
+    phase: Phase
+    rules: Rules
+    seated: tuple[int, ...]
+    dealer: int
+    to_act: int | None
+    cards: tuple[Card, ...]
+    turn_up: Card
+    turned_aside: tuple[Card, ...]
+    trump: str
+    declarations: tuple[tuple[int, str], ...]
+    active: tuple[int, ...]
+    general_rams: int | None
+    targets: tuple[tuple[int, int], ...]
+    tricks: tuple[Trick, ...]
+    current: tuple[tuple[int, Card], ...]
+    leader: int | None
+    tricks_won: tuple[int, ...]
+    cards_left: tuple[int, ...]
+    stacks: tuple[int, ...]
+    pot: int
+    legal: tuple[Action, ...]
+    settlement: Settlement | None
+
+
+class Hand:
+    """The state of one hand, ante to settlement (R4, R5).
+
+    Create one with :meth:`new` (shuffles and cuts with a seeded RNG),
+    :meth:`from_deck` (a given deck order and cut) or :meth:`from_cards` (given
+    hands and turn-up, as a hand history records them). Then :meth:`apply`
+    legal actions until :attr:`is_over`.
+
+    Public attributes (read them, do not assign):
+        rules (Rules); dealer (int); seated (tuple of seats in the hand, clockwise);
+        order (seated seats from the dealer's left, dealer last);
+        stacks (list of int, counters per seat slot, after the ante);
+        start_stacks (stacks before the ante); carry_in (pot before the ante);
+        pot (int); hands (list of lists of Card per seat, unplayed; ``None`` stands
+        for an unknown card ``??`` of a replayed history); dealt (the five cards
+        dealt per seat); turn_up (Card); turned_aside (list of jokers, D-9);
+        trump (suit letter); cut (int or None); phase (Phase);
+        to_act (seat or None); declarations (list of (seat, bool in));
+        active (list of seats in, in seat order from the dealer's left);
+        general_rams (announcer seat or None); targets (dict seat -> target);
+        tricks (list of Trick); current (list of (seat, card)); leader;
+        tricks_won (list of int per seat slot); history (list of Action applied);
+        settlement (Settlement or None).
+    """
+
+    __slots__ = (
+        "rules", "n_seats", "dealer", "seated", "order", "stacks", "start_stacks", "carry_in", "pot",
+        "hands", "dealt", "turn_up", "turned_aside", "trump", "cut", "stock", "phase", "to_act",
+        "declarations", "active", "general_rams", "targets", "_ask", "tricks", "current", "leader",
+        "tricks_won", "history", "settlement", "_thrown_in",
+    )
+
+    # -- construction -----------------------------------------------------
+
+    @classmethod
+    def new(cls, rules: Rules, stacks: Sequence[int], dealer: int, rng: random.Random,
+            pot: int = 0, seated: Sequence[int] | None = None) -> "Hand":
+        """Take the ante, shuffle with ``rng``, cut at a random point, deal (R4.1–R4.4).
+
+        Args:
+            rules: the rules in force.
+            stacks: counters per seat slot before the ante (2..6 slots).
+            dealer: the dealer's seat.
+            rng: the random source (seed it for determinism).
+            pot: the carry-over pot before the ante (R5.4).
+            seated: seats taking part (default: all); others have left (R3.5).
+
+        Raises:
+            ValueError: for fewer than two seated players, a dealer not seated, or a
+                seated stack that cannot pay the ante (R3.5 is the session's job).
+        """
+        deck = list(make_deck(rules.deck, rules.jokers))
+        rng.shuffle(deck)
+        cut = rng.randrange(1, len(deck))
+        return cls.from_deck(rules, stacks, dealer, deck, cut, pot=pot, seated=seated)
+
+    @classmethod
+    def from_deck(cls, rules: Rules, stacks: Sequence[int], dealer: int, deck: Sequence[Card], cut: int,
+                  pot: int = 0, seated: Sequence[int] | None = None) -> "Hand":
+        """Take the ante and deal from a given shuffled ``deck`` (top first) cut at ``cut`` (R4.1–R4.4).
+
+        Raises:
+            ValueError: as :meth:`new`, or for a deck that is not the rules' deck or a bad cut.
+        """
+        n = len(stacks)
+        seated_t = tuple(range(n)) if seated is None else tuple(sorted(seated))
+        expected = sorted(c.index for c in make_deck(rules.deck, rules.jokers))
+        if sorted(c.index for c in deck) != expected:
+            raise ValueError(f"the deck must be exactly the {rules.deck} deck"
+                             f"{' with jokers' if rules.jokers else ''} (R1)")
+        order = _order_from(dealer, seated_t, n)
+        hands, turn_up, aside, stock = deal_cards(deck, cut, order, rules.first_batch, n)
+        return cls.from_cards(rules, stacks, dealer, hands, turn_up, aside, pot=pot, seated=seated_t,
+                              cut=cut, stock=stock)
+
+    @classmethod
+    def from_cards(cls, rules: Rules, stacks: Sequence[int], dealer: int,
+                   hands: Sequence[Sequence[Card | None]], turn_up: Card,
+                   turned_aside: Iterable[Card] = (), pot: int = 0, seated: Sequence[int] | None = None,
+                   cut: int | None = None, stock: Sequence[Card] | None = None) -> "Hand":
+        """Take the ante (R4.1) and set up a hand with the given dealt cards.
+
+        Args:
+            hands: per seat slot, the five dealt cards (``None`` for an unknown
+                card ``??``); empty for seats not seated.
+            turn_up: the turn-up; its suit is trump (R4.4). Must not be a joker (D-9).
+            turned_aside: jokers turned aside before it (D-9).
+            other args: as :meth:`new`.
+
+        Raises:
+            ValueError: for a seated seat without five cards, a card dealt twice, a card
+                not in the rules' deck, a joker turn-up, fewer than two seated players,
+                a dealer not seated, or a seated stack below the ante.
+        """
+        n = len(stacks)
+        if not 2 <= n <= MAX_SEATS:
+            raise ValueError(f"{n} seat slots: allowed are 2..{MAX_SEATS} (R2.1)")
+        seated_t = tuple(range(n)) if seated is None else tuple(sorted(seated))
+        if len(seated_t) < 2 or any(not 0 <= s < n for s in seated_t) or len(set(seated_t)) != len(seated_t):
+            raise ValueError(f"seated {seated_t}: need at least two distinct seats of 0..{n - 1} (R2.1, R3.5)")
+        if dealer not in seated_t:
+            raise ValueError(f"the dealer {seat_name(dealer)} is not seated (R3.2)")
+        for s in seated_t:
+            if stacks[s] < rules.ante:
+                raise ValueError(f"{seat_name(s)} has {stacks[s]} counters and cannot pay the ante "
+                                 f"{rules.ante} (R3.5)")
+        if len(hands) != n:
+            raise ValueError(f"hands for {len(hands)} seats given, {n} seat slots")
+        deck_set = {c.index for c in make_deck(rules.deck, rules.jokers)}
+        seen: set[int] = set()
+        aside = list(turned_aside)
+        for s in range(n):
+            h = hands[s]
+            if s in seated_t and len(h) != 5:
+                raise ValueError(f"{seat_name(s)} must be dealt 5 cards, got {len(h)} (R4.3)")
+            if s not in seated_t and len(h) != 0:
+                raise ValueError(f"{seat_name(s)} is not seated and must be dealt no cards (R3.5)")
+        if turn_up is None or turn_up.suit is None:
+            raise ValueError("the turn-up must be a suited card; jokers are turned aside (R4.4, D-9)")
+        for c in [x for h in hands for x in h] + [turn_up] + aside:
+            if c is None:
+                continue
+            if c.index not in deck_set:
+                raise ValueError(f"card {c} is not in the {rules.deck} deck"
+                                 f"{' with jokers' if rules.jokers else ''} (R1)")
+            if c.index in seen:
+                raise ValueError(f"card {c} is dealt twice (R1)")
+            seen.add(c.index)
+        if any(not c.is_joker for c in aside):
+            raise ValueError("only jokers are turned aside before the turn-up (D-9)")
+
+        self = cls.__new__(cls)
+        self.rules = rules
+        self.n_seats = n
+        self.dealer = dealer
+        self.seated = seated_t
+        self.order = _order_from(dealer, seated_t, n)
+        self.start_stacks = tuple(stacks)
+        self.stacks = list(stacks)
+        self.carry_in = pot
+        self.pot = pot
+        for s in seated_t:  # R4.1 ante
+            self.stacks[s] -= rules.ante
+            self.pot += rules.ante
+        self.hands = [list(h) for h in hands]
+        self.dealt = tuple(tuple(h) for h in hands)
+        self.turn_up = turn_up
+        self.turned_aside = aside
+        self.trump = turn_up.suit
+        self.cut = cut
+        self.stock = list(stock) if stock is not None else None
+        self.declarations = []
+        self.active = []
+        self.general_rams = None
+        self.targets = {}
+        self._ask = []
+        self.tricks = []
+        self.current = []
+        self.leader = None
+        self.tricks_won = [0] * n
+        self.history = []
+        self.settlement = None
+        self._thrown_in = False
+        if rules.compulsory:  # R4.5 Compulsory Ramsli: everyone is in
+            self.active = list(self.order)
+            self._after_declarations()
+        else:
+            self.phase = Phase.DECLARE
+            self.to_act = self.order[0]
+        return self
+
+    # -- queries ------------------------------------------------------------
+
+    @property
+    def is_over(self) -> bool:
+        """True once the hand is settled (R5)."""
+        return self.phase is Phase.OVER
+
+    @property
+    def thrown_in(self) -> bool:
+        """True if everyone declared out with ``dealer_forced`` off (D-10)."""
+        return self._thrown_in
+
+    def legal_actions(self) -> list[Action]:
+        """The legal actions of the seat to act (empty when the hand is over).
+
+        Never empty while the hand is running (R4.5 dealer forced, R4.10).
+        """
+        ph = self.phase
+        seat = self.to_act
+        if ph is Phase.PLAY:
+            table = Action._PLAY[seat]
+            cards = self.hands[seat]
+            if None in cards:
+                return []  # unknown cards (??) of a replayed history cannot be played
+            return [table[c.index] for c in legal_plays(cards, self.current, self.trump, self.rules.overtrump)]
+        if ph is Phase.DECLARE:
+            if self._dealer_forced():
+                return [Action._SIMPLE[(seat, "in")]]
+            return [Action._SIMPLE[(seat, "in")], Action._SIMPLE[(seat, "out")]]
+        if ph is Phase.GENERAL_RAMS:
+            return [Action._SIMPLE[(seat, "gr")], Action._SIMPLE[(seat, "pass")]]
+        if ph is Phase.TARGETS:
+            top = 4 if self.rules.general_rams else 5
+            return [Action._SIMPLE[(seat, "pass")]] + [Action._SIMPLE[(seat, f"t{t}")] for t in range(2, top + 1)]
+        return []
+
+    def legal_cards(self) -> list[Card]:
+        """The cards the seat to act may play now (R4.10); empty outside the play phase."""
+        if self.phase is not Phase.PLAY:
+            return []
+        return legal_plays(self.hands[self.to_act], self.current, self.trump, self.rules.overtrump)
+
+    def why_illegal(self, action: Action) -> tuple[str, str] | None:
+        """Why ``action`` may not be applied now, as ``(reason, rule id)``; None if it is legal.
+
+        The state is not changed.
+        """
+        ph = self.phase
+        if ph is Phase.OVER:
+            return "the hand is over", "R5"
+        if action.seat != self.to_act:
+            if action.seat not in self.seated:
+                return f"{seat_name(action.seat)} is not seated in this hand", "R3.5"
+            return f"it is {seat_name(self.to_act)}'s turn, not {seat_name(action.seat)}'s", _phase_rule(ph)
+        k = action.kind
+        if ph is Phase.DECLARE:
+            if k not in ("in", "out"):
+                return "declare in or out first", "R4.5"
+            if k == "out" and self._dealer_forced():
+                return "everyone before the dealer is out, so the dealer must be in", "R4.5"
+            return None
+        if ph is Phase.GENERAL_RAMS:
+            if k not in ("gr", "pass"):
+                return "announce General Rams (gr) or pass first", "R4.7"
+            return None
+        if ph is Phase.TARGETS:
+            if k == "t":
+                if action.target == 5 and self.rules.general_rams:
+                    return "target 5 is not offered when General Rams is on; allowed are 2, 3, 4", "R4.8"
+                return None
+            if k != "pass":
+                return "announce a target (t2..t5) or pass first", "R4.8"
+            return None
+        # play phase
+        if k != "pl":
+            return "the declarations are over; play a card", "R4.9"
+        cards = self.hands[action.seat]
+        card = action.card
+        if card not in cards:
+            if None in cards:
+                return f"the cards of {seat_name(action.seat)} are recorded as unknown (??)", "R7"
+            return f"{seat_name(action.seat)} does not hold {card}", "R4.10"
+        if None in cards:
+            return f"the cards of {seat_name(action.seat)} are recorded as unknown (??)", "R7"
+        legal = legal_plays(cards, self.current, self.trump, self.rules.overtrump)
+        if card in legal:
+            return None
+        return self._play_reason(cards, card), "R4.10"
+
+    def _play_reason(self, cards: list[Card], card: Card) -> str:
+        trump = self.trump
+        lead = self.current[0][1]
+        led = effective_suit(lead, trump)
+        sym = Suit(led).symbol
+        tsym = Suit(trump).symbol
+        if any(effective_suit(c, trump) == led for c in cards):
+            if led == trump and effective_suit(card, trump) == trump:
+                return f"must overtrump: play a trump higher than the highest trump in the trick ({tsym})"
+            return f"must follow suit {sym}"
+        if any(effective_suit(c, trump) == trump for c in cards):
+            if effective_suit(card, trump) == trump:
+                return f"must overtrump: play a trump higher than the highest trump in the trick ({tsym})"
+            return f"void in {sym}, so must trump ({tsym})"
+        return "not playable"  # pragma: no cover - unreachable: void in both means any card
+
+    def is_legal(self, action: Action) -> bool:
+        """True if ``action`` may be applied now."""
+        return self.why_illegal(action) is None
+
+    def observe(self, seat: int) -> Observation:
+        """What ``seat`` may know now (R7): its own cards, never another seat's
+        unplayed or folded cards nor the stock (D-16).
+
+        Raises:
+            ValueError: for a seat index outside the table.
+        """
+        if not 0 <= seat < self.n_seats:
+            raise ValueError(f"seat {seat} outside 0..{self.n_seats - 1}")
+        return Observation(
+            seat=seat,
+            phase=self.phase,
+            rules=self.rules,
+            seated=self.seated,
+            dealer=self.dealer,
+            to_act=self.to_act,
+            cards=tuple(c for c in self.hands[seat] if c is not None),
+            turn_up=self.turn_up,
+            turned_aside=tuple(self.turned_aside),
+            trump=self.trump,
+            declarations=tuple((s, "in" if d else "out") for s, d in self.declarations),
+            active=tuple(self.active),
+            general_rams=self.general_rams,
+            targets=tuple(sorted(self.targets.items(), key=lambda kv: self.order.index(kv[0]))),
+            tricks=tuple(self.tricks),
+            current=tuple(self.current),
+            leader=self.leader,
+            tricks_won=tuple(self.tricks_won),
+            cards_left=tuple(len(h) if s in self.active or self.phase is Phase.DECLARE else 0
+                             for s, h in enumerate(self.hands)),
+            stacks=tuple(self.stacks),
+            pot=self.pot,
+            legal=tuple(self.legal_actions()) if self.to_act == seat else (),
+            settlement=self.settlement,
+        )
+
+    def total(self) -> int:
+        """Counters on the table: all stacks plus the pot (R3.4)."""
+        return sum(self.stacks) + self.pot
+
+    # -- transitions ----------------------------------------------------------
+
+    def apply(self, action: Action | str) -> None:
+        """Apply one action (an :class:`Action` or its text, e.g. ``"p2 pl AS"``).
+
+        Raises:
+            IllegalActionError: if the action is not legal now (R4.12): the message and
+                ``.rule`` name the rule broken; the hand is left exactly as it was.
+        """
+        if isinstance(action, str):
+            try:
+                action = Action.parse(action, self.n_seats)
+            except ValueError as e:
+                raise IllegalActionError(str(action), str(e), "R4.12") from None
+        ph = self.phase
+        # fast path for the common case: a legal card play
+        if ph is Phase.PLAY and action.kind == "pl" and action.seat == self.to_act:
+            cards = self.hands[action.seat]
+            if action.card in cards and None not in cards and (
+                    not self.current
+                    or action.card in legal_plays(cards, self.current, self.trump, self.rules.overtrump)):
+                self._play(action)
+                return
+        why = self.why_illegal(action)
+        if why is not None:
+            raise IllegalActionError(str(action), why[0], why[1])
+        k = action.kind
+        if k == "pl":
+            self._play(action)
+        elif ph is Phase.DECLARE:
+            self._declare(action)
+        elif ph is Phase.GENERAL_RAMS:
+            self._announce_gr(action)
+        else:
+            self._announce_target(action)
+
+    def _dealer_forced(self) -> bool:
+        # R4.5 dealer forced: all before the dealer declared out
+        return (self.rules.dealer_forced and self.to_act == self.dealer
+                and not any(d for _, d in self.declarations))
+
+    def _declare(self, action: Action) -> None:
+        """R4.5 declarations; R4.6 walkover; D-10 thrown in."""
+        seat = action.seat
+        stay = action.kind == "in"
+        self.declarations.append((seat, stay))
+        self.history.append(action)
+        if stay:
+            self.active.append(seat)
+        if seat != self.dealer:
+            self.to_act = self._next_seated(seat)
+            return
+        if len(self.active) == 0:  # D-10: thrown in, the pot carries over
+            self._thrown_in = True
+            self._finish()
+        elif len(self.active) == 1:  # R4.6 walkover
+            self._finish()
+        else:
+            self._after_declarations()
+
+    def _after_declarations(self) -> None:
+        """R4.7 then R4.8 then R4.9: the questions before the first lead."""
+        if self.rules.general_rams:
+            self.phase = Phase.GENERAL_RAMS
+            self._ask = list(self.active)
+            self.to_act = self._ask.pop(0)
+        elif self.rules.targets:
+            self._begin_targets()
+        else:
+            self._start_play()
+
+    def _announce_gr(self, action: Action) -> None:
+        """R4.7: the first General Rams announcement ends the asking (D-11)."""
+        self.history.append(action)
+        if action.kind == "gr":
+            self.general_rams = action.seat
+            self._ask = []
+        if self._ask:
+            self.to_act = self._ask.pop(0)
+        elif self.rules.targets:
+            self._begin_targets()
+        else:
+            self._start_play()
+
+    def _begin_targets(self) -> None:
+        self._ask = [s for s in self.active if s != self.general_rams]  # R4.8: the announcer names no target
+        if not self._ask:
+            self._start_play()
+            return
+        self.phase = Phase.TARGETS
+        self.to_act = self._ask.pop(0)
+
+    def _announce_target(self, action: Action) -> None:
+        """R4.8 targets, D-13."""
+        self.history.append(action)
+        if action.kind == "t":
+            self.targets[action.seat] = action.target
+        if self._ask:
+            self.to_act = self._ask.pop(0)
+        else:
+            self._start_play()
+
+    def _start_play(self) -> None:
+        """R4.9: the first active player to the dealer's left leads (D-12)."""
+        self.phase = Phase.PLAY
+        self.leader = self.active[0]
+        self.to_act = self.leader
+
+    def _play(self, action: Action) -> None:
+        """R4.10 (already checked), R4.11 trick winner, R4.9 winner leads next."""
+        seat = action.seat
+        self.hands[seat].remove(action.card)
+        cur = self.current
+        cur.append((seat, action.card))
+        self.history.append(action)
+        active = self.active
+        if len(cur) < len(active):
+            i = active.index(seat) + 1
+            self.to_act = active[i] if i < len(active) else active[0]
+            return
+        winner = trick_winner(cur, self.trump)
+        self.tricks.append(Trick(self.leader, tuple(cur), winner))
+        self.tricks_won[winner] += 1
+        self.current = []
+        if len(self.tricks) == 5:
+            self._finish()
+        else:
+            self.leader = winner
+            self.to_act = winner
+
+    def _finish(self) -> None:
+        """Settle (R5) and close the hand."""
+        self.phase = Phase.OVER
+        self.to_act = None
+        self.leader = None if not self.tricks or len(self.tricks) == 5 else self.leader
+        self.settlement = settle(
+            rules=self.rules, order=self.order, active=self.active, tricks_won=self.tricks_won,
+            stacks=self.stacks, pot=self.pot, general_rams=self.general_rams, targets=self.targets,
+            thrown_in=self._thrown_in,
+        )
+        self.stacks = list(self.settlement.stacks_after)
+        self.pot = self.settlement.carry_over
+
+    # -- helpers ----------------------------------------------------------------
+
+    def _next_seated(self, seat: int) -> int:
+        order = self.order
+        i = order.index(seat) + 1
+        return order[i] if i < len(order) else order[0]
+
+    def copy(self) -> "Hand":
+        """A cheap independent copy (for search): mutating one never changes the other."""
+        new = Hand.__new__(Hand)
+        new.rules = self.rules
+        new.n_seats = self.n_seats
+        new.dealer = self.dealer
+        new.seated = self.seated
+        new.order = self.order
+        new.stacks = self.stacks[:]
+        new.start_stacks = self.start_stacks
+        new.carry_in = self.carry_in
+        new.pot = self.pot
+        new.hands = [h[:] for h in self.hands]
+        new.dealt = self.dealt
+        new.turn_up = self.turn_up
+        new.turned_aside = self.turned_aside[:]
+        new.trump = self.trump
+        new.cut = self.cut
+        new.stock = self.stock[:] if self.stock is not None else None
+        new.phase = self.phase
+        new.to_act = self.to_act
+        new.declarations = self.declarations[:]
+        new.active = self.active[:]
+        new.general_rams = self.general_rams
+        new.targets = dict(self.targets)
+        new._ask = self._ask[:]
+        new.tricks = self.tricks[:]
+        new.current = self.current[:]
+        new.leader = self.leader
+        new.tricks_won = self.tricks_won[:]
+        new.history = self.history[:]
+        new.settlement = self.settlement
+        new._thrown_in = self._thrown_in
+        return new
+
+    __copy__ = copy
+
+    def __deepcopy__(self, memo) -> "Hand":
+        return self.copy()
+
+    def __repr__(self) -> str:
+        return (f"<Hand phase={self.phase.value} to_act={None if self.to_act is None else seat_name(self.to_act)}"
+                f" trump={self.trump} pot={self.pot} tricks={len(self.tricks)}>")
+
+    def fingerprint(self) -> tuple:
+        """A tuple of the whole mutable state; equal fingerprints mean equal states (for tests)."""
+        return (self.phase, self.to_act, tuple(self.stacks), self.pot, tuple(tuple(h) for h in self.hands),
+                tuple(self.declarations), tuple(self.active), self.general_rams,
+                tuple(sorted(self.targets.items())), tuple(self._ask), tuple(self.tricks), tuple(self.current),
+                self.leader, tuple(self.tricks_won), tuple(self.history), self.settlement, self._thrown_in)
+
+
+def _order_from(dealer: int, seated: Sequence[int], n: int) -> tuple[int, ...]:
+    """Seated seats clockwise from the dealer's left, dealer last (R4.3, R4.5)."""
+    out = []
+    for k in range(1, n + 1):
+        s = (dealer + k) % n
+        if s in seated:
+            out.append(s)
+    return tuple(out)
+
+
+def _phase_rule(ph: Phase) -> str:
+    return {Phase.DECLARE: "R4.5", Phase.GENERAL_RAMS: "R4.7", Phase.TARGETS: "R4.8", Phase.PLAY: "R4.10"}.get(
+        ph, "R4.12")
+
+
+# re-exported for convenience
+__all__ += ["CardError", "effective_suit"]

@@ -1,0 +1,315 @@
+"""Rule options and presets (RULES.md R8 and R6).
+
+One immutable, validated :class:`Rules` object carries every option of R8.
+Variants are presets of options (R6), never forks of the engine.
+
+>>> from ramsli.rules import Rules
+>>> r = Rules.preset("double-penalty")
+>>> r.bete
+10
+>>> r.replace(ante=2).ante
+2
+>>> Rules.from_toml(r.to_toml()) == r
+True
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import tomllib
+from dataclasses import dataclass, field
+from typing import Any, Mapping
+
+import tomli_w
+
+__all__ = ["Rules", "RulesError", "EndCondition", "PRESETS", "PRESET_NOTES", "OPTIONS", "OptionInfo"]
+
+
+class RulesError(ValueError):
+    """An unknown option, a bad option value or an unknown preset (R8, R6).
+
+    The message names the option and lists what is allowed.
+    """
+
+
+@dataclass(frozen=True)
+class EndCondition:
+    """One session end of R3.6: ``win-at:N``, ``hands:N`` or ``time:M``.
+
+    Attributes:
+        kind: ``"win-at"`` (counters), ``"hands"`` (hands) or ``"time"`` (minutes).
+        value: N or M, an int ≥ 1.
+    """
+
+    kind: str
+    value: int
+
+    KINDS = ("win-at", "hands", "time")
+
+    @classmethod
+    def parse(cls, text: str) -> "EndCondition":
+        """Parse ``"win-at:30"``, ``"hands:10"`` or ``"time:90"``.
+
+        Raises:
+            RulesError: for any other text.
+        """
+        kind, sep, num = str(text).strip().partition(":")
+        if kind not in cls.KINDS or not sep or not num.strip().isdigit() or int(num) < 1:
+            raise RulesError(
+                f"option 'end': {text!r} is not a session end (R3.6); allowed are "
+                "'win-at:N' (counters), 'hands:N', 'time:M' (minutes) with N, M ≥ 1"
+            )
+        return cls(kind, int(num))
+
+    def __str__(self) -> str:
+        return f"{self.kind}:{self.value}"
+
+
+@dataclass(frozen=True)
+class OptionInfo:
+    """What one option of R8 means: allowed values (text), default (text), rule id, description."""
+
+    values: str
+    default: str
+    rule: str
+    help: str
+
+
+#: Every option of R8, in the order of the table.
+OPTIONS: dict[str, OptionInfo] = {
+    "deck": OptionInfo("piquet32, full52", "piquet32", "R1", "32-card piquet deck or 52-card full deck"),
+    "jokers": OptionInfo("true, false", "false", "R1.3", "add big and little joker as the two highest trumps"),
+    "players": OptionInfo("2-6", "(unset)", "R2", "number of players; unset means chosen at the table"),
+    "starting_stack": OptionInfo("int >= 1", "20", "R3.3", "counters each player starts the session with"),
+    "ante": OptionInfo("int >= 0", "1", "R4.1", "counters each seated player pays into the pot every hand"),
+    "batches": OptionInfo("3+2, 2+3", "3+2", "R4.3", "sizes of the two rounds of the deal"),
+    "dealer_forced": OptionInfo("true, false", "true", "R4.5",
+                                "if all before the dealer are out, the dealer must be in; off: the hand is thrown in (D-10)"),
+    "compulsory": OptionInfo("true, false", "false", "R4.5", "Compulsory Ramsli: no declarations, everyone is in"),
+    "general_rams": OptionInfo("true, false", "false", "R4.7", "players may announce General Rams (all five tricks)"),
+    "general_rams_penalty": OptionInfo("triple-bete, triple-pot", "triple-bete", "R5.6",
+                                       "a failed General Rams pays 3x the bete, or 3x the pot"),
+    "targets": OptionInfo("true, false", "false", "R4.8", "Nap hybrid: players may announce a trick target 2-5"),
+    "target_bonus": OptionInfo("t-1, t", "t-1", "R5.7", "bonus b(t) each other active player pays for target t"),
+    "overtrump": OptionInfo("always, when-trumping", "always", "R4.10",
+                            "must overtrump also when following a trump lead (always), or only when trumping (D-14)"),
+    "bete": OptionInfo("int >= 0, pot", "5", "R5.3", "what a player in with zero tricks pays into the next pot"),
+    "bust": OptionInfo("end, leave", "end", "R3.5", "when a player cannot pay the ante: session ends, or bust players leave"),
+    "end": OptionInfo("list of win-at:N, hands:N, time:M", "[] (none)", "R3.6", "other ends of the session"),
+}
+
+_CHOICES = {
+    "deck": ("piquet32", "full52"),
+    "batches": ("3+2", "2+3"),
+    "general_rams_penalty": ("triple-bete", "triple-pot"),
+    "target_bonus": ("t-1", "t"),
+    "overtrump": ("always", "when-trumping"),
+    "bust": ("end", "leave"),
+}
+_BOOLS = ("jokers", "dealer_forced", "compulsory", "general_rams", "targets")
+
+
+@dataclass(frozen=True)
+class Rules:
+    """Every rule option of R8, validated and immutable.
+
+    Build one with :meth:`preset`, :meth:`from_dict`, :meth:`from_toml` or
+    ``Rules()`` (the `traditional` preset); change options with :meth:`replace`.
+
+    Raises:
+        RulesError: on construction with an unknown option or a bad value; the
+            message lists what is allowed.
+
+    >>> Rules(bete="pot").bete
+    'pot'
+    """
+
+    deck: str = "piquet32"
+    jokers: bool = False
+    players: int | None = None
+    starting_stack: int = 20
+    ante: int = 1
+    batches: str = "3+2"
+    dealer_forced: bool = True
+    compulsory: bool = False
+    general_rams: bool = False
+    general_rams_penalty: str = "triple-bete"
+    targets: bool = False
+    target_bonus: str = "t-1"
+    overtrump: str = "always"
+    bete: int | str = 5
+    bust: str = "end"
+    end: tuple[EndCondition, ...] = field(default_factory=tuple)
+
+    def __post_init__(self) -> None:
+        for name, allowed in _CHOICES.items():
+            v = getattr(self, name)
+            if v not in allowed:
+                raise RulesError(f"option {name!r}: {v!r} is not allowed ({OPTIONS[name].rule}); "
+                                 f"allowed are {', '.join(allowed)}")
+        for name in _BOOLS:
+            v = getattr(self, name)
+            if not isinstance(v, bool):
+                raise RulesError(f"option {name!r}: {v!r} is not a boolean ({OPTIONS[name].rule}); "
+                                 "allowed are true, false")
+        if self.players is not None and (type(self.players) is not int or not 2 <= self.players <= 6):
+            raise RulesError(f"option 'players': {self.players!r} is not allowed (R2.1); allowed are 2-6")
+        if type(self.starting_stack) is not int or self.starting_stack < 1:
+            raise RulesError(f"option 'starting_stack': {self.starting_stack!r} is not allowed (R3.3); "
+                             "allowed is a whole number >= 1")
+        if type(self.ante) is not int or self.ante < 0:
+            raise RulesError(f"option 'ante': {self.ante!r} is not allowed (R4.1); allowed is a whole number >= 0")
+        if not (self.bete == "pot" or (type(self.bete) is int and self.bete >= 0)):
+            raise RulesError(f"option 'bete': {self.bete!r} is not allowed (R5.3); "
+                             "allowed is a whole number >= 0 or 'pot'")
+        end = self.end
+        if isinstance(end, (str, EndCondition)):
+            end = (end,)
+        try:
+            conds = tuple(e if isinstance(e, EndCondition) else EndCondition.parse(e) for e in end)
+        except TypeError:
+            raise RulesError(f"option 'end': {self.end!r} is not a list of session ends (R3.6)") from None
+        object.__setattr__(self, "end", conds)
+
+    # -- derived values -------------------------------------------------
+
+    @property
+    def first_batch(self) -> int:
+        """Cards per seat in the first round of the deal (R4.3): 3 or 2."""
+        return 3 if self.batches == "3+2" else 2
+
+    def end_value(self, kind: str) -> int | None:
+        """The N of the first ``end`` condition of ``kind`` (R3.6), or None."""
+        for e in self.end:
+            if e.kind == kind:
+                return e.value
+        return None
+
+    # -- construction ----------------------------------------------------
+
+    @classmethod
+    def preset(cls, name: str, **options: Any) -> "Rules":
+        """The named preset of R6, optionally adjusted option by option.
+
+        Raises:
+            RulesError: for an unknown preset (the message lists the presets) or a bad option.
+        """
+        if name not in PRESETS:
+            raise RulesError(f"unknown preset {name!r} (R6); allowed are {', '.join(PRESETS)}")
+        return cls.from_dict({**PRESETS[name], **options})
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> "Rules":
+        """Rules from a mapping of option names to values (as in TOML); missing options take defaults.
+
+        Raises:
+            RulesError: for an unknown option (the message lists all options) or a bad value.
+        """
+        unknown = [k for k in data if k not in OPTIONS]
+        if unknown:
+            raise RulesError(f"unknown option {unknown[0]!r} (R8); allowed are {', '.join(OPTIONS)}")
+        return cls(**{k: (tuple(v) if k == "end" and isinstance(v, list) else v) for k, v in data.items()})
+
+    def replace(self, **options: Any) -> "Rules":
+        """A copy with some options changed (validated).
+
+        Raises:
+            RulesError: for an unknown option or a bad value.
+        """
+        return Rules.from_dict({**self.to_dict(), **options})
+
+    def with_assignments(self, assignments: list[str]) -> "Rules":
+        """A copy with ``key=value`` texts applied, as given to ``--rule`` on the command line.
+
+        Values are read as TOML values where possible (``bete=10``, ``jokers=true``),
+        else as bare text (``overtrump=when-trumping``); ``end`` takes a comma list.
+
+        Raises:
+            RulesError: for a text without ``=``, an unknown option or a bad value.
+        """
+        changes: dict[str, Any] = {}
+        for a in assignments:
+            key, sep, raw = a.partition("=")
+            key = key.strip().replace("-", "_")
+            if not sep:
+                raise RulesError(f"{a!r} is not key=value; options are {', '.join(OPTIONS)} (R8)")
+            if key not in OPTIONS:
+                raise RulesError(f"unknown option {key!r} (R8); allowed are {', '.join(OPTIONS)}")
+            changes[key] = _parse_value(key, raw.strip())
+        return self.replace(**changes)
+
+    def to_dict(self) -> dict[str, Any]:
+        """All options as plain TOML-ready values (``players`` omitted when unset)."""
+        d = {f.name: getattr(self, f.name) for f in dataclasses.fields(self)}
+        d["end"] = [str(e) for e in self.end]
+        if d["players"] is None:
+            del d["players"]
+        return d
+
+    def to_toml(self) -> str:
+        """The options as a TOML document (``tomli_w``), one ``key = value`` per option."""
+        return tomli_w.dumps(self.to_dict())
+
+    @classmethod
+    def from_toml(cls, text: str) -> "Rules":
+        """Read options written by :meth:`to_toml` (or by hand).
+
+        Raises:
+            RulesError: for invalid TOML, an unknown option or a bad value.
+        """
+        try:
+            data = tomllib.loads(text)
+        except tomllib.TOMLDecodeError as e:
+            raise RulesError(f"rules file is not valid TOML: {e}") from None
+        return cls.from_dict(data)
+
+    def diff(self, other: "Rules | None" = None) -> dict[str, Any]:
+        """Options whose values differ from ``other`` (default: ``traditional``)."""
+        base = (other or Rules()).to_dict()
+        mine = self.to_dict()
+        return {k: v for k, v in mine.items() if base.get(k) != v}
+
+
+def _parse_value(key: str, raw: str) -> Any:
+    if key == "end":
+        return [p for p in (x.strip() for x in raw.split(",")) if p]
+    if key in _BOOLS:
+        low = raw.lower()
+        if low in ("true", "yes", "on", "1"):
+            return True
+        if low in ("false", "no", "off", "0"):
+            return False
+        return raw
+    if key in ("players", "starting_stack", "ante", "bete"):
+        try:
+            return int(raw)
+        except ValueError:
+            return raw
+    return raw
+
+
+#: The presets of R6 as option overrides of `traditional`.
+PRESETS: dict[str, dict[str, Any]] = {
+    "traditional": {},
+    "general-rams": {"general_rams": True},
+    "compulsory": {"compulsory": True},
+    "double-penalty": {"bete": 10},
+    "pot-bete": {"bete": "pot"},
+    "joker": {"jokers": True},
+    "modern-52": {"deck": "full52"},
+    "rounce": {"deck": "full52", "bete": 10, "general_rams": False},
+    "nap": {"targets": True},
+}
+
+#: One line per preset for help texts (R6).
+PRESET_NOTES: dict[str, str] = {
+    "traditional": "piquet deck, ante 1, bete 5, dealer forced, 3+2 batches, overtrump always",
+    "general-rams": "General Rams announcements on (R4.7, R5.6)",
+    "compulsory": "Pflicht-Ramsli: no declarations, every seated player is in (R4.5)",
+    "double-penalty": "bete 10 (R5.3)",
+    "pot-bete": "bete = the pot (R5.3 house rule)",
+    "joker": "two jokers as the highest trumps (R1.3)",
+    "modern-52": "full 52-card deck (R1.2)",
+    "rounce": "American Rounce: full deck, bete 10, no General Rams (D-20)",
+    "nap": "Nap hybrid: trick targets 2-5 (R4.8, R5.7)",
+}

@@ -1,0 +1,278 @@
+"""A session of Ramsli: many hands at one table (RULES.md R3).
+
+:class:`Session` seats the players with equal stacks (R3.3), chooses the first
+dealer by a high-card cut (R3.1), deals hand after hand with the deal passing
+to the left (R3.2), carries the pot over (R5.4), handles bust players (R3.5)
+and the other ends (R3.6), and names the winner (R3.7). Every hand is kept
+in :attr:`Session.ledger`. Conservation (R3.4) holds after every action:
+``session.total() == session.bank``.
+
+>>> from ramsli import Session, Rules
+>>> s = Session(Rules(end=["hands:3"]), ["Ann", "Bo", "Cy"], seed=1)
+>>> while not s.is_over:
+...     hand = s.start_hand()
+...     while not hand.is_over:
+...         s.apply(hand.legal_actions()[-1])
+>>> len(s.ledger), s.end_reason, s.total() == 60
+(3, 'hands', True)
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from dataclasses import dataclass
+from typing import Callable, Sequence
+
+from ramsli.cards import Card, make_deck
+from ramsli.errors import SessionError
+from ramsli.hand import Action, Hand, seat_name
+from ramsli.rules import Rules
+from ramsli.settlement import Settlement
+
+__all__ = ["Session", "LedgerEntry", "first_dealer_cut"]
+
+
+@dataclass(frozen=True)
+class LedgerEntry:
+    """One hand of a session, as settled.
+
+    Attributes:
+        number: 1-based hand number.
+        hand: the finished :class:`~ramsli.hand.Hand` (its ``history`` lists every action).
+        settlement: the hand's :class:`~ramsli.settlement.Settlement`.
+        stacks_after: stacks after settlement, per seat.
+        pot_after: the carry-over pot (R5.4).
+        left: seats that left as bust after this hand (R3.5 ``leave``).
+    """
+
+    number: int
+    hand: Hand
+    settlement: Settlement
+    stacks_after: tuple[int, ...]
+    pot_after: int
+    left: tuple[int, ...] = ()
+
+
+def first_dealer_cut(n_seats: int, rng: random.Random, seats: Sequence[int] | None = None,
+                     ) -> tuple[int, list[list[tuple[int, Card]]]]:
+    """Choose the first dealer by a high-card cut (R3.1, D-4).
+
+    Every seat draws a card from a shuffled piquet deck (jokers removed); the
+    highest rank deals; seats tied for highest draw again among themselves
+    from a freshly shuffled deck.
+
+    Returns:
+        ``(dealer, rounds)`` where ``rounds`` lists each round's ``(seat, card)`` draws.
+    """
+    contenders = list(range(n_seats)) if seats is None else list(seats)
+    rounds: list[list[tuple[int, Card]]] = []
+    while True:
+        deck = list(make_deck("piquet32"))
+        rng.shuffle(deck)
+        draws = list(zip(contenders, deck))
+        rounds.append(draws)
+        top = max(c.rank for _, c in draws)
+        contenders = [s for s, c in draws if c.rank == top]
+        if len(contenders) == 1:
+            return contenders[0], rounds
+
+
+class Session:
+    """A table of 2–6 seats playing hand after hand (R3).
+
+    Args:
+        rules: the rules in force (``starting_stack``, ``ante``, ``bust``, ``end``...).
+        names: one name per seat, clockwise (2..6 names).
+        seed: seed of the session's random source (shuffles, cuts, first dealer);
+            the same seed gives the same deals.
+        dealer: the first dealer's seat; default: chosen by high-card cut (R3.1).
+        clock: a function returning seconds (for the ``time:M`` end, R3.6); default
+            ``time.monotonic``.
+
+    Raises:
+        ValueError: for fewer than 2 or more than 6 names, or a ``players`` option
+            that does not match the number of names (R2.1).
+
+    Attributes:
+        stacks (list[int]): counters per seat; pot (int): the pot (outside a hand, the
+        carry-over); seated (list[int]): seats still at the table; dealer (int): the
+        dealer of the current or next hand; ledger (list[LedgerEntry]); hand (the
+        current Hand or None); end_reason (None or ``"bust"``, ``"players"``,
+        ``"win-at"``, ``"hands"``, ``"time"``, ``"quit"``); bank (the sum of starting stacks).
+    """
+
+    def __init__(self, rules: Rules, names: Sequence[str], seed: int | None = None, dealer: int | None = None,
+                 clock: Callable[[], float] = time.monotonic) -> None:
+        n = len(names)
+        if not 2 <= n <= 6:
+            raise ValueError(f"{n} players: allowed are 2..6 (R2.1)")
+        if rules.players is not None and rules.players != n:
+            raise ValueError(f"option players={rules.players} but {n} names were given (R2.1)")
+        self.rules = rules
+        self.names = list(names)
+        self.seed = seed
+        self.rng = random.Random(seed)
+        self.clock = clock
+        self.started = clock()
+        self.stacks = [rules.starting_stack] * n
+        self.bank = rules.starting_stack * n
+        self.pot = 0
+        self.seated = list(range(n))
+        self.cut_rounds: list[list[tuple[int, Card]]] = []
+        if dealer is None:
+            dealer, self.cut_rounds = first_dealer_cut(n, self.rng)
+        elif not 0 <= dealer < n:
+            raise ValueError(f"dealer {dealer} outside 0..{n - 1}")
+        self.dealer = dealer
+        self.ledger: list[LedgerEntry] = []
+        self.hand: Hand | None = None
+        self.end_reason: str | None = None
+        self.departed: list[tuple[int, int]] = []  # (seat, after hand number)
+        self._check_before_hand()
+
+    # -- queries ---------------------------------------------------------------
+
+    @property
+    def n_seats(self) -> int:
+        """Number of seats at the start of the session."""
+        return len(self.names)
+
+    @property
+    def is_over(self) -> bool:
+        """True once the session has ended (R3.5, R3.6)."""
+        return self.end_reason is not None
+
+    def total(self) -> int:
+        """All stacks plus the pot, including a hand in progress (R3.4); always equals :attr:`bank`."""
+        if self.hand is not None:
+            return self.hand.total()
+        return sum(self.stacks) + self.pot
+
+    def current_stacks(self) -> list[int]:
+        """Stacks per seat now, including a hand in progress (after its ante)."""
+        return list(self.hand.stacks) if self.hand is not None else list(self.stacks)
+
+    def current_pot(self) -> int:
+        """The pot now, including a hand in progress."""
+        return self.hand.pot if self.hand is not None else self.pot
+
+    def winners(self) -> list[int]:
+        """The seats with the most counters (R3.7, D-8); several on a shared win."""
+        stacks = self.current_stacks()
+        top = max(stacks)
+        return [s for s, v in enumerate(stacks) if v == top]
+
+    # -- play --------------------------------------------------------------------
+
+    def start_hand(self, deck: Sequence[Card] | None = None, cut: int | None = None) -> Hand:
+        """Take the ante and deal the next hand (R4.1–R4.4).
+
+        Args:
+            deck, cut: a given shuffled deck and cut (for replays and tests); default:
+                shuffled and cut with the session's random source.
+
+        Raises:
+            SessionError: if the session is over or a hand is in progress.
+        """
+        if self.end_reason is not None:
+            raise SessionError(f"the session is over ({self.end_reason}); no more hands (R3.5, R3.6)")
+        if self.hand is not None:
+            raise SessionError("a hand is in progress; finish it first")
+        if deck is None:
+            hand = Hand.new(self.rules, self.stacks, self.dealer, self.rng, pot=self.pot, seated=self.seated)
+        else:
+            hand = Hand.from_deck(self.rules, self.stacks, self.dealer, deck,
+                                  cut if cut is not None else self.rng.randrange(1, len(deck)),
+                                  pot=self.pot, seated=self.seated)
+        self.hand = hand
+        if hand.is_over:  # cannot happen today (compulsory still plays), kept for safety
+            self._close_hand()
+        return hand
+
+    def apply(self, action: Action | str) -> None:
+        """Apply an action to the current hand; close the hand when it is settled.
+
+        Raises:
+            SessionError: if no hand is in progress.
+            IllegalActionError: if the action is illegal (R4.12); nothing changes.
+        """
+        if self.hand is None:
+            raise SessionError("no hand in progress: call start_hand() first")
+        self.hand.apply(action)
+        if self.hand.is_over:
+            self._close_hand()
+
+    def abandon_hand(self) -> None:
+        """Drop the hand in progress, returning stacks and pot to before its ante (nothing is lost)."""
+        self.hand = None
+
+    def quit(self) -> None:
+        """End the session now (``end_reason = "quit"``); a hand in progress is abandoned."""
+        self.abandon_hand()
+        if self.end_reason is None:
+            self.end_reason = "quit"
+
+    @property
+    def last(self) -> LedgerEntry | None:
+        """The most recent ledger entry, or None."""
+        return self.ledger[-1] if self.ledger else None
+
+    # -- internals ------------------------------------------------------------------
+
+    def _close_hand(self) -> None:
+        hand = self.hand
+        assert hand is not None and hand.settlement is not None
+        self.stacks = list(hand.stacks)
+        self.pot = hand.pot
+        self.hand = None
+        number = len(self.ledger) + 1
+        before = set(self.seated)
+        self._check_after_hand(number)
+        left = tuple(sorted(before - set(self.seated)))
+        self.ledger.append(LedgerEntry(number, hand, hand.settlement, tuple(self.stacks), self.pot, left))
+        if self.end_reason is None:
+            self.dealer = self._next_dealer(hand.dealer)  # R3.2
+
+    def _check_after_hand(self, number: int) -> None:
+        """R3.6 ends, then R3.5 bust before the next hand's ante."""
+        r = self.rules
+        win_at = r.end_value("win-at")
+        if win_at is not None and max(self.stacks) >= win_at:
+            self.end_reason = "win-at"
+            return
+        n_hands = r.end_value("hands")
+        if n_hands is not None and number >= n_hands:
+            self.end_reason = "hands"
+            return
+        minutes = r.end_value("time")
+        if minutes is not None and self.clock() - self.started >= minutes * 60:
+            self.end_reason = "time"
+            return
+        self._check_before_hand(number)
+
+    def _check_before_hand(self, number: int = 0) -> None:
+        """R3.5 (D-7): a stack below max(ante, 1) is bust."""
+        floor = max(self.rules.ante, 1)
+        bust = [s for s in self.seated if self.stacks[s] < floor]
+        if not bust:
+            return
+        if self.rules.bust == "end":
+            self.end_reason = "bust"
+            return
+        self.seated = [s for s in self.seated if s not in bust]
+        self.departed.extend((s, number) for s in bust)
+        if len(self.seated) < 2:
+            self.end_reason = "players"
+
+    def _next_dealer(self, dealer: int) -> int:
+        n = self.n_seats
+        for k in range(1, n + 1):
+            s = (dealer + k) % n
+            if s in self.seated:
+                return s
+        return dealer  # pragma: no cover - at least two seats remain here
+
+    def describe_seat(self, seat: int) -> str:
+        """``"p2 Bo"``: seat id and name."""
+        return f"{seat_name(seat)} {self.names[seat]}"

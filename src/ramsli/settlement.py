@@ -1,0 +1,242 @@
+"""Settlement of one hand (RULES.md R5, D-6, D-13, D-15, D-17).
+
+:func:`settle` turns the end of a hand into a :class:`Settlement`: who took
+how much of the pot, who paid bete, General Rams and target payments, what
+carries over, and any shortfall of a short stack. Payments are made in the
+order of R5.9; counters received are usable at once for later payments.
+
+>>> from ramsli.rules import Rules
+>>> s = settle(Rules(), order=(1, 2, 0), active=[1, 2], tricks_won=[0, 3, 2],
+...            stacks=[19, 19, 19], pot=3)
+>>> s.winners, s.carry_over, s.stacks_after
+((1,), 0, (19, 22, 19))
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Mapping, Sequence
+
+from ramsli.rules import Rules
+
+__all__ = ["Payment", "Settlement", "settle"]
+
+POT = None  # payer/payee None means the pot
+
+
+@dataclass(frozen=True)
+class Payment:
+    """One transfer of counters in a settlement (R5.9 step order).
+
+    Attributes:
+        step: 1 pot shares, 2 General Rams success, 3 bete, 4 General Rams penalty,
+            5 target payments (R5.9).
+        payer: seat paying, or None for the pot.
+        payee: seat receiving, or None for the pot (i.e. the next hand's pot).
+        owed: counters owed.
+        paid: counters actually paid (less than ``owed`` only for a short stack, R5.8, D-6).
+        reason: ``"pot"``, ``"general-rams"``, ``"bete"``, ``"general-rams-penalty"``,
+            ``"target"`` or ``"target-missed"``.
+    """
+
+    step: int
+    payer: int | None
+    payee: int | None
+    owed: int
+    paid: int
+    reason: str
+
+    @property
+    def shortfall(self) -> int:
+        """Counters owed but forgiven because the payer's stack was empty (D-6)."""
+        return self.owed - self.paid
+
+
+@dataclass(frozen=True)
+class Settlement:
+    """The outcome of one hand (R5).
+
+    Attributes:
+        kind: ``"played"`` (tricks were played), ``"walkover"`` (R4.6) or
+            ``"thrown-in"`` (everyone out, D-10).
+        pot: P, the pot at the end of play (antes + carry-over), counters.
+        tricks: tricks won per seat slot.
+        active: seats that were in.
+        winners: seats that took a share of the pot (R5.1, R5.2).
+        share: counters each winner took from the pot.
+        bete: seats that paid (or owed) a bete (R5.3).
+        general_rams: the General Rams announcer or None; ``general_rams_made``:
+            True if they took all five tricks, False if not, None if no announcement.
+        targets: ``(seat, target, met)`` for each target announced (R5.7).
+        payments: every transfer in the order made (R5.9).
+        carry_over: counters left in the pot for the next hand (R5.4).
+        stacks_before: stacks after the ante, before settlement.
+        stacks_after: stacks after settlement.
+    """
+
+    kind: str
+    pot: int
+    tricks: tuple[int, ...]
+    active: tuple[int, ...]
+    winners: tuple[int, ...]
+    share: int
+    bete: tuple[int, ...]
+    general_rams: int | None
+    general_rams_made: bool | None
+    targets: tuple[tuple[int, int, bool], ...]
+    payments: tuple[Payment, ...]
+    carry_over: int
+    stacks_before: tuple[int, ...]
+    stacks_after: tuple[int, ...]
+
+    def won(self, seat: int) -> int:
+        """Counters ``seat`` received in this settlement (pot share and payments to it)."""
+        return sum(p.paid for p in self.payments if p.payee == seat)
+
+    def paid(self, seat: int) -> int:
+        """Counters ``seat`` paid in this settlement (bete, penalties, payments; not the ante)."""
+        return sum(p.paid for p in self.payments if p.payer == seat)
+
+    def shortfalls(self) -> dict[int, int]:
+        """Counters owed but forgiven per seat because its stack ran out (R3.3, D-6)."""
+        out: dict[int, int] = {}
+        for p in self.payments:
+            if p.shortfall and p.payer is not None:
+                out[p.payer] = out.get(p.payer, 0) + p.shortfall
+        return out
+
+    def to_dict(self, seat_names: Sequence[str] | None = None) -> dict:
+        """A JSON-ready summary: per seat tricks, counters won and paid, plus the pot facts."""
+        n = len(self.tricks)
+        names = list(seat_names) if seat_names else [f"p{i + 1}" for i in range(n)]
+        short = self.shortfalls()
+        return {
+            "kind": self.kind,
+            "pot": self.pot,
+            "winners": [names[s] for s in self.winners],
+            "share": self.share,
+            "carry_over": self.carry_over,
+            "general_rams": None if self.general_rams is None else {
+                "seat": names[self.general_rams], "made": self.general_rams_made},
+            "targets": [{"seat": names[s], "target": t, "met": m} for s, t, m in self.targets],
+            "seats": [
+                {"seat": names[s], "in": s in self.active, "tricks": self.tricks[s], "won": self.won(s),
+                 "paid": self.paid(s), "bete": s in self.bete, "shortfall": short.get(s, 0),
+                 "stack": self.stacks_after[s]}
+                for s in range(n)
+            ],
+        }
+
+
+class _Ledger:
+    """Mutable stacks and pot while settling; every transfer is recorded."""
+
+    def __init__(self, stacks: Sequence[int], pot: int) -> None:
+        self.stacks = list(stacks)
+        self.pot = pot
+        self.payments: list[Payment] = []
+
+    def pay(self, step: int, payer: int | None, payee: int | None, owed: int, reason: str) -> None:
+        if owed <= 0:
+            return
+        if payer is None:
+            paid = min(owed, self.pot)
+            self.pot -= paid
+        else:
+            paid = min(owed, self.stacks[payer])  # R5.8, D-6: never below zero
+            self.stacks[payer] -= paid
+        if payee is None:
+            self.pot += paid
+        else:
+            self.stacks[payee] += paid
+        self.payments.append(Payment(step, payer, payee, owed, paid, reason))
+
+
+def _clockwise_from(seat: int, seats: Sequence[int], n: int) -> list[int]:
+    """``seats`` ordered clockwise starting at the seat to the left of ``seat``."""
+    return sorted(seats, key=lambda s: (s - seat - 1) % n)
+
+
+def settle(rules: Rules, order: Sequence[int], active: Sequence[int], tricks_won: Sequence[int],
+           stacks: Sequence[int], pot: int, general_rams: int | None = None,
+           targets: Mapping[int, int] | None = None, thrown_in: bool = False) -> Settlement:
+    """Settle a hand (R5.1–R5.9).
+
+    Args:
+        rules: the rules in force (``bete``, ``general_rams_penalty``, ``target_bonus``).
+        order: seated seats from the dealer's left, dealer last (payment order, R5.9).
+        active: seats that are in.
+        tricks_won: tricks per seat slot (all zero for a walkover or thrown-in hand).
+        stacks: counters per seat slot after the ante.
+        pot: P, the pot at the end of play, counters.
+        general_rams: the General Rams announcer, or None (R4.7).
+        targets: seat -> announced target (R4.8).
+        thrown_in: everyone declared out with ``dealer_forced`` off (D-10).
+
+    Returns:
+        the :class:`Settlement`; its ``stacks_after`` plus ``carry_over`` sum to
+        ``sum(stacks) + pot`` (R3.4).
+    """
+    n = len(stacks)
+    led = _Ledger(stacks, pot)
+    targets = dict(targets or {})
+    active = tuple(active)
+    if thrown_in or not active:  # D-10: the pot carries over whole
+        return Settlement("thrown-in", pot, tuple(tricks_won), active, (), 0, (), None, None, (), (),
+                          pot, tuple(stacks), tuple(stacks))
+    if len(active) == 1:  # R4.6 walkover: the one player in takes the pot
+        led.pay(1, None, active[0], pot, "pot")
+        return Settlement("walkover", pot, tuple(tricks_won), active, (active[0],), pot, (), None, None, (),
+                          tuple(led.payments), led.pot, tuple(stacks), tuple(led.stacks))
+
+    in_order = [s for s in order if s in active]
+    best = max(tricks_won[s] for s in active)
+    winners = tuple(s for s in in_order if tricks_won[s] == best)
+    share = pot // len(winners)
+    # step 1: pot shares (R5.1, R5.2); the remainder stays in the pot
+    for s in winners:
+        led.pay(1, None, s, share, "pot")
+
+    bete_amount = pot if rules.bete == "pot" else rules.bete  # R5.3
+    gr_made: bool | None = None
+    if general_rams is not None:
+        gr_made = tricks_won[general_rams] == 5
+        if gr_made:  # step 2: the others pay 2P, split equally, remainder from the announcer's left (D-15)
+            others = _clockwise_from(general_rams, [s for s in active if s != general_rams], n)
+            total = 2 * pot
+            each, rem = divmod(total, len(others))
+            for i, s in enumerate(others):
+                led.pay(2, s, general_rams, each + (1 if i < rem else 0), "general-rams")
+
+    # step 3: betes, clockwise from the dealer's left; a failed announcer pays step 4 instead
+    bete = []
+    for s in in_order:
+        if tricks_won[s] == 0:
+            if s == general_rams and not gr_made:
+                continue
+            bete.append(s)
+            led.pay(3, s, None, bete_amount, "bete")
+
+    # step 4: General Rams penalty (R5.6)
+    if general_rams is not None and not gr_made:
+        penalty = 3 * pot if rules.general_rams_penalty == "triple-pot" else 3 * bete_amount
+        led.pay(4, general_rams, None, penalty, "general-rams-penalty")
+
+    # step 5: targets (R5.7), declarer by declarer clockwise from the dealer's left
+    results = []
+    for s in in_order:
+        if s not in targets:
+            continue
+        t = targets[s]
+        b = t - 1 if rules.target_bonus == "t-1" else t
+        others = _clockwise_from(s, [o for o in active if o != s], n)
+        met = tricks_won[s] >= t
+        results.append((s, t, met))
+        if met:
+            for o in others:
+                led.pay(5, o, s, b, "target")
+        else:
+            led.pay(5, s, None, b * len(others), "target-missed")
+
+    return Settlement("played", pot, tuple(tricks_won), active, winners, share, tuple(bete), general_rams,
+                      gr_made, tuple(results), tuple(led.payments), led.pot, tuple(stacks), tuple(led.stacks))
