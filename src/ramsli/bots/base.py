@@ -1,0 +1,135 @@
+"""The bot interface, the bot registry and the random bot.
+
+A bot is any object with ``name`` and ``act(obs) -> Action``; it receives only
+an :class:`~ramsli.hand.Observation` (R7: no hidden card in it) and must return
+one of ``obs.legal``. Bots are created by name with :func:`make_bot`; every bot
+takes a ``seed`` so that the same seed gives the same choices.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Callable, Mapping, Protocol, runtime_checkable
+
+from ramsli.hand import Action, Hand, Observation
+
+__all__ = ["Bot", "RandomBot", "BOTS", "register_bot", "make_bot", "bot_names", "play_hand"]
+
+
+@runtime_checkable
+class Bot(Protocol):
+    """What every bot provides.
+
+    Attributes:
+        name: the registry name, e.g. ``"random"``.
+    """
+
+    name: str
+
+    def act(self, obs: Observation) -> Action:
+        """Choose one of ``obs.legal`` for the seat ``obs.seat`` (which is to act)."""
+        ...
+
+
+class RandomBot:
+    """Chooses a uniformly random legal action (issue #4's ``random`` bot).
+
+    Args:
+        seed: seed of its random source.
+
+    >>> from ramsli.hand import Action
+    """
+
+    name = "random"
+
+    def __init__(self, seed: int | None = None) -> None:
+        self.rng = random.Random(seed)
+
+    def act(self, obs: Observation) -> Action:
+        """A uniformly random element of ``obs.legal``.
+
+        Raises:
+            ValueError: if ``obs.legal`` is empty (not this seat's turn).
+        """
+        if not obs.legal:
+            raise ValueError(f"seat p{obs.seat + 1} has no legal action: it is not its turn")
+        return obs.legal[self.rng.randrange(len(obs.legal))]
+
+
+#: name -> factory(seed, **options)
+BOTS: dict[str, Callable[..., Bot]] = {"random": RandomBot}
+
+
+def register_bot(name: str, factory: Callable[..., Bot]) -> None:
+    """Add a bot factory ``factory(seed=..., **options)`` under ``name``."""
+    BOTS[name] = factory
+
+
+def bot_names() -> list[str]:
+    """Names of all registered bots."""
+    _load_builtin()
+    return list(BOTS)
+
+
+def make_bot(spec: str, seed: int | None = None) -> Bot:
+    """Create a bot from a spec: a name, optionally with options, e.g. ``"random"``,
+    ``"montecarlo"``, ``"montecarlo:samples=64"``.
+
+    Raises:
+        ValueError: for an unknown bot name (the message lists the names) or a bad option.
+    """
+    _load_builtin()
+    name, _, opts = spec.strip().partition(":")
+    if name not in BOTS:
+        raise ValueError(f"unknown bot {name!r}; allowed are {', '.join(BOTS)}")
+    kwargs: dict[str, object] = {}
+    for part in filter(None, (p.strip() for p in opts.split(","))):
+        k, eq, v = part.partition("=")
+        if not eq:
+            raise ValueError(f"bot option {part!r} is not key=value (in {spec!r})")
+        try:
+            kwargs[k.strip()] = int(v) if v.strip().lstrip("-").isdigit() else float(v)
+        except ValueError:
+            kwargs[k.strip()] = v.strip()
+    try:
+        return BOTS[name](seed=seed, **kwargs)
+    except TypeError as e:
+        raise ValueError(f"bad option for bot {name!r}: {e}") from None
+
+
+_loaded = False
+
+
+def _load_builtin() -> None:
+    """Import the built-in bot modules so they register themselves."""
+    global _loaded
+    if _loaded:
+        return
+    _loaded = True
+    import importlib
+
+    for mod in ("ramsli.bots.rules_bot", "ramsli.bots.montecarlo"):
+        try:
+            importlib.import_module(mod)
+        except ModuleNotFoundError as e:
+            if e.name != mod:
+                raise
+
+
+def play_hand(hand: Hand, bots: Mapping[int, Bot],
+              on_action: Callable[[Hand, Action], None] | None = None) -> None:
+    """Play ``hand`` to its end with one bot per seat (seat index -> bot).
+
+    Each bot is given only ``hand.observe(seat)``. ``on_action(hand, action)`` is
+    called after each applied action.
+
+    Raises:
+        KeyError: if a seat to act has no bot.
+        IllegalActionError: if a bot returns an illegal action (a bug in that bot).
+    """
+    while not hand.is_over:
+        seat = hand.to_act
+        action = bots[seat].act(hand.observe(seat))
+        hand.apply(action)
+        if on_action is not None:
+            on_action(hand, action)
