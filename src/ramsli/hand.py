@@ -413,7 +413,7 @@ class Hand:
         "rules", "n_seats", "dealer", "seated", "order", "stacks", "start_stacks", "carry_in", "pot",
         "hands", "dealt", "turn_up", "turned_aside", "trump", "cut", "stock", "phase", "to_act",
         "declarations", "active", "general_rams", "targets", "_ask", "tricks", "current", "leader",
-        "tricks_won", "history", "settlement", "_thrown_in",
+        "tricks_won", "history", "settlement", "_thrown_in", "_legal", "_legal_at",
     )
 
     # -- construction -----------------------------------------------------
@@ -438,7 +438,12 @@ class Hand:
         deck = list(make_deck(rules.deck, rules.jokers))
         rng.shuffle(deck)
         cut = rng.randrange(1, len(deck))
-        return cls.from_deck(rules, stacks, dealer, deck, cut, pot=pot, seated=seated)
+        n = len(stacks)
+        seated_t = tuple(range(n)) if seated is None else tuple(sorted(seated))
+        _check_table(rules, stacks, dealer, seated_t)
+        order = _order_from(dealer, seated_t, n)
+        hands, turn_up, aside, stock = deal_cards(deck, cut, order, rules.first_batch, n)
+        return cls._setup(rules, stacks, dealer, seated_t, order, hands, turn_up, aside, pot, cut, stock)
 
     @classmethod
     def from_deck(cls, rules: Rules, stacks: Sequence[int], dealer: int, deck: Sequence[Card], cut: int,
@@ -479,17 +484,8 @@ class Hand:
                 a dealer not seated, or a seated stack below the ante.
         """
         n = len(stacks)
-        if not 2 <= n <= MAX_SEATS:
-            raise ValueError(f"{n} seat slots: allowed are 2..{MAX_SEATS} (R2.1)")
         seated_t = tuple(range(n)) if seated is None else tuple(sorted(seated))
-        if len(seated_t) < 2 or any(not 0 <= s < n for s in seated_t) or len(set(seated_t)) != len(seated_t):
-            raise ValueError(f"seated {seated_t}: need at least two distinct seats of 0..{n - 1} (R2.1, R3.5)")
-        if dealer not in seated_t:
-            raise ValueError(f"the dealer {seat_name(dealer)} is not seated (R3.2)")
-        for s in seated_t:
-            if stacks[s] < rules.ante:
-                raise ValueError(f"{seat_name(s)} has {stacks[s]} counters and cannot pay the ante "
-                                 f"{rules.ante} (R3.5)")
+        _check_table(rules, stacks, dealer, seated_t)
         if len(hands) != n:
             raise ValueError(f"hands for {len(hands)} seats given, {n} seat slots")
         deck_set = {c.index for c in make_deck(rules.deck, rules.jokers)}
@@ -514,13 +510,23 @@ class Hand:
             seen.add(c.index)
         if any(not c.is_joker for c in aside):
             raise ValueError("only jokers are turned aside before the turn-up (D-9)")
+        return cls._setup(rules, stacks, dealer, seated_t, _order_from(dealer, seated_t, n), hands, turn_up,
+                          aside, pot, cut, stock)
 
+    @classmethod
+    def _setup(cls, rules: Rules, stacks: Sequence[int], dealer: int, seated_t: tuple[int, ...],
+               order: tuple[int, ...], hands: Sequence[Sequence[Card | None]], turn_up: Card, aside: list[Card],
+               pot: int, cut: int | None, stock: Sequence[Card] | None) -> "Hand":
+        """Build the state from already validated inputs and take the ante (R4.1)."""
+        n = len(stacks)
         self = cls.__new__(cls)
         self.rules = rules
         self.n_seats = n
         self.dealer = dealer
         self.seated = seated_t
-        self.order = _order_from(dealer, seated_t, n)
+        self.order = order
+        self._legal = None
+        self._legal_at = -1
         self.start_stacks = tuple(stacks)
         self.stacks = list(stacks)
         self.carry_in = pot
@@ -575,11 +581,17 @@ class Hand:
         ph = self.phase
         seat = self.to_act
         if ph is Phase.PLAY:
+            step = len(self.history)
+            if self._legal_at == step:
+                return list(self._legal)
             table = Action._PLAY[seat]
             cards = self.hands[seat]
             if None in cards:
                 return []  # unknown cards (??) of a replayed history cannot be played
-            return [table[c.index] for c in legal_plays(cards, self.current, self.trump, self.rules.overtrump)]
+            legal = [table[c.index] for c in legal_plays(cards, self.current, self.trump, self.rules.overtrump)]
+            self._legal = legal
+            self._legal_at = step
+            return list(legal)
         if ph is Phase.DECLARE:
             if self._dealer_forced():
                 return [Action._SIMPLE[(seat, "in")]]
@@ -720,13 +732,17 @@ class Hand:
                 raise IllegalActionError(str(action), str(e), "R4.12") from None
         ph = self.phase
         # fast path for the common case: a legal card play
-        if ph is Phase.PLAY and action.kind == "pl" and action.seat == self.to_act:
-            cards = self.hands[action.seat]
-            if action.card in cards and None not in cards and (
-                    not self.current
-                    or action.card in legal_plays(cards, self.current, self.trump, self.rules.overtrump)):
+        if ph is Phase.PLAY:
+            if self._legal_at == len(self.history) and action in self._legal:
                 self._play(action)
                 return
+            if action.kind == "pl" and action.seat == self.to_act:
+                cards = self.hands[action.seat]
+                if action.card in cards and None not in cards and (
+                        not self.current
+                        or action.card in legal_plays(cards, self.current, self.trump, self.rules.overtrump)):
+                    self._play(action)
+                    return
         why = self.why_illegal(action)
         if why is not None:
             raise IllegalActionError(str(action), why[0], why[1])
@@ -887,6 +903,8 @@ class Hand:
         new.history = self.history[:]
         new.settlement = self.settlement
         new._thrown_in = self._thrown_in
+        new._legal = self._legal
+        new._legal_at = self._legal_at
         return new
 
     __copy__ = copy
@@ -904,6 +922,21 @@ class Hand:
                 tuple(self.declarations), tuple(self.active), self.general_rams,
                 tuple(sorted(self.targets.items())), tuple(self._ask), tuple(self.tricks), tuple(self.current),
                 self.leader, tuple(self.tricks_won), tuple(self.history), self.settlement, self._thrown_in)
+
+
+def _check_table(rules: Rules, stacks: Sequence[int], dealer: int, seated_t: tuple[int, ...]) -> None:
+    """Validate the table of a new hand (R2.1, R3.2, R3.5)."""
+    n = len(stacks)
+    if not 2 <= n <= MAX_SEATS:
+        raise ValueError(f"{n} seat slots: allowed are 2..{MAX_SEATS} (R2.1)")
+    if len(seated_t) < 2 or any(not 0 <= s < n for s in seated_t) or len(set(seated_t)) != len(seated_t):
+        raise ValueError(f"seated {seated_t}: need at least two distinct seats of 0..{n - 1} (R2.1, R3.5)")
+    if dealer not in seated_t:
+        raise ValueError(f"the dealer {seat_name(dealer)} is not seated (R3.2)")
+    for s in seated_t:
+        if stacks[s] < rules.ante:
+            raise ValueError(f"{seat_name(s)} has {stacks[s]} counters and cannot pay the ante "
+                             f"{rules.ante} (R3.5)")
 
 
 def _order_from(dealer: int, seated: Sequence[int], n: int) -> tuple[int, ...]:
