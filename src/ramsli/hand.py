@@ -30,7 +30,7 @@ from __future__ import annotations
 import enum
 import random
 from dataclasses import dataclass
-from typing import Iterable, Sequence
+from typing import Iterable, NamedTuple, Sequence
 
 from ramsli.cards import Card, CardError, Suit, make_deck
 from ramsli.errors import IllegalActionError
@@ -201,9 +201,8 @@ def _build_actions() -> None:
 _build_actions()
 
 
-@dataclass(frozen=True)
-class Trick:
-    """One trick (R4.9–R4.11).
+class Trick(NamedTuple):
+    """One trick (R4.9–R4.11), an immutable named tuple.
 
     Attributes:
         leader: seat that led.
@@ -414,6 +413,7 @@ class Hand:
         "hands", "dealt", "turn_up", "turned_aside", "trump", "cut", "stock", "phase", "to_act",
         "declarations", "active", "general_rams", "targets", "_ask", "tricks", "current", "leader",
         "tricks_won", "history", "settlement", "_thrown_in", "_legal", "_legal_at",
+        "_next_active", "_unknown",
     )
 
     # -- construction -----------------------------------------------------
@@ -436,8 +436,11 @@ class Hand:
                 seated stack that cannot pay the ante (R3.5 is the session's job).
         """
         deck = list(make_deck(rules.deck, rules.jokers))
-        rng.shuffle(deck)
-        cut = rng.randrange(1, len(deck))
+        rnd = rng.random
+        for i in range(len(deck) - 1, 0, -1):  # R4.2 shuffle: Fisher-Yates on the seeded source
+            j = int(rnd() * (i + 1))
+            deck[i], deck[j] = deck[j], deck[i]
+        cut = 1 + int(rnd() * (len(deck) - 1))  # R4.2: 1..len-1
         n = len(stacks)
         seated_t = tuple(range(n)) if seated is None else tuple(sorted(seated))
         _check_table(rules, stacks, dealer, seated_t)
@@ -527,6 +530,8 @@ class Hand:
         self.order = order
         self._legal = None
         self._legal_at = -1
+        self._next_active = None
+        self._unknown = any(c is None for h in hands for c in h)
         self.start_stacks = tuple(stacks)
         self.stacks = list(stacks)
         self.carry_in = pot
@@ -582,16 +587,19 @@ class Hand:
         seat = self.to_act
         if ph is Phase.PLAY:
             step = len(self.history)
-            if self._legal_at == step:
-                return list(self._legal)
-            table = Action._PLAY[seat]
-            cards = self.hands[seat]
-            if None in cards:
-                return []  # unknown cards (??) of a replayed history cannot be played
-            legal = [table[c.index] for c in legal_plays(cards, self.current, self.trump, self.rules.overtrump)]
-            self._legal = legal
-            self._legal_at = step
-            return list(legal)
+            if self._legal_at != step:
+                cards = self.hands[seat]
+                if self._unknown and None in cards:
+                    return []  # unknown cards (??) of a replayed history cannot be played
+                table = Action._PLAY[seat]
+                if self.current:
+                    legal = [table[c.index] for c in legal_plays(cards, self.current, self.trump,
+                                                                  self.rules.overtrump)]
+                else:  # R4.10: the leader plays any card
+                    legal = [table[c.index] for c in cards]
+                self._legal = legal
+                self._legal_at = step
+            return self._legal[:]
         if ph is Phase.DECLARE:
             if self._dealer_forced():
                 return [Action._SIMPLE[(seat, "in")]]
@@ -743,6 +751,10 @@ class Hand:
                         or action.card in legal_plays(cards, self.current, self.trump, self.rules.overtrump)):
                     self._play(action)
                     return
+        elif ph is Phase.DECLARE and action.seat == self.to_act and (
+                action.kind == "in" or (action.kind == "out" and not self._dealer_forced())):
+            self._declare(action)
+            return
         why = self.why_illegal(action)
         if why is not None:
             raise IllegalActionError(str(action), why[0], why[1])
@@ -825,7 +837,9 @@ class Hand:
     def _start_play(self) -> None:
         """R4.9: the first active player to the dealer's left leads (D-12)."""
         self.phase = Phase.PLAY
-        self.leader = self.active[0]
+        act = self.active
+        self._next_active = {s: act[(i + 1) % len(act)] for i, s in enumerate(act)}
+        self.leader = act[0]
         self.to_act = self.leader
 
     def _play(self, action: Action) -> None:
@@ -835,10 +849,8 @@ class Hand:
         cur = self.current
         cur.append((seat, action.card))
         self.history.append(action)
-        active = self.active
-        if len(cur) < len(active):
-            i = active.index(seat) + 1
-            self.to_act = active[i] if i < len(active) else active[0]
+        if len(cur) < len(self.active):
+            self.to_act = self._next_active[seat]
             return
         winner = trick_winner(cur, self.trump)
         self.tricks.append(Trick(self.leader, tuple(cur), winner))
@@ -905,6 +917,8 @@ class Hand:
         new._thrown_in = self._thrown_in
         new._legal = self._legal
         new._legal_at = self._legal_at
+        new._next_active = self._next_active
+        new._unknown = self._unknown
         return new
 
     __copy__ = copy

@@ -14,8 +14,7 @@ order of R5.9; counters received are usable at once for later payments.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Mapping, Sequence
+from typing import Mapping, NamedTuple, Sequence
 
 from ramsli.rules import Rules
 
@@ -24,9 +23,8 @@ __all__ = ["Payment", "Settlement", "settle"]
 POT = None  # payer/payee None means the pot
 
 
-@dataclass(frozen=True)
-class Payment:
-    """One transfer of counters in a settlement (R5.9 step order).
+class Payment(NamedTuple):
+    """One transfer of counters in a settlement (R5.9 step order); an immutable named tuple.
 
     Attributes:
         step: 1 pot shares, 2 General Rams success, 3 bete, 4 General Rams penalty,
@@ -52,9 +50,8 @@ class Payment:
         return self.owed - self.paid
 
 
-@dataclass(frozen=True)
-class Settlement:
-    """The outcome of one hand (R5).
+class Settlement(NamedTuple):
+    """The outcome of one hand (R5); an immutable named tuple.
 
     Attributes:
         kind: ``"played"`` (tricks were played), ``"walkover"`` (R4.6) or
