@@ -75,7 +75,7 @@ def parse_seat(text: str, n_seats: int = MAX_SEATS) -> int:
         ValueError: if ``text`` is not ``p1``..``pN``.
     """
     t = text.strip().lower()
-    if len(t) >= 2 and t[0] == "p" and t[1:].isdigit() and 1 <= int(t[1:]) <= n_seats:
+    if len(t) >= 2 and t[0] == "p" and (t[1:].isascii() and t[1:].isdigit()) and 1 <= int(t[1:]) <= n_seats:
         return int(t[1:]) - 1
     raise ValueError(f"{text!r} is not a seat: seats are p1..p{n_seats} (R2.2)")
 

@@ -54,7 +54,7 @@ class EndCondition:
             RulesError: for any other text.
         """
         kind, sep, num = str(text).strip().partition(":")
-        if kind not in cls.KINDS or not sep or not num.strip().isdigit() or int(num) < 1:
+        if kind not in cls.KINDS or not sep or not (num.strip().isascii() and num.strip().isdigit()) or int(num) < 1:
             raise RulesError(
                 f"option 'end': {text!r} is not a session end (R3.6); allowed are "
                 "'win-at:N' (counters), 'hands:N', 'time:M' (minutes) with N, M ≥ 1"

@@ -55,10 +55,11 @@ class LedgerEntry:
 
 
 def first_dealer_cut(n_seats: int, rng: random.Random, seats: Sequence[int] | None = None,
-                     ) -> tuple[int, list[list[tuple[int, Card]]]]:
+                     deck: str = "piquet32") -> tuple[int, list[list[tuple[int, Card]]]]:
     """Choose the first dealer by a high-card cut (R3.1, D-4).
 
-    Every seat draws a card from a shuffled piquet deck (jokers removed); the
+    Every seat draws a card from the shuffled deck of option ``deck`` (``"piquet32"``
+    or ``"full52"``; jokers removed); the
     highest rank deals; seats tied for highest draw again among themselves
     from a freshly shuffled deck.
 
@@ -68,9 +69,9 @@ def first_dealer_cut(n_seats: int, rng: random.Random, seats: Sequence[int] | No
     contenders = list(range(n_seats)) if seats is None else list(seats)
     rounds: list[list[tuple[int, Card]]] = []
     while True:
-        deck = list(make_deck("piquet32"))
-        rng.shuffle(deck)
-        draws = list(zip(contenders, deck))
+        cards = list(make_deck(deck))  # R3.1: the game's deck, jokers removed
+        rng.shuffle(cards)
+        draws = list(zip(contenders, cards))
         rounds.append(draws)
         top = max(c.rank for _, c in draws)
         contenders = [s for s, c in draws if c.rank == top]
@@ -121,11 +122,12 @@ class Session:
         self.seated = list(range(n))
         self.cut_rounds: list[list[tuple[int, Card]]] = []
         if dealer is None:
-            dealer, self.cut_rounds = first_dealer_cut(n, self.rng)
+            dealer, self.cut_rounds = first_dealer_cut(n, self.rng, deck=rules.deck)
         elif not 0 <= dealer < n:
             raise ValueError(f"dealer {dealer} outside 0..{n - 1}")
         self.dealer = dealer
         self.ledger: list[LedgerEntry] = []
+        self.hands_played = 0  # counts every deal, also of hands before a restore (R3.6 hands:N)
         self.hand: Hand | None = None
         self.end_reason: str | None = None
         self.departed: list[tuple[int, int]] = []  # (seat, after hand number)
@@ -226,7 +228,8 @@ class Session:
         self.stacks = list(hand.stacks)
         self.pot = hand.pot
         self.hand = None
-        number = len(self.ledger) + 1
+        self.hands_played += 1
+        number = self.hands_played
         before = set(self.seated)
         self._check_after_hand(number)
         left = tuple(sorted(before - set(self.seated)))
@@ -264,6 +267,69 @@ class Session:
         self.departed.extend((s, number) for s in bust)
         if len(self.seated) < 2:
             self.end_reason = "players"
+
+    def snapshot(self) -> dict:
+        """The session between two hands as plain data (JSON/TOML-ready), for saving.
+
+        Holds the stacks, pot, dealer, seated seats, departures, hands played, the
+        state of the random source and the elapsed seconds, so that :meth:`restore`
+        continues with exactly the deals that would have come.
+
+        Raises:
+            SessionError: while a hand is in progress (save before or after a hand).
+        """
+        if self.hand is not None:
+            raise SessionError("a hand is in progress: a snapshot is taken between hands")
+        version, internal, gauss = self.rng.getstate()
+        return {
+            "names": list(self.names), "seed": self.seed, "rules": self.rules.to_dict(),
+            "stacks": list(self.stacks), "pot": self.pot, "dealer": self.dealer, "seated": list(self.seated),
+            "departed": [list(d) for d in self.departed], "hands_played": self.hands_played,
+            "rng_state": [version, list(internal), gauss], "elapsed": max(0.0, self.clock() - self.started),
+            "end_reason": self.end_reason,
+        }
+
+    @classmethod
+    def restore(cls, data: dict, clock: Callable[[], float] = time.monotonic) -> "Session":
+        """Rebuild a session from :meth:`snapshot` data (the ledger starts empty).
+
+        Raises:
+            ValueError: for missing or inconsistent fields, e.g. stacks and pot that do not
+                add up to the starting stacks (R3.4), or a dealer who is not seated (R3.2).
+        """
+        try:
+            rules = Rules.from_dict(data["rules"])
+            names = list(data["names"])
+            stacks = [int(x) for x in data["stacks"]]
+            pot = int(data["pot"])
+            dealer = int(data["dealer"])
+            seated = sorted(int(x) for x in data["seated"])
+            version, internal, gauss = data["rng_state"]
+            rng_state = (int(version), tuple(int(x) for x in internal), gauss)
+            hands_played = int(data["hands_played"])
+        except (KeyError, TypeError, ValueError) as e:
+            raise ValueError(f"session snapshot is incomplete or malformed: {e}") from None
+        n = len(names)
+        if len(stacks) != n or any(x < 0 for x in stacks) or pot < 0:
+            raise ValueError("session snapshot: one stack >= 0 per seat and a pot >= 0 are required (R3.3)")
+        if sum(stacks) + pot != rules.starting_stack * n:
+            raise ValueError(f"session snapshot: stacks {sum(stacks)} + pot {pot} != "
+                             f"{rules.starting_stack * n} counters at the start (R3.4)")
+        if not seated or any(not 0 <= x < n for x in seated) or dealer not in seated:
+            raise ValueError("session snapshot: the dealer must be one of the seated seats (R3.2, R3.5)")
+        self = cls(rules, names, seed=data.get("seed"), dealer=dealer, clock=clock)
+        self.stacks = stacks
+        self.pot = pot
+        self.seated = seated
+        self.departed = [(int(a), int(b)) for a, b in data.get("departed", [])]
+        self.hands_played = hands_played
+        try:
+            self.rng.setstate(rng_state)
+        except (TypeError, ValueError) as e:
+            raise ValueError(f"session snapshot: bad random state: {e}") from None
+        self.started = clock() - float(data.get("elapsed", 0.0))
+        self.end_reason = data.get("end_reason")
+        return self
 
     def _next_dealer(self, dealer: int) -> int:
         n = self.n_seats

@@ -88,7 +88,7 @@ def make_bot(spec: str, seed: int | None = None) -> Bot:
         if not eq:
             raise ValueError(f"bot option {part!r} is not key=value (in {spec!r})")
         try:
-            kwargs[k.strip()] = int(v) if v.strip().lstrip("-").isdigit() else float(v)
+            kwargs[k.strip()] = int(v) if (v.strip().lstrip("-").isascii() and v.strip().lstrip("-").isdigit()) else float(v)
         except ValueError:
             kwargs[k.strip()] = v.strip()
     try:
