@@ -1,0 +1,260 @@
+"""The table controller of ``ramsli play``: one session, one human seat, bots in the
+other seats, saved between hands (issue #3). Both front ends (plain and Textual)
+drive a :class:`Table`; it holds no rules — legality comes from the engine.
+
+>>> import tempfile
+>>> from ramsli import Rules
+>>> from ramsli.frontends.storage import Store
+>>> t = Table.new(Rules(end=["hands:1"]), ["You", "Anna", "Bruno"], ["random", "random"], seed=3,
+...               store=Store(tempfile.mkdtemp()))
+>>> hand = t.start_hand()
+>>> while not hand.is_over:
+...     _ = t.apply(hand.legal_actions()[0])
+>>> entry = t.finish_hand()
+>>> t.session.is_over, t.hands_played, t.session.total()
+(True, 1, 60)
+"""
+
+from __future__ import annotations
+
+import datetime as _dt
+import getpass
+import random
+import secrets
+from typing import Sequence
+
+from ramsli.bots import bot_names, make_bot
+from ramsli.errors import IllegalActionError
+from ramsli.hand import Action, Hand, Phase
+from ramsli.rules import Rules
+from ramsli.session import LedgerEntry, Session
+from ramsli.frontends.storage import SavedSession, Store
+
+__all__ = ["Table", "default_bot", "default_name", "BOT_NAMES", "split_bot_specs", "bot_seed"]
+
+#: names given to bot seats, in seat order
+BOT_NAMES = ("Anna", "Bruno", "Carla", "Dario", "Elke", "Franz")
+
+
+def default_bot() -> str:
+    """The strongest bot available: ``montecarlo``, else ``rules``, else ``random`` (issue #3.6)."""
+    names = bot_names()
+    for b in ("montecarlo", "rules"):
+        if b in names:
+            return b
+    return "random"
+
+
+def default_name() -> str:
+    """The player's login name, capitalised, or ``"You"``."""
+    try:
+        n = getpass.getuser().strip()
+    except Exception:  # no login name (containers)
+        n = ""
+    return n[:1].upper() + n[1:] if n and n != "root" else "You"
+
+
+def split_bot_specs(text: str) -> list[str]:
+    """Split ``--bots`` text into specs: ``"rules,montecarlo:samples=64,depth=2"`` gives
+    ``["rules", "montecarlo:samples=64,depth=2"]`` (a ``key=value`` part belongs to the spec before it)."""
+    specs: list[str] = []
+    for part in (p.strip() for p in text.split(",")):
+        if not part:
+            continue
+        if "=" in part and ":" not in part and specs:
+            specs[-1] += "," + part
+        else:
+            specs.append(part)
+    return specs
+
+
+def bot_seed(seed: int, seat: int, hand_number: int) -> int:
+    """The seed of the bot in ``seat`` for hand ``hand_number``: a resumed session plays like an uninterrupted one."""
+    return random.Random(f"ramsli-bot:{seed}:{seat}:{hand_number}").randrange(2**32)
+
+
+class Table:
+    """A session with one human seat, bots elsewhere, saved to a :class:`Store` between hands.
+
+    Use :meth:`new` or :meth:`resume`. Attributes: ``session`` (the engine's
+    :class:`~ramsli.session.Session`), ``names``, ``bots`` (spec per seat, None for
+    the human), ``human`` (seat), ``seed``, ``session_id``, ``store``, ``hand``
+    (the hand in progress or None), ``last`` (the last finished :class:`LedgerEntry`).
+    """
+
+    def __init__(self, session: Session, bots: Sequence[str | None], human: int, seed: int, session_id: str,
+                 store: Store | None, hands_offset: int = 0, lang: str = "en", suits: str = "french") -> None:
+        self.session = session
+        self.names = list(session.names)
+        self.bots = list(bots)
+        self.human = human
+        self.seed = seed
+        self.session_id = session_id
+        self.store = store
+        self.hands_offset = hands_offset
+        self.lang = lang
+        self.suits = suits
+        self.hand: Hand | None = None
+        self.last: LedgerEntry | None = None
+        self._players: dict[int, object] = {}
+        self.history_errors: list[str] = []
+        self._before: SavedSession | None = None
+        #: the rules of the session as agreed (a resumed session's engine counts only the hands still to come)
+        self.rules: Rules = session.rules
+
+    # -- construction -------------------------------------------------------------
+
+    @classmethod
+    def new(cls, rules: Rules, names: Sequence[str], bots: Sequence[str], seed: int | None = None,
+            store: Store | None = None, human: int = 0, lang: str = "en", suits: str = "french") -> "Table":
+        """A new session: ``names`` per seat (the human's at ``human``), ``bots`` for the other seats in order.
+
+        Raises:
+            ValueError: for a bad number of names or bots (R2.1) or an unknown bot spec.
+        """
+        n = len(names)
+        if len(bots) != n - 1:
+            raise ValueError(f"{len(bots)} bots for {n - 1} other seats")
+        for spec in set(bots):
+            make_bot(spec, 0)  # fail early on an unknown bot or a bad option
+        if seed is None:
+            seed = secrets.randbelow(2**31)
+        specs: list[str | None] = list(bots)
+        specs.insert(human, None)
+        session = Session(rules, names, seed=seed)
+        sid = _dt.datetime.now().strftime("%Y%m%d-%H%M%S") + f"-{seed}"
+        t = cls(session, specs, human, seed, sid, store, lang=lang, suits=suits)
+        if store is not None:
+            store.set_aside()
+            t.save()
+        return t
+
+    @classmethod
+    def resume(cls, saved: SavedSession, store: Store | None) -> "Table":
+        """The session as saved between two hands: stacks, pot, dealer, seated seats,
+        hands played and the random state restored, so the next deal is the one that
+        would have come (R3.2, R3.4)."""
+        rules = saved.rules
+        session = Session.restore({
+            "names": saved.names, "seed": saved.seed, "rules": rules.to_dict(), "stacks": saved.stacks,
+            "pot": saved.pot, "dealer": saved.dealer, "seated": saved.seated, "departed": saved.departed,
+            "hands_played": saved.hands_played, "rng_state": saved.rng_state, "elapsed": saved.elapsed,
+            "end_reason": saved.end_reason})
+        t = cls(session, saved.bots, saved.human, saved.seed, saved.session_id, store,
+                hands_offset=saved.hands_played, lang=saved.lang, suits=saved.suits)
+        t.rules = rules
+        return t
+
+    # -- queries ----------------------------------------------------------------------
+
+    @property
+    def hands_played(self) -> int:
+        """Hands finished in the whole session (also before a resume)."""
+        return self.session.hands_played
+
+    @property
+    def hand_number(self) -> int:
+        """The number of the hand in progress (or of the next hand)."""
+        return self.hands_played + 1
+
+    @property
+    def is_over(self) -> bool:
+        """True once the session has ended (R3.5, R3.6)."""
+        return self.session.is_over
+
+    def human_to_act(self) -> bool:
+        """True if the hand waits for the human."""
+        return self.hand is not None and not self.hand.is_over and self.hand.to_act == self.human
+
+    def forced_declaration(self) -> Action | None:
+        """The human's only legal declaration when the dealer is forced in (R4.5), else None."""
+        if self.human_to_act() and self.hand.phase is Phase.DECLARE:
+            legal = self.hand.legal_actions()
+            if len(legal) == 1:
+                return legal[0]
+        return None
+
+    # -- play ----------------------------------------------------------------------------
+
+    def start_hand(self) -> Hand:
+        """Save the session as it stands (before the ante), then deal the next hand (R4.1–R4.4)."""
+        self.save()
+        self._before = self.snapshot()  # what a quit or crash in this hand leaves behind
+        self.hand = self.session.start_hand()
+        n = self.hand_number
+        self._players = {s: make_bot(spec, bot_seed(self.seed, s, n))
+                         for s, spec in enumerate(self.bots) if spec is not None}
+        return self.hand
+
+    def bot_action(self) -> Action:
+        """The action the bot to act chooses (from its own observation only, R7); not yet applied."""
+        hand = self.hand
+        assert hand is not None and hand.to_act != self.human
+        return self._players[hand.to_act].act(hand.observe(hand.to_act))
+
+    def apply(self, action: Action) -> Action:
+        """Apply an action to the hand in progress.
+
+        Raises:
+            IllegalActionError: if the engine refuses it (R4.12); nothing changes.
+        """
+        self.session.apply(action)
+        return action
+
+    def why_illegal(self, action: Action) -> tuple[str, str] | None:
+        """The engine's reason why ``action`` may not be played now (``(reason, rule)``), or None."""
+        assert self.hand is not None
+        return self.hand.why_illegal(action)
+
+    def finish_hand(self) -> LedgerEntry:
+        """After a settled hand: keep its history, save the session (nothing lost)."""
+        hand = self.hand
+        assert hand is not None and hand.is_over
+        entry = self.session.ledger[-1]
+        self.last = entry
+        self.hand = None
+        self._write_history(hand, self.hands_played)
+        self.save()
+        return entry
+
+    def quit(self) -> None:
+        """Leave the table: a hand in progress is dropped (it will be dealt again), the session is saved."""
+        if self.hand is not None and not self.hand.is_over:
+            self.session.abandon_hand()
+            self.hand = None
+            # the random state has moved on with the shuffle: save the state from before the hand
+            if self.store is not None and self._before is not None:
+                self.store.save(self._before)
+            return
+        self.save()
+
+    # -- saving ----------------------------------------------------------------------------
+
+    def snapshot(self) -> SavedSession:
+        """The session between hands, as saved (a hand in progress is not in it)."""
+        s = self.session
+        st = s.rng.getstate()
+        return SavedSession(
+            session_id=self.session_id, names=self.names, bots=self.bots, human=self.human, seed=self.seed,
+            rules_toml=self.rules.to_toml(), hands_played=self.hands_played, stacks=list(s.stacks), pot=s.pot,
+            dealer=s.dealer, seated=list(s.seated), departed=[list(d) for d in s.departed],
+            rng_state=[st[0], list(st[1]), st[2]], elapsed=max(0.0, s.clock() - s.started),
+            end_reason=s.end_reason if s.end_reason != "quit" else None, lang=self.lang, suits=self.suits)
+
+    def save(self) -> None:
+        """Write the save file atomically (no-op without a store)."""
+        if self.store is not None and self.session.hand is None:
+            self.store.save(self.snapshot())
+
+    def _write_history(self, hand: Hand, number: int) -> None:
+        if self.store is None:
+            return
+        try:
+            from ramsli.history import HandHistory  # written by the history helper (issue #2)
+        except ImportError:
+            return
+        try:
+            text = HandHistory.from_hand(hand, self.names, hand_number=number).to_toml()
+            self.store.write_history(self.session_id, number, text)
+        except Exception as e:  # a history that cannot be written must not stop the game
+            self.history_errors.append(f"hand {number}: {e}")

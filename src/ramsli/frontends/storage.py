@@ -1,0 +1,266 @@
+"""Saving and resuming a session of ``ramsli play`` (issue #3, "nothing lost").
+
+The save file is JSON, versioned (``"format": "ramsli-session"``, ``"version": 1``),
+written atomically (temporary file + ``os.replace``). It holds the session as it
+stands *between* hands — stacks, pot, dealer, seated seats, hands played, the
+session's random state (``random.Random.getstate()``), the rules (TOML), names,
+bots and seed — so a crash or Ctrl-C in the middle of a hand loses at most that
+hand, never counters (R3.4): a resume deals that hand again from the same state.
+
+Layout of the data folder (default ``platformdirs.user_data_dir("ramsli")``):
+
+- ``session.json``: the current session;
+- ``sessions/<id>/hand-0001.toml``...: the hand histories of each session
+  (written with :mod:`ramsli.history` when it is available), and
+  ``sessions/<id>/session.json`` for a session that was set aside by a new one.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import tempfile
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+
+from ramsli.rules import Rules, RulesError
+
+__all__ = ["FORMAT", "VERSION", "SaveError", "SavedSession", "Store", "default_data_dir", "atomic_write"]
+
+FORMAT = "ramsli-session"
+VERSION = 1
+
+
+class SaveError(Exception):
+    """A save file that cannot be read: missing fields, wrong types, broken JSON, counters
+    that do not add up (R3.4). The message names the file and what is wrong.
+
+    Attributes:
+        path: the file.
+    """
+
+    def __init__(self, path: Path, problem: str) -> None:
+        super().__init__(f"the saved session {path} cannot be used: {problem}")
+        self.path = path
+        self.problem = problem
+
+
+@dataclass
+class SavedSession:
+    """A session between two hands, as saved.
+
+    Attributes:
+        session_id: folder name of the session's hand histories.
+        names: one name per seat (2..6).
+        bots: one bot spec per seat, ``None`` for the human seat.
+        human: the human's seat (0-based).
+        seed: the session seed (bots are seeded from it per hand).
+        rules_toml: the rules in force (``Rules.to_toml()``).
+        hands_played: hands finished so far (R3.6 ``hands:N`` counts them).
+        stacks: counters per seat; pot: the carry-over (R5.4).
+        dealer: the dealer of the next hand; seated: seats still at the table (R3.5).
+        departed: ``[seat, after hand number]`` of players who left bust (R3.5 ``leave``).
+        rng_state: ``random.Random.getstate()`` of the session, as JSON lists.
+        elapsed: seconds played so far (R3.6 ``time:M``).
+        end_reason: None while the session runs, else why it ended (R3.5, R3.6).
+        lang, suits: the player's display choices.
+    """
+
+    session_id: str
+    names: list[str]
+    bots: list[str | None]
+    human: int
+    seed: int
+    rules_toml: str
+    hands_played: int
+    stacks: list[int]
+    pot: int
+    dealer: int
+    seated: list[int]
+    departed: list[list[int]]
+    rng_state: list[Any]
+    elapsed: float = 0.0
+    end_reason: str | None = None
+    lang: str = "en"
+    suits: str = "french"
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def rules(self) -> Rules:
+        """The rules (parsed from :attr:`rules_toml`)."""
+        return Rules.from_toml(self.rules_toml)
+
+    def to_json(self) -> str:
+        """The save file's text."""
+        return json.dumps({"format": FORMAT, "version": VERSION, **asdict(self)}, ensure_ascii=False, indent=1)
+
+    @classmethod
+    def from_json(cls, text: str, path: Path) -> "SavedSession":
+        """Read and validate a save file's text.
+
+        Raises:
+            SaveError: naming ``path`` and the first problem found.
+        """
+        try:
+            data = json.loads(text)
+        except json.JSONDecodeError as e:
+            raise SaveError(path, f"it is not valid JSON ({e})") from None
+        if not isinstance(data, dict) or data.get("format") != FORMAT:
+            raise SaveError(path, f"it is not a ramsli save file (no \"format\": \"{FORMAT}\")")
+        if data.get("version") != VERSION:
+            raise SaveError(path, f"save format version {data.get('version')!r} is not supported; "
+                                  f"this ramsli reads version {VERSION}")
+
+        def need(key: str, typ: type | tuple[type, ...]) -> Any:
+            if key not in data:
+                raise SaveError(path, f"the field {key!r} is missing")
+            v = data[key]
+            if not isinstance(v, typ) or (typ is int and isinstance(v, bool)):
+                raise SaveError(path, f"the field {key!r} has the wrong type ({type(v).__name__})")
+            return v
+
+        names = need("names", list)
+        n = len(names)
+        if not 2 <= n <= 6 or not all(isinstance(x, str) and x for x in names):
+            raise SaveError(path, "'names' must be 2..6 non-empty names (R2.1)")
+        bots = need("bots", list)
+        if len(bots) != n or not all(b is None or isinstance(b, str) for b in bots):
+            raise SaveError(path, "'bots' must give one bot spec (or null for you) per seat")
+        human = need("human", int)
+        if not 0 <= human < n or bots[human] is not None:
+            raise SaveError(path, "'human' must be a seat without a bot")
+        stacks = need("stacks", list)
+        if len(stacks) != n or not all(isinstance(x, int) and not isinstance(x, bool) and x >= 0 for x in stacks):
+            raise SaveError(path, "'stacks' must be one whole number >= 0 per seat (R3.3)")
+        pot = need("pot", int)
+        if pot < 0:
+            raise SaveError(path, "'pot' must be >= 0")
+        try:
+            rules = Rules.from_toml(need("rules_toml", str))
+        except RulesError as e:
+            raise SaveError(path, f"the rules are not valid: {e}") from None
+        if sum(stacks) + pot != rules.starting_stack * n:
+            raise SaveError(path, f"the counters do not add up: stacks {sum(stacks)} + pot {pot} != "
+                                  f"{n} x {rules.starting_stack} (R3.4)")
+        seated = need("seated", list)
+        if not seated or not all(isinstance(s, int) and 0 <= s < n for s in seated):
+            raise SaveError(path, "'seated' must list seats of the table (R3.5)")
+        dealer = need("dealer", int)
+        if dealer not in seated:
+            raise SaveError(path, "'dealer' must be a seated seat (R3.2)")
+        departed = need("departed", list)
+        rng = need("rng_state", list)
+        if (len(rng) != 3 or not isinstance(rng[1], list) or len(rng[1]) != 625
+                or not all(isinstance(x, int) for x in rng[1])):
+            raise SaveError(path, "'rng_state' is not a random state")
+        end_reason = data.get("end_reason")
+        if end_reason is not None and not isinstance(end_reason, str):
+            raise SaveError(path, "'end_reason' must be text or null")
+        hands = need("hands_played", int)
+        seed = need("seed", int)
+        sid = need("session_id", str)
+        if not sid or "/" in sid or "\\" in sid or sid.startswith("."):
+            raise SaveError(path, "'session_id' is not a folder name")
+        elapsed = data.get("elapsed", 0.0)
+        if not isinstance(elapsed, (int, float)) or elapsed < 0:
+            raise SaveError(path, "'elapsed' must be seconds >= 0")
+        return cls(session_id=sid, names=names, bots=bots, human=human, seed=seed, rules_toml=data["rules_toml"],
+                   hands_played=hands, stacks=stacks, pot=pot, dealer=dealer, seated=seated, departed=departed,
+                   rng_state=rng, elapsed=float(elapsed), end_reason=end_reason,
+                   lang=str(data.get("lang", "en")), suits=str(data.get("suits", "french")),
+                   extra=dict(data.get("extra") or {}))
+
+
+def default_data_dir() -> Path:
+    """``platformdirs.user_data_dir("ramsli")`` (e.g. ``~/.local/share/ramsli`` on Linux)."""
+    import platformdirs
+
+    return Path(platformdirs.user_data_dir("ramsli"))
+
+
+def atomic_write(path: Path, text: str) -> None:
+    """Write ``text`` to ``path`` so that a crash leaves either the old or the new file (temp + ``os.replace``)."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=path.name + ".", suffix=".tmp", dir=path.parent)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as f:
+            f.write(text)
+            f.flush()
+            os.fsync(f.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+        raise
+
+
+class Store:
+    """The data folder of ``ramsli play``.
+
+    Args:
+        root: the folder; default :func:`default_data_dir`.
+    """
+
+    def __init__(self, root: Path | str | None = None) -> None:
+        self.root = Path(root) if root is not None else default_data_dir()
+
+    @property
+    def session_file(self) -> Path:
+        """``<root>/session.json``: the current session."""
+        return self.root / "session.json"
+
+    def session_dir(self, session_id: str) -> Path:
+        """``<root>/sessions/<id>``: the hand histories of one session."""
+        return self.root / "sessions" / session_id
+
+    def exists(self) -> bool:
+        """True if a current session file exists."""
+        return self.session_file.exists()
+
+    def load(self) -> SavedSession:
+        """Read the current session.
+
+        Raises:
+            FileNotFoundError: if there is none.
+            SaveError: if it cannot be used (the message names the file).
+        """
+        path = self.session_file
+        try:
+            text = path.read_text(encoding="utf-8")
+        except UnicodeDecodeError:
+            raise SaveError(path, "it is not UTF-8 text") from None
+        return SavedSession.from_json(text, path)
+
+    def save(self, saved: SavedSession) -> Path:
+        """Write the current session atomically; returns the file."""
+        atomic_write(self.session_file, saved.to_json())
+        return self.session_file
+
+    def set_aside(self) -> Path | None:
+        """Move the current session file (if any) out of the way, so a new session can start.
+
+        A readable save goes to its own session folder; an unreadable one is renamed
+        ``session.json.broken-N``. Returns the new path, or None if there was no file.
+        """
+        path = self.session_file
+        if not path.exists():
+            return None
+        try:
+            target = self.session_dir(self.load().session_id) / "session.json"
+        except SaveError:
+            k = 1
+            while (self.root / f"session.json.broken-{k}").exists():
+                k += 1
+            target = self.root / f"session.json.broken-{k}"
+        target.parent.mkdir(parents=True, exist_ok=True)
+        os.replace(path, target)
+        return target
+
+    def write_history(self, session_id: str, number: int, text: str) -> Path:
+        """Write one hand history ``hand-NNNN.toml`` of a session atomically."""
+        path = self.session_dir(session_id) / f"hand-{number:04d}.toml"
+        atomic_write(path, text)
+        return path

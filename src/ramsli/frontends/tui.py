@@ -1,0 +1,379 @@
+"""The Textual app of ``ramsli play`` (issue #3.1).
+
+The table shows every seat (name, stack, in/out, tricks taken, dealer button,
+whose turn), the pot, the turn-up and trump, the trick on the table and your
+cards. Keys: ``1``–``5`` play a card (during target questions: ``2``–``5``
+announce that target), ``i``/``o`` declare in/out, ``g`` General Rams, ``p``
+pass, ``l`` the log of the hand, ``q`` save and quit; every key has a button.
+A card you may not play is dimmed, and trying it says why (the engine's
+reason, translated, with the rule id). After each hand a panel gives the
+settlement (R5); at the end, the standings (R3.7).
+"""
+
+from __future__ import annotations
+
+from textual.app import App, ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.screen import ModalScreen
+from textual.widgets import Button, Footer, Header, Static
+
+from ramsli.hand import Action, Phase
+from ramsli.frontends import text as T
+from ramsli.frontends.game import Table
+from ramsli.frontends.i18n import _, ngettext
+
+__all__ = ["RamsliApp", "run_app"]
+
+
+class InfoScreen(ModalScreen[None]):
+    """A panel of lines with one button (hand over, standings, log)."""
+
+    BINDINGS = [Binding("escape", "close", show=False), Binding("enter", "close", show=False),
+                Binding("l", "close", show=False), Binding("n", "close", show=False)]
+
+    DEFAULT_CSS = """
+    InfoScreen { align: center middle; }
+    InfoScreen > Vertical { width: 90%; max-width: 100; height: auto; max-height: 90%;
+                            border: thick $accent; background: $surface; padding: 1 2; }
+    InfoScreen #panel-body { height: auto; max-height: 30; }
+    InfoScreen Button { margin-top: 1; }
+    """
+
+    def __init__(self, title: str, lines: list[str], button: str, kind: str) -> None:
+        super().__init__()
+        self.title_text = title
+        self.lines = lines
+        self.button = button
+        self.kind = kind
+
+    def compose(self) -> ComposeResult:
+        with Vertical():
+            yield Static(self.title_text, id="panel-title", classes="title")
+            with VerticalScroll(id="panel-body"):
+                yield Static("\n".join(self.lines), id="panel-text", markup=False)
+            yield Button(self.button, id="panel-ok", variant="primary")
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        event.stop()
+        self.dismiss(None)
+
+    def action_close(self) -> None:
+        self.dismiss(None)
+
+
+class RamsliApp(App[int]):
+    """The table.
+
+    Args:
+        table: the :class:`~ramsli.frontends.game.Table` (new or resumed).
+        speed: seconds between bot moves.
+    """
+
+    TITLE = "Ramsli"
+    CSS = """
+    #seats { height: auto; }
+    .seat { width: 1fr; height: 6; border: round $primary; padding: 0 1; }
+    .seat.to-act { border: heavy $warning; }
+    .seat.out { color: $text-muted; }
+    .seat.me { background: $boost; }
+    #info, #trick, #recent, #message { height: auto; padding: 0 1; }
+    #info { text-style: bold; }
+    #message { color: $warning; text-style: bold; }
+    #cards, #actions { height: auto; }
+    #cards Button { min-width: 12; }
+    #cards Button.illegal { opacity: 45%; text-style: strike; }
+    #actions Button { min-width: 10; }
+    .hidden { display: none; }
+    """
+
+    BINDINGS = [
+        Binding("1", "number(1)", "1-5", show=False),
+        Binding("2", "number(2)", show=False),
+        Binding("3", "number(3)", show=False),
+        Binding("4", "number(4)", show=False),
+        Binding("5", "number(5)", show=False),
+        Binding("i", "declare(True)", "in"),
+        Binding("o", "declare(False)", "out"),
+        Binding("g", "general_rams", "General Rams", show=False),
+        Binding("p", "pass_", "pass", show=False),
+        Binding("l", "log", "log"),
+        Binding("q", "quit_game", "quit"),
+        Binding("ctrl+c", "quit_game", "quit", show=False, priority=True),
+    ]
+
+    def __init__(self, table: Table, speed: float = 0.6) -> None:
+        super().__init__()
+        self.table = table
+        self.speed = speed
+        self.suits = table.suits
+        self.recent: list[str] = []
+        self.message = ""
+        self._waiting = False  # a panel is open or the session is over
+
+    # -- layout -------------------------------------------------------------------------
+
+    def compose(self) -> ComposeResult:
+        yield Header(show_clock=False)
+        with Horizontal(id="seats"):
+            for s in range(len(self.table.names)):
+                yield Static("", id=f"seat-{s}", classes="seat", markup=False)
+        yield Static("", id="info", markup=False)
+        yield Static("", id="trick", markup=False)
+        yield Static("", id="recent", markup=False)
+        yield Static("", id="message", markup=False)
+        with Horizontal(id="cards"):
+            for i in range(1, 6):
+                yield Button("", id=f"card-{i}")
+        with Horizontal(id="actions"):
+            yield Button(_("in") + " (i)", id="btn-in", variant="success")
+            yield Button(_("out") + " (o)", id="btn-out", variant="error")
+            yield Button(_("General Rams") + " (g)", id="btn-gr", variant="warning")
+            yield Button(_("pass") + " (p)", id="btn-pass")
+            for t in (2, 3, 4, 5):
+                yield Button(_("target {n}").format(n=t) + f" ({t})", id=f"btn-t{t}")
+            yield Button(_("log") + " (l)", id="btn-log")
+            yield Button(_("quit") + " (q)", id="btn-quit")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.title = "Ramsli"
+        if self.table.is_over:
+            self._show_standings()
+            return
+        self._next_hand()
+
+    # -- the flow ---------------------------------------------------------------------------
+
+    def _next_hand(self) -> None:
+        t = self.table
+        t.start_hand()
+        self.recent = []
+        self.message = ""
+        self.sub_title = _("Hand {n} — dealer: {name}").format(n=t.hand_number, name=t.names[t.hand.dealer])
+        self.refresh_table()
+        self._step()
+
+    def _step(self) -> None:
+        """Advance: bots act (paced), the forced dealer is declared in, or wait for the player."""
+        t = self.table
+        hand = t.hand
+        if hand is None:
+            return
+        if hand.is_over:
+            self._hand_over()
+            return
+        if t.human_to_act():
+            forced = t.forced_declaration()
+            if forced is not None:
+                self._do(forced)
+                self.message = _("Everyone before you is out, so as the dealer you must be in (R4.5).")
+                self.refresh_table()
+                self._schedule()
+                return
+            self.message = T.prompt_text(hand.observe(t.human))
+            self.refresh_table()
+            return
+        self._schedule()
+
+    def _schedule(self) -> None:
+        if self.speed > 0:
+            self.set_timer(self.speed, self._bot_move)
+        else:
+            self.call_later(self._bot_move)
+
+    def _bot_move(self) -> None:
+        t = self.table
+        if t.hand is None or t.hand.is_over or t.human_to_act():
+            self._step()
+            return
+        self._do(t.bot_action())
+        self.refresh_table()
+        self._step()
+
+    def _do(self, action: Action) -> None:
+        t = self.table
+        before = len(t.hand.tricks)
+        t.apply(action)
+        self.recent.append(T.action_text(action, t.names, self.suits))
+        if len(t.hand.tricks) > before:
+            self.recent.append(_("{name} takes trick {n}").format(name=t.names[t.hand.tricks[-1].winner],
+                                                                   n=len(t.hand.tricks)))
+        self.recent = self.recent[-4:]
+
+    def _hand_over(self) -> None:
+        t = self.table
+        hand = t.hand
+        t.finish_hand()
+        self.refresh_table(hand)
+        lines = T.settlement_lines(hand.settlement, t.names)
+        self._waiting = True
+        self.push_screen(InfoScreen(_("Hand {n} is over").format(n=t.hands_played), lines,
+                                    _("Next") + " (Enter)", "hand"), self._after_panel)
+
+    def _after_panel(self, _result: None) -> None:
+        self._waiting = False
+        if self.table.is_over:
+            self._show_standings()
+        else:
+            self._next_hand()
+
+    def _show_standings(self) -> None:
+        t = self.table
+        s = t.session
+        self._waiting = True
+        lines = T.standings_lines(s.stacks, s.pot, t.names, s.winners(), s.end_reason, t.hands_played)
+        self.push_screen(InfoScreen(_("Standings"), lines, _("quit") + " (Enter)", "standings"),
+                         lambda _r: self.exit(0))
+
+    # -- the player's input ------------------------------------------------------------------
+
+    def _try(self, action: Action) -> None:
+        t = self.table
+        if self._waiting or not t.human_to_act():
+            self.message = _("Wait: it is not your turn.")
+            self.refresh_table()
+            return
+        why = t.why_illegal(action)
+        if why is not None:
+            self.message = _("Not allowed: {reason}").format(reason=T.reason_text(why, t.names, self.suits))
+            self.bell()
+            self.refresh_table()
+            return
+        self.message = ""
+        self._do(action)
+        self.refresh_table()
+        self._step()
+
+    def action_number(self, k: int) -> None:
+        t = self.table
+        if t.hand is not None and t.hand.phase is Phase.TARGETS and t.human_to_act():
+            if 2 <= k <= 5:
+                self._try(Action.announce_target(t.human, k))
+            return
+        self.action_card(k)
+
+    def action_card(self, k: int) -> None:
+        t = self.table
+        if t.hand is None:
+            return
+        cards = t.hand.observe(t.human).cards
+        if 1 <= k <= len(cards):
+            self._try(Action.play(t.human, cards[k - 1]))
+
+    def action_declare(self, stay_in: bool) -> None:
+        self._try(Action.declare(self.table.human, stay_in))
+
+    def action_general_rams(self) -> None:
+        self._try(Action.general_rams(self.table.human))
+
+    def action_pass_(self) -> None:
+        self._try(Action.pass_(self.table.human))
+
+    def action_log(self) -> None:
+        t = self.table
+        hand = t.hand if t.hand is not None else (t.last.hand if t.last else None)
+        if hand is None or self._waiting:
+            return
+        self.push_screen(InfoScreen(_("The hand so far"), T.log_lines(hand, t.names, self.suits),
+                                    _("Close") + " (Esc)", "log"))
+
+    def screen_text(self) -> str:
+        """The screen as plain text (for tests, reports and screen-reader checks)."""
+        import io
+
+        from rich.console import Console
+
+        width, height = self.size
+        console = Console(width=width, height=height, file=io.StringIO(), force_terminal=False, record=True,
+                          color_system=None, legacy_windows=False, safe_box=False)
+        console.print(self.screen._compositor.render_update(full=True, screen_stack=self._background_screens))
+        return console.export_text()
+
+    def action_quit_game(self) -> None:
+        self.table.quit()
+        self.exit(0)
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        bid = event.button.id or ""
+        if bid.startswith("card-"):
+            self.action_card(int(bid[5:]))
+        elif bid == "btn-in":
+            self.action_declare(True)
+        elif bid == "btn-out":
+            self.action_declare(False)
+        elif bid == "btn-gr":
+            self.action_general_rams()
+        elif bid == "btn-pass":
+            self.action_pass_()
+        elif bid.startswith("btn-t"):
+            t = self.table
+            self._try(Action.announce_target(t.human, int(bid[5:])))
+        elif bid == "btn-log":
+            self.action_log()
+        elif bid == "btn-quit":
+            self.action_quit_game()
+
+    # -- drawing ------------------------------------------------------------------------------
+
+    def refresh_table(self, hand=None) -> None:
+        """Redraw every widget from the human seat's observation (R7)."""
+        t = self.table
+        hand = hand or t.hand
+        if hand is None:
+            return
+        obs = hand.observe(t.human)
+        for s, name in enumerate(t.names):
+            w = self.query_one(f"#seat-{s}", Static)
+            lines = [f"p{s + 1} {name}" + ("  ◉ " + _("dealer") if s == obs.dealer else ""),
+                     _("stack {n}").format(n=obs.stacks[s]),
+                     T.seat_status(obs, s) + " · " + ngettext("{n} trick", "{n} tricks", obs.tricks_won[s]).format(
+                         n=obs.tricks_won[s])]
+            extra = []
+            if s == obs.general_rams:
+                extra.append(_("General Rams"))
+            extra += [_("target {n}").format(n=tt) for ss, tt in obs.targets if ss == s]
+            if s == obs.to_act:
+                extra.append("▶ " + _("to act"))
+            lines.append(", ".join(extra))
+            w.update("\n".join(lines))
+            w.set_class(s == obs.to_act, "to-act")
+            w.set_class(T.seat_status(obs, s) == T.declaration_text("out"), "out")
+            w.set_class(s == t.human, "me")
+        self.query_one("#info", Static).update(T.info_line(obs, self.suits))
+        self.query_one("#trick", Static).update(T.trick_text(obs, t.names, self.suits))
+        self.query_one("#recent", Static).update("\n".join(self.recent))
+        self.query_one("#message", Static).update(self.message)
+        my_turn = obs.to_act == t.human
+        legal_cards = {a.card for a in obs.legal if a.kind == "pl"}
+        for i in range(1, 6):
+            b = self.query_one(f"#card-{i}", Button)
+            if i <= len(obs.cards):
+                c = obs.cards[i - 1]
+                b.label = f"{i}  {T.card_label(c, self.suits)}"
+                b.set_class(False, "hidden")
+                b.set_class(obs.phase is Phase.PLAY and my_turn and c not in legal_cards, "illegal")
+                b.tooltip = None
+            else:
+                b.set_class(True, "hidden")
+        kinds = {a.kind for a in obs.legal} if my_turn else set()
+        targets = {a.target for a in obs.legal if a.kind == "t"} if my_turn else set()
+        self.query_one("#btn-in", Button).set_class(obs.phase is not Phase.DECLARE, "hidden")
+        self.query_one("#btn-out", Button).set_class(obs.phase is not Phase.DECLARE, "hidden")
+        self.query_one("#btn-gr", Button).set_class("gr" not in kinds, "hidden")
+        self.query_one("#btn-pass", Button).set_class("pass" not in kinds, "hidden")
+        for tt in (2, 3, 4, 5):
+            self.query_one(f"#btn-t{tt}", Button).set_class(tt not in targets, "hidden")
+
+
+def run_app(table: Table, speed: float = 0.6) -> int:
+    """Run the app until the player quits or the session ends; returns an exit code."""
+    app = RamsliApp(table, speed=speed)
+    try:
+        code = app.run()
+    except KeyboardInterrupt:
+        table.quit()
+        return 130
+    if table.hand is not None:  # the app stopped in the middle of a hand: keep the state before it
+        table.quit()
+    return code or 0

@@ -1,0 +1,106 @@
+"""The message catalogs of ``ramsli play`` (issue #3.3): complete, compiled, safe to format, R9 words."""
+
+from __future__ import annotations
+
+import importlib.util
+import random
+import string
+from pathlib import Path
+
+import pytest
+from babel.messages.pofile import read_po
+
+from ramsli import Hand, Rules
+from ramsli.frontends import i18n, text as T
+
+ROOT = Path(__file__).resolve().parent.parent
+spec = importlib.util.spec_from_file_location("i18n_script", ROOT / "scripts" / "i18n.py")
+script = importlib.util.module_from_spec(spec)
+spec.loader.exec_module(script)
+
+
+@pytest.fixture(autouse=True)
+def _english_after():
+    yield
+    i18n.set_language("en")
+
+
+@pytest.mark.parametrize("lang", ["de", "nl", "it"])
+def test_catalog_complete_no_fuzzy(lang):
+    assert script.problems(lang) == []
+
+
+def test_mo_files_up_to_date():
+    assert script.check() == 0
+
+
+def _fields(s: str) -> set[str]:
+    return {f for _, f, _, _ in string.Formatter().parse(s) if f is not None}
+
+
+@pytest.mark.parametrize("lang", ["de", "nl", "it"])
+def test_translations_keep_placeholders(lang):
+    with open(script.LOCALE / lang / "LC_MESSAGES" / "ramsli.po", "rb") as f:
+        cat = read_po(f, locale=lang)
+    for m in cat:
+        if not m.id:
+            continue
+        ids = m.id if isinstance(m.id, tuple) else (m.id,)
+        strs = m.string if isinstance(m.string, tuple) else (m.string,)
+        want = _fields(ids[-1])
+        for s in strs:
+            assert _fields(s) == want, (lang, m.id, s)
+
+
+@pytest.mark.parametrize("lang,words", [
+    ("de", ["rein", "raus", "Stich", "Trumpf", "Pott", "Bete", "Geber"]),
+    ("nl", ["mee", "pas", "slag", "troef", "pot", "bete", "deler"]),
+    ("it", ["dentro", "fuori", "presa", "briscola", "piatto", "bete", "mazziere"]),
+])
+def test_r9_words_in_catalog(lang, words):
+    text = (script.LOCALE / lang / "LC_MESSAGES" / "ramsli.po").read_text(encoding="utf-8")
+    msgstrs = " ".join(line for line in text.splitlines() if line.startswith("msgstr") or line.startswith('"'))
+    for w in words:
+        assert w in msgstrs, (lang, w)
+
+
+def test_detect_language():
+    assert i18n.detect_language({"LANG": "de_CH.UTF-8"}) == "de"
+    assert i18n.detect_language({"LANGUAGE": "fr:nl", "LANG": "en_US"}) == "nl"
+    assert i18n.detect_language({"LC_ALL": "it_IT.UTF-8", "LANG": "de_DE"}) == "it"
+    assert i18n.detect_language({"LANG": "fr_FR.UTF-8"}) == "en"
+    assert i18n.detect_language({}) == "en"
+    with pytest.raises(ValueError, match="allowed are en, de, nl, it"):
+        i18n.set_language("fr")
+
+
+def _illegal_reasons(n_hands: int = 40):
+    """(reason, rule) pairs the engine gives for real illegal card plays and out-of-phase actions."""
+    from ramsli.hand import Action
+
+    found = {}
+    rng = random.Random(11)
+    for k in range(n_hands):
+        hand = Hand.new(Rules(), [20] * 4, dealer=k % 4, rng=rng)
+        why = hand.why_illegal(Action.play(hand.to_act, hand.hands[hand.to_act][0]))
+        found[why[0].split()[0]] = why
+        while not hand.is_over:
+            seat = hand.to_act
+            for a in [Action.play(seat, c) for c in hand.hands[seat]] if hand.phase.value == "play" else []:
+                w = hand.why_illegal(a)
+                if w is not None:
+                    found[w[0].split(":")[0].split(" ")[0] + w[0][-1]] = w
+            legal = hand.legal_actions()
+            hand.apply(legal[0] if hand.phase.value != "declare" else legal[0])
+    return list(found.values())
+
+
+@pytest.mark.parametrize("lang", ["de", "nl", "it"])
+def test_engine_reasons_are_translated(lang):
+    reasons = _illegal_reasons()
+    assert any(r.startswith("must follow suit") for r, _ in reasons)
+    i18n.set_language(lang)
+    for why in reasons:
+        shown = T.reason_text(why, ["A", "B", "C", "D"])
+        assert shown.endswith(f"({why[1]})")
+        assert why[0] not in shown, (lang, why, shown)  # not left in English
