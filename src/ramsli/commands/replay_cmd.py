@@ -1,0 +1,177 @@
+"""``ramsli replay FILE``: replay a hand history (or a session directory) trick by trick.
+
+Every action is re-validated against the rules and the settlement is
+re-computed and compared with the recorded one (see ``docs/hand-history.md``).
+
+Exit status:
+    0 the history replays and its settlement matches;
+    1 an action is illegal: one line ``FILE:LINE: action 7 'p3 pl 9H': must follow suit ♠ (R4.10)``;
+    2 a missing, unreadable or malformed file, an unknown card, a card dealt twice, a
+      bad rule option, or a recorded settlement that does not match (the message names
+      the line and says why).
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+from rich.console import Console
+from rich.markup import escape
+
+from ramsli.cards import Card, Suit
+from ramsli.hand import Hand, seat_name
+from ramsli.history import HandHistory, HistoryError, ReplayError, read_session
+
+__all__ = ["register", "replay", "describe_hand", "settlement_json"]
+
+
+def _opt(v: Any) -> str:
+    if isinstance(v, bool):
+        return "true" if v else "false"
+    if isinstance(v, (list, tuple)):
+        return ",".join(str(x) for x in v)
+    return str(v)
+
+
+def _card(c: Card | None) -> str:
+    return "??" if c is None else c.display()
+
+
+def describe_hand(hh: HandHistory, hand: Hand) -> list[str]:
+    """The replayed hand as lines of text: the deal, declarations, General Rams and
+    targets, every trick (who led, each card, the winner) and the settlement (R4, R5)."""
+    names = hh.names
+    label = hh.seat_label
+    out: list[str] = []
+    r = hh.rules
+    diff = r.diff()
+    title = f"Hand {hh.hand_number}" if hh.hand_number is not None else "Hand"
+    out.append(f"{title}: dealer {label(hh.dealer)}; rules "
+               + (", ".join(f"{k}={_opt(v)}" for k, v in diff.items()) if diff else "traditional"))
+    out.append(f"Stacks before the ante: " + ", ".join(
+        f"{label(s)} {hh.stacks[s]}" for s in range(len(names))) + f"; carry-in pot {hh.pot}")
+    out.append(f"Ante {r.ante} each; pot {hand.carry_in + r.ante * len(hand.seated)}"
+               + (f"; cut {hh.cut}" if hh.cut is not None else ""))
+    for s in hand.order:
+        out.append(f"  {label(s)}: " + " ".join(_card(c) for c in hh.cards[s]))
+    aside = f" (jokers turned aside: {' '.join(_card(c) for c in hh.turned_aside)})" if hh.turned_aside else ""
+    out.append(f"Turn-up {_card(hh.turn_up)}: trump {Suit(hand.trump).symbol}{aside}")
+    if r.compulsory:
+        out.append("Compulsory Ramsli: everyone is in (R4.5)")
+    elif hand.declarations:
+        out.append("Declarations: " + ", ".join(f"{label(s)} {'in' if d else 'out'}" for s, d in hand.declarations))
+    if hand.general_rams is not None:
+        out.append(f"General Rams announced by {label(hand.general_rams)} (R4.7)")
+    elif r.general_rams and len(hand.active) >= 2:
+        out.append("No General Rams announced")
+    if hand.targets:
+        out.append("Targets: " + ", ".join(f"{label(s)} {t}" for s, t in
+                                           sorted(hand.targets.items(), key=lambda kv: hand.order.index(kv[0]))))
+    for i, t in enumerate(hand.tricks, 1):
+        plays = ", ".join(f"{seat_name(s)} {_card(c)}" for s, c in t.plays)
+        out.append(f"Trick {i}: {label(t.leader)} leads: {plays}; won by {label(t.winner)}")
+    if hand.current:
+        out.append("Trick in progress: " + ", ".join(f"{seat_name(s)} {_card(c)}" for s, c in hand.current))
+    st = hand.settlement
+    if st is None:
+        who = seat_name(hand.to_act) if hand.to_act is not None else "nobody"
+        out.append(f"The hand is not finished: {who} is to act ({hand.phase.value})")
+        return out
+    if st.kind == "thrown-in":
+        out.append(f"Everyone is out: the hand is thrown in and the pot of {st.pot} carries over (D-10)")
+    elif st.kind == "walkover":
+        out.append(f"Walkover: {label(st.winners[0])} takes the pot of {st.pot} (R4.6)")
+    else:
+        w = ", ".join(label(s) for s in st.winners)
+        out.append(f"Settlement: pot {st.pot}; " + (f"{w} takes {st.share}" if len(st.winners) == 1
+                                                    else f"{w} share it, {st.share} each (R5.2)"))
+        if st.general_rams is not None:
+            out.append(f"General Rams by {label(st.general_rams)} "
+                       + ("made (R5.6)" if st.general_rams_made else "failed (R5.6)"))
+        for s, t, met in st.targets:
+            out.append(f"Target {t} of {label(s)} {'met' if met else 'missed'} (R5.7)")
+        if st.bete:
+            out.append("Bete: " + ", ".join(label(s) for s in st.bete) + " (R5.3)")
+    for s in hand.seated:
+        short = st.shortfalls().get(s, 0)
+        out.append(f"  {label(s)}: tricks {st.tricks[s]}, won {st.won(s)}, paid {st.paid(s)}"
+                   + (f" (short {short}, forgiven: D-6)" if short else "") + f", stack {st.stacks_after[s]}")
+    out.append(f"Carry-over to the next hand: {st.carry_over}")
+    return out
+
+
+def settlement_json(hh: HandHistory, hand: Hand) -> dict[str, Any]:
+    """The settlement as a JSON-ready dict: the pot facts and per seat (by name) tricks,
+    counters won and counters paid (see :meth:`ramsli.settlement.Settlement.to_dict`)."""
+    if hand.settlement is None:
+        return {"hand": hh.hand_number, "finished": False}
+    d = hand.settlement.to_dict(hh.names)
+    for i, seat in enumerate(d["seats"]):
+        seat["id"] = seat_name(i)
+    return {"hand": hh.hand_number, "finished": True, **d}
+
+
+def _fail(code: int, message: str) -> None:
+    typer.echo(message, err=True)
+    raise typer.Exit(code)
+
+
+def replay(
+    file: Annotated[Path, typer.Argument(metavar="FILE", help="A hand history (.toml) or a session directory (with session.toml).",
+                                         show_default=False)],
+    json_out: Annotated[bool, typer.Option("--json", help="Print the settlement as JSON (per seat: tricks, "
+                                                          "counters won, counters paid) instead of the hand.")] = False,
+) -> None:
+    """Replay a hand history trick by trick, re-checking every action and the settlement.
+
+    Exit status 1 for an illegal action, 2 for a missing or malformed file, an
+    unknown card, a card dealt twice or a settlement that does not match.
+    """
+    if not file.exists():
+        _fail(2, f"{file}: no such file or directory")
+    if file.is_file() and file.name == "session.toml":
+        file = file.parent  # a session is replayed from its directory
+    try:
+        if file.is_dir():
+            sh = read_session(file)
+            items = [(str(file / f), hh) for f, hh in zip(sh.files, sh.hands)]
+        else:
+            items = [(str(file), HandHistory.read(file))]
+        results = []
+        for path, hh in items:
+            try:
+                results.append((hh, hh.replay()))
+            except ReplayError as e:
+                where = f"{path}:{e.line}: " if e.line is not None else f"{path}: "
+                _fail(1, where + str(e))
+            except HistoryError as e:
+                raise e.with_path(path) from None
+    except HistoryError as e:
+        _fail(2, str(e))
+        return
+    if json_out:
+        data = [settlement_json(hh, hand) for hh, hand in results]
+        typer.echo(json.dumps(data if file.is_dir() else data[0], indent=2, ensure_ascii=False))
+        return
+    console = Console(highlight=False, soft_wrap=True)
+    if file.is_dir():
+        console.print(escape(f"Session: {', '.join(sh.names)}; {len(sh.hands)} hands; seed {sh.seed}; "
+                             f"first dealer {sh.names[sh.first_dealer]}"))
+    for k, (hh, hand) in enumerate(results):
+        if k:
+            console.print()
+        for line in describe_hand(hh, hand):
+            console.print(escape(line))
+    if file.is_dir():
+        ended = f"ended ({sh.end_reason})" if sh.end_reason else "not ended"
+        winners = ", ".join(sh.names[s] for s in sh.winners) or "-"
+        console.print(escape(f"\nSession {ended}; winners {winners}; stacks "
+                             + ", ".join(f"{n} {v}" for n, v in zip(sh.names, sh.stacks)) + f"; pot {sh.pot}"))
+
+
+def register(app: typer.Typer) -> None:
+    """Add the ``replay`` command to the ``ramsli`` app."""
+    app.command("replay")(replay)

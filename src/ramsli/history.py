@@ -1,0 +1,937 @@
+"""Hand histories: one hand of Ramsli as a TOML text file (issue 2, item 5).
+
+The format (``ramsli-hh/1``, documented in ``docs/hand-history.md``) is
+modelled on pokerkit's PHH: a format version, the rules (R8), the seat names,
+the stacks and the carry-in pot before the ante (R4.1, R5.4), the dealer, the
+cut (R4.2), each seat's five dealt cards (``??`` for an unknown card, as a
+person recording a folded hand would write it; R7, D-16), the turn-up and any
+jokers turned aside (R4.4, D-9), the ordered list of action strings (``p3 in``,
+``p2 gr``, ``p4 t3``, ``p2 pl AS``) and the settlement (R5).
+
+:meth:`HandHistory.from_toml` parses and checks the structure (every error
+names the line); :meth:`HandHistory.replay` rebuilds the hand, re-validates
+every action against the rules and re-computes the settlement.
+Write → read → write is byte-identical.
+
+>>> import random
+>>> from ramsli import Hand, Rules
+>>> hand = Hand.new(Rules(), stacks=[20] * 4, dealer=0, rng=random.Random(3))
+>>> while not hand.is_over:
+...     hand.apply(hand.legal_actions()[0])
+>>> hh = HandHistory.from_hand(hand, ["Ann", "Bo", "Cy", "Di"], hand_number=1)
+>>> text = hh.to_toml()
+>>> HandHistory.from_toml(text).to_toml() == text
+True
+>>> HandHistory.from_toml(text).replay().settlement == hand.settlement
+True
+
+A whole session is a directory: ``session.toml`` (names, starting stacks,
+seed, first-dealer cut, end reason, final stacks) and one hand history per
+hand, ``hand-0001.toml``, ``hand-0002.toml``, ...; see :func:`write_session`
+and :func:`read_session`.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+import tomllib
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Iterable, Sequence
+
+from ramsli.cards import Card, CardError, make_deck
+from ramsli.errors import IllegalActionError, RamsliError
+from ramsli.hand import MAX_SEATS, Action, Hand, parse_seat, seat_name
+from ramsli.rules import OPTIONS, Rules, RulesError
+from ramsli.settlement import Settlement
+
+if TYPE_CHECKING:  # pragma: no cover
+    from ramsli.session import Session
+
+__all__ = [
+    "FORMAT",
+    "SESSION_FORMAT",
+    "UNKNOWN",
+    "HistoryError",
+    "ReplayError",
+    "HandHistory",
+    "SessionHistory",
+    "settlement_record",
+    "write_session",
+    "read_session",
+    "session_histories",
+]
+
+#: The format version written to (and required in) every hand history.
+FORMAT = "ramsli-hh/1"
+#: The format version of a session directory's ``session.toml``.
+SESSION_FORMAT = "ramsli-session/1"
+#: How an unknown card is written (R7, D-16: a folded hand is never shown).
+UNKNOWN = "??"
+
+_TOP_KEYS = ("format", "hand", "seats", "seated", "dealer", "stacks", "pot", "rules", "deal", "play", "settlement")
+_SETTLEMENT_KEYS = ("kind", "pot", "winners", "share", "carry_over", "bete", "general_rams", "general_rams_made",
+                    "targets", "tricks", "won", "paid", "shortfall", "stacks_after", "payments")
+
+
+class HistoryError(RamsliError, ValueError):
+    """A hand history (or session directory) that cannot be read: malformed TOML, a
+    missing or bad field, an unknown card, a card dealt twice (R1), a bad rule option
+    (R8), or a recorded settlement that the replay does not reproduce (R5).
+
+    Attributes:
+        line: the 1-based line of the offending key or action in the text, or None.
+        reason: what is wrong and what is allowed.
+        path: the file, when known (set by :func:`read_session` and the CLI).
+    """
+
+    def __init__(self, reason: str, line: int | None = None, path: str | None = None) -> None:
+        self.reason = reason
+        self.line = line
+        self.path = path
+        super().__init__(self._text())
+
+    def _text(self) -> str:
+        where = f"line {self.line}: " if self.line is not None else ""
+        if self.path is not None:
+            where = f"{self.path}:{self.line}: " if self.line is not None else f"{self.path}: "
+        return where + self.reason
+
+    def with_path(self, path: str | Path) -> "HistoryError":
+        """The same error with ``path`` set (for messages like ``hand.toml:12: ...``)."""
+        return HistoryError(self.reason, self.line, str(path))
+
+
+class ReplayError(IllegalActionError):
+    """An action of a hand history that the rules do not allow at that point (R4.12).
+
+    The message is one line: ``action 7 'p3 pl 9H': must follow suit ♠ (R4.10)``.
+
+    Attributes:
+        position: the action's 1-based position in ``actions``.
+        action: the action's text.
+        reason: what was wrong (from :class:`~ramsli.errors.IllegalActionError`).
+        rule: the rule id, e.g. ``"R4.10"``.
+        line: the 1-based line of the action in the text, or None.
+    """
+
+    def __init__(self, position: int, action: str, reason: str, rule: str, line: int | None = None) -> None:
+        super().__init__(action, reason, rule)
+        self.position = position
+        self.line = line
+        self.args = (f"action {position} '{action}': {reason} ({rule})",)
+
+    def __str__(self) -> str:
+        return self.args[0]
+
+
+# -- TOML writing (a small canonical emitter: the output is stable byte for byte) -------------
+
+_ESC = {'"': '\\"', "\\": "\\\\", "\b": "\\b", "\t": "\\t", "\n": "\\n", "\f": "\\f", "\r": "\\r"}
+
+
+def _q(s: str) -> str:
+    out = []
+    for ch in s:
+        if ch in _ESC:
+            out.append(_ESC[ch])
+        elif ord(ch) < 0x20 or ord(ch) == 0x7F:
+            out.append(f"\\u{ord(ch):04X}")
+        else:
+            out.append(ch)
+    return '"' + "".join(out) + '"'
+
+
+def _val(v: Any) -> str:
+    if isinstance(v, bool):
+        return "true" if v else "false"
+    if isinstance(v, int):
+        return str(v)
+    if isinstance(v, str):
+        return _q(v)
+    if isinstance(v, (list, tuple)):
+        return "[" + ", ".join(_val(x) for x in v) + "]"
+    if isinstance(v, dict):
+        if not v:
+            return "{}"
+        return "{ " + ", ".join(f"{k} = {_val(x)}" for k, x in v.items()) + " }"
+    raise TypeError(f"cannot write {v!r} as TOML")  # pragma: no cover
+
+
+def _kv(key: str, v: Any, multiline: bool = False) -> list[str]:
+    if multiline and isinstance(v, (list, tuple)) and v:
+        return [f"{key} = ["] + [f"    {_val(x)}," for x in v] + ["]"]
+    return [f"{key} = {_val(v)}"]
+
+
+# -- line numbers: a scan of the text for keys and array elements ----------------------------
+
+_TABLE_RE = re.compile(r"^\s*\[\[?\s*([^\]]+?)\s*\]\]?\s*(#.*)?$")
+_KEY_RE = re.compile(r"""^\s*("[^"]*"|'[^']*'|[A-Za-z0-9_\-]+)\s*=""")
+
+
+class _Lines:
+    """Where keys and array elements are in a TOML text (1-based lines).
+
+    ``key(table, name)`` gives the line of ``name = ...`` in ``[table]`` (``""``: top
+    level; name ``""``: the table header); ``elem(table, name, i)`` the line of the
+    i-th element of an array value (falls back to the key's line).
+    """
+
+    def __init__(self, text: str) -> None:
+        self.keys: dict[tuple[str, str], int] = {}
+        self.elems: dict[tuple[str, str], list[int]] = {}
+        table = ""
+        depth = 0
+        key: tuple[str, str] | None = None
+        for lineno, raw in enumerate(text.splitlines(), 1):
+            pos = 0
+            if depth <= 0:
+                depth = 0
+                m = _TABLE_RE.match(raw)
+                if m and not _KEY_RE.match(raw):
+                    table = m.group(1).strip().strip("\"'")
+                    self.keys.setdefault((table, ""), lineno)
+                    continue
+                m = _KEY_RE.match(raw)
+                if not m:
+                    continue
+                key = (table, m.group(1).strip("\"'"))
+                self.keys.setdefault(key, lineno)
+                self.elems.setdefault(key, [])
+                pos = m.end()
+            j = pos
+            n = len(raw)
+            while j < n:
+                ch = raw[j]
+                if ch == "#":
+                    break
+                if ch in "\"'":
+                    if depth == 1 and key is not None:
+                        self.elems[key].append(lineno)
+                    k = j + 1
+                    while k < n and raw[k] != ch:
+                        k += 2 if (ch == '"' and raw[k] == "\\") else 1
+                    j = k + 1
+                    continue
+                if ch in "[{":
+                    if depth == 1 and ch == "{" and key is not None:
+                        self.elems[key].append(lineno)
+                    depth += 1
+                elif ch in "]}":
+                    depth -= 1
+                elif depth == 1 and key is not None and not ch.isspace() and ch != "," and (
+                        j == 0 or raw[j - 1] in " ,[\t"):
+                    self.elems[key].append(lineno)  # a bare value (number, true/false) in an array
+                j += 1
+
+    def key(self, table: str, name: str) -> int | None:
+        line = self.keys.get((table, name))
+        if line is None and name:
+            return self.keys.get((table, ""))
+        return line
+
+    def elem(self, table: str, name: str, i: int) -> int | None:
+        lines = self.elems.get((table, name), [])
+        if 0 <= i < len(lines):
+            return lines[i]
+        return self.key(table, name)
+
+
+# -- the settlement as recorded ------------------------------------------------------------------
+
+def _seat_or_pot(s: int | None) -> str:
+    return "pot" if s is None else seat_name(s)
+
+
+def settlement_record(settlement: Settlement) -> dict[str, Any]:
+    """The ``[settlement]`` table of a hand history: plain TOML-ready values (R5).
+
+    Keys, in the order written: ``kind``, ``pot``, ``winners`` (seat ids), ``share``,
+    ``carry_over``, ``bete`` (seat ids), ``general_rams`` and ``general_rams_made``
+    (only when announced), ``targets`` (``{seat, target, met}``), then per seat slot
+    ``tricks``, ``won``, ``paid``, ``shortfall`` (counters, D-6) and ``stacks_after``,
+    and ``payments`` (``{step, from, to, owed, paid, reason}``, R5.9; ``"pot"`` for the pot).
+    """
+    s = settlement
+    n = len(s.tricks)
+    short = s.shortfalls()
+    rec: dict[str, Any] = {
+        "kind": s.kind,
+        "pot": s.pot,
+        "winners": [seat_name(w) for w in s.winners],
+        "share": s.share,
+        "carry_over": s.carry_over,
+        "bete": [seat_name(b) for b in s.bete],
+    }
+    if s.general_rams is not None:
+        rec["general_rams"] = seat_name(s.general_rams)
+        rec["general_rams_made"] = bool(s.general_rams_made)
+    rec["targets"] = [{"seat": seat_name(t[0]), "target": t[1], "met": t[2]} for t in s.targets]
+    rec["tricks"] = list(s.tricks)
+    rec["won"] = [s.won(i) for i in range(n)]
+    rec["paid"] = [s.paid(i) for i in range(n)]
+    rec["shortfall"] = [short.get(i, 0) for i in range(n)]
+    rec["stacks_after"] = list(s.stacks_after)
+    rec["payments"] = [{"step": p.step, "from": _seat_or_pot(p.payer), "to": _seat_or_pot(p.payee),
+                        "owed": p.owed, "paid": p.paid, "reason": p.reason} for p in s.payments]
+    return rec
+
+
+def _strict_eq(a: Any, b: Any) -> bool:
+    """Equality that does not confuse ``true`` with ``1``."""
+    if type(a) is not type(b):
+        return False
+    if isinstance(a, dict):
+        return a.keys() == b.keys() and all(_strict_eq(a[k], b[k]) for k in a)
+    if isinstance(a, list):
+        return len(a) == len(b) and all(_strict_eq(x, y) for x, y in zip(a, b))
+    return a == b
+
+
+# -- the hand history ------------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class HandHistory:
+    """One hand as recorded (format ``ramsli-hh/1``).
+
+    Attributes:
+        rules: the rules in force (R8).
+        names: one name per seat slot (p1 first).
+        stacks: counters per seat slot before the ante (R4.1).
+        pot: the carry-in pot before the ante, counters (R5.4).
+        dealer: the dealer's seat (0-based).
+        seated: seats taking part in the hand (others left as bust, R3.5).
+        cut: the cut point (R4.2), or None when not recorded.
+        cards: per seat slot the five dealt cards (``None`` = unknown card ``??``);
+            empty for a seat not seated.
+        turn_up: the turn-up (R4.4).
+        turned_aside: jokers turned aside before the turn-up (D-9).
+        actions: every action in the order made (R4.5–R4.10).
+        settlement: the recorded ``[settlement]`` table (see :func:`settlement_record`),
+            or None for a hand that is not finished.
+        hand_number: the 1-based number of the hand in its session, or None.
+    """
+
+    rules: Rules
+    names: tuple[str, ...]
+    stacks: tuple[int, ...]
+    pot: int
+    dealer: int
+    seated: tuple[int, ...]
+    cut: int | None
+    cards: tuple[tuple[Card | None, ...], ...]
+    turn_up: Card
+    turned_aside: tuple[Card, ...]
+    actions: tuple[Action, ...]
+    settlement: dict[str, Any] | None
+    hand_number: int | None = None
+    _source: str | None = field(default=None, compare=False, repr=False)
+
+    # -- building --------------------------------------------------------------------
+
+    @classmethod
+    def from_hand(cls, hand: Hand, names: Sequence[str], hand_number: int | None = None,
+                  hide_folded: bool = False) -> "HandHistory":
+        """The history of a hand (finished or not) as the engine played it.
+
+        Args:
+            hand: the hand; its ``dealt`` cards and ``history`` are recorded.
+            names: one name per seat slot.
+            hand_number: the hand's 1-based number in its session, if any.
+            hide_folded: write ``??`` for the cards of every seat that played no card
+                (folded seats, and the seats of a walkover or thrown-in hand), as a log
+                shown to a player must (R7, D-16). Default: record every card.
+
+        Raises:
+            ValueError: if ``names`` does not have one name per seat slot.
+        """
+        if len(names) != hand.n_seats:
+            raise ValueError(f"{len(names)} names given for {hand.n_seats} seat slots")
+        played = {a.seat for a in hand.history if a.kind == "pl"}
+        cards = []
+        for s, dealt in enumerate(hand.dealt):
+            if hide_folded and dealt and s not in played:
+                cards.append(tuple(None for _ in dealt))
+            else:
+                cards.append(tuple(dealt))
+        return cls(
+            rules=hand.rules, names=tuple(names), stacks=tuple(hand.start_stacks), pot=hand.carry_in,
+            dealer=hand.dealer, seated=tuple(hand.seated), cut=hand.cut, cards=tuple(cards),
+            turn_up=hand.turn_up, turned_aside=tuple(hand.turned_aside), actions=tuple(hand.history),
+            settlement=settlement_record(hand.settlement) if hand.settlement is not None else None,
+            hand_number=hand_number,
+        )
+
+    # -- writing -----------------------------------------------------------------------
+
+    def to_toml(self) -> str:
+        """The history as TOML text (canonical layout; ``from_toml(t).to_toml() == t``)."""
+        out: list[str] = [f"# Ramsli hand history ({FORMAT}); see docs/hand-history.md", f"format = {_q(FORMAT)}"]
+        if self.hand_number is not None:
+            out += _kv("hand", self.hand_number)
+        out += _kv("seats", list(self.names))
+        out += _kv("seated", [seat_name(s) for s in self.seated])
+        out += _kv("dealer", seat_name(self.dealer))
+        out += _kv("stacks", list(self.stacks))
+        out += _kv("pot", self.pot)
+        out += ["", "[rules]"]
+        for k, v in self.rules.to_dict().items():
+            out += _kv(k, v)
+        out += ["", "[deal]"]
+        if self.cut is not None:
+            out += _kv("cut", self.cut)
+        for s in self.seated:
+            out += _kv(seat_name(s), [UNKNOWN if c is None else str(c) for c in self.cards[s]])
+        out += _kv("turn_up", str(self.turn_up))
+        out += _kv("turned_aside", [str(c) for c in self.turned_aside])
+        out += ["", "[play]"]
+        out += _kv("actions", [str(a) for a in self.actions], multiline=True)
+        if self.settlement is not None:
+            out += ["", "[settlement]"]
+            for k in _SETTLEMENT_KEYS:
+                if k in self.settlement:
+                    out += _kv(k, self.settlement[k], multiline=k in ("payments", "targets"))
+        return "\n".join(out) + "\n"
+
+    # -- reading -----------------------------------------------------------------------
+
+    @classmethod
+    def from_toml(cls, text: str) -> "HandHistory":
+        """Parse a hand history and check its structure (not yet the actions' legality).
+
+        Checked here: TOML syntax; the format version; known keys only; names, seats,
+        stacks, pot, dealer; every rule option (R8); every card is a card (R1.6), is in
+        the rules' deck (R1) and is dealt only once; five cards per seated seat (R4.3);
+        the turn-up is suited and jokers only are turned aside (D-9); every action parses
+        and names a seat of the table; no seat written with unknown cards ``??`` plays a card.
+
+        Raises:
+            HistoryError: with the line of the offending key or action and the reason.
+        """
+        try:
+            data = tomllib.loads(text)
+        except tomllib.TOMLDecodeError as e:
+            m = re.search(r"line (\d+)", str(e))
+            raise HistoryError(f"not valid TOML: {e}", int(m.group(1)) if m else None) from None
+        L = _Lines(text)
+
+        def err(reason: str, table: str = "", key: str = "", index: int | None = None) -> HistoryError:
+            line = L.elem(table, key, index) if index is not None else L.key(table, key)
+            return HistoryError(reason, line)
+
+        for k in data:
+            if k not in _TOP_KEYS:
+                raise err(f"unknown key {k!r}; allowed are {', '.join(_TOP_KEYS)}", "", k)
+        for k in ("format", "seats", "dealer", "stacks", "pot", "rules", "deal", "play"):
+            if k not in data:
+                raise HistoryError(f"missing key {k!r} (a hand history needs format, seats, dealer, stacks, pot, "
+                                   "[rules], [deal], [play])", 1)
+        if data["format"] != FORMAT:
+            raise err(f"format {data['format']!r} is not supported; this reader reads {FORMAT!r}", "", "format")
+        hand_number = data.get("hand")
+        if hand_number is not None and (type(hand_number) is not int or hand_number < 1):
+            raise err(f"hand {hand_number!r}: the hand number must be a whole number >= 1", "", "hand")
+
+        names = data["seats"]
+        if (not isinstance(names, list) or not 2 <= len(names) <= MAX_SEATS
+                or not all(isinstance(x, str) and x.strip() for x in names)):
+            raise err(f"seats must be a list of 2..{MAX_SEATS} non-empty names (R2.1)", "", "seats")
+        n = len(names)
+
+        def seat(v: Any, key: str, table: str = "", index: int | None = None) -> int:
+            if not isinstance(v, str):
+                raise err(f"{key}: {v!r} is not a seat; seats are p1..p{n} (R2.2)", table, key, index)
+            try:
+                return parse_seat(v, n)
+            except ValueError as e:
+                raise err(f"{key}: {e}", table, key, index) from None
+
+        if "seated" in data:
+            if not isinstance(data["seated"], list):
+                raise err("seated must be a list of seats like [\"p1\", \"p2\"]", "", "seated")
+            seated = tuple(sorted(seat(v, "seated", "", i) for i, v in enumerate(data["seated"])))
+            if len(set(seated)) != len(seated) or len(seated) < 2:
+                raise err("seated must name at least two different seats (R2.1, R3.5)", "", "seated")
+        else:
+            seated = tuple(range(n))
+        dealer = seat(data["dealer"], "dealer")
+        if dealer not in seated:
+            raise err(f"the dealer {seat_name(dealer)} is not seated (R3.2)", "", "dealer")
+        stacks = data["stacks"]
+        if not isinstance(stacks, list) or len(stacks) != n or not all(type(x) is int and x >= 0 for x in stacks):
+            raise err(f"stacks must be {n} whole numbers >= 0, one per seat (R3.3)", "", "stacks")
+        pot = data["pot"]
+        if type(pot) is not int or pot < 0:
+            raise err(f"pot {pot!r}: the carry-in pot must be a whole number >= 0 (R5.4)", "", "pot")
+
+        # rules (R8): every option checked on its own, so the error names its line
+        rtab = data["rules"]
+        if not isinstance(rtab, dict):
+            raise err("rules must be a table [rules] of options (R8)", "", "rules")
+        for k, v in rtab.items():
+            if k not in OPTIONS:
+                raise err(f"unknown option {k!r} (R8); allowed are {', '.join(OPTIONS)}", "rules", k)
+            try:
+                Rules.from_dict({k: v})
+            except (RulesError, TypeError) as e:
+                raise err(str(e), "rules", k) from None
+        try:
+            rules = Rules.from_dict(rtab)
+        except (RulesError, TypeError) as e:  # pragma: no cover - every option was checked alone
+            raise err(str(e), "rules", "") from None
+        if rules.players is not None and rules.players != n:
+            raise err(f"option players = {rules.players} but {n} seats are named (R2.1)", "rules", "players")
+        for s in seated:
+            if stacks[s] < rules.ante:
+                raise err(f"{seat_name(s)} has {stacks[s]} counters and cannot pay the ante {rules.ante} (R3.5)",
+                          "", "stacks")
+
+        # the deal (R4.2-R4.4)
+        deal = data["deal"]
+        if not isinstance(deal, dict):
+            raise err("deal must be a table [deal]", "", "deal")
+        deck = make_deck(rules.deck, rules.jokers)
+        deck_set = set(deck)
+        deck_name = f"the {rules.deck} deck{' with jokers' if rules.jokers else ''}"
+        allowed = {"cut", "turn_up", "turned_aside"} | {seat_name(s) for s in seated}
+        for k in deal:
+            if k not in allowed:
+                why = (f"{k} is not seated in this hand (R3.5)" if k in {seat_name(s) for s in range(n)}
+                       else f"unknown key {k!r} in [deal]; allowed are cut, turn_up, turned_aside and "
+                            f"{', '.join(seat_name(s) for s in seated)}")
+                raise err(why, "deal", k)
+        cut = deal.get("cut")
+        if cut is not None and (type(cut) is not int or not 1 <= cut <= len(deck) - 1):
+            raise err(f"cut {cut!r} must leave at least one card in each packet: 1..{len(deck) - 1} (R4.2)",
+                      "deal", "cut")
+        seen: dict[Card, str] = {}
+
+        def card(v: Any, key: str, index: int | None, unknown_ok: bool) -> Card | None:
+            where = f"{key} card {index + 1}" if index is not None else key
+            if unknown_ok and v == UNKNOWN:
+                return None
+            if not isinstance(v, str):
+                raise err(f"{where}: {v!r} is not a card (R1.6)", "deal", key, index)
+            try:
+                c = Card.parse(v)
+            except CardError as e:
+                raise err(f"{where}: {e}", "deal", key, index) from None
+            if c not in deck_set:
+                raise err(f"{where}: {c} is not in {deck_name} (R1)", "deal", key, index)
+            if c in seen:
+                raise err(f"{where}: card {c} is dealt twice (also {seen[c]}) (R1)", "deal", key, index)
+            seen[c] = where
+            return c
+
+        cards: list[tuple[Card | None, ...]] = [() for _ in range(n)]
+        for s in seated:
+            key = seat_name(s)
+            if key not in deal:
+                raise err(f"missing {key} = [five cards] in [deal] (R4.3)", "deal", "")
+            v = deal[key]
+            if not isinstance(v, list) or len(v) != 5:
+                raise err(f"{key} must be dealt 5 cards, like [\"AS\", \"KS\", \"??\", \"??\", \"??\"] (R4.3)",
+                          "deal", key)
+            cards[s] = tuple(card(x, key, i, True) for i, x in enumerate(v))
+        if "turn_up" not in deal:
+            raise err("missing turn_up in [deal] (R4.4)", "deal", "")
+        turn_up = card(deal["turn_up"], "turn_up", None, False)
+        assert turn_up is not None
+        if turn_up.is_joker:
+            raise err("the turn-up must be a suited card; jokers are turned aside (R4.4, D-9)", "deal", "turn_up")
+        aside_raw = deal.get("turned_aside", [])
+        if not isinstance(aside_raw, list):
+            raise err("turned_aside must be a list of jokers, like [\"X1\"] (D-9)", "deal", "turned_aside")
+        aside = tuple(card(x, "turned_aside", i, False) for i, x in enumerate(aside_raw))
+        for i, c in enumerate(aside):
+            if c is not None and not c.is_joker:
+                raise err(f"turned_aside card {i + 1}: only jokers are turned aside before the turn-up (D-9)",
+                          "deal", "turned_aside", i)
+
+        # the actions
+        play = data["play"]
+        if not isinstance(play, dict) or set(play) - {"actions"}:
+            raise err("[play] holds one key, actions = [\"p2 in\", ...]", "play", "")
+        raw_actions = play.get("actions", [])
+        if not isinstance(raw_actions, list):
+            raise err("actions must be a list of action strings like \"p2 pl AS\"", "play", "actions")
+        actions = []
+        for i, a in enumerate(raw_actions):
+            if not isinstance(a, str):
+                raise err(f"action {i + 1}: {a!r} is not an action string", "play", "actions", i)
+            try:
+                act = Action.parse(a, n)
+            except ValueError as e:
+                raise err(f"action {i + 1}: {e}", "play", "actions", i) from None
+            if act.kind == "pl" and None in cards[act.seat]:
+                raise err(f"action {i + 1} '{act}': the cards of {seat_name(act.seat)} are written as unknown "
+                          f"({UNKNOWN}) at line {L.key('deal', seat_name(act.seat))}, but a seat that plays "
+                          "must have all five cards recorded (R7)", "play", "actions", i)
+            actions.append(act)
+
+        # the recorded settlement (checked against the replay by replay())
+        settlement = data.get("settlement")
+        if settlement is not None:
+            if not isinstance(settlement, dict):
+                raise err("settlement must be a table [settlement]", "", "settlement")
+            for k in settlement:
+                if k not in _SETTLEMENT_KEYS:
+                    raise err(f"unknown key {k!r} in [settlement]; allowed are {', '.join(_SETTLEMENT_KEYS)}",
+                              "settlement", k)
+
+        return cls(rules=rules, names=tuple(names), stacks=tuple(stacks), pot=pot, dealer=dealer, seated=seated,
+                   cut=cut, cards=tuple(cards), turn_up=turn_up, turned_aside=tuple(aside), actions=tuple(actions),
+                   settlement=settlement, hand_number=hand_number, _source=text)
+
+    @classmethod
+    def read(cls, path: str | Path) -> "HandHistory":
+        """Read a hand history file (UTF-8).
+
+        Raises:
+            HistoryError: as :meth:`from_toml`, with ``path`` set; also for a missing or
+                unreadable file.
+        """
+        p = Path(path)
+        try:
+            text = p.read_text(encoding="utf-8")
+        except FileNotFoundError:
+            raise HistoryError("no such file", None, str(p)) from None
+        except (OSError, UnicodeDecodeError) as e:
+            raise HistoryError(f"cannot read the file: {e}", None, str(p)) from None
+        try:
+            return cls.from_toml(text)
+        except HistoryError as e:
+            raise e.with_path(p) from None
+
+    def write(self, path: str | Path) -> None:
+        """Write :meth:`to_toml` to ``path`` (UTF-8, ``\\n`` line ends)."""
+        Path(path).write_text(self.to_toml(), encoding="utf-8", newline="\n")
+
+    # -- replaying ---------------------------------------------------------------------
+
+    def _lines(self) -> _Lines:
+        return _Lines(self._source if self._source is not None else self.to_toml())
+
+    def start(self) -> Hand:
+        """The hand as dealt, after the ante and before the first action (R4.1–R4.4).
+
+        Raises:
+            HistoryError: if the engine refuses the deal (the message names the rule).
+        """
+        hands = [list(c) for c in self.cards]
+        try:
+            return Hand.from_cards(self.rules, list(self.stacks), self.dealer, hands, self.turn_up,
+                                   self.turned_aside, pot=self.pot, seated=self.seated, cut=self.cut)
+        except ValueError as e:
+            raise HistoryError(f"the deal is refused: {e}", self._lines().key("deal", "")) from None
+
+    def replay(self, upto: int | None = None) -> Hand:
+        """Rebuild the hand and apply every action, re-validating each against the rules
+        (R4.5–R4.12), then re-compute the settlement (R5) and compare it with the
+        recorded one.
+
+        Args:
+            upto: apply only the first ``upto`` actions and skip the settlement check.
+
+        Returns:
+            the replayed :class:`~ramsli.hand.Hand` (over, unless the history is of an
+            unfinished hand or ``upto`` is given).
+
+        Raises:
+            ReplayError: for an action the rules do not allow at that point (position,
+                text, reason, rule id, line).
+            HistoryError: if the hand is not over although a settlement is recorded, or
+                the recorded settlement differs from the re-computed one (the line of the
+                first differing key, both values).
+        """
+        hand = self.start()
+        actions = self.actions if upto is None else self.actions[:upto]
+        for i, action in enumerate(actions):
+            try:
+                hand.apply(action)
+            except IllegalActionError as e:
+                raise ReplayError(i + 1, str(action), e.reason, e.rule,
+                                  self._lines().elem("play", "actions", i)) from None
+        if upto is not None or self.settlement is None:
+            return hand
+        L = self._lines()
+        if not hand.is_over:
+            who = seat_name(hand.to_act) if hand.to_act is not None else "nobody"
+            raise HistoryError(f"a settlement is recorded, but the hand is not over after {len(self.actions)} "
+                               f"actions: {who} is to act ({hand.phase.value})", L.key("settlement", ""))
+        assert hand.settlement is not None
+        computed = settlement_record(hand.settlement)
+        recorded = self.settlement
+        for k in _SETTLEMENT_KEYS:
+            if k not in recorded and k not in computed:
+                continue
+            if k not in recorded:
+                raise HistoryError(f"settlement: {k} is missing; the replay computes {k} = {_val(computed[k])} (R5)",
+                                   L.key("settlement", ""))
+            if k not in computed:
+                raise HistoryError(f"settlement: {k} is recorded, but the replay has no {k} (R5)",
+                                   L.key("settlement", k))
+            if not _strict_eq(recorded[k], computed[k]):
+                raise HistoryError(f"settlement does not match the replay: recorded {k} = {_val(recorded[k])}, "
+                                   f"the replay computes {k} = {_val(computed[k])} (R5)", L.key("settlement", k))
+        if hand.total() != sum(self.stacks) + self.pot:  # pragma: no cover - the engine conserves (R3.4)
+            raise HistoryError("counters were created or destroyed (R3.4)")
+        return hand
+
+    def seat_label(self, seat: int) -> str:
+        """``"p2 Bo"``: seat id and name."""
+        return f"{seat_name(seat)} {self.names[seat]}"
+
+
+# -- sessions: a directory of hand histories -------------------------------------------------------
+
+@dataclass(frozen=True)
+class SessionHistory:
+    """A whole session (R3) as a directory: ``session.toml`` plus one file per hand.
+
+    Attributes:
+        rules: the session's rules.
+        names: one name per seat.
+        starting_stacks: each seat's stack at the start (R3.3).
+        seed: the session's random seed, or None.
+        first_dealer: the first dealer (R3.1).
+        cut_rounds: the high-card cut for the first dealer: per round ``(seat, card)`` draws (D-4).
+        end_reason: why the session ended (``"bust"``, ``"players"``, ``"win-at"``, ``"hands"``,
+            ``"time"``, ``"quit"``), or None if it had not ended when written.
+        winners: the seats with the most counters at the end (R3.7), or () if not ended.
+        stacks: stacks after the last hand written; pot: the pot left (R3.7, D-18).
+        hands: the hand histories, in order.
+        files: the hand files' names as listed in ``session.toml`` (``hand-0001.toml``, ...).
+    """
+
+    rules: Rules
+    names: tuple[str, ...]
+    starting_stacks: tuple[int, ...]
+    seed: int | None
+    first_dealer: int
+    cut_rounds: tuple[tuple[tuple[int, Card], ...], ...]
+    end_reason: str | None
+    winners: tuple[int, ...]
+    stacks: tuple[int, ...]
+    pot: int
+    hands: tuple[HandHistory, ...]
+    files: tuple[str, ...] = ()
+
+    def to_toml(self) -> str:
+        """The ``session.toml`` text (the hands are separate files)."""
+        out = [f"# Ramsli session ({SESSION_FORMAT}); see docs/hand-history.md", f"format = {_q(SESSION_FORMAT)}"]
+        out += _kv("seats", list(self.names))
+        out += _kv("starting_stacks", list(self.starting_stacks))
+        if self.seed is not None:
+            out += _kv("seed", self.seed)
+        out += _kv("first_dealer", seat_name(self.first_dealer))
+        out += _kv("cut", [[f"{seat_name(s)} {c}" for s, c in r] for r in self.cut_rounds], multiline=True)
+        out += _kv("hands", [_hand_file(i + 1) for i in range(len(self.hands))], multiline=True)
+        if self.end_reason is not None:
+            out += _kv("end_reason", self.end_reason)
+        out += _kv("winners", [seat_name(s) for s in self.winners])
+        out += _kv("stacks", list(self.stacks))
+        out += _kv("pot", self.pot)
+        out += ["", "[rules]"]
+        for k, v in self.rules.to_dict().items():
+            out += _kv(k, v)
+        return "\n".join(out) + "\n"
+
+
+def _hand_file(number: int) -> str:
+    return f"hand-{number:04d}.toml"
+
+
+def session_histories(session: "Session", hide_folded: bool = False) -> list[HandHistory]:
+    """The hand history of every finished hand of a session's ledger, in order."""
+    return [HandHistory.from_hand(e.hand, session.names, e.number, hide_folded=hide_folded)
+            for e in session.ledger]
+
+
+def write_session(directory: str | Path, session: "Session", hide_folded: bool = False) -> list[Path]:
+    """Write a session as a directory: ``session.toml`` and ``hand-0001.toml``, ... (one
+    per finished hand of the ledger; a hand in progress is not written).
+
+    Args:
+        directory: created if missing; existing hand files of the same names are overwritten.
+        session: the :class:`~ramsli.session.Session`.
+        hide_folded: as :meth:`HandHistory.from_hand` (R7, D-16).
+
+    Returns:
+        the paths written, ``session.toml`` first.
+    """
+    d = Path(directory)
+    d.mkdir(parents=True, exist_ok=True)
+    hands = session_histories(session, hide_folded)
+    first_dealer = session.ledger[0].hand.dealer if session.ledger else session.dealer
+    sh = SessionHistory(
+        rules=session.rules, names=tuple(session.names),
+        starting_stacks=tuple([session.rules.starting_stack] * session.n_seats), seed=session.seed,
+        first_dealer=first_dealer, cut_rounds=tuple(tuple(r) for r in session.cut_rounds),
+        end_reason=session.end_reason, winners=tuple(session.winners()) if session.is_over else (),
+        stacks=tuple(session.stacks), pot=session.pot, hands=tuple(hands),
+        files=tuple(_hand_file(i + 1) for i in range(len(hands))),
+    )
+    paths = [d / "session.toml"]
+    paths[0].write_text(sh.to_toml(), encoding="utf-8", newline="\n")
+    for i, hh in enumerate(hands):
+        p = d / _hand_file(i + 1)
+        hh.write(p)
+        paths.append(p)
+    return paths
+
+
+_SESSION_KEYS = ("format", "seats", "starting_stacks", "seed", "first_dealer", "cut", "hands", "end_reason",
+                 "winners", "stacks", "pot", "rules")
+_END_REASONS = ("bust", "players", "win-at", "hands", "time", "quit")
+
+
+def read_session(directory: str | Path) -> SessionHistory:
+    """Read a session directory written by :func:`write_session` and check that the hands
+    follow each other: the same seats and rules, hand 1 starts from the starting stacks
+    and an empty pot, each hand starts from the stacks and carry-over the previous hand's
+    recorded settlement left (R3.4, R5.4), and the deal passes to the left (R3.2).
+
+    The hands' actions are not replayed here; call ``hh.replay()`` on each.
+
+    Raises:
+        HistoryError: with the file and line of the first problem.
+    """
+    d = Path(directory)
+    meta_path = d / "session.toml"
+    try:
+        text = meta_path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise HistoryError("no session.toml: not a session directory", None, str(d)) from None
+    except (OSError, UnicodeDecodeError) as e:
+        raise HistoryError(f"cannot read the file: {e}", None, str(meta_path)) from None
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as e:
+        m = re.search(r"line (\d+)", str(e))
+        raise HistoryError(f"not valid TOML: {e}", int(m.group(1)) if m else None, str(meta_path)) from None
+    L = _Lines(text)
+
+    def err(reason: str, key: str = "", table: str = "") -> HistoryError:
+        return HistoryError(reason, L.key(table, key) if key or table else None, str(meta_path))
+
+    for k in data:
+        if k not in _SESSION_KEYS:
+            raise err(f"unknown key {k!r}; allowed are {', '.join(_SESSION_KEYS)}", k)
+    for k in ("format", "seats", "starting_stacks", "first_dealer", "hands", "stacks", "pot", "rules"):
+        if k not in data:
+            raise HistoryError(f"missing key {k!r}", 1, str(meta_path))
+    if data["format"] != SESSION_FORMAT:
+        raise err(f"format {data['format']!r} is not supported; this reader reads {SESSION_FORMAT!r}", "format")
+    names = data["seats"]
+    if not isinstance(names, list) or not 2 <= len(names) <= MAX_SEATS or not all(
+            isinstance(x, str) and x.strip() for x in names):
+        raise err(f"seats must be a list of 2..{MAX_SEATS} names (R2.1)", "seats")
+    n = len(names)
+    if not isinstance(data["rules"], dict):
+        raise err("rules must be a table [rules]", "rules")
+    for k, v in data["rules"].items():
+        if k not in OPTIONS:
+            raise err(f"unknown option {k!r} (R8); allowed are {', '.join(OPTIONS)}", k, "rules")
+        try:
+            Rules.from_dict({k: v})
+        except (RulesError, TypeError) as e:
+            raise err(str(e), k, "rules") from None
+    rules = Rules.from_dict(data["rules"])
+
+    def seat(v: Any, key: str) -> int:
+        try:
+            return parse_seat(v, n) if isinstance(v, str) else parse_seat(repr(v), n)
+        except ValueError as e:
+            raise err(f"{key}: {e}", key) from None
+
+    def ints(key: str) -> tuple[int, ...]:
+        v = data[key]
+        if not isinstance(v, list) or len(v) != n or not all(type(x) is int and x >= 0 for x in v):
+            raise err(f"{key} must be {n} whole numbers >= 0", key)
+        return tuple(v)
+
+    starting = ints("starting_stacks")
+    stacks = ints("stacks")
+    pot = data["pot"]
+    if type(pot) is not int or pot < 0:
+        raise err("pot must be a whole number >= 0", "pot")
+    first_dealer = seat(data["first_dealer"], "first_dealer")
+    seed = data.get("seed")
+    if seed is not None and type(seed) is not int:
+        raise err("seed must be a whole number", "seed")
+    rounds = []
+    for r in data.get("cut", []):
+        draws = []
+        for x in r if isinstance(r, list) else [r]:
+            parts = str(x).split()
+            try:
+                draws.append((parse_seat(parts[0], n), Card.parse(parts[1])))
+            except (ValueError, IndexError):
+                raise err(f"cut: {x!r} is not a draw like \"p2 AS\" (R3.1)", "cut") from None
+        rounds.append(tuple(draws))
+    end_reason = data.get("end_reason")
+    if end_reason is not None and end_reason not in _END_REASONS:
+        raise err(f"end_reason {end_reason!r}; allowed are {', '.join(_END_REASONS)}", "end_reason")
+    winners = tuple(seat(w, "winners") for w in data.get("winners", []))
+    files = data["hands"]
+    if not isinstance(files, list) or not all(isinstance(f, str) for f in files):
+        raise err("hands must be a list of file names", "hands")
+
+    hands: list[HandHistory] = []
+    prev_stacks, prev_pot, prev_dealer = starting, 0, None
+    for i, f in enumerate(files):
+        p = d / f
+        hh = HandHistory.read(p)
+        HL = hh._lines()
+
+        def herr(reason: str, key: str = "", table: str = "") -> HistoryError:
+            return HistoryError(reason, HL.key(table, key), str(p))
+
+        if hh.names != tuple(names):
+            raise herr("seats differ from session.toml", "seats")
+        if hh.rules != rules:
+            raise herr("rules differ from session.toml", "", "rules")
+        if hh.hand_number is not None and hh.hand_number != i + 1:
+            raise herr(f"hand {hh.hand_number} listed as hand {i + 1} in session.toml", "hand")
+        if hh.stacks != tuple(prev_stacks):
+            raise herr(f"stacks {list(hh.stacks)} do not continue from the previous hand's {list(prev_stacks)} "
+                       "(R3.4)", "stacks")
+        if hh.pot != prev_pot:
+            raise herr(f"pot {hh.pot} does not continue from the previous carry-over {prev_pot} (R5.4)", "pot")
+        if prev_dealer is None:
+            if hh.dealer != first_dealer:
+                raise herr(f"the first hand's dealer is not the first dealer {seat_name(first_dealer)} (R3.1)",
+                           "dealer")
+        else:
+            expect = next(s for s in ((prev_dealer + k) % n for k in range(1, n + 1)) if s in hh.seated)
+            if hh.dealer != expect:
+                raise herr(f"the deal must pass to the left: dealer {seat_name(expect)}, not "
+                           f"{seat_name(hh.dealer)} (R3.2)", "dealer")
+        if hh.settlement is None:
+            raise herr("a hand of a session must be finished and have a [settlement]")
+        try:
+            prev_stacks = tuple(hh.settlement["stacks_after"])
+            prev_pot = hh.settlement["carry_over"]
+        except KeyError as e:
+            raise herr(f"settlement has no {e.args[0]}", "", "settlement") from None
+        prev_dealer = hh.dealer
+        hands.append(hh)
+    if hands and (stacks != tuple(prev_stacks) or pot != prev_pot):
+        raise err("stacks and pot must be those after the last hand (R3.4)", "stacks")
+    return SessionHistory(rules=rules, names=tuple(names), starting_stacks=starting, seed=seed,
+                          first_dealer=first_dealer, cut_rounds=tuple(rounds), end_reason=end_reason,
+                          winners=winners, stacks=stacks, pot=pot, hands=tuple(hands), files=tuple(files))
+
+
+def _replace(hh: HandHistory, **changes: Any) -> HandHistory:
+    """A copy of ``hh`` with fields changed (for tests and tools); the source text is dropped."""
+    return dataclasses.replace(hh, _source=None, **changes)
+
+
+def iter_histories(paths: Iterable[str | Path]) -> Iterable[HandHistory]:
+    """Read several hand history files in turn (see :meth:`HandHistory.read`)."""
+    for p in paths:
+        yield HandHistory.read(p)

@@ -1,0 +1,240 @@
+"""``ramsli presets``, ``ramsli rules`` (R6, R8) and ``ramsli replay`` (issue 2 item 6):
+output, exit codes 0/1/2 and error messages that name the line and rule."""
+
+from __future__ import annotations
+
+import json
+import re
+import shutil
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from ramsli.cli import app
+from ramsli.history import HandHistory
+from ramsli.rules import OPTIONS, PRESETS, Rules
+
+DATA = Path(__file__).parent / "data" / "histories"
+runner = CliRunner()
+
+
+def run(*args: str):
+    return runner.invoke(app, list(args))
+
+
+def line_of(text: str, needle: str, nth: int = 0) -> int:
+    return [i for i, line in enumerate(text.splitlines(), 1) if needle in line][nth]
+
+
+# -- presets / rules -----------------------------------------------------------------------------
+
+def test_presets_lists_every_preset_and_what_it_sets():
+    r = run("presets")
+    assert r.exit_code == 0
+    for name in PRESETS:
+        assert name in r.stdout
+    assert "bete=10" in r.stdout and "targets=true" in r.stdout and "deck=full52" in r.stdout
+
+
+def test_rules_lists_every_option_with_rule_id():
+    r = CliRunner(env={"COLUMNS": "250"}).invoke(app, ["rules"])  # wide: one table row per option line
+    assert r.exit_code == 0
+    for name, info in OPTIONS.items():
+        row = next(x for x in r.stdout.splitlines() if x.startswith(f"│ {name} "))
+        assert f" {info.rule} " in row
+        assert info.help in row
+        nxt = r.stdout.splitlines()[r.stdout.splitlines().index(row) + 1]
+        assert f"default: {info.default}; allowed: {info.values}" in nxt
+
+
+def test_rules_preset_and_rule_marks_changes():
+    r = run("rules", "--preset", "nap", "--rule", "bete=pot", "--rule", "end=win-at:30,hands:5")
+    assert r.exit_code == 0
+    row = next(x for x in r.stdout.splitlines() if x.startswith("│ targets "))
+    assert "true *" in row
+    row = next(x for x in r.stdout.splitlines() if x.startswith("│ bete "))
+    assert "pot *" in row
+    assert "win-at:30" in r.stdout
+
+
+@pytest.mark.parametrize("preset", sorted(PRESETS))
+def test_rules_toml_is_the_preset(preset):
+    r = run("rules", "--preset", preset, "--toml")
+    assert r.exit_code == 0
+    assert Rules.from_toml(r.stdout) == Rules.preset(preset)
+
+
+def test_rules_toml_with_changes():
+    r = run("rules", "-p", "joker", "-r", "bete=10", "-r", "overtrump=when-trumping", "--toml")
+    assert r.exit_code == 0
+    assert Rules.from_toml(r.stdout) == Rules.preset("joker", bete=10, overtrump="when-trumping")
+
+
+@pytest.mark.parametrize("args,fragments", [
+    (("--preset", "skat"), ["unknown preset 'skat'", "(R6)", "traditional", "nap"]),
+    (("--rule", "colour=red"), ["unknown option 'colour'", "(R8)", "overtrump"]),
+    (("--rule", "bete=lots"), ["option 'bete'", "R5.3", "'pot'"]),
+    (("--rule", "bete"), ["is not key=value", "deck"]),
+    (("--rule", "overtrump=never"), ["always, when-trumping"]),
+])
+def test_rules_errors_exit_2_and_list_what_is_allowed(args, fragments):
+    r = run("rules", *args)
+    assert r.exit_code == 2
+    assert r.stdout == ""
+    for f in fragments:
+        assert f in r.stderr
+
+
+# -- replay ----------------------------------------------------------------------------------------
+
+def test_replay_prints_trick_by_trick_and_settlement():
+    path = DATA / "general-rams-made.toml"
+    hh = HandHistory.read(path)
+    hand = hh.replay()
+    r = run("replay", str(path))
+    assert r.exit_code == 0, r.output
+    out = r.stdout
+    assert "General Rams announced by p2 Bruno (R4.7)" in out
+    for i, t in enumerate(hand.tricks, 1):
+        line = next(x for x in out.splitlines() if x.startswith(f"Trick {i}:"))
+        assert f"{hh.seat_label(t.leader)} leads" in line
+        assert f"won by {hh.seat_label(t.winner)}" in line
+        for s, c in t.plays:
+            assert f"p{s + 1} {c.display()}" in line
+    assert "Declarations: p2 Bruno in, p3 Clara out, p1 Anna in" in out
+    assert "General Rams by p2 Bruno made (R5.6)" in out
+    assert "p2 Bruno: tricks 5, won 9, paid 0, stack 28" in out
+    assert "Carry-over to the next hand: 5" in out
+
+
+def test_replay_targets_and_folded_and_special_hands():
+    out = run("replay", str(DATA / "nap-targets.toml")).stdout
+    assert "Targets: " in out and "met (R5.7)" in out and "missed (R5.7)" in out
+    out = run("replay", str(DATA / "traditional-folded.toml")).stdout
+    assert "?? ?? ?? ?? ??" in out and "Bete: " in out
+    out = run("replay", str(DATA / "walkover.toml")).stdout
+    assert "Walkover:" in out and "Trick 1" not in out
+    out = run("replay", str(DATA / "thrown-in.toml")).stdout
+    assert "thrown in" in out
+    out = run("replay", str(DATA / "joker-aside.toml")).stdout
+    assert "jokers turned aside" in out
+
+
+def test_replay_json_settlement():
+    path = DATA / "nap-targets.toml"
+    hh = HandHistory.read(path)
+    st = hh.replay().settlement
+    r = run("replay", str(path), "--json")
+    assert r.exit_code == 0
+    data = json.loads(r.stdout)
+    assert data["pot"] == st.pot and data["carry_over"] == st.carry_over
+    assert len(data["seats"]) == len(hh.names)
+    for i, seat in enumerate(data["seats"]):
+        assert seat["seat"] == hh.names[i] and seat["id"] == f"p{i + 1}"
+        assert (seat["tricks"], seat["won"], seat["paid"]) == (st.tricks[i], st.won(i), st.paid(i))
+    # conservation (R3.4): what was won and paid balances with the pot
+    assert sum(s["stack"] for s in data["seats"]) + data["carry_over"] == sum(hh.stacks) + hh.pot
+
+
+def test_replay_illegal_action_exit_1_one_line():
+    path = DATA / "bad-illegal-follow-suit.toml"
+    text = path.read_text(encoding="utf-8")
+    r = run("replay", str(path))
+    assert r.exit_code == 1
+    assert r.stdout == ""
+    lines = r.stderr.strip().splitlines()
+    assert len(lines) == 1
+    m = re.fullmatch(r"(.+):(\d+): action (\d+) '(p\d pl \w\w)': must follow suit [♠♥♦♣] \(R4\.10\)", lines[0])
+    assert m, lines[0]
+    assert m.group(1) == str(path)
+    assert int(m.group(2)) == line_of(text, f'"{m.group(4)}"')
+    hh = HandHistory.from_toml(text)
+    assert str(hh.actions[int(m.group(3)) - 1]) == m.group(4)
+
+
+def test_replay_illegal_action_json_also_exit_1():
+    r = run("replay", str(DATA / "bad-illegal-follow-suit.toml"), "--json")
+    assert r.exit_code == 1 and r.stdout == ""
+
+
+@pytest.mark.parametrize("name,fragment,needle", [
+    ("bad-malformed", "not valid TOML", "pot = \n"),
+    ("bad-unknown-card", "is not a card (R1.6)", "turn_up = "),
+    ("bad-card-twice", "is dealt twice", None),
+    ("bad-settlement", "settlement does not match the replay", "carry_over = "),
+    ("bad-unknown-option", "unknown option 'betee'", "betee"),
+    ("bad-unknown-cards-play", "unknown (??)", None),
+])
+def test_replay_bad_file_exit_2_names_the_line(name, fragment, needle):
+    path = DATA / f"{name}.toml"
+    text = path.read_text(encoding="utf-8")
+    r = run("replay", str(path))
+    assert r.exit_code == 2, r.output
+    assert r.stdout == ""
+    msg = r.stderr.strip()
+    assert len(msg.splitlines()) == 1
+    m = re.match(rf"{re.escape(str(path))}:(\d+): ", msg)
+    assert m, msg
+    assert fragment in msg
+    if needle is not None:
+        assert int(m.group(1)) == line_of(text, needle.rstrip("\n"))
+
+
+def test_replay_card_twice_line_is_the_second_occurrence():
+    path = DATA / "bad-card-twice.toml"
+    text = path.read_text(encoding="utf-8")
+    msg = run("replay", str(path)).stderr
+    card = re.search(r"card (\w\w) is dealt twice", msg).group(1)
+    line = int(re.match(rf"{re.escape(str(path))}:(\d+):", msg).group(1))
+    assert line == line_of(text, f'"{card}"', 1)
+
+
+def test_replay_missing_file_exit_2(tmp_path):
+    r = run("replay", str(tmp_path / "nope.toml"))
+    assert r.exit_code == 2
+    assert "nope.toml" in r.stderr and "no such file" in r.stderr
+
+
+def test_replay_not_a_session_directory_exit_2(tmp_path):
+    r = run("replay", str(tmp_path))
+    assert r.exit_code == 2 and "no session.toml" in r.stderr
+
+
+def test_replay_session_directory(tmp_path):
+    r = run("replay", str(DATA / "session-3p"))
+    assert r.exit_code == 0, r.output
+    assert r.stdout.count("Carry-over to the next hand:") == 4
+    assert "Session ended (hands)" in r.stdout
+    r = run("replay", str(DATA / "session-3p"), "--json")
+    data = json.loads(r.stdout)
+    assert [d["hand"] for d in data] == [1, 2, 3, 4]
+
+
+def test_replay_session_with_illegal_action_names_the_hand_file(tmp_path):
+    d = tmp_path / "s"
+    shutil.copytree(DATA / "session-3p", d)
+    p = d / "hand-0002.toml"
+    text = p.read_text(encoding="utf-8")
+    hh = HandHistory.from_toml(text)
+    first = str(hh.actions[0])
+    wrong = next(s for s in hh.seated if s != hh.actions[0].seat)
+    text = text.replace(f'    "{first}",', f'    "p{wrong + 1} {first.split()[1]}",', 1)
+    p.write_text(text, encoding="utf-8")
+    r = run("replay", str(d))
+    assert r.exit_code == 1
+    assert r.stderr.startswith(f"{p}:{line_of(text, f'p{wrong + 1} {first.split()[1]}')}: action 1 ")
+    assert "(R4.5)" in r.stderr
+
+
+def test_docs_quote_the_real_messages_and_output():
+    """The error lines and the replay output quoted in docs/hand-history.md are what the CLI prints."""
+    doc = (Path(__file__).parents[1] / "docs" / "hand-history.md").read_text(encoding="utf-8")
+    quoted = [x for x in doc.splitlines() if x.startswith("tests/data/histories/bad-")]
+    assert len(quoted) >= 2
+    for line in quoted:
+        path = line.split(":", 1)[0]
+        r = run("replay", str(Path(__file__).parents[1] / path))
+        assert r.stderr.strip().endswith(line.split(":", 1)[1]), (line, r.stderr)
+    out = run("replay", str(Path(__file__).parents[1] / "docs" / "examples" / "general-rams-made.toml")).stdout
+    assert out in doc
