@@ -14,7 +14,7 @@ import typer
 app = typer.Typer(
     name="ramsli",
     help="Ramsli (Rams, Ramscheln): the 19th-century gambling trick-taking pub game.",
-    no_args_is_help=False,
+    no_args_is_help=True,
     add_completion=False,
     pretty_exceptions_enable=False,
 )

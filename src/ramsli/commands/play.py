@@ -7,6 +7,7 @@ session is saved after every hand to the data folder; ``--resume`` continues it.
 
 from __future__ import annotations
 
+import sys
 from enum import Enum
 from pathlib import Path
 from typing import List, Optional
@@ -115,6 +116,9 @@ def play(
                               suits=suits.value if suits else "french")
         except ValueError as e:
             raise typer.BadParameter(str(e), param_hint="--bots/--players") from None
+    if not plain and not (sys.stdin.isatty() and sys.stdout.isatty()):
+        typer.echo(_("Not a terminal: playing in --plain mode."), err=True)
+        plain = True
     if plain:
         from ramsli.frontends.plain import PlainGame
 
