@@ -1,5 +1,7 @@
 """Cards, suits, ranks and decks (RULES.md R1).
 
+Cards carry no points (R1.5): a card has a suit and a rank, nothing else.
+
 Every card is an interned :class:`Card` object: parsing the same text twice
 gives the very same object, so cards compare and hash cheaply.
 

@@ -293,7 +293,7 @@ def trick_winner(trick: Sequence[tuple[int, Card]], trump: str) -> int:
 
 def deal_cards(deck: Sequence[Card], cut: int, order: Sequence[int], first_batch: int,
                n_seats: int) -> tuple[list[list[Card]], Card, list[Card], list[Card]]:
-    """Cut and deal (R4.2–R4.4).
+    """Cut and deal (R4.2–R4.4, D-19: dealer's left first, dealer last in each round, from the top).
 
     Args:
         deck: the shuffled deck, top card first.

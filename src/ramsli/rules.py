@@ -80,7 +80,7 @@ OPTIONS: dict[str, OptionInfo] = {
     "deck": OptionInfo("piquet32, full52", "piquet32", "R1", "32-card piquet deck or 52-card full deck"),
     "jokers": OptionInfo("true, false", "false", "R1.3", "add big and little joker as the two highest trumps"),
     "players": OptionInfo("2-6", "(unset)", "R2", "number of players; unset means chosen at the table"),
-    "starting_stack": OptionInfo("int >= 1", "20", "R3.3", "counters each player starts the session with"),
+    "starting_stack": OptionInfo("int >= 1", "20", "R3.3", "counters each player starts the session with (D-5)"),
     "ante": OptionInfo("int >= 0", "1", "R4.1", "counters each seated player pays into the pot every hand"),
     "batches": OptionInfo("3+2, 2+3", "3+2", "R4.3", "sizes of the two rounds of the deal"),
     "dealer_forced": OptionInfo("true, false", "true", "R4.5",
