@@ -19,6 +19,20 @@ app = typer.Typer(
     pretty_exceptions_enable=False,
 )
 
+def _version(value: bool) -> None:
+    if value:
+        from ramsli import __version__
+
+        typer.echo(f"ramsli {__version__}")
+        raise typer.Exit()
+
+
+@app.callback()
+def _root(version: bool = typer.Option(False, "--version", callback=_version, is_eager=True,
+                                       help="Print the version and exit.")) -> None:
+    """Ramsli (Rams, Ramscheln): the 19th-century gambling trick-taking pub game."""
+
+
 #: command modules; each exposes ``register(app)``
 COMMAND_MODULES = ("rules_cmd", "replay_cmd", "play", "tournament", "simulate", "odds", "tips")
 
