@@ -1,0 +1,377 @@
+"""The ``montecarlo`` bot: sample the hidden cards, search each sample, pick the best average (issue #4).
+
+For every decision with more than one legal action:
+
+1. **Sample** the hidden cards (:func:`ramsli.bots.tracking.sample_deal`),
+   consistently with everything the seat has seen (R7): its own cards, the
+   turn-up, jokers turned aside, every card played, and the voids and trump caps
+   that the strict follow / trump / overtrump obligations reveal (R4.10, D-14).
+   Samples in which an opponent's declaration disagrees with the ``rules``
+   policy (:func:`ramsli.bots.fast.rule_declare`) are rejected, but only softly
+   (kept with probability ``soft`` per disagreement), so that opponents who do
+   not play like the pub regular are still covered.
+2. **Evaluate** every legal action on each sample, in counters of the
+   settlement (R5) from this point on (the ante is already paid):
+   - card play: a perfect-information max^n search of the remaining tricks
+     (:class:`ramsli.bots.solver.Solver`); if a sample's search would exceed
+     ``nodes`` nodes, that sample is played out with the ``rules`` policy for
+     every seat after each candidate card (a rollout) instead;
+   - declaration (R4.5): the seats still to declare follow the ``rules``
+     policy on their sampled cards, then the hand is played out with the
+     ``rules`` policy; ``in`` is chosen if its average counters beat folding
+     (0 counters, R5.5); a walkover pays the pot (R4.6);
+   - General Rams (R4.7) and targets (R4.8): every choice is settled on the same
+     rollouts and the best average is taken.
+3. **Choose** the action with the best average; ties go to the ``rules`` bot's choice.
+
+The budget is ``samples`` per decision (deterministic for a given seed), and
+optionally ``ms``: stop sampling after that many milliseconds (at least 4
+samples), which makes the choices depend on the machine's speed.
+
+>>> import random
+>>> from ramsli import Hand, Rules
+>>> from ramsli.bots.base import play_hand
+>>> hand = Hand.new(Rules(), [20] * 4, dealer=0, rng=random.Random(5))
+>>> play_hand(hand, {s: MonteCarloBot(seed=s, samples=8) for s in range(4)})
+>>> hand.total()
+80
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from typing import Sequence
+
+from ramsli.bots.base import register_bot
+from ramsli.bots.fast import (SUIT_MASK, legal, rule_declare, rule_general_rams, rule_play, sure_tricks,
+                              winner_index)
+from ramsli.bots.rules_bot import RulesBot, bete_value
+from ramsli.bots.solver import Solver
+from ramsli.bots.tracking import Knowledge, declaration_context, infer, sample_deal
+from ramsli.hand import Action, Observation, Phase
+from ramsli.settlement import settle
+
+__all__ = ["MonteCarloBot", "rollout", "Payoff"]
+
+
+class Payoff:
+    """Counters each active seat gains from now to the end of the hand (R5), cached.
+
+    ``values(active, tricks)`` settles the hand with the real rules, stacks and
+    pot (so short stacks, R5.8, are exact) and returns ``won - paid`` per seat
+    of ``active`` (a tuple in play order), for ``tricks`` per position of ``active``.
+    """
+
+    def __init__(self, obs: Observation) -> None:
+        self.rules = obs.rules
+        n = len(obs.stacks)
+        self.n = n
+        self.order = tuple((obs.dealer + k) % n for k in range(1, n + 1) if (obs.dealer + k) % n in obs.seated)
+        self.stacks = obs.stacks
+        self.pot = obs.pot
+        self.cache: dict[tuple, tuple] = {}
+
+    def values(self, active: tuple, tricks: tuple, gr: int | None = None, targets: tuple = ()) -> tuple:
+        key = (active, tricks, gr, targets)
+        v = self.cache.get(key)
+        if v is None:
+            tw = [0] * self.n
+            for s, t in zip(active, tricks):
+                tw[s] = t
+            if len(active) == 1:
+                v = (self.pot,)
+            else:
+                st = settle(self.rules, self.order, active, tw, self.stacks, self.pot, gr, dict(targets))
+                v = tuple(st.won(s) - st.paid(s) for s in active)
+            self.cache[key] = v
+        return v
+
+
+def rollout(hands: Sequence[Sequence[int]], leader: int, cur: Sequence[int], tricks: Sequence[int],
+            always: bool, trick_no: int) -> tuple:
+    """Play the rest of the hand with the ``rules`` policy for every position
+    (each seeing the others' cards only as "cards someone else holds").
+
+    Args:
+        hands: codes per position, in play order (R4.9).
+        leader: position leading the trick in progress.
+        cur: codes already played to it.
+        tricks: tricks won so far per position.
+        always: option ``overtrump == "always"``.
+        trick_no: 0-based number of the trick in progress.
+
+    Returns:
+        tricks per position at the end of the hand.
+    """
+    n = len(hands)
+    hands = [list(h) for h in hands]
+    cur = list(cur)
+    tricks = list(tricks)
+    while True:
+        if len(cur) == n:
+            w = (leader + winner_index(cur)) % n
+            tricks[w] += 1
+            trick_no += 1
+            cur = []
+            leader = w
+            if not hands[w]:
+                return tuple(tricks)
+            continue
+        p = (leader + len(cur)) % n
+        h = hands[p]
+        lg = legal(h, cur, always)
+        if len(lg) == 1:
+            c = lg[0]
+        else:
+            others = 0
+            trumpless = True
+            risk = 0
+            for q in range(n):
+                if q != p and hands[q]:
+                    m = 0
+                    for x in hands[q]:
+                        m |= 1 << x
+                    others |= m
+                    if m & SUIT_MASK[0]:
+                        trumpless = False
+                        for e in (1, 2, 3):
+                            if not m & SUIT_MASK[e]:
+                                risk |= 1 << e
+            c = rule_play(h, lg, cur, n - len(cur) - 1, trick_no, tricks[p], others, trumpless, risk)
+        h.remove(c)
+        cur.append(c)
+
+
+class MonteCarloBot:
+    """Determinized Monte Carlo search (see the module docstring).
+
+    Args:
+        seed: seed of the sampling random source.
+        samples: samples (deals of the hidden cards) per decision, >= 1.
+        ms: optional time budget per decision in milliseconds (0: none).
+        nodes: search nodes per sample before falling back to rollouts.
+        soft: probability of keeping a sample per declaration that disagrees
+            with the ``rules`` policy (0..1).
+        tries: sampling attempts per sample for that filter.
+
+    Raises:
+        ValueError: for a budget outside those ranges.
+    """
+
+    name = "montecarlo"
+
+    def __init__(self, seed: int | None = None, samples: int = 20, ms: float = 0, nodes: int = 3000,
+                 soft: float = 0.3, tries: int = 8) -> None:
+        if int(samples) < 1:
+            raise ValueError(f"samples={samples!r}: allowed is a whole number >= 1")
+        if ms < 0 or int(nodes) < 1 or not 0 <= soft <= 1 or int(tries) < 1:
+            raise ValueError("allowed are ms >= 0, nodes >= 1, 0 <= soft <= 1, tries >= 1")
+        self.rng = random.Random(seed)
+        self.samples = int(samples)
+        self.ms = float(ms)
+        self.nodes = int(nodes)
+        self.soft = float(soft)
+        self.tries = int(tries)
+        self._rules = RulesBot()
+
+    # -- helpers -------------------------------------------------------------
+
+    def _budget(self):
+        start = time.perf_counter()
+        for i in range(self.samples):
+            if self.ms and i >= 4 and (time.perf_counter() - start) * 1000 >= self.ms:
+                return
+            yield i
+
+    def _sample(self, obs: Observation, k: Knowledge, checks: list, played_by: dict) -> dict[int, list[int]]:
+        """One deal of the hidden cards (R7-consistent), softly filtered by the declarations."""
+        bete = bete_value(obs)
+        nseat = len(obs.seated)
+        deal: dict[int, list[int]] = {}
+        for _ in range(self.tries):
+            deal = sample_deal(k, self.rng) or {}
+            mism = 0
+            for s, stay, nb, nc in checks:
+                h = deal.get(s, []) + played_by.get(s, [])
+                if len(h) == 5 and rule_declare(h, k.visible_trumps, nb, nc, nseat, bete, obs.pot) != stay:
+                    mism += 1
+            if not mism or self.rng.random() < self.soft ** mism:
+                return deal
+        return deal
+
+    def _setup(self, obs: Observation) -> tuple[Knowledge, list, dict]:
+        k = infer(obs)
+        checks = [(s, stay, nb, nc) for s, stay, nb, nc, forced in declaration_context(obs)
+                  if not forced and s != obs.seat and s in k.need]
+        played_by: dict[int, list[int]] = {}
+        plays = [p for t in obs.tricks for p in t.plays] + list(obs.current)
+        for s, c in plays:
+            played_by.setdefault(s, []).append(k.codec.enc(c))
+        return k, checks, played_by
+
+    # -- the decision ------------------------------------------------------------
+
+    def act(self, obs: Observation) -> Action:
+        """One of ``obs.legal``, chosen by sampling and search (see the module docstring).
+
+        Raises:
+            ValueError: if ``obs.legal`` is empty (not this seat's turn).
+        """
+        legal_actions = obs.legal
+        if not legal_actions:
+            raise ValueError(f"seat p{obs.seat + 1} has no legal action: it is not its turn")
+        if len(legal_actions) == 1:
+            return legal_actions[0]
+        if obs.phase is Phase.PLAY:
+            return self._play(obs)
+        if obs.phase is Phase.DECLARE:
+            return self._declare(obs)
+        return self._announce(obs)
+
+    def _declare(self, obs: Observation) -> Action:
+        """R4.5: in if the estimated counters beat folding (0, R5.5)."""
+        k, checks, _ = self._setup(obs)
+        pay = Payoff(obs)
+        me = obs.seat
+        order = pay.order
+        i = order.index(me)
+        after = order[i + 1:]
+        before_in = list(obs.active)
+        bete = bete_value(obs)
+        total = 0.0
+        count = 0
+        for _ in self._budget():
+            deal = self._sample(obs, k, checks, {})
+            deal[me] = k.own
+            active = before_in + [me]
+            n_in = len(active)
+            for j, s in enumerate(after):
+                if rule_declare(deal[s], k.visible_trumps, n_in, len(after) - j - 1, len(order), bete, obs.pot):
+                    active.append(s)
+                    n_in += 1
+            act_t = tuple(s for s in order if s in active)
+            count += 1
+            if len(act_t) == 1:
+                total += obs.pot
+                continue
+            gr, targets = self._others_announce(obs, k, act_t, deal, me, me_gr=False)
+            tricks = rollout([deal[s] for s in act_t], 0, (), (0,) * len(act_t), k.always, 0)
+            v = pay.values(act_t, tricks, gr, targets)
+            total += v[act_t.index(me)]
+        return Action.declare(me, total / max(count, 1) > 0)
+
+    def _others_announce(self, obs: Observation, k: Knowledge, act_t: tuple, deal: dict, me: int,
+                         me_gr: bool) -> tuple[int | None, tuple]:
+        """General Rams and targets of the other seats by the ``rules`` policy (R4.7, R4.8)."""
+        gr = me if me_gr else obs.general_rams
+        if obs.rules.general_rams and gr is None and obs.phase in (Phase.DECLARE, Phase.GENERAL_RAMS):
+            asked = act_t if obs.phase is Phase.DECLARE else act_t[act_t.index(me) + 1:]
+            for s in asked:
+                if s != me and rule_general_rams(deal[s], k.visible_trumps):
+                    gr = s
+                    break
+        targets = dict(obs.targets)
+        if obs.rules.targets:
+            top = 4 if obs.rules.general_rams else 5
+            if obs.phase is Phase.TARGETS:
+                later = act_t[act_t.index(me) + 1:]
+            else:
+                later = act_t
+            for s in later:
+                if s == me or s == gr or s in targets:
+                    continue
+                sure = sure_tricks(deal[s], k.visible_trumps)
+                if sure >= 2:
+                    targets[s] = min(sure, top)
+        return gr, tuple(sorted(targets.items()))
+
+    def _announce(self, obs: Observation) -> Action:
+        """R4.7 General Rams or R4.8 target: the choice with the best average counters."""
+        k, checks, _ = self._setup(obs)
+        pay = Payoff(obs)
+        me = obs.seat
+        act_t = tuple(obs.active)
+        choices = list(obs.legal)
+        totals = [0.0] * len(choices)
+        for _ in self._budget():
+            deal = self._sample(obs, k, checks, {})
+            deal[me] = k.own
+            tricks = rollout([deal[s] for s in act_t], 0, (), (0,) * len(act_t), k.always, 0)
+            mi = act_t.index(me)
+            for j, a in enumerate(choices):
+                if a.kind == "gr":
+                    gr, targets = self._others_announce(obs, k, act_t, deal, me, me_gr=True)
+                elif a.kind == "t":
+                    gr, targets = self._others_announce(obs, k, act_t, deal, me, me_gr=False)
+                    d = dict(targets)
+                    d[me] = a.target
+                    targets = tuple(sorted(d.items()))
+                else:
+                    gr, targets = self._others_announce(obs, k, act_t, deal, me, me_gr=False)
+                totals[j] += pay.values(act_t, tricks, gr, targets)[mi]
+        return self._best(obs, choices, totals)
+
+    def _best(self, obs: Observation, choices: list[Action], totals: list[float]) -> Action:
+        pref = self._rules.act(obs)
+        best = max(totals)
+        for a, t in zip(choices, totals):
+            if a is pref and t >= best - 1e-9:
+                return a
+        return choices[totals.index(best)]
+
+    def _play(self, obs: Observation) -> Action:
+        """R4.10: the card with the best average counters over the samples."""
+        k, checks, played_by = self._setup(obs)
+        pay = Payoff(obs)
+        me = obs.seat
+        act_t = tuple(obs.active)
+        n = len(act_t)
+        mi = act_t.index(me)
+        leader = act_t.index(obs.leader)
+        cur = tuple(k.codec.enc(c) for _, c in obs.current)
+        tricks0 = tuple(obs.tricks_won[s] for s in act_t)
+        trick_no = len(obs.tricks)
+        gr = obs.general_rams
+        targets = obs.targets
+        codes = legal(k.own, cur, k.always)
+        totals = {c: 0.0 for c in codes}
+        pcache: dict[tuple, tuple] = {}
+
+        def payoff(tr: tuple) -> tuple:
+            return pay.values(act_t, tr, gr, targets)
+
+        search = True  # after one sample too big to search, the rest are rolled out
+        for _ in self._budget():
+            deal = self._sample(obs, k, checks, played_by)
+            deal[me] = k.own
+            hands = [deal[s] for s in act_t]
+            try:
+                if not search:
+                    raise OverflowError
+                solver = Solver(n, payoff, k.always, node_limit=self.nodes, cache=pcache)
+                vals = solver.root(hands, leader, cur, tricks0)
+                for c in codes:
+                    totals[c] += vals[c][mi]
+            except OverflowError:
+                search = False
+                for c in codes:
+                    hh = [list(h) for h in hands]
+                    hh[mi].remove(c)
+                    cc = cur + (c,)
+                    if len(cc) == n:
+                        w = (leader + winner_index(cc)) % n
+                        tr = list(tricks0)
+                        tr[w] += 1
+                        if not hh[w]:
+                            totals[c] += payoff(tuple(tr))[mi]
+                            continue
+                        tr2 = rollout(hh, w, (), tr, k.always, trick_no + 1)
+                    else:
+                        tr2 = rollout(hh, leader, cc, tricks0, k.always, trick_no)
+                    totals[c] += payoff(tr2)[mi]
+        choices = [Action.play(me, k.codec.dec(c)) for c in codes]
+        return self._best(obs, choices, [totals[c] for c in codes])
+
+
+register_bot("montecarlo", MonteCarloBot)

@@ -1,0 +1,151 @@
+"""``ramsli tournament``: bots against bots, optionally with duplicate deals (issue #4).
+
+Prints a table per bot: counters per hand with a 95% confidence interval,
+in-rate, bete rate, pot win rate, decision time median and 95th percentile.
+``--out`` writes JSON (``.json``), CSV (``.csv``) or both (any other name:
+``NAME.json`` and ``NAME.csv``); ``--plot`` writes a PNG chart (matplotlib, Agg).
+Exit status 2 for a bad bot, preset, rule or count.
+"""
+
+from __future__ import annotations
+
+import csv
+import json
+from pathlib import Path
+from typing import Annotated, Optional
+
+import typer
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
+from rich.table import Table
+
+from ramsli.bots.base import bot_names
+from ramsli.rules import PRESETS, Rules, RulesError
+from ramsli.tournament import TournamentResult, run_tournament
+
+__all__ = ["register", "tournament", "write_outputs", "plot_result"]
+
+CSV_FIELDS = ["label", "spec", "hands", "mean", "ci95", "in_rate", "bete_rate", "bete_when_in", "pot_rate",
+              "decisions", "time_median_ms", "time_p95_ms", "time_max_ms"]
+
+
+def write_outputs(res: TournamentResult, out: Path) -> list[Path]:
+    """Write ``res`` as JSON and/or CSV by the extension of ``out``; returns the files written."""
+    suffix = out.suffix.lower()
+    targets = []
+    if suffix == ".json":
+        targets = [out]
+    elif suffix == ".csv":
+        targets = [out]
+    else:
+        targets = [out.with_suffix(".json"), out.with_suffix(".csv")]
+    for p in targets:
+        if p.suffix.lower() == ".json":
+            p.write_text(json.dumps(res.to_dict(), indent=2) + "\n", encoding="utf-8")
+        else:
+            with p.open("w", newline="", encoding="utf-8") as f:
+                w = csv.DictWriter(f, fieldnames=CSV_FIELDS)
+                w.writeheader()
+                for b in res.to_dict()["bots"]:
+                    w.writerow({k: b[k] for k in CSV_FIELDS})
+    return targets
+
+
+def plot_result(res: TournamentResult, path: Path) -> None:
+    """A PNG chart: counters per hand with 95% intervals, and in / bete / pot rates per bot."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    labels = [b.label for b in res.bots]
+    fig, (ax1, ax2) = plt.subplots(1, 2, figsize=(11, 4.2))
+    ax1.bar(labels, [b.mean for b in res.bots], yerr=[b.ci95 for b in res.bots], capsize=5, color="#4c72b0")
+    ax1.axhline(0, color="black", linewidth=0.8)
+    ax1.set_ylabel("counters per hand (95% CI)")
+    ax1.set_title(f"{res.deals} deals{' (duplicate)' if res.duplicate else ''}, {res.hands} hands")
+    x = range(len(labels))
+    w = 0.27
+    ax2.bar([i - w for i in x], [b.in_rate for b in res.bots], w, label="in")
+    ax2.bar(list(x), [b.bete_rate for b in res.bots], w, label="bete")
+    ax2.bar([i + w for i in x], [b.pot_rate for b in res.bots], w, label="pot won")
+    ax2.set_xticks(list(x), labels)
+    ax2.set_ylabel("share of hands")
+    ax2.legend()
+    for ax in (ax1, ax2):
+        ax.tick_params(axis="x", labelrotation=20)
+    fig.tight_layout()
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
+
+
+def tournament(
+    bots: Annotated[str, typer.Option("--bots", "-b", help="One bot per seat, comma-separated, e.g. "
+                                      "montecarlo,rules,rules,random,random; options after a colon, e.g. "
+                                      "'montecarlo:samples=40' (quote it).")] = "montecarlo,rules,rules,random,random",
+    preset: Annotated[str, typer.Option("--preset", "-p", help=f"Preset of R6 ({', '.join(PRESETS)}).")
+                      ] = "traditional",
+    rule: Annotated[Optional[list[str]], typer.Option("--rule", "-r", help="Change one option, key=value; "
+                                                      "repeatable.")] = None,
+    hands: Annotated[int, typer.Option("--hands", "-n", help="Deals to play (in duplicate each deal is played "
+                                       "once per rotation of the bots).")] = 200,
+    seed: Annotated[int, typer.Option("--seed", "-s", help="Tournament seed: the same seed gives the same "
+                                      "results.")] = 0,
+    jobs: Annotated[int, typer.Option("--jobs", "-j", help="Worker processes.")] = 1,
+    duplicate: Annotated[bool, typer.Option("--duplicate/--no-duplicate", help="Play every deal in every "
+                                            "rotation of the bots, so that luck cancels out.")] = False,
+    out: Annotated[Optional[Path], typer.Option("--out", "-o", help="Write the results: FILE.json, FILE.csv, "
+                                                "or both for any other name.")] = None,
+    plot: Annotated[Optional[Path], typer.Option("--plot", help="Write a PNG chart of the results.")] = None,
+    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar.")] = False,
+) -> None:
+    """Play bots against each other and report counters per hand with 95% confidence intervals."""
+    specs = [s.strip() for s in bots.replace(";", ",").split(",") if s.strip()]
+    # bot options use commas too ("montecarlo:samples=8,ms=20"): re-join pieces that are options
+    merged: list[str] = []
+    for s in specs:
+        if "=" in s and ":" not in s and merged:
+            merged[-1] += "," + s
+        else:
+            merged.append(s)
+    specs = merged
+    try:
+        rules = Rules.preset(preset).with_assignments(list(rule or []))
+    except RulesError as e:
+        typer.echo(f"error: {e}", err=True)
+        raise typer.Exit(2) from None
+    if hands < 1 or jobs < 1:
+        typer.echo("error: --hands and --jobs must be whole numbers >= 1", err=True)
+        raise typer.Exit(2)
+    if not 2 <= len(specs) <= 6:
+        typer.echo(f"error: {len(specs)} bots given; a table seats 2..6 (R2.1), one bot per seat", err=True)
+        raise typer.Exit(2)
+    console = Console(stderr=True)
+    try:
+        with Progress(TextColumn("deals"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
+                      TimeRemainingColumn(), console=console, disable=quiet, transient=True) as prog:
+            task = prog.add_task("deals", total=hands)
+            res = run_tournament(specs, rules, hands, seed=seed, jobs=jobs, duplicate=duplicate,
+                                 progress=lambda k: prog.advance(task, k))
+    except ValueError as e:
+        typer.echo(f"error: {e} (bots: {', '.join(bot_names())})", err=True)
+        raise typer.Exit(2) from None
+    table = Table(title=f"{res.deals} deals, {res.hands} hands{' (duplicate)' if res.duplicate else ''}, "
+                        f"preset {preset}, seed {seed}")
+    for col in ("bot", "counters/hand", "95% CI", "in", "bete", "pot won", "decisions", "median ms", "p95 ms"):
+        table.add_column(col, justify="left" if col == "bot" else "right")
+    for b in sorted(res.bots, key=lambda b: -b.mean):
+        table.add_row(b.label, f"{b.mean:+.3f}", f"±{b.ci95:.3f}", f"{b.in_rate:.1%}", f"{b.bete_rate:.1%}",
+                      f"{b.pot_rate:.1%}", str(b.decisions), f"{b.time_median_ms:.2f}", f"{b.time_p95_ms:.2f}")
+    Console(highlight=False, width=max(Console().width, 120)).print(table)
+    if out is not None:
+        for p in write_outputs(res, out):
+            typer.echo(f"wrote {p}")
+    if plot is not None:
+        plot_result(res, plot)
+        typer.echo(f"wrote {plot}")
+
+
+def register(app: typer.Typer) -> None:
+    """Add ``ramsli tournament`` to the app."""
+    app.command("tournament")(tournament)

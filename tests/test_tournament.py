@@ -1,0 +1,73 @@
+"""Duplicate tournaments and the ``ramsli tournament`` command (issue #4)."""
+
+from __future__ import annotations
+
+import csv
+import json
+
+import pytest
+from typer.testing import CliRunner
+
+from ramsli.cli import app
+from ramsli.rules import Rules
+from ramsli.tournament import deal_deck, play_deal, run_tournament
+
+SPECS = ["montecarlo:samples=2,nodes=300", "rules", "random"]
+
+
+def test_duplicate_plays_every_rotation_of_the_same_deal():
+    rules = Rules()
+    raw = play_deal(SPECS, rules, seed=4, i=2, duplicate=True)
+    assert all(len(raw["net"][j]) == 3 for j in range(3))
+    # chips are neither created nor destroyed (R3.4): what the bots lose stays in the pot
+    for r in range(3):
+        total = sum(raw["net"][j][r] for j in range(3))
+        assert total <= 0
+        assert total >= -(3 * rules.bete)
+    assert deal_deck(rules, 4, 2) == deal_deck(rules, 4, 2)
+    assert deal_deck(rules, 4, 2) != deal_deck(rules, 4, 3)
+
+
+def test_same_seed_same_results_whatever_the_jobs():
+    a = run_tournament(SPECS, Rules(), deals=6, seed=9, duplicate=True)
+    b = run_tournament(SPECS, Rules(), deals=6, seed=9, duplicate=True, jobs=2, chunk=2)
+    c = run_tournament(SPECS, Rules(), deals=6, seed=10, duplicate=True)
+    assert a.per_deal == b.per_deal
+    assert a.per_deal != c.per_deal
+    assert a.hands == 18 and a.bots[1].hands == 18
+    assert [x.mean for x in a.bots] == [x.mean for x in b.bots]
+    for bot in a.bots:
+        assert 0 <= bot.bete_rate <= bot.in_rate <= 1
+        assert bot.ci95 >= 0
+
+
+def test_bad_table_is_refused():
+    with pytest.raises(ValueError, match="2..6"):
+        run_tournament(["rules"], Rules(), deals=1)
+    with pytest.raises(ValueError, match="unknown bot"):
+        run_tournament(["rules", "nobody"], Rules(), deals=1)
+
+
+def test_cli_smoke_writes_json_csv_and_plot(tmp_path):
+    out = tmp_path / "res"
+    png = tmp_path / "chart.png"
+    r = CliRunner().invoke(app, ["tournament", "--bots", "montecarlo:samples=2,nodes=300,rules,random,random",
+                                 "--hands", "3", "--duplicate", "--seed", "1", "--rule", "bete=10",
+                                 "--out", str(out), "--plot", str(png), "--quiet"])
+    assert r.exit_code == 0, r.output
+    data = json.loads((tmp_path / "res.json").read_text())
+    assert data["deals"] == 3 and data["hands"] == 12 and data["rules"]["bete"] == 10
+    assert [b["label"] for b in data["bots"]] == ["montecarlo:samples=2,nodes=300", "rules", "random#1",
+                                                   "random#2"]
+    rows = list(csv.DictReader((tmp_path / "res.csv").open()))
+    assert len(rows) == 4 and float(rows[1]["in_rate"]) <= 1
+    assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    assert "counters/hand" in r.output
+
+
+def test_cli_rejects_bad_input():
+    r = CliRunner().invoke(app, ["tournament", "--bots", "rules,bogus", "--hands", "1", "-q"])
+    assert r.exit_code == 2
+    assert "unknown bot" in r.output
+    r = CliRunner().invoke(app, ["tournament", "--bots", "rules,rules", "--rule", "bete=x", "-q"])
+    assert r.exit_code == 2
