@@ -1,0 +1,118 @@
+"""Speed of the batch kernel against the engine and OpenSpiel (issue #6; a benchmark, not a test).
+
+Prints, in one run: kernel hands/s of random play (5 players, traditional, all cores), the
+reference engine's hands/s (random play, one core), OpenSpiel ``oh_hell`` (5 players, 32 cards,
+5 tricks) random play through pyspiel's Python API, the ratios, and the time ``ramsli odds``
+takes to get in-out to ±0.1 counters against the tips model.
+
+    /work/venv/bin/python bench/kernel.py [--hands 4000000]
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import time
+
+import numba
+
+from ramsli.hand import Hand
+from ramsli.lab import kernel as K
+from ramsli.lab.odds import estimate
+from ramsli.rules import Rules
+
+
+def kernel_rate(hands: int, policy: int, threads: int | None = None) -> float:
+    r = Rules()
+    if threads:
+        numba.set_num_threads(threads)
+    K.play_batch(r, 5, 1000, seed=1, policy=policy)  # JIT / cache load
+    t = time.perf_counter()
+    K.play_batch(r, 5, hands, seed=2, policy=policy)
+    dt = time.perf_counter() - t
+    numba.set_num_threads(numba.config.NUMBA_NUM_THREADS)
+    return hands / dt
+
+
+def engine_rate(seconds: float = 3.0) -> float:
+    r = Rules()
+    rng = random.Random(1)
+    n = 0
+    t = time.perf_counter()
+    while time.perf_counter() - t < seconds:
+        hand = Hand.new(r, [20] * 5, n % 5, rng)
+        while not hand.is_over:
+            legal = hand.legal_actions()
+            hand.apply(legal[rng.randrange(len(legal))])
+        n += 1
+    return n / (time.perf_counter() - t)
+
+
+def openspiel_rate(seconds: float = 3.0) -> float | None:
+    try:
+        import pyspiel
+    except ImportError:
+        return None
+    game = pyspiel.load_game("oh_hell", {"players": 5, "num_suits": 4, "num_cards_per_suit": 8,
+                                         "num_tricks_fixed": 5})
+    rng = random.Random(1)
+    n = 0
+    t = time.perf_counter()
+    while time.perf_counter() - t < seconds:
+        s = game.new_initial_state()
+        while not s.is_terminal():
+            if s.is_chance_node():
+                outcomes = s.chance_outcomes()
+                s.apply_action(outcomes[rng.randrange(len(outcomes))][0])
+            else:
+                legal = s.legal_actions()
+                s.apply_action(legal[rng.randrange(len(legal))])
+        n += 1
+    return n / (time.perf_counter() - t)
+
+
+def odds_time(precision: float = 0.1) -> tuple[float, dict]:
+    estimate("AS 9S KH 8D 7C", "TS", 5, 3, "in,out", time_s=0.1)  # JIT / cache load
+    out = {}
+    worst = 0.0
+    for cards, seat, before in (("AS 9S KH 8D 7C", 3, "in,out"), ("AH 9D 8C 9C 7S", 4, "in,in,in"),
+                                ("9H 8D 8C 9C 7S", 1, ""), ("KS 8D 8C 9C 9H", 5, "in,out,in,out")):
+        t = time.perf_counter()
+        r = estimate(cards, "TS", 5, seat, before, time_s=30, precision=precision, seed=3)
+        dt = time.perf_counter() - t
+        worst = max(worst, dt)
+        out[f"{cards} seat {seat} after {before or '-'}"] = (dt, r["ev_diff"]["mean"], r["ev_diff"]["ci95"],
+                                                             r["accepted"], r["samples"], r["conditioning"])
+    return worst, out
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--hands", type=int, default=4_000_000, help="kernel hands per measurement")
+    ap.add_argument("--seconds", type=float, default=3.0, help="seconds for the engine and OpenSpiel runs")
+    a = ap.parse_args()
+    threads = numba.config.NUMBA_NUM_THREADS
+    k_all = kernel_rate(a.hands, K.RANDOM)
+    k_one = kernel_rate(a.hands // 2, K.RANDOM, threads=1)
+    k_tips = kernel_rate(a.hands // 2, K.TIPS)
+    eng = engine_rate(a.seconds)
+    osp = openspiel_rate(a.seconds)
+    print(f"kernel, random play, 5 players, traditional, {threads} threads: {k_all:,.0f} hands/s")
+    print(f"kernel, random play, 1 thread:                          {k_one:,.0f} hands/s")
+    print(f"kernel, tips policy, {threads} threads:                      {k_tips:,.0f} hands/s")
+    print(f"engine (Hand.new + legal_actions + apply), 1 core:      {eng:,.0f} hands/s")
+    if osp:
+        print(f"OpenSpiel oh_hell (5 players, 32 cards, 5 tricks), pyspiel Python API: {osp:,.0f} hands/s")
+    print(f"ratio kernel / engine:    {k_all / eng:,.0f}x")
+    if osp:
+        print(f"ratio kernel / OpenSpiel: {k_all / osp:,.0f}x;  engine / OpenSpiel: {eng / osp:.2f}x")
+    print(f"aim >= 1,000,000 hands/s: {'reached' if k_all >= 1e6 else 'NOT reached'}")
+    worst, rows = odds_time(0.1)
+    print("ramsli odds to ±0.1 counters (in - out) against tips:")
+    for k, (dt, m, h, acc, smp, cond) in rows.items():
+        print(f"  {k}: {dt:.2f} s, in-out {m:+.2f} ± {h:.2f} ({acc:,} of {smp:,} samples, {cond})")
+    print(f"worst {worst:.2f} s (aim: within 2 s): {'reached' if worst <= 2 else 'NOT reached'}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,85 @@
+"""``ramsli odds``: should I stay in with this hand? (issue #6).
+
+Estimates P(at least one trick), P(most tricks) and the expected counters of
+``in`` against ``out`` with 95% confidence intervals; see :mod:`ramsli.lab.odds`
+for the exact definitions. Exit status 2 for bad input.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Annotated, Optional
+
+import typer
+from rich.console import Console
+from rich.table import Table
+
+from ramsli.rules import PRESETS, Rules, RulesError
+
+__all__ = ["register", "odds_cmd"]
+
+
+def odds_cmd(
+    cards: Annotated[str, typer.Argument(help="My five cards, e.g. 'AS 9S KH 8D 7C' (R1.6 notation).")],
+    turn_up: Annotated[str, typer.Option("--turn-up", "-t", help="The turn-up (its suit is trump, R4.4), e.g. 10S.")],
+    players: Annotated[int, typer.Option("--players", "-P", help="Players at the table, 2..6 (R2.1).")] = 5,
+    seat: Annotated[int, typer.Option("--seat", help="My seat counted from the dealer: 1 = the dealer's left "
+                                      "(declares first), PLAYERS = the dealer (declares last).")] = 1,
+    before: Annotated[str, typer.Option("--before", help="Declarations of seats 1..SEAT-1 in order, "
+                                        "comma-separated, e.g. 'in,out' for seat 3.")] = "",
+    bot: Annotated[str, typer.Option("--bot", help="Opponent model (and mine): tips (kernel, fast), random "
+                                     "(kernel), or any bot name (engine, slow).")] = "tips",
+    preset: Annotated[str, typer.Option("--preset", "-p", help=f"Preset of R6 ({', '.join(PRESETS)}).")]
+    = "traditional",
+    rule: Annotated[Optional[list[str]], typer.Option("--rule", "-r", help="Change one option, key=value (R8).")]
+    = None,
+    pot: Annotated[int, typer.Option("--pot", help="Carry-over pot before the antes (R5.4), counters.")] = 0,
+    time_s: Annotated[float, typer.Option("--time", help="Time budget in seconds.")] = 2.0,
+    precision: Annotated[float, typer.Option("--precision", help="Stop once the 95% CI half-width of in-out is "
+                                             "at most this many counters (0: use the whole --time).")] = 0.05,
+    seed: Annotated[int, typer.Option("--seed", "-s", help="Seed (>= 0).")] = 0,
+    as_json: Annotated[bool, typer.Option("--json", help="Print the result as JSON.")] = False,
+) -> None:
+    """Estimate P(a trick), P(most tricks) and the counters of in vs out for one hand."""
+    from ramsli.lab.odds import OddsError, estimate
+
+    try:
+        rules = Rules.preset(preset).with_assignments(rule or [])
+        if time_s <= 0 or precision < 0 or seed < 0 or pot < 0:
+            raise OddsError("--time must be > 0, --precision, --pot and --seed >= 0")
+        res = estimate(cards, turn_up, players, seat, before, rules, bot=bot, time_s=time_s, precision=precision,
+                       seed=seed, pot=pot)
+    except (RulesError, OddsError) as e:
+        typer.echo(f"error: {e}", err=True)
+        raise typer.Exit(2) from None
+    if as_json:
+        typer.echo(json.dumps(res, indent=2))
+        return
+    con = Console()
+    t = Table(title=f"{res['cards']}, turn-up {res['turn_up']}, {players} players, seat {seat}"
+                    f"{' after ' + ','.join(res['before']) if res['before'] else ''} vs {bot}")
+    t.add_column("estimate")
+    t.add_column("value", justify="right")
+    t.add_column("95% CI", justify="right")
+    t.add_row("P(at least one trick | in)", f"{res['p_trick']['mean']:.1%}", f"± {res['p_trick']['ci95']:.1%}")
+    t.add_row("P(most tricks | in)", f"{res['p_most']['mean']:.1%}", f"± {res['p_most']['ci95']:.1%}")
+    t.add_row("counters if in", f"{res['ev_in']['mean']:+.2f}", f"± {res['ev_in']['ci95']:.2f}")
+    if res["out_allowed"]:
+        t.add_row("counters if out", f"{res['ev_out']['mean']:+.2f}", f"± {res['ev_out']['ci95']:.2f}")
+        t.add_row("in - out", f"{res['ev_diff']['mean']:+.2f}", f"± {res['ev_diff']['ci95']:.2f}")
+    con.print(t)
+    con.print("counters: my stack after the hand minus before the ante (out = -ante, R5.5); "
+              f"{res['accepted']:,} of {res['samples']:,} samples ({res['conditioning']} conditioning) "
+              f"in {res['elapsed_s']:.2f} s")
+    if not res["out_allowed"]:
+        con.print("out is not allowed here: the dealer must be in when everyone before is out (R4.5)")
+    elif res["ev_diff"]["mean"] > 0:
+        con.print(f"[bold green]stay in[/] (in beats out by {res['ev_diff']['mean']:.2f} counters)")
+    else:
+        con.print(f"[bold red]fold[/] (out beats in by {-res['ev_diff']['mean']:.2f} counters)")
+
+
+def register(app: typer.Typer) -> None:
+    """Add ``odds`` to the ``ramsli`` app."""
+    app.command("odds", help="Estimate the odds of one hand: P(a trick), P(most tricks), in vs out (issue #6).")(
+        odds_cmd)

@@ -1,0 +1,120 @@
+"""``ramsli simulate``: self-play of many hands or whole sessions (issue #6).
+
+Prints in-rate and bete rate by seat position relative to the dealer, the pot
+size distribution, how often the pot is split or carried over, session length
+and counters per hand by bot. Uses the batch kernel when every bot is
+``random`` or ``tips``, else the engine with the bots. Exit status 2 for bad input.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Optional
+
+import typer
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
+from rich.table import Table
+
+from ramsli.rules import PRESETS, Rules, RulesError
+
+__all__ = ["register", "simulate_cmd"]
+
+
+def _fail(msg: str) -> None:
+    typer.echo(f"error: {msg}", err=True)
+    raise typer.Exit(2)
+
+
+def simulate_cmd(
+    hands: Annotated[int, typer.Option("--hands", "-n", help="Independent hands to play (each from fresh "
+                                       "stacks and an empty pot).")] = 0,
+    sessions: Annotated[int, typer.Option("--sessions", help="Whole sessions to play instead (R3: carry-over, "
+                                          "bust, ends; capped at 10000 hands each).")] = 0,
+    bots: Annotated[str, typer.Option("--bots", "-b", help="One bot per seat, comma-separated (e.g. "
+                                      "'tips,tips,random'); a single name fills --players seats. The kernel "
+                                      "plays random and tips; other bots use the engine.")] = "random",
+    players: Annotated[int, typer.Option("--players", "-P", help="Seats (2..6, R2.1) when --bots names one bot.")]
+    = 5,
+    preset: Annotated[str, typer.Option("--preset", "-p", help=f"Preset of R6 ({', '.join(PRESETS)}).")]
+    = "traditional",
+    rule: Annotated[Optional[list[str]], typer.Option("--rule", "-r", help="Change one option, key=value (R8); "
+                                                      "repeatable, e.g. --rule bete=10.")] = None,
+    seed: Annotated[int, typer.Option("--seed", "-s", help="Seed (>= 0): the same seed gives the same hands.")] = 0,
+    jobs: Annotated[int, typer.Option("--jobs", "-j", help="Worker processes for the engine path (the kernel "
+                                      "uses all cores by itself).")] = 1,
+    engine: Annotated[bool, typer.Option("--engine", help="Play through the engine even when the kernel could.")]
+    = False,
+    out: Annotated[Optional[str], typer.Option("--out", "-o", help="Write the summary to FILE.json or FILE.csv.")]
+    = None,
+    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar.")] = False,
+) -> None:
+    """Self-play many hands or sessions and summarise them (in-rate, bete rate, pots, counters)."""
+    from ramsli.lab.simulate import simulate, write_out
+
+    try:
+        rules = Rules.preset(preset).with_assignments(rule or [])
+    except RulesError as e:
+        _fail(str(e))
+    specs = [b.strip() for b in bots.split(",") if b.strip()]
+    if len(specs) == 1:
+        specs = specs * players
+    if not 2 <= len(specs) <= 6:
+        _fail(f"{len(specs)} bots given; a table seats 2..6 (R2.1), one bot per seat")
+    if (hands > 0) == (sessions > 0) or hands < 0 or sessions < 0:
+        _fail("give exactly one of --hands N or --sessions N, with N >= 1")
+    if jobs < 1 or seed < 0:
+        _fail("--jobs must be >= 1 and --seed >= 0")
+    if out is not None and not (out.endswith(".json") or out.endswith(".csv")):
+        _fail(f"--out {out!r}: the file must end in .json or .csv")
+    console = Console(stderr=True)
+    total = hands or sessions
+    with Progress(TextColumn("[bold]simulate"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
+                  TimeRemainingColumn(), console=console, disable=quiet, transient=True) as prog:
+        task = prog.add_task("play", total=total)
+        try:
+            res = simulate(rules, specs, hands=hands, sessions=sessions, seed=seed, jobs=jobs,
+                           progress=lambda d, t: prog.update(task, completed=d),
+                           use_kernel=False if engine else None)
+        except ValueError as e:
+            _fail(str(e))
+    show(res)
+    if out:
+        write_out(res, out)
+        typer.echo(f"wrote {out}")
+
+
+def show(res: dict) -> None:
+    """Print the summary with Rich tables."""
+    con = Console()
+    speed = f", {res['hands_per_s']:,.0f} hands/s" if res.get("hands_per_s") else ""
+    con.print(f"[bold]{res['hands']:,} hands[/] of {res['players']} players by the {res['engine']} "
+              f"in {res['elapsed_s']:.2f} s{speed}; seed {res['seed']}")
+    t = Table(title="By position (1 = dealer's left)")
+    for c in ("position", "in-rate", "bete when in", "bete per hand"):
+        t.add_column(c, justify="right")
+    for p in res["positions"]:
+        t.add_row(f"{p['position']} {p['label'] if p['label'] in ('dealer', 'dealer' + chr(39) + 's left') else ''}",
+                  f"{p['in_rate']:.1%}", f"{p['bete_rate_when_in']:.1%}", f"{p['bete_rate']:.1%}")
+    con.print(t)
+    b = Table(title="Counters per hand by bot (95% CI)")
+    b.add_column("bot")
+    b.add_column("seats")
+    b.add_column("counters/hand", justify="right")
+    for r in res["bots_summary"]:
+        b.add_row(r["bot"], " ".join(r["seats"]), f"{r['counters_per_hand']:+.3f} ± {r['ci95']:.3f}")
+    con.print(b)
+    pot = res["pot"]
+    con.print(f"pot of played hands: mean {pot['mean']:.2f}, median {pot['p50']}, 90% {pot['p90']}, "
+              f"99% {pot['p99']}; split {res['split_rate']:.1%}, carried over {res['carry_over_rate']:.1%}, "
+              f"walkover {res['walkover_rate']:.1%}, thrown in {res['thrown_in_rate']:.1%}")
+    if "sessions" in res:
+        s = res["sessions"]
+        reasons = ", ".join(f"{k} {v}" for k, v in sorted(s["end_reasons"].items()))
+        con.print(f"sessions: {s['count']}, hands per session mean {s['mean_hands']:.1f}, median "
+                  f"{s['median_hands']:.0f}, 90% {s['p90_hands']:.0f}, max {s['max_hands']}; ends: {reasons}")
+
+
+def register(app: typer.Typer) -> None:
+    """Add ``simulate`` to the ``ramsli`` app."""
+    app.command("simulate", help="Self-play many hands or whole sessions and summarise them (issue #6).")(
+        simulate_cmd)

@@ -1,0 +1,248 @@
+"""Odds of one hand: should I stay in? (``ramsli odds``, issue #6).
+
+Given my five cards, the turn-up, the number of players, my seat and the
+declarations made before me, :func:`estimate` samples the hidden cards (every
+card of the deck that is not in my hand and not the turn-up, dealt uniformly to
+the other seats), plays each sample twice with the same random numbers — once
+with me ``in``, once ``out`` (common random numbers, so the difference is
+sharp) — against an opponent model, and reports with 95% confidence intervals:
+
+- ``p_trick``: P(I take at least one trick | in), i.e. 1 - P(bete); a walkover counts
+  as a success (no tricks are played and no bete is owed, R4.6);
+- ``p_most``: P(I take the most tricks, alone or tied, so that I take a share of
+  the pot, R5.1/R5.2 | in); a walkover (everyone else out, R4.6) counts;
+- ``ev_in``, ``ev_out``: expected counters won or lost **in this hand**, measured
+  as my stack after settlement minus my stack before the ante. So ``ev_out`` is
+  ``-ante`` exactly (R5.5), and ``ev_in`` includes the ante, the pot share, bete
+  and any General Rams or target payments. Counters left in the pot for later
+  hands (R5.4) are not counted;
+- ``ev_diff`` = ``ev_in - ev_out``: the value of staying in against folding
+  (independent of the ante). Stay in when it is positive.
+
+Seats are counted from the dealer: seat 1 is the dealer's left, seat
+``players`` is the dealer, who declares last (R4.5). The ``before`` list holds
+the declarations of seats 1 .. seat-1, in order.
+
+Conditioning on what was declared before me: by rejection (a sample counts only
+if the opponent model, holding the sampled cards, would itself have declared
+exactly that); if fewer than 2% of samples are accepted, the declarations are
+forced instead (and the result says so). I and the opponents play with the
+same model. The ``tips`` and ``random`` models run in the batch kernel; any
+other bot (e.g. ``rules``) plays through the engine, with forced declarations
+before me.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+from typing import Sequence
+
+import numpy as np
+
+from ramsli.cards import Card, CardError, make_deck, parse_cards
+from ramsli.lab import kernel as K
+from ramsli.rules import Rules
+
+__all__ = ["OddsError", "parse_query", "estimate"]
+
+
+class OddsError(ValueError):
+    """A bad ``ramsli odds`` query; the message says what was wrong and what is allowed."""
+
+
+def parse_query(cards: str, turn_up: str, players: int, seat: int, before: str | Sequence[str], rules: Rules
+                ) -> tuple[list[Card], Card, list[int]]:
+    """Check and parse a query.
+
+    Returns:
+        ``(my cards, turn-up, before as 1 in / 0 out)``.
+
+    Raises:
+        OddsError: for malformed or duplicate cards, not five cards, cards outside the rules'
+            deck (R1), a joker turn-up (R4.4), the turn-up in my hand, a bad number of players
+            (R2.1), a bad seat, or a ``before`` list that is not seat-1 entries of in/out (R4.5).
+    """
+    try:
+        mine = parse_cards(cards)
+    except CardError as e:
+        raise OddsError(f"my cards: {e}") from None
+    try:
+        tu = Card.parse(turn_up)
+    except CardError as e:
+        raise OddsError(f"--turn-up: {e}") from None
+    if len(mine) != 5:
+        raise OddsError(f"give exactly five cards (R4.3), got {len(mine)}: {cards!r}")
+    if len(set(mine)) != 5:
+        dup = sorted({str(c) for c in mine if mine.count(c) > 1})
+        raise OddsError(f"card {', '.join(dup)} given twice: a card is dealt once (R1)")
+    if tu.is_joker:
+        raise OddsError("--turn-up: a joker is turned aside, never the turn-up (R4.4, D-9)")
+    deck = set(make_deck(rules.deck, rules.jokers))
+    for c in mine + [tu]:
+        if c not in deck:
+            raise OddsError(f"card {c} is not in the {rules.deck} deck{' with jokers' if rules.jokers else ''} "
+                            "(R1); allowed ranks are " + ("A K Q J T 9 8 7" if rules.deck == "piquet32" else "A..2"))
+    if tu in mine:
+        raise OddsError(f"--turn-up {tu} is also in my cards: the turn-up stays on the stock (R4.4)")
+    if not 2 <= players <= 6:
+        raise OddsError(f"--players {players}: allowed are 2..6 (R2.1)")
+    if not 1 <= seat <= players:
+        raise OddsError(f"--seat {seat}: allowed are 1..{players} (1 = the dealer's left, {players} = the dealer)")
+    items = [b.strip().lower() for b in (before.split(",") if isinstance(before, str) else before) if b.strip()]
+    if rules.compulsory:
+        if items:
+            raise OddsError("compulsory Ramsli has no declarations (R4.5): give no --before")
+        return mine, tu, []
+    if len(items) != seat - 1:
+        raise OddsError(f"--before needs {seat - 1} entries (the declarations of seats 1..{seat - 1}), "
+                        f"got {len(items)}: {before!r}")
+    bad = [b for b in items if b not in ("in", "out")]
+    if bad:
+        raise OddsError(f"--before: {bad[0]!r} is not a declaration; allowed are in, out (R4.5)")
+    return mine, tu, [1 if b == "in" else 0 for b in items]
+
+
+def _ci(x: np.ndarray) -> tuple[float, float]:
+    m = float(x.mean())
+    half = 1.96 * float(x.std(ddof=1)) / math.sqrt(len(x)) if len(x) > 1 else float("inf")
+    return m, half
+
+
+def estimate(cards: str, turn_up: str, players: int, seat: int, before: str | Sequence[str] = "",
+             rules: Rules | None = None, bot: str = "tips", time_s: float = 2.0, precision: float = 0.0,
+             seed: int = 0, pot: int = 0, batch: int = 20000) -> dict:
+    """Estimate the odds of a hand (see the module text for every quantity).
+
+    Args:
+        cards: my five cards, e.g. ``"AS 9S KH 8D 7C"``; turn_up: e.g. ``"TS"``;
+        players: 2..6; seat: 1 (dealer's left) .. players (dealer); before: ``"in,out"``;
+        rules: default ``traditional``; bot: opponent (and my) model, ``tips``/``random`` in the
+        kernel, any other registered bot through the engine; time_s: time budget (seconds);
+        precision: stop once the 95% CI half-width of ``ev_diff`` is at most this (counters; 0 = use
+        the whole time); seed: ≥ 0; pot: carry-in pot before the antes (R5.4).
+
+    Returns:
+        a dict with ``p_trick``, ``p_most``, ``ev_in``, ``ev_out``, ``ev_diff`` (each
+        ``{"mean", "ci95"}``), ``samples``, ``accepted``, ``conditioning``, ``elapsed_s``,
+        ``out_allowed`` (False when the dealer is forced in, R4.5).
+
+    Raises:
+        OddsError: for a bad query (see :func:`parse_query`) or an unknown bot.
+    """
+    rules = rules or Rules()
+    mine, tu, bef = parse_query(cards, turn_up, players, seat, before, rules)
+    n = players
+    me = seat - 1
+    dealer = n - 1
+    out_allowed = not rules.compulsory and not (rules.dealer_forced and seat == n and not any(bef))
+    forced = np.full(n, -1, np.int64)
+    for i, d in enumerate(bef):
+        forced[i] = d
+    unknown = np.array(sorted(c.index for c in make_deck(rules.deck, rules.jokers)
+                              if c not in mine and c is not tu), np.int64)
+    stacks = np.full(n, rules.starting_stack, np.int64)
+    t0 = time.perf_counter()
+    kernel_bot = bot in ("tips", "random")
+    if not kernel_bot:
+        from ramsli.bots.base import make_bot
+        import ramsli.lab.policy  # noqa: F401
+
+        try:
+            make_bot(bot, seed=0)
+        except ValueError as e:
+            raise OddsError(str(e)) from None
+    pol = np.full(n, K.TIPS if bot == "tips" else K.RANDOM, np.int64)
+    var = np.zeros(n, np.int64)
+    mine_arr = np.array([c.index for c in mine], np.int64)
+    deltas, tricks, best = [], [], []
+    conditioning = "rejection" if bef else "none"
+    samples = 0
+    start = 0
+    while True:
+        m = batch if kernel_bot else 50
+        if kernel_bot:
+            d = np.empty((m, 2), np.int64)
+            tr = np.empty(m, np.int64)
+            be = np.empty(m, np.int64)
+            ag = np.empty(m, np.bool_)
+            f = forced if conditioning != "forced" else np.where(forced >= 0, forced + 10, -1)
+            K.run_odds(seed, start, m, n, me, mine_arr, tu.index, unknown, dealer, stacks, pot, K.pack_rules(rules),
+                       pol, var, f, d, tr, be, ag, K._chunks(m))
+        else:
+            d, tr, be, ag = _engine_samples(rules, bot, n, me, mine, tu, unknown, bef, seed, start, m, pot)
+        start += m
+        samples += m
+        if conditioning == "rejection" and samples >= 4 * batch and sum(len(x) for x in tricks) < 0.02 * samples:
+            conditioning = "forced"  # too rare under the model: force the declarations instead
+            deltas, tricks, best = [], [], []
+            continue
+        keep = ag if conditioning == "rejection" else np.ones(m, bool)
+        deltas.append(d[keep])
+        tricks.append(tr[keep])
+        best.append(be[keep])
+        acc = sum(len(x) for x in tricks)
+        elapsed = time.perf_counter() - t0
+        if acc > 1000:
+            dd = np.concatenate(deltas)
+            half = _ci((dd[:, 0] - dd[:, 1]).astype(float))[1]
+            if precision > 0 and half <= precision:
+                break
+        if elapsed >= time_s and acc >= 200:
+            break
+    dd = np.concatenate(deltas) if deltas else np.zeros((0, 2), np.int64)
+    trs = np.concatenate(tricks) if tricks else np.zeros(0, np.int64)
+    bst = np.concatenate(best) if best else np.zeros(0, np.int64)
+    if len(trs) < 2:
+        raise OddsError("no sample matched the declarations before you within the time; give more --time")
+
+    def stat(x) -> dict:
+        m_, h = _ci(np.asarray(x, float))
+        return {"mean": m_, "ci95": h}
+
+    return {
+        "cards": " ".join(str(c) for c in mine), "turn_up": str(tu), "players": n, "seat": seat,
+        "before": ["in" if b else "out" for b in bef], "bot": bot, "rules": rules.diff(),
+        "p_trick": stat((trs >= 1) | (bst == 1)), "p_most": stat(bst), "ev_in": stat(dd[:, 0]),
+        "ev_out": stat(dd[:, 1]) if out_allowed else None,
+        "ev_diff": stat(dd[:, 0] - dd[:, 1]) if out_allowed else None,
+        "out_allowed": out_allowed, "samples": samples, "accepted": int(len(trs)),
+        "conditioning": conditioning, "elapsed_s": time.perf_counter() - t0, "seed": seed,
+    }
+
+
+def _engine_samples(rules, bot, n, me, mine, tu, unknown, bef, seed, start, m, pot):
+    """Engine path for bots the kernel cannot play: declarations before me are forced."""
+    from ramsli.bots.base import make_bot
+    from ramsli.hand import Action, Hand
+
+    d = np.empty((m, 2), np.int64)
+    tr = np.empty(m, np.int64)
+    be = np.empty(m, np.int64)
+    ag = np.ones(m, np.bool_)
+    for i in range(m):
+        rng = random.Random(seed * 1_000_003 + start + i)
+        pool = [Card.from_index(int(c)) for c in unknown]
+        rng.shuffle(pool)
+        hands = []
+        for s in range(n):
+            hands.append(list(mine) if s == me else [pool.pop() for _ in range(5)])
+        for k in range(2):
+            bots = {s: make_bot(bot, seed=seed * 7919 + start + i * 7 + s) for s in range(n)}
+            hand = Hand.from_cards(rules, [rules.starting_stack] * n, n - 1, hands, tu, pot=pot)
+            while not hand.is_over:
+                seat = hand.to_act
+                if hand.phase.value == "declare" and seat < me:
+                    a = Action.declare(seat, bool(bef[seat]))
+                elif hand.phase.value == "declare" and seat == me:
+                    a = Action.declare(seat, k == 0 or len(hand.legal_actions()) == 1)
+                else:
+                    a = bots[seat].act(hand.observe(seat))
+                hand.apply(a)
+            s_ = hand.settlement
+            d[i, k] = s_.stacks_after[me] - rules.starting_stack
+            if k == 0:
+                tr[i] = s_.tricks[me]
+                be[i] = int(me in s_.winners)
+    return d, tr, be, ag

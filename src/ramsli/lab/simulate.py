@@ -1,0 +1,353 @@
+"""Self-play of many hands or whole sessions (``ramsli simulate``, issue #6).
+
+:func:`simulate` plays independent hands (every hand from fresh stacks of
+``starting_stack`` and an empty pot; the dealer of hand h is seat h mod n) or
+whole sessions (R3: carry-over, bust, ends) with one bot per seat, and
+summarises: in-rate and bete rate by position relative to the dealer, the pot
+size distribution, how often the pot is split (R5.2) or carried over (R5.4),
+session length, and counters won or lost per hand by bot.
+
+When every seat is ``random`` or ``tips`` the batch kernel plays
+(:mod:`ramsli.lab.kernel`, both cores); otherwise the engine plays with the
+bots (``jobs`` processes). Both give the same hands for the same seed when
+the bots are ``random``/``tips`` (the kernel agrees exactly with the engine).
+"""
+
+from __future__ import annotations
+
+import csv
+import json
+import math
+import time
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass, field
+from typing import Callable, Sequence
+
+import numpy as np
+
+from ramsli.lab import kernel as K
+from ramsli.rules import Rules
+
+__all__ = ["KERNEL_BOTS", "Stats", "simulate", "write_out", "kernel_policy"]
+
+#: bots the kernel can play: name -> kernel policy
+KERNEL_BOTS = {"random": K.RANDOM, "tips": K.TIPS}
+SESSION_CAP = 10000
+_HANDS_STRIDE = 1 << 20
+
+
+def kernel_policy(bots: Sequence[str]) -> np.ndarray | None:
+    """Kernel policies for the bot specs, or None if some bot is not a kernel bot."""
+    if all(b.strip() in KERNEL_BOTS for b in bots):
+        return np.array([KERNEL_BOTS[b.strip()] for b in bots], np.int64)
+    return None
+
+
+@dataclass
+class Stats:
+    """Running totals of a simulation (counts per position from the dealer's left, per seat)."""
+
+    n: int
+    hands: int = 0
+    pos_seated: np.ndarray = None
+    pos_in: np.ndarray = None
+    pos_bete: np.ndarray = None
+    seat_sum: np.ndarray = None
+    seat_sq: np.ndarray = None
+    seat_hands: np.ndarray = None
+    pot_hist: np.ndarray = None
+    split: int = 0
+    carry: int = 0
+    walkover: int = 0
+    thrown: int = 0
+    session_len: list = field(default_factory=list)
+    end_reasons: dict = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        z = lambda: np.zeros(self.n, np.int64)  # noqa: E731
+        self.pos_seated, self.pos_in, self.pos_bete = z(), z(), z()
+        self.seat_sum, self.seat_sq, self.seat_hands = z(), z(), z()
+        self.pot_hist = np.zeros(K.POT_BINS, np.int64)
+
+    def merge(self, o: "Stats") -> None:
+        """Add another run's totals."""
+        for name in ("pos_seated", "pos_in", "pos_bete", "seat_sum", "seat_sq", "seat_hands", "pot_hist"):
+            getattr(self, name)[:] += getattr(o, name)
+        for name in ("hands", "split", "carry", "walkover", "thrown"):
+            setattr(self, name, getattr(self, name) + getattr(o, name))
+        self.session_len += o.session_len
+        for k, v in o.end_reasons.items():
+            self.end_reasons[k] = self.end_reasons.get(k, 0) + v
+
+    def add_batch(self, b: K.HandBatch) -> None:
+        """Add a kernel batch of independent hands."""
+        n = self.n
+        cnt = len(b)
+        self.hands += cnt
+        seats = np.arange(n)
+        pos = (seats[None, :] - b.dealer.astype(np.int64)[:, None] - 1) % n  # 0 = dealer's left
+        seated = b.decl >= 0
+        for p in range(n):
+            m = (pos == p) & seated
+            self.pos_seated[p] += int(m.sum())
+            self.pos_in[p] += int((m & (b.decl == 1)).sum())
+            self.pos_bete[p] += int((m & (b.bete == 1)).sum())
+        delta = b.stacks - b.stacks0[None, :]
+        self.seat_sum += delta.sum(0)
+        self.seat_sq += (delta * delta).sum(0)
+        self.seat_hands += cnt
+        played = b.kind == K.KIND_PLAYED
+        self.pot_hist += np.bincount(np.minimum(b.P[played], K.POT_BINS - 1), minlength=K.POT_BINS)
+        self.split += int((played & (b.nwin > 1)).sum())
+        self.carry += int((b.carry > 0).sum())
+        self.walkover += int((b.kind == K.KIND_WALKOVER).sum())
+        self.thrown += int((b.kind == K.KIND_THROWN_IN).sum())
+
+    def add_sessions(self, o: dict) -> None:
+        """Add kernel session arrays (:func:`ramsli.lab.kernel.play_sessions`)."""
+        self.hands += int(o["n_hands"].sum())
+        self.pos_seated += o["pos_seated"].sum(0)
+        self.pos_in += o["pos_in"].sum(0)
+        self.pos_bete += o["pos_bete"].sum(0)
+        # per seat: counters over the session; per hand averages use the hands played
+        self.seat_sum += o["seat_delta"].sum(0)
+        self.seat_sq += (o["seat_delta"] ** 2).sum(0)
+        self.seat_hands += int(o["n_hands"].sum())
+        self.pot_hist += o["pot_hist"].sum(0)
+        self.split += int(o["n_split"].sum())
+        self.carry += int(o["n_carry"].sum())
+        self.walkover += int(o["n_walkover"].sum())
+        self.thrown += int(o["n_thrown"].sum())
+        self.session_len += [int(x) for x in o["n_hands"]]
+        for r in o["end_reason"]:
+            name = K.END_NAMES[int(r)]
+            self.end_reasons[name] = self.end_reasons.get(name, 0) + 1
+
+    def add_hand(self, hand, settlement) -> None:
+        """Add one finished engine hand."""
+        n = self.n
+        self.hands += 1
+        ins = {s for s, d in hand.declarations if d} if not hand.rules.compulsory else set(hand.seated)
+        for s in hand.seated:
+            p = (s - hand.dealer - 1) % n
+            self.pos_seated[p] += 1
+            self.pos_in[p] += s in ins
+            self.pos_bete[p] += s in settlement.bete
+        for s in range(n):
+            d = settlement.stacks_after[s] - hand.start_stacks[s]
+            self.seat_sum[s] += d
+            self.seat_sq[s] += d * d
+            self.seat_hands[s] += 1
+        if settlement.kind == "played":
+            self.pot_hist[min(settlement.pot, K.POT_BINS - 1)] += 1
+            self.split += len(settlement.winners) > 1
+        self.walkover += settlement.kind == "walkover"
+        self.thrown += settlement.kind == "thrown-in"
+        self.carry += settlement.carry_over > 0
+
+
+def _engine_hands(args: tuple) -> Stats:
+    rules, bots, lo, hi, seed = args
+    from ramsli.bots.base import make_bot, play_hand
+    from ramsli.cards import Card
+    from ramsli.hand import Hand
+    import ramsli.lab.policy  # noqa: F401  (registers the tips bot)
+
+    n = len(bots)
+    players = {s: make_bot(b, seed=seed * 7919 + lo * 11 + s) for s, b in enumerate(bots)}
+    st = Stats(n)
+    base = K.base_deck(rules)
+    decks, cuts, _ = K.make_inputs(seed, lo, hi - lo, base)
+    for i in range(hi - lo):
+        h = lo + i
+        hand = Hand.from_deck(rules, [rules.starting_stack] * n, h % n,
+                              [Card.from_index(int(c)) for c in decks[i]], int(cuts[i]))
+        play_hand(hand, players)
+        st.add_hand(hand, hand.settlement)
+    return st
+
+
+def _engine_sessions(args: tuple) -> Stats:
+    rules, bots, lo, hi, seed = args
+    from ramsli.bots.base import make_bot
+    from ramsli.session import Session
+    import ramsli.lab.policy  # noqa: F401
+
+    n = len(bots)
+    st = Stats(n)
+    for k in range(lo, hi):
+        players = {s: make_bot(b, seed=seed * 7919 + k * 11 + s) for s, b in enumerate(bots)}
+        sess = Session(rules, [f"p{i + 1}" for i in range(n)], seed=seed * 1_000_003 + k)
+        h = 0
+        sq0 = st.seat_sq.copy()
+        while not sess.is_over and h < SESSION_CAP:
+            hand = sess.start_hand()
+            while not hand.is_over:
+                seat = hand.to_act
+                sess.apply(players[seat].act(hand.observe(seat)))
+            st.add_hand(hand, hand.settlement)
+            h += 1
+        st.session_len.append(h)
+        reason = sess.end_reason or "cap"
+        st.end_reasons[reason] = st.end_reasons.get(reason, 0) + 1
+        # for sessions the spread is over session totals (as the kernel path keeps it)
+        st.seat_sq[:] = sq0 + (np.array(sess.stacks) - rules.starting_stack) ** 2
+    return st
+
+
+def simulate(rules: Rules, bots: Sequence[str], hands: int = 0, sessions: int = 0, seed: int = 0, jobs: int = 1,
+             progress: Callable[[int, int], None] | None = None, use_kernel: bool | None = None) -> dict:
+    """Self-play ``hands`` independent hands or ``sessions`` whole sessions; return the summary dict.
+
+    Args:
+        rules: rules in force; bots: one bot spec per seat (2..6 seats); seed: ≥ 0.
+        jobs: processes for the engine path (the kernel always uses all cores).
+        progress: called as ``progress(done, total)`` (hands or sessions).
+        use_kernel: force (True) or forbid (False) the kernel; default: when all bots allow it.
+
+    Raises:
+        ValueError: for a bad number of bots, both or neither of hands/sessions, a bot the
+            kernel cannot play with ``use_kernel=True``, or an unknown bot.
+    """
+    n = len(bots)
+    if not 2 <= n <= K.MAX_SEATS:
+        raise ValueError(f"{n} bots given: one per seat, 2..6 seats (R2.1)")
+    if rules.players is not None and rules.players != n:
+        raise ValueError(f"option players={rules.players} but {n} bots were given (R2.1)")
+    if (hands > 0) == (sessions > 0):
+        raise ValueError("give either a number of hands or a number of sessions (both > 0 not allowed)")
+    if seed < 0:
+        raise ValueError("the seed must be >= 0")
+    from ramsli.bots.base import make_bot
+    import ramsli.lab.policy  # noqa: F401
+
+    for b in bots:
+        make_bot(b, seed=0)  # raises ValueError for an unknown bot
+    pol = kernel_policy(bots)
+    if use_kernel and pol is None:
+        raise ValueError(f"the kernel plays only {', '.join(KERNEL_BOTS)}; got {', '.join(bots)}")
+    kern = pol is not None if use_kernel is None else use_kernel
+    total = hands or sessions
+    st = Stats(n)
+    t0 = time.perf_counter()
+    done = 0
+    if kern:
+        step = 200_000 if hands else 2_000
+        while done < total:
+            m = min(step, total - done)
+            if hands:
+                st.add_batch(K.play_batch(rules, n, m, seed=seed, start=done, policy=pol))
+            else:
+                st.add_sessions(K.play_sessions(rules, n, m, seed=seed, start=done, policy=pol, cap=SESSION_CAP))
+            done += m
+            if progress:
+                progress(done, total)
+    else:
+        step = max(1, min(500 if hands else 20, total // max(1, jobs * 4) or 1))
+        work = [(rules, list(bots), lo, min(total, lo + step), seed) for lo in range(0, total, step)]
+        fn = _engine_hands if hands else _engine_sessions
+        if jobs > 1:
+            with ProcessPoolExecutor(jobs) as ex:
+                for part in ex.map(fn, work):
+                    st.merge(part)
+                    done += part.hands if hands else len(part.session_len)
+                    if progress:
+                        progress(done, total)
+        else:
+            for w in work:
+                part = fn(w)
+                st.merge(part)
+                done += w[3] - w[2]
+                if progress:
+                    progress(done, total)
+    elapsed = time.perf_counter() - t0
+    return summarize(st, rules, bots, hands, sessions, seed, "kernel" if kern else "engine", elapsed)
+
+
+def _quantile(hist: np.ndarray, q: float) -> int:
+    c = np.cumsum(hist)
+    if c[-1] == 0:
+        return 0
+    return int(np.searchsorted(c, q * c[-1]))
+
+
+def summarize(st: Stats, rules: Rules, bots: Sequence[str], hands: int, sessions: int, seed: int, engine: str,
+              elapsed: float) -> dict:
+    """The summary dict of a run (JSON-ready)."""
+    n = st.n
+    positions = []
+    for p in range(n):
+        seated = int(st.pos_seated[p])
+        ins = int(st.pos_in[p])
+        positions.append({
+            "position": p + 1, "label": "dealer" if p == n - 1 else ("dealer's left" if p == 0 else f"{p + 1}"),
+            "seated": seated, "in_rate": ins / seated if seated else 0.0,
+            "bete_rate_when_in": int(st.pos_bete[p]) / ins if ins else 0.0,
+            "bete_rate": int(st.pos_bete[p]) / seated if seated else 0.0})
+    by_bot: dict[str, list[int]] = {}
+    for s, b in enumerate(bots):
+        by_bot.setdefault(b, []).append(s)
+    bot_rows = []
+    for b, seats in by_bot.items():
+        cnt = int(st.seat_hands[seats].sum())
+        tot = float(st.seat_sum[seats].sum())
+        if sessions:  # the session totals are per session; per hand = total / hands
+            mean = tot / cnt if cnt else 0.0
+            nsess = len(st.session_len) * len(seats)
+            per_sess = tot / nsess if nsess else 0.0
+            var = float(st.seat_sq[seats].sum()) / nsess - per_sess ** 2 if nsess else 0.0
+            ci = 1.96 * math.sqrt(max(var, 0.0) / nsess) / (cnt / nsess) if nsess and cnt else 0.0
+        else:
+            mean = tot / cnt if cnt else 0.0
+            var = float(st.seat_sq[seats].sum()) / cnt - mean ** 2 if cnt else 0.0
+            ci = 1.96 * math.sqrt(max(var, 0.0) / cnt) if cnt else 0.0
+        bot_rows.append({"bot": b, "seats": [f"p{s + 1}" for s in seats], "counters_per_hand": mean,
+                         "ci95": ci})
+    played = int(st.pot_hist.sum())
+    pot_mean = float((st.pot_hist * np.arange(K.POT_BINS)).sum() / played) if played else 0.0
+    out = {
+        "mode": "hands" if hands else "sessions", "engine": engine, "players": n, "bots": list(bots),
+        "rules": rules.to_dict(), "seed": seed, "hands": st.hands, "elapsed_s": elapsed,
+        "hands_per_s": st.hands / elapsed if elapsed > 0 else None,
+        "positions": positions,
+        "pot": {"played_hands": played, "mean": pot_mean, "p50": _quantile(st.pot_hist, 0.5),
+                "p90": _quantile(st.pot_hist, 0.9), "p99": _quantile(st.pot_hist, 0.99),
+                "histogram": {str(i): int(v) for i, v in enumerate(st.pot_hist) if v},
+                "histogram_note": f"pot P of played hands; the last bin holds P >= {K.POT_BINS - 1}"},
+        "split_rate": st.split / st.hands if st.hands else 0.0,
+        "carry_over_rate": st.carry / st.hands if st.hands else 0.0,
+        "walkover_rate": st.walkover / st.hands if st.hands else 0.0,
+        "thrown_in_rate": st.thrown / st.hands if st.hands else 0.0,
+        "bots_summary": bot_rows,
+    }
+    if sessions:
+        sl = np.array(st.session_len)
+        out["sessions"] = {"count": len(sl), "mean_hands": float(sl.mean()) if len(sl) else 0.0,
+                           "median_hands": float(np.median(sl)) if len(sl) else 0.0,
+                           "p90_hands": float(np.quantile(sl, 0.9)) if len(sl) else 0.0,
+                           "max_hands": int(sl.max()) if len(sl) else 0, "end_reasons": st.end_reasons}
+    return out
+
+
+def write_out(summary: dict, path: str) -> None:
+    """Write the summary as JSON (``.json``) or CSV (``.csv``: one row per position and per bot).
+
+    Raises:
+        ValueError: for another file ending.
+    """
+    if path.endswith(".json"):
+        with open(path, "w", encoding="utf-8") as f:
+            json.dump(summary, f, indent=2)
+        return
+    if not path.endswith(".csv"):
+        raise ValueError(f"--out {path!r}: the file must end in .json or .csv")
+    with open(path, "w", newline="", encoding="utf-8") as f:
+        w = csv.writer(f)
+        w.writerow(["table", "key", "in_rate", "bete_rate_when_in", "bete_rate", "counters_per_hand", "ci95"])
+        for p in summary["positions"]:
+            w.writerow(["position", p["position"], f"{p['in_rate']:.6f}", f"{p['bete_rate_when_in']:.6f}",
+                        f"{p['bete_rate']:.6f}", "", ""])
+        for b in summary["bots_summary"]:
+            w.writerow(["bot", b["bot"], "", "", "", f"{b['counters_per_hand']:.6f}", f"{b['ci95']:.6f}"])
+        for k in ("split_rate", "carry_over_rate", "walkover_rate", "thrown_in_rate"):
+            w.writerow(["rate", k, "", "", "", f"{summary[k]:.6f}", ""])
