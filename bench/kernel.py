@@ -72,11 +72,11 @@ def openspiel_rate(seconds: float = 3.0) -> float | None:
 
 
 def odds_time(precision: float = 0.1) -> tuple[float, dict]:
-    estimate("AS 9S KH 8D 7C", "TS", 5, 3, "in,out", time_s=0.1)  # JIT / cache load
+    estimate("AS 9S KH 8D 7C", "TS", 5, 2, "in,out", time_s=0.1)  # JIT / cache load
     out = {}
     worst = 0.0
-    for cards, seat, before in (("AS 9S KH 8D 7C", 3, "in,out"), ("AH 9D 8C 9C 7S", 4, "in,in,in"),
-                                ("9H 8D 8C 9C 7S", 1, ""), ("KS 8D 8C 9C 9H", 5, "in,out,in,out")):
+    for cards, seat, before in (("AS 9S KH 8D 7C", 2, "in,out"), ("AH 9D 8C 9C 7S", 3, "in,in,in"),
+                                ("9H 8D 8C 9C 7S", 0, ""), ("KS 8D 8C 9C 9H", 4, "in,out,in,out")):
         t = time.perf_counter()
         r = estimate(cards, "TS", 5, seat, before, time_s=30, precision=precision, seed=3)
         dt = time.perf_counter() - t

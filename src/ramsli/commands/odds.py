@@ -23,10 +23,10 @@ def odds_cmd(
     cards: Annotated[str, typer.Argument(help="My five cards, e.g. 'AS 9S KH 8D 7C' (R1.6 notation).")],
     turn_up: Annotated[str, typer.Option("--turn-up", "-t", help="The turn-up (its suit is trump, R4.4), e.g. 10S.")],
     players: Annotated[int, typer.Option("--players", "-P", help="Players at the table, 2..6 (R2.1).")] = 5,
-    seat: Annotated[int, typer.Option("--seat", help="My seat counted from the dealer: 1 = the dealer's left "
-                                      "(declares first), PLAYERS = the dealer (declares last).")] = 1,
-    before: Annotated[str, typer.Option("--before", help="Declarations of seats 1..SEAT-1 in order, "
-                                        "comma-separated, e.g. 'in,out' for seat 3.")] = "",
+    seat: Annotated[int, typer.Option("--seat", help="My place in the declaration order: 0 = the dealer's left "
+                                      "(declares first) .. PLAYERS-1 = the dealer (declares last); R4.5.")] = 0,
+    before: Annotated[str, typer.Option("--before", help="The SEAT declarations made before mine, in order, "
+                                        "comma-separated, e.g. 'in,out' for seat 2.")] = "",
     bot: Annotated[str, typer.Option("--bot", help="Opponent model (and mine): tips (kernel, fast), random "
                                      "(kernel), or any bot name (engine, slow).")] = "tips",
     preset: Annotated[str, typer.Option("--preset", "-p", help=f"Preset of R6 ({', '.join(PRESETS)}).")]

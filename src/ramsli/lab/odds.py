@@ -19,9 +19,11 @@ sharp) — against an opponent model, and reports with 95% confidence intervals:
 - ``ev_diff`` = ``ev_in - ev_out``: the value of staying in against folding
   (independent of the ante). Stay in when it is positive.
 
-Seats are counted from the dealer: seat 1 is the dealer's left, seat
-``players`` is the dealer, who declares last (R4.5). The ``before`` list holds
-the declarations of seats 1 .. seat-1, in order.
+Seats are counted in declaration order from the dealer's left (R4.5): seat 0
+is the dealer's left, who declares first; seat ``players - 1`` is the dealer,
+who declares last. So ``seat`` is the number of declarations made before me,
+and the ``before`` list holds exactly those ``seat`` declarations, in order
+(e.g. ``--seat 2 --before in,out``).
 
 Conditioning on what was declared before me: by rejection (a sample counts only
 if the opponent model, holding the sampled cards, would itself have declared
@@ -88,16 +90,17 @@ def parse_query(cards: str, turn_up: str, players: int, seat: int, before: str |
         raise OddsError(f"--turn-up {tu} is also in my cards: the turn-up stays on the stock (R4.4)")
     if not 2 <= players <= 6:
         raise OddsError(f"--players {players}: allowed are 2..6 (R2.1)")
-    if not 1 <= seat <= players:
-        raise OddsError(f"--seat {seat}: allowed are 1..{players} (1 = the dealer's left, {players} = the dealer)")
+    if not 0 <= seat <= players - 1:
+        raise OddsError(f"--seat {seat}: allowed are 0..{players - 1} (0 = the dealer's left, declaring first; "
+                        f"{players - 1} = the dealer, declaring last; R4.5)")
     items = [b.strip().lower() for b in (before.split(",") if isinstance(before, str) else before) if b.strip()]
     if rules.compulsory:
         if items:
             raise OddsError("compulsory Ramsli has no declarations (R4.5): give no --before")
         return mine, tu, []
-    if len(items) != seat - 1:
-        raise OddsError(f"--before needs {seat - 1} entries (the declarations of seats 1..{seat - 1}), "
-                        f"got {len(items)}: {before!r}")
+    if len(items) != seat:
+        raise OddsError(f"--before needs {seat} entries for seat {seat} (the declarations made before yours, "
+                        f"in order, R4.5), got {len(items)}: {before!r}")
     bad = [b for b in items if b not in ("in", "out")]
     if bad:
         raise OddsError(f"--before: {bad[0]!r} is not a declaration; allowed are in, out (R4.5)")
@@ -117,7 +120,8 @@ def estimate(cards: str, turn_up: str, players: int, seat: int, before: str | Se
 
     Args:
         cards: my five cards, e.g. ``"AS 9S KH 8D 7C"``; turn_up: e.g. ``"TS"``;
-        players: 2..6; seat: 1 (dealer's left) .. players (dealer); before: ``"in,out"``;
+        players: 2..6; seat: 0 (dealer's left, declares first) .. players-1 (dealer); before: the
+        ``seat`` declarations made before mine, e.g. ``"in,out"`` for seat 2;
         rules: default ``traditional``; bot: opponent (and my) model, ``tips``/``random`` in the
         kernel, any other registered bot through the engine; time_s: time budget (seconds);
         precision: stop once the 95% CI half-width of ``ev_diff`` is at most this (counters; 0 = use
@@ -134,9 +138,9 @@ def estimate(cards: str, turn_up: str, players: int, seat: int, before: str | Se
     rules = rules or Rules()
     mine, tu, bef = parse_query(cards, turn_up, players, seat, before, rules)
     n = players
-    me = seat - 1
+    me = seat
     dealer = n - 1
-    out_allowed = not rules.compulsory and not (rules.dealer_forced and seat == n and not any(bef))
+    out_allowed = not rules.compulsory and not (rules.dealer_forced and seat == n - 1 and not any(bef))
     forced = np.full(n, -1, np.int64)
     for i, d in enumerate(bef):
         forced[i] = d

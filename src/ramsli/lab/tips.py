@@ -87,25 +87,25 @@ def build_report(out: str = "docs/tips.md", hands: int = 200_000, seed: int = 0,
     }
     q1 = {}
     for label, cards in hands_q.items():
-        q1[label] = estimate(cards, "TS" if "TS" not in cards else "QS", 5, 1, "", r, bot="tips",
+        q1[label] = estimate(cards, "TS" if "TS" not in cards else "QS", 5, 0, "", r, bot="tips",
                              time_s=odds_time, precision=0.02, seed=seed, batch=ob)
     res["stay_in"] = q1
     tick()
     # 2 count the in declarations; the walkover remark
     mediocre = "AH 9D 8C 9C 7S"
     q2 = {
-        "seat 4, nobody in before": estimate(mediocre, "TS", 5, 4, "out,out,out", r, time_s=odds_time,
+        "fourth to declare, nobody in before": estimate(mediocre, "TS", 5, 3, "out,out,out", r, time_s=odds_time,
                                              precision=0.02, seed=seed, batch=ob),
-        "seat 4, one in before": estimate(mediocre, "TS", 5, 4, "in,out,out", r, time_s=odds_time,
+        "fourth to declare, one in before": estimate(mediocre, "TS", 5, 3, "in,out,out", r, time_s=odds_time,
                                           precision=0.02, seed=seed, batch=ob),
-        "seat 4, three in before": estimate(mediocre, "TS", 5, 4, "in,in,in", r, time_s=odds_time,
+        "fourth to declare, three in before": estimate(mediocre, "TS", 5, 3, "in,in,in", r, time_s=odds_time,
                                             precision=0.02, seed=seed, batch=ob),
     }
     weak = "9H 8D 8C 9C 7S"
     q2w = {
-        "dealer, one in before (walkover if out)": estimate(weak, "TS", 5, 5, "in,out,out,out", r,
+        "dealer, one in before (walkover if out)": estimate(weak, "TS", 5, 4, "in,out,out,out", r,
                                                             time_s=odds_time, precision=0.02, seed=seed, batch=ob),
-        "dealer, two in before": estimate(weak, "TS", 5, 5, "in,in,out,out", r, time_s=odds_time,
+        "dealer, two in before": estimate(weak, "TS", 5, 4, "in,in,out,out", r, time_s=odds_time,
                                           precision=0.02, seed=seed, batch=ob),
     }
     res["count_ins"] = q2
@@ -215,7 +215,7 @@ def _markdown(res: dict, hands: int, seed: int) -> str:
     a("")
     a("## 2. \"Count the 'in' declarations\" and \"folding may hand them a walk-over\"")
     a("")
-    a("A mediocre hand (one side ace, AH 9D 8C 9C 7S), seat 4 of 5:")
+    a("A mediocre hand (one side ace, AH 9D 8C 9C 7S), fourth of 5 to declare (--seat 3):")
     a("")
     a("| before me | P(≥1 trick) | in − out |")
     a("| --- | ---: | ---: |")
