@@ -114,6 +114,14 @@ class Action:
     target: int | None
 
     def __init__(self, seat: int, kind: str, card: Card | None = None, target: int | None = None) -> None:
+        if type(seat) is not int or not 0 <= seat < MAX_SEATS:
+            raise ValueError(f"seat {seat!r} is not a seat index 0..{MAX_SEATS - 1} (p1..p{MAX_SEATS}, R2.2)")
+        if kind not in Action.KINDS:
+            raise ValueError(f"action kind {kind!r} is unknown; allowed are {', '.join(Action.KINDS)}")
+        if (kind == "pl") != isinstance(card, Card):
+            raise ValueError("a play ('pl') needs a Card and no other action has one (R4.10)")
+        if (kind == "t") != (type(target) is int and 2 <= target <= 5):
+            raise ValueError(f"a target announcement ('t') needs a target 2..5, got {target!r} (R4.8)")
         self.seat = seat
         self.kind = kind
         self.card = card
@@ -127,28 +135,61 @@ class Action:
 
     @staticmethod
     def play(seat: int, card: Card) -> "Action":
-        """The interned action "seat plays card" (R4.10)."""
+        """The interned action "seat plays card" (R4.10).
+
+        Raises:
+            ValueError: for a seat outside 0..5 or a card that is not a :class:`Card`.
+        """
+        if type(seat) is not int or not 0 <= seat < MAX_SEATS or not isinstance(card, Card):
+            raise ValueError(f"no play action for seat {seat!r} and card {card!r}: seats are 0..{MAX_SEATS - 1}, "
+                             "cards are Card objects (R1.6, R2.2)")
         return Action._PLAY[seat][card.index]
 
     @staticmethod
+    def _simple(seat: int, key: str) -> "Action":
+        a = Action._SIMPLE.get((seat, key)) if type(seat) is int else None
+        if a is None:
+            raise ValueError(f"no action {key!r} for seat {seat!r}: seats are 0..{MAX_SEATS - 1} (p1..p{MAX_SEATS}), "
+                             "targets 2..5 (R2.2, R4.8)")
+        return a
+
+    @staticmethod
     def declare(seat: int, stay_in: bool) -> "Action":
-        """The interned declaration ``in`` or ``out`` of a seat (R4.5)."""
-        return Action._SIMPLE[(seat, "in" if stay_in else "out")]
+        """The interned declaration ``in`` or ``out`` of a seat (R4.5).
+
+        Raises:
+            ValueError: for a seat outside 0..5.
+        """
+        return Action._simple(seat, "in" if stay_in else "out")
 
     @staticmethod
     def general_rams(seat: int) -> "Action":
-        """The interned General Rams announcement of a seat (R4.7)."""
-        return Action._SIMPLE[(seat, "gr")]
+        """The interned General Rams announcement of a seat (R4.7).
+
+        Raises:
+            ValueError: for a seat outside 0..5.
+        """
+        return Action._simple(seat, "gr")
 
     @staticmethod
     def pass_(seat: int) -> "Action":
-        """The interned "no announcement" of a seat for the current question (R4.7, R4.8)."""
-        return Action._SIMPLE[(seat, "pass")]
+        """The interned "no announcement" of a seat for the current question (R4.7, R4.8).
+
+        Raises:
+            ValueError: for a seat outside 0..5.
+        """
+        return Action._simple(seat, "pass")
 
     @staticmethod
     def announce_target(seat: int, target: int) -> "Action":
-        """The interned target announcement ``t2``..``t5`` of a seat (R4.8)."""
-        return Action._SIMPLE[(seat, f"t{target}")]
+        """The interned target announcement ``t2``..``t5`` of a seat (R4.8).
+
+        Raises:
+            ValueError: for a seat outside 0..5 or a target outside 2..5.
+        """
+        if type(target) is not int or not 2 <= target <= 5:
+            raise ValueError(f"target {target!r} is not allowed: targets are 2, 3, 4, 5 (R4.8)")
+        return Action._simple(seat, f"t{target}")
 
     @staticmethod
     def parse(text: str, n_seats: int = MAX_SEATS) -> "Action":
@@ -443,7 +484,7 @@ class Hand:
         cut = 1 + int(rnd() * (len(deck) - 1))  # R4.2: 1..len-1
         n = len(stacks)
         seated_t = tuple(range(n)) if seated is None else tuple(sorted(seated))
-        _check_table(rules, stacks, dealer, seated_t)
+        _check_table(rules, stacks, dealer, seated_t, pot)
         order = _order_from(dealer, seated_t, n)
         hands, turn_up, aside, stock = deal_cards(deck, cut, order, rules.first_batch, n)
         return cls._setup(rules, stacks, dealer, seated_t, order, hands, turn_up, aside, pot, cut, stock)
@@ -458,8 +499,9 @@ class Hand:
         """
         n = len(stacks)
         seated_t = tuple(range(n)) if seated is None else tuple(sorted(seated))
+        _check_table(rules, stacks, dealer, seated_t, pot)
         expected = sorted(c.index for c in make_deck(rules.deck, rules.jokers))
-        if sorted(c.index for c in deck) != expected:
+        if any(not isinstance(c, Card) for c in deck) or sorted(c.index for c in deck) != expected:
             raise ValueError(f"the deck must be exactly the {rules.deck} deck"
                              f"{' with jokers' if rules.jokers else ''} (R1)")
         order = _order_from(dealer, seated_t, n)
@@ -488,10 +530,13 @@ class Hand:
         """
         n = len(stacks)
         seated_t = tuple(range(n)) if seated is None else tuple(sorted(seated))
-        _check_table(rules, stacks, dealer, seated_t)
+        _check_table(rules, stacks, dealer, seated_t, pot)
         if len(hands) != n:
             raise ValueError(f"hands for {len(hands)} seats given, {n} seat slots")
-        deck_set = {c.index for c in make_deck(rules.deck, rules.jokers)}
+        full = make_deck(rules.deck, rules.jokers)
+        if cut is not None and (type(cut) is not int or not 1 <= cut <= len(full) - 1):
+            raise ValueError(f"cut {cut!r} must leave at least one card in each packet: 1..{len(full) - 1} (R4.2)")
+        deck_set = {c.index for c in full}
         seen: set[int] = set()
         aside = list(turned_aside)
         for s in range(n):
@@ -500,7 +545,9 @@ class Hand:
                 raise ValueError(f"{seat_name(s)} must be dealt 5 cards, got {len(h)} (R4.3)")
             if s not in seated_t and len(h) != 0:
                 raise ValueError(f"{seat_name(s)} is not seated and must be dealt no cards (R3.5)")
-        if turn_up is None or turn_up.suit is None:
+        if not all(c is None or isinstance(c, Card) for h in hands for c in h):
+            raise ValueError("hands must hold Card objects (or None for an unknown card ??) (R1.6)")
+        if not isinstance(turn_up, Card) or turn_up.suit is None:
             raise ValueError("the turn-up must be a suited card; jokers are turned aside (R4.4, D-9)")
         for c in [x for h in hands for x in h] + [turn_up] + aside:
             if c is None:
@@ -622,6 +669,8 @@ class Hand:
 
         The state is not changed.
         """
+        if not isinstance(action, Action):
+            return "not an action: give an Action or its text, e.g. 'p2 pl AS'", "R4.12"
         ph = self.phase
         if ph is Phase.OVER:
             return "the hand is over", "R5"
@@ -642,6 +691,8 @@ class Hand:
             return None
         if ph is Phase.TARGETS:
             if k == "t":
+                if type(action.target) is not int or not 2 <= action.target <= 5:
+                    return f"target {action.target!r} is not allowed; targets are 2, 3, 4, 5", "R4.8"
                 if action.target == 5 and self.rules.general_rams:
                     return "target 5 is not offered when General Rams is on; allowed are 2, 3, 4", "R4.8"
                 return None
@@ -653,6 +704,8 @@ class Hand:
             return "the declarations are over; play a card", "R4.9"
         cards = self.hands[action.seat]
         card = action.card
+        if not isinstance(card, Card):
+            return f"{card!r} is not a card", "R1.6"
         if card not in cards:
             if None in cards:
                 return f"the cards of {seat_name(action.seat)} are recorded as unknown (??)", "R7"
@@ -738,6 +791,9 @@ class Hand:
                 action = Action.parse(action, self.n_seats)
             except ValueError as e:
                 raise IllegalActionError(str(action), str(e), "R4.12") from None
+        elif not isinstance(action, Action):
+            raise IllegalActionError(repr(action), "not an action: give an Action or its text, e.g. 'p2 pl AS'",
+                                     "R4.12")
         ph = self.phase
         # fast path for the common case: a legal card play
         if ph is Phase.PLAY:
@@ -938,8 +994,13 @@ class Hand:
                 self.leader, tuple(self.tricks_won), tuple(self.history), self.settlement, self._thrown_in)
 
 
-def _check_table(rules: Rules, stacks: Sequence[int], dealer: int, seated_t: tuple[int, ...]) -> None:
-    """Validate the table of a new hand (R2.1, R3.2, R3.5)."""
+def _check_table(rules: Rules, stacks: Sequence[int], dealer: int, seated_t: tuple[int, ...],
+                 pot: int = 0) -> None:
+    """Validate the table of a new hand (R2.1, R3.2, R3.3, R3.5, R5.4)."""
+    if not isinstance(rules, Rules):
+        raise TypeError(f"rules must be a Rules object, not {type(rules).__name__} (R8)")
+    if type(pot) is not int or pot < 0:
+        raise ValueError(f"pot {pot!r}: the carry-over pot is a whole number of counters >= 0 (R5.4)")
     n = len(stacks)
     if not 2 <= n <= MAX_SEATS:
         raise ValueError(f"{n} seat slots: allowed are 2..{MAX_SEATS} (R2.1)")
@@ -947,6 +1008,10 @@ def _check_table(rules: Rules, stacks: Sequence[int], dealer: int, seated_t: tup
         raise ValueError(f"seated {seated_t}: need at least two distinct seats of 0..{n - 1} (R2.1, R3.5)")
     if dealer not in seated_t:
         raise ValueError(f"the dealer {seat_name(dealer)} is not seated (R3.2)")
+    for s in range(n):
+        if type(stacks[s]) is not int or stacks[s] < 0:
+            raise ValueError(f"stack of {seat_name(s)} is {stacks[s]!r}: stacks are whole numbers of counters >= 0 "
+                             "(R3.3)")
     for s in seated_t:
         if stacks[s] < rules.ante:
             raise ValueError(f"{seat_name(s)} has {stacks[s]} counters and cannot pay the ante "

@@ -169,6 +169,10 @@ class Rules:
             conds = tuple(e if isinstance(e, EndCondition) else EndCondition.parse(e) for e in end)
         except TypeError:
             raise RulesError(f"option 'end': {self.end!r} is not a list of session ends (R3.6)") from None
+        kinds = [c.kind for c in conds]
+        if len(set(kinds)) != len(kinds):
+            raise RulesError(f"option 'end': {', '.join(str(c) for c in conds)} names one kind twice (R3.6); "
+                             "give each of win-at, hands, time at most once")
         object.__setattr__(self, "end", conds)
 
     # -- derived values -------------------------------------------------
@@ -205,6 +209,9 @@ class Rules:
         Raises:
             RulesError: for an unknown option (the message lists all options) or a bad value.
         """
+        if not isinstance(data, Mapping):
+            raise RulesError(f"rule options must be a table of option = value, not {type(data).__name__}; "
+                             f"options are {', '.join(OPTIONS)} (R8)")
         unknown = [k for k in data if k not in OPTIONS]
         if unknown:
             raise RulesError(f"unknown option {unknown[0]!r} (R8); allowed are {', '.join(OPTIONS)}")
@@ -281,10 +288,10 @@ def _parse_value(key: str, raw: str) -> Any:
             return False
         return raw
     if key in ("players", "starting_stack", "ante", "bete"):
-        try:
+        digits = raw[1:] if raw.startswith("-") else raw
+        if digits.isascii() and digits.isdigit():
             return int(raw)
-        except ValueError:
-            return raw
+        return raw
     return raw
 
 

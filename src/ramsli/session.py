@@ -105,6 +105,8 @@ class Session:
 
     def __init__(self, rules: Rules, names: Sequence[str], seed: int | None = None, dealer: int | None = None,
                  clock: Callable[[], float] = time.monotonic) -> None:
+        if not isinstance(rules, Rules):
+            raise TypeError(f"rules must be a Rules object, not {type(rules).__name__} (R8)")
         n = len(names)
         if not 2 <= n <= 6:
             raise ValueError(f"{n} players: allowed are 2..6 (R2.1)")
@@ -317,18 +319,32 @@ class Session:
                              f"{rules.starting_stack * n} counters at the start (R3.4)")
         if not seated or any(not 0 <= x < n for x in seated) or dealer not in seated:
             raise ValueError("session snapshot: the dealer must be one of the seated seats (R3.2, R3.5)")
+        if hands_played < 0:
+            raise ValueError(f"session snapshot: hands_played {hands_played} is negative")
+        try:
+            departed = [(int(a), int(b)) for a, b in data.get("departed") or []]
+            elapsed = float(data.get("elapsed") or 0.0)
+        except (TypeError, ValueError) as e:
+            raise ValueError(f"session snapshot: bad 'departed' or 'elapsed': {e}") from None
+        if any(not 0 <= a < n or a in seated or not 0 <= b <= hands_played for a, b in departed):
+            raise ValueError("session snapshot: 'departed' must list seats that left, not seated, "
+                             "after a hand already played (R3.5)")
+        end_reason = data.get("end_reason")
+        if end_reason not in (None, "bust", "players", "win-at", "hands", "time", "quit"):
+            raise ValueError(f"session snapshot: end_reason {end_reason!r} is unknown; allowed are "
+                             "bust, players, win-at, hands, time, quit or none")
         self = cls(rules, names, seed=data.get("seed"), dealer=dealer, clock=clock)
         self.stacks = stacks
         self.pot = pot
         self.seated = seated
-        self.departed = [(int(a), int(b)) for a, b in data.get("departed", [])]
+        self.departed = departed
         self.hands_played = hands_played
         try:
             self.rng.setstate(rng_state)
         except (TypeError, ValueError) as e:
             raise ValueError(f"session snapshot: bad random state: {e}") from None
-        self.started = clock() - float(data.get("elapsed", 0.0))
-        self.end_reason = data.get("end_reason")
+        self.started = clock() - elapsed
+        self.end_reason = end_reason
         return self
 
     def _next_dealer(self, dealer: int) -> int:
