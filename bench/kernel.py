@@ -11,12 +11,15 @@ takes to get in-out to ±0.1 counters against the tips model.
 from __future__ import annotations
 
 import argparse
-import random
+import sys
 import time
+from pathlib import Path
 
 import numba
 
-from ramsli.hand import Hand
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import engine as _engine_bench  # noqa: E402  (bench/engine.py: the same loops)
+
 from ramsli.lab import kernel as K
 from ramsli.lab.odds import estimate
 from ramsli.rules import Rules
@@ -35,40 +38,13 @@ def kernel_rate(hands: int, policy: int, threads: int | None = None) -> float:
 
 
 def engine_rate(seconds: float = 3.0) -> float:
-    r = Rules()
-    rng = random.Random(1)
-    n = 0
-    t = time.perf_counter()
-    while time.perf_counter() - t < seconds:
-        hand = Hand.new(r, [20] * 5, n % 5, rng)
-        while not hand.is_over:
-            legal = hand.legal_actions()
-            hand.apply(legal[rng.randrange(len(legal))])
-        n += 1
-    return n / (time.perf_counter() - t)
+    """The reference engine's hands/s of random play (the loop of bench/engine.py)."""
+    return _engine_bench.ramsli_rate(seconds, 5, "traditional")
 
 
 def openspiel_rate(seconds: float = 3.0) -> float | None:
-    try:
-        import pyspiel
-    except ImportError:
-        return None
-    game = pyspiel.load_game("oh_hell", {"players": 5, "num_suits": 4, "num_cards_per_suit": 8,
-                                         "num_tricks_fixed": 5})
-    rng = random.Random(1)
-    n = 0
-    t = time.perf_counter()
-    while time.perf_counter() - t < seconds:
-        s = game.new_initial_state()
-        while not s.is_terminal():
-            if s.is_chance_node():
-                outcomes = s.chance_outcomes()
-                s.apply_action(outcomes[rng.randrange(len(outcomes))][0])
-            else:
-                legal = s.legal_actions()
-                s.apply_action(legal[rng.randrange(len(legal))])
-        n += 1
-    return n / (time.perf_counter() - t)
+    """OpenSpiel oh_hell hands/s at random through pyspiel (the loop of bench/engine.py)."""
+    return _engine_bench.oh_hell_rate(seconds, 5)
 
 
 def odds_time(precision: float = 0.1) -> tuple[float, dict]:
