@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import json
+import re
 
 import pytest
 from hypothesis import given, settings, strategies as st
@@ -11,9 +12,10 @@ from typer.testing import CliRunner
 
 from ramsli import Rules
 from ramsli.cli import app
+from ramsli.commands import play as play_cmd
 from ramsli.frontends import i18n
 from ramsli.frontends.game import Table
-from ramsli.frontends.plain import PlainGame, _Reply, parse_command
+from ramsli.frontends.plain import ECHO_MAX, PlainGame, _Reply, parse_command
 from ramsli.frontends.storage import SaveError, Store
 from ramsli.hand import Phase
 
@@ -134,15 +136,21 @@ def test_interrupted_session_ends_like_an_uninterrupted_one(tmp_path):
     assert resumed.session.pot == whole.session.pot
 
 
-def test_corrupt_save_is_reported_and_can_be_set_aside(tmp_path):
+def test_corrupt_save_is_reported_and_can_be_set_aside(tmp_path, monkeypatch):
     (tmp_path / "session.json").write_text("{not json", encoding="utf-8")
-    r = runner.invoke(app, ["play", "--plain", "--resume", "--lang", "en", "--data-dir", str(tmp_path)], input="n\n")
+    # not a terminal: no question, exit 1, the file untouched
+    r = runner.invoke(app, ["play", "--plain", "--resume", "--lang", "en", "--data-dir", str(tmp_path)], input="y\n")
     assert r.exit_code == 1
     assert str(tmp_path / "session.json") in r.output and "not valid JSON" in r.output
     assert r.exception is None or isinstance(r.exception, SystemExit)
+    assert (tmp_path / "session.json").read_text(encoding="utf-8") == "{not json"
+    monkeypatch.setattr(play_cmd, "_interactive", lambda: True)
+    r = runner.invoke(app, ["play", "--plain", "--resume", "--lang", "en", "--data-dir", str(tmp_path)], input="n\n")
+    assert r.exit_code == 1 and (tmp_path / "session.json").read_text(encoding="utf-8") == "{not json"
     r = runner.invoke(app, _args(tmp_path, "--resume"), input="y\n" + CYCLE)
     assert r.exit_code == 0, r.output
     assert (tmp_path / "session.json.broken-1").read_text(encoding="utf-8") == "{not json"
+    assert f"set aside in {tmp_path / 'session.json.broken-1'}" in r.output
     assert _saved(tmp_path)["hands_played"] == 3
 
 
@@ -190,3 +198,189 @@ def test_translated_commands_in_german(tmp_path):
     assert "Tess: rein" in r.output
     assert "Die Runde ist zu Ende" in r.output
     assert any(s in r.output for s in ("Eichel", "Grün", "Herz", "Schellen"))
+
+
+# -- found by the adversarial tester (each failed before the fix) -------------------------------------------------
+
+
+def _plain(tmp_path, *extra):
+    return ["play", "--plain", "--lang", "en", "--data-dir", str(tmp_path), *extra]
+
+
+def _usage_error(r) -> str:
+    assert r.exit_code == 2, r.output
+    assert r.exception is None or isinstance(r.exception, SystemExit), repr(r.exception)  # no traceback
+    return " ".join(r.output.replace("│", " ").split())
+
+
+@pytest.mark.parametrize("value", ["inf", "-inf", "nan", "-1", "10.5", "1e308"])
+def test_speed_must_be_0_to_10_seconds(tmp_path, value):
+    r = runner.invoke(app, _plain(tmp_path, "--seed", "1", "--speed", value), input="in\nquit\n")
+    assert "allowed are 0 to 10 seconds" in _usage_error(r)
+    assert not (tmp_path / "session.json").exists()  # nothing changed
+
+
+@pytest.mark.parametrize("n", ["1", "7", "0"])
+def test_players_outside_2_to_6_names_the_rule(tmp_path, n):
+    r = runner.invoke(app, _plain(tmp_path, "--players", n))
+    assert f"{n} players: allowed are 2..6 (R2.1)" in _usage_error(r)
+
+
+def test_data_dir_must_be_a_folder_and_not_empty(tmp_path, monkeypatch):
+    f = tmp_path / "afile"
+    f.write_text("x", encoding="utf-8")
+    for where in (f, f / "sub"):
+        out = _usage_error(runner.invoke(app, _plain(where), input="quit\n"))
+        assert "is not a folder" in out and str(f) in "".join(out.split())  # rich may wrap the path
+    assert f.read_text(encoding="utf-8") == "x"
+    monkeypatch.chdir(tmp_path)
+    for empty in ("", "  "):
+        out = _usage_error(runner.invoke(app, ["play", "--plain", "--data-dir", empty], input="quit\n"))
+        assert "the folder name is empty" in out
+    assert not (tmp_path / "session.json").exists()
+
+
+def _good_save(tmp_path, names=("Tess", "Anna", "Bruno", "Carla", "Dario"), **rules) -> dict:
+    Table.new(Rules(**rules), list(names), ["random"] * (len(names) - 1), seed=1, store=Store(tmp_path))
+    return _saved(tmp_path)
+
+
+CORRUPT = [
+    (lambda d: d.update(bots=[None, "nosuchbot", "random", "random", "random"]), "bad bot spec"),
+    (lambda d: d.update(bots=[None] * 5), "exactly one null"),
+    (lambda d: d.update(bots=["random"] * 5), "'human' must be a seat without a bot"),
+    (lambda d: d.update(rules_toml=Rules(players=3).to_toml()), "players = 3 but 5 names"),
+    (lambda d: d.update(seated=[1, 2, 3, 4], dealer=1), "seated or departed"),
+    (lambda d: d.update(seated=[0, 0, 1, 2, 3, 4]), "each once"),
+    (lambda d: d.update(hands_played=-1), "'hands_played' must be >= 0"),
+    (lambda d: d.update(departed=[[9, 9]]), "'departed' entry [9, 9]"),
+    (lambda d: d.update(departed=[[1, 0]]), "seated or departed"),
+    (lambda d: d.update(end_reason="nonsense"), "'end_reason' must be null or one of bust, players"),
+    (lambda d: d.update(elapsed=float("inf")), "'elapsed'"),
+]
+
+
+@pytest.mark.parametrize("mutate,problem", CORRUPT)
+def test_corrupt_save_is_refused_and_never_rewritten(tmp_path, mutate, problem):
+    d = _good_save(tmp_path)
+    mutate(d)
+    text = json.dumps(d)
+    (tmp_path / "session.json").write_text(text, encoding="utf-8")
+    with pytest.raises(SaveError, match=re.escape(problem)):
+        Store(tmp_path).load()
+    r = runner.invoke(app, _plain(tmp_path, "--resume"), input="in\n1\n2\nquit\n")
+    assert r.exit_code == 1, r.output
+    assert r.exception is None or isinstance(r.exception, SystemExit), repr(r.exception)
+    assert "The saved session " in r.output and "cannot be used: " in r.output and problem in r.output
+    assert (tmp_path / "session.json").read_text(encoding="utf-8") == text  # never rewritten
+
+
+def test_resume_refuses_a_state_the_engine_refuses(tmp_path):
+    """A save that passes the file checks but that Session.restore refuses goes the SaveError way too."""
+    d = _good_save(tmp_path)
+    d["rng_state"][0] = 99  # not a random state version: random.setstate refuses it
+    text = json.dumps(d)
+    (tmp_path / "session.json").write_text(text, encoding="utf-8")
+    r = runner.invoke(app, _plain(tmp_path, "--resume"), input="quit\n")
+    assert r.exit_code == 1 and "cannot be used: " in r.output
+    assert r.exception is None or isinstance(r.exception, SystemExit), repr(r.exception)
+    assert (tmp_path / "session.json").read_text(encoding="utf-8") == text
+
+
+def test_a_bust_human_who_departed_is_a_valid_save(tmp_path):
+    d = _good_save(tmp_path, names=("Tess", "Anna", "Bruno"), bust="leave")
+    d.update(seated=[1, 2], dealer=1, departed=[[0, 2]], hands_played=2, stacks=[0, 30, 30])
+    (tmp_path / "session.json").write_text(json.dumps(d), encoding="utf-8")
+    assert Store(tmp_path).load().seated == [1, 2]
+
+
+def _start_and_quit(tmp_path, seed="7"):
+    r = runner.invoke(app, _args(tmp_path, "--seed", seed), input="in\n1\n2\n3\n4\n5\n" * 8 + "quit\n")
+    assert r.exit_code == 0, r.output
+    return _saved(tmp_path), (tmp_path / "session.json").read_text(encoding="utf-8")
+
+
+def test_new_session_without_resume_sets_the_old_one_aside_and_says_where(tmp_path):
+    old, text = _start_and_quit(tmp_path)
+    assert old["end_reason"] is None
+    r = runner.invoke(app, _args(tmp_path), input="quit\n")  # same seed, same second: still nothing lost
+    assert r.exit_code == 0, r.output
+    me = old["stacks"][old["human"]]
+    assert (f"A saved session (hand {old['hands_played'] + 1}, your stack {me}) exists: "
+            f"ramsli play --resume continues it.") in r.output
+    kept = tmp_path / "sessions" / old["session_id"] / "session.json"
+    assert f"The saved session was set aside in {kept}." in r.output
+    assert kept.read_text(encoding="utf-8") == text
+    assert Store(kept.parent).load().stacks == old["stacks"]  # it can be resumed from there
+    new = _saved(tmp_path)
+    assert new["session_id"] != old["session_id"] and new["hands_played"] == 0
+    # a third session sets the second aside in its own folder: the first is not overwritten
+    second = (tmp_path / "session.json").read_text(encoding="utf-8")
+    r = runner.invoke(app, _args(tmp_path), input="quit\n")
+    assert kept.read_text(encoding="utf-8") == text
+    assert (tmp_path / "sessions" / new["session_id"] / "session.json").read_text(encoding="utf-8") == second
+
+
+def test_new_session_asks_on_a_terminal(tmp_path, monkeypatch):
+    old, text = _start_and_quit(tmp_path)
+    monkeypatch.setattr(play_cmd, "_interactive", lambda: True)
+    r = runner.invoke(app, _args(tmp_path), input="n\n" + "quit\n")  # no: continue the saved session
+    assert r.exit_code == 0, r.output
+    assert "Set it aside and start a new session?" in r.output
+    assert f"Resuming the session after hand {old['hands_played']}." in r.output
+    assert _saved(tmp_path)["session_id"] == old["session_id"]
+    assert _saved(tmp_path)["stacks"] == old["stacks"]
+    r = runner.invoke(app, _args(tmp_path), input="y\n" + "quit\n")
+    assert r.exit_code == 0, r.output
+    kept = tmp_path / "sessions" / old["session_id"] / "session.json"
+    assert f"set aside in {kept}" in r.output and Store(kept.parent).load().stacks == old["stacks"]
+
+
+def test_bad_new_options_do_not_move_the_saved_session(tmp_path):
+    _, text = _start_and_quit(tmp_path)
+    r = runner.invoke(app, _args(tmp_path, "--bots", "nosuchbot"), input="quit\n")
+    assert r.exit_code == 2
+    assert (tmp_path / "session.json").read_text(encoding="utf-8") == text
+
+
+def test_echoed_input_is_cleaned_and_cut():
+    t = Table.new(Rules(), ["A", "B", "C"], ["random"] * 2, seed=3, store=None)
+    t.start_hand()
+    for line in ("\x1b[31mevil\x00\x07" + "a" * 100, "\x1b]0;title\x07", "zz\u202e" + "b" * 60):
+        with pytest.raises(_Reply) as e:
+            parse_command(line, t)
+        msg = str(e.value)
+        assert not any(ord(c) < 32 or c in "\x7f\u202e" for c in msg), repr(msg)
+        echoed = msg[msg.index("'") + 1:msg.rindex("'")]
+        assert len(echoed) <= ECHO_MAX
+        if len(line) > ECHO_MAX:
+            assert echoed.endswith("…")
+    with pytest.raises(_Reply, match="is not a card") as e:
+        parse_command("play Z\x1b" + "Z" * 80, t)
+    assert "\x1b" not in str(e.value) and "…" in str(e.value)
+
+
+@pytest.mark.parametrize("name", ["", "   ", "\x1b\x00"])
+def test_empty_name_gets_the_default(tmp_path, monkeypatch, name):
+    monkeypatch.setattr("ramsli.frontends.game.default_name", lambda: "Dflt")
+    r = runner.invoke(app, _plain(tmp_path, "--seed", "1", "--players", "3", "--bots", "random", "--name", name),
+                      input="quit\n")
+    assert r.exit_code == 0, r.output
+    assert "you are Dflt (p1)" in r.output
+    assert _saved(tmp_path)["names"][0] == "Dflt"
+
+
+@pytest.mark.parametrize("bots", ["", "random,", ",random", "random,,random", " , "])
+def test_empty_bot_specs_are_refused_with_the_bot_names(tmp_path, bots):
+    out = _usage_error(runner.invoke(app, _plain(tmp_path, "--players", "3", "--bots", bots), input="quit\n"))
+    assert "empty" in out and "allowed are random" in out
+    assert not (tmp_path / "session.json").exists()
+
+
+def test_own_moves_in_the_second_person(tmp_path):
+    r = runner.invoke(app, _args(tmp_path, "--name", "You"), input=CYCLE)
+    assert r.exit_code == 0, r.output
+    assert "You play " in r.output and "You plays" not in r.output
+    assert "Anna plays " in r.output  # the others in the third person
+    r = runner.invoke(app, _args(tmp_path / "de", "--lang", "de"), input="rein\n1\n2\n3\n4\n5\n" * 150)
+    assert "Du spielst " in r.output and "Tess spielt" not in r.output

@@ -7,6 +7,7 @@ session is saved after every hand to the data folder; ``--resume`` continues it.
 
 from __future__ import annotations
 
+import math
 import sys
 from enum import Enum
 from pathlib import Path
@@ -30,7 +31,7 @@ class Suits(str, Enum):
 
 
 def play(
-    players: Optional[int] = typer.Option(None, "--players", "-n", min=2, max=6,
+    players: Optional[int] = typer.Option(None, "--players", "-n",
                                           help="Number of players at the table, 2-6 (R2.1); default 5."),
     preset: str = typer.Option("traditional", "--preset", help="Rule preset (R6): traditional, general-rams, "
                                "compulsory, double-penalty, pot-bete, joker, modern-52, rounce, nap."),
@@ -43,7 +44,7 @@ def play(
     name: Optional[str] = typer.Option(None, "--name", help="Your name at the table; default your login name."),
     seed: Optional[int] = typer.Option(None, "--seed", help="Seed of the shuffles and the bots: the same seed "
                                        "gives the same session."),
-    speed: Optional[float] = typer.Option(None, "--speed", min=0.0, help="Seconds to wait after each bot move "
+    speed: Optional[float] = typer.Option(None, "--speed", help="Seconds to wait after each bot move, 0 to 10 "
                                           "(default 0.6 in the app, 0 with --plain)."),
     lang: Optional[Lang] = typer.Option(None, "--lang", help="Language: en, de, nl, it; default from the "
                                         "locale (LANGUAGE, LC_ALL, LANG)."),
@@ -52,7 +53,7 @@ def play(
     plain: bool = typer.Option(False, "--plain", help="Lines of text on stdin/stdout instead of the full-screen "
                                "app (screen readers, scripts)."),
     resume: bool = typer.Option(False, "--resume", help="Continue the saved session, stacks and pot intact."),
-    data_dir: Optional[Path] = typer.Option(None, "--data-dir", help="Folder for the saved session and the hand "
+    data_dir: Optional[str] = typer.Option(None, "--data-dir", help="Folder for the saved session and the hand "
                                             "histories; default the user data folder (platformdirs)."),
 ) -> None:
     """Play a session of Ramsli against bots, in the terminal (full-screen app, or --plain lines)."""
@@ -60,26 +61,54 @@ def play(
     from ramsli.frontends.game import BOT_NAMES, Table, default_bot, default_name, split_bot_specs
     from ramsli.frontends.i18n import _, detect_language, set_language
     from ramsli.frontends.storage import SaveError, Store
+    from ramsli.bots import make_bot
     from ramsli.rules import Rules, RulesError
 
     set_language(lang.value if lang else detect_language())
-    store = Store(data_dir)
+    if players is not None and not 2 <= players <= 6:
+        raise typer.BadParameter(_("{n} players: allowed are 2..6 (R2.1)").format(n=players), param_hint="--players")
+    if speed is not None and not (math.isfinite(speed) and 0 <= speed <= MAX_SPEED):
+        raise typer.BadParameter(_("{x} seconds: allowed are 0 to {max} seconds after each bot move").format(
+            x=f"{speed:g}", max=f"{MAX_SPEED:g}"), param_hint="--speed")
+    store = Store(_data_dir(data_dir, _) if data_dir is not None else None)
     table = None
+    saved = None
+    announce_aside = False
+    if store.exists() and not resume:
+        # issue #3.4, nothing lost: an unfinished session is never replaced silently
+        try:
+            old = store.load()
+        except SaveError as e:
+            typer.echo(_("The saved session {file} cannot be used: {problem}").format(
+                file=e.path, problem=e.problem), err=True)
+            old = None
+        if old is not None and old.end_reason is None:
+            typer.echo(_("A saved session (hand {n}, your stack {stack}) exists: ramsli play --resume continues it.")
+                       .format(n=old.hands_played + 1, stack=old.stacks[old.human]))
+            if _interactive() and not typer.confirm(_("Set it aside and start a new session?"), default=False):
+                resume = True
+        announce_aside = old is None or old.end_reason is None  # a finished session moves to its folder quietly
     if resume:
         if not store.exists():
             typer.echo(_("There is no saved session in {dir}; a new session starts.").format(dir=store.root))
         else:
             try:
                 saved = store.load()
-            except SaveError as e:
+                if saved.end_reason is None:
+                    table = Table.resume(saved, store)
+            except (SaveError, ValueError) as e:
+                path, problem = (e.path, e.problem) if isinstance(e, SaveError) else (store.session_file, str(e))
                 typer.echo(_("The saved session {file} cannot be used: {problem}").format(
-                    file=e.path, problem=e.problem), err=True)
-                if not typer.confirm(_("Set it aside and start a new session?"), default=False):
+                    file=path, problem=problem), err=True)
+                if not _interactive() or not typer.confirm(_("Set it aside and start a new session?"),
+                                                           default=False):
                     raise typer.Exit(1)
-                saved = None
+                where = _set_aside(store, _)
+                typer.echo(_("The saved session was set aside in {path}.").format(path=where))
+                saved = table = None
             if saved is not None:
                 if lang is None:
-                    set_language(saved.lang if saved.lang in ("en", "de", "nl", "it") else "en")
+                    set_language(saved.lang)
                 if saved.end_reason is not None:
                     winners = [s for s, v in enumerate(saved.stacks) if v == max(saved.stacks)]
                     for line in T.standings_lines(saved.stacks, saved.pot, saved.names, winners,
@@ -87,7 +116,6 @@ def play(
                         typer.echo(line)
                     typer.echo(_("Start a new session with: ramsli play"))
                     return
-                table = Table.resume(saved, store)
                 if lang is not None:
                     table.lang = lang.value
                 if suits is not None:
@@ -102,20 +130,34 @@ def play(
         if rules.players is not None and rules.players != n:
             raise typer.BadParameter(f"--players {n} but the rule option players={rules.players} (R2.1)",
                                      param_hint="--players")
-        specs = split_bot_specs(bots) if bots else [default_bot()]
+        try:
+            specs = split_bot_specs(bots) if bots is not None else [default_bot()]
+        except ValueError as e:
+            raise typer.BadParameter(str(e), param_hint="--bots") from None
         if len(specs) == 1:
             specs = specs * (n - 1)
         if len(specs) != n - 1:
             raise typer.BadParameter(f"{len(specs)} bots given for {n - 1} other seats; give one bot for all "
                                      f"or one per seat", param_hint="--bots")
-        me = (name or default_name()).strip() or "You"
+        me = _clean_name(name or "") or default_name()
         names = [me] + [b for b in BOT_NAMES if b != me][: n - 1]
+        try:
+            for spec in set(specs):
+                make_bot(spec, 0)  # an unknown bot is refused before the saved session is moved
+        except ValueError as e:
+            raise typer.BadParameter(str(e), param_hint="--bots") from None
+        where = _set_aside(store, _)  # nothing lost: the old session keeps its file (R3.4)
+        if where is not None and announce_aside:
+            typer.echo(_("The saved session was set aside in {path}.").format(path=where))
         try:
             table = Table.new(rules, names, specs, seed=seed, store=store,
                               lang=lang.value if lang else detect_language(),
                               suits=suits.value if suits else "french")
         except ValueError as e:
             raise typer.BadParameter(str(e), param_hint="--bots/--players") from None
+        except OSError as e:
+            raise typer.BadParameter(_("cannot write the session into {dir}: {problem}").format(
+                dir=store.root, problem=e.strerror or e), param_hint="--data-dir") from None
     if not plain and not (sys.stdin.isatty() and sys.stdout.isatty()):
         typer.echo(_("Not a terminal: playing in --plain mode."), err=True)
         plain = True
@@ -129,6 +171,52 @@ def play(
         code = run_app(table, speed=speed if speed is not None else 0.6)
     if code:
         raise typer.Exit(code)
+
+
+#: the longest wait after a bot move (seconds) that --speed accepts
+MAX_SPEED = 10.0
+#: the longest player name kept (characters)
+MAX_NAME = 20
+
+
+def _interactive() -> bool:
+    """True if a question can be asked (stdin is a terminal); scripts and pipes are never prompted."""
+    return sys.stdin.isatty()
+
+
+def _clean_name(text: str) -> str:
+    """The player's name without control characters and surrounding blanks, at most :data:`MAX_NAME` long."""
+    import unicodedata
+
+    return "".join(c for c in text if unicodedata.category(c)[0] != "C").strip()[:MAX_NAME].strip()
+
+
+def _data_dir(text: str, _) -> Path:
+    """``--data-dir`` checked: not empty, and a folder (or a path where one can be made).
+
+    Raises:
+        typer.BadParameter: exit code 2, naming the path and what is allowed.
+    """
+    if not text.strip():
+        raise typer.BadParameter(_("the folder name is empty; give a folder, e.g. --data-dir ~/ramsli"),
+                                 param_hint="--data-dir")
+    path = Path(text).expanduser()
+    probe = path
+    while not probe.exists() and probe != probe.parent:
+        probe = probe.parent
+    if not probe.is_dir():
+        raise typer.BadParameter(_("{path} is not a folder: {file} is a file; give a folder").format(
+            path=path, file=probe), param_hint="--data-dir")
+    return path
+
+
+def _set_aside(store, _) -> Optional[Path]:
+    """Move the saved session out of the way (never deleted); exit 2 with the reason if the folder refuses."""
+    try:
+        return store.set_aside()
+    except OSError as e:
+        raise typer.BadParameter(_("cannot write the session into {dir}: {problem}").format(
+            dir=store.root, problem=e.strerror or e), param_hint="--data-dir") from None
 
 
 def register(app: typer.Typer) -> None:

@@ -56,11 +56,17 @@ def default_name() -> str:
 
 def split_bot_specs(text: str) -> list[str]:
     """Split ``--bots`` text into specs: ``"rules,montecarlo:samples=64,depth=2"`` gives
-    ``["rules", "montecarlo:samples=64,depth=2"]`` (a ``key=value`` part belongs to the spec before it)."""
+    ``["rules", "montecarlo:samples=64,depth=2"]`` (a ``key=value`` part belongs to the spec before it).
+
+    Raises:
+        ValueError: for an empty text or an empty part (``"random,"``); the message lists the bot names.
+    """
+    if not text.strip():
+        raise ValueError(f"--bots is empty; give a bot name, allowed are {', '.join(bot_names())}")
     specs: list[str] = []
     for part in (p.strip() for p in text.split(",")):
         if not part:
-            continue
+            raise ValueError(f"--bots {text!r} has an empty bot name; allowed are {', '.join(bot_names())}")
         if "=" in part and ":" not in part and specs:
             specs[-1] += "," + part
         else:
@@ -123,6 +129,11 @@ class Table:
         specs.insert(human, None)
         session = Session(rules, names, seed=seed)
         sid = _dt.datetime.now().strftime("%Y%m%d-%H%M%S") + f"-{seed}"
+        if store is not None:  # two sessions started in the same second with the same seed: own folders
+            base, k = sid, 1
+            while store.session_dir(sid).exists():
+                k += 1
+                sid = f"{base}-{k}"
         t = cls(session, specs, human, seed, sid, store, lang=lang, suits=suits)
         if store is not None:
             store.set_aside()
@@ -133,7 +144,16 @@ class Table:
     def resume(cls, saved: SavedSession, store: Store | None) -> "Table":
         """The session as saved between two hands: stacks, pot, dealer, seated seats,
         hands played and the random state restored, so the next deal is the one that
-        would have come (R3.2, R3.4)."""
+        would have come (R3.2, R3.4).
+
+        Raises:
+            ValueError: if the saved bots or state cannot make a session (the caller treats
+                the save as unusable and must not write over it).
+        """
+        if [s for s, b in enumerate(saved.bots) if b is None] != [saved.human]:
+            raise ValueError("'bots' must have exactly one null, at the human's seat")
+        for spec in set(saved.bots) - {None}:
+            make_bot(spec, 0)  # an unknown bot fails here, before anything is written
         rules = saved.rules
         session = Session.restore({
             "names": saved.names, "seed": saved.seed, "rules": rules.to_dict(), "stacks": saved.stacks,
@@ -178,12 +198,13 @@ class Table:
 
     def start_hand(self) -> Hand:
         """Save the session as it stands (before the ante), then deal the next hand (R4.1–R4.4)."""
+        n = self.hand_number
+        players = {s: make_bot(spec, bot_seed(self.seed, s, n))  # before saving: a bad bot changes nothing
+                   for s, spec in enumerate(self.bots) if spec is not None}
         self.save()
         self._before = self.snapshot()  # what a quit or crash in this hand leaves behind
         self.hand = self.session.start_hand()
-        n = self.hand_number
-        self._players = {s: make_bot(spec, bot_seed(self.seed, s, n))
-                         for s, spec in enumerate(self.bots) if spec is not None}
+        self._players = players
         return self.hand
 
     def bot_action(self) -> Action:

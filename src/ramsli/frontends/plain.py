@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import sys
 import time
+import unicodedata
 from typing import TextIO
 
 from ramsli.cards import Card, CardError
@@ -56,6 +57,17 @@ def _commands() -> dict[str, str]:
     return words
 
 
+#: longest piece of the player's input echoed back in a reply
+ECHO_MAX = 40
+
+
+def echo_text(text: str, limit: int = ECHO_MAX) -> str:
+    """The player's input made safe to print back: control and format characters
+    (ESC, NUL, bidi overrides...) removed, cut to ``limit`` characters with ``…``."""
+    clean = "".join(ch for ch in text if unicodedata.category(ch)[0] != "C")
+    return clean if len(clean) <= limit else clean[:limit - 1] + "…"
+
+
 class _Reply(Exception):
     """A refused input: the one-line reason to print."""
 
@@ -91,7 +103,7 @@ def parse_command(line: str, table: Table) -> tuple[str, Action | None]:
                 if _isnum(head):
                     head, rest = "play", words[:1]
                 else:
-                    raise _Reply(_("Unknown command '{word}'. Type help for the commands.").format(word=words[0]))
+                    raise _Reply(_("Unknown command '{word}'. Type help for the commands.").format(word=echo_text(words[0])))
     else:
         head = cmds[head]
     if head in ("help", "log", "state", "quit"):
@@ -122,7 +134,7 @@ def parse_command(line: str, table: Table) -> tuple[str, Action | None]:
         card = Card.parse(word)
     except CardError:
         raise _Reply(_("'{text}' is not a card: write rank then suit, ranks A K Q J 10 9 8 7, suits S H D C, "
-                       "e.g. AS, 10h, QC (R1.6).").format(text=word)) from None
+                       "e.g. AS, 10h, QC (R1.6).").format(text=echo_text(word))) from None
     return "act", Action.play(me, card)
 
 
@@ -190,7 +202,7 @@ class PlainGame:
     def _announce(self, action: Action, tricks_before: int) -> None:
         t = self.table
         hand = t.hand
-        self.say(T.action_text(action, t.names, self.suits))
+        self.say(T.action_text(action, t.names, self.suits, t.human))
         if len(hand.tricks) > tricks_before:
             tr = hand.tricks[-1]
             self.say("  " + _("{name} takes trick {n}").format(name=t.names[tr.winner], n=len(hand.tricks)),
@@ -293,7 +305,7 @@ class PlainGame:
                     self.say(h)
                 continue
             if cmd == "log":
-                for h in T.log_lines(t.hand, t.names, self.suits):
+                for h in T.log_lines(t.hand, t.names, self.suits, t.human):
                     self.say(h)
                 continue
             if cmd == "state":

@@ -24,12 +24,15 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
+from ramsli.bots import make_bot
 from ramsli.rules import Rules, RulesError
 
 __all__ = ["FORMAT", "VERSION", "SaveError", "SavedSession", "Store", "default_data_dir", "atomic_write"]
 
 FORMAT = "ramsli-session"
 VERSION = 1
+#: the engine's reasons why a session ended (``Session.end_reason``, R3.5, R3.6)
+END_REASONS = ("bust", "players", "win-at", "hands", "time", "quit")
 
 
 class SaveError(Exception):
@@ -130,6 +133,13 @@ class SavedSession:
         human = need("human", int)
         if not 0 <= human < n or bots[human] is not None:
             raise SaveError(path, "'human' must be a seat without a bot")
+        if sum(b is None for b in bots) != 1:
+            raise SaveError(path, "'bots' must have exactly one null (your seat) and a bot spec for every other seat")
+        for b in set(bots) - {None}:
+            try:
+                make_bot(b, 0)
+            except ValueError as e:
+                raise SaveError(path, f"'bots' holds a bad bot spec: {e}") from None
         stacks = need("stacks", list)
         if len(stacks) != n or not all(isinstance(x, int) and not isinstance(x, bool) and x >= 0 for x in stacks):
             raise SaveError(path, "'stacks' must be one whole number >= 0 per seat (R3.3)")
@@ -140,36 +150,53 @@ class SavedSession:
             rules = Rules.from_toml(need("rules_toml", str))
         except RulesError as e:
             raise SaveError(path, f"the rules are not valid: {e}") from None
+        if rules.players is not None and rules.players != n:
+            raise SaveError(path, f"the rules say players = {rules.players} but {n} names are saved (R2.1)")
         if sum(stacks) + pot != rules.starting_stack * n:
             raise SaveError(path, f"the counters do not add up: stacks {sum(stacks)} + pot {pot} != "
                                   f"{n} x {rules.starting_stack} (R3.4)")
         seated = need("seated", list)
-        if not seated or not all(isinstance(s, int) and 0 <= s < n for s in seated):
-            raise SaveError(path, "'seated' must list seats of the table (R3.5)")
+        if (not seated or len(set(seated)) != len(seated)
+                or not all(isinstance(s, int) and not isinstance(s, bool) and 0 <= s < n for s in seated)):
+            raise SaveError(path, "'seated' must list seats of the table, each once (R3.5)")
         dealer = need("dealer", int)
         if dealer not in seated:
             raise SaveError(path, "'dealer' must be a seated seat (R3.2)")
+        hands = need("hands_played", int)
+        if hands < 0:
+            raise SaveError(path, "'hands_played' must be >= 0")
         departed = need("departed", list)
+        for d in departed:
+            if (not isinstance(d, list) or len(d) != 2
+                    or not all(isinstance(x, int) and not isinstance(x, bool) for x in d)
+                    or not 0 <= d[0] < n or not 0 <= d[1] <= hands):
+                raise SaveError(path, f"'departed' entry {d!r} is not [seat, after hand 0..{hands}] (R3.5)")
+        gone = [d[0] for d in departed]
+        if len(set(gone)) != len(gone) or sorted(gone + list(seated)) != list(range(n)):
+            raise SaveError(path, "every seat must be either seated or departed, exactly once (R3.5)")
         rng = need("rng_state", list)
         if (len(rng) != 3 or not isinstance(rng[1], list) or len(rng[1]) != 625
                 or not all(isinstance(x, int) for x in rng[1])):
             raise SaveError(path, "'rng_state' is not a random state")
         end_reason = data.get("end_reason")
-        if end_reason is not None and not isinstance(end_reason, str):
-            raise SaveError(path, "'end_reason' must be text or null")
-        hands = need("hands_played", int)
+        if end_reason is not None and end_reason not in END_REASONS:
+            raise SaveError(path, f"'end_reason' must be null or one of {', '.join(END_REASONS)} (R3.5, R3.6)")
+        if len(seated) < 2 and end_reason is None:
+            raise SaveError(path, "a running session needs at least two seated players (R3.5)")
         seed = need("seed", int)
         sid = need("session_id", str)
         if not sid or "/" in sid or "\\" in sid or sid.startswith("."):
             raise SaveError(path, "'session_id' is not a folder name")
+        lang, suits = data.get("lang", "en"), data.get("suits", "french")
         elapsed = data.get("elapsed", 0.0)
-        if not isinstance(elapsed, (int, float)) or elapsed < 0:
+        if not isinstance(elapsed, (int, float)) or isinstance(elapsed, bool) or not 0 <= elapsed < float("inf"):
             raise SaveError(path, "'elapsed' must be seconds >= 0")
         return cls(session_id=sid, names=names, bots=bots, human=human, seed=seed, rules_toml=data["rules_toml"],
                    hands_played=hands, stacks=stacks, pot=pot, dealer=dealer, seated=seated, departed=departed,
                    rng_state=rng, elapsed=float(elapsed), end_reason=end_reason,
-                   lang=str(data.get("lang", "en")), suits=str(data.get("suits", "french")),
-                   extra=dict(data.get("extra") or {}))
+                   lang=lang if lang in ("en", "de", "nl", "it") else "en",
+                   suits=suits if suits in ("french", "german") else "french",
+                   extra=data["extra"] if isinstance(data.get("extra"), dict) else {})
 
 
 def default_data_dir() -> Path:
@@ -242,14 +269,20 @@ class Store:
     def set_aside(self) -> Path | None:
         """Move the current session file (if any) out of the way, so a new session can start.
 
-        A readable save goes to its own session folder; an unreadable one is renamed
-        ``session.json.broken-N``. Returns the new path, or None if there was no file.
+        A readable save goes to its own session folder (``session.json``, or
+        ``session-N.json`` if that exists: nothing is overwritten); an unreadable one is
+        renamed ``session.json.broken-N``. Returns the new path, or None if there was no file.
         """
         path = self.session_file
         if not path.exists():
             return None
         try:
-            target = self.session_dir(self.load().session_id) / "session.json"
+            folder = self.session_dir(self.load().session_id)
+            target = folder / "session.json"
+            k = 1
+            while target.exists():  # never overwrite a session set aside before
+                k += 1
+                target = folder / f"session-{k}.json"
         except SaveError:
             k = 1
             while (self.root / f"session.json.broken-{k}").exists():

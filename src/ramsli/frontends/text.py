@@ -58,10 +58,20 @@ def phase_text(phase: Phase) -> str:
     }[phase]
 
 
-def action_text(action: Action, names: Sequence[str], suits: str = "french") -> str:
-    """One action as a sentence: ``"Anna: in"``, ``"Anna plays A♠"`` (R4.5–R4.10)."""
+def action_text(action: Action, names: Sequence[str], suits: str = "french", human: int | None = None) -> str:
+    """One action as a sentence: ``"Anna: in"``, ``"Anna plays A♠"`` (R4.5–R4.10).
+
+    The moves of seat ``human`` (the player reading) are in the second person:
+    ``"You play A♠"``, ``"You announce General Rams"``.
+    """
     who = names[action.seat]
     k = action.kind
+    if human is not None and action.seat == human and k not in ("in", "out", "pass"):
+        if k == "gr":
+            return _("You announce General Rams")
+        if k == "t":
+            return _("You announce a target of {n} tricks").format(n=action.target)
+        return _("You play {card}").format(card=card_label(action.card, suits))
     if k in ("in", "out"):
         return _("{name}: {declaration}").format(name=who, declaration=declaration_text(k))
     if k == "gr":
@@ -169,8 +179,9 @@ def prompt_text(obs: Observation) -> str:
     return ""
 
 
-def log_lines(hand: Hand, names: Sequence[str], suits: str = "french") -> list[str]:
-    """The hand so far, one line per action, with trick winners (only public facts, R7)."""
+def log_lines(hand: Hand, names: Sequence[str], suits: str = "french", human: int | None = None) -> list[str]:
+    """The hand so far, one line per action, with trick winners (only public facts, R7);
+    the moves of seat ``human`` in the second person (see :func:`action_text`)."""
     out = [_("Dealer: {name}").format(name=names[hand.dealer]),
            _("Turn-up: {card}").format(card=card_label(hand.turn_up, suits)) + " · "
            + _("Trump: {suit}").format(suit=suit_label(hand.trump, suits))]
@@ -180,7 +191,7 @@ def log_lines(hand: Hand, names: Sequence[str], suits: str = "french") -> list[s
     done = 0
     n_active = max(len(hand.active), 1)
     for a in hand.history:
-        out.append(action_text(a, names, suits))
+        out.append(action_text(a, names, suits, human))
         if a.kind == "pl":
             plays += 1
             if plays % n_active == 0 and done < len(hand.tricks):

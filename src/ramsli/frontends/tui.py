@@ -195,7 +195,7 @@ class RamsliApp(App[int]):
         t = self.table
         before = len(t.hand.tricks)
         t.apply(action)
-        self.recent.append(T.action_text(action, t.names, self.suits))
+        self.recent.append(T.action_text(action, t.names, self.suits, t.human))
         if len(t.hand.tricks) > before:
             self.recent.append(_("{name} takes trick {n}").format(name=t.names[t.hand.tricks[-1].winner],
                                                                    n=len(t.hand.tricks)))
@@ -275,7 +275,7 @@ class RamsliApp(App[int]):
         hand = t.hand if t.hand is not None else (t.last.hand if t.last else None)
         if hand is None or self._waiting:
             return
-        self.push_screen(InfoScreen(_("The hand so far"), T.log_lines(hand, t.names, self.suits),
+        self.push_screen(InfoScreen(_("The hand so far"), T.log_lines(hand, t.names, self.suits, t.human),
                                     _("Close") + " (Esc)", "log"))
 
     def screen_text(self) -> str:
