@@ -69,3 +69,52 @@ def test_cli(tmp_path):
     assert r.exit_code == 2 and "--before needs 1 entries" in r.output
     r = runner.invoke(app, ["odds", "AS 9S KH 8D 7C", "--turn-up", "10S", "--preset", "compulsory", "--before", "in"])
     assert r.exit_code == 2 and "compulsory" in r.output
+
+
+def _odds(*extra):
+    return runner.invoke(app, ["odds", "AS 9S KH 8D 7C", "--turn-up", "10S", "--time", "0.1", *extra])
+
+
+@pytest.mark.parametrize("extra,msgs", [
+    (["--pot", "99999999999999999999"], ["--pot 99999999999999999999", "0..1_000_000_000", "R5.4"]),
+    (["--rule", "starting_stack=99999999999999999999"], ["starting_stack", "at most 1_000_000_000"]),
+    (["--rule", "bete=99999999999999999999"], ["bete", "at most 1_000_000_000"]),
+    (["--rule", "ante=999"], ["ante=999", "starting_stack=20", "R3.5"]),
+    (["--pot", "-5", "--seed", "-1"], ["--pot -5", "--seed -1: allowed is a whole number >= 0"]),
+    (["--time", "-1"], ["--time -1", "finite number > 0"]),
+    (["--time", "nan"], ["--time nan", "finite number > 0"]),
+    (["--precision", "-0.5"], ["--precision -0.5", ">= 0"]),
+    (["--precision", "inf"], ["--precision inf", "finite"]),
+    (["--players", "4", "--rule", "players=3"], ["--players 4", "players=3", "R2.1"]),
+])
+def test_cli_bad_numbers_exit_2_with_one_message_per_option(extra, msgs):
+    r = _odds(*extra)
+    assert r.exit_code == 2, r.output
+    assert r.exception is None or isinstance(r.exception, SystemExit)
+    for m in msgs:
+        assert m in r.output
+    if "--seed" in extra and "--pot" in extra:  # one line per bad option
+        assert len([ln for ln in r.output.splitlines() if ln.startswith("error:")]) == 2
+
+
+def test_short_stacks_cap_payments_r5_8():
+    """bete 999 with stacks of 20: a player can lose at most its stack (R5.8, R3.3)."""
+    rules = Rules().with_assignments(["bete=999"])
+    r = estimate("9H 8D 8C 9C 7S", "TS", 5, 0, "", rules=rules, time_s=0.1, seed=3, batch=2000)
+    assert r["p_trick"]["mean"] < 0.95  # bete does happen with this hand
+    assert r["ev_in"]["mean"] >= -rules.starting_stack
+    r = estimate("9H 8D 8C 9C 7S", "TS", 5, 0, "", rules=Rules().with_assignments(["ante=20"]), time_s=0.05,
+                 batch=1000)
+    assert r["ev_out"]["mean"] == -20  # an ante of the whole stack is payable
+
+
+def test_kernel_conserves_counters_with_short_stacks():
+    """R3.4 and R5.8 in the kernel: huge bete, stacks never negative, counters conserved."""
+    from ramsli.lab import kernel as K
+
+    rules = Rules().with_assignments(["bete=999"])
+    b = K.play_batch(rules, 4, 3000, seed=5, pot=7)
+    assert (b.stacks >= 0).all()
+    assert ((b.stacks.sum(1) + b.carry) == 4 * rules.starting_stack + 7).all()
+    with pytest.raises(ValueError, match="R5.4"):
+        K.play_batch(rules, 4, 10, pot=10**20)

@@ -54,9 +54,38 @@ def test_cli_kernel_sessions():
     (["--hands", "10", "--bots", "random"] + ["--players", "7"], "2..6"),
     (["--hands", "10", "--bots", "nosuchbot,random"], "unknown bot"),
     (["--hands", "10", "--rule", "bete=-3"], "bete"),
-    (["--hands", "10", "--out", "x.txt"], ".json or .csv"),
+    (["--hands", "10", "--out", "x.txt"], "unknown suffix '.txt'"),
+    (["--hands", "10", "--out", "/nonexistent/dir/x.json"], "does not exist"),
+    (["--hands", "10", "--rule", "starting_stack=99999999999999999999"], "at most 1_000_000_000"),
+    (["--hands", "10", "--rule", "ante=999"], "R3.5"),
+    (["--hands", "10", "--bots", "random,random", "--players", "4"], "--players 4"),
+    (["--hands", "10", "--bots", "random,random", "--rule", "players=3"], "players=3"),
+    (["--hands", "10", "--players", "4", "--rule", "players=3"], "R2.1"),
+    (["--hands", "10", "--seed", "-1"], "--seed -1"),
 ])
 def test_cli_errors(args, msg):
     r = runner.invoke(app, ["simulate", "-q"] + args)
-    assert r.exit_code == 2
+    assert r.exit_code == 2, r.output
+    assert r.exception is None or isinstance(r.exception, SystemExit)  # no traceback
     assert msg in r.output
+
+
+def test_cli_out_without_suffix_writes_both_and_rule_players_fills_seats(tmp_path):
+    r = runner.invoke(app, ["simulate", "--hands", "50", "-q", "--rule", "players=3", "--out",
+                            str(tmp_path / "res")])
+    assert r.exit_code == 0, r.output
+    assert json.loads((tmp_path / "res.json").read_text())["players"] == 3
+    assert (tmp_path / "res.csv").read_text().startswith("table,key")
+    r = runner.invoke(app, ["simulate", "--hands", "5", "-q", "--out", str(tmp_path)])
+    assert r.exit_code == 2 and "is a folder" in r.output
+
+
+def test_engine_path_takes_large_stacks():
+    """The engine holds any stack size; the kernel refuses above MAX_COUNTERS with a clear message."""
+    from ramsli.rules import Rules
+
+    rules = Rules().with_assignments(["starting_stack=99999999999999999999"])
+    res = simulate(rules, ["random"] * 3, hands=6, seed=1, use_kernel=False)
+    assert res["hands"] == 6 and res["engine"] == "engine"
+    with pytest.raises(ValueError, match="--engine"):
+        simulate(rules, ["random"] * 3, hands=6, seed=1)

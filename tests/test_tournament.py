@@ -71,3 +71,38 @@ def test_cli_rejects_bad_input():
     assert "unknown bot" in r.output
     r = CliRunner().invoke(app, ["tournament", "--bots", "rules,rules", "--rule", "bete=x", "-q"])
     assert r.exit_code == 2
+
+
+@pytest.mark.parametrize("args,msg", [
+    (["--out", "/nonexistent/dir/x.json"], "does not exist"),
+    (["--plot", "/nonexistent/x.png"], "does not exist"),
+    (["--plot", "chart.jpg"], "FILE.png"),
+    (["--out", "t.xyz"], "unknown suffix '.xyz'"),
+    (["--out", "/dev/full"], "not a folder"),
+    (["--rule", "players=3"], "R2.1"),
+    (["--seed", "-1"], "--seed -1"),
+])
+def test_cli_refuses_before_playing(args, msg, tmp_path):
+    r = CliRunner().invoke(app, ["tournament", "--bots", "random,rules", "--hands", "2", "-q"] + args)
+    assert r.exit_code == 2, r.output
+    assert r.exception is None or isinstance(r.exception, SystemExit)  # no traceback
+    assert msg in r.output
+    assert "counters/hand" not in r.output  # refused before any deal was played
+
+
+def test_cli_out_folder_and_json_only(tmp_path):
+    r = CliRunner().invoke(app, ["tournament", "--bots", "random,rules", "--hands", "2", "-q", "--out",
+                                 str(tmp_path)])
+    assert r.exit_code == 2 and "is a folder" in r.output
+    assert not tmp_path.with_suffix(".json").exists()
+    r = CliRunner().invoke(app, ["tournament", "--bots", "random,rules", "--hands", "2", "-q", "--out",
+                                 str(tmp_path / "only.json")])
+    assert r.exit_code == 0, r.output
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["only.json"]
+
+
+def test_library_refuses_mismatch_and_negative_seed():
+    with pytest.raises(ValueError, match="players=3"):
+        run_tournament(["rules", "random"], Rules(players=3), deals=1)
+    with pytest.raises(ValueError, match="seed"):
+        run_tournament(["rules", "random"], Rules(), deals=1, seed=-1)

@@ -181,13 +181,18 @@ def run_tournament(specs: Sequence[str], rules: Rules, deals: int, seed: int = 0
         chunk: deals per work unit (0: automatic).
 
     Raises:
-        ValueError: for fewer than 2 or more than 6 bots, an unknown bot, or deals < 1.
+        ValueError: for fewer than 2 or more than 6 bots, a number of bots unlike the option
+            ``players`` (R2.1), an unknown bot, deals < 1, or a negative seed.
     """
     specs = list(specs)
     if not 2 <= len(specs) <= 6:
         raise ValueError(f"{len(specs)} bots: a table seats 2..6 (R2.1), one bot per seat")
+    if rules.players is not None and rules.players != len(specs):
+        raise ValueError(f"{len(specs)} bots but option players={rules.players}: name one bot per seat (R2.1)")
     if deals < 1:
         raise ValueError(f"deals={deals}: allowed is a whole number >= 1")
+    if type(seed) is not int or seed < 0:
+        raise ValueError(f"seed={seed}: allowed is a whole number >= 0")
     for s in specs:
         make_bot(s, seed=0)  # validates names and options early
     t0 = time.perf_counter()

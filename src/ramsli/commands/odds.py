@@ -22,7 +22,8 @@ __all__ = ["register", "odds_cmd"]
 def odds_cmd(
     cards: Annotated[str, typer.Argument(help="My five cards, e.g. 'AS 9S KH 8D 7C' (R1.6 notation).")],
     turn_up: Annotated[str, typer.Option("--turn-up", "-t", help="The turn-up (its suit is trump, R4.4), e.g. 10S.")],
-    players: Annotated[int, typer.Option("--players", "-P", help="Players at the table, 2..6 (R2.1).")] = 5,
+    players: Annotated[Optional[int], typer.Option("--players", "-P", help="Players at the table, 2..6 (R2.1); "
+                                                   "default: the option players, else 5.")] = None,
     seat: Annotated[int, typer.Option("--seat", help="My place in the declaration order: 0 = the dealer's left "
                                       "(declares first) .. PLAYERS-1 = the dealer (declares last); R4.5.")] = 0,
     before: Annotated[str, typer.Option("--before", help="The SEAT declarations made before mine, in order, "
@@ -33,25 +34,47 @@ def odds_cmd(
     = "traditional",
     rule: Annotated[Optional[list[str]], typer.Option("--rule", "-r", help="Change one option, key=value (R8).")]
     = None,
-    pot: Annotated[int, typer.Option("--pot", help="Carry-over pot before the antes (R5.4), counters.")] = 0,
-    time_s: Annotated[float, typer.Option("--time", help="Time budget in seconds.")] = 2.0,
+    pot: Annotated[int, typer.Option("--pot", help="Carry-over pot before the antes (R5.4), counters, "
+                                     "0..1000000000.")] = 0,
+    time_s: Annotated[float, typer.Option("--time", help="Time budget in seconds (a finite number > 0).")] = 2.0,
     precision: Annotated[float, typer.Option("--precision", help="Stop once the 95% CI half-width of in-out is "
-                                             "at most this many counters (0: use the whole --time).")] = 0.05,
+                                             "at most this many counters (a finite number >= 0; 0: use the whole --time).")] = 0.05,
     seed: Annotated[int, typer.Option("--seed", "-s", help="Seed (>= 0).")] = 0,
     as_json: Annotated[bool, typer.Option("--json", help="Print the result as JSON.")] = False,
 ) -> None:
     """Estimate P(a trick), P(most tricks) and the counters of in vs out for one hand."""
+    from ramsli.lab.limits import LimitError, check_counters, check_positive_time, check_seed
     from ramsli.lab.odds import OddsError, estimate
+
+    def fail(lines: list[str]) -> None:
+        for line in lines:
+            typer.echo(f"error: {line}", err=True)
+        raise typer.Exit(2)
 
     try:
         rules = Rules.preset(preset).with_assignments(rule or [])
-        if time_s <= 0 or precision < 0 or seed < 0 or pot < 0:
-            raise OddsError("--time must be > 0, --precision, --pot and --seed >= 0")
+    except RulesError as e:
+        fail([str(e)])
+    errors = []
+    if players is None:
+        players = rules.players or 5
+    elif rules.players is not None and players != rules.players:
+        errors.append(f"--players {players} but option players={rules.players}: give the same number of players "
+                      "(R2.1)")
+    for check in (lambda: check_counters(rules, pot), lambda: check_positive_time(time_s, "--time"),
+                  lambda: check_positive_time(precision, "--precision", allow_zero=True, unit="counters"),
+                  lambda: check_seed(seed)):
+        try:
+            check()
+        except LimitError as e:
+            errors.append(str(e))
+    if errors:
+        fail(errors)
+    try:
         res = estimate(cards, turn_up, players, seat, before, rules, bot=bot, time_s=time_s, precision=precision,
                        seed=seed, pot=pot)
-    except (RulesError, OddsError) as e:
-        typer.echo(f"error: {e}", err=True)
-        raise typer.Exit(2) from None
+    except (RulesError, OddsError, LimitError) as e:
+        fail([str(e)])
     if as_json:
         typer.echo(json.dumps(res, indent=2))
         return

@@ -31,10 +31,12 @@ def simulate_cmd(
     sessions: Annotated[int, typer.Option("--sessions", help="Whole sessions to play instead (R3: carry-over, "
                                           "bust, ends; capped at 10000 hands each).")] = 0,
     bots: Annotated[str, typer.Option("--bots", "-b", help="One bot per seat, comma-separated (e.g. "
-                                      "'tips,tips,random'); a single name fills --players seats. The kernel "
-                                      "plays random and tips; other bots use the engine.")] = "random",
-    players: Annotated[int, typer.Option("--players", "-P", help="Seats (2..6, R2.1) when --bots names one bot.")]
-    = 5,
+                                      "'tips,tips,random'); a single name fills every seat (--players, or the "
+                                      "option players, or 5). The kernel plays random and tips; other bots use "
+                                      "the engine.")] = "random",
+    players: Annotated[Optional[int], typer.Option("--players", "-P", help="Seats, 2..6 (R2.1); must equal the "
+                                                   "number of --bots when several are named. Default: the number "
+                                                   "of --bots, else the option players, else 5.")] = None,
     preset: Annotated[str, typer.Option("--preset", "-p", help=f"Preset of R6 ({', '.join(PRESETS)}).")]
     = "traditional",
     rule: Annotated[Optional[list[str]], typer.Option("--rule", "-r", help="Change one option, key=value (R8); "
@@ -44,11 +46,14 @@ def simulate_cmd(
                                       "uses all cores by itself).")] = 1,
     engine: Annotated[bool, typer.Option("--engine", help="Play through the engine even when the kernel could.")]
     = False,
-    out: Annotated[Optional[str], typer.Option("--out", "-o", help="Write the summary to FILE.json or FILE.csv.")]
+    out: Annotated[Optional[str], typer.Option("--out", "-o", help="Write the summary: FILE.json (JSON), FILE.csv "
+                                               "(CSV), or FILE without a suffix (both FILE.json and FILE.csv). "
+                                               "The folder must exist.")]
     = None,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar.")] = False,
 ) -> None:
     """Self-play many hands or sessions and summarise them (in-rate, bete rate, pots, counters)."""
+    from ramsli.lab.limits import LimitError, check_writable, out_targets
     from ramsli.lab.simulate import simulate, write_out
 
     try:
@@ -56,16 +61,38 @@ def simulate_cmd(
     except RulesError as e:
         _fail(str(e))
     specs = [b.strip() for b in bots.split(",") if b.strip()]
-    if len(specs) == 1:
-        specs = specs * players
-    if not 2 <= len(specs) <= 6:
-        _fail(f"{len(specs)} bots given; a table seats 2..6 (R2.1), one bot per seat")
+    errors = []
+    if players is not None and not 2 <= players <= 6:
+        errors.append(f"--players {players}: allowed are 2..6 (R2.1)")
+    elif players is not None and rules.players is not None and players != rules.players:
+        errors.append(f"--players {players} but option players={rules.players}: give the same number of seats "
+                      "(R2.1)")
+    else:
+        count = players if players is not None else rules.players
+        if len(specs) == 1:
+            specs = specs * (count or 5)
+        elif count is not None and count != len(specs):
+            src = f"--players {players}" if players is not None else f"option players={rules.players}"
+            errors.append(f"--bots names {len(specs)} bots but {src}: name one bot per seat, or a single bot "
+                          "to fill every seat (R2.1)")
+        if not errors and not 2 <= len(specs) <= 6:
+            errors.append(f"{len(specs)} bots given; a table seats 2..6 (R2.1), one bot per seat")
     if (hands > 0) == (sessions > 0) or hands < 0 or sessions < 0:
-        _fail("give exactly one of --hands N or --sessions N, with N >= 1")
-    if jobs < 1 or seed < 0:
-        _fail("--jobs must be >= 1 and --seed >= 0")
-    if out is not None and not (out.endswith(".json") or out.endswith(".csv")):
-        _fail(f"--out {out!r}: the file must end in .json or .csv")
+        errors.append("give exactly one of --hands N or --sessions N, with N >= 1")
+    if jobs < 1:
+        errors.append(f"--jobs {jobs}: allowed is a whole number >= 1")
+    if seed < 0:
+        errors.append(f"--seed {seed}: allowed is a whole number >= 0")
+    targets = []
+    if out is not None:
+        try:
+            targets = out_targets(out)
+            for t in targets:
+                check_writable(t, "--out")
+        except LimitError as e:
+            errors.append(str(e))
+    if errors:
+        _fail("\nerror: ".join(errors))
     console = Console(stderr=True)
     total = hands or sessions
     with Progress(TextColumn("[bold]simulate"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
@@ -78,9 +105,12 @@ def simulate_cmd(
         except ValueError as e:
             _fail(str(e))
     show(res)
-    if out:
-        write_out(res, out)
-        typer.echo(f"wrote {out}")
+    for t in targets:
+        try:
+            write_out(res, str(t))
+        except OSError as e:
+            _fail(f"--out: cannot write {str(t)!r}: {e.strerror or e}")
+        typer.echo(f"wrote {t}")
 
 
 def show(res: dict) -> None:

@@ -2,9 +2,10 @@
 
 Prints a table per bot: counters per hand with a 95% confidence interval,
 in-rate, bete rate, pot win rate, decision time median and 95th percentile.
-``--out`` writes JSON (``.json``), CSV (``.csv``) or both (any other name:
-``NAME.json`` and ``NAME.csv``); ``--plot`` writes a PNG chart (matplotlib, Agg).
-Exit status 2 for a bad bot, preset, rule or count.
+``--out`` writes JSON (``FILE.json``), CSV (``FILE.csv``) or both (``FILE`` without a
+suffix: ``FILE.json`` and ``FILE.csv``); a folder or another suffix is refused.
+``--plot`` writes a PNG chart (matplotlib, Agg). Output folders are checked before any
+deal is played. Exit status 2 for a bad bot, preset, rule, count, seed or output file.
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 
 from ramsli.bots.base import bot_names
+from ramsli.lab.limits import LimitError, check_writable, out_targets
 from ramsli.rules import PRESETS, Rules, RulesError
 from ramsli.tournament import TournamentResult, run_tournament
 
@@ -30,15 +32,16 @@ CSV_FIELDS = ["label", "spec", "hands", "mean", "ci95", "in_rate", "bete_rate", 
 
 
 def write_outputs(res: TournamentResult, out: Path) -> list[Path]:
-    """Write ``res`` as JSON and/or CSV by the extension of ``out``; returns the files written."""
-    suffix = out.suffix.lower()
-    targets = []
-    if suffix == ".json":
-        targets = [out]
-    elif suffix == ".csv":
-        targets = [out]
-    else:
-        targets = [out.with_suffix(".json"), out.with_suffix(".csv")]
+    """Write ``res`` as JSON (``X.json``), CSV (``X.csv``) or both (``X`` without a suffix).
+
+    Returns:
+        the files written.
+
+    Raises:
+        LimitError: (a ``ValueError``) for a folder or a suffix other than .json/.csv.
+        OSError: if a file cannot be written.
+    """
+    targets = out_targets(out)
     for p in targets:
         if p.suffix.lower() == ".json":
             p.write_text(json.dumps(res.to_dict(), indent=2) + "\n", encoding="utf-8")
@@ -89,14 +92,16 @@ def tournament(
                                                       "repeatable.")] = None,
     hands: Annotated[int, typer.Option("--hands", "-n", help="Deals to play (in duplicate each deal is played "
                                        "once per rotation of the bots).")] = 200,
-    seed: Annotated[int, typer.Option("--seed", "-s", help="Tournament seed: the same seed gives the same "
-                                      "results.")] = 0,
+    seed: Annotated[int, typer.Option("--seed", "-s", help="Tournament seed (>= 0): the same seed gives the "
+                                      "same results.")] = 0,
     jobs: Annotated[int, typer.Option("--jobs", "-j", help="Worker processes.")] = 1,
     duplicate: Annotated[bool, typer.Option("--duplicate/--no-duplicate", help="Play every deal in every "
                                             "rotation of the bots, so that luck cancels out.")] = False,
-    out: Annotated[Optional[Path], typer.Option("--out", "-o", help="Write the results: FILE.json, FILE.csv, "
-                                                "or both for any other name.")] = None,
-    plot: Annotated[Optional[Path], typer.Option("--plot", help="Write a PNG chart of the results.")] = None,
+    out: Annotated[Optional[Path], typer.Option("--out", "-o", help="Write the results: FILE.json (JSON), "
+                                                "FILE.csv (CSV), or FILE without a suffix (both FILE.json and "
+                                                "FILE.csv). The folder must exist.")] = None,
+    plot: Annotated[Optional[Path], typer.Option("--plot", help="Write a PNG chart of the results to FILE.png "
+                                                 "(the folder must exist).")] = None,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar.")] = False,
 ) -> None:
     """Play bots against each other and report counters per hand with 95% confidence intervals."""
@@ -114,11 +119,35 @@ def tournament(
     except RulesError as e:
         typer.echo(f"error: {e}", err=True)
         raise typer.Exit(2) from None
-    if hands < 1 or jobs < 1:
-        typer.echo("error: --hands and --jobs must be whole numbers >= 1", err=True)
-        raise typer.Exit(2)
+    errors = []
+    if hands < 1:
+        errors.append(f"--hands {hands}: allowed is a whole number >= 1")
+    if jobs < 1:
+        errors.append(f"--jobs {jobs}: allowed is a whole number >= 1")
+    if seed < 0:
+        errors.append(f"--seed {seed}: allowed is a whole number >= 0")
     if not 2 <= len(specs) <= 6:
-        typer.echo(f"error: {len(specs)} bots given; a table seats 2..6 (R2.1), one bot per seat", err=True)
+        errors.append(f"{len(specs)} bots given; a table seats 2..6 (R2.1), one bot per seat")
+    elif rules.players is not None and rules.players != len(specs):
+        errors.append(f"--bots names {len(specs)} bots but option players={rules.players}: name one bot per "
+                      "seat (R2.1)")
+    try:
+        if out is not None:
+            for p in out_targets(out):
+                check_writable(p, "--out")
+    except LimitError as e:
+        errors.append(str(e))
+    if plot is not None:
+        if plot.suffix.lower() != ".png":
+            errors.append(f"--plot {str(plot)!r}: the chart is a PNG file; allowed is FILE.png")
+        else:
+            try:
+                check_writable(plot, "--plot")
+            except LimitError as e:
+                errors.append(str(e))
+    if errors:
+        for e in errors:
+            typer.echo(f"error: {e}", err=True)
         raise typer.Exit(2)
     console = Console(stderr=True)
     try:
@@ -138,12 +167,16 @@ def tournament(
         table.add_row(b.label, f"{b.mean:+.3f}", f"±{b.ci95:.3f}", f"{b.in_rate:.1%}", f"{b.bete_rate:.1%}",
                       f"{b.pot_rate:.1%}", str(b.decisions), f"{b.time_median_ms:.2f}", f"{b.time_p95_ms:.2f}")
     Console(highlight=False, width=max(Console().width, 120)).print(table)
-    if out is not None:
-        for p in write_outputs(res, out):
-            typer.echo(f"wrote {p}")
-    if plot is not None:
-        plot_result(res, plot)
-        typer.echo(f"wrote {plot}")
+    try:
+        if out is not None:
+            for p in write_outputs(res, out):
+                typer.echo(f"wrote {p}")
+        if plot is not None:
+            plot_result(res, plot)
+            typer.echo(f"wrote {plot}")
+    except OSError as e:
+        typer.echo(f"error: cannot write {e.filename or ''}: {e.strerror or e}", err=True)
+        raise typer.Exit(2) from None
 
 
 def register(app: typer.Typer) -> None:

@@ -909,12 +909,18 @@ def play_batch(rules: Rules, n: int, count: int, seed: int = 0, start: int = 0, 
         a :class:`HandBatch`; the dealer of hand h is seat ``h % n``.
 
     Raises:
-        ValueError: for a bad seat count or a stack below the ante (R3.5).
+        ValueError: for a bad seat count, a stack below the ante (R3.5), or counters (stacks, ante,
+            bete, pot) above ``ramsli.lab.limits.MAX_COUNTERS`` (the kernel's 64-bit integers).
     """
     if not 2 <= n <= MAX_SEATS:
         raise ValueError(f"{n} players: allowed are 2..{MAX_SEATS} (R2.1)")
     if seed < 0:
         raise ValueError("the seed must be >= 0")
+    from ramsli.lab.limits import MAX_COUNTERS, check_counters
+
+    check_counters(rules, pot, ante_payable=False, pot_option="pot")
+    if stacks is not None and any(int(x) > MAX_COUNTERS for x in stacks):
+        raise ValueError(f"stacks {list(stacks)}: allowed are at most {MAX_COUNTERS} counters each (R3.3)")
     st0 = np.full(n, rules.starting_stack, np.int64) if stacks is None else np.asarray(stacks, np.int64)
     seat_mask = np.ones(n, np.bool_) if seated is None else np.asarray(seated, np.bool_)
     if (st0[seat_mask] < rules.ante).any():
@@ -1095,12 +1101,15 @@ def play_sessions(rules: Rules, n: int, count: int, seed: int = 0, start: int = 
     ``time:M`` ends (R3.6) are not simulated; ``cap`` bounds every session (hands).
 
     Raises:
-        ValueError: for a bad seat count or seed.
+        ValueError: for a bad seat count or seed, or counters above ``ramsli.lab.limits.MAX_COUNTERS``.
     """
     if not 2 <= n <= MAX_SEATS:
         raise ValueError(f"{n} players: allowed are 2..{MAX_SEATS} (R2.1)")
     if seed < 0:
         raise ValueError("the seed must be >= 0")
+    from ramsli.lab.limits import check_counters
+
+    check_counters(rules, ante_payable=False)
     pol, var = _policy_arrays(n, policy, variant)
     out = dict(n_hands=np.empty(count, np.int64), end_reason=np.empty(count, np.int64),
                final_stacks=np.empty((count, n), np.int64), final_pot=np.empty(count, np.int64),
@@ -1110,7 +1119,7 @@ def play_sessions(rules: Rules, n: int, count: int, seed: int = 0, start: int = 
                n_walkover=np.empty(count, np.int64), n_thrown=np.empty(count, np.int64),
                pot_hist=np.empty((count, POT_BINS), np.int64))
     run_sessions(seed, start, count, n, rules.starting_stack, int(rules.bust == "leave"),
-                 rules.end_value("hands") or 0, rules.end_value("win-at") or 0, cap, base_deck(rules),
+                 min(rules.end_value("hands") or 0, 1 << 62), min(rules.end_value("win-at") or 0, 1 << 62), cap, base_deck(rules),
                  pack_rules(rules), pol, var, *out.values(), _chunks(count))
     return out
 

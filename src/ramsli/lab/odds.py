@@ -133,10 +133,27 @@ def estimate(cards: str, turn_up: str, players: int, seat: int, before: str | Se
         ``out_allowed`` (False when the dealer is forced in, R4.5).
 
     Raises:
-        OddsError: for a bad query (see :func:`parse_query`) or an unknown bot.
+        OddsError: for a bad query (see :func:`parse_query`), an unknown bot, counters above
+            :data:`ramsli.lab.limits.MAX_COUNTERS` (stacks, ante, bete, pot), an ante above the
+            starting stack (R3.5), a time or precision that is not finite (> 0, >= 0), a negative
+            seed, or ``players`` unlike the option ``players`` (R2.1).
+
+    Every payment in the samples is limited by the payer's stack (R5.8), so ``ev_in`` is never
+    below ``-starting_stack``.
     """
     rules = rules or Rules()
     mine, tu, bef = parse_query(cards, turn_up, players, seat, before, rules)
+    from ramsli.lab.limits import LimitError, check_counters, check_positive_time, check_seed
+
+    try:
+        check_counters(rules, pot)  # R3.3, R3.5, R5.4: the kernel's 64-bit counters; a payable ante
+        check_positive_time(time_s, "time_s")
+        check_positive_time(precision, "precision", allow_zero=True, unit="counters")
+        check_seed(seed, "seed")
+    except LimitError as e:
+        raise OddsError(str(e)) from None
+    if rules.players is not None and rules.players != players:
+        raise OddsError(f"players={players} but option players={rules.players}: give the same number (R2.1)")
     n = players
     me = seat
     dealer = n - 1

@@ -66,7 +66,8 @@ class Stats:
     def __post_init__(self) -> None:
         z = lambda: np.zeros(self.n, np.int64)  # noqa: E731
         self.pos_seated, self.pos_in, self.pos_bete = z(), z(), z()
-        self.seat_sum, self.seat_sq, self.seat_hands = z(), z(), z()
+        self.seat_sum, self.seat_hands = z(), z()
+        self.seat_sq = np.zeros(self.n, np.float64)  # squares of large deltas overflow int64
         self.pot_hist = np.zeros(K.POT_BINS, np.int64)
 
     def merge(self, o: "Stats") -> None:
@@ -94,7 +95,7 @@ class Stats:
             self.pos_bete[p] += int((m & (b.bete == 1)).sum())
         delta = b.stacks - b.stacks0[None, :]
         self.seat_sum += delta.sum(0)
-        self.seat_sq += (delta * delta).sum(0)
+        self.seat_sq += (delta.astype(np.float64) ** 2).sum(0)
         self.seat_hands += cnt
         played = b.kind == K.KIND_PLAYED
         self.pot_hist += np.bincount(np.minimum(b.P[played], K.POT_BINS - 1), minlength=K.POT_BINS)
@@ -111,7 +112,7 @@ class Stats:
         self.pos_bete += o["pos_bete"].sum(0)
         # per seat: counters over the session; per hand averages use the hands played
         self.seat_sum += o["seat_delta"].sum(0)
-        self.seat_sq += (o["seat_delta"] ** 2).sum(0)
+        self.seat_sq += (o["seat_delta"].astype(np.float64) ** 2).sum(0)
         self.seat_hands += int(o["n_hands"].sum())
         self.pot_hist += o["pot_hist"].sum(0)
         self.split += int(o["n_split"].sum())
@@ -136,7 +137,7 @@ class Stats:
         for s in range(n):
             d = settlement.stacks_after[s] - hand.start_stacks[s]
             self.seat_sum[s] += d
-            self.seat_sq[s] += d * d
+            self.seat_sq[s] += float(d) * float(d)
             self.seat_hands[s] += 1
         if settlement.kind == "played":
             self.pot_hist[min(settlement.pot, K.POT_BINS - 1)] += 1
@@ -191,7 +192,7 @@ def _engine_sessions(args: tuple) -> Stats:
         reason = sess.end_reason or "cap"
         st.end_reasons[reason] = st.end_reasons.get(reason, 0) + 1
         # for sessions the spread is over session totals (as the kernel path keeps it)
-        st.seat_sq[:] = sq0 + (np.array(sess.stacks) - rules.starting_stack) ** 2
+        st.seat_sq[:] = sq0 + np.array([float(x - rules.starting_stack) ** 2 for x in sess.stacks])
     return st
 
 
@@ -207,7 +208,9 @@ def simulate(rules: Rules, bots: Sequence[str], hands: int = 0, sessions: int = 
 
     Raises:
         ValueError: for a bad number of bots, both or neither of hands/sessions, a bot the
-            kernel cannot play with ``use_kernel=True``, or an unknown bot.
+            kernel cannot play with ``use_kernel=True``, an unknown bot, an ante above the
+            starting stack in hands mode (R3.5), or, on the kernel path, counters above
+            :data:`ramsli.lab.limits.MAX_COUNTERS` (the engine path has no such limit).
     """
     n = len(bots)
     if not 2 <= n <= K.MAX_SEATS:
@@ -227,6 +230,15 @@ def simulate(rules: Rules, bots: Sequence[str], hands: int = 0, sessions: int = 
     if use_kernel and pol is None:
         raise ValueError(f"the kernel plays only {', '.join(KERNEL_BOTS)}; got {', '.join(bots)}")
     kern = pol is not None if use_kernel is None else use_kernel
+    from ramsli.lab.limits import LimitError, check_ante, check_counters
+
+    if hands:
+        check_ante(rules)  # every independent hand starts from starting_stack (R3.5)
+    if kern:
+        try:
+            check_counters(rules, ante_payable=False)
+        except LimitError as e:
+            raise LimitError(f"{e}; or play through the engine with --engine (any size, slower)") from None
     total = hands or sessions
     st = Stats(n)
     t0 = time.perf_counter()

@@ -1,0 +1,135 @@
+"""Input limits and output files shared by ``simulate``, ``odds`` and ``tournament`` (issues #4, #6).
+
+- :data:`MAX_COUNTERS`: the batch kernel (:mod:`ramsli.lab.kernel`) keeps stacks and the pot
+  in 64-bit integers, so stacks (``starting_stack``, R3.3), the ante (R4.1), a fixed bete
+  (R5.3) and a carry-over pot (R5.4) are limited to 10**9 counters each there; sums of six
+  stacks and a pot then never overflow.
+- :func:`check_counters` refuses values above that limit and an ante a stack cannot pay (R3.5).
+- :func:`out_targets` / :func:`check_writable` decide and check output files *before* a long run:
+  ``NAME.json`` → JSON, ``NAME.csv`` → CSV, ``NAME`` without a suffix → both ``NAME.json`` and
+  ``NAME.csv``; a folder or another suffix is refused.
+
+Every check raises :class:`LimitError` (a ``ValueError``) whose message says what was wrong,
+what is allowed and the rule id where one applies.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+from pathlib import Path
+
+from ramsli.rules import Rules
+
+__all__ = ["MAX_COUNTERS", "LimitError", "check_counters", "check_ante", "check_seed", "check_positive_time",
+           "out_targets", "check_writable"]
+
+#: the most counters one stack, the ante, the bete or the pot may hold in the batch kernel
+MAX_COUNTERS = 10**9
+
+
+class LimitError(ValueError):
+    """A value outside what the lab commands allow; the message says what is allowed."""
+
+
+def check_counters(rules: Rules, pot: int = 0, *, ante_payable: bool = True, pot_option: str = "--pot") -> None:
+    """Check the counters of ``rules`` and a carry-over ``pot`` against :data:`MAX_COUNTERS`.
+
+    Args:
+        rules: the rules in force; pot: carry-over pot (counters, R5.4), named ``pot_option`` in messages.
+        ante_payable: also refuse ``ante > starting_stack`` (nobody could pay the first ante, R3.5).
+
+    Raises:
+        LimitError: for a value above :data:`MAX_COUNTERS`, a negative pot, or an unpayable ante.
+    """
+    lim = f"{MAX_COUNTERS:,}".replace(",", "_")
+    for name, value, rule in (("starting_stack", rules.starting_stack, "R3.3"), ("ante", rules.ante, "R4.1"),
+                              ("bete", rules.bete, "R5.3")):
+        if isinstance(value, int) and value > MAX_COUNTERS:
+            raise LimitError(f"option {name}={value} is too large: allowed is at most {lim} counters "
+                             f"({rule}; the simulation keeps counters in 64-bit integers)")
+    if type(pot) is not int or pot < 0 or pot > MAX_COUNTERS:
+        raise LimitError(f"{pot_option} {pot}: the carry-over pot is a whole number of counters "
+                         f"0..{lim} (R5.4)")
+    if ante_payable:
+        check_ante(rules)
+
+
+def check_ante(rules: Rules) -> None:
+    """Refuse an ante above the starting stack: nobody could pay it (R3.5).
+
+    Raises:
+        LimitError: naming R3.5 and what is allowed.
+    """
+    if rules.ante > rules.starting_stack:
+        raise LimitError(f"option ante={rules.ante} is above starting_stack={rules.starting_stack}: nobody "
+                         f"could pay the ante, every player would be bust before the first hand (R3.5); "
+                         f"allowed is ante <= starting_stack")
+
+
+def check_seed(seed: int, option: str = "--seed") -> None:
+    """Refuse a negative seed.
+
+    Raises:
+        LimitError: if ``seed`` is not a whole number >= 0.
+    """
+    if type(seed) is not int or seed < 0:
+        raise LimitError(f"{option} {seed}: allowed is a whole number >= 0")
+
+
+def check_positive_time(value: float, option: str, *, allow_zero: bool = False, unit: str = "seconds") -> None:
+    """Refuse NaN, infinities and values <= 0 (or < 0 with ``allow_zero``).
+
+    Raises:
+        LimitError: naming ``option`` and what is allowed.
+    """
+    ok = math.isfinite(value) and (value >= 0 if allow_zero else value > 0)
+    if not ok:
+        allowed = ">= 0" if allow_zero else "> 0"
+        raise LimitError(f"{option} {value}: allowed is a finite number {allowed} ({unit})")
+
+
+def out_targets(out: str | os.PathLike, option: str = "--out") -> list[Path]:
+    """The files ``--out`` stands for: ``X.json`` → [X.json], ``X.csv`` → [X.csv], ``X`` → [X.json, X.csv].
+
+    Raises:
+        LimitError: for an existing folder, a suffix other than .json/.csv, or an existing file
+            named without a suffix (e.g. /dev/full).
+    """
+    p = Path(out)
+    if str(out).endswith(("/", os.sep)) or p.is_dir():
+        raise LimitError(f"{option} {str(out)!r} is a folder: give a file name, FILE.json, FILE.csv, or FILE "
+                         "without a suffix for both FILE.json and FILE.csv")
+    suffix = p.suffix.lower()
+    if suffix in (".json", ".csv"):
+        return [p]
+    if suffix == "":
+        if p.exists():
+            raise LimitError(f"{option} {str(out)!r} exists and is not a folder: a name without a suffix stands "
+                             "for both NAME.json and NAME.csv; give FILE.json or FILE.csv, or a new name")
+        return [p.with_name(p.name + ".json"), p.with_name(p.name + ".csv")]
+    raise LimitError(f"{option} {str(out)!r}: unknown suffix {p.suffix!r}; allowed are FILE.json, FILE.csv, or "
+                     "FILE without a suffix for both FILE.json and FILE.csv")
+
+
+def check_writable(path: str | os.PathLike, option: str = "--out") -> None:
+    """Check, before any work, that ``path`` can be created or overwritten as a regular file.
+
+    Raises:
+        LimitError: if its folder does not exist or is not writable, or ``path`` is a folder or
+            an existing file that is not a regular writable file (e.g. a device such as /dev/full).
+    """
+    p = Path(path)
+    parent = p.parent if str(p.parent) else Path(".")
+    if p.is_dir():
+        raise LimitError(f"{option} {str(path)!r} is a folder; give a file name")
+    if not parent.is_dir():
+        raise LimitError(f"{option} {str(path)!r}: the folder {str(parent)!r} does not exist; create it first "
+                         "or give a file in an existing folder")
+    if p.exists():
+        if not p.is_file():
+            raise LimitError(f"{option} {str(path)!r} exists and is not a regular file; give a new or regular file")
+        if not os.access(p, os.W_OK):
+            raise LimitError(f"{option} {str(path)!r}: the file is not writable")
+    elif not os.access(parent, os.W_OK | os.X_OK):
+        raise LimitError(f"{option} {str(path)!r}: the folder {str(parent)!r} is not writable")
