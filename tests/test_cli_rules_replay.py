@@ -238,3 +238,80 @@ def test_docs_quote_the_real_messages_and_output():
         assert r.stderr.strip().endswith(line.split(":", 1)[1]), (line, r.stderr)
     out = run("replay", str(Path(__file__).parents[1] / "docs" / "examples" / "general-rams-made.toml")).stdout
     assert out in doc
+
+
+# -- replay of hostile or hand-edited files: exit 2, one line, file:line, nothing raw printed --------
+
+def _one_line_exit_2(r, path) -> tuple[int, str]:
+    assert r.exit_code == 2, r.output
+    assert r.stdout == ""
+    msg = r.stderr.strip()
+    assert len(msg.splitlines()) == 1 and "\x1b" not in r.stderr
+    m = re.match(rf"{re.escape(str(path))}:(\d+): ", msg)
+    assert m, msg
+    return int(m.group(1)), msg
+
+
+def test_replay_session_cannot_read_files_outside_its_directory(tmp_path):
+    d = tmp_path / "s"
+    shutil.copytree(DATA / "session-3p", d)
+    meta = d / "session.toml"
+    text = meta.read_text(encoding="utf-8").replace('"hand-0002.toml"', '"../../../etc/passwd"', 1)
+    meta.write_text(text, encoding="utf-8")
+    line, msg = _one_line_exit_2(run("replay", str(d)), meta)
+    assert line == line_of(text, "etc/passwd")
+    assert "hands: entry 2 is '../../../etc/passwd'" in msg and "'hand-0002.toml'" in msg
+    assert "root:" not in msg
+
+
+def test_replay_refuses_control_characters_in_names(tmp_path):
+    text = (DATA / "general-rams-made.toml").read_text(encoding="utf-8")
+    p = tmp_path / "h.toml"
+    p.write_text(text.replace('"Bruno"', '"Bruno\\u001b[31m"', 1), encoding="utf-8")
+    line, msg = _one_line_exit_2(run("replay", str(p)), p)
+    assert line == line_of(text, "seats =") and "U+001B" in msg and "\\x1b[31m" in msg
+
+
+def test_replay_refuses_non_canonical_actions(tmp_path):
+    text = (DATA / "general-rams-made.toml").read_text(encoding="utf-8")
+    p = tmp_path / "h.toml"
+    for bad, canon in (('"P2 GR"', "p2 gr"), ('"p2  gr"', "p2 gr")):
+        p.write_text(text.replace('"p2 gr"', bad, 1), encoding="utf-8")
+        line, msg = _one_line_exit_2(run("replay", str(p)), p)
+        assert line == line_of(text, '"p2 gr"') and f"write '{canon}'" in msg
+    p.write_text(text.replace('"p2 pl 9D"', '"p2 pl 9♦"', 1), encoding="utf-8")
+    line, msg = _one_line_exit_2(run("replay", str(p)), p)
+    assert line == line_of(text, '"p2 pl 9D"') and "write 'p2 pl 9D'" in msg
+
+
+def test_replay_truncated_file_names_the_last_line(tmp_path):
+    text = (DATA / "general-rams-made.toml").read_text(encoding="utf-8")
+    p = tmp_path / "h.toml"
+    short = text[: text.index('    "p1 pl AS"')]
+    p.write_text(short, encoding="utf-8")
+    line, msg = _one_line_exit_2(run("replay", str(p)), p)
+    assert line == len(short.splitlines()) and "cut short" in msg
+
+
+def test_replay_accepts_a_byte_order_mark(tmp_path):
+    p = tmp_path / "h.toml"
+    p.write_bytes(b"\xef\xbb\xbf" + (DATA / "general-rams-made.toml").read_bytes())
+    r = run("replay", str(p))
+    assert r.exit_code == 0, r.output
+    assert r.stdout == run("replay", str(DATA / "general-rams-made.toml")).stdout
+
+
+def test_replay_session_rules_differ_names_the_option(tmp_path):
+    d = tmp_path / "s"
+    shutil.copytree(DATA / "session-3p", d)
+    p = d / "hand-0002.toml"
+    text = p.read_text(encoding="utf-8").replace("bete = 5", "bete = 10", 1)
+    p.write_text(text, encoding="utf-8")
+    line, msg = _one_line_exit_2(run("replay", str(d)), p)
+    assert line == line_of(text, "bete = 10")
+    assert msg.endswith("rules differ from session.toml: bete = 10 here, 5 in session.toml (R8)")
+
+
+def test_rules_refuses_two_session_ends_of_one_kind():
+    r = run("rules", "--rule", "end=hands:3,hands:4")
+    assert r.exit_code == 2 and r.stdout == "" and "R3.6" in r.stderr

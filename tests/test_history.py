@@ -101,11 +101,28 @@ def test_unfinished_hand_round_trips_without_settlement():
 
 def test_names_with_quotes_and_unicode_round_trip():
     hand = random_hand("traditional", 3, n=3)
-    names = ['Ann "the Ace"', "Bö\\ß\t", "Ç\u007f"]
+    names = ['Ann "the Ace"', "Bö\\ß", "Ç 李 👩\u200d👩"]
     text = HandHistory.from_hand(hand, names).to_toml()
     back = HandHistory.from_toml(text)
     assert back.names == tuple(names)
     assert back.to_toml() == text
+
+
+@pytest.mark.parametrize("bad", ["\u001b[31m", "\n", "\t", "\u007f", "\u0085", "\u202e", "\u2028", "\u0000"])
+def test_names_with_control_characters_are_refused(bad):
+    """A history is data printed to a terminal: no escape sequences, line breaks or
+    bidi overrides in names (R2.2); the error names the line of the name."""
+    hand = random_hand("traditional", 3, n=3)
+    text = HandHistory.from_hand(hand, ["Anna", "Bruno" + bad, "Clara"]).to_toml()
+    err = expect_error(text, "seats =", "seats: name 2", f"U+{ord(bad[0]):04X}", "R2.2")
+    assert bad not in str(err)  # the message shows the name escaped (repr)
+
+
+def test_duplicate_names_are_refused():
+    hand = random_hand("traditional", 3, n=3)
+    for names in (["Anna", "Bruno", "Anna"], ["Anna", "Bruno", " anna"]):
+        text = HandHistory.from_hand(hand, names).to_toml()
+        expect_error(text, "seats =", "seats: name 3", "also the name of p1", "R2.2")
 
 
 def test_from_hand_needs_one_name_per_seat():
@@ -355,6 +372,100 @@ def test_error_malformed_action(base):
     pl = next(i for i, a in enumerate(hh.actions) if a.kind == "pl")
     bad = edit(text, f'    "{hh.actions[pl]}",', f'    "{str(hh.actions[pl])[:-2]}ZZ",')
     expect_error(bad, "ZZ", f"action {pl + 1}:", "not a card")
+
+
+@pytest.mark.parametrize("make", [
+    lambda a: a.upper(),                          # 'P2 GR'
+    lambda a: a.replace(" ", "  ", 1),            # 'p2  gr'
+    lambda a: " " + a,
+    lambda a: a.replace("S", "♠").replace("H", "♥").replace("D", "♦").replace("C", "♣") if " pl " in a
+    else a.upper(),
+    lambda a: a.replace("T", "10") if " pl T" in a else a.upper(),
+    lambda a: a[:-1] + a[-1].lower() if " pl " in a else a.upper(),
+])
+def test_error_action_not_written_canonically(base, make):
+    """Actions are exactly as str(Action) writes them, so write -> read -> write is
+    byte-identical; any other spelling is refused with the line and the canonical form."""
+    hh, text = base
+    i = next(i for i, a in enumerate(hh.actions) if a.kind == "pl" and make(str(a)) != str(a))
+    canon = str(hh.actions[i])
+    bad_action = make(canon)
+    bad = edit(text, f'    "{canon}",', f'    "{bad_action}",')
+    expect_error(bad, f'"{bad_action}"', f"action {i + 1}: {bad_action!r} is not written as the engine writes it",
+                 f"write {canon!r}")
+    j = 0  # a declaration too
+    bad = edit(text, f'    "{hh.actions[j]}",', f'    "{str(hh.actions[j]).upper()}",')
+    expect_error(bad, f'"{str(hh.actions[j]).upper()}"', "action 1:", f"write '{hh.actions[j]}'")
+
+
+def test_error_rules_end_must_be_a_list_of_canonical_ends(base):
+    _, text = base
+    expect_error(edit(text, "end = []", 'end = "hands:3"'), 'end = "hands:3"', "option 'end'",
+                 "is not a list of session ends", "R3.6")
+    expect_error(edit(text, "end = []", 'end = ["hands:03"]'), 'end = ["hands:03"]', "write 'hands:3'", "R3.6")
+    expect_error(edit(text, "end = []", 'end = ["hands:3", "hands:4"]'), "end = [", "R3.6")
+    ok = HandHistory.from_toml(edit(text, "end = []", 'end = ["win-at:30", "hands:4"]'))
+    assert [str(e) for e in ok.rules.end] == ["win-at:30", "hands:4"]
+
+
+@pytest.mark.parametrize("option", ["bete", "deck", "end", "overtrump"])
+def test_error_rules_missing_option_is_not_defaulted(base, option):
+    _, text = base
+    bad = re.sub(rf"(?m)^{option} = .*\n", "", text)
+    expect_error(bad, "[rules]", f"[rules] misses option {option}", "no default is filled in")
+
+
+def test_rules_players_may_be_left_out(base):
+    _, text = base
+    assert "players" not in text
+    assert HandHistory.from_toml(text).to_toml() == text
+
+
+def test_byte_order_mark_is_accepted_and_dropped(tmp_path, base):
+    hh, text = base
+    assert HandHistory.from_toml("\ufeff" + text).to_toml() == text
+    p = tmp_path / "bom.toml"
+    p.write_bytes(b"\xef\xbb\xbf" + text.encode("utf-8"))
+    back = HandHistory.read(p)
+    assert back.to_toml() == text and back.replay().settlement == hh.replay().settlement
+    bad = edit(text, "\npot = ", "\ncolour = 1\npot = ")  # line numbers count as without the mark
+    with pytest.raises(HistoryError) as e:
+        HandHistory.from_toml("\ufeff" + bad)
+    assert e.value.line == line_of(bad, "colour")
+
+
+@pytest.mark.parametrize("cut", [0.5, 0.8, 0.97])
+def test_truncated_file_names_the_last_line(base, cut):
+    _, text = base
+    short = text[: int(len(text) * cut)]
+    short = short[: short.rindex("[") + 1] if cut == 0.97 else short  # end inside an array or table
+    try:
+        HandHistory.from_toml(short)
+    except HistoryError as e:
+        assert e.line is not None, str(e)
+        if "end of document" in str(e):
+            assert e.line == len(short.splitlines()) and "cut short" in str(e)
+    else:  # a cut that happens to leave valid TOML is caught by the structure checks
+        pytest.fail("a truncated history was accepted")
+
+
+def test_not_utf8_or_binary_names_the_line(tmp_path, base):
+    _, text = base
+    p = tmp_path / "h.toml"
+    p.write_bytes(text.replace("Bruno", "Br\u00fcno").encode("latin-1"))
+    with pytest.raises(HistoryError) as e:
+        HandHistory.read(p)
+    assert e.value.line == line_of(text, "Bruno") and "0xFC is not UTF-8" in str(e.value)
+    p.write_bytes(b"\x00" * 50)
+    with pytest.raises(HistoryError) as e:
+        HandHistory.read(p)
+    assert e.value.line == 1 and "NUL bytes" in str(e.value)
+
+
+def test_unknown_top_level_table_names_its_line(base):
+    _, text = base
+    bad = text + "[other]\nx = 1\n"
+    expect_error(bad, "[other]", "unknown key 'other'")
 
 
 def test_error_play_table_shape(base):
@@ -609,6 +720,75 @@ def test_session_missing_or_bad_metadata(tmp_path):
     meta.write_text(edit(text, 'first_dealer = "p', 'first_dealer = "q'), encoding="utf-8")
     with pytest.raises(HistoryError, match="first_dealer"):
         read_session(tmp_path)
+
+
+@pytest.mark.parametrize("entry", ["../../../etc/passwd", "/etc/passwd", "sub/hand-0001.toml",
+                                   "..\\hand-0001.toml", "hand-1.toml", "hand-0002.toml", "HAND-0001.toml"])
+def test_session_hand_files_must_be_plain_names_in_the_directory(tmp_path, entry):
+    """session.toml cannot make the reader open a file outside the session directory."""
+    d = tmp_path / "s"
+    shutil.copytree(DATA / "session-3p", d)
+    meta = d / "session.toml"
+    text = edit(meta.read_text(encoding="utf-8"), '    "hand-0001.toml",', f"    {entry!r},".replace("'", '"')
+                if "\\" not in entry else f"    '{entry}',")
+    meta.write_text(text, encoding="utf-8")
+    with pytest.raises(HistoryError) as e:
+        read_session(d)
+    assert str(e.value).startswith(f"{meta}:{line_of(text, entry)}: hands: entry 1 ")
+    assert "'hand-0001.toml'" in str(e.value) and "root:" not in str(e.value)
+
+
+def test_session_hand_file_linking_outside_is_refused(tmp_path):
+    d = tmp_path / "s"
+    shutil.copytree(DATA / "session-3p", d)
+    outside = tmp_path / "elsewhere.toml"
+    (d / "hand-0002.toml").rename(outside)
+    (d / "hand-0002.toml").symlink_to(outside)
+    with pytest.raises(HistoryError) as e:
+        read_session(d)
+    assert "outside the session directory" in str(e.value)
+    assert e.value.line == line_of((d / "session.toml").read_text(encoding="utf-8"), "hand-0002.toml")
+
+
+def test_session_rules_differ_names_the_option_and_both_values(tmp_path):
+    d = tmp_path / "s"
+    shutil.copytree(DATA / "session-3p", d)
+    p = d / "hand-0003.toml"
+    text = edit(edit(p.read_text(encoding="utf-8"), "bete = 5", "bete = 7"), 'overtrump = "always"',
+                'overtrump = "when-trumping"')
+    p.write_text(text, encoding="utf-8")
+    with pytest.raises(HistoryError) as e:
+        read_session(d)
+    msg = str(e.value)
+    assert msg.startswith(f"{p}:{line_of(text, 'overtrump =')}: rules differ from session.toml: ")
+    assert 'overtrump = "when-trumping" here, "always" in session.toml' in msg
+    assert "bete = 7 here, 5 in session.toml" in msg
+
+
+def test_session_names_are_checked(tmp_path):
+    d = tmp_path / "s"
+    shutil.copytree(DATA / "session-3p", d)
+    meta = d / "session.toml"
+    for names, fragment in (('["Anna", "Bruno\\u001b[31m", "Clara"]', "U+001B"),
+                            ('["Anna", "Bruno", "Anna"]', "also the name of p1")):
+        text = re.sub(r"(?m)^seats = .*$", lambda m: f"seats = {names}", meta.read_text(encoding="utf-8"))
+        meta.write_text(text, encoding="utf-8")
+        with pytest.raises(HistoryError) as e:
+            read_session(d)
+        assert e.value.line == line_of(text, "seats =") and fragment in str(e.value)
+        assert "\x1b" not in str(e.value)
+
+
+def test_session_truncated_metadata_names_the_last_line(tmp_path):
+    d = tmp_path / "s"
+    shutil.copytree(DATA / "session-3p", d)
+    meta = d / "session.toml"
+    text = meta.read_text(encoding="utf-8")
+    short = text[: text.index('    "hand-0003')]
+    meta.write_text(short, encoding="utf-8")
+    with pytest.raises(HistoryError) as e:
+        read_session(d)
+    assert e.value.line == len(short.splitlines()) and str(meta) in str(e.value)
 
 
 def test_session_example_directory():

@@ -36,6 +36,7 @@ from __future__ import annotations
 import dataclasses
 import re
 import tomllib
+import unicodedata
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Iterable, Sequence
@@ -168,7 +169,7 @@ def _kv(key: str, v: Any, multiline: bool = False) -> list[str]:
 # -- line numbers: a scan of the text for keys and array elements ----------------------------
 
 _TABLE_RE = re.compile(r"^\s*\[\[?\s*([^\]]+?)\s*\]\]?\s*(#.*)?$")
-_KEY_RE = re.compile(r"""^\s*("[^"]*"|'[^']*'|[A-Za-z0-9_\-]+)\s*=""")
+_KEY_RE = re.compile(r"""^\s*("[^"]*"|'[^']*'|[A-Za-z0-9_\-]+)\s*(?:\.\s*(?:"[^"]*"|'[^']*'|[A-Za-z0-9_\-]+)\s*)*=""")
 
 
 class _Lines:
@@ -228,6 +229,8 @@ class _Lines:
 
     def key(self, table: str, name: str) -> int | None:
         line = self.keys.get((table, name))
+        if line is None and name and not table:
+            line = self.keys.get((name, ""))  # a top-level key written as a [name] table
         if line is None and name:
             return self.keys.get((table, ""))
         return line
@@ -288,6 +291,119 @@ def _strict_eq(a: Any, b: Any) -> bool:
     if isinstance(a, list):
         return len(a) == len(b) and all(_strict_eq(x, y) for x, y in zip(a, b))
     return a == b
+
+
+# -- shared checks: text read from a file, TOML errors, names, rules ------------------------------
+
+#: Invisible characters that reorder the text around them on a terminal (bidirectional controls).
+_BIDI = frozenset("\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
+
+
+def _control_char(s: str) -> str | None:
+    """The first character of ``s`` that must not reach a terminal: a control character
+    (U+0000–U+001F, U+007F–U+009F, including tab and line breaks), a line or paragraph
+    separator, or a bidirectional control; None if there is none."""
+    for ch in s:
+        if unicodedata.category(ch) in ("Cc", "Zl", "Zp") or ch in _BIDI:
+            return ch
+    return None
+
+
+def _decode(raw: bytes) -> str:
+    """UTF-8 text of a history file; a leading byte order mark is dropped.
+
+    Raises:
+        HistoryError: for bytes that are not UTF-8, with the line of the first bad byte.
+    """
+    if raw.startswith(b"\xef\xbb\xbf"):
+        raw = raw[3:]
+    nul = raw.find(b"\x00")
+    if nul >= 0:
+        raise HistoryError("the file holds NUL bytes: it is a binary file, not a hand history (UTF-8 TOML text)",
+                           raw.count(b"\n", 0, nul) + 1)
+    try:
+        return raw.decode("utf-8")
+    except UnicodeDecodeError as e:
+        line = raw.count(b"\n", 0, e.start) + 1
+        col = e.start - (raw.rfind(b"\n", 0, e.start) + 1) + 1
+        raise HistoryError(f"column {col}: byte 0x{raw[e.start]:02X} is not UTF-8 ({e.reason}); a history is "
+                           "UTF-8 text (save it as UTF-8, not Latin-1 or a binary file)", line) from None
+
+
+def _loads(text: str) -> dict[str, Any]:
+    """``tomllib.loads`` whose error always names a line (the last line for a file cut short)."""
+    try:
+        return tomllib.loads(text)
+    except tomllib.TOMLDecodeError as e:
+        m = re.search(r"line (\d+)", str(e))
+        if m:
+            raise HistoryError(f"not valid TOML: {e}", int(m.group(1))) from None
+        last = max(1, len(text.splitlines()))
+        raise HistoryError(f"not valid TOML: {e}: the text ends in the middle of a value or table "
+                           "(is the file cut short?)", last) from None
+
+
+def _check_names(names: Any, err: Any) -> None:
+    """Seat names (R2.2): 2..6 non-empty strings, no control characters, all different.
+
+    ``err(reason, index)`` builds the HistoryError (index None: the key's line).
+    """
+    if (not isinstance(names, list) or not 2 <= len(names) <= MAX_SEATS
+            or not all(isinstance(x, str) and x.strip() for x in names)):
+        raise err(f"seats must be a list of 2..{MAX_SEATS} non-empty names (R2.1)", None)
+    seen: dict[str, int] = {}
+    for i, name in enumerate(names):
+        ch = _control_char(name)
+        if ch is not None:
+            raise err(f"seats: name {i + 1} {name!r} contains the character U+{ord(ch):04X}; names must not hold "
+                      "control characters, tabs, line breaks or bidirectional controls (they would be printed "
+                      "to the terminal as they are) (R2.2)", i)
+        key = name.strip().casefold()
+        if key in seen:
+            raise err(f"seats: name {i + 1} {name!r} is also the name of {seat_name(seen[key])}; every seat needs "
+                      "its own name (compared ignoring case and surrounding spaces) (R2.2)", i)
+        seen[key] = i
+
+
+def _check_rules(rtab: Any, err: Any) -> Rules:
+    """The ``[rules]`` table (R8): every option present (``players`` optional), each value
+    valid on its own, ``end`` a list (not a bare string) of session ends written as the
+    engine writes them, each kind at most once (R3.6).
+
+    ``err(reason, key)`` builds the HistoryError (key ``""``: the ``[rules]`` line).
+    """
+    if not isinstance(rtab, dict):
+        raise err("rules must be a table [rules] of options (R8)", "")
+    for k, v in rtab.items():
+        if k not in OPTIONS:
+            raise err(f"unknown option {k!r} (R8); allowed are {', '.join(OPTIONS)}", k)
+        if k == "end" and (not isinstance(v, list) or not all(isinstance(x, str) for x in v)):
+            raise err(f"option 'end': {v!r} is not a list of session ends; write a list like "
+                      "end = [\"hands:10\"] or end = [] (R3.6)", k)
+        try:
+            Rules.from_dict({k: v})
+        except (RulesError, TypeError) as e:
+            raise err(str(e), k) from None
+    missing = [k for k in OPTIONS if k != "players" and k not in rtab]
+    if missing:
+        raise err(f"[rules] misses option{'s' if len(missing) > 1 else ''} {', '.join(missing)}: a history lists "
+                  "every option of R8 (as `ramsli rules --toml` prints them; only players may be left out), so "
+                  "no default is filled in", "")
+    try:
+        rules = Rules.from_dict(rtab)
+    except (RulesError, TypeError) as e:  # pragma: no cover - every option was checked alone
+        raise err(str(e), "") from None
+    for text, cond in zip(rtab["end"], rules.end):  # (two ends of one kind: refused by Rules, R3.6)
+        if str(cond) != text:
+            raise err(f"option 'end': {text!r} is not written as the engine writes it; write {str(cond)!r} (R3.6)",
+                      "end")
+    return rules
+
+
+def _rules_diff(mine: Rules, theirs: Rules) -> list[tuple[str, Any, Any]]:
+    """``(option, mine, theirs)`` for every option whose value differs."""
+    a, b = mine.to_dict(), theirs.to_dict()
+    return [(k, a.get(k), b.get(k)) for k in OPTIONS if a.get(k) != b.get(k)]
 
 
 # -- the hand history ------------------------------------------------------------------------------
@@ -410,11 +526,9 @@ class HandHistory:
         Raises:
             HistoryError: with the line of the offending key or action and the reason.
         """
-        try:
-            data = tomllib.loads(text)
-        except tomllib.TOMLDecodeError as e:
-            m = re.search(r"line (\d+)", str(e))
-            raise HistoryError(f"not valid TOML: {e}", int(m.group(1)) if m else None) from None
+        if text.startswith("\ufeff"):
+            text = text[1:]  # a byte order mark (some editors write one) is not part of the TOML
+        data = _loads(text)
         L = _Lines(text)
 
         def err(reason: str, table: str = "", key: str = "", index: int | None = None) -> HistoryError:
@@ -435,9 +549,7 @@ class HandHistory:
             raise err(f"hand {hand_number!r}: the hand number must be a whole number >= 1", "", "hand")
 
         names = data["seats"]
-        if (not isinstance(names, list) or not 2 <= len(names) <= MAX_SEATS
-                or not all(isinstance(x, str) and x.strip() for x in names)):
-            raise err(f"seats must be a list of 2..{MAX_SEATS} non-empty names (R2.1)", "", "seats")
+        _check_names(names, lambda reason, i: err(reason, "", "seats", i))
         n = len(names)
 
         def seat(v: Any, key: str, table: str = "", index: int | None = None) -> int:
@@ -467,20 +579,7 @@ class HandHistory:
             raise err(f"pot {pot!r}: the carry-in pot must be a whole number >= 0 (R5.4)", "", "pot")
 
         # rules (R8): every option checked on its own, so the error names its line
-        rtab = data["rules"]
-        if not isinstance(rtab, dict):
-            raise err("rules must be a table [rules] of options (R8)", "", "rules")
-        for k, v in rtab.items():
-            if k not in OPTIONS:
-                raise err(f"unknown option {k!r} (R8); allowed are {', '.join(OPTIONS)}", "rules", k)
-            try:
-                Rules.from_dict({k: v})
-            except (RulesError, TypeError) as e:
-                raise err(str(e), "rules", k) from None
-        try:
-            rules = Rules.from_dict(rtab)
-        except (RulesError, TypeError) as e:  # pragma: no cover - every option was checked alone
-            raise err(str(e), "rules", "") from None
+        rules = _check_rules(data["rules"], lambda reason, k: err(reason, "rules", k))
         if rules.players is not None and rules.players != n:
             raise err(f"option players = {rules.players} but {n} seats are named (R2.1)", "rules", "players")
         for s in seated:
@@ -565,6 +664,10 @@ class HandHistory:
                 act = Action.parse(a, n)
             except ValueError as e:
                 raise err(f"action {i + 1}: {e}", "play", "actions", i) from None
+            if str(act) != a:  # write -> read -> write is byte-identical: one spelling per action
+                raise err(f"action {i + 1}: {a!r} is not written as the engine writes it; write {str(act)!r} "
+                          "(lower-case seat and verb, single spaces, cards as rank AKQJT98765432 then suit "
+                          "SHDC, jokers X1 X2: R1.6)", "play", "actions", i)
             if act.kind == "pl" and None in cards[act.seat]:
                 raise err(f"action {i + 1} '{act}': the cards of {seat_name(act.seat)} are written as unknown "
                           f"({UNKNOWN}) at line {L.key('deal', seat_name(act.seat))}, but a seat that plays "
@@ -595,13 +698,13 @@ class HandHistory:
         """
         p = Path(path)
         try:
-            text = p.read_text(encoding="utf-8")
+            raw = p.read_bytes()
         except FileNotFoundError:
             raise HistoryError("no such file", None, str(p)) from None
-        except (OSError, UnicodeDecodeError) as e:
-            raise HistoryError(f"cannot read the file: {e}", None, str(p)) from None
+        except OSError as e:
+            raise HistoryError(f"cannot read the file: {e.strerror or e}", None, str(p)) from None
         try:
-            return cls.from_toml(text)
+            return cls.from_toml(_decode(raw))
         except HistoryError as e:
             raise e.with_path(p) from None
 
@@ -802,16 +905,16 @@ def read_session(directory: str | Path) -> SessionHistory:
     d = Path(directory)
     meta_path = d / "session.toml"
     try:
-        text = meta_path.read_text(encoding="utf-8")
+        raw = meta_path.read_bytes()
     except FileNotFoundError:
         raise HistoryError("no session.toml: not a session directory", None, str(d)) from None
-    except (OSError, UnicodeDecodeError) as e:
-        raise HistoryError(f"cannot read the file: {e}", None, str(meta_path)) from None
+    except OSError as e:
+        raise HistoryError(f"cannot read the file: {e.strerror or e}", None, str(meta_path)) from None
     try:
-        data = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as e:
-        m = re.search(r"line (\d+)", str(e))
-        raise HistoryError(f"not valid TOML: {e}", int(m.group(1)) if m else None, str(meta_path)) from None
+        text = _decode(raw)
+        data = _loads(text)
+    except HistoryError as e:
+        raise e.with_path(meta_path) from None
     L = _Lines(text)
 
     def err(reason: str, key: str = "", table: str = "") -> HistoryError:
@@ -826,20 +929,10 @@ def read_session(directory: str | Path) -> SessionHistory:
     if data["format"] != SESSION_FORMAT:
         raise err(f"format {data['format']!r} is not supported; this reader reads {SESSION_FORMAT!r}", "format")
     names = data["seats"]
-    if not isinstance(names, list) or not 2 <= len(names) <= MAX_SEATS or not all(
-            isinstance(x, str) and x.strip() for x in names):
-        raise err(f"seats must be a list of 2..{MAX_SEATS} names (R2.1)", "seats")
+    _check_names(names, lambda reason, i: HistoryError(
+        reason, L.key("", "seats") if i is None else L.elem("", "seats", i), str(meta_path)))
     n = len(names)
-    if not isinstance(data["rules"], dict):
-        raise err("rules must be a table [rules]", "rules")
-    for k, v in data["rules"].items():
-        if k not in OPTIONS:
-            raise err(f"unknown option {k!r} (R8); allowed are {', '.join(OPTIONS)}", k, "rules")
-        try:
-            Rules.from_dict({k: v})
-        except (RulesError, TypeError) as e:
-            raise err(str(e), k, "rules") from None
-    rules = Rules.from_dict(data["rules"])
+    rules = _check_rules(data["rules"], lambda reason, k: err(reason, k, "rules"))
 
     def seat(v: Any, key: str) -> int:
         try:
@@ -882,8 +975,18 @@ def read_session(directory: str | Path) -> SessionHistory:
 
     hands: list[HandHistory] = []
     prev_stacks, prev_pot, prev_dealer = starting, 0, None
+    root = d.resolve()
     for i, f in enumerate(files):
+        expect = _hand_file(i + 1)
+        if f != expect:
+            raise HistoryError(f"hands: entry {i + 1} is {f!r}; it must be {expect!r}: the hand files are plain "
+                               "names hand-0001.toml, hand-0002.toml, ... in the session directory, in order "
+                               "(no folders, no '..')", L.elem("", "hands", i), str(meta_path))
         p = d / f
+        if not p.resolve().is_relative_to(root):
+            raise HistoryError(f"hands: entry {i + 1} {f!r} is a link to a file outside the session directory "
+                               f"({p.resolve()}); only files inside it are read", L.elem("", "hands", i),
+                               str(meta_path))
         hh = HandHistory.read(p)
         HL = hh._lines()
 
@@ -893,7 +996,10 @@ def read_session(directory: str | Path) -> SessionHistory:
         if hh.names != tuple(names):
             raise herr("seats differ from session.toml", "seats")
         if hh.rules != rules:
-            raise herr("rules differ from session.toml", "", "rules")
+            diff = _rules_diff(hh.rules, rules)
+            raise herr("rules differ from session.toml: " + "; ".join(
+                f"{k} = {_val(a) if a is not None else '(unset)'} here, {_val(b) if b is not None else '(unset)'} "
+                "in session.toml" for k, a, b in diff) + " (R8)", diff[0][0] if diff else "", "rules")
         if hh.hand_number is not None and hh.hand_number != i + 1:
             raise herr(f"hand {hh.hand_number} listed as hand {i + 1} in session.toml", "hand")
         if hh.stacks != tuple(prev_stacks):
@@ -911,7 +1017,7 @@ def read_session(directory: str | Path) -> SessionHistory:
                 raise herr(f"the deal must pass to the left: dealer {seat_name(expect)}, not "
                            f"{seat_name(hh.dealer)} (R3.2)", "dealer")
         if hh.settlement is None:
-            raise herr("a hand of a session must be finished and have a [settlement]")
+            raise herr("a hand of a session must be finished and have a [settlement] after [play]", "", "play")
         try:
             prev_stacks = tuple(hh.settlement["stacks_after"])
             prev_pot = hh.settlement["carry_over"]

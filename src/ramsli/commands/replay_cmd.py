@@ -23,7 +23,7 @@ from rich.markup import escape
 
 from ramsli.cards import Card, Suit
 from ramsli.hand import Hand, seat_name
-from ramsli.history import HandHistory, HistoryError, ReplayError, read_session
+from ramsli.history import HandHistory, HistoryError, ReplayError, _control_char, read_session
 
 __all__ = ["register", "replay", "describe_hand", "settlement_json"]
 
@@ -114,8 +114,16 @@ def settlement_json(hh: HandHistory, hand: Hand) -> dict[str, Any]:
     return {"hand": hh.hand_number, "finished": True, **d}
 
 
+def _safe(text: str) -> str:
+    """``text`` with control characters, line separators and bidirectional controls
+    escaped (``\\x1b``, ``\\n``, ``\\u202e``), so nothing read from a file can move the
+    cursor, change colours or add lines on the terminal. Names holding one are refused
+    when a history is read (:mod:`ramsli.history`); this also covers paths."""
+    return "".join(ch.encode("unicode_escape").decode("ascii") if _control_char(ch) else ch for ch in text)
+
+
 def _fail(code: int, message: str) -> None:
-    typer.echo(message, err=True)
+    typer.echo(_safe(message), err=True)
     raise typer.Exit(code)
 
 
@@ -158,18 +166,18 @@ def replay(
         return
     console = Console(highlight=False, soft_wrap=True)
     if file.is_dir():
-        console.print(escape(f"Session: {', '.join(sh.names)}; {len(sh.hands)} hands; seed {sh.seed}; "
-                             f"first dealer {sh.names[sh.first_dealer]}"))
+        console.print(escape(_safe(f"Session: {', '.join(sh.names)}; {len(sh.hands)} hands; seed {sh.seed}; "
+                             f"first dealer {sh.names[sh.first_dealer]}")))
     for k, (hh, hand) in enumerate(results):
         if k:
             console.print()
         for line in describe_hand(hh, hand):
-            console.print(escape(line))
+            console.print(escape(_safe(line)))
     if file.is_dir():
         ended = f"ended ({sh.end_reason})" if sh.end_reason else "not ended"
         winners = ", ".join(sh.names[s] for s in sh.winners) or "-"
-        console.print(escape(f"\nSession {ended}; winners {winners}; stacks "
-                             + ", ".join(f"{n} {v}" for n, v in zip(sh.names, sh.stacks)) + f"; pot {sh.pot}"))
+        console.print(escape(_safe(f"\nSession {ended}; winners {winners}; stacks "
+                             + ", ".join(f"{n} {v}" for n, v in zip(sh.names, sh.stacks)) + f"; pot {sh.pot}")))
 
 
 def register(app: typer.Typer) -> None:
