@@ -105,3 +105,10 @@ def test_restore_refuses_inconsistent_snapshots():
                    {"stacks": [25, 20, 20]}, {"dealer": 7}):
         with pytest.raises(ValueError):
             Session.restore({**good, **change})
+
+
+@pytest.mark.parametrize("names", [["Anna", "Bruno\x1b[31m"], ["Anna", "Anna"], ["Anna", " anna "],
+                                   ["Anna", ""], ["Anna", "Bo\u202eb"], ["Anna", None]])
+def test_R2_2_session_refuses_bad_names(names):
+    with pytest.raises(ValueError, match="R2.2"):
+        Session(Rules(), names, seed=1)

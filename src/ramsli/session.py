@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import random
 import time
+import unicodedata
 from dataclasses import dataclass
 from typing import Callable, Sequence
 
@@ -79,6 +80,25 @@ def first_dealer_cut(n_seats: int, rng: random.Random, seats: Sequence[int] | No
             return contenders[0], rounds
 
 
+def _check_names(names: Sequence[str]) -> None:
+    """Seat names are non-empty text without control characters, unique ignoring case (R2.2).
+
+    Raises:
+        ValueError: naming the first bad name.
+    """
+    seen: set[str] = set()
+    for i, name in enumerate(names):
+        if not isinstance(name, str) or not name.strip():
+            raise ValueError(f"name of {seat_name(i)} is {name!r}: a name is non-empty text (R2.2)")
+        if any(unicodedata.category(ch) in ("Cc", "Cf", "Zl", "Zp") for ch in name):
+            raise ValueError(f"name of {seat_name(i)} {name!r} holds a control character; allowed are "
+                             "letters, digits, spaces and punctuation (R2.2)")
+        key = name.strip().casefold()
+        if key in seen:
+            raise ValueError(f"name {name!r} is given twice: every seat needs its own name (R2.2)")
+        seen.add(key)
+
+
 class Session:
     """A table of 2–6 seats playing hand after hand (R3).
 
@@ -110,6 +130,7 @@ class Session:
         n = len(names)
         if not 2 <= n <= 6:
             raise ValueError(f"{n} players: allowed are 2..6 (R2.1)")
+        _check_names(names)
         if rules.players is not None and rules.players != n:
             raise ValueError(f"option players={rules.players} but {n} names were given (R2.1)")
         self.rules = rules
