@@ -8,12 +8,13 @@ takes a ``seed`` so that the same seed gives the same choices.
 
 from __future__ import annotations
 
+import inspect
 import random
 from typing import Callable, Mapping, Protocol, runtime_checkable
 
 from ramsli.hand import Action, Hand, Observation
 
-__all__ = ["Bot", "RandomBot", "BOTS", "register_bot", "make_bot", "bot_names", "play_hand"]
+__all__ = ["Bot", "RandomBot", "BOTS", "register_bot", "make_bot", "bot_names", "bot_options", "play_hand"]
 
 
 @runtime_checkable
@@ -91,10 +92,34 @@ def make_bot(spec: str, seed: int | None = None) -> Bot:
             kwargs[k.strip()] = int(v) if (v.strip().lstrip("-").isascii() and v.strip().lstrip("-").isdigit()) else float(v)
         except ValueError:
             kwargs[k.strip()] = v.strip()
+    allowed = bot_options(name)
+    unknown = [k for k in kwargs if k not in allowed]
+    if unknown:
+        raise ValueError(f"bot {name!r} has no option {unknown[0]!r}; its options are "
+                         f"{', '.join(allowed) if allowed else 'none'} (e.g. {name}:{allowed[0]}=…)"
+                         if allowed else f"bot {name!r} has no option {unknown[0]!r}; it takes no options")
     try:
         return BOTS[name](seed=seed, **kwargs)
-    except TypeError as e:
-        raise ValueError(f"bad option for bot {name!r}: {e}") from None
+    except (TypeError, ValueError) as e:
+        raise ValueError(f"bad option for bot {name!r}: {e}; its options are "
+                         f"{', '.join(allowed) if allowed else 'none'}") from None
+
+
+def bot_options(name: str) -> list[str]:
+    """The option names bot ``name`` accepts in a spec (``name:key=value,...``), without ``seed``.
+
+    Raises:
+        ValueError: for an unknown bot name.
+    """
+    _load_builtin()
+    if name not in BOTS:
+        raise ValueError(f"unknown bot {name!r}; allowed are {', '.join(BOTS)}")
+    factory = BOTS[name]
+    try:
+        params = inspect.signature(factory).parameters
+    except (TypeError, ValueError):
+        return []
+    return [p for p, v in params.items() if p != "seed" and v.kind in (v.POSITIONAL_OR_KEYWORD, v.KEYWORD_ONLY)]
 
 
 _loaded = False
@@ -108,7 +133,7 @@ def _load_builtin() -> None:
     _loaded = True
     import importlib
 
-    for mod in ("ramsli.bots.rules_bot", "ramsli.bots.montecarlo"):
+    for mod in ("ramsli.bots.rules_bot", "ramsli.bots.montecarlo", "ramsli.lab.policy"):
         try:
             importlib.import_module(mod)
         except ModuleNotFoundError as e:
