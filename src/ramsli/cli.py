@@ -51,9 +51,26 @@ def _register() -> None:
 _register()
 
 
+#: optional packages and the extra that brings them
+OPTIONAL = {"numpy": "lab", "numba": "lab", "llvmlite": "lab", "matplotlib": "lab",
+            "pyspiel": "rl", "open_spiel": "rl", "pettingzoo": "rl", "gymnasium": "rl"}
+
+
 def main() -> None:
-    """Console-script entry point."""
-    app()
+    """Console-script entry point.
+
+    A command that needs an optional package (the strategy lab's NumPy/Numba/matplotlib,
+    the research adapters' OpenSpiel) says which extra to install instead of a traceback.
+    """
+    try:
+        app()
+    except ModuleNotFoundError as e:
+        top = (e.name or "").split(".")[0]
+        if top not in OPTIONAL:
+            raise
+        typer.echo(f"error: this command needs the optional package {top!r}: "
+                   f"pip install 'ramsli[{OPTIONAL[top]}]'", err=True)
+        raise SystemExit(2) from None
 
 
 if __name__ == "__main__":

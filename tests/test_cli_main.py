@@ -1,0 +1,33 @@
+"""The console-script entry point turns a missing optional package into an install hint."""
+
+import pytest
+import typer
+
+from ramsli import cli
+
+
+def _command_needing(pkg):
+    def cmd() -> None:
+        raise ModuleNotFoundError(f"No module named {pkg!r}", name=pkg)
+    return cmd
+
+
+@pytest.mark.parametrize("pkg,extra", [("numba", "lab"), ("matplotlib.pyplot", "lab"), ("pyspiel", "rl")])
+def test_missing_optional_package_names_the_extra(monkeypatch, capsys, pkg, extra):
+    app = typer.Typer()
+    app.command()(_command_needing(pkg))
+    monkeypatch.setattr(cli, "app", app)
+    monkeypatch.setattr("sys.argv", ["ramsli"])
+    with pytest.raises(SystemExit) as e:
+        cli.main()
+    assert e.value.code == 2
+    assert f"ramsli[{extra}]" in capsys.readouterr().err
+
+
+def test_other_missing_modules_are_not_hidden(monkeypatch):
+    app = typer.Typer()
+    app.command()(_command_needing("ramsli_does_not_exist"))
+    monkeypatch.setattr(cli, "app", app)
+    monkeypatch.setattr("sys.argv", ["ramsli"])
+    with pytest.raises(ModuleNotFoundError):
+        cli.main()
