@@ -786,14 +786,15 @@ class Hand:
             IllegalActionError: if the action is not legal now (R4.12): the message and
                 ``.rule`` name the rule broken; the hand is left exactly as it was.
         """
-        if isinstance(action, str):
-            try:
-                action = Action.parse(action, self.n_seats)
-            except ValueError as e:
-                raise IllegalActionError(str(action), str(e), "R4.12") from None
-        elif not isinstance(action, Action):
-            raise IllegalActionError(repr(action), "not an action: give an Action or its text, e.g. 'p2 pl AS'",
-                                     "R4.12")
+        if type(action) is not Action:
+            if isinstance(action, str):
+                try:
+                    action = Action.parse(action, self.n_seats)
+                except ValueError as e:
+                    raise IllegalActionError(str(action), str(e), "R4.12") from None
+            elif not isinstance(action, Action):
+                raise IllegalActionError(repr(action), "not an action: give an Action or its text, "
+                                         "e.g. 'p2 pl AS'", "R4.12")
         ph = self.phase
         # fast path for the common case: a legal card play
         if ph is Phase.PLAY:
