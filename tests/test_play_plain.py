@@ -384,3 +384,30 @@ def test_own_moves_in_the_second_person(tmp_path):
     assert "Anna plays " in r.output  # the others in the third person
     r = runner.invoke(app, _args(tmp_path / "de", "--lang", "de"), input="rein\n1\n2\n3\n4\n5\n" * 150)
     assert "Du spielst " in r.output and "Tess spielt" not in r.output
+
+
+def test_help_short_players_flag_and_data_dir_default(tmp_path):
+    import platformdirs
+
+    r = runner.invoke(app, ["play", "--help"], env={"COLUMNS": "200"})
+    text = " ".join(r.output.replace("│", " ").split())
+    assert "--players -P" in text and "KEY=VALUE" in text
+    assert "default " + str(platformdirs.user_data_dir("ramsli")) in text
+    assert "login name, or 'Player'" in text
+    r = runner.invoke(app, _plain(tmp_path, "-P", "3", "--seed", "1", "--bots", "random", "--name", "Tess",
+                                  "--rule", "end=hands:4"), input="quit\n")
+    assert r.exit_code == 0, r.output
+    assert "3 players" in r.output and "Hand 1 of 4 — dealer: " in r.output  # R3.6 end in the title
+    r = runner.invoke(app, _plain(tmp_path / "b", "-P", "3", "--seed", "1", "--bots", "random"), input="quit\n")
+    assert "until a player is bust" in r.output  # no end condition: R3.5
+
+
+@pytest.mark.parametrize("lang,player", [("en", "Player"), ("de", "Spieler"), ("nl", "Speler"), ("it", "Giocatore")])
+def test_default_name_without_a_login_name(monkeypatch, lang, player):
+    from ramsli.frontends import game
+
+    i18n.set_language(lang)
+    monkeypatch.setattr(game.getpass, "getuser", lambda: "root")
+    assert game.default_name() == player
+    monkeypatch.setattr(game.getpass, "getuser", lambda: "tess")
+    assert game.default_name() == "Tess"

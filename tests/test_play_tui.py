@@ -108,3 +108,126 @@ def test_pilot_german_table_and_forced_states(tmp_path):
         asyncio.run(run())
     finally:
         i18n.set_language("en")
+
+
+async def _until_my_turn(app, pilot, table, phase=None):
+    for _ in range(300):
+        await pilot.pause()
+        if isinstance(app.screen, InfoScreen):
+            return False
+        if table.human_to_act() and (phase is None or table.hand.phase is phase):
+            return True
+        if table.human_to_act():  # another phase: answer it and go on
+            if table.hand.phase is Phase.DECLARE:
+                await pilot.press("i")
+            else:
+                legal = table.hand.legal_actions()
+                cards = table.hand.observe(table.human).cards
+                k = next(i for i, c in enumerate(cards, 1) if any(a.card == c for a in legal))
+                await pilot.click(f"#card-{k}")
+    raise AssertionError("the human's turn did not come")
+
+
+def _footer_keys(app) -> dict[str, str]:
+    """Key -> description of the bindings the footer shows now (enabled or dimmed)."""
+    return {key: ab.binding.description for key, ab in app.screen.active_bindings.items() if ab.binding.show}
+
+
+def test_footer_is_translated_and_shows_only_the_keys_of_the_phase(tmp_path):
+    i18n.set_language("de")
+    try:
+        table = Table.new(Rules(), NAMES[:3], ["random"] * 2, seed=4, store=Store(tmp_path))
+        app = RamsliApp(table, speed=0)
+        seen = {}
+
+        async def run():
+            async with app.run_test(size=(110, 36)) as pilot:
+                assert await _until_my_turn(app, pilot, table, Phase.DECLARE)
+                seen["declare"] = _footer_keys(app)
+                await pilot.press("i")
+                if await _until_my_turn(app, pilot, table, Phase.PLAY):
+                    seen["play"] = _footer_keys(app)
+                await pilot.press("q")
+
+        asyncio.run(run())
+    finally:
+        i18n.set_language("en")
+    assert seen["declare"]["i"] == "rein" and seen["declare"]["o"] == "raus"  # R9
+    assert "1" not in seen["declare"] and seen["declare"]["q"] == "speichern und beenden"
+    assert seen["play"]["1"] == "Karte spielen" and "i" not in seen["play"] and "o" not in seen["play"]
+    assert seen["play"]["l"] == "Verlauf"
+
+
+def test_q_on_the_hand_panel_saves_and_quits(tmp_path):
+    i18n.set_language("en")
+    store = Store(tmp_path)
+    table = Table.new(Rules(end=["hands:5"]), NAMES, ["random"] * 4, seed=5, store=store)
+    app = RamsliApp(table, speed=0)
+    seen = {}
+
+    async def run():
+        async with app.run_test(size=(110, 36)) as pilot:
+            await pilot.pause()
+            seen["title"] = app.sub_title
+            await _play_one_hand(app, pilot, table, {"illegal": "skip"})
+            assert isinstance(app.screen, InfoScreen) and app.screen.kind == "hand"
+            seen["recent"] = str(app.screen_stack[0].query_one("#recent", Static).content).splitlines()
+            seen["buttons"] = [str(b.label) for b in app.screen.query(Button)]
+            await pilot.press("q")
+            await pilot.pause()
+
+    asyncio.run(run())
+    assert app.quit_saved and app.return_code == 0
+    assert seen["title"].startswith("Hand 1 of 5 — dealer: ")  # R3.6 end shown in the header
+    assert seen["buttons"] == ["Next (Enter, Esc)", "save and quit (q)"]
+    assert len(seen["recent"]) >= 8  # the last events of the hand stay on screen
+    saved = store.load()
+    assert saved.hands_played == 1 and saved.end_reason is None
+    assert sum(saved.stacks) + saved.pot == 100  # R3.4
+
+
+def test_run_app_shows_the_notice_inside_and_prints_the_saved_line(tmp_path, monkeypatch, capsys):
+    from ramsli.frontends import tui
+
+    i18n.set_language("en")
+    table = Table.new(Rules(end=["win-at:30"]), NAMES[:3], ["random"] * 2, seed=1, store=Store(tmp_path))
+    seen = {}
+
+    def fake_run(self):  # the pilot instead of a terminal
+        async def run():
+            async with self.run_test(size=(110, 36)) as pilot:
+                await pilot.pause()
+                seen["notes"] = [n.message for n in self._notifications]
+                seen["title"] = self.sub_title
+                await pilot.press("q")
+        asyncio.run(run())
+        return self.return_code
+
+    monkeypatch.setattr(tui.RamsliApp, "run", fake_run)
+    code = tui.run_app(table, speed=0, notice="Resuming the session after hand 3.")
+    assert code == 0
+    assert seen["notes"] == ["Resuming the session after hand 3."]
+    assert seen["title"].startswith("Hand 1 — dealer: ") and seen["title"].endswith(" · first to 30 counters")
+    assert capsys.readouterr().out == "Saved. Continue later with: ramsli play --resume\n"
+    assert table.hand is None and Store(tmp_path).load().hands_played == 0
+
+
+def test_session_end_text():
+    import datetime as dt
+
+    from ramsli.frontends import text as T
+
+    i18n.set_language("en")
+    now = dt.datetime(2024, 5, 1, 20, 0)
+    assert T.session_end_text(Rules()) == "until a player is bust"  # R3.5
+    assert T.session_end_text(Rules(bust="leave")) == "until one player is left"
+    assert T.session_end_text(Rules(end=["hands:10"])) == ""  # the title says "Hand 2 of 10"
+    assert T.hand_title(2, "Anna", Rules(end=["hands:10"])) == "Hand 2 of 10 — dealer: Anna"
+    assert T.session_end_text(Rules(end=["win-at:30", "time:90"]), elapsed=1800, now=now) == \
+        "first to 30 counters · until 21:00"
+    i18n.set_language("de")
+    try:
+        assert T.session_end_text(Rules()) == "bis ein Spieler pleite ist"
+        assert T.hand_title(2, "Anna", Rules(end=["hands:10"])) == "Spiel 2 von 10 — Geber: Anna"
+    finally:
+        i18n.set_language("en")

@@ -18,6 +18,20 @@ import typer
 __all__ = ["register", "play"]
 
 
+def _default_data_dir() -> str:
+    """The user data folder of ramsli (platformdirs), shown in the help of --data-dir."""
+    try:
+        import platformdirs
+
+        return str(Path(platformdirs.user_data_dir("ramsli")))
+    except Exception:  # no home folder: the help still works
+        return "the user data folder (platformdirs)"
+
+
+#: computed when the command is imported, so that --help shows the real folder
+DEFAULT_DATA_DIR = _default_data_dir()
+
+
 class Lang(str, Enum):
     en = "en"
     de = "de"
@@ -31,7 +45,7 @@ class Suits(str, Enum):
 
 
 def play(
-    players: Optional[int] = typer.Option(None, "--players", "-n",
+    players: Optional[int] = typer.Option(None, "--players", "-P",
                                           help="Number of players at the table, 2-6 (R2.1); default 5."),
     preset: str = typer.Option("traditional", "--preset", help="Rule preset (R6): traditional, general-rams, "
                                "compulsory, double-penalty, pot-bete, joker, modern-52, rounce, nap."),
@@ -41,7 +55,8 @@ def play(
     bots: Optional[str] = typer.Option(None, "--bots", help="Bots for the other seats, a comma list in seat "
                                        "order (one name for all), e.g. 'rules,random,montecarlo:samples=64'; "
                                        "default: the strongest bot available."),
-    name: Optional[str] = typer.Option(None, "--name", help="Your name at the table; default your login name."),
+    name: Optional[str] = typer.Option(None, "--name", help="Your name at the table; default your login name, or "
+                                       "'Player' (translated) when there is none or it is root."),
     seed: Optional[int] = typer.Option(None, "--seed", help="Seed of the shuffles and the bots: the same seed "
                                        "gives the same session."),
     speed: Optional[float] = typer.Option(None, "--speed", help="Seconds to wait after each bot move, 0 to 10 "
@@ -54,7 +69,7 @@ def play(
                                "app (screen readers, scripts)."),
     resume: bool = typer.Option(False, "--resume", help="Continue the saved session, stacks and pot intact."),
     data_dir: Optional[str] = typer.Option(None, "--data-dir", help="Folder for the saved session and the hand "
-                                            "histories; default the user data folder (platformdirs)."),
+                                            f"histories; default {DEFAULT_DATA_DIR}"),
 ) -> None:
     """Play a session of Ramsli against bots, in the terminal (full-screen app, or --plain lines)."""
     from ramsli.frontends import text as T
@@ -74,6 +89,7 @@ def play(
     table = None
     saved = None
     announce_aside = False
+    notice = None  # "Resuming the session after hand N.": printed in --plain mode, shown inside the app
     if store.exists() and not resume:
         # issue #3.4, nothing lost: an unfinished session is never replaced silently
         try:
@@ -120,7 +136,7 @@ def play(
                     table.lang = lang.value
                 if suits is not None:
                     table.suits = suits.value
-                typer.echo(_("Resuming the session after hand {n}.").format(n=saved.hands_played))
+                notice = _("Resuming the session after hand {n}.").format(n=saved.hands_played)
     if table is None:
         try:
             rules = Rules.preset(preset).with_assignments(list(rule or []))
@@ -164,11 +180,13 @@ def play(
     if plain:
         from ramsli.frontends.plain import PlainGame
 
+        if notice:
+            typer.echo(notice)
         code = PlainGame(table, speed=speed if speed is not None else 0.0).run()
     else:
         from ramsli.frontends.tui import run_app
 
-        code = run_app(table, speed=speed if speed is not None else 0.6)
+        code = run_app(table, speed=speed if speed is not None else 0.6, notice=notice)
     if code:
         raise typer.Exit(code)
 

@@ -28,6 +28,7 @@ from ramsli.errors import IllegalActionError
 from ramsli.hand import Action, Hand, Phase
 from ramsli.rules import Rules
 from ramsli.session import LedgerEntry, Session
+from ramsli.frontends.i18n import _
 from ramsli.frontends.storage import SavedSession, Store
 
 __all__ = ["Table", "default_bot", "default_name", "BOT_NAMES", "split_bot_specs", "bot_seed"]
@@ -46,12 +47,14 @@ def default_bot() -> str:
 
 
 def default_name() -> str:
-    """The player's login name, capitalised, or ``"You"``."""
+    """The player's login name, capitalised; ``"Player"`` (translated: Spieler, Speler, Giocatore)
+    when there is none or it is ``root`` (containers). Not "You": the lines about a seat read
+    "{name} takes the pot", which must work for the player's seat too."""
     try:
         n = getpass.getuser().strip()
     except Exception:  # no login name (containers)
         n = ""
-    return n[:1].upper() + n[1:] if n and n != "root" else "You"
+    return n[:1].upper() + n[1:] if n and n != "root" else _("Player")
 
 
 def split_bot_specs(text: str) -> list[str]:
@@ -193,6 +196,21 @@ class Table:
             if len(legal) == 1:
                 return legal[0]
         return None
+
+    def end_text(self) -> str:
+        """When the session ends, in words (see :func:`ramsli.frontends.text.session_end_text`, R3.5, R3.6)."""
+        from ramsli.frontends.text import session_end_text
+
+        return session_end_text(self.rules, elapsed=max(0.0, self.session.clock() - self.session.started))
+
+    def hand_title(self) -> str:
+        """``"Hand 2 of 10 — dealer: Anna · first to 30 counters"`` for the hand in progress (R3.6)."""
+        from ramsli.frontends.text import hand_title
+
+        dealer = self.hand.dealer if self.hand is not None else self.session.dealer
+        title = hand_title(self.hand_number, self.names[dealer], self.rules)
+        end = self.end_text()
+        return f"{title} · {end}" if end else title
 
     # -- play ----------------------------------------------------------------------------
 

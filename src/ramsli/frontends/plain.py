@@ -255,7 +255,7 @@ class PlainGame:
         hand = t.start_hand()
         obs = hand.observe(t.human)
         self.say("")
-        self.say(_("Hand {n} — dealer: {name}").format(n=t.hand_number, name=t.names[hand.dealer]), style="bold")
+        self.say(t.hand_title(), style="bold")
         self.say(T.info_line(obs, self.suits))
         if t.human in hand.seated:
             self.say(T.cards_line(obs, self.suits))

@@ -8,16 +8,19 @@ tricks, stacks and the pot.
 
 from __future__ import annotations
 
+import datetime as _dt
 from typing import Sequence
 
 from ramsli.cards import Card, Suit
 from ramsli.hand import Action, Hand, Observation, Phase
+from ramsli.rules import Rules
 from ramsli.settlement import Settlement
 from ramsli.frontends.i18n import _, ngettext, translate_reason
 
 __all__ = ["card_label", "suit_label", "seat_label", "action_text", "trick_text", "table_lines", "info_line",
            "cards_line", "prompt_text", "log_lines", "settlement_lines", "standings_lines", "end_reason_text",
-           "help_lines", "reason_text", "phase_text", "declaration_text", "counters", "seat_status"]
+           "help_lines", "reason_text", "phase_text", "declaration_text", "counters", "seat_status",
+           "hand_title", "session_end_text"]
 
 
 def card_label(card: Card, suits: str = "french") -> str:
@@ -243,6 +246,42 @@ def settlement_lines(st: Settlement, names: Sequence[str]) -> list[str]:
         out.append(_("Carry-over to the next hand: {counters} (R5.4).").format(counters=counters(st.carry_over)))
     out.append(_("Stacks: {list}").format(list=", ".join(f"{names[s]} {v}" for s, v in enumerate(st.stacks_after))))
     return out
+
+
+def hand_title(n: int, dealer: str, rules: Rules | None = None) -> str:
+    """``"Hand 2 — dealer: Anna"``, or ``"Hand 2 of 10 — dealer: Anna"`` when the session ends after
+    an agreed number of hands (``end=hands:10``, R3.6)."""
+    total = rules.end_value("hands") if rules is not None else None
+    if total is not None:
+        return _("Hand {n} of {total} — dealer: {name}").format(n=n, total=total, name=dealer)
+    return _("Hand {n} — dealer: {name}").format(n=n, name=dealer)
+
+
+def session_end_text(rules: Rules, elapsed: float = 0.0, now: _dt.datetime | None = None) -> str:
+    """When the session ends, besides the hand count of :func:`hand_title` (R3.5, R3.6).
+
+    Args:
+        rules: the session's rules (``end`` and ``bust``).
+        elapsed: seconds of the session already played (for ``end=time:M``).
+        now: the wall clock (default now), to show the end time of ``time:M`` as ``HH:MM``.
+
+    Returns:
+        e.g. ``"first to 30 counters"``, ``"until 21:30"``, both joined by ``" · "``; with no end
+        condition ``"until a player is bust"`` (``bust=end``) or ``"until one player is left"``
+        (``bust=leave``); ``""`` when only ``hands:N`` is agreed (the title says "of N").
+    """
+    parts = []
+    win_at = rules.end_value("win-at")
+    if win_at is not None:
+        parts.append(_("first to {n} counters").format(n=win_at))
+    minutes = rules.end_value("time")
+    if minutes is not None:
+        now = now or _dt.datetime.now()
+        until = now + _dt.timedelta(seconds=max(0.0, minutes * 60 - elapsed))
+        parts.append(_("until {time}").format(time=until.strftime("%H:%M")))
+    if not rules.end:
+        parts.append(_("until a player is bust") if rules.bust == "end" else _("until one player is left"))
+    return " · ".join(parts)
 
 
 def end_reason_text(reason: str | None) -> str:

@@ -4,7 +4,9 @@ The table shows every seat (name, stack, in/out, tricks taken, dealer button,
 whose turn), the pot, the turn-up and trump, the trick on the table and your
 cards. Keys: ``1``–``5`` play a card (during target questions: ``2``–``5``
 announce that target), ``i``/``o`` declare in/out, ``g`` General Rams, ``p``
-pass, ``l`` the log of the hand, ``q`` save and quit; every key has a button.
+pass, ``l`` the log of the hand, ``q`` save and quit (also on the panels);
+every key has a button. The footer shows, translated, only the keys that
+apply now; the header says when the session ends (R3.5, R3.6).
 A card you may not play is dimmed, and trying it says why (the engine's
 reason, translated, with the rule id). After each hand a panel gives the
 settlement (R5); at the end, the standings (R3.7).
@@ -13,7 +15,7 @@ settlement (R5); at the end, the standings (R3.7).
 from __future__ import annotations
 
 from textual.app import App, ComposeResult
-from textual.binding import Binding
+from textual.binding import Binding, BindingsMap
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Button, Footer, Header, Static
@@ -23,43 +25,95 @@ from ramsli.frontends import text as T
 from ramsli.frontends.game import Table
 from ramsli.frontends.i18n import _, ngettext
 
-__all__ = ["RamsliApp", "run_app"]
+__all__ = ["RamsliApp", "run_app", "app_bindings", "quit_line"]
+
+#: events kept for the hand (the screen shows the newest that fit, at least :data:`RECENT_SHOWN` on 24 rows)
+RECENT_KEPT = 60
+RECENT_SHOWN = 8
+
+
+def app_bindings() -> list[Binding]:
+    """The app's key bindings with descriptions in the language in use (call after ``set_language``).
+
+    Which of them the footer shows depends on the phase (see :meth:`RamsliApp.check_action`):
+    ``1-5`` play a card (R4.10), ``2-5`` announce a target (R4.8), ``i``/``o`` in/out (R4.5),
+    ``g`` General Rams and ``p`` pass (R4.7), ``l`` log, ``q`` save and quit.
+    """
+    return [
+        Binding("1", "card(1)", _("play a card"), key_display="1-5"),
+        Binding("2", "card(2)", show=False),
+        Binding("3", "card(3)", show=False),
+        Binding("4", "card(4)", show=False),
+        Binding("5", "card(5)", show=False),
+        Binding("2", "target(2)", _("target"), key_display="2-5"),
+        Binding("3", "target(3)", show=False),
+        Binding("4", "target(4)", show=False),
+        Binding("5", "target(5)", show=False),
+        Binding("i", "declare(True)", _("in")),
+        Binding("o", "declare(False)", _("out")),
+        Binding("g", "general_rams", _("General Rams")),
+        Binding("p", "pass_", _("pass")),
+        Binding("l", "log", _("log")),
+        Binding("q", "quit_game", _("save and quit")),
+        Binding("ctrl+c", "quit_game", show=False, priority=True),
+    ]
+
+
+def quit_line() -> str:
+    """The line printed after the app when the player left before the session ended (as ``--plain`` does)."""
+    return _("Saved. Continue later with: ramsli play --resume")
 
 
 class InfoScreen(ModalScreen[None]):
     """A panel of lines with one button (hand over, standings, log)."""
 
     BINDINGS = [Binding("escape", "close", show=False), Binding("enter", "close", show=False),
-                Binding("l", "close", show=False), Binding("n", "close", show=False)]
+                Binding("l", "close", show=False), Binding("n", "close", show=False),
+                Binding("q", "quit_game", show=False)]
 
     DEFAULT_CSS = """
     InfoScreen { align: center middle; }
     InfoScreen > Vertical { width: 90%; max-width: 100; height: auto; max-height: 90%;
                             border: thick $accent; background: $surface; padding: 1 2; }
     InfoScreen #panel-body { height: auto; max-height: 30; }
-    InfoScreen Button { margin-top: 1; }
+    InfoScreen Button { margin-top: 1; margin-right: 2; }
+    InfoScreen #panel-buttons { height: auto; }
     """
 
-    def __init__(self, title: str, lines: list[str], button: str, kind: str) -> None:
+    def __init__(self, title: str, lines: list[str], button: str, kind: str, quit_button: str | None = None) -> None:
         super().__init__()
         self.title_text = title
         self.lines = lines
         self.button = button
         self.kind = kind
+        self.quit_button = quit_button
 
     def compose(self) -> ComposeResult:
         with Vertical():
             yield Static(self.title_text, id="panel-title", classes="title")
             with VerticalScroll(id="panel-body"):
                 yield Static("\n".join(self.lines), id="panel-text", markup=False)
-            yield Button(self.button, id="panel-ok", variant="primary")
+            with Horizontal(id="panel-buttons"):
+                yield Button(self.button, id="panel-ok", variant="primary")
+                if self.quit_button:
+                    yield Button(self.quit_button, id="panel-quit")
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
         event.stop()
-        self.dismiss(None)
+        if event.button.id == "panel-quit":
+            self.action_quit_game()
+        else:
+            self.dismiss(None)
 
     def action_close(self) -> None:
         self.dismiss(None)
+
+    def action_quit_game(self) -> None:
+        """``q``: save and quit (the standings panel just closes: the session is over)."""
+        if self.kind == "standings":
+            self.dismiss(None)
+        else:
+            self.app.action_quit_game()
 
 
 class RamsliApp(App[int]):
@@ -77,7 +131,8 @@ class RamsliApp(App[int]):
     .seat.to-act { border: heavy $warning; }
     .seat.out { color: $text-muted; }
     .seat.me { background: $boost; }
-    #info, #trick, #recent, #message { height: auto; padding: 0 1; }
+    #info, #trick, #message { height: auto; padding: 0 1; }
+    #recent { height: 1fr; min-height: 3; padding: 0 1; }
     #info { text-style: bold; }
     #message { color: $warning; text-style: bold; }
     #cards, #actions { height: auto; }
@@ -87,29 +142,22 @@ class RamsliApp(App[int]):
     .hidden { display: none; }
     """
 
-    BINDINGS = [
-        Binding("1", "number(1)", "1-5", show=False),
-        Binding("2", "number(2)", show=False),
-        Binding("3", "number(3)", show=False),
-        Binding("4", "number(4)", show=False),
-        Binding("5", "number(5)", show=False),
-        Binding("i", "declare(True)", "in"),
-        Binding("o", "declare(False)", "out"),
-        Binding("g", "general_rams", "General Rams", show=False),
-        Binding("p", "pass_", "pass", show=False),
-        Binding("l", "log", "log"),
-        Binding("q", "quit_game", "quit"),
-        Binding("ctrl+c", "quit_game", "quit", show=False, priority=True),
-    ]
+    BINDINGS = app_bindings()  # English; rebuilt translated in __init__ (the language is set by then)
 
-    def __init__(self, table: Table, speed: float = 0.6) -> None:
+    def __init__(self, table: Table, speed: float = 0.6, notice: str | None = None) -> None:
         super().__init__()
+        keys = dict(self._bindings.key_to_bindings)
+        keys.update(BindingsMap(app_bindings()).key_to_bindings)  # descriptions in the language in use
+        self._bindings = BindingsMap.from_keys(keys)
         self.table = table
         self.speed = speed
         self.suits = table.suits
+        self.notice = notice
         self.recent: list[str] = []
         self.message = ""
         self._waiting = False  # a panel is open or the session is over
+        #: True once the player left with q (the session is saved; run_app prints :func:`quit_line`)
+        self.quit_saved = False
 
     # -- layout -------------------------------------------------------------------------
 
@@ -133,11 +181,13 @@ class RamsliApp(App[int]):
             for t in (2, 3, 4, 5):
                 yield Button(_("target {n}").format(n=t) + f" ({t})", id=f"btn-t{t}")
             yield Button(_("log") + " (l)", id="btn-log")
-            yield Button(_("quit") + " (q)", id="btn-quit")
+            yield Button(_("save and quit") + " (q)", id="btn-quit")
         yield Footer()
 
     def on_mount(self) -> None:
         self.title = "Ramsli"
+        if self.notice:
+            self.notify(self.notice, timeout=10)
         if self.table.is_over:
             self._show_standings()
             return
@@ -150,7 +200,7 @@ class RamsliApp(App[int]):
         t.start_hand()
         self.recent = []
         self.message = ""
-        self.sub_title = _("Hand {n} — dealer: {name}").format(n=t.hand_number, name=t.names[t.hand.dealer])
+        self.sub_title = t.hand_title()
         self.refresh_table()
         self._step()
 
@@ -199,7 +249,7 @@ class RamsliApp(App[int]):
         if len(t.hand.tricks) > before:
             self.recent.append(_("{name} takes trick {n}").format(name=t.names[t.hand.tricks[-1].winner],
                                                                    n=len(t.hand.tricks)))
-        self.recent = self.recent[-4:]
+        self.recent = self.recent[-RECENT_KEPT:]
 
     def _hand_over(self) -> None:
         t = self.table
@@ -208,8 +258,10 @@ class RamsliApp(App[int]):
         self.refresh_table(hand)
         lines = T.settlement_lines(hand.settlement, t.names)
         self._waiting = True
+        self.refresh_bindings()
         self.push_screen(InfoScreen(_("Hand {n} is over").format(n=t.hands_played), lines,
-                                    _("Next") + " (Enter)", "hand"), self._after_panel)
+                                    _("Next") + " (Enter, Esc)", "hand", _("save and quit") + " (q)"),
+                         self._after_panel)
 
     def _after_panel(self, _result: None) -> None:
         self._waiting = False
@@ -223,7 +275,7 @@ class RamsliApp(App[int]):
         s = t.session
         self._waiting = True
         lines = T.standings_lines(s.stacks, s.pot, t.names, s.winners(), s.end_reason, t.hands_played)
-        self.push_screen(InfoScreen(_("Standings"), lines, _("quit") + " (Enter)", "standings"),
+        self.push_screen(InfoScreen(_("Standings"), lines, _("quit") + " (Enter, q)", "standings"),
                          lambda _r: self.exit(0))
 
     # -- the player's input ------------------------------------------------------------------
@@ -245,13 +297,27 @@ class RamsliApp(App[int]):
         self.refresh_table()
         self._step()
 
-    def action_number(self, k: int) -> None:
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """Which keys apply now (the footer shows only those): True in the phase where the key
+        answers the question and it is the player's turn, None (dimmed) in that phase while
+        others act, False (hidden) otherwise. ``l`` and ``q`` always apply."""
+        phases = {"card": (Phase.PLAY,), "target": (Phase.TARGETS,), "declare": (Phase.DECLARE,),
+                  "general_rams": (Phase.GENERAL_RAMS,), "pass_": (Phase.GENERAL_RAMS, Phase.TARGETS)}
+        if action not in phases:
+            return True
         t = self.table
-        if t.hand is not None and t.hand.phase is Phase.TARGETS and t.human_to_act():
-            if 2 <= k <= 5:
-                self._try(Action.announce_target(t.human, k))
-            return
-        self.action_card(k)
+        hand = t.hand
+        if hand is None or hand.is_over or self._waiting or hand.phase not in phases[action]:
+            return False
+        if not t.human_to_act():
+            return None if action in ("card", "declare") else False
+        if action in ("general_rams", "pass_"):
+            kind = "gr" if action == "general_rams" else "pass"
+            return any(a.kind == kind for a in hand.legal_actions())
+        return True
+
+    def action_target(self, k: int) -> None:
+        self._try(Action.announce_target(self.table.human, k))
 
     def action_card(self, k: int) -> None:
         t = self.table
@@ -291,8 +357,14 @@ class RamsliApp(App[int]):
         return console.export_text()
 
     def action_quit_game(self) -> None:
+        """``q``: save and quit (a hand in progress is dealt again on --resume)."""
         self.table.quit()
+        self.quit_saved = not self.table.is_over
         self.exit(0)
+
+    def on_resize(self, _event) -> None:
+        if self.table.hand is not None or self.table.last is not None:
+            self.refresh_table()
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
         bid = event.button.id or ""
@@ -342,7 +414,8 @@ class RamsliApp(App[int]):
             w.set_class(s == t.human, "me")
         self.query_one("#info", Static).update(T.info_line(obs, self.suits))
         self.query_one("#trick", Static).update(T.trick_text(obs, t.names, self.suits))
-        self.query_one("#recent", Static).update("\n".join(self.recent))
+        rows = self.query_one("#recent", Static).content_region.height
+        self.query_one("#recent", Static).update("\n".join(self.recent[-(rows if rows > 0 else RECENT_SHOWN):]))
         self.query_one("#message", Static).update(self.message)
         my_turn = obs.to_act == t.human
         legal_cards = {a.card for a in obs.legal if a.kind == "pl"}
@@ -364,16 +437,24 @@ class RamsliApp(App[int]):
         self.query_one("#btn-pass", Button).set_class("pass" not in kinds, "hidden")
         for tt in (2, 3, 4, 5):
             self.query_one(f"#btn-t{tt}", Button).set_class(tt not in targets, "hidden")
+        self.refresh_bindings()
 
 
-def run_app(table: Table, speed: float = 0.6) -> int:
-    """Run the app until the player quits or the session ends; returns an exit code."""
-    app = RamsliApp(table, speed=speed)
+def run_app(table: Table, speed: float = 0.6, notice: str | None = None) -> int:
+    """Run the app until the player quits or the session ends; returns an exit code.
+
+    ``notice`` (e.g. "Resuming the session after hand 3.") is shown inside the app. When the
+    player leaves before the session ends, :func:`quit_line` is printed after the app.
+    """
+    app = RamsliApp(table, speed=speed, notice=notice)
     try:
         code = app.run()
     except KeyboardInterrupt:
         table.quit()
+        print(quit_line())
         return 130
     if table.hand is not None:  # the app stopped in the middle of a hand: keep the state before it
         table.quit()
+    if not table.is_over:
+        print(quit_line())
     return code or 0
