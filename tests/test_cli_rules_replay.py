@@ -315,3 +315,84 @@ def test_replay_session_rules_differ_names_the_option(tmp_path):
 def test_rules_refuses_two_session_ends_of_one_kind():
     r = run("rules", "--rule", "end=hands:3,hands:4")
     assert r.exit_code == 2 and r.stdout == "" and "R3.6" in r.stderr
+
+
+# -- replay of a folder saved by `ramsli play` (session.json + hand-NNNN.toml, no session.toml) ----------
+
+def _play_folder(tmp_path):
+    d = tmp_path / "game"
+    d.mkdir(parents=True)
+    for p in sorted((DATA / "session-3p").glob("hand-*.toml")):
+        shutil.copy(p, d / p.name)
+    (d / "session.json").write_text("{}", encoding="utf-8")
+    (d / "notes.toml").write_text("not a hand", encoding="utf-8")  # other names are ignored
+    return d
+
+
+def test_replay_play_folder_replays_every_hand_in_order_and_says_continuity_was_not_checked(tmp_path):
+    d = _play_folder(tmp_path)
+    r = run("replay", str(d))
+    assert r.exit_code == 0, r.output
+    assert r.stdout.startswith(f"No session.toml in {d}: replayed 4 hand files one by one; continuity")
+    assert "was not checked" in r.stdout.splitlines()[0]
+    assert [int(m) for m in re.findall(r"^Hand (\d+):", r.stdout, re.M)] == [1, 2, 3, 4]
+    assert "Session ended" not in r.stdout
+    r = run("replay", str(d), "--json")
+    assert r.exit_code == 0
+    assert [x["hand"] for x in json.loads(r.stdout)] == [1, 2, 3, 4]  # stdout stays JSON
+    assert "continuity between hands" in r.stderr
+
+
+def test_replay_play_folder_illegal_action_names_file_and_line_exit_1(tmp_path):
+    d = _play_folder(tmp_path)
+    p = d / "hand-0003.toml"
+    text = p.read_text(encoding="utf-8")
+    hh = HandHistory.from_toml(text)
+    first = str(hh.actions[0])
+    wrong = next(s for s in hh.seated if s != hh.actions[0].seat)
+    text = text.replace(f'    "{first}",', f'    "p{wrong + 1} {first.split()[1]}",', 1)
+    p.write_text(text, encoding="utf-8")
+    r = run("replay", str(d))
+    assert r.exit_code == 1
+    assert r.stderr.startswith(f"{p}:{line_of(text, f'p{wrong + 1} {first.split()[1]}')}: action 1 ")
+
+
+def test_replay_play_folder_malformed_hand_exit_2_and_link_outside_refused(tmp_path):
+    d = _play_folder(tmp_path)
+    (d / "hand-0002.toml").write_text("format = \n", encoding="utf-8")
+    r = run("replay", str(d))
+    assert r.exit_code == 2 and r.stderr.startswith(f"{d / 'hand-0002.toml'}:")
+    d2 = _play_folder(tmp_path / "b")
+    outside = tmp_path / "outside.toml"
+    shutil.copy(d2 / "hand-0004.toml", outside)
+    (d2 / "hand-0005.toml").symlink_to(outside)
+    r = run("replay", str(d2))
+    assert r.exit_code == 2
+    assert f"{d2 / 'hand-0005.toml'}: a link to a file outside the folder" in r.stderr
+    assert r.stdout == ""
+
+
+def test_replay_folder_without_hand_files_exit_2(tmp_path):
+    (tmp_path / "session.json").write_text("{}", encoding="utf-8")
+    (tmp_path / "hand-1.toml").write_text("", encoding="utf-8")  # not a hand-NNNN.toml name
+    r = run("replay", str(tmp_path))
+    assert r.exit_code == 2 and "no session.toml and no hand files (hand-0001.toml" in r.stderr
+
+
+# -- user-facing wording: no developer words in any --help ----------------------------------------
+
+@pytest.mark.parametrize("cmd", ["simulate", "odds", "tips", "tournament", "replay", "rules", "presets"])
+def test_help_has_no_issue_numbers_or_seeds_and_rule_shows_key_value(cmd):
+    r = runner.invoke(app, [cmd, "--help"], env={"COLUMNS": "200", "NO_COLOR": "1"})
+    assert r.exit_code == 0
+    text = r.stdout
+    assert not re.search(r"issue\s*#?\d", text, re.I), text
+    assert "seeds" not in text
+    assert "<list[str]>" not in text
+    if "--rule" in text:
+        assert "KEY=VALUE" in text
+
+
+def test_top_level_help_has_no_issue_numbers():
+    r = runner.invoke(app, ["--help"], env={"COLUMNS": "200"})
+    assert r.exit_code == 0 and not re.search(r"issue\s*#?\d", r.stdout, re.I) and "seeds" not in r.stdout

@@ -50,7 +50,8 @@ def test_cli_kernel_sessions():
 
 
 @pytest.mark.parametrize("args,msg", [
-    (["--hands", "10", "--sessions", "2"], "exactly one"),
+    (["--hands", "10", "--sessions", "2"], "not both"),
+    (["--sessions", "0"], "--sessions 0"),
     (["--hands", "10", "--bots", "random"] + ["--players", "7"], "2..6"),
     (["--hands", "10", "--bots", "nosuchbot,random"], "unknown bot"),
     (["--hands", "10", "--rule", "bete=-3"], "bete"),
@@ -89,3 +90,30 @@ def test_engine_path_takes_large_stacks():
     assert res["hands"] == 6 and res["engine"] == "engine"
     with pytest.raises(ValueError, match="--engine"):
         simulate(rules, ["random"] * 3, hands=6, seed=1)
+
+
+def test_bare_simulate_plays_the_default_hands():
+    """`ramsli simulate` with no arguments: 10,000 hands of random bots, 5 players, traditional."""
+    from ramsli.commands.simulate import DEFAULT_HANDS
+
+    r = runner.invoke(app, ["simulate", "-q"])
+    assert r.exit_code == 0, r.output
+    text = " ".join(r.output.split())
+    assert f"{DEFAULT_HANDS:,} hands of 5 players by the kernel" in text
+
+
+def test_compile_note_and_warm_up(monkeypatch):
+    """The compile note is given when the cache is cold, and the warm-up runs once per process."""
+    from ramsli.lab import kernel as K
+    from ramsli.rules import Rules
+
+    K.warm_up("batch")
+    assert not K.cache_is_cold("batch")  # compiled in this process
+    notes: list[str] = []
+    assert K.warm_up("batch", notes.append) == 0.0 and notes == []
+    monkeypatch.setattr(K, "_warm", set())
+    monkeypatch.setattr(K, "cache_is_cold", lambda kind: True)
+    res = simulate(Rules(), ["random"] * 3, hands=20, seed=1, note=notes.append)
+    assert notes == [K.COMPILE_NOTE] and res["hands"] == 20
+    with pytest.raises(KeyError):
+        K.warm_up("nosuchkind")

@@ -106,3 +106,29 @@ def test_library_refuses_mismatch_and_negative_seed():
         run_tournament(["rules", "random"], Rules(players=3), deals=1)
     with pytest.raises(ValueError, match="seed"):
         run_tournament(["rules", "random"], Rules(), deals=1, seed=-1)
+
+
+def test_cli_unknown_bot_lists_the_bots_once():
+    r = CliRunner().invoke(app, ["tournament", "--bots", "foo,rules", "-n", "1", "-q"])
+    assert r.exit_code == 2
+    assert r.exception is None or isinstance(r.exception, SystemExit)
+    assert "unknown bot 'foo'" in r.output
+    assert r.output.count("montecarlo") == 1 and r.output.count("random") == 1
+
+
+def test_cli_bad_bot_option_is_a_clean_error_exit_2():
+    r = CliRunner().invoke(app, ["tournament", "--bots", "montecarlo:samplez=3,rules", "-n", "1", "-q"])
+    assert r.exit_code == 2
+    assert r.exception is None or isinstance(r.exception, SystemExit)  # no TypeError traceback
+    assert "samplez" in r.output and "TypeError" not in r.output and "__init__" not in r.output
+
+
+def test_tips_bot_is_listed_without_importing_the_lab_kernel():
+    """The tips bot registers through the bot registry; importing its module compiles nothing."""
+    import subprocess
+    import sys
+
+    code = ("import sys; from ramsli.bots.base import bot_names; names = bot_names(); "
+            "print('tips' in names, 'numba' in sys.modules)")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.split()
+    assert out == ["True", "False"]

@@ -61,6 +61,7 @@ __all__ = [
     "settlement_record",
     "write_session",
     "read_session",
+    "hand_files",
     "session_histories",
 ]
 
@@ -1030,6 +1031,44 @@ def read_session(directory: str | Path) -> SessionHistory:
     return SessionHistory(rules=rules, names=tuple(names), starting_stacks=starting, seed=seed,
                           first_dealer=first_dealer, cut_rounds=tuple(rounds), end_reason=end_reason,
                           winners=winners, stacks=stacks, pot=pot, hands=tuple(hands), files=tuple(files))
+
+
+_HAND_NAME_RE = re.compile(r"hand-(\d{4,})\.toml")
+
+
+def hand_files(directory: str | Path) -> list[Path]:
+    """The hand history files ``hand-0001.toml``, ``hand-0002.toml``, ... directly in
+    ``directory`` (a folder saved by ``ramsli play``, which has no ``session.toml``),
+    in hand order. Other names (``session.json``, sub-folders, ``hand-1.toml``) are ignored.
+
+    Raises:
+        HistoryError: if the folder cannot be listed, has no such file, or one of them is
+            not a regular file inside the folder (a link to a file outside it, a folder).
+    """
+    d = Path(directory)
+    try:
+        names = [e.name for e in d.iterdir()]
+    except OSError as e:
+        raise HistoryError(f"cannot read the folder: {e.strerror or e}", None, str(d)) from None
+    numbered = []
+    for name in names:
+        m = _HAND_NAME_RE.fullmatch(name)
+        if m and _hand_file(int(m.group(1))) == name:
+            numbered.append((int(m.group(1)), name))
+    if not numbered:
+        raise HistoryError("no session.toml and no hand files (hand-0001.toml, hand-0002.toml, ...): not a "
+                           "session folder", None, str(d))
+    root = d.resolve()
+    out = []
+    for _, name in sorted(numbered):
+        p = d / name
+        if not p.resolve().is_relative_to(root):
+            raise HistoryError(f"a link to a file outside the folder ({p.resolve()}); only files inside it are "
+                               "read", None, str(p))
+        if not p.is_file():
+            raise HistoryError("not a file", None, str(p))
+        out.append(p)
+    return out
 
 
 def _replace(hh: HandHistory, **changes: Any) -> HandHistory:

@@ -1,4 +1,4 @@
-"""``ramsli odds``: should I stay in with this hand? (issue #6).
+"""``ramsli odds``: should I stay in with this hand?
 
 Estimates P(at least one trick), P(most tricks) and the expected counters of
 ``in`` against ``out`` with 95% confidence intervals; see :mod:`ramsli.lab.odds`
@@ -32,7 +32,9 @@ def odds_cmd(
                                      "(kernel), or any bot name (engine, slow).")] = "tips",
     preset: Annotated[str, typer.Option("--preset", "-p", help=f"Preset of R6 ({', '.join(PRESETS)}).")]
     = "traditional",
-    rule: Annotated[Optional[list[str]], typer.Option("--rule", "-r", help="Change one option, key=value (R8).")]
+    rule: Annotated[Optional[list[str]], typer.Option("--rule", "-r", metavar="KEY=VALUE",
+                                                      help="Change one option (R8), e.g. --rule bete=10; "
+                                                      "repeatable.")]
     = None,
     pot: Annotated[int, typer.Option("--pot", help="Carry-over pot before the antes (R5.4), counters, "
                                      "0..1000000000.")] = 0,
@@ -72,7 +74,7 @@ def odds_cmd(
         fail(errors)
     try:
         res = estimate(cards, turn_up, players, seat, before, rules, bot=bot, time_s=time_s, precision=precision,
-                       seed=seed, pot=pot)
+                       seed=seed, pot=pot, note=lambda m: Console(stderr=True).print(m))
     except (RulesError, OddsError, LimitError) as e:
         fail([str(e)])
     if as_json:
@@ -96,6 +98,9 @@ def odds_cmd(
               f"in {res['elapsed_s']:.2f} s")
     if not res["out_allowed"]:
         con.print("out is not allowed here: the dealer must be in when everyone before is out (R4.5)")
+    elif abs(res["ev_diff"]["mean"]) <= res["ev_diff"]["ci95"]:
+        con.print(f"[bold]too close to call[/]: in and out differ by {res['ev_diff']['mean']:+.2f} ± "
+                  f"{res['ev_diff']['ci95']:.2f} counters, no measurable difference at this sample size")
     elif res["ev_diff"]["mean"] > 0:
         con.print(f"[bold green]stay in[/] (in beats out by {res['ev_diff']['mean']:.2f} counters)")
     else:
@@ -104,5 +109,5 @@ def odds_cmd(
 
 def register(app: typer.Typer) -> None:
     """Add ``odds`` to the ``ramsli`` app."""
-    app.command("odds", help="Estimate the odds of one hand: P(a trick), P(most tricks), in vs out (issue #6).")(
+    app.command("odds", help="Estimate the odds of one hand: P(a trick), P(most tricks), in vs out.")(
         odds_cmd)

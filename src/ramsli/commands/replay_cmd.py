@@ -1,4 +1,9 @@
-"""``ramsli replay FILE``: replay a hand history (or a session directory) trick by trick.
+"""``ramsli replay FILE``: replay a hand history (or a session folder) trick by trick.
+
+A session folder is either one with ``session.toml`` (its hands are also checked to
+follow each other, R3.4, R5.4, R3.2) or one saved by ``ramsli play`` (``session.json``
+and ``hand-0001.toml``, ``hand-0002.toml``, ...): then every hand file is replayed in
+order on its own, and the output says that continuity between hands was not checked.
 
 Every action is re-validated against the rules and the settlement is
 re-computed and compared with the recorded one (see ``docs/hand-history.md``).
@@ -23,7 +28,7 @@ from rich.markup import escape
 
 from ramsli.cards import Card, Suit
 from ramsli.hand import Hand, seat_name
-from ramsli.history import HandHistory, HistoryError, ReplayError, _control_char, read_session
+from ramsli.history import HandHistory, HistoryError, ReplayError, _control_char, hand_files, read_session
 
 __all__ = ["register", "replay", "describe_hand", "settlement_json"]
 
@@ -128,7 +133,8 @@ def _fail(code: int, message: str) -> None:
 
 
 def replay(
-    file: Annotated[Path, typer.Argument(metavar="FILE", help="A hand history (.toml) or a session directory (with session.toml).",
+    file: Annotated[Path, typer.Argument(metavar="FILE", help="A hand history (.toml), or a session folder: one with session.toml, or one saved by "
+                                         "'ramsli play' (hand-0001.toml, hand-0002.toml, ...).",
                                          show_default=False)],
     json_out: Annotated[bool, typer.Option("--json", help="Print the settlement as JSON (per seat: tricks, "
                                                           "counters won, counters paid) instead of the hand.")] = False,
@@ -142,10 +148,18 @@ def replay(
         _fail(2, f"{file}: no such file or directory")
     if file.is_file() and file.name == "session.toml":
         file = file.parent  # a session is replayed from its directory
+    sh = None
     try:
-        if file.is_dir():
+        if file.is_dir() and (file / "session.toml").exists():
             sh = read_session(file)
             items = [(str(file / f), hh) for f, hh in zip(sh.files, sh.hands)]
+        elif file.is_dir():  # a folder saved by `ramsli play`: each hand file on its own
+            items = []
+            for p in hand_files(file):
+                try:
+                    items.append((str(p), HandHistory.read(p)))
+                except HistoryError as e:
+                    raise (e if e.path else e.with_path(p)) from None
         else:
             items = [(str(file), HandHistory.read(file))]
         results = []
@@ -160,12 +174,22 @@ def replay(
     except HistoryError as e:
         _fail(2, str(e))
         return
+    loose = None
+    if file.is_dir() and sh is None:
+        loose = (f"No session.toml in {file}: replayed {len(results)} hand file"
+                 f"{'' if len(results) == 1 else 's'} one by one; continuity between hands (stacks, pot, "
+                 "dealer: R3.4, R5.4, R3.2) was not checked.")
     if json_out:
         data = [settlement_json(hh, hand) for hh, hand in results]
+        if loose:
+            typer.echo(_safe(loose), err=True)  # stdout stays pure JSON
         typer.echo(json.dumps(data if file.is_dir() else data[0], indent=2, ensure_ascii=False))
         return
     console = Console(highlight=False, soft_wrap=True)
-    if file.is_dir():
+    if loose:
+        console.print(escape(_safe(loose)))
+        console.print()
+    if sh is not None:
         console.print(escape(_safe(f"Session: {', '.join(sh.names)}; {len(sh.hands)} hands; seed {sh.seed}; "
                              f"first dealer {sh.names[sh.first_dealer]}")))
     for k, (hh, hand) in enumerate(results):
@@ -173,7 +197,7 @@ def replay(
             console.print()
         for line in describe_hand(hh, hand):
             console.print(escape(_safe(line)))
-    if file.is_dir():
+    if sh is not None:
         ended = f"ended ({sh.end_reason})" if sh.end_reason else "not ended"
         winners = ", ".join(sh.names[s] for s in sh.winners) or "-"
         console.print(escape(_safe(f"\nSession {ended}; winners {winners}; stacks "

@@ -47,7 +47,7 @@ def rules(
     preset: Annotated[str, typer.Option("--preset", "-p", help="Preset of R6 to start from "
                                         f"({', '.join(PRESETS)}).")] = "traditional",
     rule: Annotated[Optional[list[str]], typer.Option(
-        "--rule", "-r", help="Change one option, key=value (e.g. bete=10, overtrump=when-trumping, "
+        "--rule", "-r", metavar="KEY=VALUE", help="Change one option (e.g. bete=10, overtrump=when-trumping, "
         "end=win-at:30,hands:50); repeatable.")] = None,
     toml: Annotated[bool, typer.Option("--toml", help="Print the options as TOML (for a rules file).")] = False,
 ) -> None:

@@ -1,9 +1,10 @@
-"""``ramsli simulate``: self-play of many hands or whole sessions (issue #6).
+"""``ramsli simulate``: self-play of many hands or whole sessions.
 
 Prints in-rate and bete rate by seat position relative to the dealer, the pot
 size distribution, how often the pot is split or carried over, session length
 and counters per hand by bot. Uses the batch kernel when every bot is
-``random`` or ``tips``, else the engine with the bots. Exit status 2 for bad input.
+``random`` or ``tips``, else the engine with the bots. With neither ``--hands``
+nor ``--sessions`` it plays :data:`DEFAULT_HANDS` hands. Exit status 2 for bad input.
 """
 
 from __future__ import annotations
@@ -17,7 +18,10 @@ from rich.table import Table
 
 from ramsli.rules import PRESETS, Rules, RulesError
 
-__all__ = ["register", "simulate_cmd"]
+__all__ = ["register", "simulate_cmd", "DEFAULT_HANDS"]
+
+#: hands played when neither --hands nor --sessions is given
+DEFAULT_HANDS = 10_000
 
 
 def _fail(msg: str) -> None:
@@ -26,10 +30,13 @@ def _fail(msg: str) -> None:
 
 
 def simulate_cmd(
-    hands: Annotated[int, typer.Option("--hands", "-n", help="Independent hands to play (each from fresh "
-                                       "stacks and an empty pot).")] = 0,
-    sessions: Annotated[int, typer.Option("--sessions", help="Whole sessions to play instead (R3: carry-over, "
-                                          "bust, ends; capped at 10000 hands each).")] = 0,
+    hands: Annotated[Optional[int], typer.Option("--hands", "-n", metavar="N", help="Independent hands to play "
+                                                 "(each from fresh stacks and an empty pot). Default: "
+                                                 f"{DEFAULT_HANDS:,} when --sessions is not given.",
+                                                 show_default=False)] = None,
+    sessions: Annotated[Optional[int], typer.Option("--sessions", metavar="N", help="Whole sessions to play "
+                                                    "instead of --hands (R3: carry-over, bust, ends; capped at "
+                                                    "10000 hands each).", show_default=False)] = None,
     bots: Annotated[str, typer.Option("--bots", "-b", help="One bot per seat, comma-separated (e.g. "
                                       "'tips,tips,random'); a single name fills every seat (--players, or the "
                                       "option players, or 5). The kernel plays random and tips; other bots use "
@@ -39,7 +46,7 @@ def simulate_cmd(
                                                    "of --bots, else the option players, else 5.")] = None,
     preset: Annotated[str, typer.Option("--preset", "-p", help=f"Preset of R6 ({', '.join(PRESETS)}).")]
     = "traditional",
-    rule: Annotated[Optional[list[str]], typer.Option("--rule", "-r", help="Change one option, key=value (R8); "
+    rule: Annotated[Optional[list[str]], typer.Option("--rule", "-r", metavar="KEY=VALUE", help="Change one option (R8); "
                                                       "repeatable, e.g. --rule bete=10.")] = None,
     seed: Annotated[int, typer.Option("--seed", "-s", help="Seed (>= 0): the same seed gives the same hands.")] = 0,
     jobs: Annotated[int, typer.Option("--jobs", "-j", help="Worker processes for the engine path (the kernel "
@@ -77,8 +84,14 @@ def simulate_cmd(
                           "to fill every seat (R2.1)")
         if not errors and not 2 <= len(specs) <= 6:
             errors.append(f"{len(specs)} bots given; a table seats 2..6 (R2.1), one bot per seat")
-    if (hands > 0) == (sessions > 0) or hands < 0 or sessions < 0:
-        errors.append("give exactly one of --hands N or --sessions N, with N >= 1")
+    if hands is not None and sessions is not None:
+        errors.append("give one of --hands N or --sessions N, not both")
+    elif hands is None and sessions is None:
+        hands = DEFAULT_HANDS
+    for opt, val in (("--hands", hands), ("--sessions", sessions)):
+        if val is not None and val < 1:
+            errors.append(f"{opt} {val}: allowed is a whole number >= 1")
+    hands, sessions = hands or 0, sessions or 0
     if jobs < 1:
         errors.append(f"--jobs {jobs}: allowed is a whole number >= 1")
     if seed < 0:
@@ -101,7 +114,7 @@ def simulate_cmd(
         try:
             res = simulate(rules, specs, hands=hands, sessions=sessions, seed=seed, jobs=jobs,
                            progress=lambda d, t: prog.update(task, completed=d),
-                           use_kernel=False if engine else None)
+                           use_kernel=False if engine else None, note=lambda m: prog.console.print(m))
         except ValueError as e:
             _fail(str(e))
     show(res)
@@ -146,5 +159,6 @@ def show(res: dict) -> None:
 
 def register(app: typer.Typer) -> None:
     """Add ``simulate`` to the ``ramsli`` app."""
-    app.command("simulate", help="Self-play many hands or whole sessions and summarise them (issue #6).")(
+    app.command("simulate", help="Self-play many hands or whole sessions and summarise them (default: "
+                f"{DEFAULT_HANDS:,} hands of random bots, 5 players, traditional).")(
         simulate_cmd)

@@ -1,12 +1,14 @@
-"""``ramsli tips``: the seeds' "Tips and Strategy" in numbers (issue #6).
+"""``ramsli tips``: the original rules' "Tips and Strategy" in numbers.
 
 Writes a Markdown report with PNG charts that puts a number on every claim of
-the Tips section and says where the seeds are right and where not. Exit status 2
-for bad input.
+the Tips section of the original rule texts and says where the tips are right,
+where not, and where the numbers cannot tell. Default: ``tips.md`` in the
+current folder, charts in ``tips/`` beside it. Exit status 2 for bad input.
 """
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Annotated
 
 import typer
@@ -17,28 +19,48 @@ __all__ = ["register", "tips_cmd"]
 
 
 def tips_cmd(
-    out: Annotated[str, typer.Option("--out", "-o", help="Markdown file to write; charts go to tips/ beside it.")]
-    = "docs/tips.md",
-    hands: Annotated[int, typer.Option("--hands", "-n", help="Hands per simulated claim.")] = 200_000,
-    seed: Annotated[int, typer.Option("--seed", "-s", help="Seed (>= 0).")] = 0,
-    odds_time: Annotated[float, typer.Option("--odds-time", help="Seconds per single-hand odds estimate.")] = 1.0,
+    out: Annotated[str, typer.Option("--out", "-o", metavar="FILE.md", help="Markdown file to write; the charts "
+                                     "go to a folder tips/ beside it. Default: tips.md in the current folder.")]
+    = "tips.md",
+    hands: Annotated[int, typer.Option("--hands", "-n", help="Hands per simulated claim (>= 100).")] = 200_000,
+    seed: Annotated[int, typer.Option("--seed", "-s", help="Seed (>= 0): the same seed gives the same report.")]
+    = 0,
+    odds_time: Annotated[float, typer.Option("--odds-time", help="Seconds per single-hand odds estimate (> 0).")]
+    = 1.0,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar.")] = False,
 ) -> None:
-    """Measure every claim of the seeds' Tips section and write a Markdown report with charts."""
+    """Measure every claim of the original rules' Tips section and write a Markdown report with charts."""
     from ramsli.lab.tips import build_report
 
-    if hands < 100 or seed < 0 or odds_time <= 0 or not out.endswith(".md"):
-        typer.echo("error: --hands must be >= 100, --seed >= 0, --odds-time > 0 and --out a .md file", err=True)
+    errors = []
+    if hands < 100:
+        errors.append(f"--hands {hands}: allowed is a whole number >= 100")
+    if seed < 0:
+        errors.append(f"--seed {seed}: allowed is a whole number >= 0")
+    if not odds_time > 0 or odds_time == float("inf"):
+        errors.append(f"--odds-time {odds_time}: allowed is a finite number of seconds > 0")
+    outp = Path(out)
+    if outp.suffix.lower() != ".md":
+        errors.append(f"--out {out!r}: the report is Markdown; allowed is FILE.md")
+    elif not outp.parent.is_dir():
+        errors.append(f"--out {out!r}: the folder {str(outp.parent)!r} does not exist")
+    if errors:
+        for e in errors:
+            typer.echo(f"error: {e}", err=True)
         raise typer.Exit(2)
     with Progress(TextColumn("[bold]tips"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
                   console=Console(stderr=True), disable=quiet, transient=True) as prog:
         task = prog.add_task("claims", total=8)
-        build_report(out, hands=hands, seed=seed, odds_time=odds_time,
-                     progress=lambda d, t: prog.update(task, completed=d))
-    typer.echo(f"wrote {out}")
+        try:
+            build_report(out, hands=hands, seed=seed, odds_time=odds_time,
+                         progress=lambda d, t: prog.update(task, completed=d), note=lambda m: prog.console.print(m))
+        except OSError as e:
+            typer.echo(f"error: --out: cannot write {e.filename or out}: {e.strerror or e}", err=True)
+            raise typer.Exit(2) from None
+    typer.echo(f"wrote {outp.resolve()} (charts in {(outp.parent / 'tips').resolve()}/)")
 
 
 def register(app: typer.Typer) -> None:
     """Add ``tips`` to the ``ramsli`` app."""
-    app.command("tips", help="The seeds' Tips and Strategy in numbers: a Markdown report with charts (issue #6).")(
-        tips_cmd)
+    app.command("tips", help="The original rules' Tips and Strategy in numbers: a Markdown report with charts "
+                             "(default: tips.md and tips/ in the current folder).")(tips_cmd)

@@ -1,4 +1,4 @@
-"""``ramsli tournament``: bots against bots, optionally with duplicate deals (issue #4).
+"""``ramsli tournament``: bots against bots, optionally with duplicate deals.
 
 Prints a table per bot: counters per hand with a 95% confidence interval,
 in-rate, bete rate, pot win rate, decision time median and 95th percentile.
@@ -88,7 +88,8 @@ def tournament(
                                       "'montecarlo:samples=40' (quote it).")] = "montecarlo,rules,rules,random,random",
     preset: Annotated[str, typer.Option("--preset", "-p", help=f"Preset of R6 ({', '.join(PRESETS)}).")
                       ] = "traditional",
-    rule: Annotated[Optional[list[str]], typer.Option("--rule", "-r", help="Change one option, key=value; "
+    rule: Annotated[Optional[list[str]], typer.Option("--rule", "-r", metavar="KEY=VALUE",
+                                                      help="Change one option (R8), e.g. --rule bete=10; "
                                                       "repeatable.")] = None,
     hands: Annotated[int, typer.Option("--hands", "-n", help="Deals to play (in duplicate each deal is played "
                                        "once per rotation of the bots).")] = 200,
@@ -157,7 +158,10 @@ def tournament(
             res = run_tournament(specs, rules, hands, seed=seed, jobs=jobs, duplicate=duplicate,
                                  progress=lambda k: prog.advance(task, k))
     except ValueError as e:
-        typer.echo(f"error: {e} (bots: {', '.join(bot_names())})", err=True)
+        msg = str(e)
+        if "unknown bot" in msg and "allowed are" not in msg:
+            msg += f"; allowed are {', '.join(bot_names())}"
+        typer.echo(f"error: {msg}", err=True)
         raise typer.Exit(2) from None
     table = Table(title=f"{res.deals} deals, {res.hands} hands{' (duplicate)' if res.duplicate else ''}, "
                         f"preset {preset}, seed {seed}")

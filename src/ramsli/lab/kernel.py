@@ -34,6 +34,9 @@ Rule parameters are packed by :func:`pack_rules` into an int64 array.
 
 from __future__ import annotations
 
+import time
+from typing import Callable
+
 import numpy as np
 from numba import njit, prange
 
@@ -1133,3 +1136,71 @@ def session_first_dealer(seed, sid, n):
     stt = _start(seed, sid * 1048576 + 1048575)
     stt, x = _uniform(stt)
     return int(x * n)
+
+
+# ---------------------------------------------------------------------------
+# one-time compile (Numba): tell the user, and keep it out of the timings
+
+#: the jitted entry point behind each kind of work
+_ENTRY = {"batch": "run_stream", "sessions": "run_sessions", "odds": "run_odds"}
+_warm: set[str] = set()
+
+COMPILE_NOTE = "compiling the fast kernel (first run only)…"
+
+
+def cache_is_cold(kind: str) -> bool:
+    """Whether the kernel entry for ``kind`` (``"batch"``, ``"sessions"`` or ``"odds"``) must be
+    compiled before its first call in this process: not yet compiled here, and no usable entry in
+    Numba's on-disk cache (a missing, stale or unreadable index counts as cold).
+
+    Raises:
+        KeyError: for another ``kind``.
+    """
+    disp = globals()[_ENTRY[kind]]
+    if kind in _warm or disp.signatures:
+        return False
+    try:
+        return not disp._cache._cache_file._load_index()
+    except Exception:  # noqa: BLE001 - any cache trouble means Numba will compile
+        return True
+
+
+def warm_up(kind: str, note: Callable[[str], None] | None = None) -> float:
+    """Compile (or load from the cache) the kernel entry for ``kind`` by running it on a tiny batch,
+    once per process, so that later timings (hands/s, ``--time``) exclude the compile.
+
+    Args:
+        kind: ``"batch"`` (:func:`play_batch`), ``"sessions"`` (:func:`play_sessions`) or ``"odds"``
+            (:func:`run_odds`).
+        note: called with :data:`COMPILE_NOTE` when the compile cache is cold (:func:`cache_is_cold`).
+
+    Returns:
+        the seconds spent (0.0 if already warm in this process).
+
+    Raises:
+        KeyError: for another ``kind``.
+    """
+    if kind in _warm:
+        return 0.0
+    if note is not None and cache_is_cold(kind):
+        note(COMPILE_NOTE)
+    t0 = time.perf_counter()
+    rules = Rules()
+    if kind == "batch":
+        play_batch(rules, 2, 2, seed=0)
+    elif kind == "sessions":
+        play_sessions(rules, 2, 1, seed=0, cap=3)
+    elif kind == "odds":
+        deck = base_deck(rules)
+        n, m = 2, 2
+        out = (np.empty((m, 2), np.int64), np.empty(m, np.int64), np.empty(m, np.int64), np.empty(m, np.bool_))
+        run_odds(0, 0, m, n, 0, deck[:5].copy(), int(deck[5]), np.sort(deck[6:]), n - 1,
+                 np.full(n, rules.starting_stack, np.int64), 0, pack_rules(rules), np.full(n, TIPS, np.int64),
+                 np.zeros(n, np.int64), np.full(n, -1, np.int64), *out, _chunks(m))
+    else:
+        raise KeyError(kind)
+    _warm.add(kind)
+    return time.perf_counter() - t0
+
+
+__all__ += ["cache_is_cold", "warm_up", "COMPILE_NOTE"]

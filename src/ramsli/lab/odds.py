@@ -115,7 +115,7 @@ def _ci(x: np.ndarray) -> tuple[float, float]:
 
 def estimate(cards: str, turn_up: str, players: int, seat: int, before: str | Sequence[str] = "",
              rules: Rules | None = None, bot: str = "tips", time_s: float = 2.0, precision: float = 0.0,
-             seed: int = 0, pot: int = 0, batch: int = 20000) -> dict:
+             seed: int = 0, pot: int = 0, batch: int = 20000, note=None) -> dict:
     """Estimate the odds of a hand (see the module text for every quantity).
 
     Args:
@@ -125,7 +125,9 @@ def estimate(cards: str, turn_up: str, players: int, seat: int, before: str | Se
         rules: default ``traditional``; bot: opponent (and my) model, ``tips``/``random`` in the
         kernel, any other registered bot through the engine; time_s: time budget (seconds);
         precision: stop once the 95% CI half-width of ``ev_diff`` is at most this (counters; 0 = use
-        the whole time); seed: ≥ 0; pot: carry-in pot before the antes (R5.4).
+        the whole time); seed: ≥ 0; pot: carry-in pot before the antes (R5.4); note: called with a
+        one-line message before the kernel's one-time compile (Numba), which is done before the
+        clock of ``time_s`` starts.
 
     Returns:
         a dict with ``p_trick``, ``p_most``, ``ev_in``, ``ev_out``, ``ev_diff`` (each
@@ -164,8 +166,10 @@ def estimate(cards: str, turn_up: str, players: int, seat: int, before: str | Se
     unknown = np.array(sorted(c.index for c in make_deck(rules.deck, rules.jokers)
                               if c not in mine and c is not tu), np.int64)
     stacks = np.full(n, rules.starting_stack, np.int64)
-    t0 = time.perf_counter()
     kernel_bot = bot in ("tips", "random")
+    if kernel_bot:
+        K.warm_up("odds", note)  # the compile is not part of the time budget
+    t0 = time.perf_counter()
     if not kernel_bot:
         from ramsli.bots.base import make_bot
         import ramsli.lab.policy  # noqa: F401

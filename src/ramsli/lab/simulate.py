@@ -197,7 +197,8 @@ def _engine_sessions(args: tuple) -> Stats:
 
 
 def simulate(rules: Rules, bots: Sequence[str], hands: int = 0, sessions: int = 0, seed: int = 0, jobs: int = 1,
-             progress: Callable[[int, int], None] | None = None, use_kernel: bool | None = None) -> dict:
+             progress: Callable[[int, int], None] | None = None, use_kernel: bool | None = None,
+             note: Callable[[str], None] | None = None) -> dict:
     """Self-play ``hands`` independent hands or ``sessions`` whole sessions; return the summary dict.
 
     Args:
@@ -205,6 +206,8 @@ def simulate(rules: Rules, bots: Sequence[str], hands: int = 0, sessions: int = 
         jobs: processes for the engine path (the kernel always uses all cores).
         progress: called as ``progress(done, total)`` (hands or sessions).
         use_kernel: force (True) or forbid (False) the kernel; default: when all bots allow it.
+        note: called with a one-line message before the kernel's one-time compile (Numba), which
+            is done on a tiny batch first and not counted in ``elapsed_s`` or ``hands_per_s``.
 
     Raises:
         ValueError: for a bad number of bots, both or neither of hands/sessions, a bot the
@@ -241,6 +244,8 @@ def simulate(rules: Rules, bots: Sequence[str], hands: int = 0, sessions: int = 
             raise LimitError(f"{e}; or play through the engine with --engine (any size, slower)") from None
     total = hands or sessions
     st = Stats(n)
+    if kern:
+        K.warm_up("batch" if hands else "sessions", note)  # the compile is not part of the timing
     t0 = time.perf_counter()
     done = 0
     if kern:

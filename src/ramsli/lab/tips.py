@@ -1,10 +1,14 @@
-"""The seeds' "Tips and Strategy" in numbers (``ramsli tips``, issue #6).
+"""The original rules' "Tips and Strategy" in numbers (``ramsli tips``).
 
-:func:`build_report` measures every claim of the Tips section of the seeds
-(``rules-en.txt``) with the batch kernel and the ``tips`` policy
+:func:`build_report` measures every claim of the Tips section of the original
+rule texts (RULES.md calls them the seeds, ``rules-en.txt``) with the batch kernel and the ``tips`` policy
 (:mod:`ramsli.lab.policy`) as the table, and writes a Markdown report with PNG
 charts (matplotlib, Agg). Every number comes from seeded simulation: the same
 seed and counts give the same report.
+
+Wording rule: a verdict is drawn only when the 95% interval excludes 0 (else "no
+measurable difference at this sample size"), and never from fewer than
+:data:`MIN_EVENTS` events (the count is given and the sample called too small).
 """
 
 from __future__ import annotations
@@ -18,7 +22,26 @@ from ramsli.lab import kernel as K
 from ramsli.lab.odds import estimate
 from ramsli.rules import Rules
 
-__all__ = ["build_report", "paired_variant"]
+__all__ = ["build_report", "paired_variant", "sign", "MIN_EVENTS", "GR_MAX_HANDS"]
+
+#: fewest events (e.g. General Rams announcements) a conclusion is drawn from
+MIN_EVENTS = 100
+#: most hands played to find MIN_EVENTS General Rams announcements
+GR_MAX_HANDS = 5_000_000
+NO_DIFF = "no measurable difference at this sample size"
+
+
+def sign(mean: float, ci95: float) -> int:
+    """+1 if the 95% interval ``mean ± ci95`` lies above 0, -1 if below, 0 if it includes 0."""
+    if mean - ci95 > 0:
+        return 1
+    if mean + ci95 < 0:
+        return -1
+    return 0
+
+
+def _s(v: dict) -> int:
+    return sign(v["mean"], v["ci95"])
 
 
 def paired_variant(rules: Rules, n: int, hands: int, seed: int, variant: int, seat: int = 0) -> dict:
@@ -45,13 +68,14 @@ def _fmt(x: dict | None) -> str:
     return f"{x['mean']:+.2f} ± {x['ci95']:.2f}"
 
 
-def build_report(out: str = "docs/tips.md", hands: int = 200_000, seed: int = 0, odds_time: float = 1.0,
-                 progress=None) -> dict:
+def build_report(out: str = "tips.md", hands: int = 200_000, seed: int = 0, odds_time: float = 1.0,
+                 progress=None, note=None) -> dict:
     """Measure the claims and write ``out`` (Markdown) with charts under ``<out dir>/tips/``.
 
     Args:
         out: the Markdown file; hands: hands per simulated claim; seed: ≥ 0;
-        odds_time: seconds per single-hand odds estimate; progress: ``progress(step, total)``.
+        odds_time: seconds per single-hand odds estimate; progress: ``progress(step, total)``;
+        note: called with a one-line message before the kernel's one-time compile (Numba).
 
     Returns:
         the measured numbers (dict).
@@ -61,6 +85,9 @@ def build_report(out: str = "docs/tips.md", hands: int = 200_000, seed: int = 0,
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
+    for kind in ("batch", "sessions", "odds"):
+        K.warm_up(kind, note)
+        note = None  # say it once
     t0 = time.perf_counter()
     outp = Path(out)
     chart_dir = outp.parent / "tips"
@@ -117,19 +144,32 @@ def build_report(out: str = "docs/tips.md", hands: int = 200_000, seed: int = 0,
     res["ace_early"] = paired_variant(r, 5, hands, seed, K.VAR_ACE_EARLY)
     tick()
     # 6 General Rams shape
+    # the shape is rare (about 1 hand in 2,000): play on until MIN_EVENTS announcements (or GR_MAX_HANDS)
     gr_rules = Rules.preset("general-rams")
-    b = K.play_batch(gr_rules, 5, hands * 5, seed=seed, policy=K.TIPS)
-    ann = b.gr >= 0
-    rows = np.nonzero(ann)[0]
-    made = b.tricks[rows, b.gr[rows]] == 5
-    gain = b.stacks[rows, b.gr[rows]] - b.stacks0[b.gr[rows]]
-    res["general_rams"] = {"hands": int(len(b)), "announced": int(ann.sum()),
-                           "made": float(made.mean()) if len(rows) else 0.0,
-                           "counters_when_announced": float(gain.mean()) if len(rows) else 0.0}
-    # the same hands without the announcement: the announcer's counters under traditional play
-    b0 = K.play_batch(r, 5, hands * 5, seed=seed, policy=K.TIPS)
-    res["general_rams"]["counters_same_hands_without"] = float(
-        (b0.stacks[rows, b.gr[rows]] - b0.stacks0[b.gr[rows]]).mean()) if len(rows) else 0.0
+    made_l, gain_l, without_l = [], [], []
+    played = 0
+    while True:
+        m = hands * 5 if played == 0 else min(max(hands * 5, 200_000), GR_MAX_HANDS - played)
+        b = K.play_batch(gr_rules, 5, m, seed=seed, start=played, policy=K.TIPS)
+        # the same deals without the announcement: the announcer's counters under traditional play
+        b0 = K.play_batch(r, 5, m, seed=seed, start=played, policy=K.TIPS)
+        rows = np.nonzero(b.gr >= 0)[0]
+        who = b.gr[rows]
+        made_l.extend((b.tricks[rows, who] == 5).tolist())
+        gain_l.extend((b.stacks[rows, who] - b.stacks0[who]).tolist())
+        without_l.extend((b0.stacks[rows, who] - b0.stacks0[who]).tolist())
+        played += m
+        if len(gain_l) >= MIN_EVENTS or played >= GR_MAX_HANDS:
+            break
+    gain = np.asarray(gain_l, float)
+    diff = gain - np.asarray(without_l, float)
+    k = len(gain)
+    res["general_rams"] = {
+        "hands": played, "announced": k, "made": float(np.mean(made_l)) if k else 0.0,
+        "counters_when_announced": float(gain.mean()) if k else 0.0,
+        "counters_same_hands_without": float(np.mean(without_l)) if k else 0.0,
+        "diff": float(diff.mean()) if k else 0.0,
+        "diff_ci95": 1.96 * float(diff.std(ddof=1)) / np.sqrt(k) if k > 1 else float("inf")}
     tick()
     # 7 fold 90%: tight play at 3, 5, 6 players (seat 0 tight, the others tips), sessions of play
     tight = {}
@@ -178,20 +218,32 @@ def build_report(out: str = "docs/tips.md", hands: int = 200_000, seed: int = 0,
     plt.close(fig)
     tick()
     res["elapsed_s"] = time.perf_counter() - t0
-    outp.write_text(_markdown(res, hands, seed), encoding="utf-8")
+    outp.write_text(_markdown(res, hands, seed, out, odds_time), encoding="utf-8")
     return res
 
 
-def _markdown(res: dict, hands: int, seed: int) -> str:
+def _command(hands: int, seed: int, out: str, odds_time: float) -> str:
+    cmd = f"ramsli tips --hands {hands} --seed {seed}"
+    if odds_time != 1.0:
+        cmd += f" --odds-time {odds_time:g}"
+    if out != "tips.md":
+        cmd += f" --out {out}"
+    return cmd
+
+
+def _markdown(res: dict, hands: int, seed: int, out: str = "tips.md", odds_time: float = 1.0) -> str:
+    """The report text. Every verdict follows :func:`sign` (95% interval) and :data:`MIN_EVENTS`."""
     L = []
     a = L.append
-    a("# The seeds' tips in numbers")
+    a("# The original rules' tips in numbers")
     a("")
-    a(f"Generated by `ramsli tips --hands {hands} --seed {seed}` ({res['elapsed_s']:.0f} s). The table is five "
-      "players of `traditional` (ante 1, bete 5, dealer forced) playing the `tips` policy — the seeds' tips "
+    a(f"Generated by `{_command(hands, seed, out, odds_time)}` ({res['elapsed_s']:.0f} s). The table is five "
+      "players of `traditional` (ante 1, bete 5, dealer forced) playing the `tips` policy — the rule books' tips "
       "as fixed rules (see `ramsli.lab.policy`) — in the batch kernel, which agrees exactly with the engine. "
       "Counters are a player's stack after the hand minus before the ante; a fold costs the ante (-1). "
-      "Intervals are 95%. Single hands start from an empty pot; carry-over is counted only where sessions "
+      "Intervals are 95%; where an interval includes 0 the report says there is no measurable difference "
+      "at this sample size, and no conclusion is drawn from fewer than "
+      f"{MIN_EVENTS} events. Single hands start from an empty pot; carry-over is counted only where sessions "
       "are played.")
     a("")
     a("## 1. \"Stay in only with a realistic path to a trick … three low non-trumps and a 7 of trump is a fold\"")
@@ -203,13 +255,16 @@ def _markdown(res: dict, hands: int, seed: int) -> str:
     for k, v in res["stay_in"].items():
         a(f"| {k} | {v['p_trick']['mean']:.1%} | {v['p_most']['mean']:.1%} | {_fmt(v['ev_in'])} | "
           f"{_fmt(v['ev_diff'])} |")
-    low = list(res["stay_in"].values())[0]
+    low = list(res["stay_in"].values())[0]["ev_diff"]
     a("")
-    verdict = "right" if low["ev_diff"]["mean"] < 0 else "wrong"
-    a(f"**The seeds are {verdict}** about the weak hand: staying in with it is worth "
-      f"{low['ev_diff']['mean']:+.2f} counters against folding. ")
-    good = [k for k, v in res["stay_in"].items() if v["ev_diff"]["mean"] > 0]
-    a("Hands with a path that are worth staying in: " + (", ".join(good) if good else "none of those listed") + ".")
+    verdict = {-1: "**The tip is right** about the weak hand: staying in with it is worth",
+               1: "**The tip is wrong** about the weak hand: staying in with it is worth",
+               0: f"For the weak hand there is {NO_DIFF}: staying in with it is worth"}[_s(low)]
+    a(f"{verdict} {_fmt(low)} counters against folding.")
+    good = [k for k, v in res["stay_in"].items() if _s(v["ev_diff"]) > 0]
+    close = [k for k, v in res["stay_in"].items() if _s(v["ev_diff"]) == 0]
+    a("Hands with a path that are worth staying in: " + (", ".join(good) if good else "none of those listed")
+      + "." + (f" Too close to call ({NO_DIFF}): {', '.join(close)}." if close else ""))
     a("")
     a("![stay in or fold](tips/stay_in.png)")
     a("")
@@ -221,12 +276,16 @@ def _markdown(res: dict, hands: int, seed: int) -> str:
     a("| --- | ---: | ---: |")
     for k, v in res["count_ins"].items():
         a(f"| {k} | {v['p_trick']['mean']:.1%} | {_fmt(v['ev_diff'])} |")
-    ci = list(res["count_ins"].values())
+    ci = [v["ev_diff"] for v in res["count_ins"].values()]
     a("")
-    trend = ci[2]["ev_diff"]["mean"] < ci[0]["ev_diff"]["mean"]
-    a(f"Each extra player in {'lowers' if trend else 'does not lower'} the value of staying in: from "
-      f"{ci[0]['ev_diff']['mean']:+.2f} (nobody in) to {ci[2]['ev_diff']['mean']:+.2f} (three in). "
-      f"{'Folding is the safer play with three in — the seeds are right.' if ci[2]['ev_diff']['mean'] < 0 else 'Even with three in, this hand should stay in — the seeds overstate the danger here.'}")
+    # the two estimates are independent: the interval of their difference
+    drop = sign(ci[0]["mean"] - ci[2]["mean"], float(np.hypot(ci[0]["ci95"], ci[2]["ci95"])))
+    trend = {1: "lower", -1: "raise", 0: f"change the value of staying in measurably ({NO_DIFF})"}[drop]
+    a((f"Players in before me {trend} the value of staying in: " if drop else f"Players in before me do not "
+       f"{trend}: ") + f"from {_fmt(ci[0])} (nobody in) to {_fmt(ci[2])} (three in). "
+      + {-1: "With three in, folding is the better play — the tip is right.",
+         1: "Even with three in, this hand should stay in — the tip overstates the danger here.",
+         0: f"With three in, in and out are too close to call ({NO_DIFF})."}[_s(ci[2])])
     a("")
     a("The walkover remark cannot happen as written (the dealer declares last, R10); read as "
       "\"only one player is in before you\", a weak hand (9H 8D 8C 9C 7S) as the dealer:")
@@ -235,10 +294,10 @@ def _markdown(res: dict, hands: int, seed: int) -> str:
     a("| --- | ---: |")
     for k, v in res["walkover"].items():
         a(f"| {k} | {_fmt(v['ev_diff'])} |")
-    wv = list(res["walkover"].values())[0]["ev_diff"]["mean"]
+    wv = list(res["walkover"].values())[0]["ev_diff"]
     a("")
-    a(f"Denying the walkover with a weak hand is worth {wv:+.2f} counters: "
-      f"{'worth it' if wv > 0 else 'not worth the bete risk'}.")
+    a(f"Denying the walkover with a weak hand is worth {_fmt(wv)} counters: "
+      + {1: "worth it.", -1: "not worth the bete risk.", 0: f"{NO_DIFF}."}[_s(wv)])
     a("")
     a("## 3. \"Lead trumps when you are in with strong trump length\"")
     tl = res["trump_lead"]
@@ -246,35 +305,43 @@ def _markdown(res: dict, hands: int, seed: int) -> str:
     a(f"One player never leading trumps for strength, against the same deals played with the tip: "
       f"{tl['diff']:+.4f} ± {tl['ci95']:.4f} counters per hand ({tl['changed']:.1%} of hands change; "
       f"{tl['diff_when_changed']:+.2f} per changed hand). "
-      + ("**The tip helps** (dropping it loses counters)." if tl["diff"] + tl["ci95"] < 0 else
-         "**The tip does not help measurably** here." if tl["diff"] - tl["ci95"] <= 0 else
-         "**The tip hurts**: not leading trumps does better."))
+      + {-1: "**The tip helps** (dropping it loses counters).",
+         0: f"**{NO_DIFF[0].upper() + NO_DIFF[1:]}.**",
+         1: "**The tip hurts**: not leading trumps does better."}[sign(tl["diff"], tl["ci95"])])
     a("")
     a("## 4. \"Hold back a sole Ace for the middle of the round\"")
     ae = res["ace_early"]
     a("")
     a(f"Leading a sole side ace at once instead of saving it for tricks 3–4: {ae['diff']:+.4f} ± {ae['ci95']:.4f} "
       f"counters per hand ({ae['changed']:.1%} of hands change; {ae['diff_when_changed']:+.2f} per changed hand). "
-      + ("**Saving it is better — the seeds are right.**" if ae["diff"] + ae["ci95"] < 0 else
-         "**Leading it at once is better — the seeds are wrong here.**" if ae["diff"] - ae["ci95"] > 0 else
-         "**No measurable difference.**"))
+      + {-1: "**Saving it is better — the tip is right.**",
+         1: "**Leading it at once is better — the tip is wrong here.**",
+         0: f"**{NO_DIFF[0].upper() + NO_DIFF[1:]}.**"}[sign(ae["diff"], ae["ci95"])])
     a("")
     a("## 5. \"Strict overtrump helps you count\"")
     a("")
     a("True by the rules, not a matter of numbers: under R4.10 (D-14) a player who does not play a trump to a "
       "trump lead holds none, and one who does not overtrump holds no higher trump — the engine's legal "
       "moves make these inferences certain. The `tips` policy does not use them; the `rules` and `montecarlo` "
-      "bots (issue #4) do.")
+      "bots do.")
     a("")
-    a("## 6. \"General Rams is a 5-trick certainty bet\" with the seeds' shape")
+    a("## 6. \"General Rams is a 5-trick certainty bet\" with the tip's shape")
     g = res["general_rams"]
     a("")
-    a(f"In {g['hands']:,} hands of `general-rams` the seeds' shape (ace of trump, another top trump, three side "
-      f"aces or kings) came up and was announced {g['announced']:,} times; it took all five tricks "
-      f"**{g['made']:.1%}** of the time. The announcer won {g['counters_when_announced']:+.2f} counters per "
-      f"announcement, against {g['counters_same_hands_without']:+.2f} on the same deals without General Rams. "
-      + ("A certainty it is not, but the bet pays." if g["counters_when_announced"] > g["counters_same_hands_without"]
-         else "The bet does not pay: the seeds' shape is not certain enough."))
+    a(f"In {g['hands']:,} hands of `general-rams` the tip's shape (ace of trump, another top trump, three side "
+      f"aces or kings) came up and was announced {g['announced']:,} times.")
+    if g["announced"] < MIN_EVENTS:
+        a(f"That is too small a sample to say how often it takes all five tricks or whether the bet pays "
+          f"(fewer than {MIN_EVENTS} announcements); run `ramsli tips` with more --hands.")
+    else:
+        d = sign(g["diff"], g["diff_ci95"])
+        a(f"It took all five tricks **{g['made']:.1%}** of the time. The announcer won "
+          f"{g['counters_when_announced']:+.2f} counters per announcement, against "
+          f"{g['counters_same_hands_without']:+.2f} on the same deals without General Rams (difference "
+          f"{g['diff']:+.2f} ± {g['diff_ci95']:.2f}). "
+          + {1: "A certainty it is not, but the bet pays.",
+             -1: "The bet does not pay: the shape is not certain enough.",
+             0: f"Whether the bet pays: {NO_DIFF}."}[d])
     a("")
     a("## 7. \"A 10% win rate at being 'in' pays for all your antes if you fold 90% of the time\"")
     a("")
@@ -290,8 +357,9 @@ def _markdown(res: dict, hands: int, seed: int) -> str:
     a("Arithmetic: folding 90% of hands costs 0.9 antes per hand; being in 10% of the time and winning the pot "
       "10% of those (1% of hands) brings back 0.01 × pot, which pays the antes only if the pot is about 100 "
       "antes. Read literally the claim is **wrong** at every table size; read as \"winning when in\", the "
-      "table shows whether a tight player pays for the antes at 3, 5 and 6 players: "
-      + "; ".join(f"{n} players: {'yes' if v['counters_per_hand'] >= 0 else 'no'}" for n, v in res["tight"].items())
+      "table shows whether a tight player pays for the antes in single hands at 3, 5 and 6 players: "
+      + "; ".join(f"{n} players: " + {1: "yes", -1: "no", 0: NO_DIFF}[sign(v["counters_per_hand"], v["ci95"])]
+                  for n, v in res["tight"].items())
       + ".")
     a("")
     a("![tight play](tips/tight.png)")
