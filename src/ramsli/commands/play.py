@@ -47,7 +47,7 @@ class Suits(str, Enum):
 def play(
     players: Optional[int] = typer.Option(None, "--players", "-P",
                                           help="Number of players at the table, 2-6 (R2.1); default 5."),
-    preset: str = typer.Option("traditional", "--preset", help="Rule preset (R6): traditional, general-rams, "
+    preset: str = typer.Option("traditional", "--preset", "-p", help="Rule preset (R6): traditional, general-rams, "
                                "compulsory, double-penalty, pot-bete, joker, modern-52, rounce, nap."),
     rule: Optional[List[str]] = typer.Option(None, "--rule", "-r", metavar="KEY=VALUE",
                                              help="Change one rule option (R8), e.g. --rule bete=10 "
