@@ -26,3 +26,8 @@ def test_known_option_is_used():
     assert "samples" in bot_options("montecarlo")
     bot = make_bot("montecarlo:samples=4", 1)
     assert bot.name == "montecarlo"
+
+
+def test_option_values_must_have_the_right_type():
+    with pytest.raises(ValueError, match="samples: 'abc' is not a whole number"):
+        make_bot("montecarlo:samples=abc", 1)

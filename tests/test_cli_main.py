@@ -21,7 +21,8 @@ def test_missing_optional_package_names_the_extra(monkeypatch, capsys, pkg, extr
     with pytest.raises(SystemExit) as e:
         cli.main()
     assert e.value.code == 2
-    assert f"ramsli[{extra}]" in capsys.readouterr().err
+    err = capsys.readouterr().err
+    assert f"ramsli[{extra}]" in err and f"-e '.[{extra}]'" in err
 
 
 def test_other_missing_modules_are_not_hidden(monkeypatch):

@@ -68,8 +68,10 @@ def main() -> None:
         top = (e.name or "").split(".")[0]
         if top not in OPTIONAL:
             raise
-        typer.echo(f"error: this command needs the optional package {top!r}: "
-                   f"pip install 'ramsli[{OPTIONAL[top]}]'", err=True)
+        extra = OPTIONAL[top]
+        typer.echo(f"error: this command needs the optional package {top!r} of the extra '{extra}': "
+                   f"in a checkout run  pip install -e '.[{extra}]'  (installed from a package index: "
+                   f"pip install 'ramsli[{extra}]')", err=True)
         raise SystemExit(2) from None
 
 

@@ -93,6 +93,15 @@ def make_bot(spec: str, seed: int | None = None) -> Bot:
         except ValueError:
             kwargs[k.strip()] = v.strip()
     allowed = bot_options(name)
+    defaults = _option_defaults(name)
+    for k, v in kwargs.items():
+        d = defaults.get(k)
+        if isinstance(d, bool) or d is None:
+            continue
+        if isinstance(d, int) and not isinstance(v, int):
+            raise ValueError(f"bot {name!r} option {k}: {v!r} is not a whole number (e.g. {name}:{k}={d})")
+        if isinstance(d, float) and not isinstance(v, (int, float)):
+            raise ValueError(f"bot {name!r} option {k}: {v!r} is not a number (e.g. {name}:{k}={d})")
     unknown = [k for k in kwargs if k not in allowed]
     if unknown:
         raise ValueError(f"bot {name!r} has no option {unknown[0]!r}; its options are "
@@ -103,6 +112,14 @@ def make_bot(spec: str, seed: int | None = None) -> Bot:
     except (TypeError, ValueError) as e:
         raise ValueError(f"bad option for bot {name!r}: {e}; its options are "
                          f"{', '.join(allowed) if allowed else 'none'}") from None
+
+
+def _option_defaults(name: str) -> dict[str, object]:
+    try:
+        params = inspect.signature(BOTS[name]).parameters
+    except (KeyError, TypeError, ValueError):
+        return {}
+    return {p: v.default for p, v in params.items() if v.default is not inspect.Parameter.empty}
 
 
 def bot_options(name: str) -> list[str]:
