@@ -69,8 +69,8 @@ def oh_hell_rate(seconds: float, players: int, seed: int = 1) -> float | None:
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--seconds", type=float, default=3.0, help="seconds per measurement (default 3)")
-    ap.add_argument("--rounds", type=int, default=3, help="interleaved rounds; the median is reported (default 3)")
+    ap.add_argument("--seconds", type=float, default=1.0, help="seconds per measurement (default 1)")
+    ap.add_argument("--rounds", type=int, default=9, help="interleaved rounds; the median is reported (default 9)")
     ap.add_argument("--players", type=int, default=5, help="players (default 5)")
     ap.add_argument("--preset", default="traditional", help="ramsli preset (default traditional)")
     args = ap.parse_args()

@@ -487,7 +487,8 @@ class Hand:
         _check_table(rules, stacks, dealer, seated_t, pot)
         order = _order_from(dealer, seated_t, n)
         hands, turn_up, aside, stock = deal_cards(deck, cut, order, rules.first_batch, n)
-        return cls._setup(rules, stacks, dealer, seated_t, order, hands, turn_up, aside, pot, cut, stock)
+        return cls._setup(rules, stacks, dealer, seated_t, order, hands, turn_up, aside, pot, cut, stock,
+                          unknown=False)
 
     @classmethod
     def from_deck(cls, rules: Rules, stacks: Sequence[int], dealer: int, deck: Sequence[Card], cut: int,
@@ -566,7 +567,7 @@ class Hand:
     @classmethod
     def _setup(cls, rules: Rules, stacks: Sequence[int], dealer: int, seated_t: tuple[int, ...],
                order: tuple[int, ...], hands: Sequence[Sequence[Card | None]], turn_up: Card, aside: list[Card],
-               pot: int, cut: int | None, stock: Sequence[Card] | None) -> "Hand":
+               pot: int, cut: int | None, stock: Sequence[Card] | None, unknown: bool | None = None) -> "Hand":
         """Build the state from already validated inputs and take the ante (R4.1)."""
         n = len(stacks)
         self = cls.__new__(cls)
@@ -578,7 +579,7 @@ class Hand:
         self._legal = None
         self._legal_at = -1
         self._next_active = None
-        self._unknown = any(c is None for h in hands for c in h)
+        self._unknown = any(None in h for h in hands) if unknown is None else unknown
         self.start_stacks = tuple(stacks)
         self.stacks = list(stacks)
         self.carry_in = pot
