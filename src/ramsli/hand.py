@@ -240,6 +240,8 @@ def _build_actions() -> None:
 
 
 _build_actions()
+_IN = [Action._SIMPLE[(s, "in")] for s in range(MAX_SEATS)]
+_OUT = [Action._SIMPLE[(s, "out")] for s in range(MAX_SEATS)]
 
 
 class Trick(NamedTuple):
@@ -650,8 +652,8 @@ class Hand:
             return self._legal[:]
         if ph is Phase.DECLARE:
             if self._dealer_forced():
-                return [Action._SIMPLE[(seat, "in")]]
-            return [Action._SIMPLE[(seat, "in")], Action._SIMPLE[(seat, "out")]]
+                return [_IN[seat]]
+            return [_IN[seat], _OUT[seat]]
         if ph is Phase.GENERAL_RAMS:
             return [Action._SIMPLE[(seat, "gr")], Action._SIMPLE[(seat, "pass")]]
         if ph is Phase.TARGETS:
@@ -827,9 +829,8 @@ class Hand:
             self._announce_target(action)
 
     def _dealer_forced(self) -> bool:
-        # R4.5 dealer forced: all before the dealer declared out
-        return (self.rules.dealer_forced and self.to_act == self.dealer
-                and not any(d for _, d in self.declarations))
+        # R4.5 dealer forced: all before the dealer declared out (so nobody is active yet)
+        return self.rules.dealer_forced and self.to_act == self.dealer and not self.active
 
     def _declare(self, action: Action) -> None:
         """R4.5 declarations; R4.6 walkover; D-10 thrown in."""
