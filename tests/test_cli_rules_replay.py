@@ -396,3 +396,31 @@ def test_help_has_no_issue_numbers_or_seeds_and_rule_shows_key_value(cmd):
 def test_top_level_help_has_no_issue_numbers():
     r = runner.invoke(app, ["--help"], env={"COLUMNS": "200"})
     assert r.exit_code == 0 and not re.search(r"issue\s*#?\d", r.stdout, re.I) and "seeds" not in r.stdout
+
+
+@pytest.mark.parametrize("text", ["a=" + "[" * 500 + "]" * 500, "a=" + "{x=" * 400 + "1" + "}" * 400,
+                                  "a=" + "[" * 1000 + "]" * 1000])
+def test_replay_deeply_nested_file_exit_2_no_traceback(tmp_path, text):
+    p = tmp_path / "d.toml"
+    p.write_text(text + "\n", encoding="utf-8")
+    r = run("replay", str(p))
+    line, msg = _one_line_exit_2(r, p)
+    assert line == 1 and "not valid TOML (nested too deeply)" in msg
+    assert r.exception is None or isinstance(r.exception, SystemExit)
+
+
+def test_replay_play_folder_hand_number_must_match_the_file_name(tmp_path):
+    d = _play_folder(tmp_path)
+    p = d / "hand-0001.toml"
+    text = p.read_text(encoding="utf-8")
+    assert "\nhand = 1\n" in text
+    text = text.replace("\nhand = 1\n", "\nhand = 2\n", 1)
+    p.write_text(text, encoding="utf-8")
+    r = run("replay", str(d))
+    line, msg = _one_line_exit_2(r, p)
+    assert line == line_of(text, "hand = 2")
+    assert "hand 2 in the file hand-0001.toml" in msg and "hand-0002.toml" in msg
+    # without a hand key the file's name alone numbers it
+    p.write_text(text.replace("\nhand = 2\n", "\n", 1), encoding="utf-8")
+    r = run("replay", str(d))
+    assert r.exit_code == 0, r.output

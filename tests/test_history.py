@@ -814,3 +814,35 @@ def test_example_generator_is_deterministic(tmp_path):
         rel = f.relative_to(DATA)
         assert (copy / rel).read_text(encoding="utf-8") == f.read_text(encoding="utf-8"), (
             f"{rel} is stale: run tests/data/histories/make_examples.py")
+
+
+# -- hostile nesting: the parser's recursion is never shown as a traceback ------------------------
+
+@pytest.mark.parametrize("text", [
+    "a=" + "[" * 500 + "]" * 500,
+    "a=" + "[" * 1000 + "]" * 1000,
+    "a=" + "{x=" * 400 + "1" + "}" * 400,
+    "a=" + "[" * 17 + "]" * 17,  # parses, but deeper than any history nests (MAX_NESTING)
+])
+def test_deeply_nested_toml_is_a_history_error_not_a_recursion_error(text):
+    with pytest.raises(HistoryError, match=r"not valid TOML \(nested too deeply\)") as e:
+        HandHistory.from_toml(text + "\n")
+    assert e.value.line == 1
+
+
+def test_nesting_line_names_the_line_where_it_gets_too_deep(base):
+    _, text = base
+    bad = text + "\n[extra]\nq = " + "[" * 600 + "]" * 600 + "\n"
+    with pytest.raises(HistoryError, match="nested too deeply") as e:
+        HandHistory.from_toml(bad)
+    assert e.value.line == len(bad.splitlines())
+
+
+def test_session_toml_nested_too_deeply_names_the_file(tmp_path):
+    shutil.copytree(DATA / "session-3p", tmp_path / "s")
+    meta = tmp_path / "s" / "session.toml"
+    meta.write_text(meta.read_text(encoding="utf-8") + "x = " + "{y=" * 400 + "1" + "}" * 400 + "\n",
+                    encoding="utf-8")
+    with pytest.raises(HistoryError, match="nested too deeply") as e:
+        read_session(tmp_path / "s")
+    assert e.value.path == str(meta)

@@ -63,8 +63,17 @@ def test_cli_kernel_sessions():
     (["--hands", "10", "--bots", "random,random", "--rule", "players=3"], "players=3"),
     (["--hands", "10", "--players", "4", "--rule", "players=3"], "R2.1"),
     (["--hands", "10", "--seed", "-1"], "--seed -1"),
+    (["--hands", "99999999999999999999999"], "--hands 99999999999999999999999: allowed is a whole number of "
+                                             "hands 1..1_000_000_000"),
+    (["--hands", "1000000001"], "1..1_000_000_000"),
+    (["--sessions", "10000001"], "--sessions 10000001: allowed is a whole number of sessions 1..10_000_000"),
+    (["--hands", "10", "--jobs", "100000"], "--jobs 100000: allowed is a whole number of worker processes 1..64"),
+    (["--hands", "10", "--jobs", "0"], "--jobs 0"),
+    (["--hands", "10", "--out", "{afile}/x.json"], "is a file, not a folder"),
 ])
-def test_cli_errors(args, msg):
+def test_cli_errors(args, msg, tmp_path):
+    (tmp_path / "afile").write_text("")
+    args = [a.replace("{afile}", str(tmp_path / "afile")) for a in args]
     r = runner.invoke(app, ["simulate", "-q"] + args)
     assert r.exit_code == 2, r.output
     assert r.exception is None or isinstance(r.exception, SystemExit)  # no traceback
@@ -117,3 +126,23 @@ def test_compile_note_and_warm_up(monkeypatch):
     assert notes == [K.COMPILE_NOTE] and res["hands"] == 20
     with pytest.raises(KeyError):
         K.warm_up("nosuchkind")
+
+
+def test_engine_path_starts_no_more_processes_than_work_units(monkeypatch):
+    """--jobs 64 for 3 hands: 3 work units of one hand, so a pool of 3 processes, not 64."""
+    import ramsli.lab.simulate as S
+    from ramsli.rules import Rules
+
+    asked = []
+
+    class Stop(Exception):
+        pass
+
+    def pool(workers):
+        asked.append(workers)
+        raise Stop
+
+    monkeypatch.setattr(S, "ProcessPoolExecutor", pool)
+    with pytest.raises(Stop):
+        simulate(Rules(), ["random"] * 3, hands=3, seed=1, jobs=64, use_kernel=False)
+    assert asked == [3]

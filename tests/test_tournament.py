@@ -81,6 +81,11 @@ def test_cli_rejects_bad_input():
     (["--out", "/dev/full"], "not a folder"),
     (["--rule", "players=3"], "R2.1"),
     (["--seed", "-1"], "--seed -1"),
+    (["--jobs", "100000"], "--jobs 100000: allowed is a whole number of worker processes 1..64"),
+    (["--jobs", "0"], "--jobs 0"),
+    (["--hands", "99999999999999999999"], "--hands 99999999999999999999: allowed is a whole number of deals "
+                                          "1..1_000_000"),
+    (["--hands", "0"], "--hands 0"),
 ])
 def test_cli_refuses_before_playing(args, msg, tmp_path):
     r = CliRunner().invoke(app, ["tournament", "--bots", "random,rules", "--hands", "2", "-q"] + args)
@@ -113,7 +118,9 @@ def test_cli_unknown_bot_lists_the_bots_once():
     assert r.exit_code == 2
     assert r.exception is None or isinstance(r.exception, SystemExit)
     assert "unknown bot 'foo'" in r.output
-    assert r.output.count("montecarlo") == 1 and r.output.count("random") == 1
+    # (another test may register a bot named test-random in this process: count whole names)
+    assert r.output.count("allowed are") == 1 and r.output.count("montecarlo") == 1
+    assert r.output.count(" random,") == 1
 
 
 def test_cli_bad_bot_option_is_a_clean_error_exit_2():
@@ -132,3 +139,46 @@ def test_tips_bot_is_listed_without_importing_the_lab_kernel():
             "print('tips' in names, 'numba' in sys.modules)")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.split()
     assert out == ["True", "False"]
+
+
+@pytest.mark.parametrize("bots", ["foo", "foo,rules,random,random,random,random,random"])
+def test_cli_unknown_bot_is_named_before_the_bots_are_counted(bots):
+    r = CliRunner().invoke(app, ["tournament", "--bots", bots, "-n", "1", "-q"])
+    assert r.exit_code == 2
+    assert "unknown bot 'foo'; allowed are" in r.output
+    assert "bots given" not in r.output
+
+
+def test_cli_out_inside_a_file_says_it_is_a_file(tmp_path):
+    (tmp_path / "afile").write_text("")
+    for opt, name in (("--out", "x.json"), ("--plot", "x.png")):
+        r = CliRunner().invoke(app, ["tournament", "--bots", "random,rules", "-n", "2", "-q", opt,
+                                     str(tmp_path / "afile" / name)])
+        assert r.exit_code == 2, r.output
+        assert f"{str(tmp_path / 'afile')!r} is a file, not a folder" in r.output
+        assert "does not exist" not in r.output and "counters/hand" not in r.output
+
+
+def test_cli_plot_without_matplotlib_fails_before_playing(tmp_path, monkeypatch):
+    import importlib.util
+
+    import ramsli.commands.tournament as T
+
+    real = importlib.util.find_spec
+    monkeypatch.setattr(T.importlib.util, "find_spec", lambda name, *a: None if name == "matplotlib"
+                        else real(name, *a))
+    monkeypatch.setattr(T, "run_tournament", lambda *a, **k: pytest.fail("a deal was played"))
+    r = CliRunner().invoke(app, ["tournament", "--bots", "random,rules", "-n", "2", "-q", "--plot",
+                                 str(tmp_path / "x.png")])
+    assert r.exit_code == 2, r.output
+    assert ("--plot needs matplotlib: install the extra 'lab' (pip install -e '.[lab]' in a checkout)"
+            in r.output)
+    assert not (tmp_path / "x.png").exists()
+
+
+def test_library_starts_no_more_processes_than_work_units(monkeypatch):
+    import ramsli.tournament as T
+
+    monkeypatch.setattr(T, "ProcessPoolExecutor", lambda *a, **k: pytest.fail("a pool for one work unit"))
+    res = run_tournament(["rules", "random"], Rules(), deals=2, seed=1, jobs=64, chunk=2)
+    assert res.deals == 2

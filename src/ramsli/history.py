@@ -62,6 +62,7 @@ __all__ = [
     "write_session",
     "read_session",
     "hand_files",
+    "read_hand_files",
     "session_histories",
 ]
 
@@ -331,10 +332,76 @@ def _decode(raw: bytes) -> str:
                            "UTF-8 text (save it as UTF-8, not Latin-1 or a binary file)", line) from None
 
 
+#: How deeply arrays and inline tables may nest in a history (the format needs 3 levels:
+#: ``payments = [{ ... }]`` in ``[settlement]``, ``cut = [["p1 AS"]]`` in ``session.toml``).
+MAX_NESTING = 16
+_TOO_DEEP = ("not valid TOML (nested too deeply): arrays or inline tables inside each other more than "
+             f"{MAX_NESTING} levels deep; a hand history nests at most 3 levels (e.g. payments = [{{ ... }}])")
+
+
+def _nesting_line(text: str) -> int:
+    """The 1-based line where brackets outside strings first open more than :data:`MAX_NESTING` deep
+    (an estimate used only for the error message; 1 if not found)."""
+    depth, line, quote, i, n = 0, 1, "", 0, len(text)
+    while i < n:
+        ch = text[i]
+        if ch == "\n":
+            line += 1
+        elif quote:
+            if ch == "\\" and quote == '"':
+                i += 1
+            elif ch == quote:
+                quote = ""
+        elif ch in "\"'":
+            quote = ch
+        elif ch == "#":
+            j = text.find("\n", i)
+            i = n if j < 0 else j
+            continue
+        elif ch in "[{":
+            depth += 1
+            if depth > MAX_NESTING:
+                return line
+        elif ch in "]}":
+            depth = max(0, depth - 1)
+        i += 1
+    return 1
+
+
+def _too_deep(value: Any) -> bool:
+    """Whether arrays / tables in ``value`` nest more than :data:`MAX_NESTING` levels (iterative: no recursion)."""
+    stack = [(value, 0)]
+    while stack:
+        v, d = stack.pop()
+        if isinstance(v, dict):
+            items = v.values()
+        elif isinstance(v, list):
+            items = v
+        else:
+            continue
+        if d > MAX_NESTING:
+            return True
+        stack.extend((x, d + 1) for x in items if isinstance(x, (dict, list)))
+    return False
+
+
 def _loads(text: str) -> dict[str, Any]:
-    """``tomllib.loads`` whose error always names a line (the last line for a file cut short)."""
+    """``tomllib.loads`` whose error always names a line (the last line for a file cut short).
+
+    Arrays and inline tables nested more than :data:`MAX_NESTING` levels deep are refused
+    (the parser would otherwise run out of stack: a RecursionError), as is a text the
+    parser runs out of memory on.
+
+    Raises:
+        HistoryError: ``not valid TOML: ...`` with the line.
+    """
     try:
-        return tomllib.loads(text)
+        data = tomllib.loads(text)
+    except RecursionError:
+        raise HistoryError(_TOO_DEEP, _nesting_line(text)) from None
+    except MemoryError:
+        raise HistoryError("not valid TOML (too large to read: out of memory); a hand history is a few kB",
+                           None) from None
     except tomllib.TOMLDecodeError as e:
         m = re.search(r"line (\d+)", str(e))
         if m:
@@ -342,6 +409,10 @@ def _loads(text: str) -> dict[str, Any]:
         last = max(1, len(text.splitlines()))
         raise HistoryError(f"not valid TOML: {e}: the text ends in the middle of a value or table "
                            "(is the file cut short?)", last) from None
+    # data nested [[[...]]] ([dict]s: one level per dotted table too) is refused before any check walks it
+    if _too_deep(data):
+        raise HistoryError(_TOO_DEEP, _nesting_line(text))
+    return data
 
 
 def _check_names(names: Any, err: Any) -> None:
@@ -1068,6 +1139,30 @@ def hand_files(directory: str | Path) -> list[Path]:
         if not p.is_file():
             raise HistoryError("not a file", None, str(p))
         out.append(p)
+    return out
+
+
+def read_hand_files(directory: str | Path) -> list[tuple[Path, HandHistory]]:
+    """Read every hand file of a folder saved by ``ramsli play`` (no ``session.toml``), in
+    hand order (see :func:`hand_files`), and check that each file's ``hand`` number is the
+    number in its file name (``hand-0003.toml`` holds ``hand = 3``); a file without a
+    ``hand`` key is accepted. Continuity between the hands is not checked.
+
+    Returns:
+        ``(path, history)`` per file.
+
+    Raises:
+        HistoryError: with the file and line of the first problem.
+    """
+    out = []
+    for p in hand_files(directory):
+        hh = HandHistory.read(p)
+        number = int(_HAND_NAME_RE.fullmatch(p.name).group(1))  # type: ignore[union-attr]
+        if hh.hand_number is not None and hh.hand_number != number:
+            raise HistoryError(f"hand {hh.hand_number} in the file {p.name}: the file of hand {hh.hand_number} is "
+                               f"{_hand_file(hh.hand_number)}; a file's hand number must match its name",
+                               hh._lines().key("", "hand"), str(p))
+        out.append((p, hh))
     return out
 
 

@@ -175,7 +175,7 @@ def run_tournament(specs: Sequence[str], rules: Rules, deals: int, seed: int = 0
         rules: the rules in force (R6, R8).
         deals: number of deals, >= 1.
         seed: tournament seed (same seed, same results).
-        jobs: worker processes (1: in this process).
+        jobs: worker processes (1: in this process); at most one per work unit is started.
         duplicate: play every deal in every rotation of the bots.
         progress: called with the number of deals just finished.
         chunk: deals per work unit (0: automatic).
@@ -199,6 +199,7 @@ def run_tournament(specs: Sequence[str], rules: Rules, deals: int, seed: int = 0
     jobs = max(1, int(jobs))
     size = chunk or max(1, min(50, deals // (jobs * 8) or 1))
     bounds = [(lo, min(deals, lo + size)) for lo in range(0, deals, size)]
+    jobs = min(jobs, len(bounds))  # never more worker processes than work units
     rd = rules.to_dict()
     results: list[list[dict]] = [[] for _ in bounds]
     if jobs == 1:

@@ -3,7 +3,8 @@
 A session folder is either one with ``session.toml`` (its hands are also checked to
 follow each other, R3.4, R5.4, R3.2) or one saved by ``ramsli play`` (``session.json``
 and ``hand-0001.toml``, ``hand-0002.toml``, ...): then every hand file is replayed in
-order on its own, and the output says that continuity between hands was not checked.
+order on its own (each file's ``hand`` number must match its name: ``hand-0002.toml``
+holds ``hand = 2``), and the output says that continuity between hands was not checked.
 
 Every action is re-validated against the rules and the settlement is
 re-computed and compared with the recorded one (see ``docs/hand-history.md``).
@@ -28,7 +29,7 @@ from rich.markup import escape
 
 from ramsli.cards import Card, Suit
 from ramsli.hand import Hand, seat_name
-from ramsli.history import HandHistory, HistoryError, ReplayError, _control_char, hand_files, read_session
+from ramsli.history import HandHistory, HistoryError, ReplayError, _control_char, read_hand_files, read_session
 
 __all__ = ["register", "replay", "describe_hand", "settlement_json"]
 
@@ -154,12 +155,7 @@ def replay(
             sh = read_session(file)
             items = [(str(file / f), hh) for f, hh in zip(sh.files, sh.hands)]
         elif file.is_dir():  # a folder saved by `ramsli play`: each hand file on its own
-            items = []
-            for p in hand_files(file):
-                try:
-                    items.append((str(p), HandHistory.read(p)))
-                except HistoryError as e:
-                    raise (e if e.path else e.with_path(p)) from None
+            items = [(str(p), hh) for p, hh in read_hand_files(file)]  # hand numbers match the names
         else:
             items = [(str(file), HandHistory.read(file))]
         results = []

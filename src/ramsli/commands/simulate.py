@@ -31,12 +31,12 @@ def _fail(msg: str) -> None:
 
 def simulate_cmd(
     hands: Annotated[Optional[int], typer.Option("--hands", "-n", metavar="N", help="Independent hands to play "
-                                                 "(each from fresh stacks and an empty pot). Default: "
+                                                 "(each from fresh stacks and an empty pot), 1..10**9. Default: "
                                                  f"{DEFAULT_HANDS:,} when --sessions is not given.",
                                                  show_default=False)] = None,
     sessions: Annotated[Optional[int], typer.Option("--sessions", metavar="N", help="Whole sessions to play "
-                                                    "instead of --hands (R3: carry-over, bust, ends; capped at "
-                                                    "10000 hands each).", show_default=False)] = None,
+                                                    "instead of --hands, 1..10**7 (R3: carry-over, bust, ends; "
+                                                    "capped at 10000 hands each).", show_default=False)] = None,
     bots: Annotated[str, typer.Option("--bots", "-b", help="One bot per seat, comma-separated (e.g. "
                                       "'tips,tips,random'); a single name fills every seat (--players, or the "
                                       "option players, or 5). The kernel plays random and tips; other bots use "
@@ -49,8 +49,8 @@ def simulate_cmd(
     rule: Annotated[Optional[list[str]], typer.Option("--rule", "-r", metavar="KEY=VALUE", help="Change one option (R8); "
                                                       "repeatable, e.g. --rule bete=10.")] = None,
     seed: Annotated[int, typer.Option("--seed", "-s", help="Seed (>= 0): the same seed gives the same hands.")] = 0,
-    jobs: Annotated[int, typer.Option("--jobs", "-j", help="Worker processes for the engine path (the kernel "
-                                      "uses all cores by itself).")] = 1,
+    jobs: Annotated[int, typer.Option("--jobs", "-j", help="Worker processes for the engine path, 1..64 (the "
+                                      "kernel uses all cores by itself).")] = 1,
     engine: Annotated[bool, typer.Option("--engine", help="Play through the engine even when the kernel could.")]
     = False,
     out: Annotated[Optional[str], typer.Option("--out", "-o", help="Write the summary: FILE.json (JSON), FILE.csv "
@@ -60,7 +60,8 @@ def simulate_cmd(
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar.")] = False,
 ) -> None:
     """Self-play many hands or sessions and summarise them (in-rate, bete rate, pots, counters)."""
-    from ramsli.lab.limits import LimitError, check_writable, out_targets
+    from ramsli.lab.limits import (MAX_HANDS, MAX_SESSIONS, LimitError, check_count, check_jobs, check_writable,
+                                   out_targets)
     from ramsli.lab.simulate import simulate, write_out
 
     try:
@@ -88,12 +89,14 @@ def simulate_cmd(
         errors.append("give one of --hands N or --sessions N, not both")
     elif hands is None and sessions is None:
         hands = DEFAULT_HANDS
-    for opt, val in (("--hands", hands), ("--sessions", sessions)):
-        if val is not None and val < 1:
-            errors.append(f"{opt} {val}: allowed is a whole number >= 1")
+    for check in (lambda: hands is None or check_count(hands, "--hands", MAX_HANDS),
+                  lambda: sessions is None or check_count(sessions, "--sessions", MAX_SESSIONS, "sessions"),
+                  lambda: check_jobs(jobs)):
+        try:
+            check()
+        except LimitError as e:
+            errors.append(str(e))
     hands, sessions = hands or 0, sessions or 0
-    if jobs < 1:
-        errors.append(f"--jobs {jobs}: allowed is a whole number >= 1")
     if seed < 0:
         errors.append(f"--seed {seed}: allowed is a whole number >= 0")
     targets = []

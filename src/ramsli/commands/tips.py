@@ -22,7 +22,7 @@ def tips_cmd(
     out: Annotated[str, typer.Option("--out", "-o", metavar="FILE.md", help="Markdown file to write; the charts "
                                      "go to a folder tips/ beside it. Default: tips.md in the current folder.")]
     = "tips.md",
-    hands: Annotated[int, typer.Option("--hands", "-n", help="Hands per simulated claim (>= 100).")] = 200_000,
+    hands: Annotated[int, typer.Option("--hands", "-n", help="Hands per simulated claim, 100..10**6.")] = 200_000,
     seed: Annotated[int, typer.Option("--seed", "-s", help="Seed (>= 0): the same seed gives the same report.")]
     = 0,
     odds_time: Annotated[float, typer.Option("--odds-time", help="Seconds per single-hand odds estimate (> 0).")]
@@ -30,11 +30,14 @@ def tips_cmd(
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar.")] = False,
 ) -> None:
     """Measure every claim of the original rules' Tips section and write a Markdown report with charts."""
+    from ramsli.lab.limits import MAX_TIPS_HANDS, LimitError, check_count, check_writable
     from ramsli.lab.tips import build_report
 
     errors = []
-    if hands < 100:
-        errors.append(f"--hands {hands}: allowed is a whole number >= 100")
+    try:
+        check_count(hands, "--hands", MAX_TIPS_HANDS, minimum=100)
+    except LimitError as e:
+        errors.append(str(e))
     if seed < 0:
         errors.append(f"--seed {seed}: allowed is a whole number >= 0")
     if not odds_time > 0 or odds_time == float("inf"):
@@ -42,8 +45,11 @@ def tips_cmd(
     outp = Path(out)
     if outp.suffix.lower() != ".md":
         errors.append(f"--out {out!r}: the report is Markdown; allowed is FILE.md")
-    elif not outp.parent.is_dir():
-        errors.append(f"--out {out!r}: the folder {str(outp.parent)!r} does not exist")
+    else:
+        try:
+            check_writable(outp, "--out")
+        except LimitError as e:
+            errors.append(str(e))
     if errors:
         for e in errors:
             typer.echo(f"error: {e}", err=True)

@@ -4,13 +4,14 @@ Prints a table per bot: counters per hand with a 95% confidence interval,
 in-rate, bete rate, pot win rate, decision time median and 95th percentile.
 ``--out`` writes JSON (``FILE.json``), CSV (``FILE.csv``) or both (``FILE`` without a
 suffix: ``FILE.json`` and ``FILE.csv``); a folder or another suffix is refused.
-``--plot`` writes a PNG chart (matplotlib, Agg). Output folders are checked before any
-deal is played. Exit status 2 for a bad bot, preset, rule, count, seed or output file.
+``--plot`` writes a PNG chart (matplotlib, Agg; the extra 'lab'). Output folders, bot names and
+matplotlib (for ``--plot``) are checked before any deal is played. Exit status 2 for a bad bot, preset, rule, count, seed or output file.
 """
 
 from __future__ import annotations
 
 import csv
+import importlib.util
 import json
 from pathlib import Path
 from typing import Annotated, Optional
@@ -20,8 +21,8 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
 from rich.table import Table
 
-from ramsli.bots.base import bot_names
-from ramsli.lab.limits import LimitError, check_writable, out_targets
+from ramsli.bots.base import bot_names, make_bot
+from ramsli.lab.limits import MAX_DEALS, LimitError, check_count, check_jobs, check_writable, out_targets
 from ramsli.rules import PRESETS, Rules, RulesError
 from ramsli.tournament import TournamentResult, run_tournament
 
@@ -91,11 +92,11 @@ def tournament(
     rule: Annotated[Optional[list[str]], typer.Option("--rule", "-r", metavar="KEY=VALUE",
                                                       help="Change one option (R8), e.g. --rule bete=10; "
                                                       "repeatable.")] = None,
-    hands: Annotated[int, typer.Option("--hands", "-n", help="Deals to play (in duplicate each deal is played "
-                                       "once per rotation of the bots).")] = 200,
+    hands: Annotated[int, typer.Option("--hands", "-n", help="Deals to play, 1..10**6 (in duplicate each deal is "
+                                       "played once per rotation of the bots).")] = 200,
     seed: Annotated[int, typer.Option("--seed", "-s", help="Tournament seed (>= 0): the same seed gives the "
                                       "same results.")] = 0,
-    jobs: Annotated[int, typer.Option("--jobs", "-j", help="Worker processes.")] = 1,
+    jobs: Annotated[int, typer.Option("--jobs", "-j", help="Worker processes, 1..64.")] = 1,
     duplicate: Annotated[bool, typer.Option("--duplicate/--no-duplicate", help="Play every deal in every "
                                             "rotation of the bots, so that luck cancels out.")] = False,
     out: Annotated[Optional[Path], typer.Option("--out", "-o", help="Write the results: FILE.json (JSON), "
@@ -121,13 +122,28 @@ def tournament(
         typer.echo(f"error: {e}", err=True)
         raise typer.Exit(2) from None
     errors = []
-    if hands < 1:
-        errors.append(f"--hands {hands}: allowed is a whole number >= 1")
-    if jobs < 1:
-        errors.append(f"--jobs {jobs}: allowed is a whole number >= 1")
+    for check in (lambda: check_count(hands, "--hands", MAX_DEALS, "deals"), lambda: check_jobs(jobs)):
+        try:
+            check()
+        except LimitError as e:
+            errors.append(str(e))
     if seed < 0:
         errors.append(f"--seed {seed}: allowed is a whole number >= 0")
-    if not 2 <= len(specs) <= 6:
+    bad_bots = []
+    for s in specs:  # names and options first: "--bots foo" is an unknown bot, not "1 bots given"
+        try:
+            make_bot(s, seed=0)
+        except ValueError as e:
+            msg = str(e)
+            if "unknown bot" in msg and "allowed are" not in msg:
+                msg += f"; allowed are {', '.join(bot_names())}"
+            bad_bots.append(msg)
+    if bad_bots:
+        errors.append(bad_bots[0])  # the first is enough (each message lists the allowed names)
+    elif not specs:
+        errors.append(f"--bots {bots!r} names no bot; a table seats 2..6 (R2.1), one bot per seat, e.g. "
+                      "rules,random")
+    elif not 2 <= len(specs) <= 6:
         errors.append(f"{len(specs)} bots given; a table seats 2..6 (R2.1), one bot per seat")
     elif rules.players is not None and rules.players != len(specs):
         errors.append(f"--bots names {len(specs)} bots but option players={rules.players}: name one bot per "
@@ -139,7 +155,9 @@ def tournament(
     except LimitError as e:
         errors.append(str(e))
     if plot is not None:
-        if plot.suffix.lower() != ".png":
+        if importlib.util.find_spec("matplotlib") is None:
+            errors.append("--plot needs matplotlib: install the extra 'lab' (pip install -e '.[lab]' in a checkout)")
+        elif plot.suffix.lower() != ".png":
             errors.append(f"--plot {str(plot)!r}: the chart is a PNG file; allowed is FILE.png")
         else:
             try:

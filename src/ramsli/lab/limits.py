@@ -9,6 +9,11 @@
   ``NAME.json`` → JSON, ``NAME.csv`` → CSV, ``NAME`` without a suffix → both ``NAME.json`` and
   ``NAME.csv``; a folder or another suffix is refused.
 
+- :func:`check_jobs` bounds worker processes to 1..:data:`MAX_JOBS`; :func:`check_count` bounds
+  requested work (hands, sessions, deals) so that a mistyped number is refused at once
+  instead of running for ever: :data:`MAX_HANDS`, :data:`MAX_SESSIONS`, :data:`MAX_DEALS`,
+  :data:`MAX_TIPS_HANDS`.
+
 Every check raises :class:`LimitError` (a ``ValueError``) whose message says what was wrong,
 what is allowed and the rule id where one applies.
 """
@@ -21,15 +26,52 @@ from pathlib import Path
 
 from ramsli.rules import Rules
 
-__all__ = ["MAX_COUNTERS", "LimitError", "check_counters", "check_ante", "check_seed", "check_positive_time",
+__all__ = ["MAX_COUNTERS", "MAX_JOBS", "MAX_HANDS", "MAX_SESSIONS", "MAX_DEALS", "MAX_TIPS_HANDS", "LimitError",
+           "check_counters", "check_jobs", "check_count", "check_ante", "check_seed", "check_positive_time",
            "out_targets", "check_writable"]
 
 #: the most counters one stack, the ante, the bete or the pot may hold in the batch kernel
 MAX_COUNTERS = 10**9
+#: the most worker processes ``--jobs`` may ask for (a fixed bound, whatever the number of cores)
+MAX_JOBS = 64
+#: the most independent hands ``simulate --hands`` plays (the kernel plays them in batches)
+MAX_HANDS = 10**9
+#: the most whole sessions ``simulate --sessions`` plays
+MAX_SESSIONS = 10**7
+#: the most deals ``tournament --hands`` plays (each deal's result is kept in memory)
+MAX_DEALS = 10**6
+#: the most hands per claim ``tips --hands`` plays (each claim's hands are one batch in memory,
+#: about 87 bytes per hand and seat count 5; up to 5 × hands for the General Rams claim)
+MAX_TIPS_HANDS = 10**6
+
+
+def _num(x: int) -> str:
+    return f"{x:,}".replace(",", "_")
 
 
 class LimitError(ValueError):
     """A value outside what the lab commands allow; the message says what is allowed."""
+
+
+def check_jobs(jobs: int, option: str = "--jobs") -> None:
+    """Refuse a number of worker processes outside 1..:data:`MAX_JOBS`.
+
+    Raises:
+        LimitError: naming ``option`` and the allowed range.
+    """
+    if type(jobs) is not int or not 1 <= jobs <= MAX_JOBS:
+        raise LimitError(f"{option} {jobs}: allowed is a whole number of worker processes 1..{MAX_JOBS} "
+                         f"(this machine has {os.cpu_count() or 1} cores; more processes than cores is no faster)")
+
+
+def check_count(value: int, option: str, maximum: int, what: str = "hands", minimum: int = 1) -> None:
+    """Refuse a count of work (hands, sessions, deals) outside ``minimum..maximum``.
+
+    Raises:
+        LimitError: naming ``option``, the allowed range and the unit ``what``.
+    """
+    if type(value) is not int or not minimum <= value <= maximum:
+        raise LimitError(f"{option} {value}: allowed is a whole number of {what} {_num(minimum)}..{_num(maximum)}")
 
 
 def check_counters(rules: Rules, pot: int = 0, *, ante_payable: bool = True, pot_option: str = "--pot") -> None:
@@ -116,7 +158,7 @@ def check_writable(path: str | os.PathLike, option: str = "--out") -> None:
     """Check, before any work, that ``path`` can be created or overwritten as a regular file.
 
     Raises:
-        LimitError: if its folder does not exist or is not writable, or ``path`` is a folder or
+        LimitError: if its folder does not exist (or is a file) or is not writable, or ``path`` is a folder or
             an existing file that is not a regular writable file (e.g. a device such as /dev/full).
     """
     p = Path(path)
@@ -124,6 +166,12 @@ def check_writable(path: str | os.PathLike, option: str = "--out") -> None:
     if p.is_dir():
         raise LimitError(f"{option} {str(path)!r} is a folder; give a file name")
     if not parent.is_dir():
+        for q in (parent, *parent.parents):  # the nearest part of the path that exists
+            if q.exists() or q.is_symlink():
+                if not q.is_dir():
+                    raise LimitError(f"{option} {str(path)!r}: {str(q)!r} is a file, not a folder; give a file "
+                                     "in an existing folder")
+                break
         raise LimitError(f"{option} {str(path)!r}: the folder {str(parent)!r} does not exist; create it first "
                          "or give a file in an existing folder")
     if p.exists():

@@ -203,7 +203,7 @@ def simulate(rules: Rules, bots: Sequence[str], hands: int = 0, sessions: int = 
 
     Args:
         rules: rules in force; bots: one bot spec per seat (2..6 seats); seed: ≥ 0.
-        jobs: processes for the engine path (the kernel always uses all cores).
+        jobs: processes for the engine path, at most one per work unit (the kernel always uses all cores).
         progress: called as ``progress(done, total)`` (hands or sessions).
         use_kernel: force (True) or forbid (False) the kernel; default: when all bots allow it.
         note: called with a one-line message before the kernel's one-time compile (Numba), which
@@ -263,6 +263,7 @@ def simulate(rules: Rules, bots: Sequence[str], hands: int = 0, sessions: int = 
         step = max(1, min(500 if hands else 20, total // max(1, jobs * 4) or 1))
         work = [(rules, list(bots), lo, min(total, lo + step), seed) for lo in range(0, total, step)]
         fn = _engine_hands if hands else _engine_sessions
+        jobs = min(jobs, len(work))  # never more worker processes than work units
         if jobs > 1:
             with ProcessPoolExecutor(jobs) as ex:
                 for part in ex.map(fn, work):
