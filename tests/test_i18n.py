@@ -104,3 +104,20 @@ def test_engine_reasons_are_translated(lang):
         shown = T.reason_text(why, ["A", "B", "C", "D"])
         assert shown.endswith(f"({why[1]})")
         assert why[0] not in shown, (lang, why, shown)  # not left in English
+
+
+def test_new_play_messages_are_translated_with_the_r9_words():
+    """The round-2 messages of ``ramsli play`` in de/nl/it (R9: Grundeinsatz, inzet, puntata iniziale)."""
+    from ramsli.frontends import i18n as I
+    from ramsli.frontends.i18n import _
+
+    msg = ("ante {ante} is more than the starting stack {stack}: no one could pay the first ante (R3.5); "
+           "allowed is an ante of 0 to {stack}")
+    try:
+        for lang, word in (("de", "Grundeinsatz"), ("nl", "inzet"), ("it", "puntata iniziale")):
+            I.set_language(lang)
+            assert word in _(msg) and "(R3.5)" in _(msg)
+            assert "{command}" in _("Saved. Continue later with: {command}")
+            assert _("Your turn: play your last card (1).") != "Your turn: play your last card (1)."
+    finally:
+        I.set_language("en")

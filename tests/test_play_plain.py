@@ -71,28 +71,153 @@ def test_whole_session_with_refused_input_then_resume(tmp_path):
 def test_eof_mid_session_saves_and_resume_continues(tmp_path):
     r = runner.invoke(app, _args(tmp_path), input=CYCLE[:60])  # input runs out during a hand: quit, saved
     assert r.exit_code == 0
-    assert "Saved. Continue later with: ramsli play --resume" in r.output
+    assert f"Saved. Continue later with: ramsli play --resume --data-dir {tmp_path}" in r.output
     saved = _saved(tmp_path)
     k = saved["hands_played"]
-    assert k < 3 and saved["end_reason"] is None
+    assert k < 3 and saved["end_reason"] is None and saved["hand_actions"]  # in the middle of hand k+1
     assert sum(saved["stacks"]) + saved["pot"] == 60
-    if k:  # the stacks saved are those after the last finished hand
+    if k:  # the stacks saved are those after the last finished hand (the hand is dealt from them)
         last = [line for line in r.output.splitlines() if line.startswith("Stacks: ")][k - 1]
         assert last == "Stacks: " + ", ".join(f"{n} {v}" for n, v in zip(saved["names"], saved["stacks"]))
-    # the interrupted hand is dealt again, the same cards
-    head = r.output.splitlines()
-    hand_lines = [i for i, line in enumerate(head) if line.startswith(f"Hand {k + 1} ")]
-    deal = head[hand_lines[-1]:hand_lines[-1] + 3]
     r2 = runner.invoke(app, ["play", "--plain", "--resume", "--speed", "0", "--data-dir", str(tmp_path)],
                        input=CYCLE)
     assert r2.exit_code == 0, r2.output
-    assert f"Resuming the session after hand {k}." in r2.output
-    lines = r2.output.splitlines()
-    i = lines.index(deal[0])
-    assert lines[i:i + 3] == deal
+    assert f"Resuming hand {k + 1} where it was left." in r2.output
     saved = _saved(tmp_path)
-    assert saved["hands_played"] == 3 and saved["end_reason"] == "hands"
+    assert saved["hands_played"] == 3 and saved["end_reason"] == "hands" and saved["hand_actions"] is None
     assert sum(saved["stacks"]) + saved["pot"] == 60
+
+
+def _cut_at_human_actions(text: str, n: int) -> str:
+    """The first ``n`` lines of input (each CYCLE line is one answer)."""
+    return "".join(text.splitlines(keepends=True)[:n])
+
+
+@pytest.mark.parametrize("answers", [7, 10, 11])  # hand 1 is a walkover; these stop in hand 2
+def test_resume_continues_the_hand_in_the_middle_no_take_back(tmp_path, answers):
+    """Issue #3.4: quit mid-hand, resume: the same cards, tricks and declarations, the declaration
+    cannot be changed, and the session ends as an uninterrupted one with the same input does."""
+    args = lambda d: ["play", "--plain", "--seed", "11", "--players", "4", "--bots", "random", "--name", "Tess",
+                      "--rule", "end=hands:2", "--speed", "0", "--lang", "en", "--data-dir", str(d)]
+    whole = runner.invoke(app, args(tmp_path / "whole"), input=CYCLE)
+    assert whole.exit_code == 0, whole.output
+    part = runner.invoke(app, args(tmp_path / "cut"), input=_cut_at_human_actions(CYCLE, answers))
+    assert part.exit_code == 0 and "Saved." in part.output
+    saved = _saved(tmp_path / "cut")
+    k = saved["hands_played"]
+    assert k < 2 and saved["hand_actions"]
+    assert "p1 in" in saved["hand_actions"]
+    # what the player saw before quitting: the deal, and every action so far in hand k+1
+    before = part.output[part.output.rindex(f"\nHand {k + 1} of 2"):].splitlines()
+    cards = next(line for line in before if line.startswith("Your cards: "))
+    acted = [line for line in before if re.match(r"^(Anna|Bruno|Carla|You|Tess)\b", line)
+             or "takes trick" in line]
+    # trying to change the declaration after resuming is refused (R4.5): no take-back
+    rest = _cut_at_human_actions(CYCLE, 10 ** 6)[len(_cut_at_human_actions(CYCLE, answers)):]
+    res = runner.invoke(app, ["play", "--plain", "--resume", "--lang", "en", "--speed", "0",
+                              "--data-dir", str(tmp_path / "cut")], input="out\n" + rest)
+    assert res.exit_code == 0, res.output
+    out = res.output
+    assert f"Resuming hand {k + 1} where it was left." in out
+    head = out[:out.index("Your cards: ")]
+    for line in acted:  # the declarations, plays and tricks already made are shown again
+        assert line.strip() in head, line
+    first_cards = next(line for line in out.splitlines() if line.startswith("Your cards: "))
+    played = [c for c in re.findall(r"You play (\S+)", part.output)]
+    left = [c.split(" ", 1)[1].replace(" (not playable)", "") for c in cards[len("Your cards: "):].split(" · ")]
+    assert [c for c in left if c not in played] == [
+        c.split(" ", 1)[1].replace(" (not playable)", "") for c in first_cards[len("Your cards: "):].split(" · ")]
+    assert "Not allowed: " in out  # "out" after "in" (or during play) is refused
+    assert "p1 out" not in _saved(tmp_path / "cut")["hand_actions"] if _saved(tmp_path / "cut")["hand_actions"] else True
+    s_whole, s_cut = _saved(tmp_path / "whole"), _saved(tmp_path / "cut")
+    assert s_cut["stacks"] == s_whole["stacks"] and s_cut["pot"] == s_whole["pot"]  # as if never interrupted
+    assert sum(s_cut["stacks"]) + s_cut["pot"] == 80  # R3.4
+
+
+def test_a_saved_action_that_does_not_fit_the_deal_is_a_corrupt_save(tmp_path):
+    runner.invoke(app, _args(tmp_path), input="in\nquit\n")
+    d = _saved(tmp_path)
+    assert d["hand_actions"]
+    d["hand_actions"] = ["p1 pl AS"] + d["hand_actions"]  # a play before the declarations: R4.12 refuses it
+    text = json.dumps(d)
+    (tmp_path / "session.json").write_text(text, encoding="utf-8")
+    r = runner.invoke(app, _plain(tmp_path, "--resume"), input="quit\n")
+    assert r.exit_code == 2 and "cannot be used: " in r.output and "saved action 1 'p1 pl AS'" in r.output
+    assert (tmp_path / "session.json").read_text(encoding="utf-8") == text  # never rewritten
+    d["hand_actions"] = ["p1 fly"]
+    (tmp_path / "session.json").write_text(json.dumps(d), encoding="utf-8")
+    with pytest.raises(SaveError, match="'hand_actions' entry 1 'p1 fly' is not an action"):
+        Store(tmp_path).load()
+
+
+def test_deeply_nested_save_is_a_save_error_and_is_set_aside(tmp_path):
+    (tmp_path / "session.json").write_text("[" * 100000 + "]" * 100000, encoding="utf-8")
+    with pytest.raises(SaveError, match="nested too deeply"):
+        Store(tmp_path).load()
+    r = runner.invoke(app, _plain(tmp_path, "--resume"), input="quit\n")
+    assert r.exit_code == 2 and "nested too deeply" in r.output, r.output
+    assert r.exception is None or isinstance(r.exception, SystemExit), repr(r.exception)
+    r = runner.invoke(app, _plain(tmp_path, "--bots", "random"), input="quit\n")  # a new session sets it aside
+    assert r.exit_code == 0, r.output
+    assert (tmp_path / "session.json.broken-1").stat().st_size == 200000
+
+
+def test_resume_says_which_options_are_ignored(tmp_path):
+    runner.invoke(app, _args(tmp_path), input="quit\n")
+    r = runner.invoke(app, ["play", "--plain", "--resume", "--lang", "en", "--data-dir", str(tmp_path),
+                            "--players", "4", "--seed", "3", "--rule", "bete=9", "--preset", "joker"],
+                      input="quit\n")
+    assert r.exit_code == 0, r.output
+    assert "Ignored with --resume: --players, --preset, --rule, --seed (the saved session keeps its own)." \
+        in r.output
+    assert _saved(tmp_path)["seed"] == 7 and len(_saved(tmp_path)["names"]) == 3
+    r = runner.invoke(app, ["play", "--plain", "--resume", "--lang", "en", "--data-dir", str(tmp_path)],
+                      input="quit\n")
+    assert "Ignored" not in r.output
+
+
+@pytest.mark.parametrize("key,value,shown", [("lang", "fr", "'fr' is not known; using en"),
+                                             ("suits", "xx", "'xx' is not known; using french")])
+def test_unknown_language_or_suits_in_a_save_is_noticed(tmp_path, key, value, shown):
+    d = _good_save(tmp_path)
+    d[key] = value
+    (tmp_path / "session.json").write_text(json.dumps(d), encoding="utf-8")
+    r = runner.invoke(app, ["play", "--plain", "--resume", "--data-dir", str(tmp_path)], input="quit\n")
+    assert r.exit_code == 0, r.output
+    assert f"The saved {key} {shown}." in r.output
+
+
+@pytest.mark.parametrize("seed", ["-1", str(2 ** 63), "99999999999999999999999"])
+def test_seed_out_of_range_is_refused(tmp_path, seed):
+    r = runner.invoke(app, _plain(tmp_path, "--seed", seed), input="quit\n")
+    assert r.exit_code == 2 and "allowed are whole numbers from 0 to 9223372036854775807" in _usage_error(r)
+    assert not (tmp_path / "session.json").exists()
+    assert runner.invoke(app, _plain(tmp_path, "--bots", "random", "--seed", str(2 ** 63 - 1)), input="quit\n").exit_code == 0
+
+
+def test_ante_above_the_starting_stack_is_refused_up_front(tmp_path):
+    r = runner.invoke(app, _plain(tmp_path, "--bots", "random", "--rule", "ante=100"), input="quit\n")
+    assert r.exit_code == 2 and "ante 100 is more than the starting stack 20" in _usage_error(r)
+    assert "(R3.5)" in _usage_error(r) and not (tmp_path / "session.json").exists()
+    assert runner.invoke(app, _plain(tmp_path, "--bots", "random", "--rule", "ante=20"), input="quit\n").exit_code == 0
+
+
+def test_unprintable_command_and_last_card_prompt():
+    t = Table.new(Rules(), ["A", "B", "C"], ["random"] * 2, seed=1)
+    t.start_hand()
+    for line in ("\x00\x01", "\udcff\udcfe", "\x1b\x7f"):
+        with pytest.raises(_Reply, match=re.escape("Unknown command (unprintable characters).")):
+            parse_command(line, t)
+    from ramsli.frontends.text import prompt_text
+
+    hand = t.hand
+    while not (hand.phase is Phase.PLAY and hand.to_act == 0 and len(hand.observe(0).cards) == 1):
+        if hand.is_over:
+            t = Table.new(Rules(compulsory=True), ["A", "B", "C"], ["random"] * 2, seed=1)
+            hand = t.start_hand()
+            continue
+        t.apply(hand.legal_actions()[0])
+    assert prompt_text(hand.observe(0)) in ("Your turn: play your last card (1).", "Your lead: play your last card (1).")
 
 
 class _Policy(io.StringIO):
@@ -138,15 +263,16 @@ def test_interrupted_session_ends_like_an_uninterrupted_one(tmp_path):
 
 def test_corrupt_save_is_reported_and_can_be_set_aside(tmp_path, monkeypatch):
     (tmp_path / "session.json").write_text("{not json", encoding="utf-8")
-    # not a terminal: no question, exit 1, the file untouched
+    # not a terminal: no question, exit 2 (bad input) with what to do next, the file untouched
     r = runner.invoke(app, ["play", "--plain", "--resume", "--lang", "en", "--data-dir", str(tmp_path)], input="y\n")
-    assert r.exit_code == 1
+    assert r.exit_code == 2
     assert str(tmp_path / "session.json") in r.output and "not valid JSON" in r.output
+    assert "Run ramsli play without --resume to set it aside and start a new session." in r.output
     assert r.exception is None or isinstance(r.exception, SystemExit)
     assert (tmp_path / "session.json").read_text(encoding="utf-8") == "{not json"
     monkeypatch.setattr(play_cmd, "_interactive", lambda: True)
     r = runner.invoke(app, ["play", "--plain", "--resume", "--lang", "en", "--data-dir", str(tmp_path)], input="n\n")
-    assert r.exit_code == 1 and (tmp_path / "session.json").read_text(encoding="utf-8") == "{not json"
+    assert r.exit_code == 2 and (tmp_path / "session.json").read_text(encoding="utf-8") == "{not json"
     r = runner.invoke(app, _args(tmp_path, "--resume"), input="y\n" + CYCLE)
     assert r.exit_code == 0, r.output
     assert (tmp_path / "session.json.broken-1").read_text(encoding="utf-8") == "{not json"
@@ -269,7 +395,7 @@ def test_corrupt_save_is_refused_and_never_rewritten(tmp_path, mutate, problem):
     with pytest.raises(SaveError, match=re.escape(problem)):
         Store(tmp_path).load()
     r = runner.invoke(app, _plain(tmp_path, "--resume"), input="in\n1\n2\nquit\n")
-    assert r.exit_code == 1, r.output
+    assert r.exit_code == 2, r.output
     assert r.exception is None or isinstance(r.exception, SystemExit), repr(r.exception)
     assert "The saved session " in r.output and "cannot be used: " in r.output and problem in r.output
     assert (tmp_path / "session.json").read_text(encoding="utf-8") == text  # never rewritten
@@ -282,7 +408,7 @@ def test_resume_refuses_a_state_the_engine_refuses(tmp_path):
     text = json.dumps(d)
     (tmp_path / "session.json").write_text(text, encoding="utf-8")
     r = runner.invoke(app, _plain(tmp_path, "--resume"), input="quit\n")
-    assert r.exit_code == 1 and "cannot be used: " in r.output
+    assert r.exit_code == 2 and "cannot be used: " in r.output
     assert r.exception is None or isinstance(r.exception, SystemExit), repr(r.exception)
     assert (tmp_path / "session.json").read_text(encoding="utf-8") == text
 
@@ -327,7 +453,7 @@ def test_new_session_asks_on_a_terminal(tmp_path, monkeypatch):
     r = runner.invoke(app, _args(tmp_path), input="n\n" + "quit\n")  # no: continue the saved session
     assert r.exit_code == 0, r.output
     assert "Set it aside and start a new session?" in r.output
-    assert f"Resuming the session after hand {old['hands_played']}." in r.output
+    assert f"Resuming hand {old['hands_played'] + 1} where it was left." in r.output
     assert _saved(tmp_path)["session_id"] == old["session_id"]
     assert _saved(tmp_path)["stacks"] == old["stacks"]
     r = runner.invoke(app, _args(tmp_path), input="y\n" + "quit\n")

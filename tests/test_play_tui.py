@@ -208,7 +208,8 @@ def test_run_app_shows_the_notice_inside_and_prints_the_saved_line(tmp_path, mon
     assert code == 0
     assert seen["notes"] == ["Resuming the session after hand 3."]
     assert seen["title"].startswith("Hand 1 — dealer: ") and seen["title"].endswith(" · first to 30 counters")
-    assert capsys.readouterr().out == "Saved. Continue later with: ramsli play --resume\n"
+    # a data folder other than the default is part of the command to continue (issue #3.4)
+    assert capsys.readouterr().out == f"Saved. Continue later with: ramsli play --resume --data-dir {tmp_path}\n"
     assert table.hand is None and Store(tmp_path).load().hands_played == 0
 
 
@@ -231,3 +232,102 @@ def test_session_end_text():
         assert T.hand_title(2, "Anna", Rules(end=["hands:10"])) == "Spiel 2 von 10 — Geber: Anna"
     finally:
         i18n.set_language("en")
+
+
+def _footer_displays(app) -> dict[str, str]:
+    """Action -> key text of the bindings the footer shows now."""
+    return {ab.binding.action: ab.binding.key_display or key
+            for key, ab in app.screen.active_bindings.items() if ab.binding.show}
+
+
+def test_number_keys_say_why_and_the_footer_counts_the_cards(tmp_path):
+    """Issue #3.1: "1-N" for the N cards left, no play keys once out, and a number key that does
+    nothing now says why, as --plain does (R4.5, R4.10)."""
+    i18n.set_language("en")
+    table = Table.new(Rules(), NAMES[:3], ["random"] * 2, seed=4, store=Store(tmp_path))
+    app = RamsliApp(table, speed=0)
+    seen = {}
+
+    async def run():
+        async with app.run_test(size=(110, 36)) as pilot:
+            assert await _until_my_turn(app, pilot, table, Phase.DECLARE)
+            before = table.hand.fingerprint()
+            await pilot.press("1")
+            await pilot.pause()
+            seen["declare-1"] = _content(app, "#message")
+            assert table.hand.fingerprint() == before
+            await pilot.press("i")
+            assert await _until_my_turn(app, pilot, table, Phase.PLAY)
+            seen["play-5"] = _footer_displays(app).get("card(1)")
+            await pilot.press("7")
+            await pilot.pause()
+            seen["play-7"] = _content(app, "#message")
+            legal = table.hand.legal_actions()
+            cards = table.hand.observe(table.human).cards
+            k = next(i for i, c in enumerate(cards, 1) if any(a.card == c for a in legal))
+            await pilot.press(str(k))
+            await pilot.pause()
+            if await _until_my_turn(app, pilot, table, Phase.PLAY):
+                seen["play-4"] = _footer_displays(app).get("card(1)")
+            await pilot.press("q")
+
+    asyncio.run(run())
+    assert seen["declare-1"] == "Not allowed: declare in or out first (R4.5)"
+    assert seen["play-7"] == "There is no card number 7: your cards are numbered 1 to 5."
+    assert seen["play-5"] == "1-5" and seen.get("play-4") in ("1-4", None)
+    from ramsli.frontends.tui import play_keys
+
+    assert [play_keys(n) for n in (5, 3, 1)] == ["1-5", "1-3", "1"]
+
+
+def test_no_play_keys_after_declaring_out(tmp_path):
+    i18n.set_language("en")
+    table = Table.new(Rules(), NAMES[:3], ["random"] * 2, seed=4, store=Store(tmp_path))
+    app = RamsliApp(table, speed=1000)  # bots wait: the hand stays where the player left it
+    seen = {}
+
+    async def run():
+        async with app.run_test(size=(110, 36)) as pilot:
+            for _ in range(50):
+                await pilot.pause()
+                if table.human_to_act():
+                    break
+                app._bot_move()
+            assert table.hand.phase is Phase.DECLARE and table.forced_declaration() is None
+            await pilot.press("o")
+            await pilot.pause()
+            while table.hand is not None and not table.hand.is_over and table.hand.phase is Phase.DECLARE:
+                app._bot_move()
+                await pilot.pause()
+            seen["actions"] = set(_footer_displays(app))
+            seen["phase"] = table.hand.phase if table.hand is not None else None
+            await pilot.press("q")
+
+    asyncio.run(run())
+    assert "card(1)" not in seen["actions"] and "declare(True)" not in seen["actions"]
+
+
+def test_quit_in_the_app_and_resume_continues_the_hand(tmp_path):
+    """Issue #3.4: q in the middle of a hand saves its actions; the resumed app shows the same hand."""
+    i18n.set_language("en")
+    store = Store(tmp_path)
+    table = Table.new(Rules(), NAMES[:3], ["random"] * 2, seed=4, store=store)
+    app = RamsliApp(table, speed=0)
+    seen = {}
+
+    async def run(app, table, key):
+        async with app.run_test(size=(110, 36)) as pilot:
+            assert await _until_my_turn(app, pilot, table, Phase.PLAY)
+            seen[key] = ([str(a) for a in table.hand.history], table.hand.observe(table.human).cards,
+                         str(app.query_one("#recent", Static).content))
+            await pilot.press("q")
+
+    asyncio.run(run(app, table, "first"))
+    saved = store.load()
+    assert saved.hand_actions == seen["first"][0] and "p1 in" in saved.hand_actions
+    resumed = Table.resume(saved, store)
+    assert resumed.resumed_hand and [str(a) for a in resumed.hand.history] == seen["first"][0]
+    app2 = RamsliApp(resumed, speed=0)
+    asyncio.run(run(app2, resumed, "again"))
+    assert seen["again"][:2] == seen["first"][:2]  # the same hand, the same cards, nothing re-dealt
+    assert "Tess: in" in seen["again"][2]  # the declaration made before the quit is shown

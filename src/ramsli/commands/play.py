@@ -2,7 +2,8 @@
 
 With no options a table of five starts at once: the traditional rules (R6),
 you in seat p1, the strongest bot the project has in the other seats. The
-session is saved after every hand to the data folder; ``--resume`` continues it.
+session is saved to the data folder after every action; ``--resume`` continues
+it, a hand in progress in the middle, exactly where it was left.
 """
 
 from __future__ import annotations
@@ -47,8 +48,9 @@ class Suits(str, Enum):
 def play(
     players: Optional[int] = typer.Option(None, "--players", "-P",
                                           help="Number of players at the table, 2-6 (R2.1); default 5."),
-    preset: str = typer.Option("traditional", "--preset", "-p", help="Rule preset (R6): traditional, general-rams, "
-                               "compulsory, double-penalty, pot-bete, joker, modern-52, rounce, nap."),
+    preset: Optional[str] = typer.Option(None, "--preset", "-p", help="Rule preset (R6): traditional (the default), "
+                                         "general-rams, compulsory, double-penalty, pot-bete, joker, modern-52, "
+                                         "rounce, nap."),
     rule: Optional[List[str]] = typer.Option(None, "--rule", "-r", metavar="KEY=VALUE",
                                              help="Change one rule option (R8), e.g. --rule bete=10 "
                                                   "--rule end=hands:10; repeatable."),
@@ -57,8 +59,8 @@ def play(
                                        "default: the strongest bot available."),
     name: Optional[str] = typer.Option(None, "--name", help="Your name at the table; default your login name, or "
                                        "'Player' (translated) when there is none or it is root."),
-    seed: Optional[int] = typer.Option(None, "--seed", help="Seed of the shuffles and the bots: the same seed "
-                                       "gives the same session."),
+    seed: Optional[int] = typer.Option(None, "--seed", help="Seed of the shuffles and the bots, 0 to 2**63-1: "
+                                       "the same seed gives the same session."),
     speed: Optional[float] = typer.Option(None, "--speed", help="Seconds to wait after each bot move, 0 to 10 "
                                           "(default 0.6 in the app, 0 with --plain)."),
     lang: Optional[Lang] = typer.Option(None, "--lang", help="Language: en, de, nl, it; default from the "
@@ -67,7 +69,8 @@ def play(
                                           "(Eichel, Grün, Herz, Schellen; D-1)."),
     plain: bool = typer.Option(False, "--plain", help="Lines of text on stdin/stdout instead of the full-screen "
                                "app (screen readers, scripts)."),
-    resume: bool = typer.Option(False, "--resume", help="Continue the saved session, stacks and pot intact."),
+    resume: bool = typer.Option(False, "--resume", help="Continue the saved session, stacks and pot intact, a hand "
+                                "in progress where it was left (its own rules, bots, names and seed are kept)."),
     data_dir: Optional[str] = typer.Option(None, "--data-dir", help="Folder for the saved session and the hand "
                                             f"histories; default {DEFAULT_DATA_DIR}"),
 ) -> None:
@@ -85,6 +88,9 @@ def play(
     if speed is not None and not (math.isfinite(speed) and 0 <= speed <= MAX_SPEED):
         raise typer.BadParameter(_("{x} seconds: allowed are 0 to {max} seconds after each bot move").format(
             x=f"{speed:g}", max=f"{MAX_SPEED:g}"), param_hint="--speed")
+    if seed is not None and not 0 <= seed < MAX_SEED:
+        raise typer.BadParameter(_("{seed}: allowed are whole numbers from 0 to {max}").format(
+            seed=seed, max=MAX_SEED - 1), param_hint="--seed")
     store = Store(_data_dir(data_dir, _) if data_dir is not None else None)
     table = None
     saved = None
@@ -118,7 +124,9 @@ def play(
                     file=path, problem=problem), err=True)
                 if not _interactive() or not typer.confirm(_("Set it aside and start a new session?"),
                                                            default=False):
-                    raise typer.Exit(1)
+                    typer.echo(_("Run ramsli play without --resume to set it aside and start a new session."),
+                               err=True)
+                    raise typer.Exit(2)
                 where = _set_aside(store, _)
                 typer.echo(_("The saved session was set aside in {path}.").format(path=where))
                 saved = table = None
@@ -136,12 +144,29 @@ def play(
                     table.lang = lang.value
                 if suits is not None:
                     table.suits = suits.value
-                notice = _("Resuming the session after hand {n}.").format(n=saved.hands_played)
+                for key, value in saved.unknown_display.items():
+                    if (key == "lang" and lang is None) or (key == "suits" and suits is None):
+                        typer.echo(_("The saved {option} {value} is not known; using {default}.").format(
+                            option=key, value=_short(value), default=getattr(table, key)), err=True)
+                ignored = [opt for opt, given in (("--players", players is not None), ("--preset", preset is not None),
+                                                  ("--rule", bool(rule)), ("--bots", bots is not None),
+                                                  ("--name", name is not None), ("--seed", seed is not None)) if given]
+                if ignored:
+                    typer.echo(_("Ignored with --resume: {options} (the saved session keeps its own).").format(
+                        options=", ".join(ignored)), err=True)
+                if saved.hand_actions is not None:
+                    notice = _("Resuming hand {n} where it was left.").format(n=saved.hands_played + 1)
+                else:
+                    notice = _("Resuming the session after hand {n}.").format(n=saved.hands_played)
     if table is None:
         try:
-            rules = Rules.preset(preset).with_assignments(list(rule or []))
+            rules = Rules.preset(preset or "traditional").with_assignments(list(rule or []))
         except RulesError as e:
             raise typer.BadParameter(str(e), param_hint="--preset/--rule") from None
+        if rules.ante > rules.starting_stack:
+            raise typer.BadParameter(_("ante {ante} is more than the starting stack {stack}: no one could pay the "
+                                       "first ante (R3.5); allowed is an ante of 0 to {stack}").format(
+                ante=rules.ante, stack=rules.starting_stack), param_hint="--rule")
         n = players or rules.players or 5
         if rules.players is not None and rules.players != n:
             raise typer.BadParameter(f"--players {n} but the rule option players={rules.players} (R2.1)",
@@ -195,6 +220,15 @@ def play(
 MAX_SPEED = 10.0
 #: the longest player name kept (characters)
 MAX_NAME = 20
+#: seeds are 0 <= seed < MAX_SEED (as for the other commands)
+MAX_SEED = 2**63
+
+
+def _short(value) -> str:
+    """A value read from a save file, made safe and short to print."""
+    from ramsli.frontends.plain import echo_text
+
+    return repr(echo_text(value if isinstance(value, str) else repr(value), 20))
 
 
 def _interactive() -> bool:

@@ -1,6 +1,7 @@
 """The table controller of ``ramsli play``: one session, one human seat, bots in the
-other seats, saved between hands (issue #3). Both front ends (plain and Textual)
-drive a :class:`Table`; it holds no rules — legality comes from the engine.
+other seats, saved between hands and after every action of a hand (issue #3). Both
+front ends (plain and Textual) drive a :class:`Table`; it holds no rules — legality
+comes from the engine.
 
 >>> import tempfile
 >>> from ramsli import Rules
@@ -17,10 +18,12 @@ drive a :class:`Table`; it holds no rules — legality comes from the engine.
 
 from __future__ import annotations
 
+import dataclasses
 import datetime as _dt
 import getpass
 import random
 import secrets
+import shlex
 from typing import Sequence
 
 from ramsli.bots import bot_names, make_bot
@@ -31,7 +34,7 @@ from ramsli.session import LedgerEntry, Session
 from ramsli.frontends.i18n import _
 from ramsli.frontends.storage import SavedSession, Store
 
-__all__ = ["Table", "default_bot", "default_name", "BOT_NAMES", "split_bot_specs", "bot_seed"]
+__all__ = ["Table", "default_bot", "default_name", "BOT_NAMES", "split_bot_specs", "bot_seed", "decision_seed"]
 
 #: names given to bot seats, in seat order
 BOT_NAMES = ("Anna", "Bruno", "Carla", "Dario", "Elke", "Franz")
@@ -82,6 +85,15 @@ def bot_seed(seed: int, seat: int, hand_number: int) -> int:
     return random.Random(f"ramsli-bot:{seed}:{seat}:{hand_number}").randrange(2**32)
 
 
+def decision_seed(seed: int, seat: int, hand_number: int, step: int) -> int:
+    """The seed of the bot in ``seat`` for its decision after ``step`` actions of hand ``hand_number``.
+
+    Every decision gets a freshly made bot with this seed, so a bot keeps no random state
+    across a hand: a hand resumed in the middle plays on exactly as it would have (issue #3.4).
+    """
+    return random.Random(f"ramsli-bot:{seed}:{seat}:{hand_number}:{step}").randrange(2**32)
+
+
 class Table:
     """A session with one human seat, bots elsewhere, saved to a :class:`Store` between hands.
 
@@ -105,9 +117,10 @@ class Table:
         self.suits = suits
         self.hand: Hand | None = None
         self.last: LedgerEntry | None = None
-        self._players: dict[int, object] = {}
         self.history_errors: list[str] = []
         self._before: SavedSession | None = None
+        #: True while the hand in progress was dealt and replayed by :meth:`resume` (not yet shown)
+        self.resumed_hand = False
         #: the rules of the session as agreed (a resumed session's engine counts only the hands still to come)
         self.rules: Rules = session.rules
 
@@ -145,13 +158,17 @@ class Table:
 
     @classmethod
     def resume(cls, saved: SavedSession, store: Store | None) -> "Table":
-        """The session as saved between two hands: stacks, pot, dealer, seated seats,
-        hands played and the random state restored, so the next deal is the one that
-        would have come (R3.2, R3.4).
+        """The session as saved: stacks, pot, dealer, seated seats, hands played and the
+        random state restored, so the next deal is the one that would have come (R3.2, R3.4).
+        If the save was made during a hand (``saved.hand_actions`` not None), that hand is
+        dealt again from the same state and the saved actions are re-applied, each checked
+        by the engine: the hand continues exactly where it was (:attr:`hand`, with
+        :attr:`resumed_hand` True), so nothing can be taken back by quitting.
 
         Raises:
-            ValueError: if the saved bots or state cannot make a session (the caller treats
-                the save as unusable and must not write over it).
+            ValueError: if the saved bots or state cannot make a session, or a saved action
+                does not fit the deal (R4.12); the caller treats the save as unusable and
+                must not write over it.
         """
         if [s for s, b in enumerate(saved.bots) if b is None] != [saved.human]:
             raise ValueError("'bots' must have exactly one null, at the human's seat")
@@ -166,6 +183,21 @@ class Table:
         t = cls(session, saved.bots, saved.human, saved.seed, saved.session_id, store,
                 hands_offset=saved.hands_played, lang=saved.lang, suits=saved.suits)
         t.rules = rules
+        if saved.hand_actions is not None:
+            if session.is_over:
+                raise ValueError("'hand_actions' is set but the session is over (R3.5, R3.6)")
+            t._before = dataclasses.replace(saved, hand_actions=None)
+            hand = t.hand = session.start_hand()
+            for i, text in enumerate(saved.hand_actions, 1):
+                if hand.is_over:
+                    raise ValueError(f"saved action {i} {text!r}: hand {t.hand_number} is already over (R4.12)")
+                try:
+                    session.apply(Action.parse(text, len(saved.names)))
+                except (IllegalActionError, ValueError) as e:
+                    why = f"{e.reason} ({e.rule})" if isinstance(e, IllegalActionError) else str(e)
+                    raise ValueError(f"saved action {i} {text!r} of hand {t.hand_number} does not fit the "
+                                     f"deal: {why}") from None
+            t.resumed_hand = True
         return t
 
     # -- queries ----------------------------------------------------------------------
@@ -215,30 +247,66 @@ class Table:
     # -- play ----------------------------------------------------------------------------
 
     def start_hand(self) -> Hand:
-        """Save the session as it stands (before the ante), then deal the next hand (R4.1–R4.4)."""
-        n = self.hand_number
-        players = {s: make_bot(spec, bot_seed(self.seed, s, n))  # before saving: a bad bot changes nothing
-                   for s, spec in enumerate(self.bots) if spec is not None}
-        self.save()
-        self._before = self.snapshot()  # what a quit or crash in this hand leaves behind
+        """Deal the next hand (R4.1–R4.4) and save the session with it (no action yet).
+
+        After :meth:`resume` in the middle of a hand, that hand is returned as it stands
+        (its actions re-applied); :attr:`resumed_hand` stays True for the front end to show it.
+        """
+        if self.hand is not None and self.resumed_hand:
+            return self.hand
+        for spec in set(self.bots) - {None}:
+            make_bot(spec, 0)  # before saving: a bad bot changes nothing
+        self._before = self.snapshot()  # the state the hand is dealt from
         self.hand = self.session.start_hand()
-        self._players = players
+        self._save_in_hand()
         return self.hand
 
     def bot_action(self) -> Action:
-        """The action the bot to act chooses (from its own observation only, R7); not yet applied."""
+        """The action the bot to act chooses (from its own observation only, R7); not yet applied.
+
+        The bot is made afresh for each decision with :func:`decision_seed`, so the choice
+        depends only on the observation and the seed: the same after a resume.
+        """
         hand = self.hand
         assert hand is not None and hand.to_act != self.human
-        return self._players[hand.to_act].act(hand.observe(hand.to_act))
+        seat = hand.to_act
+        bot = make_bot(self.bots[seat], decision_seed(self.seed, seat, self.hand_number, len(hand.history)))
+        return bot.act(hand.observe(seat))
 
     def apply(self, action: Action) -> Action:
-        """Apply an action to the hand in progress.
+        """Apply an action to the hand in progress; the save file then holds it (written atomically).
 
         Raises:
             IllegalActionError: if the engine refuses it (R4.12); nothing changes.
         """
         self.session.apply(action)
+        self.resumed_hand = False
+        self._save_in_hand()
         return action
+
+    def _save_in_hand(self) -> None:
+        """Write the state the hand was dealt from plus its actions so far (a settled hand is
+        saved by :meth:`finish_hand`)."""
+        hand = self.hand
+        if self.store is None or self._before is None or hand is None or hand.is_over:
+            return
+        self.store.save(dataclasses.replace(self._before, hand_actions=[str(a) for a in hand.history]))
+
+    def resume_command(self) -> str:
+        """The command that continues this session: ``ramsli play --resume``, with ``--data-dir``
+        when the data folder is not the default one."""
+        cmd = "ramsli play --resume"
+        if self.store is not None:
+            from ramsli.frontends.storage import default_data_dir
+
+            try:
+                default = default_data_dir().resolve()
+            except Exception:  # no home folder
+                default = None
+            root = self.store.root
+            if default is None or root.resolve() != default:
+                cmd += " --data-dir " + shlex.quote(str(root))
+        return cmd
 
     def why_illegal(self, action: Action) -> tuple[str, str] | None:
         """The engine's reason why ``action`` may not be played now (``(reason, rule)``), or None."""
@@ -257,20 +325,20 @@ class Table:
         return entry
 
     def quit(self) -> None:
-        """Leave the table: a hand in progress is dropped (it will be dealt again), the session is saved."""
+        """Leave the table and save: a hand in progress is saved with its actions so far, and
+        ``--resume`` continues it in the middle, exactly where it was (nothing taken back)."""
         if self.hand is not None and not self.hand.is_over:
+            self._save_in_hand()
             self.session.abandon_hand()
             self.hand = None
-            # the random state has moved on with the shuffle: save the state from before the hand
-            if self.store is not None and self._before is not None:
-                self.store.save(self._before)
+            self.resumed_hand = False
             return
         self.save()
 
     # -- saving ----------------------------------------------------------------------------
 
     def snapshot(self) -> SavedSession:
-        """The session between hands, as saved (a hand in progress is not in it)."""
+        """The session between hands, as saved (a hand in progress is not in it: see :meth:`quit`)."""
         s = self.session
         st = s.rng.getstate()
         return SavedSession(

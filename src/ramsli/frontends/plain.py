@@ -4,7 +4,8 @@ For screen readers, scripts and tests. The state is printed when it is your
 turn; you type ``in``, ``out``, ``play AS`` (or ``play 10h``, or a card number
 1–5), ``gr``, ``pass``, ``target 3``, ``state``, ``log``, ``help``, ``quit``.
 Bad input gets a one-line reason (naming the rule) and the prompt again;
-nothing changes. End of input is ``quit``: the session is saved. Every bot
+nothing changes. End of input is ``quit``: the session is saved, a hand in
+progress with it (``--resume`` continues it where it was). Every bot
 move is printed as a line. Colour (Rich) only when stdout is a terminal.
 """
 
@@ -102,6 +103,8 @@ def parse_command(line: str, table: Table) -> tuple[str, Action | None]:
             except CardError:
                 if _isnum(head):
                     head, rest = "play", words[:1]
+                elif not echo_text(words[0]):  # NUL, invalid bytes, escapes: nothing printable to echo
+                    raise _Reply(_("Unknown command (unprintable characters). Type help for the commands."))
                 else:
                     raise _Reply(_("Unknown command '{word}'. Type help for the commands.").format(word=echo_text(words[0])))
     else:
@@ -241,7 +244,7 @@ class PlainGame:
 
     def _quit(self) -> None:
         self.table.quit()
-        self.say(_("Saved. Continue later with: ramsli play --resume"))
+        self.say(_("Saved. Continue later with: {command}").format(command=self.table.resume_command()))
 
     def _standings(self) -> None:
         t = self.table
@@ -252,11 +255,16 @@ class PlainGame:
 
     def _play_hand(self) -> bool:
         t = self.table
+        resumed = t.resumed_hand
         hand = t.start_hand()
         obs = hand.observe(t.human)
         self.say("")
         self.say(t.hand_title(), style="bold")
         self.say(T.info_line(obs, self.suits))
+        if resumed:  # continued in the middle: what was played before the quit
+            self.say(_("The hand so far") + ":")
+            for line in T.log_lines(hand, t.names, self.suits, t.human)[2:]:
+                self.say("  " + line)
         if t.human in hand.seated:
             self.say(T.cards_line(obs, self.suits))
         if hand.rules.compulsory:

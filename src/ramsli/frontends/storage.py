@@ -4,8 +4,12 @@ The save file is JSON, versioned (``"format": "ramsli-session"``, ``"version": 1
 written atomically (temporary file + ``os.replace``). It holds the session as it
 stands *between* hands — stacks, pot, dealer, seated seats, hands played, the
 session's random state (``random.Random.getstate()``), the rules (TOML), names,
-bots and seed — so a crash or Ctrl-C in the middle of a hand loses at most that
-hand, never counters (R3.4): a resume deals that hand again from the same state.
+bots and seed — plus, while a hand is in progress, the actions applied so far in it
+(``hand_actions``, as ``str(Action)``, rewritten atomically after every action).
+A quit, a crash or Ctrl-C in the middle of a hand loses nothing (R3.4): a resume
+deals the same hand from the same random state, re-applies the saved actions
+(each checked by the engine, R4.12) and continues exactly where the hand was, so
+a declaration once made cannot be taken back by quitting.
 
 Layout of the data folder (default ``platformdirs.user_data_dir("ramsli")``):
 
@@ -25,6 +29,8 @@ from pathlib import Path
 from typing import Any
 
 from ramsli.bots import make_bot
+from ramsli.cards import CardError
+from ramsli.hand import Action
 from ramsli.rules import Rules, RulesError
 
 __all__ = ["FORMAT", "VERSION", "SaveError", "SavedSession", "Store", "default_data_dir", "atomic_write"]
@@ -68,6 +74,8 @@ class SavedSession:
         elapsed: seconds played so far (R3.6 ``time:M``).
         end_reason: None while the session runs, else why it ended (R3.5, R3.6).
         lang, suits: the player's display choices.
+        hand_actions: None between hands; during a hand, the actions applied so far in it
+            (``str(Action)``, e.g. ``"p2 in"``), the hand being dealt from this state (R4.1–R4.4).
     """
 
     session_id: str
@@ -88,6 +96,10 @@ class SavedSession:
     lang: str = "en"
     suits: str = "french"
     extra: dict[str, Any] = field(default_factory=dict)
+    hand_actions: list[str] | None = None
+
+    #: display choices in the file that this ramsli does not know (``{"lang": "fr"}``); not saved
+    unknown_display: dict[str, Any] = field(default_factory=dict, repr=False, compare=False)
 
     @property
     def rules(self) -> Rules:
@@ -96,7 +108,9 @@ class SavedSession:
 
     def to_json(self) -> str:
         """The save file's text."""
-        return json.dumps({"format": FORMAT, "version": VERSION, **asdict(self)}, ensure_ascii=False, indent=1)
+        data = asdict(self)
+        data.pop("unknown_display")
+        return json.dumps({"format": FORMAT, "version": VERSION, **data}, ensure_ascii=False, indent=1)
 
     @classmethod
     def from_json(cls, text: str, path: Path) -> "SavedSession":
@@ -109,6 +123,8 @@ class SavedSession:
             data = json.loads(text)
         except json.JSONDecodeError as e:
             raise SaveError(path, f"it is not valid JSON ({e})") from None
+        except (RecursionError, MemoryError):
+            raise SaveError(path, "it is nested too deeply (or too large) to be a save file") from None
         if not isinstance(data, dict) or data.get("format") != FORMAT:
             raise SaveError(path, f"it is not a ramsli save file (no \"format\": \"{FORMAT}\")")
         if data.get("version") != VERSION:
@@ -191,12 +207,26 @@ class SavedSession:
         elapsed = data.get("elapsed", 0.0)
         if not isinstance(elapsed, (int, float)) or isinstance(elapsed, bool) or not 0 <= elapsed < float("inf"):
             raise SaveError(path, "'elapsed' must be seconds >= 0")
+        actions = data.get("hand_actions")
+        if actions is not None:
+            if not isinstance(actions, list) or not all(isinstance(a, str) for a in actions):
+                raise SaveError(path, "'hand_actions' must be null or a list of actions such as \"p2 in\" (R4.12)")
+            if end_reason is not None:
+                raise SaveError(path, "'hand_actions' is set but the session is over (R3.5, R3.6)")
+            for i, a in enumerate(actions, 1):
+                try:
+                    Action.parse(a)
+                except (ValueError, CardError) as e:
+                    raise SaveError(path, f"'hand_actions' entry {i} {a!r} is not an action: {e} (R4.12)") from None
+        unknown = {k: v for k, v, ok in (("lang", lang, ("en", "de", "nl", "it")),
+                                          ("suits", suits, ("french", "german"))) if v not in ok}
         return cls(session_id=sid, names=names, bots=bots, human=human, seed=seed, rules_toml=data["rules_toml"],
                    hands_played=hands, stacks=stacks, pot=pot, dealer=dealer, seated=seated, departed=departed,
                    rng_state=rng, elapsed=float(elapsed), end_reason=end_reason,
                    lang=lang if lang in ("en", "de", "nl", "it") else "en",
                    suits=suits if suits in ("french", "german") else "french",
-                   extra=data["extra"] if isinstance(data.get("extra"), dict) else {})
+                   extra=data["extra"] if isinstance(data.get("extra"), dict) else {},
+                   hand_actions=list(actions) if actions is not None else None, unknown_display=unknown)
 
 
 def default_data_dir() -> Path:

@@ -176,6 +176,10 @@ def prompt_text(obs: Observation) -> str:
         top = max(a.target for a in obs.legal if a.kind == "t")
         return _("Announce a trick target (target 2 to {top}) or pass?").format(top=top)
     if ph is Phase.PLAY:
+        if len(obs.cards) == 1:
+            if obs.current:
+                return _("Your turn: play your last card (1).")
+            return _("Your lead: play your last card (1).")
         if obs.current:
             return _("Your turn: play a card (1 to {n}).").format(n=len(obs.cards))
         return _("Your lead: play a card (1 to {n}).").format(n=len(obs.cards))

@@ -2,8 +2,8 @@
 
 The table shows every seat (name, stack, in/out, tricks taken, dealer button,
 whose turn), the pot, the turn-up and trump, the trick on the table and your
-cards. Keys: ``1``–``5`` play a card (during target questions: ``2``–``5``
-announce that target), ``i``/``o`` declare in/out, ``g`` General Rams, ``p``
+cards. Keys: ``1``–``N`` play a card (N = cards left; during target questions:
+``2``–``5`` announce that target; a number that answers nothing now says why), ``i``/``o`` declare in/out, ``g`` General Rams, ``p``
 pass, ``l`` the log of the hand, ``q`` save and quit (also on the panels);
 every key has a button. The footer shows, translated, only the keys that
 apply now; the header says when the session ends (R3.5, R3.6).
@@ -13,6 +13,8 @@ settlement (R5); at the end, the standings (R3.7).
 """
 
 from __future__ import annotations
+
+import dataclasses
 
 from textual.app import App, ComposeResult
 from textual.binding import Binding, BindingsMap
@@ -24,6 +26,7 @@ from ramsli.hand import Action, Phase
 from ramsli.frontends import text as T
 from ramsli.frontends.game import Table
 from ramsli.frontends.i18n import _, ngettext
+from ramsli.frontends.plain import ngettext_cards
 
 __all__ = ["RamsliApp", "run_app", "app_bindings", "quit_line"]
 
@@ -56,12 +59,18 @@ def app_bindings() -> list[Binding]:
         Binding("l", "log", _("log")),
         Binding("q", "quit_game", _("save and quit")),
         Binding("ctrl+c", "quit_game", show=False, priority=True),
-    ]
+    ] + [Binding(str(k), f"number({k})", show=False) for k in range(10)]  # tried last: says why not
 
 
-def quit_line() -> str:
-    """The line printed after the app when the player left before the session ended (as ``--plain`` does)."""
-    return _("Saved. Continue later with: ramsli play --resume")
+def play_keys(n: int) -> str:
+    """The footer's key text for playing one of ``n`` cards: ``"1-5"``, ``"1-3"``, ``"1"``."""
+    return "1" if n <= 1 else f"1-{n}"
+
+
+def quit_line(command: str = "ramsli play --resume") -> str:
+    """The line printed after the app when the player left before the session ended (as ``--plain`` does);
+    ``command`` is :meth:`Table.resume_command` (with ``--data-dir`` when not the default folder)."""
+    return _("Saved. Continue later with: {command}").format(command=command)
 
 
 class InfoScreen(ModalScreen[None]):
@@ -197,8 +206,11 @@ class RamsliApp(App[int]):
 
     def _next_hand(self) -> None:
         t = self.table
+        resumed = t.resumed_hand
         t.start_hand()
         self.recent = []
+        if resumed:  # continued in the middle: what was played before the quit
+            self.recent = T.log_lines(t.hand, t.names, self.suits, t.human)[2:][-RECENT_KEPT:]
         self.message = ""
         self.sub_title = t.hand_title()
         self.refresh_table()
@@ -307,7 +319,13 @@ class RamsliApp(App[int]):
             return True
         t = self.table
         hand = t.hand
+        if action == "number":
+            return hand is not None and not hand.is_over and not self._waiting
         if hand is None or hand.is_over or self._waiting or hand.phase not in phases[action]:
+            return False
+        if action == "card" and t.human not in hand.active:
+            return False  # declared out (or not seated): no card to play in this hand
+        if action == "declare" and any(s == t.human for s, _d in hand.observe(t.human).declarations):
             return False
         if not t.human_to_act():
             return None if action in ("card", "declare") else False
@@ -326,6 +344,23 @@ class RamsliApp(App[int]):
         cards = t.hand.observe(t.human).cards
         if 1 <= k <= len(cards):
             self._try(Action.play(t.human, cards[k - 1]))
+        else:
+            self._say_no(ngettext_cards(k, len(cards)))
+
+    def action_number(self, k: int) -> None:
+        """A number key that neither plays a card nor announces a target now: say why, as ``--plain`` does."""
+        t = self.table
+        if t.hand is None or self._waiting:
+            return
+        if not t.human_to_act():
+            self._say_no(_("Wait: it is not your turn."))
+            return
+        self.action_card(k)  # a card number in range: the engine's reason (e.g. declare first, R4.5)
+
+    def _say_no(self, text: str) -> None:
+        self.message = text
+        self.bell()
+        self.refresh_table()
 
     def action_declare(self, stay_in: bool) -> None:
         self._try(Action.declare(self.table.human, stay_in))
@@ -357,7 +392,7 @@ class RamsliApp(App[int]):
         return console.export_text()
 
     def action_quit_game(self) -> None:
-        """``q``: save and quit (a hand in progress is dealt again on --resume)."""
+        """``q``: save and quit (a hand in progress is saved with its actions; --resume continues it)."""
         self.table.quit()
         self.quit_saved = not self.table.is_over
         self.exit(0)
@@ -437,7 +472,16 @@ class RamsliApp(App[int]):
         self.query_one("#btn-pass", Button).set_class("pass" not in kinds, "hidden")
         for tt in (2, 3, 4, 5):
             self.query_one(f"#btn-t{tt}", Button).set_class(tt not in targets, "hidden")
+        self._set_play_keys(len(obs.cards))
         self.refresh_bindings()
+
+    def _set_play_keys(self, n: int) -> None:
+        """Show ``1-N`` in the footer for the N cards left (``1`` for the last card)."""
+        shown = play_keys(n)
+        bindings = self._bindings.key_to_bindings.get("1", [])
+        for i, b in enumerate(bindings):
+            if b.action == "card(1)" and b.key_display != shown:
+                bindings[i] = dataclasses.replace(b, key_display=shown)
 
 
 def run_app(table: Table, speed: float = 0.6, notice: str | None = None) -> int:
@@ -451,10 +495,10 @@ def run_app(table: Table, speed: float = 0.6, notice: str | None = None) -> int:
         code = app.run()
     except KeyboardInterrupt:
         table.quit()
-        print(quit_line())
+        print(quit_line(table.resume_command()))
         return 130
     if table.hand is not None:  # the app stopped in the middle of a hand: keep the state before it
         table.quit()
     if not table.is_over:
-        print(quit_line())
+        print(quit_line(table.resume_command()))
     return code or 0
