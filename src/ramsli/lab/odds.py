@@ -36,9 +36,13 @@ before me.
 
 from __future__ import annotations
 
+import collections
 import math
+import multiprocessing
+import os
 import random
 import time
+from concurrent.futures import ProcessPoolExecutor
 from typing import Sequence
 
 import numpy as np
@@ -182,12 +186,26 @@ def estimate(cards: str, turn_up: str, players: int, seat: int, before: str | Se
     var = np.zeros(n, np.int64)
     mine_arr = np.array([c.index for c in mine], np.int64)
     deltas, tricks, best = [], [], []
-    conditioning = "rejection" if bef else "none"
+    # the engine path forces the declarations before mine; the kernel conditions by rejection first
+    conditioning = ("rejection" if kernel_bot else "forced") if bef else "none"
     samples = 0
     start = 0
+    pool = None
+    inflight: collections.deque = collections.deque()
+    if not kernel_bot:  # both cores: chunks of 50 samples in worker processes, consumed in order
+        workers = max(1, min(2, os.cpu_count() or 1))
+        if workers > 1 and "fork" in multiprocessing.get_all_start_methods():
+            pool = ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context("fork"))
+        next_start = 0
     while True:
         m = batch if kernel_bot else 50
-        if kernel_bot:
+        if not kernel_bot and pool is not None:
+            while len(inflight) < 4:
+                inflight.append(pool.submit(_engine_samples, rules, bot, n, me, mine, tu, unknown, bef, seed,
+                                            next_start, m, pot))
+                next_start += m
+            d, tr, be, ag = inflight.popleft().result()
+        elif kernel_bot:
             d = np.empty((m, 2), np.int64)
             tr = np.empty(m, np.int64)
             be = np.empty(m, np.int64)
@@ -216,6 +234,10 @@ def estimate(cards: str, turn_up: str, players: int, seat: int, before: str | Se
                 break
         if elapsed >= time_s and acc >= 200:
             break
+    if pool is not None:
+        for f in inflight:
+            f.cancel()
+        pool.shutdown(wait=True, cancel_futures=True)
     dd = np.concatenate(deltas) if deltas else np.zeros((0, 2), np.int64)
     trs = np.concatenate(tricks) if tricks else np.zeros(0, np.int64)
     bst = np.concatenate(best) if best else np.zeros(0, np.int64)
@@ -253,7 +275,9 @@ def _engine_samples(rules, bot, n, me, mine, tu, unknown, bef, seed, start, m, p
         hands = []
         for s in range(n):
             hands.append(list(mine) if s == me else [pool.pop() for _ in range(5)])
-        for k in range(2):
+        # out costs exactly the ante and wins nothing (R5.5), so only the "in" hand is played
+        d[i, 1] = -rules.ante
+        for k in range(1):
             bots = {s: make_bot(bot, seed=seed * 7919 + start + i * 7 + s) for s in range(n)}
             hand = Hand.from_cards(rules, [rules.starting_stack] * n, n - 1, hands, tu, pot=pot)
             while not hand.is_over:
