@@ -14,6 +14,7 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
+from ramsli.commands import fail
 from ramsli.rules import PRESETS, Rules, RulesError
 
 __all__ = ["register", "odds_cmd"]
@@ -47,11 +48,6 @@ def odds_cmd(
     """Estimate P(a trick), P(most tricks) and the counters of in vs out for one hand."""
     from ramsli.lab.limits import LimitError, check_counters, check_positive_time, check_seed
     from ramsli.lab.odds import OddsError, estimate
-
-    def fail(lines: list[str]) -> None:
-        for line in lines:
-            typer.echo(f"error: {line}", err=True)
-        raise typer.Exit(2)
 
     try:
         rules = Rules.preset(preset).with_assignments(rule or [])

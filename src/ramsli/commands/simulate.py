@@ -16,17 +16,13 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
 from rich.table import Table
 
+from ramsli.commands import fail as _fail
 from ramsli.rules import PRESETS, Rules, RulesError
 
 __all__ = ["register", "simulate_cmd", "DEFAULT_HANDS"]
 
 #: hands played when neither --hands nor --sessions is given
 DEFAULT_HANDS = 10_000
-
-
-def _fail(msg: str) -> None:
-    typer.echo(f"error: {msg}", err=True)
-    raise typer.Exit(2)
 
 
 def simulate_cmd(
@@ -108,7 +104,7 @@ def simulate_cmd(
         except LimitError as e:
             errors.append(str(e))
     if errors:
-        _fail("\nerror: ".join(errors))
+        _fail(errors)
     console = Console(stderr=True)
     total = hands or sessions
     with Progress(TextColumn("[bold]simulate"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),

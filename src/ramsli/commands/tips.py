@@ -15,6 +15,8 @@ import typer
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
+from ramsli.commands import fail
+
 __all__ = ["register", "tips_cmd"]
 
 
@@ -51,9 +53,7 @@ def tips_cmd(
         except LimitError as e:
             errors.append(str(e))
     if errors:
-        for e in errors:
-            typer.echo(f"error: {e}", err=True)
-        raise typer.Exit(2)
+        fail(errors)
     with Progress(TextColumn("[bold]tips"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
                   console=Console(stderr=True), disable=quiet, transient=True) as prog:
         task = prog.add_task("claims", total=8)

@@ -22,6 +22,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 
 from ramsli.bots.base import bot_names, make_bot
+from ramsli.commands import fail
 from ramsli.lab.limits import MAX_DEALS, LimitError, check_count, check_jobs, check_writable, out_targets
 from ramsli.rules import PRESETS, Rules, RulesError
 from ramsli.tournament import TournamentResult, run_tournament
@@ -165,9 +166,7 @@ def tournament(
             except LimitError as e:
                 errors.append(str(e))
     if errors:
-        for e in errors:
-            typer.echo(f"error: {e}", err=True)
-        raise typer.Exit(2)
+        fail(errors)
     console = Console(stderr=True)
     try:
         with Progress(TextColumn("deals"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
