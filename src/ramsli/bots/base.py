@@ -52,9 +52,21 @@ class RandomBot:
         Raises:
             ValueError: if ``obs.legal`` is empty (not this seat's turn).
         """
-        if not obs.legal:
-            raise ValueError(f"seat p{obs.seat + 1} has no legal action: it is not its turn")
+        only = only_choice(obs)
+        if only is not None:
+            return only
         return obs.legal[self.rng.randrange(len(obs.legal))]
+
+
+def only_choice(obs: Observation) -> Action | None:
+    """The single legal action if there is exactly one, else None (bots need not think then).
+
+    Raises:
+        ValueError: if ``obs.legal`` is empty (not this seat's turn).
+    """
+    if not obs.legal:
+        raise ValueError(f"seat p{obs.seat + 1} has no legal action: it is not its turn")
+    return obs.legal[0] if len(obs.legal) == 1 else None
 
 
 #: name -> factory(seed, **options)

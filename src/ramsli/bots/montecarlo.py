@@ -43,7 +43,7 @@ import random
 import time
 from typing import Sequence
 
-from ramsli.bots.base import register_bot
+from ramsli.bots.base import only_choice, register_bot
 from ramsli.bots.fast import (SUIT_MASK, legal, rule_declare, rule_general_rams, rule_play, sure_tricks,
                               winner_index)
 from ramsli.bots.rules_bot import RulesBot, bete_value
@@ -219,10 +219,9 @@ class MonteCarloBot:
             ValueError: if ``obs.legal`` is empty (not this seat's turn).
         """
         legal_actions = obs.legal
-        if not legal_actions:
-            raise ValueError(f"seat p{obs.seat + 1} has no legal action: it is not its turn")
-        if len(legal_actions) == 1:
-            return legal_actions[0]
+        only = only_choice(obs)
+        if only is not None:
+            return only
         if obs.phase is Phase.PLAY:
             return self._play(obs)
         if obs.phase is Phase.DECLARE:

@@ -30,7 +30,7 @@ It is deterministic: ``seed`` is accepted for the common bot interface only.
 
 from __future__ import annotations
 
-from ramsli.bots.base import register_bot
+from ramsli.bots.base import only_choice, register_bot
 from ramsli.bots.fast import (legal, rule_declare, rule_general_rams, rule_play, sure_tricks)
 from ramsli.bots.tracking import Knowledge, infer
 from ramsli.hand import Action, Observation, Phase
@@ -81,10 +81,9 @@ class RulesBot:
             ValueError: if ``obs.legal`` is empty (not this seat's turn).
         """
         legal_actions = obs.legal
-        if not legal_actions:
-            raise ValueError(f"seat p{obs.seat + 1} has no legal action: it is not its turn")
-        if len(legal_actions) == 1:
-            return legal_actions[0]
+        only = only_choice(obs)
+        if only is not None:
+            return only
         k = infer(obs)
         seat = obs.seat
         if obs.phase is Phase.DECLARE:
