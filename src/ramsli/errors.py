@@ -9,7 +9,7 @@ from __future__ import annotations
 from ramsli.cards import CardError
 from ramsli.rules import RulesError
 
-__all__ = ["RamsliError", "IllegalActionError", "CardError", "RulesError", "SessionError"]
+__all__ = ["RamsliError", "IllegalActionError", "CardError", "RulesError", "SessionError", "TableError"]
 
 
 class RamsliError(Exception):
@@ -34,4 +34,46 @@ class IllegalActionError(RamsliError, ValueError):
 
 
 class SessionError(RamsliError):
-    """A session operation that is not possible now, e.g. starting a hand after the session ended (R3)."""
+    """A session operation that is not possible now, e.g. starting a hand after the session ended (R3).
+
+    Attributes:
+        field: the input the error is about (e.g. ``"stacks"``, ``"dealer"``), or None when it is
+            about the session's state as a whole; lets a reader of a file (a hand history)
+            point at the line of that input.
+        index: which element of ``field`` (a 0-based seat slot), or None for the whole input.
+    """
+
+    def __init__(self, message: str, field: str | None = None, index: int | None = None) -> None:
+        self.field = field
+        self.index = index
+        super().__init__(message)
+
+
+class TableError(RamsliError, ValueError):
+    """A table the engine refuses to seat or deal to: bad names, too few or too many seats,
+    a dealer not seated, a stack or pot that is not a whole number of counters, a stack that
+    cannot pay the ante (R2.1, R2.2, R3.2, R3.3, R3.5, R5.4). Raised by
+    :class:`~ramsli.session.Session`, :func:`~ramsli.session.check_names`,
+    :func:`~ramsli.hand.check_table` and the ``Hand`` constructors, before anything changes.
+
+    The message is the same whoever reads the input; a hand history adds the line of the
+    input from ``field`` and ``index``.
+
+    Attributes:
+        field: which input is wrong: ``"names"`` (the seat names, or how many there are),
+            ``"players"`` (the ``players`` option, R2.1), ``"stacks"``, ``"pot"``, ``"dealer"``,
+            ``"seated"`` or ``"rules"`` (not a ``Rules`` object).
+        index: which element of that input (a 0-based seat slot or name position), or None
+            when the input as a whole is wrong.
+        rule: the rule id, e.g. ``"R3.5"``.
+
+    >>> e = TableError("p2 has 0 counters and cannot pay the ante 1 (R3.5)", "stacks", 1, "R3.5")
+    >>> (e.field, e.index, e.rule, isinstance(e, ValueError))
+    ('stacks', 1, 'R3.5', True)
+    """
+
+    def __init__(self, message: str, field: str, index: int | None = None, rule: str | None = None) -> None:
+        self.field = field
+        self.index = index
+        self.rule = rule
+        super().__init__(message)

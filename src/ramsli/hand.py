@@ -33,7 +33,7 @@ from dataclasses import dataclass
 from typing import Iterable, NamedTuple, Sequence
 
 from ramsli.cards import Card, CardError, Suit, make_deck
-from ramsli.errors import IllegalActionError
+from ramsli.errors import IllegalActionError, TableError
 from ramsli.rules import Rules
 from ramsli.settlement import Settlement, settle
 
@@ -999,26 +999,56 @@ class Hand:
 
 def _check_table(rules: Rules, stacks: Sequence[int], dealer: int, seated_t: tuple[int, ...],
                  pot: int = 0) -> None:
-    """Validate the table of a new hand (R2.1, R3.2, R3.3, R3.5, R5.4)."""
+    """Validate the table of a new hand (R2.1, R3.2, R3.3, R3.5, R5.4); see :func:`check_table`."""
     if not isinstance(rules, Rules):
         raise TypeError(f"rules must be a Rules object, not {type(rules).__name__} (R8)")
     if type(pot) is not int or pot < 0:
-        raise ValueError(f"pot {pot!r}: the carry-over pot is a whole number of counters >= 0 (R5.4)")
+        raise TableError(f"pot {pot!r}: the carry-over pot is a whole number of counters >= 0 (R5.4)", "pot",
+                         None, "R5.4")
     n = len(stacks)
     if not 2 <= n <= MAX_SEATS:
-        raise ValueError(f"{n} seat slots: allowed are 2..{MAX_SEATS} (R2.1)")
+        raise TableError(f"{n} seat slots: allowed are 2..{MAX_SEATS} (R2.1)", "stacks", None, "R2.1")
     if len(seated_t) < 2 or any(not 0 <= s < n for s in seated_t) or len(set(seated_t)) != len(seated_t):
-        raise ValueError(f"seated {seated_t}: need at least two distinct seats of 0..{n - 1} (R2.1, R3.5)")
+        raise TableError(f"seated {seated_t}: need at least two distinct seats of 0..{n - 1} (R2.1, R3.5)",
+                         "seated", None, "R2.1")
     if dealer not in seated_t:
-        raise ValueError(f"the dealer {seat_name(dealer)} is not seated (R3.2)")
+        raise TableError(f"the dealer {seat_name(dealer)} is not seated (R3.2)", "dealer", None, "R3.2")
     for s in range(n):
         if type(stacks[s]) is not int or stacks[s] < 0:
-            raise ValueError(f"stack of {seat_name(s)} is {stacks[s]!r}: stacks are whole numbers of counters >= 0 "
-                             "(R3.3)")
+            raise TableError(f"stack of {seat_name(s)} is {stacks[s]!r}: stacks are whole numbers of counters >= 0 "
+                             "(R3.3)", "stacks", s, "R3.3")
     for s in seated_t:
         if stacks[s] < rules.ante:
-            raise ValueError(f"{seat_name(s)} has {stacks[s]} counters and cannot pay the ante "
-                             f"{rules.ante} (R3.5)")
+            raise TableError(f"{seat_name(s)} has {stacks[s]} counters and cannot pay the ante "
+                             f"{rules.ante} (R3.5)", "stacks", s, "R3.5")
+
+
+def check_table(rules: Rules, stacks: Sequence[int], dealer: int, seated: Sequence[int] | None = None,
+                pot: int = 0) -> None:
+    """Check the table of a new hand as :meth:`Hand.new`, :meth:`Hand.from_deck` and
+    :meth:`Hand.from_cards` do, without dealing: 2..6 seat slots (R2.1), at least two
+    distinct seated seats (R2.1, R3.5), a seated dealer (R3.2), stacks that are whole
+    numbers of counters >= 0 (R3.3), every seated stack able to pay the ante (R3.5) and a
+    carry-over pot that is a whole number >= 0 (R5.4). A hand history calls it to check
+    its table before its deal.
+
+    Args:
+        rules: the rules in force; stacks: counters per seat slot before the ante;
+        dealer: the dealer's seat; seated: seats taking part (default: all);
+        pot: the carry-over pot before the ante, counters.
+
+    Raises:
+        TableError: naming the input (``field``: ``"stacks"``, ``"pot"``, ``"dealer"``,
+            ``"seated"``) and, where one applies, the seat slot (``index``).
+        TypeError: if ``rules`` is not a :class:`~ramsli.rules.Rules`.
+
+    >>> check_table(Rules(), [20, 0, 20], dealer=0)
+    Traceback (most recent call last):
+    ...
+    ramsli.errors.TableError: p2 has 0 counters and cannot pay the ante 1 (R3.5)
+    """
+    n = len(stacks)
+    _check_table(rules, stacks, dealer, tuple(range(n)) if seated is None else tuple(sorted(seated)), pot)
 
 
 def _order_from(dealer: int, seated: Sequence[int], n: int) -> tuple[int, ...]:

@@ -36,19 +36,17 @@ from __future__ import annotations
 import dataclasses
 import re
 import tomllib
-import unicodedata
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Iterable, Sequence
+from typing import Any, Iterable, Sequence
 
 from ramsli.cards import Card, CardError, make_deck
-from ramsli.errors import IllegalActionError, RamsliError
-from ramsli.hand import MAX_SEATS, Action, Hand, parse_seat, seat_name
+from ramsli.errors import IllegalActionError, RamsliError, SessionError, TableError
+from ramsli.hand import MAX_SEATS, Action, Hand, check_table, parse_seat, seat_name
 from ramsli.rules import OPTIONS, Rules, RulesError
+from ramsli.session import Session, check_names, check_players, forbidden_name_char
 from ramsli.settlement import Settlement
-
-if TYPE_CHECKING:  # pragma: no cover
-    from ramsli.session import Session
+from ramsli.toml_text import key_value as _kv, quote as _q, value as _val
 
 __all__ = [
     "FORMAT",
@@ -129,43 +127,7 @@ class ReplayError(IllegalActionError):
         return self.args[0]
 
 
-# -- TOML writing (a small canonical emitter: the output is stable byte for byte) -------------
-
-_ESC = {'"': '\\"', "\\": "\\\\", "\b": "\\b", "\t": "\\t", "\n": "\\n", "\f": "\\f", "\r": "\\r"}
-
-
-def _q(s: str) -> str:
-    out = []
-    for ch in s:
-        if ch in _ESC:
-            out.append(_ESC[ch])
-        elif ord(ch) < 0x20 or ord(ch) == 0x7F:
-            out.append(f"\\u{ord(ch):04X}")
-        else:
-            out.append(ch)
-    return '"' + "".join(out) + '"'
-
-
-def _val(v: Any) -> str:
-    if isinstance(v, bool):
-        return "true" if v else "false"
-    if isinstance(v, int):
-        return str(v)
-    if isinstance(v, str):
-        return _q(v)
-    if isinstance(v, (list, tuple)):
-        return "[" + ", ".join(_val(x) for x in v) + "]"
-    if isinstance(v, dict):
-        if not v:
-            return "{}"
-        return "{ " + ", ".join(f"{k} = {_val(x)}" for k, x in v.items()) + " }"
-    raise TypeError(f"cannot write {v!r} as TOML")  # pragma: no cover
-
-
-def _kv(key: str, v: Any, multiline: bool = False) -> list[str]:
-    if multiline and isinstance(v, (list, tuple)) and v:
-        return [f"{key} = ["] + [f"    {_val(x)}," for x in v] + ["]"]
-    return [f"{key} = {_val(v)}"]
+# TOML is written by ramsli.toml_text (the project's one TOML writer; _q, _val, _kv above).
 
 
 # -- line numbers: a scan of the text for keys and array elements ----------------------------
@@ -297,18 +259,9 @@ def _strict_eq(a: Any, b: Any) -> bool:
 
 # -- shared checks: text read from a file, TOML errors, names, rules ------------------------------
 
-#: Invisible characters that reorder the text around them on a terminal (bidirectional controls).
-_BIDI = frozenset("\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
-
-
-def _control_char(s: str) -> str | None:
-    """The first character of ``s`` that must not reach a terminal: a control character
-    (U+0000–U+001F, U+007F–U+009F, including tab and line breaks), a line or paragraph
-    separator, or a bidirectional control; None if there is none."""
-    for ch in s:
-        if unicodedata.category(ch) in ("Cc", "Zl", "Zp") or ch in _BIDI:
-            return ch
-    return None
+#: The characters a name must not hold (R2.2), escaped by ``ramsli replay`` in what it
+#: prints: the engine's own test (:func:`ramsli.session.forbidden_name_char`).
+_control_char = forbidden_name_char
 
 
 def _decode(raw: bytes) -> str:
@@ -415,26 +368,43 @@ def _loads(text: str) -> dict[str, Any]:
     return data
 
 
-def _check_names(names: Any, err: Any) -> None:
-    """Seat names (R2.2): 2..6 non-empty strings, no control characters, all different.
+#: Where each input the engine checks (``TableError.field``) is written in a history:
+#: ``(table, key, prefix of the message)``. The engine calls the names ``names``, a
+#: history ``seats``; the other messages already say what they are about.
+_TABLE_KEYS = {
+    "names": ("", "seats", "seats: "),
+    "players": ("rules", "players", ""),
+    "stacks": ("", "stacks", ""),
+    "pot": ("", "pot", ""),
+    "dealer": ("", "dealer", ""),
+    "seated": ("", "seated", ""),
+}
 
-    ``err(reason, index)`` builds the HistoryError (index None: the key's line).
+
+def _table_fault(e: TableError | SessionError, L: "_Lines", path: str | None = None) -> HistoryError:
+    """The engine's refusal of a table as a HistoryError: its message, at the line of the
+    input it names (``field``), of the element (``index``) when the input is an array."""
+    table, key, prefix = _TABLE_KEYS.get(e.field or "", ("", "", ""))
+    if e.index is not None:
+        line = L.elem(table, key, e.index)
+    else:
+        line = L.key(table, key) if key else None
+    return HistoryError(prefix + str(e), line, path)
+
+
+def _check_seats(names: Any, L: "_Lines", path: str | None = None) -> None:
+    """The ``seats`` of a history: a list of names, checked by the engine (R2.1, R2.2).
+
+    Raises:
+        HistoryError: at the line of ``seats`` (or of the bad name).
     """
-    if (not isinstance(names, list) or not 2 <= len(names) <= MAX_SEATS
-            or not all(isinstance(x, str) and x.strip() for x in names)):
-        raise err(f"seats must be a list of 2..{MAX_SEATS} non-empty names (R2.1)", None)
-    seen: dict[str, int] = {}
-    for i, name in enumerate(names):
-        ch = _control_char(name)
-        if ch is not None:
-            raise err(f"seats: name {i + 1} {name!r} contains the character U+{ord(ch):04X}; names must not hold "
-                      "control characters, tabs, line breaks or bidirectional controls (they would be printed "
-                      "to the terminal as they are) (R2.2)", i)
-        key = name.strip().casefold()
-        if key in seen:
-            raise err(f"seats: name {i + 1} {name!r} is also the name of {seat_name(seen[key])}; every seat needs "
-                      "its own name (compared ignoring case and surrounding spaces) (R2.2)", i)
-        seen[key] = i
+    if not isinstance(names, list):
+        raise HistoryError(f"seats must be a list of 2..{MAX_SEATS} names, like [\"Anna\", \"Bruno\"] (R2.1)",
+                           L.key("", "seats"), path)
+    try:
+        check_names(names)
+    except TableError as e:
+        raise _table_fault(e, L, path) from None
 
 
 def _check_rules(rtab: Any, err: Any) -> Rules:
@@ -621,7 +591,7 @@ class HandHistory:
             raise err(f"hand {hand_number!r}: the hand number must be a whole number >= 1", "", "hand")
 
         names = data["seats"]
-        _check_names(names, lambda reason, i: err(reason, "", "seats", i))
+        _check_seats(names, L)  # R2.1, R2.2: the engine's check
         n = len(names)
 
         def seat(v: Any, key: str, table: str = "", index: int | None = None) -> int:
@@ -636,28 +606,21 @@ class HandHistory:
             if not isinstance(data["seated"], list):
                 raise err("seated must be a list of seats like [\"p1\", \"p2\"]", "", "seated")
             seated = tuple(sorted(seat(v, "seated", "", i) for i, v in enumerate(data["seated"])))
-            if len(set(seated)) != len(seated) or len(seated) < 2:
-                raise err("seated must name at least two different seats (R2.1, R3.5)", "", "seated")
         else:
             seated = tuple(range(n))
         dealer = seat(data["dealer"], "dealer")
-        if dealer not in seated:
-            raise err(f"the dealer {seat_name(dealer)} is not seated (R3.2)", "", "dealer")
         stacks = data["stacks"]
-        if not isinstance(stacks, list) or len(stacks) != n or not all(type(x) is int and x >= 0 for x in stacks):
+        if not isinstance(stacks, list) or len(stacks) != n:
             raise err(f"stacks must be {n} whole numbers >= 0, one per seat (R3.3)", "", "stacks")
         pot = data["pot"]
-        if type(pot) is not int or pot < 0:
-            raise err(f"pot {pot!r}: the carry-in pot must be a whole number >= 0 (R5.4)", "", "pot")
 
         # rules (R8): every option checked on its own, so the error names its line
         rules = _check_rules(data["rules"], lambda reason, k: err(reason, "rules", k))
-        if rules.players is not None and rules.players != n:
-            raise err(f"option players = {rules.players} but {n} seats are named (R2.1)", "rules", "players")
-        for s in seated:
-            if stacks[s] < rules.ante:
-                raise err(f"{seat_name(s)} has {stacks[s]} counters and cannot pay the ante {rules.ante} (R3.5)",
-                          "", "stacks")
+        try:  # the table as the engine checks it (R2.1, R3.2, R3.3, R3.5, R5.4)
+            check_players(rules, n)
+            check_table(rules, stacks, dealer, seated, pot)
+        except TableError as e:
+            raise _table_fault(e, L) from None
 
         # the deal (R4.2-R4.4)
         deal = data["deal"]
@@ -1001,8 +964,7 @@ def read_session(directory: str | Path) -> SessionHistory:
     if data["format"] != SESSION_FORMAT:
         raise err(f"format {data['format']!r} is not supported; this reader reads {SESSION_FORMAT!r}", "format")
     names = data["seats"]
-    _check_names(names, lambda reason, i: HistoryError(
-        reason, L.key("", "seats") if i is None else L.elem("", "seats", i), str(meta_path)))
+    _check_seats(names, L, str(meta_path))
     n = len(names)
     rules = _check_rules(data["rules"], lambda reason, k: err(reason, k, "rules"))
 

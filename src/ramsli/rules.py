@@ -20,7 +20,7 @@ import tomllib
 from dataclasses import dataclass, field
 from typing import Any, Mapping
 
-import tomli_w
+from ramsli import toml_text
 
 __all__ = ["Rules", "RulesError", "EndCondition", "PRESETS", "PRESET_NOTES", "OPTIONS", "OptionInfo"]
 
@@ -254,8 +254,9 @@ class Rules:
         return d
 
     def to_toml(self) -> str:
-        """The options as a TOML document (``tomli_w``), one ``key = value`` per option."""
-        return tomli_w.dumps(self.to_dict())
+        """The options as a TOML document, one ``key = value`` per option (a list one element
+        per line), written by :mod:`ramsli.toml_text`, the project's one TOML writer."""
+        return toml_text.dumps(self.to_dict(), multiline=True)
 
     @classmethod
     def from_toml(cls, text: str) -> "Rules":

@@ -26,12 +26,12 @@ from dataclasses import dataclass
 from typing import Callable, Sequence
 
 from ramsli.cards import Card, make_deck
-from ramsli.errors import SessionError
-from ramsli.hand import Action, Hand, seat_name
+from ramsli.errors import SessionError, TableError
+from ramsli.hand import MAX_SEATS, Action, Hand, seat_name
 from ramsli.rules import Rules
 from ramsli.settlement import Settlement
 
-__all__ = ["Session", "LedgerEntry", "first_dealer_cut"]
+__all__ = ["Session", "LedgerEntry", "first_dealer_cut", "check_names", "check_players", "forbidden_name_char"]
 
 
 @dataclass(frozen=True)
@@ -80,23 +80,73 @@ def first_dealer_cut(n_seats: int, rng: random.Random, seats: Sequence[int] | No
             return contenders[0], rounds
 
 
-def _check_names(names: Sequence[str]) -> None:
-    """Seat names are non-empty text without control characters, unique ignoring case (R2.2).
+#: Invisible format characters that are allowed in a name: the zero-width non-joiner and
+#: joiner, which shape scripts (Persian, Indic) and emoji sequences (👩\u200d👩).
+_JOINERS = frozenset("\u200c\u200d")
+
+
+def forbidden_name_char(name: str) -> str | None:
+    """The first character of ``name`` that a seat name must not hold (R2.2), or None.
+
+    Refused are control characters (U+0000–U+001F, U+007F–U+009F: escape sequences, tabs,
+    line breaks), line and paragraph separators (U+2028, U+2029) and the invisible format
+    characters (Unicode category Cf: bidirectional controls such as U+202E, zero-width spaces
+    such as U+200B, U+FEFF), which would be printed to the terminal as they are or make two
+    names look alike; the joiners U+200C and U+200D are allowed.
+
+    >>> forbidden_name_char("Bo\u200bb"), forbidden_name_char("👩\u200d👩")
+    ('\u200b', None)
+    """
+    for ch in name:
+        if unicodedata.category(ch) in ("Cc", "Cf", "Zl", "Zp") and ch not in _JOINERS:
+            return ch
+    return None
+
+
+def check_names(names: Sequence[str]) -> None:
+    """Check the seat names of a table: 2..6 names (R2.1), each non-empty text without a
+    character refused by :func:`forbidden_name_char`, all different ignoring case and
+    surrounding spaces (R2.2). :class:`Session` and the hand history reader both call it.
 
     Raises:
-        ValueError: naming the first bad name.
+        TableError: ``field`` ``"names"``; ``index`` the 0-based position of the first bad
+            name, or None when the number of names is wrong.
+
+    >>> check_names(["Ann", "Bo", " ann"])
+    Traceback (most recent call last):
+    ...
+    ramsli.errors.TableError: name 3 ' ann' is also the name of p1; every seat needs its own name (compared ignoring case and surrounding spaces) (R2.2)
     """
-    seen: set[str] = set()
+    n = len(names)
+    if not 2 <= n <= MAX_SEATS:
+        raise TableError(f"{n} players: allowed are 2..{MAX_SEATS} (R2.1)", "names", None, "R2.1")
+    seen: dict[str, int] = {}
     for i, name in enumerate(names):
         if not isinstance(name, str) or not name.strip():
-            raise ValueError(f"name of {seat_name(i)} is {name!r}: a name is non-empty text (R2.2)")
-        if any(unicodedata.category(ch) in ("Cc", "Cf", "Zl", "Zp") for ch in name):
-            raise ValueError(f"name of {seat_name(i)} {name!r} holds a control character; allowed are "
-                             "letters, digits, spaces and punctuation (R2.2)")
+            raise TableError(f"name {i + 1} of {seat_name(i)} is {name!r}: a name is non-empty text (R2.2)",
+                             "names", i, "R2.2")
+        ch = forbidden_name_char(name)
+        if ch is not None:
+            raise TableError(f"name {i + 1} {name!r} contains the character U+{ord(ch):04X}; names must not hold "
+                             "control characters, tabs, line breaks, invisible format characters or "
+                             "bidirectional controls (they would be printed to the terminal as they are) (R2.2)",
+                             "names", i, "R2.2")
         key = name.strip().casefold()
         if key in seen:
-            raise ValueError(f"name {name!r} is given twice: every seat needs its own name (R2.2)")
-        seen.add(key)
+            raise TableError(f"name {i + 1} {name!r} is also the name of {seat_name(seen[key])}; every seat needs "
+                             "its own name (compared ignoring case and surrounding spaces) (R2.2)", "names", i, "R2.2")
+        seen[key] = i
+
+
+def check_players(rules: Rules, n_names: int) -> None:
+    """Check the ``players`` option against the number of names (R2.1).
+
+    Raises:
+        TableError: ``field`` ``"players"`` if ``rules.players`` is set and differs from ``n_names``.
+    """
+    if rules.players is not None and rules.players != n_names:
+        raise TableError(f"option players={rules.players} but {n_names} names were given (R2.1)", "players",
+                         None, "R2.1")
 
 
 class Session:
@@ -112,8 +162,9 @@ class Session:
             ``time.monotonic``.
 
     Raises:
-        ValueError: for fewer than 2 or more than 6 names, or a ``players`` option
-            that does not match the number of names (R2.1).
+        TableError: (a ``ValueError``) for fewer than 2 or more than 6 names, a bad or
+            repeated name (R2.2, see :func:`check_names`), a ``players`` option that does not
+            match the number of names (R2.1), or a dealer outside the seats.
 
     Attributes:
         stacks (list[int]): counters per seat; pot (int): the pot (outside a hand, the
@@ -128,11 +179,8 @@ class Session:
         if not isinstance(rules, Rules):
             raise TypeError(f"rules must be a Rules object, not {type(rules).__name__} (R8)")
         n = len(names)
-        if not 2 <= n <= 6:
-            raise ValueError(f"{n} players: allowed are 2..6 (R2.1)")
-        _check_names(names)
-        if rules.players is not None and rules.players != n:
-            raise ValueError(f"option players={rules.players} but {n} names were given (R2.1)")
+        check_names(names)
+        check_players(rules, n)
         self.rules = rules
         self.names = list(names)
         self.seed = seed
@@ -147,7 +195,7 @@ class Session:
         if dealer is None:
             dealer, self.cut_rounds = first_dealer_cut(n, self.rng, deck=rules.deck)
         elif not 0 <= dealer < n:
-            raise ValueError(f"dealer {dealer} outside 0..{n - 1}")
+            raise TableError(f"dealer {dealer} outside 0..{n - 1}", "dealer", None, "R3.2")
         self.dealer = dealer
         self.ledger: list[LedgerEntry] = []
         self.hands_played = 0  # counts every deal, also of hands before a restore (R3.6 hands:N)
@@ -200,16 +248,51 @@ class Session:
         Raises:
             SessionError: if the session is over or a hand is in progress.
         """
-        if self.end_reason is not None:
-            raise SessionError(f"the session is over ({self.end_reason}); no more hands (R3.5, R3.6)")
-        if self.hand is not None:
-            raise SessionError("a hand is in progress; finish it first")
+        self._check_can_deal()
         if deck is None:
             hand = Hand.new(self.rules, self.stacks, self.dealer, self.rng, pot=self.pot, seated=self.seated)
         else:
             hand = Hand.from_deck(self.rules, self.stacks, self.dealer, deck,
                                   cut if cut is not None else self.rng.randrange(1, len(deck)),
                                   pot=self.pot, seated=self.seated)
+        return self._begin(hand)
+
+    def start_hand_from_cards(self, hands: Sequence[Sequence[Card | None]], turn_up: Card,
+                              turned_aside: Sequence[Card] = (), cut: int | None = None) -> Hand:
+        """Take the ante and set up the next hand with given dealt cards, as a hand history
+        records them (R4.1, R4.3, R4.4): at this session's table, with its stacks, its
+        carry-over pot (R5.4), its dealer (the deal passing left, R3.2) and its seated seats
+        (bust seats gone, R3.5). The session's random source is not used.
+
+        Args:
+            hands: per seat slot the five dealt cards (``None`` for an unknown card ``??``);
+                empty for a seat not seated.
+            turn_up, turned_aside, cut: as :meth:`~ramsli.hand.Hand.from_cards`.
+
+        Raises:
+            SessionError: if the session is over (R3.5, R3.6) or a hand is in progress.
+            ValueError: if the engine refuses the deal (a card dealt twice, a seat not
+                seated holding cards, ...; see :meth:`~ramsli.hand.Hand.from_cards`).
+
+        >>> from ramsli import Rules, Card
+        >>> s = Session(Rules(), ["Ann", "Bo"], dealer=0)
+        >>> cards = [Card.parse(c) for c in "AS KS QS JS TS AH KH QH JH TH 9C".split()]
+        >>> hand = s.start_hand_from_cards([cards[5:10], cards[:5]], cards[10])
+        >>> hand.dealer, hand.pot, s.current_stacks()
+        (0, 2, [19, 19])
+        """
+        self._check_can_deal()
+        hand = Hand.from_cards(self.rules, self.stacks, self.dealer, hands, turn_up, turned_aside, pot=self.pot,
+                               seated=self.seated, cut=cut)
+        return self._begin(hand)
+
+    def _check_can_deal(self) -> None:
+        if self.end_reason is not None:
+            raise SessionError(f"the session is over ({self.end_reason}); no more hands (R3.5, R3.6)")
+        if self.hand is not None:
+            raise SessionError("a hand is in progress; finish it first")
+
+    def _begin(self, hand: Hand) -> Hand:
         self.hand = hand
         if hand.is_over:  # cannot happen today (compulsory still plays), kept for safety
             self._close_hand()
