@@ -115,12 +115,15 @@ class ReplayError(IllegalActionError):
         reason: what was wrong (from :class:`~ramsli.errors.IllegalActionError`).
         rule: the rule id, e.g. ``"R4.10"``.
         line: the 1-based line of the action in the text, or None.
+        path: the hand file, when known (set by :func:`read_session`).
     """
 
-    def __init__(self, position: int, action: str, reason: str, rule: str, line: int | None = None) -> None:
+    def __init__(self, position: int, action: str, reason: str, rule: str, line: int | None = None,
+                 path: str | None = None) -> None:
         super().__init__(action, reason, rule)
         self.position = position
         self.line = line
+        self.path = path
         self.args = (f"action {position} '{action}': {reason} ({rule})",)
 
     def __str__(self) -> str:
@@ -794,12 +797,21 @@ class HandHistory:
                                   self._lines().elem("play", "actions", i)) from None
         if upto is not None or self.settlement is None:
             return hand
+        self._check_settlement(hand)
+        return hand
+
+    def _check_settlement(self, hand: Hand) -> None:
+        """Compare the recorded ``[settlement]`` with the replayed hand's (R5).
+
+        Raises:
+            HistoryError: if the hand is not over, or a key is missing, extra or different.
+        """
         L = self._lines()
         if not hand.is_over:
             who = seat_name(hand.to_act) if hand.to_act is not None else "nobody"
             raise HistoryError(f"a settlement is recorded, but the hand is not over after {len(self.actions)} "
                                f"actions: {who} is to act ({hand.phase.value})", L.key("settlement", ""))
-        assert hand.settlement is not None
+        assert hand.settlement is not None and self.settlement is not None
         computed = settlement_record(hand.settlement)
         recorded = self.settlement
         for k in _SETTLEMENT_KEYS:
@@ -816,7 +828,6 @@ class HandHistory:
                                    f"the replay computes {k} = {_val(computed[k])} (R5)", L.key("settlement", k))
         if hand.total() != sum(self.stacks) + self.pot:  # pragma: no cover - the engine conserves (R3.4)
             raise HistoryError("counters were created or destroyed (R3.4)")
-        return hand
 
     def seat_label(self, seat: int) -> str:
         """``"p2 Bo"``: seat id and name."""
@@ -927,15 +938,19 @@ _END_REASONS = ("bust", "players", "win-at", "hands", "time", "quit")
 
 
 def read_session(directory: str | Path) -> SessionHistory:
-    """Read a session directory written by :func:`write_session` and check that the hands
-    follow each other: the same seats and rules, hand 1 starts from the starting stacks
-    and an empty pot, each hand starts from the stacks and carry-over the previous hand's
-    recorded settlement left (R3.4, R5.4), and the deal passes to the left (R3.2).
-
-    The hands' actions are not replayed here; call ``hh.replay()`` on each.
+    """Read a session directory written by :func:`write_session` and replay it through a
+    real :class:`~ramsli.session.Session` (R3): each hand file must be the hand that
+    session deals next, with the same seats and rules, the stacks and carry-over pot the
+    previous hand left (R3.4, R5.4), the seats still at the table (R3.5) and the dealer
+    (the first dealer, R3.1, then the deal passing to the left, R3.2); its actions are
+    applied in the session (R4.12) and its recorded settlement compared with the replay's
+    (R5). ``session.toml`` must hold the session's end: the stacks and pot after the last
+    hand, the end reason the rules give (R3.5, R3.6; ``time`` and ``quit`` are taken as
+    written), and the winners (R3.7). The first-dealer cut is read, not re-drawn.
 
     Raises:
         HistoryError: with the file and line of the first problem.
+        ReplayError: for an action the rules do not allow, with the hand file (``path``) and line.
     """
     d = Path(directory)
     meta_path = d / "session.toml"
@@ -1007,8 +1022,18 @@ def read_session(directory: str | Path) -> SessionHistory:
     if not isinstance(files, list) or not all(isinstance(f, str) for f in files):
         raise err("hands must be a list of file names", "hands")
 
+    # the session is replayed by a real Session: its rotation (R3.2), bust (R3.5), carry-over
+    # (R5.4) and ends (R3.6) say what each hand file must hold
+    if starting != (rules.starting_stack,) * n:
+        raise err(f"starting_stacks {list(starting)}: every seat starts with starting_stack = "
+                  f"{rules.starting_stack} counters (R3.3)", "starting_stacks")
+    try:
+        check_players(rules, n)
+        # the clock stands still: a recorded end by time (R3.6 time:M) is taken as written
+        session = Session(rules, names, seed=seed, dealer=first_dealer, clock=lambda: 0.0)
+    except TableError as e:
+        raise _table_fault(e, L, str(meta_path)) from None
     hands: list[HandHistory] = []
-    prev_stacks, prev_pot, prev_dealer = starting, 0, None
     root = d.resolve()
     for i, f in enumerate(files):
         expect = _hand_file(i + 1)
@@ -1021,49 +1046,90 @@ def read_session(directory: str | Path) -> SessionHistory:
             raise HistoryError(f"hands: entry {i + 1} {f!r} is a link to a file outside the session directory "
                                f"({p.resolve()}); only files inside it are read", L.elem("", "hands", i),
                                str(meta_path))
+        if session.is_over:
+            raise HistoryError(f"hands: entry {i + 1}: the session ended ({session.end_reason}) after hand {i}, "
+                               "so there is no further hand (R3.5, R3.6)", L.elem("", "hands", i), str(meta_path))
         hh = HandHistory.read(p)
-        HL = hh._lines()
-
-        def herr(reason: str, key: str = "", table: str = "") -> HistoryError:
-            return HistoryError(reason, HL.key(table, key), str(p))
-
-        if hh.names != tuple(names):
-            raise herr("seats differ from session.toml", "seats")
-        if hh.rules != rules:
-            diff = _rules_diff(hh.rules, rules)
-            raise herr("rules differ from session.toml: " + "; ".join(
-                f"{k} = {_val(a) if a is not None else '(unset)'} here, {_val(b) if b is not None else '(unset)'} "
-                "in session.toml" for k, a, b in diff) + " (R8)", diff[0][0] if diff else "", "rules")
-        if hh.hand_number is not None and hh.hand_number != i + 1:
-            raise herr(f"hand {hh.hand_number} listed as hand {i + 1} in session.toml", "hand")
-        if hh.stacks != tuple(prev_stacks):
-            raise herr(f"stacks {list(hh.stacks)} do not continue from the previous hand's {list(prev_stacks)} "
-                       "(R3.4)", "stacks")
-        if hh.pot != prev_pot:
-            raise herr(f"pot {hh.pot} does not continue from the previous carry-over {prev_pot} (R5.4)", "pot")
-        if prev_dealer is None:
-            if hh.dealer != first_dealer:
-                raise herr(f"the first hand's dealer is not the first dealer {seat_name(first_dealer)} (R3.1)",
-                           "dealer")
-        else:
-            expect = next(s for s in ((prev_dealer + k) % n for k in range(1, n + 1)) if s in hh.seated)
-            if hh.dealer != expect:
-                raise herr(f"the deal must pass to the left: dealer {seat_name(expect)}, not "
-                           f"{seat_name(hh.dealer)} (R3.2)", "dealer")
-        if hh.settlement is None:
-            raise herr("a hand of a session must be finished and have a [settlement] after [play]", "", "play")
-        try:
-            prev_stacks = tuple(hh.settlement["stacks_after"])
-            prev_pot = hh.settlement["carry_over"]
-        except KeyError as e:
-            raise herr(f"settlement has no {e.args[0]}", "", "settlement") from None
-        prev_dealer = hh.dealer
         hands.append(hh)
-    if hands and (stacks != tuple(prev_stacks) or pot != prev_pot):
-        raise err("stacks and pot must be those after the last hand (R3.4)", "stacks")
+        _replay_in_session(hh, i + 1, session, names, rules, p)
+    if stacks != tuple(session.stacks) or pot != session.pot:
+        raise err(f"stacks and pot must be those after the last hand (R3.4): stacks {list(session.stacks)}, "
+                  f"pot {session.pot}", "stacks")
+    if session.is_over and end_reason != session.end_reason:
+        raise err(f"end_reason {end_reason!r}, but the session ends after hand {len(hands)} by "
+                  f"{session.end_reason!r} (R3.5, R3.6)", "end_reason" if end_reason is not None else "hands")
+    if not session.is_over and end_reason in ("bust", "players", "win-at", "hands"):
+        raise err(f"end_reason {end_reason!r}, but after hand {len(hands)} the session goes on; ended by the "
+                  "rules it would be by bust, players, win-at or hands (R3.5, R3.6); time and quit are taken as "
+                  "written", "end_reason")
+    expect_winners = tuple(session.winners()) if end_reason is not None else ()
+    if winners != expect_winners:
+        raise err(f"winners {[seat_name(w) for w in winners]}: the seats with the most counters are "
+                  f"{[seat_name(w) for w in expect_winners]} (R3.7)" if end_reason is not None else
+                  "winners are written only once the session has ended (R3.7)", "winners")
     return SessionHistory(rules=rules, names=tuple(names), starting_stacks=starting, seed=seed,
                           first_dealer=first_dealer, cut_rounds=tuple(rounds), end_reason=end_reason,
                           winners=winners, stacks=stacks, pot=pot, hands=tuple(hands), files=tuple(files))
+
+
+def _replay_in_session(hh: HandHistory, number: int, session: Session, names: Sequence[str], rules: Rules,
+                       path: Path) -> None:
+    """Check hand ``number`` of a session directory against what ``session`` expects next,
+    then play it in ``session``: the seats and rules of ``session.toml``, the stacks and
+    carry-over pot the previous hand left (R3.4, R5.4), the seats still at the table (R3.5),
+    the dealer (the first dealer, R3.1, then the deal passing left, R3.2); then every action
+    (R4.12) and the recorded settlement (R5).
+
+    Raises:
+        HistoryError: naming ``path`` and the line; ReplayError: for an illegal action.
+    """
+    HL = hh._lines()
+
+    def herr(reason: str, key: str = "", table: str = "") -> HistoryError:
+        return HistoryError(reason, HL.key(table, key), str(path))
+
+    if hh.names != tuple(names):
+        raise herr("seats differ from session.toml", "seats")
+    if hh.rules != rules:
+        diff = _rules_diff(hh.rules, rules)
+        raise herr("rules differ from session.toml: " + "; ".join(
+            f"{k} = {_val(a) if a is not None else '(unset)'} here, {_val(b) if b is not None else '(unset)'} "
+            "in session.toml" for k, a, b in diff) + " (R8)", diff[0][0] if diff else "", "rules")
+    if hh.hand_number is not None and hh.hand_number != number:
+        raise herr(f"hand {hh.hand_number} listed as hand {number} in session.toml", "hand")
+    if hh.stacks != tuple(session.stacks):
+        raise herr(f"stacks {list(hh.stacks)} do not continue from the previous hand's {list(session.stacks)} "
+                   "(R3.4)", "stacks")
+    if hh.pot != session.pot:
+        raise herr(f"pot {hh.pot} does not continue from the previous carry-over {session.pot} (R5.4)", "pot")
+    if hh.seated != tuple(session.seated):
+        raise herr(f"seated {[seat_name(s) for s in hh.seated]}: the seats at the table are "
+                   f"{[seat_name(s) for s in session.seated]} (bust seats leave after their hand, R3.5)", "seated")
+    if hh.dealer != session.dealer:
+        if number == 1:
+            raise herr(f"the first hand's dealer is not the first dealer {seat_name(session.dealer)} (R3.1)",
+                       "dealer")
+        raise herr(f"the deal must pass to the left: dealer {seat_name(session.dealer)}, not "
+                   f"{seat_name(hh.dealer)} (R3.2)", "dealer")
+    if hh.settlement is None:
+        raise herr("a hand of a session must be finished and have a [settlement] after [play]", "", "play")
+    try:
+        hand = session.start_hand_from_cards([list(c) for c in hh.cards], hh.turn_up, hh.turned_aside, hh.cut)
+    except (ValueError, SessionError) as e:  # pragma: no cover - from_toml and the checks above refuse first
+        raise herr(f"the deal is refused: {e}", "", "deal") from None
+    for j, action in enumerate(hh.actions):
+        try:
+            session.apply(action)
+        except IllegalActionError as e:
+            raise ReplayError(j + 1, str(action), e.reason, e.rule, HL.elem("play", "actions", j),
+                              str(path)) from None
+        except SessionError:  # actions after the hand is over
+            raise ReplayError(j + 1, str(action), "the hand is over", "R5", HL.elem("play", "actions", j),
+                              str(path)) from None
+    try:
+        hh._check_settlement(hand)
+    except HistoryError as e:
+        raise e.with_path(path) from None
 
 
 _HAND_NAME_RE = re.compile(r"hand-(\d{4,})\.toml")

@@ -167,6 +167,10 @@ def replay(
                 _fail(1, where + str(e))
             except HistoryError as e:
                 raise e.with_path(path) from None
+    except ReplayError as e:  # an illegal action met while read_session replays the session
+        where = f"{e.path}:{e.line}: " if e.line is not None else f"{e.path}: "
+        _fail(1, where + str(e))
+        return
     except HistoryError as e:
         _fail(2, str(e))
         return
