@@ -272,6 +272,7 @@ def test_session_replay_no_hand_after_the_end(tmp_path):
     ('end_reason = "hands"', 'end_reason = "bust"', "end_reason =", "ends after hand 4 by 'hands'"),
     ('end_reason = "hands"\n', "", "hands = [", "end_reason None, but the session ends"),
     ('winners = ["p2"]', 'winners = ["p1"]', "winners =", "(R3.7)"),
+    ('end_reason = "hands"', 'end_reason = "win-at"', "end_reason =", "ends after hand 4 by 'hands'"),
     ('starting_stacks = [20, 20, 20]', 'starting_stacks = [20, 20, 21]', "starting_stacks =", "(R3.3)"),
 ])
 def test_session_replay_checks_the_end_against_the_session(tmp_path, old, new, key, fragment):
@@ -329,3 +330,27 @@ def test_rules_to_toml_keeps_its_bytes():
     for name in PRESETS:
         r = Rules.preset(name)
         assert Rules.from_toml(r.to_toml()) == r and tomllib.loads(r.to_toml()) == r.to_dict()
+
+
+def test_session_replay_end_reason_of_a_session_that_goes_on(tmp_path):
+    """A session written before its end: an end the rules would give is refused, a quit is taken as written."""
+    s = Session(Rules(end=["hands:5"]), NAMES[:3], seed=4)
+    rng = random.Random(4)
+    for _ in range(2):
+        h = s.start_hand()
+        while not h.is_over:
+            s.apply(h.legal_actions()[rng.randrange(len(h.legal_actions()))])
+    write_session(tmp_path, s)
+    assert read_session(tmp_path).end_reason is None
+    meta = tmp_path / "session.toml"
+    text = meta.read_text(encoding="utf-8")
+    winners = value([f"p{w + 1}" for w in s.winners()])
+    for reason, ok in (("hands", False), ("bust", False), ("quit", True), ("time", True)):
+        edited = text.replace("winners = []", f'end_reason = "{reason}"\nwinners = {winners}', 1)
+        meta.write_text(edited, encoding="utf-8")
+        if ok:
+            assert read_session(tmp_path).end_reason == reason
+        else:
+            with pytest.raises(HistoryError, match="the rules do not end the session") as e:
+                read_session(tmp_path)
+            assert e.value.line == line_of(edited, "end_reason =")
