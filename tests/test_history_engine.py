@@ -354,3 +354,19 @@ def test_session_replay_end_reason_of_a_session_that_goes_on(tmp_path):
             with pytest.raises(HistoryError, match="the rules do not end the session") as e:
                 read_session(tmp_path)
             assert e.value.line == line_of(edited, "end_reason =")
+
+
+def test_session_replay_action_after_the_hand_is_over(tmp_path):
+    d = copy_session(tmp_path)
+    p = d / "hand-0001.toml"
+    hh = HandHistory.read(p)
+    last = str(hh.actions[-1])
+    text = p.read_text(encoding="utf-8").replace(f'    "{last}",\n]', f'    "{last}",\n    "{last}",\n]', 1)
+    p.write_text(text, encoding="utf-8")
+    with pytest.raises(ReplayError) as e:
+        read_session(d)
+    assert (e.value.position, e.value.reason, e.value.rule) == (len(hh.actions) + 1, "the hand is over", "R5")
+    assert e.value.line == line_of(text, f'"{last}"', 1) and e.value.path == str(p)
+    with pytest.raises(ReplayError) as alone:  # the same refusal as the hand replayed on its own
+        HandHistory.from_toml(text).replay()
+    assert str(alone.value) == str(e.value)

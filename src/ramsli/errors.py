@@ -34,19 +34,7 @@ class IllegalActionError(RamsliError, ValueError):
 
 
 class SessionError(RamsliError):
-    """A session operation that is not possible now, e.g. starting a hand after the session ended (R3).
-
-    Attributes:
-        field: the input the error is about (e.g. ``"stacks"``, ``"dealer"``), or None when it is
-            about the session's state as a whole; lets a reader of a file (a hand history)
-            point at the line of that input.
-        index: which element of ``field`` (a 0-based seat slot), or None for the whole input.
-    """
-
-    def __init__(self, message: str, field: str | None = None, index: int | None = None) -> None:
-        self.field = field
-        self.index = index
-        super().__init__(message)
+    """A session operation that is not possible now, e.g. starting a hand after the session ended (R3)."""
 
 
 class TableError(RamsliError, ValueError):
@@ -61,8 +49,8 @@ class TableError(RamsliError, ValueError):
 
     Attributes:
         field: which input is wrong: ``"names"`` (the seat names, or how many there are),
-            ``"players"`` (the ``players`` option, R2.1), ``"stacks"``, ``"pot"``, ``"dealer"``,
-            ``"seated"`` or ``"rules"`` (not a ``Rules`` object).
+            ``"players"`` (the ``players`` option, R2.1), ``"stacks"`` (also: how many seat
+            slots), ``"pot"``, ``"dealer"`` or ``"seated"``.
         index: which element of that input (a 0-based seat slot or name position), or None
             when the input as a whole is wrong.
         rule: the rule id, e.g. ``"R3.5"``.

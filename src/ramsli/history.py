@@ -384,10 +384,10 @@ _TABLE_KEYS = {
 }
 
 
-def _table_fault(e: TableError | SessionError, L: "_Lines", path: str | None = None) -> HistoryError:
+def _table_fault(e: TableError, L: "_Lines", path: str | None = None) -> HistoryError:
     """The engine's refusal of a table as a HistoryError: its message, at the line of the
     input it names (``field``), of the element (``index``) when the input is an array."""
-    table, key, prefix = _TABLE_KEYS.get(e.field or "", ("", "", ""))
+    table, key, prefix = _TABLE_KEYS.get(e.field, ("", "", ""))
     if e.index is not None:
         line = L.elem(table, key, e.index)
     else:
