@@ -146,9 +146,7 @@ def test_every_table_refusal_of_the_engine_is_a_history_refusal(base, what, engi
         else:
             text = set_top(text, key, v)
     err = history_error(text)
-    key = {"names": "seats", "players": "players"}.get(field, field)
-    if field == "dealer":
-        key = "dealer"
+    key = "seats" if field == "names" else field  # the key of the input in the file
     assert err.line == line_of(text, f"{key} ="), (err.line, str(err))
     assert str(e.value) in str(err)  # the engine's own message: one check, one text
 

@@ -562,8 +562,9 @@ class HandHistory:
     def from_toml(cls, text: str) -> "HandHistory":
         """Parse a hand history and check its structure (not yet the actions' legality).
 
-        Checked here: TOML syntax; the format version; known keys only; names, seats,
-        stacks, pot, dealer; every rule option (R8); every card is a card (R1.6), is in
+        Checked here: TOML syntax; the format version; known keys only; the table by the
+        engine's own checks (names: :func:`ramsli.session.check_names`; seated, dealer,
+        stacks, pot: :func:`ramsli.hand.check_table`; the ``players`` option); every rule option (R8); every card is a card (R1.6), is in
         the rules' deck (R1) and is dealt only once; five cards per seated seat (R4.3);
         the turn-up is suited and jokers only are turned aside (D-9); every action parses
         and names a seat of the table; no seat written with unknown cards ``??`` plays a card.
