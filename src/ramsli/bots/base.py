@@ -4,17 +4,25 @@ A bot is any object with ``name`` and ``act(obs) -> Action``; it receives only
 an :class:`~ramsli.hand.Observation` (R7: no hidden card in it) and must return
 one of ``obs.legal``. Bots are created by name with :func:`make_bot`; every bot
 takes a ``seed`` so that the same seed gives the same choices.
+
+Layering (README, "Dependencies point one way"): bots stand on the engine and
+never import the strategy lab, the research adapters or a front end; those may
+import bots. A bot that lives in such a higher package (the lab's ``tips``) is
+named in :data:`BOT_MODULES` by its module path and imported only when it is
+first asked for by name, so the registry finds it without a bots → lab import.
 """
 
 from __future__ import annotations
 
+import importlib
 import inspect
 import random
 from typing import Callable, Mapping, Protocol, runtime_checkable
 
 from ramsli.hand import Action, Hand, Observation
 
-__all__ = ["Bot", "RandomBot", "BOTS", "register_bot", "make_bot", "bot_names", "bot_options", "play_hand"]
+__all__ = ["Bot", "RandomBot", "BOTS", "register_bot", "make_bot", "bot_names", "bot_options", "bot_factory",
+           "BOT_MODULES", "play_hand"]
 
 
 @runtime_checkable
@@ -69,8 +77,17 @@ def only_choice(obs: Observation) -> Action | None:
     return obs.legal[0] if len(obs.legal) == 1 else None
 
 
-#: name -> factory(seed, **options)
+#: name -> factory(seed, **options); holds the bots created or loaded so far
 BOTS: dict[str, Callable[..., Bot]] = {"random": RandomBot}
+
+#: Bots known by name but imported only when first asked for: name -> ``"module:factory"``.
+#: ``tips`` lives in the strategy lab (:mod:`ramsli.lab.policy`, which depends on nothing above the
+#: engine); naming it here is a lookup at run time, not an import, so bots never depend on the lab.
+BOT_MODULES: dict[str, str] = {
+    "rules": "ramsli.bots.rules_bot:RulesBot",
+    "montecarlo": "ramsli.bots.montecarlo:MonteCarloBot",
+    "tips": "ramsli.lab.policy:TipsBot",
+}
 
 
 def register_bot(name: str, factory: Callable[..., Bot]) -> None:
@@ -79,9 +96,29 @@ def register_bot(name: str, factory: Callable[..., Bot]) -> None:
 
 
 def bot_names() -> list[str]:
-    """Names of all registered bots."""
-    _load_builtin()
-    return list(BOTS)
+    """Names of all bots: the built-in ones (random, rules, montecarlo, tips) first, then those registered.
+
+    Imports no bot module (the names of :data:`BOT_MODULES` are known without loading them).
+
+    >>> bot_names()[:4]
+    ['random', 'rules', 'montecarlo', 'tips']
+    """
+    return list(dict.fromkeys(["random", *BOT_MODULES, *BOTS]))
+
+
+def bot_factory(name: str) -> Callable[..., Bot]:
+    """The factory ``factory(seed=..., **options)`` of bot ``name``, importing its module on first use.
+
+    Raises:
+        ValueError: for an unknown bot name (the message lists the names).
+        ModuleNotFoundError: if the bot's module needs an optional extra that is not installed.
+    """
+    if name not in BOTS:
+        if name not in BOT_MODULES:
+            raise ValueError(f"unknown bot {name!r}; allowed are {', '.join(bot_names())}")
+        module, _, attr = BOT_MODULES[name].partition(":")
+        BOTS[name] = getattr(importlib.import_module(module), attr)
+    return BOTS[name]
 
 
 def make_bot(spec: str, seed: int | None = None) -> Bot:
@@ -91,10 +128,8 @@ def make_bot(spec: str, seed: int | None = None) -> Bot:
     Raises:
         ValueError: for an unknown bot name (the message lists the names) or a bad option.
     """
-    _load_builtin()
     name, _, opts = spec.strip().partition(":")
-    if name not in BOTS:
-        raise ValueError(f"unknown bot {name!r}; allowed are {', '.join(BOTS)}")
+    factory = bot_factory(name)
     kwargs: dict[str, object] = {}
     for part in filter(None, (p.strip() for p in opts.split(","))):
         k, eq, v = part.partition("=")
@@ -120,7 +155,7 @@ def make_bot(spec: str, seed: int | None = None) -> Bot:
                          f"{', '.join(allowed) if allowed else 'none'} (e.g. {name}:{allowed[0]}=…)"
                          if allowed else f"bot {name!r} has no option {unknown[0]!r}; it takes no options")
     try:
-        return BOTS[name](seed=seed, **kwargs)
+        return factory(seed=seed, **kwargs)
     except (TypeError, ValueError) as e:
         raise ValueError(f"bad option for bot {name!r}: {e}; its options are "
                          f"{', '.join(allowed) if allowed else 'none'}") from None
@@ -128,8 +163,8 @@ def make_bot(spec: str, seed: int | None = None) -> Bot:
 
 def _option_defaults(name: str) -> dict[str, object]:
     try:
-        params = inspect.signature(BOTS[name]).parameters
-    except (KeyError, TypeError, ValueError):
+        params = inspect.signature(bot_factory(name)).parameters
+    except (TypeError, ValueError):
         return {}
     return {p: v.default for p, v in params.items() if v.default is not inspect.Parameter.empty}
 
@@ -140,34 +175,13 @@ def bot_options(name: str) -> list[str]:
     Raises:
         ValueError: for an unknown bot name.
     """
-    _load_builtin()
-    if name not in BOTS:
-        raise ValueError(f"unknown bot {name!r}; allowed are {', '.join(BOTS)}")
-    factory = BOTS[name]
+    factory = bot_factory(name)
     try:
         params = inspect.signature(factory).parameters
     except (TypeError, ValueError):
         return []
     return [p for p, v in params.items() if p != "seed" and v.kind in (v.POSITIONAL_OR_KEYWORD, v.KEYWORD_ONLY)]
 
-
-_loaded = False
-
-
-def _load_builtin() -> None:
-    """Import the built-in bot modules so they register themselves."""
-    global _loaded
-    if _loaded:
-        return
-    _loaded = True
-    import importlib
-
-    for mod in ("ramsli.bots.rules_bot", "ramsli.bots.montecarlo", "ramsli.lab.policy"):
-        try:
-            importlib.import_module(mod)
-        except ModuleNotFoundError as e:
-            if e.name != mod:
-                raise
 
 
 def play_hand(hand: Hand, bots: Mapping[int, Bot],
