@@ -39,16 +39,14 @@ import tomllib
 import unicodedata
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Iterable, Sequence
+from typing import Any, Iterable, Sequence
 
 from ramsli.cards import Card, CardError, make_deck
 from ramsli.errors import IllegalActionError, RamsliError
 from ramsli.hand import MAX_SEATS, Action, Hand, parse_seat, seat_name
 from ramsli.rules import OPTIONS, Rules, RulesError
+from ramsli.session import Session
 from ramsli.settlement import Settlement
-
-if TYPE_CHECKING:  # pragma: no cover
-    from ramsli.session import Session
 
 __all__ = [
     "FORMAT",
