@@ -19,7 +19,7 @@ import sys
 import time
 
 from ramsli.rules import Rules
-from ramsli.tournament import run_tournament
+from ramsli.analysis.tournament import run_tournament
 
 
 def main(argv: list[str] | None = None) -> int:
