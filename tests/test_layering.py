@@ -6,10 +6,11 @@ and ``importlib.import_module("...")`` with a literal name. The layers, lowest
 first (:data:`LAYERS`)::
 
     0 cards        ramsli.cards
-    1 engine       ramsli (the package's re-exports), rules, errors, settlement, hand, session, history
-    2 bots         ramsli.bots
+    1 engine       ramsli (the package's re-exports), rules, errors, settlement, hand, session, history,
+                   seats, toml_text
+    2 bots         ramsli.bots, ramsli.inference (what a seat may infer from its observation)
     3 research     ramsli.lab, ramsli.rl, ramsli.analysis, ramsli.testing
-    4 front ends   ramsli.cli, ramsli.commands, ramsli.frontends
+    4 front ends   ramsli.cli, ramsli.commands, ramsli.frontends, ramsli.server
 
 The checks:
 
@@ -49,10 +50,10 @@ SRC = Path(ramsli.__file__).resolve().parent
 LAYERS: list[tuple[str, tuple[str, ...]]] = [
     ("cards", ("ramsli.cards",)),
     ("engine", ("ramsli", "ramsli.rules", "ramsli.errors", "ramsli.settlement", "ramsli.hand", "ramsli.session",
-                "ramsli.history")),
-    ("bots", ("ramsli.bots",)),
+                "ramsli.history", "ramsli.seats", "ramsli.toml_text")),
+    ("bots", ("ramsli.bots", "ramsli.inference")),
     ("research", ("ramsli.lab", "ramsli.rl", "ramsli.analysis", "ramsli.testing")),
-    ("front ends", ("ramsli.cli", "ramsli.commands", "ramsli.frontends")),
+    ("front ends", ("ramsli.cli", "ramsli.commands", "ramsli.frontends", "ramsli.server")),
 ]
 
 #: third-party packages of the optional extras 'lab' and 'rl' (as in ``ramsli.cli.OPTIONAL``)
@@ -275,8 +276,8 @@ def test_checker_resolves_relative_imports():
 
 
 def test_checker_places_every_module():
-    found = violations(_tree(ramsli__server="from ramsli.hand import Hand\n"))
-    assert any("ramsli.server: has no layer" in v for v in found)
+    found = violations(_tree(ramsli__newthing="from ramsli.hand import Hand\n"))
+    assert any("ramsli.newthing: has no layer" in v for v in found)
 
 
 # --- at run time: the lower layers load nothing above them -------------------------------------------

@@ -77,17 +77,13 @@ def only_choice(obs: Observation) -> Action | None:
     return obs.legal[0] if len(obs.legal) == 1 else None
 
 
-#: name -> factory(seed, **options); holds the bots created or loaded so far
+#: name -> factory(seed, **options): the bots registered or loaded so far
 BOTS: dict[str, Callable[..., Bot]] = {"random": RandomBot}
 
-#: Bots known by name but imported only when first asked for: name -> ``"module:factory"``.
-#: ``tips`` lives in the strategy lab (:mod:`ramsli.lab.policy`, which depends on nothing above the
-#: engine); naming it here is a lookup at run time, not an import, so bots never depend on the lab.
-BOT_MODULES: dict[str, str] = {
-    "rules": "ramsli.bots.rules_bot:RulesBot",
-    "montecarlo": "ramsli.bots.montecarlo:MonteCarloBot",
-    "tips": "ramsli.lab.policy:TipsBot",
-}
+#: Bots of packages above the bots, known by name and imported only when first asked for:
+#: name -> ``"module:factory"``. ``tips`` lives in the strategy lab (:mod:`ramsli.lab.policy`, which
+#: needs no optional extra); naming it here is a lookup at run time, not an import.
+BOT_MODULES: dict[str, str] = {"tips": "ramsli.lab.policy:TipsBot"}
 
 
 def register_bot(name: str, factory: Callable[..., Bot]) -> None:
@@ -96,28 +92,29 @@ def register_bot(name: str, factory: Callable[..., Bot]) -> None:
 
 
 def bot_names() -> list[str]:
-    """Names of all bots: the built-in ones (random, rules, montecarlo, tips) first, then those registered.
+    """Names of all bots: those registered and those of :data:`BOT_MODULES` (whose modules are not imported).
 
-    Imports no bot module (the names of :data:`BOT_MODULES` are known without loading them).
-
-    >>> bot_names()[:4]
-    ['random', 'rules', 'montecarlo', 'tips']
+    >>> {"random", "rules", "montecarlo", "tips"} <= set(bot_names())
+    True
     """
-    return list(dict.fromkeys(["random", *BOT_MODULES, *BOTS]))
+    _load_builtin()
+    return list(dict.fromkeys([*BOTS, *BOT_MODULES]))
 
 
 def bot_factory(name: str) -> Callable[..., Bot]:
-    """The factory ``factory(seed=..., **options)`` of bot ``name``, importing its module on first use.
+    """The factory ``factory(seed=..., **options)`` of bot ``name``; a bot of :data:`BOT_MODULES` is
+    imported (and registered) on first use.
 
     Raises:
         ValueError: for an unknown bot name (the message lists the names).
         ModuleNotFoundError: if the bot's module needs an optional extra that is not installed.
     """
-    if name not in BOTS:
-        if name not in BOT_MODULES:
-            raise ValueError(f"unknown bot {name!r}; allowed are {', '.join(bot_names())}")
+    _load_builtin()
+    if name not in BOTS and name in BOT_MODULES:
         module, _, attr = BOT_MODULES[name].partition(":")
-        BOTS[name] = getattr(importlib.import_module(module), attr)
+        BOTS.setdefault(name, getattr(importlib.import_module(module), attr))
+    if name not in BOTS:
+        raise ValueError(f"unknown bot {name!r}; allowed are {', '.join(bot_names())}")
     return BOTS[name]
 
 
@@ -128,8 +125,9 @@ def make_bot(spec: str, seed: int | None = None) -> Bot:
     Raises:
         ValueError: for an unknown bot name (the message lists the names) or a bad option.
     """
+    _load_builtin()
     name, _, opts = spec.strip().partition(":")
-    factory = bot_factory(name)
+    bot_factory(name)  # an unknown name is refused; a bot of BOT_MODULES is imported
     kwargs: dict[str, object] = {}
     for part in filter(None, (p.strip() for p in opts.split(","))):
         k, eq, v = part.partition("=")
@@ -155,7 +153,7 @@ def make_bot(spec: str, seed: int | None = None) -> Bot:
                          f"{', '.join(allowed) if allowed else 'none'} (e.g. {name}:{allowed[0]}=…)"
                          if allowed else f"bot {name!r} has no option {unknown[0]!r}; it takes no options")
     try:
-        return factory(seed=seed, **kwargs)
+        return BOTS[name](seed=seed, **kwargs)
     except (TypeError, ValueError) as e:
         raise ValueError(f"bad option for bot {name!r}: {e}; its options are "
                          f"{', '.join(allowed) if allowed else 'none'}") from None
@@ -163,8 +161,8 @@ def make_bot(spec: str, seed: int | None = None) -> Bot:
 
 def _option_defaults(name: str) -> dict[str, object]:
     try:
-        params = inspect.signature(bot_factory(name)).parameters
-    except (TypeError, ValueError):
+        params = inspect.signature(BOTS[name]).parameters
+    except (KeyError, TypeError, ValueError):
         return {}
     return {p: v.default for p, v in params.items() if v.default is not inspect.Parameter.empty}
 
@@ -182,6 +180,22 @@ def bot_options(name: str) -> list[str]:
         return []
     return [p for p, v in params.items() if p != "seed" and v.kind in (v.POSITIONAL_OR_KEYWORD, v.KEYWORD_ONLY)]
 
+
+_loaded = False
+
+
+def _load_builtin() -> None:
+    """Import the bot modules of this package so they register themselves (``rules``, ``montecarlo``)."""
+    global _loaded
+    if _loaded:
+        return
+    _loaded = True
+    for mod in ("ramsli.bots.rules_bot", "ramsli.bots.montecarlo"):
+        try:
+            importlib.import_module(mod)
+        except ModuleNotFoundError as e:
+            if e.name != mod:
+                raise
 
 
 def play_hand(hand: Hand, bots: Mapping[int, Bot],

@@ -122,9 +122,10 @@ def settlement_json(hh: HandHistory, hand: Hand) -> dict[str, Any]:
 
 
 #: Unicode categories escaped before anything read from a file is printed: controls (Cc), format
-#: characters (Cf, among them the bidirectional controls and zero-width spaces), line and paragraph
-#: separators (Zl, Zp): the characters a seat name may not hold (R2.2, :class:`ramsli.session.Session`)
+#: characters (Cf: bidirectional controls, zero-width spaces), line and paragraph separators (Zl, Zp),
+#: the characters a seat name may not hold (R2.2); the joiners U+200C, U+200D (emoji, scripts) are kept
 UNSAFE_CATEGORIES = frozenset({"Cc", "Cf", "Zl", "Zp"})
+_JOINERS = frozenset("\u200c\u200d")
 
 
 def _safe(text: str) -> str:
@@ -133,8 +134,8 @@ def _safe(text: str) -> str:
     file can move the cursor, change colours, reorder or hide text or add lines on the terminal.
     Names holding one are refused when a history is read (:mod:`ramsli.history`); this also
     covers paths."""
-    return "".join(ch.encode("unicode_escape").decode("ascii") if unicodedata.category(ch) in UNSAFE_CATEGORIES
-                   else ch for ch in text)
+    return "".join(ch.encode("unicode_escape").decode("ascii")
+                   if unicodedata.category(ch) in UNSAFE_CATEGORIES and ch not in _JOINERS else ch for ch in text)
 
 
 def _fail(code: int, message: str) -> None:
