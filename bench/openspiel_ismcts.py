@@ -35,9 +35,9 @@ from rich.console import Console
 from rich.progress import Progress
 from rich.table import Table
 
+from ramsli.analysis.tournament import run_tournament
 from ramsli.rl.encoding import rules_from_text
 from ramsli.rl.openspiel_game import register_ismcts_bot
-from ramsli.analysis.tournament import run_tournament
 
 console = Console()
 

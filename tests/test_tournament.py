@@ -8,9 +8,9 @@ import json
 import pytest
 from typer.testing import CliRunner
 
+from ramsli.analysis.tournament import deal_deck, play_deal, run_tournament
 from ramsli.cli import app
 from ramsli.rules import Rules
-from ramsli.analysis.tournament import deal_deck, play_deal, run_tournament
 
 SPECS = ["montecarlo:samples=2,nodes=300", "rules", "random"]
 
