@@ -6,7 +6,7 @@ registered as the ramsli bot ``"ismcts"``: it sees only its seat's observation
 (R7), rebuilds an OpenSpiel state consistent with it and searches with a fresh
 deal of the hidden cards every simulation.
 
-Tournament: :func:`ramsli.tournament.run_tournament` in duplicate mode (every
+Tournament: :func:`ramsli.analysis.tournament.run_tournament` in duplicate mode (every
 deal is played in every rotation of the bots around the table; the same deals
 for every lineup for a given seed), one hand per deal from equal stacks and an
 empty pot. Result per bot: counters per hand, mean over deals ± the 95%
@@ -35,9 +35,9 @@ from rich.console import Console
 from rich.progress import Progress
 from rich.table import Table
 
+from ramsli.analysis.tournament import run_tournament
 from ramsli.rl.encoding import rules_from_text
 from ramsli.rl.openspiel_game import register_ismcts_bot
-from ramsli.tournament import run_tournament
 
 console = Console()
 

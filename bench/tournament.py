@@ -18,8 +18,8 @@ import json
 import sys
 import time
 
+from ramsli.analysis.tournament import run_tournament
 from ramsli.rules import Rules
-from ramsli.tournament import run_tournament
 
 
 def main(argv: list[str] | None = None) -> int:

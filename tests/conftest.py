@@ -5,16 +5,13 @@ played with :func:`play` from action strings, so that every expected number in
 a test can be worked out from RULES.md with pencil and paper.
 
 The invariant checks (R3.4 conservation, every card in one place, a legal
-action always exists, R7 hidden cards) live in ``bench/soak.py`` so that the
-soak script and the property tests check exactly the same things; they are
-loaded here as :data:`soak`.
+action always exists, R7 hidden cards) live in :mod:`ramsli.testing` so that
+the soak script ``bench/soak.py`` and the property tests check exactly the
+same things; no test imports from ``bench/``.
 """
 
 from __future__ import annotations
 
-import importlib.util
-import sys
-from pathlib import Path
 from typing import Iterable, Mapping
 
 import pytest
@@ -22,24 +19,6 @@ import pytest
 from ramsli.cards import Card, parse_cards
 from ramsli.hand import Hand
 from ramsli.rules import Rules
-
-ROOT = Path(__file__).resolve().parent.parent
-
-
-def _load_soak():
-    name = "ramsli_bench_soak"
-    if name in sys.modules:
-        return sys.modules[name]
-    spec = importlib.util.spec_from_file_location(name, ROOT / "bench" / "soak.py")
-    mod = importlib.util.module_from_spec(spec)
-    sys.modules[name] = mod
-    spec.loader.exec_module(mod)
-    return mod
-
-
-#: bench/soak.py as a module: ``soak.check_hand``, ``soak.check_session``, ``soak.play_random_hand`` ...
-soak = _load_soak()
-
 
 def cards(text: str) -> list[Card]:
     """``"AS KS 9H"`` -> list of cards (R1.6)."""

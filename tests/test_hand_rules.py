@@ -8,11 +8,12 @@ from __future__ import annotations
 
 import pytest
 
-from conftest import SWEEP, SWEEP_PLAY, TIE, TIE_PLAY, cards, make_hand, play, soak, strs
+from conftest import SWEEP, SWEEP_PLAY, TIE, TIE_PLAY, cards, make_hand, play, strs
 from ramsli.cards import Card, make_deck
 from ramsli.errors import IllegalActionError
 from ramsli.hand import Action, Hand, Phase, legal_plays, trick_winner
 from ramsli.rules import Rules
+from ramsli.testing import walk_cards
 
 T = Rules.preset("traditional")
 WHEN = Rules(overtrump="when-trumping")
@@ -490,7 +491,7 @@ def test_copy_is_independent():
 # --- R7 what each player may know (D-16) ---------------------------------------------------------------
 
 def _obs_cards(obs) -> set[str]:
-    return {str(c) for c in soak._walk_cards(obs)}
+    return {str(c) for c in walk_cards(obs)}
 
 
 def test_R7_D16_observation_hides_other_seats_folded_hands_and_stock():

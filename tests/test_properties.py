@@ -1,5 +1,6 @@
 """Property tests (hypothesis) over random seeds, all nine presets of R6, 2-6 players and random
-legal play. The invariants are those of ``bench/soak.py`` (see :func:`soak.check_hand`):
+legal play. The invariants are those of :mod:`ramsli.testing` (see :func:`ramsli.testing.check_hand`),
+which ``bench/soak.py`` runs too:
 
 - R3.4 conservation after every action, for hands and whole sessions (also with ``bust = leave``);
 - every card is in exactly one place (hands, tricks, current trick, turn-up, turned aside, stock);
@@ -19,7 +20,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from conftest import soak
+from ramsli import testing
 from ramsli.errors import IllegalActionError
 from ramsli.hand import Action, Hand
 from ramsli.rules import PRESETS, Rules
@@ -33,7 +34,7 @@ NAMES = ["Ann", "Bo", "Cy", "Di", "Ed", "Fay"]
 
 def random_hand(seed: int, preset: str, n: int, vary: bool) -> tuple[Hand, int, random.Random]:
     rng = random.Random(seed)
-    rules = soak.random_rules(rng, preset, vary=0.3 if vary else 0.0)
+    rules = testing.random_rules(rng, preset, vary=0.3 if vary else 0.0)
     stacks = [rng.choice([rules.ante, rules.ante + 2, 20]) for _ in range(n)]
     pot = rng.choice([0, 3])
     dealer = rng.randrange(n)
@@ -46,7 +47,7 @@ def random_hand(seed: int, preset: str, n: int, vary: bool) -> tuple[Hand, int, 
        vary=st.booleans())
 def test_hand_invariants_after_every_action(seed, preset, n, vary):
     hand, bank, rng = random_hand(seed, preset, n, vary)
-    violations = soak.play_random_hand(hand, rng, bank, wrong=0.5, observe="all")
+    violations = testing.play_random_hand(hand, rng, bank, wrong=0.5, observe="all")
     assert violations == []
     assert hand.is_over and hand.total() == bank
 
@@ -58,7 +59,7 @@ def test_hand_choices_drawn_by_hypothesis(data, seed, preset, n):
     """The same invariants, with every choice (legal action, wrong action) drawn by hypothesis."""
     hand, bank, _ = random_hand(seed, preset, n, vary=False)
     while True:
-        assert soak.check_hand(hand, bank, observe="acting") == []
+        assert testing.check_hand(hand, bank, observe="acting") == []
         if hand.is_over:
             break
         legal = hand.legal_actions()
@@ -86,7 +87,7 @@ def test_hand_choices_drawn_by_hypothesis(data, seed, preset, n):
        hands=st.integers(1, 12))
 def test_session_conservation_and_bust(seed, preset, n, bust, stack, hands):
     rng = random.Random(seed)
-    rules = soak.random_rules(rng, preset).replace(starting_stack=stack, bust=bust, end=[f"hands:{hands}"])
+    rules = testing.random_rules(rng, preset).replace(starting_stack=stack, bust=bust, end=[f"hands:{hands}"])
     s = Session(rules, NAMES[:n], seed=seed)
     floor = max(rules.ante, 1)
     gone: set[int] = set()
@@ -95,7 +96,7 @@ def test_session_conservation_and_bust(seed, preset, n, bust, stack, hands):
         assert s.dealer in s.seated
         hand = s.start_hand()
         assert not set(hand.seated) & gone
-        v = soak.play_random_hand(hand, rng, s.bank, apply=s.apply, wrong=0.2, observe="acting",
+        v = testing.play_random_hand(hand, rng, s.bank, apply=s.apply, wrong=0.2, observe="acting",
                                   after=lambda: [] if s.total() == s.bank else [f"R3.4 {s.total()}"])
         assert v == []
         gone.update(s.ledger[-1].left)

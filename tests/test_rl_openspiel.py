@@ -253,7 +253,7 @@ def test_history_rebuilt_from_observations():
 
 def test_ismcts_as_a_ramsli_bot_in_a_duplicate_tournament():
     from ramsli.rules import Rules
-    from ramsli.tournament import run_tournament
+    from ramsli.analysis.tournament import run_tournament
 
     og.register_ismcts_bot()
     res = run_tournament(["ismcts:sims=8", "random", "random"], Rules.preset("nap"), deals=2, seed=3, duplicate=True)

@@ -8,9 +8,9 @@ import json
 import pytest
 from typer.testing import CliRunner
 
+from ramsli.analysis.tournament import deal_deck, play_deal, run_tournament
 from ramsli.cli import app
 from ramsli.rules import Rules
-from ramsli.tournament import deal_deck, play_deal, run_tournament
 
 SPECS = ["montecarlo:samples=2,nodes=300", "rules", "random"]
 
@@ -177,7 +177,7 @@ def test_cli_plot_without_matplotlib_fails_before_playing(tmp_path, monkeypatch)
 
 
 def test_library_starts_no_more_processes_than_work_units(monkeypatch):
-    import ramsli.tournament as T
+    import ramsli.analysis.tournament as T
 
     monkeypatch.setattr(T, "ProcessPoolExecutor", lambda *a, **k: pytest.fail("a pool for one work unit"))
     res = run_tournament(["rules", "random"], Rules(), deals=2, seed=1, jobs=64, chunk=2)

@@ -11,6 +11,8 @@ import importlib
 
 import typer
 
+from ramsli import __version__
+
 app = typer.Typer(
     name="ramsli",
     help="Ramsli (Rams, Ramscheln): the 19th-century gambling trick-taking pub game.",
@@ -21,8 +23,6 @@ app = typer.Typer(
 
 def _version(value: bool) -> None:
     if value:
-        from ramsli import __version__
-
         typer.echo(f"ramsli {__version__}")
         raise typer.Exit()
 

@@ -4,17 +4,25 @@ A bot is any object with ``name`` and ``act(obs) -> Action``; it receives only
 an :class:`~ramsli.hand.Observation` (R7: no hidden card in it) and must return
 one of ``obs.legal``. Bots are created by name with :func:`make_bot`; every bot
 takes a ``seed`` so that the same seed gives the same choices.
+
+Layering (README, "Dependencies point one way"): bots stand on the engine and
+never import the strategy lab, the research adapters or a front end; those may
+import bots. A bot that lives in such a higher package (the lab's ``tips``) is
+named in :data:`BOT_MODULES` by its module path and imported only when it is
+first asked for by name, so the registry finds it without a bots → lab import.
 """
 
 from __future__ import annotations
 
+import importlib
 import inspect
 import random
 from typing import Callable, Mapping, Protocol, runtime_checkable
 
 from ramsli.hand import Action, Hand, Observation
 
-__all__ = ["Bot", "RandomBot", "BOTS", "register_bot", "make_bot", "bot_names", "bot_options", "play_hand"]
+__all__ = ["Bot", "RandomBot", "BOTS", "register_bot", "make_bot", "bot_names", "bot_options", "bot_factory",
+           "BOT_MODULES", "play_hand"]
 
 
 @runtime_checkable
@@ -69,8 +77,13 @@ def only_choice(obs: Observation) -> Action | None:
     return obs.legal[0] if len(obs.legal) == 1 else None
 
 
-#: name -> factory(seed, **options)
+#: name -> factory(seed, **options): the bots registered or loaded so far
 BOTS: dict[str, Callable[..., Bot]] = {"random": RandomBot}
+
+#: Bots of packages above the bots, known by name and imported only when first asked for:
+#: name -> ``"module:factory"``. ``tips`` lives in the strategy lab (:mod:`ramsli.lab.policy`, which
+#: needs no optional extra); naming it here is a lookup at run time, not an import.
+BOT_MODULES: dict[str, str] = {"tips": "ramsli.lab.policy:TipsBot"}
 
 
 def register_bot(name: str, factory: Callable[..., Bot]) -> None:
@@ -79,9 +92,30 @@ def register_bot(name: str, factory: Callable[..., Bot]) -> None:
 
 
 def bot_names() -> list[str]:
-    """Names of all registered bots."""
+    """Names of all bots: those registered and those of :data:`BOT_MODULES` (whose modules are not imported).
+
+    >>> {"random", "rules", "montecarlo", "tips"} <= set(bot_names())
+    True
+    """
     _load_builtin()
-    return list(BOTS)
+    return list(dict.fromkeys([*BOTS, *BOT_MODULES]))
+
+
+def bot_factory(name: str) -> Callable[..., Bot]:
+    """The factory ``factory(seed=..., **options)`` of bot ``name``; a bot of :data:`BOT_MODULES` is
+    imported (and registered) on first use.
+
+    Raises:
+        ValueError: for an unknown bot name (the message lists the names).
+        ModuleNotFoundError: if the bot's module needs an optional extra that is not installed.
+    """
+    _load_builtin()
+    if name not in BOTS and name in BOT_MODULES:
+        module, _, attr = BOT_MODULES[name].partition(":")
+        BOTS.setdefault(name, getattr(importlib.import_module(module), attr))
+    if name not in BOTS:
+        raise ValueError(f"unknown bot {name!r}; allowed are {', '.join(bot_names())}")
+    return BOTS[name]
 
 
 def make_bot(spec: str, seed: int | None = None) -> Bot:
@@ -93,8 +127,7 @@ def make_bot(spec: str, seed: int | None = None) -> Bot:
     """
     _load_builtin()
     name, _, opts = spec.strip().partition(":")
-    if name not in BOTS:
-        raise ValueError(f"unknown bot {name!r}; allowed are {', '.join(BOTS)}")
+    bot_factory(name)  # an unknown name is refused; a bot of BOT_MODULES is imported
     kwargs: dict[str, object] = {}
     for part in filter(None, (p.strip() for p in opts.split(","))):
         k, eq, v = part.partition("=")
@@ -140,10 +173,7 @@ def bot_options(name: str) -> list[str]:
     Raises:
         ValueError: for an unknown bot name.
     """
-    _load_builtin()
-    if name not in BOTS:
-        raise ValueError(f"unknown bot {name!r}; allowed are {', '.join(BOTS)}")
-    factory = BOTS[name]
+    factory = bot_factory(name)
     try:
         params = inspect.signature(factory).parameters
     except (TypeError, ValueError):
@@ -155,14 +185,12 @@ _loaded = False
 
 
 def _load_builtin() -> None:
-    """Import the built-in bot modules so they register themselves."""
+    """Import the bot modules of this package so they register themselves (``rules``, ``montecarlo``)."""
     global _loaded
     if _loaded:
         return
     _loaded = True
-    import importlib
-
-    for mod in ("ramsli.bots.rules_bot", "ramsli.bots.montecarlo", "ramsli.lab.policy"):
+    for mod in ("ramsli.bots.rules_bot", "ramsli.bots.montecarlo"):
         try:
             importlib.import_module(mod)
         except ModuleNotFoundError as e:

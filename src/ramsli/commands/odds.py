@@ -15,6 +15,7 @@ from rich.console import Console
 from rich.table import Table
 
 from ramsli.commands import fail
+from ramsli.lab.limits import LimitError, check_counters, check_positive_time, check_seed
 from ramsli.rules import PRESETS, Rules, RulesError
 
 __all__ = ["register", "odds_cmd"]
@@ -46,8 +47,7 @@ def odds_cmd(
     as_json: Annotated[bool, typer.Option("--json", help="Print the result as JSON.")] = False,
 ) -> None:
     """Estimate P(a trick), P(most tricks) and the counters of in vs out for one hand."""
-    from ramsli.lab.limits import LimitError, check_counters, check_positive_time, check_seed
-    from ramsli.lab.odds import OddsError, estimate
+    from ramsli.lab.odds import OddsError, estimate  # the lab's kernel: optional extra 'lab' (NumPy, Numba)
 
     try:
         rules = Rules.preset(preset).with_assignments(rule or [])

@@ -10,11 +10,22 @@ from __future__ import annotations
 
 import math
 import sys
+import unicodedata
 from enum import Enum
 from pathlib import Path
 from typing import List, Optional
 
+import platformdirs
 import typer
+
+from ramsli.bots import make_bot
+from ramsli.frontends import game
+from ramsli.frontends import text as T
+from ramsli.frontends.game import BOT_NAMES, Table, default_bot, split_bot_specs
+from ramsli.frontends.i18n import _, detect_language, set_language
+from ramsli.frontends.plain import PlainGame, echo_text
+from ramsli.frontends.storage import SaveError, Store
+from ramsli.rules import Rules, RulesError
 
 __all__ = ["register", "play"]
 
@@ -22,8 +33,6 @@ __all__ = ["register", "play"]
 def _default_data_dir() -> str:
     """The user data folder of ramsli (platformdirs), shown in the help of --data-dir."""
     try:
-        import platformdirs
-
         return str(Path(platformdirs.user_data_dir("ramsli")))
     except Exception:  # no home folder: the help still works
         return "the user data folder (platformdirs)"
@@ -75,13 +84,6 @@ def play(
                                             f"histories; default {DEFAULT_DATA_DIR}"),
 ) -> None:
     """Play a session of Ramsli against bots, in the terminal (full-screen app, or --plain lines)."""
-    from ramsli.frontends import text as T
-    from ramsli.frontends.game import BOT_NAMES, Table, default_bot, default_name, split_bot_specs
-    from ramsli.frontends.i18n import _, detect_language, set_language
-    from ramsli.frontends.storage import SaveError, Store
-    from ramsli.bots import make_bot
-    from ramsli.rules import Rules, RulesError
-
     set_language(lang.value if lang else detect_language())
     if players is not None and not 2 <= players <= 6:
         raise typer.BadParameter(_("{n} players: allowed are 2..6 (R2.1)").format(n=players), param_hint="--players")
@@ -180,7 +182,7 @@ def play(
         if len(specs) != n - 1:
             raise typer.BadParameter(f"{len(specs)} bots given for {n - 1} other seats; give one bot for all "
                                      f"or one per seat", param_hint="--bots")
-        me = _clean_name(name or "") or default_name()
+        me = _clean_name(name or "") or game.default_name()
         names = [me] + [b for b in BOT_NAMES if b != me][: n - 1]
         try:
             for spec in set(specs):
@@ -203,12 +205,11 @@ def play(
         typer.echo(_("Not a terminal: playing in --plain mode."), err=True)
         plain = True
     if plain:
-        from ramsli.frontends.plain import PlainGame
-
         if notice:
             typer.echo(notice)
         code = PlainGame(table, speed=speed if speed is not None else 0.0).run()
     else:
+        # kept local: Textual takes about 130 ms to import, which ``ramsli --help`` and --plain never need
         from ramsli.frontends.tui import run_app
 
         code = run_app(table, speed=speed if speed is not None else 0.6, notice=notice)
@@ -226,8 +227,6 @@ MAX_SEED = 2**63
 
 def _short(value) -> str:
     """A value read from a save file, made safe and short to print."""
-    from ramsli.frontends.plain import echo_text
-
     return repr(echo_text(value if isinstance(value, str) else repr(value), 20))
 
 
@@ -238,8 +237,6 @@ def _interactive() -> bool:
 
 def _clean_name(text: str) -> str:
     """The player's name without control characters and surrounding blanks, at most :data:`MAX_NAME` long."""
-    import unicodedata
-
     return "".join(c for c in text if unicodedata.category(c)[0] != "C").strip()[:MAX_NAME].strip()
 
 

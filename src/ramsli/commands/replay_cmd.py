@@ -20,6 +20,7 @@ Exit status:
 from __future__ import annotations
 
 import json
+import unicodedata
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -29,7 +30,7 @@ from rich.markup import escape
 
 from ramsli.cards import Card, Suit
 from ramsli.hand import Hand, seat_name
-from ramsli.history import HandHistory, HistoryError, ReplayError, _control_char, read_hand_files, read_session
+from ramsli.history import HandHistory, HistoryError, ReplayError, read_hand_files, read_session
 
 __all__ = ["register", "replay", "describe_hand", "settlement_json"]
 
@@ -120,12 +121,21 @@ def settlement_json(hh: HandHistory, hand: Hand) -> dict[str, Any]:
     return {"hand": hh.hand_number, "finished": True, **d}
 
 
+#: Unicode categories escaped before anything read from a file is printed: controls (Cc), format
+#: characters (Cf: bidirectional controls, zero-width spaces), line and paragraph separators (Zl, Zp),
+#: the characters a seat name may not hold (R2.2); the joiners U+200C, U+200D (emoji, scripts) are kept
+UNSAFE_CATEGORIES = frozenset({"Cc", "Cf", "Zl", "Zp"})
+_JOINERS = frozenset("\u200c\u200d")
+
+
 def _safe(text: str) -> str:
-    """``text`` with control characters, line separators and bidirectional controls
-    escaped (``\\x1b``, ``\\n``, ``\\u202e``), so nothing read from a file can move the
-    cursor, change colours or add lines on the terminal. Names holding one are refused
-    when a history is read (:mod:`ramsli.history`); this also covers paths."""
-    return "".join(ch.encode("unicode_escape").decode("ascii") if _control_char(ch) else ch for ch in text)
+    """``text`` with control characters, format characters (bidirectional controls, zero-width
+    spaces) and line separators escaped (``\\x1b``, ``\\n``, ``\\u202e``), so nothing read from a
+    file can move the cursor, change colours, reorder or hide text or add lines on the terminal.
+    Names holding one are refused when a history is read (:mod:`ramsli.history`); this also
+    covers paths."""
+    return "".join(ch.encode("unicode_escape").decode("ascii")
+                   if unicodedata.category(ch) in UNSAFE_CATEGORIES and ch not in _JOINERS else ch for ch in text)
 
 
 def _fail(code: int, message: str) -> None:

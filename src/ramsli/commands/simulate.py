@@ -17,6 +17,8 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 
 from ramsli.commands import fail as _fail
+from ramsli.lab.limits import (MAX_HANDS, MAX_SESSIONS, LimitError, check_count, check_jobs, check_writable,
+                               out_targets)
 from ramsli.rules import PRESETS, Rules, RulesError
 
 __all__ = ["register", "simulate_cmd", "DEFAULT_HANDS"]
@@ -56,9 +58,7 @@ def simulate_cmd(
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar.")] = False,
 ) -> None:
     """Self-play many hands or sessions and summarise them (in-rate, bete rate, pots, counters)."""
-    from ramsli.lab.limits import (MAX_HANDS, MAX_SESSIONS, LimitError, check_count, check_jobs, check_writable,
-                                   out_targets)
-    from ramsli.lab.simulate import simulate, write_out
+    from ramsli.lab.simulate import simulate, write_out  # the lab's kernel: optional extra 'lab' (NumPy, Numba)
 
     try:
         rules = Rules.preset(preset).with_assignments(rule or [])

@@ -16,6 +16,7 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
 from ramsli.commands import fail
+from ramsli.lab.limits import MAX_TIPS_HANDS, LimitError, check_count, check_writable
 
 __all__ = ["register", "tips_cmd"]
 
@@ -32,8 +33,7 @@ def tips_cmd(
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar.")] = False,
 ) -> None:
     """Measure every claim of the original rules' Tips section and write a Markdown report with charts."""
-    from ramsli.lab.limits import MAX_TIPS_HANDS, LimitError, check_count, check_writable
-    from ramsli.lab.tips import build_report
+    from ramsli.lab.tips import build_report  # the lab's kernel and charts: optional extra 'lab'
 
     errors = []
     try:

@@ -21,11 +21,11 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
 from rich.table import Table
 
+from ramsli.analysis.tournament import TournamentResult, run_tournament
 from ramsli.bots.base import bot_names, make_bot
 from ramsli.commands import fail
 from ramsli.lab.limits import MAX_DEALS, LimitError, check_count, check_jobs, check_writable, out_targets
 from ramsli.rules import PRESETS, Rules, RulesError
-from ramsli.tournament import TournamentResult, run_tournament
 
 __all__ = ["register", "tournament", "write_outputs", "plot_result"]
 

@@ -22,17 +22,18 @@ import dataclasses
 import datetime as _dt
 import getpass
 import random
-import secrets
 import shlex
 from typing import Sequence
 
 from ramsli.bots import bot_names, make_bot
 from ramsli.errors import IllegalActionError
 from ramsli.hand import Action, Hand, Phase
+from ramsli.history import HandHistory
 from ramsli.rules import Rules
 from ramsli.session import LedgerEntry, Session
 from ramsli.frontends.i18n import _
-from ramsli.frontends.storage import SavedSession, Store
+from ramsli.frontends.storage import SavedSession, Store, default_data_dir
+from ramsli.frontends.text import hand_title, session_end_text
 
 __all__ = ["Table", "default_bot", "default_name", "BOT_NAMES", "split_bot_specs", "bot_seed", "decision_seed"]
 
@@ -140,7 +141,7 @@ class Table:
         for spec in set(bots):
             make_bot(spec, 0)  # fail early on an unknown bot or a bad option
         if seed is None:
-            seed = secrets.randbelow(2**31)
+            seed = random.SystemRandom().randrange(2**31)  # OS entropy, as secrets.randbelow
         specs: list[str | None] = list(bots)
         specs.insert(human, None)
         session = Session(rules, names, seed=seed)
@@ -231,14 +232,10 @@ class Table:
 
     def end_text(self) -> str:
         """When the session ends, in words (see :func:`ramsli.frontends.text.session_end_text`, R3.5, R3.6)."""
-        from ramsli.frontends.text import session_end_text
-
         return session_end_text(self.rules, elapsed=max(0.0, self.session.clock() - self.session.started))
 
     def hand_title(self) -> str:
         """``"Hand 2 of 10 — dealer: Anna · first to 30 counters"`` for the hand in progress (R3.6)."""
-        from ramsli.frontends.text import hand_title
-
         dealer = self.hand.dealer if self.hand is not None else self.session.dealer
         title = hand_title(self.hand_number, self.names[dealer], self.rules)
         end = self.end_text()
@@ -297,8 +294,6 @@ class Table:
         when the data folder is not the default one."""
         cmd = "ramsli play --resume"
         if self.store is not None:
-            from ramsli.frontends.storage import default_data_dir
-
             try:
                 default = default_data_dir().resolve()
             except Exception:  # no home folder
@@ -355,10 +350,6 @@ class Table:
 
     def _write_history(self, hand: Hand, number: int) -> None:
         if self.store is None:
-            return
-        try:
-            from ramsli.history import HandHistory  # written by the history helper (issue #2)
-        except ImportError:
             return
         try:
             text = HandHistory.from_hand(hand, self.names, hand_number=number).to_toml()

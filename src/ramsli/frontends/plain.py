@@ -16,6 +16,8 @@ import time
 import unicodedata
 from typing import TextIO
 
+from rich.console import Console
+
 from ramsli.cards import Card, CardError
 from ramsli.errors import IllegalActionError
 from ramsli.hand import Action, Phase
@@ -157,8 +159,6 @@ class _Out:
         self.stream = stream
         self.console = None
         if getattr(stream, "isatty", lambda: False)():
-            from rich.console import Console
-
             self.console = Console(file=stream, highlight=False)
 
     def __call__(self, line: str = "", style: str | None = None) -> None:

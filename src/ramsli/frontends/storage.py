@@ -28,6 +28,8 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
+import platformdirs
+
 from ramsli.bots import make_bot
 from ramsli.cards import CardError
 from ramsli.hand import Action
@@ -231,8 +233,6 @@ class SavedSession:
 
 def default_data_dir() -> Path:
     """``platformdirs.user_data_dir("ramsli")`` (e.g. ``~/.local/share/ramsli`` on Linux)."""
-    import platformdirs
-
     return Path(platformdirs.user_data_dir("ramsli"))
 
 

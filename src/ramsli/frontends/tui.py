@@ -15,7 +15,9 @@ settlement (R5); at the end, the standings (R3.7).
 from __future__ import annotations
 
 import dataclasses
+import io
 
+from rich.console import Console
 from textual.app import App, ComposeResult
 from textual.binding import Binding, BindingsMap
 from textual.containers import Horizontal, Vertical, VerticalScroll
@@ -381,10 +383,6 @@ class RamsliApp(App[int]):
 
     def screen_text(self) -> str:
         """The screen as plain text (for tests, reports and screen-reader checks)."""
-        import io
-
-        from rich.console import Console
-
         width, height = self.size
         console = Console(width=width, height=height, file=io.StringIO(), force_terminal=False, record=True,
                           color_system=None, legacy_windows=False, safe_box=False)

@@ -41,6 +41,7 @@ import numpy as np
 from numba import njit, prange
 
 from ramsli.cards import make_deck
+from ramsli.lab.limits import MAX_COUNTERS, check_counters
 from ramsli.rules import Rules
 
 __all__ = [
@@ -919,8 +920,6 @@ def play_batch(rules: Rules, n: int, count: int, seed: int = 0, start: int = 0, 
         raise ValueError(f"{n} players: allowed are 2..{MAX_SEATS} (R2.1)")
     if seed < 0:
         raise ValueError("the seed must be >= 0")
-    from ramsli.lab.limits import MAX_COUNTERS, check_counters
-
     check_counters(rules, pot, ante_payable=False, pot_option="pot")
     if stacks is not None and any(int(x) > MAX_COUNTERS for x in stacks):
         raise ValueError(f"stacks {list(stacks)}: allowed are at most {MAX_COUNTERS} counters each (R3.3)")
@@ -1110,8 +1109,6 @@ def play_sessions(rules: Rules, n: int, count: int, seed: int = 0, start: int = 
         raise ValueError(f"{n} players: allowed are 2..{MAX_SEATS} (R2.1)")
     if seed < 0:
         raise ValueError("the seed must be >= 0")
-    from ramsli.lab.limits import check_counters
-
     check_counters(rules, ante_payable=False)
     pol, var = _policy_arrays(n, policy, variant)
     out = dict(n_hands=np.empty(count, np.int64), end_reason=np.empty(count, np.int64),

@@ -47,8 +47,11 @@ from typing import Sequence
 
 import numpy as np
 
+from ramsli.bots.base import make_bot
 from ramsli.cards import Card, CardError, make_deck, parse_cards
+from ramsli.hand import Action, Hand
 from ramsli.lab import kernel as K
+from ramsli.lab.limits import LimitError, check_counters, check_positive_time, check_seed
 from ramsli.rules import Rules
 
 __all__ = ["OddsError", "parse_query", "estimate"]
@@ -149,8 +152,6 @@ def estimate(cards: str, turn_up: str, players: int, seat: int, before: str | Se
     """
     rules = rules or Rules()
     mine, tu, bef = parse_query(cards, turn_up, players, seat, before, rules)
-    from ramsli.lab.limits import LimitError, check_counters, check_positive_time, check_seed
-
     try:
         check_counters(rules, pot)  # R3.3, R3.5, R5.4: the kernel's 64-bit counters; a payable ante
         check_positive_time(time_s, "time_s")
@@ -175,9 +176,6 @@ def estimate(cards: str, turn_up: str, players: int, seat: int, before: str | Se
         K.warm_up("odds", note)  # the compile is not part of the time budget
     t0 = time.perf_counter()
     if not kernel_bot:
-        from ramsli.bots.base import make_bot
-        import ramsli.lab.policy  # noqa: F401
-
         try:
             make_bot(bot, seed=0)
         except ValueError as e:
@@ -261,9 +259,6 @@ def estimate(cards: str, turn_up: str, players: int, seat: int, before: str | Se
 
 def _engine_samples(rules, bot, n, me, mine, tu, unknown, bef, seed, start, m, pot):
     """Engine path for bots the kernel cannot play: declarations before me are forced."""
-    from ramsli.bots.base import make_bot
-    from ramsli.hand import Action, Hand
-
     d = np.empty((m, 2), np.int64)
     tr = np.empty(m, np.int64)
     be = np.empty(m, np.int64)

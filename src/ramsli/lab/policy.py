@@ -3,7 +3,9 @@
 This is the policy the batch kernel (:mod:`ramsli.lab.kernel`, policy ``TIPS``)
 plays; :class:`TipsBot` plays exactly the same choices through the engine's
 :class:`~ramsli.hand.Observation` (the agreement tests check every action).
-It is deterministic and sees only what its seat may see (R7).
+It is deterministic and sees only what its seat may see (R7). The bot registry
+finds it by name (``make_bot("tips")``, :data:`ramsli.bots.base.BOT_MODULES`)
+without the bots importing the lab.
 
 Words: a *trump* is a card of the trump suit or a joker (D-2); a *top trump* is
 a trump of rank K or higher (K, A, jokers); a *side ace/king* is an A/K of
@@ -187,13 +189,3 @@ class TipsBot:
         legal = [a.card for a in obs.legal]
         card = choose_play(cards, [c for _, c in obs.current], trump, len(obs.tricks), legal, self.variant)
         return Action.play(seat, card)
-
-
-def _register() -> None:
-    from ramsli.bots.base import BOTS, register_bot
-
-    if "tips" not in BOTS:
-        register_bot("tips", TipsBot)
-
-
-_register()

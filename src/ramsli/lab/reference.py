@@ -15,9 +15,11 @@ import numpy as np
 
 from ramsli.cards import Card
 from ramsli.hand import Hand
-from ramsli.lab.kernel import KIND_PLAYED, KIND_THROWN_IN, KIND_WALKOVER, RANDOM, TIPS
+from ramsli.lab.kernel import (END_NAMES, KIND_PLAYED, KIND_THROWN_IN, KIND_WALKOVER, RANDOM, TIPS, base_deck,
+                               make_inputs, play_sessions, play_table, session_first_dealer)
 from ramsli.lab.policy import TipsBot
 from ramsli.rules import Rules
+from ramsli.session import Session
 
 __all__ = ["play_reference", "reference_outcome"]
 
@@ -93,8 +95,6 @@ def random_table_inputs(rules: Rules, n: int, count: int, seed: int, short_stack
 
     Returns ``(decks, cuts, u, dealers, seated, stacks, pots)``.
     """
-    from ramsli.lab.kernel import base_deck, make_inputs
-
     decks, cuts, u = make_inputs(seed, 0, count, base_deck(rules))
     rng = np.random.default_rng(seed)
     dealers = rng.integers(0, n, count)
@@ -124,8 +124,6 @@ def check_agreement(rules: Rules, n: int, count: int, seed: int = 0, policy=RAND
     Returns ``(hands compared, mismatches)``; each mismatch is ``(i, kernel row, engine row)``;
     stops after ``stop_at`` mismatches. Also checks conservation (R3.4) on both sides.
     """
-    from ramsli.lab.kernel import play_table
-
     decks, cuts, u, dealers, seated, stacks, pots = random_table_inputs(rules, n, count, seed,
                                                                         short_stacks, leave)
     pol = [policy] * n if np.isscalar(policy) else list(policy)
@@ -151,9 +149,6 @@ def check_session_agreement(rules: Rules, n: int, count: int, seed: int = 0, pol
     """Play ``count`` kernel sessions and the same sessions through :class:`ramsli.session.Session`
     (same first dealer, decks, cuts and decision tables); return the sessions that differ
     (hands played, end reason, final stacks, final pot)."""
-    from ramsli.lab.kernel import END_NAMES, base_deck, make_inputs, play_sessions, session_first_dealer
-    from ramsli.session import Session
-
     ker = play_sessions(rules, n, count, seed=seed, policy=policy, cap=cap)
     pol = [policy] * n if np.isscalar(policy) else list(policy)
     base = base_deck(rules)

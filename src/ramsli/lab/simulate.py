@@ -25,8 +25,13 @@ from typing import Callable, Sequence
 
 import numpy as np
 
+from ramsli.bots.base import make_bot, play_hand
+from ramsli.cards import Card
+from ramsli.hand import Hand
 from ramsli.lab import kernel as K
+from ramsli.lab.limits import LimitError, check_ante, check_counters
 from ramsli.rules import Rules
+from ramsli.session import Session
 
 __all__ = ["KERNEL_BOTS", "Stats", "simulate", "write_out", "kernel_policy"]
 
@@ -149,11 +154,6 @@ class Stats:
 
 def _engine_hands(args: tuple) -> Stats:
     rules, bots, lo, hi, seed = args
-    from ramsli.bots.base import make_bot, play_hand
-    from ramsli.cards import Card
-    from ramsli.hand import Hand
-    import ramsli.lab.policy  # noqa: F401  (registers the tips bot)
-
     n = len(bots)
     players = {s: make_bot(b, seed=seed * 7919 + lo * 11 + s) for s, b in enumerate(bots)}
     st = Stats(n)
@@ -170,10 +170,6 @@ def _engine_hands(args: tuple) -> Stats:
 
 def _engine_sessions(args: tuple) -> Stats:
     rules, bots, lo, hi, seed = args
-    from ramsli.bots.base import make_bot
-    from ramsli.session import Session
-    import ramsli.lab.policy  # noqa: F401
-
     n = len(bots)
     st = Stats(n)
     for k in range(lo, hi):
@@ -224,17 +220,12 @@ def simulate(rules: Rules, bots: Sequence[str], hands: int = 0, sessions: int = 
         raise ValueError("give either a number of hands or a number of sessions (both > 0 not allowed)")
     if seed < 0:
         raise ValueError("the seed must be >= 0")
-    from ramsli.bots.base import make_bot
-    import ramsli.lab.policy  # noqa: F401
-
     for b in bots:
         make_bot(b, seed=0)  # raises ValueError for an unknown bot
     pol = kernel_policy(bots)
     if use_kernel and pol is None:
         raise ValueError(f"the kernel plays only {', '.join(KERNEL_BOTS)}; got {', '.join(bots)}")
     kern = pol is not None if use_kernel is None else use_kernel
-    from ramsli.lab.limits import LimitError, check_ante, check_counters
-
     if hands:
         check_ante(rules)  # every independent hand starts from starting_stack (R3.5)
     if kern:

@@ -37,7 +37,8 @@ from gymnasium import spaces
 from ramsli.bots import Bot, make_bot
 from ramsli.errors import IllegalActionError
 from ramsli.hand import Hand
-from ramsli.rl.encoding import NUM_ACTIONS, action_mask, encode, id_to_action, rules_from_text, tensor_size
+from ramsli.rl.encoding import (NUM_ACTIONS, action_mask, encode, id_to_action, observation_string, rules_from_text,
+                                tensor_size)
 from ramsli.rules import Rules
 
 __all__ = ["RamsliEnv", "ENV_ID"]
@@ -154,8 +155,6 @@ class RamsliEnv(gym.Env):
         """The table from the agent's seat (ansi text, R7: no hidden card)."""
         if self.render_mode != "ansi" or self.hand is None:
             return None
-        from ramsli.rl.encoding import observation_string
-
         return observation_string(self.hand.observe(self.seat), perfect_recall=True)
 
     # -- internals -------------------------------------------------------------------

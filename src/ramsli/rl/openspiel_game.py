@@ -77,10 +77,11 @@ from typing import Any
 import numpy as np
 import pyspiel
 
+from ramsli.bots import register_bot
 from ramsli.cards import Card, format_cards, make_deck
-from ramsli.hand import Hand, effective_suit, seat_name
+from ramsli.hand import Action, Hand, Phase, effective_suit, seat_name
 from ramsli.rl.encoding import (
-    NUM_ACTIONS, NUM_CARDS, DealView, action_id, encode_into, id_to_action, known_voids, legal_ids,
+    NUM_ACTIONS, NUM_CARDS, DealView, action_id, dealt_cards, encode_into, id_to_action, known_voids, legal_ids,
     make_views, observation_string, pieces, rules_from_text, trump_caps,
 )
 from ramsli.rules import Rules
@@ -474,8 +475,6 @@ def _history_from_observation(obs) -> list:
     Declarations, announcements and plays are public; the passes of the General Rams
     and target questions are implied by the order of asking (R4.7, R4.8).
     """
-    from ramsli.hand import Action, Phase
-
     rules = obs.rules
     hist: list[Action] = [Action.declare(s, d == "in") for s, d in obs.declarations]
     ph = obs.phase
@@ -506,7 +505,7 @@ def game_for_observation(obs) -> RamsliGame:
     """The ``python_ramsli`` game of the hand ``obs`` belongs to (same rules, seats, dealer).
 
     The hand must have started from equal stacks and an empty pot (as in
-    :mod:`ramsli.tournament`), since that is what one episode of the game is.
+    :mod:`ramsli.analysis.tournament`), since that is what one episode of the game is.
 
     Raises:
         ValueError: if the hand did not start from equal stacks and an empty pot, or not
@@ -539,8 +538,6 @@ def state_for_observation(obs, rng: random.Random) -> RamsliState:
             played[s].append(c.index)
     for s, c in obs.current:
         played[s].append(c.index)
-    from ramsli.rl.encoding import dealt_cards
-
     played[obs.seat] = [c.index for c in dealt_cards(obs)]
     tail = [c.index for c in obs.turned_aside] + [obs.turn_up.index]
     fixed = set(tail) | {c for s in played for c in played[s]}
@@ -608,6 +605,4 @@ class ISMCTSRamsliBot:
 
 def register_ismcts_bot() -> None:
     """Add ``"ismcts"`` (:class:`ISMCTSRamsliBot`) to the ramsli bot registry."""
-    from ramsli.bots import register_bot
-
     register_bot("ismcts", ISMCTSRamsliBot)

@@ -1,0 +1,9 @@
+"""Analysis of play: measurements made with the engine and the bots, beside the strategy lab.
+
+- :mod:`ramsli.analysis.tournament` — duplicate tournaments between bots with
+  confidence intervals (issue #4), the work behind ``ramsli tournament``.
+
+Like the lab and the research adapters this layer stands on the bots and the
+engine and is used by the front ends, never the other way round (README,
+"Dependencies point one way"). Unlike the lab it needs no optional extra.
+"""
