@@ -394,3 +394,34 @@ def test_kernel_sessions_end_like_the_engine_on_random_rule_sets():
         n = 2 + i % 5
         bad = check_session_agreement(rules, n, 6, seed=i, policy=K.TIPS if i % 2 else K.RANDOM, cap=100)
         assert bad == [], f"{rules.diff()}, {n} players: (session, kernel, engine) {bad[0]}"
+
+
+# --------------------------------------------------------------------------- the rules map
+
+
+def test_rules_map_names_only_places_that_exist():
+    """docs/rules-map.md, "Rules with copies": every file, function and test it names exists, and every
+    test of this module is named there (so the map cannot rot silently)."""
+    import re
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parent.parent
+    text = (root / "docs" / "rules-map.md").read_text(encoding="utf-8")
+    section = text[text.index("## Rules with copies"):]
+    rows = [line for line in section.splitlines() if line.startswith("| R")]
+    assert len(rows) >= 8
+    named = 0
+    for row in rows:
+        for path, names in re.findall(r"`([\w/]+\.py)`: ((?:`[\w.]+`(?:,? (?:and )?)?)+)", row):
+            f = root / path if path.startswith(("tests/", "bench/")) else root / "src" / "ramsli" / path
+            assert f.exists(), f"rules map names {path}, which does not exist"
+            src = f.read_text(encoding="utf-8")
+            for name in re.findall(r"`([\w.]+)`", names):
+                for part in name.split("."):
+                    assert re.search(rf"^\s*(def|class) {part}\b|^{part}\s*[:=]", src, re.M), \
+                        f"rules map names {path}: {name}, which is not defined there"
+                named += 1
+    assert named > 40
+    for test in [n for n in globals() if n.startswith("test_")]:
+        assert f"`{test}`" in section or test == "test_rules_map_names_only_places_that_exist", \
+            f"{test} is not listed in docs/rules-map.md"
