@@ -8,9 +8,10 @@ Card code (one hand, one trump): ``eff * 32 + rank`` where ``eff`` is 0 for the
 trump suit and the jokers (R1.3, D-2) and 1..3 for the side suits, and ``rank``
 is 2..14 (jokers 15 little, 16 big). So ``code < 32`` means trump, ``code >> 5``
 is the suit a card counts as, and within one suit a higher code is a higher
-card. :func:`legal` and :func:`winner_index` mirror
+card. :func:`legal`, :func:`beats` and :func:`winner_index` are copies of
 :func:`ramsli.hand.legal_plays` and :func:`ramsli.hand.trick_winner` (R4.10,
-R4.11) exactly; ``tests/test_bots.py`` checks that on random positions.
+R4.11) for speed; ``tests/test_rule_copies.py`` checks that they agree on
+random positions, and ``docs/rules-map.md`` lists every copy of these rules.
 
 The policy functions (:func:`rule_declare`, :func:`rule_play`) are the ``rules``
 bot's judgement (the seeds' "Tips and Strategy"), written on codes so that the

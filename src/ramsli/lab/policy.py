@@ -98,6 +98,8 @@ def choose_target(cards: Sequence[Card], trump: str, max_t: int) -> int:
 
 
 def _beats(c: Card, best: Card, led: str, trump: str) -> bool:
+    """True if ``c`` beats ``best`` in a trick led in ``led`` (R4.11; a copy of
+    :func:`ramsli.hand.trick_winner`'s test, checked by ``tests/test_rule_copies.py``)."""
     if _trump(c, trump):
         return not _trump(best, trump) or c.rank > best.rank
     return not _trump(best, trump) and c.suit == led and c.rank > best.rank

@@ -76,7 +76,8 @@ from typing import Any, Iterable, Sequence
 import numpy as np
 
 from ramsli.cards import Card, format_cards
-from ramsli.hand import Action, Observation, Phase, Trick, effective_suit, seat_name
+from ramsli.hand import Action, Observation, Phase, Trick, seat_name
+from ramsli.inference import revealed_voids, trump_caps as _trump_caps
 from ramsli.rules import PRESETS, Rules, RulesError
 
 __all__ = [
@@ -388,24 +389,10 @@ def known_voids(view: Observation | DealView) -> dict[int, set[str]]:
 
     A seat that did not follow the led suit holds none of it; one that also did not
     trump holds no trump either. Jokers count as trump (D-2). Only public plays are
-    used, so this is information every seat has (R7).
+    used, so this is information every seat has (R7). The inference lives in
+    :func:`ramsli.inference.revealed_voids`; this is that function.
     """
-    out: dict[int, set[str]] = {}
-    trump = view.trump
-    if trump is None:
-        return out
-    tricks: list[Sequence[tuple[int, Card]]] = [t.plays for t in view.tricks]
-    if view.current:
-        tricks.append(tuple(view.current))
-    for plays in tricks:
-        led = effective_suit(plays[0][1], trump)
-        for s, c in plays[1:]:
-            suit = effective_suit(c, trump)
-            if suit != led:
-                out.setdefault(s, set()).add(led)
-                if suit != trump:
-                    out[s].add(trump)
-    return out
+    return revealed_voids(view)
 
 
 def trump_caps(view: Observation | DealView) -> dict[int, int]:
@@ -414,25 +401,9 @@ def trump_caps(view: Observation | DealView) -> dict[int, int]:
     A seat that played a trump lower than the highest trump already in the trick,
     where it had to overtrump if able (a trumped side-suit lead, or with
     ``overtrump = "always"`` also a trump lead), held no higher trump. Public
-    information only (R7).
+    information only (R7). The inference lives in :func:`ramsli.inference.trump_caps`.
     """
-    out: dict[int, int] = {}
-    trump = view.trump
-    if trump is None:
-        return out
-    always = getattr(getattr(view, "rules", None), "overtrump", "always") == "always"
-    tricks: list[Sequence[tuple[int, Card]]] = [t.plays for t in view.tricks]
-    if view.current:
-        tricks.append(tuple(view.current))
-    for plays in tricks:
-        led = effective_suit(plays[0][1], trump)
-        high = plays[0][1].rank if led == trump else 0
-        for s, c in plays[1:]:
-            if effective_suit(c, trump) == trump:
-                if high and c.rank < high and (always or led != trump):
-                    out[s] = min(out.get(s, 99), high)
-                high = max(high, c.rank)
-    return out
+    return _trump_caps(view)
 
 
 def rules_from_text(preset: str, rules: str = "", players: int | None = None) -> Rules:

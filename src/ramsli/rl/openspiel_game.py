@@ -79,10 +79,11 @@ import pyspiel
 
 from ramsli.bots import register_bot
 from ramsli.cards import Card, format_cards, make_deck
-from ramsli.hand import Action, Hand, Phase, effective_suit, seat_name
+from ramsli.hand import Action, Hand, Phase, seat_name
+from ramsli.inference import infer
 from ramsli.rl.encoding import (
-    NUM_ACTIONS, NUM_CARDS, DealView, action_id, dealt_cards, encode_into, id_to_action, known_voids, legal_ids,
-    make_views, observation_string, pieces, rules_from_text, trump_caps,
+    NUM_ACTIONS, NUM_CARDS, DealView, action_id, dealt_cards, encode_into, id_to_action, legal_ids,
+    make_views, observation_string, pieces, rules_from_text,
 )
 from ramsli.rules import Rules
 
@@ -363,11 +364,8 @@ class RamsliState(pyspiel.State):
         positions: dict[int, list[int]] = {s: [] for s in range(g.n)}
         for i in range(min(len(self._seq), n_hand)):
             positions[g.deal_seats[i]].append(i)
-        fixed = set(self._seq[i] for i in positions[player_id]) | set(self._seq[n_hand:])
-        fixed |= {c for s in played for c in played[s]}
-        pool = [i for i in g.deck_ids if i not in fixed]
         need = {s: len(positions[s]) - len(played[s]) for s in range(g.n) if s != player_id}
-        assign = _sample_hidden(pool, need, known_voids(view), view.trump, rng, caps=trump_caps(view))
+        assign = _sample_hidden(view, g.deck, need, rng)
         seq = list(self._seq)
         for s, cards in assign.items():
             for pos, idx in zip(positions[s], played[s] + cards):
@@ -381,41 +379,17 @@ class RamsliState(pyspiel.State):
         return new
 
 
-def _sample_hidden(pool: list[int], need: dict[int, int], voids: dict[int, set[str]], trump: str | None,
-                   rng: random.Random, tries: int = 50,
-                   caps: dict[int, int] | None = None) -> dict[int, list[int]]:
-    """Deal ``need[s]`` cards of ``pool`` to each seat s, avoiding its void suits and
-    trumps above its cap (R4.10); falls back to no constraints if they cannot be met."""
-    caps = caps or {}
+def _sample_hidden(view, deck, need: dict[int, int], rng: random.Random) -> dict[int, list[int]]:
+    """Deal the cards ``view.seat`` has not seen, ``need[s]`` to each seat s (card indices),
+    avoiding its void suits and trumps above its cap (:mod:`ramsli.inference`, R4.10).
 
-    def allowed(s: int, i: int) -> bool:
-        c = Card.from_index(i)
-        suit = effective_suit(c, trump)
-        if suit in voids.get(s, ()):
-            return False
-        return not (suit == trump and s in caps and c.rank > caps[s])
-
-    constrained = {s for s in need if voids.get(s) or s in caps}
-    seats = sorted(need, key=lambda s: (s not in constrained, -len(voids.get(s, ()))))
-    for _ in range(tries):
-        cards = pool[:]
-        rng.shuffle(cards)
-        out: dict[int, list[int]] = {}
-        ok = True
-        for s in seats:
-            if s in constrained and trump is not None:
-                take = [i for i in cards if allowed(s, i)][:need[s]]
-            else:
-                take = cards[:need[s]]
-            if len(take) < need[s]:
-                ok = False
-                break
-            taken = set(take)
-            cards = [i for i in cards if i not in taken]
-            out[s] = take
-        if ok:
-            return out
-    raise ValueError("no deal of the hidden cards fits the plays seen (R4.10)")
+    Raises:
+        ValueError: if no deal of 50 tries fits the plays seen.
+    """
+    deal = infer(view, deck, need).sample(rng, tries=50)
+    if deal is None:
+        raise ValueError("no deal of the hidden cards fits the plays seen (R4.10)")
+    return {s: [c.index for c in cards] for s, cards in deal.items()}
 
 
 def make_resampler(seed: int | None = None):
@@ -540,10 +514,8 @@ def state_for_observation(obs, rng: random.Random) -> RamsliState:
         played[s].append(c.index)
     played[obs.seat] = [c.index for c in dealt_cards(obs)]
     tail = [c.index for c in obs.turned_aside] + [obs.turn_up.index]
-    fixed = set(tail) | {c for s in played for c in played[s]}
-    pool = [i for i in cfg.deck_ids if i not in fixed]
     need = {s: 5 - len(played[s]) for s in range(cfg.n) if s != obs.seat}
-    assign = _sample_hidden(pool, need, known_voids(obs), obs.trump, rng, caps=trump_caps(obs))
+    assign = _sample_hidden(obs, cfg.deck, need, rng)
     assign[obs.seat] = []
     cards = {s: played[s] + assign[s] for s in range(cfg.n)}
     seq = [cards[s].pop(0) for s in cfg.deal_seats] + tail
