@@ -6,8 +6,8 @@ connection without touching the language of the process (each connection has
 its own). Engine reasons (``Hand.why_illegal``) go through
 :func:`ramsli.frontends.i18n.translate_reason`.
 
->>> message("de", "stale_seq", seq=4).startswith("Der Tisch")
-True
+>>> message("de", "stale_seq", seq=4)
+'der Tisch ist schon weiter (jetzt bei 4); spiele auf dem aktuellen Stand'
 >>> message("en", "illegal", reason="must follow suit ♥", rule="R4.10")
 'must follow suit: play ♥ (R4.10)'
 """
