@@ -102,9 +102,9 @@ async def _session(rules: dict[str, str], kinds: list[str], hands: int, choice_s
         await hub.start(tid, made["creator_token"])
         t = hub.tables[tid]
         rng = random.Random(choice_seed)
-        steps = 0
-        while t.status == "playing" and steps < 20000:
-            steps += 1
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + 60.0  # bound in time: some bots think in a thread
+        while t.status == "playing" and loop.time() < deadline:
             acted = False
             for c in conns:
                 views = [m for m in c.sent if m["type"] == "view"]
@@ -118,7 +118,7 @@ async def _session(rules: dict[str, str], kinds: list[str], hands: int, choice_s
                     await c.intent(hub, rng.choice(v["legal"]), v["seq"])
                     acted = True
             if not acted:
-                await asyncio.sleep(0)
+                await asyncio.sleep(0.001)
         assert t.status == "over", "the session did not finish"
         # downloads of finished hands: folded hands and the stock hidden, no cut (R7, D-16)
         for e in t.session.ledger:
