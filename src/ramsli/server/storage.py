@@ -104,7 +104,8 @@ class Store:
                              "sqlite+aiosqlite:///PATH and postgresql+asyncpg://USER@HOST:PORT/DB")
         try:
             if url.startswith("sqlite"):
-                engine = create_async_engine(url)
+                # one connection: writes queue in the pool instead of in SQLite's busy-wait backoff
+                engine = create_async_engine(url, pool_size=1, max_overflow=0)
 
                 @sa.event.listens_for(engine.sync_engine, "connect")
                 def _pragmas(dbapi_conn, _record):  # pragma: no cover - exercised on every SQLite connect
