@@ -149,7 +149,14 @@ async def main_async(args) -> list[dict]:
 
                 async def add():
                     async with sem:
-                        table, token = await make_table(client, http, args.bot, args.pace, args.pause)
+                        for attempt in range(5):
+                            try:
+                                table, token = await make_table(client, http, args.bot, args.pace, args.pause)
+                                break
+                            except (httpx.HTTPError, KeyError):
+                                await asyncio.sleep(0.5)
+                        else:
+                            raise RuntimeError("the server does not create tables any more")
                     p = Player(ws, table, token, random.Random(rng.random()), (args.think_min, args.think_max),
                                latencies)
                     p.task = asyncio.get_running_loop().create_task(p.run())
