@@ -59,7 +59,8 @@ def bot_pool() -> Any:
         from concurrent.futures import ProcessPoolExecutor
 
         _POOL = ProcessPoolExecutor(max_workers=max(1, (os.cpu_count() or 2) - 1),
-                                    mp_context=multiprocessing.get_context("spawn"))
+                                    mp_context=multiprocessing.get_context("spawn"),
+                                    initializer=_watch_parent, initargs=(os.getpid(),))
         import atexit
 
         atexit.register(shutdown_bot_pool)
@@ -72,6 +73,19 @@ def shutdown_bot_pool() -> None:
     if _POOL is not None:
         _POOL.shutdown(wait=True, cancel_futures=True)
         _POOL = None
+
+
+def _watch_parent(parent: int) -> None:
+    """In a worker process: exit as soon as the server is gone (also after a SIGKILL of it)."""
+    import os
+    import threading
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(0.5)
+        os._exit(0)
+
+    threading.Thread(target=watch, daemon=True).start()
 
 
 def _decide(spec: str, seed: int, obs: Any) -> str:
