@@ -114,7 +114,7 @@ def test_two_people_three_bots_session_survives_sigkill(db_url, server_factory):
 
     async def run():
         status, made = _post(server.http, "/api/tables", {
-            "preset": "traditional", "rules": ["end=hands:3", "starting_stack=30"],
+            "preset": "traditional", "rules": ["end=hands:2", "starting_stack=30"],
             "seats": [{"kind": "human"}, {"kind": "bot", "bot": "rules"}, {"kind": "human"},
                       {"kind": "bot", "bot": "random"}, {"kind": "bot", "bot": "montecarlo:samples=8"}],
             "bot_pace_seconds": 0, "hand_pause_seconds": 6, "seed": 11})
@@ -150,7 +150,7 @@ def test_two_people_three_bots_session_survives_sigkill(db_url, server_factory):
         for p in players + [watcher]:
             await p.wait(lambda p=p: p.view["status"] == "over")
         final = ann.view
-        assert final["end_reason"] == "hands" and len(final["ledger"]) == 3
+        assert final["end_reason"] == "hands" and len(final["ledger"]) == 2
         assert [s["name"] for s in final["seats"]] == ["Ann", "rules p2", "Bo", "random p4", "montecarlo p5"]
         stacks = [s["stack"] for s in final["seats"]]
         assert sum(stacks) + final["ledger"][-1]["pot_after"] == bank  # R3.4 across three restarts
