@@ -194,6 +194,10 @@ def test_hostile_input_over_real_websockets(sqlite_url, server_factory):
     st, bad = _post(server.http, "/api/tables", {"seats": [{"kind": "human"}] * 3, "rules": ["bete=lots"]})
     assert st == 422 and bad["error"] == "bad_spec" and "bete" in bad["message"]
     assert _post(server.http, f"/api/tables/{table}/start", {"creator_token": made["creator_token"]})[0] == 200
+    st, page = _get(server.http, "/")
+    assert st == 200 and b"coming" in page and table.encode() in page
+    assert made["creator_token"].encode() not in page and token.encode() not in page  # no seat token listed
+    assert _get(server.http, f"/t/{table}/s/{token}")[0] == 200 and _get(server.http, f"/t/{table}/s/forged")[0] == 403
     url = f"{server.ws}/ws/{table}"
 
     async def recv(ws):

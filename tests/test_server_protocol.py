@@ -335,3 +335,14 @@ def test_turn_timer_lets_a_bot_move_for_a_slow_player(sqlite_url):
         await store.close()
 
     run(go())
+
+
+def test_serve_refuses_bad_options_with_exit_status_2():
+    from typer.testing import CliRunner
+
+    from ramsli.cli import app
+
+    r = CliRunner().invoke(app, ["serve", "--port", "70000"])
+    assert r.exit_code == 2 and "1..65535" in r.output
+    r = CliRunner().invoke(app, ["serve", "--database", "mysql://x@127.0.0.1/db"])
+    assert r.exit_code == 2 and "postgresql+asyncpg://" in r.output
