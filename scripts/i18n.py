@@ -8,7 +8,7 @@
     python scripts/i18n.py all       # extract, update, compile
 
 Marked strings: ``_()``, ``N_()``, ``ngettext()`` and ``pgettext()`` in
-``src/ramsli/frontends`` and ``src/ramsli/commands/play.py``.
+``src/ramsli/frontends``, ``src/ramsli/commands/play.py`` and ``src/ramsli/server``.
 """
 
 from __future__ import annotations
@@ -28,7 +28,7 @@ LOCALE = SRC / "locale"
 POT = LOCALE / "ramsli.pot"
 LANGS = ("de", "nl", "it")
 KEYWORDS = {"_": None, "N_": None, "ngettext": (1, 2), "pgettext": ((1, "c"), 2)}
-SOURCES = [SRC / "frontends", SRC / "commands" / "play.py"]
+SOURCES = [SRC / "frontends", SRC / "commands" / "play.py", SRC / "server"]
 
 
 def extract() -> Catalog:

@@ -34,7 +34,7 @@ def _root(version: bool = typer.Option(False, "--version", callback=_version, is
 
 
 #: command modules; each exposes ``register(app)``
-COMMAND_MODULES = ("rules_cmd", "replay_cmd", "play", "tournament", "simulate", "odds", "tips")
+COMMAND_MODULES = ("rules_cmd", "replay_cmd", "play", "tournament", "simulate", "odds", "tips", "serve")
 
 
 def _register() -> None:

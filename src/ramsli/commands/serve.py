@@ -1,0 +1,57 @@
+"""``ramsli serve``: run the table server (issue 10) for friends' browsers.
+
+Tables, invite links and the protocol are in ``docs/protocol.md``; running,
+storage and crash safety in ``docs/server.md``. Exit status 2 for a bad option
+(a database URL that is not SQLite or PostgreSQL, a port outside 1..65535).
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Optional
+
+import typer
+
+from ramsli.commands import fail
+
+__all__ = ["register", "serve"]
+
+
+def serve(
+    host: Annotated[str, typer.Option("--host", help="Address to listen on; 127.0.0.1 keeps the server "
+                                      "to this machine, 0.0.0.0 opens it to your network.")] = "127.0.0.1",
+    port: Annotated[int, typer.Option("--port", help="TCP port, 1..65535.")] = 8000,
+    database: Annotated[Optional[str], typer.Option(
+        "--database", metavar="URL", help="sqlite+aiosqlite:///PATH or postgresql+asyncpg://USER@HOST:PORT/DB; "
+        "default: server.sqlite in your data folder.")] = None,
+    open_browser: Annotated[bool, typer.Option("--open", help="Open the server's page in your browser.")] = False,
+    allow_test_seeds: Annotated[bool, typer.Option(
+        "--allow-test-seeds", help="Accept a seed when a table is created (tests only); such tables say "
+        "test_seeded in every view. Without it every shuffle uses secrets.SystemRandom.")] = False,
+) -> None:
+    """Run the table server: tables with invite links, bots in empty seats, nothing lost on a crash."""
+    if not 1 <= port <= 65535:
+        fail(f"--port {port} is not a TCP port; allowed are 1..65535")
+    if database is not None and not (database.startswith("sqlite+aiosqlite://")
+                                     or database.startswith("postgresql+asyncpg://")):
+        fail(f"--database {database!r} is not supported; allowed are sqlite+aiosqlite:///PATH and "
+             "postgresql+asyncpg://USER@HOST:PORT/DB")
+    import uvicorn
+
+    from ramsli.server.app import WS_MAX_SIZE, create_app
+    from ramsli.server.storage import default_url
+
+    url = database or default_url()
+    app = create_app(url, allow_test_seeds=allow_test_seeds)
+    address = f"http://{host if ':' not in host else f'[{host}]'}:{port}/"
+    typer.echo(f"ramsli table server at {address}  (database {url.split('@')[-1]}; Ctrl-C to stop)")
+    if open_browser:
+        import threading
+        import webbrowser
+
+        threading.Timer(1.0, webbrowser.open, args=(address,)).start()
+    uvicorn.run(app, host=host, port=port, ws_max_size=WS_MAX_SIZE, log_level="warning")
+
+
+def register(app: typer.Typer) -> None:
+    """Add ``serve`` to the ``ramsli`` command."""
+    app.command("serve")(serve)

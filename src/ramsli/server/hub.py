@@ -1,0 +1,363 @@
+"""The server's core, without HTTP: every table, every connection, every message (issue 10).
+
+:class:`Hub` owns the :class:`~ramsli.server.storage.Store` and the live
+:class:`~ramsli.server.table.Table` objects. The FastAPI app
+(:mod:`ramsli.server.app`) only moves bytes: it hands each WebSocket text to
+:meth:`Hub.receive` with a :class:`Conn`, and each HTTP request to
+:meth:`Hub.create_table`, :meth:`Hub.sit`, :meth:`Hub.start` or
+:meth:`Hub.history`. Tests drive the same methods in-process.
+
+Hostile input (issue 10, item 5) is refused here, each with its protocol error
+code and a message in the connection's language, and never changes a table:
+a missing or wrong token, a second connection for the same seat (the newer
+wins), malformed JSON, an unknown message type, an oversized message
+(:data:`MAX_MESSAGE` bytes) and a flood (:data:`RATE_LIMIT` messages a second).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import dataclasses
+import json
+import secrets
+import time
+from collections import deque
+from typing import Any
+
+from ramsli.rules import Rules, RulesError
+from ramsli.server.messages import message
+from ramsli.server.table import Table, TableError, TableOptions
+
+__all__ = ["Hub", "Conn", "MAX_MESSAGE", "RATE_LIMIT", "SpecError"]
+
+#: the longest client message accepted, bytes
+MAX_MESSAGE = 4096
+#: client messages accepted per connection within one second
+RATE_LIMIT = 20
+#: seconds a new connection has to say hello
+HELLO_SECONDS = 10.0
+
+
+class SpecError(ValueError):
+    """A table spec the server cannot make; the message says what is wrong and what is allowed."""
+
+
+class Conn:
+    """One client connection as the hub sees it.
+
+    Subclasses deliver messages (:meth:`deliver`, never blocking) and close the
+    transport (:meth:`close`). The base class records what it was sent in
+    :attr:`sent`, which is what the in-process tests use.
+
+    Attributes:
+        lang: language of its error messages (``en``, ``de``, ``nl``, ``it``).
+        table: the table after ``hello``, else None. seat: its seat, or None (spectator).
+        sent: every message delivered (base class only).
+    """
+
+    def __init__(self) -> None:
+        self.lang = "en"
+        self.table: Table | None = None
+        self.seat: Any = None
+        self.role: str | None = None
+        self.closed_with: tuple[int, str] | None = None
+        self.sent: list[dict[str, Any]] = []
+        self._times: deque[float] = deque()
+
+    def deliver(self, msg: dict[str, Any]) -> None:
+        """Queue one message for the client (never blocks)."""
+        self.sent.append(msg)
+
+    def close(self, code: int, reason: str) -> None:
+        """Close the transport with a WebSocket close code."""
+        self.closed_with = (code, reason)
+
+    def error(self, code: str, seq: int | None = None, rule: str | None = None, **fields: Any) -> dict[str, Any]:
+        """Deliver an ``error`` message in the connection's language; returns it."""
+        if rule is not None:
+            fields["rule"] = rule
+        msg: dict[str, Any] = {"type": "error", "code": code, "message": message(self.lang, code, **fields)}
+        if rule is not None:
+            msg["rule"] = rule
+        if seq is not None:
+            msg["seq"] = seq
+        self.deliver(msg)
+        return msg
+
+    def flooding(self, now: float) -> bool:
+        """True if this message is over :data:`RATE_LIMIT` within the last second."""
+        t = self._times
+        while t and now - t[0] >= 1.0:
+            t.popleft()
+        if len(t) >= RATE_LIMIT:
+            return True
+        t.append(now)
+        return False
+
+
+def _seconds(v: Any, name: str, lo: float, hi: float, allow_none: bool) -> float | None:
+    if v is None and allow_none:
+        return None
+    if isinstance(v, bool) or not isinstance(v, (int, float)) or not lo <= v <= hi:
+        raise SpecError(f"{name} must be a number of seconds {lo:g}..{hi:g}"
+                        f"{' or null (off)' if allow_none else ''}, got {v!r}")
+    return float(v)
+
+
+class Hub:
+    """All tables of one server process.
+
+    Args:
+        store: an open :class:`~ramsli.server.storage.Store`.
+        allow_test_seeds: accept a ``seed`` when a table is created (tests only); such
+            a table says ``test_seeded`` in every view. Otherwise shuffles use
+            ``secrets.SystemRandom``.
+    """
+
+    def __init__(self, store: Any, allow_test_seeds: bool = False) -> None:
+        self.store = store
+        self.allow_test_seeds = allow_test_seeds
+        self.tables: dict[str, Table] = {}
+
+    # -- lifecycle --------------------------------------------------------------------
+
+    async def restore(self) -> int:
+        """Rebuild every stored table by replaying its events; start their drivers. Returns the count."""
+        for row in await self.store.load():
+            t = Table.replay(row["id"], row["spec"], row["events"], self.store)
+            self.tables[t.id] = t
+            t.start_driver()
+        return len(self.tables)
+
+    async def close(self) -> None:
+        """Stop every table's driver (the database keeps everything)."""
+        for t in self.tables.values():
+            await t.stop_driver()
+
+    # -- HTTP requests ------------------------------------------------------------------
+
+    def parse_spec(self, body: Any) -> tuple[Rules, str, list[dict[str, Any]], TableOptions, int | None]:
+        """Check a create-table request (see ``docs/protocol.md``).
+
+        Raises:
+            SpecError: naming the first bad field and what is allowed.
+        """
+        from ramsli.bots import make_bot
+
+        if not isinstance(body, dict):
+            raise SpecError("the request must be a JSON object with preset, rules, seats")
+        unknown = set(body) - {"preset", "rules", "seats", "grace_seconds", "turn_seconds", "bot_pace_seconds",
+                               "hand_pause_seconds", "seed"}
+        if unknown:
+            raise SpecError(f"unknown field {sorted(unknown)[0]!r}; allowed are preset, rules, seats, "
+                            "grace_seconds, turn_seconds, bot_pace_seconds, hand_pause_seconds, seed")
+        preset = body.get("preset", "traditional")
+        assignments = body.get("rules", [])
+        if not isinstance(preset, str):
+            raise SpecError("preset must be the name of a preset (R6)")
+        if not isinstance(assignments, list) or not all(isinstance(a, str) for a in assignments):
+            raise SpecError("rules must be a list of 'key=value' texts (R8), e.g. [\"end=hands:10\"]")
+        try:
+            rules = Rules.preset(preset).with_assignments(assignments)
+        except RulesError as e:
+            raise SpecError(str(e)) from None
+        seats = body.get("seats")
+        if not isinstance(seats, list) or not 2 <= len(seats) <= 6:
+            raise SpecError("seats must be a list of 2..6 seats (R2.1), each {\"kind\": \"human\"} or "
+                            "{\"kind\": \"bot\", \"bot\": \"rules\"}")
+        out = []
+        for i, s in enumerate(seats):
+            if not isinstance(s, dict) or s.get("kind") not in ("human", "bot") or set(s) - {"kind", "bot"}:
+                raise SpecError(f"seat p{i + 1}: give {{\"kind\": \"human\"}} or {{\"kind\": \"bot\", \"bot\": NAME}}")
+            if s["kind"] == "bot":
+                spec = s.get("bot", "rules")
+                if not isinstance(spec, str) or len(spec) > 80:
+                    raise SpecError(f"seat p{i + 1}: bot must be a bot spec such as 'rules' or 'montecarlo'")
+                try:
+                    make_bot(spec, seed=0)
+                except ValueError as e:
+                    raise SpecError(f"seat p{i + 1}: {e}") from None
+                out.append({"kind": "bot", "bot": spec})
+            else:
+                if s.get("bot") is not None:
+                    raise SpecError(f"seat p{i + 1}: a human seat has no bot")
+                out.append({"kind": "human", "bot": None})
+        if rules.players is not None and rules.players != len(out):
+            raise SpecError(f"option players={rules.players} but {len(out)} seats were given (R2.1)")
+        if rules.ante > rules.starting_stack:
+            raise SpecError(f"ante {rules.ante} is more than the starting stack {rules.starting_stack} (R3.3, R4.1)")
+        opts = TableOptions(
+            grace_seconds=_seconds(body.get("grace_seconds", 60), "grace_seconds", 0, 3600, False),
+            turn_seconds=_seconds(body.get("turn_seconds"), "turn_seconds", 1, 3600, True),
+            bot_pace_seconds=_seconds(body.get("bot_pace_seconds", 0.8), "bot_pace_seconds", 0, 60, False),
+            hand_pause_seconds=_seconds(body.get("hand_pause_seconds", 4), "hand_pause_seconds", 0, 600,
+                                             False),
+        )
+        seed = body.get("seed")
+        if seed is not None:
+            if not self.allow_test_seeds:
+                raise SpecError("a seed is accepted only when the server runs with --allow-test-seeds "
+                                "(tables of real play shuffle with secrets.SystemRandom)")
+            if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 2**63:
+                raise SpecError(f"seed must be a whole number 0..2**63-1, got {seed!r}")
+        return rules, preset, out, opts, seed
+
+    async def create_table(self, body: Any) -> dict[str, Any]:
+        """Create a table from a request body; returns the links (``docs/protocol.md``).
+
+        Raises:
+            SpecError: for a bad request (nothing is stored).
+        """
+        rules, preset, seats, opts, seed = self.parse_spec(body)
+        table_id = secrets.token_urlsafe(6).replace("-", "x").replace("_", "y")
+        while table_id in self.tables:
+            table_id = secrets.token_urlsafe(6).replace("-", "x").replace("_", "y")
+        spec = Table.new_spec(rules, preset, seats, opts, seed)
+        await self.store.create_table(table_id, spec, time.time())
+        t = Table(table_id, spec, self.store)
+        self.tables[table_id] = t
+        t.start_driver()
+        return {
+            "table": table_id, "creator_token": spec["creator_token"],
+            "seats": [{"seat": f"p{i + 1}", "kind": s["kind"], "bot": s["bot"], "token": s["token"],
+                       "invite": f"/t/{table_id}/s/{s['token']}"} for i, s in enumerate(spec["seats"])],
+            "spectate": f"/t/{table_id}/watch/{spec['spectator_token']}",
+            "ws": f"/ws/{table_id}",
+        }
+
+    def table(self, table_id: Any) -> Table:
+        """The table ``table_id``.
+
+        Raises:
+            TableError: ``no_table``.
+        """
+        t = self.tables.get(table_id) if isinstance(table_id, str) else None
+        if t is None:
+            raise TableError("no_table", table=str(table_id)[:40])
+        return t
+
+    async def sit(self, table_id: Any, token: Any, name: Any) -> dict[str, Any]:
+        """A person sits down (see :meth:`Table.sit`); returns ``{"seat", "pending"}``."""
+        t = self.table(table_id)
+        seat = await t.sit(token, name)
+        return {"seat": f"p{seat.index + 1}", "pending": seat.pending is not None}
+
+    async def start(self, table_id: Any, creator_token: Any) -> dict[str, Any]:
+        """The creator starts the session (see :meth:`Table.start`)."""
+        t = self.table(table_id)
+        await t.start(creator_token)
+        return {"status": t.status, "seq": t.seq}
+
+    def history(self, table_id: Any, number: int, token: Any) -> str:
+        """The hand history (TOML) of finished hand ``number``, folded hands and the cut hidden (R7, D-16).
+
+        Raises:
+            TableError: ``no_table``, ``bad_token`` (not a token of this table), ``no_hand``.
+        """
+        from ramsli.history import HandHistory
+
+        t = self.table(table_id)
+        ok = isinstance(token, str) and (
+            t.seat_of_token(token) is not None
+            or secrets.compare_digest(token.encode(), t.spectator_token.encode())
+            or secrets.compare_digest(token.encode(), t.creator_token.encode()))
+        if not ok:
+            raise TableError("bad_token")
+        s = t.session
+        if s is None or not 1 <= number <= len(s.ledger):
+            raise TableError("no_hand", number=number)
+        entry = s.ledger[number - 1]
+        names = [seat.name or f"p{seat.index + 1}" for seat in t.seats]
+        hh = HandHistory.from_hand(entry.hand, names, entry.number, hide_folded=True)
+        hh = dataclasses.replace(hh, cut=None)  # the cut is never shown (R7, D-16)
+        return hh.to_toml()
+
+    # -- WebSocket messages -------------------------------------------------------------
+
+    async def receive(self, conn: Conn, raw: Any, table_id: str | None = None) -> None:
+        """Handle one client message (text). Every refusal is an ``error`` to ``conn`` only."""
+        if not isinstance(raw, str):
+            conn.error("bad_json")
+            return
+        if len(raw.encode("utf-8", "surrogatepass")) > MAX_MESSAGE:
+            conn.error("too_big", limit=MAX_MESSAGE)
+            return
+        if conn.flooding(time.monotonic()):
+            conn.error("rate_limited", limit=RATE_LIMIT)
+            return
+        try:
+            msg = json.loads(raw)
+        except (ValueError, RecursionError):
+            conn.error("bad_json")
+            return
+        if not isinstance(msg, dict) or not isinstance(msg.get("type"), str):
+            conn.error("bad_json")
+            return
+        kind = msg["type"]
+        if kind == "ping":
+            conn.deliver({"type": "pong"})
+            return
+        if kind == "hello":
+            await self._hello(conn, msg, table_id)
+            return
+        if kind != "act":
+            conn.error("unknown_type", kind=repr(kind[:30]))
+            return
+        t = conn.table
+        if t is None:
+            conn.error("no_hello")
+            return
+        if conn.seat is None:
+            conn.error("spectator", seq=t.seq)
+            return
+        if conn.seat.conn is not conn:
+            conn.error("replaced")
+            return
+        if "action" not in msg or "seq" not in msg:
+            conn.error("bad_message", detail="act needs action (text) and seq (the view's seq)", seq=t.seq)
+            return
+        try:
+            await t.intent(conn.seat.index, msg["action"], msg["seq"])
+        except TableError as e:
+            rule = e.fields.get("rule") if e.code == "illegal" else ("R4.12" if e.code == "bad_action" else None)
+            fields = {k: v for k, v in e.fields.items() if k not in ("seq", "rule")}
+            conn.error(e.code, seq=t.seq, rule=rule, **fields)
+        except Exception:  # noqa: BLE001 - the store failed: nothing was applied
+            conn.error("storage", seq=t.seq)
+
+    async def _hello(self, conn: Conn, msg: dict[str, Any], table_id: str | None) -> None:
+        lang = msg.get("lang", "en")
+        if isinstance(lang, str) and lang in ("en", "de", "nl", "it"):
+            conn.lang = lang
+        if conn.table is not None:
+            conn.error("bad_message", detail="hello was already said")
+            return
+        tid = table_id if table_id is not None else msg.get("table")
+        t = self.tables.get(tid) if isinstance(tid, str) else None
+        if t is None:
+            conn.error("no_table", table=str(tid)[:40])
+            conn.close(4004, "no_table")
+            return
+        token = msg.get("token")
+        seat = t.seat_of_token(token)
+        spectator = isinstance(token, str) and secrets.compare_digest(token.encode(), t.spectator_token.encode())
+        if seat is None and not spectator:
+            conn.error("bad_token")
+            conn.close(4003, "bad_token")
+            return
+        conn.table = t
+        conn.seat = seat
+        conn.role = "seat" if seat is not None else "spectator"
+        conn.deliver({"type": "welcome", "table": t.id, "role": conn.role,
+                      "seat": None if seat is None else f"p{seat.index + 1}"})
+        old = t.attach(seat, conn)
+        if seat is None:
+            conn.deliver(t.view(None))
+        if old is not None and old is not conn:
+            old.error("replaced")
+            old.close(4001, "replaced")
+
+    def disconnect(self, conn: Conn) -> None:
+        """The transport of ``conn`` closed."""
+        if conn.table is not None:
+            conn.table.detach(conn.seat, conn)

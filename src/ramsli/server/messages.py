@@ -1,0 +1,73 @@
+"""The table server's error messages in the player's language (en, de, nl, it).
+
+The texts are gettext msgids of the ``ramsli`` catalogs (``scripts/i18n.py``
+extracts them from this file); :func:`message` translates one for one
+connection without touching the language of the process (each connection has
+its own). Engine reasons (``Hand.why_illegal``) go through
+:func:`ramsli.frontends.i18n.translate_reason`.
+
+>>> message("de", "stale_seq", seq=4)
+'der Tisch ist schon weiter (jetzt bei 4); spiele auf dem aktuellen Stand'
+>>> message("en", "illegal", reason="must follow suit ♥", rule="R4.10")
+'must follow suit: play ♥ (R4.10)'
+"""
+
+from __future__ import annotations
+
+import gettext as _gettext
+from functools import lru_cache
+from typing import Any
+
+from ramsli.frontends import i18n
+from ramsli.frontends.i18n import N_
+
+__all__ = ["MESSAGES", "message", "translator"]
+
+#: protocol error code -> English text (a msgid); fields in braces
+MESSAGES: dict[str, str] = {
+    "bad_json": N_("the message is not a JSON object with a type"),
+    "too_big": N_("the message is longer than {limit} bytes and was ignored"),
+    "unknown_type": N_("unknown message type {kind}; allowed are hello, act, ping"),
+    "bad_message": N_("the message lacks a field or a field has the wrong kind: {detail}"),
+    "no_hello": N_("say hello with your seat token first"),
+    "bad_token": N_("this token belongs to no seat of this table; use your invite link"),
+    "no_table": N_("there is no table {table}"),
+    "replaced": N_("your seat was opened in another window; this one is closed"),
+    "rate_limited": N_("too many messages; at most {limit} a second"),
+    "spectator": N_("a spectator cannot act"),
+    "not_started": N_("the session has not started yet"),
+    "session_over": N_("the session is over"),
+    "started": N_("the session has already started"),
+    "stale_seq": N_("the table has moved on (now at {seq}); act on the current view"),
+    "bad_action": N_("{action} is not an action; write e.g. p2 in, p2 out, p2 pl AS (R4.12)"),
+    "not_your_seat": N_("you play seat {seat} only"),
+    "bad_name": N_("a name is 1 to {max} characters of text without control characters (R2.2)"),
+    "name_taken": N_("the name {name} is already at this table (R2.2)"),
+    "bad_spec": N_("the table cannot be made: {detail}"),
+    "no_hand": N_("hand {number} is not finished or does not exist"),
+    "storage": N_("the table could not save this move; nothing changed, try again"),
+}
+
+
+@lru_cache(maxsize=None)
+def translator(lang: str) -> _gettext.NullTranslations:
+    """The gettext translations of ``lang`` (English for an unknown language)."""
+    if lang not in i18n.LANGS or lang == "en":
+        return _gettext.NullTranslations()
+    return _gettext.translation(i18n.DOMAIN, localedir=str(i18n.LOCALE_DIR), languages=[lang], fallback=True)
+
+
+def message(lang: str, code: str, **fields: Any) -> str:
+    """The text of error ``code`` in ``lang``; ``illegal`` translates the engine's ``reason`` and ``rule``."""
+    if code == "illegal":
+        before = i18n.language()
+        try:
+            i18n.set_language(lang if lang in i18n.LANGS else "en")
+            return i18n.translate_reason(str(fields.get("reason", "")), str(fields.get("rule", "R4.12")))
+        finally:
+            i18n.set_language(before)
+    text = translator(lang).gettext(MESSAGES.get(code, code))
+    try:
+        return text.format(**{k: v for k, v in fields.items()})
+    except (KeyError, IndexError, ValueError):
+        return text

@@ -1,0 +1,739 @@
+"""One server table: its seats, its session (R3) and the views it sends (issue 10).
+
+A :class:`Table` holds no rules of its own: legality, settlement, session ends
+and standings come from the engine (:class:`~ramsli.Session`,
+:class:`~ramsli.Hand`). The table keeps what the engine does not know: who sits
+where (seat tokens, names, human or bot), who is connected, the sequence number
+``seq`` of accepted events, and the pacing of bots.
+
+Every state change is an *event* (``sit``, ``start``, ``deal``, ``act``) that is
+committed to the :class:`~ramsli.server.storage.Store` **before** it is applied
+and broadcast; :meth:`Table.replay` rebuilds a table from its events through the
+engine, so a restarted server has the same cards, actions and counters (R3.4).
+
+Views (:meth:`Table.view`) are built per recipient from ``Hand.observe(seat)``
+and the public log only: no other seat's unplayed or folded cards, no stock,
+deck order, cut, seed or RNG state (R7, D-16). The fields are documented in
+``docs/protocol.md``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import random
+import secrets
+import time
+import unicodedata
+from dataclasses import dataclass, field
+from typing import Any, Callable
+
+from ramsli import Action, Hand, Rules, Session
+from ramsli.cards import Card, make_deck
+from ramsli.hand import seat_name
+from ramsli.history import settlement_record
+from ramsli.session import first_dealer_cut
+
+__all__ = ["Table", "SeatState", "TableError", "TableOptions", "FAST_BOTS", "FILL_BOT", "NAME_MAX", "bot_pool",
+           "shutdown_bot_pool"]
+
+#: bots cheap enough to run on the event loop; others run in worker processes (see :func:`bot_pool`)
+FAST_BOTS = ("random", "rules")
+#: the bot that plays an empty human seat, and an away player's seat after the grace period
+FILL_BOT = "rules"
+#: longest seat name, characters
+NAME_MAX = 24
+
+
+_POOL: Any = None
+
+
+def bot_pool() -> Any:
+    """The process pool where slow bots think (one worker per core but one, at least one).
+
+    Threads would not do: a thinking bot holds the GIL and every table's event loop waits.
+    """
+    global _POOL
+    if _POOL is None:
+        import multiprocessing
+        import os
+        from concurrent.futures import ProcessPoolExecutor
+
+        _POOL = ProcessPoolExecutor(max_workers=max(1, (os.cpu_count() or 2) - 1),
+                                    mp_context=multiprocessing.get_context("spawn"),
+                                    initializer=_watch_parent, initargs=(os.getpid(),))
+        import atexit
+
+        atexit.register(shutdown_bot_pool)
+    return _POOL
+
+
+def shutdown_bot_pool() -> None:
+    """Stop the bot worker processes (at server shutdown)."""
+    global _POOL
+    if _POOL is not None:
+        _POOL.shutdown(wait=True, cancel_futures=True)
+        _POOL = None
+
+
+def _watch_parent(parent: int) -> None:
+    """In a worker process: exit as soon as the server is gone (also after a SIGKILL of it)."""
+    import os
+    import threading
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(0.5)
+        os._exit(0)
+
+    threading.Thread(target=watch, daemon=True).start()
+
+
+def _decide(spec: str, seed: int, obs: Any) -> str:
+    """In a worker process: a fresh bot of ``spec`` seeded for this one decision chooses (R7: obs only)."""
+    from ramsli.bots import make_bot
+
+    return str(_safe_act(make_bot(spec, seed=seed), obs))
+
+
+class TableError(Exception):
+    """A request the table refuses; ``code`` is a protocol error code, ``fields`` fill its message.
+
+    The table is unchanged when this is raised.
+    """
+
+    def __init__(self, code: str, detail: str = "", **fields: Any) -> None:
+        super().__init__(f"{code}: {detail}" if detail else code)
+        self.code = code
+        self.detail = detail
+        self.fields = fields
+
+
+@dataclass
+class TableOptions:
+    """A table's timing options (seconds; ``turn_seconds`` None means no turn timer)."""
+
+    grace_seconds: float = 60.0
+    turn_seconds: float | None = None
+    bot_pace_seconds: float = 0.8
+    hand_pause_seconds: float = 4.0
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"grace_seconds": self.grace_seconds, "turn_seconds": self.turn_seconds,
+                "bot_pace_seconds": self.bot_pace_seconds, "hand_pause_seconds": self.hand_pause_seconds}
+
+
+@dataclass
+class SeatState:
+    """One seat slot of a table.
+
+    Attributes:
+        index: 0-based seat (``p1`` is 0).
+        kind: ``"human"`` or ``"bot"`` as created.
+        bot: the bot spec of a bot seat, else None.
+        token: the seat token of its invite link (``secrets.token_urlsafe``).
+        name: the name shown, or None while an open human seat is empty.
+        taken: a person sits here (sat down through the invite link).
+        pending: the name of a person taking over a bot-played seat at the next deal.
+    """
+
+    index: int
+    kind: str
+    bot: str | None
+    token: str
+    name: str | None = None
+    taken: bool = False
+    pending: str | None = None
+    conn: Any = None
+    away_since: float | None = None
+    bot_player: Any = None
+    proxy: Any = None
+
+    @property
+    def bot_controlled(self) -> bool:
+        """True if a bot plays this seat for good (a bot seat, or a human seat nobody took)."""
+        return not self.taken
+
+
+class _Clock:
+    """Session seconds: fixed while replaying recorded events, else running from the last value."""
+
+    def __init__(self) -> None:
+        self.fixed: float | None = 0.0
+        self.base = 0.0
+        self.t0 = time.monotonic()
+
+    def __call__(self) -> float:
+        if self.fixed is not None:
+            return self.fixed
+        return self.base + time.monotonic() - self.t0
+
+    def run_from(self, value: float) -> None:
+        self.fixed = None
+        self.base = value
+        self.t0 = time.monotonic()
+
+
+def check_name(name: Any) -> str:
+    """A seat name as R2.2 wants it: 1..24 characters of text without control characters.
+
+    Raises:
+        TableError: ``bad_name``.
+    """
+    if not isinstance(name, str) or not name.strip() or len(name.strip()) > NAME_MAX:
+        raise TableError("bad_name", max=NAME_MAX)
+    if any(unicodedata.category(ch) in ("Cc", "Cf", "Zl", "Zp", "Cs", "Co", "Cn") for ch in name):
+        raise TableError("bad_name", max=NAME_MAX)
+    return name.strip()
+
+
+class Table:
+    """A live table. Build it with :meth:`create` (new) or :meth:`replay` (from stored events).
+
+    Args:
+        table_id: the table's id (in its links).
+        spec: the stored spec: ``preset``, ``rules`` (``Rules.to_dict``), ``seats``
+            (``kind``, ``bot``, ``token``), ``creator_token``, ``spectator_token``,
+            ``options`` (:class:`TableOptions`), ``seed`` (None unless test-seeded).
+        store: where events are committed (any object with ``async append(table_id, seq, kind, data)``).
+    """
+
+    def __init__(self, table_id: str, spec: dict[str, Any], store: Any,
+                 on_change: Callable[["Table"], None] | None = None) -> None:
+        self.id = table_id
+        self.spec = spec
+        self.store = store
+        self.preset = spec.get("preset", "traditional")
+        self.rules = Rules.from_dict(spec["rules"])
+        self.options = TableOptions(**spec.get("options", {}))
+        self.seed: int | None = spec.get("seed")
+        self.creator_token: str = spec["creator_token"]
+        self.spectator_token: str = spec["spectator_token"]
+        self.seats = [SeatState(i, s["kind"], s.get("bot"), s["token"]) for i, s in enumerate(spec["seats"])]
+        self.status = "waiting"
+        self.session: Session | None = None
+        self.seq = 0
+        self.clock = _Clock()
+        self.lock = asyncio.Lock()
+        self.changed = asyncio.Event()
+        self.spectators: set[Any] = set()
+        self.turn_since = time.monotonic()
+        self.hand_ended = time.monotonic()
+        self.driver: asyncio.Task | None = None
+        self.closed = False
+        self.replaying = False
+        self._rng: random.Random = secrets.SystemRandom() if self.seed is None else random.Random(self.seed)
+        self._rules_view = {"preset": self.preset, "options": self.rules.to_dict(), "summary": self.rules_summary()}
+
+    # -- construction ----------------------------------------------------------------
+
+    @staticmethod
+    def new_spec(rules: Rules, preset: str, seats: list[dict[str, Any]], options: TableOptions,
+                 seed: int | None) -> dict[str, Any]:
+        """A fresh spec with new random tokens (``secrets.token_urlsafe``) for every seat."""
+        return {
+            "preset": preset, "rules": rules.to_dict(),
+            "seats": [{"kind": s["kind"], "bot": s.get("bot"), "token": secrets.token_urlsafe(18)} for s in seats],
+            "creator_token": secrets.token_urlsafe(18), "spectator_token": secrets.token_urlsafe(18),
+            "options": options.to_dict(), "seed": seed,
+        }
+
+    @classmethod
+    def replay(cls, table_id: str, spec: dict[str, Any], events: list[tuple[int, str, dict]], store: Any) -> "Table":
+        """Rebuild a table from its stored events through the engine (exact restore).
+
+        Raises:
+            ValueError: if the events do not replay (a corrupt database): the message names the event.
+        """
+        t = cls(table_id, spec, store)
+        t.replaying = True
+        for seq, kind, data in events:
+            if seq != t.seq + 1:
+                raise ValueError(f"table {table_id}: event {seq} follows event {t.seq}; the log has a gap")
+            try:
+                t._apply_event(kind, data)
+            except Exception as e:  # noqa: BLE001
+                raise ValueError(f"table {table_id}: event {seq} ({kind}) does not replay: {e}") from None
+            t.seq = seq
+        t.replaying = False
+        if t.session is not None:
+            t.clock.run_from(t._last_elapsed)
+        now = time.monotonic()
+        for s in t.seats:
+            if s.taken:
+                s.away_since = now  # nobody is connected after a restart
+        return t
+
+    # -- events: the only way the state changes ---------------------------------------
+
+    _last_elapsed = 0.0
+
+    def _apply_event(self, kind: str, data: dict[str, Any]) -> None:
+        """Apply one event to the in-memory state (live after commit, or while replaying)."""
+        if kind == "sit":
+            seat = self.seats[data["seat"]]
+            if self.status == "waiting":
+                seat.name = data["name"]
+                seat.taken = True
+            else:
+                seat.pending = data["name"]
+        elif kind == "start":
+            names = data["names"]
+            for s, name in zip(self.seats, names):
+                s.name = name
+            self.session = Session(self.rules, names, dealer=data["dealer"], clock=self.clock)
+            if not self.replaying:
+                self.clock.run_from(0.0)
+            self.status = "over" if self.session.is_over else "playing"
+            self._make_bots()
+        elif kind == "deal":
+            assert self.session is not None
+            for s in self.seats:
+                if s.pending is not None:  # a person takes over a bot-played seat between hands
+                    s.name, s.taken, s.pending = s.pending, True, None
+                    s.bot_player = None
+            deck = [Card.parse(c) for c in data["deck"]]
+            hand = self.session.start_hand(deck=deck, cut=data["cut"])
+            if (hand.dealer != data["dealer"] or list(hand.start_stacks) != data["stacks"]
+                    or hand.carry_in != data["pot"]):
+                raise ValueError("the deal does not match the recorded dealer, stacks and pot")
+        elif kind == "act":
+            assert self.session is not None and self.session.hand is not None
+            elapsed = float(data.get("elapsed", 0.0))
+            self._last_elapsed = elapsed
+            self.clock.fixed = elapsed  # R3.6 time:M is decided on the recorded time, live and in replay
+            try:
+                self.session.apply(Action.parse(data["action"], len(self.seats)))
+            finally:
+                if not self.replaying:
+                    self.clock.fixed = None
+            if self.session.hand is None:
+                self.hand_ended = time.monotonic()
+                if self.session.is_over:
+                    self.status = "over"
+        else:
+            raise ValueError(f"unknown event kind {kind!r}")
+        self.turn_since = time.monotonic()
+
+    async def _commit(self, kind: str, data: dict[str, Any]) -> None:
+        """Commit the event, then apply it, then count it; the caller holds :attr:`lock`."""
+        await self.store.append(self.id, self.seq + 1, kind, data)
+        self._apply_event(kind, data)
+        self.seq += 1
+        self.broadcast()
+        self.changed.set()
+
+    def _make_bots(self) -> None:
+        for s in self.seats:
+            if s.bot_controlled and s.bot_player is None:
+                s.bot_player = self._new_bot(s.bot or FILL_BOT, s.index)
+
+    def _new_bot(self, spec: str, seat: int, salt: str = "bot") -> Any:
+        from ramsli.bots import make_bot
+
+        seed = (random.Random(f"{self.seed}:{salt}:{seat}").randrange(2**32) if self.seed is not None
+                else secrets.randbits(32))
+        return make_bot(spec, seed=seed)
+
+    # -- requests --------------------------------------------------------------------
+
+    def seat_of_token(self, token: Any) -> SeatState | None:
+        """The seat whose token is ``token`` (compared in constant time), or None."""
+        if not isinstance(token, str):
+            return None
+        for s in self.seats:
+            if secrets.compare_digest(s.token.encode(), token.encode()):
+                return s
+        return None
+
+    async def sit(self, token: Any, name: Any) -> SeatState:
+        """A person sits down with a seat token and a name (R2.2); on a bot-played seat
+        during the session, from the next hand on.
+
+        Raises:
+            TableError: ``bad_token``, ``bad_name``, ``name_taken``, ``session_over``.
+        """
+        async with self.lock:
+            seat = self.seat_of_token(token)
+            if seat is None:
+                raise TableError("bad_token")
+            name = check_name(name)
+            if self.status == "over":
+                raise TableError("session_over")
+            if seat.taken and self.status != "waiting":
+                return seat  # already sitting; the name stays (R2.2: names are fixed in a session)
+            if seat.pending is not None:
+                return seat
+            others = [s.name for s in self.seats if s is not seat and s.name] + \
+                     [s.pending for s in self.seats if s is not seat and s.pending]
+            if name.casefold() in {n.casefold() for n in others}:
+                raise TableError("name_taken", name=name)
+            if self.status == "waiting" and seat.taken and seat.name == name:
+                return seat
+            await self._commit("sit", {"seat": seat.index, "name": name})
+            return seat
+
+    async def start(self, creator_token: Any) -> None:
+        """The creator starts the session: bots fill empty seats, the first dealer is cut (R3.1),
+        the first hand is dealt.
+
+        Raises:
+            TableError: ``bad_token`` (not the creator), ``started`` (already started).
+        """
+        async with self.lock:
+            if not isinstance(creator_token, str) or not secrets.compare_digest(
+                    creator_token.encode(), self.creator_token.encode()):
+                raise TableError("bad_token")
+            if self.status != "waiting":
+                raise TableError("started")
+            names = []
+            used = {s.name.casefold() for s in self.seats if s.name}
+            for s in self.seats:
+                if s.name:
+                    names.append(s.name)
+                    continue
+                base = f"{(s.bot or FILL_BOT).split(':')[0]} {seat_name(s.index)}"
+                name = base
+                while name.casefold() in used:
+                    name += "'"
+                used.add(name.casefold())
+                names.append(name)
+            rng = random.Random(f"{self.seed}:dealer") if self.seed is not None else self._rng
+            dealer, _rounds = first_dealer_cut(len(self.seats), rng, deck=self.rules.deck)
+            await self._commit("start", {"names": names, "dealer": dealer})
+            if self.status == "playing":
+                await self._deal()
+
+    async def _deal(self) -> None:
+        """Shuffle (``secrets.SystemRandom``, or the test seed), cut, commit the deal, deal it (R4.1–R4.4)."""
+        s = self.session
+        assert s is not None and s.hand is None and not s.is_over
+        number = s.hands_played + 1
+        rng = random.Random(f"{self.seed}:hand:{number}") if self.seed is not None else self._rng
+        deck = list(make_deck(self.rules.deck, self.rules.jokers))
+        rng.shuffle(deck)
+        cut = rng.randrange(1, len(deck))
+        await self._commit("deal", {"number": number, "deck": [str(c) for c in deck], "cut": cut,
+                                    "dealer": s.dealer, "stacks": list(s.stacks), "pot": s.pot,
+                                    "seated": list(s.seated)})
+
+    def check_intent(self, seat: int, text: Any, seq: Any) -> Action:
+        """Check an intent of ``seat`` without changing anything; return the action.
+
+        Raises:
+            TableError: ``not_started``, ``session_over``, ``stale_seq``, ``bad_action``,
+                ``not_your_seat``, ``illegal`` (``fields`` hold the engine's reason and rule, R4.12).
+        """
+        if self.status == "waiting":
+            raise TableError("not_started")
+        if self.status == "over":
+            raise TableError("session_over")
+        if type(seq) is not int or seq != self.seq:
+            raise TableError("stale_seq", seq=self.seq)
+        if not isinstance(text, str) or len(text) > 40:
+            raise TableError("bad_action", action=str(text)[:40])
+        try:
+            action = Action.parse(text, len(self.seats))
+        except ValueError as e:
+            raise TableError("bad_action", str(e), action=text) from None
+        if action.seat != seat:
+            raise TableError("not_your_seat", seat=seat_name(seat))
+        hand = self.session.hand if self.session is not None else None
+        if hand is None:
+            raise TableError("illegal", reason="the hand is over", rule="R5")
+        why = hand.why_illegal(action)
+        if why is not None:
+            raise TableError("illegal", why[0], reason=why[0], rule=why[1])
+        return action
+
+    async def intent(self, seat: int, text: Any, seq: Any, by: str = "seat") -> Action:
+        """Check, commit, apply and broadcast one intent (R4.12); stale or repeated ``seq`` is refused.
+
+        Raises:
+            TableError: as :meth:`check_intent`; the table is unchanged.
+        """
+        async with self.lock:
+            action = self.check_intent(seat, text, seq)
+            await self._commit("act", {"action": str(action), "by": by, "elapsed": round(self.clock(), 3)})
+            return action
+
+    # -- connections ------------------------------------------------------------------
+
+    def attach(self, seat: SeatState | None, conn: Any) -> Any:
+        """Attach a connection to a seat (or as spectator); returns the replaced connection, if any."""
+        if seat is None:
+            self.spectators.add(conn)
+            return None
+        old = seat.conn
+        seat.conn = conn
+        seat.away_since = None
+        self.broadcast()
+        self.changed.set()
+        return old
+
+    def detach(self, seat: SeatState | None, conn: Any) -> None:
+        """Forget a closed connection; its seat is away from now on (grace period starts)."""
+        if seat is None:
+            self.spectators.discard(conn)
+            return
+        if seat.conn is conn:
+            seat.conn = None
+            seat.away_since = time.monotonic()
+            self.broadcast()
+            self.changed.set()
+
+    def broadcast(self) -> None:
+        """Send every connection its own current view (never blocks)."""
+        for s in self.seats:
+            if s.conn is not None:
+                s.conn.deliver(self.view(s.index))
+        if self.spectators:
+            v = self.view(None)
+            for c in list(self.spectators):
+                c.deliver(v)
+
+    # -- views -------------------------------------------------------------------------
+
+    def current_hand(self) -> tuple[Hand | None, int | None]:
+        """The hand in progress, else the last finished one, with its 1-based number."""
+        s = self.session
+        if s is None:
+            return None, None
+        if s.hand is not None:
+            return s.hand, s.hands_played + 1
+        if s.ledger:
+            return s.ledger[-1].hand, s.ledger[-1].number
+        return None, None
+
+    def rules_summary(self) -> str:
+        try:
+            base = Rules.preset(self.preset)
+        except Exception:  # noqa: BLE001
+            base = Rules()
+        diff = self.rules.diff(base)
+        parts = [self.preset] + [f"{k}={','.join(v) if isinstance(v, list) else v}" for k, v in diff.items()]
+        return "; ".join(parts)
+
+    def is_away(self, s: SeatState) -> bool:
+        return s.taken and s.conn is None
+
+    def proxy_playing(self, s: SeatState, now: float | None = None) -> bool:
+        now = time.monotonic() if now is None else now
+        return (s.taken and s.conn is None and s.away_since is not None
+                and now - s.away_since >= self.options.grace_seconds)
+
+    def view(self, seat: int | None) -> dict[str, Any]:
+        """The view of ``seat`` (None: a spectator), as ``docs/protocol.md`` describes it (R7)."""
+        sess = self.session
+        hand, number = self.current_hand()
+        obs = None
+        if hand is not None:
+            obs = hand.observe(seat if seat is not None else hand.seated[0])
+        now = time.monotonic()
+        declared = dict(obs.declarations) if obs is not None else {}
+        seats = []
+        for s in self.seats:
+            i = s.index
+            if obs is not None:
+                stack = obs.stacks[i]
+            elif sess is not None:
+                stack = sess.stacks[i]
+            else:
+                stack = self.rules.starting_stack
+            in_hand = obs is not None and i in obs.seated
+            seats.append({
+                "seat": seat_name(i), "name": s.name,
+                "kind": "human" if (s.taken or (self.status == "waiting" and s.kind == "human")) else "bot",
+                "bot": None if s.taken else (s.bot or (FILL_BOT if self.status != "waiting" else None)),
+                "taken": s.taken, "stack": stack,
+                "seated": (i in sess.seated) if sess is not None else True,
+                "in": ({"in": True, "out": False}.get(declared[i]) if i in declared
+                       else (True if obs is not None and in_hand and i in obs.active else None)),
+                "tricks": obs.tricks_won[i] if obs is not None else 0,
+                "cards_left": obs.cards_left[i] if obs is not None else 0,
+                "away": self.is_away(s),
+                "bot_playing": self.proxy_playing(s, now),
+                "dealer": obs is not None and obs.dealer == i,
+            })
+        hand_v = None
+        if hand is not None and obs is not None:
+            tricks = [_trick(t) for t in obs.tricks]
+            hand_v = {
+                "number": number, "phase": obs.phase.value, "dealer": seat_name(obs.dealer),
+                "to_act": None if obs.to_act is None else seat_name(obs.to_act),
+                "turn_up": str(obs.turn_up), "trump": obs.trump,
+                "turned_aside": [str(c) for c in obs.turned_aside], "pot": obs.pot,
+                "declarations": [[seat_name(a), d] for a, d in obs.declarations],
+                "general_rams": None if obs.general_rams is None else seat_name(obs.general_rams),
+                "targets": [[seat_name(a), t] for a, t in obs.targets],
+                "current": {"leader": None if obs.leader is None else seat_name(obs.leader),
+                            "plays": [[seat_name(a), str(c)] for a, c in obs.current]},
+                "last_trick": tricks[-1] if tricks else None,
+                "tricks": tricks,
+                "log": [str(a) for a in hand.history],
+                "settlement": settlement_record(obs.settlement) if obs.settlement is not None else None,
+            }
+        ledger = []
+        if sess is not None:
+            for e in sess.ledger:
+                st = e.settlement
+                ledger.append({"hand": e.number, "kind": st.kind, "winners": [seat_name(w) for w in st.winners],
+                               "bete": [seat_name(b) for b in st.bete], "stacks_after": list(e.stacks_after),
+                               "pot_after": e.pot_after, "left": [seat_name(x) for x in e.left],
+                               "history": f"/api/tables/{self.id}/hands/{e.number}.toml"})
+        standings = None
+        if sess is not None and sess.is_over:
+            order = sorted(range(len(self.seats)), key=lambda i: (-sess.stacks[i], i))
+            standings = []
+            for i in order:
+                place = 1 + sum(1 for j in range(len(self.seats)) if sess.stacks[j] > sess.stacks[i])
+                standings.append({"place": place, "seat": seat_name(i), "name": self.seats[i].name,
+                                  "stack": sess.stacks[i]})
+        mine = seat is not None and obs is not None
+        return {
+            "type": "view", "table": self.id, "seq": self.seq,
+            "you": {"role": "seat" if seat is not None else "spectator",
+                    "seat": None if seat is None else seat_name(seat)},
+            "status": self.status, "test_seeded": self.seed is not None,
+            "rules": self._rules_view,
+            "options": self.options.to_dict(),
+            "seats": seats, "hand": hand_v,
+            "to_act": hand_v["to_act"] if hand_v else None,
+            "your_cards": [str(c) for c in obs.cards] if mine else [],
+            "legal": [str(a) for a in obs.legal] if mine else [],
+            "ledger": ledger, "standings": standings,
+            "end_reason": sess.end_reason if sess is not None else None,
+        }
+
+    def info(self) -> dict[str, Any]:
+        """Public table info (no tokens, no cards): status, rules, seats."""
+        return {
+            "table": self.id, "status": self.status, "seq": self.seq, "test_seeded": self.seed is not None,
+            "rules": {"preset": self.preset, "options": self.rules.to_dict(), "summary": self.rules_summary()},
+            "options": self.options.to_dict(),
+            "seats": [{"seat": seat_name(s.index), "name": s.name, "kind": s.kind, "bot": s.bot,
+                       "taken": s.taken} for s in self.seats],
+            "spectate": f"/t/{self.id}/watch/{self.spectator_token}",
+        }
+
+    # -- the driver: bots, proxies, timers, next deals ---------------------------------
+
+    def _controller(self, s: SeatState, now: float) -> tuple[float, str] | None:
+        """When and how the seat to act will be played without a person: (delay, job) or None."""
+        pace = self.options.bot_pace_seconds
+        if s.bot_controlled:
+            return max(0.0, self.turn_since + pace - now), "bot"
+        if s.conn is None and s.away_since is not None:
+            due = s.away_since + self.options.grace_seconds
+            if now >= due:
+                return max(0.0, max(self.turn_since, due) + pace - now), "proxy"
+            return due - now, "recheck"
+        if self.options.turn_seconds is not None:
+            return max(0.0, self.turn_since + self.options.turn_seconds - now), "timer"
+        return None
+
+    def next_job(self, now: float) -> tuple[float, str] | None:
+        if self.status != "playing" or self.session is None:
+            return None
+        s = self.session
+        if s.hand is None:
+            return max(0.0, self.hand_ended + self.options.hand_pause_seconds - now), "deal"
+        return self._controller(self.seats[s.hand.to_act], now)
+
+    def start_driver(self) -> None:
+        """Start the task that plays bots, proxies and timers and deals the next hands."""
+        if self.driver is None:
+            self.driver = asyncio.get_running_loop().create_task(self._drive())
+
+    async def stop_driver(self) -> None:
+        self.closed = True
+        self.changed.set()
+        if self.driver is not None:
+            self.driver.cancel()
+            try:
+                await self.driver
+            except (asyncio.CancelledError, Exception):  # noqa: BLE001
+                pass
+            self.driver = None
+
+    async def _drive(self) -> None:
+        while not self.closed:
+            self.changed.clear()
+            job = self.next_job(time.monotonic())
+            if job is None:
+                await self.changed.wait()
+                continue
+            delay, kind = job
+            if delay > 0:
+                try:
+                    await asyncio.wait_for(self.changed.wait(), delay)
+                    continue  # something changed: look again
+                except asyncio.TimeoutError:
+                    pass
+            if kind == "recheck":
+                self.broadcast()  # the seat's bot_playing flag flips now
+                continue
+            try:
+                await self._run(kind)
+            except asyncio.CancelledError:
+                raise
+            except Exception:  # noqa: BLE001 - a failing bot or store must not kill the table
+                import logging
+
+                logging.getLogger("ramsli.server").exception("table %s: %s failed", self.id, kind)
+                await asyncio.sleep(1.0)
+
+    async def _run(self, kind: str) -> None:
+        if kind == "deal":
+            async with self.lock:
+                if self.status == "playing" and self.session is not None and self.session.hand is None:
+                    await self._deal()
+            return
+        s = self.session
+        if s is None or s.hand is None:
+            return
+        hand = s.hand
+        seat = self.seats[hand.to_act]
+        seq = self.seq
+        if kind == "bot":
+            if seat.bot_player is None:
+                seat.bot_player = self._new_bot(seat.bot or FILL_BOT, seat.index)
+            player, spec = seat.bot_player, seat.bot or FILL_BOT
+        else:
+            if seat.proxy is None:
+                seat.proxy = self._new_bot(FILL_BOT, seat.index, salt="proxy")
+            player, spec = seat.proxy, FILL_BOT
+        obs = hand.observe(seat.index)
+        if spec.split(":")[0] in FAST_BOTS:
+            action = _safe_act(player, obs)
+        else:
+            seed = (random.Random(f"{self.seed}:decide:{seat.index}:{seq}").randrange(2**32)
+                    if self.seed is not None else secrets.randbits(32))
+            try:
+                action = await asyncio.get_running_loop().run_in_executor(bot_pool(), _decide, spec, seed, obs)
+            except Exception:  # noqa: BLE001 - a broken pool: think in a thread instead
+                shutdown_bot_pool()
+                action = await asyncio.get_running_loop().run_in_executor(None, _safe_act, player, obs)
+        async with self.lock:
+            if self.seq != seq:
+                return  # the table moved on meanwhile (e.g. the player came back and acted)
+            try:
+                self.check_intent(seat.index, str(action), seq)
+            except TableError:
+                return
+            await self._commit("act", {"action": str(action), "by": kind, "elapsed": round(self.clock(), 3)})
+
+
+def _safe_act(player: Any, obs: Any) -> Action:
+    """The bot's choice; a failing bot falls back to the first legal action."""
+    try:
+        a = player.act(obs)
+        if a in obs.legal:
+            return a
+    except Exception:  # noqa: BLE001
+        pass
+    return obs.legal[0]
+
+
+def _trick(t: Any) -> dict[str, Any]:
+    return {"leader": seat_name(t.leader), "plays": [[seat_name(a), str(c)] for a, c in t.plays],
+            "winner": None if t.winner is None else seat_name(t.winner)}
