@@ -19,7 +19,7 @@ function _(msg, vars) {
 function ngettext(one, many, n, vars) {
   const tr = R.catalog[one];
   let s = n === 1 ? one : many;
-  if (Array.isArray(tr)) s = tr[n === 1 ? 0 : 1] || s;
+  if (Array.isArray(tr)) s = tr[n === 1 ? 0 : tr.length - 1] || s; // it has 3 forms; the last is "many"
   return fmt(s, Object.assign({ n: n }, vars || {}));
 }
 function pgettext(ctx, msg, vars) {

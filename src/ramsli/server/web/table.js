@@ -160,7 +160,7 @@
     const line = el("div", { class: "seat-line" },
       el("span", { class: "stack", title: _("stack"), text: "● " + s.stack }),
       state ? el("span", { class: "decl " + (s.in ? "is-in" : "is-out"), text: state }) : "",
-      h && s.in !== false ? el("span", { class: "tricks", title: _("tricks"), text: "✦".repeat(s.tricks) || "·" }) : "");
+      h && (h.phase === "play" || h.phase === "over") && s.in !== false ? el("span", { class: "tricks", title: _("tricks"), text: "✦".repeat(s.tricks) || "·" }) : "");
     bits.push(line);
     const tags = [];
     if (turn) tags.push(el("span", { class: "tag turn-tag", text: isMe ? _("your turn") : _("to act") }));
