@@ -106,3 +106,283 @@ p3 pl 8D; p1 pl KD; p2 pl 9C
 @pytest.fixture
 def traditional() -> Rules:
     return Rules.preset("traditional")
+
+
+# --- the table server (issue 10) ----------------------------------------------------------------
+
+POSTGRES_ENV = "RAMSLI_TEST_POSTGRES_URL"
+
+
+def _postgres_base() -> str:
+    """The PostgreSQL URL of the test cluster; skip locally without it, fail under CI=true."""
+    import os
+
+    base = os.environ.get(POSTGRES_ENV)
+    if not base:
+        if os.environ.get("CI") == "true":
+            pytest.fail(f"{POSTGRES_ENV} is not set but CI=true: the storage tests must run on PostgreSQL "
+                        "(.ci/run starts a throwaway cluster and sets it)")
+        pytest.skip(f"PostgreSQL storage tests need {POSTGRES_ENV}, e.g. "
+                    "postgresql+asyncpg://postgres@127.0.0.1:55432/postgres (.ci/run sets it)")
+    return base
+
+
+def _pg_admin(base: str, sql: str) -> None:
+    import asyncio
+
+    import asyncpg
+
+    dsn = base.replace("postgresql+asyncpg://", "postgresql://", 1)
+
+    async def run():
+        conn = await asyncpg.connect(dsn)
+        try:
+            await conn.execute(sql)
+        finally:
+            await conn.close()
+
+    asyncio.run(run())
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def db_url(request, tmp_path):
+    """A fresh, empty server database: an SQLite file, or a new database on the PostgreSQL test cluster."""
+    if request.param == "sqlite":
+        yield f"sqlite+aiosqlite:///{tmp_path / 'server.sqlite'}"
+        return
+    import secrets
+
+    base = _postgres_base()
+    name = "ramsli_test_" + secrets.token_hex(6)
+    _pg_admin(base, f"CREATE DATABASE {name}")
+    yield base.rsplit("/", 1)[0] + "/" + name
+    _pg_admin(base, f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
+
+
+@pytest.fixture
+def sqlite_url(tmp_path):
+    """A fresh SQLite server database file."""
+    return f"sqlite+aiosqlite:///{tmp_path / 'server.sqlite'}"
+
+
+#: a card in the text notation of R1.6 as the server writes it (``TH``, ``X1`` for a joker)
+_CARD_TOKEN = __import__("re").compile(r"^(?:[2-9TJQKA][SHDC]|X[12])$")
+#: keys no server message may hold (R7, D-16)
+FORBIDDEN_KEYS = {"deck", "cut", "stock", "seed", "rng", "rng_state", "dealt", "hands"}
+
+
+def cards_in(msg) -> set[str]:
+    """Every card named anywhere in a JSON message (also inside action texts like ``p2 pl AS``)."""
+    found: set[str] = set()
+
+    def walk(x):
+        if isinstance(x, dict):
+            for k, v in x.items():
+                walk(k)
+                walk(v)
+        elif isinstance(x, (list, tuple)):
+            for v in x:
+                walk(v)
+        elif isinstance(x, str):
+            for tok in x.replace("[", " ").replace("]", " ").replace(",", " ").replace('"', " ").split():
+                if _CARD_TOKEN.match(tok):
+                    found.add(tok)
+
+    walk(msg)
+    return found
+
+
+def keys_in(msg) -> set[str]:
+    """Every key of every object in a JSON message."""
+    out: set[str] = set()
+    if isinstance(msg, dict):
+        for k, v in msg.items():
+            out.add(k)
+            out |= keys_in(v)
+    elif isinstance(msg, list):
+        for v in msg:
+            out |= keys_in(v)
+    return out
+
+
+def known_cards(hand, seat) -> set[str]:
+    """The cards ``seat`` (None: a spectator) may know of ``hand`` (R7): the turn-up, jokers turned
+    aside, every card played so far, and its own dealt cards."""
+    known = {str(hand.turn_up)} | {str(c) for c in hand.turned_aside}
+    known |= {str(a.card) for a in hand.history if a.kind == "pl"}
+    if seat is not None:
+        known |= {str(c) for c in hand.dealt[seat] if c is not None}
+    return known
+
+
+def free_port() -> int:
+    """A free TCP port on 127.0.0.1."""
+    import socket
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+class ServerProcess:
+    """A real ``ramsli serve`` process on 127.0.0.1 (a free port) for the end-to-end tests."""
+
+    def __init__(self, database: str, log_dir: Path) -> None:
+        self.database = database
+        self.port = free_port()
+        self.log_dir = log_dir
+        self.proc = None
+        self.starts = 0
+
+    @property
+    def http(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    @property
+    def ws(self) -> str:
+        return f"ws://127.0.0.1:{self.port}"
+
+    def start(self, timeout: float = 30.0) -> "ServerProcess":
+        import os
+        import subprocess
+        import time
+        import urllib.request
+
+        env = dict(os.environ)
+        env["PYTHONPATH"] = str(ROOT / "src") + os.pathsep + env.get("PYTHONPATH", "")
+        self.starts += 1
+        log = open(self.log_dir / f"server-{self.starts}.log", "wb")
+        self.proc = subprocess.Popen(
+            [sys.executable, "-c", "from ramsli.cli import main; main()", "serve", "--host", "127.0.0.1",
+             "--port", str(self.port), "--database", self.database, "--allow-test-seeds"],
+            env=env, stdout=log, stderr=subprocess.STDOUT)
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if self.proc.poll() is not None:
+                raise RuntimeError(f"server exited with {self.proc.returncode}: "
+                                   + (self.log_dir / f"server-{self.starts}.log").read_text()[-2000:])
+            try:
+                with urllib.request.urlopen(self.http + "/api/tables", timeout=1) as r:
+                    if r.status == 200:
+                        return self
+            except OSError:
+                time.sleep(0.1)
+        raise RuntimeError("server did not answer in time")
+
+    def kill(self) -> None:
+        """SIGKILL: no shutdown code runs."""
+        import signal
+
+        if self.proc is not None and self.proc.poll() is None:
+            self.proc.send_signal(signal.SIGKILL)
+            self.proc.wait(10)
+
+    def stop(self) -> None:
+        if self.proc is not None and self.proc.poll() is None:
+            self.proc.terminate()
+            try:
+                self.proc.wait(10)
+            except Exception:  # noqa: BLE001
+                self.proc.kill()
+                self.proc.wait(10)
+
+
+@pytest.fixture
+def server_factory(tmp_path):
+    """``server_factory(database_url)`` -> a started :class:`ServerProcess`; all are stopped afterwards."""
+    made: list[ServerProcess] = []
+
+    def make(database: str) -> ServerProcess:
+        sp = ServerProcess(database, tmp_path)
+        made.append(sp)
+        return sp.start()
+
+    yield make
+    for sp in made:
+        sp.stop()
+
+
+class WSPlayer:
+    """A WebSocket client of one seat (or a spectator) that reconnects by itself, as a browser would.
+
+    ``views`` holds every view received, ``errors`` every error; :meth:`act` sends an intent on the
+    latest view.
+    """
+
+    def __init__(self, base_ws: str, table: str, token: str, lang: str = "en") -> None:
+        self.url = f"{base_ws}/ws/{table}"
+        self.token = token
+        self.lang = lang
+        self.views: list[dict] = []
+        self.errors: list[dict] = []
+        self.messages: list[dict] = []
+        self.welcomes = 0
+        self.ws = None
+        self.task = None
+        self.stopped = False
+
+    @property
+    def view(self) -> dict | None:
+        return self.views[-1] if self.views else None
+
+    async def start(self) -> "WSPlayer":
+        import asyncio
+
+        self.task = asyncio.get_running_loop().create_task(self._run())
+        await self.wait(lambda: self.view is not None)
+        return self
+
+    async def _run(self) -> None:
+        import asyncio
+        import json
+
+        import websockets
+
+        delay = 0.1
+        while not self.stopped:
+            try:
+                async with websockets.connect(self.url, open_timeout=5) as ws:
+                    self.ws = ws
+                    await ws.send(json.dumps({"type": "hello", "token": self.token, "lang": self.lang}))
+                    delay = 0.1
+                    async for raw in ws:
+                        msg = json.loads(raw)
+                        self.messages.append(msg)
+                        if msg["type"] == "view":
+                            self.views.append(msg)
+                        elif msg["type"] == "error":
+                            self.errors.append(msg)
+                        elif msg["type"] == "welcome":
+                            self.welcomes += 1
+            except (OSError, websockets.exceptions.WebSocketException, asyncio.TimeoutError):
+                pass
+            self.ws = None
+            if self.stopped:
+                return
+            await asyncio.sleep(delay)
+            delay = min(delay * 2, 0.5)
+
+    async def wait(self, pred, timeout: float = 30.0) -> None:
+        import asyncio
+        import time
+
+        deadline = time.monotonic() + timeout
+        while not pred():
+            if time.monotonic() > deadline:
+                raise AssertionError(f"timed out; last view: {self.view}")
+            await asyncio.sleep(0.02)
+
+    async def send(self, msg) -> None:
+        import json
+
+        await self.ws.send(msg if isinstance(msg, str) else json.dumps(msg))
+
+    async def act(self, action: str, seq: int | None = None) -> None:
+        await self.send({"type": "act", "action": action, "seq": self.view["seq"] if seq is None else seq})
+
+    async def close(self) -> None:
+        self.stopped = True
+        if self.ws is not None:
+            await self.ws.close()
+        if self.task is not None:
+            self.task.cancel()

@@ -74,6 +74,8 @@ class Conn:
 
     def error(self, code: str, seq: int | None = None, rule: str | None = None, **fields: Any) -> dict[str, Any]:
         """Deliver an ``error`` message in the connection's language; returns it."""
+        if rule is not None:
+            fields["rule"] = rule
         msg: dict[str, Any] = {"type": "error", "code": code, "message": message(self.lang, code, **fields)}
         if rule is not None:
             msg["rule"] = rule
@@ -318,8 +320,7 @@ class Hub:
             await t.intent(conn.seat.index, msg["action"], msg["seq"])
         except TableError as e:
             rule = e.fields.get("rule") if e.code == "illegal" else ("R4.12" if e.code == "bad_action" else None)
-            fields = dict(e.fields)
-            fields.pop("seq", None)
+            fields = {k: v for k, v in e.fields.items() if k not in ("seq", "rule")}
             conn.error(e.code, seq=t.seq, rule=rule, **fields)
         except Exception:  # noqa: BLE001 - the store failed: nothing was applied
             conn.error("storage", seq=t.seq)

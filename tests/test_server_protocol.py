@@ -1,0 +1,337 @@
+"""The table server's protocol in-process (issue 10): intents, hostile input, seats, disconnects.
+
+Each refusal must carry its error code and a reason in the connection's language, and leave
+the table exactly as it was (same seq, same hand fingerprint, same stacks, same stored events).
+The hub is driven through :meth:`Hub.receive`, the same entry the WebSocket endpoint uses,
+with real SQLite storage.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import secrets
+
+import pytest
+
+from ramsli.server.hub import MAX_MESSAGE, RATE_LIMIT, Conn, Hub, SpecError
+from ramsli.server.storage import Store
+from ramsli.server.table import TableError
+
+SEATS3 = [{"kind": "human"}, {"kind": "human"}, {"kind": "bot", "bot": "rules"}]
+
+
+def run(coro):
+    return asyncio.run(coro)
+
+
+async def _hub(url, allow_test_seeds=True):
+    store = await Store.open(url)
+    return Hub(store, allow_test_seeds=allow_test_seeds), store
+
+
+async def _table(hub, seats=SEATS3, start=True, **opts):
+    body = {"rules": opts.pop("rules", ["end=hands:3"]), "seats": seats, "bot_pace_seconds": 0,
+            "hand_pause_seconds": 0, "seed": opts.pop("seed", 3), **opts}
+    made = await hub.create_table(body)
+    tid = made["table"]
+    conns = []
+    for i, s in enumerate(made["seats"]):
+        if s["kind"] == "human":
+            await hub.sit(tid, s["token"], f"P{i + 1}")
+            c = Conn()
+            await hub.receive(c, json.dumps({"type": "hello", "token": s["token"]}), tid)
+            conns.append(c)
+    if start:
+        await hub.start(tid, made["creator_token"])
+    return made, hub.tables[tid], conns
+
+
+def _state(t):
+    s = t.session
+    return (t.seq, t.status, None if s is None or s.hand is None else s.hand.fingerprint(),
+            None if s is None else (tuple(s.stacks), s.pot, len(s.ledger)))
+
+
+async def _events(store, tid):
+    return next(r["events"] for r in await store.load() if r["id"] == tid)
+
+
+def _last_view(conn):
+    return [m for m in conn.sent if m["type"] == "view"][-1]
+
+
+async def _until_human_turn(t, conns, timeout=10.0):
+    """Wait until a human seat is to act; returns its connection."""
+    loop = asyncio.get_running_loop()
+    end = loop.time() + timeout
+    while loop.time() < end:
+        for c in conns:
+            v = _last_view(c)
+            if v["legal"] and v["seq"] == t.seq:
+                return c
+        await asyncio.sleep(0.005)
+    raise AssertionError("no human turn came")
+
+
+def test_hostile_input_is_refused_with_its_reason_and_changes_nothing(sqlite_url):
+    async def go():
+        hub, store = await _hub(sqlite_url)
+        made, t, conns = await _table(hub)
+        c = await _until_human_turn(t, conns)
+        me = c.seat.index
+        before = _state(t)
+        ev_before = len(await _events(store, t.id))
+        v = _last_view(c)
+        other = next(x for x in conns if x is not c)
+        cases = [
+            (c, "{not json", "bad_json"),
+            (c, "[1, 2]", "bad_json"),
+            (c, json.dumps({"no": "type"}), "bad_json"),
+            (c, json.dumps({"type": "dance"}), "unknown_type"),
+            (c, json.dumps({"type": "act", "action": "x" * MAX_MESSAGE, "seq": v["seq"]}), "too_big"),
+            (c, json.dumps({"type": "act", "action": v["legal"][0]}), "bad_message"),
+            (c, json.dumps({"type": "act", "action": v["legal"][0], "seq": v["seq"] - 1}), "stale_seq"),
+            (c, json.dumps({"type": "act", "action": v["legal"][0], "seq": str(v["seq"])}), "stale_seq"),
+            (c, json.dumps({"type": "act", "action": f"p{me + 1} dance", "seq": v["seq"]}), "bad_action"),
+            (c, json.dumps({"type": "act", "action": 7, "seq": v["seq"]}), "bad_action"),
+            (c, json.dumps({"type": "act", "action": f"p{(me + 1) % 3 + 1} in", "seq": v["seq"]}),
+             "not_your_seat"),
+            (other, json.dumps({"type": "act", "action": f"p{other.seat.index + 1} out", "seq": v["seq"]}),
+             "illegal"),
+            (c, json.dumps({"type": "hello", "token": made["seats"][0]["token"]}), "bad_message"),
+        ]
+        for conn, raw, code in cases:
+            n = len(conn.sent)
+            await hub.receive(conn, raw)
+            errs = [m for m in conn.sent[n:] if m["type"] == "error"]
+            assert [e["code"] for e in errs] == [code], (raw[:60], conn.sent[n:])
+            assert errs[0]["message"] and errs[0]["message"] != code
+            assert _state(t) == before, code
+        # the engine's reason, with the rule id (R4.12); not your turn is R4.5 in the declarations
+        ill = [m for m in other.sent if m.get("code") == "illegal"][-1]
+        assert ill["rule"].startswith("R4") and "turn" in ill["message"]
+        # a spectator cannot act; a connection without hello cannot act
+        spec = Conn()
+        await hub.receive(spec, json.dumps({"type": "hello", "token": made["spectate"].rsplit("/", 1)[1]}), t.id)
+        await hub.receive(spec, json.dumps({"type": "act", "action": v["legal"][0], "seq": v["seq"]}))
+        stranger = Conn()
+        await hub.receive(stranger, json.dumps({"type": "act", "action": v["legal"][0], "seq": v["seq"]}))
+        assert spec.sent[-1]["code"] == "spectator" and stranger.sent[-1]["code"] == "no_hello"
+        # wrong and missing tokens: refused and closed
+        for token in ("nope", None, made["creator_token"], 12):
+            bad = Conn()
+            await hub.receive(bad, json.dumps({"type": "hello", "token": token}), t.id)
+            assert bad.sent[-1]["code"] == "bad_token" and bad.closed_with == (4003, "bad_token")
+        nobody = Conn()
+        await hub.receive(nobody, json.dumps({"type": "hello", "token": "x"}), "no-such-table")
+        assert nobody.sent[-1]["code"] == "no_table" and nobody.closed_with[0] == 4004
+        assert _state(t) == before
+        assert len(await _events(store, t.id)) == ev_before
+        # the legal intent on the same view is accepted once; sending it again is stale (never twice)
+        intent = json.dumps({"type": "act", "action": v["legal"][0], "seq": v["seq"]})
+        await hub.receive(c, intent)
+        assert t.seq == before[0] + 1
+        await hub.receive(c, intent)
+        assert c.sent[-1]["code"] == "stale_seq"
+        evs = await _events(store, t.id)
+        assert [e for e in evs if e[1] == "act"][-1][2]["action"] == v["legal"][0]
+        assert sum(1 for e in evs if e[0] == before[0] + 1) == 1
+        await hub.close()
+        await store.close()
+
+    run(go())
+
+
+def test_flood_is_rate_limited_and_changes_nothing(sqlite_url):
+    async def go():
+        hub, store = await _hub(sqlite_url)
+        made, t, conns = await _table(hub)
+        c = await _until_human_turn(t, conns)
+        before = _state(t)
+        v = _last_view(c)
+        for _ in range(RATE_LIMIT + 10):
+            await hub.receive(c, json.dumps({"type": "ping"}))
+        codes = [m.get("code") for m in c.sent if m["type"] == "error"]
+        assert 10 <= codes.count("rate_limited") <= 11  # the hello may still count in the window
+        assert [m["type"] for m in c.sent].count("pong") >= RATE_LIMIT - 1
+        await hub.receive(c, json.dumps({"type": "act", "action": v["legal"][0], "seq": v["seq"]}))
+        assert c.sent[-1]["code"] == "rate_limited" and _state(t) == before
+        await hub.close()
+        await store.close()
+
+    run(go())
+
+
+def test_newer_connection_wins_the_seat(sqlite_url):
+    async def go():
+        hub, store = await _hub(sqlite_url)
+        made, t, conns = await _table(hub)
+        c = await _until_human_turn(t, conns)
+        token = made["seats"][c.seat.index]["token"]
+        newer = Conn()
+        await hub.receive(newer, json.dumps({"type": "hello", "token": token, "lang": "nl"}), t.id)
+        assert c.sent[-1]["code"] == "replaced" and c.closed_with == (4001, "replaced")
+        assert newer.sent[0] == {"type": "welcome", "table": t.id, "role": "seat", "seat": f"p{c.seat.index + 1}"}
+        before = _state(t)
+        v = _last_view(newer)
+        await hub.receive(c, json.dumps({"type": "act", "action": v["legal"][0], "seq": v["seq"]}))
+        assert c.sent[-1]["code"] == "replaced" and _state(t) == before
+        await hub.receive(newer, json.dumps({"type": "act", "action": v["legal"][0], "seq": v["seq"]}))
+        assert t.seq == before[0] + 1
+        hub.disconnect(c)  # the old transport closing later must not mark the seat away
+        assert not any(s["away"] for s in _last_view(newer)["seats"] if s["taken"])
+        await hub.close()
+        await store.close()
+
+    run(go())
+
+
+@pytest.mark.parametrize("lang,word", [("de", "Platz"), ("nl", "plaats"), ("it", "posto"), ("en", "seat")])
+def test_refusals_speak_the_players_language(sqlite_url, lang, word):
+    async def go():
+        hub, store = await _hub(sqlite_url)
+        made, t, conns = await _table(hub)
+        c = await _until_human_turn(t, conns)
+        token = made["seats"][c.seat.index]["token"]
+        mine = Conn()
+        await hub.receive(mine, json.dumps({"type": "hello", "token": token, "lang": lang}), t.id)
+        other = (c.seat.index + 1) % 3
+        await hub.receive(mine, json.dumps({"type": "act", "action": f"p{other + 1} in", "seq": t.seq}))
+        assert mine.sent[-1]["code"] == "not_your_seat" and word in mine.sent[-1]["message"]
+        await hub.close()
+        await store.close()
+
+    run(go())
+
+
+def test_before_the_start_and_table_requests(sqlite_url):
+    async def go():
+        hub, store = await _hub(sqlite_url, allow_test_seeds=False)
+        with pytest.raises(SpecError, match="--allow-test-seeds"):
+            await hub.create_table({"seats": SEATS3, "seed": 1})
+        for body, words in [({"seats": SEATS3, "rules": ["bete=lots"]}, "bete"),
+                            ({"seats": SEATS3[:1]}, "2..6"),
+                            ({"seats": [{"kind": "bot", "bot": "nobody"}] * 3}, "unknown bot"),
+                            ({"seats": SEATS3, "rules": ["players=4"]}, "players=4"),
+                            ({"seats": SEATS3, "colour": "red"}, "colour"),
+                            ({"seats": SEATS3, "grace_seconds": -1}, "grace_seconds")]:
+            with pytest.raises(SpecError, match=words):
+                await hub.create_table(body)
+        assert hub.tables == {} and await store.load() == []
+        made, t, conns = await _table(hub, start=False, seed=None)
+        c = conns[0]
+        await hub.receive(c, json.dumps({"type": "act", "action": "p1 in", "seq": t.seq}))
+        assert c.sent[-1]["code"] == "not_started"
+        with pytest.raises(TableError) as e:
+            await hub.start(t.id, "not-the-creator")
+        assert e.value.code == "bad_token" and t.status == "waiting"
+        with pytest.raises(TableError) as e:
+            await hub.sit(t.id, made["seats"][1]["token"], "p1")  # P1 is taken, ignoring case (R2.2)
+        assert e.value.code == "name_taken"
+        for bad in ("", "   ", "x" * 25, "a\nb", 5):
+            with pytest.raises(TableError) as e:
+                await hub.sit(t.id, made["seats"][1]["token"], bad)
+            assert e.value.code == "bad_name"
+        with pytest.raises(TableError) as e:
+            await hub.sit(t.id, "forged", "Eve")
+        assert e.value.code == "bad_token"
+        await hub.start(t.id, made["creator_token"])
+        with pytest.raises(TableError) as e:
+            await hub.start(t.id, made["creator_token"])
+        assert e.value.code == "started"
+        # fair shuffles: no seed, the OS CSPRNG, and no view claims to be seeded
+        assert isinstance(t._rng, secrets.SystemRandom)
+        assert all(not m["test_seeded"] for m in c.sent if m["type"] == "view")
+        await hub.close()
+        await store.close()
+
+    run(go())
+
+
+def test_test_seeded_tables_say_so_in_every_view(sqlite_url):
+    async def go():
+        hub, store = await _hub(sqlite_url)
+        made, t, conns = await _table(hub, seed=99)
+        await _until_human_turn(t, conns)
+        views = [m for c in conns for m in c.sent if m["type"] == "view"]
+        assert views and all(v["test_seeded"] is True for v in views)
+        await hub.close()
+        await store.close()
+
+    run(go())
+
+
+def test_a_person_takes_over_a_bot_seat_between_hands(sqlite_url):
+    async def go():
+        hub, store = await _hub(sqlite_url)
+        made, t, conns = await _table(hub, rules=["end=hands:2"])
+        bot_token = made["seats"][2]["token"]
+        n_hand = t.session.hands_played
+        res = await hub.sit(t.id, bot_token, "Cy")
+        assert res == {"seat": "p3", "pending": True}
+        assert t.seats[2].taken is False  # not in the middle of the hand
+        cy = Conn()
+        await hub.receive(cy, json.dumps({"type": "hello", "token": bot_token}), t.id)
+        # play the hand out with the humans; the bot still plays p3 in this hand
+        while t.session.hands_played == n_hand:
+            c = await _until_human_turn(t, conns)
+            v = _last_view(c)
+            await hub.receive(c, json.dumps({"type": "act", "action": v["legal"][-1], "seq": v["seq"]}))
+        for _ in range(200):
+            if t.session.hand is not None or t.status == "over":
+                break
+            await asyncio.sleep(0.01)
+        v = _last_view(cy)
+        p3 = v["seats"][2]
+        assert (p3["name"], p3["kind"], p3["taken"]) == ("Cy", "human", True)
+        await hub.close()
+        await store.close()
+
+    run(go())
+
+
+def test_grace_period_then_a_bot_plays_the_away_seat_until_the_player_returns(sqlite_url):
+    async def go():
+        hub, store = await _hub(sqlite_url)
+        made, t, conns = await _table(hub, grace_seconds=0.2)
+        c = await _until_human_turn(t, conns)
+        seat = c.seat.index
+        seq = t.seq
+        hub.disconnect(c)
+        other = next(x for x in conns if x is not c)
+        assert _last_view(other)["seats"][seat]["away"] is True
+        for _ in range(300):
+            if t.seq > seq:
+                break
+            await asyncio.sleep(0.01)
+        assert t.seq > seq  # a bot made the away player's move after the grace period
+        evs = await _events(store, t.id)
+        assert evs[seq][2]["by"] == "proxy" and evs[seq][2]["action"].startswith(f"p{seat + 1} ")
+        back = Conn()
+        await hub.receive(back, json.dumps({"type": "hello", "token": made["seats"][seat]["token"]}), t.id)
+        v = _last_view(back)
+        assert v["seats"][seat]["away"] is False and v["seats"][seat]["bot_playing"] is False
+        assert v["seq"] == t.seq  # the whole current view on reconnect
+        await hub.close()
+        await store.close()
+
+    run(go())
+
+
+def test_turn_timer_lets_a_bot_move_for_a_slow_player(sqlite_url):
+    async def go():
+        hub, store = await _hub(sqlite_url)
+        made, t, conns = await _table(hub, turn_seconds=1)
+        c = await _until_human_turn(t, conns)
+        seq = t.seq
+        for _ in range(400):
+            if t.seq > seq:
+                break
+            await asyncio.sleep(0.01)
+        evs = await _events(store, t.id)
+        assert evs[seq][2]["by"] == "timer" and evs[seq][2]["action"].startswith(f"p{c.seat.index + 1} ")
+        await hub.close()
+        await store.close()
+
+    run(go())
