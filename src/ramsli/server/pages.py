@@ -44,7 +44,7 @@ from fastapi.responses import HTMLResponse, JSONResponse, Response
 from ramsli.frontends.i18n import LANGS, LOCALE_DIR, DOMAIN
 from ramsli.server.table import TableError
 
-__all__ = ["router", "WEB_DIR", "page_lang", "catalog", "hint_allowed", "HINT_SECONDS"]
+__all__ = ["router", "WEB_DIR", "page_lang", "catalog", "hint_allowed", "hint_query", "HINT_SECONDS"]
 
 router = APIRouter()
 
@@ -212,6 +212,7 @@ async def create_web_table(request: Request) -> Any:
         if not hasattr(request.app.state, "hint_tables"):
             request.app.state.hint_tables = set()
         request.app.state.hint_tables.add(answer["table"])
+        _warm_up_lab()
     return dict(answer, hint=hint)
 
 
@@ -224,6 +225,47 @@ def _lab_available() -> bool:
     except ImportError:
         return False
     return True
+
+
+def hint_query(obs: Any, seed: int = 0, time_s: float = HINT_SECONDS) -> dict[str, Any]:
+    """The keyword arguments of :func:`ramsli.lab.odds.estimate` for the seat of ``obs`` (an
+    :class:`~ramsli.hand.Observation` in the declare phase): its own cards and the turn-up only
+    (R7), its place in the declaring order (R4.5), the declarations before it, the carry-in pot
+    (the pot less this hand's antes, R5.4), the tips model and ``time_s`` seconds of sampling.
+
+    >>> import random
+    >>> from ramsli import Hand, Rules
+    >>> obs = Hand.new(Rules(), [20, 20, 20], dealer=2, rng=random.Random(1)).observe(0)
+    >>> q = hint_query(obs)
+    >>> q["players"], q["seat"], q["before"], q["pot"], len(q["cards"].split())
+    (3, 0, [], 0, 5)
+    """
+    players = len(obs.seated)
+    return dict(cards=" ".join(str(c) for c in obs.cards), turn_up=str(obs.turn_up), players=players,
+                seat=len(obs.declarations), before=[d for _a, d in obs.declarations], rules=obs.rules,
+                bot="tips", time_s=time_s, seed=seed, pot=max(0, obs.pot - obs.rules.ante * players))
+
+
+_warm: dict[str, Any] = {}
+
+
+def _warm_up_lab() -> None:
+    """Compile the lab's kernel once, in the background, when the first hint table is made (the
+    first compile takes half a minute; later estimates take :data:`HINT_SECONDS`)."""
+    if _warm or not _lab_available():
+        return
+    import threading
+
+    def run() -> None:
+        from ramsli.lab.odds import estimate
+
+        try:
+            estimate(cards="AS 9S KH 8D 7C", turn_up="TS", players=3, seat=0, time_s=0.05)
+        except Exception:  # noqa: BLE001 - a failed warm-up only means a slower first hint
+            pass
+
+    _warm["thread"] = threading.Thread(target=run, name="ramsli-hint-warm-up", daemon=True)
+    _warm["thread"].start()
 
 
 @router.get("/api/tables/{table_id}/hint")
@@ -249,16 +291,12 @@ async def hint(request: Request, table_id: str, token: str = "") -> JSONResponse
     if hand is None or t.status != "playing":
         return JSONResponse({"error": "no_hint", "message": "no hand is being declared"}, status_code=409)
     obs = hand.observe(seat.index)
-    if obs.phase.value != "declare" or obs.to_act != seat.index:
+    if not seat.taken or obs.phase.value != "declare" or obs.to_act != seat.index:
         return JSONResponse({"error": "no_hint", "message": "the hint is for your own turn to declare"},
                             status_code=409)
     from ramsli.lab.odds import OddsError, estimate
 
-    players = len(obs.seated)
-    pot_before = obs.pot - obs.rules.ante * players
-    query = dict(cards=" ".join(str(c) for c in obs.cards), turn_up=str(obs.turn_up), players=players,
-                 seat=len(obs.declarations), before=[d for _a, d in obs.declarations], rules=obs.rules,
-                 bot="tips", time_s=HINT_SECONDS, seed=int(time.time()) % 100000, pot=max(0, pot_before))
+    query = hint_query(obs, seed=int(time.time()) % 100000)
     try:
         res = await asyncio.get_running_loop().run_in_executor(None, functools.partial(estimate, **query))
     except OddsError as e:

@@ -14,6 +14,7 @@
   let holdTimer = null;
   let overlay = null;     // "last", "sheet", "settings", "summary", "standings" or null
   let summarySeen = 0;    // the last hand whose summary was closed
+  let pendingSummary = null; // {number, settlement}: the summary of a finished hand, open until closed
   let hintText = null;
   let lastTurnKey = null;
 
@@ -82,6 +83,10 @@
       clearTimeout(holdTimer);
       holdTimer = setTimeout(releaseHold, Math.max(300, (R.settings.trickPause || 1.6) * 1000));
     }
+    if (v.hand && v.hand.phase === "over" && v.hand.settlement && v.hand.number > summarySeen &&
+        !(pendingSummary && pendingSummary.number === v.hand.number)) {
+      pendingSummary = { number: v.hand.number, settlement: v.hand.settlement };
+    }
     if (v.status === "over") overlay = overlay === "settings" ? overlay : "standings";
     const turnKey = v.to_act && v.to_act === me() ? `${handNo}:${v.seq}` : null;
     if (turnKey && turnKey !== lastTurnKey) R.beep();
@@ -123,7 +128,9 @@
     const m = me() ? view.seats.findIndex((s) => s.seat === me()) : 0;
     const rel = (i - m + n) % n;
     const th = (rel * 2 * Math.PI) / n;
-    return { x: 50 - 44 * Math.sin(th), y: 50 + 40 * Math.cos(th), px: 50 - 21 * Math.sin(th), py: 47 + 20 * Math.cos(th), rel: rel };
+    const phone = window.matchMedia("(max-width: 700px)").matches;
+    const pr = phone ? 27 : 21, pq = phone ? 27 : 20;
+    return { x: 50 - 44 * Math.sin(th), y: 50 + 41 * Math.cos(th), px: 50 - pr * Math.sin(th), py: 48 + pq * Math.cos(th), rel: rel };
   }
 
   function cardFace(code, extra) {
@@ -150,7 +157,7 @@
     if (!s.seated) label.push(_("not seated"));
     const box = el("div", {
       class: `seat rel-${pos.rel}` + (turn ? " turn" : "") + (isMe ? " me" : "") + (s.in === false ? " folded" : "") + (!s.seated ? " gone" : ""),
-      style: `left:${pos.x}%;top:${pos.y}%`, role: "group", "aria-label": label.join(", "), "data-seat": s.seat,
+      style: `left:${pos.x}%;top:${pos.y}%`, role: "group", "aria-label": label.join(", "), "data-seat": s.seat, "data-stack": String(s.stack),
     });
     const head = el("div", { class: "seat-head" },
       turn ? el("span", { class: "turn-mark", "aria-hidden": "true", text: "▶" }) : "",
@@ -192,7 +199,9 @@
     }
     if (hold) {
       felt.append(el("button", { class: "trick-caption", type: "button", onclick: releaseHold,
-        text: _("{name} takes the trick", { name: seatName(trick.winner) }) + " — " + _("tap to go on") }));
+        "aria-label": _("{name} takes the trick", { name: seatName(trick.winner) }) + " — " + _("tap to go on") },
+        el("span", { text: _("{name} takes the trick", { name: seatName(trick.winner) }) }),
+        el("span", { class: "tap-hint", text: " — " + _("tap to go on") })));
     }
   }
 
@@ -307,13 +316,14 @@
       el("nav", { class: "tools" },
         el("button", { type: "button", id: "btn-last", "aria-keyshortcuts": "l", disabled: !(h && (h.last_trick)), onclick: () => openOverlay("last"), text: _("Last trick") }),
         el("button", { type: "button", id: "btn-sheet", "aria-keyshortcuts": "s", onclick: () => openOverlay("sheet"), text: _("Score sheet") }),
-        el("a", { class: "button", href: "/how-to-play?lang=" + R.lang + "&table=" + P.table, target: "_blank", text: _("How to play") }),
+        el("a", { class: "button", href: "/how-to-play?lang=" + R.lang + "&table=" + P.table, target: "_blank", "aria-label": _("How to play") },
+          el("span", { class: "wide-only", text: _("How to play") }), el("span", { class: "phone-only", "aria-hidden": "true", text: "?" })),
         el("button", { type: "button", id: "btn-settings", onclick: () => openOverlay("settings"), "aria-label": _("Settings"), text: "⚙" })));
   }
 
   function openOverlay(which) { overlay = which; render(); const d = document.querySelector(".dialog button, .dialog input, .dialog select"); if (d) d.focus(); }
   function closeOverlay() {
-    if (overlay === "summary" && view.hand) summarySeen = view.hand.number;
+    if (overlay === "summary" && pendingSummary) { summarySeen = pendingSummary.number; pendingSummary = null; }
     overlay = null; render();
   }
 
@@ -331,7 +341,7 @@
   }
 
   function summaryBody() {
-    const h = view.hand, st = h.settlement;
+    const st = pendingSummary.settlement;
     const rows = [];
     const names = (list) => list.map(seatName).join(", ");
     if (st.kind === "thrown-in") rows.push(el("p", { text: _("Everyone went out: the pot stays for the next hand.") }));
@@ -431,14 +441,17 @@
         view.status === "waiting" ? waitingPanel() : "",
         actionButtons(), handRow())];
     // dialogs
-    if (h && h.phase === "over" && h.settlement && summarySeen < h.number && !hold && !overlay && view.status !== "over") overlay = "summary";
-    if (overlay === "summary" && !(h && h.settlement)) overlay = null;
+    if (pendingSummary && !hold && !overlay && view.status !== "over") overlay = "summary";
+    if (overlay === "summary" && !pendingSummary) overlay = null;
     if (overlay === "last" && h && h.last_trick) parts.push(dialog(_("Last trick"), trickList(h.last_trick), el("p", { text: _("{name} takes the trick", { name: seatName(h.last_trick.winner) }) })));
     else if (overlay === "sheet") parts.push(dialog(_("Score sheet"), ...sheetBody()));
     else if (overlay === "settings") parts.push(dialog(_("Settings"), ...settingsBody()));
-    else if (overlay === "summary") parts.push(dialog(_("Hand {n} is over", { n: h.number }), ...summaryBody()));
+    else if (overlay === "summary") parts.push(dialog(_("Hand {n} is over", { n: pendingSummary.number }), ...summaryBody()));
     else if (overlay === "standings" && view.standings) parts.push(dialog(_("Standings"), ...standingsBody(), ...sheetBody()));
     app.replaceChildren(...parts);
+    document.body.dataset.seq = String(view.seq);
+    document.body.dataset.overlay = overlay || "";
+    document.body.dataset.summary = overlay === "summary" ? String(pendingSummary.number) : "";
     if (closedFor) banner(_("This seat was opened in another window or tab; play there."));
     if (overlay) { const c = document.getElementById("dialog-close"); if (c && !document.querySelector(".dialog :focus")) c.focus(); }
     else if (focusedCard) {
