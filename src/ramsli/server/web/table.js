@@ -439,6 +439,7 @@
       el("div", { id: "conn", class: "banner", hidden: true }),
       el("main", { class: "table-main" }, el("div", { class: "felt-wrap" }, felt), status,
         view.status === "waiting" ? waitingPanel() : "",
+        view.status === "over" && view.standings ? el("section", { class: "panel final" }, el("h2", { text: _("Standings") }), ...standingsBody()) : "",
         actionButtons(), handRow())];
     // dialogs
     if (pendingSummary && !hold && !overlay && view.status !== "over") overlay = "summary";
@@ -450,6 +451,7 @@
     else if (overlay === "standings" && view.standings) parts.push(dialog(_("Standings"), ...standingsBody(), ...sheetBody()));
     app.replaceChildren(...parts);
     document.body.dataset.seq = String(view.seq);
+    document.body.dataset.hand = h ? String(h.number) : "";
     document.body.dataset.overlay = overlay || "";
     document.body.dataset.summary = overlay === "summary" ? String(pendingSummary.number) : "";
     if (closedFor) banner(_("This seat was opened in another window or tab; play there."));
