@@ -120,8 +120,9 @@ def _table(base: str, seats: list[dict], seed: int, rules: list[str], hint: bool
                                            "bot_pace_seconds": 0, "hand_pause_seconds": 0.2, "hint": hint})
 
 
-def _context(browser, viewport=LAPTOP, lang: str | None = None):
-    ctx = browser.new_context(viewport=viewport, locale={"de": "de-DE", "nl": "nl-NL", "it": "it-IT"}.get(lang, "en-US"))
+def _context(browser, viewport=LAPTOP, lang: str | None = None, **kw):
+    ctx = browser.new_context(viewport=viewport, locale={"de": "de-DE", "nl": "nl-NL", "it": "it-IT"}.get(lang, "en-US"),
+                              **kw)
     ctx.add_init_script(f"localStorage.setItem('ramsli.settings', {FAST_SETTINGS!r});")
     return ctx
 
@@ -225,6 +226,17 @@ def _engine_session(db: str, table: str):
     return session
 
 
+def _click(page, selector: str, **kw) -> bool:
+    """Click like a person; False if something (a summary just opened over the table) was in the way."""
+    from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
+    try:
+        page.click(selector, timeout=2000, **kw)
+        return True
+    except PlaywrightTimeout:
+        return False
+
+
 def _my_turn(seat: Seat) -> bool:
     return seat.page.query_selector(".status-line.mine") is not None
 
@@ -281,11 +293,13 @@ def test_two_humans_and_three_bots_play_a_session(chromium, server):
                     continue
                 old = h.seq()
                 if h.page.query_selector(".actions .act-in"):
-                    h.page.click(".actions .act-in")
+                    clicked = _click(h.page, ".actions .act-in")
                 elif h.page.query_selector(".actions .act"):
-                    h.page.click(".actions .act >> nth=0")
+                    clicked = _click(h.page, ".actions .act >> nth=0")
                 elif h.page.query_selector(".hand-card.dim") and len(refused) < 2:
                     # a card the player may not play: the server refuses it and the page says why
+                    if h.page.evaluate("document.body.dataset.overlay"):
+                        continue
                     h.page.click(".hand-card.dim >> nth=0", force=True)
                     toast = h.page.wait_for_selector(".toast.show", timeout=5000)
                     refused.append((toast.query_selector(".toast-main").text_content(),
@@ -303,10 +317,11 @@ def test_two_humans_and_three_bots_play_a_session(chromium, server):
                         h.page.wait_for_selector(".hand-card.can-play")
                         assert _table_state(h) == before
                         reloaded = True
-                    h.page.click(".hand-card.can-play >> nth=0")
+                    clicked = _click(h.page, ".hand-card.can-play >> nth=0")
                 else:
                     continue
-                _wait_seq_change(h, old)
+                if clicked:
+                    _wait_seq_change(h, old)
                 acted = True
             if not acted:
                 time.sleep(0.05)
@@ -515,7 +530,7 @@ def test_screenshots_of_lobby_and_table(chromium, server):
     _post(base, f"/api/tables/{made['table']}/sit", {"token": made["seats"][0]["token"], "name": "Ann"})
     _post(base, f"/api/tables/{made['table']}/start", {"creator_token": made["creator_token"]})
     for name, viewport in (("laptop", LAPTOP), ("phone", PHONE)):
-        ctx = _context(chromium, viewport)
+        ctx = _context(chromium, viewport, reduced_motion="reduce")  # no card caught mid-animation
         try:
             page = ctx.new_page()
             page.goto(base + "/")
@@ -524,21 +539,21 @@ def test_screenshots_of_lobby_and_table(chromium, server):
             page.goto(base + made["seats"][0]["invite"])
             # mid-hand: the player in, cards already on the table, the player to play
             deadline = time.monotonic() + 30
-            while not (page.query_selector(".hand-card.can-play") and page.query_selector(".card.played")):
+            while not (page.query_selector(".hand-card.can-play") and len(page.query_selector_all(".card.played")) >= 2
+                       and not page.query_selector(".trick-caption")):
                 assert time.monotonic() < deadline
                 if page.evaluate("document.body.dataset.overlay"):
                     page.click("#dialog-close")
                 elif page.query_selector(".actions .act-in"):
                     old = int(page.evaluate("document.body.dataset.seq"))
-                    page.click(".actions .act-in")
-                    page.wait_for_function(f"Number(document.body.dataset.seq) !== {old}")
+                    if _click(page, ".actions .act-in"):
+                        page.wait_for_function(f"Number(document.body.dataset.seq) !== {old}")
                 elif page.query_selector(".hand-card.can-play"):
                     old = int(page.evaluate("document.body.dataset.seq"))
-                    page.click(".hand-card.can-play >> nth=0")
-                    page.wait_for_function(f"Number(document.body.dataset.seq) !== {old}")
+                    if _click(page, ".hand-card.can-play >> nth=0"):
+                        page.wait_for_function(f"Number(document.body.dataset.seq) !== {old}")
                 else:
                     time.sleep(0.05)
-            page.wait_for_timeout(400)
             page.screenshot(path=str(out / f"table-{name}.png"))
         finally:
             ctx.close()

@@ -129,8 +129,8 @@
     const rel = (i - m + n) % n;
     const th = (rel * 2 * Math.PI) / n;
     const phone = window.matchMedia("(max-width: 700px)").matches;
-    const pr = phone ? 27 : 21, pq = phone ? 27 : 20;
-    return { x: 50 - 44 * Math.sin(th), y: 50 + 41 * Math.cos(th), px: 50 - pr * Math.sin(th), py: 48 + pq * Math.cos(th), rel: rel };
+    const pr = phone ? 21 : 21, pq = phone ? 22 : 20;
+    return { x: 50 - 44 * Math.sin(th), y: 50 + 41 * Math.cos(th), px: 50 - pr * Math.sin(th), py: (phone ? 50 : 48) + pq * Math.cos(th), rel: rel };
   }
 
   function cardFace(code, extra) {
@@ -167,12 +167,12 @@
     const line = el("div", { class: "seat-line" },
       el("span", { class: "stack", title: _("stack"), text: "● " + s.stack }),
       state ? el("span", { class: "decl " + (s.in ? "is-in" : "is-out"), text: state }) : "",
-      h && (h.phase === "play" || h.phase === "over") && s.in !== false ? el("span", { class: "tricks", title: _("tricks"), text: "✦".repeat(s.tricks) || "·" }) : "");
+      h && (h.phase === "play" || h.phase === "over") && s.in !== false ? el("span", { class: "tricks", title: _("tricks"), text: "✦ " + s.tricks }) : "");
     bits.push(line);
     const tags = [];
     if (turn) tags.push(el("span", { class: "tag turn-tag", text: isMe ? _("your turn") : _("to act") }));
     if (s.away) tags.push(el("span", { class: "tag", text: s.bot_playing ? _("away, a bot plays") : _("away") }));
-    if (s.kind === "bot") tags.push(el("span", { class: "tag muted", text: _("bot") }));
+    if (s.kind === "bot") tags.push(el("span", { class: "tag muted bot-tag", text: _("bot") }));
     if (tags.length) bits.push(el("div", { class: "seat-tags" }, tags));
     if (h && !isMe && s.cards_left > 0 && s.in !== false) {
       const backs = el("div", { class: "backs", "aria-hidden": "true" });
@@ -182,6 +182,8 @@
     box.append(...bits);
     return box;
   }
+  function isPhone() { return window.matchMedia("(max-width: 700px)").matches; }
+  window.matchMedia("(max-width: 700px)").addEventListener("change", () => render());
   function pgDealer() { return R.pgettext("dealer button", "D"); }
 
   function trickOnTable(felt) {
@@ -430,14 +432,15 @@
     const focusedCard = document.activeElement && document.activeElement.dataset ? (document.activeElement.dataset.card || document.activeElement.dataset.action || document.activeElement.id) : null;
     const h = view.hand;
     const felt = el("div", { class: "felt", onclick: () => { if (hold) releaseHold(); } });
-    felt.append(centre());
+    const phone = isPhone();
+    if (!phone) felt.append(centre());
     for (const s of view.seats) felt.append(seatBox(s));
     trickOnTable(felt);
     const status = el("div", { class: "status-line" + (view.to_act && view.to_act === me() ? " mine" : ""), role: "status", "aria-live": "polite", id: "status", text: statusText() });
     const parts = [topBar(),
       el("div", { id: "banner", class: "banner", hidden: true }),
       el("div", { id: "conn", class: "banner", hidden: true }),
-      el("main", { class: "table-main" }, el("div", { class: "felt-wrap" }, felt), status,
+      el("main", { class: "table-main" }, phone ? el("div", { class: "centre-strip" }, centre()) : "", el("div", { class: "felt-wrap" }, felt), status,
         view.status === "waiting" ? waitingPanel() : "",
         view.status === "over" && view.standings ? el("section", { class: "panel final" }, el("h2", { text: _("Standings") }), ...standingsBody()) : "",
         actionButtons(), handRow())];
