@@ -117,7 +117,7 @@ def test_two_people_three_bots_session_survives_sigkill(db_url, server_factory):
             "preset": "traditional", "rules": ["end=hands:3", "starting_stack=30"],
             "seats": [{"kind": "human"}, {"kind": "bot", "bot": "rules"}, {"kind": "human"},
                       {"kind": "bot", "bot": "random"}, {"kind": "bot", "bot": "montecarlo:samples=8"}],
-            "bot_pace_seconds": 0, "hand_pause_seconds": 4, "seed": 11})
+            "bot_pace_seconds": 0, "hand_pause_seconds": 6, "seed": 11})
         assert status == 201, made
         table = made["table"]
         for i, name in ((0, "Ann"), (2, "Bo")):
@@ -139,14 +139,12 @@ def test_two_people_three_bots_session_survives_sigkill(db_url, server_factory):
                 await p.wait(lambda p=p: p.view["seq"] == seq)
             before = [_stable(p.view) for p in players + [watcher]]
             assert sum(s["stack"] for s in before[0]["seats"]) + before[0]["hand"]["pot"] == bank  # R3.4
-            welcomes = [p.welcomes for p in players + [watcher]]
+            seen = [len(p.views) for p in players + [watcher]]
             server.kill()
             server.start()
-            for p, w in zip(players + [watcher], welcomes):
-                await p.wait(lambda p=p, w=w: p.welcomes > w)  # reconnected by itself
-            for p in players + [watcher]:
-                await p.wait(lambda p=p: not any(s["away"] for s in p.view["seats"]))
-            after = [_stable(p.view) for p in players + [watcher]]
+            for p, n in zip(players + [watcher], seen):
+                await p.wait(lambda p=p, n=n: len(p.views) > n)  # reconnected by itself: the whole view
+            after = [_stable(p.views[n]) for p, n in zip(players + [watcher], seen)]
             assert after == before, point.__name__  # same cards, same actions, same counters, same seq
         await _play_until(players, lambda v: v["status"] == "over", timeout=120)
         for p in players + [watcher]:
@@ -176,5 +174,65 @@ def test_two_people_three_bots_session_survives_sigkill(db_url, server_factory):
         assert st == 403
         for p in players + [watcher]:
             await p.close()
+
+    asyncio.run(run())
+
+
+def test_hostile_input_over_real_websockets(sqlite_url, server_factory):
+    import websockets
+
+    server = server_factory(sqlite_url)
+    status, made = _post(server.http, "/api/tables", {
+        "seats": [{"kind": "human"}, {"kind": "human"}, {"kind": "human"}], "seed": 4, "bot_pace_seconds": 0})
+    assert status == 201
+    table = made["table"]
+    token = made["seats"][0]["token"]
+    for i, name in enumerate(["Ann", "Bo", "Cy"]):  # three people: nobody moves but them
+        assert _post(server.http, f"/api/tables/{table}/sit", {"token": made["seats"][i]["token"], "name": name})[0] == 200
+    assert _post(server.http, f"/api/tables/{table}/sit", {"token": "forged", "name": "Eve"})[0] == 403
+    assert _post(server.http, f"/api/tables/{table}/start", {"creator_token": "forged"})[0] == 403
+    st, bad = _post(server.http, "/api/tables", {"seats": [{"kind": "human"}] * 3, "rules": ["bete=lots"]})
+    assert st == 422 and bad["error"] == "bad_spec" and "bete" in bad["message"]
+    assert _post(server.http, f"/api/tables/{table}/start", {"creator_token": made["creator_token"]})[0] == 200
+    url = f"{server.ws}/ws/{table}"
+
+    async def recv(ws):
+        return json.loads(await asyncio.wait_for(ws.recv(), 10))
+
+    async def run():
+        seq0 = json.loads(_get(server.http, f"/api/tables/{table}")[1])["seq"]
+        async with websockets.connect(url) as ws:
+            await ws.send("{bad")
+            assert (await recv(ws))["code"] == "bad_json"
+            await ws.send(b"\x00\x01")
+            assert (await recv(ws))["code"] == "bad_json"
+            await ws.send(json.dumps({"type": "hello", "token": "forged"}))
+            assert (await recv(ws))["code"] == "bad_token"
+            with pytest.raises(websockets.exceptions.ConnectionClosed):
+                await recv(ws)
+            assert ws.close_code == 4003
+        first = await websockets.connect(url)
+        await first.send(json.dumps({"type": "hello", "token": token, "lang": "de"}))
+        assert (await recv(first))["type"] == "welcome"
+        second = await websockets.connect(url)
+        await second.send(json.dumps({"type": "hello", "token": token}))
+        got = []
+        with pytest.raises(websockets.exceptions.ConnectionClosed):
+            while True:
+                got.append(await recv(first))
+        replaced = [m for m in got if m["type"] == "error"]
+        assert replaced[0]["code"] == "replaced" and "Fenster" in replaced[0]["message"]
+        assert first.close_code == 4001
+        await second.send("x" * 5000)
+        msgs = [await recv(second)]
+        while msgs[-1].get("code") != "too_big":
+            msgs.append(await recv(second))
+        await second.send("y" * 70000)  # over the WebSocket layer's own limit: closed (1009)
+        with pytest.raises(websockets.exceptions.ConnectionClosed):
+            while True:
+                await recv(second)
+        assert second.close_code == 1009
+        info = json.loads(_get(server.http, f"/api/tables/{table}")[1])
+        assert info["seq"] == seq0 == 5  # 3 sits, start, deal: nothing of this changed the table
 
     asyncio.run(run())

@@ -15,6 +15,7 @@ import contextlib
 import html
 import json
 import os
+import secrets
 from typing import Any
 
 from fastapi import FastAPI, Request, WebSocket
@@ -193,7 +194,7 @@ def create_app(database: str | None = None, allow_test_seeds: bool = False) -> F
     @app.get("/t/{table_id}/watch/{token}", response_class=HTMLResponse)
     async def watch(request: Request, table_id: str, token: str):
         t = hub_of(request).table(table_id)
-        if token != t.spectator_token:
+        if not secrets.compare_digest(token.encode(), t.spectator_token.encode()):
             raise TableError("bad_token")
         body = (f"<p>Spectator link of table <code>{html.escape(t.id)}</code> "
                 f"({html.escape(t.rules_summary())}, {html.escape(t.status)}). The spectator view in the "

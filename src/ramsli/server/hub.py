@@ -95,7 +95,7 @@ class Conn:
         return False
 
 
-def _bool_or_none(v: Any, name: str, lo: float, hi: float, allow_none: bool) -> float | None:
+def _seconds(v: Any, name: str, lo: float, hi: float, allow_none: bool) -> float | None:
     if v is None and allow_none:
         return None
     if isinstance(v, bool) or not isinstance(v, (int, float)) or not lo <= v <= hi:
@@ -187,10 +187,10 @@ class Hub:
         if rules.ante > rules.starting_stack:
             raise SpecError(f"ante {rules.ante} is more than the starting stack {rules.starting_stack} (R3.3, R4.1)")
         opts = TableOptions(
-            grace_seconds=_bool_or_none(body.get("grace_seconds", 60), "grace_seconds", 0, 3600, False),
-            turn_seconds=_bool_or_none(body.get("turn_seconds"), "turn_seconds", 1, 3600, True),
-            bot_pace_seconds=_bool_or_none(body.get("bot_pace_seconds", 0.8), "bot_pace_seconds", 0, 60, False),
-            hand_pause_seconds=_bool_or_none(body.get("hand_pause_seconds", 4), "hand_pause_seconds", 0, 600,
+            grace_seconds=_seconds(body.get("grace_seconds", 60), "grace_seconds", 0, 3600, False),
+            turn_seconds=_seconds(body.get("turn_seconds"), "turn_seconds", 1, 3600, True),
+            bot_pace_seconds=_seconds(body.get("bot_pace_seconds", 0.8), "bot_pace_seconds", 0, 60, False),
+            hand_pause_seconds=_seconds(body.get("hand_pause_seconds", 4), "hand_pause_seconds", 0, 600,
                                              False),
         )
         seed = body.get("seed")

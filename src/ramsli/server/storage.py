@@ -28,6 +28,7 @@ schema is made by Alembic migrations shipped in the package
 
 from __future__ import annotations
 
+import asyncio
 import json
 from pathlib import Path
 from typing import Any
@@ -90,6 +91,8 @@ class Store:
     def __init__(self, engine: AsyncEngine, url: str) -> None:
         self.engine = engine
         self.url = url
+        self._queue: asyncio.Queue | None = None
+        self._writer: asyncio.Task | None = None
 
     @classmethod
     async def open(cls, url: str | None = None) -> "Store":
@@ -104,7 +107,8 @@ class Store:
                              "sqlite+aiosqlite:///PATH and postgresql+asyncpg://USER@HOST:PORT/DB")
         try:
             if url.startswith("sqlite"):
-                engine = create_async_engine(url)
+                # one connection: writes queue in the pool instead of in SQLite's busy-wait backoff
+                engine = create_async_engine(url, pool_size=1, max_overflow=0)
 
                 @sa.event.listens_for(engine.sync_engine, "connect")
                 def _pragmas(dbapi_conn, _record):  # pragma: no cover - exercised on every SQLite connect
@@ -124,7 +128,11 @@ class Store:
         return cls(engine, url)
 
     async def close(self) -> None:
-        """Close every connection."""
+        """Finish the writes under way and close every connection."""
+        if self._writer is not None:
+            await self._queue.put(None)
+            await self._writer
+            self._writer = None
         await self.engine.dispose()
 
     async def create_table(self, table_id: str, spec: dict[str, Any], created: float) -> None:
@@ -133,14 +141,55 @@ class Store:
             await conn.execute(tables_t.insert().values(id=table_id, created=created, spec=json.dumps(spec)))
 
     async def append(self, table_id: str, seq: int, kind: str, data: dict[str, Any]) -> None:
-        """Commit one event. ``seq`` must be the table's next sequence number.
+        """Commit one event; returns once it is committed. ``seq`` must be the table's next number.
+
+        Events of many tables arriving together are committed in one transaction (group
+        commit); each caller still returns only after its own event is committed.
 
         Raises:
             sqlalchemy.exc.IntegrityError: if event ``seq`` already exists (never written twice).
         """
-        async with self.engine.begin() as conn:
-            await conn.execute(events_t.insert().values(table_id=table_id, seq=seq, kind=kind,
-                                                        data=json.dumps(data)))
+        if self._writer is None or self._writer.done():
+            self._queue = asyncio.Queue()
+            self._writer = asyncio.get_running_loop().create_task(self._write())
+        fut = asyncio.get_running_loop().create_future()
+        row = {"table_id": table_id, "seq": seq, "kind": kind, "data": json.dumps(data)}
+        await self._queue.put((row, fut))
+        await fut
+
+    async def _write(self) -> None:
+        """The one writer: drain the queue, commit the batch, tell every waiter."""
+        queue = self._queue
+        while True:
+            item = await queue.get()
+            if item is None:
+                return
+            batch = [item]
+            stop = False
+            while not queue.empty() and len(batch) < 500:
+                nxt = queue.get_nowait()
+                if nxt is None:
+                    stop = True
+                    break
+                batch.append(nxt)
+            try:
+                async with self.engine.begin() as conn:
+                    await conn.execute(events_t.insert(), [row for row, _ in batch])
+                for _, fut in batch:
+                    if not fut.done():
+                        fut.set_result(None)
+            except Exception:  # noqa: BLE001 - one bad event must not fail the others: one by one
+                for row, fut in batch:
+                    try:
+                        async with self.engine.begin() as conn:
+                            await conn.execute(events_t.insert(), [row])
+                        if not fut.done():
+                            fut.set_result(None)
+                    except Exception as e:  # noqa: BLE001
+                        if not fut.done():
+                            fut.set_exception(e)
+            if stop:
+                return
 
     async def load(self) -> list[dict[str, Any]]:
         """Every table: ``{"id", "created", "spec", "events": [(seq, kind, data), ...]}`` in creation order."""
