@@ -123,7 +123,8 @@ def _table(base: str, seats: list[dict], seed: int, rules: list[str], hint: bool
 def _context(browser, viewport=LAPTOP, lang: str | None = None, **kw):
     ctx = browser.new_context(viewport=viewport, locale={"de": "de-DE", "nl": "nl-NL", "it": "it-IT"}.get(lang, "en-US"),
                               **kw)
-    ctx.add_init_script(f"localStorage.setItem('ramsli.settings', {FAST_SETTINGS!r});")
+    ctx.add_init_script("const s = JSON.parse(localStorage.getItem('ramsli.settings') || '{}');"
+                        f"localStorage.setItem('ramsli.settings', JSON.stringify(Object.assign(s, {FAST_SETTINGS})));")
     return ctx
 
 
@@ -560,6 +561,58 @@ def test_screenshots_of_lobby_and_table(chromium, server):
     for f in ("lobby-laptop", "lobby-phone", "table-laptop", "table-phone"):
         data = (out / f"{f}.png").read_bytes()
         assert data[:8] == b"\x89PNG\r\n\x1a\n" and len(data) > 5000
+
+
+def test_lobby_one_click_and_a_table_set_up_in_full(chromium, server):
+    """One click sits the player at a started five-player table against bots; the set-up form makes
+    a table with invite links, a friend joins by link, the creator starts it from the table page."""
+    base, _db = server
+    ctx, friend_ctx = _context(chromium), _context(chromium, PHONE, "de")
+    try:
+        page = ctx.new_page()
+        page.goto(base + "/")
+        page.fill("#your-name", "Ann")
+        page.click("#quick")
+        page.wait_for_selector(".hand-card")
+        assert len(page.query_selector_all(".seat")) == 5
+        assert len(page.query_selector_all(".hand-card")) == 5
+        tid = page.url.split("/t/")[1].split("/")[0]
+        info = json.loads(_get(base, f"/api/tables/{tid}")[1])
+        assert info["status"] == "playing" and info["rules"]["preset"] == "traditional"
+        assert info["rules"]["options"]["end"] == ["hands:10"]
+        # the lobby remembers the table
+        page.goto(base + "/")
+        page.wait_for_selector("#my-tables li a")
+        assert tid in page.text_content("#my-tables")
+
+        page.select_option("#preset", "general-rams")
+        page.select_option("#players", "4")
+        page.select_option("#seat-2", "human")
+        page.select_option("#end-kind", "hands")
+        page.fill("#end-n", "3")
+        page.fill("#rule-options", "bete=pot")
+        page.click("#setup button[type=submit]")
+        invite = page.wait_for_selector("#created .link-row input").input_value()
+        assert "/t/" in invite and "/s/" in invite
+        page.click("#created a.button")
+        page.wait_for_selector("#start")
+        friend = friend_ctx.new_page()
+        friend.goto(invite)
+        friend.fill("#sit-name", "Bo")
+        friend.click("#sit button[type=submit]")
+        friend.wait_for_selector(".felt")
+        page.click("#start")
+        page.wait_for_selector(".hand-card")
+        friend.wait_for_selector(".hand-card")
+        tid2 = page.url.split("/t/")[1].split("/")[0]
+        info = json.loads(_get(base, f"/api/tables/{tid2}")[1])
+        assert info["status"] == "playing" and info["rules"]["preset"] == "general-rams"
+        assert info["rules"]["options"]["bete"] == "pot" and info["rules"]["options"]["end"] == ["hands:3"]
+        assert [s["name"] for s in info["seats"]][:2] == ["Ann", "Bo"]
+        assert friend.evaluate("document.documentElement.lang") == "de"
+    finally:
+        ctx.close()
+        friend_ctx.close()
 
 
 def test_pages_ship_no_outside_resources(server):

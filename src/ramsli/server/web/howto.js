@@ -42,7 +42,7 @@
     el("h2", { text: _("At this table") }),
     p(_("The turn-up lies on the stock in the middle, with the trump suit and the pot. Cards you may not play are dimmed; if you try one, the table tells you why.")),
     p(_("Keys: 1–5 play a card, I in, O out, L shows the last trick, S the score sheet, Esc closes a window.")),
-    el("p", {}, el("a", { href: R.page.table ? "javascript:history.back()" : "/?lang=" + R.lang, text: R.page.table ? _("Back to the table") : _("Back to the lobby") })));
+    el("p", {}, el("a", { href: R.page.table && /\/t\//.test(document.referrer) ? document.referrer : "/?lang=" + R.lang, text: R.page.table ? _("Back to the table") : _("Back to the lobby") })));
   document.getElementById("app").replaceChildren(
     el("header", { class: "top" }, el("div", { class: "brand" }, el("h1", { text: "Ramsli" })), el("nav", { class: "top-nav" }, R.langPicker())),
     el("main", {}, body));
