@@ -392,6 +392,15 @@ def test_keyboard_only_play_finishes_a_hand(chromium, server):
                 continue
             old = me.seq()
             if me.page.query_selector(".actions .act-in"):
+                # the hand is sorted by suit, trumps together on the left, high to low
+                order = me.page.eval_on_selector_all(".hand-card", "els => els.map(e => e.dataset.card)")
+                trump = me.view()["hand"]["trump"]
+                suits = [c[-1] for c in order]
+                assert sorted(order) == sorted(me.view()["your_cards"])
+                assert suits == sorted(suits, key=lambda x: (x != trump, suits.index(x)))
+                ranks = "AKQJT98765432"
+                for a_, b_ in zip(order, order[1:]):
+                    assert a_[-1] != b_[-1] or ranks.index(a_[0]) < ranks.index(b_[0]), order
                 me.page.keyboard.press("i")
                 keys_used.add("i")
             else:
