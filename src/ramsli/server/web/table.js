@@ -279,9 +279,9 @@
       if (!r.ev_diff) hintText = _("You must stay in: the dealer cannot go out here.");
       else {
         const d = r.ev_diff.mean, ci = r.ev_diff.ci95;
+        const advice = d > ci ? _("Stay in.") : d < -ci ? _("Go out.") : _("Too close to call.");
         hintText = _("In − out: {d} counters (± {ci}); a trick in {p}% of deals. {advice}", {
-          d: (d >= 0 ? "+" : "") + d.toFixed(2), ci: ci.toFixed(2), p: Math.round(r.p_trick.mean * 100),
-          advice: d > ci ? _("Stay in.") : d < -ci ? _("Go out.") : _("Too close to call."),
+          d: (d >= 0 ? "+" : "") + d.toFixed(2), ci: ci.toFixed(2), p: Math.round(r.p_trick.mean * 100), advice: advice,
         });
       }
     } catch (e) { hintText = e.code === "no_lab" ? _("The hint needs the lab extra (NumPy and Numba): pip install -e '.[lab]'") : e.message; }
