@@ -165,15 +165,17 @@ async def main_async(args) -> list[dict]:
                 await asyncio.gather(*(add() for _ in range(level - len(players))))
                 await asyncio.sleep(min(5.0, args.seconds / 4))  # settle
                 latencies.clear()
-                c0, t0 = cpu_seconds(proc.pid), time.monotonic()
+                c0, t0, m0 = cpu_seconds(proc.pid), time.monotonic(), time.process_time()
                 await asyncio.sleep(args.seconds)
                 cpu = (cpu_seconds(proc.pid) - c0) / (time.monotonic() - t0)
+                client_cpu = (time.process_time() - m0) / (time.monotonic() - t0)
                 lat = list(latencies)
                 rss = rss_kib(proc.pid)
                 failed = sum(1 for p in players if p.task.done())
                 row = {"bot": args.bot, "tables": len(players), "moves": len(lat),
                        "p50_ms": round(pct(lat, 50) * 1000, 1), "p99_ms": round(pct(lat, 99) * 1000, 1),
-                       "server_cpu": round(cpu, 2), "rss_mib": round(rss / 1024, 1),
+                       "server_cpu": round(cpu, 2), "client_cpu": round(client_cpu, 2),
+                       "load_avg": round(os.getloadavg()[0], 1), "rss_mib": round(rss / 1024, 1),
                        "kib_per_table": round((rss - base_rss) / max(1, len(players)), 1),
                        "players_dropped": failed}
                 results.append(row)

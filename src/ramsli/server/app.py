@@ -25,7 +25,7 @@ from starlette.websockets import WebSocketDisconnect, WebSocketState
 from ramsli.server.hub import HELLO_SECONDS, MAX_MESSAGE, Conn, Hub, SpecError
 from ramsli.server.messages import message
 from ramsli.server.storage import Store
-from ramsli.server.table import TableError
+from ramsli.server.table import TableError, shutdown_bot_pool
 
 __all__ = ["create_app", "app_from_env", "WebSocketConn", "WS_MAX_SIZE"]
 
@@ -105,6 +105,7 @@ def create_app(database: str | None = None, allow_test_seeds: bool = False) -> F
         finally:
             await hub.close()
             await store.close()
+            shutdown_bot_pool()
 
     app = FastAPI(title="ramsli", lifespan=lifespan, docs_url=None, redoc_url=None, openapi_url=None)
     from ramsli.server.pages import router as pages_router  # the browser table (issue 11), before the routes below

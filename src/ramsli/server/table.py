@@ -33,14 +33,66 @@ from ramsli.hand import seat_name
 from ramsli.history import settlement_record
 from ramsli.session import first_dealer_cut
 
-__all__ = ["Table", "SeatState", "TableError", "TableOptions", "FAST_BOTS", "FILL_BOT", "NAME_MAX"]
+__all__ = ["Table", "SeatState", "TableError", "TableOptions", "FAST_BOTS", "FILL_BOT", "NAME_MAX", "bot_pool",
+           "shutdown_bot_pool"]
 
-#: bots cheap enough to run on the event loop; others run in a thread executor
+#: bots cheap enough to run on the event loop; others run in worker processes (see :func:`bot_pool`)
 FAST_BOTS = ("random", "rules")
 #: the bot that plays an empty human seat, and an away player's seat after the grace period
 FILL_BOT = "rules"
 #: longest seat name, characters
 NAME_MAX = 24
+
+
+_POOL: Any = None
+
+
+def bot_pool() -> Any:
+    """The process pool where slow bots think (one worker per core but one, at least one).
+
+    Threads would not do: a thinking bot holds the GIL and every table's event loop waits.
+    """
+    global _POOL
+    if _POOL is None:
+        import multiprocessing
+        import os
+        from concurrent.futures import ProcessPoolExecutor
+
+        _POOL = ProcessPoolExecutor(max_workers=max(1, (os.cpu_count() or 2) - 1),
+                                    mp_context=multiprocessing.get_context("spawn"),
+                                    initializer=_watch_parent, initargs=(os.getpid(),))
+        import atexit
+
+        atexit.register(shutdown_bot_pool)
+    return _POOL
+
+
+def shutdown_bot_pool() -> None:
+    """Stop the bot worker processes (at server shutdown)."""
+    global _POOL
+    if _POOL is not None:
+        _POOL.shutdown(wait=True, cancel_futures=True)
+        _POOL = None
+
+
+def _watch_parent(parent: int) -> None:
+    """In a worker process: exit as soon as the server is gone (also after a SIGKILL of it)."""
+    import os
+    import threading
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(0.5)
+        os._exit(0)
+
+    threading.Thread(target=watch, daemon=True).start()
+
+
+def _decide(spec: str, seed: int, obs: Any) -> str:
+    """In a worker process: a fresh bot of ``spec`` seeded for this one decision chooses (R7: obs only)."""
+    from ramsli.bots import make_bot
+
+    return str(_safe_act(make_bot(spec, seed=seed), obs))
 
 
 class TableError(Exception):
@@ -170,6 +222,7 @@ class Table:
         self.closed = False
         self.replaying = False
         self._rng: random.Random = secrets.SystemRandom() if self.seed is None else random.Random(self.seed)
+        self._rules_view = {"preset": self.preset, "options": self.rules.to_dict(), "summary": self.rules_summary()}
 
     # -- construction ----------------------------------------------------------------
 
@@ -541,7 +594,7 @@ class Table:
             "you": {"role": "seat" if seat is not None else "spectator",
                     "seat": None if seat is None else seat_name(seat)},
             "status": self.status, "test_seeded": self.seed is not None,
-            "rules": {"preset": self.preset, "options": self.rules.to_dict(), "summary": self.rules_summary()},
+            "rules": self._rules_view,
             "options": self.options.to_dict(),
             "seats": seats, "hand": hand_v,
             "to_act": hand_v["to_act"] if hand_v else None,
@@ -653,7 +706,13 @@ class Table:
         if spec.split(":")[0] in FAST_BOTS:
             action = _safe_act(player, obs)
         else:
-            action = await asyncio.get_running_loop().run_in_executor(None, _safe_act, player, obs)
+            seed = (random.Random(f"{self.seed}:decide:{seat.index}:{seq}").randrange(2**32)
+                    if self.seed is not None else secrets.randbits(32))
+            try:
+                action = await asyncio.get_running_loop().run_in_executor(bot_pool(), _decide, spec, seed, obs)
+            except Exception:  # noqa: BLE001 - a broken pool: think in a thread instead
+                shutdown_bot_pool()
+                action = await asyncio.get_running_loop().run_in_executor(None, _safe_act, player, obs)
         async with self.lock:
             if self.seq != seq:
                 return  # the table moved on meanwhile (e.g. the player came back and acted)
