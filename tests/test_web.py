@@ -694,3 +694,43 @@ def test_every_page_string_is_in_the_catalogs():
     for lang in ("de", "nl", "it"):
         cat = catalog(lang)
         assert all((ctx + "\x04" + m if ctx else m) in cat for ctx, m in used), lang
+
+
+def test_general_rams_and_target_questions(chromium, server):
+    """With General Rams and targets on (R4.7, R4.8), the player is asked both, in player words, and the
+    hand goes on after the answers."""
+    base, db = server
+    made = _table(base, [{"kind": "human"}, {"kind": "bot", "bot": "rules"}, {"kind": "bot", "bot": "rules"}],
+                  seed=9, rules=["general_rams=true", "targets=true", "end=hands:4"])
+    _post(base, f"/api/tables/{made['table']}/sit", {"token": made["seats"][0]["token"], "name": "Ann"})
+    ctx = _context(chromium)
+    try:
+        me = Seat(ctx, base, made["seats"][0]["invite"])
+        _post(base, f"/api/tables/{made['table']}/start", {"creator_token": made["creator_token"]})
+        seen: dict[str, list[str]] = {}
+        deadline = time.monotonic() + 40
+        while not ({"general-rams", "targets"} <= set(seen)) and not me.page.query_selector(".standings"):
+            assert time.monotonic() < deadline
+            if me.page.evaluate("document.body.dataset.overlay"):
+                _click(me.page, "#dialog-close")
+                continue
+            if not _my_turn(me):
+                time.sleep(0.05)
+                continue
+            old = me.seq()
+            phase = me.view()["hand"]["phase"]
+            buttons = me.page.eval_on_selector_all(".actions .act", "els => els.map(e => e.textContent)")
+            if phase in ("general-rams", "targets"):
+                seen[phase] = buttons
+                sel = ".actions .act-pass" if me.page.query_selector(".actions .act-pass") else ".actions .act >> nth=0"
+            elif me.page.query_selector(".actions .act-in"):
+                sel = ".actions .act-in"
+            else:
+                sel = ".hand-card.can-play >> nth=0"
+            if _click(me.page, sel):
+                _wait_seq_change(me, old)
+        assert any(b.startswith("General Rams") for b in seen["general-rams"]), seen
+        assert any(b.startswith("pass") for b in seen["general-rams"]), seen
+        assert any(b.startswith("target 2") for b in seen["targets"]) and not any("target 5" in b for b in seen["targets"]), seen
+    finally:
+        ctx.close()
