@@ -366,6 +366,13 @@ def test_two_humans_and_three_bots_play_a_session(chromium, server):
             c.close()
 
 
+def _unnamed(page) -> list[str]:
+    """Buttons, links, form fields and cards without an accessible name."""
+    return page.evaluate("""() => [...document.querySelectorAll('button, a, select, input, .card')]
+        .filter(e => !(e.getAttribute('aria-label') || e.textContent.trim() || e.labels && e.labels.length))
+        .map(e => e.outerHTML.slice(0, 80))""")
+
+
 def test_keyboard_only_play_finishes_a_hand(chromium, server):
     base, db = server
     made = _table(base, [{"kind": "human"}] + [{"kind": "bot", "bot": "rules"}] * 3, seed=5, rules=["end=hands:1"])
@@ -379,6 +386,7 @@ def test_keyboard_only_play_finishes_a_hand(chromium, server):
         _post(base, f"/api/tables/{made['table']}/start", {"creator_token": made["creator_token"]})
         deadline = time.monotonic() + 40
         keys_used = set()
+        mid_hand_names: list[str] = []
         while not me.page.query_selector(".standings"):
             if time.monotonic() > deadline:
                 me.page.screenshot(path="/tmp/x/kb-fail.png")
@@ -404,6 +412,9 @@ def test_keyboard_only_play_finishes_a_hand(chromium, server):
                 me.page.keyboard.press("i")
                 keys_used.add("i")
             else:
+                if not mid_hand_names:  # every card and button has an accessible name, mid-hand too
+                    assert _unnamed(me.page) == []
+                    mid_hand_names = me.page.eval_on_selector_all(".hand-card", "els => els.map(e => e.getAttribute('aria-label'))")
                 # arrow keys move along the hand, Enter plays the focused card; a refused card stays
                 n = len(me.page.query_selector_all(".hand-card"))
                 me.page.keyboard.press("1")
@@ -421,11 +432,8 @@ def test_keyboard_only_play_finishes_a_hand(chromium, server):
         assert {"i", "Enter"} <= keys_used
         shown = me.page.eval_on_selector_all(".seat", "els => els.map(e => +e.dataset.stack)")
         assert shown == list(session.stacks)
-        # every button and card on the page has an accessible name
-        unnamed = me.page.evaluate("""() => [...document.querySelectorAll('button, a, select, input, .card')]
-            .filter(e => !(e.getAttribute('aria-label') || e.textContent.trim() || e.labels && e.labels.length))
-            .map(e => e.outerHTML.slice(0, 80))""")
-        assert unnamed == []
+        assert mid_hand_names and all(n for n in mid_hand_names)
+        assert _unnamed(me.page) == []
     finally:
         ctx.close()
 
