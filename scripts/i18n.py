@@ -8,7 +8,8 @@
     python scripts/i18n.py all       # extract, update, compile
 
 Marked strings: ``_()``, ``N_()``, ``ngettext()`` and ``pgettext()`` in
-``src/ramsli/frontends``, ``src/ramsli/commands/play.py`` and ``src/ramsli/server``.
+``src/ramsli/frontends``, ``src/ramsli/commands/play.py`` and ``src/ramsli/server``, and the
+same functions in the browser table's ``src/ramsli/server/web/*.js``.
 """
 
 from __future__ import annotations
@@ -29,6 +30,7 @@ POT = LOCALE / "ramsli.pot"
 LANGS = ("de", "nl", "it")
 KEYWORDS = {"_": None, "N_": None, "ngettext": (1, 2), "pgettext": ((1, "c"), 2)}
 SOURCES = [SRC / "frontends", SRC / "commands" / "play.py", SRC / "server"]
+WEB = SRC / "server" / "web"
 
 
 def extract() -> Catalog:
@@ -40,6 +42,9 @@ def extract() -> Catalog:
             for lineno, message, comments, context in extract_from_file("python", str(f), keywords=KEYWORDS):
                 cat.add(message, None, [(str(f.relative_to(ROOT)), lineno)], auto_comments=comments,
                         context=context)
+    for f in sorted(WEB.glob("*.js")):  # the browser table's strings (issue 11)
+        for lineno, message, comments, context in extract_from_file("javascript", str(f), keywords=KEYWORDS):
+            cat.add(message, None, [(str(f.relative_to(ROOT)), lineno)], auto_comments=comments, context=context)
     LOCALE.mkdir(parents=True, exist_ok=True)
     buf = io.BytesIO()
     write_po(buf, cat, width=100, omit_header=False, sort_output=True)

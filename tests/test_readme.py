@@ -14,7 +14,7 @@ def _commands() -> list[str]:
 def test_readme_starts_with_two_commands():
     cmds = _commands()
     assert len(cmds) == 2
-    assert cmds[0].endswith("ramsli play")
+    assert cmds[0].endswith("ramsli serve --open")  # the browser table (issue 11)
     assert "pytest" in cmds[1]
 
 

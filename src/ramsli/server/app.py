@@ -108,6 +108,8 @@ def create_app(database: str | None = None, allow_test_seeds: bool = False) -> F
             shutdown_bot_pool()
 
     app = FastAPI(title="ramsli", lifespan=lifespan, docs_url=None, redoc_url=None, openapi_url=None)
+    from ramsli.server.pages import router as pages_router  # the browser table (issue 11), before the routes below
+    app.include_router(pages_router)
 
     def hub_of(request: Any) -> Hub:
         return request.app.state.hub

@@ -1,0 +1,126 @@
+/* ramsli web: translations, settings, remembered tables (shared by every page).
+   The catalog comes from the project's Babel catalogs (ramsli.server.pages renders it into the page). */
+"use strict";
+
+const R = (window.R = window.R || {});
+R.catalog = JSON.parse(document.getElementById("ramsli-catalog").textContent || "{}");
+R.page = JSON.parse(document.getElementById("ramsli-page").textContent || "{}");
+R.lang = R.page.lang || "en";
+
+function fmt(s, vars) {
+  if (!vars) return s;
+  return s.replace(/\{(\w+)\}/g, (m, k) => (k in vars ? String(vars[k]) : m));
+}
+/* gettext in the page's language; {name} placeholders are filled from vars */
+function _(msg, vars) {
+  const tr = R.catalog[msg];
+  return fmt(typeof tr === "string" && tr ? tr : msg, vars);
+}
+function ngettext(one, many, n, vars) {
+  const tr = R.catalog[one];
+  let s = n === 1 ? one : many;
+  if (Array.isArray(tr)) s = tr[n === 1 ? 0 : tr.length - 1] || s; // it has 3 forms; the last is "many"
+  return fmt(s, Object.assign({ n: n }, vars || {}));
+}
+function pgettext(ctx, msg, vars) {
+  const tr = R.catalog[ctx + "\u0004" + msg];
+  return fmt(typeof tr === "string" && tr ? tr : msg, vars);
+}
+R._ = _; R.ngettext = ngettext; R.pgettext = pgettext;
+
+/* settings kept in localStorage */
+const DEFAULTS = { fourColour: false, german: false, sound: false, reduceMotion: false, trickPause: 1.6, name: "" };
+R.settings = Object.assign({}, DEFAULTS, JSON.parse(localStorage.getItem("ramsli.settings") || "{}"));
+R.saveSettings = function () { localStorage.setItem("ramsli.settings", JSON.stringify(R.settings)); };
+R.applySettings = function () {
+  const b = document.body;
+  b.classList.toggle("four-colour", !!R.settings.fourColour);
+  b.classList.toggle("german", !!R.settings.german);
+  b.classList.toggle("reduce-motion", !!R.settings.reduceMotion ||
+    window.matchMedia("(prefers-reduced-motion: reduce)").matches);
+};
+
+/* tables this browser sits at: {table, token, seat, name, invite, creator, created} */
+R.myTables = function () { return JSON.parse(localStorage.getItem("ramsli.tables") || "[]"); };
+R.rememberTable = function (entry) {
+  const list = R.myTables().filter((e) => !(e.table === entry.table && e.token === entry.token));
+  const old = R.myTables().find((e) => e.table === entry.table && e.token === entry.token) || {};
+  list.unshift(Object.assign(old, entry));
+  localStorage.setItem("ramsli.tables", JSON.stringify(list.slice(0, 30)));
+};
+R.forgetTable = function (table, token) {
+  localStorage.setItem("ramsli.tables", JSON.stringify(R.myTables().filter((e) => !(e.table === table && e.token === token))));
+};
+R.creatorToken = function (table) {
+  const e = R.myTables().find((x) => x.table === table && x.creator);
+  return e ? e.creator : null;
+};
+
+R.api = async function (method, path, body) {
+  const opts = { method: method, headers: { "Content-Type": "application/json" } };
+  if (body !== undefined) opts.body = JSON.stringify(body);
+  const r = await fetch(path, opts);
+  let data = null;
+  try { data = await r.json(); } catch (e) { data = null; }
+  if (!r.ok) {
+    const err = new Error((data && data.message) || r.statusText);
+    err.code = data && data.error;
+    throw err;
+  }
+  return data;
+};
+
+R.el = function (tag, attrs, ...kids) {
+  const e = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs || {})) {
+    if (v === null || v === undefined || v === false) continue;
+    if (k === "class") e.className = v;
+    else if (k === "text") e.textContent = v;
+    else if (k.startsWith("on")) e.addEventListener(k.slice(2), v);
+    else e.setAttribute(k, v === true ? "" : v);
+  }
+  for (const c of kids.flat()) if (c !== null && c !== undefined && c !== false) e.append(c);
+  return e;
+};
+
+/* the language picker: reloads the page in the chosen language */
+R.langPicker = function () {
+  const names = { en: "English", de: "Deutsch", nl: "Nederlands", it: "Italiano" };
+  const sel = R.el("select", { id: "lang", "aria-label": _("Language") });
+  for (const l of ["en", "de", "nl", "it"]) sel.append(R.el("option", { value: l, selected: l === R.lang, text: names[l] }));
+  sel.addEventListener("change", () => {
+    localStorage.setItem("ramsli.lang", sel.value);
+    const u = new URL(location.href);
+    u.searchParams.set("lang", sel.value);
+    location.href = u.toString();
+  });
+  return sel;
+};
+/* a page opened without ?lang= follows the language chosen before */
+(function () {
+  const want = localStorage.getItem("ramsli.lang");
+  const u = new URL(location.href);
+  if (want && !u.searchParams.get("lang") && want !== R.lang) {
+    u.searchParams.set("lang", want);
+    location.replace(u.toString());
+  }
+})();
+
+R.toast = function (text, detail, kind) {
+  let box = document.getElementById("toast");
+  if (!box) return;
+  box.replaceChildren(R.el("div", { class: "toast-main", text: text }), detail ? R.el("div", { class: "toast-detail", text: detail }) : "");
+  box.className = "toast show " + (kind || "");
+  clearTimeout(R._toastTimer);
+  R._toastTimer = setTimeout(() => { box.className = "toast"; }, 5000);
+};
+
+R.beep = function () {
+  if (!R.settings.sound) return;
+  try {
+    const ctx = R._audio || (R._audio = new (window.AudioContext || window.webkitAudioContext)());
+    const o = ctx.createOscillator(), g = ctx.createGain();
+    o.frequency.value = 660; g.gain.value = 0.05;
+    o.connect(g); g.connect(ctx.destination); o.start(); o.stop(ctx.currentTime + 0.12);
+  } catch (e) { /* no audio: fine */ }
+};

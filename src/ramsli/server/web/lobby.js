@@ -1,0 +1,184 @@
+/* ramsli web: the lobby. One click to a table against bots, or a table set up in full. */
+"use strict";
+(function () {
+  const R = window.R, _ = R._, el = R.el;
+  R.applySettings();
+  const app = document.getElementById("app");
+  const page = R.page;
+  document.title = _("Ramsli — a card table");
+
+  function nameInput() {
+    const inp = el("input", { id: "your-name", type: "text", maxlength: "24", autocomplete: "nickname",
+      value: R.settings.name || "", placeholder: _("Your name") });
+    inp.addEventListener("change", () => { R.settings.name = inp.value.trim(); R.saveSettings(); });
+    return inp;
+  }
+  function myName() {
+    const v = (document.getElementById("your-name").value || "").trim();
+    R.settings.name = v; R.saveSettings();
+    return v || _("You");
+  }
+
+  async function createAndSit(spec, hint, startNow) {
+    const made = await R.api("POST", "/api/web/tables", Object.assign({}, spec, { hint: hint }));
+    const mine = made.seats[0];
+    const name = myName();
+    await R.api("POST", `/api/tables/${made.table}/sit`, { token: mine.token, name: name });
+    R.rememberTable({ table: made.table, token: mine.token, seat: mine.seat, name: name, invite: mine.invite,
+      creator: made.creator_token, created: Date.now(), preset: spec.preset,
+      invites: made.seats.filter((s) => s.kind === "human").slice(1).map((s) => ({ seat: s.seat, invite: s.invite })),
+      spectate: made.spectate });
+    if (startNow) await R.api("POST", `/api/tables/${made.table}/start`, { creator_token: made.creator_token });
+    return made;
+  }
+
+  async function quickStart(ev) {
+    ev.target.disabled = true;
+    try {
+      const spec = { preset: "traditional", rules: ["end=hands:10"], seats: [{ kind: "human" }].concat(Array(4).fill({ kind: "bot", bot: "rules" })) };
+      const made = await createAndSit(spec, page.lab, true);
+      location.href = made.seats[0].invite + "?lang=" + R.lang;
+    } catch (e) {
+      R.toast(_("The table could not be made."), e.message, "bad");
+      ev.target.disabled = false;
+    }
+  }
+
+  /* -- the set-up form -- */
+  function seatRow(i) {
+    const sel = el("select", { id: `seat-${i + 1}`, "aria-label": _("Seat {n}", { n: i + 1 }) });
+    if (i === 0) sel.append(el("option", { value: "you", text: _("you") }));
+    else {
+      sel.append(el("option", { value: "human", text: _("a friend (invite link)") }));
+      for (const b of page.bots) sel.append(el("option", { value: "bot:" + b, text: _("bot: {name}", { name: b }), selected: b === "rules" }));
+    }
+    if (i === 0) sel.disabled = true;
+    return el("div", { class: "seat-row" }, el("label", { for: `seat-${i + 1}`, text: _("Seat {n}", { n: i + 1 }) }), sel);
+  }
+  function setupForm() {
+    const preset = el("select", { id: "preset" });
+    for (const p of page.presets) preset.append(el("option", { value: p, text: p, selected: p === "traditional" }));
+    const count = el("select", { id: "players" });
+    for (let n = 2; n <= 6; n++) count.append(el("option", { value: String(n), text: String(n), selected: n === 5 }));
+    const seats = el("div", { id: "seats", class: "seats-grid" });
+    const drawSeats = () => { seats.replaceChildren(); for (let i = 0; i < +count.value; i++) seats.append(seatRow(i)); };
+    count.addEventListener("change", drawSeats); drawSeats();
+    const endKind = el("select", { id: "end-kind" },
+      el("option", { value: "", text: _("until a player is bust") }),
+      el("option", { value: "hands", text: _("after a number of hands"), selected: true }),
+      el("option", { value: "win-at", text: _("first to a number of counters") }),
+      el("option", { value: "time", text: _("after a number of minutes") }));
+    const endN = el("input", { id: "end-n", type: "number", min: "1", max: "1000", value: "10", "aria-label": _("Number") });
+    const pace = el("select", { id: "pace" },
+      el("option", { value: "0.3", text: _("fast") }), el("option", { value: "0.8", text: _("normal"), selected: true }),
+      el("option", { value: "1.6", text: _("slow") }));
+    const rules = el("textarea", { id: "rule-options", rows: "3", placeholder: "bete=pot\njokers=true", spellcheck: "false" });
+    const hint = el("input", { id: "hint", type: "checkbox", checked: page.lab, disabled: !page.lab });
+    const form = el("form", { id: "setup", class: "panel" },
+      el("h2", { text: _("Set up a table") }),
+      el("div", { class: "form-grid" },
+        el("label", { for: "preset", text: _("Rules (preset)") }), preset,
+        el("label", { for: "players", text: _("Players") }), count),
+      seats,
+      el("div", { class: "form-grid" },
+        el("label", { for: "end-kind", text: _("Session end") }), el("div", { class: "inline" }, endKind, endN),
+        el("label", { for: "pace", text: _("Bot speed") }), pace,
+        el("label", { for: "rule-options", text: _("More rule options (key=value, one a line)") }), rules),
+      el("div", { class: "check" }, hint, el("label", { for: "hint", text: _("Allow the \"should I stay in?\" hint") })),
+      page.lab ? "" : el("p", { class: "note", text: _("The hint needs the lab extra (NumPy and Numba): pip install -e '.[lab]'") }),
+      el("button", { type: "submit", class: "primary", text: _("Create the table") }));
+    form.addEventListener("submit", async (ev) => {
+      ev.preventDefault();
+      const seatSpecs = [];
+      for (let i = 0; i < +count.value; i++) {
+        const v = document.getElementById(`seat-${i + 1}`).value;
+        seatSpecs.push(v === "you" || v === "human" ? { kind: "human" } : { kind: "bot", bot: v.slice(4) });
+      }
+      const list = rules.value.split(/\n|,/).map((x) => x.trim()).filter(Boolean);
+      if (endKind.value) list.push(`end=${endKind.value}:${Math.max(1, parseInt(endN.value || "1", 10))}`);
+      const spec = { preset: preset.value, rules: list, seats: seatSpecs, bot_pace_seconds: +pace.value };
+      try {
+        const made = await createAndSit(spec, hint.checked, false);
+        showCreated(made);
+      } catch (e) {
+        R.toast(_("The table could not be made."), e.message, "bad");
+      }
+    });
+    return form;
+  }
+
+  function copyButton(text) {
+    return el("button", { type: "button", class: "small", text: _("Copy"), "aria-label": _("Copy the link"),
+      onclick: async (ev) => {
+        try { await navigator.clipboard.writeText(text); ev.target.textContent = _("Copied"); }
+        catch (e) { window.prompt(_("Copy the link"), text); }
+      } });
+  }
+  function linkRow(label, path) {
+    const url = location.origin + path;
+    return el("li", { class: "link-row" }, el("span", { class: "link-label", text: label }),
+      el("input", { type: "text", readonly: true, value: url, "aria-label": label, onfocus: (e) => e.target.select() }), copyButton(url));
+  }
+  function showCreated(made) {
+    const box = document.getElementById("created");
+    const rows = made.seats.slice(1).filter((s) => s.kind === "human").map((s) => linkRow(_("Invite for seat {seat}", { seat: s.seat }), s.invite));
+    rows.push(linkRow(_("Spectators"), made.spectate));
+    box.replaceChildren(el("h2", { text: _("Your table is ready") }),
+      el("p", { text: _("Send each friend their own link. Seats nobody takes are played by a bot when you start.") }),
+      el("ul", { class: "links" }, rows),
+      el("div", { class: "row" },
+        el("a", { class: "button primary", href: made.seats[0].invite + "?lang=" + R.lang, text: _("Go to your seat") })));
+    box.hidden = false;
+    box.scrollIntoView({ block: "start" });
+  }
+
+  function joinBox() {
+    const inp = el("input", { id: "join-link", type: "url", placeholder: location.origin + "/t/…", "aria-label": _("Invite link") });
+    const f = el("form", { class: "panel", id: "join" }, el("h2", { text: _("Join a table") }),
+      el("p", { text: _("Paste the invite link a friend sent you.") }),
+      el("div", { class: "inline" }, inp, el("button", { type: "submit", text: _("Join") })));
+    f.addEventListener("submit", (ev) => {
+      ev.preventDefault();
+      try {
+        const u = new URL(inp.value.trim(), location.origin);
+        if (!/^\/t\/[^/]+\/(s|watch)\/[^/]+$/.test(u.pathname)) throw new Error("bad");
+        location.href = u.pathname + "?lang=" + R.lang;
+      } catch (e) { R.toast(_("That is not an invite link of this server."), "", "bad"); }
+    });
+    return f;
+  }
+
+  async function myTablesBox() {
+    const box = el("section", { class: "panel", id: "my-tables" }, el("h2", { text: _("Your tables") }));
+    const list = R.myTables();
+    if (!list.length) { box.append(el("p", { class: "note", text: _("No tables yet.") })); return box; }
+    const ul = el("ul", { class: "tables" });
+    for (const e of list) {
+      const status = el("span", { class: "status", text: "…" });
+      ul.append(el("li", {},
+        el("a", { href: e.invite + "?lang=" + R.lang, text: _("Table {table}, seat {seat}", { table: e.table, seat: e.seat }) }),
+        " ", el("span", { class: "muted", text: e.preset || "" }), " ", status,
+        el("button", { type: "button", class: "small link", text: _("Forget"), "aria-label": _("Forget table {table}", { table: e.table }),
+          onclick: (ev) => { R.forgetTable(e.table, e.token); ev.target.closest("li").remove(); } })));
+      R.api("GET", `/api/tables/${e.table}`).then((info) => {
+        status.textContent = { waiting: _("waiting"), playing: _("playing"), over: _("over") }[info.status] || info.status;
+      }).catch(() => { status.textContent = _("gone"); });
+    }
+    box.append(ul);
+    return box;
+  }
+
+  async function render() {
+    const header = el("header", { class: "top" },
+      el("div", { class: "brand" }, el("span", { class: "logo", "aria-hidden": "true" }, R.cardSVG("AH"), R.cardSVG("KS")),
+        el("div", {}, el("h1", { text: "Ramsli" }), el("p", { class: "tagline", text: _("Five cards, a turned-up trump, one question: in or out?") }))),
+      el("nav", { class: "top-nav" }, el("a", { href: "/how-to-play?lang=" + R.lang, text: _("How to play") }), R.langPicker()));
+    const quick = el("section", { class: "panel hero" },
+      el("div", { class: "name-row" }, el("label", { for: "your-name", text: _("Your name") }), nameInput()),
+      el("button", { id: "quick", class: "primary big", type: "button", onclick: quickStart, text: _("Play now against 4 bots") }),
+      el("p", { class: "note", text: _("Five players, traditional rules, ten hands.") }));
+    const created = el("section", { class: "panel", id: "created", hidden: true });
+    app.replaceChildren(header, el("main", { class: "lobby" }, quick, created, setupForm(), joinBox(), await myTablesBox()));
+  }
+  render();
+})();

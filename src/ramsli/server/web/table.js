@@ -1,0 +1,510 @@
+/* ramsli web: the card table of one seat (or a spectator).
+   Everything shown comes from the server's latest `view` (docs/protocol.md); legality comes from `legal`,
+   refusals (and their reasons) from the server's `error` messages. Nothing here decides a rule. */
+"use strict";
+(function () {
+  const R = window.R, _ = R._, ngettext = R.ngettext, el = R.el;
+  R.applySettings();
+  const app = document.getElementById("app");
+  const P = R.page;
+  let view = null;        // the latest view
+  let ws = null, backoff = 500, closedFor = null;
+  let shownTricks = null; // how many completed tricks the page has shown
+  let hold = null;        // {trick, until}: a finished trick kept on the table until its winner is clear
+  let holdTimer = null;
+  let overlay = null;     // "last", "sheet", "settings", "summary", "standings" or null
+  let summarySeen = 0;    // the last hand whose summary was closed
+  let pendingSummary = null; // {number, settlement}: the summary of a finished hand, open until closed
+  let hintText = null;
+  let lastTurnKey = null;
+
+  const seatName = (sid) => {
+    if (!view) return sid;
+    const s = view.seats.find((x) => x.seat === sid);
+    return (s && s.name) || sid;
+  };
+  const me = () => (view && view.you.seat) || null;
+  const counters = (n) => ngettext("{n} counter", "{n} counters", n);
+
+  /* ---------------- connection ---------------- */
+  function connect() {
+    const proto = location.protocol === "https:" ? "wss" : "ws";
+    ws = new WebSocket(`${proto}://${location.host}/ws/${P.table}`);
+    ws.onopen = () => { backoff = 500; ws.send(JSON.stringify({ type: "hello", token: P.token, lang: R.lang })); setConn(true); };
+    ws.onmessage = (ev) => {
+      const msg = JSON.parse(ev.data);
+      if (msg.type === "view") onView(msg);
+      else if (msg.type === "error") onError(msg);
+    };
+    ws.onclose = (ev) => {
+      setConn(false);
+      if ([4001, 4003, 4004].includes(ev.code)) {
+        closedFor = ev.code;
+        banner(ev.code === 4001 ? _("This seat was opened in another window or tab; play there.")
+          : ev.code === 4003 ? _("This link is not valid for this table.") : _("There is no such table on this server."));
+        return;
+      }
+      setTimeout(connect, backoff);
+      backoff = Math.min(backoff * 2, 8000);
+    };
+  }
+  function setConn(ok) {
+    const c = document.getElementById("conn");
+    if (c) { c.textContent = ok ? "" : _("Connection lost — reconnecting…"); c.hidden = ok; }
+  }
+  function send(action) {
+    if (!ws || ws.readyState !== 1 || !view) return;
+    ws.send(JSON.stringify({ type: "act", action: action, seq: view.seq }));
+  }
+  function onError(e) {
+    if (e.code === "stale_seq") return; // a newer view is on its way
+    if (e.code === "replaced") return;
+    R.toast(e.message, e.rule ? _("Rule {rule}", { rule: e.rule }) : "", "bad");
+  }
+  function banner(text) {
+    const b = document.getElementById("banner");
+    if (b) { b.textContent = text; b.hidden = false; }
+  }
+
+  function onView(v) {
+    const prev = view;
+    view = v;
+    const tricks = v.hand ? v.hand.tricks.length : 0;
+    const handNo = v.hand ? v.hand.number : 0;
+    if (shownTricks === null || !prev || !prev.hand || prev.hand.number !== handNo) {
+      // first view, or a new hand: show what is there now
+      if (prev && prev.hand && prev.hand.number !== handNo && hold) { /* keep the last trick of the old hand */ }
+      else { hold = null; }
+      shownTricks = tricks;
+    }
+    if (tricks > shownTricks && v.hand.last_trick) {
+      hold = { trick: v.hand.last_trick, hand: handNo };
+      shownTricks = tricks;
+      clearTimeout(holdTimer);
+      holdTimer = setTimeout(releaseHold, Math.max(300, (R.settings.trickPause || 1.6) * 1000));
+    }
+    if (v.hand && v.hand.phase === "over" && v.hand.settlement && v.hand.number > summarySeen &&
+        !(pendingSummary && pendingSummary.number === v.hand.number)) {
+      pendingSummary = { number: v.hand.number, settlement: v.hand.settlement };
+    }
+    if (v.status === "over") overlay = overlay === "settings" ? overlay : "standings";
+    const turnKey = v.to_act && v.to_act === me() ? `${handNo}:${v.seq}` : null;
+    if (turnKey && turnKey !== lastTurnKey) R.beep();
+    lastTurnKey = turnKey;
+    if (!(v.hand && v.hand.phase === "declare" && v.to_act === me())) hintText = null;
+    render();
+  }
+  function releaseHold() { hold = null; clearTimeout(holdTimer); render(); }
+
+  /* ---------------- sitting down ---------------- */
+  function sitForm() {
+    const inp = el("input", { id: "sit-name", type: "text", maxlength: "24", value: R.settings.name || "", autocomplete: "nickname", required: true });
+    const f = el("form", { class: "panel sit", id: "sit" },
+      el("h1", { text: _("Sit down at seat {seat}", { seat: P.seat }) }),
+      el("label", { for: "sit-name", text: _("Your name") }), inp,
+      el("button", { class: "primary", type: "submit", text: _("Sit down") }),
+      el("p", { class: "note" }, el("a", { href: "/how-to-play?lang=" + R.lang + "&table=" + P.table, target: "_blank", text: _("How to play") })),
+      el("div", { class: "top-nav" }, R.langPicker()));
+    f.addEventListener("submit", async (ev) => {
+      ev.preventDefault();
+      try {
+        const name = inp.value.trim();
+        const r = await R.api("POST", `/api/tables/${P.table}/sit`, { token: P.token, name: name });
+        R.settings.name = name; R.saveSettings();
+        R.rememberTable({ table: P.table, token: P.token, seat: r.seat, name: name, invite: location.pathname, created: Date.now() });
+        if (r.pending) R.toast(_("You take over this seat from the next hand."), "");
+        P.taken = true; P.name = name;
+        start();
+      } catch (e) { R.toast(e.message, "", "bad"); }
+    });
+    app.replaceChildren(el("main", { class: "lobby" }, f));
+    inp.focus();
+  }
+
+  /* ---------------- rendering ---------------- */
+  function seatPos(sid) {
+    const n = view.seats.length;
+    const i = view.seats.findIndex((s) => s.seat === sid);
+    const m = me() ? view.seats.findIndex((s) => s.seat === me()) : 0;
+    const rel = (i - m + n) % n;
+    const th = (rel * 2 * Math.PI) / n;
+    const phone = window.matchMedia("(max-width: 700px)").matches;
+    const pr = phone ? 16 : 21, pq = phone ? 22 : 20;
+    return { x: 50 - 44 * Math.sin(th), y: 50 + 41 * Math.cos(th), px: 50 - pr * Math.sin(th), py: (phone ? 50 : 48) + pq * Math.cos(th), rel: rel };
+  }
+
+  function cardFace(code, extra) {
+    const d = el("div", Object.assign({ class: "card", role: "img", "aria-label": R.cardName(code) }, extra || {}));
+    d.append(R.cardSVG(code));
+    return d;
+  }
+
+  function seatBox(s) {
+    const h = view.hand;
+    const pos = seatPos(s.seat);
+    const turn = view.to_act === s.seat;
+    const isMe = s.seat === me();
+    const state = s.in === true ? _("in") : s.in === false ? _("out") : "";
+    const bits = [];
+    const label = [s.name || s.seat];
+    if (isMe) label.push(_("you"));
+    label.push(counters(s.stack));
+    if (state) label.push(state);
+    if (h) label.push(ngettext("{n} trick", "{n} tricks", s.tricks));
+    if (s.dealer) label.push(_("dealer"));
+    if (turn) label.push(_("to act"));
+    if (s.away) label.push(_("away"));
+    if (!s.seated) label.push(_("not seated"));
+    const box = el("div", {
+      class: `seat rel-${pos.rel}` + (turn ? " turn" : "") + (isMe ? " me" : "") + (s.in === false ? " folded" : "") + (!s.seated ? " gone" : ""),
+      style: `left:${pos.x}%;top:${pos.y}%`, role: "group", "aria-label": label.join(", "), "data-seat": s.seat, "data-stack": String(s.stack),
+    });
+    const head = el("div", { class: "seat-head" },
+      turn ? el("span", { class: "turn-mark", "aria-hidden": "true", text: "▶" }) : "",
+      el("span", { class: "seat-name", text: s.name || _("open seat") }),
+      s.dealer ? el("span", { class: "dealer-button", title: _("dealer"), "aria-hidden": "true", text: pgDealer() }) : "");
+    bits.push(head);
+    const line = el("div", { class: "seat-line" },
+      el("span", { class: "stack", title: _("stack"), text: "● " + s.stack }),
+      state ? el("span", { class: "decl " + (s.in ? "is-in" : "is-out"), text: state }) : "",
+      h && (h.phase === "play" || h.phase === "over") && s.in !== false ? el("span", { class: "tricks", title: _("tricks"), text: "✦ " + s.tricks }) : "");
+    bits.push(line);
+    const tags = [];
+    if (turn) tags.push(el("span", { class: "tag turn-tag", text: isMe ? _("your turn") : _("to act") }));
+    if (s.away) tags.push(el("span", { class: "tag", text: s.bot_playing ? _("away, a bot plays") : _("away") }));
+    if (s.kind === "bot") tags.push(el("span", { class: "tag muted bot-tag", text: _("bot") }));
+    if (tags.length) bits.push(el("div", { class: "seat-tags" }, tags));
+    if (h && !isMe && s.cards_left > 0 && s.in !== false) {
+      const backs = el("div", { class: "backs", "aria-hidden": "true" });
+      for (let k = 0; k < s.cards_left; k++) backs.append(R.cardSVG(null));
+      bits.push(backs);
+    }
+    box.append(...bits);
+    return box;
+  }
+  function isPhone() { return window.matchMedia("(max-width: 700px)").matches; }
+  window.matchMedia("(max-width: 700px)").addEventListener("change", () => render());
+  function pgDealer() { return R.pgettext("dealer button", "D"); }
+
+  function trickOnTable(felt) {
+    const h = view.hand;
+    if (!h) return;
+    let trick = hold ? hold.trick : h.current;
+    if (!hold && h.phase === "over" && h.last_trick && (!h.current || !h.current.plays.length)) trick = null;
+    if (!trick) return;
+    for (const [sid, code] of trick.plays) {
+      const pos = seatPos(sid);
+      const win = hold && trick.winner === sid;
+      const c = cardFace(code, { class: "card played" + (win ? " winner" : ""), style: `left:${pos.px}%;top:${pos.py}%`,
+        "aria-label": _("{name} played {card}", { name: seatName(sid), card: R.cardName(code) }) + (win ? ", " + _("takes the trick") : "") });
+      felt.append(c);
+    }
+    if (hold) {
+      felt.append(el("button", { class: "trick-caption", type: "button", onclick: releaseHold,
+        "aria-label": _("{name} takes the trick", { name: seatName(trick.winner) }) + " — " + _("tap to go on") },
+        el("span", { text: _("{name} takes the trick", { name: seatName(trick.winner) }) }),
+        el("span", { class: "tap-hint", text: " — " + _("tap to go on") })));
+    }
+  }
+
+  function centre() {
+    const h = view.hand;
+    const box = el("div", { class: "centre" });
+    if (!h) {
+      box.append(el("p", { class: "centre-note", text: view.status === "waiting" ? _("Waiting for the start") : "" }));
+      return box;
+    }
+    const stock = el("div", { class: "stock", "aria-label": _("Turn-up: {card}", { card: R.cardName(h.turn_up) }), role: "img" },
+      el("div", { class: "card back" }, R.cardSVG(null)), el("div", { class: "card turnup" }, R.cardSVG(h.turn_up)));
+    box.append(stock);
+    const trump = el("div", { class: "trump suit-" + h.trump },
+      el("span", { class: "label", text: _("Trump") }), " ",
+      el("span", { class: "suit-sym", text: R.suitSymbol(h.trump) }), " ",
+      el("span", { class: "suit-name", text: R.settings.german ? "" : R.suitName(h.trump) }));
+    box.append(trump);
+    box.append(el("div", { class: "pot", "aria-label": _("Pot: {n}", { n: h.pot }) },
+      el("span", { class: "chips", "aria-hidden": "true" }), el("span", { text: _("Pot: {n}", { n: h.pot }) })));
+    if (h.turned_aside && h.turned_aside.length) box.append(el("div", { class: "small muted", text: _("turned aside: {cards}", { cards: h.turned_aside.map(R.cardName).join(", ") }) }));
+    return box;
+  }
+
+  function statusText() {
+    if (view.status === "waiting") return _("Waiting for the start");
+    if (view.status === "over") return _("The session is over.");
+    const h = view.hand;
+    if (!h) return "";
+    if (h.phase === "over") return _("Hand {n} is over", { n: h.number });
+    const who = view.to_act;
+    if (!who) return "";
+    const mine = who === me();
+    const what = {
+      declare: mine ? _("Your turn: in or out?") : _("{name} declares", { name: seatName(who) }),
+      "general-rams": mine ? _("Your turn: General Rams or pass?") : _("{name} may announce General Rams", { name: seatName(who) }),
+      targets: mine ? _("Your turn: announce a target") : _("{name} announces a target", { name: seatName(who) }),
+      play: mine ? (h.current.plays.length ? _("Your turn: play a card") : _("Your lead: play a card")) : _("{name} plays", { name: seatName(who) }),
+    }[h.phase];
+    return what || "";
+  }
+
+  function actionButtons() {
+    const bar = el("div", { class: "actions", role: "toolbar", "aria-label": _("Your choices") });
+    const legal = view.legal || [];
+    for (const a of legal) {
+      const parts = a.split(" ");
+      const kind = parts[1];
+      if (kind === "pl") continue;
+      let text, key;
+      if (kind === "in") { text = _("in"); key = "i"; }
+      else if (kind === "out") { text = _("out"); key = "o"; }
+      else if (kind === "gr") { text = _("General Rams"); key = "g"; }
+      else if (kind === "pass") { text = _("pass"); key = "p"; }
+      else if (kind[0] === "t") { text = _("target {n}", { n: kind.slice(1) }); key = kind.slice(1); }
+      else text = a;
+      bar.append(el("button", { type: "button", class: "act act-" + kind + (kind === "in" ? " primary" : ""), "data-action": a,
+        "aria-keyshortcuts": key, onclick: () => send(a), text: text },
+      key ? el("kbd", { "aria-hidden": "true", text: key.toUpperCase() }) : ""));
+    }
+    if (P.hint && view.hand && view.hand.phase === "declare" && view.to_act === me()) {
+      bar.append(el("button", { type: "button", class: "act hint-btn", onclick: askHint, text: _("Should I stay in?") }));
+    }
+    if (hintText) bar.append(el("div", { class: "hint", role: "status", text: hintText }));
+    return bar;
+  }
+
+  async function askHint(ev) {
+    ev.target.disabled = true;
+    hintText = _("Thinking…"); render();
+    try {
+      const r = await R.api("GET", `/api/tables/${P.table}/hint?token=${encodeURIComponent(P.token)}`);
+      if (!r.ev_diff) hintText = _("You must stay in: the dealer cannot go out here.");
+      else {
+        const d = r.ev_diff.mean, ci = r.ev_diff.ci95;
+        const advice = d > ci ? _("Stay in.") : d < -ci ? _("Go out.") : _("Too close to call.");
+        hintText = _("In − out: {d} counters (± {ci}); a trick in {p}% of deals. {advice}", {
+          d: (d >= 0 ? "+" : "") + d.toFixed(2), ci: ci.toFixed(2), p: Math.round(r.p_trick.mean * 100), advice: advice,
+        });
+      }
+    } catch (e) { hintText = e.code === "no_lab" ? _("The hint needs the lab extra (NumPy and Numba): pip install -e '.[lab]'") : e.message; }
+    render();
+  }
+
+  function handRow() {
+    const h = view.hand;
+    const row = el("div", { class: "hand-row", role: "group", "aria-label": _("Your cards") });
+    if (!h || !view.your_cards.length) return row;
+    const legal = new Set((view.legal || []).filter((a) => a.split(" ")[1] === "pl").map((a) => a.split(" ")[2]));
+    const playing = h.phase === "play" && view.to_act === me();
+    const cards = R.sortHand(view.your_cards, h.trump);
+    cards.forEach((code, k) => {
+      const ok = !playing || legal.has(code);
+      const c = R.parseCard(code);
+      const trump = c.joker || c.suit === h.trump;
+      const name = R.cardName(code) + (trump ? ", " + _("trump") : "") + (playing && !ok ? ", " + _("not playable") : "");
+      const b = el("button", { type: "button", class: "card hand-card" + (ok ? "" : " dim") + (playing && ok ? " can-play" : "") + (trump ? " is-trump" : ""),
+        "aria-label": name, "aria-disabled": playing && !ok ? "true" : null, "data-card": code, "aria-keyshortcuts": String(k + 1),
+        onclick: () => send(`${me()} pl ${code}`) }, R.cardSVG(code));
+      if (trump) b.append(el("span", { class: "trump-flag", "aria-hidden": "true", text: _("trump") }));
+      if (playing && !ok) b.append(el("span", { class: "no-flag", "aria-hidden": "true", text: "⊘" }));
+      row.append(b);
+    });
+    return row;
+  }
+
+  function topBar() {
+    const h = view.hand;
+    return el("header", { class: "table-top" },
+      el("a", { href: "/?lang=" + R.lang, class: "brand-small", "aria-label": _("Lobby"), text: "Ramsli" }),
+      el("span", { class: "muted info", text: (view.rules.preset || "") + (h ? " · " + _("Hand {n}", { n: h.number }) : "") + (view.test_seeded ? " · " + _("test table") : "") }),
+      el("nav", { class: "tools" },
+        el("button", { type: "button", id: "btn-last", "aria-keyshortcuts": "l", disabled: !(h && (h.last_trick)), onclick: () => openOverlay("last"), text: _("Last trick") }),
+        el("button", { type: "button", id: "btn-sheet", "aria-keyshortcuts": "s", onclick: () => openOverlay("sheet"), text: _("Score sheet") }),
+        el("a", { class: "button", href: "/how-to-play?lang=" + R.lang + "&table=" + P.table, target: "_blank", "aria-label": _("How to play") },
+          el("span", { class: "wide-only", text: _("How to play") }), el("span", { class: "phone-only", "aria-hidden": "true", text: "?" })),
+        el("button", { type: "button", id: "btn-settings", onclick: () => openOverlay("settings"), "aria-label": _("Settings"), text: "⚙" })));
+  }
+
+  function openOverlay(which) { overlay = which; render(); const d = document.querySelector(".dialog button, .dialog input, .dialog select"); if (d) d.focus(); }
+  function closeOverlay() {
+    if (overlay === "summary" && pendingSummary) { summarySeen = pendingSummary.number; pendingSummary = null; }
+    overlay = null; render();
+  }
+
+  function dialog(title, ...body) {
+    return el("div", { class: "overlay", onclick: (e) => { if (e.target.classList.contains("overlay")) closeOverlay(); } },
+      el("div", { class: "dialog", role: "dialog", "aria-modal": "true", "aria-label": title },
+        el("h2", { text: title }), ...body,
+        el("div", { class: "row" }, el("button", { type: "button", class: "primary", id: "dialog-close", onclick: closeOverlay, text: _("Close") }))));
+  }
+
+  function trickList(trick) {
+    return el("div", { class: "trick-list" }, trick.plays.map(([sid, code]) =>
+      el("figure", { class: trick.winner === sid ? "winner" : "" }, cardFace(code),
+        el("figcaption", { text: seatName(sid) + (trick.winner === sid ? " ✦" : "") }))));
+  }
+
+  function summaryBody() {
+    const st = pendingSummary.settlement;
+    const rows = [];
+    const names = (list) => list.map(seatName).join(", ");
+    if (st.kind === "thrown-in") rows.push(el("p", { text: _("Everyone went out: the pot stays for the next hand.") }));
+    else if (st.winners.length) rows.push(el("p", { class: "big-line", text: ngettext("{names} takes the pot of {pot}.", "{names} share the pot of {pot}.", st.winners.length, { names: names(st.winners), pot: counters(st.pot) }) }));
+    if (st.kind === "walkover") rows.push(el("p", { text: _("Walkover: nobody else stayed in.") }));
+    if (st.bete.length) rows.push(el("p", { text: _("Bete (no trick): {names} pay.", { names: names(st.bete) }) }));
+    else if (st.kind === "played") rows.push(el("p", { text: _("Nobody paid bete.") }));
+    if (st.carry_over) rows.push(el("p", { text: _("Carried over to the next pot: {n}", { n: counters(st.carry_over) }) }));
+    if (st.general_rams) rows.push(el("p", { text: st.general_rams_made ? _("{name} made General Rams.", { name: seatName(st.general_rams) }) : _("{name} failed General Rams.", { name: seatName(st.general_rams) }) }));
+    for (const t of st.targets || []) rows.push(el("p", { text: t.met ? _("{name} made the target of {n}.", { name: seatName(t.seat), n: t.target }) : _("{name} missed the target of {n}.", { name: seatName(t.seat), n: t.target }) }));
+    const table = el("table", { class: "sheet" }, el("thead", {}, el("tr", {}, el("th", { text: _("Player") }), el("th", { text: _("tricks") }), el("th", { text: _("won") }), el("th", { text: _("paid") }), el("th", { text: _("stack") }))));
+    const tb = el("tbody");
+    view.seats.forEach((s, i) => {
+      tb.append(el("tr", {}, el("th", { scope: "row", text: s.name || s.seat }), el("td", { text: String(st.tricks[i]) }),
+        el("td", { text: st.won[i] ? "+" + st.won[i] : "" }), el("td", { text: st.paid[i] ? "−" + st.paid[i] : "" }), el("td", { class: "num", text: String(st.stacks_after[i]) })));
+    });
+    table.append(tb);
+    rows.push(table);
+    return rows;
+  }
+
+  function sheetBody() {
+    if (!view.ledger.length) return [el("p", { text: _("No hand finished yet.") })];
+    const head = el("tr", {}, el("th", { text: _("Hand") }), view.seats.map((s) => el("th", { text: s.name || s.seat })), el("th", { text: _("pot") }));
+    const tb = el("tbody");
+    for (const e of view.ledger) {
+      const cells = view.seats.map((s, i) => {
+        const win = e.winners.includes(s.seat), bete = e.bete.includes(s.seat);
+        return el("td", { class: "num" + (win ? " win" : "") + (bete ? " bete" : ""), text: String(e.stacks_after[i]) + (win ? " ✦" : "") + (bete ? " ✗" : "") });
+      });
+      tb.append(el("tr", {}, el("th", { scope: "row" }, el("a", { href: e.history + "?token=" + encodeURIComponent(P.token), text: String(e.hand) })), cells, el("td", { class: "num", text: String(e.pot_after) })));
+    }
+    return [el("div", { class: "scroll" }, el("table", { class: "sheet" }, el("thead", {}, head), tb)),
+      el("p", { class: "note", text: _("✦ took a share of the pot · ✗ paid bete · numbers are stacks after the hand") })];
+  }
+
+  function standingsBody() {
+    const reason = { bust: _("a player is bust"), players: _("only one player is left"), "win-at": _("a player reached the target"), hands: _("all hands are played"), time: _("the time is up") }[view.end_reason] || "";
+    const ol = el("ol", { class: "standings" }, (view.standings || []).map((s) =>
+      el("li", { class: s.seat === me() ? "me" : "" }, el("span", { class: "place", text: String(s.place) + "." }), el("span", { class: "who", text: s.name || s.seat }), el("span", { class: "num", text: counters(s.stack) }))));
+    return [reason ? el("p", { text: _("The session is over: {reason}.", { reason: reason }) }) : "", ol,
+      el("div", { class: "row" }, el("a", { class: "button", href: "/?lang=" + R.lang, text: _("Back to the lobby") }))];
+  }
+
+  function settingsBody() {
+    const check = (id, key, text) => {
+      const c = el("input", { type: "checkbox", id: id, checked: !!R.settings[key], onchange: (e) => { R.settings[key] = e.target.checked; R.saveSettings(); R.applySettings(); render(); } });
+      return el("div", { class: "check" }, c, el("label", { for: id, text: text }));
+    };
+    const pause = el("select", { id: "set-pause", onchange: (e) => { R.settings.trickPause = +e.target.value; R.saveSettings(); } });
+    for (const [v, t] of [[0.8, _("short")], [1.6, _("normal")], [3, _("long")], [30, _("until I tap")]]) pause.append(el("option", { value: String(v), selected: +R.settings.trickPause === v, text: t }));
+    return [check("set-four", "fourColour", _("Four-colour suits (♠ black, ♥ red, ♦ blue, ♣ green)")),
+      check("set-german", "german", _("German-suited cards (acorns, leaves, hearts, bells)")),
+      check("set-sound", "sound", _("Sound on your turn")),
+      check("set-motion", "reduceMotion", _("Reduce motion")),
+      el("div", { class: "form-grid" }, el("label", { for: "set-pause", text: _("A finished trick stays") }), pause,
+        el("label", { for: "lang", text: _("Language") }), R.langPicker()),
+      el("p", { class: "note", text: _("Bot speed is set when the table is made; keys: 1–9 play a card, I in, O out, L last trick, S score sheet, Esc closes.") })];
+  }
+
+  function waitingPanel() {
+    const creator = R.creatorToken(P.table);
+    const entry = R.myTables().find((e) => e.table === P.table && e.creator) || {};
+    const box = el("div", { class: "waiting panel" });
+    box.append(el("p", { text: _("Waiting for the start") }));
+    if (creator) {
+      const links = (entry.invites || []).map((s) => {
+        const url = location.origin + s.invite;
+        return el("li", { class: "link-row" }, el("span", { class: "link-label", text: _("Invite for seat {seat}", { seat: s.seat }) }),
+          el("input", { type: "text", readonly: true, value: url, "aria-label": _("Invite for seat {seat}", { seat: s.seat }) }),
+          el("button", { type: "button", class: "small", text: _("Copy"), onclick: () => navigator.clipboard && navigator.clipboard.writeText(url) }));
+      });
+      if (links.length) box.append(el("ul", { class: "links" }, links));
+      box.append(el("button", { type: "button", class: "primary", id: "start", text: _("Start the session"), onclick: async (ev) => {
+        ev.target.disabled = true;
+        try { await R.api("POST", `/api/tables/${P.table}/start`, { creator_token: creator }); }
+        catch (e) { R.toast(e.message, "", "bad"); ev.target.disabled = false; }
+      } }));
+      box.append(el("p", { class: "note", text: _("Seats nobody takes are played by a bot when you start.") }));
+    } else box.append(el("p", { class: "note", text: _("The person who made the table starts the session.") }));
+    return box;
+  }
+
+  function render() {
+    if (!view) return;
+    const focusedCard = document.activeElement && document.activeElement.dataset ? (document.activeElement.dataset.card || document.activeElement.dataset.action || document.activeElement.id) : null;
+    const h = view.hand;
+    const felt = el("div", { class: "felt", onclick: () => { if (hold) releaseHold(); } });
+    const phone = isPhone();
+    if (!phone) felt.append(centre());
+    for (const s of view.seats) felt.append(seatBox(s));
+    trickOnTable(felt);
+    const status = el("div", { class: "status-line" + (view.to_act && view.to_act === me() ? " mine" : ""), role: "status", "aria-live": "polite", id: "status", text: statusText() });
+    const parts = [topBar(),
+      el("div", { id: "banner", class: "banner", hidden: true }),
+      el("div", { id: "conn", class: "banner", hidden: true }),
+      el("main", { class: "table-main" }, phone ? el("div", { class: "centre-strip" }, centre()) : "", el("div", { class: "felt-wrap" }, felt), status,
+        view.status === "waiting" ? waitingPanel() : "",
+        view.status === "over" && view.standings ? el("section", { class: "panel final" }, el("h2", { text: _("Standings") }), ...standingsBody()) : "",
+        actionButtons(), handRow())];
+    // dialogs
+    if (pendingSummary && !hold && !overlay && view.status !== "over") overlay = "summary";
+    if (overlay === "summary" && !pendingSummary) overlay = null;
+    if (overlay === "last" && h && h.last_trick) parts.push(dialog(_("Last trick"), trickList(h.last_trick), el("p", { text: _("{name} takes the trick", { name: seatName(h.last_trick.winner) }) })));
+    else if (overlay === "sheet") parts.push(dialog(_("Score sheet"), ...sheetBody()));
+    else if (overlay === "settings") parts.push(dialog(_("Settings"), ...settingsBody()));
+    else if (overlay === "summary") parts.push(dialog(_("Hand {n} is over", { n: pendingSummary.number }), ...summaryBody()));
+    else if (overlay === "standings" && view.standings) parts.push(dialog(_("Standings"), ...standingsBody(), ...sheetBody()));
+    app.replaceChildren(...parts);
+    document.body.dataset.seq = String(view.seq);
+    document.body.dataset.hand = h ? String(h.number) : "";
+    document.body.dataset.overlay = overlay || "";
+    document.body.dataset.summary = overlay === "summary" ? String(pendingSummary.number) : "";
+    if (closedFor) banner(_("This seat was opened in another window or tab; play there."));
+    if (overlay) { const c = document.getElementById("dialog-close"); if (c && !document.querySelector(".dialog :focus")) c.focus(); }
+    else if (focusedCard) {
+      const again = document.querySelector(`[data-card="${focusedCard}"], [data-action="${focusedCard}"], #${CSS.escape(focusedCard)}`);
+      if (again) again.focus();
+      else { const first = document.querySelector(".hand-card.can-play, .actions button"); if (first) first.focus(); }
+    } else if (view.to_act === me()) {
+      const first = document.querySelector(".actions button, .hand-card.can-play");
+      if (first && document.activeElement === document.body) first.focus();
+    }
+  }
+
+  /* ---------------- keyboard ---------------- */
+  document.addEventListener("keydown", (ev) => {
+    if (ev.target && /INPUT|SELECT|TEXTAREA/.test(ev.target.tagName)) return;
+    if (ev.ctrlKey || ev.metaKey || ev.altKey) return;
+    const k = ev.key.toLowerCase();
+    if (k === "escape") { if (overlay) closeOverlay(); else if (hold) releaseHold(); return; }
+    if (overlay) return;
+    if (/^[1-9]$/.test(k)) {
+      const cards = document.querySelectorAll(".hand-card");
+      const b = cards[+k - 1];
+      const act = document.querySelector(`.actions [aria-keyshortcuts="${k}"]`);
+      if (act) { act.click(); ev.preventDefault(); }
+      else if (b) { b.focus(); b.click(); ev.preventDefault(); }
+      return;
+    }
+    const btn = document.querySelector(`.actions [aria-keyshortcuts="${k}"]`);
+    if (btn) { btn.click(); ev.preventDefault(); return; }
+    if (k === "l") { if (view && view.hand && view.hand.last_trick) openOverlay("last"); return; }
+    if (k === "s") { openOverlay("sheet"); return; }
+    if (k === "arrowleft" || k === "arrowright") {
+      const cards = Array.from(document.querySelectorAll(".hand-card"));
+      const i = cards.indexOf(document.activeElement);
+      const j = i < 0 ? 0 : (i + (k === "arrowright" ? 1 : cards.length - 1)) % cards.length;
+      if (cards[j]) { cards[j].focus(); ev.preventDefault(); }
+    }
+  });
+
+  function start() {
+    app.replaceChildren(el("main", { class: "lobby" }, el("p", { class: "panel", text: _("Connecting…") })));
+    connect();
+  }
+
+  document.title = _("Ramsli — a card table");
+  if (P.role === "seat" && !P.taken) sitForm();
+  else {
+    if (P.role === "seat") R.rememberTable({ table: P.table, token: P.token, seat: P.seat, name: P.name, invite: location.pathname });
+    start();
+  }
+})();

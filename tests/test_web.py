@@ -1,0 +1,744 @@
+"""The browser card table (issue 11) end to end: a real ``ramsli serve`` process on 127.0.0.1, a real
+Chromium (Debian's, through Playwright), people clicking and typing.
+
+- two humans in two browser contexts and three bots play a whole short session through the pages:
+  declare, play (a refused card says why, with the rule id), see the summary, reach the standings;
+  the stacks on the page are the engine's (replaying the stored deals and actions);
+- a reload in the middle of a trick comes back to the same view;
+- every WebSocket frame a seat (or a spectator) receives, and every card in its page, is one it may
+  know (R7, D-16);
+- each language renders without untranslated text; the phone size has no horizontal scroll;
+  keyboard-only play finishes a hand; screenshots go to docs/screenshots/.
+
+Locally without Chromium (or Playwright) these tests skip with the reason; under ``CI=true`` they fail.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import re
+import socket
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+CHROMIUM_PATHS = ("/usr/lib/chromium/chromium", "/usr/bin/chromium")
+LAUNCH_ARGS = ["--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking",
+               "--disable-component-update", "--disable-sync"]
+CARD = re.compile(r"^(?:[2-9TJQKA][SHDC]|X[12])$")
+LAPTOP = {"width": 1280, "height": 800}
+PHONE = {"width": 360, "height": 640}
+#: fast pages: a finished trick stays 0.3 s (the player's setting)
+FAST_SETTINGS = json.dumps({"trickPause": 0.3})
+
+
+def _need(what: str) -> None:
+    if os.environ.get("CI") == "true":
+        pytest.fail(f"{what} is missing but CI=true: the browser tests must run (.ci/run installs chromium)")
+    pytest.skip(f"the browser tests need {what} (apt-get install chromium; pip install playwright)")
+
+
+@pytest.fixture(scope="module")
+def chromium():
+    try:
+        from playwright.sync_api import sync_playwright
+    except ImportError:
+        _need("Playwright for Python")
+    path = next((p for p in CHROMIUM_PATHS if os.path.exists(p)), None)
+    if path is None:
+        _need("Chromium (" + " or ".join(CHROMIUM_PATHS) + ")")
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=path, headless=True, args=LAUNCH_ARGS)
+        yield browser
+        browser.close()
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory):
+    """A real ``ramsli serve --allow-test-seeds`` on 127.0.0.1 and a free port; yields (base URL, db URL)."""
+    d = tmp_path_factory.mktemp("web")
+    db = f"sqlite+aiosqlite:///{d / 'server.sqlite'}"
+    port = _free_port()
+    env = dict(os.environ, PYTHONPATH=str(ROOT / "src") + os.pathsep + os.environ.get("PYTHONPATH", ""))
+    log = open(d / "server.log", "wb")
+    proc = subprocess.Popen([sys.executable, "-c", "from ramsli.cli import main; main()", "serve", "--host",
+                             "127.0.0.1", "--port", str(port), "--database", db, "--allow-test-seeds"],
+                            env=env, stdout=log, stderr=subprocess.STDOUT)
+    base = f"http://127.0.0.1:{port}"
+    deadline = time.monotonic() + 30
+    while True:
+        if proc.poll() is not None:
+            raise RuntimeError("server exited: " + (d / "server.log").read_text()[-2000:])
+        try:
+            with urllib.request.urlopen(base + "/api/tables", timeout=1):
+                break
+        except OSError:
+            if time.monotonic() > deadline:
+                proc.kill()
+                raise RuntimeError("server did not answer in time")
+            time.sleep(0.1)
+    yield base, db
+    proc.terminate()
+    try:
+        proc.wait(10)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        proc.wait(10)
+
+
+def _post(base: str, path: str, body: dict) -> dict:
+    req = urllib.request.Request(base + path, data=json.dumps(body).encode(), method="POST",
+                                 headers={"Content-Type": "application/json"})
+    with urllib.request.urlopen(req, timeout=10) as r:
+        return json.loads(r.read())
+
+
+def _get(base: str, path: str) -> tuple[int, bytes]:
+    try:
+        with urllib.request.urlopen(base + path, timeout=10) as r:
+            return r.status, r.read()
+    except urllib.error.HTTPError as e:
+        return e.code, e.read()
+
+
+def _table(base: str, seats: list[dict], seed: int, rules: list[str], hint: bool = False) -> dict:
+    return _post(base, "/api/web/tables", {"preset": "traditional", "rules": rules, "seats": seats, "seed": seed,
+                                           "bot_pace_seconds": 0, "hand_pause_seconds": 0.2, "hint": hint})
+
+
+def _context(browser, viewport=LAPTOP, lang: str | None = None, **kw):
+    ctx = browser.new_context(viewport=viewport, locale={"de": "de-DE", "nl": "nl-NL", "it": "it-IT"}.get(lang, "en-US"),
+                              **kw)
+    ctx.add_init_script("const s = JSON.parse(localStorage.getItem('ramsli.settings') || '{}');"
+                        f"localStorage.setItem('ramsli.settings', JSON.stringify(Object.assign(s, {FAST_SETTINGS})));")
+    return ctx
+
+
+class Seat:
+    """One browser page at one seat, with every WebSocket frame it received."""
+
+    def __init__(self, ctx, base: str, link: str, lang: str = "en") -> None:
+        self.page = ctx.new_page()
+        self.frames: list[dict] = []
+        self.page_cards: list[tuple[int, set[str]]] = []
+        self.errors: list[str] = []
+        self.page.on("websocket", self._ws)
+        self.page.on("pageerror", lambda e: self.errors.append(str(e)))
+        self.page.goto(f"{base}{link}?lang={lang}")
+
+    def _ws(self, ws) -> None:
+        def got(payload):
+            try:
+                self.frames.append(json.loads(payload))
+            except (TypeError, ValueError):
+                self.frames.append({"raw": str(payload)})
+        ws.on("framereceived", got)
+
+    def sit(self, name: str) -> None:
+        self.page.fill("#sit-name", name)
+        self.page.click("#sit button[type=submit]")
+        self.page.wait_for_selector(".felt")
+
+    def seq(self) -> int:
+        return int(self.page.evaluate("document.body.dataset.seq || '-1'"))
+
+    def view(self) -> dict | None:
+        views = [f for f in self.frames if f.get("type") == "view"]
+        return views[-1] if views else None
+
+    def record_page_cards(self) -> None:
+        """The cards this page shows now (own hand, cards on the table, the turn-up), by hand number."""
+        hand, codes = self.page.evaluate("""() => [document.body.dataset.hand || '',
+            [...document.querySelectorAll('[data-card]')].map(e => e.dataset.card)]""")
+        if hand:
+            self.page_cards.append((int(hand), set(codes)))
+
+
+def _cards_in(msg) -> set[str]:
+    found: set[str] = set()
+
+    def walk(x):
+        if isinstance(x, dict):
+            for k, val in x.items():
+                walk(k)
+                walk(val)
+        elif isinstance(x, list):
+            for val in x:
+                walk(val)
+        elif isinstance(x, str):
+            for tok in x.replace(",", " ").split():
+                if CARD.match(tok):
+                    found.add(tok)
+
+    walk(msg)
+    return found
+
+
+def _known(hand, seat: int | None) -> set[str]:
+    """What ``seat`` (None: a spectator) may know of a finished ``hand`` (R7): turn-up, jokers turned
+    aside, every card played, and its own dealt cards."""
+    known = {str(hand.turn_up)} | {str(c) for c in hand.turned_aside}
+    known |= {str(a.card) for a in hand.history if a.kind == "pl"}
+    if seat is not None:
+        known |= {str(c) for c in hand.dealt[seat] if c is not None}
+    return known
+
+
+def _engine_session(db: str, table: str):
+    """Replay the table's stored deals and actions with the engine alone."""
+    from ramsli import Action, Rules, Session
+    from ramsli.cards import Card
+    from ramsli.server.storage import Store
+
+    async def load():
+        store = await Store.open(db)
+        try:
+            return next(r for r in await store.load() if r["id"] == table)
+        finally:
+            await store.close()
+
+    from concurrent.futures import ThreadPoolExecutor
+
+    with ThreadPoolExecutor(1) as pool:  # Playwright's sync API keeps an event loop in this thread
+        row = pool.submit(asyncio.run, load()).result()
+    rules = Rules.from_dict(row["spec"]["rules"])
+    session = None
+    for _seq, kind, data in row["events"]:
+        if kind == "start":
+            session = Session(rules, data["names"], dealer=data["dealer"])
+        elif kind == "deal":
+            session.start_hand(deck=[Card.parse(c) for c in data["deck"]], cut=data["cut"])
+        elif kind == "act":
+            session.apply(Action.parse(data["action"]))
+    return session
+
+
+def _click(page, selector: str, **kw) -> bool:
+    """Click like a person; False if something (a summary just opened over the table) was in the way."""
+    from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
+    try:
+        page.click(selector, timeout=2000, **kw)
+        return True
+    except PlaywrightTimeout:
+        return False
+
+
+def _my_turn(seat: Seat) -> bool:
+    return seat.page.query_selector(".status-line.mine") is not None
+
+
+def _wait_seq_change(seat: Seat, old: int, timeout: float = 10.0) -> None:
+    seat.page.wait_for_function(f"Number(document.body.dataset.seq || -1) !== {old}", timeout=timeout * 1000)
+
+
+def _table_state(seat: Seat) -> dict:
+    """What a person sees of the table: seats, cards on the table, the hand, the choices."""
+    return seat.page.evaluate("""() => ({
+        seats: [...document.querySelectorAll('.seat')].map(e => e.getAttribute('aria-label')),
+        played: [...document.querySelectorAll('.card.played')].map(e => e.getAttribute('aria-label')),
+        hand: [...document.querySelectorAll('.hand-card')].map(e => e.getAttribute('aria-label')),
+        actions: [...document.querySelectorAll('.actions button')].map(e => e.textContent),
+        status: document.getElementById('status').textContent,
+        centre: document.querySelector('.centre').textContent,
+        seq: document.body.dataset.seq })""")
+
+
+# ------------------------------------------------------------------------------------------------
+
+def test_two_humans_and_three_bots_play_a_session(chromium, server):
+    base, db = server
+    made = _table(base, [{"kind": "human"}, {"kind": "bot", "bot": "rules"}, {"kind": "human"},
+                         {"kind": "bot", "bot": "rules"}, {"kind": "bot", "bot": "rules"}], seed=11,
+                  rules=["end=hands:2"])
+    tid = made["table"]
+    ann_ctx, bo_ctx, watch_ctx = _context(chromium), _context(chromium, PHONE, "de"), _context(chromium)
+    try:
+        ann = Seat(ann_ctx, base, made["seats"][0]["invite"])
+        bo = Seat(bo_ctx, base, made["seats"][2]["invite"], lang="de")
+        ann.sit("Ann")
+        bo.sit("Bo")
+        watcher = Seat(watch_ctx, base, made["spectate"])
+        _post(base, f"/api/tables/{tid}/start", {"creator_token": made["creator_token"]})
+        refused: list[tuple[str, str]] = []
+        summaries: dict[int, list[str]] = {}
+        reloaded = False
+        deadline = time.monotonic() + 90
+        humans = [ann, bo]
+        while not all(h.page.query_selector(".standings") for h in humans):
+            assert time.monotonic() < deadline, "the session did not finish in time"
+            acted = False
+            for h in humans:
+                h.record_page_cards()
+                if h.page.evaluate("document.body.dataset.overlay") == "summary":
+                    summaries.setdefault(int(h.page.evaluate("document.body.dataset.summary")), h.page.eval_on_selector_all(
+                        ".dialog table.sheet tbody tr", "rows => rows.map(r => r.lastElementChild.textContent)"))
+                    h.page.click("#dialog-close")
+                    acted = True
+                    continue
+                if not _my_turn(h):
+                    continue
+                old = h.seq()
+                if h.page.query_selector(".actions .act-in"):
+                    clicked = _click(h.page, ".actions .act-in")
+                elif h.page.query_selector(".actions .act"):
+                    clicked = _click(h.page, ".actions .act >> nth=0")
+                elif h.page.query_selector(".hand-card.dim") and len(refused) < 2:
+                    # a card the player may not play: the server refuses it and the page says why
+                    if h.page.evaluate("document.body.dataset.overlay"):
+                        continue
+                    h.page.click(".hand-card.dim >> nth=0", force=True)
+                    toast = h.page.wait_for_selector(".toast.show", timeout=5000)
+                    refused.append((toast.query_selector(".toast-main").text_content(),
+                                    toast.query_selector(".toast-detail").text_content()))
+                    assert h.seq() == old  # refused: the table is unchanged
+                    h.page.evaluate("document.getElementById('toast').className = 'toast'")
+                    acted = True
+                    continue
+                elif h.page.query_selector(".hand-card.can-play"):
+                    if not reloaded and h.page.query_selector_all(".card.played") and h is bo:
+                        # a reload in the middle of a trick comes back to the same view
+                        before = _table_state(h)
+                        h.page.reload()
+                        h.page.wait_for_function(f"document.body.dataset.seq === '{before['seq']}'")
+                        h.page.wait_for_selector(".hand-card.can-play")
+                        assert _table_state(h) == before
+                        reloaded = True
+                    clicked = _click(h.page, ".hand-card.can-play >> nth=0")
+                else:
+                    continue
+                if clicked:
+                    _wait_seq_change(h, old)
+                acted = True
+            if not acted:
+                time.sleep(0.05)
+        assert reloaded, "no human had to follow a trick in progress"
+        assert refused, "no human ever held a card they could not play"
+        for text, detail in refused:
+            assert text and not re.search(r"\bp[1-6] pl\b", text)  # player words, not notation
+            assert re.search(r"R4\.10", detail), detail
+
+        session = _engine_session(db, tid)
+        assert session.is_over and len(session.ledger) == 2
+        # the summary of each hand showed the engine's stacks after that hand
+        for n, stacks in summaries.items():
+            assert [int(s) for s in stacks] == list(session.ledger[n - 1].stacks_after)
+        assert 1 in summaries
+        # the page's stacks and standings are the engine's (R3.4 holds)
+        for h in humans + [watcher]:
+            h.page.wait_for_selector(".standings")
+            shown = h.page.eval_on_selector_all(".seat", "els => els.map(e => [e.dataset.seat, +e.dataset.stack])")
+            assert dict(shown) == {f"p{i + 1}": st for i, st in enumerate(session.stacks)}
+            places = h.page.eval_on_selector_all(".final .standings li .num", "els => els.map(e => e.textContent)")
+            assert [int(re.sub(r"\D", "", p)) for p in places] == sorted(session.stacks, reverse=True)
+        assert sum(session.stacks) + session.pot == 5 * 20
+
+        # R7: nothing a seat may not know, in any frame or on its page
+        hands = {e.number: e.hand for e in session.ledger}
+        for who, seat in ((ann, 0), (bo, 2), (watcher, None)):
+            assert who.frames and not who.errors
+            for f in who.frames:
+                if f.get("type") != "view" or not f.get("hand"):
+                    assert not _cards_in(f), f
+                    continue
+                n = f["hand"]["number"]
+                extra = _cards_in(f) - _known(hands[n], seat)
+                assert not extra, (seat, n, extra)
+            for n, codes in who.page_cards:
+                assert codes <= _known(hands[n], seat), (seat, n, codes)
+        assert not [c for n, codes in watcher.page_cards for c in codes]  # a spectator holds no cards
+    finally:
+        for c in (ann_ctx, bo_ctx, watch_ctx):
+            c.close()
+
+
+def _unnamed(page) -> list[str]:
+    """Buttons, links, form fields and cards without an accessible name."""
+    return page.evaluate("""() => [...document.querySelectorAll('button, a, select, input, .card')]
+        .filter(e => !(e.getAttribute('aria-label') || e.textContent.trim() || e.labels && e.labels.length))
+        .map(e => e.outerHTML.slice(0, 80))""")
+
+
+def test_keyboard_only_play_finishes_a_hand(chromium, server):
+    base, db = server
+    made = _table(base, [{"kind": "human"}] + [{"kind": "bot", "bot": "rules"}] * 3, seed=5, rules=["end=hands:1"])
+    ctx = _context(chromium)
+    try:
+        me = Seat(ctx, base, made["seats"][0]["invite"])
+        me.page.wait_for_selector("#sit-name:focus")
+        me.page.keyboard.type("Kay")
+        me.page.keyboard.press("Enter")
+        me.page.wait_for_selector(".felt")
+        _post(base, f"/api/tables/{made['table']}/start", {"creator_token": made["creator_token"]})
+        deadline = time.monotonic() + 40
+        keys_used = set()
+        mid_hand_names: list[str] = []
+        while not me.page.query_selector(".standings"):
+            if time.monotonic() > deadline:
+                me.page.screenshot(path="/tmp/x/kb-fail.png")
+                raise AssertionError(f"keyboard play did not finish the hand: {me.view()}")
+            if me.page.evaluate("document.body.dataset.overlay") == "summary":
+                me.page.keyboard.press("Escape")
+                keys_used.add("Escape")
+                continue
+            if not _my_turn(me):
+                time.sleep(0.05)
+                continue
+            old = me.seq()
+            if me.page.query_selector(".actions .act-in"):
+                # the hand is sorted by suit, trumps together on the left, high to low
+                order = me.page.eval_on_selector_all(".hand-card", "els => els.map(e => e.dataset.card)")
+                trump = me.view()["hand"]["trump"]
+                suits = [c[-1] for c in order]
+                assert sorted(order) == sorted(me.view()["your_cards"])
+                assert suits == sorted(suits, key=lambda x: (x != trump, suits.index(x)))
+                ranks = "AKQJT98765432"
+                for a_, b_ in zip(order, order[1:]):
+                    assert a_[-1] != b_[-1] or ranks.index(a_[0]) < ranks.index(b_[0]), order
+                me.page.keyboard.press("i")
+                keys_used.add("i")
+            else:
+                if not mid_hand_names:  # every card and button has an accessible name, mid-hand too
+                    assert _unnamed(me.page) == []
+                    mid_hand_names = me.page.eval_on_selector_all(".hand-card", "els => els.map(e => e.getAttribute('aria-label'))")
+                # arrow keys move along the hand, Enter plays the focused card; a refused card stays
+                n = len(me.page.query_selector_all(".hand-card"))
+                me.page.keyboard.press("1")
+                for _ in range(n):
+                    if me.seq() != old:
+                        break
+                    me.page.keyboard.press("ArrowRight")
+                    me.page.keyboard.press("Enter")
+                    keys_used.add("Enter")
+                    time.sleep(0.1)
+            if me.seq() == old:
+                _wait_seq_change(me, old)
+        session = _engine_session(db, made["table"])
+        assert session.is_over and len(session.ledger) == 1
+        assert {"i", "Enter"} <= keys_used
+        shown = me.page.eval_on_selector_all(".seat", "els => els.map(e => +e.dataset.stack)")
+        assert shown == list(session.stacks)
+        assert mid_hand_names and all(n for n in mid_hand_names)
+        assert _unnamed(me.page) == []
+    finally:
+        ctx.close()
+
+
+def _english_msgids(lang: str) -> list[re.Pattern]:
+    """Patterns of every English msgid whose translation in ``lang`` differs (placeholders match anything)."""
+    from ramsli.server.pages import catalog
+
+    pats = []
+    for key, tr in catalog(lang).items():
+        msgid = key.split("\x04")[-1]
+        trs = tr if isinstance(tr, list) else [tr]
+        parts = re.split(r"\{\w+\}", msgid)
+        letters = len(re.findall(r"[A-Za-z]", "".join(parts)))
+        # skip a msgid the language keeps, and patterns too loose to tell (" of " is Dutch too)
+        if msgid in trs or letters < 2 or (len(parts) > 1 and letters < 5):
+            continue
+        pats.append(re.compile("^" + ".+".join(re.escape(p) for p in parts) + "$"))
+    return pats
+
+
+def _texts(page) -> list[str]:
+    """Every visible text node and every accessible name, placeholder and title on the page."""
+    return page.evaluate("""() => {
+        const out = [];
+        const w = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+        for (let n = w.nextNode(); n; n = w.nextNode()) {
+            const p = n.parentElement;
+            if (!p || p.closest('script') || !p.getClientRects().length) continue;
+            const t = n.textContent.trim();
+            if (t) out.push(t);
+        }
+        for (const e of document.querySelectorAll('[aria-label], [placeholder], [title]'))
+            for (const a of ['aria-label', 'placeholder', 'title']) if (e.getAttribute(a)) out.push(e.getAttribute(a).trim());
+        return out; }""")
+
+
+def _mid_hand(base: str, seed: int = 3) -> dict:
+    """A table of one human (who sat) and bots, started, with the human to act."""
+    made = _table(base, [{"kind": "human"}] + [{"kind": "bot", "bot": "rules"}] * 4, seed=seed, rules=["end=hands:3"],
+                  hint=True)
+    _post(base, f"/api/tables/{made['table']}/sit", {"token": made["seats"][0]["token"], "name": "Ann"})
+    _post(base, f"/api/tables/{made['table']}/start", {"creator_token": made["creator_token"]})
+    return made
+
+
+@pytest.mark.parametrize("lang", ["de", "nl", "it"])
+def test_each_language_renders_without_untranslated_text(chromium, server, lang):
+    base, _db = server
+    made = _mid_hand(base)
+    pats = _english_msgids(lang)
+    assert len(pats) > 150
+    ctx = _context(chromium, lang=lang)
+    try:
+        page = ctx.new_page()
+        pages = {"lobby": "/", "table": made["seats"][0]["invite"], "sit": made["seats"][1]["invite"],
+                 "how-to-play": f"/how-to-play?table={made['table']}"}
+        for name, link in pages.items():
+            page.goto(base + link + ("&" if "?" in link else "?") + f"lang={lang}")
+            page.wait_for_selector({"lobby": "#quick", "table": ".seat", "sit": "#sit-name", "how-to-play": ".howto"}[name])
+            if name == "table":
+                page.wait_for_selector(".status-line.mine")
+                page.click("#btn-settings")
+                texts = _texts(page)
+                page.click("#dialog-close")
+                texts += _texts(page)
+                page.click("#btn-sheet")
+                texts += _texts(page)
+            else:
+                texts = _texts(page)
+            assert page.evaluate("document.documentElement.lang") == lang
+            english = sorted({t for t in texts if any(p.match(t) for p in pats)})
+            assert english == [], (name, english)
+        # R9 words appear on the table page
+        page.goto(base + made["seats"][0]["invite"] + f"?lang={lang}")
+        page.wait_for_selector(".actions .act-in")
+        words = {"de": ("rein", "raus", "Trumpf", "Pott"), "nl": ("mee", "pas", "Troef", "Pot"),
+                 "it": ("dentro", "fuori", "Briscola", "Piatto")}[lang]
+        body = page.text_content("body")
+        assert all(w in body for w in words), (words, body[:400])
+    finally:
+        ctx.close()
+
+
+@pytest.mark.parametrize("viewport", [PHONE, LAPTOP], ids=["phone", "laptop"])
+def test_no_horizontal_scroll(chromium, server, viewport):
+    base, _db = server
+    made = _mid_hand(base, seed=4)
+    ctx = _context(chromium, viewport)
+    try:
+        page = ctx.new_page()
+        for link, sel in (("/", "#quick"), (made["seats"][0]["invite"], ".hand-card"),
+                          (f"/how-to-play?table={made['table']}", ".howto"), (made["seats"][1]["invite"], "#sit-name")):
+            page.goto(base + link)
+            page.wait_for_selector(sel)
+            width = page.evaluate("[document.documentElement.scrollWidth, window.innerWidth]")
+            assert width[0] <= width[1], (link, width)
+        if viewport is PHONE:  # five cards fit side by side on a phone
+            page.goto(base + made["seats"][0]["invite"])
+            page.wait_for_selector(".hand-card")
+            right = page.evaluate("Math.max(...[...document.querySelectorAll('.hand-card')].map(e => e.getBoundingClientRect().right))")
+            assert right <= viewport["width"]
+    finally:
+        ctx.close()
+
+
+def test_screenshots_of_lobby_and_table(chromium, server):
+    base, _db = server
+    out = ROOT / "docs" / "screenshots"
+    out.mkdir(parents=True, exist_ok=True)
+    made = _table(base, [{"kind": "human"}] + [{"kind": "bot", "bot": "rules"}] * 4, seed=21, rules=["end=hands:5"])
+    _post(base, f"/api/tables/{made['table']}/sit", {"token": made["seats"][0]["token"], "name": "Ann"})
+    _post(base, f"/api/tables/{made['table']}/start", {"creator_token": made["creator_token"]})
+    for name, viewport in (("laptop", LAPTOP), ("phone", PHONE)):
+        ctx = _context(chromium, viewport, reduced_motion="reduce")  # no card caught mid-animation
+        try:
+            page = ctx.new_page()
+            page.goto(base + "/")
+            page.fill("#your-name", "Ann")
+            page.screenshot(path=str(out / f"lobby-{name}.png"))
+            page.goto(base + made["seats"][0]["invite"])
+            # mid-hand: the player in, cards already on the table, the player to play
+            deadline = time.monotonic() + 30
+            while not (page.query_selector(".hand-card.can-play") and len(page.query_selector_all(".card.played")) >= 2
+                       and not page.query_selector(".trick-caption")):
+                assert time.monotonic() < deadline
+                if page.evaluate("document.body.dataset.overlay"):
+                    page.click("#dialog-close")
+                elif page.query_selector(".actions .act-in"):
+                    old = int(page.evaluate("document.body.dataset.seq"))
+                    if _click(page, ".actions .act-in"):
+                        page.wait_for_function(f"Number(document.body.dataset.seq) !== {old}")
+                elif page.query_selector(".hand-card.can-play"):
+                    old = int(page.evaluate("document.body.dataset.seq"))
+                    if _click(page, ".hand-card.can-play >> nth=0"):
+                        page.wait_for_function(f"Number(document.body.dataset.seq) !== {old}")
+                else:
+                    time.sleep(0.05)
+            page.screenshot(path=str(out / f"table-{name}.png"))
+        finally:
+            ctx.close()
+    for f in ("lobby-laptop", "lobby-phone", "table-laptop", "table-phone"):
+        data = (out / f"{f}.png").read_bytes()
+        assert data[:8] == b"\x89PNG\r\n\x1a\n" and len(data) > 5000
+
+
+def test_lobby_one_click_and_a_table_set_up_in_full(chromium, server):
+    """One click sits the player at a started five-player table against bots; the set-up form makes
+    a table with invite links, a friend joins by link, the creator starts it from the table page."""
+    base, _db = server
+    ctx, friend_ctx = _context(chromium), _context(chromium, PHONE, "de")
+    try:
+        page = ctx.new_page()
+        page.goto(base + "/")
+        page.fill("#your-name", "Ann")
+        page.click("#quick")
+        page.wait_for_selector(".hand-card")
+        assert len(page.query_selector_all(".seat")) == 5
+        assert len(page.query_selector_all(".hand-card")) == 5
+        tid = page.url.split("/t/")[1].split("/")[0]
+        info = json.loads(_get(base, f"/api/tables/{tid}")[1])
+        assert info["status"] == "playing" and info["rules"]["preset"] == "traditional"
+        assert info["rules"]["options"]["end"] == ["hands:10"]
+        # the lobby remembers the table
+        page.goto(base + "/")
+        page.wait_for_selector("#my-tables li a")
+        assert tid in page.text_content("#my-tables")
+
+        page.select_option("#preset", "general-rams")
+        page.select_option("#players", "4")
+        page.select_option("#seat-2", "human")
+        page.select_option("#end-kind", "hands")
+        page.fill("#end-n", "3")
+        page.fill("#rule-options", "bete=pot")
+        page.click("#setup button[type=submit]")
+        invite = page.wait_for_selector("#created .link-row input").input_value()
+        assert "/t/" in invite and "/s/" in invite
+        page.click("#created a.button")
+        page.wait_for_selector("#start")
+        friend = friend_ctx.new_page()
+        friend.goto(invite)
+        friend.fill("#sit-name", "Bo")
+        friend.click("#sit button[type=submit]")
+        friend.wait_for_selector(".felt")
+        page.click("#start")
+        page.wait_for_selector(".hand-card")
+        friend.wait_for_selector(".hand-card")
+        tid2 = page.url.split("/t/")[1].split("/")[0]
+        info = json.loads(_get(base, f"/api/tables/{tid2}")[1])
+        assert info["status"] == "playing" and info["rules"]["preset"] == "general-rams"
+        assert info["rules"]["options"]["bete"] == "pot" and info["rules"]["options"]["end"] == ["hands:3"]
+        assert [s["name"] for s in info["seats"]][:2] == ["Ann", "Bo"]
+        assert friend.evaluate("document.documentElement.lang") == "de"
+    finally:
+        ctx.close()
+        friend_ctx.close()
+
+
+def test_pages_ship_no_outside_resources(server):
+    """Everything the pages load is on this server (works offline): no http(s) URL in the web files."""
+    from ramsli.server.pages import WEB_DIR
+
+    base, _db = server
+    for f in sorted(WEB_DIR.iterdir()):
+        text = f.read_text(encoding="utf-8")
+        assert not re.search(r"(?:src|href|url)\s*[=(]\s*[\"']?(?:https?:)?//", text), f.name
+        assert "@import" not in text and "fonts.googleapis" not in text
+        status, body = _get(base, f"/static/{f.name}")
+        assert status == 200 and body == f.read_bytes()
+    assert _get(base, "/static/..%2Fpages.py")[0] == 404
+    status, body = _get(base, "/")
+    assert status == 200 and b"http://" not in body and b"https://" not in body
+
+
+def test_hint_follows_the_creator(server):
+    """The hint is refused where the creator did not allow it, and only for one's own turn to declare."""
+    base, _db = server
+    off = _table(base, [{"kind": "human"}] + [{"kind": "bot", "bot": "rules"}] * 2, seed=2, rules=["end=hands:1"])
+    status, body = _get(base, f"/api/tables/{off['table']}/hint?token={off['seats'][0]['token']}")
+    assert status == 403 and json.loads(body)["error"] == "hint_off"
+    on = _mid_hand(base, seed=6)
+    status, body = _get(base, f"/api/tables/{on['table']}/hint?token=nope")
+    assert status == 403 and json.loads(body)["error"] == "bad_token"
+    # a bot plays seat p2: no hint for it, whoever is to act
+    status, body = _get(base, f"/api/tables/{on['table']}/hint?token={on['seats'][1]['token']}")
+    assert status == 409 and json.loads(body)["error"] == "no_hint", body
+
+
+def test_hint_query_is_a_valid_odds_query():
+    """The hint asks the lab about the seat's own cards, its place in the declaring order and the
+    declarations before it (R4.5, R7); the lab's parser accepts it."""
+    pytest.importorskip("numpy")
+    from ramsli import Hand, Rules
+    from ramsli.lab.odds import parse_query
+    from ramsli.server.pages import hint_query
+
+    rules = Rules.preset("traditional")
+    hand = Hand.new(rules, [20] * 5, dealer=4, rng=__import__("random").Random(8), pot=3)
+    for _ in range(2):
+        hand.apply(hand.observe(hand.to_act).legal[0])
+    me = hand.to_act
+    q = hint_query(hand.observe(me))
+    assert q["seat"] == 2 and q["before"] == [d for _s, d in hand.observe(me).declarations]
+    assert set(q["cards"].split()) == {str(c) for c in hand.observe(me).cards}
+    assert q["pot"] == 3  # the carry-in pot, without this hand's antes (R5.4)
+    parse_query(q["cards"], q["turn_up"], q["players"], q["seat"], q["before"], rules)
+
+
+def test_every_page_string_is_in_the_catalogs():
+    """Every literal the page scripts pass to _(), ngettext() or pgettext() reached the catalogs (Babel's
+    JavaScript extractor skips a call nested in another call's arguments, so the page would show English)."""
+    from babel.messages.pofile import read_po
+
+    from ramsli.server.pages import WEB_DIR, catalog
+
+    with open(ROOT / "src" / "ramsli" / "locale" / "ramsli.pot", "rb") as f:
+        pot = {(m.context, m.id[0] if isinstance(m.id, tuple) else m.id) for m in read_po(f) if m.id}
+    used = set()
+    for f in WEB_DIR.glob("*.js"):
+        src = f.read_text(encoding="utf-8")
+        used |= {(None, m.replace('\\"', '"')) for m in
+                 re.findall(r'(?<![\w.])(?:_|ngettext)\(\s*"((?:[^"\\]|\\.)*)"', src)}
+        used |= set(re.findall(r'pgettext\(\s*"([^"]*)",\s*"([^"]*)"', src))
+    assert len(used) > 150
+    assert sorted(m for m in used if m not in pot) == []
+    for lang in ("de", "nl", "it"):
+        cat = catalog(lang)
+        assert all((ctx + "\x04" + m if ctx else m) in cat for ctx, m in used), lang
+
+
+def test_general_rams_and_target_questions(chromium, server):
+    """With General Rams and targets on (R4.7, R4.8), the player is asked both, in player words, and the
+    hand goes on after the answers."""
+    base, db = server
+    made = _table(base, [{"kind": "human"}, {"kind": "bot", "bot": "rules"}, {"kind": "bot", "bot": "rules"}],
+                  seed=9, rules=["general_rams=true", "targets=true", "end=hands:4"])
+    _post(base, f"/api/tables/{made['table']}/sit", {"token": made["seats"][0]["token"], "name": "Ann"})
+    ctx = _context(chromium)
+    try:
+        me = Seat(ctx, base, made["seats"][0]["invite"])
+        _post(base, f"/api/tables/{made['table']}/start", {"creator_token": made["creator_token"]})
+        seen: dict[str, list[str]] = {}
+        deadline = time.monotonic() + 40
+        while not ({"general-rams", "targets"} <= set(seen)) and not me.page.query_selector(".standings"):
+            assert time.monotonic() < deadline
+            if me.page.evaluate("document.body.dataset.overlay"):
+                _click(me.page, "#dialog-close")
+                continue
+            if not _my_turn(me):
+                time.sleep(0.05)
+                continue
+            old = me.seq()
+            phase = me.view()["hand"]["phase"]
+            buttons = me.page.eval_on_selector_all(".actions .act", "els => els.map(e => e.textContent)")
+            if phase in ("general-rams", "targets"):
+                seen[phase] = buttons
+                sel = ".actions .act-pass" if me.page.query_selector(".actions .act-pass") else ".actions .act >> nth=0"
+            elif me.page.query_selector(".actions .act-in"):
+                sel = ".actions .act-in"
+            else:
+                sel = ".hand-card.can-play >> nth=0"
+            if _click(me.page, sel):
+                _wait_seq_change(me, old)
+        assert any(b.startswith("General Rams") for b in seen["general-rams"]), seen
+        assert any(b.startswith("pass") for b in seen["general-rams"]), seen
+        assert any(b.startswith("target 2") for b in seen["targets"]) and not any("target 5" in b for b in seen["targets"]), seen
+    finally:
+        ctx.close()
