@@ -8,7 +8,8 @@ Chromium (Debian's, through Playwright), people clicking and typing.
 - every WebSocket frame a seat (or a spectator) receives, and every card in its page, is one it may
   know (R7, D-16);
 - each language renders without untranslated text; the phone size has no horizontal scroll;
-  keyboard-only play finishes a hand; screenshots go to docs/screenshots/.
+  keyboard-only play finishes a hand; screenshots go to a temporary folder
+  (or to ``$RAMSLI_SCREENSHOTS``, e.g. docs/screenshots/ for the README).
 
 Locally without Chromium (or Playwright) these tests skip with the reason; under ``CI=true`` they fail.
 """
@@ -540,9 +541,12 @@ def test_no_horizontal_scroll(chromium, server, viewport):
         ctx.close()
 
 
-def test_screenshots_of_lobby_and_table(chromium, server):
+def test_screenshots_of_lobby_and_table(chromium, server, tmp_path):
+    """Screenshots of the lobby and a table mid-hand, laptop and phone. They go to a temporary
+    folder, so a test run leaves the tree as it was; ``RAMSLI_SCREENSHOTS=docs/screenshots``
+    writes them where the README shows them."""
     base, _db = server
-    out = ROOT / "docs" / "screenshots"
+    out = Path(os.environ["RAMSLI_SCREENSHOTS"]) if os.environ.get("RAMSLI_SCREENSHOTS") else tmp_path
     out.mkdir(parents=True, exist_ok=True)
     made = _table(base, [{"kind": "human"}] + [{"kind": "bot", "bot": "rules"}] * 4, seed=21, rules=["end=hands:5"])
     _post(base, f"/api/tables/{made['table']}/sit", {"token": made["seats"][0]["token"], "name": "Ann"})

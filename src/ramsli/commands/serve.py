@@ -7,6 +7,8 @@ storage and crash safety in ``docs/server.md``. Exit status 2 for a bad option
 
 from __future__ import annotations
 
+import threading
+import webbrowser
 from typing import Annotated, Optional
 
 import typer
@@ -45,9 +47,6 @@ def serve(
     address = f"http://{host if ':' not in host else f'[{host}]'}:{port}/"
     typer.echo(f"ramsli table server at {address}  (database {url.split('@')[-1]}; Ctrl-C to stop)")
     if open_browser:
-        import threading
-        import webbrowser
-
         threading.Timer(1.0, webbrowser.open, args=(address,)).start()
     uvicorn.run(app, host=host, port=port, ws_max_size=WS_MAX_SIZE, log_level="warning")
 

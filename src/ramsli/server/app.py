@@ -24,6 +24,7 @@ from starlette.websockets import WebSocketDisconnect, WebSocketState
 
 from ramsli.server.hub import HELLO_SECONDS, MAX_MESSAGE, Conn, Hub, SpecError
 from ramsli.server.messages import message
+from ramsli.server.pages import router as pages_router
 from ramsli.server.storage import Store
 from ramsli.server.table import TableError, shutdown_bot_pool
 
@@ -108,8 +109,7 @@ def create_app(database: str | None = None, allow_test_seeds: bool = False) -> F
             shutdown_bot_pool()
 
     app = FastAPI(title="ramsli", lifespan=lifespan, docs_url=None, redoc_url=None, openapi_url=None)
-    from ramsli.server.pages import router as pages_router  # the browser table (issue 11), before the routes below
-    app.include_router(pages_router)
+    app.include_router(pages_router)  # the browser table (issue 11), before the routes below
 
     def hub_of(request: Any) -> Hub:
         return request.app.state.hub

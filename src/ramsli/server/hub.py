@@ -16,7 +16,6 @@ wins), malformed JSON, an unknown message type, an oversized message
 
 from __future__ import annotations
 
-import asyncio
 import dataclasses
 import json
 import secrets
@@ -24,6 +23,8 @@ import time
 from collections import deque
 from typing import Any
 
+from ramsli.bots import make_bot
+from ramsli.history import HandHistory
 from ramsli.rules import Rules, RulesError
 from ramsli.server.messages import message
 from ramsli.server.table import Table, TableError, TableOptions
@@ -142,8 +143,6 @@ class Hub:
         Raises:
             SpecError: naming the first bad field and what is allowed.
         """
-        from ramsli.bots import make_bot
-
         if not isinstance(body, dict):
             raise SpecError("the request must be a JSON object with preset, rules, seats")
         unknown = set(body) - {"preset", "rules", "seats", "grace_seconds", "turn_seconds", "bot_pace_seconds",
@@ -254,8 +253,6 @@ class Hub:
         Raises:
             TableError: ``no_table``, ``bad_token`` (not a token of this table), ``no_hand``.
         """
-        from ramsli.history import HandHistory
-
         t = self.table(table_id)
         ok = isinstance(token, str) and (
             t.seat_of_token(token) is not None

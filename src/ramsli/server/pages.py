@@ -34,14 +34,17 @@ import asyncio
 import functools
 import html
 import json
+import threading
 import time
 from pathlib import Path
 from typing import Any
 
+from babel.messages.mofile import read_mo
 from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse, JSONResponse, Response
 
 from ramsli.frontends.i18n import LANGS, LOCALE_DIR, DOMAIN
+from ramsli.rules import PRESETS, Rules
 from ramsli.server.table import TableError
 
 __all__ = ["router", "WEB_DIR", "page_lang", "catalog", "hint_allowed", "hint_query", "HINT_SECONDS"]
@@ -83,8 +86,6 @@ def catalog(lang: str) -> dict[str, Any]:
         raise ValueError(f"language {lang!r} is not available; allowed are {', '.join(LANGS)}")
     if lang == "en":
         return {}
-    from babel.messages.mofile import read_mo
-
     with open(LOCALE_DIR / lang / "LC_MESSAGES" / f"{DOMAIN}.mo", "rb") as f:
         cat = read_mo(f)
     out: dict[str, Any] = {}
@@ -126,8 +127,6 @@ def _lang(request: Request) -> str:
 
 
 def _presets() -> list[str]:
-    from ramsli.rules import PRESETS
-
     return list(PRESETS)
 
 
@@ -254,8 +253,6 @@ def _warm_up_lab() -> None:
     first compile takes half a minute; later estimates take :data:`HINT_SECONDS`)."""
     if _warm or not _lab_available():
         return
-    import threading
-
     def run() -> None:
         from ramsli.lab.odds import estimate
 
@@ -311,8 +308,6 @@ async def hint(request: Request, table_id: str, token: str = "") -> JSONResponse
 async def how_to_play(request: Request) -> HTMLResponse:
     """The rules written for players, in the page's language, for a table's variant
     (``?table=ID``) or a preset (``?preset=NAME``, default ``traditional``)."""
-    from ramsli.rules import Rules
-
     rules, preset, tid = None, request.query_params.get("preset") or "traditional", None
     table_id = request.query_params.get("table")
     if table_id:

@@ -33,7 +33,10 @@ import json
 from pathlib import Path
 from typing import Any
 
+import platformdirs
 import sqlalchemy as sa
+from alembic import command
+from alembic.config import Config
 from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
 
 __all__ = ["Store", "StoreError", "metadata", "default_url", "MIGRATIONS"]
@@ -63,17 +66,12 @@ class StoreError(RuntimeError):
 
 def default_url() -> str:
     """The default database: ``server.sqlite`` in ``platformdirs.user_data_dir("ramsli")``."""
-    import platformdirs
-
     folder = Path(platformdirs.user_data_dir("ramsli"))
     folder.mkdir(parents=True, exist_ok=True)
     return f"sqlite+aiosqlite:///{folder / 'server.sqlite'}"
 
 
 def _upgrade(sync_conn: Any) -> None:
-    from alembic import command
-    from alembic.config import Config
-
     cfg = Config()
     cfg.set_main_option("script_location", str(MIGRATIONS))
     cfg.attributes["connection"] = sync_conn

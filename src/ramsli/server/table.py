@@ -20,18 +20,24 @@ deck order, cut, seed or RNG state (R7, D-16). The fields are documented in
 from __future__ import annotations
 
 import asyncio
+import atexit
+import logging
+import multiprocessing
+import os
 import random
 import secrets
+import threading
 import time
-import unicodedata
-from dataclasses import dataclass, field
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass
 from typing import Any, Callable
 
 from ramsli import Action, Hand, Rules, Session
+from ramsli.bots import make_bot
 from ramsli.cards import Card, make_deck
 from ramsli.hand import seat_name
 from ramsli.history import settlement_record
-from ramsli.session import first_dealer_cut
+from ramsli.session import first_dealer_cut, forbidden_name_char
 
 __all__ = ["Table", "SeatState", "TableError", "TableOptions", "FAST_BOTS", "FILL_BOT", "NAME_MAX", "bot_pool",
            "shutdown_bot_pool"]
@@ -54,15 +60,9 @@ def bot_pool() -> Any:
     """
     global _POOL
     if _POOL is None:
-        import multiprocessing
-        import os
-        from concurrent.futures import ProcessPoolExecutor
-
         _POOL = ProcessPoolExecutor(max_workers=max(1, (os.cpu_count() or 2) - 1),
                                     mp_context=multiprocessing.get_context("spawn"),
                                     initializer=_watch_parent, initargs=(os.getpid(),))
-        import atexit
-
         atexit.register(shutdown_bot_pool)
     return _POOL
 
@@ -77,9 +77,6 @@ def shutdown_bot_pool() -> None:
 
 def _watch_parent(parent: int) -> None:
     """In a worker process: exit as soon as the server is gone (also after a SIGKILL of it)."""
-    import os
-    import threading
-
     def watch() -> None:
         while os.getppid() == parent:
             time.sleep(0.5)
@@ -90,8 +87,6 @@ def _watch_parent(parent: int) -> None:
 
 def _decide(spec: str, seed: int, obs: Any) -> str:
     """In a worker process: a fresh bot of ``spec`` seeded for this one decision chooses (R7: obs only)."""
-    from ramsli.bots import make_bot
-
     return str(_safe_act(make_bot(spec, seed=seed), obs))
 
 
@@ -181,7 +176,7 @@ def check_name(name: Any) -> str:
     """
     if not isinstance(name, str) or not name.strip() or len(name.strip()) > NAME_MAX:
         raise TableError("bad_name", max=NAME_MAX)
-    if any(unicodedata.category(ch) in ("Cc", "Cf", "Zl", "Zp", "Cs", "Co", "Cn") for ch in name):
+    if forbidden_name_char(name) is not None:  # the engine's one R2.2 character rule
         raise TableError("bad_name", max=NAME_MAX)
     return name.strip()
 
@@ -328,8 +323,6 @@ class Table:
                 s.bot_player = self._new_bot(s.bot or FILL_BOT, s.index)
 
     def _new_bot(self, spec: str, seat: int, salt: str = "bot") -> Any:
-        from ramsli.bots import make_bot
-
         seed = (random.Random(f"{self.seed}:{salt}:{seat}").randrange(2**32) if self.seed is not None
                 else secrets.randbits(32))
         return make_bot(spec, seed=seed)
@@ -677,8 +670,6 @@ class Table:
             except asyncio.CancelledError:
                 raise
             except Exception:  # noqa: BLE001 - a failing bot or store must not kill the table
-                import logging
-
                 logging.getLogger("ramsli.server").exception("table %s: %s failed", self.id, kind)
                 await asyncio.sleep(1.0)
 

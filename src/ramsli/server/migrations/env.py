@@ -8,11 +8,11 @@ Imported outside Alembic (e.g. by doctest collection) it does nothing.
 
 from alembic import context
 
+from ramsli.server.storage import metadata
+
 
 def run_migrations() -> None:
     """Apply the migrations on the connection Alembic was given."""
-    from ramsli.server.storage import metadata
-
     connection = context.config.attributes["connection"]
     context.configure(connection=connection, target_metadata=metadata, render_as_batch=True)
     with context.begin_transaction():
