@@ -12,6 +12,8 @@ same things; no test imports from ``bench/``.
 
 from __future__ import annotations
 
+import sys
+from pathlib import Path
 from typing import Iterable, Mapping
 
 import pytest
@@ -19,6 +21,8 @@ import pytest
 from ramsli.cards import Card, parse_cards
 from ramsli.hand import Hand
 from ramsli.rules import Rules
+
+ROOT = Path(__file__).resolve().parent.parent
 
 def cards(text: str) -> list[Card]:
     """``"AS KS 9H"`` -> list of cards (R1.6)."""

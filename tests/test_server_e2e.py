@@ -195,8 +195,11 @@ def test_hostile_input_over_real_websockets(sqlite_url, server_factory):
     assert st == 422 and bad["error"] == "bad_spec" and "bete" in bad["message"]
     assert _post(server.http, f"/api/tables/{table}/start", {"creator_token": made["creator_token"]})[0] == 200
     st, page = _get(server.http, "/")
-    assert st == 200 and b"coming" in page and table.encode() in page
-    assert made["creator_token"].encode() not in page and token.encode() not in page  # no seat token listed
+    assert st == 200 and b"lobby.js" in page  # the browser lobby (issue 11)
+    st, listing = _get(server.http, "/api/tables")
+    assert st == 200 and table.encode() in listing
+    for secret in (made["creator_token"], token):  # no seat or creator token listed
+        assert secret.encode() not in page and secret.encode() not in listing
     assert _get(server.http, f"/t/{table}/s/{token}")[0] == 200 and _get(server.http, f"/t/{table}/s/forged")[0] == 403
     url = f"{server.ws}/ws/{table}"
 
