@@ -78,7 +78,7 @@ import numpy as np
 import pyspiel
 
 from ramsli.cards import Card, format_cards, make_deck
-from ramsli.hand import Hand, effective_suit, seat_name
+from ramsli.hand import Hand, effective_suit, order_from_dealer, random_source, seat_name
 from ramsli.rl.encoding import (
     NUM_ACTIONS, NUM_CARDS, DealView, action_id, encode_into, id_to_action, known_voids, legal_ids,
     make_views, observation_string, pieces, rules_from_text, trump_caps,
@@ -147,7 +147,7 @@ class _Config:
         dealer = int(p["dealer"])
         if not 0 <= dealer < n:
             raise ValueError(f"dealer={dealer}: allowed are 0..{n - 1} (seats, R4.2)")
-        if stack < max(rules.ante, 1):
+        if stack < rules.bust_below:
             raise ValueError(f"stack={stack} cannot pay the ante {rules.ante} (R3.5)")
         self.params = p
         self.rules = rules
@@ -156,7 +156,7 @@ class _Config:
         self.dealer = dealer
         self.deck = tuple(make_deck(rules.deck, rules.jokers))
         self.deck_ids = tuple(c.index for c in self.deck)
-        self.order = tuple((dealer + k) % n for k in range(1, n + 1))  # dealer's left first (R4.3)
+        self.order = order_from_dealer(dealer, range(n), n)  # dealer's left first (R4.3)
         fb = rules.first_batch
         #: the seat receiving each of the 5·N hand cards, in deal order (R4.3)
         self.deal_seats: tuple[int, ...] = tuple(
@@ -568,6 +568,7 @@ class ISMCTSRamsliBot:
 
     Args:
         seed: seed of the search and the resampling.
+        rng: instead of ``seed``, the random source itself (a ``random.Random``); not both.
         sims: ISMCTS simulations per decision (``max_simulations``), >= 2 (OpenSpiel's
             ISMCTS only creates the root in its first simulation).
         uct: the UCT exploration constant (OpenSpiel's ``uct_c``).
@@ -576,11 +577,12 @@ class ISMCTSRamsliBot:
 
     name = "ismcts"
 
-    def __init__(self, seed: int | None = None, sims: int = 200, uct: float = 2.0, rollouts: int = 1) -> None:
+    def __init__(self, seed: int | None = None, sims: int = 200, uct: float = 2.0, rollouts: int = 1, *,
+                 rng: random.Random | None = None) -> None:
         if int(sims) < 2 or int(rollouts) < 1 or float(uct) < 0:
             raise ValueError(f"sims={sims}, rollouts={rollouts}, uct={uct}: allowed are sims >= 2, "
                              "rollouts >= 1, uct >= 0")
-        self.rng = random.Random(seed)
+        self.rng = random_source(seed, rng, "ISMCTSRamsliBot")
         self.sims = int(sims)
         self.uct = float(uct)
         self.rollouts = int(rollouts)
