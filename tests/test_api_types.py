@@ -11,7 +11,7 @@ import pytest
 import ramsli
 from ramsli import (Action, ActionKind, Card, Declaration, EndReason, Hand, Payment, PaymentReason, Rules, Session,
                     Settlement, SettlementKind, Trick, left_of, order_from_dealer, trick_winner)
-from ramsli.bots import make_bot
+from ramsli.bots.base import bot_options, make_bot
 from ramsli.cards import CardError
 from ramsli.rules import PRESETS, EndCondition
 from ramsli.session import first_dealer_cut
@@ -228,13 +228,16 @@ def test_R4_9_hand_and_observation_carry_the_same_order():
 
 
 def test_R3_2_R3_5_session_deal_passes_to_the_next_seated_seat():
-    s = Session(Rules(bust="leave", ante=1, starting_stack=2), ["a", "b", "c", "d"], seed=3, dealer=0)
+    s = Session(Rules(bust="leave", starting_stack=3, end=["hands:40"]), ["a", "b", "c", "d"], seed=3, dealer=0)
+    left = 0
     while not s.is_over:
         hand = s.start_hand()
         while not hand.is_over:
             s.apply(hand.legal_actions()[-1])
+        left += len(s.ledger[-1].left)
         if not s.is_over:
             assert s.dealer == _order_by_definition(hand.dealer, s.seated, 4)[0]
+    assert left > 0  # seats were skipped (R3.5 leave)
 
 
 # --- item 6: reprs that evaluate back ---------------------------------------------------------------------------
@@ -320,7 +323,7 @@ def test_bots_take_seed_or_rng_with_the_same_choices(spec):
     assert choices(make_bot(spec, seed=7)) == choices(make_bot(spec, rng=random.Random(7)))
     with pytest.raises(TypeError, match="not both"):
         make_bot(spec, seed=7, rng=random.Random(7))
-    assert "rng" not in ramsli.bots.bot_options(spec.partition(":")[0])
+    assert "rng" not in bot_options(spec.partition(":")[0])
 
 
 # --- item 6: when a trick is complete ----------------------------------------------------------------------------
