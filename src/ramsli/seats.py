@@ -75,8 +75,18 @@ def order_from_dealer(dealer: int, seated: Collection[int], n_seats: int) -> tup
     >>> order_from_dealer(1, (0, 1, 3), 4)
     (3, 0, 1)
     """
-    _check(dealer, seated, n_seats)
-    return tuple(s for s in (*range(dealer + 1, n_seats), *range(dealer + 1)) if s in seated)
+    if type(n_seats) is not int or not 1 <= n_seats <= MAX_SEATS or type(dealer) is not int \
+            or not 0 <= dealer < n_seats:
+        _check(dealer, seated, n_seats)
+    out = []
+    for s in range(dealer + 1, dealer + 1 + n_seats):  # hot (every hand): a plain loop
+        if s >= n_seats:
+            s -= n_seats
+        if s in seated:
+            out.append(s)
+    if len(out) != len(seated):  # a seat outside the table (or a repeated one)
+        _check(dealer, seated, n_seats)
+    return tuple(out)
 
 
 def left_of(seat: int, seated: Collection[int], n_seats: int) -> int:
