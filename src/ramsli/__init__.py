@@ -10,17 +10,19 @@ The public API, after python-chess:
 [Action('p2 in'), Action('p2 out')]
 
 Modules: :mod:`ramsli.cards` (R1), :mod:`ramsli.rules` (R6, R8),
-:mod:`ramsli.hand` (R4, R7), :mod:`ramsli.settlement` (R5),
+:mod:`ramsli.seats` (R2.2, seat order), :mod:`ramsli.hand` (R4, R7), :mod:`ramsli.settlement` (R5),
 :mod:`ramsli.session` (R3), :mod:`ramsli.history` (hand histories),
 :mod:`ramsli.cli` (the ``ramsli`` command).
 """
 
 from ramsli.cards import Card, CardError, Suit, make_deck, parse_cards, format_cards
 from ramsli.errors import IllegalActionError, RamsliError, SessionError
-from ramsli.hand import Action, Hand, Observation, Phase, Trick, legal_plays, trick_winner
+from ramsli.hand import (Action, ActionKind, Declaration, Hand, Observation, Phase, Trick, legal_plays,
+                         random_source, trick_winner)
 from ramsli.rules import PRESETS, Rules, RulesError
-from ramsli.session import LedgerEntry, Session
-from ramsli.settlement import Payment, Settlement
+from ramsli.seats import MAX_SEATS, left_of, order_from_dealer, parse_seat, seat_name
+from ramsli.session import EndReason, LedgerEntry, Session
+from ramsli.settlement import Payment, PaymentReason, Settlement, SettlementKind
 
 __version__ = "0.1.0"
 
@@ -28,4 +30,7 @@ __all__ = [
     "Action", "Card", "CardError", "Hand", "IllegalActionError", "LedgerEntry", "Observation", "PRESETS",
     "Payment", "Phase", "RamsliError", "Rules", "RulesError", "Session", "SessionError", "Settlement", "Suit",
     "Trick", "format_cards", "legal_plays", "make_deck", "parse_cards", "trick_winner", "__version__",
+    # kinds as types (issue 9.4) and seat helpers (issue 9.6)
+    "ActionKind", "Declaration", "EndReason", "PaymentReason", "SettlementKind",
+    "MAX_SEATS", "left_of", "order_from_dealer", "parse_seat", "seat_name", "random_source",
 ]

@@ -106,12 +106,15 @@ class Card:
         index: a dense index 0..53 (suit-major for the 52 cards, 52 = X1, 53 = X2),
             stable across versions; used for tensors and bit sets.
 
-    Cards are interned: use :meth:`Card.parse` or :meth:`Card.of`, never the
-    constructor.
+    Cards are interned: ``Card("QD")`` (the ``repr``'s form), :meth:`Card.parse` and
+    :meth:`Card.of` all give the one card object. ``Card(text)`` raises
+    :class:`CardError` as :meth:`parse` does.
 
     >>> c = Card.parse("QD")
     >>> (c.suit, c.rank, str(c))
     ('D', 12, 'QD')
+    >>> Card("QD") is c and eval(repr(c)) is c
+    True
     """
 
     __slots__ = ("suit", "rank", "index", "_text")
@@ -123,7 +126,16 @@ class Card:
     index: int
     _text: str
 
-    def __init__(self, suit: Suit | None, rank: int, index: int, text: str) -> None:
+    def __new__(cls, suit: Suit | str | None, rank: int | None = None, index: int | None = None,
+                text: str | None = None) -> "Card":
+        if rank is None and index is None and text is None:
+            return cls.parse(suit)  # Card('AS'): the interned card
+        return object.__new__(cls)  # building the deck (_build), once per card
+
+    def __init__(self, suit: Suit | str | None, rank: int | None = None, index: int | None = None,
+                 text: str | None = None) -> None:
+        if rank is None and index is None and text is None:
+            return  # Card('AS') returned an interned card: nothing to set
         self.suit = suit
         self.rank = rank
         self.index = index

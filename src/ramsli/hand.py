@@ -28,18 +28,22 @@ R4.11 :func:`trick_winner`, R4.12 :meth:`Hand.apply`, R5 :mod:`ramsli.settlement
 from __future__ import annotations
 
 import enum
+import functools
 import random
 from dataclasses import dataclass
-from typing import Iterable, NamedTuple, Sequence
+from typing import ClassVar, Iterable, NamedTuple, Sequence
 
 from ramsli.cards import Card, CardError, Suit, make_deck
 from ramsli.errors import IllegalActionError, TableError
 from ramsli.rules import Rules
+from ramsli.seats import MAX_SEATS, left_of, order_from_dealer, parse_seat, seat_name
 from ramsli.settlement import Settlement, settle
 
 __all__ = [
     "Phase",
     "Action",
+    "ActionKind",
+    "Declaration",
     "Hand",
     "Trick",
     "Observation",
@@ -48,9 +52,11 @@ __all__ = [
     "deal_cards",
     "seat_name",
     "parse_seat",
+    "left_of",
+    "order_from_dealer",
+    "random_source",
+    "MAX_SEATS",
 ]
-
-MAX_SEATS = 6
 
 
 class Phase(enum.Enum):
@@ -63,21 +69,71 @@ class Phase(enum.Enum):
     OVER = "over"  #: settled (R5); see Hand.settlement
 
 
-def seat_name(seat: int) -> str:
-    """The text name of a 0-based seat index: seat 0 is ``"p1"`` (R2.2)."""
-    return f"p{seat + 1}"
+def random_source(seed: int | None = None, rng: random.Random | None = None, where: str = "this call",
+                  required: bool = False) -> random.Random:
+    """The random source of a call that takes ``seed=`` or ``rng=``: ``rng`` itself, or
+    ``random.Random(seed)``. The same seed gives the same source, so the same deals and choices.
 
-
-def parse_seat(text: str, n_seats: int = MAX_SEATS) -> int:
-    """Parse ``"p1"``..``"p6"`` to a 0-based seat index.
+    Args:
+        seed: a seed (an int, or anything ``random.Random`` takes).
+        rng: a ready random source (``random.Random``, or any object with its methods).
+        where: the caller's name, for the error message.
+        required: if True, one of the two must be given; else neither gives an unseeded source.
 
     Raises:
-        ValueError: if ``text`` is not ``p1``..``pN``.
+        TypeError: if both are given, or neither while ``required``.
+
+    >>> random_source(seed=7).random() == random.Random(7).random()
+    True
     """
-    t = text.strip().lower()
-    if len(t) >= 2 and t[0] == "p" and (t[1:].isascii() and t[1:].isdigit()) and 1 <= int(t[1:]) <= n_seats:
-        return int(t[1:]) - 1
-    raise ValueError(f"{text!r} is not a seat: seats are p1..p{n_seats} (R2.2)")
+    if rng is not None:
+        if seed is not None:
+            raise TypeError(f"{where}: give either seed= or rng=, not both")
+        return rng
+    if seed is None and required:
+        raise TypeError(f"{where}: give a seed= (e.g. seed=1) or a random source rng=random.Random(1)")
+    return random.Random(seed)
+
+
+class ActionKind(enum.StrEnum):
+    """The kind of an :class:`Action`; the value is its text in hand histories.
+
+    A ``str``: ``ActionKind.PLAY == "pl"``, so ``action.kind == "pl"`` holds; its ``repr``
+    is that text too.
+
+    >>> ActionKind("t") is ActionKind.TARGET, [str(k) for k in ActionKind]
+    (True, ['in', 'out', 'gr', 'pass', 't', 'pl'])
+    """
+
+    IN = "in"  #: declare in (R4.5)
+    OUT = "out"  #: declare out (R4.5)
+    GENERAL_RAMS = "gr"  #: announce General Rams (R4.7)
+    PASS = "pass"  #: no announcement for the current question (R4.7, R4.8)
+    TARGET = "t"  #: announce a trick target (R4.8)
+    PLAY = "pl"  #: play a card (R4.10)
+
+    __repr__ = str.__repr__
+
+
+class Declaration(enum.StrEnum):
+    """A declaration ``in`` or ``out`` (R4.5), as held by ``Hand.declarations`` and
+    ``Observation.declarations`` (pairs ``(seat, Declaration)``).
+
+    It is a ``str`` equal to its text (``Declaration.IN == "in"``) and its truth value is
+    "stays in": ``bool(Declaration.OUT)`` is False, so both ``d == "in"`` and ``if d:``
+    read a declaration. Its ``repr`` is the text.
+
+    >>> Declaration.OUT == "out", bool(Declaration.OUT), bool(Declaration.IN)
+    (True, False, True)
+    """
+
+    IN = "in"  #: plays the hand
+    OUT = "out"  #: folds, pays nothing more, wins nothing (R5.5)
+
+    __repr__ = str.__repr__
+
+    def __bool__(self) -> bool:
+        return self is Declaration.IN
 
 
 class Action:
@@ -93,35 +149,54 @@ class Action:
 
     Attributes:
         seat: 0-based seat index (``p1`` is 0).
-        kind: one of ``"in" "out" "gr" "pass" "t" "pl"``.
+        kind: an :class:`ActionKind` (a ``str``): one of ``"in" "out" "gr" "pass" "t" "pl"``.
         card: the card played (``"pl"`` only), else None.
         target: the target 2..5 (``"t"`` only), else None.
 
+    ``Action(text)`` parses the text (as :meth:`parse`), so the ``repr`` evaluates back;
+    ``Action(seat, kind, card=None, target=None)`` checks its arguments. Both return the
+    interned action.
+
+    Raises:
+        ValueError: for text that is not an action, a seat outside 0..5, an unknown kind,
+            a play without a card, or a target outside 2..5.
+
     >>> Action.parse("p3 pl 10h")
     Action('p3 pl TH')
-    >>> Action.play(2, Card.parse("TH")) is Action.parse("p3 pl TH")
+    >>> Action.play(2, Card.parse("TH")) is Action.parse("p3 pl TH") is Action("p3 pl TH") is Action(2, "pl", Card("TH"))
     True
     """
 
     __slots__ = ("seat", "kind", "card", "target", "_text")
-    KINDS = ("in", "out", "gr", "pass", "t", "pl")
+    #: the kinds' texts, in :class:`ActionKind` order (kept for callers; derived from the enum)
+    KINDS: tuple[str, ...] = tuple(ActionKind)
     _PLAY: list[list["Action"]] = []
     _SIMPLE: dict[tuple[int, str], "Action"] = {}
 
     seat: int
-    kind: str
+    kind: ActionKind
     card: Card | None
     target: int | None
 
-    def __init__(self, seat: int, kind: str, card: Card | None = None, target: int | None = None) -> None:
+    def __new__(cls, seat: int | str, kind: str | None = None, card: Card | None = None,
+                target: int | None = None) -> "Action":
+        if kind is None and card is None and target is None and isinstance(seat, str):
+            return Action.parse(seat)  # Action('p2 in'), the repr's form
         if type(seat) is not int or not 0 <= seat < MAX_SEATS:
             raise ValueError(f"seat {seat!r} is not a seat index 0..{MAX_SEATS - 1} (p1..p{MAX_SEATS}, R2.2)")
-        if kind not in Action.KINDS:
-            raise ValueError(f"action kind {kind!r} is unknown; allowed are {', '.join(Action.KINDS)}")
+        try:
+            kind = ActionKind(kind)
+        except (ValueError, TypeError):
+            raise ValueError(f"action kind {kind!r} is unknown; allowed are {', '.join(Action.KINDS)}") from None
         if (kind == "pl") != isinstance(card, Card):
             raise ValueError("a play ('pl') needs a Card and no other action has one (R4.10)")
         if (kind == "t") != (type(target) is int and 2 <= target <= 5):
             raise ValueError(f"a target announcement ('t') needs a target 2..5, got {target!r} (R4.8)")
+        if Action._PLAY:  # built: hand out the interned action
+            if kind == "pl":
+                return Action._PLAY[seat][card.index]
+            return Action._SIMPLE[(seat, f"t{target}" if kind == "t" else str(kind))]
+        self = object.__new__(cls)
         self.seat = seat
         self.kind = kind
         self.card = card
@@ -132,6 +207,7 @@ class Action:
             self._text = f"{seat_name(seat)} t{target}"
         else:
             self._text = f"{seat_name(seat)} {kind}"
+        return self
 
     @staticmethod
     def play(seat: int, card: Card) -> "Action":
@@ -231,12 +307,13 @@ class Action:
 
 
 def _build_actions() -> None:
+    plays = [[Action(s, "pl", card=Card.from_index(i)) for i in range(54)] for s in range(MAX_SEATS)]
     for s in range(MAX_SEATS):
-        Action._PLAY.append([Action(s, "pl", card=Card.from_index(i)) for i in range(54)])
         for k in ("in", "out", "gr", "pass"):
             Action._SIMPLE[(s, k)] = Action(s, k)
         for t in (2, 3, 4, 5):
             Action._SIMPLE[(s, f"t{t}")] = Action(s, "t", target=t)
+    Action._PLAY.extend(plays)  # last: from now on the constructor returns interned actions
 
 
 _build_actions()
@@ -386,7 +463,8 @@ class Observation:
         turn_up: the turn-up (trump card, R4.4).
         turned_aside: jokers turned aside before the turn-up (D-9).
         trump: the trump suit letter.
-        declarations: ``(seat, "in"|"out")`` in the order made (R4.5).
+        declarations: ``(seat, Declaration)`` in the order made (R4.5); a
+            :class:`Declaration` equals ``"in"`` or ``"out"`` and is truthy for ``in``.
         active: seats that are in so far.
         general_rams: the General Rams announcer, or None (R4.7).
         targets: ``(seat, target)`` announcements (R4.8).
@@ -411,7 +489,7 @@ class Observation:
     turn_up: Card
     turned_aside: tuple[Card, ...]
     trump: str
-    declarations: tuple[tuple[int, str], ...]
+    declarations: tuple[tuple[int, Declaration], ...]
     active: tuple[int, ...]
     general_rams: int | None
     targets: tuple[tuple[int, int], ...]
@@ -425,14 +503,45 @@ class Observation:
     legal: tuple[Action, ...]
     settlement: Settlement | None
 
+    @functools.cached_property
+    def order(self) -> tuple[int, ...]:
+        """The seated seats from the dealer's left, the dealer last (R4.3, R4.5, R4.9), as
+        :attr:`Hand.order`; computed by :func:`order_from_dealer`."""
+        return order_from_dealer(self.dealer, self.seated, len(self.stacks))
+
+    @property
+    def last_trick(self) -> Trick | None:
+        """The most recently completed trick (with its winner, R4.11), or None before the first."""
+        return self.tricks[-1] if self.tricks else None
+
+    @property
+    def trick_complete(self) -> bool:
+        """True while the last card played completed a trick: from the trick's last card
+        until the next card is led (or for good, after the fifth trick). See
+        :attr:`Hand.trick_complete`."""
+        return bool(self.tricks) and not self.current
+
 
 class Hand:
     """The state of one hand, ante to settlement (R4, R5).
 
-    Create one with :meth:`new` (shuffles and cuts with a seeded RNG),
+    Create one with :meth:`new` (shuffles and cuts with a seeded RNG, or ``seed=``),
     :meth:`from_deck` (a given deck order and cut) or :meth:`from_cards` (given
     hands and turn-up, as a hand history records them). Then :meth:`apply`
     legal actions until :attr:`is_over`.
+
+    Telling when a trick is complete: after each :meth:`apply`, :attr:`trick_complete`
+    is True if that card completed a trick; :attr:`last_trick` is then that trick, with
+    its ``winner`` (R4.11), who leads the next (R4.9). An :class:`Observation` has the
+    same two properties.
+
+    >>> hand = Hand.new(Rules(compulsory=True), [20] * 2, dealer=0, seed=3)
+    >>> hand.apply(hand.legal_actions()[0]); hand.trick_complete
+    False
+    >>> hand.apply(hand.legal_actions()[0]); hand.trick_complete, hand.last_trick.winner in (0, 1)
+    (True, True)
+    >>> hand.observe(0).trick_complete, hand.observe(0).last_trick == hand.last_trick
+    (True, True)
 
     Public attributes (read them, do not assign):
         rules (Rules); dealer (int); seated (tuple of seats in the hand, clockwise);
@@ -443,7 +552,7 @@ class Hand:
         for an unknown card ``??`` of a replayed history); dealt (the five cards
         dealt per seat); turn_up (Card); turned_aside (list of jokers, D-9);
         trump (suit letter); cut (int or None); phase (Phase);
-        to_act (seat or None); declarations (list of (seat, bool in));
+        to_act (seat or None); declarations (list of (seat, :class:`Declaration`), truthy for in);
         active (list of seats in, in seat order from the dealer's left);
         general_rams (announcer seat or None); targets (dict seat -> target);
         tricks (list of Trick); current (list of (seat, card)); leader;
@@ -451,33 +560,53 @@ class Hand:
         settlement (Settlement or None).
     """
 
-    __slots__ = (
-        "rules", "n_seats", "dealer", "seated", "order", "stacks", "start_stacks", "carry_in", "pot",
-        "hands", "dealt", "turn_up", "turned_aside", "trump", "cut", "stock", "phase", "to_act",
-        "declarations", "active", "general_rams", "targets", "_ask", "tricks", "current", "leader",
-        "tricks_won", "history", "settlement", "_thrown_in", "_legal", "_legal_at",
-        "_next_active", "_unknown",
+    #: The hand's whole state, declared once: ``(attribute, how it is kept)``. ``__slots__``,
+    #: :meth:`copy` and :meth:`fingerprint` are derived from it (see ``_STATE_KINDS``):
+    #: ``"same"`` immutable, shared by a copy, compared as is; ``"list"`` a list, copied,
+    #: compared as a tuple; ``"lists"`` a list of lists; ``"dict"`` copied, compared as sorted
+    #: items; ``"stock"`` the undealt stock, copied but not compared (never seen nor played,
+    #: R4.4, and a hand history does not record it); ``"cache"`` derived from the rest for
+    #: speed, shared, not compared. A new attribute goes here and into :meth:`_setup`.
+    STATE: ClassVar[tuple[tuple[str, str], ...]] = (
+        ("rules", "same"), ("n_seats", "same"), ("dealer", "same"), ("seated", "same"), ("order", "same"),
+        ("stacks", "list"), ("start_stacks", "same"), ("carry_in", "same"), ("pot", "same"),
+        ("hands", "lists"), ("dealt", "same"), ("turn_up", "same"), ("turned_aside", "list"),
+        ("trump", "same"), ("cut", "same"), ("stock", "stock"), ("phase", "same"), ("to_act", "same"),
+        ("declarations", "list"), ("active", "list"), ("general_rams", "same"), ("targets", "dict"),
+        ("_ask", "list"), ("tricks", "list"), ("current", "list"), ("leader", "same"),
+        ("tricks_won", "list"), ("history", "list"), ("settlement", "same"), ("_thrown_in", "same"),
+        ("_legal", "cache"), ("_legal_at", "cache"), ("_next_active", "cache"), ("_unknown", "cache"),
     )
+    __slots__ = tuple(name for name, _ in STATE)
+    # copy(), __copy__() and fingerprint() are generated from STATE below the class.
 
     # -- construction -----------------------------------------------------
 
     @classmethod
-    def new(cls, rules: Rules, stacks: Sequence[int], dealer: int, rng: random.Random,
-            pot: int = 0, seated: Sequence[int] | None = None) -> "Hand":
-        """Take the ante, shuffle with ``rng``, cut at a random point, deal (R4.1–R4.4).
+    def new(cls, rules: Rules, stacks: Sequence[int], dealer: int, rng: random.Random | None = None,
+            pot: int = 0, seated: Sequence[int] | None = None, *, seed: int | None = None) -> "Hand":
+        """Take the ante, shuffle with ``rng`` (or ``random.Random(seed)``), cut at a random
+        point, deal (R4.1–R4.4).
 
         Args:
             rules: the rules in force.
             stacks: counters per seat slot before the ante (2..6 slots).
             dealer: the dealer's seat.
-            rng: the random source (seed it for determinism).
+            rng: the random source (seed it for determinism); or give ``seed`` instead.
             pot: the carry-over pot before the ante (R5.4).
             seated: seats taking part (default: all); others have left (R3.5).
+            seed: instead of ``rng``, a seed: the same seed deals the same hand.
 
         Raises:
             ValueError: for fewer than two seated players, a dealer not seated, or a
                 seated stack that cannot pay the ante (R3.5 is the session's job).
+            TypeError: unless exactly one of ``rng`` and ``seed`` is given.
+
+        >>> Hand.new(Rules(), [20] * 3, 0, seed=4).dealt == Hand.new(Rules(), [20] * 3, 0, random.Random(4)).dealt
+        True
         """
+        if seed is not None or rng is None:
+            rng = random_source(seed, rng, "Hand.new", required=True)
         deck = list(make_deck(rules.deck, rules.jokers))
         rnd = rng.random
         for i in range(len(deck) - 1, 0, -1):  # R4.2 shuffle: Fisher-Yates on the seeded source
@@ -487,7 +616,7 @@ class Hand:
         n = len(stacks)
         seated_t = tuple(range(n)) if seated is None else tuple(sorted(seated))
         _check_table(rules, stacks, dealer, seated_t, pot)
-        order = _order_from(dealer, seated_t, n)
+        order = order_from_dealer(dealer, seated_t, n)
         hands, turn_up, aside, stock = deal_cards(deck, cut, order, rules.first_batch, n)
         return cls._setup(rules, stacks, dealer, seated_t, order, hands, turn_up, aside, pot, cut, stock,
                           unknown=False)
@@ -507,7 +636,7 @@ class Hand:
         if any(not isinstance(c, Card) for c in deck) or sorted(c.index for c in deck) != expected:
             raise ValueError(f"the deck must be exactly the {rules.deck} deck"
                              f"{' with jokers' if rules.jokers else ''} (R1)")
-        order = _order_from(dealer, seated_t, n)
+        order = order_from_dealer(dealer, seated_t, n)
         hands, turn_up, aside, stock = deal_cards(deck, cut, order, rules.first_batch, n)
         return cls.from_cards(rules, stacks, dealer, hands, turn_up, aside, pot=pot, seated=seated_t,
                               cut=cut, stock=stock)
@@ -563,7 +692,7 @@ class Hand:
             seen.add(c.index)
         if any(not c.is_joker for c in aside):
             raise ValueError("only jokers are turned aside before the turn-up (D-9)")
-        return cls._setup(rules, stacks, dealer, seated_t, _order_from(dealer, seated_t, n), hands, turn_up,
+        return cls._setup(rules, stacks, dealer, seated_t, order_from_dealer(dealer, seated_t, n), hands, turn_up,
                           aside, pot, cut, stock)
 
     @classmethod
@@ -624,6 +753,19 @@ class Hand:
         return self.phase is Phase.OVER
 
     @property
+    def last_trick(self) -> Trick | None:
+        """The most recently completed trick (a :class:`Trick` with its winner, R4.11), or
+        None before the first trick is complete."""
+        return self.tricks[-1] if self.tricks else None
+
+    @property
+    def trick_complete(self) -> bool:
+        """True while the last card played completed a trick (R4.9): from that card until
+        the next lead, and after the fifth trick. Check it after :meth:`apply` to show
+        :attr:`last_trick` and its winner."""
+        return bool(self.tricks) and not self.current
+
+    @property
     def thrown_in(self) -> bool:
         """True if everyone declared out with ``dealer_forced`` off (D-10)."""
         return self._thrown_in
@@ -656,9 +798,9 @@ class Hand:
             return [_IN[seat], _OUT[seat]]
         if ph is Phase.GENERAL_RAMS:
             return [Action._SIMPLE[(seat, "gr")], Action._SIMPLE[(seat, "pass")]]
-        if ph is Phase.TARGETS:
-            top = 4 if self.rules.general_rams else 5
-            return [Action._SIMPLE[(seat, "pass")]] + [Action._SIMPLE[(seat, f"t{t}")] for t in range(2, top + 1)]
+        if ph is Phase.TARGETS:  # R4.8: pass, or one of the targets offered
+            return [Action._SIMPLE[(seat, "pass")]] + [Action._SIMPLE[(seat, f"t{t}")]
+                                                        for t in self.rules.targets_offered]
         return []
 
     def legal_cards(self) -> list[Card]:
@@ -696,7 +838,7 @@ class Hand:
             if k == "t":
                 if type(action.target) is not int or not 2 <= action.target <= 5:
                     return f"target {action.target!r} is not allowed; targets are 2, 3, 4, 5", "R4.8"
-                if action.target == 5 and self.rules.general_rams:
+                if action.target > self.rules.largest_target:
                     return "target 5 is not offered when General Rams is on; allowed are 2, 3, 4", "R4.8"
                 return None
             if k != "pass":
@@ -760,7 +902,7 @@ class Hand:
             turn_up=self.turn_up,
             turned_aside=tuple(self.turned_aside),
             trump=self.trump,
-            declarations=tuple((s, "in" if d else "out") for s, d in self.declarations),
+            declarations=tuple(self.declarations),
             active=tuple(self.active),
             general_rams=self.general_rams,
             targets=tuple(sorted(self.targets.items(), key=lambda kv: self.order.index(kv[0]))),
@@ -836,7 +978,7 @@ class Hand:
         """R4.5 declarations; R4.6 walkover; D-10 thrown in."""
         seat = action.seat
         stay = action.kind == "in"
-        self.declarations.append((seat, stay))
+        self.declarations.append((seat, Declaration.IN if stay else Declaration.OUT))
         self.history.append(action)
         if stay:
             self.active.append(seat)
@@ -941,46 +1083,6 @@ class Hand:
         i = order.index(seat) + 1
         return order[i] if i < len(order) else order[0]
 
-    def copy(self) -> "Hand":
-        """A cheap independent copy (for search): mutating one never changes the other."""
-        new = Hand.__new__(Hand)
-        new.rules = self.rules
-        new.n_seats = self.n_seats
-        new.dealer = self.dealer
-        new.seated = self.seated
-        new.order = self.order
-        new.stacks = self.stacks[:]
-        new.start_stacks = self.start_stacks
-        new.carry_in = self.carry_in
-        new.pot = self.pot
-        new.hands = [h[:] for h in self.hands]
-        new.dealt = self.dealt
-        new.turn_up = self.turn_up
-        new.turned_aside = self.turned_aside[:]
-        new.trump = self.trump
-        new.cut = self.cut
-        new.stock = self.stock[:] if self.stock is not None else None
-        new.phase = self.phase
-        new.to_act = self.to_act
-        new.declarations = self.declarations[:]
-        new.active = self.active[:]
-        new.general_rams = self.general_rams
-        new.targets = dict(self.targets)
-        new._ask = self._ask[:]
-        new.tricks = self.tricks[:]
-        new.current = self.current[:]
-        new.leader = self.leader
-        new.tricks_won = self.tricks_won[:]
-        new.history = self.history[:]
-        new.settlement = self.settlement
-        new._thrown_in = self._thrown_in
-        new._legal = self._legal
-        new._legal_at = self._legal_at
-        new._next_active = self._next_active
-        new._unknown = self._unknown
-        return new
-
-    __copy__ = copy
 
     def __deepcopy__(self, memo) -> "Hand":
         return self.copy()
@@ -989,12 +1091,39 @@ class Hand:
         return (f"<Hand phase={self.phase.value} to_act={None if self.to_act is None else seat_name(self.to_act)}"
                 f" trump={self.trump} pot={self.pot} tricks={len(self.tricks)}>")
 
-    def fingerprint(self) -> tuple:
-        """A tuple of the whole mutable state; equal fingerprints mean equal states (for tests)."""
-        return (self.phase, self.to_act, tuple(self.stacks), self.pot, tuple(tuple(h) for h in self.hands),
-                tuple(self.declarations), tuple(self.active), self.general_rams,
-                tuple(sorted(self.targets.items())), tuple(self._ask), tuple(self.tricks), tuple(self.current),
-                self.leader, tuple(self.tricks_won), tuple(self.history), self.settlement, self._thrown_in)
+
+
+#: how each kind of :attr:`Hand.STATE` is copied and compared (None: not compared)
+_STATE_KINDS: dict[str, tuple[str, str | None]] = {
+    "same": ("s.{0}", "s.{0}"),
+    "list": ("s.{0}[:]", "tuple(s.{0})"),
+    "lists": ("[h[:] for h in s.{0}]", "tuple(map(tuple, s.{0}))"),
+    "dict": ("dict(s.{0})", "tuple(sorted(s.{0}.items()))"),
+    "stock": ("None if s.{0} is None else s.{0}[:]", None),
+    "cache": ("s.{0}", None),
+}
+
+
+def _derive_state_methods() -> None:
+    """Generate Hand.copy and Hand.fingerprint from Hand.STATE (plain attribute code: copy is hot)."""
+    copies = "".join(f"\n    new.{f} = {_STATE_KINDS[k][0].format(f)}" for f, k in Hand.STATE)
+    prints = ", ".join(_STATE_KINDS[k][1].format(f) for f, k in Hand.STATE if _STATE_KINDS[k][1] is not None)
+    src = (f"def copy(s):\n    new = _new(Hand){copies}\n"
+           f"    return new\n\ndef fingerprint(s):\n    return ({prints},)\n")
+    ns: dict = {"_new": object.__new__, "Hand": Hand}
+    exec(src, ns)  # noqa: S102 - source built from the constant Hand.STATE only
+    copy, fingerprint = ns["copy"], ns["fingerprint"]
+    copy.__qualname__, fingerprint.__qualname__ = "Hand.copy", "Hand.fingerprint"
+    copy.__doc__ = ("A cheap independent copy (for search): mutating one never changes the other.\n\n"
+                    "Derived from :attr:`Hand.STATE`: containers are copied, immutable values shared.")
+    fingerprint.__doc__ = ("A tuple of the whole state that matters for equality, every attribute of\n"
+                           ":attr:`Hand.STATE` except the undealt stock and caches; equal fingerprints mean\n"
+                           "equal states (for tests, e.g. that a refused action changed nothing, R4.12).")
+    Hand.copy = Hand.__copy__ = copy
+    Hand.fingerprint = fingerprint
+
+
+_derive_state_methods()
 
 
 def _check_table(rules: Rules, stacks: Sequence[int], dealer: int, seated_t: tuple[int, ...],
@@ -1049,16 +1178,6 @@ def check_table(rules: Rules, stacks: Sequence[int], dealer: int, seated: Sequen
     """
     n = len(stacks)
     _check_table(rules, stacks, dealer, tuple(range(n)) if seated is None else tuple(sorted(seated)), pot)
-
-
-def _order_from(dealer: int, seated: Sequence[int], n: int) -> tuple[int, ...]:
-    """Seated seats clockwise from the dealer's left, dealer last (R4.3, R4.5)."""
-    out = []
-    for k in range(1, n + 1):
-        s = (dealer + k) % n
-        if s in seated:
-            out.append(s)
-    return tuple(out)
 
 
 def _phase_rule(ph: Phase) -> str:

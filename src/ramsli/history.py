@@ -44,7 +44,7 @@ from ramsli.cards import Card, CardError, make_deck
 from ramsli.errors import IllegalActionError, RamsliError, SessionError, TableError
 from ramsli.hand import MAX_SEATS, Action, Hand, check_table, parse_seat, seat_name
 from ramsli.rules import OPTIONS, Rules, RulesError
-from ramsli.session import Session, check_names, check_players, forbidden_name_char
+from ramsli.session import EndReason, Session, check_names, check_players, forbidden_name_char
 from ramsli.settlement import Settlement
 from ramsli.toml_text import key_value as _kv, quote as _q, value as _val
 
@@ -228,7 +228,7 @@ def settlement_record(settlement: Settlement) -> dict[str, Any]:
     n = len(s.tricks)
     short = s.shortfalls()
     rec: dict[str, Any] = {
-        "kind": s.kind,
+        "kind": str(s.kind),  # plain text, not the SettlementKind
         "pot": s.pot,
         "winners": [seat_name(w) for w in s.winners],
         "share": s.share,
@@ -245,7 +245,7 @@ def settlement_record(settlement: Settlement) -> dict[str, Any]:
     rec["shortfall"] = [short.get(i, 0) for i in range(n)]
     rec["stacks_after"] = list(s.stacks_after)
     rec["payments"] = [{"step": p.step, "from": _seat_or_pot(p.payer), "to": _seat_or_pot(p.payee),
-                        "owed": p.owed, "paid": p.paid, "reason": p.reason} for p in s.payments]
+                        "owed": p.owed, "paid": p.paid, "reason": str(p.reason)} for p in s.payments]
     return rec
 
 
@@ -935,9 +935,9 @@ def write_session(directory: str | Path, session: "Session", hide_folded: bool =
 
 _SESSION_KEYS = ("format", "seats", "starting_stacks", "seed", "first_dealer", "cut", "hands", "end_reason",
                  "winners", "stacks", "pot", "rules")
-_END_REASONS = ("bust", "players", "win-at", "hands", "time", "quit")
+_END_REASONS: tuple[str, ...] = tuple(EndReason)
 #: Ends a replay cannot re-derive (the clock, a player quitting): taken as written (R3.6).
-_ENDS_AS_WRITTEN = ("time", "quit")
+_ENDS_AS_WRITTEN = (EndReason.TIME, EndReason.QUIT)
 
 
 def read_session(directory: str | Path) -> SessionHistory:

@@ -182,6 +182,78 @@ class Rules:
         """Cards per seat in the first round of the deal (R4.3): 3 or 2."""
         return 3 if self.batches == "3+2" else 2
 
+    @property
+    def largest_target(self) -> int:
+        """The largest trick target that may be announced (R4.8): 5, or 4 with
+        ``general_rams`` on (then five tricks is General Rams).
+
+        >>> Rules().largest_target, Rules(general_rams=True).largest_target
+        (5, 4)
+        """
+        return 4 if self.general_rams else 5
+
+    @property
+    def targets_offered(self) -> tuple[int, ...]:
+        """The trick targets a player may announce (R4.8, D-13): ``(2, 3, 4, 5)``, or
+        ``(2, 3, 4)`` with ``general_rams`` on; ``()`` with option ``targets`` off.
+
+        >>> Rules(targets=True).targets_offered, Rules(targets=True, general_rams=True).targets_offered
+        ((2, 3, 4, 5), (2, 3, 4))
+        >>> Rules().targets_offered
+        ()
+        """
+        return tuple(range(2, self.largest_target + 1)) if self.targets else ()
+
+    @property
+    def overtrump_on_trump_lead(self) -> bool:
+        """True if the overtrump duty of R4.10.3 also applies when following a trump
+        lead (option ``overtrump = "always"``, D-14); False for ``"when-trumping"``
+        (only when trumping a side-suit lead).
+
+        >>> Rules().overtrump_on_trump_lead, Rules(overtrump="when-trumping").overtrump_on_trump_lead
+        (True, False)
+        """
+        return self.overtrump == "always"
+
+    def bete_for(self, pot: int) -> int:
+        """The bete (R5.3) owed by an active player with zero tricks when the pot
+        at the end of play is ``pot`` counters: option ``bete``, or ``pot`` itself
+        under ``bete = "pot"``. Counters.
+
+        >>> Rules().bete_for(7), Rules(bete="pot").bete_for(7)
+        (5, 7)
+        """
+        return pot if self.bete == "pot" else self.bete
+
+    def general_rams_penalty_for(self, pot: int) -> int:
+        """What a failed General Rams announcer pays into the next pot (R5.6, D-15)
+        when the pot at the end of play is ``pot``: three times :meth:`bete_for`,
+        or ``3 * pot`` under ``general_rams_penalty = "triple-pot"``. Counters.
+
+        >>> Rules().general_rams_penalty_for(7), Rules(general_rams_penalty="triple-pot").general_rams_penalty_for(7)
+        (15, 21)
+        """
+        return 3 * pot if self.general_rams_penalty == "triple-pot" else 3 * self.bete_for(pot)
+
+    def target_bonus_for(self, target: int) -> int:
+        """The bonus b(t) of R5.7 (D-13) for target ``target`` (2..5): ``t - 1``
+        (option ``target_bonus = "t-1"``) or ``t``. Counters per other active player.
+
+        >>> Rules().target_bonus_for(3), Rules(target_bonus="t").target_bonus_for(3)
+        (2, 3)
+        """
+        return target - 1 if self.target_bonus == "t-1" else target
+
+    @property
+    def bust_below(self) -> int:
+        """A seated player whose stack is below this many counters is bust before
+        the next ante (R3.5, D-7): ``max(ante, 1)``.
+
+        >>> Rules().bust_below, Rules(ante=0).bust_below, Rules(ante=3).bust_below
+        (1, 1, 3)
+        """
+        return max(self.ante, 1)
+
     def end_value(self, kind: str) -> int | None:
         """The N of the first ``end`` condition of ``kind`` (R3.6), or None."""
         for e in self.end:

@@ -19,6 +19,7 @@ in :attr:`Session.ledger`. Conservation (R3.4) holds after every action:
 
 from __future__ import annotations
 
+import enum
 import random
 import time
 import unicodedata
@@ -27,11 +28,35 @@ from typing import Callable, Sequence
 
 from ramsli.cards import Card, make_deck
 from ramsli.errors import SessionError, TableError
-from ramsli.hand import MAX_SEATS, Action, Hand, seat_name
+from ramsli.hand import MAX_SEATS, Action, Hand, random_source, seat_name
 from ramsli.rules import Rules
+from ramsli.seats import left_of
 from ramsli.settlement import Settlement
 
-__all__ = ["Session", "LedgerEntry", "first_dealer_cut", "check_names", "check_players", "forbidden_name_char"]
+__all__ = ["Session", "LedgerEntry", "EndReason", "first_dealer_cut", "check_names", "check_players",
+           "forbidden_name_char"]
+
+
+class EndReason(enum.StrEnum):
+    """Why a session ended (``Session.end_reason``); the value is the text of saves and
+    session histories.
+
+    A ``str``: ``EndReason.HANDS == "hands"``; its ``repr`` is that text too, so printed
+    values read (and evaluate) as before. The lab's kernel keeps integer codes and takes
+    its names from here (``ramsli.lab.kernel.END_NAMES``).
+
+    >>> [str(r) for r in EndReason]
+    ['bust', 'players', 'win-at', 'hands', 'time', 'quit']
+    """
+
+    BUST = "bust"  #: a player cannot pay the ante, option ``bust = "end"`` (R3.5, D-7)
+    PLAYERS = "players"  #: fewer than two players left, option ``bust = "leave"`` (R3.5)
+    WIN_AT = "win-at"  #: a player reached ``win-at:N`` counters (R3.6, D-8)
+    HANDS = "hands"  #: ``hands:N`` hands were dealt (R3.6)
+    TIME = "time"  #: ``time:M`` minutes are up (R3.6)
+    QUIT = "quit"  #: the table stopped (:meth:`Session.quit`)
+
+    __repr__ = str.__repr__
 
 
 @dataclass(frozen=True)
@@ -55,8 +80,8 @@ class LedgerEntry:
     left: tuple[int, ...] = ()
 
 
-def first_dealer_cut(n_seats: int, rng: random.Random, seats: Sequence[int] | None = None,
-                     deck: str = "piquet32") -> tuple[int, list[list[tuple[int, Card]]]]:
+def first_dealer_cut(n_seats: int, rng: random.Random | None = None, seats: Sequence[int] | None = None,
+                     deck: str = "piquet32", *, seed: int | None = None) -> tuple[int, list[list[tuple[int, Card]]]]:
     """Choose the first dealer by a high-card cut (R3.1, D-4).
 
     Every seat draws a card from the shuffled deck of option ``deck`` (``"piquet32"``
@@ -64,9 +89,18 @@ def first_dealer_cut(n_seats: int, rng: random.Random, seats: Sequence[int] | No
     highest rank deals; seats tied for highest draw again among themselves
     from a freshly shuffled deck.
 
+    Give the random source as ``rng`` (a ``random.Random``) or as ``seed``: exactly one.
+
     Returns:
         ``(dealer, rounds)`` where ``rounds`` lists each round's ``(seat, card)`` draws.
+
+    Raises:
+        TypeError: if both or neither of ``rng`` and ``seed`` are given.
+
+    >>> first_dealer_cut(4, seed=3) == first_dealer_cut(4, random.Random(3))
+    True
     """
+    rng = random_source(seed, rng, "first_dealer_cut", required=True)
     contenders = list(range(n_seats)) if seats is None else list(seats)
     rounds: list[list[tuple[int, Card]]] = []
     while True:
@@ -157,6 +191,8 @@ class Session:
         names: one name per seat, clockwise (2..6 names).
         seed: seed of the session's random source (shuffles, cuts, first dealer);
             the same seed gives the same deals.
+        rng: instead of ``seed``, the random source itself (a ``random.Random``); give at
+            most one of ``seed`` and ``rng`` (neither: an unseeded source).
         dealer: the first dealer's seat; default: chosen by high-card cut (R3.1).
         clock: a function returning seconds (for the ``time:M`` end, R3.6); default
             ``time.monotonic``.
@@ -165,17 +201,18 @@ class Session:
         TableError: (a ``ValueError``) for fewer than 2 or more than 6 names, a bad or
             repeated name (R2.2, see :func:`check_names`), a ``players`` option that does not
             match the number of names (R2.1), or a dealer outside the seats.
+        TypeError: if both ``seed`` and ``rng`` are given.
 
     Attributes:
         stacks (list[int]): counters per seat; pot (int): the pot (outside a hand, the
         carry-over); seated (list[int]): seats still at the table; dealer (int): the
         dealer of the current or next hand; ledger (list[LedgerEntry]); hand (the
-        current Hand or None); end_reason (None or ``"bust"``, ``"players"``,
+        current Hand or None); end_reason (None or an :class:`EndReason`: ``"bust"``, ``"players"``,
         ``"win-at"``, ``"hands"``, ``"time"``, ``"quit"``); bank (the sum of starting stacks).
     """
 
     def __init__(self, rules: Rules, names: Sequence[str], seed: int | None = None, dealer: int | None = None,
-                 clock: Callable[[], float] = time.monotonic) -> None:
+                 clock: Callable[[], float] = time.monotonic, *, rng: random.Random | None = None) -> None:
         if not isinstance(rules, Rules):
             raise TypeError(f"rules must be a Rules object, not {type(rules).__name__} (R8)")
         n = len(names)
@@ -184,7 +221,7 @@ class Session:
         self.rules = rules
         self.names = list(names)
         self.seed = seed
-        self.rng = random.Random(seed)
+        self.rng = random_source(seed, rng, "Session")
         self.clock = clock
         self.started = clock()
         self.stacks = [rules.starting_stack] * n
@@ -200,7 +237,7 @@ class Session:
         self.ledger: list[LedgerEntry] = []
         self.hands_played = 0  # counts every deal, also of hands before a restore (R3.6 hands:N)
         self.hand: Hand | None = None
-        self.end_reason: str | None = None
+        self.end_reason: EndReason | None = None
         self.departed: list[tuple[int, int]] = []  # (seat, after hand number)
         self._check_before_hand()
 
@@ -319,7 +356,7 @@ class Session:
         """End the session now (``end_reason = "quit"``); a hand in progress is abandoned."""
         self.abandon_hand()
         if self.end_reason is None:
-            self.end_reason = "quit"
+            self.end_reason = EndReason.QUIT
 
     @property
     def last(self) -> LedgerEntry | None:
@@ -348,31 +385,31 @@ class Session:
         r = self.rules
         win_at = r.end_value("win-at")
         if win_at is not None and max(self.stacks) >= win_at:
-            self.end_reason = "win-at"
+            self.end_reason = EndReason.WIN_AT
             return
         n_hands = r.end_value("hands")
         if n_hands is not None and number >= n_hands:
-            self.end_reason = "hands"
+            self.end_reason = EndReason.HANDS
             return
         minutes = r.end_value("time")
         if minutes is not None and self.clock() - self.started >= minutes * 60:
-            self.end_reason = "time"
+            self.end_reason = EndReason.TIME
             return
         self._check_before_hand(number)
 
     def _check_before_hand(self, number: int = 0) -> None:
         """R3.5 (D-7): a stack below max(ante, 1) is bust."""
-        floor = max(self.rules.ante, 1)
+        floor = self.rules.bust_below
         bust = [s for s in self.seated if self.stacks[s] < floor]
         if not bust:
             return
         if self.rules.bust == "end":
-            self.end_reason = "bust"
+            self.end_reason = EndReason.BUST
             return
         self.seated = [s for s in self.seated if s not in bust]
         self.departed.extend((s, number) for s in bust)
         if len(self.seated) < 2:
-            self.end_reason = "players"
+            self.end_reason = EndReason.PLAYERS
 
     def snapshot(self) -> dict:
         """The session between two hands as plain data (JSON/TOML-ready), for saving.
@@ -434,9 +471,9 @@ class Session:
             raise ValueError("session snapshot: 'departed' must list seats that left, not seated, "
                              "after a hand already played (R3.5)")
         end_reason = data.get("end_reason")
-        if end_reason not in (None, "bust", "players", "win-at", "hands", "time", "quit"):
+        if end_reason is not None and end_reason not in EndReason.__members__.values():
             raise ValueError(f"session snapshot: end_reason {end_reason!r} is unknown; allowed are "
-                             "bust, players, win-at, hands, time, quit or none")
+                             f"{', '.join(EndReason)} or none")
         self = cls(rules, names, seed=data.get("seed"), dealer=dealer, clock=clock)
         self.stacks = stacks
         self.pot = pot
@@ -448,16 +485,11 @@ class Session:
         except (TypeError, ValueError) as e:
             raise ValueError(f"session snapshot: bad random state: {e}") from None
         self.started = clock() - elapsed
-        self.end_reason = end_reason
+        self.end_reason = None if end_reason is None else EndReason(end_reason)
         return self
 
     def _next_dealer(self, dealer: int) -> int:
-        n = self.n_seats
-        for k in range(1, n + 1):
-            s = (dealer + k) % n
-            if s in self.seated:
-                return s
-        return dealer  # pragma: no cover - at least two seats remain here
+        return left_of(dealer, self.seated, self.n_seats)  # R3.2, R3.5: skips seats that left
 
     def describe_seat(self, seat: int) -> str:
         """``"p2 Bo"``: seat id and name."""

@@ -14,11 +14,49 @@ order of R5.9; counters received are usable at once for later payments.
 
 from __future__ import annotations
 
+import enum
 from typing import Mapping, NamedTuple, Sequence
 
 from ramsli.rules import Rules
+from ramsli.seats import order_from_dealer
 
-__all__ = ["Payment", "Settlement", "settle"]
+__all__ = ["Payment", "PaymentReason", "Settlement", "SettlementKind", "settle"]
+
+
+class SettlementKind(enum.StrEnum):
+    """How a hand ended (``Settlement.kind``); the value is the text of hand histories.
+
+    A ``str``: ``SettlementKind.PLAYED == "played"``. Its ``repr`` is that text too, so
+    a printed settlement reads and evaluates as before.
+
+    >>> SettlementKind("walkover") is SettlementKind.WALKOVER, SettlementKind.PLAYED == "played"
+    (True, True)
+    """
+
+    PLAYED = "played"  #: tricks were played (R4.9-R4.11, R5.1-R5.7)
+    WALKOVER = "walkover"  #: exactly one player in (R4.6)
+    THROWN_IN = "thrown-in"  #: everyone out with ``dealer_forced`` off (D-10)
+
+    __repr__ = str.__repr__
+
+
+class PaymentReason(enum.StrEnum):
+    """Why counters moved (``Payment.reason``, R5.9 steps); the value is the text of hand histories.
+
+    A ``str`` with the text as its ``repr`` (see :class:`SettlementKind`).
+
+    >>> [str(r) for r in PaymentReason][:3]
+    ['pot', 'general-rams', 'bete']
+    """
+
+    POT = "pot"  #: step 1, a share of the pot (R5.1, R5.2); also a walkover (R4.6)
+    GENERAL_RAMS = "general-rams"  #: step 2, General Rams success (R5.6)
+    BETE = "bete"  #: step 3, zero tricks (R5.3)
+    GENERAL_RAMS_PENALTY = "general-rams-penalty"  #: step 4, General Rams failure (R5.6)
+    TARGET = "target"  #: step 5, a target met: paid by each other active player (R5.7)
+    TARGET_MISSED = "target-missed"  #: step 5, a target missed: paid into the pot (R5.7)
+
+    __repr__ = str.__repr__
 
 POT = None  # payer/payee None means the pot
 
@@ -33,8 +71,8 @@ class Payment(NamedTuple):
         payee: seat receiving, or None for the pot (i.e. the next hand's pot).
         owed: counters owed.
         paid: counters actually paid (less than ``owed`` only for a short stack, R5.8, D-6).
-        reason: ``"pot"``, ``"general-rams"``, ``"bete"``, ``"general-rams-penalty"``,
-            ``"target"`` or ``"target-missed"``.
+        reason: a :class:`PaymentReason` (a ``str``): ``"pot"``, ``"general-rams"``, ``"bete"``,
+            ``"general-rams-penalty"``, ``"target"`` or ``"target-missed"``.
     """
 
     step: int
@@ -42,7 +80,7 @@ class Payment(NamedTuple):
     payee: int | None
     owed: int
     paid: int
-    reason: str
+    reason: PaymentReason
 
     @property
     def shortfall(self) -> int:
@@ -54,8 +92,8 @@ class Settlement(NamedTuple):
     """The outcome of one hand (R5); an immutable named tuple.
 
     Attributes:
-        kind: ``"played"`` (tricks were played), ``"walkover"`` (R4.6) or
-            ``"thrown-in"`` (everyone out, D-10).
+        kind: a :class:`SettlementKind` (a ``str``): ``"played"`` (tricks were played),
+            ``"walkover"`` (R4.6) or ``"thrown-in"`` (everyone out, D-10).
         pot: P, the pot at the end of play (antes + carry-over), counters.
         tricks: tricks won per seat slot.
         active: seats that were in.
@@ -71,7 +109,7 @@ class Settlement(NamedTuple):
         stacks_after: stacks after settlement.
     """
 
-    kind: str
+    kind: SettlementKind
     pot: int
     tricks: tuple[int, ...]
     active: tuple[int, ...]
@@ -133,7 +171,7 @@ class _Ledger:
         self.pot = pot
         self.payments: list[Payment] = []
 
-    def pay(self, step: int, payer: int | None, payee: int | None, owed: int, reason: str) -> None:
+    def pay(self, step: int, payer: int | None, payee: int | None, owed: int, reason: PaymentReason) -> None:
         if owed <= 0:
             return
         if payer is None:
@@ -147,11 +185,6 @@ class _Ledger:
         else:
             self.stacks[payee] += paid
         self.payments.append(Payment(step, payer, payee, owed, paid, reason))
-
-
-def _clockwise_from(seat: int, seats: Sequence[int], n: int) -> list[int]:
-    """``seats`` ordered clockwise starting at the seat to the left of ``seat``."""
-    return sorted(seats, key=lambda s: (s - seat - 1) % n)
 
 
 def settle(rules: Rules, order: Sequence[int], active: Sequence[int], tricks_won: Sequence[int],
@@ -179,11 +212,11 @@ def settle(rules: Rules, order: Sequence[int], active: Sequence[int], tricks_won
     targets = dict(targets or {})
     active = tuple(active)
     if thrown_in or not active:  # D-10: the pot carries over whole
-        return Settlement("thrown-in", pot, tuple(tricks_won), active, (), 0, (), None, None, (), (),
+        return Settlement(SettlementKind.THROWN_IN, pot, tuple(tricks_won), active, (), 0, (), None, None, (), (),
                           pot, tuple(stacks), tuple(stacks))
     if len(active) == 1:  # R4.6 walkover: the one player in takes the pot
-        led.pay(1, None, active[0], pot, "pot")
-        return Settlement("walkover", pot, tuple(tricks_won), active, (active[0],), pot, (), None, None, (),
+        led.pay(1, None, active[0], pot, PaymentReason.POT)
+        return Settlement(SettlementKind.WALKOVER, pot, tuple(tricks_won), active, (active[0],), pot, (), None, None, (),
                           tuple(led.payments), led.pot, tuple(stacks), tuple(led.stacks))
 
     in_order = [s for s in order if s in active]
@@ -192,18 +225,18 @@ def settle(rules: Rules, order: Sequence[int], active: Sequence[int], tricks_won
     share = pot // len(winners)
     # step 1: pot shares (R5.1, R5.2); the remainder stays in the pot
     for s in winners:
-        led.pay(1, None, s, share, "pot")
+        led.pay(1, None, s, share, PaymentReason.POT)
 
-    bete_amount = pot if rules.bete == "pot" else rules.bete  # R5.3
+    bete_amount = rules.bete_for(pot)  # R5.3
     gr_made: bool | None = None
     if general_rams is not None:
         gr_made = tricks_won[general_rams] == 5
         if gr_made:  # step 2: the others pay 2P, split equally, remainder from the announcer's left (D-15)
-            others = _clockwise_from(general_rams, [s for s in active if s != general_rams], n)
+            others = order_from_dealer(general_rams, [s for s in active if s != general_rams], n)
             total = 2 * pot
             each, rem = divmod(total, len(others))
             for i, s in enumerate(others):
-                led.pay(2, s, general_rams, each + (1 if i < rem else 0), "general-rams")
+                led.pay(2, s, general_rams, each + (1 if i < rem else 0), PaymentReason.GENERAL_RAMS)
 
     # step 3: betes, clockwise from the dealer's left; a failed announcer pays step 4 instead
     bete = []
@@ -212,12 +245,11 @@ def settle(rules: Rules, order: Sequence[int], active: Sequence[int], tricks_won
             if s == general_rams and not gr_made:
                 continue
             bete.append(s)
-            led.pay(3, s, None, bete_amount, "bete")
+            led.pay(3, s, None, bete_amount, PaymentReason.BETE)
 
     # step 4: General Rams penalty (R5.6)
     if general_rams is not None and not gr_made:
-        penalty = 3 * pot if rules.general_rams_penalty == "triple-pot" else 3 * bete_amount
-        led.pay(4, general_rams, None, penalty, "general-rams-penalty")
+        led.pay(4, general_rams, None, rules.general_rams_penalty_for(pot), PaymentReason.GENERAL_RAMS_PENALTY)
 
     # step 5: targets (R5.7), declarer by declarer clockwise from the dealer's left
     results = []
@@ -225,15 +257,15 @@ def settle(rules: Rules, order: Sequence[int], active: Sequence[int], tricks_won
         if s not in targets:
             continue
         t = targets[s]
-        b = t - 1 if rules.target_bonus == "t-1" else t
-        others = _clockwise_from(s, [o for o in active if o != s], n)
+        b = rules.target_bonus_for(t)
+        others = order_from_dealer(s, [o for o in active if o != s], n)
         met = tricks_won[s] >= t
         results.append((s, t, met))
         if met:
             for o in others:
-                led.pay(5, o, s, b, "target")
+                led.pay(5, o, s, b, PaymentReason.TARGET)
         else:
-            led.pay(5, s, None, b * len(others), "target-missed")
+            led.pay(5, s, None, b * len(others), PaymentReason.TARGET_MISSED)
 
-    return Settlement("played", pot, tuple(tricks_won), active, winners, share, tuple(bete), general_rams,
+    return Settlement(SettlementKind.PLAYED, pot, tuple(tricks_won), active, winners, share, tuple(bete), general_rams,
                       gr_made, tuple(results), tuple(led.payments), led.pot, tuple(stacks), tuple(led.stacks))

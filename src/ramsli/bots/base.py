@@ -19,7 +19,7 @@ import inspect
 import random
 from typing import Callable, Mapping, Protocol, runtime_checkable
 
-from ramsli.hand import Action, Hand, Observation
+from ramsli.hand import Action, Hand, Observation, random_source
 
 __all__ = ["Bot", "RandomBot", "BOTS", "register_bot", "make_bot", "bot_names", "bot_options", "bot_factory",
            "BOT_MODULES", "play_hand"]
@@ -44,15 +44,19 @@ class RandomBot:
     """Chooses a uniformly random legal action (issue #4's ``random`` bot).
 
     Args:
-        seed: seed of its random source.
+        seed: seed of its random source; the same seed gives the same choices.
+        rng: instead of ``seed``, the random source itself (a ``random.Random``).
+
+    Raises:
+        TypeError: if both ``seed`` and ``rng`` are given.
 
     >>> from ramsli.hand import Action
     """
 
     name = "random"
 
-    def __init__(self, seed: int | None = None) -> None:
-        self.rng = random.Random(seed)
+    def __init__(self, seed: int | None = None, *, rng: random.Random | None = None) -> None:
+        self.rng = random_source(seed, rng, "RandomBot")
 
     def act(self, obs: Observation) -> Action:
         """A uniformly random element of ``obs.legal``.
@@ -118,13 +122,19 @@ def bot_factory(name: str) -> Callable[..., Bot]:
     return BOTS[name]
 
 
-def make_bot(spec: str, seed: int | None = None) -> Bot:
+def make_bot(spec: str, seed: int | None = None, *, rng: random.Random | None = None) -> Bot:
     """Create a bot from a spec: a name, optionally with options, e.g. ``"random"``,
     ``"montecarlo"``, ``"montecarlo:samples=64"``.
 
+    Give the bot's random source as ``seed`` or as ``rng`` (a ``random.Random``), not both;
+    the same seed gives the same choices.
+
     Raises:
         ValueError: for an unknown bot name (the message lists the names) or a bad option.
+        TypeError: if both ``seed`` and ``rng`` are given.
     """
+    if seed is not None and rng is not None:
+        raise TypeError("make_bot: give either seed= or rng=, not both")
     _load_builtin()
     name, _, opts = spec.strip().partition(":")
     bot_factory(name)  # an unknown name is refused; a bot of BOT_MODULES is imported
@@ -153,6 +163,8 @@ def make_bot(spec: str, seed: int | None = None) -> Bot:
                          f"{', '.join(allowed) if allowed else 'none'} (e.g. {name}:{allowed[0]}=…)"
                          if allowed else f"bot {name!r} has no option {unknown[0]!r}; it takes no options")
     try:
+        if rng is not None:
+            return BOTS[name](rng=rng, **kwargs)
         return BOTS[name](seed=seed, **kwargs)
     except (TypeError, ValueError) as e:
         raise ValueError(f"bad option for bot {name!r}: {e}; its options are "
@@ -168,7 +180,7 @@ def _option_defaults(name: str) -> dict[str, object]:
 
 
 def bot_options(name: str) -> list[str]:
-    """The option names bot ``name`` accepts in a spec (``name:key=value,...``), without ``seed``.
+    """The option names bot ``name`` accepts in a spec (``name:key=value,...``), without ``seed`` and ``rng``.
 
     Raises:
         ValueError: for an unknown bot name.
@@ -178,7 +190,8 @@ def bot_options(name: str) -> list[str]:
         params = inspect.signature(factory).parameters
     except (TypeError, ValueError):
         return []
-    return [p for p, v in params.items() if p != "seed" and v.kind in (v.POSITIONAL_OR_KEYWORD, v.KEYWORD_ONLY)]
+    return [p for p, v in params.items()
+            if p not in ("seed", "rng") and v.kind in (v.POSITIONAL_OR_KEYWORD, v.KEYWORD_ONLY)]
 
 
 _loaded = False

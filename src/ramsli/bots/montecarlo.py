@@ -49,7 +49,7 @@ from ramsli.bots.fast import (SUIT_MASK, legal, rule_declare, rule_general_rams,
 from ramsli.bots.rules_bot import RulesBot, bete_value
 from ramsli.bots.solver import Solver
 from ramsli.bots.tracking import Knowledge, declaration_context, infer, sample_deal
-from ramsli.hand import Action, Observation, Phase
+from ramsli.hand import Action, Observation, Phase, random_source
 from ramsli.settlement import settle
 
 __all__ = ["MonteCarloBot", "rollout", "Payoff"]
@@ -67,7 +67,7 @@ class Payoff:
         self.rules = obs.rules
         n = len(obs.stacks)
         self.n = n
-        self.order = tuple((obs.dealer + k) % n for k in range(1, n + 1) if (obs.dealer + k) % n in obs.seated)
+        self.order = obs.order  # R4.3, R5.9: from the dealer's left
         self.stacks = obs.stacks
         self.pot = obs.pot
         self.cache: dict[tuple, tuple] = {}
@@ -147,7 +147,8 @@ class MonteCarloBot:
     """Determinized Monte Carlo search (see the module docstring).
 
     Args:
-        seed: seed of the sampling random source.
+        seed: seed of the sampling random source (same seed, same choices).
+        rng: instead of ``seed``, the random source itself (a ``random.Random``).
         samples: samples (deals of the hidden cards) per decision, >= 1.
         ms: optional time budget per decision in milliseconds (0: none).
         nodes: search nodes per sample before falling back to rollouts.
@@ -157,17 +158,18 @@ class MonteCarloBot:
 
     Raises:
         ValueError: for a budget outside those ranges.
+        TypeError: if both ``seed`` and ``rng`` are given.
     """
 
     name = "montecarlo"
 
     def __init__(self, seed: int | None = None, samples: int = 20, ms: float = 0, nodes: int = 3000,
-                 soft: float = 0.3, tries: int = 8) -> None:
+                 soft: float = 0.3, tries: int = 8, *, rng: random.Random | None = None) -> None:
         if int(samples) < 1:
             raise ValueError(f"samples={samples!r}: allowed is a whole number >= 1")
         if ms < 0 or int(nodes) < 1 or not 0 <= soft <= 1 or int(tries) < 1:
             raise ValueError("allowed are ms >= 0, nodes >= 1, 0 <= soft <= 1, tries >= 1")
-        self.rng = random.Random(seed)
+        self.rng = random_source(seed, rng, "MonteCarloBot")
         self.samples = int(samples)
         self.ms = float(ms)
         self.nodes = int(nodes)
@@ -272,7 +274,7 @@ class MonteCarloBot:
                     break
         targets = dict(obs.targets)
         if obs.rules.targets:
-            top = 4 if obs.rules.general_rams else 5
+            top = obs.rules.largest_target  # R4.8
             if obs.phase is Phase.TARGETS:
                 later = act_t[act_t.index(me) + 1:]
             else:

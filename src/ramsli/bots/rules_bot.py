@@ -30,17 +30,19 @@ It is deterministic: ``seed`` is accepted for the common bot interface only.
 
 from __future__ import annotations
 
+import random
+
 from ramsli.bots.base import only_choice, register_bot
 from ramsli.bots.fast import (legal, rule_declare, rule_general_rams, rule_play, sure_tricks)
 from ramsli.bots.tracking import Knowledge, infer
-from ramsli.hand import Action, Observation, Phase
+from ramsli.hand import Action, Observation, Phase, random_source
 
 __all__ = ["RulesBot", "play_context"]
 
 
 def bete_value(obs: Observation) -> int:
     """The bete in counters for this hand (R5.3)."""
-    return obs.pot if obs.rules.bete == "pot" else int(obs.rules.bete)
+    return obs.rules.bete_for(obs.pot)
 
 
 def play_context(obs: Observation, k: Knowledge) -> tuple[int, bool, int]:
@@ -67,11 +69,16 @@ class RulesBot:
 
     Args:
         seed: ignored (the bot is deterministic); accepted by every bot factory.
+        rng: ignored likewise (instead of ``seed``).
+
+    Raises:
+        TypeError: if both ``seed`` and ``rng`` are given.
     """
 
     name = "rules"
 
-    def __init__(self, seed: int | None = None) -> None:
+    def __init__(self, seed: int | None = None, *, rng: random.Random | None = None) -> None:
+        random_source(seed, rng, "RulesBot")  # only checks that at most one is given
         self.seed = seed
 
     def act(self, obs: Observation) -> Action:
@@ -97,7 +104,7 @@ class RulesBot:
             return Action.pass_(seat)
         if obs.phase is Phase.TARGETS:
             sure = sure_tricks(k.own, k.visible_trumps)
-            top = 4 if obs.rules.general_rams else 5
+            top = obs.rules.largest_target  # R4.8
             if sure >= 2:
                 return Action.announce_target(seat, min(sure, top))
             return Action.pass_(seat)

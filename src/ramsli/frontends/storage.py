@@ -34,13 +34,14 @@ from ramsli.bots import make_bot
 from ramsli.cards import CardError
 from ramsli.hand import Action
 from ramsli.rules import Rules, RulesError
+from ramsli.session import EndReason
 
 __all__ = ["FORMAT", "VERSION", "SaveError", "SavedSession", "Store", "default_data_dir", "atomic_write"]
 
 FORMAT = "ramsli-session"
 VERSION = 1
 #: the engine's reasons why a session ended (``Session.end_reason``, R3.5, R3.6)
-END_REASONS = ("bust", "players", "win-at", "hands", "time", "quit")
+END_REASONS: tuple[str, ...] = tuple(EndReason)
 
 
 class SaveError(Exception):

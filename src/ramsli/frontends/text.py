@@ -14,6 +14,7 @@ from typing import Sequence
 from ramsli.cards import Card, Suit
 from ramsli.hand import Action, Hand, Observation, Phase
 from ramsli.rules import Rules
+from ramsli.session import EndReason
 from ramsli.settlement import Settlement
 from ramsli.frontends.i18n import _, ngettext, translate_reason
 
@@ -291,12 +292,12 @@ def session_end_text(rules: Rules, elapsed: float = 0.0, now: _dt.datetime | Non
 def end_reason_text(reason: str | None) -> str:
     """Why the session ended (R3.5, R3.6)."""
     return {
-        "bust": _("a player cannot pay the ante (R3.5)"),
-        "players": _("fewer than two players are left (R3.5)"),
-        "win-at": _("a player reached the winning stack (R3.6)"),
-        "hands": _("the agreed number of hands is played (R3.6)"),
-        "time": _("the agreed time is up (R3.6)"),
-        "quit": _("the session was stopped"),
+        EndReason.BUST: _("a player cannot pay the ante (R3.5)"),
+        EndReason.PLAYERS: _("fewer than two players are left (R3.5)"),
+        EndReason.WIN_AT: _("a player reached the winning stack (R3.6)"),
+        EndReason.HANDS: _("the agreed number of hands is played (R3.6)"),
+        EndReason.TIME: _("the agreed time is up (R3.6)"),
+        EndReason.QUIT: _("the session was stopped"),
     }.get(reason or "", _("the session is not over"))
 
 

@@ -43,6 +43,7 @@ from numba import njit, prange
 from ramsli.cards import make_deck
 from ramsli.lab.limits import MAX_COUNTERS, check_counters
 from ramsli.rules import Rules
+from ramsli.session import EndReason
 
 __all__ = [
     "MAX_SEATS", "N_DECISIONS", "RANDOM", "TIPS", "VAR_ACE_EARLY", "VAR_NO_TRUMP_LEAD", "VAR_TIGHT",
@@ -957,9 +958,10 @@ def play_table(rules: Rules, decks, cuts, u, dealers, stacks, pots, seated=None,
 # ---------------------------------------------------------------------------
 # whole sessions (R3)
 
-#: end reasons of run_sessions
+#: end reasons of run_sessions: integer codes for Numba; END_NAMES[code] is the engine's
+#: EndReason (R3.5, R3.6), or "cap" for the lab's own limit on hands per session
 END_BUST, END_PLAYERS, END_WIN_AT, END_HANDS, END_CAP = 0, 1, 2, 3, 4
-END_NAMES = ("bust", "players", "win-at", "hands", "cap")
+END_NAMES: tuple[str, ...] = (EndReason.BUST, EndReason.PLAYERS, EndReason.WIN_AT, EndReason.HANDS, "cap")
 POT_BINS = 64
 
 

@@ -43,10 +43,11 @@ two of (top trumps, side aces) or a top trump and three trumps.
 
 from __future__ import annotations
 
+import random
 from typing import Sequence
 
 from ramsli.cards import Card
-from ramsli.hand import Action, Observation, Phase
+from ramsli.hand import Action, Observation, Phase, random_source
 
 __all__ = ["TipsBot", "declare_in", "announce_gr", "choose_target", "choose_play",
            "VAR_ACE_EARLY", "VAR_NO_TRUMP_LEAD", "VAR_TIGHT"]
@@ -161,12 +162,14 @@ class TipsBot:
 
     Args:
         seed: accepted for the bot registry; the policy uses no randomness.
+        rng: ignored likewise (instead of ``seed``); giving both raises TypeError.
         variant: ``VAR_ACE_EARLY`` / ``VAR_NO_TRUMP_LEAD`` bits (see the module text).
     """
 
     name = "tips"
 
-    def __init__(self, seed: int | None = None, variant: int = 0) -> None:
+    def __init__(self, seed: int | None = None, variant: int = 0, *, rng: random.Random | None = None) -> None:
+        random_source(seed, rng, "TipsBot")  # only checks that at most one is given
         self.variant = int(variant)
 
     def act(self, obs: Observation) -> Action:
@@ -186,7 +189,7 @@ class TipsBot:
         if obs.phase is Phase.GENERAL_RAMS:
             return Action.general_rams(seat) if announce_gr(cards, trump) else Action.pass_(seat)
         if obs.phase is Phase.TARGETS:
-            t = choose_target(cards, trump, 4 if obs.rules.general_rams else 5)
+            t = choose_target(cards, trump, obs.rules.largest_target)  # R4.8
             return Action.announce_target(seat, t) if t else Action.pass_(seat)
         legal = [a.card for a in obs.legal]
         card = choose_play(cards, [c for _, c in obs.current], trump, len(obs.tricks), legal, self.variant)

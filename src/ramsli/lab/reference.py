@@ -64,7 +64,7 @@ def reference_outcome(hand: Hand) -> dict:
     for seat in hand.seated:
         decl[seat] = 0
     for seat, d in hand.declarations:
-        decl[seat] = int(d)
+        decl[seat] = int(bool(d))  # Declaration: truthy for in (R4.5)
     if hand.rules.compulsory:
         for seat in hand.seated:
             decl[seat] = 1

@@ -79,7 +79,7 @@ import pyspiel
 
 from ramsli.bots import register_bot
 from ramsli.cards import Card, format_cards, make_deck
-from ramsli.hand import Action, Hand, Phase, seat_name
+from ramsli.hand import Action, Hand, Phase, order_from_dealer, random_source, seat_name
 from ramsli.inference import infer
 from ramsli.rl.encoding import (
     NUM_ACTIONS, NUM_CARDS, DealView, action_id, dealt_cards, encode_into, id_to_action, legal_ids,
@@ -149,7 +149,7 @@ class _Config:
         dealer = int(p["dealer"])
         if not 0 <= dealer < n:
             raise ValueError(f"dealer={dealer}: allowed are 0..{n - 1} (seats, R4.2)")
-        if stack < max(rules.ante, 1):
+        if stack < rules.bust_below:
             raise ValueError(f"stack={stack} cannot pay the ante {rules.ante} (R3.5)")
         self.params = p
         self.rules = rules
@@ -158,7 +158,7 @@ class _Config:
         self.dealer = dealer
         self.deck = tuple(make_deck(rules.deck, rules.jokers))
         self.deck_ids = tuple(c.index for c in self.deck)
-        self.order = tuple((dealer + k) % n for k in range(1, n + 1))  # dealer's left first (R4.3)
+        self.order = order_from_dealer(dealer, range(n), n)  # dealer's left first (R4.3)
         fb = rules.first_batch
         #: the seat receiving each of the 5·N hand cards, in deal order (R4.3)
         self.deal_seats: tuple[int, ...] = tuple(
@@ -537,6 +537,7 @@ class ISMCTSRamsliBot:
 
     Args:
         seed: seed of the search and the resampling.
+        rng: instead of ``seed``, the random source itself (a ``random.Random``); not both.
         sims: ISMCTS simulations per decision (``max_simulations``), >= 2 (OpenSpiel's
             ISMCTS only creates the root in its first simulation).
         uct: the UCT exploration constant (OpenSpiel's ``uct_c``).
@@ -545,11 +546,12 @@ class ISMCTSRamsliBot:
 
     name = "ismcts"
 
-    def __init__(self, seed: int | None = None, sims: int = 200, uct: float = 2.0, rollouts: int = 1) -> None:
+    def __init__(self, seed: int | None = None, sims: int = 200, uct: float = 2.0, rollouts: int = 1, *,
+                 rng: random.Random | None = None) -> None:
         if int(sims) < 2 or int(rollouts) < 1 or float(uct) < 0:
             raise ValueError(f"sims={sims}, rollouts={rollouts}, uct={uct}: allowed are sims >= 2, "
                              "rollouts >= 1, uct >= 0")
-        self.rng = random.Random(seed)
+        self.rng = random_source(seed, rng, "ISMCTSRamsliBot")
         self.sims = int(sims)
         self.uct = float(uct)
         self.rollouts = int(rollouts)
