@@ -299,9 +299,9 @@ class DaskRunner(Runner):
         try:
             return handle.result()
         except distributed.KilledWorker as e:
-            raise ClusterError(f"a task was running on every worker that died while running it ({e}); "
-                               "the workers may run out of memory (give them more, or use smaller chunks); "
-                               "see the logs of `dask worker`") from None
+            raise ClusterError(f"the workers running a task died too often (the scheduler's allowed-failures): {e} "
+                               "A chunk may need more memory than a worker has; see the logs of `dask worker`."
+                               ) from None
 
     def cancel(self, handles: Iterable) -> None:
         handles = [h for h in handles if not h.done()]
