@@ -138,10 +138,15 @@ def _tournament(res) -> dict:
 
 # --- the same results ---------------------------------------------------------------------------------
 
+def _clients(admin) -> int:
+    return admin.run_on_scheduler(lambda dask_scheduler: len(dask_scheduler.clients))
+
+
 def test_a_tournament_on_the_cluster_equals_the_local_one(cluster):
     address, admin = cluster
     _ready(admin)
     before = _executed(admin)
+    clients = _clients(admin)
     args = (["rules", "random", "random", "rules"], Rules(), 30)
     local = run_tournament(*args, seed=11, duplicate=True)
     done = []
@@ -151,6 +156,10 @@ def test_a_tournament_on_the_cluster_equals_the_local_one(cluster):
     assert _executed(admin) - before >= 2  # it really ran as tasks on the workers
     other = run_tournament(*args, seed=12, duplicate=True, scheduler=address)
     assert _tournament(other) != _tournament(local)  # the comparison can fail
+    end = time.monotonic() + 30
+    while _clients(admin) > clients and time.monotonic() < end:
+        time.sleep(0.05)
+    assert _clients(admin) == clients  # every run closed its connection
 
 
 def test_a_simulation_on_the_cluster_equals_the_local_one(cluster):

@@ -259,11 +259,18 @@ class DaskRunner(Runner):
         self._n = 0
 
     def __enter__(self) -> "DaskRunner":
-        self.connect()
+        if self.client is None:
+            self.connect()
         return self
 
     def connect(self) -> None:
-        """Connect, wait for a worker, and check every worker's ramsli version and packages."""
+        """Connect, wait for a worker, and check every worker's ramsli version and packages.
+
+        Raises:
+            ClusterError: see the class; RuntimeError: if already connected.
+        """
+        if self.client is not None:
+            raise RuntimeError(f"already connected to {self.address}")
         distributed = _dask()
         t = self.timeout_s
         try:
