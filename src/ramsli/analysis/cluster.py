@@ -36,7 +36,7 @@ from typing import Any, Callable, Iterable, Iterator, Sequence
 
 import ramsli
 
-__all__ = ["ClusterError", "Runner", "LocalRunner", "DaskRunner", "make_runner", "run_chunks", "check_address",
+__all__ = ["ClusterError", "Runner", "LocalRunner", "DaskRunner", "run_chunks", "check_address",
            "check_workers", "DEFAULT_TIMEOUT_S", "TASK_RETRIES", "LAB_PACKAGES"]
 
 #: seconds to wait for the scheduler to answer and for at least one worker to join
@@ -327,18 +327,6 @@ class DaskRunner(Runner):
                 self.client.close()
             finally:
                 self.client = None
-
-
-def make_runner(jobs: int = 1, scheduler: str | None = None, needs: Sequence[str] = (),
-                pool: Callable[[int], Executor] | None = None, timeout_s: float | None = None) -> Runner:
-    """A :class:`DaskRunner` for ``scheduler`` if given, else a :class:`LocalRunner` of ``jobs`` processes.
-
-    Raises:
-        ClusterError: for a malformed ``scheduler`` address (connecting happens on ``with``).
-    """
-    if scheduler:
-        return DaskRunner(scheduler, needs=needs, timeout_s=timeout_s)
-    return LocalRunner(jobs, pool=pool)
 
 
 def run_chunks(runner: Runner, fn: Callable, work: Sequence[tuple],

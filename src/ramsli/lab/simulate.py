@@ -11,6 +11,8 @@ When every seat is ``random`` or ``tips`` the batch kernel plays
 (:mod:`ramsli.lab.kernel`, both cores); otherwise the engine plays with the
 bots (``jobs`` processes). Both give the same hands for the same seed when
 the bots are ``random``/``tips`` (the kernel agrees exactly with the engine).
+With ``scheduler`` either one's work units become tasks on a Dask cluster
+(:mod:`ramsli.analysis.cluster`), with the same summary as locally.
 """
 
 from __future__ import annotations
