@@ -338,6 +338,16 @@ def test_check_workers_names_the_worker_and_what_to_install():
     check_workers({"tcp://w:1": {"ramsli": ramsli.__version__, "missing": ["numba"]}})  # not needed: fine
 
 
+def test_the_worker_probe_travels_by_value_and_reports_a_missing_ramsli():
+    import cloudpickle
+
+    blob = cloudpickle.dumps(C._probe_factory())
+    code = ("import pickle, sys\nsys.modules['ramsli'] = None  # as on a worker without ramsli\n"
+            "print(pickle.loads(sys.stdin.buffer.read())(['numpy', 'no_such_package_x']))")
+    out = subprocess.run([sys.executable, "-c", code], input=blob, capture_output=True, check=True).stdout
+    assert out.decode().strip() == "{'ramsli': None, 'missing': ['no_such_package_x']}"
+
+
 def test_run_chunks_keeps_the_order_of_the_work_and_cancels_on_interrupt():
     with LocalRunner(2) as r:
         assert run_chunks(r, pow, [(k, 2) for k in range(20)]) == [k * k for k in range(20)]

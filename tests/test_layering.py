@@ -65,8 +65,8 @@ LOCAL_ALLOWED: dict[tuple[str, str], str] = {
     # Textual takes about 130 ms to import: `ramsli --help` and `ramsli play --plain` never need it,
     # only the full-screen app does.
     ("ramsli.commands.play", "ramsli.frontends.tui"): "start-up time of the CLI",
-    # The probe that checks every Dask worker's ramsli version travels by value (cloudpickle) and must
-    # run on a worker that has no ramsli, to say so; a module-level import would be needed there first.
+    # The probe that asks every Dask worker for its ramsli version travels by value (cloudpickle) and
+    # must also run on a worker without ramsli, to report that; so it imports ramsli inside itself.
     ("ramsli.analysis.cluster", "ramsli"): "runs on Dask workers that may lack ramsli",
 }
 
