@@ -205,8 +205,11 @@ def run_tournament(specs: Sequence[str], rules: Rules, deals: int, seed: int = 0
         runner = DaskRunner(scheduler)
         runner.connect()
     t0 = time.perf_counter()
-    jobs = max(1, int(jobs)) if runner is None else runner.parallelism
-    size = chunk or max(1, min(50, deals // (jobs * 8) or 1))
+    if runner is None:
+        jobs = max(1, int(jobs))
+        size = chunk or max(1, min(50, deals // (jobs * 8) or 1))
+    else:  # larger tasks on a cluster, so that the scheduler keeps many workers busy (docs/benchmarks.md)
+        size = chunk or max(1, min(200, deals // (runner.parallelism * 4) or 1))
     bounds = [(lo, min(deals, lo + size)) for lo in range(0, deals, size)]
     if runner is None:  # never more worker processes than work units
         runner = LocalRunner(min(jobs, len(bounds)), pool=ProcessPoolExecutor)
