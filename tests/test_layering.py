@@ -20,7 +20,7 @@ The checks:
 - the packages (``ramsli.X``) import each other without a cycle, also inside one
   layer (lab, rl, analysis and testing; the engine's modules);
 - a function-local import is only of an optional extra (:data:`OPTIONAL`:
-  NumPy, Numba, matplotlib, OpenSpiel, PettingZoo, Gymnasium) or of a ramsli
+  NumPy, Numba, matplotlib, OpenSpiel, PettingZoo, Gymnasium, Dask) or of a ramsli
   module that needs one at import time (found from the modules' own imports),
   or is in the commented allow-list :data:`LOCAL_ALLOWED`;
 - every module has a layer, so a new package must be placed before it is used.
@@ -56,9 +56,9 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
     ("front ends", ("ramsli.cli", "ramsli.commands", "ramsli.frontends", "ramsli.server")),
 ]
 
-#: third-party packages of the optional extras 'lab' and 'rl' (as in ``ramsli.cli.OPTIONAL``)
+#: third-party packages of the optional extras 'lab', 'rl' and 'dask' (as in ``ramsli.cli.OPTIONAL``)
 OPTIONAL = frozenset({"numpy", "numba", "llvmlite", "matplotlib", "pyspiel", "open_spiel", "pettingzoo",
-                      "gymnasium"})
+                      "gymnasium", "dask", "distributed"})
 
 #: (importing module, imported module) pairs that may stay function-local, each with its reason
 LOCAL_ALLOWED: dict[tuple[str, str], str] = {
@@ -70,6 +70,9 @@ LOCAL_ALLOWED: dict[tuple[str, str], str] = {
     ("ramsli.commands.serve", "uvicorn"): "start-up time of the CLI",
     ("ramsli.commands.serve", "ramsli.server.app"): "start-up time of the CLI",
     ("ramsli.commands.serve", "ramsli.server.storage"): "start-up time of the CLI",
+    # The probe that asks every Dask worker for its ramsli version travels by value (cloudpickle) and
+    # must also run on a worker without ramsli, to report that; so it imports ramsli inside itself.
+    ("ramsli.analysis.cluster", "ramsli"): "runs on Dask workers that may lack ramsli",
 }
 
 

@@ -53,7 +53,8 @@ _register()
 
 #: optional packages and the extra that brings them
 OPTIONAL = {"numpy": "lab", "numba": "lab", "llvmlite": "lab", "matplotlib": "lab",
-            "pyspiel": "rl", "open_spiel": "rl", "pettingzoo": "rl", "gymnasium": "rl"}
+            "pyspiel": "rl", "open_spiel": "rl", "pettingzoo": "rl", "gymnasium": "rl",
+            "dask": "dask", "distributed": "dask"}
 
 
 def main() -> None:

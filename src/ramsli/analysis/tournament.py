@@ -29,10 +29,11 @@ import math
 import random
 import statistics
 import time
-from concurrent.futures import ProcessPoolExecutor, as_completed
+from concurrent.futures import ProcessPoolExecutor
 from dataclasses import asdict, dataclass, field
 from typing import Callable, Sequence
 
+from ramsli.analysis.cluster import DaskRunner, LocalRunner, Runner, run_chunks
 from ramsli.bots.base import make_bot
 from ramsli.cards import make_deck
 from ramsli.hand import Hand
@@ -167,7 +168,7 @@ def _pct(xs: list[float], q: float) -> float:
 
 def run_tournament(specs: Sequence[str], rules: Rules, deals: int, seed: int = 0, jobs: int = 1,
                    duplicate: bool = False, progress: Callable[[int], None] | None = None,
-                   chunk: int = 0) -> TournamentResult:
+                   chunk: int = 0, scheduler: str | None = None) -> TournamentResult:
     """Play ``deals`` deals between the bots ``specs`` (one per seat, 2..6) and summarize.
 
     Args:
@@ -179,10 +180,14 @@ def run_tournament(specs: Sequence[str], rules: Rules, deals: int, seed: int = 0
         duplicate: play every deal in every rotation of the bots.
         progress: called with the number of deals just finished.
         chunk: deals per work unit (0: automatic).
+        scheduler: a Dask scheduler ``tcp://HOST:PORT``: the work units become tasks on that
+            cluster instead of local processes (``jobs`` is then not used; the extra ``dask``).
+            The results are the same as locally (:mod:`ramsli.analysis.cluster`).
 
     Raises:
         ValueError: for fewer than 2 or more than 6 bots, a number of bots unlike the option
             ``players`` (R2.1), an unknown bot, deals < 1, or a negative seed.
+        ClusterError: (``ramsli.analysis.cluster``) when the cluster cannot be used.
     """
     specs = list(specs)
     if not 2 <= len(specs) <= 6:
@@ -195,26 +200,23 @@ def run_tournament(specs: Sequence[str], rules: Rules, deals: int, seed: int = 0
         raise ValueError(f"seed={seed}: allowed is a whole number >= 0")
     for s in specs:
         make_bot(s, seed=0)  # validates names and options early
+    runner: Runner | None = None
+    if scheduler:
+        runner = DaskRunner(scheduler)
+        runner.connect()
     t0 = time.perf_counter()
-    jobs = max(1, int(jobs))
-    size = chunk or max(1, min(50, deals // (jobs * 8) or 1))
+    if runner is None:
+        jobs = max(1, int(jobs))
+        size = chunk or max(1, min(50, deals // (jobs * 8) or 1))
+    else:  # larger tasks on a cluster, so that the scheduler keeps many workers busy (docs/benchmarks.md)
+        size = chunk or max(1, min(200, deals // (runner.parallelism * 4) or 1))
     bounds = [(lo, min(deals, lo + size)) for lo in range(0, deals, size)]
-    jobs = min(jobs, len(bounds))  # never more worker processes than work units
+    if runner is None:  # never more worker processes than work units
+        runner = LocalRunner(min(jobs, len(bounds)), pool=ProcessPoolExecutor)
     rd = rules.to_dict()
-    results: list[list[dict]] = [[] for _ in bounds]
-    if jobs == 1:
-        for k, (lo, hi) in enumerate(bounds):
-            results[k] = _chunk((specs, rd, seed, lo, hi, duplicate))
-            if progress:
-                progress(hi - lo)
-    else:
-        with ProcessPoolExecutor(max_workers=jobs) as ex:
-            futs = {ex.submit(_chunk, (specs, rd, seed, lo, hi, duplicate)): k for k, (lo, hi) in enumerate(bounds)}
-            for f in as_completed(futs):
-                k = futs[f]
-                results[k] = f.result()
-                if progress:
-                    progress(bounds[k][1] - bounds[k][0])
+    with runner:
+        results = run_chunks(runner, _chunk, [((specs, rd, seed, lo, hi, duplicate),) for lo, hi in bounds],
+                             on_done=(lambda k, _: progress(bounds[k][1] - bounds[k][0])) if progress else None)
     flat = [d for part in results for d in part]
     labels = _labels(specs)
     bots = []

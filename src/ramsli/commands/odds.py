@@ -14,7 +14,9 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
+from ramsli.analysis.cluster import ClusterError
 from ramsli.commands import fail
+from ramsli.commands.cluster_opts import SchedulerOption, check_scheduler, interrupted
 from ramsli.lab.limits import LimitError, check_counters, check_positive_time, check_seed
 from ramsli.rules import PRESETS, Rules, RulesError
 
@@ -45,6 +47,7 @@ def odds_cmd(
                                              "at most this many counters (a finite number >= 0; 0: use the whole --time).")] = 0.05,
     seed: Annotated[int, typer.Option("--seed", "-s", help="Seed (>= 0).")] = 0,
     as_json: Annotated[bool, typer.Option("--json", help="Print the result as JSON.")] = False,
+    scheduler: SchedulerOption = None,
 ) -> None:
     """Estimate P(a trick), P(most tricks) and the counters of in vs out for one hand."""
     from ramsli.lab.odds import OddsError, estimate  # the lab's kernel: optional extra 'lab' (NumPy, Numba)
@@ -66,13 +69,16 @@ def odds_cmd(
             check()
         except LimitError as e:
             errors.append(str(e))
+    errors += check_scheduler(scheduler)
     if errors:
         fail(errors)
     try:
         res = estimate(cards, turn_up, players, seat, before, rules, bot=bot, time_s=time_s, precision=precision,
-                       seed=seed, pot=pot, note=lambda m: Console(stderr=True).print(m))
-    except (RulesError, OddsError, LimitError) as e:
+                       seed=seed, pot=pot, note=lambda m: Console(stderr=True).print(m), scheduler=scheduler)
+    except (RulesError, OddsError, LimitError, ClusterError) as e:
         fail([str(e)])
+    except KeyboardInterrupt:
+        interrupted(scheduler)
     if as_json:
         typer.echo(json.dumps(res, indent=2))
         return

@@ -16,7 +16,9 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
 from rich.table import Table
 
+from ramsli.analysis.cluster import ClusterError
 from ramsli.commands import fail as _fail
+from ramsli.commands.cluster_opts import SchedulerOption, check_scheduler, interrupted
 from ramsli.lab.limits import (MAX_HANDS, MAX_SESSIONS, LimitError, check_count, check_jobs, check_writable,
                                out_targets)
 from ramsli.rules import PRESETS, Rules, RulesError
@@ -56,6 +58,7 @@ def simulate_cmd(
                                                "The folder must exist.")]
     = None,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar.")] = False,
+    scheduler: SchedulerOption = None,
 ) -> None:
     """Self-play many hands or sessions and summarise them (in-rate, bete rate, pots, counters)."""
     from ramsli.lab.simulate import simulate, write_out  # the lab's kernel: optional extra 'lab' (NumPy, Numba)
@@ -103,19 +106,24 @@ def simulate_cmd(
                 check_writable(t, "--out")
         except LimitError as e:
             errors.append(str(e))
+    errors += check_scheduler(scheduler, jobs)
     if errors:
         _fail(errors)
     console = Console(stderr=True)
     total = hands or sessions
-    with Progress(TextColumn("[bold]simulate"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
-                  TimeRemainingColumn(), console=console, disable=quiet, transient=True) as prog:
-        task = prog.add_task("play", total=total)
-        try:
-            res = simulate(rules, specs, hands=hands, sessions=sessions, seed=seed, jobs=jobs,
-                           progress=lambda d, t: prog.update(task, completed=d),
-                           use_kernel=False if engine else None, note=lambda m: prog.console.print(m))
-        except ValueError as e:
-            _fail(str(e))
+    try:
+        with Progress(TextColumn("[bold]simulate"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
+                      TimeRemainingColumn(), console=console, disable=quiet, transient=True) as prog:
+            task = prog.add_task("play", total=total)
+            try:
+                res = simulate(rules, specs, hands=hands, sessions=sessions, seed=seed, jobs=jobs,
+                               progress=lambda d, t: prog.update(task, completed=d),
+                               use_kernel=False if engine else None, note=lambda m: prog.console.print(m),
+                               scheduler=scheduler)
+            except (ValueError, ClusterError) as e:
+                _fail(str(e))
+    except KeyboardInterrupt:
+        interrupted(scheduler)
     show(res)
     for t in targets:
         try:

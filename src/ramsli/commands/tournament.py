@@ -21,9 +21,11 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
 from rich.table import Table
 
+from ramsli.analysis.cluster import ClusterError
 from ramsli.analysis.tournament import TournamentResult, run_tournament
 from ramsli.bots.base import bot_names, make_bot
 from ramsli.commands import fail
+from ramsli.commands.cluster_opts import SchedulerOption, check_scheduler, interrupted
 from ramsli.lab.limits import MAX_DEALS, LimitError, check_count, check_jobs, check_writable, out_targets
 from ramsli.rules import PRESETS, Rules, RulesError
 
@@ -106,6 +108,7 @@ def tournament(
     plot: Annotated[Optional[Path], typer.Option("--plot", help="Write a PNG chart of the results to FILE.png "
                                                  "(the folder must exist).")] = None,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar.")] = False,
+    scheduler: SchedulerOption = None,
 ) -> None:
     """Play bots against each other and report counters per hand with 95% confidence intervals."""
     specs = [s.strip() for s in bots.replace(";", ",").split(",") if s.strip()]
@@ -165,6 +168,7 @@ def tournament(
                 check_writable(plot, "--plot")
             except LimitError as e:
                 errors.append(str(e))
+    errors += check_scheduler(scheduler, jobs)
     if errors:
         fail(errors)
     console = Console(stderr=True)
@@ -173,7 +177,11 @@ def tournament(
                       TimeRemainingColumn(), console=console, disable=quiet, transient=True) as prog:
             task = prog.add_task("deals", total=hands)
             res = run_tournament(specs, rules, hands, seed=seed, jobs=jobs, duplicate=duplicate,
-                                 progress=lambda k: prog.advance(task, k))
+                                 progress=lambda k: prog.advance(task, k), scheduler=scheduler)
+    except KeyboardInterrupt:
+        interrupted(scheduler)
+    except ClusterError as e:
+        fail(str(e))
     except ValueError as e:
         msg = str(e)
         if "unknown bot" in msg and "allowed are" not in msg:

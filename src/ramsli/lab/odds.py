@@ -47,6 +47,7 @@ from typing import Sequence
 
 import numpy as np
 
+from ramsli.analysis.cluster import LAB_PACKAGES, DaskRunner, LocalRunner, Runner
 from ramsli.bots.base import make_bot
 from ramsli.cards import Card, CardError, make_deck, parse_cards
 from ramsli.hand import Action, Hand
@@ -122,7 +123,7 @@ def _ci(x: np.ndarray) -> tuple[float, float]:
 
 def estimate(cards: str, turn_up: str, players: int, seat: int, before: str | Sequence[str] = "",
              rules: Rules | None = None, bot: str = "tips", time_s: float = 2.0, precision: float = 0.0,
-             seed: int = 0, pot: int = 0, batch: int = 20000, note=None) -> dict:
+             seed: int = 0, pot: int = 0, batch: int = 20000, note=None, scheduler: str | None = None) -> dict:
     """Estimate the odds of a hand (see the module text for every quantity).
 
     Args:
@@ -134,7 +135,9 @@ def estimate(cards: str, turn_up: str, players: int, seat: int, before: str | Se
         precision: stop once the 95% CI half-width of ``ev_diff`` is at most this (counters; 0 = use
         the whole time); seed: ≥ 0; pot: carry-in pot before the antes (R5.4); note: called with a
         one-line message before the kernel's one-time compile (Numba), which is done before the
-        clock of ``time_s`` starts.
+        clock of ``time_s`` starts; scheduler: a Dask scheduler ``tcp://HOST:PORT``: the chunks of
+        samples become tasks on that cluster (the extras ``dask`` and, on the workers, ``lab``); they
+        are still taken in order, so a run that stops on ``precision`` gives the same result as locally.
 
     Returns:
         a dict with ``p_trick``, ``p_most``, ``ev_in``, ``ev_out``, ``ev_diff`` (each
@@ -146,6 +149,7 @@ def estimate(cards: str, turn_up: str, players: int, seat: int, before: str | Se
             :data:`ramsli.lab.limits.MAX_COUNTERS` (stacks, ante, bete, pot), an ante above the
             starting stack (R3.5), a time or precision that is not finite (> 0, >= 0), a negative
             seed, or ``players`` unlike the option ``players`` (R2.1).
+        ClusterError: (``ramsli.analysis.cluster``) when the cluster cannot be used.
 
     Every payment in the samples is limited by the payer's stack (R5.8), so ``ev_in`` is never
     below ``-starting_stack``.
@@ -172,14 +176,30 @@ def estimate(cards: str, turn_up: str, players: int, seat: int, before: str | Se
                               if c not in mine and c is not tu), np.int64)
     stacks = np.full(n, rules.starting_stack, np.int64)
     kernel_bot = bot in ("tips", "random")
-    if kernel_bot:
-        K.warm_up("odds", note)  # the compile is not part of the time budget
-    t0 = time.perf_counter()
     if not kernel_bot:
         try:
             make_bot(bot, seed=0)
         except ValueError as e:
             raise OddsError(str(e)) from None
+    runner: Runner
+    if scheduler:
+        runner = DaskRunner(scheduler, needs=LAB_PACKAGES)
+        runner.connect()
+        window = 2 * runner.parallelism
+        if kernel_bot:  # the compile on every worker is not part of the time budget either
+            runner.run_everywhere(K.warm_up, "odds")
+    elif kernel_bot:
+        K.warm_up("odds", note)  # the compile is not part of the time budget
+        runner, window = LocalRunner(1), 1  # in this process: the kernel is parallel by itself
+    else:  # both cores: chunks of 50 samples in worker processes, consumed in order
+        workers = max(1, min(2, os.cpu_count() or 1))
+        if workers > 1 and "fork" in multiprocessing.get_all_start_methods():
+            ctx = multiprocessing.get_context("fork")
+            runner, window = LocalRunner(workers, pool=lambda k: ProcessPoolExecutor(max_workers=k,
+                                                                                      mp_context=ctx)), 4
+        else:
+            runner, window = LocalRunner(1), 1
+    t0 = time.perf_counter()
     pol = np.full(n, K.TIPS if bot == "tips" else K.RANDOM, np.int64)
     var = np.zeros(n, np.int64)
     mine_arr = np.array([c.index for c in mine], np.int64)
@@ -188,54 +208,49 @@ def estimate(cards: str, turn_up: str, players: int, seat: int, before: str | Se
     conditioning = ("rejection" if kernel_bot else "forced") if bef else "none"
     samples = 0
     start = 0
-    pool = None
+    next_start = 0
+    m = batch if kernel_bot else 50
     inflight: collections.deque = collections.deque()
-    if not kernel_bot:  # both cores: chunks of 50 samples in worker processes, consumed in order
-        workers = max(1, min(2, os.cpu_count() or 1))
-        if workers > 1 and "fork" in multiprocessing.get_all_start_methods():
-            pool = ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context("fork"))
-        next_start = 0
-    while True:
-        m = batch if kernel_bot else 50
-        if not kernel_bot and pool is not None:
-            while len(inflight) < 4:
-                inflight.append(pool.submit(_engine_samples, rules, bot, n, me, mine, tu, unknown, bef, seed,
-                                            next_start, m, pot))
-                next_start += m
-            d, tr, be, ag = inflight.popleft().result()
-        elif kernel_bot:
-            d = np.empty((m, 2), np.int64)
-            tr = np.empty(m, np.int64)
-            be = np.empty(m, np.int64)
-            ag = np.empty(m, np.bool_)
+
+    def submit(s0: int):
+        if kernel_bot:
             f = forced if conditioning != "forced" else np.where(forced >= 0, forced + 10, -1)
-            K.run_odds(seed, start, m, n, me, mine_arr, tu.index, unknown, dealer, stacks, pot, K.pack_rules(rules),
-                       pol, var, f, d, tr, be, ag, K._chunks(m))
-        else:
-            d, tr, be, ag = _engine_samples(rules, bot, n, me, mine, tu, unknown, bef, seed, start, m, pot)
-        start += m
-        samples += m
-        if conditioning == "rejection" and samples >= 4 * batch and sum(len(x) for x in tricks) < 0.02 * samples:
-            conditioning = "forced"  # too rare under the model: force the declarations instead
-            deltas, tricks, best = [], [], []
-            continue
-        keep = ag if conditioning == "rejection" else np.ones(m, bool)
-        deltas.append(d[keep])
-        tricks.append(tr[keep])
-        best.append(be[keep])
-        acc = sum(len(x) for x in tricks)
-        elapsed = time.perf_counter() - t0
-        if acc > 1000:
-            dd = np.concatenate(deltas)
-            half = _ci((dd[:, 0] - dd[:, 1]).astype(float))[1]
-            if precision > 0 and half <= precision:
-                break
-        if elapsed >= time_s and acc >= 200:
-            break
-    if pool is not None:
-        for f in inflight:
-            f.cancel()
-        pool.shutdown(wait=True, cancel_futures=True)
+            return runner.submit(_kernel_samples, rules, seed, s0, m, n, me, mine_arr, tu.index, unknown, dealer,
+                                 stacks, pot, pol, var, f)
+        return runner.submit(_engine_samples, rules, bot, n, me, mine, tu, unknown, bef, seed, s0, m, pot)
+
+    with runner:
+        try:
+            while True:
+                while len(inflight) < window:
+                    inflight.append(submit(next_start))
+                    next_start += m
+                d, tr, be, ag = runner.result(inflight.popleft())
+                start += m
+                samples += m
+                if (conditioning == "rejection" and samples >= 4 * batch
+                        and sum(len(x) for x in tricks) < 0.02 * samples):
+                    conditioning = "forced"  # too rare under the model: force the declarations instead
+                    deltas, tricks, best = [], [], []
+                    runner.cancel(inflight)  # those were asked for with rejection
+                    inflight.clear()
+                    next_start = start
+                    continue
+                keep = ag if conditioning == "rejection" else np.ones(m, bool)
+                deltas.append(d[keep])
+                tricks.append(tr[keep])
+                best.append(be[keep])
+                acc = sum(len(x) for x in tricks)
+                elapsed = time.perf_counter() - t0
+                if acc > 1000:
+                    dd = np.concatenate(deltas)
+                    half = _ci((dd[:, 0] - dd[:, 1]).astype(float))[1]
+                    if precision > 0 and half <= precision:
+                        break
+                if elapsed >= time_s and acc >= 200:
+                    break
+        finally:
+            runner.cancel(inflight)
     dd = np.concatenate(deltas) if deltas else np.zeros((0, 2), np.int64)
     trs = np.concatenate(tricks) if tricks else np.zeros(0, np.int64)
     bst = np.concatenate(best) if best else np.zeros(0, np.int64)
@@ -255,6 +270,17 @@ def estimate(cards: str, turn_up: str, players: int, seat: int, before: str | Se
         "out_allowed": out_allowed, "samples": samples, "accepted": int(len(trs)),
         "conditioning": conditioning, "elapsed_s": time.perf_counter() - t0, "seed": seed,
     }
+
+
+def _kernel_samples(rules, seed, start, m, n, me, mine_arr, turn_up, unknown, dealer, stacks, pot, pol, var, forced):
+    """Samples ``start .. start+m-1`` of ``seed`` played by the kernel: ``(deltas, tricks, best, agree)``."""
+    d = np.empty((m, 2), np.int64)
+    tr = np.empty(m, np.int64)
+    be = np.empty(m, np.int64)
+    ag = np.empty(m, np.bool_)
+    K.run_odds(seed, start, m, n, me, mine_arr, turn_up, unknown, dealer, stacks, pot, K.pack_rules(rules), pol, var,
+               forced, d, tr, be, ag, K._chunks(m))
+    return d, tr, be, ag
 
 
 def _engine_samples(rules, bot, n, me, mine, tu, unknown, bef, seed, start, m, pot):

@@ -11,6 +11,8 @@ When every seat is ``random`` or ``tips`` the batch kernel plays
 (:mod:`ramsli.lab.kernel`, both cores); otherwise the engine plays with the
 bots (``jobs`` processes). Both give the same hands for the same seed when
 the bots are ``random``/``tips`` (the kernel agrees exactly with the engine).
+With ``scheduler`` either one's work units become tasks on a Dask cluster
+(:mod:`ramsli.analysis.cluster`), with the same summary as locally.
 """
 
 from __future__ import annotations
@@ -25,6 +27,7 @@ from typing import Callable, Sequence
 
 import numpy as np
 
+from ramsli.analysis.cluster import LAB_PACKAGES, DaskRunner, LocalRunner, Runner, run_chunks
 from ramsli.bots.base import make_bot, play_hand
 from ramsli.cards import Card
 from ramsli.hand import Hand
@@ -192,24 +195,39 @@ def _engine_sessions(args: tuple) -> Stats:
     return st
 
 
+def _kernel_chunk(rules: Rules, n: int, lo: int, m: int, seed: int, pol: np.ndarray, hands: bool) -> Stats:
+    """Hands (or sessions) ``lo .. lo+m-1`` of ``seed`` played by the kernel, as totals."""
+    st = Stats(n)
+    if hands:
+        st.add_batch(K.play_batch(rules, n, m, seed=seed, start=lo, policy=pol))
+    else:
+        st.add_sessions(K.play_sessions(rules, n, m, seed=seed, start=lo, policy=pol, cap=SESSION_CAP))
+    return st
+
+
 def simulate(rules: Rules, bots: Sequence[str], hands: int = 0, sessions: int = 0, seed: int = 0, jobs: int = 1,
              progress: Callable[[int, int], None] | None = None, use_kernel: bool | None = None,
-             note: Callable[[str], None] | None = None) -> dict:
+             note: Callable[[str], None] | None = None, scheduler: str | None = None) -> dict:
     """Self-play ``hands`` independent hands or ``sessions`` whole sessions; return the summary dict.
 
     Args:
         rules: rules in force; bots: one bot spec per seat (2..6 seats); seed: ≥ 0.
         jobs: processes for the engine path, at most one per work unit (the kernel always uses all cores).
+            The engine's work units do not depend on ``jobs``, so neither do the results.
         progress: called as ``progress(done, total)`` (hands or sessions).
         use_kernel: force (True) or forbid (False) the kernel; default: when all bots allow it.
         note: called with a one-line message before the kernel's one-time compile (Numba), which
             is done on a tiny batch first and not counted in ``elapsed_s`` or ``hands_per_s``.
+        scheduler: a Dask scheduler ``tcp://HOST:PORT``: the work units become tasks on that cluster
+            (``jobs`` is then not used; the extras ``dask`` and, on the workers, ``lab``). Every
+            number of the summary but ``elapsed_s`` and ``hands_per_s`` is the same as locally.
 
     Raises:
         ValueError: for a bad number of bots, both or neither of hands/sessions, a bot the
             kernel cannot play with ``use_kernel=True``, an unknown bot, an ante above the
             starting stack in hands mode (R3.5), or, on the kernel path, counters above
             :data:`ramsli.lab.limits.MAX_COUNTERS` (the engine path has no such limit).
+        ClusterError: (``ramsli.analysis.cluster``) when the cluster cannot be used.
     """
     n = len(bots)
     if not 2 <= n <= K.MAX_SEATS:
@@ -235,40 +253,44 @@ def simulate(rules: Rules, bots: Sequence[str], hands: int = 0, sessions: int = 
             raise LimitError(f"{e}; or play through the engine with --engine (any size, slower)") from None
     total = hands or sessions
     st = Stats(n)
-    if kern:
+    runner: Runner | None = None
+    if scheduler:
+        runner = DaskRunner(scheduler, needs=LAB_PACKAGES if kern else ())
+        runner.connect()
+        if kern:  # the compile on every worker is not part of the timing either
+            runner.run_everywhere(K.warm_up, "batch" if hands else "sessions")
+    elif kern:
         K.warm_up("batch" if hands else "sessions", note)  # the compile is not part of the timing
-    t0 = time.perf_counter()
-    done = 0
     if kern:
         step = 200_000 if hands else 2_000
-        while done < total:
-            m = min(step, total - done)
-            if hands:
-                st.add_batch(K.play_batch(rules, n, m, seed=seed, start=done, policy=pol))
-            else:
-                st.add_sessions(K.play_sessions(rules, n, m, seed=seed, start=done, policy=pol, cap=SESSION_CAP))
-            done += m
-            if progress:
-                progress(done, total)
+        if runner is not None:  # smaller tasks for a cluster; the kernel's totals do not depend on them
+            step = max(1, min(step, max(20_000 if hands else 200, -(-total // (4 * runner.parallelism)))))
+        work = [(rules, n, lo, min(step, total - lo), seed, pol, bool(hands)) for lo in range(0, total, step)]
+        fn = _kernel_chunk
     else:
-        step = max(1, min(500 if hands else 20, total // max(1, jobs * 4) or 1))
-        work = [(rules, list(bots), lo, min(total, lo + step), seed) for lo in range(0, total, step)]
+        # the work units depend on the total only (bots are seeded per unit): the same for any jobs
+        step = max(1, min(500 if hands else 20, total // 4 or 1))
+        work = [((rules, list(bots), lo, min(total, lo + step), seed),) for lo in range(0, total, step)]
         fn = _engine_hands if hands else _engine_sessions
-        jobs = min(jobs, len(work))  # never more worker processes than work units
-        if jobs > 1:
-            with ProcessPoolExecutor(jobs) as ex:
-                for part in ex.map(fn, work):
-                    st.merge(part)
-                    done += part.hands if hands else len(part.session_len)
-                    if progress:
-                        progress(done, total)
-        else:
-            for w in work:
-                part = fn(w)
-                st.merge(part)
-                done += w[3] - w[2]
-                if progress:
-                    progress(done, total)
+    if runner is None:
+        # the kernel is parallel by itself; the engine: never more worker processes than work units
+        runner = LocalRunner(1 if kern else min(jobs, len(work)), pool=ProcessPoolExecutor)
+    t0 = time.perf_counter()
+    parts: dict[int, Stats] = {}
+    merged = [0]
+    done = [0]
+
+    def finished(k: int, part: Stats) -> None:
+        parts[k] = part
+        done[0] += part.hands if hands else len(part.session_len)
+        while merged[0] in parts:  # merge in the order of the work units: the same sums everywhere
+            st.merge(parts.pop(merged[0]))
+            merged[0] += 1
+        if progress:
+            progress(done[0], total)
+
+    with runner:
+        run_chunks(runner, fn, work, on_done=finished)
     elapsed = time.perf_counter() - t0
     return summarize(st, rules, bots, hands, sessions, seed, "kernel" if kern else "engine", elapsed)
 
