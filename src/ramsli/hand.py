@@ -69,6 +69,14 @@ class Phase(enum.Enum):
     OVER = "over"  #: settled (R5); see Hand.settlement
 
 
+# Enum members read on the hot path (legal_actions, apply, is_over) are module globals: on
+# Python 3.11 every ``Phase.PLAY`` goes through the slot of ``EnumType.__getattr__``
+# (about 250 ns, more than the rest of ``is_over``); a global is one cached lookup. The
+# same objects, so ``is`` holds (bench/engine.py, docs/benchmarks.md).
+_DECLARE, _GENERAL_RAMS, _TARGETS, _PLAYING, _OVER = (Phase.DECLARE, Phase.GENERAL_RAMS, Phase.TARGETS,
+                                                      Phase.PLAY, Phase.OVER)
+
+
 def random_source(seed: int | None = None, rng: random.Random | None = None, where: str = "this call",
                   required: bool = False) -> random.Random:
     """The random source of a call that takes ``seed=`` or ``rng=``: ``rng`` itself, or
@@ -133,7 +141,7 @@ class Declaration(enum.StrEnum):
     __repr__ = str.__repr__
 
     def __bool__(self) -> bool:
-        return self is Declaration.IN
+        return self is _DECLARED_IN
 
 
 class Action:
@@ -319,6 +327,10 @@ def _build_actions() -> None:
 _build_actions()
 _IN = [Action._SIMPLE[(s, "in")] for s in range(MAX_SEATS)]
 _OUT = [Action._SIMPLE[(s, "out")] for s in range(MAX_SEATS)]
+# hot-path globals (see _PLAYING): an Action's kind is always an ActionKind member, so
+# ``action.kind is _KIND_IN`` is ``action.kind == "in"`` without the str-subclass compare
+_KIND_IN, _KIND_OUT = ActionKind.IN, ActionKind.OUT
+_DECLARED_IN, _DECLARED_OUT = Declaration.IN, Declaration.OUT
 
 
 class Trick(NamedTuple):
@@ -741,7 +753,7 @@ class Hand:
             self.active = list(self.order)
             self._after_declarations()
         else:
-            self.phase = Phase.DECLARE
+            self.phase = _DECLARE
             self.to_act = self.order[0]
         return self
 
@@ -750,7 +762,7 @@ class Hand:
     @property
     def is_over(self) -> bool:
         """True once the hand is settled (R5)."""
-        return self.phase is Phase.OVER
+        return self.phase is _OVER
 
     @property
     def last_trick(self) -> Trick | None:
@@ -777,7 +789,7 @@ class Hand:
         """
         ph = self.phase
         seat = self.to_act
-        if ph is Phase.PLAY:
+        if ph is _PLAYING:
             step = len(self.history)
             if self._legal_at != step:
                 cards = self.hands[seat]
@@ -792,13 +804,13 @@ class Hand:
                 self._legal = legal
                 self._legal_at = step
             return self._legal[:]
-        if ph is Phase.DECLARE:
+        if ph is _DECLARE:
             if self._dealer_forced():
                 return [_IN[seat]]
             return [_IN[seat], _OUT[seat]]
-        if ph is Phase.GENERAL_RAMS:
+        if ph is _GENERAL_RAMS:
             return [Action._SIMPLE[(seat, "gr")], Action._SIMPLE[(seat, "pass")]]
-        if ph is Phase.TARGETS:  # R4.8: pass, or one of the targets offered
+        if ph is _TARGETS:  # R4.8: pass, or one of the targets offered
             return [Action._SIMPLE[(seat, "pass")]] + [Action._SIMPLE[(seat, f"t{t}")]
                                                         for t in self.rules.targets_offered]
         return []
@@ -942,7 +954,7 @@ class Hand:
                                          "e.g. 'p2 pl AS'", "R4.12")
         ph = self.phase
         # fast path for the common case: a legal card play
-        if ph is Phase.PLAY:
+        if ph is _PLAYING:
             if self._legal_at == len(self.history) and action in self._legal:
                 self._play(action)
                 return
@@ -953,8 +965,8 @@ class Hand:
                         or action.card in legal_plays(cards, self.current, self.trump, self.rules.overtrump)):
                     self._play(action)
                     return
-        elif ph is Phase.DECLARE and action.seat == self.to_act and (
-                action.kind == "in" or (action.kind == "out" and not self._dealer_forced())):
+        elif ph is _DECLARE and action.seat == self.to_act and (
+                action.kind is _KIND_IN or (action.kind is _KIND_OUT and not self._dealer_forced())):
             self._declare(action)
             return
         why = self.why_illegal(action)
@@ -963,9 +975,9 @@ class Hand:
         k = action.kind
         if k == "pl":
             self._play(action)
-        elif ph is Phase.DECLARE:
+        elif ph is _DECLARE:
             self._declare(action)
-        elif ph is Phase.GENERAL_RAMS:
+        elif ph is _GENERAL_RAMS:
             self._announce_gr(action)
         else:
             self._announce_target(action)
@@ -977,8 +989,8 @@ class Hand:
     def _declare(self, action: Action) -> None:
         """R4.5 declarations; R4.6 walkover; D-10 thrown in."""
         seat = action.seat
-        stay = action.kind == "in"
-        self.declarations.append((seat, Declaration.IN if stay else Declaration.OUT))
+        stay = action.kind is _KIND_IN
+        self.declarations.append((seat, _DECLARED_IN if stay else _DECLARED_OUT))
         self.history.append(action)
         if stay:
             self.active.append(seat)
@@ -996,7 +1008,7 @@ class Hand:
     def _after_declarations(self) -> None:
         """R4.7 then R4.8 then R4.9: the questions before the first lead."""
         if self.rules.general_rams:
-            self.phase = Phase.GENERAL_RAMS
+            self.phase = _GENERAL_RAMS
             self._ask = list(self.active)
             self.to_act = self._ask.pop(0)
         elif self.rules.targets:
@@ -1022,7 +1034,7 @@ class Hand:
         if not self._ask:
             self._start_play()
             return
-        self.phase = Phase.TARGETS
+        self.phase = _TARGETS
         self.to_act = self._ask.pop(0)
 
     def _announce_target(self, action: Action) -> None:
@@ -1037,7 +1049,7 @@ class Hand:
 
     def _start_play(self) -> None:
         """R4.9: the first active player to the dealer's left leads (D-12)."""
-        self.phase = Phase.PLAY
+        self.phase = _PLAYING
         act = self.active
         self._next_active = {s: act[(i + 1) % len(act)] for i, s in enumerate(act)}
         self.leader = act[0]
@@ -1065,7 +1077,7 @@ class Hand:
 
     def _finish(self) -> None:
         """Settle (R5) and close the hand."""
-        self.phase = Phase.OVER
+        self.phase = _OVER
         self.to_act = None
         self.leader = None if not self.tricks or len(self.tricks) == 5 else self.leader
         self.settlement = settle(

@@ -60,6 +60,13 @@ class PaymentReason(enum.StrEnum):
 
 POT = None  # payer/payee None means the pot
 
+# the members settle() uses, as module globals: on Python 3.11 ``PaymentReason.POT`` goes
+# through the slot of EnumType.__getattr__ (about 250 ns), a global is one cached lookup
+_POT, _GENERAL_RAMS, _BETE = PaymentReason.POT, PaymentReason.GENERAL_RAMS, PaymentReason.BETE
+_GENERAL_RAMS_PENALTY, _TARGET, _TARGET_MISSED = (PaymentReason.GENERAL_RAMS_PENALTY, PaymentReason.TARGET,
+                                                  PaymentReason.TARGET_MISSED)
+_PLAYED, _WALKOVER, _THROWN_IN = SettlementKind.PLAYED, SettlementKind.WALKOVER, SettlementKind.THROWN_IN
+
 
 class Payment(NamedTuple):
     """One transfer of counters in a settlement (R5.9 step order); an immutable named tuple.
@@ -212,11 +219,11 @@ def settle(rules: Rules, order: Sequence[int], active: Sequence[int], tricks_won
     targets = dict(targets or {})
     active = tuple(active)
     if thrown_in or not active:  # D-10: the pot carries over whole
-        return Settlement(SettlementKind.THROWN_IN, pot, tuple(tricks_won), active, (), 0, (), None, None, (), (),
+        return Settlement(_THROWN_IN, pot, tuple(tricks_won), active, (), 0, (), None, None, (), (),
                           pot, tuple(stacks), tuple(stacks))
     if len(active) == 1:  # R4.6 walkover: the one player in takes the pot
-        led.pay(1, None, active[0], pot, PaymentReason.POT)
-        return Settlement(SettlementKind.WALKOVER, pot, tuple(tricks_won), active, (active[0],), pot, (), None, None, (),
+        led.pay(1, None, active[0], pot, _POT)
+        return Settlement(_WALKOVER, pot, tuple(tricks_won), active, (active[0],), pot, (), None, None, (),
                           tuple(led.payments), led.pot, tuple(stacks), tuple(led.stacks))
 
     in_order = [s for s in order if s in active]
@@ -225,7 +232,7 @@ def settle(rules: Rules, order: Sequence[int], active: Sequence[int], tricks_won
     share = pot // len(winners)
     # step 1: pot shares (R5.1, R5.2); the remainder stays in the pot
     for s in winners:
-        led.pay(1, None, s, share, PaymentReason.POT)
+        led.pay(1, None, s, share, _POT)
 
     bete_amount = rules.bete_for(pot)  # R5.3
     gr_made: bool | None = None
@@ -236,7 +243,7 @@ def settle(rules: Rules, order: Sequence[int], active: Sequence[int], tricks_won
             total = 2 * pot
             each, rem = divmod(total, len(others))
             for i, s in enumerate(others):
-                led.pay(2, s, general_rams, each + (1 if i < rem else 0), PaymentReason.GENERAL_RAMS)
+                led.pay(2, s, general_rams, each + (1 if i < rem else 0), _GENERAL_RAMS)
 
     # step 3: betes, clockwise from the dealer's left; a failed announcer pays step 4 instead
     bete = []
@@ -245,11 +252,11 @@ def settle(rules: Rules, order: Sequence[int], active: Sequence[int], tricks_won
             if s == general_rams and not gr_made:
                 continue
             bete.append(s)
-            led.pay(3, s, None, bete_amount, PaymentReason.BETE)
+            led.pay(3, s, None, bete_amount, _BETE)
 
     # step 4: General Rams penalty (R5.6)
     if general_rams is not None and not gr_made:
-        led.pay(4, general_rams, None, rules.general_rams_penalty_for(pot), PaymentReason.GENERAL_RAMS_PENALTY)
+        led.pay(4, general_rams, None, rules.general_rams_penalty_for(pot), _GENERAL_RAMS_PENALTY)
 
     # step 5: targets (R5.7), declarer by declarer clockwise from the dealer's left
     results = []
@@ -263,9 +270,9 @@ def settle(rules: Rules, order: Sequence[int], active: Sequence[int], tricks_won
         results.append((s, t, met))
         if met:
             for o in others:
-                led.pay(5, o, s, b, PaymentReason.TARGET)
+                led.pay(5, o, s, b, _TARGET)
         else:
-            led.pay(5, s, None, b * len(others), PaymentReason.TARGET_MISSED)
+            led.pay(5, s, None, b * len(others), _TARGET_MISSED)
 
-    return Settlement(SettlementKind.PLAYED, pot, tuple(tricks_won), active, winners, share, tuple(bete), general_rams,
+    return Settlement(_PLAYED, pot, tuple(tricks_won), active, winners, share, tuple(bete), general_rams,
                       gr_made, tuple(results), tuple(led.payments), led.pot, tuple(stacks), tuple(led.stacks))
