@@ -442,9 +442,12 @@ class Table:
         """Check, commit, apply and broadcast one intent (R4.12); stale or repeated ``seq`` is refused.
 
         Raises:
-            TableError: as :meth:`check_intent`; the table is unchanged.
+            TableError: as :meth:`check_intent`; ``not_seated`` if the seat's takeover
+                (:meth:`sit` on a bot-played seat) has not taken effect yet; the table is unchanged.
         """
         async with self.lock:
+            if self.status == "playing" and not self.seats[seat].taken:
+                raise TableError("not_seated")  # a bot plays it until the takeover at the next deal
             action = self.check_intent(seat, text, seq)
             await self._commit("act", {"action": str(action), "by": by, "elapsed": round(self.clock(), 3)})
             return action
@@ -515,12 +518,18 @@ class Table:
                 and now - s.away_since >= self.options.grace_seconds)
 
     def view(self, seat: int | None) -> dict[str, Any]:
-        """The view of ``seat`` (None: a spectator), as ``docs/protocol.md`` describes it (R7)."""
+        """The view of ``seat`` (None: a spectator), as ``docs/protocol.md`` describes it (R7).
+
+        A seat nobody sits at yet (a bot seat whose link was opened, a takeover still ``pending``
+        until the next deal) gets a spectator's view: a bot plays those cards, and the person
+        holding the link may not see them (R7, D-16); ``you.pending`` says so.
+        """
         sess = self.session
         hand, number = self.current_hand()
         obs = None
+        private = seat is not None and self.seats[seat].taken
         if hand is not None:
-            obs = hand.observe(seat if seat is not None else hand.seated[0])
+            obs = hand.observe(seat if private else hand.seated[0])
         now = time.monotonic()
         declared = dict(obs.declarations) if obs is not None else {}
         seats = []
@@ -581,11 +590,12 @@ class Table:
                 place = 1 + sum(1 for j in range(len(self.seats)) if sess.stacks[j] > sess.stacks[i])
                 standings.append({"place": place, "seat": seat_name(i), "name": self.seats[i].name,
                                   "stack": sess.stacks[i]})
-        mine = seat is not None and obs is not None
+        mine = private and obs is not None
         return {
             "type": "view", "table": self.id, "seq": self.seq,
             "you": {"role": "seat" if seat is not None else "spectator",
-                    "seat": None if seat is None else seat_name(seat)},
+                    "seat": None if seat is None else seat_name(seat),
+                    "pending": seat is not None and self.seats[seat].pending is not None},
             "status": self.status, "test_seeded": self.seed is not None,
             "rules": self._rules_view,
             "options": self.options.to_dict(),
