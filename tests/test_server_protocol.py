@@ -346,3 +346,24 @@ def test_serve_refuses_bad_options_with_exit_status_2():
     assert r.exit_code == 2 and "1..65535" in r.output
     r = CliRunner().invoke(app, ["serve", "--database", "mysql://x@127.0.0.1/db"])
     assert r.exit_code == 2 and "postgresql+asyncpg://" in r.output
+
+
+def test_serve_on_a_taken_port_says_so_before_announcing_and_exits_2(tmp_path):
+    """Fresh-user finding 7: a second ``ramsli serve`` on a taken port announced itself, opened the
+    database, then died with uvicorn's raw error and status 3."""
+    import socket
+
+    from typer.testing import CliRunner
+
+    from ramsli.cli import app
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        s.listen()
+        port = s.getsockname()[1]
+        db = tmp_path / "s.sqlite"
+        r = CliRunner().invoke(app, ["serve", "--port", str(port), "--database", f"sqlite+aiosqlite:///{db}"])
+    assert r.exit_code == 2, r.output
+    assert "--port" in r.output and "in use" in r.output
+    assert "table server at" not in r.output
+    assert not db.exists()  # nothing was opened
