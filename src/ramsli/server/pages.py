@@ -162,7 +162,16 @@ async def seat_page(request: Request, table_id: str, token: str) -> HTMLResponse
         return _error_page(request, e)
     return _shell("table", _lang(request), "Ramsli", {
         "table": t.id, "token": token, "role": "seat", "seat": f"p{seat.index + 1}",
-        "taken": seat.taken, "name": seat.name, "hint": hint_allowed(request.app, t.id)})
+        "taken": seat.taken, "name": seat.name, "hint": hint_allowed(request.app, t.id),
+        "info": _public_info(t)})
+
+
+def _public_info(t: Any) -> dict[str, Any]:
+    """What an invitee may know before sitting down: status, preset, options, session end, seats
+    (names, bot or person); no tokens, no cards."""
+    info = t.info()
+    info.pop("spectate", None)
+    return info
 
 
 @router.get("/t/{table_id}/watch/{token}", response_class=HTMLResponse)

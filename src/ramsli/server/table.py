@@ -39,7 +39,7 @@ from ramsli.hand import seat_name
 from ramsli.history import settlement_record
 from ramsli.session import first_dealer_cut, forbidden_name_char
 
-__all__ = ["Table", "SeatState", "TableError", "TableOptions", "FAST_BOTS", "FILL_BOT", "NAME_MAX", "bot_pool",
+__all__ = ["Table", "SeatState", "TableError", "TableOptions", "FAST_BOTS", "FILL_BOT", "NAME_MAX", "BOT_NAMES", "bot_pool",
            "shutdown_bot_pool"]
 
 #: bots cheap enough to run on the event loop; others run in worker processes (see :func:`bot_pool`)
@@ -48,6 +48,8 @@ FAST_BOTS = ("random", "rules")
 FILL_BOT = "rules"
 #: longest seat name, characters
 NAME_MAX = 24
+#: the names of bots filling seats p1..p6 at the start (the same in every language)
+BOT_NAMES = ("Ada", "Bert", "Cleo", "Dario", "Elsa", "Finn")
 
 
 _POOL: Any = None
@@ -384,7 +386,7 @@ class Table:
                 if s.name:
                     names.append(s.name)
                     continue
-                base = f"{(s.bot or FILL_BOT).split(':')[0]} {seat_name(s.index)}"
+                base = BOT_NAMES[s.index]  # the level is shown beside the name (the seat's ``bot``)
                 name = base
                 while name.casefold() in used:
                     name += "'"
