@@ -146,10 +146,12 @@ class Hub:
         if not isinstance(body, dict):
             raise SpecError("the request must be a JSON object with preset, rules, seats")
         unknown = set(body) - {"preset", "rules", "seats", "grace_seconds", "turn_seconds", "bot_pace_seconds",
-                               "hand_pause_seconds", "seed"}
+                               "hand_pause_seconds", "seed", "hint"}
         if unknown:
             raise SpecError(f"unknown field {sorted(unknown)[0]!r}; allowed are preset, rules, seats, "
-                            "grace_seconds, turn_seconds, bot_pace_seconds, hand_pause_seconds, seed")
+                            "grace_seconds, turn_seconds, bot_pace_seconds, hand_pause_seconds, seed, hint")
+        if not isinstance(body.get("hint", False), bool):
+            raise SpecError(f"hint must be true or false, got {body.get('hint')!r}")
         preset = body.get("preset", "traditional")
         assignments = body.get("rules", [])
         if not isinstance(preset, str):
@@ -191,6 +193,7 @@ class Hub:
             bot_pace_seconds=_seconds(body.get("bot_pace_seconds", 0.8), "bot_pace_seconds", 0, 60, False),
             hand_pause_seconds=_seconds(body.get("hand_pause_seconds", 4), "hand_pause_seconds", 0, 600,
                                              False),
+            hint=body.get("hint", False),
         )
         seed = body.get("seed")
         if seed is not None:

@@ -10,8 +10,9 @@ module adds are described at the end of that page:
 - ``GET /how-to-play?lang=de&table=ID``: the rules for players, with the
   table's own variant (R6, R8);
 - ``GET /api/i18n/{lang}.json``: the Babel catalog of a language as JSON;
-- ``POST /api/web/tables``: create a table as ``POST /api/tables`` does, plus
-  ``"hint": true`` to allow the "should I stay in?" hint at that table;
+- ``POST /api/web/tables``: create a table as ``POST /api/tables`` does (``"hint": true``
+  allows the "should I stay in?" hint at that table, a stored table option);
+- ``POST /api/tables/{table}/pace``: the creator changes the bots' speed during play;
 - ``GET /api/tables/{table}/hint?token=...``: that hint for the token's seat,
   from :func:`ramsli.lab.odds.estimate` (the ``lab`` extra).
 
@@ -198,9 +199,10 @@ async def catalog_json(lang: str) -> JSONResponse:
 # -- creating a table with the hint allowed -----------------------------------------------------
 
 def hint_allowed(app: Any, table_id: str) -> bool:
-    """True if the creator of ``table_id`` allowed the "should I stay in?" hint (kept for the
-    server process's lifetime; a table restored after a restart has it off)."""
-    return table_id in getattr(app.state, "hint_tables", set())
+    """True if the creator of ``table_id`` allowed the "should I stay in?" hint (the table's
+    ``hint`` option, stored with its spec: it survives a restart); False for an unknown table."""
+    t = app.state.hub.tables.get(table_id)
+    return bool(t is not None and t.options.hint)
 
 
 @router.post("/api/web/tables", status_code=201)
@@ -212,16 +214,29 @@ async def create_web_table(request: Request) -> Any:
         raise TableError("bad_message", detail="the request body is not JSON") from None
     if not isinstance(body, dict):
         raise TableError("bad_message", detail="give a table spec object")
-    hint = body.pop("hint", False)
+    hint = body.get("hint", False)
     if not isinstance(hint, bool):
         raise TableError("bad_message", detail="hint must be true or false")
-    answer = await _hub(request).create_table(body)
+    answer = await _hub(request).create_table(body)  # ``hint`` is a stored table option
     if hint:
-        if not hasattr(request.app.state, "hint_tables"):
-            request.app.state.hint_tables = set()
-        request.app.state.hint_tables.add(answer["table"])
         _warm_up_lab()
     return dict(answer, hint=hint)
+
+
+@router.post("/api/tables/{table_id}/pace")
+async def set_bot_pace(request: Request, table_id: str) -> Any:
+    """The creator changes the bots' speed during play: ``{"creator_token", "bot_pace_seconds"}``
+    (seconds 0..60) answers ``{"bot_pace_seconds", "seq"}``; stored, so it survives a restart.
+    Errors: ``403 bad_token`` (not the creator), ``422 bad_message``, ``404 no_table``."""
+    try:
+        body = json.loads(await request.body() or b"{}")
+    except ValueError:
+        raise TableError("bad_message", detail="the request body is not JSON") from None
+    if not isinstance(body, dict):
+        raise TableError("bad_message", detail="give {\"creator_token\": ..., \"bot_pace_seconds\": ...}")
+    t = _hub(request).table(table_id)
+    await t.set_pace(body.get("creator_token"), body.get("bot_pace_seconds"))
+    return {"bot_pace_seconds": t.options.bot_pace_seconds, "seq": t.seq}
 
 
 # -- the "should I stay in?" hint -------------------------------------------------------------

@@ -6,7 +6,7 @@ and standings come from the engine (:class:`~ramsli.Session`,
 where (seat tokens, names, human or bot), who is connected, the sequence number
 ``seq`` of accepted events, and the pacing of bots.
 
-Every state change is an *event* (``sit``, ``start``, ``deal``, ``act``) that is
+Every state change is an *event* (``sit``, ``start``, ``deal``, ``act``, ``pace``) that is
 committed to the :class:`~ramsli.server.storage.Store` **before** it is applied
 and broadcast; :meth:`Table.replay` rebuilds a table from its events through the
 engine, so a restarted server has the same cards, actions and counters (R3.4).
@@ -107,16 +107,21 @@ class TableError(Exception):
 
 @dataclass
 class TableOptions:
-    """A table's timing options (seconds; ``turn_seconds`` None means no turn timer)."""
+    """A table's options: timings (seconds; ``turn_seconds`` None means no turn timer) and
+    ``hint``, whether the creator allows the "should I stay in?" hint (issue 11). They are part of
+    the stored spec, so they survive a restart; ``bot_pace_seconds`` may change during play
+    (a ``pace`` event)."""
 
     grace_seconds: float = 60.0
     turn_seconds: float | None = None
     bot_pace_seconds: float = 0.8
     hand_pause_seconds: float = 4.0
+    hint: bool = False
 
     def to_dict(self) -> dict[str, Any]:
         return {"grace_seconds": self.grace_seconds, "turn_seconds": self.turn_seconds,
-                "bot_pace_seconds": self.bot_pace_seconds, "hand_pause_seconds": self.hand_pause_seconds}
+                "bot_pace_seconds": self.bot_pace_seconds, "hand_pause_seconds": self.hand_pause_seconds,
+                "hint": self.hint}
 
 
 @dataclass
@@ -293,6 +298,8 @@ class Table:
             if (hand.dealer != data["dealer"] or list(hand.start_stacks) != data["stacks"]
                     or hand.carry_in != data["pot"]):
                 raise ValueError("the deal does not match the recorded dealer, stacks and pot")
+        elif kind == "pace":
+            self.options.bot_pace_seconds = float(data["seconds"])
         elif kind == "act":
             assert self.session is not None and self.session.hand is not None
             elapsed = float(data.get("elapsed", 0.0))
@@ -397,6 +404,21 @@ class Table:
             await self._commit("start", {"names": names, "dealer": dealer})
             if self.status == "playing":
                 await self._deal()
+
+    async def set_pace(self, creator_token: Any, seconds: Any) -> None:
+        """The creator changes how long bots wait before they act (``bot_pace_seconds``, 0..60),
+        also during play; stored as a ``pace`` event, so it survives a restart.
+
+        Raises:
+            TableError: ``bad_token`` (not the creator), ``bad_message`` (not a number 0..60).
+        """
+        async with self.lock:
+            if not isinstance(creator_token, str) or not secrets.compare_digest(
+                    creator_token.encode(), self.creator_token.encode()):
+                raise TableError("bad_token")
+            if isinstance(seconds, bool) or not isinstance(seconds, (int, float)) or not 0 <= seconds <= 60:
+                raise TableError("bad_message", detail=f"bot_pace_seconds must be a number 0..60, got {seconds!r}")
+            await self._commit("pace", {"seconds": float(seconds)})
 
     async def _deal(self) -> None:
         """Shuffle (``secrets.SystemRandom``, or the test seed), cut, commit the deal, deal it (R4.1–R4.4)."""

@@ -431,11 +431,21 @@
     };
     const pause = el("select", { id: "set-pause", onchange: (e) => { R.settings.trickPause = +e.target.value; R.saveSettings(); } });
     for (const [v, t] of [[0.8, _("short")], [1.6, _("normal")], [3, _("long")], [30, _("until I tap")]]) pause.append(el("option", { value: String(v), selected: +R.settings.trickPause === v, text: t }));
+    // the creator may change the bots' speed during play (stored with the table)
+    const creator = R.creatorToken(P.table);
+    const botPace = el("select", { id: "set-bot-pace", onchange: async (e) => {
+      try { await R.api("POST", `/api/tables/${P.table}/pace`, { creator_token: creator, bot_pace_seconds: +e.target.value }); }
+      catch (err) { R.toast(err.message, "", "bad"); }
+    } });
+    const paceNow = view.options.bot_pace_seconds;
+    for (const [v, t] of [[0.3, _("fast")], [0.8, _("normal")], [1.6, _("slow")]]) botPace.append(el("option", { value: String(v), selected: paceNow === v, text: t }));
+    if (![0.3, 0.8, 1.6].includes(paceNow)) botPace.append(el("option", { value: String(paceNow), selected: true, text: ngettext("{n} second", "{n} seconds", paceNow) }));
     return [check("set-four", "fourColour", _("Four-colour suits (♠ black, ♥ red, ♦ blue, ♣ green)")),
       check("set-german", "german", _("German-suited cards (acorns, leaves, hearts, bells)")),
       check("set-sound", "sound", _("Sound on your turn")),
       check("set-motion", "reduceMotion", _("Reduce motion")),
       el("div", { class: "form-grid" }, el("label", { for: "set-pause", text: _("A finished trick stays") }), pause,
+        creator ? el("label", { for: "set-bot-pace", text: _("Bot speed") }) : "", creator ? botPace : "",
         el("label", { for: "lang", text: _("Language") }), R.langPicker()),
       el("p", { class: "note", text: _("Keys: 1–5 play a card, I in, O out, L last trick, S score sheet, Esc closes.") })];
   }
