@@ -6,7 +6,9 @@ played through the hub with real SQLite storage, and every message delivered to 
 connection (each seat, a spectator) is checked the moment it is sent: it may name only cards
 its recipient may know — the turn-up, jokers turned aside, cards played so far in that hand,
 and, for a seat, its own dealt cards — and holds no deck, cut, stock, seed or RNG state.
-The downloaded hand histories show ``??`` for every seat that played no card, and no cut.
+The downloaded hand histories show ``??`` for every seat that played no card, and no cut; a
+seat's own download (and its readable hand account) shows its own cards only for the hands its
+person sat there — a bot seat taken over mid-hand sees nothing of that hand before the takeover.
 """
 
 from __future__ import annotations
@@ -40,6 +42,9 @@ class CheckingConn(Conn):
         #: (the takeover takes effect at the next deal); before that it is a spectator (R7)
         self.taker = taker
         self.tried = False
+        #: the first hand this connection's person played at its seat (a taker: set when it sits)
+        self.since = 1 if seat is not None and not taker else None
+        self.token = ""
 
     async def intent(self, hub: Hub, action: str, seq: int) -> None:
         self.echo = cards_in(action)
@@ -104,6 +109,7 @@ async def _session(rules: dict[str, str], kinds: list[str], hands: int, choice_s
             if s["kind"] == "human":
                 await hub.sit(tid, s["token"], f"Human {i + 1}")
                 c = CheckingConn(hub, tid, i, failures)
+                c.token = s["token"]
                 await hub.receive(c, json.dumps({"type": "hello", "token": s["token"]}), tid)
                 conns.append(c)
         watcher = CheckingConn(hub, tid, None, failures)
@@ -116,9 +122,12 @@ async def _session(rules: dict[str, str], kinds: list[str], hands: int, choice_s
         for i, s in enumerate(made["seats"]):
             if s["kind"] == "bot" and rng.random() < 0.5:
                 c = CheckingConn(hub, tid, i, failures, taker=True)
+                c.token = s["token"]
                 await hub.receive(c, json.dumps({"type": "hello", "token": s["token"]}), tid)
                 if t.status == "playing":
                     await hub.sit(tid, s["token"], f"Taker {i + 1}")
+                    # the hand in progress is the bot's; the taker's first hand is the next one
+                    c.since = t.session.hands_played + (2 if t.session.hand is not None else 1)
                 conns.append(c)
         loop = asyncio.get_running_loop()
         deadline = loop.time() + 60.0  # bound in time: some bots think in a thread
@@ -159,6 +168,22 @@ async def _session(rules: dict[str, str], kinds: list[str], hands: int, choice_s
             leaked = cards_in(text.split("[play]")[0]) - known_cards(e.hand, None)
             if leaked:
                 failures.append(f"hand {e.number}: the history shows {sorted(leaked)}")
+            # a seat's own download and hand account show its own cards (also folded), if its
+            # person sat there in that hand, and nobody else's (R7)
+            for c in conns:
+                mine = c.since is not None and c.since <= e.number
+                own = HandHistory.from_toml(hub.history(tid, e.number, c.token))
+                if own.cards[c.who] != (tuple(e.hand.dealt[c.who]) if mine else hh.cards[c.who]):
+                    failures.append(f"hand {e.number}: seat p{c.who + 1}'s own download shows its cards: "
+                                    f"{own.cards[c.who]} (its person sat there from hand {c.since})")
+                for s in e.hand.seated:
+                    if s != c.who and (s in played) == any(x is None for x in own.cards[s]):
+                        failures.append(f"hand {e.number}: seat p{c.who + 1}'s download shows p{s + 1} wrongly")
+                account = t.finished_hand(e.number, t.seats[c.who])
+                extra = cards_in(account) - known_cards(e.hand, c.who if mine else None)
+                if extra or account["your_cards"] != ([str(x) for x in e.hand.dealt[c.who]] if mine else []):
+                    failures.append(f"hand {e.number}: seat p{c.who + 1}'s hand account shows {sorted(extra)} "
+                                    f"/ {account['your_cards']}")
         assert t.session.total() == t.session.bank  # R3.4
     finally:
         await hub.close()

@@ -900,3 +900,68 @@ def test_a_replaced_tab_says_so_once_and_can_play_here_again(chromium, server):
         assert first.eval_on_selector_all(".banner:not([hidden])", "els => els.length") == 0
     finally:
         ctx.close()
+
+
+def test_the_last_hand_summary_then_standings_and_a_finished_hand_to_read(chromium, server):
+    """Findings 8 and 9: the last hand's summary was skipped at the session's end; the score sheet's
+    hand numbers only downloaded a .toml, and a seat's own download hid its own folded cards."""
+    base, db = server
+    made = _table(base, [{"kind": "human"}, {"kind": "bot", "bot": "rules"}, {"kind": "bot", "bot": "rules"}],
+                  seed=12, rules=["end=hands:1", "dealer_forced=false"])
+    _post(base, f"/api/tables/{made['table']}/sit", {"token": made["seats"][0]["token"], "name": "Ann"})
+    _post(base, f"/api/tables/{made['table']}/start", {"creator_token": made["creator_token"]})
+    ctx = _context(chromium, {"width": 1280, "height": 680})
+    try:
+        page = ctx.new_page()
+        page.goto(base + made["seats"][0]["invite"])
+        page.wait_for_selector(".actions .act-out")
+        page.click(".actions .act-out")  # Ann goes out: her cards are folded
+        page.wait_for_function("document.body.dataset.overlay === 'summary'", timeout=30000)
+        page.wait_for_selector(".final .standings")  # the session is over, and the summary shows first
+        page.click("#dialog-close")
+        page.wait_for_function("document.body.dataset.overlay === 'standings'")
+        page.click(".dialog button[data-hand='1']")
+        page.wait_for_function("document.body.dataset.overlay === 'hand'")
+        shown = page.eval_on_selector_all(".dialog .trick-list >> nth=0 >> .card", "els => els.length")
+        session = _engine_session(db, made["table"])
+        dealt = sorted(str(c) for c in session.ledger[0].hand.dealt[0])
+        names = page.eval_on_selector_all(".dialog .trick-list", "ls => [...ls[0].querySelectorAll('.card')].map(e => e.getAttribute('aria-label'))")
+        assert shown == 5 and len(names) == 5
+        status, toml = _get(base, f"/api/tables/{made['table']}/hands/1.toml?token={made['seats'][0]['token']}")
+        assert status == 200 and all(c in toml.decode() for c in dealt)  # her own download shows her cards
+        status, toml = _get(base, f"/api/tables/{made['table']}/hands/1.toml?token={made['spectate'].rsplit('/', 1)[1]}")
+        assert status == 200 and not any(c in toml.decode().split("[play]")[0].replace(str(session.ledger[0].hand.turn_up), "")
+                                         for c in dealt if c not in {str(a.card) for a in session.ledger[0].hand.history if a.kind == "pl"})
+        page.click("#dialog-close")
+        # the keys the settings name are the keys that work (1-5, as README and how-to-play say)
+        page.click("#btn-settings")
+        assert "1–5" in page.text_content(".dialog") and "1–9" not in page.text_content(".dialog")
+        page.click("#dialog-close")
+        # junk in "Join a table" says what is wrong
+        page.goto(base + "/")
+        page.fill("#join-link", "hello")
+        page.click("#join button[type=submit]")
+        page.wait_for_selector(".toast.show")
+        assert "not an invite link" in page.text_content(".toast")
+    finally:
+        ctx.close()
+
+
+def test_german_suited_trump_label_shows_the_suit_picture_in_its_colour(chromium, server):
+    """Finding 8: with German-suited cards the trump label had no suit symbol and the French colour."""
+    base, _db = server
+    made = _mid_hand(base, seed=13)
+    ctx = _context(chromium, lang="de")
+    ctx.add_init_script("localStorage.setItem('ramsli.settings', JSON.stringify({german: true, trickPause: 0.3}));")
+    try:
+        page = ctx.new_page()
+        page.goto(base + made["seats"][0]["invite"] + "?lang=de")
+        page.wait_for_selector(".trump")
+        assert page.query_selector(".trump .suit-pip svg g") is not None
+        fill = page.get_attribute(".trump .suit-pip svg g", "fill")
+        colours = {"S": "#2e7d32", "H": "#c8102e", "D": "#d59a00", "C": "#8a5a24"}
+        suit = page.evaluate("[...document.querySelector('.trump').classList].find(c => c.startsWith('suit-')).slice(5)")
+        assert fill == colours[suit]
+        assert page.text_content(".trump .suit-name") == {"S": "Grün", "H": "Herz", "D": "Schellen", "C": "Eichel"}[suit]
+    finally:
+        ctx.close()

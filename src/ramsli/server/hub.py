@@ -251,7 +251,8 @@ class Hub:
         return {"status": t.status, "seq": t.seq}
 
     def history(self, table_id: Any, number: int, token: Any) -> str:
-        """The hand history (TOML) of finished hand ``number``, folded hands and the cut hidden (R7, D-16).
+        """The hand history (TOML) of finished hand ``number``, folded hands and the cut hidden (R7, D-16);
+        a seat's own token also shows that seat's own cards (when it sat there in that hand).
 
         Raises:
             TableError: ``no_table``, ``bad_token`` (not a token of this table), ``no_hand``.
@@ -270,6 +271,11 @@ class Hub:
         names = [seat.name or f"p{seat.index + 1}" for seat in t.seats]
         hh = HandHistory.from_hand(entry.hand, names, entry.number, hide_folded=True)
         hh = dataclasses.replace(hh, cut=None)  # the cut is never shown (R7, D-16)
+        own = t.seat_of_token(token)
+        if t.own_cards_shown(own, number):  # a seat's own download shows its own cards, also folded
+            cards = list(hh.cards)
+            cards[own.index] = tuple(entry.hand.dealt[own.index])
+            hh = dataclasses.replace(hh, cards=tuple(cards))
         return hh.to_toml()
 
     # -- WebSocket messages -------------------------------------------------------------

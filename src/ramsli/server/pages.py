@@ -13,6 +13,8 @@ module adds are described at the end of that page:
 - ``POST /api/web/tables``: create a table as ``POST /api/tables`` does (``"hint": true``
   allows the "should I stay in?" hint at that table, a stored table option);
 - ``POST /api/tables/{table}/pace``: the creator changes the bots' speed during play;
+- ``GET /api/tables/{table}/hands/{n}.json?token=...``: a finished hand to read (public log
+  and the token's own cards);
 - ``GET /api/tables/{table}/hint?token=...``: that hint for the token's seat,
   from :func:`ramsli.lab.odds.estimate` (the ``lab`` extra).
 
@@ -35,6 +37,7 @@ import asyncio
 import functools
 import html
 import json
+import secrets
 import threading
 import time
 from pathlib import Path
@@ -237,6 +240,17 @@ async def set_bot_pace(request: Request, table_id: str) -> Any:
     t = _hub(request).table(table_id)
     await t.set_pace(body.get("creator_token"), body.get("bot_pace_seconds"))
     return {"bot_pace_seconds": t.options.bot_pace_seconds, "seq": t.seq}
+
+
+@router.get("/api/tables/{table_id}/hands/{number}.json")
+async def finished_hand(request: Request, table_id: str, number: int, token: str = "") -> Any:
+    """A finished hand to read in the page (:meth:`~ramsli.server.table.Table.finished_hand`):
+    public log plus the token's own cards. Errors: ``403 bad_token``, ``404 no_hand``."""
+    t = _hub(request).table(table_id)
+    seat = t.seat_of_token(token)
+    if seat is None and not (isinstance(token, str) and secrets.compare_digest(token.encode(), t.spectator_token.encode())):
+        raise TableError("bad_token")
+    return t.finished_hand(number, seat)
 
 
 # -- the "should I stay in?" hint -------------------------------------------------------------

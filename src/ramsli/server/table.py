@@ -136,6 +136,8 @@ class SeatState:
         name: the name shown, or None while an open human seat is empty.
         taken: a person sits here (sat down through the invite link).
         pending: the name of a person taking over a bot-played seat at the next deal.
+        since_hand: the first hand (1-based) its person played, or None while nobody sits here;
+            that person may see this seat's own cards of hands from then on (R7).
     """
 
     index: int
@@ -145,6 +147,7 @@ class SeatState:
     name: str | None = None
     taken: bool = False
     pending: str | None = None
+    since_hand: int | None = None
     conn: Any = None
     away_since: float | None = None
     bot_player: Any = None
@@ -276,6 +279,7 @@ class Table:
             if self.status == "waiting":
                 seat.name = data["name"]
                 seat.taken = True
+                seat.since_hand = 1
             else:
                 seat.pending = data["name"]
         elif kind == "start":
@@ -292,6 +296,7 @@ class Table:
             for s in self.seats:
                 if s.pending is not None:  # a person takes over a bot-played seat between hands
                     s.name, s.taken, s.pending = s.pending, True, None
+                    s.since_hand = self.session.hands_played + 1
                     s.bot_player = None
             deck = [Card.parse(c) for c in data["deck"]]
             hand = self.session.start_hand(deck=deck, cut=data["cut"])
@@ -523,6 +528,38 @@ class Table:
         if s.ledger:
             return s.ledger[-1].hand, s.ledger[-1].number
         return None, None
+
+    def own_cards_shown(self, seat: SeatState | None, number: int) -> bool:
+        """True if the person at ``seat`` (None: a spectator) may see that seat's own dealt cards
+        of finished hand ``number``: they sat there in that hand (R7: never a bot's cards from
+        before a takeover)."""
+        return seat is not None and seat.taken and seat.since_hand is not None and seat.since_hand <= number
+
+    def finished_hand(self, number: int, seat: SeatState | None) -> dict[str, Any]:
+        """A readable account of finished hand ``number`` for ``seat`` (None: a spectator): the
+        public log (declarations, every trick, the settlement) and, when
+        :meth:`own_cards_shown`, that seat's own dealt cards; never anyone else's unplayed or
+        folded cards, the stock or the cut (R7, D-16).
+
+        Raises:
+            TableError: ``no_hand`` if hand ``number`` is not finished.
+        """
+        s = self.session
+        if s is None or not 1 <= number <= len(s.ledger):
+            raise TableError("no_hand", number=number)
+        entry = s.ledger[number - 1]
+        hand = entry.hand
+        obs = hand.observe(hand.seated[0])  # only public fields are read from it
+        mine = self.own_cards_shown(seat, number)
+        return {
+            "number": number, "dealer": seat_name(hand.dealer), "turn_up": str(hand.turn_up),
+            "trump": obs.trump, "turned_aside": [str(c) for c in hand.turned_aside],
+            "declarations": [[seat_name(a), d] for a, d in obs.declarations],
+            "tricks": [_trick(t) for t in obs.tricks],
+            "settlement": settlement_record(entry.settlement),
+            "your_cards": [str(c) for c in hand.dealt[seat.index] if c is not None] if mine else [],
+            "history": f"/api/tables/{self.id}/hands/{number}.toml",
+        }
 
     def rules_summary(self) -> str:
         try:

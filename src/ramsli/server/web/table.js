@@ -252,8 +252,8 @@
     box.append(stock);
     const trump = el("div", { class: "trump suit-" + h.trump },
       el("span", { class: "label", text: _("Trump") }), " ",
-      el("span", { class: "suit-sym", text: R.suitSymbol(h.trump) }), " ",
-      el("span", { class: "suit-name", text: R.settings.german ? "" : R.suitName(h.trump) }));
+      R.settings.german ? R.suitPipSVG(h.trump) : el("span", { class: "suit-sym", text: R.suitSymbol(h.trump) }), " ",
+      el("span", { class: "suit-name", text: R.suitName(h.trump) }));
     box.append(trump);
     box.append(el("div", { class: "pot", "aria-label": _("Pot: {n}", { n: h.pot }) },
       el("span", { class: "chips", "aria-hidden": "true" }), el("span", { text: _("Pot: {n}", { n: h.pot }) })));
@@ -378,8 +378,8 @@
         el("figcaption", { text: seatName(sid) + (trick.winner === sid ? " ✦" : "") }))));
   }
 
-  function summaryBody() {
-    const st = pendingSummary.settlement;
+  function summaryBody(settlement) {
+    const st = settlement || pendingSummary.settlement;
     const rows = [];
     const names = (list) => R.listText(list.map(seatName));
     if (st.kind === "thrown-in") rows.push(el("p", { text: _("Everyone went out: the pot stays for the next hand.") }));
@@ -410,10 +410,34 @@
         const win = e.winners.includes(s.seat), bete = e.bete.includes(s.seat);
         return el("td", { class: "num" + (win ? " win" : "") + (bete ? " bete" : ""), text: String(e.stacks_after[i]) + (win ? " ✦" : "") + (bete ? " ✗" : "") });
       });
-      tb.append(el("tr", {}, el("th", { scope: "row" }, el("a", { href: e.history + "?token=" + encodeURIComponent(P.token), text: String(e.hand) })), cells, el("td", { class: "num", text: String(e.pot_after) })));
+      tb.append(el("tr", {}, el("th", { scope: "row", class: "hand-no" },
+        el("button", { type: "button", class: "small link-like", "data-hand": String(e.hand), onclick: () => openHand(e.hand),
+          "aria-label": _("Show hand {n}", { n: e.hand }), text: String(e.hand) }),
+        el("a", { href: e.history + "?token=" + encodeURIComponent(P.token), class: "dl", download: "", title: _("Download hand {n} (TOML)", { n: e.hand }),
+          "aria-label": _("Download hand {n} (TOML)", { n: e.hand }), text: "⤓" })), cells, el("td", { class: "num", text: String(e.pot_after) })));
     }
-    return [el("div", { class: "scroll" }, el("table", { class: "sheet" }, el("thead", {}, head), tb)),
+    return [el("div", { class: "scroll", tabindex: "0", "aria-label": _("Score sheet") }, el("table", { class: "sheet" }, el("thead", {}, head), tb)),
+      isPhone() && view.seats.length > 3 ? el("p", { class: "note scroll-hint", text: _("Swipe the table sideways to see every column.") }) : "",
       el("p", { class: "note", text: _("✦ took a share of the pot · ✗ paid bete · numbers are stacks after the hand") })];
+  }
+
+  let shownHand = null; // a finished hand read from the score sheet
+  async function openHand(n) {
+    try {
+      shownHand = await R.api("GET", `/api/tables/${P.table}/hands/${n}.json?token=${encodeURIComponent(P.token)}`);
+      openOverlay("hand");
+    } catch (e) { R.toast(e.message, "", "bad"); }
+  }
+  function handBody() {
+    const hv = shownHand;
+    const rows = [el("p", { text: _("Dealer: {name} · turn-up {card}", { name: seatName(hv.dealer), card: R.cardName(hv.turn_up) }) })];
+    if (hv.your_cards.length) rows.push(el("h3", { text: _("Your cards") }), el("div", { class: "trick-list" }, R.sortHand(hv.your_cards, hv.trump).map((c) => cardFace(c))));
+    const decl = hv.declarations.map(([sid, d]) => seatName(sid) + " " + (d === "in" ? _("in") : _("out")));
+    if (decl.length) rows.push(el("p", { text: decl.join(" · ") }));
+    hv.tricks.forEach((t, k) => rows.push(el("h3", { text: _("Trick {n}", { n: k + 1 }) }), trickList(t)));
+    rows.push(el("h3", { text: _("Result") }), ...summaryBody(hv.settlement));
+    rows.push(el("p", {}, el("a", { href: hv.history + "?token=" + encodeURIComponent(P.token), download: "", text: _("Download hand {n} (TOML)", { n: hv.number }) })));
+    return rows;
   }
 
   function standingsBody() {
@@ -497,6 +521,7 @@
     if (overlay === "summary" && !pendingSummary) overlay = null;
     if (overlay === "last" && h && h.last_trick) parts.push(dialog(_("Last trick"), trickList(h.last_trick), el("p", { text: _("{name} takes the trick", { name: seatName(h.last_trick.winner) }) })));
     else if (overlay === "sheet") parts.push(dialog(_("Score sheet"), ...sheetBody()));
+    else if (overlay === "hand" && shownHand) parts.push(dialog(_("Hand {n}", { n: shownHand.number }), ...handBody()));
     else if (overlay === "settings") parts.push(dialog(_("Settings"), ...settingsBody()));
     else if (overlay === "summary") parts.push(dialog(_("Hand {n} is over", { n: pendingSummary.number }), ...summaryBody()));
     else if (overlay === "standings" && view.standings) parts.push(dialog(_("Standings"), ...standingsBody(), ...sheetBody()));
