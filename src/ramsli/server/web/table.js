@@ -145,7 +145,6 @@
         const r = await R.api("POST", `/api/tables/${P.table}/sit`, { token: P.token, name: name });
         R.settings.name = name; R.saveSettings();
         R.rememberTable({ table: P.table, token: P.token, seat: r.seat, name: name, invite: location.pathname, created: Date.now() });
-        if (r.pending) R.toast(_("You take over this seat from the next hand."), "");
         P.taken = true; P.name = name;
         start();
       } catch (e) { R.toast(e.message, "", "bad"); }
@@ -397,7 +396,7 @@
         el("td", { text: st.won[i] ? "+" + st.won[i] : "" }), el("td", { text: st.paid[i] ? "−" + st.paid[i] : "" }), el("td", { class: "num", text: String(st.stacks_after[i]) })));
     });
     table.append(tb);
-    rows.push(table);
+    rows.push(el("div", { class: "scroll" }, table), el("p", { class: "note scroll-hint", hidden: true, text: _("Swipe the table sideways to see every column.") }));
     return rows;
   }
 
@@ -417,7 +416,7 @@
           "aria-label": _("Download hand {n} (TOML)", { n: e.hand }), text: "⤓" })), cells, el("td", { class: "num", text: String(e.pot_after) })));
     }
     return [el("div", { class: "scroll", tabindex: "0", "aria-label": _("Score sheet") }, el("table", { class: "sheet" }, el("thead", {}, head), tb)),
-      isPhone() && view.seats.length > 3 ? el("p", { class: "note scroll-hint", text: _("Swipe the table sideways to see every column.") }) : "",
+      el("p", { class: "note scroll-hint", hidden: true, text: _("Swipe the table sideways to see every column.") }),
       el("p", { class: "note", text: _("✦ took a share of the pot · ✗ paid bete · numbers are stacks after the hand") })];
   }
 
@@ -525,7 +524,14 @@
     else if (overlay === "settings") parts.push(dialog(_("Settings"), ...settingsBody()));
     else if (overlay === "summary") parts.push(dialog(_("Hand {n} is over", { n: pendingSummary.number }), ...summaryBody()));
     else if (overlay === "standings" && view.standings) parts.push(dialog(_("Standings"), ...standingsBody(), ...sheetBody()));
+    const dlg = parts.findIndex((x) => x && x.classList && x.classList.contains("overlay"));
+    if (closedFor && dlg >= 0) parts.splice(dlg, 1); // a replaced tab shows no dialog over the greyed table
     app.replaceChildren(...parts);
+    // a table wider than the dialog scrolls sideways; say so only when it does
+    for (const box of document.querySelectorAll(".dialog .scroll")) {
+      const hint = box.nextElementSibling;
+      if (hint && hint.classList.contains("scroll-hint")) hint.hidden = box.scrollWidth <= box.clientWidth + 1;
+    }
     document.body.dataset.seq = String(view.seq);
     document.body.dataset.hand = h ? String(h.number) : "";
     document.body.dataset.overlay = overlay || "";
