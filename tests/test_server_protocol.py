@@ -367,3 +367,15 @@ def test_serve_on_a_taken_port_says_so_before_announcing_and_exits_2(tmp_path):
     assert "--port" in r.output and "in use" in r.output
     assert "table server at" not in r.output
     assert not db.exists()  # nothing was opened
+
+
+def test_serve_open_says_so_when_no_browser_opens(monkeypatch, capsys):
+    """Fresh-user finding 7: ``--open`` with no browser available silently did nothing."""
+    import webbrowser
+
+    from ramsli.commands import serve as serve_cmd
+
+    monkeypatch.setattr(webbrowser, "open", lambda url: False)
+    serve_cmd._open("http://127.0.0.1:8000/")
+    err = capsys.readouterr().err
+    assert "no browser could be opened" in err and "http://127.0.0.1:8000/" in err
