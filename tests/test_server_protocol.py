@@ -379,3 +379,18 @@ def test_serve_open_says_so_when_no_browser_opens(monkeypatch, capsys):
     serve_cmd._open("http://127.0.0.1:8000/")
     err = capsys.readouterr().err
     assert "no browser could be opened" in err and "http://127.0.0.1:8000/" in err
+
+
+def test_serve_help_shows_its_flags_as_flags():
+    """Fresh-user finding 10: ``ramsli serve --help`` showed ``--open <bool>``."""
+    import re
+
+    from typer.testing import CliRunner
+
+    from ramsli.cli import app
+
+    r = CliRunner().invoke(app, ["serve", "--help"], env={"COLUMNS": "120"})
+    assert r.exit_code == 0
+    for flag in ("--open", "--allow-test-seeds"):
+        line = next(ln for ln in r.output.splitlines() if flag in ln)
+        assert not re.search(re.escape(flag) + r"\s+<bool>", line), line

@@ -29,9 +29,9 @@ def serve(
     database: Annotated[Optional[str], typer.Option(
         "--database", metavar="URL", help="sqlite+aiosqlite:///PATH or postgresql+asyncpg://USER@HOST:PORT/DB; "
         "default: server.sqlite in your data folder.")] = None,
-    open_browser: Annotated[bool, typer.Option("--open", help="Open the server's page in your browser.")] = False,
+    open_browser: Annotated[bool, typer.Option("--open", metavar="", help="Open the server's page in your browser.")] = False,
     allow_test_seeds: Annotated[bool, typer.Option(
-        "--allow-test-seeds", help="Accept a seed when a table is created (tests only); such tables say "
+        "--allow-test-seeds", metavar="", help="Accept a seed when a table is created (tests only); such tables say "
         "test_seeded in every view. Without it every shuffle uses secrets.SystemRandom.")] = False,
 ) -> None:
     """Run the table server: tables with invite links, bots in empty seats, nothing lost on a crash."""
