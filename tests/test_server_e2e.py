@@ -151,7 +151,7 @@ def test_two_people_three_bots_session_survives_sigkill(db_url, server_factory):
             await p.wait(lambda p=p: p.view["status"] == "over")
         final = ann.view
         assert final["end_reason"] == "hands" and len(final["ledger"]) == 2
-        assert [s["name"] for s in final["seats"]] == ["Ann", "rules p2", "Bo", "random p4", "montecarlo p5"]
+        assert [s["name"] for s in final["seats"]] == ["Ann", "Bert", "Bo", "Dario", "Elsa"]  # friendly bot names (fresh-user finding c)
         stacks = [s["stack"] for s in final["seats"]]
         assert sum(stacks) + final["ledger"][-1]["pot_after"] == bank  # R3.4 across three restarts
         session = await _engine_replay(url, table)

@@ -6,7 +6,9 @@ played through the hub with real SQLite storage, and every message delivered to 
 connection (each seat, a spectator) is checked the moment it is sent: it may name only cards
 its recipient may know — the turn-up, jokers turned aside, cards played so far in that hand,
 and, for a seat, its own dealt cards — and holds no deck, cut, stock, seed or RNG state.
-The downloaded hand histories show ``??`` for every seat that played no card, and no cut.
+The downloaded hand histories show ``??`` for every seat that played no card, and no cut; a
+seat's own download (and its readable hand account) shows its own cards only for the hands its
+person sat there — a bot seat taken over mid-hand sees nothing of that hand before the takeover.
 """
 
 from __future__ import annotations
@@ -28,13 +30,21 @@ from ramsli.server.storage import Store
 class CheckingConn(Conn):
     """A connection that checks every message against what its recipient may know, when it is sent."""
 
-    def __init__(self, hub: Hub, table_id: str, seat: int | None, failures: list[str]) -> None:
+    def __init__(self, hub: Hub, table_id: str, seat: int | None, failures: list[str],
+                 taker: bool = False) -> None:
         super().__init__()
         self.hub = hub
         self.table_id = table_id
         self.who = seat
         self.failures = failures
         self.echo: set[str] = set()
+        #: the holder of a bot seat's link: it may know that seat's cards only once it sits there
+        #: (the takeover takes effect at the next deal); before that it is a spectator (R7)
+        self.taker = taker
+        self.tried = False
+        #: the first hand this connection's person played at its seat (a taker: set when it sits)
+        self.since = 1 if seat is not None and not taker else None
+        self.token = ""
 
     async def intent(self, hub: Hub, action: str, seq: int) -> None:
         self.echo = cards_in(action)
@@ -44,7 +54,10 @@ class CheckingConn(Conn):
         super().deliver(msg)
         t = self.hub.tables.get(self.table_id)
         hand, _ = t.current_hand() if t is not None else (None, None)
-        known = known_cards(hand, self.who) if hand is not None else set()
+        who = self.who
+        if self.taker and (t is None or not t.seats[who].taken):
+            who = None
+        known = known_cards(hand, who) if hand is not None else set()
         if msg.get("type") == "error":
             known |= self.echo  # a refusal may name the card its own sender just tried
         leaked = cards_in(msg) - known
@@ -53,8 +66,9 @@ class CheckingConn(Conn):
         bad_keys = keys_in({k: v for k, v in msg.items() if k != "rules"}) & FORBIDDEN_KEYS  # rules name the deck kind
         if bad_keys:
             self.failures.append(f"seat {self.who} was sent keys {sorted(bad_keys)}")
-        if msg.get("type") == "view" and self.who is None and (msg["your_cards"] or msg["legal"]):
-            self.failures.append("a spectator was sent cards or legal actions")
+        if msg.get("type") == "view" and who is None and (msg["your_cards"] or msg["legal"]):
+            self.failures.append(f"seat {self.who} (a spectator{' until its takeover' if self.taker else ''}) "
+                                 "was sent cards or legal actions")
 
 
 RULE_CHOICES = {
@@ -95,6 +109,7 @@ async def _session(rules: dict[str, str], kinds: list[str], hands: int, choice_s
             if s["kind"] == "human":
                 await hub.sit(tid, s["token"], f"Human {i + 1}")
                 c = CheckingConn(hub, tid, i, failures)
+                c.token = s["token"]
                 await hub.receive(c, json.dumps({"type": "hello", "token": s["token"]}), tid)
                 conns.append(c)
         watcher = CheckingConn(hub, tid, None, failures)
@@ -102,6 +117,18 @@ async def _session(rules: dict[str, str], kinds: list[str], hands: int, choice_s
         await hub.start(tid, made["creator_token"])
         t = hub.tables[tid]
         rng = random.Random(choice_seed)
+        # a person opens a bot seat's link mid-hand (issue 10 item 2): it watches that seat's bot
+        # play the hand out without seeing its cards; it plays the seat from the next deal on
+        for i, s in enumerate(made["seats"]):
+            if s["kind"] == "bot" and rng.random() < 0.5:
+                c = CheckingConn(hub, tid, i, failures, taker=True)
+                c.token = s["token"]
+                await hub.receive(c, json.dumps({"type": "hello", "token": s["token"]}), tid)
+                if t.status == "playing":
+                    await hub.sit(tid, s["token"], f"Taker {i + 1}")
+                    # the hand in progress is the bot's; the taker's first hand is the next one
+                    c.since = t.session.hands_played + (2 if t.session.hand is not None else 1)
+                conns.append(c)
         loop = asyncio.get_running_loop()
         deadline = loop.time() + 60.0  # bound in time: some bots think in a thread
         while t.status == "playing" and loop.time() < deadline:
@@ -109,6 +136,14 @@ async def _session(rules: dict[str, str], kinds: list[str], hands: int, choice_s
             for c in conns:
                 views = [m for m in c.sent if m["type"] == "view"]
                 v = views[-1] if views else None
+                if c.taker and not c.tried and not t.seats[c.who].taken and t.session.hand is not None:
+                    c.tried = True
+                    # before its takeover a taker's intent is refused and changes nothing
+                    seq = t.seq
+                    await c.intent(hub, f"p{c.who + 1} in", seq)
+                    errors = [m for m in c.sent if m.get("type") == "error"]
+                    if not errors or errors[-1]["code"] not in ("not_seated", "stale_seq"):
+                        failures.append(f"seat {c.who}: an intent before the takeover was not refused")
                 if v and v["legal"] and v["seq"] == t.seq:
                     roll = rng.random()
                     if roll < 0.05:  # a stale intent now and then: refused, and must not leak either
@@ -133,6 +168,22 @@ async def _session(rules: dict[str, str], kinds: list[str], hands: int, choice_s
             leaked = cards_in(text.split("[play]")[0]) - known_cards(e.hand, None)
             if leaked:
                 failures.append(f"hand {e.number}: the history shows {sorted(leaked)}")
+            # a seat's own download and hand account show its own cards (also folded), if its
+            # person sat there in that hand, and nobody else's (R7)
+            for c in conns:
+                mine = c.since is not None and c.since <= e.number
+                own = HandHistory.from_toml(hub.history(tid, e.number, c.token))
+                if own.cards[c.who] != (tuple(e.hand.dealt[c.who]) if mine else hh.cards[c.who]):
+                    failures.append(f"hand {e.number}: seat p{c.who + 1}'s own download shows its cards: "
+                                    f"{own.cards[c.who]} (its person sat there from hand {c.since})")
+                for s in e.hand.seated:
+                    if s != c.who and (s in played) == any(x is None for x in own.cards[s]):
+                        failures.append(f"hand {e.number}: seat p{c.who + 1}'s download shows p{s + 1} wrongly")
+                account = t.finished_hand(e.number, t.seats[c.who])
+                extra = cards_in(account) - known_cards(e.hand, c.who if mine else None)
+                if extra or account["your_cards"] != ([str(x) for x in e.hand.dealt[c.who]] if mine else []):
+                    failures.append(f"hand {e.number}: seat p{c.who + 1}'s hand account shows {sorted(extra)} "
+                                    f"/ {account['your_cards']}")
         assert t.session.total() == t.session.bank  # R3.4
     finally:
         await hub.close()
@@ -148,6 +199,14 @@ def test_no_message_holds_a_card_its_recipient_may_not_know(rules, kinds, hands,
     with tempfile.TemporaryDirectory() as d:
         url = f"sqlite+aiosqlite:///{Path(d) / 'server.sqlite'}"
         failures = asyncio.run(_session(rules, kinds, hands, choice_seed, url))
+    assert failures == []
+
+
+def test_a_bot_seat_taken_over_mid_hand_shows_no_cards_before_the_takeover(tmp_path):
+    """The holder of a bot seat's invite link sees that seat's cards only from the deal on which
+    it takes the seat over; until then it gets a spectator's view and cannot act (R7, D-16)."""
+    failures = asyncio.run(_session({}, ["human", "rules", "rules"], 2, 7,
+                                    f"sqlite+aiosqlite:///{tmp_path / 's.sqlite'}"))
     assert failures == []
 
 

@@ -346,3 +346,51 @@ def test_serve_refuses_bad_options_with_exit_status_2():
     assert r.exit_code == 2 and "1..65535" in r.output
     r = CliRunner().invoke(app, ["serve", "--database", "mysql://x@127.0.0.1/db"])
     assert r.exit_code == 2 and "postgresql+asyncpg://" in r.output
+
+
+def test_serve_on_a_taken_port_says_so_before_announcing_and_exits_2(tmp_path):
+    """Fresh-user finding 7: a second ``ramsli serve`` on a taken port announced itself, opened the
+    database, then died with uvicorn's raw error and status 3."""
+    import socket
+
+    from typer.testing import CliRunner
+
+    from ramsli.cli import app
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        s.listen()
+        port = s.getsockname()[1]
+        db = tmp_path / "s.sqlite"
+        r = CliRunner().invoke(app, ["serve", "--port", str(port), "--database", f"sqlite+aiosqlite:///{db}"])
+    assert r.exit_code == 2, r.output
+    assert "--port" in r.output and "in use" in r.output
+    assert "table server at" not in r.output
+    assert not db.exists()  # nothing was opened
+
+
+def test_serve_open_says_so_when_no_browser_opens(monkeypatch, capsys):
+    """Fresh-user finding 7: ``--open`` with no browser available silently did nothing."""
+    import webbrowser
+
+    from ramsli.commands import serve as serve_cmd
+
+    monkeypatch.setattr(webbrowser, "open", lambda url: False)
+    serve_cmd._open("http://127.0.0.1:8000/")
+    err = capsys.readouterr().err
+    assert "no browser could be opened" in err and "http://127.0.0.1:8000/" in err
+
+
+def test_serve_help_shows_its_flags_as_flags():
+    """Fresh-user finding 10: ``ramsli serve --help`` showed ``--open <bool>``."""
+    import re
+
+    from typer.testing import CliRunner
+
+    from ramsli.cli import app
+
+    r = CliRunner().invoke(app, ["serve", "--help"], env={"COLUMNS": "120"})
+    assert r.exit_code == 0
+    for flag in ("--open", "--allow-test-seeds"):
+        line = next(ln for ln in r.output.splitlines() if flag in ln)
+        assert not re.search(re.escape(flag) + r"\s+<bool>", line), line

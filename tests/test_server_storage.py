@@ -15,7 +15,8 @@ import random
 import pytest
 import sqlalchemy.exc
 
-from ramsli.server.hub import Conn, Hub
+from ramsli.server.hub import Conn, Hub, SpecError
+from ramsli.server.table import TableError
 from ramsli.server.storage import Store, StoreError
 
 
@@ -118,5 +119,42 @@ def test_a_failed_commit_changes_nothing_and_says_so(sqlite_url):
         assert (t.seq, t.session.hand.fingerprint()) == before
         await hub.close()
         await store.close()
+
+    asyncio.run(go())
+
+
+def test_the_hint_option_and_a_changed_bot_pace_survive_a_restart(db_url):
+    """Fresh-user findings (a) and (b): ``hint`` is a stored table option (it was kept in memory and
+    lost on a restart), and the creator's change of ``bot_pace_seconds`` during play is an event."""
+    async def go():
+        store = await Store.open(db_url)
+        hub = Hub(store, allow_test_seeds=True)
+        made = await hub.create_table({"seats": [{"kind": "human"}, {"kind": "bot", "bot": "rules"}], "seed": 2,
+                                       "bot_pace_seconds": 0.8, "hand_pause_seconds": 600, "hint": True})
+        tid = made["table"]
+        await hub.sit(tid, made["seats"][0]["token"], "Ann")
+        await hub.start(tid, made["creator_token"])
+        t = hub.tables[tid]
+        with pytest.raises(TableError) as e:
+            await t.set_pace("not the creator", 0.2)
+        assert e.value.code == "bad_token"
+        with pytest.raises(TableError) as e:
+            await t.set_pace(made["creator_token"], 99)
+        assert e.value.code == "bad_message"
+        seq = t.seq
+        await t.set_pace(made["creator_token"], 0.2)
+        assert t.seq == seq + 1 and t.view(0)["options"]["bot_pace_seconds"] == 0.2
+        await hub.close()
+        await store.close()
+        store = await Store.open(db_url)
+        hub = Hub(store)
+        await hub.restore()
+        r = hub.tables[tid]
+        assert r.view(0)["options"]["hint"] is True and r.options.hint is True
+        assert r.options.bot_pace_seconds == 0.2 and r.seq == seq + 1
+        await hub.close()
+        await store.close()
+        with pytest.raises(SpecError, match="hint must be true or false"):
+            Hub(store).parse_spec({"seats": [{"kind": "human"}, {"kind": "human"}], "hint": "yes"})
 
     asyncio.run(go())

@@ -746,3 +746,222 @@ def test_general_rams_and_target_questions(chromium, server):
         assert any(b.startswith("target 2") for b in seen["targets"]) and not any("target 5" in b for b in seen["targets"]), seen
     finally:
         ctx.close()
+
+
+# -- the fresh user's findings (each test reproduced its finding before the fix) ------------------
+
+def _contrast(page, selector: str) -> float:
+    """WCAG contrast ratio of an element's text colour against the background of its panel."""
+    return page.evaluate("""(sel) => {
+        const e = document.querySelector(sel);
+        const rgb = (c) => c.match(/\\d+(\\.\\d+)?/g).slice(0, 3).map(Number);
+        const lum = ([r, g, b]) => { const f = (v) => { v /= 255; return v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4; };
+            return 0.2126 * f(r) + 0.7152 * f(g) + 0.0722 * f(b); };
+        let bg = e;
+        while (bg && getComputedStyle(bg).backgroundColor.match(/rgba\\(.*, 0\\)$|transparent/)) bg = bg.parentElement;
+        const a = lum(rgb(getComputedStyle(e).color)), b = lum(rgb(getComputedStyle(bg).backgroundColor));
+        return (Math.max(a, b) + 0.05) / (Math.min(a, b) + 0.05); }""", selector)
+
+
+@pytest.mark.parametrize("lang,viewport", [("de", PHONE), ("en", LAPTOP)], ids=["phone-de", "laptop-en"])
+def test_the_invite_page_is_readable_and_tells_about_the_table(chromium, server, lang, viewport):
+    """Finding 1: the heading and label were white on cream, the name box covered the label, and
+    the page said nothing about the table. Now: readable (contrast >= 4.5), nothing overlaps, and
+    it names the host, the rules, the session end and who else sits there, in the page's language."""
+    base, _db = server
+    made = _table(base, [{"kind": "human"}, {"kind": "human"}, {"kind": "bot", "bot": "montecarlo"}], seed=2,
+                  rules=["end=hands:3"])
+    _post(base, f"/api/tables/{made['table']}/sit", {"token": made["seats"][0]["token"], "name": "Ann"})
+    ctx = _context(chromium, viewport, lang=lang)
+    try:
+        page = ctx.new_page()
+        page.goto(f"{base}{made['seats'][1]['invite']}?lang={lang}")
+        page.wait_for_selector("#sit-name")
+        for sel in ("#sit h1", "label[for=sit-name]", ".facts dt"):
+            assert _contrast(page, sel) >= 4.5, sel
+        label, box = (page.eval_on_selector(s, "e => { const r = e.getBoundingClientRect(); return [r.left, r.top, r.right, r.bottom]; }")
+                      for s in ("label[for=sit-name]", "#sit-name"))
+        assert label[2] <= box[0] or label[3] <= box[1], (label, box)  # the box does not cover the label
+        text = page.text_content("#sit")
+        want = {"de": ("Ann lädt dich", "traditionell", "nach 3 Spielen", "Bot (stark)"),
+                "en": ("Ann invites you", "traditional", "after 3 hands", "bot (strong)")}[lang]
+        assert all(w in text for w in want), (want, text)
+    finally:
+        ctx.close()
+
+
+def test_a_bot_seat_can_be_offered_and_taken_over_from_the_browser(chromium, server):
+    """Finding 2: the lobby's 'your table is ready' box showed links for human seats only. Now
+    every other seat's link is there, bot seats saying a friend may take them over; the friend who
+    opens one mid-hand sees no card of that seat (R7) and is told it is theirs from the next hand."""
+    base, _db = server
+    ctx, friend_ctx = _context(chromium), _context(chromium, lang="nl")
+    try:
+        page = ctx.new_page()
+        page.goto(base + "/?lang=en")
+        page.fill("#your-name", "Ann")
+        page.select_option("#players", "3")
+        page.select_option("#seat-2", "bot:rules")
+        page.select_option("#seat-3", "human")
+        page.click("#setup button[type=submit]")
+        page.wait_for_selector("#created:not([hidden]) .link-row")
+        labels = page.eval_on_selector_all("#created .link-label", "els => els.map(e => e.textContent)")
+        assert labels[:2] == ["Seat p2, bot (steady): a friend may take it over", "Invite for seat p3"], labels
+        # a table just made is listed under "Your tables" without a reload
+        assert page.query_selector("#my-tables a") is not None
+        links = page.eval_on_selector_all("#created .link-row input", "els => els.map(e => e.value)")
+        page.click("#created a.button")
+        page.wait_for_selector("#start")
+        waiting = page.eval_on_selector_all(".waiting .link-label", "els => els.map(e => e.textContent)")
+        assert waiting[0].startswith("Seat p2, bot"), waiting
+        assert page.text_content(".table-main").count("Waiting for the start") == 1  # not three times
+        page.click("#start")
+        page.wait_for_selector(".hand-card")
+        friend = Seat(friend_ctx, "", links[0], lang="nl")
+        friend.page.fill("#sit-name", "Tess")
+        friend.page.click("#sit button[type=submit]")
+        friend.page.wait_for_selector(".felt")
+        friend.page.wait_for_function("document.getElementById('status').textContent.includes('volgende spel')")
+        assert friend.page.query_selector(".hand-card") is None
+        v = friend.view()
+        assert v["you"]["pending"] and v["your_cards"] == [] and v["legal"] == []
+    finally:
+        ctx.close()
+        friend_ctx.close()
+
+
+def test_the_table_fits_a_laptop_screen(chromium, server):
+    """Finding 3: at 1280x680 (a 1280x800 laptop minus the browser's bars) the cards fell below the fold."""
+    base, _db = server
+    made = _mid_hand(base, seed=6)
+    for viewport in ({"width": 1280, "height": 680}, LAPTOP, {"width": 412, "height": 915}):
+        ctx = _context(chromium, viewport)
+        try:
+            page = ctx.new_page()
+            page.goto(base + made["seats"][0]["invite"])
+            page.wait_for_selector(".hand-card")
+            bottom = page.evaluate("Math.max(...[...document.querySelectorAll('.hand-card')].map(e => e.getBoundingClientRect().bottom))")
+            assert bottom <= viewport["height"], (viewport, bottom)
+            height = page.evaluate("document.documentElement.scrollHeight")
+            assert height <= viewport["height"], (viewport, height)
+        finally:
+            ctx.close()
+
+
+def test_a_name_is_required_and_refusals_speak_the_page_language(chromium, server):
+    """Finding 4: a blank name became "You" for everyone, and a taken name was refused in English
+    on a German page with the message staying into the next try."""
+    base, _db = server
+    made = _table(base, [{"kind": "human"}, {"kind": "human"}, {"kind": "bot", "bot": "rules"}], seed=8,
+                  rules=["end=hands:1"])
+    _post(base, f"/api/tables/{made['table']}/sit", {"token": made["seats"][0]["token"], "name": "Ann"})
+    ctx = _context(chromium, lang="de")
+    try:
+        page = ctx.new_page()
+        page.goto(base + "/?lang=de")
+        page.fill("#your-name", "  ")
+        before = len(json.loads(_get(base, "/api/tables")[1]))
+        page.click("#quick")
+        page.wait_for_selector(".toast.show")
+        assert page.text_content(".toast") == "Bitte gib deinen Namen an."
+        assert len(json.loads(_get(base, "/api/tables")[1])) == before  # no table made, no "You"
+        page.goto(f"{base}{made['seats'][1]['invite']}?lang=de")
+        page.fill("#sit-name", "ann")
+        page.click("#sit button[type=submit]")
+        page.wait_for_selector(".toast.show")
+        assert page.text_content(".toast-main") == "der Name ann sitzt schon an diesem Tisch (R2.2)"
+        page.fill("#sit-name", "Bo")
+        page.click("#sit button[type=submit]")
+        page.wait_for_selector(".felt")
+        assert page.query_selector(".toast.show") is None  # the old refusal is gone
+    finally:
+        ctx.close()
+
+
+def test_a_replaced_tab_says_so_once_and_can_play_here_again(chromium, server):
+    """Finding 6: the replaced tab showed two banners, looked live and never came back."""
+    base, _db = server
+    made = _mid_hand(base, seed=9)
+    ctx = _context(chromium)
+    try:
+        first = ctx.new_page()
+        first.goto(base + made["seats"][0]["invite"])
+        first.wait_for_selector(".hand-card")
+        second = ctx.new_page()
+        second.goto(base + made["seats"][0]["invite"])
+        second.wait_for_selector(".hand-card")
+        first.wait_for_selector("#play-here")
+        banners = first.eval_on_selector_all(".banner:not([hidden])", "els => els.map(e => e.textContent)")
+        assert len(banners) == 1 and "another window" in banners[0], banners
+        assert first.evaluate("document.querySelector('.table-main').inert") is True
+        first.click("#play-here")
+        second.wait_for_selector("#play-here")  # the other one is replaced now
+        first.wait_for_function("!document.querySelector('.table-main').inert")
+        assert first.eval_on_selector_all(".banner:not([hidden])", "els => els.length") == 0
+    finally:
+        ctx.close()
+
+
+def test_the_last_hand_summary_then_standings_and_a_finished_hand_to_read(chromium, server):
+    """Findings 8 and 9: the last hand's summary was skipped at the session's end; the score sheet's
+    hand numbers only downloaded a .toml, and a seat's own download hid its own folded cards."""
+    base, db = server
+    made = _table(base, [{"kind": "human"}, {"kind": "bot", "bot": "rules"}, {"kind": "bot", "bot": "rules"}],
+                  seed=12, rules=["end=hands:1", "dealer_forced=false"])
+    _post(base, f"/api/tables/{made['table']}/sit", {"token": made["seats"][0]["token"], "name": "Ann"})
+    _post(base, f"/api/tables/{made['table']}/start", {"creator_token": made["creator_token"]})
+    ctx = _context(chromium, {"width": 1280, "height": 680})
+    try:
+        page = ctx.new_page()
+        page.goto(base + made["seats"][0]["invite"])
+        page.wait_for_selector(".actions .act-out")
+        page.click(".actions .act-out")  # Ann goes out: her cards are folded
+        page.wait_for_function("document.body.dataset.overlay === 'summary'", timeout=30000)
+        page.wait_for_selector(".final .standings")  # the session is over, and the summary shows first
+        page.click("#dialog-close")
+        page.wait_for_function("document.body.dataset.overlay === 'standings'")
+        page.click(".dialog button[data-hand='1']")
+        page.wait_for_function("document.body.dataset.overlay === 'hand'")
+        shown = page.eval_on_selector_all(".dialog .trick-list >> nth=0 >> .card", "els => els.length")
+        session = _engine_session(db, made["table"])
+        dealt = sorted(str(c) for c in session.ledger[0].hand.dealt[0])
+        names = page.eval_on_selector_all(".dialog .trick-list", "ls => [...ls[0].querySelectorAll('.card')].map(e => e.getAttribute('aria-label'))")
+        assert shown == 5 and len(names) == 5
+        status, toml = _get(base, f"/api/tables/{made['table']}/hands/1.toml?token={made['seats'][0]['token']}")
+        assert status == 200 and all(c in toml.decode() for c in dealt)  # her own download shows her cards
+        status, toml = _get(base, f"/api/tables/{made['table']}/hands/1.toml?token={made['spectate'].rsplit('/', 1)[1]}")
+        assert status == 200 and not any(c in toml.decode().split("[play]")[0].replace(str(session.ledger[0].hand.turn_up), "")
+                                         for c in dealt if c not in {str(a.card) for a in session.ledger[0].hand.history if a.kind == "pl"})
+        page.click("#dialog-close")
+        # the keys the settings name are the keys that work (1-5, as README and how-to-play say)
+        page.click("#btn-settings")
+        assert "1–5" in page.text_content(".dialog") and "1–9" not in page.text_content(".dialog")
+        page.click("#dialog-close")
+        # junk in "Join a table" says what is wrong
+        page.goto(base + "/")
+        page.fill("#join-link", "hello")
+        page.click("#join button[type=submit]")
+        page.wait_for_selector(".toast.show")
+        assert "not an invite link" in page.text_content(".toast")
+    finally:
+        ctx.close()
+
+
+def test_german_suited_trump_label_shows_the_suit_picture_in_its_colour(chromium, server):
+    """Finding 8: with German-suited cards the trump label had no suit symbol and the French colour."""
+    base, _db = server
+    made = _mid_hand(base, seed=13)
+    ctx = _context(chromium, lang="de")
+    ctx.add_init_script("localStorage.setItem('ramsli.settings', JSON.stringify({german: true, trickPause: 0.3}));")
+    try:
+        page = ctx.new_page()
+        page.goto(base + made["seats"][0]["invite"] + "?lang=de")
+        page.wait_for_selector(".trump")
+        assert page.query_selector(".trump .suit-pip svg g") is not None
+        fill = page.get_attribute(".trump .suit-pip svg g", "fill")
+        colours = {"S": "#2e7d32", "H": "#c8102e", "D": "#d59a00", "C": "#8a5a24"}
+        suit = page.evaluate("[...document.querySelector('.trump').classList].find(c => c.startsWith('suit-')).slice(5)")
+        assert fill == colours[suit]
+        assert page.text_content(".trump .suit-name") == {"S": "Grün", "H": "Herz", "D": "Schellen", "C": "Eichel"}[suit]
+    finally:
+        ctx.close()

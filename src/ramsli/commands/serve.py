@@ -2,11 +2,15 @@
 
 Tables, invite links and the protocol are in ``docs/protocol.md``; running,
 storage and crash safety in ``docs/server.md``. Exit status 2 for a bad option
-(a database URL that is not SQLite or PostgreSQL, a port outside 1..65535).
+(a database URL that is not SQLite or PostgreSQL, a port outside 1..65535, or a
+port another program already listens on: checked before anything is announced
+or any database is opened).
 """
 
 from __future__ import annotations
 
+import errno
+import socket
 import threading
 import webbrowser
 from typing import Annotated, Optional
@@ -25,9 +29,9 @@ def serve(
     database: Annotated[Optional[str], typer.Option(
         "--database", metavar="URL", help="sqlite+aiosqlite:///PATH or postgresql+asyncpg://USER@HOST:PORT/DB; "
         "default: server.sqlite in your data folder.")] = None,
-    open_browser: Annotated[bool, typer.Option("--open", help="Open the server's page in your browser.")] = False,
+    open_browser: Annotated[bool, typer.Option("--open", metavar="", help="Open the server's page in your browser.")] = False,
     allow_test_seeds: Annotated[bool, typer.Option(
-        "--allow-test-seeds", help="Accept a seed when a table is created (tests only); such tables say "
+        "--allow-test-seeds", metavar="", help="Accept a seed when a table is created (tests only); such tables say "
         "test_seeded in every view. Without it every shuffle uses secrets.SystemRandom.")] = False,
 ) -> None:
     """Run the table server: tables with invite links, bots in empty seats, nothing lost on a crash."""
@@ -37,6 +41,7 @@ def serve(
                                      or database.startswith("postgresql+asyncpg://")):
         fail(f"--database {database!r} is not supported; allowed are sqlite+aiosqlite:///PATH and "
              "postgresql+asyncpg://USER@HOST:PORT/DB")
+    _check_port(host, port)
     import uvicorn
 
     from ramsli.server.app import WS_MAX_SIZE, create_app
@@ -47,8 +52,32 @@ def serve(
     address = f"http://{host if ':' not in host else f'[{host}]'}:{port}/"
     typer.echo(f"ramsli table server at {address}  (database {url.split('@')[-1]}; Ctrl-C to stop)")
     if open_browser:
-        threading.Timer(1.0, webbrowser.open, args=(address,)).start()
+        threading.Timer(1.0, _open, args=(address,)).start()
     uvicorn.run(app, host=host, port=port, ws_max_size=WS_MAX_SIZE, log_level="warning")
+
+
+def _check_port(host: str, port: int) -> None:
+    """Exit with status 2 and a clear message if ``host:port`` cannot be listened on (e.g. another
+    server has it), before anything is announced or opened."""
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    with socket.socket(family, socket.SOCK_STREAM) as s:
+        s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # as uvicorn does
+        try:
+            s.bind((host, port))
+        except OSError as e:
+            reason = "it is in use (is another ramsli serve running?)" if e.errno == errno.EADDRINUSE else e.strerror
+            fail(f"cannot listen on {host}:{port}: {reason}; choose another port with --port, e.g. --port {port + 1}"
+                 if port < 65535 else f"cannot listen on {host}:{port}: {reason}; choose another port with --port")
+
+
+def _open(address: str) -> None:
+    """Open ``address`` in the browser, or say that no browser could be opened."""
+    try:
+        ok = webbrowser.open(address)
+    except Exception:  # noqa: BLE001 - a broken browser setting is the same as none
+        ok = False
+    if not ok:
+        typer.echo(f"no browser could be opened here; open {address} yourself", err=True)
 
 
 def register(app: typer.Typer) -> None:

@@ -24,7 +24,7 @@ from starlette.websockets import WebSocketDisconnect, WebSocketState
 
 from ramsli.server.hub import HELLO_SECONDS, MAX_MESSAGE, Conn, Hub, SpecError
 from ramsli.server.messages import message
-from ramsli.server.pages import router as pages_router
+from ramsli.server.pages import page_lang, router as pages_router
 from ramsli.server.storage import Store
 from ramsli.server.table import TableError, shutdown_bot_pool
 
@@ -126,7 +126,8 @@ def create_app(database: str | None = None, allow_test_seeds: bool = False) -> F
     @app.exception_handler(TableError)
     async def _table_error(request: Request, e: TableError):
         fields = {k: v for k, v in e.fields.items() if k != "seq"}
-        return _err(e.code, **fields)
+        return _err(e.code, page_lang(request.query_params.get("lang"), request.headers.get("accept-language")),
+                    **fields)
 
     @app.exception_handler(SpecError)
     async def _spec_error(request: Request, e: SpecError):

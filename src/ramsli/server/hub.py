@@ -146,10 +146,12 @@ class Hub:
         if not isinstance(body, dict):
             raise SpecError("the request must be a JSON object with preset, rules, seats")
         unknown = set(body) - {"preset", "rules", "seats", "grace_seconds", "turn_seconds", "bot_pace_seconds",
-                               "hand_pause_seconds", "seed"}
+                               "hand_pause_seconds", "seed", "hint"}
         if unknown:
             raise SpecError(f"unknown field {sorted(unknown)[0]!r}; allowed are preset, rules, seats, "
-                            "grace_seconds, turn_seconds, bot_pace_seconds, hand_pause_seconds, seed")
+                            "grace_seconds, turn_seconds, bot_pace_seconds, hand_pause_seconds, seed, hint")
+        if not isinstance(body.get("hint", False), bool):
+            raise SpecError(f"hint must be true or false, got {body.get('hint')!r}")
         preset = body.get("preset", "traditional")
         assignments = body.get("rules", [])
         if not isinstance(preset, str):
@@ -191,6 +193,7 @@ class Hub:
             bot_pace_seconds=_seconds(body.get("bot_pace_seconds", 0.8), "bot_pace_seconds", 0, 60, False),
             hand_pause_seconds=_seconds(body.get("hand_pause_seconds", 4), "hand_pause_seconds", 0, 600,
                                              False),
+            hint=body.get("hint", False),
         )
         seed = body.get("seed")
         if seed is not None:
@@ -248,7 +251,8 @@ class Hub:
         return {"status": t.status, "seq": t.seq}
 
     def history(self, table_id: Any, number: int, token: Any) -> str:
-        """The hand history (TOML) of finished hand ``number``, folded hands and the cut hidden (R7, D-16).
+        """The hand history (TOML) of finished hand ``number``, folded hands and the cut hidden (R7, D-16);
+        a seat's own token also shows that seat's own cards (when it sat there in that hand).
 
         Raises:
             TableError: ``no_table``, ``bad_token`` (not a token of this table), ``no_hand``.
@@ -267,6 +271,11 @@ class Hub:
         names = [seat.name or f"p{seat.index + 1}" for seat in t.seats]
         hh = HandHistory.from_hand(entry.hand, names, entry.number, hide_folded=True)
         hh = dataclasses.replace(hh, cut=None)  # the cut is never shown (R7, D-16)
+        own = t.seat_of_token(token)
+        if t.own_cards_shown(own, number):  # a seat's own download shows its own cards, also folded
+            cards = list(hh.cards)
+            cards[own.index] = tuple(entry.hand.dealt[own.index])
+            hh = dataclasses.replace(hh, cards=tuple(cards))
         return hh.to_toml()
 
     # -- WebSocket messages -------------------------------------------------------------

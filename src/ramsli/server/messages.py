@@ -41,6 +41,7 @@ MESSAGES: dict[str, str] = {
     "stale_seq": N_("the table has moved on (now at {seq}); act on the current view"),
     "bad_action": N_("{action} is not an action; write e.g. p2 in, p2 out, p2 pl AS (R4.12)"),
     "not_your_seat": N_("you play seat {seat} only"),
+    "not_seated": N_("a bot plays this seat until you take it over at the next deal"),
     "bad_name": N_("a name is 1 to {max} characters of text without control characters (R2.2)"),
     "name_taken": N_("the name {name} is already at this table (R2.2)"),
     "bad_spec": N_("the table cannot be made: {detail}"),

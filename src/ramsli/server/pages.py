@@ -10,8 +10,11 @@ module adds are described at the end of that page:
 - ``GET /how-to-play?lang=de&table=ID``: the rules for players, with the
   table's own variant (R6, R8);
 - ``GET /api/i18n/{lang}.json``: the Babel catalog of a language as JSON;
-- ``POST /api/web/tables``: create a table as ``POST /api/tables`` does, plus
-  ``"hint": true`` to allow the "should I stay in?" hint at that table;
+- ``POST /api/web/tables``: create a table as ``POST /api/tables`` does (``"hint": true``
+  allows the "should I stay in?" hint at that table, a stored table option);
+- ``POST /api/tables/{table}/pace``: the creator changes the bots' speed during play;
+- ``GET /api/tables/{table}/hands/{n}.json?token=...``: a finished hand to read (public log
+  and the token's own cards);
 - ``GET /api/tables/{table}/hint?token=...``: that hint for the token's seat,
   from :func:`ramsli.lab.odds.estimate` (the ``lab`` extra).
 
@@ -34,6 +37,7 @@ import asyncio
 import functools
 import html
 import json
+import secrets
 import threading
 import time
 from pathlib import Path
@@ -162,7 +166,16 @@ async def seat_page(request: Request, table_id: str, token: str) -> HTMLResponse
         return _error_page(request, e)
     return _shell("table", _lang(request), "Ramsli", {
         "table": t.id, "token": token, "role": "seat", "seat": f"p{seat.index + 1}",
-        "taken": seat.taken, "name": seat.name, "hint": hint_allowed(request.app, t.id)})
+        "taken": seat.taken, "name": seat.name, "hint": hint_allowed(request.app, t.id),
+        "info": _public_info(t)})
+
+
+def _public_info(t: Any) -> dict[str, Any]:
+    """What an invitee may know before sitting down: status, preset, options, session end, seats
+    (names, bot or person); no tokens, no cards."""
+    info = t.info()
+    info.pop("spectate", None)
+    return info
 
 
 @router.get("/t/{table_id}/watch/{token}", response_class=HTMLResponse)
@@ -189,9 +202,10 @@ async def catalog_json(lang: str) -> JSONResponse:
 # -- creating a table with the hint allowed -----------------------------------------------------
 
 def hint_allowed(app: Any, table_id: str) -> bool:
-    """True if the creator of ``table_id`` allowed the "should I stay in?" hint (kept for the
-    server process's lifetime; a table restored after a restart has it off)."""
-    return table_id in getattr(app.state, "hint_tables", set())
+    """True if the creator of ``table_id`` allowed the "should I stay in?" hint (the table's
+    ``hint`` option, stored with its spec: it survives a restart); False for an unknown table."""
+    t = app.state.hub.tables.get(table_id)
+    return bool(t is not None and t.options.hint)
 
 
 @router.post("/api/web/tables", status_code=201)
@@ -203,16 +217,40 @@ async def create_web_table(request: Request) -> Any:
         raise TableError("bad_message", detail="the request body is not JSON") from None
     if not isinstance(body, dict):
         raise TableError("bad_message", detail="give a table spec object")
-    hint = body.pop("hint", False)
+    hint = body.get("hint", False)
     if not isinstance(hint, bool):
         raise TableError("bad_message", detail="hint must be true or false")
-    answer = await _hub(request).create_table(body)
+    answer = await _hub(request).create_table(body)  # ``hint`` is a stored table option
     if hint:
-        if not hasattr(request.app.state, "hint_tables"):
-            request.app.state.hint_tables = set()
-        request.app.state.hint_tables.add(answer["table"])
         _warm_up_lab()
     return dict(answer, hint=hint)
+
+
+@router.post("/api/tables/{table_id}/pace")
+async def set_bot_pace(request: Request, table_id: str) -> Any:
+    """The creator changes the bots' speed during play: ``{"creator_token", "bot_pace_seconds"}``
+    (seconds 0..60) answers ``{"bot_pace_seconds", "seq"}``; stored, so it survives a restart.
+    Errors: ``403 bad_token`` (not the creator), ``422 bad_message``, ``404 no_table``."""
+    try:
+        body = json.loads(await request.body() or b"{}")
+    except ValueError:
+        raise TableError("bad_message", detail="the request body is not JSON") from None
+    if not isinstance(body, dict):
+        raise TableError("bad_message", detail="give {\"creator_token\": ..., \"bot_pace_seconds\": ...}")
+    t = _hub(request).table(table_id)
+    await t.set_pace(body.get("creator_token"), body.get("bot_pace_seconds"))
+    return {"bot_pace_seconds": t.options.bot_pace_seconds, "seq": t.seq}
+
+
+@router.get("/api/tables/{table_id}/hands/{number}.json")
+async def finished_hand(request: Request, table_id: str, number: int, token: str = "") -> Any:
+    """A finished hand to read in the page (:meth:`~ramsli.server.table.Table.finished_hand`):
+    public log plus the token's own cards. Errors: ``403 bad_token``, ``404 no_hand``."""
+    t = _hub(request).table(table_id)
+    seat = t.seat_of_token(token)
+    if seat is None and not (isinstance(token, str) and secrets.compare_digest(token.encode(), t.spectator_token.encode())):
+        raise TableError("bad_token")
+    return t.finished_hand(number, seat)
 
 
 # -- the "should I stay in?" hint -------------------------------------------------------------

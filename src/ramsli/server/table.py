@@ -6,7 +6,7 @@ and standings come from the engine (:class:`~ramsli.Session`,
 where (seat tokens, names, human or bot), who is connected, the sequence number
 ``seq`` of accepted events, and the pacing of bots.
 
-Every state change is an *event* (``sit``, ``start``, ``deal``, ``act``) that is
+Every state change is an *event* (``sit``, ``start``, ``deal``, ``act``, ``pace``) that is
 committed to the :class:`~ramsli.server.storage.Store` **before** it is applied
 and broadcast; :meth:`Table.replay` rebuilds a table from its events through the
 engine, so a restarted server has the same cards, actions and counters (R3.4).
@@ -39,7 +39,7 @@ from ramsli.hand import seat_name
 from ramsli.history import settlement_record
 from ramsli.session import first_dealer_cut, forbidden_name_char
 
-__all__ = ["Table", "SeatState", "TableError", "TableOptions", "FAST_BOTS", "FILL_BOT", "NAME_MAX", "bot_pool",
+__all__ = ["Table", "SeatState", "TableError", "TableOptions", "FAST_BOTS", "FILL_BOT", "NAME_MAX", "BOT_NAMES", "bot_pool",
            "shutdown_bot_pool"]
 
 #: bots cheap enough to run on the event loop; others run in worker processes (see :func:`bot_pool`)
@@ -48,6 +48,8 @@ FAST_BOTS = ("random", "rules")
 FILL_BOT = "rules"
 #: longest seat name, characters
 NAME_MAX = 24
+#: the names of bots filling seats p1..p6 at the start (the same in every language)
+BOT_NAMES = ("Ada", "Bert", "Cleo", "Dario", "Elsa", "Finn")
 
 
 _POOL: Any = None
@@ -105,16 +107,21 @@ class TableError(Exception):
 
 @dataclass
 class TableOptions:
-    """A table's timing options (seconds; ``turn_seconds`` None means no turn timer)."""
+    """A table's options: timings (seconds; ``turn_seconds`` None means no turn timer) and
+    ``hint``, whether the creator allows the "should I stay in?" hint (issue 11). They are part of
+    the stored spec, so they survive a restart; ``bot_pace_seconds`` may change during play
+    (a ``pace`` event)."""
 
     grace_seconds: float = 60.0
     turn_seconds: float | None = None
     bot_pace_seconds: float = 0.8
     hand_pause_seconds: float = 4.0
+    hint: bool = False
 
     def to_dict(self) -> dict[str, Any]:
         return {"grace_seconds": self.grace_seconds, "turn_seconds": self.turn_seconds,
-                "bot_pace_seconds": self.bot_pace_seconds, "hand_pause_seconds": self.hand_pause_seconds}
+                "bot_pace_seconds": self.bot_pace_seconds, "hand_pause_seconds": self.hand_pause_seconds,
+                "hint": self.hint}
 
 
 @dataclass
@@ -129,6 +136,8 @@ class SeatState:
         name: the name shown, or None while an open human seat is empty.
         taken: a person sits here (sat down through the invite link).
         pending: the name of a person taking over a bot-played seat at the next deal.
+        since_hand: the first hand (1-based) its person played, or None while nobody sits here;
+            that person may see this seat's own cards of hands from then on (R7).
     """
 
     index: int
@@ -138,6 +147,7 @@ class SeatState:
     name: str | None = None
     taken: bool = False
     pending: str | None = None
+    since_hand: int | None = None
     conn: Any = None
     away_since: float | None = None
     bot_player: Any = None
@@ -269,6 +279,7 @@ class Table:
             if self.status == "waiting":
                 seat.name = data["name"]
                 seat.taken = True
+                seat.since_hand = 1
             else:
                 seat.pending = data["name"]
         elif kind == "start":
@@ -285,12 +296,15 @@ class Table:
             for s in self.seats:
                 if s.pending is not None:  # a person takes over a bot-played seat between hands
                     s.name, s.taken, s.pending = s.pending, True, None
+                    s.since_hand = self.session.hands_played + 1
                     s.bot_player = None
             deck = [Card.parse(c) for c in data["deck"]]
             hand = self.session.start_hand(deck=deck, cut=data["cut"])
             if (hand.dealer != data["dealer"] or list(hand.start_stacks) != data["stacks"]
                     or hand.carry_in != data["pot"]):
                 raise ValueError("the deal does not match the recorded dealer, stacks and pot")
+        elif kind == "pace":
+            self.options.bot_pace_seconds = float(data["seconds"])
         elif kind == "act":
             assert self.session is not None and self.session.hand is not None
             elapsed = float(data.get("elapsed", 0.0))
@@ -384,7 +398,7 @@ class Table:
                 if s.name:
                     names.append(s.name)
                     continue
-                base = f"{(s.bot or FILL_BOT).split(':')[0]} {seat_name(s.index)}"
+                base = BOT_NAMES[s.index]  # the level is shown beside the name (the seat's ``bot``)
                 name = base
                 while name.casefold() in used:
                     name += "'"
@@ -395,6 +409,21 @@ class Table:
             await self._commit("start", {"names": names, "dealer": dealer})
             if self.status == "playing":
                 await self._deal()
+
+    async def set_pace(self, creator_token: Any, seconds: Any) -> None:
+        """The creator changes how long bots wait before they act (``bot_pace_seconds``, 0..60),
+        also during play; stored as a ``pace`` event, so it survives a restart.
+
+        Raises:
+            TableError: ``bad_token`` (not the creator), ``bad_message`` (not a number 0..60).
+        """
+        async with self.lock:
+            if not isinstance(creator_token, str) or not secrets.compare_digest(
+                    creator_token.encode(), self.creator_token.encode()):
+                raise TableError("bad_token")
+            if isinstance(seconds, bool) or not isinstance(seconds, (int, float)) or not 0 <= seconds <= 60:
+                raise TableError("bad_message", detail=f"bot_pace_seconds must be a number 0..60, got {seconds!r}")
+            await self._commit("pace", {"seconds": float(seconds)})
 
     async def _deal(self) -> None:
         """Shuffle (``secrets.SystemRandom``, or the test seed), cut, commit the deal, deal it (R4.1–R4.4)."""
@@ -442,9 +471,12 @@ class Table:
         """Check, commit, apply and broadcast one intent (R4.12); stale or repeated ``seq`` is refused.
 
         Raises:
-            TableError: as :meth:`check_intent`; the table is unchanged.
+            TableError: as :meth:`check_intent`; ``not_seated`` if the seat's takeover
+                (:meth:`sit` on a bot-played seat) has not taken effect yet; the table is unchanged.
         """
         async with self.lock:
+            if self.status == "playing" and not self.seats[seat].taken:
+                raise TableError("not_seated")  # a bot plays it until the takeover at the next deal
             action = self.check_intent(seat, text, seq)
             await self._commit("act", {"action": str(action), "by": by, "elapsed": round(self.clock(), 3)})
             return action
@@ -497,6 +529,38 @@ class Table:
             return s.ledger[-1].hand, s.ledger[-1].number
         return None, None
 
+    def own_cards_shown(self, seat: SeatState | None, number: int) -> bool:
+        """True if the person at ``seat`` (None: a spectator) may see that seat's own dealt cards
+        of finished hand ``number``: they sat there in that hand (R7: never a bot's cards from
+        before a takeover)."""
+        return seat is not None and seat.taken and seat.since_hand is not None and seat.since_hand <= number
+
+    def finished_hand(self, number: int, seat: SeatState | None) -> dict[str, Any]:
+        """A readable account of finished hand ``number`` for ``seat`` (None: a spectator): the
+        public log (declarations, every trick, the settlement) and, when
+        :meth:`own_cards_shown`, that seat's own dealt cards; never anyone else's unplayed or
+        folded cards, the stock or the cut (R7, D-16).
+
+        Raises:
+            TableError: ``no_hand`` if hand ``number`` is not finished.
+        """
+        s = self.session
+        if s is None or not 1 <= number <= len(s.ledger):
+            raise TableError("no_hand", number=number)
+        entry = s.ledger[number - 1]
+        hand = entry.hand
+        obs = hand.observe(hand.seated[0])  # only public fields are read from it
+        mine = self.own_cards_shown(seat, number)
+        return {
+            "number": number, "dealer": seat_name(hand.dealer), "turn_up": str(hand.turn_up),
+            "trump": obs.trump, "turned_aside": [str(c) for c in hand.turned_aside],
+            "declarations": [[seat_name(a), d] for a, d in obs.declarations],
+            "tricks": [_trick(t) for t in obs.tricks],
+            "settlement": settlement_record(entry.settlement),
+            "your_cards": [str(c) for c in hand.dealt[seat.index] if c is not None] if mine else [],
+            "history": f"/api/tables/{self.id}/hands/{number}.toml",
+        }
+
     def rules_summary(self) -> str:
         try:
             base = Rules.preset(self.preset)
@@ -515,12 +579,18 @@ class Table:
                 and now - s.away_since >= self.options.grace_seconds)
 
     def view(self, seat: int | None) -> dict[str, Any]:
-        """The view of ``seat`` (None: a spectator), as ``docs/protocol.md`` describes it (R7)."""
+        """The view of ``seat`` (None: a spectator), as ``docs/protocol.md`` describes it (R7).
+
+        A seat nobody sits at yet (a bot seat whose link was opened, a takeover still ``pending``
+        until the next deal) gets a spectator's view: a bot plays those cards, and the person
+        holding the link may not see them (R7, D-16); ``you.pending`` says so.
+        """
         sess = self.session
         hand, number = self.current_hand()
         obs = None
+        private = seat is not None and self.seats[seat].taken
         if hand is not None:
-            obs = hand.observe(seat if seat is not None else hand.seated[0])
+            obs = hand.observe(seat if private else hand.seated[0])
         now = time.monotonic()
         declared = dict(obs.declarations) if obs is not None else {}
         seats = []
@@ -581,11 +651,12 @@ class Table:
                 place = 1 + sum(1 for j in range(len(self.seats)) if sess.stacks[j] > sess.stacks[i])
                 standings.append({"place": place, "seat": seat_name(i), "name": self.seats[i].name,
                                   "stack": sess.stacks[i]})
-        mine = seat is not None and obs is not None
+        mine = private and obs is not None
         return {
             "type": "view", "table": self.id, "seq": self.seq,
             "you": {"role": "seat" if seat is not None else "spectator",
-                    "seat": None if seat is None else seat_name(seat)},
+                    "seat": None if seat is None else seat_name(seat),
+                    "pending": seat is not None and self.seats[seat].pending is not None},
             "status": self.status, "test_seeded": self.seed is not None,
             "rules": self._rules_view,
             "options": self.options.to_dict(),

@@ -71,6 +71,14 @@
   }
   R.suitName = suitName;
   R.suitSymbol = function (s) { return german() ? suitName(s) : { S: "♠", H: "♥", D: "♦", C: "♣" }[s]; };
+  /* the suit's pip as a small SVG in the colours of the cards shown (German suits: their own pictures) */
+  R.suitPipSVG = function (s) {
+    const wrap = document.createElement("span");
+    wrap.className = "suit-pip";
+    wrap.setAttribute("aria-hidden", "true");
+    wrap.innerHTML = `<svg viewBox="0 0 100 100" width="1.3em" height="1.3em">${pip(s, 50, 50, 96, palette()[s])}</svg>`;
+    return wrap;
+  };
 
   /* the accessible name of a card: "queen of hearts", "Dame Herz" ... */
   R.cardName = function (code) {

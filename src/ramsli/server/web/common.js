@@ -57,7 +57,7 @@ R.creatorToken = function (table) {
 };
 
 R.api = async function (method, path, body) {
-  const opts = { method: method, headers: { "Content-Type": "application/json" } };
+  const opts = { method: method, headers: { "Content-Type": "application/json", "Accept-Language": R.lang } };
   if (body !== undefined) opts.body = JSON.stringify(body);
   const r = await fetch(path, opts);
   let data = null;
@@ -123,4 +123,38 @@ R.beep = function () {
     o.frequency.value = 660; g.gain.value = 0.05;
     o.connect(g); g.connect(ctx.destination); o.start(); o.stop(ctx.currentTime + 0.12);
   } catch (e) { /* no audio: fine */ }
+};
+
+/* names of presets, bot levels and session ends in the page's language (R6, R3.6) */
+R.presetName = function (p) {
+  return {
+    traditional: _("traditional"), "general-rams": _("General Rams"), compulsory: _("Compulsory Ramsli"),
+    "double-penalty": _("double bete"), "pot-bete": _("bete of the pot"), joker: _("with jokers"),
+    "modern-52": _("modern, 52 cards"), rounce: _("Rounce"), nap: _("with targets (Nap)"),
+  }[p] || p;
+};
+R.botLevel = function (spec) {
+  const kind = String(spec || "").split(":")[0];
+  return { random: _("beginner"), rules: _("steady"), tips: _("follows the tips"), montecarlo: _("strong") }[kind] || kind;
+};
+R.endText = function (end) {
+  if (!end || !end.length) return _("when a player is bust");
+  return end.map((e) => {
+    const [k, v] = String(e).split(":");
+    const n = +v;
+    if (k === "hands") return ngettext("after {n} hand", "after {n} hands", n);
+    if (k === "win-at") return _("when a player has {n}", { n: ngettext("{n} counter", "{n} counters", n) });
+    if (k === "time") return ngettext("after {n} minute", "after {n} minutes", n);
+    return e;
+  }).join(" · ");
+};
+/* "A, B and C" in the page's language */
+R.listText = function (items) {
+  try { return new Intl.ListFormat(R.lang, { style: "long", type: "conjunction" }).format(items); }
+  catch (e) { return items.join(", "); }
+};
+R.toastHide = function () {
+  const box = document.getElementById("toast");
+  if (box) box.className = "toast";
+  clearTimeout(R._toastTimer);
 };

@@ -11,7 +11,7 @@
   const demo = (codes) => el("div", { class: "cards-demo", "aria-hidden": "true" }, codes.map((c) => { const d = el("span", { class: "card" }); d.append(R.cardSVG(c)); return d; }));
   const deck = o.deck === "full52" ? _("the full deck of 52 cards (A K Q J 10 9 … 2)") : _("a piquet deck of 32 cards (A K Q J 10 9 8 7)");
   const variant = [
-    _("Rules of this table: {preset}.", { preset: R.page.preset }),
+    _("Rules of this table: {preset}.", { preset: R.presetName(R.page.preset) }),
     _("Cards: {deck}.", { deck: deck }) + (o.jokers ? " " + _("With two jokers: both are trumps, above the ace of trumps.") : ""),
     _("Everyone starts with {stack}; the ante is {ante} each hand.", { stack: counters(o.starting_stack), ante: counters(o.ante) }),
     o.bete === "pot" ? _("Bete: whoever stays in and takes no trick pays the size of the pot.") : _("Bete: whoever stays in and takes no trick pays {n}.", { n: counters(o.bete) }),
@@ -20,7 +20,7 @@
     o.general_rams ? _("General Rams is on: before the first lead a player who stays in may announce to take every trick.") : "",
     o.targets ? _("Targets are on: players who stay in may announce how many tricks they will take.") : "",
     o.overtrump === "always" ? _("You must overtrump whenever you can.") : _("You must overtrump only when you are trumping."),
-    (o.end && o.end.length) ? _("The session ends: {end}.", { end: o.end.join(", ") }) : _("The session ends when a player is bust."),
+    (o.end && o.end.length) ? _("The session ends: {end}.", { end: R.endText(o.end) }) : _("The session ends when a player is bust."),
   ].filter(Boolean);
   const body = el("article", { class: "panel howto" },
     el("h1", { text: _("How to play Ramsli") }),

@@ -16,17 +16,24 @@
   function myName() {
     const v = (document.getElementById("your-name").value || "").trim();
     R.settings.name = v; R.saveSettings();
-    return v || _("You");
+    if (!v) {
+      const err = new Error(_("Please give your name."));
+      err.noName = true;
+      document.getElementById("your-name").focus();
+      throw err;
+    }
+    return v;
   }
 
   async function createAndSit(spec, hint, startNow) {
+    const name = myName();
+    R.toastHide();
     const made = await R.api("POST", "/api/web/tables", Object.assign({}, spec, { hint: hint }));
     const mine = made.seats[0];
-    const name = myName();
     await R.api("POST", `/api/tables/${made.table}/sit`, { token: mine.token, name: name });
     R.rememberTable({ table: made.table, token: mine.token, seat: mine.seat, name: name, invite: mine.invite,
       creator: made.creator_token, created: Date.now(), preset: spec.preset,
-      invites: made.seats.filter((s) => s.kind === "human").slice(1).map((s) => ({ seat: s.seat, invite: s.invite })),
+      invites: made.seats.slice(1).map((s) => ({ seat: s.seat, invite: s.invite, kind: s.kind, bot: s.bot })),
       spectate: made.spectate });
     if (startNow) await R.api("POST", `/api/tables/${made.table}/start`, { creator_token: made.creator_token });
     return made;
@@ -39,8 +46,9 @@
       const made = await createAndSit(spec, page.lab, true);
       location.href = made.seats[0].invite + "?lang=" + R.lang;
     } catch (e) {
-      R.toast(_("The table could not be made."), e.message, "bad");
+      R.toast(e.noName ? e.message : _("The table could not be made."), e.noName ? "" : e.message, "bad");
       ev.target.disabled = false;
+      if (!document.getElementById("your-name").value.trim()) document.getElementById("your-name").focus();
     }
   }
 
@@ -50,14 +58,14 @@
     if (i === 0) sel.append(el("option", { value: "you", text: _("you") }));
     else {
       sel.append(el("option", { value: "human", text: _("a friend (invite link)") }));
-      for (const b of page.bots) sel.append(el("option", { value: "bot:" + b, text: _("bot: {name}", { name: b }), selected: b === "rules" }));
+      for (const b of page.bots) sel.append(el("option", { value: "bot:" + b, text: _("bot ({level})", { level: R.botLevel(b) }), selected: b === "rules" }));
     }
     if (i === 0) sel.disabled = true;
     return el("div", { class: "seat-row" }, el("label", { for: `seat-${i + 1}`, text: _("Seat {n}", { n: i + 1 }) }), sel);
   }
   function setupForm() {
     const preset = el("select", { id: "preset" });
-    for (const p of page.presets) preset.append(el("option", { value: p, text: p, selected: p === "traditional" }));
+    for (const p of page.presets) preset.append(el("option", { value: p, text: R.presetName(p), selected: p === "traditional" }));
     const count = el("select", { id: "players" });
     for (let n = 2; n <= 6; n++) count.append(el("option", { value: String(n), text: String(n), selected: n === 5 }));
     const seats = el("div", { id: "seats", class: "seats-grid" });
@@ -100,8 +108,9 @@
       try {
         const made = await createAndSit(spec, hint.checked, false);
         showCreated(made);
+        document.getElementById("my-tables").replaceWith(await myTablesBox());
       } catch (e) {
-        R.toast(_("The table could not be made."), e.message, "bad");
+        R.toast(e.noName ? e.message : _("The table could not be made."), e.noName ? "" : e.message, "bad");
       }
     });
     return form;
@@ -121,7 +130,9 @@
   }
   function showCreated(made) {
     const box = document.getElementById("created");
-    const rows = made.seats.slice(1).filter((s) => s.kind === "human").map((s) => linkRow(_("Invite for seat {seat}", { seat: s.seat }), s.invite));
+    const rows = made.seats.slice(1).map((s) => linkRow(s.kind === "bot"
+      ? _("Seat {seat}, bot ({level}): a friend may take it over", { seat: s.seat, level: R.botLevel(s.bot) })
+      : _("Invite for seat {seat}", { seat: s.seat }), s.invite));
     rows.push(linkRow(_("Spectators"), made.spectate));
     box.replaceChildren(el("h2", { text: _("Your table is ready") }),
       el("p", { text: _("Send each friend their own link. Seats nobody takes are played by a bot when you start.") }),
@@ -134,7 +145,7 @@
 
   function joinBox() {
     const inp = el("input", { id: "join-link", type: "url", placeholder: location.origin + "/t/…", "aria-label": _("Invite link") });
-    const f = el("form", { class: "panel", id: "join" }, el("h2", { text: _("Join a table") }),
+    const f = el("form", { class: "panel", id: "join", novalidate: true }, el("h2", { text: _("Join a table") }),
       el("p", { text: _("Paste the invite link a friend sent you.") }),
       el("div", { class: "inline" }, inp, el("button", { type: "submit", text: _("Join") })));
     f.addEventListener("submit", (ev) => {
@@ -157,7 +168,7 @@
       const status = el("span", { class: "status", text: "…" });
       ul.append(el("li", {},
         el("a", { href: e.invite + "?lang=" + R.lang, text: _("Table {table}, seat {seat}", { table: e.table, seat: e.seat }) }),
-        " ", el("span", { class: "muted", text: e.preset || "" }), " ", status,
+        " ", el("span", { class: "muted", text: e.preset ? R.presetName(e.preset) : "" }), " ", status,
         el("button", { type: "button", class: "small link", text: _("Forget"), "aria-label": _("Forget table {table}", { table: e.table }),
           onclick: (ev) => { R.forgetTable(e.table, e.token); ev.target.closest("li").remove(); } })));
       R.api("GET", `/api/tables/${e.table}`).then((info) => {

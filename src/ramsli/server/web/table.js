@@ -37,13 +37,14 @@
       else if (msg.type === "error") onError(msg);
     };
     ws.onclose = (ev) => {
-      setConn(false);
       if ([4001, 4003, 4004].includes(ev.code)) {
-        closedFor = ev.code;
-        banner(ev.code === 4001 ? _("This seat was opened in another window or tab; play there.")
-          : ev.code === 4003 ? _("This link is not valid for this table.") : _("There is no such table on this server."));
+        closedFor = ev.code; // no reconnecting: one clear banner, the table greyed out
+        setConn(true);
+        render();
+        closedBanner();
         return;
       }
+      setConn(false);
       setTimeout(connect, backoff);
       backoff = Math.min(backoff * 2, 8000);
     };
@@ -59,11 +60,22 @@
   function onError(e) {
     if (e.code === "stale_seq") return; // a newer view is on its way
     if (e.code === "replaced") return;
-    R.toast(e.message, e.rule ? _("Rule {rule}", { rule: e.rule }) : "", "bad");
+    // the rule id once, in the detail line: "must follow suit: play ♦" / "Rule R4.10"
+    const text = e.rule ? e.message.replace(` (${e.rule})`, "") : e.message;
+    R.toast(text, e.rule ? _("Rule {rule}", { rule: e.rule }) : "", "bad");
   }
   function banner(text) {
     const b = document.getElementById("banner");
     if (b) { b.textContent = text; b.hidden = false; }
+    return b;
+  }
+  function closedBanner() {
+    const b = banner(closedFor === 4001 ? _("This seat was opened in another window or tab; play there.")
+      : closedFor === 4003 ? _("This link is not valid for this table.") : _("There is no such table on this server."));
+    if (b && closedFor === 4001) {
+      b.append(" ", el("button", { type: "button", class: "small", id: "play-here", text: _("Play here again"),
+        onclick: () => { closedFor = null; b.hidden = true; render(); connect(); } }));
+    }
   }
 
   function onView(v) {
@@ -87,7 +99,8 @@
         !(pendingSummary && pendingSummary.number === v.hand.number)) {
       pendingSummary = { number: v.hand.number, settlement: v.hand.settlement };
     }
-    if (v.status === "over") overlay = overlay === "settings" ? overlay : "standings";
+    if (v.status === "over" && !pendingSummary && overlay !== "settings") overlay = "standings";
+    if (prev && prev.seq !== v.seq) R.toastHide(); // a refusal's message is about the move before this one
     const turnKey = v.to_act && v.to_act === me() ? `${handNo}:${v.seq}` : null;
     if (turnKey && turnKey !== lastTurnKey) R.beep();
     lastTurnKey = turnKey;
@@ -99,20 +112,39 @@
   /* ---------------- sitting down ---------------- */
   function sitForm() {
     const inp = el("input", { id: "sit-name", type: "text", maxlength: "24", value: R.settings.name || "", autocomplete: "nickname", required: true });
+    const info = P.info || { seats: [], rules: { options: {} } };
+    const opts = info.rules.options || {};
+    const people = info.seats.filter((s) => s.name && s.taken).map((s) => s.name);
+    const host = people.length ? people[0] : null;
+    const seatItems = info.seats.map((s) => el("li", { class: s.seat === P.seat ? "me" : "" },
+      el("b", { text: s.seat + ": " }),
+      s.seat === P.seat ? _("your seat") + (s.kind === "bot" ? " — " + _("you take it over from its bot") : "")
+        : s.name ? s.name : s.kind === "bot" ? _("bot ({level})", { level: R.botLevel(s.bot) }) : _("open seat (a friend)")));
+    const stackText = ngettext("{n} counter", "{n} counters", opts.starting_stack || 0);
+    const beteText = opts.bete === "pot" ? _("the pot") : String(opts.bete);
+    const facts = el("dl", { class: "facts" },
+      el("dt", { text: _("Rules") }), el("dd", { text: R.presetName(info.rules.preset) }),
+      el("dt", { text: _("Session end") }), el("dd", { text: R.endText(opts.end) }),
+      el("dt", { text: _("Stacks") }), el("dd", { text: _("{stack} each, ante {ante}, bete {bete}", {
+        stack: stackText, ante: opts.ante, bete: beteText }) }),
+      el("dt", { text: _("Status") }), el("dd", { text: { waiting: _("waiting for the start"), playing: _("playing"), over: _("over") }[info.status] || info.status || "" }));
     const f = el("form", { class: "panel sit", id: "sit" },
-      el("h1", { text: _("Sit down at seat {seat}", { seat: P.seat }) }),
-      el("label", { for: "sit-name", text: _("Your name") }), inp,
-      el("button", { class: "primary", type: "submit", text: _("Sit down") }),
+      el("h1", { text: host ? _("{name} invites you to a game of Ramsli", { name: host }) : _("Sit down at seat {seat}", { seat: P.seat }) }),
+      el("section", { class: "table-facts", "aria-label": _("This table") }, facts,
+        el("h2", { text: _("At this table") }), el("ul", { class: "seat-list" }, seatItems)),
+      el("div", { class: "sit-row" }, el("label", { for: "sit-name", text: _("Your name") }), inp,
+        el("button", { class: "primary", type: "submit", text: _("Sit down") })),
       el("p", { class: "note" }, el("a", { href: "/how-to-play?lang=" + R.lang + "&table=" + P.table, target: "_blank", text: _("How to play") })),
       el("div", { class: "top-nav" }, R.langPicker()));
     f.addEventListener("submit", async (ev) => {
       ev.preventDefault();
+      R.toastHide();
       try {
         const name = inp.value.trim();
+        if (!name) { R.toast(_("Please give your name."), "", "bad"); inp.focus(); return; }
         const r = await R.api("POST", `/api/tables/${P.table}/sit`, { token: P.token, name: name });
         R.settings.name = name; R.saveSettings();
         R.rememberTable({ table: P.table, token: P.token, seat: r.seat, name: name, invite: location.pathname, created: Date.now() });
-        if (r.pending) R.toast(_("You take over this seat from the next hand."), "");
         P.taken = true; P.name = name;
         start();
       } catch (e) { R.toast(e.message, "", "bad"); }
@@ -172,7 +204,7 @@
     const tags = [];
     if (turn) tags.push(el("span", { class: "tag turn-tag", text: isMe ? _("your turn") : _("to act") }));
     if (s.away) tags.push(el("span", { class: "tag", text: s.bot_playing ? _("away, a bot plays") : _("away") }));
-    if (s.kind === "bot") tags.push(el("span", { class: "tag muted bot-tag", text: _("bot") }));
+    if (s.kind === "bot") tags.push(el("span", { class: "tag muted bot-tag", text: _("bot ({level})", { level: R.botLevel(s.bot) }) }));
     if (tags.length) bits.push(el("div", { class: "seat-tags" }, tags));
     if (h && !isMe && s.cards_left > 0 && s.in !== false) {
       const backs = el("div", { class: "backs", "aria-hidden": "true" });
@@ -211,7 +243,7 @@
     const h = view.hand;
     const box = el("div", { class: "centre" });
     if (!h) {
-      box.append(el("p", { class: "centre-note", text: view.status === "waiting" ? _("Waiting for the start") : "" }));
+      box.append(el("p", { class: "centre-note", text: "" }));
       return box;
     }
     const stock = el("div", { class: "stock", "aria-label": _("Turn-up: {card}", { card: R.cardName(h.turn_up) }), role: "img" },
@@ -219,8 +251,8 @@
     box.append(stock);
     const trump = el("div", { class: "trump suit-" + h.trump },
       el("span", { class: "label", text: _("Trump") }), " ",
-      el("span", { class: "suit-sym", text: R.suitSymbol(h.trump) }), " ",
-      el("span", { class: "suit-name", text: R.settings.german ? "" : R.suitName(h.trump) }));
+      R.settings.german ? R.suitPipSVG(h.trump) : el("span", { class: "suit-sym", text: R.suitSymbol(h.trump) }), " ",
+      el("span", { class: "suit-name", text: R.suitName(h.trump) }));
     box.append(trump);
     box.append(el("div", { class: "pot", "aria-label": _("Pot: {n}", { n: h.pot }) },
       el("span", { class: "chips", "aria-hidden": "true" }), el("span", { text: _("Pot: {n}", { n: h.pot }) })));
@@ -230,6 +262,7 @@
 
   function statusText() {
     if (view.status === "waiting") return _("Waiting for the start");
+    if (view.you.pending) return _("You take over this seat from the next hand; until then its bot plays and you watch.");
     if (view.status === "over") return _("The session is over.");
     const h = view.hand;
     if (!h) return "";
@@ -314,7 +347,7 @@
     const h = view.hand;
     return el("header", { class: "table-top" },
       el("a", { href: "/?lang=" + R.lang, class: "brand-small", "aria-label": _("Lobby"), text: "Ramsli" }),
-      el("span", { class: "muted info", text: (view.rules.preset || "") + (h ? " · " + _("Hand {n}", { n: h.number }) : "") + (view.test_seeded ? " · " + _("test table") : "") }),
+      el("span", { class: "muted info", text: R.presetName(view.rules.preset || "") + (h ? " · " + _("Hand {n}", { n: h.number }) : "") + (view.test_seeded ? " · " + _("test table") : "") }),
       el("nav", { class: "tools" },
         el("button", { type: "button", id: "btn-last", "aria-keyshortcuts": "l", disabled: !(h && (h.last_trick)), onclick: () => openOverlay("last"), text: _("Last trick") }),
         el("button", { type: "button", id: "btn-sheet", "aria-keyshortcuts": "s", onclick: () => openOverlay("sheet"), text: _("Score sheet") }),
@@ -325,8 +358,10 @@
 
   function openOverlay(which) { overlay = which; render(); const d = document.querySelector(".dialog button, .dialog input, .dialog select"); if (d) d.focus(); }
   function closeOverlay() {
-    if (overlay === "summary" && pendingSummary) { summarySeen = pendingSummary.number; pendingSummary = null; }
-    overlay = null; render();
+    const wasSummary = overlay === "summary";
+    if (wasSummary && pendingSummary) { summarySeen = pendingSummary.number; pendingSummary = null; }
+    overlay = wasSummary && view && view.status === "over" ? "standings" : null; // the last hand's summary, then the standings
+    render();
   }
 
   function dialog(title, ...body) {
@@ -342,10 +377,10 @@
         el("figcaption", { text: seatName(sid) + (trick.winner === sid ? " ✦" : "") }))));
   }
 
-  function summaryBody() {
-    const st = pendingSummary.settlement;
+  function summaryBody(settlement) {
+    const st = settlement || pendingSummary.settlement;
     const rows = [];
-    const names = (list) => list.map(seatName).join(", ");
+    const names = (list) => R.listText(list.map(seatName));
     if (st.kind === "thrown-in") rows.push(el("p", { text: _("Everyone went out: the pot stays for the next hand.") }));
     else if (st.winners.length) rows.push(el("p", { class: "big-line", text: ngettext("{names} takes the pot of {pot}.", "{names} share the pot of {pot}.", st.winners.length, { names: names(st.winners), pot: counters(st.pot) }) }));
     if (st.kind === "walkover") rows.push(el("p", { text: _("Walkover: nobody else stayed in.") }));
@@ -361,7 +396,7 @@
         el("td", { text: st.won[i] ? "+" + st.won[i] : "" }), el("td", { text: st.paid[i] ? "−" + st.paid[i] : "" }), el("td", { class: "num", text: String(st.stacks_after[i]) })));
     });
     table.append(tb);
-    rows.push(table);
+    rows.push(el("div", { class: "scroll" }, table), el("p", { class: "note scroll-hint", hidden: true, text: _("Swipe the table sideways to see every column.") }));
     return rows;
   }
 
@@ -374,10 +409,34 @@
         const win = e.winners.includes(s.seat), bete = e.bete.includes(s.seat);
         return el("td", { class: "num" + (win ? " win" : "") + (bete ? " bete" : ""), text: String(e.stacks_after[i]) + (win ? " ✦" : "") + (bete ? " ✗" : "") });
       });
-      tb.append(el("tr", {}, el("th", { scope: "row" }, el("a", { href: e.history + "?token=" + encodeURIComponent(P.token), text: String(e.hand) })), cells, el("td", { class: "num", text: String(e.pot_after) })));
+      tb.append(el("tr", {}, el("th", { scope: "row", class: "hand-no" },
+        el("button", { type: "button", class: "small link-like", "data-hand": String(e.hand), onclick: () => openHand(e.hand),
+          "aria-label": _("Show hand {n}", { n: e.hand }), text: String(e.hand) }),
+        el("a", { href: e.history + "?token=" + encodeURIComponent(P.token), class: "dl", download: "", title: _("Download hand {n} (TOML)", { n: e.hand }),
+          "aria-label": _("Download hand {n} (TOML)", { n: e.hand }), text: "⤓" })), cells, el("td", { class: "num", text: String(e.pot_after) })));
     }
-    return [el("div", { class: "scroll" }, el("table", { class: "sheet" }, el("thead", {}, head), tb)),
+    return [el("div", { class: "scroll", tabindex: "0", "aria-label": _("Score sheet") }, el("table", { class: "sheet" }, el("thead", {}, head), tb)),
+      el("p", { class: "note scroll-hint", hidden: true, text: _("Swipe the table sideways to see every column.") }),
       el("p", { class: "note", text: _("✦ took a share of the pot · ✗ paid bete · numbers are stacks after the hand") })];
+  }
+
+  let shownHand = null; // a finished hand read from the score sheet
+  async function openHand(n) {
+    try {
+      shownHand = await R.api("GET", `/api/tables/${P.table}/hands/${n}.json?token=${encodeURIComponent(P.token)}`);
+      openOverlay("hand");
+    } catch (e) { R.toast(e.message, "", "bad"); }
+  }
+  function handBody() {
+    const hv = shownHand;
+    const rows = [el("p", { text: _("Dealer: {name} · turn-up {card}", { name: seatName(hv.dealer), card: R.cardName(hv.turn_up) }) })];
+    if (hv.your_cards.length) rows.push(el("h3", { text: _("Your cards") }), el("div", { class: "trick-list" }, R.sortHand(hv.your_cards, hv.trump).map((c) => cardFace(c))));
+    const decl = hv.declarations.map(([sid, d]) => seatName(sid) + " " + (d === "in" ? _("in") : _("out")));
+    if (decl.length) rows.push(el("p", { text: decl.join(" · ") }));
+    hv.tricks.forEach((t, k) => rows.push(el("h3", { text: _("Trick {n}", { n: k + 1 }) }), trickList(t)));
+    rows.push(el("h3", { text: _("Result") }), ...summaryBody(hv.settlement));
+    rows.push(el("p", {}, el("a", { href: hv.history + "?token=" + encodeURIComponent(P.token), download: "", text: _("Download hand {n} (TOML)", { n: hv.number }) })));
+    return rows;
   }
 
   function standingsBody() {
@@ -395,25 +454,37 @@
     };
     const pause = el("select", { id: "set-pause", onchange: (e) => { R.settings.trickPause = +e.target.value; R.saveSettings(); } });
     for (const [v, t] of [[0.8, _("short")], [1.6, _("normal")], [3, _("long")], [30, _("until I tap")]]) pause.append(el("option", { value: String(v), selected: +R.settings.trickPause === v, text: t }));
+    // the creator may change the bots' speed during play (stored with the table)
+    const creator = R.creatorToken(P.table);
+    const botPace = el("select", { id: "set-bot-pace", onchange: async (e) => {
+      try { await R.api("POST", `/api/tables/${P.table}/pace`, { creator_token: creator, bot_pace_seconds: +e.target.value }); }
+      catch (err) { R.toast(err.message, "", "bad"); }
+    } });
+    const paceNow = view.options.bot_pace_seconds;
+    for (const [v, t] of [[0.3, _("fast")], [0.8, _("normal")], [1.6, _("slow")]]) botPace.append(el("option", { value: String(v), selected: paceNow === v, text: t }));
+    if (![0.3, 0.8, 1.6].includes(paceNow)) botPace.append(el("option", { value: String(paceNow), selected: true, text: ngettext("{n} second", "{n} seconds", paceNow) }));
     return [check("set-four", "fourColour", _("Four-colour suits (♠ black, ♥ red, ♦ blue, ♣ green)")),
       check("set-german", "german", _("German-suited cards (acorns, leaves, hearts, bells)")),
       check("set-sound", "sound", _("Sound on your turn")),
       check("set-motion", "reduceMotion", _("Reduce motion")),
       el("div", { class: "form-grid" }, el("label", { for: "set-pause", text: _("A finished trick stays") }), pause,
+        creator ? el("label", { for: "set-bot-pace", text: _("Bot speed") }) : "", creator ? botPace : "",
         el("label", { for: "lang", text: _("Language") }), R.langPicker()),
-      el("p", { class: "note", text: _("Bot speed is set when the table is made; keys: 1–9 play a card, I in, O out, L last trick, S score sheet, Esc closes.") })];
+      el("p", { class: "note", text: _("Keys: 1–5 play a card, I in, O out, L last trick, S score sheet, Esc closes.") })];
   }
 
   function waitingPanel() {
     const creator = R.creatorToken(P.table);
     const entry = R.myTables().find((e) => e.table === P.table && e.creator) || {};
     const box = el("div", { class: "waiting panel" });
-    box.append(el("p", { text: _("Waiting for the start") }));
     if (creator) {
       const links = (entry.invites || []).map((s) => {
         const url = location.origin + s.invite;
-        return el("li", { class: "link-row" }, el("span", { class: "link-label", text: _("Invite for seat {seat}", { seat: s.seat }) }),
-          el("input", { type: "text", readonly: true, value: url, "aria-label": _("Invite for seat {seat}", { seat: s.seat }) }),
+        const label = s.kind === "bot"
+          ? _("Seat {seat}, bot ({level}): a friend may take it over", { seat: s.seat, level: R.botLevel(s.bot) })
+          : _("Invite for seat {seat}", { seat: s.seat });
+        return el("li", { class: "link-row" }, el("span", { class: "link-label", text: label }),
+          el("input", { type: "text", readonly: true, value: url, "aria-label": label }),
           el("button", { type: "button", class: "small", text: _("Copy"), onclick: () => navigator.clipboard && navigator.clipboard.writeText(url) }));
       });
       if (links.length) box.append(el("ul", { class: "links" }, links));
@@ -445,19 +516,31 @@
         view.status === "over" && view.standings ? el("section", { class: "panel final" }, el("h2", { text: _("Standings") }), ...standingsBody()) : "",
         actionButtons(), handRow())];
     // dialogs
-    if (pendingSummary && !hold && !overlay && view.status !== "over") overlay = "summary";
+    if (pendingSummary && !hold && (!overlay || (overlay === "standings" && view.status === "over"))) overlay = "summary";
     if (overlay === "summary" && !pendingSummary) overlay = null;
     if (overlay === "last" && h && h.last_trick) parts.push(dialog(_("Last trick"), trickList(h.last_trick), el("p", { text: _("{name} takes the trick", { name: seatName(h.last_trick.winner) }) })));
     else if (overlay === "sheet") parts.push(dialog(_("Score sheet"), ...sheetBody()));
+    else if (overlay === "hand" && shownHand) parts.push(dialog(_("Hand {n}", { n: shownHand.number }), ...handBody()));
     else if (overlay === "settings") parts.push(dialog(_("Settings"), ...settingsBody()));
     else if (overlay === "summary") parts.push(dialog(_("Hand {n} is over", { n: pendingSummary.number }), ...summaryBody()));
     else if (overlay === "standings" && view.standings) parts.push(dialog(_("Standings"), ...standingsBody(), ...sheetBody()));
+    const dlg = parts.findIndex((x) => x && x.classList && x.classList.contains("overlay"));
+    if (closedFor && dlg >= 0) parts.splice(dlg, 1); // a replaced tab shows no dialog over the greyed table
     app.replaceChildren(...parts);
+    // a table wider than the dialog scrolls sideways; say so only when it does
+    for (const box of document.querySelectorAll(".dialog .scroll")) {
+      const hint = box.nextElementSibling;
+      if (hint && hint.classList.contains("scroll-hint")) hint.hidden = box.scrollWidth <= box.clientWidth + 1;
+    }
     document.body.dataset.seq = String(view.seq);
     document.body.dataset.hand = h ? String(h.number) : "";
     document.body.dataset.overlay = overlay || "";
     document.body.dataset.summary = overlay === "summary" ? String(pendingSummary.number) : "";
-    if (closedFor) banner(_("This seat was opened in another window or tab; play there."));
+    if (closedFor) {
+      const main = document.querySelector(".table-main");
+      if (main) { main.inert = true; main.classList.add("inert"); }
+      closedBanner();
+    }
     if (overlay) { const c = document.getElementById("dialog-close"); if (c && !document.querySelector(".dialog :focus")) c.focus(); }
     else if (focusedCard) {
       const again = document.querySelector(`[data-card="${focusedCard}"], [data-action="${focusedCard}"], #${CSS.escape(focusedCard)}`);
