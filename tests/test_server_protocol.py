@@ -319,6 +319,32 @@ def test_grace_period_then_a_bot_plays_the_away_seat_until_the_player_returns(sq
     run(go())
 
 
+def test_a_person_who_sat_down_but_never_connected_is_played_by_a_bot_after_the_grace_period(sqlite_url):
+    """Sitting down over HTTP only (no WebSocket) must not stall the table for ever: the seat is
+    away from the start, so after the grace period a bot plays it (issue 10, item 7)."""
+    async def go():
+        hub, store = await _hub(sqlite_url)
+        made = await hub.create_table({"rules": ["end=hands:1"], "seats": SEATS3, "bot_pace_seconds": 0,
+                                       "hand_pause_seconds": 0, "seed": 5, "grace_seconds": 0.2})
+        tid = made["table"]
+        for i, s in enumerate(made["seats"]):
+            if s["kind"] == "human":
+                await hub.sit(tid, s["token"], f"P{i + 1}")  # nobody ever connects
+        await hub.start(tid, made["creator_token"])
+        t = hub.tables[tid]
+        for _ in range(1000):
+            if t.status == "over":
+                break
+            await asyncio.sleep(0.01)
+        assert t.status == "over"  # the whole hand was played, by proxies for the absent people
+        evs = await _events(store, t.id)
+        assert any(e[2].get("by") == "proxy" for e in evs if isinstance(e[2], dict))
+        await hub.close()
+        await store.close()
+
+    run(go())
+
+
 def test_turn_timer_lets_a_bot_move_for_a_slow_player(sqlite_url):
     async def go():
         hub, store = await _hub(sqlite_url)

@@ -280,6 +280,7 @@ class Table:
                 seat.name = data["name"]
                 seat.taken = True
                 seat.since_hand = 1
+                self._away_unless_connected(seat)
             else:
                 seat.pending = data["name"]
         elif kind == "start":
@@ -298,6 +299,7 @@ class Table:
                     s.name, s.taken, s.pending = s.pending, True, None
                     s.since_hand = self.session.hands_played + 1
                     s.bot_player = None
+                    self._away_unless_connected(s)
             deck = [Card.parse(c) for c in data["deck"]]
             hand = self.session.start_hand(deck=deck, cut=data["cut"])
             if (hand.dealer != data["dealer"] or list(hand.start_stacks) != data["stacks"]
@@ -482,6 +484,13 @@ class Table:
             return action
 
     # -- connections ------------------------------------------------------------------
+
+    @staticmethod
+    def _away_unless_connected(seat: SeatState) -> None:
+        """A person who sat down (over HTTP) but has no live connection is away from now on, so
+        the grace period runs and a bot plays the seat until they connect (issue 10, item 7)."""
+        if seat.conn is None and seat.away_since is None:
+            seat.away_since = time.monotonic()
 
     def attach(self, seat: SeatState | None, conn: Any) -> Any:
         """Attach a connection to a seat (or as spectator); returns the replaced connection, if any."""
