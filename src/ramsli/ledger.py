@@ -142,6 +142,7 @@ class PubLedger:
         self.hands: list[PubHand] = []
         self.edits: list[Edit] = []
         self.ended = False
+        self.dealers: list[int] = []  # the dealer of each booked hand (R3.2)
         self.session = self._new_session()
 
     # -- queries --------------------------------------------------------------------
@@ -269,7 +270,7 @@ class PubLedger:
             LedgerError: if the entry is refused; nothing is booked.
         """
         self.check(hand)
-        entry = self._book(self.session, hand)
+        entry = self._book(self.session, hand, self.dealers)
         self.hands.append(hand)
         return entry
 
@@ -288,8 +289,8 @@ class PubLedger:
         hands = list(self.hands)
         before = hands[number - 1]
         hands[number - 1] = hand
-        session = self._replay(hands)
-        self.session = session
+        session, dealers = self.replay(hands)
+        self.session, self.dealers = session, dealers
         self.hands = hands
         self.edits.append(Edit(number, before, hand))
         return list(session.ledger)
@@ -313,29 +314,38 @@ class PubLedger:
         self._now = 0.0
         return Session(self.rules, self.names, seed=0, dealer=self.first_dealer, clock=lambda: self._now)
 
-    def _book(self, session: Session, hand: PubHand) -> LedgerEntry:
+    def _book(self, session: Session, hand: PubHand, dealers: list[int]) -> LedgerEntry:
         tricks = [0] * session.n_seats
         for seat, t in hand.tricks.items():
             tricks[seat] = t
         self._now = hand.elapsed
+        dealer = session.dealer
         try:
-            return session.record_hand(hand.active, tricks, hand.general_rams, dict(hand.targets))
+            entry = session.record_hand(hand.active, tricks, hand.general_rams, dict(hand.targets))
         except (SessionError, TableError) as e:  # the checks above should have caught it
             raise LedgerError(str(e), getattr(e, "rule", None) or "R3", "refused") from None
+        dealers.append(dealer)
+        return entry
 
-    def _replay(self, hands: Sequence[PubHand]) -> Session:
+    def replay(self, hands: Sequence[PubHand]) -> tuple[Session, list[int]]:
+        """Settle ``hands`` from the start in a new session (R3.4 throughout); returns it and the dealers.
+
+        Raises:
+            LedgerError: if a hand does not fit (see :meth:`check`).
+        """
         saved = self._now
         session = self._new_session()
+        dealers: list[int] = []
         try:
             for i, h in enumerate(hands):
                 self.check(h, session, i + 1)
-                self._book(session, h)
+                self._book(session, h, dealers)
             if self.ended:
                 session.quit()
         except LedgerError:
             self._now = saved
             raise
-        return session
+        return session, dealers
 
     def order(self) -> tuple[int, ...]:
         """The seated seats of the next hand from the dealer's left, dealer last (R4.5, R5.9)."""
