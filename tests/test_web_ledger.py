@@ -96,9 +96,25 @@ def test_a_five_hand_session_on_a_phone_and_its_csv(chromium, server_factory, sq
     assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]  # no sideways scroll on a phone
     # keyboard: the first field of the next hand has the focus after booking
     assert page.evaluate("document.activeElement && document.activeElement.id").startswith("in-")
+    # a correction of hand 2 (Cy took 3, Bo 1): recorded as such, the later hands settled again (R3.4)
+    page.click("#lg-sheet tbody tr:nth-child(2) button")
+    page.wait_for_selector("#lg-entry h2:has-text('2')")
+    _enter(page, (1, 2, 3), {1: 1, 2: 3, 3: 1})
+    page.click("#lg-book")
+    page.wait_for_selector("#lg-sheet tbody tr.lg-edited")
+    page.screenshot(path=str(shots / f"ledger-corrected-phone-{lang}.png"), full_page=True)
     book = PubLedger(Rules(), NAMES, first_dealer=0)
     for active, tricks in HANDS:
         book.add(PubHand(active, tricks))
+    book.edit(2, PubHand((1, 2, 3), {1: 1, 2: 3, 3: 1}))
+    # the follow link: read-only, the same books
+    follow = page.locator("#lg-follow").input_value()
+    other = ctx.new_page()
+    other.goto(follow)
+    other.wait_for_selector("#lg-sheet tbody tr >> nth=4")
+    assert other.locator("#lg-entry").count() == 0 and other.locator("#lg-end").count() == 0
+    assert other.locator("#lg-pot").inner_text() == str(book.pot)
+    other.close()
     pot = page.locator("#lg-pot").inner_text()
     assert pot == str(book.pot)
     with page.expect_download() as dl:
@@ -112,8 +128,10 @@ def test_a_five_hand_session_on_a_phone_and_its_csv(chromium, server_factory, sq
         assert r[1] == NAMES[d]  # R3.2: the deal passes to the left
         assert [int(r[2 + 3 * s + 2]) for s in range(5)] == list(e.stacks_after)  # the engine's stacks (R5)
         assert int(r[2 + 15]) == e.pot_after  # carry-over (R5.4)
-    assert rows[4][2 + 15] == "1"  # R5.2: 6 counters shared by five: 1 each, 1 stays in the pot
+    st3 = book.entries[2].settlement  # hand 3: five tied on one trick each (R5.2)
+    assert len(st3.winners) == 5 and int(rows[4][2 + 15]) == st3.pot % 5
     assert "Cy" in rows[6][-2]  # Cy paid the bete in hand 5 (R5.3)
+    assert rows[3][-1] == "edited" and [r[-1] for r in body].count("edited") == 1
     standings = [r for r in rows if r and r[0] == "1" and len(r) == 5]
     assert standings and standings[0][1] == book.standings()[0]["name"]
     assert errors == []
