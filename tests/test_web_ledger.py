@@ -136,3 +136,47 @@ def test_a_five_hand_session_on_a_phone_and_its_csv(chromium, server_factory, sq
     assert standings and standings[0][1] == book.standings()[0]["name"]
     assert errors == []
     ctx.close()
+
+
+def test_general_rams_targets_and_cents_on_the_page(chromium, server_factory, sqlite_url, tmp_path):
+    """R4.7, R4.8, R5.6, R5.7 through the page, stakes shown as money (R6 rounce: a counter is a cent);
+    a General Rams by a player who was out is refused (R4.7)."""
+    import json
+    import urllib.request
+
+    sp = server_factory(sqlite_url)
+    req = urllib.request.Request(sp.http + "/api/ledgers", method="POST", headers={"Content-Type": "application/json"},
+                                 data=json.dumps({"names": ["Ann", "Bo", "Cy"], "preset": "general-rams",
+                                                  "options": {"targets": True}, "first_dealer": 2,
+                                                  "cents": True}).encode())
+    with urllib.request.urlopen(req, timeout=10) as r:
+        made = json.loads(r.read())
+    ctx = chromium.new_context(viewport=PHONE, locale="en")
+    page = ctx.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto(sp.http + made["page"] + "?lang=en")
+    page.wait_for_selector("#lg-entry")
+    assert page.locator("#target-0 option").all_inner_texts()[-1].endswith("4")  # 5 is General Rams (R4.8)
+    _enter(page, (0, 1), {0: 5, 1: 0})
+    page.select_option("#gr", "2")  # Cy was out
+    page.click("#lg-book")
+    page.wait_for_selector("#lg-alert:has-text('R4.7')")
+    page.select_option("#gr", "0")
+    page.click("#lg-book")
+    page.wait_for_function("document.querySelectorAll('#lg-sheet tbody tr').length === 1")
+    book = PubLedger(Rules.preset("general-rams", targets=True), ["Ann", "Bo", "Cy"], first_dealer=2)
+    book.add(PubHand((0, 1), {0: 5, 1: 0}, general_rams=0))
+    assert page.locator("#lg-pot").inner_text() == f"{book.pot / 100:.2f}"  # cents: 5 counters = 0.05
+    assert "0.06" in page.locator(".lg-pay").inner_text()  # Bo pays Ann 2P = 6 counters (R5.6)
+    _enter(page, (0, 1, 2), {0: 3, 1: 1, 2: 1})
+    page.select_option("#target-0", "3")
+    page.click("#lg-book")
+    page.wait_for_function("document.querySelectorAll('#lg-sheet tbody tr').length === 2")
+    book.add(PubHand((0, 1, 2), {0: 3, 1: 1, 2: 1}, targets={0: 3}))
+    assert page.locator("#lg-pot").inner_text() == f"{book.pot / 100:.2f}"
+    assert page.locator("#lg-sheet tbody tr:nth-child(2) td:nth-child(3)").inner_text().startswith(
+        f"{book.stacks[0] / 100:.2f}")
+    page.screenshot(path=str(_shots(tmp_path) / "ledger-general-rams-phone-en.png"), full_page=True)
+    assert errors == []
+    ctx.close()
