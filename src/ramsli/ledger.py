@@ -30,7 +30,7 @@ from ramsli.rules import Rules
 from ramsli.seats import order_from_dealer, seat_name
 from ramsli.session import EndReason, LedgerEntry, Session
 
-__all__ = ["PubHand", "PubLedger", "LedgerError", "largest_target"]
+__all__ = ["PubHand", "PubLedger", "LedgerError", "Edit", "largest_target"]
 
 
 class LedgerError(RamsliError, ValueError):

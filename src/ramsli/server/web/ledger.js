@@ -200,7 +200,7 @@
       body.append(el("tr", { class: h.edited ? "lg-edited" : "" },
         el("th", { scope: "row", text: String(h.number) }), el("td", { text: h.dealer }),
         d.seats.map((x, i) => el("td", {}, el("span", { class: "lg-stack", text: money(h.stacks[i]) }),
-          x.in ? el("small", { class: "lg-t", text: " (" + x.tricks + ")" }) : el("small", { class: "lg-t", text: " –" }))),
+          x.in ? el("small", { class: "lg-t", text: d.kind === "played" ? " (" + x.tricks + ")" : " ✓" }) : el("small", { class: "lg-t", text: " –" }))),
         el("td", { text: money(h.pot) }), el("td", { class: "lg-notes", text: notes(h) }),
         state.keeper && !state.over ? el("td", { class: "no-print" }, el("button", { type: "button", class: "small",
           "aria-label": _("Correct hand {n}", { n: h.number }), text: _("Correct"), onclick: () => {
