@@ -7,7 +7,7 @@ first (:data:`LAYERS`)::
 
     0 cards        ramsli.cards
     1 engine       ramsli (the package's re-exports), rules, errors, settlement, hand, session, history,
-                   seats, toml_text
+                   seats, toml_text, ledger
     2 bots         ramsli.bots, ramsli.inference (what a seat may infer from its observation)
     3 research     ramsli.lab, ramsli.rl, ramsli.analysis, ramsli.testing
     4 front ends   ramsli.cli, ramsli.commands, ramsli.frontends, ramsli.server
@@ -50,7 +50,7 @@ SRC = Path(ramsli.__file__).resolve().parent
 LAYERS: list[tuple[str, tuple[str, ...]]] = [
     ("cards", ("ramsli.cards",)),
     ("engine", ("ramsli", "ramsli.rules", "ramsli.errors", "ramsli.settlement", "ramsli.hand", "ramsli.session",
-                "ramsli.history", "ramsli.seats", "ramsli.toml_text")),
+                "ramsli.history", "ramsli.seats", "ramsli.toml_text", "ramsli.ledger")),
     ("bots", ("ramsli.bots", "ramsli.inference")),
     ("research", ("ramsli.lab", "ramsli.rl", "ramsli.analysis", "ramsli.testing")),
     ("front ends", ("ramsli.cli", "ramsli.commands", "ramsli.frontends", "ramsli.server")),

@@ -30,8 +30,8 @@ from ramsli.cards import Card, make_deck
 from ramsli.errors import SessionError, TableError
 from ramsli.hand import MAX_SEATS, Action, Hand, random_source, seat_name
 from ramsli.rules import Rules
-from ramsli.seats import left_of
-from ramsli.settlement import Settlement
+from ramsli.seats import left_of, order_from_dealer
+from ramsli.settlement import Settlement, settle
 
 __all__ = ["Session", "LedgerEntry", "EndReason", "first_dealer_cut", "check_names", "check_players",
            "forbidden_name_char"]
@@ -65,7 +65,8 @@ class LedgerEntry:
 
     Attributes:
         number: 1-based hand number.
-        hand: the finished :class:`~ramsli.hand.Hand` (its ``history`` lists every action).
+        hand: the finished :class:`~ramsli.hand.Hand` (its ``history`` lists every action), or
+            None for a hand played with real cards and recorded by :meth:`Session.record_hand`.
         settlement: the hand's :class:`~ramsli.settlement.Settlement`.
         stacks_after: stacks after settlement, per seat.
         pot_after: the carry-over pot (R5.4).
@@ -73,7 +74,7 @@ class LedgerEntry:
     """
 
     number: int
-    hand: Hand
+    hand: Hand | None
     settlement: Settlement
     stacks_after: tuple[int, ...]
     pot_after: int
@@ -368,17 +369,76 @@ class Session:
     def _close_hand(self) -> None:
         hand = self.hand
         assert hand is not None and hand.settlement is not None
-        self.stacks = list(hand.stacks)
-        self.pot = hand.pot
         self.hand = None
+        self._close(hand, hand.settlement, hand.dealer)
+
+    def _close(self, hand: Hand | None, settlement: Settlement, dealer: int) -> LedgerEntry:
+        """Book a settled hand: stacks and carry-over (R5.4), ends (R3.6), bust (R3.5), next dealer (R3.2)."""
+        self.stacks = list(settlement.stacks_after)
+        self.pot = settlement.carry_over
         self.hands_played += 1
         number = self.hands_played
         before = set(self.seated)
         self._check_after_hand(number)
         left = tuple(sorted(before - set(self.seated)))
-        self.ledger.append(LedgerEntry(number, hand, hand.settlement, tuple(self.stacks), self.pot, left))
+        entry = LedgerEntry(number, hand, settlement, tuple(self.stacks), self.pot, left)
+        self.ledger.append(entry)
         if self.end_reason is None:
-            self.dealer = self._next_dealer(hand.dealer)  # R3.2
+            self.dealer = self._next_dealer(dealer)  # R3.2
+        return entry
+
+    def record_hand(self, active: Sequence[int], tricks_won: Sequence[int], general_rams: int | None = None,
+                    targets: dict[int, int] | None = None) -> LedgerEntry:
+        """Book the next hand as it was played with real cards: take the ante (R4.1), settle by
+        :func:`~ramsli.settlement.settle` (R5) and book it as :meth:`apply` books a dealt hand
+        (carry-over R5.4, ends R3.6, bust R3.5, the deal passing left R3.2). The entry's ``hand``
+        is None. No hand is dealt and the random source is not used.
+
+        The caller gives what the table declared and took; the checks of what a real table may
+        declare (R4.5-R4.9) are :mod:`ramsli.ledger`'s. Here only the bookkeeping is guarded.
+
+        Args:
+            active: the seats that were in (R4.5), any order; empty = thrown in (D-10).
+            tricks_won: tricks per seat slot (all zero for a walkover or a thrown-in hand).
+            general_rams: the General Rams announcer or None (R4.7).
+            targets: seat -> announced target (R4.8).
+
+        Returns:
+            the new :class:`LedgerEntry` (also appended to :attr:`ledger`).
+
+        Raises:
+            SessionError: if the session is over or a dealt hand is in progress.
+            TableError: (field ``"seated"``) if an active seat is not seated (R3.5), or
+                (field ``"tricks"``) if ``tricks_won`` has not one entry per seat slot.
+
+        >>> from ramsli import Rules
+        >>> s = Session(Rules(), ["Ann", "Bo", "Cy"], dealer=2)
+        >>> e = s.record_hand([0, 1], [3, 2, 0])
+        >>> e.settlement.winners, s.stacks, s.pot, s.dealer
+        ((0,), [22, 19, 19], 0, 0)
+        """
+        self._check_can_deal()
+        n = self.n_seats
+        if len(tricks_won) != n:
+            raise TableError(f"{len(tricks_won)} trick counts for {n} seats: give one per seat slot", "tricks")
+        bad = [s for s in active if s not in self.seated]
+        if bad:
+            raise TableError(f"{seat_name(bad[0])} is not seated and cannot be dealt in (R3.5)", "seated",
+                             bad[0], "R3.5")
+        floor = self.rules.ante
+        for s in self.seated:
+            if self.stacks[s] < floor:  # cannot happen after _check_before_hand; kept for safety
+                raise TableError(f"{seat_name(s)} cannot pay the ante {floor} (R3.5)", "stacks", s, "R3.5")
+        stacks = list(self.stacks)
+        pot = self.pot
+        for s in self.seated:  # R4.1 ante
+            stacks[s] -= self.rules.ante
+            pot += self.rules.ante
+        order = order_from_dealer(self.dealer, self.seated, n)
+        in_order = [s for s in order if s in set(active)]
+        settlement = settle(self.rules, order, in_order, list(tricks_won), stacks, pot,
+                            general_rams=general_rams, targets=targets, thrown_in=not in_order)
+        return self._close(None, settlement, self.dealer)
 
     def _check_after_hand(self, number: int) -> None:
         """R3.6 ends, then R3.5 bust before the next hand's ante."""

@@ -24,6 +24,7 @@ from starlette.websockets import WebSocketDisconnect, WebSocketState
 
 from ramsli.server.hub import HELLO_SECONDS, MAX_MESSAGE, Conn, Hub, SpecError
 from ramsli.server.messages import message
+from ramsli.server.ledger import router as ledger_router
 from ramsli.server.pages import page_lang, router as pages_router
 from ramsli.server.storage import Store
 from ramsli.server.table import TableError, shutdown_bot_pool
@@ -110,6 +111,7 @@ def create_app(database: str | None = None, allow_test_seeds: bool = False) -> F
 
     app = FastAPI(title="ramsli", lifespan=lifespan, docs_url=None, redoc_url=None, openapi_url=None)
     app.include_router(pages_router)  # the browser table (issue 11), before the routes below
+    app.include_router(ledger_router)  # the pub ledger (issue 16, docs/ledger.md)
 
     def hub_of(request: Any) -> Hub:
         return request.app.state.hub

@@ -125,6 +125,8 @@ class Hub:
     async def restore(self) -> int:
         """Rebuild every stored table by replaying its events; start their drivers. Returns the count."""
         for row in await self.store.load():
+            if row["spec"].get("kind") == "ledger":  # a pub ledger (issue 16): ramsli.server.ledger restores it
+                continue
             t = Table.replay(row["id"], row["spec"], row["events"], self.store)
             self.tables[t.id] = t
             t.start_driver()

@@ -183,7 +183,8 @@
     const header = el("header", { class: "top" },
       el("div", { class: "brand" }, el("span", { class: "logo", "aria-hidden": "true" }, R.cardSVG("AH"), R.cardSVG("KS")),
         el("div", {}, el("h1", { text: "Ramsli" }), el("p", { class: "tagline", text: _("Five cards, a turned-up trump, one question: in or out?") }))),
-      el("nav", { class: "top-nav" }, el("a", { href: "/how-to-play?lang=" + R.lang, text: _("How to play") }), R.langPicker()));
+      el("nav", { class: "top-nav" }, el("a", { href: "/how-to-play?lang=" + R.lang, text: _("How to play") }),
+        el("a", { href: "/ledger?lang=" + R.lang, id: "ledger-link", text: _("Pub ledger") }), R.langPicker()));
     const quick = el("section", { class: "panel hero" },
       el("div", { class: "name-row" }, el("label", { for: "your-name", text: _("Your name") }), nameInput()),
       el("button", { id: "quick", class: "primary big", type: "button", onclick: quickStart, text: _("Play now against 4 bots") }),

@@ -1,0 +1,356 @@
+"""The pub ledger: ramsli keeps the counters for a table that plays with real cards (issue 16).
+
+A :class:`PubLedger` knows the players, the rules and the first dealer. Hand by hand it is
+told what the table declared and took (a :class:`PubHand`: who was in, General Rams and
+targets when on, the tricks of each active player); it checks the entry against the rules
+(R3.5, R4.5-R4.9), refusing a wrong one with a :class:`LedgerError` that names the rule and
+changes nothing, and books it through the engine's one settlement: :meth:`Session.record_hand
+<ramsli.session.Session.record_hand>` and :func:`ramsli.settlement.settle` (antes R4.1,
+R5, carry-over R5.4, bust R3.5, ends R3.6, the deal passing left R3.2). Any earlier hand can
+be corrected (:meth:`PubLedger.edit`): everything after it is settled again, and the edit is
+kept in :attr:`PubLedger.edits`. Engine layer: no I/O.
+
+>>> from ramsli.rules import Rules
+>>> book = PubLedger(Rules(end=["hands:2"]), ["Ann", "Bo", "Cy"], first_dealer=2)
+>>> e = book.add(PubHand(active=(0, 1), tricks={0: 3, 1: 2}))
+>>> book.stacks, book.pot, book.dealer
+([22, 19, 19], 0, 0)
+>>> e = book.add(PubHand(active=(1, 2), tricks={1: 5, 2: 0}))
+>>> book.stacks, book.pot, book.is_over, book.total() == 60
+([21, 21, 13], 5, True, True)
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Mapping, Sequence
+
+from ramsli.errors import RamsliError, SessionError, TableError
+from ramsli.rules import Rules
+from ramsli.seats import order_from_dealer, seat_name
+from ramsli.session import EndReason, LedgerEntry, Session
+
+__all__ = ["PubHand", "PubLedger", "LedgerError", "Edit", "largest_target"]
+
+
+class LedgerError(RamsliError, ValueError):
+    """A pub hand the ledger refuses; nothing was booked.
+
+    Attributes:
+        rule: the rule id broken, e.g. ``"R4.9"``.
+        code: a short key for front ends (``"tricks_sum"``, ``"not_active"``, ...).
+        hand: the 1-based number of the hand concerned, or None.
+    """
+
+    def __init__(self, message: str, rule: str, code: str, hand: int | None = None) -> None:
+        self.rule = rule
+        self.code = code
+        self.hand = hand
+        super().__init__(message)
+
+
+def largest_target(rules: Rules) -> int:
+    """The largest trick target that may be announced (R4.8): 4 with General Rams on, else 5.
+
+    >>> largest_target(Rules.preset("nap")), largest_target(Rules(targets=True, general_rams=True))
+    (5, 4)
+    """
+    return 4 if rules.general_rams else 5
+
+
+@dataclass(frozen=True)
+class PubHand:
+    """One hand as a pub table played it with real cards.
+
+    Attributes:
+        active: seats (0-based) that declared in (R4.5); under ``compulsory`` every seated seat;
+            empty when everyone declared out and the hand was thrown in (D-10).
+        tricks: seat -> tricks taken, for active seats only (R4.9); absent seats took 0.
+        general_rams: the seat that announced General Rams, or None (R4.7).
+        targets: seat -> announced target 2..:func:`largest_target` (R4.8).
+        elapsed: seconds since the session began when the hand was booked (for ``time:M``, R3.6).
+    """
+
+    active: tuple[int, ...]
+    tricks: Mapping[int, int] = field(default_factory=dict)
+    general_rams: int | None = None
+    targets: Mapping[int, int] = field(default_factory=dict)
+    elapsed: float = 0.0
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready: ``{"active": [...], "tricks": {"0": 3}, "general_rams", "targets", "elapsed"}``."""
+        return {"active": list(self.active), "tricks": {str(k): v for k, v in self.tricks.items()},
+                "general_rams": self.general_rams, "targets": {str(k): v for k, v in self.targets.items()},
+                "elapsed": self.elapsed}
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> "PubHand":
+        """The inverse of :meth:`to_dict`.
+
+        Raises:
+            LedgerError: (code ``"bad_entry"``) for a malformed entry.
+        """
+        try:
+            active = tuple(_int(x) for x in data.get("active") or ())
+            tricks = {_int(k): _int(v) for k, v in (data.get("tricks") or {}).items()}
+            gr = data.get("general_rams")
+            gr = None if gr is None or gr == "" else _int(gr)
+            targets = {_int(k): _int(v) for k, v in (data.get("targets") or {}).items()}
+            elapsed = float(data.get("elapsed") or 0.0)
+        except (TypeError, ValueError, AttributeError) as e:
+            raise LedgerError(f"a hand is {{\"active\": [seats], \"tricks\": {{seat: n}}, \"general_rams\": "
+                              f"seat or null, \"targets\": {{seat: t}}}} with whole numbers: {e}", "R4.5",
+                              "bad_entry") from None
+        return cls(active, tricks, gr, targets, elapsed)
+
+
+def _int(x: Any) -> int:
+    if isinstance(x, bool) or not isinstance(x, (int, str)):
+        raise ValueError(f"{x!r} is not a whole number")
+    return int(x)
+
+
+@dataclass(frozen=True)
+class Edit:
+    """A correction of an earlier hand: its number and the entries before and after."""
+
+    number: int
+    before: PubHand
+    after: PubHand
+
+
+class PubLedger:
+    """The books of a session played with real cards (issue 16).
+
+    Args:
+        rules: the rules in force (preset and options, R6, R8).
+        names: one name per seat, clockwise (2..6, R2).
+        first_dealer: the first dealer's seat, as the table cut for it (R3.1).
+
+    Raises:
+        TableError: for bad names or a dealer outside the seats (see :class:`~ramsli.session.Session`).
+
+    Attributes:
+        hands (list[PubHand]): the hands booked, in order; edits (list[Edit]): every correction;
+        entries (list[LedgerEntry]): the settled hands; ended (bool): the table stopped early.
+    """
+
+    def __init__(self, rules: Rules, names: Sequence[str], first_dealer: int = 0) -> None:
+        self.rules = rules
+        self.names = list(names)
+        self.first_dealer = first_dealer
+        self.hands: list[PubHand] = []
+        self.edits: list[Edit] = []
+        self.ended = False
+        self.dealers: list[int] = []  # the dealer of each booked hand (R3.2)
+        self.session = self._new_session()
+
+    # -- queries --------------------------------------------------------------------
+
+    @property
+    def entries(self) -> list[LedgerEntry]:
+        """The settled hands (``Session.ledger``), one per booked hand."""
+        return self.session.ledger
+
+    @property
+    def stacks(self) -> list[int]:
+        """Counters per seat now."""
+        return list(self.session.stacks)
+
+    @property
+    def pot(self) -> int:
+        """The carry-over pot now (R5.4)."""
+        return self.session.pot
+
+    @property
+    def dealer(self) -> int:
+        """The dealer of the next hand (R3.2)."""
+        return self.session.dealer
+
+    @property
+    def is_over(self) -> bool:
+        """True once the session ended (R3.5, R3.6) or was stopped (:meth:`end`)."""
+        return self.session.is_over
+
+    @property
+    def end_reason(self) -> EndReason | None:
+        """Why the session ended (see :class:`~ramsli.session.EndReason`), or None."""
+        return self.session.end_reason
+
+    def total(self) -> int:
+        """Stacks plus pot; always the starting stacks' sum (R3.4)."""
+        return self.session.total()
+
+    def winners(self) -> list[int]:
+        """The seats with the most counters (R3.7, D-8)."""
+        return self.session.winners()
+
+    # -- booking --------------------------------------------------------------------
+
+    def check(self, hand: PubHand, session: Session | None = None, number: int | None = None) -> None:
+        """Check ``hand`` as the next hand of ``session`` (default: this ledger's).
+
+        Raises:
+            LedgerError: with the rule id: the session is over (R3.5, R3.6); a seat outside the
+                table or a bust seat dealt in (R3.5); not everyone in under compulsory play, or
+                nobody in with the dealer forced (R4.5); tricks for a seat that is out, tricks
+                that do not add up to 5 with two or more in, or tricks at a walkover (R4.6, R4.9);
+                General Rams when off, by a seat that is out or without two in (R4.7); a target
+                when off, outside 2..:func:`largest_target`, by a seat that is out or by the
+                General Rams announcer (R4.8).
+        """
+        s = self.session if session is None else session
+        r = self.rules
+        no = (len(s.ledger) + 1) if number is None else number
+        if s.is_over:
+            raise LedgerError(f"hand {no}: the session is over ({s.end_reason}); no more hands (R3.5, R3.6)",
+                              "R3.6", "over", no)
+        n = s.n_seats
+        for seat in list(hand.active) + list(hand.tricks) + list(hand.targets) + (
+                [] if hand.general_rams is None else [hand.general_rams]):
+            if not 0 <= seat < n:
+                raise LedgerError(f"hand {no}: seat {seat + 1} is not at this table of {n} (R2.1)", "R2.1",
+                                  "bad_seat", no)
+        active = set(hand.active)
+        if len(active) != len(hand.active):
+            raise LedgerError(f"hand {no}: a seat is listed twice as in (R4.5)", "R4.5", "twice", no)
+        for seat in hand.active:
+            if seat not in s.seated:
+                raise LedgerError(f"hand {no}: {self.names[seat]} is bust and has left; a bust player cannot be "
+                                  "dealt in (R3.5)", "R3.5", "bust_in", no)
+        seated = set(s.seated)
+        if r.compulsory and active != seated:
+            raise LedgerError(f"hand {no}: Compulsory Ramsli: every seated player is in (R4.5)", "R4.5",
+                              "compulsory", no)
+        if not active and r.dealer_forced:
+            raise LedgerError(f"hand {no}: everyone out, but the dealer {self.names[s.dealer]} is forced in "
+                              "when all before declared out (R4.5)", "R4.5", "dealer_forced", no)
+        for seat, t in hand.tricks.items():
+            if t < 0 or t > 5:
+                raise LedgerError(f"hand {no}: {self.names[seat]} took {t} tricks; a hand has 0..5 tricks (R4.9)",
+                                  "R4.9", "tricks_range", no)
+            if t and seat not in active:
+                raise LedgerError(f"hand {no}: {self.names[seat]} was out and cannot take tricks (R4.9)",
+                                  "R4.9", "out_tricks", no)
+        total = sum(hand.tricks.values())
+        if len(active) >= 2 and total != 5:
+            raise LedgerError(f"hand {no}: the tricks add up to {total}; five tricks are played (R4.9)", "R4.9",
+                              "tricks_sum", no)
+        if len(active) < 2 and total:
+            raise LedgerError(f"hand {no}: with {len(active)} player in no tricks are played (R4.6, D-10)",
+                              "R4.6", "walkover_tricks", no)
+        gr = hand.general_rams
+        if gr is not None:
+            if not r.general_rams:
+                raise LedgerError(f"hand {no}: General Rams is not played at this table (option general_rams, "
+                                  "R4.7)", "R4.7", "gr_off", no)
+            if gr not in active or len(active) < 2:
+                raise LedgerError(f"hand {no}: only an active player may announce General Rams, with two or more "
+                                  "in (R4.7)", "R4.7", "gr_not_active", no)
+        if hand.targets:
+            if not r.targets:
+                raise LedgerError(f"hand {no}: targets are not played at this table (option targets, R4.8)",
+                                  "R4.8", "targets_off", no)
+            top = largest_target(r)
+            for seat, t in hand.targets.items():
+                if seat not in active or len(active) < 2:
+                    raise LedgerError(f"hand {no}: only an active player may announce a target, with two or more "
+                                      "in (R4.8)", "R4.8", "target_not_active", no)
+                if seat == gr:
+                    raise LedgerError(f"hand {no}: the General Rams announcer announces no target (R4.8)", "R4.8",
+                                      "target_gr", no)
+                if not 2 <= t <= top:
+                    raise LedgerError(f"hand {no}: target {t}; allowed are 2..{top} (R4.8)", "R4.8",
+                                      "target_range", no)
+
+    def add(self, hand: PubHand) -> LedgerEntry:
+        """Check and book the next hand (see :meth:`check`); returns its settled entry.
+
+        Raises:
+            LedgerError: if the entry is refused; nothing is booked.
+        """
+        self.check(hand)
+        entry = self._book(self.session, hand, self.dealers)
+        self.hands.append(hand)
+        return entry
+
+    def edit(self, number: int, hand: PubHand) -> list[LedgerEntry]:
+        """Correct hand ``number`` (1-based) and settle it and every later hand again (R3.4 holds
+        throughout); the correction is kept in :attr:`edits`. Returns the new entries.
+
+        Raises:
+            LedgerError: (code ``"no_hand"``) for a hand not booked, or any refusal of :meth:`check`
+                for the corrected hand or a later hand that no longer fits (for example a player
+                now bust, R3.5); nothing changes.
+        """
+        if not 1 <= number <= len(self.hands):
+            raise LedgerError(f"there is no hand {number}; booked are 1..{len(self.hands)}", "R3.6", "no_hand",
+                              number)
+        hands = list(self.hands)
+        before = hands[number - 1]
+        hands[number - 1] = hand
+        session, dealers = self.replay(hands)
+        self.session, self.dealers = session, dealers
+        self.hands = hands
+        self.edits.append(Edit(number, before, hand))
+        return list(session.ledger)
+
+    def end(self) -> None:
+        """Stop the session now (``end_reason = "quit"``): the standings are final (R3.7)."""
+        self.ended = True
+        self.session.quit()
+
+    def standings(self) -> list[dict[str, Any]]:
+        """Seats by counters, most first: ``{"seat", "name", "stack", "net", "winner"}`` (R3.7, D-8)."""
+        win = set(self.winners())
+        start = self.rules.starting_stack
+        rows = [{"seat": s, "name": self.names[s], "stack": v, "net": v - start, "winner": s in win}
+                for s, v in enumerate(self.stacks)]
+        return sorted(rows, key=lambda x: (-x["stack"], x["seat"]))
+
+    # -- internals --------------------------------------------------------------------
+
+    def _new_session(self) -> Session:
+        self._now = 0.0
+        return Session(self.rules, self.names, seed=0, dealer=self.first_dealer, clock=lambda: self._now)
+
+    def _book(self, session: Session, hand: PubHand, dealers: list[int]) -> LedgerEntry:
+        tricks = [0] * session.n_seats
+        for seat, t in hand.tricks.items():
+            tricks[seat] = t
+        self._now = hand.elapsed
+        dealer = session.dealer
+        try:
+            entry = session.record_hand(hand.active, tricks, hand.general_rams, dict(hand.targets))
+        except (SessionError, TableError) as e:  # the checks above should have caught it
+            raise LedgerError(str(e), getattr(e, "rule", None) or "R3", "refused") from None
+        dealers.append(dealer)
+        return entry
+
+    def replay(self, hands: Sequence[PubHand]) -> tuple[Session, list[int]]:
+        """Settle ``hands`` from the start in a new session (R3.4 throughout); returns it and the dealers.
+
+        Raises:
+            LedgerError: if a hand does not fit (see :meth:`check`).
+        """
+        saved = self._now
+        session = self._new_session()
+        dealers: list[int] = []
+        try:
+            for i, h in enumerate(hands):
+                self.check(h, session, i + 1)
+                self._book(session, h, dealers)
+            if self.ended:
+                session.quit()
+        except LedgerError:
+            self._now = saved
+            raise
+        return session, dealers
+
+    def order(self) -> tuple[int, ...]:
+        """The seated seats of the next hand from the dealer's left, dealer last (R4.5, R5.9)."""
+        return order_from_dealer(self.dealer, self.session.seated, len(self.names))
+
+    def describe(self, seat: int) -> str:
+        """``"p2 Bo"``."""
+        return f"{seat_name(seat)} {self.names[seat]}"

@@ -1,0 +1,308 @@
+"""The pub ledger of ``ramsli serve`` (issue 16): the books of a table that plays with real cards.
+
+A ledger is a row of the existing ``tables`` table with spec ``{"kind": "ledger", ...}``; its
+hands are events of the existing ``events`` table (``ledger-hand``, ``ledger-edit``,
+``ledger-end``), so no migration is needed. Every event is committed before the answer is
+sent; a restart replays the events through :class:`ramsli.ledger.PubLedger` (the engine's
+settlement, R5, and session bookkeeping, R3). Endpoints (``docs/ledger.md``):
+
+- ``POST /api/ledgers``: ``{"names": [...], "preset": "traditional", "options": {...},
+  "first_dealer": 0, "cents": false}`` -> ``201`` with the keeper's link and the follow link;
+- ``GET /api/ledgers/{id}?token=``: the books (keeper or follow token);
+- ``POST /api/ledgers/{id}/hands?token=``: book the next hand (keeper token); a refused entry
+  answers ``422 {"error": "refused", "code", "rule", "hand", "message"}`` and stores nothing;
+- ``PUT /api/ledgers/{id}/hands/{n}?token=``: correct hand ``n`` (an edit, settled again);
+- ``POST /api/ledgers/{id}/end?token=``: end the session now (R3.6, R3.7);
+- ``GET /api/ledgers/{id}/ledger.csv?token=``: the score sheet as CSV;
+- pages: ``GET /ledger`` (set up), ``GET /l/{id}/{token}`` (keeper), ``GET /l/{id}/follow/{token}``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import csv
+import io
+import json
+import secrets
+import time
+from typing import Any
+
+from fastapi import APIRouter, Request
+from fastapi.responses import HTMLResponse, JSONResponse, Response
+
+from ramsli.ledger import LedgerError, PubHand, PubLedger, largest_target
+from ramsli.rules import PRESETS, Rules, RulesError
+from ramsli.errors import TableError as EngineTableError
+from ramsli.server.pages import _lang, _shell
+
+__all__ = ["router", "KIND", "LedgerBook", "csv_text", "state_of"]
+
+router = APIRouter()
+
+#: the spec kind of a ledger row in the ``tables`` table
+KIND = "ledger"
+_MAX_BODY = 16384
+
+
+class LedgerBook:
+    """One stored ledger: its spec (tokens, names, rules), the engine's :class:`PubLedger`, the next event number."""
+
+    def __init__(self, ledger_id: str, spec: dict[str, Any], created: float) -> None:
+        self.id = ledger_id
+        self.spec = spec
+        self.created = created
+        self.book = PubLedger(Rules.from_dict(spec["rules"]), spec["names"], spec["first_dealer"])
+        self.seq = 0
+        self.edited: set[int] = set()
+        self.lock = asyncio.Lock()
+
+    def apply(self, kind: str, data: dict[str, Any]) -> None:
+        """Apply one event (as stored). Raises LedgerError if it does not fit."""
+        if kind == "ledger-hand":
+            self.book.add(PubHand.from_dict(data["hand"]))
+        elif kind == "ledger-edit":
+            self.book.edit(int(data["number"]), PubHand.from_dict(data["hand"]))
+            self.edited.add(int(data["number"]))
+        elif kind == "ledger-end":
+            self.book.end()
+        else:
+            raise ValueError(f"unknown ledger event {kind!r}")
+
+
+def _err(status: int, error: str, message: str, **extra: Any) -> JSONResponse:
+    return JSONResponse(dict({"error": error, "message": message}, **extra), status_code=status)
+
+
+async def _books(request: Request) -> dict[str, LedgerBook]:
+    """The ledgers of this server, loaded from the store on first use."""
+    state = request.app.state
+    if getattr(state, "ledgers", None) is None:
+        lock = getattr(state, "ledgers_lock", None)
+        if lock is None:
+            lock = state.ledgers_lock = asyncio.Lock()
+        async with lock:
+            if getattr(state, "ledgers", None) is None:
+                books: dict[str, LedgerBook] = {}
+                for row in await state.hub.store.load():
+                    if row["spec"].get("kind") != KIND:
+                        continue
+                    b = LedgerBook(row["id"], row["spec"], row["created"])
+                    for seq, kind, data in row["events"]:
+                        b.apply(kind, data)
+                        b.seq = seq
+                    books[b.id] = b
+                state.ledgers = books
+    return state.ledgers
+
+
+async def _book(request: Request, ledger_id: str, token: str, keeper: bool) -> LedgerBook | JSONResponse:
+    b = (await _books(request)).get(ledger_id)
+    if b is None:
+        return _err(404, "no_ledger", f"there is no ledger {ledger_id!r}")
+    ok = secrets.compare_digest(token, b.spec["token"])
+    if not keeper:
+        ok = ok or secrets.compare_digest(token, b.spec["follow_token"])
+    if not ok:
+        return _err(403, "bad_token", "this link does not keep this ledger" if keeper else "wrong link")
+    return b
+
+
+async def _body(request: Request) -> Any:
+    raw = await request.body()
+    if len(raw) > _MAX_BODY:
+        raise ValueError(f"the request body is over {_MAX_BODY} bytes")
+    return json.loads(raw or b"{}")
+
+
+def state_of(b: LedgerBook, keeper: bool) -> dict[str, Any]:
+    """The books as JSON-ready data for the page (counters; the keeper token only for the keeper)."""
+    book = b.book
+    names = book.names
+    r = book.rules
+
+    def who(s: int | None) -> str | None:
+        return None if s is None else names[s]
+
+    hands = []
+    for i, (h, e) in enumerate(zip(book.hands, book.entries)):
+        st = e.settlement
+        d = st.to_dict(names)
+        d["payments"] = [{"step": p.step, "payer": who(p.payer), "payee": who(p.payee), "owed": p.owed,
+                          "paid": p.paid, "reason": p.reason} for p in st.payments]
+        hands.append({"number": e.number, "dealer": names[book.dealers[i]], "entry": h.to_dict(),
+                      "settlement": d, "stacks": list(e.stacks_after), "pot": e.pot_after,
+                      "left": [names[s] for s in e.left], "edited": e.number in b.edited})
+    return {
+        "ledger": b.id, "names": names, "keeper": keeper, "cents": bool(b.spec.get("cents")),
+        "preset": b.spec.get("preset"),
+        "rules": {"general_rams": r.general_rams, "targets": r.targets, "compulsory": r.compulsory,
+                  "dealer_forced": r.dealer_forced, "largest_target": largest_target(r), "ante": r.ante,
+                  "starting_stack": r.starting_stack, "bete": r.bete, "end": [str(x) for x in r.end]},
+        "hands": hands, "stacks": book.stacks, "pot": book.pot, "dealer": book.dealer,
+        "seated": list(book.session.seated), "order": list(book.order()), "over": book.is_over,
+        "end_reason": None if book.end_reason is None else str(book.end_reason),
+        "standings": book.standings(), "bank": book.session.bank, "total": book.total(),
+        "edits": [{"number": x.number} for x in book.edits],
+        "follow": f"/l/{b.id}/follow/{b.spec['follow_token']}",
+        "csv": f"/api/ledgers/{b.id}/ledger.csv",
+    }
+
+
+def csv_text(b: LedgerBook) -> str:
+    """The score sheet as CSV: one row per hand (dealer; per player in/out, tricks, stack after;
+    the pot carried over; General Rams, targets, betes; edited), then the standings (R3.7)."""
+    book = b.book
+    names = book.names
+    out = io.StringIO()
+    w = csv.writer(out, lineterminator="\n")
+    head = ["hand", "dealer"]
+    for n in names:
+        head += [f"{n} in", f"{n} tricks", f"{n} stack"]
+    head += ["pot carried", "kind", "general rams", "targets", "bete", "edited"]
+    w.writerow(head)
+    w.writerow(["start", ""] + sum(([" ", "", book.rules.starting_stack] for _ in names), []) + [0, "", "", "", "", ""])
+    for i, (h, e) in enumerate(zip(book.hands, book.entries)):
+        st = e.settlement
+        row: list[Any] = [e.number, names[book.dealers[i]]]
+        for s in range(len(names)):
+            row += ["in" if s in st.active else "out", st.tricks[s] if s in st.active else "", e.stacks_after[s]]
+        gr = "" if st.general_rams is None else f"{names[st.general_rams]} {'made' if st.general_rams_made else 'failed'}"
+        tg = " ".join(f"{names[s]}:{t}:{'met' if m else 'missed'}" for s, t, m in st.targets)
+        row += [e.pot_after, str(st.kind), gr, tg, " ".join(names[s] for s in st.bete),
+                "edited" if e.number in b.edited else ""]
+        w.writerow(row)
+    w.writerow([])
+    w.writerow(["standings", "name", "stack", "net", "winner"])
+    for k, r in enumerate(book.standings(), 1):
+        w.writerow([k, r["name"], r["stack"], r["net"], "yes" if r["winner"] else ""])
+    w.writerow(["pot unwon", "", book.pot, "", ""])
+    return out.getvalue()
+
+
+# -- the API -----------------------------------------------------------------------------------
+
+@router.post("/api/ledgers", status_code=201)
+async def create_ledger(request: Request) -> Any:
+    """Set up a ledger: names (R2), a preset and options (R6, R8), the first dealer (R3.1), cents (R6 rounce)."""
+    try:
+        body = await _body(request)
+        if not isinstance(body, dict):
+            raise ValueError("give {\"names\": [...], \"preset\": ..., \"options\": {...}}")
+        preset = body.get("preset") or "traditional"
+        if preset not in PRESETS:
+            raise ValueError(f"unknown preset {preset!r}; allowed are {', '.join(PRESETS)} (R6)")
+        options = body.get("options") or {}
+        if not isinstance(options, dict):
+            raise ValueError("options is an object of R8 options")
+        rules = Rules.preset(preset, **options)
+        names = [str(x).strip() for x in body.get("names") or []]
+        first = body.get("first_dealer", 0)
+        if isinstance(first, bool) or not isinstance(first, int) or not 0 <= first < max(1, len(names)):
+            raise ValueError(f"first_dealer is a seat 0..{len(names) - 1} (R3.1)")
+        PubLedger(rules, names, first)  # checks the names (R2.1, R2.2)
+    except (ValueError, RulesError, EngineTableError, TypeError) as e:
+        return _err(400, "bad_spec", str(e))
+    spec = {"kind": KIND, "preset": preset, "rules": rules.to_dict(), "names": names, "first_dealer": first,
+            "cents": bool(body.get("cents")), "token": secrets.token_urlsafe(16),
+            "follow_token": secrets.token_urlsafe(16)}
+    books = await _books(request)
+    ledger_id = "L" + secrets.token_urlsafe(6).replace("-", "x").replace("_", "y")
+    created = time.time()
+    await request.app.state.hub.store.create_table(ledger_id, spec, created)
+    books[ledger_id] = LedgerBook(ledger_id, spec, created)
+    return {"ledger": ledger_id, "token": spec["token"], "page": f"/l/{ledger_id}/{spec['token']}",
+            "follow": f"/l/{ledger_id}/follow/{spec['follow_token']}"}
+
+
+@router.get("/api/ledgers/{ledger_id}")
+async def get_ledger(request: Request, ledger_id: str, token: str = "") -> Any:
+    """The books, for the keeper or a follower (read-only)."""
+    b = await _book(request, ledger_id, token, keeper=False)
+    if isinstance(b, JSONResponse):
+        return b
+    return state_of(b, keeper=secrets.compare_digest(token, b.spec["token"]))
+
+
+async def _change(request: Request, ledger_id: str, token: str, kind: str, number: int | None) -> Any:
+    b = await _book(request, ledger_id, token, keeper=True)
+    if isinstance(b, JSONResponse):
+        return b
+    try:
+        body = await _body(request) if kind != "ledger-end" else {}
+        if not isinstance(body, dict):
+            raise ValueError("give a hand object")
+    except ValueError as e:
+        return _err(400, "bad_message", str(e))
+    async with b.lock:
+        try:
+            data: dict[str, Any] = {}
+            if kind == "ledger-hand":
+                hand = PubHand.from_dict(dict(body, elapsed=time.time() - b.created))
+                b.book.check(hand)  # refused before anything is saved
+                data = {"hand": hand.to_dict()}
+            elif kind == "ledger-edit":
+                assert number is not None
+                if not 1 <= number <= len(b.book.hands):
+                    raise LedgerError(f"there is no hand {number}", "R3.6", "no_hand", number)
+                old = b.book.hands[number - 1]
+                hand = PubHand.from_dict(dict(body, elapsed=old.elapsed))
+                trial = PubLedger(b.book.rules, b.book.names, b.book.first_dealer)
+                trial.ended = b.book.ended
+                trial.replay(b.book.hands[:number - 1] + [hand] + b.book.hands[number:])  # every later hand fits
+                data = {"number": number, "hand": hand.to_dict()}
+            elif b.book.is_over:
+                raise LedgerError("the session is over already (R3.6)", "R3.6", "over")
+        except LedgerError as e:
+            return _err(422, "refused", str(e), code=e.code, rule=e.rule, hand=e.hand)
+        await request.app.state.hub.store.append(b.id, b.seq + 1, kind, data)  # committed first
+        b.seq += 1
+        b.apply(kind, data)
+    return state_of(b, keeper=True)
+
+
+@router.post("/api/ledgers/{ledger_id}/hands")
+async def add_hand(request: Request, ledger_id: str, token: str = "") -> Any:
+    """Book the next hand (keeper); refused entries answer 422 with the rule and store nothing."""
+    return await _change(request, ledger_id, token, "ledger-hand", None)
+
+
+@router.put("/api/ledgers/{ledger_id}/hands/{number}")
+async def edit_hand(request: Request, ledger_id: str, number: int, token: str = "") -> Any:
+    """Correct hand ``number``; every later hand is settled again (an edit, kept as such)."""
+    return await _change(request, ledger_id, token, "ledger-edit", number)
+
+
+@router.post("/api/ledgers/{ledger_id}/end")
+async def end_ledger(request: Request, ledger_id: str, token: str = "") -> Any:
+    """End the session now; the standings are final (R3.7)."""
+    return await _change(request, ledger_id, token, "ledger-end", None)
+
+
+@router.get("/api/ledgers/{ledger_id}/ledger.csv")
+async def ledger_csv(request: Request, ledger_id: str, token: str = "") -> Response:
+    """The score sheet as CSV (keeper or follow token)."""
+    b = await _book(request, ledger_id, token, keeper=False)
+    if isinstance(b, JSONResponse):
+        return b
+    return Response(csv_text(b), media_type="text/csv; charset=utf-8",
+                    headers={"Content-Disposition": f'attachment; filename="ramsli-ledger-{b.id}.csv"'})
+
+
+# -- the pages -----------------------------------------------------------------------------------
+
+@router.get("/ledger", response_class=HTMLResponse)
+async def ledger_setup_page(request: Request) -> HTMLResponse:
+    """Set up a ledger: players, preset, options, starting stack, cents."""
+    return _shell("ledger", _lang(request), "Ramsli", {"mode": "setup", "presets": list(PRESETS)})
+
+
+@router.get("/l/{ledger_id}/follow/{token}", response_class=HTMLResponse)
+async def ledger_follow_page(request: Request, ledger_id: str, token: str) -> HTMLResponse:
+    """The books, read-only (the follow link)."""
+    return _shell("ledger", _lang(request), "Ramsli", {"mode": "follow", "ledger": ledger_id, "token": token})
+
+
+@router.get("/l/{ledger_id}/{token}", response_class=HTMLResponse)
+async def ledger_page(request: Request, ledger_id: str, token: str) -> HTMLResponse:
+    """The keeper's page: book hand after hand, correct, end, share, download, print."""
+    return _shell("ledger", _lang(request), "Ramsli", {"mode": "keep", "ledger": ledger_id, "token": token})
