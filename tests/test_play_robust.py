@@ -1,0 +1,104 @@
+"""Issue #12, "saves and commands nothing can break": each seen failure reproduced, then refused cleanly."""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+
+import pytest
+from typer.testing import CliRunner
+
+from ramsli import Rules
+from ramsli.cli import app
+from ramsli.frontends import i18n
+from ramsli.frontends.game import Table
+from ramsli.frontends.storage import Store
+from ramsli.hand import ActionKind
+
+runner = CliRunner()
+
+
+@pytest.fixture(autouse=True)
+def _english_after():
+    yield
+    i18n.set_language("en")
+
+
+def _table(tmp_path, end="hands:3", n=3, seed=7, **rules):
+    names = ["Tess", "Anna", "Bruno", "Carla", "Dario", "Elke"][:n]
+    return Table.new(Rules(end=[end], **rules), names, ["random"] * (n - 1), seed=seed, store=Store(tmp_path))
+
+
+def test_the_action_that_ends_the_hand_is_on_disk_before_apply_returns(tmp_path):
+    """A kill right after the last action of a hand (before the front end finishes it) must not
+    let the player answer again: the resumed table has the hand settled, counters as played (R3.4)."""
+    t = _table(tmp_path)
+    hand = t.start_hand()
+    while True:
+        action = hand.legal_actions()[0]
+        t.apply(action)
+        if hand.is_over:
+            break
+    # "killed" here: nothing after apply ran; the disk must hold the settled hand
+    saved = Store(tmp_path).load()
+    assert saved.hands_played == 1 and saved.hand_actions is None
+    assert saved.stacks == list(hand.stacks) and saved.pot == hand.pot
+    histories = list((tmp_path / "sessions" / t.session_id).glob("hand-*.toml"))
+    assert [h.name for h in histories] == ["hand-0001.toml"]
+    # a save with every action of the hand (killed between the two writes) resumes to the settled hand
+    d = json.loads((tmp_path / "session.json").read_text())
+    t2 = Table.resume(Store(tmp_path).load(), Store(tmp_path))
+    assert t2.hands_played == 1 and t2.session.stacks == list(hand.stacks)
+    assert d["hands_played"] == 1
+
+
+def test_a_save_holding_the_final_action_resumes_to_the_settled_hand(tmp_path):
+    t = _table(tmp_path)
+    hand = t.start_hand()
+    before = Store(tmp_path).load()
+    while not hand.is_over:
+        t.apply(hand.legal_actions()[0])
+    # the save as written just before the history and the settled session (the in-hand save)
+    store = Store(tmp_path / "b")
+    store.save(dataclasses.replace(before, hand_actions=[str(a) for a in hand.history]))
+    t2 = Table.resume(store.load(), store)
+    assert t2.resumed_hand and t2.hand.is_over and t2.hands_played == 1
+    t2.start_hand()
+    t2.finish_hand()
+    again = store.load()
+    assert again.hand_actions is None and again.hands_played == 1 and again.stacks == list(hand.stacks)
+    assert (store.session_dir(t.session_id) / "hand-0001.toml").exists()
+
+
+def test_quit_after_the_final_action_writes_the_history(tmp_path):
+    t = _table(tmp_path)
+    hand = t.start_hand()
+    while not hand.is_over:
+        t.apply(hand.legal_actions()[0])
+    t.quit()  # e.g. Ctrl-C before the front end called finish_hand
+    assert (tmp_path / "sessions" / t.session_id / "hand-0001.toml").exists()
+    assert Store(tmp_path).load().hands_played == 1
+
+
+def test_hand_histories_of_play_hide_folded_hands(tmp_path):
+    """R7, D-16: the histories ``ramsli play`` writes show no card of a seat that played none."""
+    t = _table(tmp_path, end="hands:6", seed=11)
+    folded_seen = False
+    while not t.is_over:
+        hand = t.start_hand()
+        while not hand.is_over:
+            legal = hand.legal_actions()
+            outs = [a for a in legal if a.kind == ActionKind.OUT]
+            t.apply(outs[0] if outs and hand.to_act == 1 else legal[0])  # Anna folds whenever she may
+        t.finish_hand()
+        played = {a.seat for a in hand.history if a.kind == "pl"}
+        text = (tmp_path / "sessions" / t.session_id / f"hand-{t.hands_played:04d}.toml").read_text()
+        deal = text[text.index("[deal]"):]
+        for s in range(3):
+            line = next(x for x in deal.splitlines() if x.startswith(f"p{s + 1} "))
+            if s in played:
+                assert "??" not in line
+            else:
+                folded_seen = True
+                assert line.count("??") == 5, line
+    assert folded_seen
