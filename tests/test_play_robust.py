@@ -4,6 +4,9 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import os
+import subprocess
+import sys
 
 import pytest
 from typer.testing import CliRunner
@@ -12,7 +15,7 @@ from ramsli import Rules
 from ramsli.cli import app
 from ramsli.frontends import i18n
 from ramsli.frontends.game import Table
-from ramsli.frontends.storage import Store
+from ramsli.frontends.storage import FolderLocked, Store
 from ramsli.hand import ActionKind
 
 runner = CliRunner()
@@ -102,3 +105,38 @@ def test_hand_histories_of_play_hide_folded_hands(tmp_path):
                 folded_seen = True
                 assert line.count("??") == 5, line
     assert folded_seen
+
+
+def test_a_second_play_on_the_same_folder_is_refused(tmp_path):
+    """Two ``ramsli play`` on one data folder would overwrite each other's session: the second stops."""
+    holder = Store(tmp_path)
+    holder.lock()  # as a running ramsli play (another open of the lock file, as another process)
+    try:
+        r = runner.invoke(app, ["play", "--plain", "--seed", "1", "--players", "3", "--bots", "random",
+                                "--lang", "en", "--data-dir", str(tmp_path)], input="quit\n")
+        assert r.exit_code == 1, r.output
+        assert "Another ramsli play is using the data folder" in r.output
+        assert not (tmp_path / "session.json").exists()  # nothing written by the second one
+    finally:
+        holder.unlock()
+    r = runner.invoke(app, ["play", "--plain", "--seed", "1", "--players", "3", "--bots", "random",
+                            "--lang", "en", "--data-dir", str(tmp_path)], input="quit\n")
+    assert r.exit_code == 0 and (tmp_path / "session.json").exists()
+    assert Store(tmp_path).lock() is None  # released when the command ended
+
+
+def test_the_folder_lock_holds_across_processes(tmp_path):
+    code = ("import sys, time; from ramsli.frontends.storage import Store; s = Store(sys.argv[1]); s.lock(); "
+            "print('locked', flush=True); time.sleep(30)")
+    env = dict(os.environ, PYTHONPATH="src")
+    p = subprocess.Popen([sys.executable, "-c", code, str(tmp_path)], stdout=subprocess.PIPE, text=True, env=env)
+    try:
+        assert p.stdout.readline().strip() == "locked"
+        with pytest.raises(FolderLocked):
+            Store(tmp_path).lock()
+    finally:
+        p.kill()
+        p.wait()
+    s = Store(tmp_path)
+    s.lock()  # a killed holder releases it
+    s.unlock()

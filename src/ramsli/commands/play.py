@@ -15,6 +15,7 @@ from enum import Enum
 from pathlib import Path
 from typing import List, Optional
 
+import click
 import platformdirs
 import typer
 
@@ -24,7 +25,7 @@ from ramsli.frontends import text as T
 from ramsli.frontends.game import BOT_NAMES, Table, default_bot, split_bot_specs
 from ramsli.frontends.i18n import _, detect_language, set_language
 from ramsli.frontends.plain import PlainGame, echo_text
-from ramsli.frontends.storage import SaveError, Store
+from ramsli.frontends.storage import FolderLocked, SaveError, Store
 from ramsli.rules import Rules, RulesError
 
 __all__ = ["register", "play"]
@@ -94,6 +95,7 @@ def play(
         raise typer.BadParameter(_("{seed}: allowed are whole numbers from 0 to {max}").format(
             seed=seed, max=MAX_SEED - 1), param_hint="--seed")
     store = Store(_data_dir(data_dir, _) if data_dir is not None else None)
+    _lock(store, _)
     table = None
     saved = None
     announce_aside = False
@@ -257,6 +259,28 @@ def _data_dir(text: str, _) -> Path:
         raise typer.BadParameter(_("{path} is not a folder: {file} is a file; give a folder").format(
             path=path, file=probe), param_hint="--data-dir")
     return path
+
+
+def _lock(store: Store, _) -> None:
+    """Hold the data folder's lock while this command runs (issue #12): a second ``ramsli play``
+    on the same folder, in the app or in --plain mode, stops with exit 1 and says why.
+
+    Raises:
+        typer.Exit: code 1 if another process holds the folder.
+        typer.BadParameter: exit code 2 if the folder cannot be made or written.
+    """
+    try:
+        store.lock()
+    except FolderLocked as e:
+        typer.echo(_("Another ramsli play is using the data folder {dir}; finish that game first, or give "
+                     "another folder with --data-dir.").format(dir=e.root), err=True)
+        raise typer.Exit(1) from None
+    except OSError as e:
+        raise typer.BadParameter(_("cannot write the session into {dir}: {problem}").format(
+            dir=store.root, problem=e.strerror or e), param_hint="--data-dir") from None
+    ctx = click.get_current_context(silent=True)
+    if ctx is not None:
+        ctx.call_on_close(store.unlock)
 
 
 def _set_aside(store, _) -> Optional[Path]:

@@ -30,13 +30,19 @@ from typing import Any
 
 import platformdirs
 
+try:  # POSIX; elsewhere the folder lock is not taken (see Store.lock)
+    import fcntl
+except ImportError:  # pragma: no cover - Windows
+    fcntl = None  # type: ignore[assignment]
+
 from ramsli.bots import make_bot
 from ramsli.cards import CardError
 from ramsli.hand import Action
 from ramsli.rules import Rules, RulesError
 from ramsli.session import EndReason
 
-__all__ = ["FORMAT", "VERSION", "SaveError", "SavedSession", "Store", "default_data_dir", "atomic_write"]
+__all__ = ["FORMAT", "VERSION", "SaveError", "FolderLocked", "SavedSession", "Store", "default_data_dir",
+           "atomic_write"]
 
 FORMAT = "ramsli-session"
 VERSION = 1
@@ -56,6 +62,20 @@ class SaveError(Exception):
         super().__init__(f"the saved session {path} cannot be used: {problem}")
         self.path = path
         self.problem = problem
+
+
+class FolderLocked(Exception):
+    """Another ``ramsli play`` holds the data folder (issue #12: two processes on one folder
+    would overwrite each other's session and allow take-backs).
+
+    Attributes:
+        root: the data folder.
+    """
+
+    def __init__(self, root: Path) -> None:
+        super().__init__(f"another ramsli play is using the data folder {root}; "
+                         f"finish that game first, or give another folder with --data-dir")
+        self.root = root
 
 
 @dataclass
@@ -264,6 +284,35 @@ class Store:
 
     def __init__(self, root: Path | str | None = None) -> None:
         self.root = Path(root) if root is not None else default_data_dir()
+        self._lock_file = None
+
+    def lock(self) -> None:
+        """Take the folder's lock (``<root>/lock``, ``flock``), held until :meth:`unlock` or the
+        process ends (a kill releases it too). Without ``fcntl`` (Windows) nothing is locked.
+
+        Raises:
+            FolderLocked: if another process (or another :class:`Store` here) holds it.
+            OSError: if the folder cannot be made or written (read-only, not a folder).
+        """
+        if fcntl is None or self._lock_file is not None:
+            return
+        self.root.mkdir(parents=True, exist_ok=True)
+        f = open(self.root / "lock", "a+b")
+        try:
+            fcntl.flock(f.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            f.close()
+            raise FolderLocked(self.root) from None
+        except OSError:
+            f.close()
+            raise
+        self._lock_file = f
+
+    def unlock(self) -> None:
+        """Release the lock taken by :meth:`lock` (no-op if none)."""
+        if self._lock_file is not None:
+            self._lock_file.close()
+            self._lock_file = None
 
     @property
     def session_file(self) -> Path:
