@@ -8,6 +8,7 @@ it, a hand in progress in the middle, exactly where it was left.
 
 from __future__ import annotations
 
+import functools
 import math
 import sys
 import unicodedata
@@ -15,7 +16,6 @@ from enum import Enum
 from pathlib import Path
 from typing import List, Optional
 
-import click
 import platformdirs
 import typer
 
@@ -278,9 +278,23 @@ def _lock(store: Store, _) -> None:
     except OSError as e:
         raise typer.BadParameter(_("cannot write the session into {dir}: {problem}").format(
             dir=store.root, problem=e.strerror or e), param_hint="--data-dir") from None
-    ctx = click.get_current_context(silent=True)
-    if ctx is not None:
-        ctx.call_on_close(store.unlock)
+    _HELD.append(store)
+
+
+#: stores whose folder lock this process took in the running command (released when it returns)
+_HELD: list[Store] = []
+
+
+def _releasing_locks(command):
+    """Wrap a command so that every folder lock it took is released when it returns or raises."""
+    @functools.wraps(command)
+    def run(*args, **kwargs):
+        try:
+            return command(*args, **kwargs)
+        finally:
+            while _HELD:
+                _HELD.pop().unlock()
+    return run
 
 
 def _set_aside(store, _) -> Optional[Path]:
@@ -294,4 +308,4 @@ def _set_aside(store, _) -> Optional[Path]:
 
 def register(app: typer.Typer) -> None:
     """Add the ``play`` command to the ``ramsli`` app."""
-    app.command("play")(play)
+    app.command("play")(_releasing_locks(play))
