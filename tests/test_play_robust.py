@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import io
 import json
 import os
 import subprocess
@@ -15,6 +16,7 @@ from ramsli import Rules
 from ramsli.cli import app
 from ramsli.frontends import i18n
 from ramsli.frontends.game import Table
+from ramsli.frontends.plain import PlainGame
 from ramsli.frontends.storage import FolderLocked, Store
 from ramsli.hand import ActionKind
 
@@ -140,3 +142,56 @@ def test_the_folder_lock_holds_across_processes(tmp_path):
     s = Store(tmp_path)
     s.lock()  # a killed holder releases it
     s.unlock()
+
+
+def _cycle(n=400) -> str:
+    return "in\n1\n2\n3\n4\n5\n" * n
+
+
+@pytest.mark.parametrize("seed", [3, 6])
+def test_a_finished_bust_leave_session_is_read_by_its_own_loader(tmp_path, seed):
+    """R3.5 leave: the session ends with the last dealer gone bust; its save must still load."""
+    args = ["play", "--plain", "--seed", str(seed), "--players", "3", "--bots", "random", "--rule",
+            "starting_stack=3", "--rule", "bust=leave", "--lang", "en", "--data-dir", str(tmp_path)]
+    r = runner.invoke(app, args, input=_cycle() + "y\n" * 10)
+    assert r.exit_code == 0, r.output
+    saved = Store(tmp_path).load()  # raised SaveError "'dealer' must be a seated seat (R3.2)"
+    assert saved.end_reason is not None
+    r = runner.invoke(app, ["play", "--plain", "--resume", "--lang", "en", "--data-dir", str(tmp_path)])
+    assert r.exit_code == 0 and "cannot be used" not in r.output, r.output
+    assert "Start a new session with: ramsli play" in r.output
+
+
+def _bust_table(tmp_path, seed=12):
+    rules = Rules(starting_stack=3, bust="leave")
+    return Table.new(rules, ["Tess", "Anna", "Bruno", "Carla"], ["random"] * 3, seed=seed, store=Store(tmp_path))
+
+
+def test_bots_do_not_play_on_alone_after_the_human_is_bust(tmp_path):
+    """R3.5 leave: once the human has left bust, the table asks; no (or end of input) ends the session."""
+    t = _bust_table(tmp_path)
+    out = io.StringIO()
+    PlainGame(t, stdin=io.StringIO(_cycle()), stdout=out).run()
+    text = out.getvalue()
+    assert "You are bust and have left the table (R3.5)." in text and "Watch the bots play on? [y/N]" in text
+    assert t.session.departed == [(0, 1)] and t.hands_played == 1 and t.is_over
+    saved = Store(tmp_path).load()
+    assert saved.end_reason == "quit" and saved.hands_played == 1  # saved as finished: resume shows standings
+    assert sum(saved.stacks) + saved.pot == 12  # R3.4
+
+
+def test_watching_the_bots_play_on_is_a_choice(tmp_path):
+    t = _bust_table(tmp_path)
+    out = io.StringIO()
+    cycle = io.StringIO(_cycle())
+
+    class Answers:  # "y" to the question, the cycle to everything else
+        def readline(self):
+            if out.getvalue().rstrip().endswith("[y/N]"):
+                out.write("\n")
+                return "y\n"
+            return cycle.readline()
+
+    PlainGame(t, stdin=Answers(), stdout=out).run()
+    assert out.getvalue().count("Watch the bots play on? [y/N]") == 1  # asked once
+    assert t.hands_played > 1 and t.is_over and t.session.end_reason != "quit"

@@ -122,6 +122,7 @@ class Table:
         #: the last error writing the save file (disk full, read-only folder), None after a good save
         self.save_error: OSError | None = None
         self._settled: Hand | None = None  # the settled hand whose history and save are on disk
+        self._stopped = False  # stop_session was called: the save says the session is over
         self._before: SavedSession | None = None
         #: True while the hand in progress was dealt and replayed by :meth:`resume` (not yet shown)
         self.resumed_hand = False
@@ -232,6 +233,22 @@ class Table:
             if len(legal) == 1:
                 return legal[0]
         return None
+
+    @property
+    def human_bust(self) -> bool:
+        """True if the human left the table bust (R3.5 ``bust=leave``) while the bots could play on."""
+        return not self.is_over and self.human not in self.session.seated
+
+    def stop_session(self) -> None:
+        """End the session now (``end_reason`` ``"quit"``, "the session was stopped") and save it as
+        finished: e.g. when the human is bust under ``bust=leave`` and does not want to watch the
+        bots play on (issue #12). Only between hands."""
+        assert self.hand is None or self.hand.is_over
+        if self.hand is not None:
+            self.finish_hand()
+        self.session.quit()
+        self._stopped = True
+        self.save()
 
     def end_text(self) -> str:
         """When the session ends, in words (see :func:`ramsli.frontends.text.session_end_text`, R3.5, R3.6)."""
@@ -370,7 +387,7 @@ class Table:
             rules_toml=self.rules.to_toml(), hands_played=self.hands_played, stacks=list(s.stacks), pot=s.pot,
             dealer=s.dealer, seated=list(s.seated), departed=[list(d) for d in s.departed],
             rng_state=[st[0], list(st[1]), st[2]], elapsed=max(0.0, s.clock() - s.started),
-            end_reason=s.end_reason if s.end_reason != "quit" else None, lang=self.lang, suits=self.suits)
+            end_reason=s.end_reason if s.end_reason != "quit" or self._stopped else None, lang=self.lang, suits=self.suits)
 
     def save(self) -> None:
         """Write the save file atomically (no-op without a store)."""

@@ -143,6 +143,13 @@ def parse_command(line: str, table: Table) -> tuple[str, Action | None]:
     return "act", Action.play(me, card)
 
 
+def is_yes(text: str) -> bool:
+    """True for a yes to a ``[y/N]`` question: ``y``/``yes`` or the player's language's word (ja, sì...)."""
+    word = text.strip().lower()
+    yes = {"y", "yes"} | {w.strip() for w in pgettext("answer", "y|yes").lower().split("|") if w.strip()}
+    return word in yes
+
+
 def _isnum(text: str) -> bool:
     """True for ASCII digits only ('²' is not a number here)."""
     return text.isascii() and text.isdigit()
@@ -185,6 +192,7 @@ class PlainGame:
         self.say = _Out(stdout or sys.stdout)
         self.speed = speed
         self.suits = table.suits
+        self._watching = False
 
     # -- helpers ----------------------------------------------------------------------
 
@@ -233,6 +241,9 @@ class PlainGame:
             if len(t.names) == 2:
                 self.say(_("Two players are allowed, but the game loses its tension (R2.1)."))
             while not t.is_over:
+                if t.human_bust and not self._watch_on():
+                    t.stop_session()
+                    break
                 if not self._play_hand():
                     self._quit()
                     return 0
@@ -241,6 +252,16 @@ class PlainGame:
         except KeyboardInterrupt:
             self._quit()
             return 130
+
+    def _watch_on(self) -> bool:
+        """The human left bust (R3.5 leave): ask once whether to watch the bots play on; default no."""
+        if self._watching:
+            return True
+        self.say(_("You are bust and have left the table (R3.5)."))
+        self.say(_("Watch the bots play on? [y/N]"), style="bold cyan")
+        line = self._read()
+        self._watching = line is not None and is_yes(line)
+        return self._watching
 
     def _quit(self) -> None:
         self.table.quit()

@@ -199,7 +199,8 @@ class SavedSession:
                 or not all(isinstance(s, int) and not isinstance(s, bool) and 0 <= s < n for s in seated)):
             raise SaveError(path, "'seated' must list seats of the table, each once (R3.5)")
         dealer = need("dealer", int)
-        if dealer not in seated:
+        if dealer not in seated and (data.get("end_reason") is None or not 0 <= dealer < n):
+            # a finished session may keep the dealer of its last hand, who may have left bust (R3.5)
             raise SaveError(path, "'dealer' must be a seated seat (R3.2)")
         hands = need("hands_played", int)
         if hands < 0:

@@ -199,6 +199,8 @@ class RamsliApp(App[int]):
         self.title = "Ramsli"
         if self.notice:
             self.notify(self.notice, timeout=10)
+        if self.table.human_bust and self.table.hand is None:
+            self.table.stop_session()
         if self.table.is_over:
             self._show_standings()
             return
@@ -279,6 +281,9 @@ class RamsliApp(App[int]):
 
     def _after_panel(self, _result: None) -> None:
         self._waiting = False
+        if self.table.human_bust:  # R3.5 leave: the human is gone; the bots do not play on alone
+            self.table.stop_session()
+            self.notify(_("You are bust and have left the table (R3.5)."), timeout=10)
         if self.table.is_over:
             self._show_standings()
         else:
