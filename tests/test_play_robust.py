@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import asyncio
 import dataclasses
+import errno
 import io
 import json
 import os
@@ -17,7 +19,9 @@ from ramsli.cli import app
 from ramsli.frontends import i18n
 from ramsli.frontends.game import Table
 from ramsli.frontends.plain import PlainGame
+from ramsli.frontends import storage
 from ramsli.frontends.storage import FolderLocked, Store
+from ramsli.frontends.tui import RamsliApp
 from ramsli.hand import ActionKind
 
 runner = CliRunner()
@@ -195,3 +199,50 @@ def test_watching_the_bots_play_on_is_a_choice(tmp_path):
     PlainGame(t, stdin=Answers(), stdout=out).run()
     assert out.getvalue().count("Watch the bots play on? [y/N]") == 1  # asked once
     assert t.hands_played > 1 and t.is_over and t.session.end_reason != "quit"
+
+
+@pytest.mark.parametrize("err", [errno.ENOSPC, errno.EROFS])
+@pytest.mark.parametrize("after", [0, 3, 12])
+def test_disk_full_or_read_only_stops_cleanly_and_keeps_the_last_good_save(tmp_path, monkeypatch, err, after):
+    t = _table(tmp_path)
+    real = storage.atomic_write
+    writes = []
+
+    def failing(path, text):
+        writes.append(path)
+        if len(writes) > after:
+            raise OSError(err, os.strerror(err), str(path))
+        real(path, text)
+
+    monkeypatch.setattr(storage, "atomic_write", failing)
+    out = io.StringIO()
+    code = PlainGame(t, stdin=io.StringIO(_cycle()), stdout=out).run()
+    text = out.getvalue()
+    assert code == 1
+    assert f"Cannot save the session in {tmp_path}: {os.strerror(err)}. The game stops here" in text
+    assert "Traceback" not in text
+    monkeypatch.setattr(storage, "atomic_write", real)
+    saved = Store(tmp_path).load()  # the last good save, readable
+    assert sum(saved.stacks) + saved.pot == 60
+    resumed = Table.resume(saved, Store(tmp_path))  # and it resumes
+    assert resumed.hands_played == saved.hands_played
+    assert not list(tmp_path.glob("*.tmp"))
+
+
+def test_disk_full_in_the_app_stops_cleanly(tmp_path, monkeypatch, capsys):
+    t = _table(tmp_path)
+
+    def failing(path, text):
+        raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC), str(path))
+
+    monkeypatch.setattr(storage, "atomic_write", failing)
+
+    async def go():
+        app = RamsliApp(t, speed=0)
+        async with app.run_test() as pilot:
+            await pilot.pause()
+        return app
+
+    app = asyncio.run(go())
+    assert app.save_error is not None and "No space left on device" in app.save_error
+    assert app.return_code == 1

@@ -25,7 +25,7 @@ from ramsli.frontends import text as T
 from ramsli.frontends.game import Table
 from ramsli.frontends.i18n import _, pgettext
 
-__all__ = ["PlainGame", "parse_command"]
+__all__ = ["PlainGame", "parse_command", "save_failed_text", "is_yes"]
 
 #: command word -> canonical command; English words always work, the player's language's too
 _EN = {
@@ -143,6 +143,15 @@ def parse_command(line: str, table: Table) -> tuple[str, Action | None]:
     return "act", Action.play(me, card)
 
 
+def save_failed_text(table: Table, error: OSError) -> str:
+    """The message when the save file cannot be written (``ENOSPC``, ``EROFS``...): what failed, that
+    the last good save is kept, and how to continue."""
+    where = table.store.root if table.store is not None else "?"
+    return _("Cannot save the session in {dir}: {problem}. The game stops here; the last good save is kept "
+             "and {command} continues from it.").format(dir=where, problem=error.strerror or error,
+                                                        command=table.resume_command())
+
+
 def is_yes(text: str) -> bool:
     """True for a yes to a ``[y/N]`` question: ``y``/``yes`` or the player's language's word (ja, sì...)."""
     word = text.strip().lower()
@@ -250,8 +259,15 @@ class PlainGame:
             self._standings()
             return 0
         except KeyboardInterrupt:
-            self._quit()
+            try:
+                self._quit()
+            except OSError as e:
+                self.say(save_failed_text(t, e), style="red")
+                return 1
             return 130
+        except OSError as e:  # disk full, read-only folder: the last good save stays (issue #12)
+            self.say(save_failed_text(t, e), style="red")
+            return 1
 
     def _watch_on(self) -> bool:
         """The human left bust (R3.5 leave): ask once whether to watch the bots play on; default no."""

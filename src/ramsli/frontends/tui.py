@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import dataclasses
 import io
+import sys
 
 from rich.console import Console
 from textual.app import App, ComposeResult
@@ -28,7 +29,7 @@ from ramsli.hand import Action, Phase
 from ramsli.frontends import text as T
 from ramsli.frontends.game import Table
 from ramsli.frontends.i18n import _, ngettext
-from ramsli.frontends.plain import ngettext_cards
+from ramsli.frontends.plain import ngettext_cards, save_failed_text
 
 __all__ = ["RamsliApp", "run_app", "app_bindings", "quit_line"]
 
@@ -169,6 +170,8 @@ class RamsliApp(App[int]):
         self._waiting = False  # a panel is open or the session is over
         #: True once the player left with q (the session is saved; run_app prints :func:`quit_line`)
         self.quit_saved = False
+        #: the message when the save could not be written (run_app prints it; exit code 1)
+        self.save_error: str | None = None
 
     # -- layout -------------------------------------------------------------------------
 
@@ -208,10 +211,19 @@ class RamsliApp(App[int]):
 
     # -- the flow ---------------------------------------------------------------------------
 
+    def _save_failed(self, error: OSError) -> None:
+        """The save cannot be written (disk full, read-only folder): stop cleanly, the last good save kept."""
+        self.save_error = save_failed_text(self.table, error)
+        self.exit(1, return_code=1)
+
     def _next_hand(self) -> None:
         t = self.table
         resumed = t.resumed_hand
-        t.start_hand()
+        try:
+            t.start_hand()
+        except OSError as e:
+            self._save_failed(e)
+            return
         self.recent = []
         if resumed:  # continued in the middle: what was played before the quit
             self.recent = T.log_lines(t.hand, t.names, self.suits, t.human)[2:][-RECENT_KEPT:]
@@ -224,7 +236,7 @@ class RamsliApp(App[int]):
         """Advance: bots act (paced), the forced dealer is declared in, or wait for the player."""
         t = self.table
         hand = t.hand
-        if hand is None:
+        if hand is None or self.save_error is not None:
             return
         if hand.is_over:
             self._hand_over()
@@ -250,6 +262,8 @@ class RamsliApp(App[int]):
 
     def _bot_move(self) -> None:
         t = self.table
+        if self.save_error is not None:
+            return
         if t.hand is None or t.hand.is_over or t.human_to_act():
             self._step()
             return
@@ -260,7 +274,11 @@ class RamsliApp(App[int]):
     def _do(self, action: Action) -> None:
         t = self.table
         before = len(t.hand.tricks)
-        t.apply(action)
+        try:
+            t.apply(action)
+        except OSError as e:
+            self._save_failed(e)
+            return
         self.recent.append(T.action_text(action, t.names, self.suits, t.human))
         if len(t.hand.tricks) > before:
             self.recent.append(_("{name} takes trick {n}").format(name=t.names[t.hand.tricks[-1].winner],
@@ -270,7 +288,11 @@ class RamsliApp(App[int]):
     def _hand_over(self) -> None:
         t = self.table
         hand = t.hand
-        t.finish_hand()
+        try:
+            t.finish_hand()
+        except OSError as e:
+            self._save_failed(e)
+            return
         self.refresh_table(hand)
         lines = T.settlement_lines(hand.settlement, t.names)
         self._waiting = True
@@ -396,7 +418,11 @@ class RamsliApp(App[int]):
 
     def action_quit_game(self) -> None:
         """``q``: save and quit (a hand in progress is saved with its actions; --resume continues it)."""
-        self.table.quit()
+        try:
+            self.table.quit()
+        except OSError as e:
+            self._save_failed(e)
+            return
         self.quit_saved = not self.table.is_over
         self.exit(0)
 
@@ -500,6 +526,9 @@ def run_app(table: Table, speed: float = 0.6, notice: str | None = None) -> int:
         table.quit()
         print(quit_line(table.resume_command()))
         return 130
+    if app.save_error is not None:
+        print(app.save_error, file=sys.stderr)
+        return 1
     if table.hand is not None:  # the app stopped in the middle of a hand: keep the state before it
         table.quit()
     if not table.is_over:
