@@ -10,6 +10,7 @@ import json
 import os
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 from typer.testing import CliRunner
@@ -246,3 +247,77 @@ def test_disk_full_in_the_app_stops_cleanly(tmp_path, monkeypatch, capsys):
     app = asyncio.run(go())
     assert app.save_error is not None and "No space left on device" in app.save_error
     assert app.return_code == 1
+
+
+HUGE = "9" * 5000  # Python refuses to read integers past 4300 digits (ValueError)
+
+
+def _no_traceback(r):
+    assert r.exception is None or isinstance(r.exception, SystemExit), repr(r.exception)
+
+
+@pytest.mark.parametrize("rule", [f"bete={HUGE}", f"players={HUGE}", f"end=hands:{HUGE}", f"ante={HUGE}"])
+def test_huge_numbers_in_rule_options_exit_2_with_a_reason(tmp_path, rule):
+    r = runner.invoke(app, ["play", "--plain", "--rule", rule, "--data-dir", str(tmp_path)], input="quit\n")
+    _no_traceback(r)
+    assert r.exit_code == 2 and "allowed" in r.output
+
+
+def test_huge_numbers_typed_at_the_table_are_refused(tmp_path):
+    t = _table(tmp_path)
+    out = io.StringIO()
+    PlainGame(t, stdin=io.StringIO(f"target {HUGE}\nplay {HUGE}\nt{HUGE}\n{HUGE}\nquit\n"), stdout=out).run()
+    text = out.getvalue()
+    assert "Write target and a number of tricks from 2 to 5" in text
+    assert "Unknown command 't9999" in text and "Unknown command '9999" in text and "is not a card" in text
+
+
+def test_a_huge_number_in_a_save_is_refused(tmp_path):
+    t = _table(tmp_path)
+    t.quit()
+    p = tmp_path / "session.json"
+    p.write_text(p.read_text().replace('"seed": 7', f'"seed": {HUGE}'))
+    r = runner.invoke(app, ["play", "--plain", "--resume", "--lang", "en", "--data-dir", str(tmp_path)])
+    _no_traceback(r)
+    assert r.exit_code == 2 and "it holds a number too large to be a save file" in r.output
+
+
+def _a_history(tmp_path) -> Path:
+    t = _table(tmp_path / "h")
+    hand = t.start_hand()
+    while not hand.is_over:
+        t.apply(hand.legal_actions()[0])
+    return tmp_path / "h" / "sessions" / t.session_id / "hand-0001.toml"
+
+
+def test_a_huge_number_in_a_history_is_refused(tmp_path):
+    src = _a_history(tmp_path)
+    text = src.read_text()
+    assert "\npot = " in text
+    bad = tmp_path / "huge.toml"
+    bad.write_text("\n".join(f"pot = {HUGE}" if x.startswith("pot = ") else x for x in text.splitlines()))
+    r = runner.invoke(app, ["replay", str(bad)])
+    _no_traceback(r)
+    assert r.exit_code == 2 and "more than 4300 digits" in r.output
+
+
+def test_replay_refuses_devices_pipes_large_files_and_long_names(tmp_path):
+    fifo = tmp_path / "fifo.toml"
+    os.mkfifo(fifo)
+    link = tmp_path / "zero.toml"
+    link.symlink_to("/dev/zero")
+    big = tmp_path / "big.toml"
+    big.write_bytes(b"#" * 2_000_000)
+    for path, problem in ((Path("/dev/zero"), "not a regular file"), (fifo, "not a regular file"),
+                          (link, "not a regular file"), (big, "too large for a hand history"),
+                          (tmp_path / ("a" * 300 + ".toml"), "File name too long")):
+        r = runner.invoke(app, ["replay", str(path)])  # a FIFO would hang, /dev/zero grew to 7 GB
+        _no_traceback(r)
+        assert r.exit_code == 2 and problem in r.output, (path, r.output)
+    folder = tmp_path / "s"
+    folder.mkdir()
+    (folder / "hand-0001.toml").symlink_to("/dev/zero")
+    r = runner.invoke(app, ["replay", str(folder)])
+    assert r.exit_code == 2 and "not a regular file" in r.output
+    good = _a_history(tmp_path)
+    assert runner.invoke(app, ["replay", str(good)]).exit_code == 0

@@ -160,8 +160,9 @@ def is_yes(text: str) -> bool:
 
 
 def _isnum(text: str) -> bool:
-    """True for ASCII digits only ('²' is not a number here)."""
-    return text.isascii() and text.isdigit()
+    """True for ASCII digits only ('²' is not a number here), at most 9 of them (no answer needs more;
+    Python refuses to read numbers past 4300 digits)."""
+    return text.isascii() and text.isdigit() and len(text) <= 9
 
 
 def ngettext_cards(k: int, n: int) -> str:

@@ -148,6 +148,8 @@ class SavedSession:
             raise SaveError(path, f"it is not valid JSON ({e})") from None
         except (RecursionError, MemoryError):
             raise SaveError(path, "it is nested too deeply (or too large) to be a save file") from None
+        except ValueError as e:  # a number of more than 4300 digits
+            raise SaveError(path, f"it holds a number too large to be a save file ({str(e)[:60]})") from None
         if not isinstance(data, dict) or data.get("format") != FORMAT:
             raise SaveError(path, f"it is not a ramsli save file (no \"format\": \"{FORMAT}\")")
         if data.get("version") != VERSION:
