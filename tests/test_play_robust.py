@@ -321,3 +321,57 @@ def test_replay_refuses_devices_pipes_large_files_and_long_names(tmp_path):
     assert r.exit_code == 2 and "not a regular file" in r.output
     good = _a_history(tmp_path)
     assert runner.invoke(app, ["replay", str(good)]).exit_code == 0
+
+
+def _set_rng_word(d, k, v):
+    d["rng_state"][1][k] = v
+
+
+TAMPERED = [
+    (lambda d: d.update(rules_toml="x = " + "[" * 50000 + "]" * 50000), "nested too deeply"),
+    (lambda d: d.update(rules_toml=f"bete = {HUGE}"), "rules are not valid"),
+    (lambda d: _set_rng_word(d, 3, 2**40), "'rng_state' is not a random state"),
+    (lambda d: _set_rng_word(d, 624, 9999), "'rng_state' is not a random state"),
+    (lambda d: _set_rng_word(d, 5, -1), "'rng_state' is not a random state"),
+    (lambda d: d.update(session_id="abc\x00def"), "'session_id' is not a folder name"),
+    (lambda d: d.update(session_id="\x1b[31mred\x1b[0m"), "'session_id' is not a folder name"),
+    (lambda d: d.update(session_id="x" * 300), "'session_id' is not a folder name"),
+]
+
+
+@pytest.mark.parametrize("mutate,problem", TAMPERED)
+def test_tampered_saves_are_refused_and_the_set_aside_recovery_works(tmp_path, mutate, problem):
+    t = _table(tmp_path)
+    t.quit()
+    d = json.loads((tmp_path / "session.json").read_text())
+    mutate(d)
+    (tmp_path / "session.json").write_text(json.dumps(d))
+    r = runner.invoke(app, ["play", "--plain", "--resume", "--lang", "en", "--data-dir", str(tmp_path)])
+    _no_traceback(r)
+    assert r.exit_code == 2 and "cannot be used" in r.output and problem in r.output, r.output
+    assert "\x1b" not in r.output and "\x00" not in r.output
+    _new_session_sets_it_aside(tmp_path)
+
+
+def _new_session_sets_it_aside(tmp_path):
+    r = runner.invoke(app, ["play", "--plain", "--seed", "2", "--players", "3", "--bots", "random", "--lang", "en",
+                            "--data-dir", str(tmp_path)], input="quit\n")
+    _no_traceback(r)
+    assert r.exit_code == 0, r.output
+    assert (tmp_path / "session.json.broken-1").exists() or (tmp_path / "session.json.broken-1").is_symlink()
+    assert Store(tmp_path).load().seed == 2
+
+
+@pytest.mark.parametrize("kind", ["folder", "dev-zero", "fifo"])
+def test_a_save_that_is_not_a_regular_file_is_refused(tmp_path, kind):
+    p = tmp_path / "session.json"
+    if kind == "folder":
+        p.mkdir()
+    elif kind == "dev-zero":
+        p.symlink_to("/dev/zero")
+    else:
+        os.mkfifo(p)
+    r = runner.invoke(app, ["play", "--plain", "--resume", "--lang", "en", "--data-dir", str(tmp_path)])
+    _no_traceback(r)
+    assert r.exit_code == 2 and "it is not a regular file" in r.output, r.output
+    _new_session_sets_it_aside(tmp_path)

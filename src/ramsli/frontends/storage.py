@@ -23,7 +23,9 @@ from __future__ import annotations
 
 import json
 import os
+import stat
 import tempfile
+import unicodedata
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
@@ -46,6 +48,10 @@ __all__ = ["FORMAT", "VERSION", "SaveError", "FolderLocked", "SavedSession", "St
 
 FORMAT = "ramsli-session"
 VERSION = 1
+#: the largest save file read (bytes); a save is a few kB
+MAX_SAVE_BYTES = 1_000_000
+#: the longest ``session_id`` accepted (characters; it names a folder)
+MAX_SESSION_ID = 100
 #: the engine's reasons why a session ended (``Session.end_reason``, R3.5, R3.6)
 END_REASONS: tuple[str, ...] = tuple(EndReason)
 
@@ -191,6 +197,9 @@ class SavedSession:
             rules = Rules.from_toml(need("rules_toml", str))
         except RulesError as e:
             raise SaveError(path, f"the rules are not valid: {e}") from None
+        except (RecursionError, MemoryError, ValueError):  # nested [[[...]]], a number of 4300+ digits
+            raise SaveError(path, "the rules are not valid: 'rules_toml' is nested too deeply or holds a number "
+                                  "too large to be rule options (R8)") from None
         if rules.players is not None and rules.players != n:
             raise SaveError(path, f"the rules say players = {rules.players} but {n} names are saved (R2.1)")
         if sum(stacks) + pot != rules.starting_stack * n:
@@ -218,8 +227,10 @@ class SavedSession:
             raise SaveError(path, "every seat must be either seated or departed, exactly once (R3.5)")
         rng = need("rng_state", list)
         if (len(rng) != 3 or not isinstance(rng[1], list) or len(rng[1]) != 625
-                or not all(isinstance(x, int) for x in rng[1])):
-            raise SaveError(path, "'rng_state' is not a random state")
+                or not all(isinstance(x, int) and not isinstance(x, bool) and 0 <= x < 2**32 for x in rng[1])
+                or not 1 <= rng[1][-1] <= 624 or not isinstance(rng[0], int) or isinstance(rng[0], bool)
+                or not (rng[2] is None or isinstance(rng[2], float))):
+            raise SaveError(path, "'rng_state' is not a random state (625 words of 0..2**32-1, the last 1..624)")
         end_reason = data.get("end_reason")
         if end_reason is not None and end_reason not in END_REASONS:
             raise SaveError(path, f"'end_reason' must be null or one of {', '.join(END_REASONS)} (R3.5, R3.6)")
@@ -227,8 +238,10 @@ class SavedSession:
             raise SaveError(path, "a running session needs at least two seated players (R3.5)")
         seed = need("seed", int)
         sid = need("session_id", str)
-        if not sid or "/" in sid or "\\" in sid or sid.startswith("."):
-            raise SaveError(path, "'session_id' is not a folder name")
+        if (not sid or "/" in sid or "\\" in sid or sid.startswith(".") or len(sid) > MAX_SESSION_ID
+                or any(unicodedata.category(c)[0] in "CZ" for c in sid)):  # NUL, escape codes, blanks
+            raise SaveError(path, f"'session_id' is not a folder name (1..{MAX_SESSION_ID} letters, digits "
+                                  f"and signs, no control characters, no '/')")
         lang, suits = data.get("lang", "en"), data.get("suits", "french")
         elapsed = data.get("elapsed", 0.0)
         if not isinstance(elapsed, (int, float)) or isinstance(elapsed, bool) or not 0 <= elapsed < float("inf"):
@@ -339,7 +352,21 @@ class Store:
         """
         path = self.session_file
         try:
-            text = path.read_text(encoding="utf-8")
+            st = path.stat()  # follows a link: a link to /dev/zero is a device
+            if not stat.S_ISREG(st.st_mode):
+                raise SaveError(path, "it is not a regular file (a folder, device or pipe)")
+            if st.st_size > MAX_SAVE_BYTES:
+                raise SaveError(path, f"it has {st.st_size} bytes; a save file has at most {MAX_SAVE_BYTES}")
+            with path.open("rb") as f:
+                raw = f.read(MAX_SAVE_BYTES + 1)
+        except FileNotFoundError:
+            raise
+        except OSError as e:
+            raise SaveError(path, f"it cannot be read ({e.strerror or e})") from None
+        if len(raw) > MAX_SAVE_BYTES:
+            raise SaveError(path, f"it has more than {MAX_SAVE_BYTES} bytes; a save file is smaller")
+        try:
+            text = raw.decode("utf-8")
         except UnicodeDecodeError:
             raise SaveError(path, "it is not UTF-8 text") from None
         return SavedSession.from_json(text, path)
