@@ -8,6 +8,8 @@ import errno
 import io
 import json
 import os
+import random
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -24,6 +26,7 @@ from ramsli.frontends import storage
 from ramsli.frontends.storage import FolderLocked, Store
 from ramsli.frontends.tui import RamsliApp
 from ramsli.hand import ActionKind
+from ramsli.history import HandHistory
 
 runner = CliRunner()
 
@@ -375,3 +378,74 @@ def test_a_save_that_is_not_a_regular_file_is_refused(tmp_path, kind):
     _no_traceback(r)
     assert r.exit_code == 2 and "it is not a regular file" in r.output, r.output
     _new_session_sets_it_aside(tmp_path)
+
+
+def _human_actions(actions) -> int:
+    return sum(1 for a in actions or () if a.startswith("p1 "))
+
+
+def _chain_of_histories(folder: Path, saved) -> None:
+    """Every hand history on disk follows from the one before (stacks, pot: R3.4, R5.4) and the
+    last one ends with the saved counters: a kill never changed a counter."""
+    files = sorted(folder.glob("hand-*.toml"))
+    assert [f.name for f in files] == [f"hand-{k:04d}.toml" for k in range(1, saved.hands_played + 1)]
+    after = None
+    for f in files:
+        hh = HandHistory.read(f)
+        hand = hh.replay()
+        if after is not None:
+            assert (list(hh.stacks), hh.pot) == after, f
+        after = (list(hand.stacks), hand.pot)
+    if after is not None:
+        assert after == (saved.stacks, saved.pot)
+
+
+def test_killed_at_random_points_resume_never_takes_back_and_keeps_every_counter(tmp_path):
+    """Kill ``ramsli play --plain`` (SIGKILL) at random moments, many times (seeded, bounded): every
+    save loads, the counters always add up (R3.4), an action once announced is in the save (so
+    ``--resume`` never asks for it again), and the histories chain up to the saved counters."""
+    rng = random.Random(2026)
+    base = [sys.executable, "-m", "ramsli.cli", "play", "--plain", "--lang", "en", "--data-dir", str(tmp_path)]
+    first = ["--seed", "5", "--players", "3", "--bots", "random", "--name", "Tess", "--rule", "end=hands:10"]
+    env = dict(os.environ, PYTHONPATH=str(Path(__file__).resolve().parent.parent / "src"))
+    prev = None
+    kills = 0
+    for run in range(40):
+        args = base + (first if prev is None else ["--resume"])
+        p = subprocess.Popen(args, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                             env=env, text=True)
+        p.stdin.write(_cycle(150))
+        p.stdin.flush()  # stdin stays open: the end comes by the kill, not by end of input
+        try:
+            p.wait(timeout=rng.uniform(0.2, 1.0))
+        except subprocess.TimeoutExpired:
+            p.kill()
+            kills += 1
+        p.wait()
+        out = p.stdout.read()
+        p.stdin.close()
+        p.stdout.close()
+        assert "Traceback" not in out, out
+        if not (tmp_path / "session.json").exists():
+            continue  # killed before the first save
+        saved = Store(tmp_path).load()  # always readable: written atomically
+        assert sum(saved.stacks) + saved.pot == 60  # R3.4
+        titles = [(m.start(), int(m.group(1))) for m in re.finditer(r"^Hand (\d+) of 10", out, re.M)]
+        if prev is not None:
+            assert saved.hands_played >= prev.hands_played  # nothing taken back
+            if saved.hands_played == prev.hands_played and prev.hand_actions and saved.hand_actions:
+                assert saved.hand_actions[:len(prev.hand_actions)] == prev.hand_actions
+        if titles:
+            start, number = titles[-1]
+            announced = sum(1 for line in out[start:].splitlines()
+                            if line.startswith(("Tess: ", "You play ", "You announce", "You pass")))
+            carried = _human_actions(prev.hand_actions) if prev and prev.hands_played + 1 == number else 0
+            if saved.hands_played < number:  # the hand is still in progress on disk
+                assert saved.hands_played == number - 1
+                assert _human_actions(saved.hand_actions) >= carried + announced, out[start:]
+        prev = saved
+        if saved.end_reason is not None:
+            break
+    assert kills >= 3 and prev is not None and prev.end_reason == "hands"
+    assert not list(tmp_path.rglob("*.tmp"))  # left by kills mid-write, removed by the next run
+    _chain_of_histories(tmp_path / "sessions" / prev.session_id, prev)

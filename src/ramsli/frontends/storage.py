@@ -323,6 +323,17 @@ class Store:
             f.close()
             raise
         self._lock_file = f
+        self._remove_stale_temporaries()
+
+    def _remove_stale_temporaries(self) -> None:
+        """Delete ``*.tmp`` files left by a writer that was killed mid-write (:func:`atomic_write`);
+        only called with the lock held, so no writer is at work."""
+        for pattern in ("session.json.*.tmp", "sessions/*/*.tmp"):
+            for p in self.root.glob(pattern):
+                try:
+                    p.unlink()
+                except OSError:
+                    pass
 
     def unlock(self) -> None:
         """Release the lock taken by :meth:`lock` (no-op if none)."""
