@@ -410,19 +410,22 @@ def test_killed_at_random_points_resume_never_takes_back_and_keeps_every_counter
     env = dict(os.environ, PYTHONPATH=str(Path(__file__).resolve().parent.parent / "src"))
     prev = None
     kills = 0
-    for run in range(40):
+    for run in range(60):
         args = base + (first if prev is None else ["--resume"])
         p = subprocess.Popen(args, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
                              env=env, text=True)
         p.stdin.write(_cycle(150))
-        p.stdin.flush()  # stdin stays open: the end comes by the kill, not by end of input
-        try:
-            p.wait(timeout=rng.uniform(0.2, 1.0))
-        except subprocess.TimeoutExpired:
-            p.kill()
-            kills += 1
+        p.stdin.flush()  # stdin stays open: the end comes by the kill (or the end of the session)
+        kill_after = rng.randint(1, 120) if kills < 15 else None  # lines of output, then SIGKILL
+        seen = []
+        for line in p.stdout:
+            seen.append(line)
+            if kill_after is not None and len(seen) >= kill_after:
+                p.kill()
+                kills += 1
+                break
         p.wait()
-        out = p.stdout.read()
+        out = "".join(seen) + p.stdout.read()
         p.stdin.close()
         p.stdout.close()
         assert "Traceback" not in out, out
