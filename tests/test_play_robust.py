@@ -25,8 +25,10 @@ from ramsli.frontends.plain import PlainGame
 from ramsli.frontends import storage
 from ramsli.frontends.storage import FolderLocked, Store
 from ramsli.frontends.tui import RamsliApp
-from ramsli.hand import ActionKind
+from ramsli.hand import Action, ActionKind
 from ramsli.history import HandHistory
+from ramsli.rl.encoding import check_action_id
+from ramsli.session import Session
 
 runner = CliRunner()
 
@@ -452,3 +454,44 @@ def test_killed_at_random_points_resume_never_takes_back_and_keeps_every_counter
     assert kills >= 3 and prev is not None and prev.end_reason == "hands"
     assert not list(tmp_path.rglob("*.tmp"))  # left by kills mid-write, removed by the next run
     _chain_of_histories(tmp_path / "sessions" / prev.session_id, prev)
+
+
+@pytest.mark.parametrize("bad", [1.5, "1", True, None, 3.0])
+def test_gym_and_pettingzoo_refuse_action_ids_that_are_not_whole_numbers(bad):
+    pytest.importorskip("gymnasium")
+    from ramsli.rl.gym_env import RamsliEnv  # optional extra
+    env = RamsliEnv()
+    env.reset(seed=1)
+    with pytest.raises(TypeError, match="is not an action id"):
+        env.step(bad)
+    np = pytest.importorskip("numpy")
+    assert check_action_id(np.int64(7)) == 7 and check_action_id(np.array(7)) == 7
+
+
+def test_pettingzoo_refuses_a_float_action():
+    pytest.importorskip("pettingzoo")
+    from ramsli.rl.pettingzoo_env import raw_env  # optional extra
+    e = raw_env()
+    e.reset(seed=1)
+    with pytest.raises(TypeError, match="is not an action id"):
+        e.step(1.5)
+    with pytest.raises(TypeError, match="is not an action id"):
+        e.step("1")
+
+
+def test_interned_actions_cannot_be_changed():
+    a = Action.parse("p2 in")
+    with pytest.raises(AttributeError, match="immutable"):
+        a.seat = 3
+    with pytest.raises(AttributeError, match="immutable"):
+        a.kind = "out"
+    with pytest.raises(AttributeError, match="immutable"):
+        del a.card
+    assert Action.parse("p2 in") is a and str(a) == "p2 in" and a.seat == 1
+
+
+@pytest.mark.parametrize("dealer", [1.0, True, "1"])
+def test_session_refuses_a_dealer_that_is_not_a_seat_index(dealer):
+    with pytest.raises(ValueError, match="is not a seat index"):
+        Session(Rules(), ["A", "B", "C"], seed=1, dealer=dealer)
+    assert Session(Rules(), ["A", "B", "C"], seed=1, dealer=1).dealer == 1
