@@ -495,3 +495,20 @@ def test_session_refuses_a_dealer_that_is_not_a_seat_index(dealer):
     with pytest.raises(ValueError, match="is not a seat index"):
         Session(Rules(), ["A", "B", "C"], seed=1, dealer=dealer)
     assert Session(Rules(), ["A", "B", "C"], seed=1, dealer=1).dealer == 1
+
+
+def test_tips_does_not_overwrite_a_report_silently(tmp_path):
+    out = tmp_path / "tips.md"
+    out.write_text("my notes\n")
+    r = runner.invoke(app, ["tips", "--out", str(out), "--hands", "300", "--odds-time", "0.02", "-q"])
+    assert r.exit_code == 2 and "exists; give --force to overwrite it" in r.output, r.output
+    assert out.read_text() == "my notes\n"
+
+
+@pytest.mark.parametrize("name", ["anna", "ANNA", " Bruno "])
+def test_a_name_like_a_bot_name_is_kept_and_the_bot_gets_another(tmp_path, name):
+    r = runner.invoke(app, ["play", "--plain", "--seed", "1", "--players", "3", "--bots", "random", "--name", name,
+                            "--lang", "en", "--data-dir", str(tmp_path)], input="quit\n")
+    assert r.exit_code == 0, r.output  # was refused with a message blaming --bots
+    names = Store(tmp_path).load().names
+    assert names[0] == name.strip() and len({x.casefold() for x in names}) == 3

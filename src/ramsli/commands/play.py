@@ -20,6 +20,7 @@ import platformdirs
 import typer
 
 from ramsli.bots import make_bot
+from ramsli.errors import TableError
 from ramsli.frontends import game
 from ramsli.frontends import text as T
 from ramsli.frontends.game import BOT_NAMES, Table, default_bot, split_bot_specs
@@ -185,7 +186,7 @@ def play(
             raise typer.BadParameter(f"{len(specs)} bots given for {n - 1} other seats; give one bot for all "
                                      f"or one per seat", param_hint="--bots")
         me = _clean_name(name or "") or game.default_name()
-        names = [me] + [b for b in BOT_NAMES if b != me][: n - 1]
+        names = [me] + [b for b in BOT_NAMES if b.casefold() != me.strip().casefold()][: n - 1]  # R2.2
         try:
             for spec in set(specs):
                 make_bot(spec, 0)  # an unknown bot is refused before the saved session is moved
@@ -198,6 +199,8 @@ def play(
             table = Table.new(rules, names, specs, seed=seed, store=store,
                               lang=lang.value if lang else detect_language(),
                               suits=suits.value if suits else "french")
+        except TableError as e:  # a name the engine refuses (R2.2): the player's own, from --name
+            raise typer.BadParameter(str(e), param_hint="--name" if e.field == "names" else "--players") from None
         except ValueError as e:
             raise typer.BadParameter(str(e), param_hint="--bots/--players") from None
         except OSError as e:
