@@ -27,6 +27,8 @@ from ramsli.frontends.storage import FolderLocked, Store
 from ramsli.frontends.tui import RamsliApp
 from ramsli.hand import Action, ActionKind
 from ramsli.history import HandHistory
+from ramsli.lab.limits import atomic_output
+from ramsli.lab.simulate import write_out
 from ramsli.rl.encoding import check_action_id
 from ramsli.session import Session
 
@@ -512,3 +514,19 @@ def test_a_name_like_a_bot_name_is_kept_and_the_bot_gets_another(tmp_path, name)
     assert r.exit_code == 0, r.output  # was refused with a message blaming --bots
     names = Store(tmp_path).load().names
     assert names[0] == name.strip() and len({x.casefold() for x in names}) == 3
+
+
+def test_outputs_are_complete_or_absent_when_writing_fails(tmp_path, monkeypatch):
+    """A full disk (ENOSPC) while writing --out leaves neither an empty nor a half file (issue #12)."""
+    out = tmp_path / "r.csv"
+    with pytest.raises(OSError):
+        with atomic_output(out, newline="") as f:
+            f.write("table,key\n")
+            raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+    assert not out.exists() and not list(tmp_path.glob("*.tmp"))
+    out.write_text("old\n")
+    with pytest.raises(KeyError):
+        write_out({"positions": [{}]}, str(out))  # fails after the header row
+    assert out.read_text() == "old\n" and not list(tmp_path.glob("*.tmp"))
+    write_out({"positions": [], "bots_summary": []}, str(tmp_path / "s.json"))
+    assert json.loads((tmp_path / "s.json").read_text()) == {"positions": [], "bots_summary": []}
