@@ -530,3 +530,14 @@ def test_outputs_are_complete_or_absent_when_writing_fails(tmp_path, monkeypatch
     assert out.read_text() == "old\n" and not list(tmp_path.glob("*.tmp"))
     write_out({"positions": [], "bots_summary": []}, str(tmp_path / "s.json"))
     assert json.loads((tmp_path / "s.json").read_text()) == {"positions": [], "bots_summary": []}
+
+
+@pytest.mark.parametrize("cmd,flags", [("play", ["--plain", "--resume"]), ("serve", ["--open"]),
+                                       ("simulate", ["--quiet"]), ("replay", ["--json"])])
+def test_help_shows_flags_as_flags(cmd, flags):
+    r = runner.invoke(app, [cmd, "--help"], env={"COLUMNS": "120"})
+    assert r.exit_code == 0
+    for flag in flags:
+        line = next(x for x in r.output.splitlines() if f" {flag} " in x)
+        assert "<bool>" not in line and "BOOLEAN" not in line, line
+    assert "<bool>" not in r.output
