@@ -24,7 +24,10 @@ from ramsli.frontends.game import Table
 from ramsli.frontends.plain import PlainGame
 from ramsli.frontends import storage
 from ramsli.frontends.storage import FolderLocked, Store
-from ramsli.frontends.tui import RamsliApp
+from ramsli.frontends import tui
+from ramsli.frontends.tui import InfoScreen, RamsliApp
+from ramsli.frontends import text as T
+from textual.widgets import Button, Static
 from ramsli.hand import Action, ActionKind
 from ramsli.history import HandHistory
 from ramsli.lab.limits import atomic_output
@@ -449,7 +452,7 @@ def test_killed_at_random_points_resume_never_takes_back_and_keeps_every_counter
             carried = _human_actions(prev.hand_actions) if prev and prev.hands_played + 1 == number else 0
             if saved.hands_played < number:  # the hand is still in progress on disk
                 assert saved.hands_played == number - 1
-                assert _human_actions(saved.hand_actions) >= carried + announced, out[start:]
+                assert _human_actions(saved.hand_actions) >= carried + announced, (prev, saved, out)
         prev = saved
         if saved.end_reason is not None:
             break
@@ -541,3 +544,84 @@ def test_help_shows_flags_as_flags(cmd, flags):
         line = next(x for x in r.output.splitlines() if f" {flag} " in x)
         assert "<bool>" not in line and "BOOLEAN" not in line, line
     assert "<bool>" not in r.output
+
+
+def _pilot(tmp_path, speed, body, size=(100, 40)):
+    t = _table(tmp_path)
+
+    async def go():
+        app = RamsliApp(t, speed=speed)
+        async with app.run_test(size=size) as pilot:
+            await body(app, pilot, t)
+        return app
+
+    return asyncio.run(go())
+
+
+def test_pilot_a_finished_trick_stays_on_the_table_until_space(tmp_path, monkeypatch):
+    """No trick goes by unseen: with --speed > 0 a finished trick and its winner stay shown; space goes on."""
+    monkeypatch.setattr(tui, "TRICK_PAUSE", 100_000)  # held until the key (no timing in the test)
+    async def body(app, pilot, t):
+        for _ in range(400):
+            await pilot.pause()
+            hand = t.hand
+            if isinstance(app.screen, InfoScreen) or hand is None:
+                break
+            if hand.trick_complete and app._pause is not None:
+                shown = str(app.query_one("#trick", Static).content)
+                winner = t.names[hand.last_trick.winner]
+                assert f"{winner} takes the trick" in shown
+                before = len(hand.history)
+                for _ in range(5):
+                    await pilot.pause()
+                assert len(hand.history) == before and app._pause is not None  # still held: nobody leads yet
+                await pilot.press("space")
+                await pilot.pause()
+                assert app._pause is None
+                return
+            if t.human_to_act():
+                legal = hand.legal_actions()
+                ins = [a for a in legal if a.kind == ActionKind.IN]
+                t_action = ins[0] if ins else legal[0]
+                app._try(t_action)
+            else:
+                await pilot.pause(0.03)
+        raise AssertionError("no trick pause seen")
+
+    app = _pilot(tmp_path, 0.01, body)
+    assert app.trick_pauses >= 1
+
+
+def test_pilot_last_trick_view_colours_and_trumps(tmp_path):
+    async def body(app, pilot, t):
+        await pilot.pause()
+        obs = t.hand.observe(t.human)
+        for i, c in enumerate(obs.cards, 1):
+            b = app.query_one(f"#card-{i}", Button)
+            assert b.has_class("red") == (c.suit in ("H", "D"))
+            assert b.has_class("black") == (c.suit in ("S", "C"))
+            assert b.has_class("trump") == (c.suit == obs.trump)
+            assert str(b.label).endswith("★") == (c.suit == obs.trump)
+        await pilot.press("t")
+        await pilot.pause()
+        assert isinstance(app.screen, InfoScreen)
+        assert "No trick is finished yet." in str(app.screen.query_one("#panel-text", Static).content)
+        await pilot.press("escape")
+        for _ in range(400):  # play on until a trick is finished
+            await pilot.pause()
+            hand = t.hand
+            if hand is not None and hand.last_trick is not None and not isinstance(app.screen, InfoScreen):
+                break
+            if t.human_to_act():
+                legal = hand.legal_actions()
+                ins = [a for a in legal if a.kind == ActionKind.IN]
+                app._try(ins[0] if ins else legal[0])
+        tr = t.hand.last_trick
+        await pilot.press("t")
+        await pilot.pause()
+        text = str(app.screen.query_one("#panel-text", Static).content)
+        for s, c in tr.plays:
+            assert f"{t.names[s]}: {T.card_label(c)}" in text
+        assert f"{t.names[tr.winner]} takes the trick" in text
+
+    _pilot(tmp_path, 0, body)

@@ -36,6 +36,8 @@ __all__ = ["RamsliApp", "run_app", "app_bindings", "quit_line"]
 #: events kept for the hand (the screen shows the newest that fit, at least :data:`RECENT_SHOWN` on 24 rows)
 RECENT_KEPT = 60
 RECENT_SHOWN = 8
+#: a finished trick stays on the table this many times ``--speed`` before the next lead (space goes on at once)
+TRICK_PAUSE = 4
 
 
 def app_bindings() -> list[Binding]:
@@ -60,6 +62,8 @@ def app_bindings() -> list[Binding]:
         Binding("g", "general_rams", _("General Rams")),
         Binding("p", "pass_", _("pass")),
         Binding("l", "log", _("log")),
+        Binding("t", "last_trick", _("last trick")),
+        Binding("space", "continue_", _("go on"), show=False),
         Binding("q", "quit_game", _("save and quit")),
         Binding("ctrl+c", "quit_game", show=False, priority=True),
     ] + [Binding(str(k), f"number({k})", show=False) for k in range(10)]  # tried last: says why not
@@ -150,6 +154,9 @@ class RamsliApp(App[int]):
     #cards, #actions { height: auto; }
     #cards Button { min-width: 12; }
     #cards Button.illegal { opacity: 45%; text-style: strike; }
+    #cards Button.red { color: #ff5f5f; }
+    #cards Button.black { color: $text; }
+    #cards Button.trump { text-style: bold underline; border-top: tall $warning; }
     #actions Button { min-width: 10; }
     .hidden { display: none; }
     """
@@ -168,6 +175,9 @@ class RamsliApp(App[int]):
         self.recent: list[str] = []
         self.message = ""
         self._waiting = False  # a panel is open or the session is over
+        self._pause = None  # the timer of the pause after a finished trick (None when not pausing)
+        #: how many times a finished trick was held on the table (the trick pause, issue #12)
+        self.trick_pauses = 0
         #: True once the player left with q (the session is saved; run_app prints :func:`quit_line`)
         self.quit_saved = False
         #: the message when the save could not be written (run_app prints it; exit code 1)
@@ -255,10 +265,38 @@ class RamsliApp(App[int]):
         self._schedule()
 
     def _schedule(self) -> None:
-        if self.speed > 0:
+        if self._trick_just_finished() and self.speed > 0:
+            # no trick goes by unseen: the finished trick and its winner stay on the table a while
+            self.trick_pauses += 1
+            self._pause = self.set_timer(self.speed * TRICK_PAUSE, self._end_pause)
+        elif self.speed > 0:
             self.set_timer(self.speed, self._bot_move)
         else:
             self.call_later(self._bot_move)
+
+    def _trick_just_finished(self) -> bool:
+        """True right after the last card of a trick (the trick is complete, no card of the next one yet)."""
+        hand = self.table.hand
+        return hand is not None and hand.trick_complete and not hand.is_over
+
+    def _end_pause(self) -> None:
+        self._pause = None
+        self._bot_move()
+
+    def action_continue_(self) -> None:
+        """Space: end the pause after a trick now."""
+        if self._pause is not None:
+            self._pause.stop()
+            self._end_pause()
+
+    def action_last_trick(self) -> None:
+        """``t``: the last finished trick, card by card, and who took it (R4.11)."""
+        t = self.table
+        hand = t.hand if t.hand is not None else (t.last.hand if t.last else None)
+        if hand is None or self._waiting:
+            return
+        lines = T.last_trick_lines(hand.observe(t.human), t.names, self.suits)
+        self.push_screen(InfoScreen(_("Last trick"), lines, _("Close") + " (Esc)", "log"))
 
     def _bot_move(self) -> None:
         t = self.table
@@ -487,9 +525,13 @@ class RamsliApp(App[int]):
             b = self.query_one(f"#card-{i}", Button)
             if i <= len(obs.cards):
                 c = obs.cards[i - 1]
-                b.label = f"{i}  {T.card_label(c, self.suits)}"
+                b.label = f"{i}  {T.card_label(c, self.suits)}" + (" ★" if c.suit is not None and c.suit == obs.trump
+                                                                      else "")
                 b.set_class(False, "hidden")
                 b.set_class(obs.phase is Phase.PLAY and my_turn and c not in legal_cards, "illegal")
+                b.set_class(c.suit in ("H", "D"), "red")  # red hearts and diamonds, black spades and clubs
+                b.set_class(c.suit in ("S", "C"), "black")
+                b.set_class(c.suit is not None and c.suit == obs.trump, "trump")
                 b.tooltip = None
             else:
                 b.set_class(True, "hidden")
