@@ -625,3 +625,16 @@ def test_pilot_last_trick_view_colours_and_trumps(tmp_path):
         assert f"{t.names[tr.winner]} takes the trick" in text
 
     _pilot(tmp_path, 0, body)
+
+
+def test_pilot_two_player_warning_in_the_app(tmp_path):
+    t = _table(tmp_path, n=2)
+
+    async def go():
+        app = RamsliApp(t, speed=0)
+        async with app.run_test() as pilot:
+            await pilot.pause()
+            return [n.message for n in app._notifications]
+
+    shown = asyncio.run(go())
+    assert "Two players are allowed, but the game loses its tension (R2.1)." in shown

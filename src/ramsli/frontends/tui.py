@@ -212,6 +212,8 @@ class RamsliApp(App[int]):
         self.title = "Ramsli"
         if self.notice:
             self.notify(self.notice, timeout=10)
+        if len(self.table.names) == 2:  # as --plain says it (R2.1)
+            self.notify(_("Two players are allowed, but the game loses its tension (R2.1)."), timeout=10)
         if self.table.human_bust and self.table.hand is None:
             self.table.stop_session()
         if self.table.is_over:
