@@ -19,6 +19,7 @@ from typer.testing import CliRunner
 
 from ramsli import Rules
 from ramsli.cli import app
+from ramsli.commands import play as play_cmd
 from ramsli.frontends import i18n
 from ramsli.frontends.game import Table
 from ramsli.frontends.plain import PlainGame
@@ -638,3 +639,18 @@ def test_pilot_two_player_warning_in_the_app(tmp_path):
 
     shown = asyncio.run(go())
     assert "Two players are allowed, but the game loses its tension (R2.1)." in shown
+
+
+@pytest.mark.parametrize("lang,question,yes", [("en", "[y/N]", "y"), ("de", "[j/N]", "ja"), ("nl", "[j/N]", "j"),
+                                               ("it", "[s/N]", "sì")])
+def test_the_set_aside_question_is_asked_in_the_players_language_and_says_where(tmp_path, monkeypatch, lang,
+                                                                                 question, yes):
+    t = _table(tmp_path)
+    t.quit()
+    monkeypatch.setattr(play_cmd, "_interactive", lambda: True)
+    args = ["play", "--plain", "--seed", "3", "--players", "3", "--bots", "random", "--lang", lang,
+            "--data-dir", str(tmp_path)]
+    r = runner.invoke(app, args, input=yes + "\nquit\n")
+    assert r.exit_code == 0, r.output
+    assert question in r.output and str(tmp_path / "sessions") in r.output
+    assert Store(tmp_path).load().seed == 3  # the answer in that language was a yes

@@ -25,7 +25,7 @@ from ramsli.frontends import game
 from ramsli.frontends import text as T
 from ramsli.frontends.game import BOT_NAMES, Table, default_bot, split_bot_specs
 from ramsli.frontends.i18n import _, detect_language, set_language
-from ramsli.frontends.plain import PlainGame, echo_text
+from ramsli.frontends.plain import PlainGame, echo_text, is_yes
 from ramsli.frontends.storage import FolderLocked, SaveError, Store
 from ramsli.rules import Rules, RulesError
 
@@ -112,7 +112,8 @@ def play(
         if old is not None and old.end_reason is None:
             typer.echo(_("A saved session (hand {n}, your stack {stack}) exists: ramsli play --resume continues it.")
                        .format(n=old.hands_played + 1, stack=old.stacks[old.human]))
-            if _interactive() and not typer.confirm(_("Set it aside and start a new session?"), default=False):
+            if _interactive() and not _confirm(_("Set it aside and start a new session?") + " " + _(
+                    "A session set aside goes to {dir}.").format(dir=store.root / "sessions")):
                 resume = True
         announce_aside = old is None or old.end_reason is None  # a finished session moves to its folder quietly
     if resume:
@@ -127,8 +128,7 @@ def play(
                 path, problem = (e.path, e.problem) if isinstance(e, SaveError) else (store.session_file, str(e))
                 typer.echo(_("The saved session {file} cannot be used: {problem}").format(
                     file=path, problem=problem), err=True)
-                if not _interactive() or not typer.confirm(_("Set it aside and start a new session?"),
-                                                           default=False):
+                if not _interactive() or not _confirm(_("Set it aside and start a new session?")):
                     typer.echo(_("Run ramsli play without --resume to set it aside and start a new session."),
                                err=True)
                     raise typer.Exit(2)
@@ -233,6 +233,14 @@ MAX_SEED = 2**63
 def _short(value) -> str:
     """A value read from a save file, made safe and short to print."""
     return repr(echo_text(value if isinstance(value, str) else repr(value), 20))
+
+
+def _confirm(question: str) -> bool:
+    """Ask a yes/no question in the player's language: ``[y/N]``, ``[j/N]``, ``[s/N]``; default no.
+    The answer is read as :func:`~ramsli.frontends.plain.is_yes` reads it (y, yes, ja, sì...)."""
+    mark = _("[y/N]")
+    answer = typer.prompt(question + " " + mark, default="", show_default=False)
+    return is_yes(answer)
 
 
 def _interactive() -> bool:
