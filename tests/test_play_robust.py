@@ -654,3 +654,28 @@ def test_the_set_aside_question_is_asked_in_the_players_language_and_says_where(
     assert r.exit_code == 0, r.output
     assert question in r.output and str(tmp_path / "sessions") in r.output
     assert Store(tmp_path).load().seed == 3  # the answer in that language was a yes
+
+
+def test_pilot_trick_cards_stand_in_front_of_the_seats(tmp_path):
+    async def body(app, pilot, t):
+        for _ in range(400):
+            await pilot.pause()
+            hand = t.hand
+            if hand is None or isinstance(app.screen, InfoScreen):
+                break
+            obs = hand.observe(t.human)
+            if obs.current:
+                for s, c in obs.current:
+                    box = str(app.query_one(f"#seat-{s}", Static).content)
+                    assert f"[{T.card_label(c)}]" in box, (s, box)
+                others = set(range(len(t.names))) - {s for s, _c in obs.current}
+                for s in others:
+                    assert "[" not in str(app.query_one(f"#seat-{s}", Static).content)
+                return
+            if t.human_to_act():
+                legal = hand.legal_actions()
+                ins = [a for a in legal if a.kind == ActionKind.IN]
+                app._try(ins[0] if ins else legal[0])
+        raise AssertionError("no trick in progress seen")
+
+    _pilot(tmp_path, 0, body)

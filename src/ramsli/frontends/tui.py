@@ -499,6 +499,8 @@ class RamsliApp(App[int]):
         if hand is None:
             return
         obs = hand.observe(t.human)
+        # the trick in front of the seats that played it; a finished trick until the next lead (R4.9)
+        on_table = dict(obs.current) if obs.current else (dict(obs.last_trick.plays) if obs.trick_complete else {})
         for s, name in enumerate(t.names):
             w = self.query_one(f"#seat-{s}", Static)
             lines = [f"p{s + 1} {name}" + ("  ◉ " + _("dealer") if s == obs.dealer else ""),
@@ -511,6 +513,8 @@ class RamsliApp(App[int]):
             extra += [_("target {n}").format(n=tt) for ss, tt in obs.targets if ss == s]
             if s == obs.to_act:
                 extra.append("▶ " + _("to act"))
+            if s in on_table:
+                extra.insert(0, "[" + T.card_label(on_table[s], self.suits) + "]")
             lines.append(", ".join(extra))
             w.update("\n".join(lines))
             w.set_class(s == obs.to_act, "to-act")
