@@ -4,7 +4,9 @@ The table shows every seat (name, stack, in/out, tricks taken, dealer button,
 whose turn), the pot, the turn-up and trump, the trick on the table and your
 cards. Keys: ``1``–``N`` play a card (N = cards left; during target questions:
 ``2``–``5`` announce that target; a number that answers nothing now says why), ``i``/``o`` declare in/out, ``g`` General Rams, ``p``
-pass, ``l`` the log of the hand, ``q`` save and quit (also on the panels);
+pass, ``l`` the log of the hand, ``t`` the last trick, space ends the pause
+after a trick (a finished trick stays :data:`TRICK_PAUSE` x ``--speed`` seconds,
+its cards in front of the seats), ``q`` save and quit (also on the panels);
 every key has a button. The footer shows, translated, only the keys that
 apply now; the header says when the session ends (R3.5, R3.6).
 A card you may not play is dimmed, and trying it says why (the engine's
