@@ -10,8 +10,28 @@ from __future__ import annotations
 import importlib
 
 import typer
+import typer.core
 
 from ramsli import __version__
+
+def _flags_as_flags() -> None:
+    """``--help`` shows a flag as a flag (``--plain``, not ``--plain <bool>``) in every command:
+    Typer prints the type of on/off options too; a flag takes no value, so none is shown (issue #12)."""
+    option = getattr(typer.core, "TyperOption", None)
+    shown = getattr(option, "display_type_rich", None)
+    if shown is None or getattr(shown, "_flags_as_flags", False):
+        return
+
+    def display_type_rich(self, ctx):
+        if getattr(self, "is_flag", False) and getattr(self, "metavar", None) is None:
+            return None
+        return shown(self, ctx)
+
+    display_type_rich._flags_as_flags = True
+    option.display_type_rich = display_type_rich
+
+
+_flags_as_flags()
 
 app = typer.Typer(
     name="ramsli",

@@ -205,17 +205,24 @@ class Action:
                 return Action._PLAY[seat][card.index]
             return Action._SIMPLE[(seat, f"t{target}" if kind == "t" else str(kind))]
         self = object.__new__(cls)
-        self.seat = seat
-        self.kind = kind
-        self.card = card
-        self.target = target
+        setattr_ = object.__setattr__  # interned and shared by every hand: read-only after this
+        setattr_(self, "seat", seat)
+        setattr_(self, "kind", kind)
+        setattr_(self, "card", card)
+        setattr_(self, "target", target)
         if kind == "pl":
-            self._text = f"{seat_name(seat)} pl {card}"
+            setattr_(self, "_text", f"{seat_name(seat)} pl {card}")
         elif kind == "t":
-            self._text = f"{seat_name(seat)} t{target}"
+            setattr_(self, "_text", f"{seat_name(seat)} t{target}")
         else:
-            self._text = f"{seat_name(seat)} {kind}"
+            setattr_(self, "_text", f"{seat_name(seat)} {kind}")
         return self
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise AttributeError(f"an Action is immutable (interned and shared): cannot set {name!r}")
+
+    def __delattr__(self, name: str) -> None:
+        raise AttributeError(f"an Action is immutable (interned and shared): cannot delete {name!r}")
 
     @staticmethod
     def play(seat: int, card: Card) -> "Action":

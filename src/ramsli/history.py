@@ -365,6 +365,9 @@ def _loads(text: str) -> dict[str, Any]:
         last = max(1, len(text.splitlines()))
         raise HistoryError(f"not valid TOML: {e}: the text ends in the middle of a value or table "
                            "(is the file cut short?)", last) from None
+    except ValueError:  # not a TOMLDecodeError: an integer of more than 4300 digits
+        raise HistoryError("not valid TOML: it holds a number of more than 4300 digits; the numbers of a hand "
+                           "history are counters and hand numbers", None) from None
     # data nested [[[...]]] ([dict]s: one level per dotted table too) is refused before any check walks it
     if _too_deep(data):
         raise HistoryError(_TOO_DEEP, _nesting_line(text))

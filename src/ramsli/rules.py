@@ -54,7 +54,8 @@ class EndCondition:
             RulesError: for any other text.
         """
         kind, sep, num = str(text).strip().partition(":")
-        if kind not in cls.KINDS or not sep or not (num.strip().isascii() and num.strip().isdigit()) or int(num) < 1:
+        if (kind not in cls.KINDS or not sep or not (num.strip().isascii() and num.strip().isdigit())
+                or len(num.strip()) > 4000 or int(num) < 1):
             raise RulesError(
                 f"option 'end': {text!r} is not a session end (R3.6); allowed are "
                 "'win-at:N' (counters), 'hands:N', 'time:M' (minutes) with N, M ≥ 1"
@@ -362,7 +363,7 @@ def _parse_value(key: str, raw: str) -> Any:
         return raw
     if key in ("players", "starting_stack", "ante", "bete"):
         digits = raw[1:] if raw.startswith("-") else raw
-        if digits.isascii() and digits.isdigit():
+        if digits.isascii() and digits.isdigit() and len(digits) <= 4000:  # Python refuses str->int past 4300 digits
             return int(raw)
         return raw
     return raw

@@ -232,8 +232,8 @@ class Session:
         self.cut_rounds: list[list[tuple[int, Card]]] = []
         if dealer is None:
             dealer, self.cut_rounds = first_dealer_cut(n, self.rng, deck=rules.deck)
-        elif not 0 <= dealer < n:
-            raise TableError(f"dealer {dealer} outside 0..{n - 1}", "dealer", None, "R3.2")
+        elif type(dealer) is not int or not 0 <= dealer < n:  # 1.0, True, "1" are not seats
+            raise TableError(f"dealer {dealer!r} is not a seat index 0..{n - 1}", "dealer", None, "R3.2")
         self.dealer = dealer
         self.ledger: list[LedgerEntry] = []
         self.hands_played = 0  # counts every deal, also of hands before a restore (R3.6 hands:N)

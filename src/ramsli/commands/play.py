@@ -8,6 +8,7 @@ it, a hand in progress in the middle, exactly where it was left.
 
 from __future__ import annotations
 
+import functools
 import math
 import sys
 import unicodedata
@@ -19,12 +20,13 @@ import platformdirs
 import typer
 
 from ramsli.bots import make_bot
+from ramsli.errors import TableError
 from ramsli.frontends import game
 from ramsli.frontends import text as T
 from ramsli.frontends.game import BOT_NAMES, Table, default_bot, split_bot_specs
 from ramsli.frontends.i18n import _, detect_language, set_language
-from ramsli.frontends.plain import PlainGame, echo_text
-from ramsli.frontends.storage import SaveError, Store
+from ramsli.frontends.plain import PlainGame, echo_text, is_yes
+from ramsli.frontends.storage import FolderLocked, SaveError, Store
 from ramsli.rules import Rules, RulesError
 
 __all__ = ["register", "play"]
@@ -94,6 +96,7 @@ def play(
         raise typer.BadParameter(_("{seed}: allowed are whole numbers from 0 to {max}").format(
             seed=seed, max=MAX_SEED - 1), param_hint="--seed")
     store = Store(_data_dir(data_dir, _) if data_dir is not None else None)
+    _lock(store, _)
     table = None
     saved = None
     announce_aside = False
@@ -109,7 +112,8 @@ def play(
         if old is not None and old.end_reason is None:
             typer.echo(_("A saved session (hand {n}, your stack {stack}) exists: ramsli play --resume continues it.")
                        .format(n=old.hands_played + 1, stack=old.stacks[old.human]))
-            if _interactive() and not typer.confirm(_("Set it aside and start a new session?"), default=False):
+            if _interactive() and not _confirm(_("Set it aside and start a new session?") + " " + _(
+                    "A session set aside goes to {dir}.").format(dir=store.root / "sessions")):
                 resume = True
         announce_aside = old is None or old.end_reason is None  # a finished session moves to its folder quietly
     if resume:
@@ -124,8 +128,7 @@ def play(
                 path, problem = (e.path, e.problem) if isinstance(e, SaveError) else (store.session_file, str(e))
                 typer.echo(_("The saved session {file} cannot be used: {problem}").format(
                     file=path, problem=problem), err=True)
-                if not _interactive() or not typer.confirm(_("Set it aside and start a new session?"),
-                                                           default=False):
+                if not _interactive() or not _confirm(_("Set it aside and start a new session?")):
                     typer.echo(_("Run ramsli play without --resume to set it aside and start a new session."),
                                err=True)
                     raise typer.Exit(2)
@@ -183,7 +186,7 @@ def play(
             raise typer.BadParameter(f"{len(specs)} bots given for {n - 1} other seats; give one bot for all "
                                      f"or one per seat", param_hint="--bots")
         me = _clean_name(name or "") or game.default_name()
-        names = [me] + [b for b in BOT_NAMES if b != me][: n - 1]
+        names = [me] + [b for b in BOT_NAMES if b.casefold() != me.strip().casefold()][: n - 1]  # R2.2
         try:
             for spec in set(specs):
                 make_bot(spec, 0)  # an unknown bot is refused before the saved session is moved
@@ -196,6 +199,8 @@ def play(
             table = Table.new(rules, names, specs, seed=seed, store=store,
                               lang=lang.value if lang else detect_language(),
                               suits=suits.value if suits else "french")
+        except TableError as e:  # a name the engine refuses (R2.2): the player's own, from --name
+            raise typer.BadParameter(str(e), param_hint="--name" if e.field == "names" else "--players") from None
         except ValueError as e:
             raise typer.BadParameter(str(e), param_hint="--bots/--players") from None
         except OSError as e:
@@ -230,6 +235,14 @@ def _short(value) -> str:
     return repr(echo_text(value if isinstance(value, str) else repr(value), 20))
 
 
+def _confirm(question: str) -> bool:
+    """Ask a yes/no question in the player's language: ``[y/N]``, ``[j/N]``, ``[s/N]``; default no.
+    The answer is read as :func:`~ramsli.frontends.plain.is_yes` reads it (y, yes, ja, sì...)."""
+    mark = _("[y/N]")
+    answer = typer.prompt(question + " " + mark, default="", show_default=False)
+    return is_yes(answer)
+
+
 def _interactive() -> bool:
     """True if a question can be asked (stdin is a terminal); scripts and pipes are never prompted."""
     return sys.stdin.isatty()
@@ -259,6 +272,42 @@ def _data_dir(text: str, _) -> Path:
     return path
 
 
+def _lock(store: Store, _) -> None:
+    """Hold the data folder's lock while this command runs (issue #12): a second ``ramsli play``
+    on the same folder, in the app or in --plain mode, stops with exit 1 and says why.
+
+    Raises:
+        typer.Exit: code 1 if another process holds the folder.
+        typer.BadParameter: exit code 2 if the folder cannot be made or written.
+    """
+    try:
+        store.lock()
+    except FolderLocked as e:
+        typer.echo(_("Another ramsli play is using the data folder {dir}; finish that game first, or give "
+                     "another folder with --data-dir.").format(dir=e.root), err=True)
+        raise typer.Exit(1) from None
+    except OSError as e:
+        raise typer.BadParameter(_("cannot write the session into {dir}: {problem}").format(
+            dir=store.root, problem=e.strerror or e), param_hint="--data-dir") from None
+    _HELD.append(store)
+
+
+#: stores whose folder lock this process took in the running command (released when it returns)
+_HELD: list[Store] = []
+
+
+def _releasing_locks(command):
+    """Wrap a command so that every folder lock it took is released when it returns or raises."""
+    @functools.wraps(command)
+    def run(*args, **kwargs):
+        try:
+            return command(*args, **kwargs)
+        finally:
+            while _HELD:
+                _HELD.pop().unlock()
+    return run
+
+
 def _set_aside(store, _) -> Optional[Path]:
     """Move the saved session out of the way (never deleted); exit 2 with the reason if the folder refuses."""
     try:
@@ -270,4 +319,4 @@ def _set_aside(store, _) -> Optional[Path]:
 
 def register(app: typer.Typer) -> None:
     """Add the ``play`` command to the ``ramsli`` app."""
-    app.command("play")(play)
+    app.command("play")(_releasing_locks(play))

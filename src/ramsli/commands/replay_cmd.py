@@ -20,6 +20,7 @@ Exit status:
 from __future__ import annotations
 
 import json
+import stat
 import unicodedata
 from pathlib import Path
 from typing import Annotated, Any
@@ -143,6 +144,31 @@ def _fail(code: int, message: str) -> None:
     raise typer.Exit(code)
 
 
+#: the largest hand history file (bytes) replay reads; a hand history is a few kB (issue #12: /dev/zero)
+MAX_HISTORY_BYTES = 1_000_000
+
+
+def _check_input(file: Path) -> None:
+    """Exit 2 with the reason for a path that cannot be read as a history: missing, too long a name,
+    not a regular file (a FIFO would hang, a device never ends), or larger than :data:`MAX_HISTORY_BYTES`.
+    In a folder, each ``*.toml`` entry is checked the same way before anything is read."""
+    try:
+        if not file.exists():
+            _fail(2, f"{file}: no such file or directory")
+        entries = [file]
+        if file.is_dir():
+            entries = sorted(p for p in file.iterdir() if p.suffix == ".toml")
+        for p in entries:
+            st = p.stat()  # follows links: a link to /dev/zero is a device
+            if not stat.S_ISREG(st.st_mode):
+                _fail(2, f"{p}: not a regular file (a pipe, device or socket); give a hand history file")
+            if st.st_size > MAX_HISTORY_BYTES:
+                _fail(2, f"{p}: {st.st_size} bytes is too large for a hand history (at most "
+                         f"{MAX_HISTORY_BYTES} bytes; a hand is a few kB)")
+    except OSError as e:  # a name over 255 characters, a path through a file, no permission
+        _fail(2, f"{e.filename or file}: {e.strerror or e}")
+
+
 def replay(
     file: Annotated[Path, typer.Argument(metavar="FILE", help="A hand history (.toml), or a session folder: one with session.toml, or one saved by "
                                          "'ramsli play' (hand-0001.toml, hand-0002.toml, ...).",
@@ -155,8 +181,7 @@ def replay(
     Exit status 1 for an illegal action, 2 for a missing or malformed file, an
     unknown card, a card dealt twice or a settlement that does not match.
     """
-    if not file.exists():
-        _fail(2, f"{file}: no such file or directory")
+    _check_input(file)
     if file.is_file() and file.name == "session.toml":
         file = file.parent  # a session is replayed from its directory
     sh = None

@@ -31,6 +31,7 @@ def tips_cmd(
     odds_time: Annotated[float, typer.Option("--odds-time", help="Seconds per single-hand odds estimate (> 0).")]
     = 1.0,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar.")] = False,
+    force: Annotated[bool, typer.Option("--force", "-f", help="Overwrite the report file if it exists.")] = False,
 ) -> None:
     """Measure every claim of the original rules' Tips section and write a Markdown report with charts."""
     from ramsli.lab.tips import build_report  # the lab's kernel and charts: optional extra 'lab'
@@ -52,6 +53,9 @@ def tips_cmd(
             check_writable(outp, "--out")
         except LimitError as e:
             errors.append(str(e))
+        else:
+            if outp.exists() and not force:  # issue #12: never overwrite a report silently
+                errors.append(f"--out {out!r} exists; give --force to overwrite it, or another --out FILE.md")
     if errors:
         fail(errors)
     with Progress(TextColumn("[bold]tips"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),

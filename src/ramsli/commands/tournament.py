@@ -26,7 +26,8 @@ from ramsli.analysis.tournament import TournamentResult, run_tournament
 from ramsli.bots.base import bot_names, make_bot
 from ramsli.commands import fail
 from ramsli.commands.cluster_opts import SchedulerOption, check_scheduler, interrupted
-from ramsli.lab.limits import MAX_DEALS, LimitError, check_count, check_jobs, check_writable, out_targets
+from ramsli.lab.limits import (MAX_DEALS, LimitError, atomic_output, check_count, check_jobs, check_writable,
+                               out_targets)
 from ramsli.rules import PRESETS, Rules, RulesError
 
 __all__ = ["register", "tournament", "write_outputs", "plot_result"]
@@ -48,9 +49,10 @@ def write_outputs(res: TournamentResult, out: Path) -> list[Path]:
     targets = out_targets(out)
     for p in targets:
         if p.suffix.lower() == ".json":
-            p.write_text(json.dumps(res.to_dict(), indent=2) + "\n", encoding="utf-8")
+            with atomic_output(p) as f:  # complete or not there: no empty file on a full disk
+                f.write(json.dumps(res.to_dict(), indent=2) + "\n")
         else:
-            with p.open("w", newline="", encoding="utf-8") as f:
+            with atomic_output(p, newline="") as f:
                 w = csv.DictWriter(f, fieldnames=CSV_FIELDS)
                 w.writeheader()
                 for b in res.to_dict()["bots"]:

@@ -119,6 +119,10 @@ class Table:
         self.hand: Hand | None = None
         self.last: LedgerEntry | None = None
         self.history_errors: list[str] = []
+        #: the last error writing the save file (disk full, read-only folder), None after a good save
+        self.save_error: OSError | None = None
+        self._settled: Hand | None = None  # the settled hand whose history and save are on disk
+        self._stopped = False  # stop_session was called: the save says the session is over
         self._before: SavedSession | None = None
         #: True while the hand in progress was dealt and replayed by :meth:`resume` (not yet shown)
         self.resumed_hand = False
@@ -230,6 +234,22 @@ class Table:
                 return legal[0]
         return None
 
+    @property
+    def human_bust(self) -> bool:
+        """True if the human left the table bust (R3.5 ``bust=leave``) while the bots could play on."""
+        return not self.is_over and self.human not in self.session.seated
+
+    def stop_session(self) -> None:
+        """End the session now (``end_reason`` ``"quit"``, "the session was stopped") and save it as
+        finished: e.g. when the human is bust under ``bust=leave`` and does not want to watch the
+        bots play on (issue #12). Only between hands."""
+        assert self.hand is None or self.hand.is_over
+        if self.hand is not None:
+            self.finish_hand()
+        self.session.quit()
+        self._stopped = True
+        self.save()
+
     def end_text(self) -> str:
         """When the session ends, in words (see :func:`ramsli.frontends.text.session_end_text`, R3.5, R3.6)."""
         return session_end_text(self.rules, elapsed=max(0.0, self.session.clock() - self.session.started))
@@ -271,23 +291,46 @@ class Table:
         return bot.act(hand.observe(seat))
 
     def apply(self, action: Action) -> Action:
-        """Apply an action to the hand in progress; the save file then holds it (written atomically).
+        """Apply an action to the hand in progress; the save file then holds it (written atomically)
+        before this returns. An action that ends the hand (a walkover, the last card) is saved too:
+        first with the hand's actions, then its history and the settled session, so a kill at any
+        point never lets the player answer again on ``--resume`` (issue #12).
 
         Raises:
             IllegalActionError: if the engine refuses it (R4.12); nothing changes.
+            OSError: if the save cannot be written (disk full, read-only folder); the last
+                good save stays on disk (see :attr:`save_error`).
         """
         self.session.apply(action)
         self.resumed_hand = False
         self._save_in_hand()
+        if self.hand is not None and self.hand.is_over:
+            self._settle_on_disk()
         return action
 
     def _save_in_hand(self) -> None:
-        """Write the state the hand was dealt from plus its actions so far (a settled hand is
-        saved by :meth:`finish_hand`)."""
+        """Write the state the hand was dealt from plus its actions so far, the final one too."""
         hand = self.hand
-        if self.store is None or self._before is None or hand is None or hand.is_over:
+        if self.store is None or self._before is None or hand is None:
             return
-        self.store.save(dataclasses.replace(self._before, hand_actions=[str(a) for a in hand.history]))
+        self._store_save(dataclasses.replace(self._before, hand_actions=[str(a) for a in hand.history]))
+
+    def _settle_on_disk(self) -> None:
+        """A settled hand: its history (folded hands hidden, D-16), then the session between hands."""
+        hand = self.hand
+        if self._settled is hand:
+            return
+        self._write_history(hand, self.hands_played)
+        self.save()
+        self._settled = hand
+
+    def _store_save(self, saved: SavedSession) -> None:
+        try:
+            self.store.save(saved)
+        except OSError as e:
+            self.save_error = e
+            raise
+        self.save_error = None
 
     def resume_command(self) -> str:
         """The command that continues this session: ``ramsli play --resume``, with ``--data-dir``
@@ -313,15 +356,18 @@ class Table:
         hand = self.hand
         assert hand is not None and hand.is_over
         entry = self.session.ledger[-1]
+        self._settle_on_disk()
         self.last = entry
         self.hand = None
-        self._write_history(hand, self.hands_played)
-        self.save()
         return entry
 
     def quit(self) -> None:
         """Leave the table and save: a hand in progress is saved with its actions so far, and
-        ``--resume`` continues it in the middle, exactly where it was (nothing taken back)."""
+        ``--resume`` continues it in the middle, exactly where it was (nothing taken back); a hand
+        that is over is finished (its history written)."""
+        if self.hand is not None and self.hand.is_over:
+            self.finish_hand()
+            return
         if self.hand is not None and not self.hand.is_over:
             self._save_in_hand()
             self.session.abandon_hand()
@@ -341,18 +387,18 @@ class Table:
             rules_toml=self.rules.to_toml(), hands_played=self.hands_played, stacks=list(s.stacks), pot=s.pot,
             dealer=s.dealer, seated=list(s.seated), departed=[list(d) for d in s.departed],
             rng_state=[st[0], list(st[1]), st[2]], elapsed=max(0.0, s.clock() - s.started),
-            end_reason=s.end_reason if s.end_reason != "quit" else None, lang=self.lang, suits=self.suits)
+            end_reason=s.end_reason if s.end_reason != "quit" or self._stopped else None, lang=self.lang, suits=self.suits)
 
     def save(self) -> None:
         """Write the save file atomically (no-op without a store)."""
         if self.store is not None and self.session.hand is None:
-            self.store.save(self.snapshot())
+            self._store_save(self.snapshot())
 
     def _write_history(self, hand: Hand, number: int) -> None:
         if self.store is None:
             return
         try:
-            text = HandHistory.from_hand(hand, self.names, hand_number=number).to_toml()
+            text = HandHistory.from_hand(hand, self.names, hand_number=number, hide_folded=True).to_toml()
             self.store.write_history(self.session_id, number, text)
         except Exception as e:  # a history that cannot be written must not stop the game
             self.history_errors.append(f"hand {number}: {e}")

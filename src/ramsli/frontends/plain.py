@@ -25,7 +25,7 @@ from ramsli.frontends import text as T
 from ramsli.frontends.game import Table
 from ramsli.frontends.i18n import _, pgettext
 
-__all__ = ["PlainGame", "parse_command"]
+__all__ = ["PlainGame", "parse_command", "save_failed_text", "is_yes"]
 
 #: command word -> canonical command; English words always work, the player's language's too
 _EN = {
@@ -143,9 +143,26 @@ def parse_command(line: str, table: Table) -> tuple[str, Action | None]:
     return "act", Action.play(me, card)
 
 
+def save_failed_text(table: Table, error: OSError) -> str:
+    """The message when the save file cannot be written (``ENOSPC``, ``EROFS``...): what failed, that
+    the last good save is kept, and how to continue."""
+    where = table.store.root if table.store is not None else "?"
+    return _("Cannot save the session in {dir}: {problem}. The game stops here; the last good save is kept "
+             "and {command} continues from it.").format(dir=where, problem=error.strerror or error,
+                                                        command=table.resume_command())
+
+
+def is_yes(text: str) -> bool:
+    """True for a yes to a ``[y/N]`` question: ``y``/``yes`` or the player's language's word (ja, sì...)."""
+    word = text.strip().lower()
+    yes = {"y", "yes"} | {w.strip() for w in pgettext("answer", "y|yes").lower().split("|") if w.strip()}
+    return word in yes
+
+
 def _isnum(text: str) -> bool:
-    """True for ASCII digits only ('²' is not a number here)."""
-    return text.isascii() and text.isdigit()
+    """True for ASCII digits only ('²' is not a number here), at most 9 of them (no answer needs more;
+    Python refuses to read numbers past 4300 digits)."""
+    return text.isascii() and text.isdigit() and len(text) <= 9
 
 
 def ngettext_cards(k: int, n: int) -> str:
@@ -185,6 +202,7 @@ class PlainGame:
         self.say = _Out(stdout or sys.stdout)
         self.speed = speed
         self.suits = table.suits
+        self._watching = False
 
     # -- helpers ----------------------------------------------------------------------
 
@@ -233,14 +251,34 @@ class PlainGame:
             if len(t.names) == 2:
                 self.say(_("Two players are allowed, but the game loses its tension (R2.1)."))
             while not t.is_over:
+                if t.human_bust and not self._watch_on():
+                    t.stop_session()
+                    break
                 if not self._play_hand():
                     self._quit()
                     return 0
             self._standings()
             return 0
         except KeyboardInterrupt:
-            self._quit()
+            try:
+                self._quit()
+            except OSError as e:
+                self.say(save_failed_text(t, e), style="red")
+                return 1
             return 130
+        except OSError as e:  # disk full, read-only folder: the last good save stays (issue #12)
+            self.say(save_failed_text(t, e), style="red")
+            return 1
+
+    def _watch_on(self) -> bool:
+        """The human left bust (R3.5 leave): ask once whether to watch the bots play on; default no."""
+        if self._watching:
+            return True
+        self.say(_("You are bust and have left the table (R3.5)."))
+        self.say(_("Watch the bots play on? [y/N]"), style="bold cyan")
+        line = self._read()
+        self._watching = line is not None and is_yes(line)
+        return self._watching
 
     def _quit(self) -> None:
         self.table.quit()

@@ -23,12 +23,19 @@ from __future__ import annotations
 
 import json
 import os
+import stat
 import tempfile
+import unicodedata
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
 import platformdirs
+
+try:  # POSIX; elsewhere the folder lock is not taken (see Store.lock)
+    import fcntl
+except ImportError:  # pragma: no cover - Windows
+    fcntl = None  # type: ignore[assignment]
 
 from ramsli.bots import make_bot
 from ramsli.cards import CardError
@@ -36,10 +43,15 @@ from ramsli.hand import Action
 from ramsli.rules import Rules, RulesError
 from ramsli.session import EndReason
 
-__all__ = ["FORMAT", "VERSION", "SaveError", "SavedSession", "Store", "default_data_dir", "atomic_write"]
+__all__ = ["FORMAT", "VERSION", "SaveError", "FolderLocked", "SavedSession", "Store", "default_data_dir",
+           "atomic_write"]
 
 FORMAT = "ramsli-session"
 VERSION = 1
+#: the largest save file read (bytes); a save is a few kB
+MAX_SAVE_BYTES = 1_000_000
+#: the longest ``session_id`` accepted (characters; it names a folder)
+MAX_SESSION_ID = 100
 #: the engine's reasons why a session ended (``Session.end_reason``, R3.5, R3.6)
 END_REASONS: tuple[str, ...] = tuple(EndReason)
 
@@ -56,6 +68,20 @@ class SaveError(Exception):
         super().__init__(f"the saved session {path} cannot be used: {problem}")
         self.path = path
         self.problem = problem
+
+
+class FolderLocked(Exception):
+    """Another ``ramsli play`` holds the data folder (issue #12: two processes on one folder
+    would overwrite each other's session and allow take-backs).
+
+    Attributes:
+        root: the data folder.
+    """
+
+    def __init__(self, root: Path) -> None:
+        super().__init__(f"another ramsli play is using the data folder {root}; "
+                         f"finish that game first, or give another folder with --data-dir")
+        self.root = root
 
 
 @dataclass
@@ -128,6 +154,8 @@ class SavedSession:
             raise SaveError(path, f"it is not valid JSON ({e})") from None
         except (RecursionError, MemoryError):
             raise SaveError(path, "it is nested too deeply (or too large) to be a save file") from None
+        except ValueError as e:  # a number of more than 4300 digits
+            raise SaveError(path, f"it holds a number too large to be a save file ({str(e)[:60]})") from None
         if not isinstance(data, dict) or data.get("format") != FORMAT:
             raise SaveError(path, f"it is not a ramsli save file (no \"format\": \"{FORMAT}\")")
         if data.get("version") != VERSION:
@@ -169,6 +197,9 @@ class SavedSession:
             rules = Rules.from_toml(need("rules_toml", str))
         except RulesError as e:
             raise SaveError(path, f"the rules are not valid: {e}") from None
+        except (RecursionError, MemoryError, ValueError):  # nested [[[...]]], a number of 4300+ digits
+            raise SaveError(path, "the rules are not valid: 'rules_toml' is nested too deeply or holds a number "
+                                  "too large to be rule options (R8)") from None
         if rules.players is not None and rules.players != n:
             raise SaveError(path, f"the rules say players = {rules.players} but {n} names are saved (R2.1)")
         if sum(stacks) + pot != rules.starting_stack * n:
@@ -179,7 +210,8 @@ class SavedSession:
                 or not all(isinstance(s, int) and not isinstance(s, bool) and 0 <= s < n for s in seated)):
             raise SaveError(path, "'seated' must list seats of the table, each once (R3.5)")
         dealer = need("dealer", int)
-        if dealer not in seated:
+        if dealer not in seated and (data.get("end_reason") is None or not 0 <= dealer < n):
+            # a finished session may keep the dealer of its last hand, who may have left bust (R3.5)
             raise SaveError(path, "'dealer' must be a seated seat (R3.2)")
         hands = need("hands_played", int)
         if hands < 0:
@@ -195,8 +227,10 @@ class SavedSession:
             raise SaveError(path, "every seat must be either seated or departed, exactly once (R3.5)")
         rng = need("rng_state", list)
         if (len(rng) != 3 or not isinstance(rng[1], list) or len(rng[1]) != 625
-                or not all(isinstance(x, int) for x in rng[1])):
-            raise SaveError(path, "'rng_state' is not a random state")
+                or not all(isinstance(x, int) and not isinstance(x, bool) and 0 <= x < 2**32 for x in rng[1])
+                or not 1 <= rng[1][-1] <= 624 or not isinstance(rng[0], int) or isinstance(rng[0], bool)
+                or not (rng[2] is None or isinstance(rng[2], float))):
+            raise SaveError(path, "'rng_state' is not a random state (625 words of 0..2**32-1, the last 1..624)")
         end_reason = data.get("end_reason")
         if end_reason is not None and end_reason not in END_REASONS:
             raise SaveError(path, f"'end_reason' must be null or one of {', '.join(END_REASONS)} (R3.5, R3.6)")
@@ -204,8 +238,10 @@ class SavedSession:
             raise SaveError(path, "a running session needs at least two seated players (R3.5)")
         seed = need("seed", int)
         sid = need("session_id", str)
-        if not sid or "/" in sid or "\\" in sid or sid.startswith("."):
-            raise SaveError(path, "'session_id' is not a folder name")
+        if (not sid or "/" in sid or "\\" in sid or sid.startswith(".") or len(sid) > MAX_SESSION_ID
+                or any(unicodedata.category(c)[0] in "CZ" for c in sid)):  # NUL, escape codes, blanks
+            raise SaveError(path, f"'session_id' is not a folder name (1..{MAX_SESSION_ID} letters, digits "
+                                  f"and signs, no control characters, no '/')")
         lang, suits = data.get("lang", "en"), data.get("suits", "french")
         elapsed = data.get("elapsed", 0.0)
         if not isinstance(elapsed, (int, float)) or isinstance(elapsed, bool) or not 0 <= elapsed < float("inf"):
@@ -264,6 +300,46 @@ class Store:
 
     def __init__(self, root: Path | str | None = None) -> None:
         self.root = Path(root) if root is not None else default_data_dir()
+        self._lock_file = None
+
+    def lock(self) -> None:
+        """Take the folder's lock (``<root>/lock``, ``flock``), held until :meth:`unlock` or the
+        process ends (a kill releases it too). Without ``fcntl`` (Windows) nothing is locked.
+
+        Raises:
+            FolderLocked: if another process (or another :class:`Store` here) holds it.
+            OSError: if the folder cannot be made or written (read-only, not a folder).
+        """
+        if fcntl is None or self._lock_file is not None:
+            return
+        self.root.mkdir(parents=True, exist_ok=True)
+        f = open(self.root / "lock", "a+b")
+        try:
+            fcntl.flock(f.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            f.close()
+            raise FolderLocked(self.root) from None
+        except OSError:
+            f.close()
+            raise
+        self._lock_file = f
+        self._remove_stale_temporaries()
+
+    def _remove_stale_temporaries(self) -> None:
+        """Delete ``*.tmp`` files left by a writer that was killed mid-write (:func:`atomic_write`);
+        only called with the lock held, so no writer is at work."""
+        for pattern in ("session.json.*.tmp", "sessions/*/*.tmp"):
+            for p in self.root.glob(pattern):
+                try:
+                    p.unlink()
+                except OSError:
+                    pass
+
+    def unlock(self) -> None:
+        """Release the lock taken by :meth:`lock` (no-op if none)."""
+        if self._lock_file is not None:
+            self._lock_file.close()
+            self._lock_file = None
 
     @property
     def session_file(self) -> Path:
@@ -287,7 +363,21 @@ class Store:
         """
         path = self.session_file
         try:
-            text = path.read_text(encoding="utf-8")
+            st = path.stat()  # follows a link: a link to /dev/zero is a device
+            if not stat.S_ISREG(st.st_mode):
+                raise SaveError(path, "it is not a regular file (a folder, device or pipe)")
+            if st.st_size > MAX_SAVE_BYTES:
+                raise SaveError(path, f"it has {st.st_size} bytes; a save file has at most {MAX_SAVE_BYTES}")
+            with path.open("rb") as f:
+                raw = f.read(MAX_SAVE_BYTES + 1)
+        except FileNotFoundError:
+            raise
+        except OSError as e:
+            raise SaveError(path, f"it cannot be read ({e.strerror or e})") from None
+        if len(raw) > MAX_SAVE_BYTES:
+            raise SaveError(path, f"it has more than {MAX_SAVE_BYTES} bytes; a save file is smaller")
+        try:
+            text = raw.decode("utf-8")
         except UnicodeDecodeError:
             raise SaveError(path, "it is not UTF-8 text") from None
         return SavedSession.from_json(text, path)

@@ -21,7 +21,7 @@ from ramsli.frontends.i18n import _, ngettext, translate_reason
 __all__ = ["card_label", "suit_label", "seat_label", "action_text", "trick_text", "table_lines", "info_line",
            "cards_line", "prompt_text", "log_lines", "settlement_lines", "standings_lines", "end_reason_text",
            "help_lines", "reason_text", "phase_text", "declaration_text", "counters", "seat_status",
-           "hand_title", "session_end_text"]
+           "hand_title", "session_end_text", "last_trick_lines"]
 
 
 def card_label(card: Card, suits: str = "french") -> str:
@@ -102,6 +102,18 @@ def trick_text(obs: Observation, names: Sequence[str], suits: str = "french") ->
     if not obs.current and obs.tricks:
         line += " — " + _("{name} takes the trick").format(name=names[obs.tricks[-1].winner])
     return line
+
+
+def last_trick_lines(obs: Observation, names: Sequence[str], suits: str = "french") -> list[str]:
+    """The last finished trick, one line per card in the order played, then who took it (R4.11);
+    ``["No trick is finished yet."]`` before the first one."""
+    tr = obs.last_trick
+    if tr is None:
+        return [_("No trick is finished yet.")]
+    lines = [_("Trick {n}").format(n=len(obs.tricks))]
+    lines += [f"  {names[s]}: {card_label(c, suits)}" for s, c in tr.plays]
+    lines.append(_("{name} takes the trick").format(name=names[tr.winner]))
+    return lines
 
 
 def seat_status(obs: Observation, seat: int) -> str:

@@ -4,7 +4,9 @@ The table shows every seat (name, stack, in/out, tricks taken, dealer button,
 whose turn), the pot, the turn-up and trump, the trick on the table and your
 cards. Keys: ``1``–``N`` play a card (N = cards left; during target questions:
 ``2``–``5`` announce that target; a number that answers nothing now says why), ``i``/``o`` declare in/out, ``g`` General Rams, ``p``
-pass, ``l`` the log of the hand, ``q`` save and quit (also on the panels);
+pass, ``l`` the log of the hand, ``t`` the last trick, space ends the pause
+after a trick (a finished trick stays :data:`TRICK_PAUSE` x ``--speed`` seconds,
+its cards in front of the seats), ``q`` save and quit (also on the panels);
 every key has a button. The footer shows, translated, only the keys that
 apply now; the header says when the session ends (R3.5, R3.6).
 A card you may not play is dimmed, and trying it says why (the engine's
@@ -16,6 +18,7 @@ from __future__ import annotations
 
 import dataclasses
 import io
+import sys
 
 from rich.console import Console
 from textual.app import App, ComposeResult
@@ -28,13 +31,15 @@ from ramsli.hand import Action, Phase
 from ramsli.frontends import text as T
 from ramsli.frontends.game import Table
 from ramsli.frontends.i18n import _, ngettext
-from ramsli.frontends.plain import ngettext_cards
+from ramsli.frontends.plain import ngettext_cards, save_failed_text
 
 __all__ = ["RamsliApp", "run_app", "app_bindings", "quit_line"]
 
 #: events kept for the hand (the screen shows the newest that fit, at least :data:`RECENT_SHOWN` on 24 rows)
 RECENT_KEPT = 60
 RECENT_SHOWN = 8
+#: a finished trick stays on the table this many times ``--speed`` before the next lead (space goes on at once)
+TRICK_PAUSE = 4
 
 
 def app_bindings() -> list[Binding]:
@@ -59,6 +64,8 @@ def app_bindings() -> list[Binding]:
         Binding("g", "general_rams", _("General Rams")),
         Binding("p", "pass_", _("pass")),
         Binding("l", "log", _("log")),
+        Binding("t", "last_trick", _("last trick")),
+        Binding("space", "continue_", _("go on"), show=False),
         Binding("q", "quit_game", _("save and quit")),
         Binding("ctrl+c", "quit_game", show=False, priority=True),
     ] + [Binding(str(k), f"number({k})", show=False) for k in range(10)]  # tried last: says why not
@@ -149,6 +156,9 @@ class RamsliApp(App[int]):
     #cards, #actions { height: auto; }
     #cards Button { min-width: 12; }
     #cards Button.illegal { opacity: 45%; text-style: strike; }
+    #cards Button.red { color: #ff5f5f; }
+    #cards Button.black { color: $text; }
+    #cards Button.trump { text-style: bold underline; border-top: tall $warning; }
     #actions Button { min-width: 10; }
     .hidden { display: none; }
     """
@@ -167,8 +177,13 @@ class RamsliApp(App[int]):
         self.recent: list[str] = []
         self.message = ""
         self._waiting = False  # a panel is open or the session is over
+        self._pause = None  # the timer of the pause after a finished trick (None when not pausing)
+        #: how many times a finished trick was held on the table (the trick pause, issue #12)
+        self.trick_pauses = 0
         #: True once the player left with q (the session is saved; run_app prints :func:`quit_line`)
         self.quit_saved = False
+        #: the message when the save could not be written (run_app prints it; exit code 1)
+        self.save_error: str | None = None
 
     # -- layout -------------------------------------------------------------------------
 
@@ -199,6 +214,10 @@ class RamsliApp(App[int]):
         self.title = "Ramsli"
         if self.notice:
             self.notify(self.notice, timeout=10)
+        if len(self.table.names) == 2:  # as --plain says it (R2.1)
+            self.notify(_("Two players are allowed, but the game loses its tension (R2.1)."), timeout=10)
+        if self.table.human_bust and self.table.hand is None:
+            self.table.stop_session()
         if self.table.is_over:
             self._show_standings()
             return
@@ -206,10 +225,19 @@ class RamsliApp(App[int]):
 
     # -- the flow ---------------------------------------------------------------------------
 
+    def _save_failed(self, error: OSError) -> None:
+        """The save cannot be written (disk full, read-only folder): stop cleanly, the last good save kept."""
+        self.save_error = save_failed_text(self.table, error)
+        self.exit(1, return_code=1)
+
     def _next_hand(self) -> None:
         t = self.table
         resumed = t.resumed_hand
-        t.start_hand()
+        try:
+            t.start_hand()
+        except OSError as e:
+            self._save_failed(e)
+            return
         self.recent = []
         if resumed:  # continued in the middle: what was played before the quit
             self.recent = T.log_lines(t.hand, t.names, self.suits, t.human)[2:][-RECENT_KEPT:]
@@ -222,7 +250,7 @@ class RamsliApp(App[int]):
         """Advance: bots act (paced), the forced dealer is declared in, or wait for the player."""
         t = self.table
         hand = t.hand
-        if hand is None:
+        if hand is None or self.save_error is not None:
             return
         if hand.is_over:
             self._hand_over()
@@ -241,13 +269,43 @@ class RamsliApp(App[int]):
         self._schedule()
 
     def _schedule(self) -> None:
-        if self.speed > 0:
+        if self._trick_just_finished() and self.speed > 0:
+            # no trick goes by unseen: the finished trick and its winner stay on the table a while
+            self.trick_pauses += 1
+            self._pause = self.set_timer(self.speed * TRICK_PAUSE, self._end_pause)
+        elif self.speed > 0:
             self.set_timer(self.speed, self._bot_move)
         else:
             self.call_later(self._bot_move)
 
+    def _trick_just_finished(self) -> bool:
+        """True right after the last card of a trick (the trick is complete, no card of the next one yet)."""
+        hand = self.table.hand
+        return hand is not None and hand.trick_complete and not hand.is_over
+
+    def _end_pause(self) -> None:
+        self._pause = None
+        self._bot_move()
+
+    def action_continue_(self) -> None:
+        """Space: end the pause after a trick now."""
+        if self._pause is not None:
+            self._pause.stop()
+            self._end_pause()
+
+    def action_last_trick(self) -> None:
+        """``t``: the last finished trick, card by card, and who took it (R4.11)."""
+        t = self.table
+        hand = t.hand if t.hand is not None else (t.last.hand if t.last else None)
+        if hand is None or self._waiting:
+            return
+        lines = T.last_trick_lines(hand.observe(t.human), t.names, self.suits)
+        self.push_screen(InfoScreen(_("Last trick"), lines, _("Close") + " (Esc)", "log"))
+
     def _bot_move(self) -> None:
         t = self.table
+        if self.save_error is not None:
+            return
         if t.hand is None or t.hand.is_over or t.human_to_act():
             self._step()
             return
@@ -258,7 +316,11 @@ class RamsliApp(App[int]):
     def _do(self, action: Action) -> None:
         t = self.table
         before = len(t.hand.tricks)
-        t.apply(action)
+        try:
+            t.apply(action)
+        except OSError as e:
+            self._save_failed(e)
+            return
         self.recent.append(T.action_text(action, t.names, self.suits, t.human))
         if len(t.hand.tricks) > before:
             self.recent.append(_("{name} takes trick {n}").format(name=t.names[t.hand.tricks[-1].winner],
@@ -268,7 +330,11 @@ class RamsliApp(App[int]):
     def _hand_over(self) -> None:
         t = self.table
         hand = t.hand
-        t.finish_hand()
+        try:
+            t.finish_hand()
+        except OSError as e:
+            self._save_failed(e)
+            return
         self.refresh_table(hand)
         lines = T.settlement_lines(hand.settlement, t.names)
         self._waiting = True
@@ -279,6 +345,9 @@ class RamsliApp(App[int]):
 
     def _after_panel(self, _result: None) -> None:
         self._waiting = False
+        if self.table.human_bust:  # R3.5 leave: the human is gone; the bots do not play on alone
+            self.table.stop_session()
+            self.notify(_("You are bust and have left the table (R3.5)."), timeout=10)
         if self.table.is_over:
             self._show_standings()
         else:
@@ -391,7 +460,11 @@ class RamsliApp(App[int]):
 
     def action_quit_game(self) -> None:
         """``q``: save and quit (a hand in progress is saved with its actions; --resume continues it)."""
-        self.table.quit()
+        try:
+            self.table.quit()
+        except OSError as e:
+            self._save_failed(e)
+            return
         self.quit_saved = not self.table.is_over
         self.exit(0)
 
@@ -428,6 +501,8 @@ class RamsliApp(App[int]):
         if hand is None:
             return
         obs = hand.observe(t.human)
+        # the trick in front of the seats that played it; a finished trick until the next lead (R4.9)
+        on_table = dict(obs.current) if obs.current else (dict(obs.last_trick.plays) if obs.trick_complete else {})
         for s, name in enumerate(t.names):
             w = self.query_one(f"#seat-{s}", Static)
             lines = [f"p{s + 1} {name}" + ("  ◉ " + _("dealer") if s == obs.dealer else ""),
@@ -440,6 +515,8 @@ class RamsliApp(App[int]):
             extra += [_("target {n}").format(n=tt) for ss, tt in obs.targets if ss == s]
             if s == obs.to_act:
                 extra.append("▶ " + _("to act"))
+            if s in on_table:
+                extra.insert(0, "[" + T.card_label(on_table[s], self.suits) + "]")
             lines.append(", ".join(extra))
             w.update("\n".join(lines))
             w.set_class(s == obs.to_act, "to-act")
@@ -456,9 +533,13 @@ class RamsliApp(App[int]):
             b = self.query_one(f"#card-{i}", Button)
             if i <= len(obs.cards):
                 c = obs.cards[i - 1]
-                b.label = f"{i}  {T.card_label(c, self.suits)}"
+                b.label = f"{i}  {T.card_label(c, self.suits)}" + (" ★" if c.suit is not None and c.suit == obs.trump
+                                                                      else "")
                 b.set_class(False, "hidden")
                 b.set_class(obs.phase is Phase.PLAY and my_turn and c not in legal_cards, "illegal")
+                b.set_class(c.suit in ("H", "D"), "red")  # red hearts and diamonds, black spades and clubs
+                b.set_class(c.suit in ("S", "C"), "black")
+                b.set_class(c.suit is not None and c.suit == obs.trump, "trump")
                 b.tooltip = None
             else:
                 b.set_class(True, "hidden")
@@ -495,6 +576,9 @@ def run_app(table: Table, speed: float = 0.6, notice: str | None = None) -> int:
         table.quit()
         print(quit_line(table.resume_command()))
         return 130
+    if app.save_error is not None:
+        print(app.save_error, file=sys.stderr)
+        return 1
     if table.hand is not None:  # the app stopped in the middle of a hand: keep the state before it
         table.quit()
     if not table.is_over:

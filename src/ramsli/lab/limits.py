@@ -20,15 +20,17 @@ what is allowed and the rule id where one applies.
 
 from __future__ import annotations
 
+import contextlib
 import math
 import os
+import tempfile
 from pathlib import Path
 
 from ramsli.rules import Rules
 
 __all__ = ["MAX_COUNTERS", "MAX_JOBS", "MAX_HANDS", "MAX_SESSIONS", "MAX_DEALS", "MAX_TIPS_HANDS", "LimitError",
            "check_counters", "check_jobs", "check_count", "check_ante", "check_seed", "check_positive_time",
-           "out_targets", "check_writable"]
+           "out_targets", "check_writable", "atomic_output"]
 
 #: the most counters one stack, the ante, the bete or the pot may hold in the batch kernel
 MAX_COUNTERS = 10**9
@@ -181,3 +183,31 @@ def check_writable(path: str | os.PathLike, option: str = "--out") -> None:
             raise LimitError(f"{option} {str(path)!r}: the file is not writable")
     elif not os.access(parent, os.W_OK | os.X_OK):
         raise LimitError(f"{option} {str(path)!r}: the folder {str(parent)!r} is not writable")
+
+
+@contextlib.contextmanager
+def atomic_output(path: str | os.PathLike, newline: str | None = None):
+    """Open ``path`` for writing text (UTF-8) so that it appears complete or not at all: the text goes
+    to a temporary file beside it, which replaces ``path`` only when the block ends without an error
+    (issue #12: a full disk left empty files). On an error the temporary file is removed and the
+    error (e.g. ``OSError`` ENOSPC) is raised again; an existing ``path`` is left as it was.
+
+    >>> import tempfile, pathlib
+    >>> p = pathlib.Path(tempfile.mkdtemp()) / "x.json"
+    >>> with atomic_output(p) as f:
+    ...     _ = f.write("{}")
+    >>> p.read_text()
+    '{}'
+    """
+    p = Path(path)
+    fd, tmp = tempfile.mkstemp(prefix=p.name + ".", suffix=".tmp", dir=p.parent if str(p.parent) else ".")
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8", newline=newline) as f:
+            yield f
+            f.flush()
+            os.fsync(f.fileno())
+        os.replace(tmp, p)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)
+        raise

@@ -32,7 +32,7 @@ from ramsli.bots.base import make_bot, play_hand
 from ramsli.cards import Card
 from ramsli.hand import Hand
 from ramsli.lab import kernel as K
-from ramsli.lab.limits import LimitError, check_ante, check_counters
+from ramsli.lab.limits import LimitError, atomic_output, check_ante, check_counters
 from ramsli.rules import Rules
 from ramsli.session import Session
 
@@ -367,12 +367,12 @@ def write_out(summary: dict, path: str) -> None:
         ValueError: for another file ending.
     """
     if path.endswith(".json"):
-        with open(path, "w", encoding="utf-8") as f:
+        with atomic_output(path) as f:  # complete or not there: no empty file on a full disk
             json.dump(summary, f, indent=2)
         return
     if not path.endswith(".csv"):
         raise ValueError(f"--out {path!r}: the file must end in .json or .csv")
-    with open(path, "w", newline="", encoding="utf-8") as f:
+    with atomic_output(path, newline="") as f:
         w = csv.writer(f)
         w.writerow(["table", "key", "in_rate", "bete_rate_when_in", "bete_rate", "counters_per_hand", "ci95"])
         for p in summary["positions"]:

@@ -19,6 +19,7 @@ from pathlib import Path
 import numpy as np
 
 from ramsli.lab import kernel as K
+from ramsli.lab.limits import atomic_output
 from ramsli.lab.odds import estimate
 from ramsli.rules import Rules
 
@@ -218,7 +219,8 @@ def build_report(out: str = "tips.md", hands: int = 200_000, seed: int = 0, odds
     plt.close(fig)
     tick()
     res["elapsed_s"] = time.perf_counter() - t0
-    outp.write_text(_markdown(res, hands, seed, out, odds_time), encoding="utf-8")
+    with atomic_output(outp) as f:  # complete or not there: no empty file on a full disk
+        f.write(_markdown(res, hands, seed, out, odds_time))
     return res
 
 

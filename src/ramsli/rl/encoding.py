@@ -70,6 +70,7 @@ information-state layout 1466.
 
 from __future__ import annotations
 
+import operator
 from dataclasses import dataclass, field
 from typing import Any, Iterable, Sequence
 
@@ -81,6 +82,7 @@ from ramsli.inference import revealed_voids, trump_caps as _trump_caps
 from ramsli.rules import PRESETS, Rules, RulesError
 
 __all__ = [
+    "check_action_id",
     "NUM_ACTIONS", "NUM_CARDS", "ACTION_IN", "ACTION_OUT", "ACTION_GR", "ACTION_PASS", "TARGET_BASE",
     "PLAY_BASE", "PHASES", "SUIT_ORDER", "action_id", "id_to_action", "action_mask", "legal_ids",
     "DealView", "pieces", "tensor_size", "encode", "encode_into", "observation_string", "dealt_cards",
@@ -113,13 +115,33 @@ def action_id(action: Action) -> int:
     return _SIMPLE_IDS[k]
 
 
+def check_action_id(value: object) -> int:
+    """``value`` as a dense action id: an ``int`` or a NumPy integer (also a 0-d integer array);
+    ``1.5``, ``'1'``, ``True`` or ``None`` are not ids (issue #12).
+
+    >>> check_action_id(3)
+    3
+
+    Raises:
+        TypeError: for anything else, naming the type and what is allowed.
+    """
+    if not isinstance(value, (bool, float, str, bytes)) and value is not None:
+        try:
+            return operator.index(value)
+        except TypeError:
+            pass
+    raise TypeError(f"action {value!r} ({type(value).__name__}) is not an action id: give a whole number "
+                    f"0..{NUM_ACTIONS - 1} (an int or a NumPy integer)")
+
+
 def id_to_action(aid: int, seat: int) -> Action:
     """The :class:`~ramsli.hand.Action` of ``seat`` with dense id ``aid``.
 
     Raises:
         ValueError: for an id outside 0..61 (the message gives the layout).
+        TypeError: for a value that is not a whole number (``1.5``, ``'1'``, ``True``), see :func:`check_action_id`.
     """
-    aid = int(aid)
+    aid = check_action_id(aid)
     if PLAY_BASE <= aid < NUM_ACTIONS:
         return Action.play(seat, Card.from_index(aid - PLAY_BASE))
     if TARGET_BASE <= aid < PLAY_BASE:

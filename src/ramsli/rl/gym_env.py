@@ -132,7 +132,7 @@ class RamsliEnv(gym.Env):
         h = self.hand
         if h is None or h.is_over:
             raise RuntimeError("the hand is over: call reset() first")
-        act = id_to_action(int(action), self.seat)
+        act = id_to_action(action, self.seat)
         why = h.why_illegal(act)
         if why is not None:
             if self.illegal_action == "raise":

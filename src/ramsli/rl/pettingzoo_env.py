@@ -147,7 +147,7 @@ class RamsliAECEnv(AECEnv):
             return
         seat = self.agent_name_mapping[agent]
         hand = self.hand
-        act = id_to_action(int(action), seat)
+        act = id_to_action(action, seat)
         if self.session is not None:
             self.session.apply(act)  # raises IllegalActionError, state unchanged; closes a settled hand
         else:
