@@ -22,7 +22,7 @@ from fastapi import FastAPI, Request, WebSocket
 from fastapi.responses import HTMLResponse, JSONResponse, PlainTextResponse
 from starlette.websockets import WebSocketDisconnect, WebSocketState
 
-from ramsli.server.hub import HELLO_SECONDS, MAX_MESSAGE, Conn, Hub, SpecError
+from ramsli.server.hub import HELLO_SECONDS, MAX_MESSAGE, Conn, Hub, SpecError, read_body
 from ramsli.server.messages import message
 from ramsli.server.pages import router as pages_router
 from ramsli.server.storage import Store
@@ -35,7 +35,7 @@ __all__ = ["create_app", "app_from_env", "WebSocketConn", "WS_MAX_SIZE"]
 WS_MAX_SIZE = 65536
 
 _STATUS = {"no_table": 404, "no_hand": 404, "bad_token": 403, "started": 409, "session_over": 409,
-           "name_taken": 409, "bad_name": 422, "bad_spec": 422, "bad_message": 422}
+           "name_taken": 409, "seat_taken": 409, "bad_name": 422, "bad_spec": 422, "bad_message": 422}
 
 
 def _err(code: str, lang: str = "en", **fields: Any) -> JSONResponse:
@@ -115,18 +115,11 @@ def create_app(database: str | None = None, allow_test_seeds: bool = False) -> F
         return request.app.state.hub
 
     async def body_of(request: Request) -> Any:
-        raw = await request.body()
-        if len(raw) > 16384:
-            raise TableError("bad_message", detail="the request body is over 16384 bytes")
-        try:
-            return json.loads(raw or b"{}")
-        except ValueError:
-            raise TableError("bad_message", detail="the request body is not JSON") from None
+        return await read_body(request.stream())
 
     @app.exception_handler(TableError)
     async def _table_error(request: Request, e: TableError):
-        fields = {k: v for k, v in e.fields.items() if k != "seq"}
-        return _err(e.code, **fields)
+        return _err(e.code, **e.fields)
 
     @app.exception_handler(SpecError)
     async def _spec_error(request: Request, e: SpecError):

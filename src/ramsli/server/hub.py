@@ -25,14 +25,18 @@ from typing import Any
 
 from ramsli.bots import make_bot
 from ramsli.history import HandHistory
-from ramsli.rules import Rules, RulesError
+from ramsli.rules import Rules, RulesError, check_play_limits
 from ramsli.server.messages import message
 from ramsli.server.table import Table, TableError, TableOptions
 
-__all__ = ["Hub", "Conn", "MAX_MESSAGE", "RATE_LIMIT", "SpecError"]
+__all__ = ["Hub", "Conn", "MAX_MESSAGE", "MAX_BODY", "MAX_RULES", "RATE_LIMIT", "SpecError", "parse_body", "read_body"]
 
 #: the longest client message accepted, bytes
 MAX_MESSAGE = 4096
+#: the longest HTTP request body accepted (``POST /api/tables``, ``/api/web/tables``, ``sit``, ``start``), bytes
+MAX_BODY = 16384
+#: the most ``key=value`` entries in a table spec's ``rules`` list (R8 has fewer options than this)
+MAX_RULES = 64
 #: client messages accepted per connection within one second
 RATE_LIMIT = 20
 #: seconds a new connection has to say hello
@@ -41,6 +45,46 @@ HELLO_SECONDS = 10.0
 
 class SpecError(ValueError):
     """A table spec the server cannot make; the message says what is wrong and what is allowed."""
+
+
+def parse_body(raw: bytes) -> Any:
+    """The JSON value of an HTTP request body (an empty body is ``{}``).
+
+    Raises:
+        TableError: ``bad_message`` for a body over :data:`MAX_BODY` bytes, one that is not
+            JSON, or one nested too deeply to read (the message says which).
+
+    >>> parse_body(b'{"seats": []}')
+    {'seats': []}
+    >>> parse_body(b"[" * 5000)
+    Traceback (most recent call last):
+    ...
+    ramsli.server.table.TableError: bad_message: the request body is not JSON (or nested too deeply)
+    """
+    if len(raw) > MAX_BODY:
+        raise TableError("bad_message", detail=f"the request body is over {MAX_BODY} bytes")
+    try:
+        return json.loads(raw or b"{}")
+    except (ValueError, RecursionError):
+        raise TableError("bad_message", detail="the request body is not JSON (or nested too deeply)") from None
+
+
+async def read_body(chunks: Any) -> Any:
+    """Read an HTTP request body from an async iterator of byte chunks (Starlette's
+    ``request.stream()``), stopping as soon as it passes :data:`MAX_BODY` bytes, and parse it
+    as :func:`parse_body` does.
+
+    Raises:
+        TableError: ``bad_message``, as :func:`parse_body`.
+    """
+    parts: list[bytes] = []
+    size = 0
+    async for chunk in chunks:
+        size += len(chunk)
+        if size > MAX_BODY:
+            raise TableError("bad_message", detail=f"the request body is over {MAX_BODY} bytes")
+        parts.append(chunk)
+    return parse_body(b"".join(parts))
 
 
 class Conn:
@@ -77,6 +121,8 @@ class Conn:
         """Deliver an ``error`` message in the connection's language; returns it."""
         if rule is not None:
             fields["rule"] = rule
+        if seq is not None:
+            fields.setdefault("seq", seq)  # fills the {seq} of stale_seq
         msg: dict[str, Any] = {"type": "error", "code": code, "message": message(self.lang, code, **fields)}
         if rule is not None:
             msg["rule"] = rule
@@ -156,8 +202,11 @@ class Hub:
             raise SpecError("preset must be the name of a preset (R6)")
         if not isinstance(assignments, list) or not all(isinstance(a, str) for a in assignments):
             raise SpecError("rules must be a list of 'key=value' texts (R8), e.g. [\"end=hands:10\"]")
+        if len(assignments) > MAX_RULES:
+            raise SpecError(f"rules has {len(assignments)} entries; allowed are at most {MAX_RULES} (R8)")
         try:
             rules = Rules.preset(preset).with_assignments(assignments)
+            check_play_limits(rules)  # counters and session ends within play (R3.3, R3.6)
         except RulesError as e:
             raise SpecError(str(e)) from None
         seats = body.get("seats")
@@ -236,10 +285,12 @@ class Hub:
         return t
 
     async def sit(self, table_id: Any, token: Any, name: Any) -> dict[str, Any]:
-        """A person sits down (see :meth:`Table.sit`); returns ``{"seat", "pending"}``."""
+        """A person sits down (see :meth:`Table.sit`); returns ``{"seat", "pending", "token"}``,
+        ``token`` being the seat's personal token: the only one that acts for the seat from now on."""
         t = self.table(table_id)
         seat = await t.sit(token, name)
-        return {"seat": f"p{seat.index + 1}", "pending": seat.pending is not None}
+        return {"seat": f"p{seat.index + 1}", "pending": seat.pending is not None,
+                "token": seat.personal or seat.token}
 
     async def start(self, table_id: Any, creator_token: Any) -> dict[str, Any]:
         """The creator starts the session (see :meth:`Table.start`)."""
@@ -305,10 +356,16 @@ class Hub:
             conn.error("no_hello")
             return
         if conn.seat is None:
-            conn.error("spectator", seq=t.seq)
+            if conn.role == "invite":
+                conn.error("not_sitting", seq=t.seq)
+            else:
+                conn.error("spectator", seq=t.seq)
             return
         if conn.seat.conn is not conn:
             conn.error("replaced")
+            return
+        if not conn.seat.taken:  # a take-over waits for the next deal; a bot plays this hand
+            conn.error("pending_seat", seq=t.seq, seat=f"p{conn.seat.index + 1}")
             return
         if "action" not in msg or "seq" not in msg:
             conn.error("bad_message", detail="act needs action (text) and seq (the view's seq)", seq=t.seq)
@@ -342,10 +399,13 @@ class Hub:
             conn.error("bad_token")
             conn.close(4003, "bad_token")
             return
+        invite = seat is not None and not t.owns(seat, token)
+        if invite:
+            seat = None  # an invite token that owns no seat: a spectator's view, no cards, no acts (R7)
         conn.table = t
         conn.seat = seat
-        conn.role = "seat" if seat is not None else "spectator"
-        conn.deliver({"type": "welcome", "table": t.id, "role": conn.role,
+        conn.role = "seat" if seat is not None else ("invite" if invite else "spectator")
+        conn.deliver({"type": "welcome", "table": t.id, "role": "seat" if seat is not None else "spectator",
                       "seat": None if seat is None else f"p{seat.index + 1}"})
         old = t.attach(seat, conn)
         if seat is None:

@@ -45,6 +45,7 @@ from fastapi.responses import HTMLResponse, JSONResponse, Response
 
 from ramsli.frontends.i18n import LANGS, LOCALE_DIR, DOMAIN
 from ramsli.rules import PRESETS, Rules
+from ramsli.server.hub import read_body
 from ramsli.server.table import TableError
 
 __all__ = ["router", "WEB_DIR", "page_lang", "catalog", "hint_allowed", "hint_query", "HINT_SECONDS"]
@@ -197,10 +198,7 @@ def hint_allowed(app: Any, table_id: str) -> bool:
 @router.post("/api/web/tables", status_code=201)
 async def create_web_table(request: Request) -> Any:
     """``POST /api/tables`` plus ``"hint": bool`` (default false): the answer says ``"hint"`` too."""
-    try:
-        body = json.loads(await request.body() or b"{}")
-    except ValueError:
-        raise TableError("bad_message", detail="the request body is not JSON") from None
+    body = await read_body(request.stream())  # the same size cap as POST /api/tables
     if not isinstance(body, dict):
         raise TableError("bad_message", detail="give a table spec object")
     hint = body.pop("hint", False)
@@ -276,7 +274,7 @@ async def hint(request: Request, table_id: str, token: str = "") -> JSONResponse
     """
     t = _hub(request).table(table_id)
     seat = t.seat_of_token(token)
-    if seat is None:
+    if seat is None or not t.owns(seat, token):  # only the person sitting there (R7)
         raise TableError("bad_token")
     if not hint_allowed(request.app, t.id):
         return JSONResponse({"error": "hint_off", "message": "the creator of this table did not allow the hint"},

@@ -100,7 +100,7 @@ class TableError(Exception):
         super().__init__(f"{code}: {detail}" if detail else code)
         self.code = code
         self.detail = detail
-        self.fields = fields
+        self.fields = {"detail": detail, **fields} if detail else fields  # fills a message's {detail}
 
 
 @dataclass
@@ -126,6 +126,10 @@ class SeatState:
         kind: ``"human"`` or ``"bot"`` as created.
         bot: the bot spec of a bot seat, else None.
         token: the seat token of its invite link (``secrets.token_urlsafe``).
+        personal: the token issued to the person who sat down here (returned by ``sit``); once it
+            exists only it acts for the seat and sees its cards, the invite token no longer does.
+            None before anyone sat down (and in tables stored before personal tokens existed,
+            where the invite token of a taken seat still acts).
         name: the name shown, or None while an open human seat is empty.
         taken: a person sits here (sat down through the invite link).
         pending: the name of a person taking over a bot-played seat at the next deal.
@@ -136,6 +140,7 @@ class SeatState:
     bot: str | None
     token: str
     name: str | None = None
+    personal: str | None = None
     taken: bool = False
     pending: str | None = None
     conn: Any = None
@@ -266,6 +271,7 @@ class Table:
         """Apply one event to the in-memory state (live after commit, or while replaying)."""
         if kind == "sit":
             seat = self.seats[data["seat"]]
+            seat.personal = data.get("token", seat.personal)
             if self.status == "waiting":
                 seat.name = data["name"]
                 seat.taken = True
@@ -330,20 +336,35 @@ class Table:
     # -- requests --------------------------------------------------------------------
 
     def seat_of_token(self, token: Any) -> SeatState | None:
-        """The seat whose token is ``token`` (compared in constant time), or None."""
+        """The seat whose invite token or personal token is ``token`` (compared in constant
+        time), or None. Whether the token may act for that seat is :meth:`owns`."""
         if not isinstance(token, str):
             return None
         for s in self.seats:
-            if secrets.compare_digest(s.token.encode(), token.encode()):
+            if secrets.compare_digest(s.token.encode(), token.encode()) or (
+                    s.personal is not None and secrets.compare_digest(s.personal.encode(), token.encode())):
                 return s
         return None
+
+    def owns(self, seat: SeatState, token: Any) -> bool:
+        """True if ``token`` is the token of the person sitting at ``seat`` (or taking it over at
+        the next deal): the personal token ``sit`` returned. The invite token of a bot seat, of a
+        human seat nobody took, or of a seat someone sat down at, owns nothing (R7)."""
+        if not isinstance(token, str):
+            return False
+        if seat.personal is not None:
+            return secrets.compare_digest(seat.personal.encode(), token.encode())
+        return seat.taken and secrets.compare_digest(seat.token.encode(), token.encode())  # a table stored before personal tokens
 
     async def sit(self, token: Any, name: Any) -> SeatState:
         """A person sits down with a seat token and a name (R2.2); on a bot-played seat
         during the session, from the next hand on.
 
+        The first ``sit`` at a seat issues the seat's personal token (:attr:`SeatState.personal`);
+        from then on ``sit`` again needs that token (the invite token gets ``seat_taken``).
+
         Raises:
-            TableError: ``bad_token``, ``bad_name``, ``name_taken``, ``session_over``.
+            TableError: ``bad_token``, ``bad_name``, ``name_taken``, ``seat_taken``, ``session_over``.
         """
         async with self.lock:
             seat = self.seat_of_token(token)
@@ -352,6 +373,8 @@ class Table:
             name = check_name(name)
             if self.status == "over":
                 raise TableError("session_over")
+            if seat.personal is not None and not self.owns(seat, token):
+                raise TableError("seat_taken", seat=seat_name(seat.index))
             if seat.taken and self.status != "waiting":
                 return seat  # already sitting; the name stays (R2.2: names are fixed in a session)
             if seat.pending is not None:
@@ -362,7 +385,8 @@ class Table:
                 raise TableError("name_taken", name=name)
             if self.status == "waiting" and seat.taken and seat.name == name:
                 return seat
-            await self._commit("sit", {"seat": seat.index, "name": name})
+            personal = seat.personal or secrets.token_urlsafe(18)
+            await self._commit("sit", {"seat": seat.index, "name": name, "token": personal})
             return seat
 
     async def start(self, creator_token: Any) -> None:
@@ -581,7 +605,7 @@ class Table:
                 place = 1 + sum(1 for j in range(len(self.seats)) if sess.stacks[j] > sess.stacks[i])
                 standings.append({"place": place, "seat": seat_name(i), "name": self.seats[i].name,
                                   "stack": sess.stacks[i]})
-        mine = seat is not None and obs is not None
+        mine = seat is not None and obs is not None and self.seats[seat].taken  # a taker sees cards from the next deal
         return {
             "type": "view", "table": self.id, "seq": self.seq,
             "you": {"role": "seat" if seat is not None else "spectator",

@@ -23,12 +23,14 @@
     const made = await R.api("POST", "/api/web/tables", Object.assign({}, spec, { hint: hint }));
     const mine = made.seats[0];
     const name = myName();
-    await R.api("POST", `/api/tables/${made.table}/sit`, { token: mine.token, name: name });
-    R.rememberTable({ table: made.table, token: mine.token, seat: mine.seat, name: name, invite: mine.invite,
+    const sat = await R.api("POST", `/api/tables/${made.table}/sit`, { token: mine.token, name: name });
+    /* the personal token sitting down returned plays the seat; the invite link no longer does */
+    R.rememberTable({ table: made.table, token: sat.token, seat: mine.seat, name: name, invite: `/t/${made.table}/s/${sat.token}`,
       creator: made.creator_token, created: Date.now(), preset: spec.preset,
       invites: made.seats.filter((s) => s.kind === "human").slice(1).map((s) => ({ seat: s.seat, invite: s.invite })),
       spectate: made.spectate });
     if (startNow) await R.api("POST", `/api/tables/${made.table}/start`, { creator_token: made.creator_token });
+    made.mine = `/t/${made.table}/s/${sat.token}`;
     return made;
   }
 
@@ -37,7 +39,7 @@
     try {
       const spec = { preset: "traditional", rules: ["end=hands:10"], seats: [{ kind: "human" }].concat(Array(4).fill({ kind: "bot", bot: "rules" })) };
       const made = await createAndSit(spec, page.lab, true);
-      location.href = made.seats[0].invite + "?lang=" + R.lang;
+      location.href = made.mine + "?lang=" + R.lang;
     } catch (e) {
       R.toast(_("The table could not be made."), e.message, "bad");
       ev.target.disabled = false;
@@ -127,7 +129,7 @@
       el("p", { text: _("Send each friend their own link. Seats nobody takes are played by a bot when you start.") }),
       el("ul", { class: "links" }, rows),
       el("div", { class: "row" },
-        el("a", { class: "button primary", href: made.seats[0].invite + "?lang=" + R.lang, text: _("Go to your seat") })));
+        el("a", { class: "button primary", href: made.mine + "?lang=" + R.lang, text: _("Go to your seat") })));
     box.hidden = false;
     box.scrollIntoView({ block: "start" });
   }

@@ -111,6 +111,9 @@
         const name = inp.value.trim();
         const r = await R.api("POST", `/api/tables/${P.table}/sit`, { token: P.token, name: name });
         R.settings.name = name; R.saveSettings();
+        /* from now on only the personal token sitting down returned plays this seat (docs/protocol.md) */
+        P.token = r.token;
+        history.replaceState(null, "", `/t/${P.table}/s/${r.token}` + location.search);
         R.rememberTable({ table: P.table, token: P.token, seat: r.seat, name: name, invite: location.pathname, created: Date.now() });
         if (r.pending) R.toast(_("You take over this seat from the next hand."), "");
         P.taken = true; P.name = name;

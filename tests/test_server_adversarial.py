@@ -1,0 +1,266 @@
+"""Regression tests for the adversarial tester's findings against ``ramsli serve`` (issue 10).
+
+Each test reproduces one finding first (it failed before the fix) and checks the refusal
+carries a clear reason and leaves the table unchanged. In-process through :class:`Hub` where
+possible; HTTP through the FastAPI app with Starlette's test client.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+
+import pytest
+
+from ramsli.server.hub import MAX_BODY, MAX_RULES, Conn, Hub, SpecError
+from ramsli.server.storage import Store
+from ramsli.server.table import TableError
+
+SEATS3 = [{"kind": "human"}, {"kind": "human"}, {"kind": "bot", "bot": "rules"}]
+
+
+def run(coro):
+    return asyncio.run(coro)
+
+
+async def _hub(url, allow_test_seeds=True):
+    store = await Store.open(url)
+    return Hub(store, allow_test_seeds=allow_test_seeds), store
+
+
+async def _table(hub, seats=SEATS3, sit=None, **opts):
+    """Create and start a table; the seats in ``sit`` (default: every human seat) sit down and say hello
+    with their personal tokens. Returns (made, table, {seat index: (personal token, conn)})."""
+    body = {"rules": opts.pop("rules", ["end=hands:3"]), "seats": seats, "bot_pace_seconds": 0,
+            "hand_pause_seconds": 0, "seed": opts.pop("seed", 3), **opts}
+    made = await hub.create_table(body)
+    tid = made["table"]
+    sit = [i for i, s in enumerate(seats) if s["kind"] == "human"] if sit is None else sit
+    people = {}
+    for i in sit:
+        personal = (await hub.sit(tid, made["seats"][i]["token"], f"P{i + 1}"))["token"]
+        c = Conn()
+        await hub.receive(c, json.dumps({"type": "hello", "token": personal}), tid)
+        people[i] = (personal, c)
+    await hub.start(tid, made["creator_token"])
+    return made, hub.tables[tid], people
+
+
+def _state(t):
+    s = t.session
+    return (t.seq, t.status, None if s is None or s.hand is None else s.hand.fingerprint(),
+            None if s is None else (tuple(s.stacks), s.pot, len(s.ledger)))
+
+
+def _last_view(conn):
+    return [m for m in conn.sent if m["type"] == "view"][-1]
+
+
+# -- finding 4: a token that does not belong to the person sitting there acts for nobody -------------
+
+def test_bot_seat_and_untaken_seat_tokens_neither_see_cards_nor_act(sqlite_url):
+    """A bot seat's invite token (and an untaken human seat's) gives a spectator's view: no cards,
+    no legal moves, and an act is refused with ``not_sitting`` (R7)."""
+    async def go():
+        hub, store = await _hub(sqlite_url)
+        seats = [{"kind": "human"}, {"kind": "human"}, {"kind": "human"}, {"kind": "bot", "bot": "rules"}]
+        made, t, people = await _table(hub, seats=seats, sit=[0, 1], bot_pace_seconds=30)
+        assert t.session.hand is not None
+        for i in (2, 3):  # p3: a human seat nobody took, now bot-played; p4: a bot seat
+            c = Conn()
+            await hub.receive(c, json.dumps({"type": "hello", "token": made["seats"][i]["token"]}), t.id)
+            assert c.sent[0]["role"] == "spectator"
+            v = _last_view(c)
+            assert v["your_cards"] == [] and v["legal"] == [] and v["you"]["seat"] is None
+            before = _state(t)
+            for action in (f"p{i + 1} in", f"p{i + 1} out"):
+                await hub.receive(c, json.dumps({"type": "act", "action": action, "seq": t.seq}))
+                assert c.sent[-1]["code"] == "not_sitting" and _state(t) == before
+            assert all(v["seats"][i]["kind"] == "bot" for v in (m for m in c.sent if m["type"] == "view"))
+        await hub.close()
+        await store.close()
+
+    run(go())
+
+
+def test_the_invite_link_of_a_taken_seat_no_longer_acts_or_sees_cards(sqlite_url):
+    """The creator's answer holds every invite token; after a friend sat down, that invite token
+    cannot act, see the cards, sit again or ask for the hint: the friend's personal token can."""
+    async def go():
+        hub, store = await _hub(sqlite_url)
+        made, t, people = await _table(hub, bot_pace_seconds=30)
+        personal, friend = people[0]
+        invite = made["seats"][0]["token"]
+        assert personal != invite and t.owns(t.seats[0], personal) and not t.owns(t.seats[0], invite)
+        creator = Conn()
+        await hub.receive(creator, json.dumps({"type": "hello", "token": invite}), t.id)
+        assert creator.sent[0]["role"] == "spectator" and t.seats[0].conn is friend  # not replaced
+        v = _last_view(creator)
+        assert v["your_cards"] == [] and v["legal"] == []
+        assert len(_last_view(friend)["your_cards"]) == 5
+        before = _state(t)
+        for action in ("p1 in", "p1 out"):
+            await hub.receive(creator, json.dumps({"type": "act", "action": action, "seq": t.seq}))
+            assert creator.sent[-1]["code"] == "not_sitting" and _state(t) == before
+        with pytest.raises(TableError) as e:
+            await hub.sit(t.id, invite, "P1")
+        assert e.value.code == "seat_taken" and "p1" in str(e.value.fields)
+        assert (await hub.sit(t.id, personal, "P1"))["token"] == personal  # sitting again with one's own token
+        await hub.close()
+        await store.close()
+
+    run(go())
+
+
+def test_taking_over_a_bot_seat_acts_and_sees_cards_only_from_the_next_deal(sqlite_url):
+    async def go():
+        hub, store = await _hub(sqlite_url)
+        made, t, people = await _table(hub, rules=["end=hands:2"])
+        n_hand = t.session.hands_played
+        res = await hub.sit(t.id, made["seats"][2]["token"], "Cy")
+        assert res["pending"] is True and res["token"] != made["seats"][2]["token"]
+        cy = Conn()
+        await hub.receive(cy, json.dumps({"type": "hello", "token": res["token"]}), t.id)
+        v = _last_view(cy)
+        assert v["your_cards"] == [] and v["legal"] == [] and v["seats"][2]["kind"] == "bot"
+        before = _state(t)
+        await hub.receive(cy, json.dumps({"type": "act", "action": "p3 in", "seq": t.seq}))
+        assert cy.sent[-1]["code"] == "pending_seat" and "p3" in cy.sent[-1]["message"] and _state(t) == before
+        conns = [c for _tok, c in people.values()]
+        loop = asyncio.get_running_loop()
+        end = loop.time() + 20
+        while t.session.hands_played == n_hand and loop.time() < end:
+            for c in conns:
+                v = _last_view(c)
+                if v["legal"] and v["seq"] == t.seq:
+                    await hub.receive(c, json.dumps({"type": "act", "action": v["legal"][-1], "seq": v["seq"]}))
+            assert all(not m["your_cards"] for m in cy.sent if m["type"] == "view" and not m["seats"][2]["taken"])
+            await asyncio.sleep(0.005)
+        for _ in range(400):
+            if t.session.hand is not None or t.status == "over":
+                break
+            await asyncio.sleep(0.01)
+        assert t.seats[2].taken
+        if t.status == "playing":
+            assert len(_last_view(cy)["your_cards"]) == 5
+        await hub.close()
+        await store.close()
+
+    run(go())
+
+
+def test_personal_tokens_survive_a_restart(sqlite_url):
+    async def go():
+        hub, store = await _hub(sqlite_url)
+        made, t, people = await _table(hub, bot_pace_seconds=30)
+        await hub.close()
+        hub2 = Hub(store, allow_test_seeds=True)
+        await hub2.restore()
+        t2 = hub2.tables[t.id]
+        assert t2.owns(t2.seats[0], people[0][0]) and not t2.owns(t2.seats[0], made["seats"][0]["token"])
+        await hub2.close()
+        await store.close()
+
+    run(go())
+
+
+# -- findings 2, 3: no 500s, a bounded body and bounded rules ----------------------------------------
+
+@pytest.fixture
+def client(sqlite_url):
+    from starlette.testclient import TestClient
+
+    from ramsli.server.app import create_app
+
+    with TestClient(create_app(sqlite_url)) as c:
+        yield c
+
+
+@pytest.mark.parametrize("path", ["/api/tables", "/api/web/tables"])
+def test_hostile_bodies_get_422_not_500(client, path):
+    seats = json.dumps(SEATS3)
+    for body, words in [
+            ('{"seats": ' + seats + ', "rules": ["starting_stack=' + "9" * 5000 + '"]}', "5000 digits"),
+            ('{"seats": ' + seats + ', "rules": ["bete=' + "9" * 300 + '"]}', "too large"),
+            ('{"seats": ' + seats + ', "rules": ["end=hands:' + "9" * 400 + '"]}', "too large"),
+            ('{"seats": ' + seats + ', "rules": ["starting_stack=' + str(10**18) + '"]}', "1_000_000_000"),
+            ("[" * 5000 + "]" * 5000, "nested too deeply"),
+            ('{"seats": ' + seats + ', "rules": [' + ",".join(['"ante=1"'] * (MAX_RULES + 1)) + "]}",
+             f"at most {MAX_RULES}"),
+            ('{"seats": ' + seats + ', "rules": ["' + "x" * (MAX_BODY + 10) + '"]}', f"over {MAX_BODY} bytes")]:
+        r = client.post(path, content=body.encode())
+        assert r.status_code == 422, (r.status_code, r.text[:200])
+        msg = r.json()["message"]
+        assert words in msg and "{" not in msg and "Traceback" not in r.text
+
+
+def test_http_bad_message_fills_its_detail(client):
+    r = client.post("/api/tables", content=b"{not json")
+    assert r.status_code == 422 and r.json()["error"] == "bad_message"
+    assert "not JSON" in r.json()["message"] and "{detail}" not in r.json()["message"]
+
+
+# -- finding 6: no message in any language keeps a {placeholder} --------------------------------------
+
+def _raise_sites():
+    """(code, fields given) for every error raised or sent in the server's source."""
+    import ast
+    from pathlib import Path
+
+    import ramsli.server as pkg
+
+    sites = []
+    for path in sorted(Path(pkg.__file__).parent.glob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text())):
+            if not isinstance(node, ast.Call) or not node.args or not isinstance(node.args[0], ast.Constant):
+                continue
+            f = node.func
+            name = f.id if isinstance(f, ast.Name) else f.attr if isinstance(f, ast.Attribute) else ""
+            if name not in ("TableError", "error", "_err") or not isinstance(node.args[0].value, str):
+                continue
+            given = {k.arg for k in node.keywords if k.arg}
+            if any(k.arg is None for k in node.keywords):
+                continue  # **fields forwarded from a TableError checked here itself
+            if name == "TableError" and len(node.args) > 1:
+                given.add("detail")
+            sites.append((node.args[0].value, given, f"{path.name}:{node.lineno}"))
+    return sites
+
+
+def test_no_message_in_any_language_keeps_a_placeholder():
+    import re
+    import string
+
+    from ramsli.server.messages import MESSAGES, message, translator
+
+    sites = _raise_sites()
+    assert len(sites) > 20
+    for code, given, where in sites:
+        if code == "illegal" or code not in MESSAGES:
+            continue
+        needed = {f for _t, f, _s, _c in string.Formatter().parse(MESSAGES[code]) if f}
+        assert needed <= given, (where, code, needed - given)
+        for lang in ("en", "de", "nl", "it"):
+            text = message(lang, code, **{k: "X" for k in given})
+            assert not re.search(r"\{\w*\}", text), (where, lang, text)
+    for code, english in MESSAGES.items():
+        fields = {f for _t, f, _s, _c in string.Formatter().parse(english) if f}
+        for lang in ("de", "nl", "it"):
+            translated = translator(lang).gettext(english)
+            assert {f for _t, f, _s, _c in string.Formatter().parse(translated) if f} == fields, (lang, code)
+
+
+def test_stale_seq_over_the_websocket_names_the_current_seq(sqlite_url):
+    async def go():
+        hub, store = await _hub(sqlite_url)
+        made, t, people = await _table(hub, bot_pace_seconds=30)
+        for lang in ("en", "de", "nl", "it"):
+            c = Conn()
+            await hub.receive(c, json.dumps({"type": "hello", "token": people[0][0], "lang": lang}), t.id)
+            await hub.receive(c, json.dumps({"type": "act", "action": "p1 in", "seq": t.seq + 5}))
+            assert c.sent[-1]["code"] == "stale_seq" and str(t.seq) in c.sent[-1]["message"]
+            assert "{" not in c.sent[-1]["message"]
+        await hub.close()
+        await store.close()
+
+    run(go())
