@@ -264,3 +264,46 @@ def test_stale_seq_over_the_websocket_names_the_current_seq(sqlite_url):
         await store.close()
 
     run(go())
+
+
+# -- finding 1: absurd bot options are refused; a slow bot move is capped ----------------------------
+
+def test_absurd_bot_options_are_refused_naming_the_range(sqlite_url):
+    async def go():
+        hub, store = await _hub(sqlite_url)
+        for spec in ("montecarlo:samples=999999999999", "montecarlo:nodes=0", "montecarlo:ms=99999999"):
+            with pytest.raises(SpecError, match=r"out of range: allowed is \d+\.\.\d+"):
+                await hub.create_table({"seats": [{"kind": "human"}, {"kind": "bot", "bot": spec}]})
+        assert hub.tables == {} and await store.load() == []
+        await store.close()
+
+    run(go())
+
+
+def test_a_bot_over_its_time_cap_plays_a_seeded_rules_move(tmp_path, monkeypatch, caplog):
+    """With the cap at 0 s every montecarlo decision is replaced by the seeded rules decision: logged,
+    and the same on every run of the same test-seeded table."""
+    import ramsli.server.table as table_mod
+
+    monkeypatch.setattr(table_mod, "BOT_MOVE_SECONDS", 0)
+
+    async def one(n):
+        hub, store = await _hub(f"sqlite+aiosqlite:///{tmp_path / f'cap{n}.sqlite'}")
+        seats = [{"kind": "bot", "bot": "montecarlo:samples=4"}, {"kind": "bot", "bot": "rules"},
+                 {"kind": "bot", "bot": "rules"}]
+        made, t, _people = await _table(hub, seats=seats, rules=["end=hands:1"], seed=5)
+        for _ in range(2000):
+            if t.status == "over":
+                break
+            await asyncio.sleep(0.01)
+        assert t.status == "over"
+        events = next(r["events"] for r in await store.load() if r["id"] == t.id)
+        await hub.close()
+        await store.close()
+        return [(k, d.get("action")) for _s, k, d in events]
+
+    with caplog.at_level("WARNING", logger="ramsli.server"):
+        first = run(one(1))
+        second = run(one(2))
+    assert first == second
+    assert any("played a rules move instead" in r.getMessage() for r in caplog.records)

@@ -39,7 +39,7 @@ from ramsli.hand import seat_name
 from ramsli.history import settlement_record
 from ramsli.session import first_dealer_cut, forbidden_name_char
 
-__all__ = ["Table", "SeatState", "TableError", "TableOptions", "FAST_BOTS", "FILL_BOT", "NAME_MAX", "bot_pool",
+__all__ = ["Table", "SeatState", "TableError", "TableOptions", "FAST_BOTS", "FILL_BOT", "NAME_MAX", "BOT_MOVE_SECONDS", "bot_pool",
            "shutdown_bot_pool"]
 
 #: bots cheap enough to run on the event loop; others run in worker processes (see :func:`bot_pool`)
@@ -48,6 +48,8 @@ FAST_BOTS = ("random", "rules")
 FILL_BOT = "rules"
 #: longest seat name, characters
 NAME_MAX = 24
+#: seconds one decision of a slow bot may take; past it the seat plays a seeded ``rules`` decision
+BOT_MOVE_SECONDS = 10.0
 
 
 _POOL: Any = None
@@ -724,7 +726,14 @@ class Table:
             seed = (random.Random(f"{self.seed}:decide:{seat.index}:{seq}").randrange(2**32)
                     if self.seed is not None else secrets.randbits(32))
             try:
-                action = await asyncio.get_running_loop().run_in_executor(bot_pool(), _decide, spec, seed, obs)
+                action = await asyncio.wait_for(
+                    asyncio.get_running_loop().run_in_executor(bot_pool(), _decide, spec, seed, obs),
+                    BOT_MOVE_SECONDS)
+            except asyncio.TimeoutError:  # too slow: a seeded rules decision instead (same seed, same move)
+                logging.getLogger("ramsli.server").warning(
+                    "table %s: bot %s at %s took over %g s; played a rules move instead", self.id, spec,
+                    seat_name(seat.index), BOT_MOVE_SECONDS)
+                action = _safe_act(make_bot(FILL_BOT, seed=seed), obs)
             except Exception:  # noqa: BLE001 - a broken pool: think in a thread instead
                 shutdown_bot_pool()
                 action = await asyncio.get_running_loop().run_in_executor(None, _safe_act, player, obs)
