@@ -307,3 +307,73 @@ def test_a_bot_over_its_time_cap_plays_a_seeded_rules_move(tmp_path, monkeypatch
         second = run(one(2))
     assert first == second
     assert any("played a rules move instead" in r.getMessage() for r in caplog.records)
+
+
+# -- finding 5: one damaged table does not stop the server; a damaged file is one line, exit 2 -------
+
+def test_a_table_that_does_not_replay_is_marked_broken_and_the_others_start(tmp_path, caplog):
+    import sqlite3
+
+    path = tmp_path / "s.sqlite"
+    url = f"sqlite+aiosqlite:///{path}"
+
+    async def make():
+        hub, store = await _hub(url)
+        good, t1, _p = await _table(hub, bot_pace_seconds=30)
+        bad, t2, _q = await _table(hub, bot_pace_seconds=30)
+        await hub.close()
+        await store.close()
+        return good["table"], bad["table"], t1.seq
+
+    good, bad, good_seq = run(make())
+    with sqlite3.connect(path) as db:
+        db.execute("update events set data = ? where table_id = ? and kind = 'deal'",
+                   ('{"number": 1, "deck": ["ZZ"], "cut": 1, "dealer": 0, "stacks": [], "pot": 0}', bad))
+
+    async def restart():
+        hub, store = await _hub(url)
+        with caplog.at_level("ERROR", logger="ramsli.server"):
+            assert await hub.restore() == 1
+        assert hub.tables[good].seq == good_seq and bad in hub.broken and "does not replay" in hub.broken[bad]
+        assert sum(bad in r.getMessage() for r in caplog.records) == 1  # logged once
+        with pytest.raises(TableError) as e:
+            hub.table(bad)
+        assert e.value.code == "table_broken"
+        c = Conn()
+        await hub.receive(c, json.dumps({"type": "hello", "token": "x"}), bad)
+        assert c.sent[-1]["code"] == "table_broken" and bad in c.sent[-1]["message"] and c.closed_with[0] == 4004
+        await hub.close()
+        await store.close()
+
+    run(restart())
+
+
+@pytest.mark.parametrize("damage", ["text", "header", "truncated"])
+def test_serve_on_a_damaged_database_file_says_so_in_one_line_and_exits_2(tmp_path, damage):
+    from typer.testing import CliRunner
+
+    from ramsli.cli import app
+
+    path = tmp_path / "d.sqlite"
+    url = f"sqlite+aiosqlite:///{path}"
+    if damage == "text":
+        path.write_text("not a database\n")
+    else:
+        async def make():
+            hub, store = await _hub(url)
+            for _ in range(6):
+                await _table(hub, bot_pace_seconds=30)
+            await hub.close()
+            await store.close()
+
+        run(make())
+        data = bytearray(path.read_bytes())
+        if damage == "header":
+            data[:16] = b"garbage!garbage!"
+        else:
+            data = data[:8192]
+        path.write_bytes(bytes(data))
+    r = CliRunner().invoke(app, ["serve", "--port", "18799", "--database", url])
+    assert r.exit_code == 2, r.output
+    lines = [x for x in r.output.splitlines() if x.strip()]
+    assert len(lines) == 1 and str(path) in lines[0] and "Traceback" not in r.output, r.output

@@ -35,7 +35,8 @@ __all__ = ["create_app", "app_from_env", "WebSocketConn", "WS_MAX_SIZE"]
 WS_MAX_SIZE = 65536
 
 _STATUS = {"no_table": 404, "no_hand": 404, "bad_token": 403, "started": 409, "session_over": 409,
-           "name_taken": 409, "seat_taken": 409, "bad_name": 422, "bad_spec": 422, "bad_message": 422}
+           "name_taken": 409, "seat_taken": 409, "bad_name": 422, "bad_spec": 422, "bad_message": 422,
+           "table_broken": 503}
 
 
 def _err(code: str, lang: str = "en", **fields: Any) -> JSONResponse:
@@ -131,8 +132,10 @@ def create_app(database: str | None = None, allow_test_seeds: bool = False) -> F
 
     @app.get("/api/tables")
     async def list_tables(request: Request):
+        hub = hub_of(request)
         return [{"table": t.id, "status": t.status, "spectate": f"/t/{t.id}/watch/{t.spectator_token}",
-                 "seats": [s["name"] for s in t.info()["seats"]]} for t in hub_of(request).tables.values()]
+                 "seats": [s["name"] for s in t.info()["seats"]]} for t in hub.tables.values()] + [
+                {"table": tid, "status": "broken", "reason": reason} for tid, reason in hub.broken.items()]
 
     @app.get("/api/tables/{table_id}")
     async def info(request: Request, table_id: str):

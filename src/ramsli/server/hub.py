@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import logging
 import secrets
 import time
 from collections import deque
@@ -165,13 +166,29 @@ class Hub:
         self.store = store
         self.allow_test_seeds = allow_test_seeds
         self.tables: dict[str, Table] = {}
+        #: tables that did not replay at start-up: id -> reason (listed as unavailable, never served)
+        self.broken: dict[str, str] = {}
 
     # -- lifecycle --------------------------------------------------------------------
 
     async def restore(self) -> int:
-        """Rebuild every stored table by replaying its events; start their drivers. Returns the count."""
+        """Rebuild every stored table by replaying its events; start their drivers. Returns the count.
+
+        A table that does not replay (a damaged row, an event the engine refuses, a bot spec
+        no longer allowed) is put in :attr:`broken` with its reason, logged once, and the
+        other tables start normally.
+        """
+        log = logging.getLogger("ramsli.server")
         for row in await self.store.load():
-            t = Table.replay(row["id"], row["spec"], row["events"], self.store)
+            try:
+                if row.get("error"):
+                    raise ValueError(f"table {row['id']}: {row['error']}")
+                t = Table.replay(row["id"], row["spec"], row["events"], self.store)
+            except Exception as e:  # noqa: BLE001 - one damaged table must not stop the server
+                reason = str(e).splitlines()[0][:300] if str(e) else type(e).__name__
+                self.broken[row["id"]] = reason
+                log.error("table %s is broken and not served: %s", row["id"], reason)
+                continue
             self.tables[t.id] = t
             t.start_driver()
         return len(self.tables)
@@ -281,6 +298,8 @@ class Hub:
         """
         t = self.tables.get(table_id) if isinstance(table_id, str) else None
         if t is None:
+            if isinstance(table_id, str) and table_id in self.broken:
+                raise TableError("table_broken", table=table_id)
             raise TableError("no_table", table=str(table_id)[:40])
         return t
 
@@ -388,6 +407,10 @@ class Hub:
             return
         tid = table_id if table_id is not None else msg.get("table")
         t = self.tables.get(tid) if isinstance(tid, str) else None
+        if t is None and isinstance(tid, str) and tid in self.broken:
+            conn.error("table_broken", table=tid)
+            conn.close(4004, "table_broken")
+            return
         if t is None:
             conn.error("no_table", table=str(tid)[:40])
             conn.close(4004, "no_table")

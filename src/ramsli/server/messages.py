@@ -32,6 +32,7 @@ MESSAGES: dict[str, str] = {
     "no_hello": N_("say hello with your seat token first"),
     "bad_token": N_("this token belongs to no seat of this table; use your invite link"),
     "no_table": N_("there is no table {table}"),
+    "table_broken": N_("table {table} could not be restored from the database and is unavailable"),
     "replaced": N_("your seat was opened in another window; this one is closed"),
     "rate_limited": N_("too many messages; at most {limit} a second"),
     "spectator": N_("a spectator cannot act"),
