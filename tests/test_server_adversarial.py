@@ -377,3 +377,31 @@ def test_serve_on_a_damaged_database_file_says_so_in_one_line_and_exits_2(tmp_pa
     assert r.exit_code == 2, r.output
     lines = [x for x in r.output.splitlines() if x.strip()]
     assert len(lines) == 1 and str(path) in lines[0] and "Traceback" not in r.output, r.output
+
+
+# -- finding 7: a fast client is told exactly which intent the rate limit dropped --------------------
+
+def test_rate_limit_is_a_token_bucket_and_names_a_dropped_intent(sqlite_url):
+    from ramsli.server.hub import RATE_LIMIT
+
+    async def go():
+        hub, store = await _hub(sqlite_url)
+        made, t, people = await _table(hub, bot_pace_seconds=30)
+        c = people[0][1]
+        c._tokens, c._last = 0.0, 1000.0  # an empty bucket at a fixed clock (no timing in the test)
+        assert c.flooding(1000.0)
+        assert not c.flooding(1000.0 + 1.0 / RATE_LIMIT + 1e-6)  # refilled: one more message passes
+        assert c.flooding(1000.0 + 1.0 / RATE_LIMIT + 2e-6)
+        assert not any(c.flooding(2000.0) for _ in range(RATE_LIMIT))  # a full bucket: a burst passes
+        assert c.flooding(2000.0)
+        before = _state(t)
+        c._tokens = 0.0
+        c._last = float("inf")  # the clock of the next message is before it: no refill
+        await hub.receive(c, json.dumps({"type": "act", "action": "p1 in", "seq": t.seq}))
+        err = c.sent[-1]
+        assert err["code"] == "rate_limited" and err["action"] == "p1 in" and err["intent_seq"] == t.seq
+        assert "p1 in" in err["message"] and "{" not in err["message"] and _state(t) == before
+        await hub.close()
+        await store.close()
+
+    run(go())

@@ -11,7 +11,8 @@ Hostile input (issue 10, item 5) is refused here, each with its protocol error
 code and a message in the connection's language, and never changes a table:
 a missing or wrong token, a second connection for the same seat (the newer
 wins), malformed JSON, an unknown message type, an oversized message
-(:data:`MAX_MESSAGE` bytes) and a flood (:data:`RATE_LIMIT` messages a second).
+(:data:`MAX_MESSAGE` bytes) and a flood (a token bucket of :data:`RATE_LIMIT` messages,
+refilled at :data:`RATE_LIMIT` a second; a dropped ``act`` is named in its error).
 """
 
 from __future__ import annotations
@@ -21,7 +22,6 @@ import json
 import logging
 import secrets
 import time
-from collections import deque
 from typing import Any
 
 from ramsli.bots import make_bot
@@ -108,7 +108,8 @@ class Conn:
         self.role: str | None = None
         self.closed_with: tuple[int, str] | None = None
         self.sent: list[dict[str, Any]] = []
-        self._times: deque[float] = deque()
+        self._tokens = float(RATE_LIMIT)
+        self._last: float | None = None
 
     def deliver(self, msg: dict[str, Any]) -> None:
         """Queue one message for the client (never blocks)."""
@@ -133,13 +134,15 @@ class Conn:
         return msg
 
     def flooding(self, now: float) -> bool:
-        """True if this message is over :data:`RATE_LIMIT` within the last second."""
-        t = self._times
-        while t and now - t[0] >= 1.0:
-            t.popleft()
-        if len(t) >= RATE_LIMIT:
+        """True if this message is over the limit: a token bucket of :data:`RATE_LIMIT` messages,
+        refilled at :data:`RATE_LIMIT` a second (``now`` in seconds, monotonic). A burst of up to
+        :data:`RATE_LIMIT` messages passes at once; after that one message per 1/RATE_LIMIT s."""
+        if self._last is not None:
+            self._tokens = min(float(RATE_LIMIT), self._tokens + max(0.0, now - self._last) * RATE_LIMIT)
+        self._last = now
+        if self._tokens < 1.0:
             return True
-        t.append(now)
+        self._tokens -= 1.0
         return False
 
 
@@ -349,12 +352,21 @@ class Hub:
         if len(raw.encode("utf-8", "surrogatepass")) > MAX_MESSAGE:
             conn.error("too_big", limit=MAX_MESSAGE)
             return
-        if conn.flooding(time.monotonic()):
-            conn.error("rate_limited", limit=RATE_LIMIT)
-            return
         try:
             msg = json.loads(raw)
         except (ValueError, RecursionError):
+            msg = None
+        if conn.flooding(time.monotonic()):
+            if isinstance(msg, dict) and msg.get("type") == "act":
+                # never drop an intent without saying which: the client may send it again
+                action, seq = str(msg.get("action"))[:40], msg.get("seq")
+                conn.deliver({"type": "error", "code": "rate_limited", "action": action,
+                              "intent_seq": seq if type(seq) is int else None,
+                              "message": message(conn.lang, "rate_limited_act", limit=RATE_LIMIT, action=action)})
+            else:
+                conn.error("rate_limited", limit=RATE_LIMIT)
+            return
+        if msg is None:
             conn.error("bad_json")
             return
         if not isinstance(msg, dict) or not isinstance(msg.get("type"), str):

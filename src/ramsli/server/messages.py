@@ -35,6 +35,7 @@ MESSAGES: dict[str, str] = {
     "table_broken": N_("table {table} could not be restored from the database and is unavailable"),
     "replaced": N_("your seat was opened in another window; this one is closed"),
     "rate_limited": N_("too many messages; at most {limit} a second"),
+    "rate_limited_act": N_("too many messages (at most {limit} a second): {action} was not played; send it again"),
     "spectator": N_("a spectator cannot act"),
     "not_sitting": N_("this link does not play a seat: sit down with it first, or open the link you sat down with"),
     "pending_seat": N_("you take over seat {seat} from the next hand; until then a bot plays it"),
