@@ -405,3 +405,53 @@ def test_rate_limit_is_a_token_bucket_and_names_a_dropped_intent(sqlite_url):
         await store.close()
 
     run(go())
+
+
+# -- finding 9: invisible names, look-alike names, bot-imitating names -------------------------------
+
+@pytest.mark.parametrize("blank", ["\u3164", "\u2800", " \u3164\u2800 ", "\u115f\u1160", "\uffa0"])
+def test_R2_2_a_name_of_invisible_fillers_is_blank(blank):
+    from ramsli.errors import TableError as EngineTableError
+    from ramsli.session import check_names
+
+    with pytest.raises(EngineTableError, match="invisible fillers"):
+        check_names(["Ann", blank])
+    with pytest.raises(TableError) as e:
+        from ramsli.server.table import check_name
+        check_name(blank)
+    assert e.value.code == "bad_name"
+
+
+@pytest.mark.parametrize("a,b", [("Ann", "\u0410nn"), ("Bob", "B\u043eb"), ("Ann", "\uff21nn"), ("Epsilon", "\u0395psilon"),
+                                 ("Rene", "Ren\u00e9"), ("Ann", " ann ")])
+def test_R2_2_look_alike_names_are_the_same_name(a, b):
+    from ramsli.errors import TableError as EngineTableError
+    from ramsli.session import check_names
+
+    with pytest.raises(EngineTableError, match="look-alike"):
+        check_names([a, b])
+
+
+def test_R2_2_distinct_and_emoji_names_still_work():
+    from ramsli.session import check_names
+
+    check_names(["Ann", "Anna", "👩\u200d👩", "Zoë"])
+
+
+def test_server_refuses_invisible_look_alike_and_bot_imitating_names(sqlite_url):
+    async def go():
+        hub, store = await _hub(sqlite_url)
+        seats = [{"kind": "human"}, {"kind": "human"}, {"kind": "human"}, {"kind": "bot", "bot": "rules"}]
+        made = await hub.create_table({"seats": seats, "seed": 1})
+        tid = made["table"]
+        await hub.sit(tid, made["seats"][0]["token"], "Ann")
+        for name, code in [("\u3164", "bad_name"), ("\u2800", "bad_name"), ("\u0410nn", "name_taken"),
+                           ("rules p4", "bot_name"), ("Rules P3", "bot_name"), ("montecarlo p2'", "bot_name")]:
+            with pytest.raises(TableError) as e:
+                await hub.sit(tid, made["seats"][1]["token"], name)
+            assert e.value.code == code, (name, e.value.code)
+        assert (await hub.sit(tid, made["seats"][1]["token"], "Rulesy"))["seat"] == "p2"
+        await hub.close()
+        await store.close()
+
+    run(go())

@@ -35,7 +35,7 @@ __all__ = ["create_app", "app_from_env", "WebSocketConn", "WS_MAX_SIZE"]
 WS_MAX_SIZE = 65536
 
 _STATUS = {"no_table": 404, "no_hand": 404, "bad_token": 403, "started": 409, "session_over": 409,
-           "name_taken": 409, "seat_taken": 409, "bad_name": 422, "bad_spec": 422, "bad_message": 422,
+           "name_taken": 409, "seat_taken": 409, "bad_name": 422, "bot_name": 422, "bad_spec": 422, "bad_message": 422,
            "table_broken": 503}
 
 

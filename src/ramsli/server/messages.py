@@ -48,6 +48,7 @@ MESSAGES: dict[str, str] = {
     "not_your_seat": N_("you play seat {seat} only"),
     "bad_name": N_("a name is 1 to {max} characters of text without control characters (R2.2)"),
     "name_taken": N_("the name {name} is already at this table (R2.2)"),
+    "bot_name": N_("the name {name} looks like a bot's seat; choose a name of your own (R2.2)"),
     "bad_spec": N_("the table cannot be made: {detail}"),
     "no_hand": N_("hand {number} is not finished or does not exist"),
     "storage": N_("the table could not save this move; nothing changed, try again"),

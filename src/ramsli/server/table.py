@@ -37,7 +37,8 @@ from ramsli.bots import make_bot
 from ramsli.cards import Card, make_deck
 from ramsli.hand import seat_name
 from ramsli.history import settlement_record
-from ramsli.session import first_dealer_cut, forbidden_name_char
+from ramsli.bots.base import bot_names
+from ramsli.session import first_dealer_cut, forbidden_name_char, name_is_blank, name_key
 
 __all__ = ["Table", "SeatState", "TableError", "TableOptions", "FAST_BOTS", "FILL_BOT", "NAME_MAX", "BOT_MOVE_SECONDS", "bot_pool",
            "shutdown_bot_pool"]
@@ -175,16 +176,32 @@ class _Clock:
         self.t0 = time.monotonic()
 
 
+def looks_like_a_bot(name: str) -> bool:
+    """True if ``name`` imitates the label the server gives a bot-played seat (``rules p4``,
+    ``montecarlo p2'``), compared as :func:`~ramsli.session.name_key` compares names."""
+    key = name_key(name).replace(" ", "")
+    bots = sorted({name_key(b) for b in bot_names()} | {name_key(FILL_BOT), "tips", "bot"}, key=len, reverse=True)
+    for b in bots:
+        if key.startswith(b):
+            rest = key[len(b):].rstrip("'")
+            if len(rest) >= 2 and rest[0] == "p" and all(c.isdigit() or c == "l" for c in rest[1:]):
+                return True
+    return False
+
+
 def check_name(name: Any) -> str:
-    """A seat name as R2.2 wants it: 1..24 characters of text without control characters.
+    """A seat name as R2.2 wants it: 1..24 characters of text without control characters, not
+    blank (spaces and invisible fillers only) and not imitating a bot's label (``rules p4``).
 
     Raises:
         TableError: ``bad_name``.
     """
-    if not isinstance(name, str) or not name.strip() or len(name.strip()) > NAME_MAX:
+    if not isinstance(name, str) or name_is_blank(name) or len(name.strip()) > NAME_MAX:
         raise TableError("bad_name", max=NAME_MAX)
     if forbidden_name_char(name) is not None:  # the engine's one R2.2 character rule
         raise TableError("bad_name", max=NAME_MAX)
+    if looks_like_a_bot(name):
+        raise TableError("bot_name", name=name.strip())
     return name.strip()
 
 
@@ -383,7 +400,7 @@ class Table:
                 return seat
             others = [s.name for s in self.seats if s is not seat and s.name] + \
                      [s.pending for s in self.seats if s is not seat and s.pending]
-            if name.casefold() in {n.casefold() for n in others}:
+            if name_key(name) in {name_key(n) for n in others}:  # look-alikes are the same name (R2.2)
                 raise TableError("name_taken", name=name)
             if self.status == "waiting" and seat.taken and seat.name == name:
                 return seat
@@ -405,16 +422,16 @@ class Table:
             if self.status != "waiting":
                 raise TableError("started")
             names = []
-            used = {s.name.casefold() for s in self.seats if s.name}
+            used = {name_key(s.name) for s in self.seats if s.name}
             for s in self.seats:
                 if s.name:
                     names.append(s.name)
                     continue
                 base = f"{(s.bot or FILL_BOT).split(':')[0]} {seat_name(s.index)}"
                 name = base
-                while name.casefold() in used:
+                while name_key(name) in used:
                     name += "'"
-                used.add(name.casefold())
+                used.add(name_key(name))
                 names.append(name)
             rng = random.Random(f"{self.seed}:dealer") if self.seed is not None else self._rng
             dealer, _rounds = first_dealer_cut(len(self.seats), rng, deck=self.rules.deck)
