@@ -455,3 +455,54 @@ def test_server_refuses_invisible_look_alike_and_bot_imitating_names(sqlite_url)
         await store.close()
 
     run(go())
+
+
+# -- finding 8: the hint is computed once per seat and position, one at a time per seat --------------
+
+def test_concurrent_hints_for_one_seat_cost_one_computation(sqlite_url, monkeypatch):
+    import threading
+
+    import httpx
+
+    pytest.importorskip("numba")
+    import ramsli.lab.odds as odds
+    import ramsli.server.pages as pages
+    from ramsli.server.app import create_app
+
+    calls = []
+    release = threading.Event()
+
+    def fake_estimate(**query):
+        calls.append(query)
+        release.wait(30)
+        return {"p_trick": 0.5, "p_most": 0.2, "ev_in": 1.0, "ev_out": -1.0, "ev_diff": {"mean": 2.0, "ci95": 0.1},
+                "out_allowed": True, "samples": 10, "accepted": 10, "conditioning": "none"}
+
+    monkeypatch.setattr(odds, "estimate", fake_estimate)
+
+    async def go():
+        hub, store = await _hub(sqlite_url)
+        seats = [{"kind": "human"}] * 3
+        made, t, people = await _table(hub, seats=seats)
+        app = create_app(sqlite_url)
+        app.state.hub = hub
+        app.state.hint_tables = {t.id}
+        me = t.session.hand.to_act
+        other = (me + 1) % 3
+        async with httpx.AsyncClient(transport=httpx.ASGITransport(app=app), base_url="http://127.0.0.1") as client:
+            url = f"/api/tables/{t.id}/hint?token={people[me][0]}"
+            tasks = [asyncio.ensure_future(client.get(url)) for _ in range(30)]
+            await asyncio.sleep(0.2)  # let them all arrive (ordering only; nothing asserts a duration)
+            release.set()
+            answers = await asyncio.gather(*tasks)
+            assert [r.status_code for r in answers] == [200] * 30 and len(calls) == 1
+            assert len({r.text for r in answers}) == 1
+            assert (await client.get(url)).status_code == 200 and len(calls) == 1  # cached
+            r = await client.get(f"/api/tables/{t.id}/hint?token={made['seats'][me]['token']}")
+            assert r.status_code == 403  # the invite token does not own the seat
+            r = await client.get(f"/api/tables/{t.id}/hint?token={people[other][0]}")
+            assert r.status_code == 409 and len(calls) == 1
+        await hub.close()
+        await store.close()
+
+    run(go())
