@@ -506,3 +506,23 @@ def test_concurrent_hints_for_one_seat_cost_one_computation(sqlite_url, monkeypa
         await store.close()
 
     run(go())
+
+
+# -- finding 10 (tokens): every token comparison is constant-time ------------------------------------
+
+def test_tokens_are_compared_with_compare_digest_only():
+    """No ``==``/``!=``/``in`` on a token in the server's Python source: secrets.compare_digest."""
+    import ast
+    from pathlib import Path
+
+    import ramsli.server as pkg
+
+    bad = []
+    for path in sorted(Path(pkg.__file__).parent.glob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.Compare) and any(isinstance(op, (ast.Eq, ast.NotEq, ast.In, ast.NotIn))
+                                                     for op in node.ops):
+                names = ast.unparse(node)
+                if "token" in names.lower() and "isinstance" not in names and "None" not in names:
+                    bad.append(f"{path.name}:{node.lineno}: {names}")
+    assert not bad, bad

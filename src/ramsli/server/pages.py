@@ -34,6 +34,7 @@ import asyncio
 import functools
 import html
 import json
+import secrets
 import threading
 import time
 from pathlib import Path
@@ -181,7 +182,7 @@ async def watch_page(request: Request, table_id: str, token: str) -> HTMLRespons
     """The table as a spectator sees it (no hidden card at all, R7)."""
     try:
         t = _hub(request).table(table_id)
-        if token != t.spectator_token:
+        if not secrets.compare_digest(token.encode(), t.spectator_token.encode()):  # constant time
             raise TableError("bad_token")
     except TableError as e:
         return _error_page(request, e)
