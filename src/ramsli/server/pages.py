@@ -288,7 +288,7 @@ async def hint(request: Request, table_id: str, token: str = "") -> JSONResponse
     """
     t = _hub(request).table(table_id)
     seat = t.seat_of_token(token)
-    if seat is None or not t.owns(seat, token):  # only the person sitting there (R7)
+    if seat is None:
         raise TableError("bad_token")
     if not hint_allowed(request.app, t.id):
         return JSONResponse({"error": "hint_off", "message": "the creator of this table did not allow the hint"},
@@ -300,7 +300,8 @@ async def hint(request: Request, table_id: str, token: str = "") -> JSONResponse
     if hand is None or t.status != "playing":
         return JSONResponse({"error": "no_hint", "message": "no hand is being declared"}, status_code=409)
     obs = hand.observe(seat.index)
-    if not seat.taken or obs.phase.value != "declare" or obs.to_act != seat.index:
+    if not seat.taken or not t.owns(seat, token) or obs.phase.value != "declare" or obs.to_act != seat.index:
+        # only the person sitting there, with the personal token (an invite token owns no cards, R7)
         return JSONResponse({"error": "no_hint", "message": "the hint is for your own turn to declare"},
                             status_code=409)
     key = (t.id, seat.index, _number, t.seq)
