@@ -123,6 +123,7 @@ def test_two_people_three_bots_session_survives_sigkill(db_url, server_factory):
         for i, name in ((0, "Ann"), (2, "Bo")):
             st, sat = _post(server.http, f"/api/tables/{table}/sit", {"token": made["seats"][i]["token"], "name": name})
             assert st == 200 and sat["seat"] == f"p{i + 1}", sat
+            made["seats"][i]["token"] = sat["token"]  # the personal token acts from now on
         ann = await WSPlayer(server.ws, table, made["seats"][0]["token"]).start()
         bo = await WSPlayer(server.ws, table, made["seats"][2]["token"], lang="de").start()
         spec_token = made["spectate"].rsplit("/", 1)[1]
@@ -186,9 +187,11 @@ def test_hostile_input_over_real_websockets(sqlite_url, server_factory):
         "seats": [{"kind": "human"}, {"kind": "human"}, {"kind": "human"}], "seed": 4, "bot_pace_seconds": 0})
     assert status == 201
     table = made["table"]
-    token = made["seats"][0]["token"]
     for i, name in enumerate(["Ann", "Bo", "Cy"]):  # three people: nobody moves but them
-        assert _post(server.http, f"/api/tables/{table}/sit", {"token": made["seats"][i]["token"], "name": name})[0] == 200
+        st, sat = _post(server.http, f"/api/tables/{table}/sit", {"token": made["seats"][i]["token"], "name": name})
+        assert st == 200
+        if i == 0:
+            token = sat["token"]  # the personal token acts from now on
     assert _post(server.http, f"/api/tables/{table}/sit", {"token": "forged", "name": "Eve"})[0] == 403
     assert _post(server.http, f"/api/tables/{table}/start", {"creator_token": "forged"})[0] == 403
     st, bad = _post(server.http, "/api/tables", {"seats": [{"kind": "human"}] * 3, "rules": ["bete=lots"]})

@@ -107,7 +107,7 @@ async def _session(rules: dict[str, str], kinds: list[str], hands: int, choice_s
         conns: list[CheckingConn] = []
         for i, s in enumerate(made["seats"]):
             if s["kind"] == "human":
-                await hub.sit(tid, s["token"], f"Human {i + 1}")
+                s["token"] = (await hub.sit(tid, s["token"], f"Human {i + 1}"))["token"]  # the personal token
                 c = CheckingConn(hub, tid, i, failures)
                 c.token = s["token"]
                 await hub.receive(c, json.dumps({"type": "hello", "token": s["token"]}), tid)

@@ -38,7 +38,7 @@ async def _table(hub, seats=SEATS3, start=True, **opts):
     conns = []
     for i, s in enumerate(made["seats"]):
         if s["kind"] == "human":
-            await hub.sit(tid, s["token"], f"P{i + 1}")
+            s["token"] = (await hub.sit(tid, s["token"], f"P{i + 1}"))["token"]  # the personal token acts now
             c = Conn()
             await hub.receive(c, json.dumps({"type": "hello", "token": s["token"]}), tid)
             conns.append(c)
@@ -269,10 +269,10 @@ def test_a_person_takes_over_a_bot_seat_between_hands(sqlite_url):
         bot_token = made["seats"][2]["token"]
         n_hand = t.session.hands_played
         res = await hub.sit(t.id, bot_token, "Cy")
-        assert res == {"seat": "p3", "pending": True}
+        assert res == {"seat": "p3", "pending": True, "token": t.seats[2].personal}
         assert t.seats[2].taken is False  # not in the middle of the hand
         cy = Conn()
-        await hub.receive(cy, json.dumps({"type": "hello", "token": bot_token}), t.id)
+        await hub.receive(cy, json.dumps({"type": "hello", "token": res["token"]}), t.id)
         # play the hand out with the humans; the bot still plays p3 in this hand
         while t.session.hands_played == n_hand:
             c = await _until_human_turn(t, conns)

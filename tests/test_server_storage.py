@@ -100,7 +100,7 @@ def test_a_failed_commit_changes_nothing_and_says_so(sqlite_url):
         tid = made["table"]
         conns = []
         for s in made["seats"]:
-            await hub.sit(tid, s["token"], s["seat"].upper())
+            s["token"] = (await hub.sit(tid, s["token"], s["seat"].upper()))["token"]  # the personal token
             c = Conn()
             await hub.receive(c, json.dumps({"type": "hello", "token": s["token"], "lang": "it"}), tid)
             conns.append(c)

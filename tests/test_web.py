@@ -472,11 +472,18 @@ def _texts(page) -> list[str]:
         return out; }""")
 
 
+def _sit(base: str, made: dict, i: int, name: str) -> None:
+    """Sit ``name`` at seat ``i``; from then on the seat's personal token (and its link) plays it."""
+    sat = _post(base, f"/api/tables/{made['table']}/sit", {"token": made["seats"][i]["token"], "name": name})
+    made["seats"][i]["token"] = sat["token"]
+    made["seats"][i]["invite"] = f"/t/{made['table']}/s/{sat['token']}"
+
+
 def _mid_hand(base: str, seed: int = 3) -> dict:
     """A table of one human (who sat) and bots, started, with the human to act."""
     made = _table(base, [{"kind": "human"}] + [{"kind": "bot", "bot": "rules"}] * 4, seed=seed, rules=["end=hands:3"],
                   hint=True)
-    _post(base, f"/api/tables/{made['table']}/sit", {"token": made["seats"][0]["token"], "name": "Ann"})
+    _sit(base, made, 0, "Ann")
     _post(base, f"/api/tables/{made['table']}/start", {"creator_token": made["creator_token"]})
     return made
 
@@ -549,7 +556,7 @@ def test_screenshots_of_lobby_and_table(chromium, server, tmp_path):
     out = Path(os.environ["RAMSLI_SCREENSHOTS"]) if os.environ.get("RAMSLI_SCREENSHOTS") else tmp_path
     out.mkdir(parents=True, exist_ok=True)
     made = _table(base, [{"kind": "human"}] + [{"kind": "bot", "bot": "rules"}] * 4, seed=21, rules=["end=hands:5"])
-    _post(base, f"/api/tables/{made['table']}/sit", {"token": made["seats"][0]["token"], "name": "Ann"})
+    _sit(base, made, 0, "Ann")
     _post(base, f"/api/tables/{made['table']}/start", {"creator_token": made["creator_token"]})
     for name, viewport in (("laptop", LAPTOP), ("phone", PHONE)):
         ctx = _context(chromium, viewport, reduced_motion="reduce")  # no card caught mid-animation
@@ -714,7 +721,7 @@ def test_general_rams_and_target_questions(chromium, server):
     base, db = server
     made = _table(base, [{"kind": "human"}, {"kind": "bot", "bot": "rules"}, {"kind": "bot", "bot": "rules"}],
                   seed=9, rules=["general_rams=true", "targets=true", "end=hands:4"])
-    _post(base, f"/api/tables/{made['table']}/sit", {"token": made["seats"][0]["token"], "name": "Ann"})
+    _sit(base, made, 0, "Ann")
     ctx = _context(chromium)
     try:
         me = Seat(ctx, base, made["seats"][0]["invite"])

@@ -22,7 +22,23 @@ from typing import Any, Mapping
 
 from ramsli import toml_text
 
-__all__ = ["Rules", "RulesError", "EndCondition", "PRESETS", "PRESET_NOTES", "OPTIONS", "OptionInfo"]
+__all__ = ["Rules", "RulesError", "EndCondition", "PRESETS", "PRESET_NOTES", "OPTIONS", "OptionInfo",
+           "MAX_OPTION_NUMBER", "MAX_COUNTERS", "MAX_SESSION_HANDS", "MAX_SESSION_MINUTES", "check_play_limits"]
+
+#: the largest number any option may hold (counters, hands, minutes); the engine's own bound, far
+#: beyond play, so that a typo of many digits is refused instead of being carried through every hand
+MAX_OPTION_NUMBER = 10**30
+#: the most counters a stack, the ante or the bete may hold where counters are 64-bit integers
+#: (the lab's batch kernel, ``ramsli.lab.limits``) and at a table of ``ramsli serve``
+MAX_COUNTERS = 10**9
+#: the most hands a session end ``hands:N`` may ask for at a table of ``ramsli serve`` (R3.6)
+MAX_SESSION_HANDS = 10**5
+#: the most minutes a session end ``time:M`` may ask for at a table of ``ramsli serve`` (R3.6)
+MAX_SESSION_MINUTES = 10**5
+
+
+def _num(x: int) -> str:
+    return f"{x:,}".replace(",", "_")
 
 
 class RulesError(ValueError):
@@ -54,8 +70,11 @@ class EndCondition:
             RulesError: for any other text.
         """
         kind, sep, num = str(text).strip().partition(":")
-        if (kind not in cls.KINDS or not sep or not (num.strip().isascii() and num.strip().isdigit())
-                or len(num.strip()) > 4000 or int(num) < 1):
+        if kind in cls.KINDS and sep and num.strip().isascii() and num.strip().isdigit() and (
+                len(num.strip()) > 31 or int(num) > MAX_OPTION_NUMBER):
+            raise RulesError(f"option 'end': {text[:40]!r}{'…' if len(text) > 40 else ''} is too large (R3.6); "
+                             f"allowed is N, M from 1 to {_num(MAX_OPTION_NUMBER)}")
+        if kind not in cls.KINDS or not sep or not (num.strip().isascii() and num.strip().isdigit()) or int(num) < 1:
             raise RulesError(
                 f"option 'end': {text!r} is not a session end (R3.6); allowed are "
                 "'win-at:N' (counters), 'hands:N', 'time:M' (minutes) with N, M ≥ 1"
@@ -155,14 +174,16 @@ class Rules:
                                  "allowed are true, false")
         if self.players is not None and (type(self.players) is not int or not 2 <= self.players <= 6):
             raise RulesError(f"option 'players': {self.players!r} is not allowed (R2.1); allowed are 2-6")
-        if type(self.starting_stack) is not int or self.starting_stack < 1:
-            raise RulesError(f"option 'starting_stack': {self.starting_stack!r} is not allowed (R3.3); "
-                             "allowed is a whole number >= 1")
-        if type(self.ante) is not int or self.ante < 0:
-            raise RulesError(f"option 'ante': {self.ante!r} is not allowed (R4.1); allowed is a whole number >= 0")
-        if not (self.bete == "pot" or (type(self.bete) is int and self.bete >= 0)):
-            raise RulesError(f"option 'bete': {self.bete!r} is not allowed (R5.3); "
-                             "allowed is a whole number >= 0 or 'pot'")
+        big = _num(MAX_OPTION_NUMBER)
+        if type(self.starting_stack) is not int or not 1 <= self.starting_stack <= MAX_OPTION_NUMBER:
+            raise RulesError(f"option 'starting_stack': {_short(self.starting_stack)} is not allowed (R3.3); "
+                             f"allowed is a whole number >= 1 and at most {big}")
+        if type(self.ante) is not int or not 0 <= self.ante <= MAX_OPTION_NUMBER:
+            raise RulesError(f"option 'ante': {_short(self.ante)} is not allowed (R4.1); "
+                             f"allowed is a whole number >= 0 and at most {big}")
+        if not (self.bete == "pot" or (type(self.bete) is int and 0 <= self.bete <= MAX_OPTION_NUMBER)):
+            raise RulesError(f"option 'bete': {_short(self.bete)} is not allowed (R5.3); "
+                             f"allowed is a whole number >= 0 and at most {big}, or 'pot'")
         end = self.end
         if isinstance(end, (str, EndCondition)):
             end = (end,)
@@ -351,6 +372,43 @@ class Rules:
         return {k: v for k, v in mine.items() if base.get(k) != v}
 
 
+def _short(v: Any) -> str:
+    """``repr(v)``, cut to 40 characters (a number of 5000 digits is not repeated back)."""
+    if isinstance(v, int) and not isinstance(v, bool) and abs(v) > 10**40:
+        return f"a number of {len(str(abs(v)))} digits"
+    text = repr(v)
+    return text if len(text) <= 40 else text[:40] + "…"
+
+
+def check_play_limits(rules: Rules) -> None:
+    """Refuse rules whose numbers are beyond play at a real table: counters (starting stack,
+    ante, bete, ``win-at``) above :data:`MAX_COUNTERS`, ``hands:N`` above :data:`MAX_SESSION_HANDS`,
+    ``time:M`` above :data:`MAX_SESSION_MINUTES` (R3.3, R4.1, R5.3, R3.6). The engine itself takes
+    numbers up to :data:`MAX_OPTION_NUMBER`; the table server and the lab's kernel call this.
+
+    Raises:
+        RulesError: naming the option and the allowed range.
+
+    >>> check_play_limits(Rules())
+    >>> check_play_limits(Rules(starting_stack=10**18))
+    Traceback (most recent call last):
+    ...
+    ramsli.rules.RulesError: option 'starting_stack': 1000000000000000000 is too large (R3.3); allowed is at most 1_000_000_000 counters
+    """
+    for name, value, rule in (("starting_stack", rules.starting_stack, "R3.3"), ("ante", rules.ante, "R4.1"),
+                              ("bete", rules.bete, "R5.3")):
+        if isinstance(value, int) and value > MAX_COUNTERS:
+            raise RulesError(f"option {name!r}: {_short(value)} is too large ({rule}); "
+                             f"allowed is at most {_num(MAX_COUNTERS)} counters")
+    limits = {"win-at": (MAX_COUNTERS, "counters"), "hands": (MAX_SESSION_HANDS, "hands"),
+              "time": (MAX_SESSION_MINUTES, "minutes")}
+    for cond in rules.end:
+        most, unit = limits[cond.kind]
+        if cond.value > most:
+            raise RulesError(f"option 'end': {cond.kind}:{_short(cond.value)} is too large (R3.6); "
+                             f"allowed is {cond.kind}:1..{_num(most)} ({unit})")
+
+
 def _parse_value(key: str, raw: str) -> Any:
     if key == "end":
         return [p for p in (x.strip() for x in raw.split(",")) if p]
@@ -363,7 +421,10 @@ def _parse_value(key: str, raw: str) -> Any:
         return raw
     if key in ("players", "starting_stack", "ante", "bete"):
         digits = raw[1:] if raw.startswith("-") else raw
-        if digits.isascii() and digits.isdigit() and len(digits) <= 4000:  # Python refuses str->int past 4300 digits
+        if digits.isascii() and digits.isdigit():
+            if len(digits.lstrip("0")) > 31:  # int() of thousands of digits is slow, or refused past 4300
+                raise RulesError(f"option {key!r}: a number of {len(digits)} digits is too large (R8); "
+                                 f"allowed is at most {_num(MAX_OPTION_NUMBER)}")
             return int(raw)
         return raw
     return raw

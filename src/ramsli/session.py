@@ -34,7 +34,7 @@ from ramsli.seats import left_of, order_from_dealer
 from ramsli.settlement import Settlement, settle
 
 __all__ = ["Session", "LedgerEntry", "EndReason", "first_dealer_cut", "check_names", "check_players",
-           "forbidden_name_char"]
+           "forbidden_name_char", "name_is_blank", "name_key", "NAME_FILLERS"]
 
 
 class EndReason(enum.StrEnum):
@@ -118,6 +118,19 @@ def first_dealer_cut(n_seats: int, rng: random.Random | None = None, seats: Sequ
 #: Invisible format characters that are allowed in a name: the zero-width non-joiner and
 #: joiner, which shape scripts (Persian, Indic) and emoji sequences (👩\u200d👩).
 _JOINERS = frozenset("\u200c\u200d")
+#: characters that show as nothing but are letters or symbols (not format characters): Hangul
+#: fillers, the braille blank, the combining grapheme joiner; a name of only these (and spaces)
+#: is blank (R2.2)
+NAME_FILLERS = frozenset("\u115f\u1160\u3164\uffa0\u2800\u034f\u17b4\u17b5")
+#: look-alike letters of other scripts -> the Latin letter they imitate (after NFKC and casefold):
+#: common Cyrillic and Greek confusables, so that "Аnn" (Cyrillic А) is the same name as "Ann"
+_SKELETON = str.maketrans({
+    "а": "a", "в": "b", "е": "e", "ё": "e", "к": "k", "м": "m", "н": "h", "о": "o", "р": "p", "с": "c",
+    "т": "t", "у": "y", "х": "x", "ѕ": "s", "і": "i", "ї": "i", "ј": "j", "һ": "h", "ԁ": "d", "ԛ": "q",
+    "ԝ": "w", "ɡ": "g", "ӏ": "l", "α": "a", "β": "b", "ε": "e", "η": "n", "ι": "i", "κ": "k", "ν": "v",
+    "ο": "o", "ρ": "p", "τ": "t", "υ": "u", "χ": "x", "ζ": "z", "μ": "u", "ϲ": "c", "ϳ": "j",
+    "0": "o", "1": "l", "ı": "i", "ℓ": "l",
+})
 
 
 def forbidden_name_char(name: str) -> str | None:
@@ -138,10 +151,34 @@ def forbidden_name_char(name: str) -> str | None:
     return None
 
 
+def name_is_blank(name: str) -> bool:
+    """True if ``name`` shows as nothing: empty after removing spaces and :data:`NAME_FILLERS` (R2.2).
+
+    >>> name_is_blank("\u3164"), name_is_blank(" \u2800 "), name_is_blank("Bo")
+    (True, True, False)
+    """
+    return not "".join(ch for ch in name if ch not in NAME_FILLERS).strip()
+
+
+def name_key(name: str) -> str:
+    """The form in which two seat names are compared (R2.2): Unicode NFKC, casefolded, without
+    :data:`NAME_FILLERS`, spaces collapsed, and common Cyrillic and Greek look-alikes (and the
+    digits 0 and 1) mapped to the Latin letters they imitate. Names with the same key look alike.
+
+    >>> name_key(" ANN ") == name_key("\u0430nn") == name_key("Ａnn")
+    True
+    """
+    text = unicodedata.normalize("NFKC", name).casefold()
+    text = "".join(ch for ch in text if ch not in NAME_FILLERS)
+    text = unicodedata.normalize("NFKD", text)
+    text = "".join(ch for ch in text if not unicodedata.combining(ch)).translate(_SKELETON)
+    return " ".join(text.split())
+
+
 def check_names(names: Sequence[str]) -> None:
     """Check the seat names of a table: 2..6 names (R2.1), each non-empty text without a
-    character refused by :func:`forbidden_name_char`, all different ignoring case and
-    surrounding spaces (R2.2). :class:`Session` and the hand history reader both call it.
+    character refused by :func:`forbidden_name_char` and not blank (:func:`name_is_blank`), all
+    different by :func:`name_key` (ignoring case, surrounding spaces and look-alike letters, R2.2). :class:`Session` and the hand history reader both call it.
 
     Raises:
         TableError: ``field`` ``"names"``; ``index`` the 0-based position of the first bad
@@ -150,26 +187,27 @@ def check_names(names: Sequence[str]) -> None:
     >>> check_names(["Ann", "Bo", " ann"])
     Traceback (most recent call last):
     ...
-    ramsli.errors.TableError: name 3 ' ann' is also the name of p1; every seat needs its own name (compared ignoring case and surrounding spaces) (R2.2)
+    ramsli.errors.TableError: name 3 ' ann' is also the name of p1; every seat needs its own name (compared ignoring case and surrounding spaces, and look-alike letters of other scripts as the same) (R2.2)
     """
     n = len(names)
     if not 2 <= n <= MAX_SEATS:
         raise TableError(f"{n} players: allowed are 2..{MAX_SEATS} (R2.1)", "names", None, "R2.1")
     seen: dict[str, int] = {}
     for i, name in enumerate(names):
-        if not isinstance(name, str) or not name.strip():
-            raise TableError(f"name {i + 1} of {seat_name(i)} is {name!r}: a name is non-empty text (R2.2)",
-                             "names", i, "R2.2")
+        if not isinstance(name, str) or name_is_blank(name):
+            raise TableError(f"name {i + 1} of {seat_name(i)} is {name!r}: a name is non-empty text, not only "
+                             "spaces or invisible fillers (R2.2)", "names", i, "R2.2")
         ch = forbidden_name_char(name)
         if ch is not None:
             raise TableError(f"name {i + 1} {name!r} contains the character U+{ord(ch):04X}; names must not hold "
                              "control characters, tabs, line breaks, invisible format characters or "
                              "bidirectional controls (they would be printed to the terminal as they are) (R2.2)",
                              "names", i, "R2.2")
-        key = name.strip().casefold()
+        key = name_key(name)
         if key in seen:
             raise TableError(f"name {i + 1} {name!r} is also the name of {seat_name(seen[key])}; every seat needs "
-                             "its own name (compared ignoring case and surrounding spaces) (R2.2)", "names", i, "R2.2")
+                             "its own name (compared ignoring case and surrounding spaces, and look-alike "
+                             "letters of other scripts as the same) (R2.2)", "names", i, "R2.2")
         seen[key] = i
 
 

@@ -130,7 +130,8 @@ def make_bot(spec: str, seed: int | None = None, *, rng: random.Random | None = 
     the same seed gives the same choices.
 
     Raises:
-        ValueError: for an unknown bot name (the message lists the names) or a bad option.
+        ValueError: for an unknown bot name (the message lists the names) or a bad option, e.g.
+            one outside the range the bot declares in its ``OPTION_RANGES`` (``{option: (lo, hi)}``).
         TypeError: if both ``seed`` and ``rng`` are given.
     """
     if seed is not None and rng is not None:
@@ -157,6 +158,11 @@ def make_bot(spec: str, seed: int | None = None, *, rng: random.Random | None = 
             raise ValueError(f"bot {name!r} option {k}: {v!r} is not a whole number (e.g. {name}:{k}={d})")
         if isinstance(d, float) and not isinstance(v, (int, float)):
             raise ValueError(f"bot {name!r} option {k}: {v!r} is not a number (e.g. {name}:{k}={d})")
+    ranges = getattr(BOTS[name], "OPTION_RANGES", {})  # bounds a bot declares with its options
+    for k, v in kwargs.items():
+        if k in ranges and isinstance(v, (int, float)) and not ranges[k][0] <= v <= ranges[k][1]:
+            raise ValueError(f"bot {name!r} option {k}={v!r} is out of range: allowed is "
+                             f"{ranges[k][0]}..{ranges[k][1]} (e.g. {name}:{k}={defaults.get(k, ranges[k][0])})")
     unknown = [k for k in kwargs if k not in allowed]
     if unknown:
         raise ValueError(f"bot {name!r} has no option {unknown[0]!r}; its options are "

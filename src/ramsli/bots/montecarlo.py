@@ -162,13 +162,17 @@ class MonteCarloBot:
     """
 
     name = "montecarlo"
+    #: the allowed range of each option (checked here and by :func:`~ramsli.bots.base.make_bot`):
+    #: bounded, so that no spec makes one decision think for hours
+    OPTION_RANGES = {"samples": (1, 2000), "ms": (0, 60000), "nodes": (1, 100000), "soft": (0, 1),
+                     "tries": (1, 100)}
 
     def __init__(self, seed: int | None = None, samples: int = 20, ms: float = 0, nodes: int = 3000,
                  soft: float = 0.3, tries: int = 8, *, rng: random.Random | None = None) -> None:
-        if int(samples) < 1:
-            raise ValueError(f"samples={samples!r}: allowed is a whole number >= 1")
-        if ms < 0 or int(nodes) < 1 or not 0 <= soft <= 1 or int(tries) < 1:
-            raise ValueError("allowed are ms >= 0, nodes >= 1, 0 <= soft <= 1, tries >= 1")
+        for key, value in (("samples", samples), ("ms", ms), ("nodes", nodes), ("soft", soft), ("tries", tries)):
+            lo, hi = self.OPTION_RANGES[key]
+            if not lo <= value <= hi:
+                raise ValueError(f"{key}={value!r}: allowed is {lo}..{hi}")
         self.rng = random_source(seed, rng, "MonteCarloBot")
         self.samples = int(samples)
         self.ms = float(ms)

@@ -2,13 +2,14 @@
 
 Tables, invite links and the protocol are in ``docs/protocol.md``; running,
 storage and crash safety in ``docs/server.md``. Exit status 2 for a bad option
-(a database URL that is not SQLite or PostgreSQL, a port outside 1..65535, or a
-port another program already listens on: checked before anything is announced
-or any database is opened).
+(a database URL that is not SQLite or PostgreSQL, a port outside 1..65535, a port another
+program already listens on, or a database that cannot be opened or is damaged: checked before
+anything is announced, one line naming it).
 """
 
 from __future__ import annotations
 
+import asyncio
 import errno
 import socket
 import threading
@@ -45,9 +46,13 @@ def serve(
     import uvicorn
 
     from ramsli.server.app import WS_MAX_SIZE, create_app
-    from ramsli.server.storage import default_url
+    from ramsli.server.storage import StoreError, check_database, default_url
 
     url = database or default_url()
+    try:  # a damaged database file is one clear line and exit status 2, not a traceback
+        asyncio.run(check_database(url))
+    except StoreError as e:
+        fail(str(e))
     app = create_app(url, allow_test_seeds=allow_test_seeds)
     address = f"http://{host if ':' not in host else f'[{host}]'}:{port}/"
     typer.echo(f"ramsli table server at {address}  (database {url.split('@')[-1]}; Ctrl-C to stop)")

@@ -26,6 +26,7 @@ import os
 import tempfile
 from pathlib import Path
 
+from ramsli.rules import MAX_COUNTERS as _RULES_MAX_COUNTERS
 from ramsli.rules import Rules
 
 __all__ = ["MAX_COUNTERS", "MAX_JOBS", "MAX_HANDS", "MAX_SESSIONS", "MAX_DEALS", "MAX_TIPS_HANDS", "LimitError",
@@ -33,7 +34,7 @@ __all__ = ["MAX_COUNTERS", "MAX_JOBS", "MAX_HANDS", "MAX_SESSIONS", "MAX_DEALS",
            "out_targets", "check_writable", "atomic_output"]
 
 #: the most counters one stack, the ante, the bete or the pot may hold in the batch kernel
-MAX_COUNTERS = 10**9
+MAX_COUNTERS = _RULES_MAX_COUNTERS  # the bound lives with the rules (ramsli.rules.MAX_COUNTERS)
 #: the most worker processes ``--jobs`` may ask for (a fixed bound, whatever the number of cores)
 MAX_JOBS = 64
 #: the most independent hands ``simulate --hands`` plays (the kernel plays them in batches)

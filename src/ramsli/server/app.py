@@ -22,7 +22,7 @@ from fastapi import FastAPI, Request, WebSocket
 from fastapi.responses import HTMLResponse, JSONResponse, PlainTextResponse
 from starlette.websockets import WebSocketDisconnect, WebSocketState
 
-from ramsli.server.hub import HELLO_SECONDS, MAX_MESSAGE, Conn, Hub, SpecError
+from ramsli.server.hub import HELLO_SECONDS, MAX_MESSAGE, Conn, Hub, SpecError, read_body
 from ramsli.server.messages import message
 from ramsli.server.ledger import router as ledger_router
 from ramsli.server.pages import page_lang, router as pages_router
@@ -36,7 +36,8 @@ __all__ = ["create_app", "app_from_env", "WebSocketConn", "WS_MAX_SIZE"]
 WS_MAX_SIZE = 65536
 
 _STATUS = {"no_table": 404, "no_hand": 404, "bad_token": 403, "started": 409, "session_over": 409,
-           "name_taken": 409, "bad_name": 422, "bad_spec": 422, "bad_message": 422}
+           "name_taken": 409, "seat_taken": 409, "bad_name": 422, "bot_name": 422, "bad_spec": 422, "bad_message": 422,
+           "table_broken": 503}
 
 
 def _err(code: str, lang: str = "en", **fields: Any) -> JSONResponse:
@@ -117,19 +118,12 @@ def create_app(database: str | None = None, allow_test_seeds: bool = False) -> F
         return request.app.state.hub
 
     async def body_of(request: Request) -> Any:
-        raw = await request.body()
-        if len(raw) > 16384:
-            raise TableError("bad_message", detail="the request body is over 16384 bytes")
-        try:
-            return json.loads(raw or b"{}")
-        except ValueError:
-            raise TableError("bad_message", detail="the request body is not JSON") from None
+        return await read_body(request.stream())
 
     @app.exception_handler(TableError)
     async def _table_error(request: Request, e: TableError):
-        fields = {k: v for k, v in e.fields.items() if k != "seq"}
         return _err(e.code, page_lang(request.query_params.get("lang"), request.headers.get("accept-language")),
-                    **fields)
+                    **e.fields)
 
     @app.exception_handler(SpecError)
     async def _spec_error(request: Request, e: SpecError):
@@ -141,8 +135,10 @@ def create_app(database: str | None = None, allow_test_seeds: bool = False) -> F
 
     @app.get("/api/tables")
     async def list_tables(request: Request):
+        hub = hub_of(request)
         return [{"table": t.id, "status": t.status, "spectate": f"/t/{t.id}/watch/{t.spectator_token}",
-                 "seats": [s["name"] for s in t.info()["seats"]]} for t in hub_of(request).tables.values()]
+                 "seats": [s["name"] for s in t.info()["seats"]]} for t in hub.tables.values()] + [
+                {"table": tid, "status": "broken", "reason": reason} for tid, reason in hub.broken.items()]
 
     @app.get("/api/tables/{table_id}")
     async def info(request: Request, table_id: str):

@@ -11,28 +11,33 @@ Hostile input (issue 10, item 5) is refused here, each with its protocol error
 code and a message in the connection's language, and never changes a table:
 a missing or wrong token, a second connection for the same seat (the newer
 wins), malformed JSON, an unknown message type, an oversized message
-(:data:`MAX_MESSAGE` bytes) and a flood (:data:`RATE_LIMIT` messages a second).
+(:data:`MAX_MESSAGE` bytes) and a flood (a token bucket of :data:`RATE_LIMIT` messages,
+refilled at :data:`RATE_LIMIT` a second; a dropped ``act`` is named in its error).
 """
 
 from __future__ import annotations
 
 import dataclasses
 import json
+import logging
 import secrets
 import time
-from collections import deque
 from typing import Any
 
 from ramsli.bots import make_bot
 from ramsli.history import HandHistory
-from ramsli.rules import Rules, RulesError
+from ramsli.rules import Rules, RulesError, check_play_limits
 from ramsli.server.messages import message
 from ramsli.server.table import Table, TableError, TableOptions
 
-__all__ = ["Hub", "Conn", "MAX_MESSAGE", "RATE_LIMIT", "SpecError"]
+__all__ = ["Hub", "Conn", "MAX_MESSAGE", "MAX_BODY", "MAX_RULES", "RATE_LIMIT", "SpecError", "parse_body", "read_body"]
 
 #: the longest client message accepted, bytes
 MAX_MESSAGE = 4096
+#: the longest HTTP request body accepted (``POST /api/tables``, ``/api/web/tables``, ``sit``, ``start``), bytes
+MAX_BODY = 16384
+#: the most ``key=value`` entries in a table spec's ``rules`` list (R8 has fewer options than this)
+MAX_RULES = 64
 #: client messages accepted per connection within one second
 RATE_LIMIT = 20
 #: seconds a new connection has to say hello
@@ -41,6 +46,46 @@ HELLO_SECONDS = 10.0
 
 class SpecError(ValueError):
     """A table spec the server cannot make; the message says what is wrong and what is allowed."""
+
+
+def parse_body(raw: bytes) -> Any:
+    """The JSON value of an HTTP request body (an empty body is ``{}``).
+
+    Raises:
+        TableError: ``bad_message`` for a body over :data:`MAX_BODY` bytes, one that is not
+            JSON, or one nested too deeply to read (the message says which).
+
+    >>> parse_body(b'{"seats": []}')
+    {'seats': []}
+    >>> parse_body(b"[" * 5000)
+    Traceback (most recent call last):
+    ...
+    ramsli.server.table.TableError: bad_message: the request body is not JSON (or nested too deeply)
+    """
+    if len(raw) > MAX_BODY:
+        raise TableError("bad_message", detail=f"the request body is over {MAX_BODY} bytes")
+    try:
+        return json.loads(raw or b"{}")
+    except (ValueError, RecursionError):
+        raise TableError("bad_message", detail="the request body is not JSON (or nested too deeply)") from None
+
+
+async def read_body(chunks: Any) -> Any:
+    """Read an HTTP request body from an async iterator of byte chunks (Starlette's
+    ``request.stream()``), stopping as soon as it passes :data:`MAX_BODY` bytes, and parse it
+    as :func:`parse_body` does.
+
+    Raises:
+        TableError: ``bad_message``, as :func:`parse_body`.
+    """
+    parts: list[bytes] = []
+    size = 0
+    async for chunk in chunks:
+        size += len(chunk)
+        if size > MAX_BODY:
+            raise TableError("bad_message", detail=f"the request body is over {MAX_BODY} bytes")
+        parts.append(chunk)
+    return parse_body(b"".join(parts))
 
 
 class Conn:
@@ -63,7 +108,8 @@ class Conn:
         self.role: str | None = None
         self.closed_with: tuple[int, str] | None = None
         self.sent: list[dict[str, Any]] = []
-        self._times: deque[float] = deque()
+        self._tokens = float(RATE_LIMIT)
+        self._last: float | None = None
 
     def deliver(self, msg: dict[str, Any]) -> None:
         """Queue one message for the client (never blocks)."""
@@ -77,6 +123,8 @@ class Conn:
         """Deliver an ``error`` message in the connection's language; returns it."""
         if rule is not None:
             fields["rule"] = rule
+        if seq is not None:
+            fields.setdefault("seq", seq)  # fills the {seq} of stale_seq
         msg: dict[str, Any] = {"type": "error", "code": code, "message": message(self.lang, code, **fields)}
         if rule is not None:
             msg["rule"] = rule
@@ -86,13 +134,15 @@ class Conn:
         return msg
 
     def flooding(self, now: float) -> bool:
-        """True if this message is over :data:`RATE_LIMIT` within the last second."""
-        t = self._times
-        while t and now - t[0] >= 1.0:
-            t.popleft()
-        if len(t) >= RATE_LIMIT:
+        """True if this message is over the limit: a token bucket of :data:`RATE_LIMIT` messages,
+        refilled at :data:`RATE_LIMIT` a second (``now`` in seconds, monotonic). A burst of up to
+        :data:`RATE_LIMIT` messages passes at once; after that one message per 1/RATE_LIMIT s."""
+        if self._last is not None:
+            self._tokens = min(float(RATE_LIMIT), self._tokens + max(0.0, now - self._last) * RATE_LIMIT)
+        self._last = now
+        if self._tokens < 1.0:
             return True
-        t.append(now)
+        self._tokens -= 1.0
         return False
 
 
@@ -119,15 +169,31 @@ class Hub:
         self.store = store
         self.allow_test_seeds = allow_test_seeds
         self.tables: dict[str, Table] = {}
+        #: tables that did not replay at start-up: id -> reason (listed as unavailable, never served)
+        self.broken: dict[str, str] = {}
 
     # -- lifecycle --------------------------------------------------------------------
 
     async def restore(self) -> int:
-        """Rebuild every stored table by replaying its events; start their drivers. Returns the count."""
+        """Rebuild every stored table by replaying its events; start their drivers. Returns the count.
+
+        A table that does not replay (a damaged row, an event the engine refuses, a bot spec
+        no longer allowed) is put in :attr:`broken` with its reason, logged once, and the
+        other tables start normally.
+        """
+        log = logging.getLogger("ramsli.server")
         for row in await self.store.load():
             if row["spec"].get("kind") == "ledger":  # a pub ledger (issue 16): ramsli.server.ledger restores it
                 continue
-            t = Table.replay(row["id"], row["spec"], row["events"], self.store)
+            try:
+                if row.get("error"):
+                    raise ValueError(f"table {row['id']}: {row['error']}")
+                t = Table.replay(row["id"], row["spec"], row["events"], self.store)
+            except Exception as e:  # noqa: BLE001 - one damaged table must not stop the server
+                reason = str(e).splitlines()[0][:300] if str(e) else type(e).__name__
+                self.broken[row["id"]] = reason
+                log.error("table %s is broken and not served: %s", row["id"], reason)
+                continue
             self.tables[t.id] = t
             t.start_driver()
         return len(self.tables)
@@ -160,8 +226,11 @@ class Hub:
             raise SpecError("preset must be the name of a preset (R6)")
         if not isinstance(assignments, list) or not all(isinstance(a, str) for a in assignments):
             raise SpecError("rules must be a list of 'key=value' texts (R8), e.g. [\"end=hands:10\"]")
+        if len(assignments) > MAX_RULES:
+            raise SpecError(f"rules has {len(assignments)} entries; allowed are at most {MAX_RULES} (R8)")
         try:
             rules = Rules.preset(preset).with_assignments(assignments)
+            check_play_limits(rules)  # counters and session ends within play (R3.3, R3.6)
         except RulesError as e:
             raise SpecError(str(e)) from None
         seats = body.get("seats")
@@ -237,14 +306,18 @@ class Hub:
         """
         t = self.tables.get(table_id) if isinstance(table_id, str) else None
         if t is None:
+            if isinstance(table_id, str) and table_id in self.broken:
+                raise TableError("table_broken", table=table_id)
             raise TableError("no_table", table=str(table_id)[:40])
         return t
 
     async def sit(self, table_id: Any, token: Any, name: Any) -> dict[str, Any]:
-        """A person sits down (see :meth:`Table.sit`); returns ``{"seat", "pending"}``."""
+        """A person sits down (see :meth:`Table.sit`); returns ``{"seat", "pending", "token"}``,
+        ``token`` being the seat's personal token: the only one that acts for the seat from now on."""
         t = self.table(table_id)
         seat = await t.sit(token, name)
-        return {"seat": f"p{seat.index + 1}", "pending": seat.pending is not None}
+        return {"seat": f"p{seat.index + 1}", "pending": seat.pending is not None,
+                "token": seat.personal or seat.token}
 
     async def start(self, table_id: Any, creator_token: Any) -> dict[str, Any]:
         """The creator starts the session (see :meth:`Table.start`)."""
@@ -290,12 +363,21 @@ class Hub:
         if len(raw.encode("utf-8", "surrogatepass")) > MAX_MESSAGE:
             conn.error("too_big", limit=MAX_MESSAGE)
             return
-        if conn.flooding(time.monotonic()):
-            conn.error("rate_limited", limit=RATE_LIMIT)
-            return
         try:
             msg = json.loads(raw)
         except (ValueError, RecursionError):
+            msg = None
+        if conn.flooding(time.monotonic()):
+            if isinstance(msg, dict) and msg.get("type") == "act":
+                # never drop an intent without saying which: the client may send it again
+                action, seq = str(msg.get("action"))[:40], msg.get("seq")
+                conn.deliver({"type": "error", "code": "rate_limited", "action": action,
+                              "intent_seq": seq if type(seq) is int else None,
+                              "message": message(conn.lang, "rate_limited_act", limit=RATE_LIMIT, action=action)})
+            else:
+                conn.error("rate_limited", limit=RATE_LIMIT)
+            return
+        if msg is None:
             conn.error("bad_json")
             return
         if not isinstance(msg, dict) or not isinstance(msg.get("type"), str):
@@ -316,10 +398,16 @@ class Hub:
             conn.error("no_hello")
             return
         if conn.seat is None:
-            conn.error("spectator", seq=t.seq)
+            if conn.role == "invite":
+                conn.error("not_sitting", seq=t.seq)
+            else:
+                conn.error("spectator", seq=t.seq)
             return
         if conn.seat.conn is not conn:
             conn.error("replaced")
+            return
+        if not conn.seat.taken:  # a take-over waits for the next deal; a bot plays this hand
+            conn.error("pending_seat", seq=t.seq, seat=f"p{conn.seat.index + 1}")
             return
         if "action" not in msg or "seq" not in msg:
             conn.error("bad_message", detail="act needs action (text) and seq (the view's seq)", seq=t.seq)
@@ -342,6 +430,10 @@ class Hub:
             return
         tid = table_id if table_id is not None else msg.get("table")
         t = self.tables.get(tid) if isinstance(tid, str) else None
+        if t is None and isinstance(tid, str) and tid in self.broken:
+            conn.error("table_broken", table=tid)
+            conn.close(4004, "table_broken")
+            return
         if t is None:
             conn.error("no_table", table=str(tid)[:40])
             conn.close(4004, "no_table")
@@ -353,10 +445,13 @@ class Hub:
             conn.error("bad_token")
             conn.close(4003, "bad_token")
             return
+        invite = seat is not None and not t.owns(seat, token)
+        if invite:
+            seat = None  # an invite token that owns no seat: a spectator's view, no cards, no acts (R7)
         conn.table = t
         conn.seat = seat
-        conn.role = "seat" if seat is not None else "spectator"
-        conn.deliver({"type": "welcome", "table": t.id, "role": conn.role,
+        conn.role = "seat" if seat is not None else ("invite" if invite else "spectator")
+        conn.deliver({"type": "welcome", "table": t.id, "role": "seat" if seat is not None else "spectator",
                       "seat": None if seat is None else f"p{seat.index + 1}"})
         old = t.attach(seat, conn)
         if seat is None:

@@ -49,6 +49,7 @@ from fastapi.responses import HTMLResponse, JSONResponse, Response
 
 from ramsli.frontends.i18n import LANGS, LOCALE_DIR, DOMAIN
 from ramsli.rules import PRESETS, Rules
+from ramsli.server.hub import read_body
 from ramsli.server.table import TableError
 
 __all__ = ["router", "WEB_DIR", "page_lang", "catalog", "hint_allowed", "hint_query", "HINT_SECONDS"]
@@ -59,6 +60,16 @@ router = APIRouter()
 WEB_DIR = Path(__file__).resolve().parent / "web"
 #: seconds of sampling behind one hint (the lab's odds estimate)
 HINT_SECONDS = 1.0
+#: hint computations running at once in the whole server (each on a thread, never the bots' pool)
+HINT_CONCURRENCY = 2
+#: finished hints kept, per (table, seat, hand, seq)
+HINT_CACHE = 256
+
+#: (table, seat) -> (key, future) of the hint being computed for that seat: one at a time per seat
+_hint_running: dict[tuple[str, int], tuple[tuple, Any]] = {}
+#: (table, seat, hand, seq) -> the answer (a seat asking again at the same position gets it at once)
+_hint_done: dict[tuple, dict[str, Any]] = {}
+_hint_slots: dict[Any, asyncio.Semaphore] = {}
 
 _TYPES = {".js": "text/javascript; charset=utf-8", ".css": "text/css; charset=utf-8",
           ".svg": "image/svg+xml", ".html": "text/html; charset=utf-8"}
@@ -183,7 +194,7 @@ async def watch_page(request: Request, table_id: str, token: str) -> HTMLRespons
     """The table as a spectator sees it (no hidden card at all, R7)."""
     try:
         t = _hub(request).table(table_id)
-        if token != t.spectator_token:
+        if not secrets.compare_digest(token.encode(), t.spectator_token.encode()):  # constant time
             raise TableError("bad_token")
     except TableError as e:
         return _error_page(request, e)
@@ -211,10 +222,7 @@ def hint_allowed(app: Any, table_id: str) -> bool:
 @router.post("/api/web/tables", status_code=201)
 async def create_web_table(request: Request) -> Any:
     """``POST /api/tables`` plus ``"hint": bool`` (default false): the answer says ``"hint"`` too."""
-    try:
-        body = json.loads(await request.body() or b"{}")
-    except ValueError:
-        raise TableError("bad_message", detail="the request body is not JSON") from None
+    body = await read_body(request.stream())  # the same size cap as POST /api/tables
     if not isinstance(body, dict):
         raise TableError("bad_message", detail="give a table spec object")
     hint = body.get("hint", False)
@@ -310,7 +318,10 @@ async def hint(request: Request, table_id: str, token: str = "") -> JSONResponse
     Answers ``{"ev_diff": {"mean", "ci95"}, "ev_in", "ev_out", "p_trick", "samples", ...}``
     (counters of this hand; stay in when ``ev_diff`` is above zero), or an error:
     ``403 hint_off`` (the creator did not allow it), ``409 no_hint`` (not your turn to declare),
-    ``501 no_lab`` (the optional extra ``lab`` is not installed; the message says how to add it).
+    ``501 no_lab`` (the optional extra ``lab`` is not installed; the message says how to add it),
+    ``429 hint_busy`` (a hint for another position of this seat is still being computed).
+    One computation at a time per seat; the answer is kept per (seat, hand, seq), so asking
+    again at the same position costs nothing.
     """
     t = _hub(request).table(table_id)
     seat = t.seat_of_token(token)
@@ -326,18 +337,56 @@ async def hint(request: Request, table_id: str, token: str = "") -> JSONResponse
     if hand is None or t.status != "playing":
         return JSONResponse({"error": "no_hint", "message": "no hand is being declared"}, status_code=409)
     obs = hand.observe(seat.index)
-    if not seat.taken or obs.phase.value != "declare" or obs.to_act != seat.index:
+    if not seat.taken or not t.owns(seat, token) or obs.phase.value != "declare" or obs.to_act != seat.index:
+        # only the person sitting there, with the personal token (an invite token owns no cards, R7)
         return JSONResponse({"error": "no_hint", "message": "the hint is for your own turn to declare"},
                             status_code=409)
+    key = (t.id, seat.index, _number, t.seq)
+    if key in _hint_done:
+        return JSONResponse(_hint_done[key])
+    running = _hint_running.get((t.id, seat.index))
+    if running is not None and running[0] == key:
+        answer, status = await asyncio.shield(running[1])  # the same question is being answered: wait for it
+        return JSONResponse(answer, status_code=status)
+    if running is not None:
+        return JSONResponse({"error": "hint_busy", "message": "a hint for this seat is being computed; "
+                             "ask again when it is done"}, status_code=429)
+    fut = asyncio.get_running_loop().create_future()
+    _hint_running[(t.id, seat.index)] = (key, fut)
+    try:
+        answer, status = await _compute_hint(obs)
+    except Exception as e:  # noqa: BLE001 - the waiters get the same failure
+        fut.set_exception(e)
+        fut.exception()  # retrieved: no "never retrieved" warning when nobody waited
+        raise
+    finally:
+        _hint_running.pop((t.id, seat.index), None)
+    fut.set_result((answer, status))
+    if status == 200:
+        if len(_hint_done) >= HINT_CACHE:
+            _hint_done.pop(next(iter(_hint_done)))
+        _hint_done[key] = answer
+    return JSONResponse(answer, status_code=status)
+
+
+async def _compute_hint(obs: Any) -> tuple[dict[str, Any], int]:
+    """One hint computation on a thread (never the bots' pool), at most :data:`HINT_CONCURRENCY`
+    at once in the server; returns (answer, HTTP status)."""
     from ramsli.lab.odds import OddsError, estimate
 
+    loop = asyncio.get_running_loop()
+    slots = _hint_slots.get(loop)
+    if slots is None:
+        _hint_slots.clear()
+        slots = _hint_slots[loop] = asyncio.Semaphore(HINT_CONCURRENCY)
     query = hint_query(obs, seed=int(time.time()) % 100000)
-    try:
-        res = await asyncio.get_running_loop().run_in_executor(None, functools.partial(estimate, **query))
-    except OddsError as e:
-        return JSONResponse({"error": "no_hint", "message": str(e)}, status_code=409)
+    async with slots:
+        try:
+            res = await loop.run_in_executor(None, functools.partial(estimate, **query))
+        except OddsError as e:
+            return {"error": "no_hint", "message": str(e)}, 409
     keep = ("p_trick", "p_most", "ev_in", "ev_out", "ev_diff", "out_allowed", "samples", "accepted", "conditioning")
-    return JSONResponse({k: res[k] for k in keep})
+    return {k: res[k] for k in keep}, 200
 
 
 # -- how to play ---------------------------------------------------------------------------

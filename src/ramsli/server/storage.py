@@ -39,7 +39,7 @@ from alembic import command
 from alembic.config import Config
 from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
 
-__all__ = ["Store", "StoreError", "metadata", "default_url", "MIGRATIONS"]
+__all__ = ["Store", "StoreError", "metadata", "default_url", "MIGRATIONS", "check_database"]
 
 #: where the Alembic scripts are (package data)
 MIGRATIONS = Path(__file__).resolve().parent / "migrations"
@@ -122,7 +122,8 @@ class Store:
         except StoreError:
             raise
         except Exception as e:  # noqa: BLE001 - any driver error becomes one clear message
-            raise StoreError(f"cannot open database {url!r}: {type(e).__name__}: {e}") from None
+            first = str(e).splitlines()[0] if str(e) else ""  # one line, not the driver's help links
+            raise StoreError(f"cannot open database {url!r}: {type(e).__name__}: {first}") from None
         return cls(engine, url)
 
     async def close(self) -> None:
@@ -190,12 +191,54 @@ class Store:
                 return
 
     async def load(self) -> list[dict[str, Any]]:
-        """Every table: ``{"id", "created", "spec", "events": [(seq, kind, data), ...]}`` in creation order."""
+        """Every table: ``{"id", "created", "spec", "events": [(seq, kind, data), ...]}`` in creation order.
+
+        A table whose stored spec or events are not JSON any more gets ``"error"`` (a one-line
+        reason) instead of failing the whole load.
+        """
         async with self.engine.connect() as conn:
             rows = (await conn.execute(sa.select(tables_t).order_by(tables_t.c.created, tables_t.c.id))).all()
             evs = (await conn.execute(sa.select(events_t).order_by(events_t.c.table_id, events_t.c.seq))).all()
         by_table: dict[str, list] = {}
+        errors: dict[str, str] = {}
         for e in evs:
-            by_table.setdefault(e.table_id, []).append((e.seq, e.kind, json.loads(e.data)))
-        return [{"id": r.id, "created": r.created, "spec": json.loads(r.spec), "events": by_table.get(r.id, [])}
-                for r in rows]
+            try:
+                by_table.setdefault(e.table_id, []).append((e.seq, e.kind, json.loads(e.data)))
+            except (TypeError, ValueError):
+                errors.setdefault(e.table_id, f"event {e.seq} is not JSON")
+        out = []
+        for r in rows:
+            row: dict[str, Any] = {"id": r.id, "created": r.created, "spec": None, "events": by_table.get(r.id, [])}
+            try:
+                row["spec"] = json.loads(r.spec)
+            except (TypeError, ValueError):
+                errors.setdefault(r.id, "its spec is not JSON")
+            if r.id in errors:
+                row["error"] = errors[r.id]
+            out.append(row)
+        return out
+
+
+async def check_database(url: str | None = None) -> int:
+    """Open the database at ``url``, check it (SQLite: ``PRAGMA quick_check``) and read every
+    table once; returns the number of tables. ``ramsli serve`` calls it before it listens.
+
+    Raises:
+        StoreError: a one-line reason naming the database, e.g. for a damaged or truncated
+            SQLite file or a file that is not a database.
+    """
+    url = url or default_url()
+    store = await Store.open(url)
+    try:
+        if url.startswith("sqlite"):
+            async with store.engine.connect() as conn:
+                result = [row[0] for row in (await conn.execute(sa.text("PRAGMA quick_check"))).all()]
+            if result != ["ok"]:
+                raise StoreError(f"database {url!r} is damaged: {'; '.join(map(str, result))[:200]}")
+        return len(await store.load())
+    except StoreError:
+        raise
+    except Exception as e:  # noqa: BLE001 - any driver error becomes one clear message
+        raise StoreError(f"database {url!r} cannot be read: {type(e).__name__}: {str(e).splitlines()[0][:200]}") from None
+    finally:
+        await store.close()

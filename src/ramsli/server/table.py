@@ -37,9 +37,11 @@ from ramsli.bots import make_bot
 from ramsli.cards import Card, make_deck
 from ramsli.hand import seat_name
 from ramsli.history import settlement_record
-from ramsli.session import first_dealer_cut, forbidden_name_char
+from ramsli.bots.base import bot_names
+from ramsli.session import first_dealer_cut, forbidden_name_char, name_is_blank, name_key
 
-__all__ = ["Table", "SeatState", "TableError", "TableOptions", "FAST_BOTS", "FILL_BOT", "NAME_MAX", "BOT_NAMES", "bot_pool",
+__all__ = ["Table", "SeatState", "TableError", "TableOptions", "FAST_BOTS", "FILL_BOT", "NAME_MAX", "BOT_NAMES",
+           "BOT_MOVE_SECONDS", "bot_pool",
            "shutdown_bot_pool"]
 
 #: bots cheap enough to run on the event loop; others run in worker processes (see :func:`bot_pool`)
@@ -50,6 +52,8 @@ FILL_BOT = "rules"
 NAME_MAX = 24
 #: the names of bots filling seats p1..p6 at the start (the same in every language)
 BOT_NAMES = ("Ada", "Bert", "Cleo", "Dario", "Elsa", "Finn")
+#: seconds one decision of a slow bot may take; past it the seat plays a seeded ``rules`` decision
+BOT_MOVE_SECONDS = 10.0
 
 
 _POOL: Any = None
@@ -102,7 +106,7 @@ class TableError(Exception):
         super().__init__(f"{code}: {detail}" if detail else code)
         self.code = code
         self.detail = detail
-        self.fields = fields
+        self.fields = {"detail": detail, **fields} if detail else fields  # fills a message's {detail}
 
 
 @dataclass
@@ -133,6 +137,10 @@ class SeatState:
         kind: ``"human"`` or ``"bot"`` as created.
         bot: the bot spec of a bot seat, else None.
         token: the seat token of its invite link (``secrets.token_urlsafe``).
+        personal: the token issued to the person who sat down here (returned by ``sit``); once it
+            exists only it acts for the seat and sees its cards, the invite token no longer does.
+            None before anyone sat down (and in tables stored before personal tokens existed,
+            where the invite token of a taken seat still acts).
         name: the name shown, or None while an open human seat is empty.
         taken: a person sits here (sat down through the invite link).
         pending: the name of a person taking over a bot-played seat at the next deal.
@@ -145,6 +153,7 @@ class SeatState:
     bot: str | None
     token: str
     name: str | None = None
+    personal: str | None = None
     taken: bool = False
     pending: str | None = None
     since_hand: int | None = None
@@ -178,16 +187,32 @@ class _Clock:
         self.t0 = time.monotonic()
 
 
+def looks_like_a_bot(name: str) -> bool:
+    """True if ``name`` imitates the label the server gives a bot-played seat (``rules p4``,
+    ``montecarlo p2'``), compared as :func:`~ramsli.session.name_key` compares names."""
+    key = name_key(name).replace(" ", "")
+    bots = sorted({name_key(b) for b in bot_names()} | {name_key(FILL_BOT), "tips", "bot"}, key=len, reverse=True)
+    for b in bots:
+        if key.startswith(b):
+            rest = key[len(b):].rstrip("'")
+            if len(rest) >= 2 and rest[0] == "p" and all(c.isdigit() or c == "l" for c in rest[1:]):
+                return True
+    return False
+
+
 def check_name(name: Any) -> str:
-    """A seat name as R2.2 wants it: 1..24 characters of text without control characters.
+    """A seat name as R2.2 wants it: 1..24 characters of text without control characters, not
+    blank (spaces and invisible fillers only) and not imitating a bot's label (``rules p4``).
 
     Raises:
         TableError: ``bad_name``.
     """
-    if not isinstance(name, str) or not name.strip() or len(name.strip()) > NAME_MAX:
+    if not isinstance(name, str) or name_is_blank(name) or len(name.strip()) > NAME_MAX:
         raise TableError("bad_name", max=NAME_MAX)
     if forbidden_name_char(name) is not None:  # the engine's one R2.2 character rule
         raise TableError("bad_name", max=NAME_MAX)
+    if looks_like_a_bot(name):
+        raise TableError("bot_name", name=name.strip())
     return name.strip()
 
 
@@ -276,6 +301,7 @@ class Table:
         """Apply one event to the in-memory state (live after commit, or while replaying)."""
         if kind == "sit":
             seat = self.seats[data["seat"]]
+            seat.personal = data.get("token", seat.personal)
             if self.status == "waiting":
                 seat.name = data["name"]
                 seat.taken = True
@@ -346,20 +372,35 @@ class Table:
     # -- requests --------------------------------------------------------------------
 
     def seat_of_token(self, token: Any) -> SeatState | None:
-        """The seat whose token is ``token`` (compared in constant time), or None."""
+        """The seat whose invite token or personal token is ``token`` (compared in constant
+        time), or None. Whether the token may act for that seat is :meth:`owns`."""
         if not isinstance(token, str):
             return None
         for s in self.seats:
-            if secrets.compare_digest(s.token.encode(), token.encode()):
+            if secrets.compare_digest(s.token.encode(), token.encode()) or (
+                    s.personal is not None and secrets.compare_digest(s.personal.encode(), token.encode())):
                 return s
         return None
+
+    def owns(self, seat: SeatState, token: Any) -> bool:
+        """True if ``token`` is the token of the person sitting at ``seat`` (or taking it over at
+        the next deal): the personal token ``sit`` returned. The invite token of a bot seat, of a
+        human seat nobody took, or of a seat someone sat down at, owns nothing (R7)."""
+        if not isinstance(token, str):
+            return False
+        if seat.personal is not None:
+            return secrets.compare_digest(seat.personal.encode(), token.encode())
+        return seat.taken and secrets.compare_digest(seat.token.encode(), token.encode())  # a table stored before personal tokens
 
     async def sit(self, token: Any, name: Any) -> SeatState:
         """A person sits down with a seat token and a name (R2.2); on a bot-played seat
         during the session, from the next hand on.
 
+        The first ``sit`` at a seat issues the seat's personal token (:attr:`SeatState.personal`);
+        from then on ``sit`` again needs that token (the invite token gets ``seat_taken``).
+
         Raises:
-            TableError: ``bad_token``, ``bad_name``, ``name_taken``, ``session_over``.
+            TableError: ``bad_token``, ``bad_name``, ``name_taken``, ``seat_taken``, ``session_over``.
         """
         async with self.lock:
             seat = self.seat_of_token(token)
@@ -368,17 +409,20 @@ class Table:
             name = check_name(name)
             if self.status == "over":
                 raise TableError("session_over")
+            if seat.personal is not None and not self.owns(seat, token):
+                raise TableError("seat_taken", seat=seat_name(seat.index))
             if seat.taken and self.status != "waiting":
                 return seat  # already sitting; the name stays (R2.2: names are fixed in a session)
             if seat.pending is not None:
                 return seat
             others = [s.name for s in self.seats if s is not seat and s.name] + \
                      [s.pending for s in self.seats if s is not seat and s.pending]
-            if name.casefold() in {n.casefold() for n in others}:
+            if name_key(name) in {name_key(n) for n in others}:  # look-alikes are the same name (R2.2)
                 raise TableError("name_taken", name=name)
             if self.status == "waiting" and seat.taken and seat.name == name:
                 return seat
-            await self._commit("sit", {"seat": seat.index, "name": name})
+            personal = seat.personal or secrets.token_urlsafe(18)
+            await self._commit("sit", {"seat": seat.index, "name": name, "token": personal})
             return seat
 
     async def start(self, creator_token: Any) -> None:
@@ -395,16 +439,16 @@ class Table:
             if self.status != "waiting":
                 raise TableError("started")
             names = []
-            used = {s.name.casefold() for s in self.seats if s.name}
+            used = {name_key(s.name) for s in self.seats if s.name}
             for s in self.seats:
                 if s.name:
                     names.append(s.name)
                     continue
                 base = BOT_NAMES[s.index]  # the level is shown beside the name (the seat's ``bot``)
                 name = base
-                while name.casefold() in used:
+                while name_key(name) in used:
                     name += "'"
-                used.add(name.casefold())
+                used.add(name_key(name))
                 names.append(name)
             rng = random.Random(f"{self.seed}:dealer") if self.seed is not None else self._rng
             dealer, _rounds = first_dealer_cut(len(self.seats), rng, deck=self.rules.deck)
@@ -780,7 +824,14 @@ class Table:
             seed = (random.Random(f"{self.seed}:decide:{seat.index}:{seq}").randrange(2**32)
                     if self.seed is not None else secrets.randbits(32))
             try:
-                action = await asyncio.get_running_loop().run_in_executor(bot_pool(), _decide, spec, seed, obs)
+                action = await asyncio.wait_for(
+                    asyncio.get_running_loop().run_in_executor(bot_pool(), _decide, spec, seed, obs),
+                    BOT_MOVE_SECONDS)
+            except asyncio.TimeoutError:  # too slow: a seeded rules decision instead (same seed, same move)
+                logging.getLogger("ramsli.server").warning(
+                    "table %s: bot %s at %s took over %g s; played a rules move instead", self.id, spec,
+                    seat_name(seat.index), BOT_MOVE_SECONDS)
+                action = _safe_act(make_bot(FILL_BOT, seed=seed), obs)
             except Exception:  # noqa: BLE001 - a broken pool: think in a thread instead
                 shutdown_bot_pool()
                 action = await asyncio.get_running_loop().run_in_executor(None, _safe_act, player, obs)

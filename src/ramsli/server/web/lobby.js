@@ -30,12 +30,14 @@
     R.toastHide();
     const made = await R.api("POST", "/api/web/tables", Object.assign({}, spec, { hint: hint }));
     const mine = made.seats[0];
-    await R.api("POST", `/api/tables/${made.table}/sit`, { token: mine.token, name: name });
-    R.rememberTable({ table: made.table, token: mine.token, seat: mine.seat, name: name, invite: mine.invite,
+    const sat = await R.api("POST", `/api/tables/${made.table}/sit`, { token: mine.token, name: name });
+    /* the personal token sitting down returned plays the seat; the invite link no longer does */
+    R.rememberTable({ table: made.table, token: sat.token, seat: mine.seat, name: name, invite: `/t/${made.table}/s/${sat.token}`,
       creator: made.creator_token, created: Date.now(), preset: spec.preset,
       invites: made.seats.slice(1).map((s) => ({ seat: s.seat, invite: s.invite, kind: s.kind, bot: s.bot })),
       spectate: made.spectate });
     if (startNow) await R.api("POST", `/api/tables/${made.table}/start`, { creator_token: made.creator_token });
+    made.mine = `/t/${made.table}/s/${sat.token}`;
     return made;
   }
 
@@ -44,7 +46,7 @@
     try {
       const spec = { preset: "traditional", rules: ["end=hands:10"], seats: [{ kind: "human" }].concat(Array(4).fill({ kind: "bot", bot: "rules" })) };
       const made = await createAndSit(spec, page.lab, true);
-      location.href = made.seats[0].invite + "?lang=" + R.lang;
+      location.href = made.mine + "?lang=" + R.lang;
     } catch (e) {
       R.toast(e.noName ? e.message : _("The table could not be made."), e.noName ? "" : e.message, "bad");
       ev.target.disabled = false;
@@ -138,7 +140,7 @@
       el("p", { text: _("Send each friend their own link. Seats nobody takes are played by a bot when you start.") }),
       el("ul", { class: "links" }, rows),
       el("div", { class: "row" },
-        el("a", { class: "button primary", href: made.seats[0].invite + "?lang=" + R.lang, text: _("Go to your seat") })));
+        el("a", { class: "button primary", href: made.mine + "?lang=" + R.lang, text: _("Go to your seat") })));
     box.hidden = false;
     box.scrollIntoView({ block: "start" });
   }

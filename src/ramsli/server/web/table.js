@@ -144,6 +144,9 @@
         if (!name) { R.toast(_("Please give your name."), "", "bad"); inp.focus(); return; }
         const r = await R.api("POST", `/api/tables/${P.table}/sit`, { token: P.token, name: name });
         R.settings.name = name; R.saveSettings();
+        /* from now on only the personal token sitting down returned plays this seat (docs/protocol.md) */
+        P.token = r.token;
+        history.replaceState(null, "", `/t/${P.table}/s/${r.token}` + location.search);
         R.rememberTable({ table: P.table, token: P.token, seat: r.seat, name: name, invite: location.pathname, created: Date.now() });
         P.taken = true; P.name = name;
         start();

@@ -1,0 +1,528 @@
+"""Regression tests for the adversarial tester's findings against ``ramsli serve`` (issue 10).
+
+Each test reproduces one finding first (it failed before the fix) and checks the refusal
+carries a clear reason and leaves the table unchanged. In-process through :class:`Hub` where
+possible; HTTP through the FastAPI app with Starlette's test client.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+
+import pytest
+
+from ramsli.server.hub import MAX_BODY, MAX_RULES, Conn, Hub, SpecError
+from ramsli.server.storage import Store
+from ramsli.server.table import TableError
+
+SEATS3 = [{"kind": "human"}, {"kind": "human"}, {"kind": "bot", "bot": "rules"}]
+
+
+def run(coro):
+    return asyncio.run(coro)
+
+
+async def _hub(url, allow_test_seeds=True):
+    store = await Store.open(url)
+    return Hub(store, allow_test_seeds=allow_test_seeds), store
+
+
+async def _table(hub, seats=SEATS3, sit=None, **opts):
+    """Create and start a table; the seats in ``sit`` (default: every human seat) sit down and say hello
+    with their personal tokens. Returns (made, table, {seat index: (personal token, conn)})."""
+    body = {"rules": opts.pop("rules", ["end=hands:3"]), "seats": seats, "bot_pace_seconds": 0,
+            "hand_pause_seconds": 0, "seed": opts.pop("seed", 3), **opts}
+    made = await hub.create_table(body)
+    tid = made["table"]
+    sit = [i for i, s in enumerate(seats) if s["kind"] == "human"] if sit is None else sit
+    people = {}
+    for i in sit:
+        personal = (await hub.sit(tid, made["seats"][i]["token"], f"P{i + 1}"))["token"]
+        c = Conn()
+        await hub.receive(c, json.dumps({"type": "hello", "token": personal}), tid)
+        people[i] = (personal, c)
+    await hub.start(tid, made["creator_token"])
+    return made, hub.tables[tid], people
+
+
+def _state(t):
+    s = t.session
+    return (t.seq, t.status, None if s is None or s.hand is None else s.hand.fingerprint(),
+            None if s is None else (tuple(s.stacks), s.pot, len(s.ledger)))
+
+
+def _last_view(conn):
+    return [m for m in conn.sent if m["type"] == "view"][-1]
+
+
+# -- finding 4: a token that does not belong to the person sitting there acts for nobody -------------
+
+def test_bot_seat_and_untaken_seat_tokens_neither_see_cards_nor_act(sqlite_url):
+    """A bot seat's invite token (and an untaken human seat's) gives a spectator's view: no cards,
+    no legal moves, and an act is refused with ``not_sitting`` (R7)."""
+    async def go():
+        hub, store = await _hub(sqlite_url)
+        seats = [{"kind": "human"}, {"kind": "human"}, {"kind": "human"}, {"kind": "bot", "bot": "rules"}]
+        made, t, people = await _table(hub, seats=seats, sit=[0, 1], bot_pace_seconds=30)
+        assert t.session.hand is not None
+        for i in (2, 3):  # p3: a human seat nobody took, now bot-played; p4: a bot seat
+            c = Conn()
+            await hub.receive(c, json.dumps({"type": "hello", "token": made["seats"][i]["token"]}), t.id)
+            assert c.sent[0]["role"] == "spectator"
+            v = _last_view(c)
+            assert v["your_cards"] == [] and v["legal"] == [] and v["you"]["seat"] is None
+            before = _state(t)
+            for action in (f"p{i + 1} in", f"p{i + 1} out"):
+                await hub.receive(c, json.dumps({"type": "act", "action": action, "seq": t.seq}))
+                assert c.sent[-1]["code"] == "not_sitting" and _state(t) == before
+            assert all(v["seats"][i]["kind"] == "bot" for v in (m for m in c.sent if m["type"] == "view"))
+        await hub.close()
+        await store.close()
+
+    run(go())
+
+
+def test_the_invite_link_of_a_taken_seat_no_longer_acts_or_sees_cards(sqlite_url):
+    """The creator's answer holds every invite token; after a friend sat down, that invite token
+    cannot act, see the cards, sit again or ask for the hint: the friend's personal token can."""
+    async def go():
+        hub, store = await _hub(sqlite_url)
+        made, t, people = await _table(hub, bot_pace_seconds=30)
+        personal, friend = people[0]
+        invite = made["seats"][0]["token"]
+        assert personal != invite and t.owns(t.seats[0], personal) and not t.owns(t.seats[0], invite)
+        creator = Conn()
+        await hub.receive(creator, json.dumps({"type": "hello", "token": invite}), t.id)
+        assert creator.sent[0]["role"] == "spectator" and t.seats[0].conn is friend  # not replaced
+        v = _last_view(creator)
+        assert v["your_cards"] == [] and v["legal"] == []
+        assert len(_last_view(friend)["your_cards"]) == 5
+        before = _state(t)
+        for action in ("p1 in", "p1 out"):
+            await hub.receive(creator, json.dumps({"type": "act", "action": action, "seq": t.seq}))
+            assert creator.sent[-1]["code"] == "not_sitting" and _state(t) == before
+        with pytest.raises(TableError) as e:
+            await hub.sit(t.id, invite, "P1")
+        assert e.value.code == "seat_taken" and "p1" in str(e.value.fields)
+        assert (await hub.sit(t.id, personal, "P1"))["token"] == personal  # sitting again with one's own token
+        await hub.close()
+        await store.close()
+
+    run(go())
+
+
+def test_taking_over_a_bot_seat_acts_and_sees_cards_only_from_the_next_deal(sqlite_url):
+    async def go():
+        hub, store = await _hub(sqlite_url)
+        made, t, people = await _table(hub, rules=["end=hands:2"])
+        n_hand = t.session.hands_played
+        res = await hub.sit(t.id, made["seats"][2]["token"], "Cy")
+        assert res["pending"] is True and res["token"] != made["seats"][2]["token"]
+        cy = Conn()
+        await hub.receive(cy, json.dumps({"type": "hello", "token": res["token"]}), t.id)
+        v = _last_view(cy)
+        assert v["your_cards"] == [] and v["legal"] == [] and v["seats"][2]["kind"] == "bot"
+        before = _state(t)
+        await hub.receive(cy, json.dumps({"type": "act", "action": "p3 in", "seq": t.seq}))
+        assert cy.sent[-1]["code"] == "pending_seat" and "p3" in cy.sent[-1]["message"] and _state(t) == before
+        conns = [c for _tok, c in people.values()]
+        loop = asyncio.get_running_loop()
+        end = loop.time() + 20
+        while t.session.hands_played == n_hand and loop.time() < end:
+            for c in conns:
+                v = _last_view(c)
+                if v["legal"] and v["seq"] == t.seq:
+                    await hub.receive(c, json.dumps({"type": "act", "action": v["legal"][-1], "seq": v["seq"]}))
+            assert all(not m["your_cards"] for m in cy.sent if m["type"] == "view" and not m["seats"][2]["taken"])
+            await asyncio.sleep(0.005)
+        for _ in range(400):
+            if t.session.hand is not None or t.status == "over":
+                break
+            await asyncio.sleep(0.01)
+        assert t.seats[2].taken
+        if t.status == "playing":
+            assert len(_last_view(cy)["your_cards"]) == 5
+        await hub.close()
+        await store.close()
+
+    run(go())
+
+
+def test_personal_tokens_survive_a_restart(sqlite_url):
+    async def go():
+        hub, store = await _hub(sqlite_url)
+        made, t, people = await _table(hub, bot_pace_seconds=30)
+        await hub.close()
+        hub2 = Hub(store, allow_test_seeds=True)
+        await hub2.restore()
+        t2 = hub2.tables[t.id]
+        assert t2.owns(t2.seats[0], people[0][0]) and not t2.owns(t2.seats[0], made["seats"][0]["token"])
+        await hub2.close()
+        await store.close()
+
+    run(go())
+
+
+# -- findings 2, 3: no 500s, a bounded body and bounded rules ----------------------------------------
+
+@pytest.fixture
+def client(sqlite_url):
+    from starlette.testclient import TestClient
+
+    from ramsli.server.app import create_app
+
+    with TestClient(create_app(sqlite_url)) as c:
+        yield c
+
+
+@pytest.mark.parametrize("path", ["/api/tables", "/api/web/tables"])
+def test_hostile_bodies_get_422_not_500(client, path):
+    seats = json.dumps(SEATS3)
+    for body, words in [
+            ('{"seats": ' + seats + ', "rules": ["starting_stack=' + "9" * 5000 + '"]}', "5000 digits"),
+            ('{"seats": ' + seats + ', "rules": ["bete=' + "9" * 300 + '"]}', "too large"),
+            ('{"seats": ' + seats + ', "rules": ["end=hands:' + "9" * 400 + '"]}', "too large"),
+            ('{"seats": ' + seats + ', "rules": ["starting_stack=' + str(10**18) + '"]}', "1_000_000_000"),
+            ("[" * 5000 + "]" * 5000, "nested too deeply"),
+            ('{"seats": ' + seats + ', "rules": [' + ",".join(['"ante=1"'] * (MAX_RULES + 1)) + "]}",
+             f"at most {MAX_RULES}"),
+            ('{"seats": ' + seats + ', "rules": ["' + "x" * (MAX_BODY + 10) + '"]}', f"over {MAX_BODY} bytes")]:
+        r = client.post(path, content=body.encode())
+        assert r.status_code == 422, (r.status_code, r.text[:200])
+        msg = r.json()["message"]
+        assert words in msg and "{" not in msg and "Traceback" not in r.text
+
+
+def test_http_bad_message_fills_its_detail(client):
+    r = client.post("/api/tables", content=b"{not json")
+    assert r.status_code == 422 and r.json()["error"] == "bad_message"
+    assert "not JSON" in r.json()["message"] and "{detail}" not in r.json()["message"]
+
+
+# -- finding 6: no message in any language keeps a {placeholder} --------------------------------------
+
+def _raise_sites():
+    """(code, fields given) for every error raised or sent in the server's source."""
+    import ast
+    from pathlib import Path
+
+    import ramsli.server as pkg
+
+    sites = []
+    for path in sorted(Path(pkg.__file__).parent.glob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text())):
+            if not isinstance(node, ast.Call) or not node.args or not isinstance(node.args[0], ast.Constant):
+                continue
+            f = node.func
+            name = f.id if isinstance(f, ast.Name) else f.attr if isinstance(f, ast.Attribute) else ""
+            if name not in ("TableError", "error", "_err") or not isinstance(node.args[0].value, str):
+                continue
+            given = {k.arg for k in node.keywords if k.arg}
+            if any(k.arg is None for k in node.keywords):
+                continue  # **fields forwarded from a TableError checked here itself
+            if name == "TableError" and len(node.args) > 1:
+                given.add("detail")
+            sites.append((node.args[0].value, given, f"{path.name}:{node.lineno}"))
+    return sites
+
+
+def test_no_message_in_any_language_keeps_a_placeholder():
+    import re
+    import string
+
+    from ramsli.server.messages import MESSAGES, message, translator
+
+    sites = _raise_sites()
+    assert len(sites) > 20
+    for code, given, where in sites:
+        if code == "illegal" or code not in MESSAGES:
+            continue
+        needed = {f for _t, f, _s, _c in string.Formatter().parse(MESSAGES[code]) if f}
+        assert needed <= given, (where, code, needed - given)
+        for lang in ("en", "de", "nl", "it"):
+            text = message(lang, code, **{k: "X" for k in given})
+            assert not re.search(r"\{\w*\}", text), (where, lang, text)
+    for code, english in MESSAGES.items():
+        fields = {f for _t, f, _s, _c in string.Formatter().parse(english) if f}
+        for lang in ("de", "nl", "it"):
+            translated = translator(lang).gettext(english)
+            assert {f for _t, f, _s, _c in string.Formatter().parse(translated) if f} == fields, (lang, code)
+
+
+def test_stale_seq_over_the_websocket_names_the_current_seq(sqlite_url):
+    async def go():
+        hub, store = await _hub(sqlite_url)
+        made, t, people = await _table(hub, bot_pace_seconds=30)
+        for lang in ("en", "de", "nl", "it"):
+            c = Conn()
+            await hub.receive(c, json.dumps({"type": "hello", "token": people[0][0], "lang": lang}), t.id)
+            await hub.receive(c, json.dumps({"type": "act", "action": "p1 in", "seq": t.seq + 5}))
+            assert c.sent[-1]["code"] == "stale_seq" and str(t.seq) in c.sent[-1]["message"]
+            assert "{" not in c.sent[-1]["message"]
+        await hub.close()
+        await store.close()
+
+    run(go())
+
+
+# -- finding 1: absurd bot options are refused; a slow bot move is capped ----------------------------
+
+def test_absurd_bot_options_are_refused_naming_the_range(sqlite_url):
+    async def go():
+        hub, store = await _hub(sqlite_url)
+        for spec in ("montecarlo:samples=999999999999", "montecarlo:nodes=0", "montecarlo:ms=99999999"):
+            with pytest.raises(SpecError, match=r"out of range: allowed is \d+\.\.\d+"):
+                await hub.create_table({"seats": [{"kind": "human"}, {"kind": "bot", "bot": spec}]})
+        assert hub.tables == {} and await store.load() == []
+        await store.close()
+
+    run(go())
+
+
+def test_a_bot_over_its_time_cap_plays_a_seeded_rules_move(tmp_path, monkeypatch, caplog):
+    """With the cap at 0 s every montecarlo decision is replaced by the seeded rules decision: logged,
+    and the same on every run of the same test-seeded table."""
+    import ramsli.server.table as table_mod
+
+    monkeypatch.setattr(table_mod, "BOT_MOVE_SECONDS", 0)
+
+    async def one(n):
+        hub, store = await _hub(f"sqlite+aiosqlite:///{tmp_path / f'cap{n}.sqlite'}")
+        seats = [{"kind": "bot", "bot": "montecarlo:samples=4"}, {"kind": "bot", "bot": "rules"},
+                 {"kind": "bot", "bot": "rules"}]
+        made, t, _people = await _table(hub, seats=seats, rules=["end=hands:1"], seed=5)
+        for _ in range(2000):
+            if t.status == "over":
+                break
+            await asyncio.sleep(0.01)
+        assert t.status == "over"
+        events = next(r["events"] for r in await store.load() if r["id"] == t.id)
+        await hub.close()
+        await store.close()
+        return [(k, d.get("action")) for _s, k, d in events]
+
+    with caplog.at_level("WARNING", logger="ramsli.server"):
+        first = run(one(1))
+        second = run(one(2))
+    assert first == second
+    assert any("played a rules move instead" in r.getMessage() for r in caplog.records)
+
+
+# -- finding 5: one damaged table does not stop the server; a damaged file is one line, exit 2 -------
+
+def test_a_table_that_does_not_replay_is_marked_broken_and_the_others_start(tmp_path, caplog):
+    import sqlite3
+
+    path = tmp_path / "s.sqlite"
+    url = f"sqlite+aiosqlite:///{path}"
+
+    async def make():
+        hub, store = await _hub(url)
+        good, t1, _p = await _table(hub, bot_pace_seconds=30)
+        bad, t2, _q = await _table(hub, bot_pace_seconds=30)
+        await hub.close()
+        await store.close()
+        return good["table"], bad["table"], t1.seq
+
+    good, bad, good_seq = run(make())
+    with sqlite3.connect(path) as db:
+        db.execute("update events set data = ? where table_id = ? and kind = 'deal'",
+                   ('{"number": 1, "deck": ["ZZ"], "cut": 1, "dealer": 0, "stacks": [], "pot": 0}', bad))
+
+    async def restart():
+        hub, store = await _hub(url)
+        with caplog.at_level("ERROR", logger="ramsli.server"):
+            assert await hub.restore() == 1
+        assert hub.tables[good].seq == good_seq and bad in hub.broken and "does not replay" in hub.broken[bad]
+        assert sum(bad in r.getMessage() for r in caplog.records) == 1  # logged once
+        with pytest.raises(TableError) as e:
+            hub.table(bad)
+        assert e.value.code == "table_broken"
+        c = Conn()
+        await hub.receive(c, json.dumps({"type": "hello", "token": "x"}), bad)
+        assert c.sent[-1]["code"] == "table_broken" and bad in c.sent[-1]["message"] and c.closed_with[0] == 4004
+        await hub.close()
+        await store.close()
+
+    run(restart())
+
+
+@pytest.mark.parametrize("damage", ["text", "header", "truncated"])
+def test_serve_on_a_damaged_database_file_says_so_in_one_line_and_exits_2(tmp_path, damage):
+    from typer.testing import CliRunner
+
+    from ramsli.cli import app
+
+    path = tmp_path / "d.sqlite"
+    url = f"sqlite+aiosqlite:///{path}"
+    if damage == "text":
+        path.write_text("not a database\n")
+    else:
+        async def make():
+            hub, store = await _hub(url)
+            for _ in range(6):
+                await _table(hub, bot_pace_seconds=30)
+            await hub.close()
+            await store.close()
+
+        run(make())
+        data = bytearray(path.read_bytes())
+        if damage == "header":
+            data[:16] = b"garbage!garbage!"
+        else:
+            data = data[:8192]
+        path.write_bytes(bytes(data))
+    r = CliRunner().invoke(app, ["serve", "--port", "18799", "--database", url])
+    assert r.exit_code == 2, r.output
+    lines = [x for x in r.output.splitlines() if x.strip()]
+    assert len(lines) == 1 and str(path) in lines[0] and "Traceback" not in r.output, r.output
+
+
+# -- finding 7: a fast client is told exactly which intent the rate limit dropped --------------------
+
+def test_rate_limit_is_a_token_bucket_and_names_a_dropped_intent(sqlite_url):
+    from ramsli.server.hub import RATE_LIMIT
+
+    async def go():
+        hub, store = await _hub(sqlite_url)
+        made, t, people = await _table(hub, bot_pace_seconds=30)
+        c = people[0][1]
+        c._tokens, c._last = 0.0, 1000.0  # an empty bucket at a fixed clock (no timing in the test)
+        assert c.flooding(1000.0)
+        assert not c.flooding(1000.0 + 1.0 / RATE_LIMIT + 1e-6)  # refilled: one more message passes
+        assert c.flooding(1000.0 + 1.0 / RATE_LIMIT + 2e-6)
+        assert not any(c.flooding(2000.0) for _ in range(RATE_LIMIT))  # a full bucket: a burst passes
+        assert c.flooding(2000.0)
+        before = _state(t)
+        c._tokens = 0.0
+        c._last = float("inf")  # the clock of the next message is before it: no refill
+        await hub.receive(c, json.dumps({"type": "act", "action": "p1 in", "seq": t.seq}))
+        err = c.sent[-1]
+        assert err["code"] == "rate_limited" and err["action"] == "p1 in" and err["intent_seq"] == t.seq
+        assert "p1 in" in err["message"] and "{" not in err["message"] and _state(t) == before
+        await hub.close()
+        await store.close()
+
+    run(go())
+
+
+# -- finding 9: invisible names, look-alike names, bot-imitating names -------------------------------
+
+@pytest.mark.parametrize("blank", ["\u3164", "\u2800", " \u3164\u2800 ", "\u115f\u1160", "\uffa0"])
+def test_R2_2_a_name_of_invisible_fillers_is_blank(blank):
+    from ramsli.errors import TableError as EngineTableError
+    from ramsli.session import check_names
+
+    with pytest.raises(EngineTableError, match="invisible fillers"):
+        check_names(["Ann", blank])
+    with pytest.raises(TableError) as e:
+        from ramsli.server.table import check_name
+        check_name(blank)
+    assert e.value.code == "bad_name"
+
+
+@pytest.mark.parametrize("a,b", [("Ann", "\u0410nn"), ("Bob", "B\u043eb"), ("Ann", "\uff21nn"), ("Epsilon", "\u0395psilon"),
+                                 ("Rene", "Ren\u00e9"), ("Ann", " ann ")])
+def test_R2_2_look_alike_names_are_the_same_name(a, b):
+    from ramsli.errors import TableError as EngineTableError
+    from ramsli.session import check_names
+
+    with pytest.raises(EngineTableError, match="look-alike"):
+        check_names([a, b])
+
+
+def test_R2_2_distinct_and_emoji_names_still_work():
+    from ramsli.session import check_names
+
+    check_names(["Ann", "Anna", "👩\u200d👩", "Zoë"])
+
+
+def test_server_refuses_invisible_look_alike_and_bot_imitating_names(sqlite_url):
+    async def go():
+        hub, store = await _hub(sqlite_url)
+        seats = [{"kind": "human"}, {"kind": "human"}, {"kind": "human"}, {"kind": "bot", "bot": "rules"}]
+        made = await hub.create_table({"seats": seats, "seed": 1})
+        tid = made["table"]
+        await hub.sit(tid, made["seats"][0]["token"], "Ann")
+        for name, code in [("\u3164", "bad_name"), ("\u2800", "bad_name"), ("\u0410nn", "name_taken"),
+                           ("rules p4", "bot_name"), ("Rules P3", "bot_name"), ("montecarlo p2'", "bot_name")]:
+            with pytest.raises(TableError) as e:
+                await hub.sit(tid, made["seats"][1]["token"], name)
+            assert e.value.code == code, (name, e.value.code)
+        assert (await hub.sit(tid, made["seats"][1]["token"], "Rulesy"))["seat"] == "p2"
+        await hub.close()
+        await store.close()
+
+    run(go())
+
+
+# -- finding 8: the hint is computed once per seat and position, one at a time per seat --------------
+
+def test_concurrent_hints_for_one_seat_cost_one_computation(sqlite_url, monkeypatch):
+    import threading
+
+    import httpx
+
+    pytest.importorskip("numba")
+    import ramsli.lab.odds as odds
+    import ramsli.server.pages as pages
+    from ramsli.server.app import create_app
+
+    calls = []
+    release = threading.Event()
+
+    def fake_estimate(**query):
+        calls.append(query)
+        release.wait(30)
+        return {"p_trick": 0.5, "p_most": 0.2, "ev_in": 1.0, "ev_out": -1.0, "ev_diff": {"mean": 2.0, "ci95": 0.1},
+                "out_allowed": True, "samples": 10, "accepted": 10, "conditioning": "none"}
+
+    monkeypatch.setattr(odds, "estimate", fake_estimate)
+
+    async def go():
+        hub, store = await _hub(sqlite_url)
+        seats = [{"kind": "human"}] * 3
+        made, t, people = await _table(hub, seats=seats)
+        app = create_app(sqlite_url)
+        app.state.hub = hub
+        app.state.hint_tables = {t.id}
+        me = t.session.hand.to_act
+        other = (me + 1) % 3
+        async with httpx.AsyncClient(transport=httpx.ASGITransport(app=app), base_url="http://127.0.0.1") as client:
+            url = f"/api/tables/{t.id}/hint?token={people[me][0]}"
+            tasks = [asyncio.ensure_future(client.get(url)) for _ in range(30)]
+            await asyncio.sleep(0.2)  # let them all arrive (ordering only; nothing asserts a duration)
+            release.set()
+            answers = await asyncio.gather(*tasks)
+            assert [r.status_code for r in answers] == [200] * 30 and len(calls) == 1
+            assert len({r.text for r in answers}) == 1
+            assert (await client.get(url)).status_code == 200 and len(calls) == 1  # cached
+            r = await client.get(f"/api/tables/{t.id}/hint?token={made['seats'][me]['token']}")
+            assert r.status_code == 409 and len(calls) == 1  # the invite token does not own the seat
+            r = await client.get(f"/api/tables/{t.id}/hint?token={people[other][0]}")
+            assert r.status_code == 409 and len(calls) == 1
+        await hub.close()
+        await store.close()
+
+    run(go())
+
+
+# -- finding 10 (tokens): every token comparison is constant-time ------------------------------------
+
+def test_tokens_are_compared_with_compare_digest_only():
+    """No ``==``/``!=``/``in`` on a token in the server's Python source: secrets.compare_digest."""
+    import ast
+    from pathlib import Path
+
+    import ramsli.server as pkg
+
+    bad = []
+    for path in sorted(Path(pkg.__file__).parent.glob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.Compare) and any(isinstance(op, (ast.Eq, ast.NotEq, ast.In, ast.NotIn))
+                                                     for op in node.ops):
+                names = ast.unparse(node)
+                if "token" in names.lower() and "isinstance" not in names and "None" not in names:
+                    bad.append(f"{path.name}:{node.lineno}: {names}")
+    assert not bad, bad
