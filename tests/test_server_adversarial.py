@@ -112,6 +112,39 @@ def test_the_invite_link_of_a_taken_seat_no_longer_acts_or_sees_cards(sqlite_url
     run(go())
 
 
+def test_the_invite_link_of_a_taken_seat_cannot_read_that_seats_folded_cards_afterwards(sqlite_url):
+    """A finished hand read with a friend's invite token (the creator holds them all) shows no more
+    than the spectator's copy; only the friend's personal token shows the friend's own dealt cards,
+    folded or not (R7, D-16). The merge of personal tokens with own-card downloads once missed this."""
+    from ramsli.history import HandHistory
+
+    async def go():
+        hub, store = await _hub(sqlite_url)
+        made, t, people = await _table(hub, rules=["end=hands:1"])
+        for _ in range(2000):  # the humans declare out when asked; bots play the hand out
+            if t.status == "over":
+                break
+            for i, (personal, conn) in people.items():
+                v = _last_view(conn)
+                if v["legal"] and v["seq"] == t.seq:
+                    act = next((a for a in v["legal"] if a.endswith(" out")), v["legal"][0])
+                    await hub.receive(conn, json.dumps({"type": "act", "action": act, "seq": v["seq"]}))
+            await asyncio.sleep(0.005)
+        assert t.status == "over"
+        spectator = made["spectate"].rsplit("/", 1)[1]
+        public = HandHistory.from_toml(hub.history(t.id, 1, spectator))
+        for i, (personal, _conn) in people.items():
+            invite = made["seats"][i]["token"]
+            assert HandHistory.from_toml(hub.history(t.id, 1, invite)).cards == public.cards
+            assert t.finished_hand(1, t.owner_of(invite))["your_cards"] == []
+            own = HandHistory.from_toml(hub.history(t.id, 1, personal))
+            assert own.cards[i] == tuple(t.session.ledger[0].hand.dealt[i])
+        await hub.close()
+        await store.close()
+
+    run(go())
+
+
 def test_taking_over_a_bot_seat_acts_and_sees_cards_only_from_the_next_deal(sqlite_url):
     async def go():
         hub, store = await _hub(sqlite_url)
@@ -483,10 +516,9 @@ def test_concurrent_hints_for_one_seat_cost_one_computation(sqlite_url, monkeypa
     async def go():
         hub, store = await _hub(sqlite_url)
         seats = [{"kind": "human"}] * 3
-        made, t, people = await _table(hub, seats=seats)
+        made, t, people = await _table(hub, seats=seats, hint=True)  # the table's stored hint option
         app = create_app(sqlite_url)
         app.state.hub = hub
-        app.state.hint_tables = {t.id}
         me = t.session.hand.to_act
         other = (me + 1) % 3
         async with httpx.AsyncClient(transport=httpx.ASGITransport(app=app), base_url="http://127.0.0.1") as client:

@@ -124,11 +124,16 @@ async def _session(rules: dict[str, str], kinds: list[str], hands: int, choice_s
                 c = CheckingConn(hub, tid, i, failures, taker=True)
                 c.token = s["token"]
                 await hub.receive(c, json.dumps({"type": "hello", "token": s["token"]}), tid)
+                conns.append(c)  # the invite link itself never plays the seat nor sees its cards
                 if t.status == "playing":
-                    await hub.sit(tid, s["token"], f"Taker {i + 1}")
+                    personal = (await hub.sit(tid, s["token"], f"Taker {i + 1}"))["token"]
+                    # the person who sat down connects with the personal token sitting returned:
                     # the hand in progress is the bot's; the taker's first hand is the next one
-                    c.since = t.session.hands_played + (2 if t.session.hand is not None else 1)
-                conns.append(c)
+                    mine = CheckingConn(hub, tid, i, failures, taker=True)
+                    mine.token = personal
+                    mine.since = t.session.hands_played + (2 if t.session.hand is not None else 1)
+                    await hub.receive(mine, json.dumps({"type": "hello", "token": personal}), tid)
+                    conns.append(mine)
         loop = asyncio.get_running_loop()
         deadline = loop.time() + 60.0  # bound in time: some bots think in a thread
         while t.status == "playing" and loop.time() < deadline:
@@ -142,7 +147,8 @@ async def _session(rules: dict[str, str], kinds: list[str], hands: int, choice_s
                     seq = t.seq
                     await c.intent(hub, f"p{c.who + 1} in", seq)
                     errors = [m for m in c.sent if m.get("type") == "error"]
-                    if not errors or errors[-1]["code"] not in ("not_seated", "stale_seq"):
+                    if not errors or errors[-1]["code"] not in ("not_seated", "not_sitting", "pending_seat",
+                                                                "stale_seq"):
                         failures.append(f"seat {c.who}: an intent before the takeover was not refused")
                 if v and v["legal"] and v["seq"] == t.seq:
                     roll = rng.random()
@@ -179,7 +185,7 @@ async def _session(rules: dict[str, str], kinds: list[str], hands: int, choice_s
                 for s in e.hand.seated:
                     if s != c.who and (s in played) == any(x is None for x in own.cards[s]):
                         failures.append(f"hand {e.number}: seat p{c.who + 1}'s download shows p{s + 1} wrongly")
-                account = t.finished_hand(e.number, t.seats[c.who])
+                account = t.finished_hand(e.number, t.owner_of(c.token))  # as GET …/hands/{n}.json reads it
                 extra = cards_in(account) - known_cards(e.hand, c.who if mine else None)
                 if extra or account["your_cards"] != ([str(x) for x in e.hand.dealt[c.who]] if mine else []):
                     failures.append(f"hand {e.number}: seat p{c.who + 1}'s hand account shows {sorted(extra)} "

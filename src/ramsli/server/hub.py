@@ -346,7 +346,7 @@ class Hub:
         names = [seat.name or f"p{seat.index + 1}" for seat in t.seats]
         hh = HandHistory.from_hand(entry.hand, names, entry.number, hide_folded=True)
         hh = dataclasses.replace(hh, cut=None)  # the cut is never shown (R7, D-16)
-        own = t.seat_of_token(token)
+        own = t.owner_of(token)  # an invite link (the creator holds them all) owns no cards (R7, D-16)
         if t.own_cards_shown(own, number):  # a seat's own download shows its own cards, also folded
             cards = list(hh.cards)
             cards[own.index] = tuple(entry.hand.dealt[own.index])

@@ -258,7 +258,9 @@ async def finished_hand(request: Request, table_id: str, number: int, token: str
     seat = t.seat_of_token(token)
     if seat is None and not (isinstance(token, str) and secrets.compare_digest(token.encode(), t.spectator_token.encode())):
         raise TableError("bad_token")
-    return t.finished_hand(number, seat)
+    # only the person sitting there sees the seat's own cards: an invite link (which the creator
+    # holds for every seat) reads the hand as a spectator does (R7, D-16)
+    return t.finished_hand(number, t.owner_of(token))
 
 
 # -- the "should I stay in?" hint -------------------------------------------------------------

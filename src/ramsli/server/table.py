@@ -382,6 +382,13 @@ class Table:
                 return s
         return None
 
+    def owner_of(self, token: Any) -> SeatState | None:
+        """The seat whose person holds ``token`` (their personal token), or None: the seat whose
+        own cards that token may read in finished hands. An invite link (the creator holds one
+        for every seat), a bot seat's link or the spectator link reads as a spectator (R7, D-16)."""
+        seat = self.seat_of_token(token)
+        return seat if seat is not None and self.owns(seat, token) else None
+
     def owns(self, seat: SeatState, token: Any) -> bool:
         """True if ``token`` is the token of the person sitting at ``seat`` (or taking it over at
         the next deal): the personal token ``sit`` returned. The invite token of a bot seat, of a
