@@ -778,7 +778,7 @@ def test_the_invite_page_is_readable_and_tells_about_the_table(chromium, server,
     base, _db = server
     made = _table(base, [{"kind": "human"}, {"kind": "human"}, {"kind": "bot", "bot": "montecarlo"}], seed=2,
                   rules=["end=hands:3"])
-    _post(base, f"/api/tables/{made['table']}/sit", {"token": made["seats"][0]["token"], "name": "Ann"})
+    _sit(base, made, 0, "Ann")
     ctx = _context(chromium, viewport, lang=lang)
     try:
         page = ctx.new_page()
@@ -861,7 +861,7 @@ def test_a_name_is_required_and_refusals_speak_the_page_language(chromium, serve
     base, _db = server
     made = _table(base, [{"kind": "human"}, {"kind": "human"}, {"kind": "bot", "bot": "rules"}], seed=8,
                   rules=["end=hands:1"])
-    _post(base, f"/api/tables/{made['table']}/sit", {"token": made["seats"][0]["token"], "name": "Ann"})
+    _sit(base, made, 0, "Ann")
     ctx = _context(chromium, lang="de")
     try:
         page = ctx.new_page()
@@ -915,7 +915,7 @@ def test_the_last_hand_summary_then_standings_and_a_finished_hand_to_read(chromi
     base, db = server
     made = _table(base, [{"kind": "human"}, {"kind": "bot", "bot": "rules"}, {"kind": "bot", "bot": "rules"}],
                   seed=12, rules=["end=hands:1", "dealer_forced=false"])
-    _post(base, f"/api/tables/{made['table']}/sit", {"token": made["seats"][0]["token"], "name": "Ann"})
+    _sit(base, made, 0, "Ann")
     _post(base, f"/api/tables/{made['table']}/start", {"creator_token": made["creator_token"]})
     ctx = _context(chromium, {"width": 1280, "height": 680})
     try:
