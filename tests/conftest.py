@@ -12,6 +12,7 @@ same things; no test imports from ``bench/``.
 
 from __future__ import annotations
 
+import os
 import sys
 from pathlib import Path
 from typing import Iterable, Mapping
@@ -369,3 +370,33 @@ class WSPlayer:
             await self.ws.close()
         if self.task is not None:
             self.task.cancel()
+
+
+# -- a real Chromium for the browser tests (tests/test_web*.py) ------------------------------------
+# Debian's package through Playwright's executable_path: Playwright's own browser download is not
+# reachable here. Without it the tests skip with a reason; under CI=true they fail instead.
+
+CHROMIUM_PATHS = ("/usr/lib/chromium/chromium", "/usr/bin/chromium")
+LAUNCH_ARGS = ["--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking",
+               "--disable-component-update", "--disable-sync"]
+
+
+def _need(what: str) -> None:
+    if os.environ.get("CI") == "true":
+        pytest.fail(f"{what} is missing but CI=true: the browser tests must run (.ci/run installs chromium)")
+    pytest.skip(f"the browser tests need {what} (apt-get install chromium; pip install playwright)")
+
+
+@pytest.fixture(scope="module")
+def chromium():
+    try:
+        from playwright.sync_api import sync_playwright
+    except ImportError:
+        _need("Playwright for Python")
+    path = next((p for p in CHROMIUM_PATHS if os.path.exists(p)), None)
+    if path is None:
+        _need("Chromium (" + " or ".join(CHROMIUM_PATHS) + ")")
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=path, headless=True, args=LAUNCH_ARGS)
+        yield browser
+        browser.close()

@@ -31,35 +31,11 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
-CHROMIUM_PATHS = ("/usr/lib/chromium/chromium", "/usr/bin/chromium")
-LAUNCH_ARGS = ["--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking",
-               "--disable-component-update", "--disable-sync"]
 CARD = re.compile(r"^(?:[2-9TJQKA][SHDC]|X[12])$")
 LAPTOP = {"width": 1280, "height": 800}
 PHONE = {"width": 360, "height": 640}
 #: fast pages: a finished trick stays 0.3 s (the player's setting)
 FAST_SETTINGS = json.dumps({"trickPause": 0.3})
-
-
-def _need(what: str) -> None:
-    if os.environ.get("CI") == "true":
-        pytest.fail(f"{what} is missing but CI=true: the browser tests must run (.ci/run installs chromium)")
-    pytest.skip(f"the browser tests need {what} (apt-get install chromium; pip install playwright)")
-
-
-@pytest.fixture(scope="module")
-def chromium():
-    try:
-        from playwright.sync_api import sync_playwright
-    except ImportError:
-        _need("Playwright for Python")
-    path = next((p for p in CHROMIUM_PATHS if os.path.exists(p)), None)
-    if path is None:
-        _need("Chromium (" + " or ".join(CHROMIUM_PATHS) + ")")
-    with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=path, headless=True, args=LAUNCH_ARGS)
-        yield browser
-        browser.close()
 
 
 def _free_port() -> int:

@@ -18,35 +18,11 @@ import pytest
 from ramsli.ledger import PubHand, PubLedger
 from ramsli.rules import Rules
 
-CHROMIUM_PATHS = ("/usr/lib/chromium/chromium", "/usr/bin/chromium")
-LAUNCH_ARGS = ["--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking",
-               "--disable-component-update", "--disable-sync"]
 PHONE = {"width": 360, "height": 640}
 NAMES = ["Ann", "Bo", "Cy", "Di", "Ed"]
 #: (seats in, tricks per seat in) for the five hands; first dealer Ann (seat 0)
 HANDS = [((0, 1), {0: 3, 1: 2}), ((1, 2, 3), {1: 2, 2: 2, 3: 1}), ((0, 1, 2, 3, 4), {0: 1, 1: 1, 2: 1, 3: 1, 4: 1}),
          ((4,), {}), ((0, 2), {0: 5, 2: 0})]
-
-
-def _need(what: str) -> None:
-    if os.environ.get("CI") == "true":
-        pytest.fail(f"{what} is missing but CI=true: the browser tests must run (.ci/run installs chromium)")
-    pytest.skip(f"the browser tests need {what} (apt-get install chromium; pip install playwright)")
-
-
-@pytest.fixture(scope="module")
-def chromium():
-    try:
-        from playwright.sync_api import sync_playwright
-    except ImportError:
-        _need("Playwright for Python")
-    path = next((p for p in CHROMIUM_PATHS if os.path.exists(p)), None)
-    if path is None:
-        _need("Chromium (" + " or ".join(CHROMIUM_PATHS) + ")")
-    with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=path, headless=True, args=LAUNCH_ARGS)
-        yield browser
-        browser.close()
 
 
 def _shots(tmp_path: Path) -> Path:
