@@ -23,7 +23,8 @@ from typing import Any, Mapping
 from ramsli import toml_text
 
 __all__ = ["Rules", "RulesError", "EndCondition", "PRESETS", "PRESET_NOTES", "OPTIONS", "OptionInfo",
-           "MAX_OPTION_NUMBER", "MAX_COUNTERS", "MAX_SESSION_HANDS", "MAX_SESSION_MINUTES", "check_play_limits"]
+           "MAX_OPTION_NUMBER", "MAX_COUNTERS", "MAX_SESSION_HANDS", "MAX_SESSION_MINUTES", "check_play_limits",
+           "format_number"]
 
 #: the largest number any option may hold (counters, hands, minutes); the engine's own bound, far
 #: beyond play, so that a typo of many digits is refused instead of being carried through every hand
@@ -37,7 +38,13 @@ MAX_SESSION_HANDS = 10**5
 MAX_SESSION_MINUTES = 10**5
 
 
-def _num(x: int) -> str:
+def format_number(x: int) -> str:
+    """A whole number as messages about limits write it, with ``_`` between thousands (as Python
+    reads it back): ``format_number(10**9)`` is ``'1_000_000_000'``.
+
+    >>> format_number(1234567)
+    '1_234_567'
+    """
     return f"{x:,}".replace(",", "_")
 
 
@@ -73,7 +80,7 @@ class EndCondition:
         if kind in cls.KINDS and sep and num.strip().isascii() and num.strip().isdigit() and (
                 len(num.strip()) > 31 or int(num) > MAX_OPTION_NUMBER):
             raise RulesError(f"option 'end': {text[:40]!r}{'…' if len(text) > 40 else ''} is too large (R3.6); "
-                             f"allowed is N, M from 1 to {_num(MAX_OPTION_NUMBER)}")
+                             f"allowed is N, M from 1 to {format_number(MAX_OPTION_NUMBER)}")
         if kind not in cls.KINDS or not sep or not (num.strip().isascii() and num.strip().isdigit()) or int(num) < 1:
             raise RulesError(
                 f"option 'end': {text!r} is not a session end (R3.6); allowed are "
@@ -174,7 +181,7 @@ class Rules:
                                  "allowed are true, false")
         if self.players is not None and (type(self.players) is not int or not 2 <= self.players <= 6):
             raise RulesError(f"option 'players': {self.players!r} is not allowed (R2.1); allowed are 2-6")
-        big = _num(MAX_OPTION_NUMBER)
+        big = format_number(MAX_OPTION_NUMBER)
         if type(self.starting_stack) is not int or not 1 <= self.starting_stack <= MAX_OPTION_NUMBER:
             raise RulesError(f"option 'starting_stack': {_short(self.starting_stack)} is not allowed (R3.3); "
                              f"allowed is a whole number >= 1 and at most {big}")
@@ -399,14 +406,14 @@ def check_play_limits(rules: Rules) -> None:
                               ("bete", rules.bete, "R5.3")):
         if isinstance(value, int) and value > MAX_COUNTERS:
             raise RulesError(f"option {name!r}: {_short(value)} is too large ({rule}); "
-                             f"allowed is at most {_num(MAX_COUNTERS)} counters")
+                             f"allowed is at most {format_number(MAX_COUNTERS)} counters")
     limits = {"win-at": (MAX_COUNTERS, "counters"), "hands": (MAX_SESSION_HANDS, "hands"),
               "time": (MAX_SESSION_MINUTES, "minutes")}
     for cond in rules.end:
         most, unit = limits[cond.kind]
         if cond.value > most:
             raise RulesError(f"option 'end': {cond.kind}:{_short(cond.value)} is too large (R3.6); "
-                             f"allowed is {cond.kind}:1..{_num(most)} ({unit})")
+                             f"allowed is {cond.kind}:1..{format_number(most)} ({unit})")
 
 
 def _parse_value(key: str, raw: str) -> Any:
@@ -424,7 +431,7 @@ def _parse_value(key: str, raw: str) -> Any:
         if digits.isascii() and digits.isdigit():
             if len(digits.lstrip("0")) > 31:  # int() of thousands of digits is slow, or refused past 4300
                 raise RulesError(f"option {key!r}: a number of {len(digits)} digits is too large (R8); "
-                                 f"allowed is at most {_num(MAX_OPTION_NUMBER)}")
+                                 f"allowed is at most {format_number(MAX_OPTION_NUMBER)}")
             return int(raw)
         return raw
     return raw

@@ -27,7 +27,7 @@ import tempfile
 from pathlib import Path
 
 from ramsli.rules import MAX_COUNTERS as _RULES_MAX_COUNTERS
-from ramsli.rules import Rules
+from ramsli.rules import Rules, format_number
 
 __all__ = ["MAX_COUNTERS", "MAX_JOBS", "MAX_HANDS", "MAX_SESSIONS", "MAX_DEALS", "MAX_TIPS_HANDS", "LimitError",
            "check_counters", "check_jobs", "check_count", "check_ante", "check_seed", "check_positive_time",
@@ -46,10 +46,6 @@ MAX_DEALS = 10**6
 #: the most hands per claim ``tips --hands`` plays (each claim's hands are one batch in memory,
 #: about 87 bytes per hand and seat count 5; up to 5 × hands for the General Rams claim)
 MAX_TIPS_HANDS = 10**6
-
-
-def _num(x: int) -> str:
-    return f"{x:,}".replace(",", "_")
 
 
 class LimitError(ValueError):
@@ -74,7 +70,7 @@ def check_count(value: int, option: str, maximum: int, what: str = "hands", mini
         LimitError: naming ``option``, the allowed range and the unit ``what``.
     """
     if type(value) is not int or not minimum <= value <= maximum:
-        raise LimitError(f"{option} {value}: allowed is a whole number of {what} {_num(minimum)}..{_num(maximum)}")
+        raise LimitError(f"{option} {value}: allowed is a whole number of {what} {format_number(minimum)}..{format_number(maximum)}")
 
 
 def check_counters(rules: Rules, pot: int = 0, *, ante_payable: bool = True, pot_option: str = "--pot") -> None:
