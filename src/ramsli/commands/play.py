@@ -100,6 +100,7 @@ def play(
     table = None
     saved = None
     announce_aside = False
+    aside = None  # "The saved session was set aside in ...": printed, and shown inside the app too
     notice = None  # "Resuming the session after hand N.": printed in --plain mode, shown inside the app
     if store.exists() and not resume:
         # issue #3.4, nothing lost: an unfinished session is never replaced silently
@@ -128,12 +129,14 @@ def play(
                 path, problem = (e.path, e.problem) if isinstance(e, SaveError) else (store.session_file, str(e))
                 typer.echo(_("The saved session {file} cannot be used: {problem}").format(
                     file=path, problem=problem), err=True)
-                if not _interactive() or not _confirm(_("Set it aside and start a new session?")):
+                if not _interactive() or not _confirm(_("Set it aside and start a new session?") + " " + _(
+                        "It is kept in {dir}; nothing is deleted.").format(dir=store.root)):
                     typer.echo(_("Run ramsli play without --resume to set it aside and start a new session."),
                                err=True)
                     raise typer.Exit(2)
                 where = _set_aside(store, _)
-                typer.echo(_("The saved session was set aside in {path}.").format(path=where))
+                aside = _("The saved session was set aside in {path}.").format(path=where)
+                typer.echo(aside)
                 saved = table = None
             if saved is not None:
                 if lang is None:
@@ -141,8 +144,8 @@ def play(
                 if saved.end_reason is not None:
                     winners = [s for s, v in enumerate(saved.stacks) if v == max(saved.stacks)]
                     for line in T.standings_lines(saved.stacks, saved.pot, saved.names, winners,
-                                                  saved.end_reason, saved.hands_played):
-                        typer.echo(line)
+                                                  saved.end_reason, saved.hands_played, saved.human):
+                        typer.echo(T.player_words(line))  # the game's words; rule ids are for why
                     typer.echo(_("Start a new session with: ramsli play"))
                     return
                 if lang is not None:
@@ -194,7 +197,8 @@ def play(
             raise typer.BadParameter(str(e), param_hint="--bots") from None
         where = _set_aside(store, _)  # nothing lost: the old session keeps its file (R3.4)
         if where is not None and announce_aside:
-            typer.echo(_("The saved session was set aside in {path}.").format(path=where))
+            aside = _("The saved session was set aside in {path}.").format(path=where)
+            typer.echo(aside)
         try:
             table = Table.new(rules, names, specs, seed=seed, store=store,
                               lang=lang.value if lang else detect_language(),
@@ -217,7 +221,8 @@ def play(
         # kept local: Textual takes about 130 ms to import, which ``ramsli --help`` and --plain never need
         from ramsli.frontends.tui import run_app
 
-        code = run_app(table, speed=speed if speed is not None else 0.6, notice=notice)
+        shown = " ".join(x for x in (aside, notice) if x) or None  # the full screen hides what was printed
+        code = run_app(table, speed=speed if speed is not None else 0.6, notice=shown)
     if code:
         raise typer.Exit(code)
 

@@ -33,7 +33,7 @@ from ramsli.rules import Rules
 from ramsli.session import LedgerEntry, Session
 from ramsli.frontends.i18n import _
 from ramsli.frontends.storage import SavedSession, Store, default_data_dir
-from ramsli.frontends.text import hand_title, session_end_text
+from ramsli.frontends.text import hand_title, session_end_text, who
 
 __all__ = ["Table", "default_bot", "default_name", "BOT_NAMES", "split_bot_specs", "bot_seed", "decision_seed"]
 
@@ -257,7 +257,7 @@ class Table:
     def hand_title(self) -> str:
         """``"Hand 2 of 10 — dealer: Anna · first to 30 counters"`` for the hand in progress (R3.6)."""
         dealer = self.hand.dealer if self.hand is not None else self.session.dealer
-        title = hand_title(self.hand_number, self.names[dealer], self.rules)
+        title = hand_title(self.hand_number, who(dealer, self.names, self.human), self.rules)
         end = self.end_text()
         return f"{title} · {end}" if end else title
 
