@@ -210,7 +210,7 @@ def play(
         except OSError as e:
             raise typer.BadParameter(_("cannot write the session into {dir}: {problem}").format(
                 dir=store.root, problem=e.strerror or e), param_hint="--data-dir") from None
-    if not plain and not (sys.stdin.isatty() and sys.stdout.isatty()):
+    if not plain and not _terminal():
         typer.echo(_("Not a terminal: playing in --plain mode."), err=True)
         plain = True
     if plain:
@@ -246,6 +246,11 @@ def _confirm(question: str) -> bool:
     mark = _("[y/N]")
     answer = typer.prompt(question + " " + mark, default="", show_default=False)
     return is_yes(answer)
+
+
+def _terminal() -> bool:
+    """True if stdin and stdout are a terminal, where the full-screen app can run."""
+    return sys.stdin.isatty() and sys.stdout.isatty()
 
 
 def _interactive() -> bool:

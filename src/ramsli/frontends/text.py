@@ -522,10 +522,16 @@ RULE_NAMES: dict[str, str] = {
     "R5.7": N_("a target made is paid by the others; a target missed pays into the pot"),
     "R5.8": N_("no one pays more than their stack"),
     "R5.9": N_("the order of the payments"),
+    "R1": N_("the cards"),
+    "R2": N_("players and seats"),
+    "R3": N_("the session"),
+    "R4": N_("playing one hand"),
+    "R5": N_("settlement"),
     "R6": N_("the presets"),
     "R7": N_("what each player may know"),
     "R8": N_("the rule options"),
     "R9": N_("the game's words in each language"),
+    "R10": N_("notes on the seeds' tips"),
     "D-1": N_("German suit pictures are the same game"),
     "D-2": N_("the jokers belong to the trump suit"),
     "D-3": N_("how a card is written"),
@@ -573,7 +579,9 @@ def detail_lines(rules: Sequence[str]) -> list[str]:
 def preset_of(rules: Rules) -> str:
     """The preset of R6 these rules are closest to: the one fewest options differ from (the
     first in R6's order on a tie, so ``traditional`` before the others). A save holds the rules,
-    not the preset's name; this names them the same way before and after ``--resume``.
+    not the preset's name; this names them the same way before and after ``--resume`` (e.g.
+    ``double-penalty`` with ``general_rams=true`` is named ``general-rams`` with bete 10: the
+    same rules).
 
     >>> preset_of(Rules.preset("nap")), preset_of(Rules(bete=7))
     ('nap', 'traditional')

@@ -90,7 +90,7 @@ class InfoScreen(ModalScreen[None]):
 
     BINDINGS = [Binding("escape", "close", show=False), Binding("enter", "close", show=False),
                 Binding("l", "close", show=False), Binding("n", "close", show=False),
-                Binding("q", "quit_game", show=False)]
+                Binding("q", "quit_game", show=False), Binding("r", "why", show=False)]
 
     DEFAULT_CSS = """
     InfoScreen { align: center middle; }
@@ -130,6 +130,10 @@ class InfoScreen(ModalScreen[None]):
 
     def action_close(self) -> None:
         self.dismiss(None)
+
+    def action_why(self) -> None:
+        """``r`` on a panel: the rule ids behind it (the settlement's, the standings')."""
+        self.app.action_why()
 
     def action_quit_game(self) -> None:
         """``q``: save and quit (the standings panel just closes: the session is over)."""
