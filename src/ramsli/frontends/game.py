@@ -255,7 +255,8 @@ class Table:
         return session_end_text(self.rules, elapsed=max(0.0, self.session.clock() - self.session.started))
 
     def hand_title(self) -> str:
-        """``"Hand 2 of 10 — dealer: Anna · first to 30 counters"`` for the hand in progress (R3.6)."""
+        """``"Hand 2 of 10 — dealer: Anna · first to 30 counters"`` for the hand in progress (R3.6);
+        ``"dealer: you"`` when the player deals (the player is named one way, issue #12)."""
         dealer = self.hand.dealer if self.hand is not None else self.session.dealer
         title = hand_title(self.hand_number, who(dealer, self.names, self.human), self.rules)
         end = self.end_text()

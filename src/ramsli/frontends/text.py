@@ -23,7 +23,7 @@ __all__ = ["card_label", "suit_label", "seat_label", "action_text", "trick_text"
            "cards_line", "prompt_text", "log_lines", "settlement_lines", "standings_lines", "end_reason_text",
            "help_lines", "reason_text", "phase_text", "declaration_text", "counters", "seat_status",
            "hand_title", "session_end_text", "last_trick_lines", "Said", "player_words", "RULE_NAMES", "rule_name",
-           "detail_lines", "who", "preset_of", "rules_line", "command_word"]
+           "detail_lines", "who", "preset_of", "rules_line", "command_word", "takes_trick_text"]
 
 
 def card_label(card: Card, suits: str = "french") -> str:
