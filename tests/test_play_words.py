@@ -243,6 +243,20 @@ def test_settlement_and_standings_lines_for_the_player():
     assert not any("Zed" in line for line in st)
 
 
+@pytest.mark.parametrize("lang", ["en", "de", "nl", "it"])
+def test_refusals_about_the_players_own_seat_say_you(lang):
+    """The engine's reasons name seats p1..p6; about the reader's own seat the table says "you"."""
+    i18n.set_language(lang)
+    mine = i18n.translate_reason("p1 does not hold AS", "R4.10", human="p1")
+    assert mine == i18n._("you do not hold {card}").format(card="AS") + " (R4.10)"
+    assert i18n.translate_reason("p2 does not hold AS", "R4.10", human="p1") == \
+        i18n._("{p} does not hold {card}").format(p="p2", card="AS") + " (R4.10)"
+    assert i18n.translate_reason("it is p2's turn, not p1's", "R4.12", human="p1") == \
+        i18n._("it is {p}'s turn, not yours").format(p="p2") + " (R4.12)"
+    if lang == "en":
+        assert T.player_words(mine) == "you do not hold AS"
+
+
 # -- 4. every language: commands, hints, answers -----------------------------------------------------------
 
 @pytest.mark.parametrize("lang,cmds,said", [
@@ -386,7 +400,7 @@ def test_pilot_refusal_without_rule_id_and_r_names_the_rule(tmp_path):
     assert seen["rules"] == "Rules: nap · ante 1 · bete 5 · options: end=hands:1"
     assert seen["message"] == "Not allowed: declare in or out first"
     assert "R4.5 — everyone declares in or out, the dealer last" in seen["why"]
-    assert not RULE_ID.search(seen["panel"]) and "Stacks: you " in seen["panel"]
+    assert not RULE_ID.search(seen["panel"]) and "Stacks: you " in seen["panel"] and "Zed" not in seen["panel"]
     assert "R5.4 — what stays in the pot carries over to the next hand" in seen["panel-why"]
     assert seen["recent"] and not any("Zed" in line for line in seen["recent"])
     assert any(line.startswith("You") for line in seen["recent"])
