@@ -7,11 +7,12 @@ functions; see "What the kernel plays" below. ``docs/tips-player.md`` maps each
 tip, with its seed line, to the function here that plays it and to the test
 that checks it.
 
-Words: a *trump* is a card of the trump suit or a joker (R1.3, D-2); a *top
-trump* is a trump of rank K or higher (K, A, jokers); a *side ace/king* is an
-A/K of another suit. The *live trumps* are the trump ranks that may still be in
-some hand, highest first (:func:`live_trumps`); a *sure trick* is a held trump
-that no live trump above it is missing from the hand (:func:`sure_tricks`).
+Words: a *trump* is a card of the trump suit or a joker (R1.3, D-2); the
+*live trumps* are the trump ranks that may still be in some hand, highest first
+(:func:`live_trumps`); a *top trump* is a trump of rank K or higher (K, A,
+jokers) or one of the two highest live trumps (the Q when the K is turned up);
+a *side ace/king* is an A/K of another suit; a *sure trick* is a held trump
+with no live trump above it missing from the hand (:func:`sure_tricks`).
 
 Declaration (R4.5; :func:`declare_in`) — "stay in only with a realistic path to a trick":
 
@@ -114,8 +115,8 @@ _LIVE_JOKERS = (16, 15) + _LIVE_PLAIN
 
 def live_trumps(obs: Observation) -> tuple[int, ...]:
     """The trump ranks that may still be in some hand as ``obs.seat`` sees it, highest first: the
-    pack's trumps (jokers only with option ``jokers``, R1.3) minus the turn-up and the jokers turned
-    aside (R4.4, D-9). Ranks: 2..14, little joker 15, big joker 16.
+    pack's trumps (jokers only with option ``jokers``, R1.3) minus the turn-up, the jokers turned
+    aside (R4.4, D-9) and the trumps already played. Ranks: 2..14, little joker 15, big joker 16.
 
     >>> import random
     >>> from ramsli import Hand, Rules
@@ -124,11 +125,17 @@ def live_trumps(obs: Observation) -> tuple[int, ...]:
     >>> obs.turn_up.rank in live_trumps(obs), len(live_trumps(obs))
     (False, 7)
     """
-    return _live_from_mask(infer(obs).visible_trumps)
+    k = infer(obs)
+    return _live_from_mask(k.visible_trumps | (k.played & ((1 << 32) - 1)))
 
 
 def _live_from_mask(visible: int) -> tuple[int, ...]:
     return tuple(r for r in range(16, 1, -1) if not (visible >> r) & 1)
+
+
+def _top(c: Card, trump: str, live: Sequence[int]) -> bool:
+    """True if ``c`` is a top trump: rank K or higher, or one of the two highest live trumps."""
+    return _trump(c, trump) and (c.rank >= 13 or c.rank in live[:2])
 
 
 def sure_tricks(cards: Sequence[Card], trump: str, live: Sequence[int]) -> int:
@@ -170,7 +177,7 @@ def declare_in(cards: Sequence[Card], trump: str, ins_before: int, variant: int 
     for c in cards:
         if _trump(c, trump):
             nt += 1
-            top += c.rank >= 13
+            top += _top(c, trump, live)
             hi = max(hi, c.rank)
         elif c.rank == 14:
             aces += 1
@@ -192,9 +199,10 @@ def declare_in(cards: Sequence[Card], trump: str, ins_before: int, variant: int 
     return ins_before == 1 and (kings + queens >= 1 or nt >= 2)
 
 
-def announce_gr(cards: Sequence[Card], trump: str) -> bool:
+def announce_gr(cards: Sequence[Card], trump: str, live: Sequence[int] | None = None) -> bool:
     """The tips player's General Rams (R4.7): only the tip's shape — five cards: the ace of trump,
-    exactly one more trump which is a top trump (K or a joker), three side aces or kings.
+    exactly one more trump which is a top trump (K, a joker, or the Q when the K is not live),
+    three side aces or kings. ``live``: as for :func:`declare_in`.
 
     >>> announce_gr([Card.parse(c) for c in "AS KS AH KD AC".split()], "S")
     True
@@ -203,10 +211,12 @@ def announce_gr(cards: Sequence[Card], trump: str) -> bool:
     """
     if len(cards) != 5:
         return False
+    if live is None:
+        live = blind_live_trumps(cards)
     trumps = [c for c in cards if _trump(c, trump)]
     side_ak = sum(1 for c in cards if not _trump(c, trump) and c.rank >= 13)
     trump_ace = any(c.suit == trump and c.rank == 14 for c in trumps)
-    return trump_ace and len(trumps) == 2 and all(c.rank >= 13 for c in trumps) and side_ak == 3
+    return trump_ace and len(trumps) == 2 and all(_top(c, trump, live) for c in trumps) and side_ak == 3
 
 
 def choose_target(cards: Sequence[Card], trump: str, max_t: int) -> int:
@@ -224,7 +234,8 @@ def _beats(c: Card, best: Card, led: str, trump: str) -> bool:
 
 
 def choose_play(cards: Sequence[Card], current: Sequence[Card], trump: str, trick_no: int,
-                legal: Sequence[Card], variant: int = 0, trumpless_opponents: bool = False) -> Card:
+                legal: Sequence[Card], variant: int = 0, trumpless_opponents: bool = False,
+                live: Sequence[int] | None = None) -> Card:
     """The tips player's card (R4.10): one of ``legal``.
 
     Args:
@@ -236,6 +247,7 @@ def choose_play(cards: Sequence[Card], current: Sequence[Card], trump: str, tric
         variant: ``VAR_ACE_EARLY`` / ``VAR_NO_TRUMP_LEAD`` bits.
         trumpless_opponents: every other active player still holding cards is known to hold no
             trump (tracked voids, R4.10); the kernel passes False.
+        live: live trump ranks (:func:`live_trumps`); None: :func:`blind_live_trumps` of ``cards``.
 
     >>> h = [Card.parse(c) for c in "AH 8D 9C 7S 8S".split()]
     >>> str(choose_play(h, [], "S", 0, h))
@@ -244,7 +256,9 @@ def choose_play(cards: Sequence[Card], current: Sequence[Card], trump: str, tric
     hand = list(cards)
     if not current:
         nt = sum(1 for c in hand if _trump(c, trump))
-        top = sum(1 for c in hand if _trump(c, trump) and c.rank >= 13)
+        if live is None:
+            live = blind_live_trumps(hand)
+        top = sum(1 for c in hand if _top(c, trump, live))
         aces = sum(1 for c in hand if not _trump(c, trump) and c.rank == 14)
         trumps = [c for c in hand if _trump(c, trump)]
         if (not variant & VAR_NO_TRUMP_LEAD and not trumpless_opponents
@@ -340,7 +354,8 @@ class TipsBot:
             live = live_trumps(obs) if self.tracking else None
             return Action.declare(seat, declare_in(cards, trump, ins, self.variant, live))
         if obs.phase is Phase.GENERAL_RAMS:
-            return Action.general_rams(seat) if announce_gr(cards, trump) else Action.pass_(seat)
+            live = live_trumps(obs) if self.tracking else None
+            return Action.general_rams(seat) if announce_gr(cards, trump, live) else Action.pass_(seat)
         if obs.phase is Phase.TARGETS:
             t = choose_target(cards, trump, obs.rules.largest_target)  # R4.8
             return Action.announce_target(seat, t) if t else Action.pass_(seat)
@@ -349,7 +364,8 @@ class TipsBot:
             return obs.legal[0]
         current = [c for _, c in obs.current]
         none = self.tracking and not current and trumpless_opponents(obs)
-        card = choose_play(cards, current, trump, len(obs.tricks), legal, self.variant, none)
+        live = live_trumps(obs) if self.tracking and not current else None
+        card = choose_play(cards, current, trump, len(obs.tricks), legal, self.variant, none, live)
         return Action.play(seat, card)
 
 

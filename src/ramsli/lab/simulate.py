@@ -7,10 +7,11 @@ summarises: in-rate and bete rate by position relative to the dealer, the pot
 size distribution, how often the pot is split (R5.2) or carried over (R5.4),
 session length, and counters won or lost per hand by bot.
 
-When every seat is ``random`` or ``tips`` the batch kernel plays
+When every seat is ``random`` or ``tips:tracking=0`` (the tips player without
+void tracking, which is what the kernel's ``TIPS`` plays) the batch kernel plays
 (:mod:`ramsli.lab.kernel`, both cores); otherwise the engine plays with the
 bots (``jobs`` processes). Both give the same hands for the same seed when
-the bots are ``random``/``tips`` (the kernel agrees exactly with the engine).
+the bots are ``random``/``tips:tracking=0`` (the kernel agrees exactly with the engine).
 With ``scheduler`` either one's work units become tasks on a Dask cluster
 (:mod:`ramsli.analysis.cluster`), with the same summary as locally.
 """
@@ -39,7 +40,7 @@ from ramsli.session import Session
 __all__ = ["KERNEL_BOTS", "Stats", "simulate", "write_out", "kernel_policy"]
 
 #: bots the kernel can play: name -> kernel policy
-KERNEL_BOTS = {"random": K.RANDOM, "tips": K.TIPS}
+KERNEL_BOTS = {"random": K.RANDOM, "tips:tracking=0": K.TIPS, "rules:tracking=0": K.TIPS}
 SESSION_CAP = 10000
 _HANDS_STRIDE = 1 << 20
 
