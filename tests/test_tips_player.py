@@ -112,11 +112,12 @@ def test_one_player_in_before_you_in_any_seat():
     and a low trump, no path of tip 1) stays in whenever exactly one player is in before it, in any seat —
     not only when declaring last — and folds with nobody or two in before (R4.5, R4.6)."""
     mine = "QH 8S 9D 7C 8D"
-    for pos in range(1, 5):
-        for first in range(pos):
-            before = ["out"] * pos
-            before[first] = "in"
-            assert _declares("tips", _declare_position(mine, pos, before)) == "in", (pos, before)
+    for bot in ("tips", "rules"):
+        for pos in range(1, 5):
+            for first in range(pos):
+                before = ["out"] * pos
+                before[first] = "in"
+                assert _declares(bot, _declare_position(mine, pos, before)) == "in", (bot, pos, before)
     for pos in range(4):
         assert _declares("tips", _declare_position(mine, pos, ["out"] * pos)) == "out", pos
     assert _declares("tips", _declare_position(mine, 3, ["in", "in", "out"])) == "out"
@@ -178,10 +179,11 @@ def test_leads_trumps_with_strong_trump_length():
 def test_holds_back_a_sole_ace_at_trick_1():
     """Tip 4 (line 69): "hold back a sole Ace for the middle of the round. An opening Ace is often trumped"
     — the sole ace is not led at trick 1 or 2; it is led at trick 3 (R4.9, R4.10)."""
-    hand = _play_position(["AH 8D 9C 7S 8S", "7H 9D TC JC QC", "TH JH 8C 7D QD"], "9S")
-    for bot in ("tips", "rules"):
-        act = make_bot(bot).act(hand.observe(0))
-        assert act.kind == "pl" and str(act.card) == "8D", bot
+    for mine in ("AH 8D 9C 7S 8S", "AH KH 8D 7S 8S"):  # the second: AH and KH are both masters
+        hand = _play_position([mine, "7H 9D TC JC QC", "TH JH 8C 7D QD"], "9S")
+        for bot in ("tips", "rules"):
+            act = make_bot(bot).act(hand.observe(0))
+            assert act.kind == "pl" and str(act.card) == "8D", (bot, mine)
     h = parse_cards("AH 8D 9C 7S 8S")
     assert str(choose_play(h, [], "S", 1, h)) == "8D"
     assert str(choose_play(h, [], "S", 2, h)) == "AH"
