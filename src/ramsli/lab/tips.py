@@ -324,8 +324,8 @@ def _markdown(res: dict, hands: int, seed: int, out: str = "tips.md", odds_time:
     a("")
     a("True by the rules, not a matter of numbers: under R4.10 (D-14) a player who does not play a trump to a "
       "trump lead holds none, and one who does not overtrump holds no higher trump — the engine's legal "
-      "moves make these inferences certain. The `tips` policy does not use them; the `rules` and `montecarlo` "
-      "bots do.")
+      "moves make these inferences certain. The kernel's `tips` policy (`tips:tracking=0`) "
+      "does not use them; the `tips` bot (alias `rules`) and `montecarlo` do.")
     a("")
     a("## 6. \"General Rams is a 5-trick certainty bet\" with the tip's shape")
     g = res["general_rams"]
