@@ -236,3 +236,35 @@ def test_the_tips_table_names_real_functions_and_tests():
             assert callable(globals().get(t)), t
     assert set(TIP_LINES) <= cited, (TIP_LINES, cited)
     assert len(rows) >= 7
+
+
+def test_the_kernel_declares_and_announces_like_the_bot_without_tracking():
+    """The lab kernel's TIPS policy (``lab/kernel.py``: ``_tips_declare``, ``_tips_gr``) equals
+    ``declare_in``/``announce_gr`` with the kernel's view (``tracking=False``) on random hands of a pack
+    with jokers, every trump, 0..4 players in before and every variant (R4.5, R4.7, R10); the whole
+    hands are compared by ``tests/test_lab_kernel.py::test_kernel_agrees_with_engine``."""
+    import random
+
+    import numpy as np
+
+    from ramsli.lab import kernel as K
+
+    rng = random.Random(13)
+    deck = list(make_deck("full52", True))
+    gr_seen = sure_seen = 0
+    for _ in range(3000):
+        cards = rng.sample(deck, 5)
+        if rng.random() < 0.2:  # make the General Rams shape and sure tricks common
+            cards = parse_cards(rng.choice(["AS KS AH KD AC", "AS X1 AH KD AC", "X1 X2 AH AD AC",
+                                            "AS KS 7S AH AD", "AS 8H 9D 7C 8D"]))
+        arr = np.array([c.index for c in cards], np.int64)
+        for t, trump in enumerate("SHDC"):
+            gr = tips.announce_gr(cards, trump)
+            gr_seen += gr
+            assert K._tips_gr(arr, 5, t) == gr, (cards, trump)
+            sure_seen += tips.sure_tricks(cards, trump, tips.blind_live_trumps(cards)) > 0
+            for ins in range(5):
+                for var in (0, K.VAR_TIGHT):
+                    assert K._tips_declare(arr, 5, t, ins, var) == tips.declare_in(cards, trump, ins, var), \
+                        (cards, trump, ins, var)
+    assert gr_seen > 50 and sure_seen > 200  # both branches were tried
