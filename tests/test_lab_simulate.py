@@ -15,7 +15,7 @@ def test_kernel_and_engine_give_the_same_summary():
     """Same seed, deterministic tips bots: the kernel path and the engine path count the same hands."""
     from ramsli.rules import Rules
 
-    bots = ["tips:tracking=0"] * 4  # the tips player as the kernel plays it
+    bots = ["tips"] * 4
     a = simulate(Rules(), bots, hands=300, seed=4)
     b = simulate(Rules(), bots, hands=300, seed=4, use_kernel=False)
     assert a["engine"] == "kernel" and b["engine"] == "engine"
