@@ -42,9 +42,9 @@ BOT_NAMES = ("Anna", "Bruno", "Carla", "Dario", "Elke", "Franz")
 
 
 def default_bot() -> str:
-    """The strongest bot available: ``montecarlo``, else ``rules``, else ``random`` (issue #3.6)."""
+    """The strongest bot available: ``montecarlo``, else ``tips``, else ``random`` (issue #3.6)."""
     names = bot_names()
-    for b in ("montecarlo", "rules"):
+    for b in ("montecarlo", "tips"):
         if b in names:
             return b
     return "random"

@@ -44,7 +44,7 @@
   async function quickStart(ev) {
     ev.target.disabled = true;
     try {
-      const spec = { preset: "traditional", rules: ["end=hands:10"], seats: [{ kind: "human" }].concat(Array(4).fill({ kind: "bot", bot: "rules" })) };
+      const spec = { preset: "traditional", rules: ["end=hands:10"], seats: [{ kind: "human" }].concat(Array(4).fill({ kind: "bot", bot: "tips" })) };
       const made = await createAndSit(spec, page.lab, true);
       location.href = made.mine + "?lang=" + R.lang;
     } catch (e) {
@@ -60,7 +60,7 @@
     if (i === 0) sel.append(el("option", { value: "you", text: _("you") }));
     else {
       sel.append(el("option", { value: "human", text: _("a friend (invite link)") }));
-      for (const b of page.bots) sel.append(el("option", { value: "bot:" + b, text: _("bot ({level})", { level: R.botLevel(b) }), selected: b === "rules" }));
+      for (const b of page.bots) sel.append(el("option", { value: "bot:" + b, text: _("bot ({level})", { level: R.botLevel(b) }), selected: b === "tips" }));
     }
     if (i === 0) sel.disabled = true;
     return el("div", { class: "seat-row" }, el("label", { for: `seat-${i + 1}`, text: _("Seat {n}", { n: i + 1 }) }), sel);
