@@ -317,7 +317,8 @@ class Table:
         hand = self.hand
         if self.store is None or self._before is None or hand is None:
             return
-        self._store_save(dataclasses.replace(self._before, hand_actions=[str(a) for a in hand.history]))
+        self._store_save(dataclasses.replace(self._before, hand_actions=[str(a) for a in hand.history],
+                                             lang=self.lang, suits=self.suits, four_colour=self.four_colour))
 
     def _settle_on_disk(self) -> None:
         """A settled hand: its history (folded hands hidden, D-16), then the session between hands."""
