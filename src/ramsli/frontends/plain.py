@@ -1,8 +1,9 @@
 """``ramsli play --plain``: the game as lines of text on stdin/stdout (issue #3.5).
 
 For screen readers, scripts and tests. The state is printed when it is your
-turn; you type ``in``, ``out``, ``play AS`` (or ``play 10h``, or a card number
-1–5), ``gr``, ``pass``, ``target 3``, ``state``, ``log``, ``help``, ``quit``.
+turn; you type ``in``, ``out``, ``play AS`` (or ``play 10h``, a card in your
+language's letters such as de ``play DKr``, or a card number 1–5 as the sorted
+hand shows them), ``gr``, ``pass``, ``target 3``, ``state``, ``log``, ``help``, ``quit``.
 Bad input gets a one-line reason (naming the rule) and the prompt again;
 nothing changes. End of input is ``quit``: the session is saved, a hand in
 progress with it (``--resume`` continues it where it was). Every bot

@@ -1,8 +1,10 @@
 """The Textual app of ``ramsli play`` (issue #3.1).
 
 The table shows every seat (name, stack, in/out, tricks taken, dealer button,
-whose turn), the pot, the turn-up and trump, the trick on the table and your
-cards. Keys: ``1``–``N`` play a card (N = cards left; during target questions:
+whose turn, ▶ in the seat's border), the pot, the turn-up and trump, the trick on
+the table and your cards, sorted by suit with the trumps together (jokers too) at
+the left, in red and black or four colours (``--four-colour``), German-suited
+with the pack's letters (``--suits german``). Six seats fit 80 columns. Keys: ``1``–``N`` play a card (counted as shown; N = cards left; during target questions:
 ``2``–``5`` announce that target; a number that answers nothing now says why), ``i``/``o`` declare in/out, ``g`` General Rams, ``p``
 pass, ``l`` the log of the hand, ``t`` the last trick, space ends the pause
 after a trick (a finished trick stays :data:`TRICK_PAUSE` x ``--speed`` seconds,
