@@ -176,7 +176,7 @@ def card_notation_text(suits: str = "french", deck: str = "piquet32") -> str:
     if not local:
         return _("Cards: rank {ranks} then suit {suits} (or ♠ ♥ ♦ ♣), e.g. {examples} (R1.6).").format(
             ranks=ranks, suits="S H D C", examples="AS, 10h, QC")
-    shown = " ".join(letters[s][0] for s in "SHDC")
+    shown = " ".join(letters[s][0] + ("=" + suit_label(s, suits) if suits == "german" else "") for s in "SHDC")
     ex = [card_spelling(Card.parse(t), suits) for t in ("AS", "TH", "QC")]
     ex[1] = ex[1][:2] + ex[1][2:].lower()  # any case (R1.6)
     return (_("Cards: rank {ranks} then suit {suits} (or ♠ ♥ ♦ ♣), e.g. {examples} (R1.6).").format(
