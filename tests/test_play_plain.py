@@ -14,6 +14,7 @@ from ramsli import Rules
 from ramsli.cli import app
 from ramsli.commands import play as play_cmd
 from ramsli.frontends import i18n
+from ramsli.frontends import text as T
 from ramsli.frontends.game import Table
 from ramsli.frontends.plain import ECHO_MAX, PlainGame, _Reply, parse_command
 from ramsli.frontends.storage import SaveError, Store
@@ -236,7 +237,8 @@ class _Policy(io.StringIO):
             return ""
         legal = t.hand.legal_actions()
         if t.hand.phase is Phase.PLAY:
-            cards = t.hand.observe(t.human).cards
+            obs = t.hand.observe(t.human)
+            cards = T.hand_order(obs.cards, obs.trump)  # the numbers count the cards as shown (issue #12)
             return f"play {cards.index(legal[-1].card) + 1}\n"
         return {"in": "in", "out": "out", "pass": "pass", "gr": "gr"}.get(legal[0].kind, "pass") + "\n"
 

@@ -597,8 +597,9 @@ def test_pilot_last_trick_view_colours_and_trumps(tmp_path):
     async def body(app, pilot, t):
         await pilot.pause()
         obs = t.hand.observe(t.human)
-        for i, c in enumerate(obs.cards, 1):
+        for i, c in enumerate(T.hand_order(obs.cards, obs.trump), 1):  # the buttons show the hand sorted
             b = app.query_one(f"#card-{i}", Button)
+            assert str(b.label).startswith(f"{i}  {T.card_label(c)}")
             assert b.has_class("red") == (c.suit in ("H", "D"))
             assert b.has_class("black") == (c.suit in ("S", "C"))
             assert b.has_class("trump") == (c.suit == obs.trump)

@@ -8,6 +8,7 @@ from textual.widgets import Button, Static
 
 from ramsli import Rules
 from ramsli.frontends import i18n
+from ramsli.frontends import text as T
 from ramsli.frontends.game import Table
 from ramsli.frontends.storage import Store
 from ramsli.frontends.tui import InfoScreen, RamsliApp
@@ -18,6 +19,21 @@ NAMES = ["Tess", "Anna", "Bruno", "Carla", "Dario"]
 
 def _content(app, selector) -> str:
     return str(app.screen.query_one(selector, Static).content)
+
+
+def _button_of(app, card) -> str:
+    """The selector of the card button that shows ``card`` (the hand is shown sorted, issue #12)."""
+    label = T.card_label(card, app.suits)
+    for i in range(1, 6):
+        b = app.query_one(f"#card-{i}", Button)
+        if not b.has_class("hidden") and str(b.label).removeprefix(f"{i}  ").removesuffix(" ★") == label:
+            return f"#card-{i}"
+    raise AssertionError(f"no button shows {card}")
+
+
+def _key_of(app, card) -> str:
+    """The number key of the button that shows ``card``."""
+    return _button_of(app, card).removeprefix("#card-")
 
 
 async def _play_one_hand(app, pilot, table, checks):
@@ -34,17 +50,17 @@ async def _play_one_hand(app, pilot, table, checks):
             continue
         cards = hand.observe(table.human).cards
         legal = {a.card for a in hand.legal_actions()}
-        bad = [i for i, c in enumerate(cards, 1) if c not in legal]
+        bad = [c for c in cards if c not in legal]
         if bad and "illegal" not in checks:
-            assert app.query_one(f"#card-{bad[0]}", Button).has_class("illegal")  # shown dimmed
+            assert app.query_one(_button_of(app, bad[0]), Button).has_class("illegal")  # shown dimmed
             before = hand.fingerprint()
-            await pilot.press(str(bad[0]))
+            await pilot.press(_key_of(app, bad[0]))
             await pilot.pause()
             checks["illegal"] = _content(app, "#message")
             checks["illegal_rules"] = list(app.cited)
             assert hand.fingerprint() == before  # refused, nothing changed
-        good = [i for i, c in enumerate(cards, 1) if c in legal]
-        await pilot.click(f"#card-{good[0]}")
+        good = [c for c in cards if c in legal]
+        await pilot.click(_button_of(app, good[0]))
     raise AssertionError("the hand did not end")
 
 
@@ -126,8 +142,8 @@ async def _until_my_turn(app, pilot, table, phase=None):
             else:
                 legal = table.hand.legal_actions()
                 cards = table.hand.observe(table.human).cards
-                k = next(i for i, c in enumerate(cards, 1) if any(a.card == c for a in legal))
-                await pilot.click(f"#card-{k}")
+                card = next(c for c in cards if any(a.card == c for a in legal))
+                await pilot.click(_button_of(app, card))
     raise AssertionError("the human's turn did not come")
 
 
@@ -267,8 +283,8 @@ def test_number_keys_say_why_and_the_footer_counts_the_cards(tmp_path):
             seen["play-7"] = _content(app, "#message")
             legal = table.hand.legal_actions()
             cards = table.hand.observe(table.human).cards
-            k = next(i for i, c in enumerate(cards, 1) if any(a.card == c for a in legal))
-            await pilot.press(str(k))
+            card = next(c for c in cards if any(a.card == c for a in legal))
+            await pilot.press(_key_of(app, card))
             await pilot.pause()
             if await _until_my_turn(app, pilot, table, Phase.PLAY):
                 seen["play-4"] = _footer_displays(app).get("card(1)")

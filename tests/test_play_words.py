@@ -110,7 +110,8 @@ class _Answers:
         for kind in ("in", "pass"):
             if any(a.kind == kind for a in legal):
                 return kind + "\n"
-        cards = t.hand.observe(t.human).cards
+        obs = t.hand.observe(t.human)
+        cards = T.hand_order(obs.cards, obs.trump)  # the numbers count the hand as shown (sorted)
         return f"{cards.index(legal[0].card) + 1}\n"
 
 

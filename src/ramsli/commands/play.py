@@ -78,6 +78,9 @@ def play(
                                         "locale (LANGUAGE, LC_ALL, LANG)."),
     suits: Optional[Suits] = typer.Option(None, "--suits", help="Suit pictures: french (♠♥♦♣) or german "
                                           "(Eichel, Grün, Herz, Schellen; D-1)."),
+    four_colour: Optional[bool] = typer.Option(None, "--four-colour/--two-colour", help="Cards in four "
+                                               "colours (♠ black, ♥ red, ♦ blue, ♣ green) or the usual two (red "
+                                               "♥ ♦, black ♠ ♣, the default); kept with the saved session."),
     plain: bool = typer.Option(False, "--plain", help="Lines of text on stdin/stdout instead of the full-screen "
                                "app (screen readers, scripts)."),
     resume: bool = typer.Option(False, "--resume", help="Continue the saved session, stacks and pot intact, a hand "
@@ -152,8 +155,11 @@ def play(
                     table.lang = lang.value
                 if suits is not None:
                     table.suits = suits.value
+                if four_colour is not None:
+                    table.four_colour = four_colour
                 for key, value in saved.unknown_display.items():
-                    if (key == "lang" and lang is None) or (key == "suits" and suits is None):
+                    if ((key == "lang" and lang is None) or (key == "suits" and suits is None)
+                            or (key == "four_colour" and four_colour is None)):
                         typer.echo(_("The saved {option} {value} is not known; using {default}.").format(
                             option=key, value=_short(value), default=getattr(table, key)), err=True)
                 ignored = [opt for opt, given in (("--players", players is not None), ("--preset", preset is not None),
@@ -202,7 +208,7 @@ def play(
         try:
             table = Table.new(rules, names, specs, seed=seed, store=store,
                               lang=lang.value if lang else detect_language(),
-                              suits=suits.value if suits else "french")
+                              suits=suits.value if suits else "french", four_colour=bool(four_colour))
         except TableError as e:  # a name the engine refuses (R2.2): the player's own, from --name
             raise typer.BadParameter(str(e), param_hint="--name" if e.field == "names" else "--players") from None
         except ValueError as e:

@@ -105,7 +105,8 @@ class Table:
     """
 
     def __init__(self, session: Session, bots: Sequence[str | None], human: int, seed: int, session_id: str,
-                 store: Store | None, hands_offset: int = 0, lang: str = "en", suits: str = "french") -> None:
+                 store: Store | None, hands_offset: int = 0, lang: str = "en", suits: str = "french",
+                 four_colour: bool = False) -> None:
         self.session = session
         self.names = list(session.names)
         self.bots = list(bots)
@@ -116,6 +117,8 @@ class Table:
         self.hands_offset = hands_offset
         self.lang = lang
         self.suits = suits
+        #: the four-colour deck on screen (♦ blue, ♣ green); a display choice saved with the session
+        self.four_colour = four_colour
         self.hand: Hand | None = None
         self.last: LedgerEntry | None = None
         self.history_errors: list[str] = []
@@ -133,7 +136,8 @@ class Table:
 
     @classmethod
     def new(cls, rules: Rules, names: Sequence[str], bots: Sequence[str], seed: int | None = None,
-            store: Store | None = None, human: int = 0, lang: str = "en", suits: str = "french") -> "Table":
+            store: Store | None = None, human: int = 0, lang: str = "en", suits: str = "french",
+            four_colour: bool = False) -> "Table":
         """A new session: ``names`` per seat (the human's at ``human``), ``bots`` for the other seats in order.
 
         Raises:
@@ -155,7 +159,7 @@ class Table:
             while store.session_dir(sid).exists():
                 k += 1
                 sid = f"{base}-{k}"
-        t = cls(session, specs, human, seed, sid, store, lang=lang, suits=suits)
+        t = cls(session, specs, human, seed, sid, store, lang=lang, suits=suits, four_colour=four_colour)
         if store is not None:
             store.set_aside()
             t.save()
@@ -186,7 +190,7 @@ class Table:
             "hands_played": saved.hands_played, "rng_state": saved.rng_state, "elapsed": saved.elapsed,
             "end_reason": saved.end_reason})
         t = cls(session, saved.bots, saved.human, saved.seed, saved.session_id, store,
-                hands_offset=saved.hands_played, lang=saved.lang, suits=saved.suits)
+                hands_offset=saved.hands_played, lang=saved.lang, suits=saved.suits, four_colour=saved.four_colour)
         t.rules = rules
         if saved.hand_actions is not None:
             if session.is_over:
@@ -314,7 +318,8 @@ class Table:
         hand = self.hand
         if self.store is None or self._before is None or hand is None:
             return
-        self._store_save(dataclasses.replace(self._before, hand_actions=[str(a) for a in hand.history]))
+        self._store_save(dataclasses.replace(self._before, hand_actions=[str(a) for a in hand.history],
+                                             lang=self.lang, suits=self.suits, four_colour=self.four_colour))
 
     def _settle_on_disk(self) -> None:
         """A settled hand: its history (folded hands hidden, D-16), then the session between hands."""
@@ -388,7 +393,8 @@ class Table:
             rules_toml=self.rules.to_toml(), hands_played=self.hands_played, stacks=list(s.stacks), pot=s.pot,
             dealer=s.dealer, seated=list(s.seated), departed=[list(d) for d in s.departed],
             rng_state=[st[0], list(st[1]), st[2]], elapsed=max(0.0, s.clock() - s.started),
-            end_reason=s.end_reason if s.end_reason != "quit" or self._stopped else None, lang=self.lang, suits=self.suits)
+            end_reason=s.end_reason if s.end_reason != "quit" or self._stopped else None, lang=self.lang, suits=self.suits,
+            four_colour=self.four_colour)
 
     def save(self) -> None:
         """Write the save file atomically (no-op without a store)."""

@@ -1,8 +1,9 @@
 """``ramsli play --plain``: the game as lines of text on stdin/stdout (issue #3.5).
 
 For screen readers, scripts and tests. The state is printed when it is your
-turn; you type ``in``, ``out``, ``play AS`` (or ``play 10h``, or a card number
-1–5), ``gr``, ``pass``, ``target 3``, ``state``, ``log``, ``last``, ``why``,
+turn; you type ``in``, ``out``, ``play AS`` (or ``play 10h``, a card in your
+language's letters such as de ``play DKr``, or a card number 1–5 as the sorted
+hand shows them), ``gr``, ``pass``, ``target 3``, ``state``, ``log``, ``last``, ``why``,
 ``rules``, ``help``, ``quit`` — or the words of the player's language (``rein``/``raus``,
 ``mee``/``pas``, ``dentro``/``fuori``...; English always works too).
 Bad input gets a one-line reason and the prompt again; nothing changes. Lines
@@ -20,6 +21,7 @@ import unicodedata
 from typing import TextIO
 
 from rich.console import Console
+from rich.text import Text
 
 from ramsli.cards import Card, CardError
 from ramsli.errors import IllegalActionError
@@ -28,7 +30,7 @@ from ramsli.frontends import text as T
 from ramsli.frontends.game import Table
 from ramsli.frontends.i18n import _, pgettext
 
-__all__ = ["PlainGame", "parse_command", "save_failed_text", "is_yes"]
+__all__ = ["PlainGame", "parse_command", "save_failed_text", "is_yes", "parse_card", "AmbiguousCard"]
 
 #: command word -> canonical command; English words always work, the player's language's too
 _EN = {
@@ -108,8 +110,10 @@ def parse_command(line: str, table: Table) -> tuple[str, Action | None]:
             head, rest = "target", [head[1:]]
         else:
             try:
-                Card.parse(words[0])
+                parse_card(words[0], table.suits)
                 head, rest = "play", words[:1]
+            except AmbiguousCard as e:
+                raise _Reply(str(e)) from None
             except CardError:
                 if _isnum(head):
                     head, rest = "play", words[:1]
@@ -137,18 +141,80 @@ def parse_command(line: str, table: Table) -> tuple[str, Action | None]:
     if len(rest) != 1:
         raise _Reply(_("Write play and a card, e.g. play AS, play 10h, or its number 1 to 5 (R1.6)."))
     word = rest[0]
-    cards = hand.observe(me).cards if hand is not None else ()
+    obs = hand.observe(me) if hand is not None else None
+    cards = T.hand_order(obs.cards, obs.trump) if obs is not None else ()  # numbered as shown (cards_line)
     if _isnum(word):
         k = int(word)
         if not 1 <= k <= len(cards):
             raise _Reply(ngettext_cards(k, len(cards)))
         return "act", Action.play(me, cards[k - 1])
     try:
-        card = Card.parse(word)
-    except CardError:
-        raise _Reply(_("'{text}' is not a card: write rank then suit, ranks A K Q J 10 9 8 7, suits S H D C, "
-                       "e.g. AS, 10h, QC (R1.6).").format(text=echo_text(word))) from None
+        card = parse_card(word, table.suits, (hand.rules if hand is not None else table.rules).deck)
+    except CardError as e:
+        raise _Reply(str(e)) from None
     return "act", Action.play(me, card)
+
+
+class AmbiguousCard(CardError):
+    """Typed card letters that name two different cards (the language's and the English notation's)."""
+
+
+def _local_reading(key: str, suits: str) -> set[Card]:
+    """The cards ``key`` (upper case) names in the letters of the language in use (or the German pack)."""
+    ranks = {T.rank_letter(r, suits).upper(): r for r in range(14, 1, -1)}
+    tokens = {sym: s for sym, s in (("♠", "S"), ("♥", "H"), ("♦", "D"), ("♣", "C"),
+                                     ("♤", "S"), ("♡", "H"), ("♢", "D"), ("♧", "C"))}
+    for s, spellings in T.suit_letters(suits).items():
+        for w in spellings:
+            tokens[w.upper()] = s
+    found = set()
+    for tok, s in tokens.items():
+        if key.endswith(tok) and key[:-len(tok)] in ranks:
+            found.add(Card.of(ranks[key[:-len(tok)]], s))
+    return found
+
+
+def parse_card(word: str, suits: str = "french", deck: str = "piquet32") -> Card:
+    """A card as the player types it (R1.6, D-1): rank then suit, any case, in the letters of the
+    language in use (de ``DKr`` Dame Kreuz, nl ``HR`` Heer ruiten, it ``FP`` Fante di picche; German
+    pictures ``OHe`` Herz-Ober, ``USc``), or always in the English notation (``AS``, ``10h``, ``Q♣``,
+    ``X1``). Hand histories and saves keep the English notation; this is input only.
+
+    Args:
+        word: the typed text.
+        suits: ``"french"`` or ``"german"`` (the pictures shown, whose letters are accepted).
+        deck: ``"piquet32"`` or ``"full52"``, for the ranks the error message lists.
+
+    Raises:
+        AmbiguousCard: when the language's letters and the English notation name two different
+            cards (it ``AC``: asso di cuori or ace of clubs); the message gives a spelling for each.
+        CardError: for anything else that is not a card; the message lists the ranks and suit
+            letters of the language and the English notation (R1.6).
+
+    >>> str(parse_card("10h")), str(parse_card("oHe", "german"))
+    ('TH', 'QH')
+    """
+    text = word.strip()
+    try:
+        english = Card.parse(text)
+    except CardError:
+        english = None
+    local = _local_reading(text.upper(), suits)
+    readings = local | ({english} if english is not None else set())
+    if len(readings) == 1:
+        return readings.pop()
+    if len(readings) > 1:
+        one, other = sorted(readings, key=lambda c: c is english)  # the language's reading first
+        labels = T.card_label(one, suits), T.card_label(other, suits)
+        codes = T.card_spelling(one, suits), T.card_spelling(other, suits)
+        if labels == codes:  # German pictures: the labels are the spellings (KSc or KGr)
+            raise AmbiguousCard(_("'{text}' can be read two ways: write {one} or {other} (R1.6).").format(
+                text=echo_text(word), one=codes[0], other=codes[1]))
+        raise AmbiguousCard(_("'{text}' can be read two ways: {one} or {other}; write {one_code} for {one} "
+                              "or {other_code} for {other} (R1.6).").format(
+            text=echo_text(word), one=labels[0], other=labels[1], one_code=codes[0], other_code=codes[1]))
+    raise CardError(_("'{text}' is not a card.").format(text=echo_text(word)) + " "
+                    + T.card_notation_text(suits, deck))
 
 
 def save_failed_text(table: Table, error: OSError) -> str:
@@ -195,7 +261,10 @@ class _Out:
         """The player typed something: the next line naming rules replaces :attr:`cited`."""
         self._fresh = True
 
-    def __call__(self, line: str = "", style: str | None = None, cite: bool = True) -> None:
+    def __call__(self, line: str | Text = "", style: str | None = None, cite: bool = True) -> None:
+        if isinstance(line, Text):  # a coloured cards line: cards only, no rule ids in it
+            self.raw(line, style)
+            return
         said = T.player_words(line)
         if cite and said.rules:
             if self._fresh:
@@ -204,12 +273,12 @@ class _Out:
             self.cited += [r for r in said.rules if r not in self.cited]
         self.raw(str(said), style)
 
-    def raw(self, line: str = "", style: str | None = None) -> None:
+    def raw(self, line: str | Text = "", style: str | None = None) -> None:
         """Write ``line`` as it is (the detail of ``why`` shows rule ids)."""
         if self.console is not None:
             self.console.print(line, style=style, markup=False)
         else:
-            self.stream.write(line + "\n")
+            self.stream.write(str(line) + "\n")  # a Rich Text as its plain text: no colour off a terminal
             self.stream.flush()
 
 
@@ -244,7 +313,7 @@ class PlainGame:
         self.say(T.info_line(obs, self.suits))
         if obs.phase is Phase.PLAY:
             self.say(T.trick_text(obs, t.names, self.suits))
-        self.say(T.cards_line(obs, self.suits), style="bold")
+        self.say(T.cards_text(obs, self.suits, self.table.four_colour), style="bold")
         self.say(T.prompt_text(obs), style="bold cyan")
 
     def _announce(self, action: Action, tricks_before: int) -> None:
@@ -333,7 +402,7 @@ class PlainGame:
             for line in T.log_lines(hand, t.names, self.suits, t.human)[2:]:
                 self.say("  " + line)
         if t.human in hand.seated:
-            self.say(T.cards_line(obs, self.suits))
+            self.say(T.cards_text(obs, self.suits, self.table.four_colour))
         if hand.rules.compulsory:
             self.say(_("Compulsory Ramsli: everyone is in (R4.5)."))
         while not hand.is_over:
@@ -377,7 +446,7 @@ class PlainGame:
                 return False
             if cmd == "help":
                 self.say(T.rules_line(t.rules), cite=False)
-                for h in T.help_lines():
+                for h in T.help_lines(self.suits):
                     self.say(h, cite=False)
                 continue
             if cmd == "rules":

@@ -103,6 +103,8 @@ class SavedSession:
         elapsed: seconds played so far (R3.6 ``time:M``).
         end_reason: None while the session runs, else why it ended (R3.5, R3.6).
         lang, suits: the player's display choices.
+        four_colour: the four-colour deck (♦ blue, ♣ green) on screen, a display choice; False when a
+            save made before it existed has no such field.
         hand_actions: None between hands; during a hand, the actions applied so far in it
             (``str(Action)``, e.g. ``"p2 in"``), the hand being dealt from this state (R4.1–R4.4).
     """
@@ -124,6 +126,7 @@ class SavedSession:
     end_reason: str | None = None
     lang: str = "en"
     suits: str = "french"
+    four_colour: bool = False
     extra: dict[str, Any] = field(default_factory=dict)
     hand_actions: list[str] | None = None
 
@@ -257,13 +260,17 @@ class SavedSession:
                     Action.parse(a)
                 except (ValueError, CardError) as e:
                     raise SaveError(path, f"'hand_actions' entry {i} {a!r} is not an action: {e} (R4.12)") from None
+        four_colour = data.get("four_colour", False)
         unknown = {k: v for k, v, ok in (("lang", lang, ("en", "de", "nl", "it")),
                                           ("suits", suits, ("french", "german"))) if v not in ok}
+        if not isinstance(four_colour, bool):  # 1, "yes": not a choice this ramsli writes
+            unknown["four_colour"] = four_colour
         return cls(session_id=sid, names=names, bots=bots, human=human, seed=seed, rules_toml=data["rules_toml"],
                    hands_played=hands, stacks=stacks, pot=pot, dealer=dealer, seated=seated, departed=departed,
                    rng_state=rng, elapsed=float(elapsed), end_reason=end_reason,
                    lang=lang if lang in ("en", "de", "nl", "it") else "en",
                    suits=suits if suits in ("french", "german") else "french",
+                   four_colour=four_colour if isinstance(four_colour, bool) else False,
                    extra=data["extra"] if isinstance(data.get("extra"), dict) else {},
                    hand_actions=list(actions) if actions is not None else None, unknown_display=unknown)
 

@@ -12,6 +12,8 @@ import datetime as _dt
 import re
 from typing import Sequence
 
+from rich.text import Text
+
 from ramsli.cards import Card, Suit
 from ramsli.hand import Action, Hand, Observation, Phase
 from ramsli.rules import PRESETS, Rules
@@ -27,15 +29,164 @@ __all__ = ["card_label", "suit_label", "seat_label", "action_text", "trick_text"
 
 
 def card_label(card: Card, suits: str = "french") -> str:
-    """A card as shown to the player: ``"A♠"``, ``"10♥"``, ``"Grün Daus"`` (D-1), jokers by name (R1.3)."""
+    """A card as shown to the player, short enough for a card button (R1.6, D-1, D-2).
+
+    French pictures: the rank letter of the language in use and the suit symbol (``"A♠"``,
+    ``"10♥"``; de ``"D♥"`` for the Dame, nl ``"H♣"`` for the Heer, it ``"F♦"`` for the Fante).
+    German pictures: the pack's own rank letters D K O U (Daus, König, Ober, Unter) and suit
+    abbreviations Ei Gr He Sc (Eichel, Grün, Herz, Schellen), as the browser table does:
+    ``"OHe"`` (Herz-Ober), ``"10Gr"``. Jokers by name (R1.3). Display only: hand histories
+    and saves keep the canonical notation (``str(card)``).
+
+    >>> card_label(Card.parse("QH")), card_label(Card.parse("QH"), "german")
+    ('Q♥', 'OHe')
+    """
     if card.suit is None:
         return _("big joker") if card.rank == 16 else _("little joker")
-    return card.display(suits)
+    if suits == "german":
+        return rank_letter(card.rank, suits) + Suit.GERMAN_SHORT[card.suit]
+    return rank_letter(card.rank, suits) + Suit(card.suit).display(suits)
 
 
 def suit_label(suit: str, suits: str = "french") -> str:
-    """A suit as shown: ``"♥"`` or, with German pictures, ``"Herz"`` (D-1)."""
+    """A suit as shown in a sentence: ``"♥"``; with German pictures its name in the language in use,
+    as the browser table says it (en ``"leaves"``, de ``"Grün"``; D-1).
+
+    Raises:
+        ValueError: for ``suits`` other than ``"french"``/``"german"``.
+    """
+    if suits == "german":
+        return {"S": _("leaves"), "H": _("hearts"), "D": _("bells"), "C": _("acorns")}[str(suit)]
     return Suit(suit).display(suits)
+
+
+#: the German pack's rank letters (D-1): Daus, König, Ober, Unter; the same in every language (as the web)
+GERMAN_RANK_LETTERS = {14: "D", 13: "K", 12: "O", 11: "U"}
+#: the suits after the trumps in a sorted hand: colours alternate (as the browser table's sortHand)
+SUIT_ORDER = ("S", "H", "C", "D")
+
+
+def rank_letter(rank: int, suits: str = "french") -> str:
+    """The letter of a rank as the player reads (and types) it: A K Q J in English, de A K D B
+    (Ass König Dame Bube), nl A H V B (Aas Heer Vrouw Boer), it A R D F (Asso Re Donna Fante);
+    with German pictures D K O U in every language (D-1); ``"10"`` ... ``"2"`` for the rest.
+
+    Args:
+        rank: 2..14 (ace 14).
+        suits: ``"french"`` or ``"german"``.
+
+    >>> rank_letter(12), rank_letter(12, "german"), rank_letter(9)
+    ('Q', 'O', '9')
+    """
+    if suits == "german":
+        return GERMAN_RANK_LETTERS.get(rank, str(rank))
+    if rank == 14:
+        return pgettext("rank", "A")
+    if rank == 13:
+        return pgettext("rank", "K")
+    if rank == 12:
+        return pgettext("rank", "Q")
+    if rank == 11:
+        return pgettext("rank", "J")
+    return str(rank)
+
+
+def suit_letters(suits: str = "french") -> dict[str, tuple[str, ...]]:
+    """The letters a player may type for each suit with the language's rank letters (the English notation
+    ``S H D C`` always works besides): suit letter -> spellings, the first shown in help. French pictures:
+    the language's own (en S H D C, de P H Ka Kr, nl S H R K, it P C Q F); German pictures: Gr/La/G/L
+    (Grün, Laub), He/H, Sc/Sch/S, Ei/E (D-1), in every language."""
+    if suits == "german":
+        return {"S": ("Gr", "La", "G", "L"), "H": ("He", "H"), "D": ("Sc", "Sch", "S"), "C": ("Ei", "E")}
+    # typed suit letters in the player's language; "a|b" gives two spellings
+    local = {"S": pgettext("suit letter", "S"), "H": pgettext("suit letter", "H"),
+             "D": pgettext("suit letter", "D"), "C": pgettext("suit letter", "C")}
+    return {s: tuple(w.strip() for w in local[s].split("|") if w.strip()) or (s,) for s in "SHDC"}
+
+
+def hand_order(cards: Sequence[Card], trump: str) -> list[Card]:
+    """A hand in the order shown: the trumps together at the left end (big joker, little joker, then
+    the trump suit, D-2), then the other suits in :data:`SUIT_ORDER`, each rank high to low.
+
+    The numbers a player types (``play 2``, the keys 1-5) count in this order.
+
+    >>> [str(c) for c in hand_order([Card.parse(t) for t in ("7S", "AH", "X2", "KD", "9S")], "D")]
+    ['X2', 'KD', '9S', '7S', 'AH']
+    """
+    def key(c: Card) -> tuple[int, int]:
+        if c.suit is None:
+            return (0, -c.rank)
+        if c.suit == trump:
+            return (1, -c.rank)
+        return (2 + SUIT_ORDER.index(c.suit), -c.rank)
+
+    return sorted(cards, key=key)
+
+
+#: colour name -> Rich style of a card on a terminal (``"black"`` is the terminal's own text colour)
+CARD_STYLES = {"black": "bold", "red": "bold red", "blue": "bold blue", "green": "bold green",
+               "gold": "bold yellow", "brown": "bold dark_orange3"}
+
+
+def card_colour(card: Card, suits: str = "french", four_colour: bool = False) -> str:
+    """The colour a card is drawn in, a key of :data:`CARD_STYLES`: red ♥ ♦ and black ♠ ♣; with
+    ``four_colour`` ♦ blue and ♣ green; German pictures green Grün, red Herz, gold Schellen, brown
+    Eichel (the browser table's colours); the big joker red, the little joker black."""
+    if card.suit is None:
+        return "red" if card.rank == 16 else "black"
+    if suits == "german":
+        return {"S": "green", "H": "red", "D": "gold", "C": "brown"}[card.suit]
+    if four_colour:
+        return {"S": "black", "H": "red", "D": "blue", "C": "green"}[card.suit]
+    return "red" if card.suit in ("H", "D") else "black"
+
+
+def is_trump(card: Card, trump: str) -> bool:
+    """True for a card of the trump suit and for a joker (R1.3, D-2)."""
+    return card.suit is None or card.suit == trump
+
+
+def card_spelling(card: Card, suits: str = "french") -> str:
+    """How a player types ``card`` in the language in use: rank letter and suit letter (``"DKr"`` in
+    de for the Dame of clubs), falling back on the English notation (``"10H"``) where the local
+    spelling would also read as another English card (it: ``10C`` is 10 of cuori and English 10 of clubs).
+    Jokers ``X1``, ``X2`` (R1.6)."""
+    if card.suit is None:
+        return str(card)
+    rank = rank_letter(card.rank, suits)
+    for letter in suit_letters(suits)[card.suit]:
+        text = rank + letter
+        try:
+            other = Card.parse(text)
+        except ValueError:
+            return text
+        if other is card:
+            return text
+    return ("10" if card.rank == 10 else str(card)[0]) + card.suit
+
+
+def card_notation_text(suits: str = "french", deck: str = "piquet32") -> str:
+    """The help line on how cards are typed in the language in use (R1.6, D-1): the ranks and suit
+    letters, examples, and that the English notation (``AS``, ``10h``) always works too."""
+    low = "2" if deck == "full52" else "7"
+    ranks = " ".join([rank_letter(r, suits) for r in (14, 13, 12, 11)] + ["10", "…", low]
+                     if low == "2" else [rank_letter(r, suits) for r in range(14, 6, -1)])
+    letters = suit_letters(suits)
+    local = (any(letters[s] != (s,) for s in "SHDC")
+             or any(rank_letter(r, suits) != "AKQJ"[14 - r] for r in (14, 13, 12, 11)))
+    if not local:
+        return _("Cards: rank {ranks} then suit {suits} (or ♠ ♥ ♦ ♣), e.g. {examples} (R1.6).").format(
+            ranks=ranks, suits="S H D C", examples="AS, 10h, QC")
+    shown = " ".join(letters[s][0] + ("=" + suit_label(s, suits) if suits == "german" else "") for s in "SHDC")
+    ex = [card_spelling(Card.parse(t), suits) for t in ("AS", "TH", "QC")]
+    ex[1] = ex[1][:2] + ex[1][2:].lower()  # any case (R1.6)
+    return (_("Cards: rank {ranks} then suit {suits} (or ♠ ♥ ♦ ♣), e.g. {examples} (R1.6).").format(
+        ranks=ranks, suits=shown, examples=", ".join(ex)) + " "
+        + _("The English notation works too: ranks A K Q J, suits S H D C, e.g. AS, 10h, QC."))
+
+
+__all__ += ["GERMAN_RANK_LETTERS", "SUIT_ORDER", "rank_letter", "suit_letters", "hand_order", "CARD_STYLES",
+            "card_colour", "is_trump", "cards_text", "card_spelling", "card_notation_text"]
 
 
 def seat_label(seat: int, names: Sequence[str]) -> str:
@@ -182,17 +333,37 @@ def info_line(obs: Observation, suits: str = "french") -> str:
     return " · ".join(parts)
 
 
-def cards_line(obs: Observation, suits: str = "french") -> str:
-    """The player's cards numbered 1–5; in the play phase on their turn, unplayable ones are marked."""
+def _cards_parts(obs: Observation, suits: str) -> list[tuple[Card, str, str]]:
+    """``(card, "2 K♥", " (not playable)")`` per card in :func:`hand_order`."""
     legal = {a.card for a in obs.legal if a.kind == "pl"}
     marking = obs.phase is Phase.PLAY and obs.to_act == obs.seat
     parts = []
-    for i, c in enumerate(obs.cards, 1):
+    for i, c in enumerate(hand_order(obs.cards, obs.trump), 1):
         label = f"{i} {card_label(c, suits)}"
-        if marking and c not in legal:
-            label += " (" + _("not playable") + ")"
-        parts.append(label)
+        parts.append((c, label, " (" + _("not playable") + ")" if marking and c not in legal else ""))
+    return parts
+
+
+def cards_line(obs: Observation, suits: str = "french") -> str:
+    """The player's cards numbered 1–5 in :func:`hand_order` (trumps first); in the play
+    phase on their turn, unplayable ones are marked. ``play 2`` plays the card numbered 2 here."""
+    parts = [label + mark for _c, label, mark in _cards_parts(obs, suits)]
     return _("Your cards: {cards}").format(cards=" · ".join(parts) if parts else "—")
+
+
+def cards_text(obs: Observation, suits: str = "french", four_colour: bool = False) -> Text:
+    """:func:`cards_line` with each card in its colour (:func:`card_colour`), for a terminal;
+    ``cards_text(...).plain == cards_line(...)``."""
+    line = cards_line(obs, suits)
+    text = Text(line)
+    pos = line.find(": ") + 2 if ": " in line else 0
+    for c, label, mark in _cards_parts(obs, suits):
+        start = line.find(label, pos)
+        if start < 0:
+            continue
+        text.stylize(CARD_STYLES[card_colour(c, suits, four_colour)], start, start + len(label))
+        pos = start + len(label) + len(mark)
+    return text
 
 
 def prompt_text(obs: Observation) -> str:
@@ -393,9 +564,10 @@ def reason_text(why: tuple[str, str], names: Sequence[str], suits: str = "french
                             human=f"p{human + 1}" if human is not None else None)
 
 
-def help_lines() -> list[str]:
+def help_lines(suits: str = "french") -> list[str]:
     """The commands of the ``--plain`` mode, each under the word of the player's language (the
-    English word beside it when that differs: English commands always work too)."""
+    English word beside it when that differs: English commands always work too); the last line
+    says how cards are written (:func:`card_notation_text`)."""
     def cmd(canon: str) -> str:
         local = command_word(canon)
         return local if local == canon else f"{local} ({canon})"
@@ -417,7 +589,7 @@ def help_lines() -> list[str]:
         f"  {cmd('rules')} — " + _("show the rules in force"),
         f"  {cmd('help')} — " + _("show this help"),
         f"  {cmd('quit')} — " + _("save and leave; play --resume continues"),
-        _("Cards: rank A K Q J 10 9 8 7 then suit S H D C (or ♠ ♥ ♦ ♣), e.g. AS, 10h, QC (R1.6)."),
+        card_notation_text(suits),
     ]
 
 

@@ -1,8 +1,10 @@
 """The Textual app of ``ramsli play`` (issue #3.1).
 
 The table shows every seat (name, stack, in/out, tricks taken, dealer button,
-whose turn), the pot, the turn-up and trump, the trick on the table and your
-cards. Keys: ``1``–``N`` play a card (N = cards left; during target questions:
+whose turn, ▶ in the seat's border), the pot, the turn-up and trump, the trick on
+the table and your cards, sorted by suit with the trumps together (jokers too) at
+the left, in red and black or four colours (``--four-colour``), German-suited
+with the pack's letters (``--suits german``). Six seats fit 80 columns. Keys: ``1``–``N`` play a card (counted as shown; N = cards left; during target questions:
 ``2``–``5`` announce that target; a number that answers nothing now says why), ``i``/``o`` declare in/out, ``g`` General Rams, ``p``
 pass, ``l`` the log of the hand, ``t`` the last trick, ``r`` the rule ids and names behind
 the last message (messages say what happened in the game's words, issue #12), space ends the pause
@@ -23,6 +25,7 @@ import io
 import sys
 
 from rich.console import Console
+from rich.text import Text
 from textual.app import App, ComposeResult
 from textual.binding import Binding, BindingsMap
 from textual.containers import Horizontal, Vertical, VerticalScroll
@@ -42,6 +45,8 @@ RECENT_KEPT = 60
 RECENT_SHOWN = 8
 #: a finished trick stays on the table this many times ``--speed`` before the next lead (space goes on at once)
 TRICK_PAUSE = 4
+#: below this many columns per seat the seat boxes put one fact a line (6 players on 80 columns)
+COMPACT_SEAT = 20
 
 
 def app_bindings() -> list[Binding]:
@@ -154,8 +159,10 @@ class RamsliApp(App[int]):
     TITLE = "Ramsli"
     CSS = """
     #seats { height: auto; }
-    .seat { width: 1fr; height: 6; border: round $primary; padding: 0 1; }
-    .seat.to-act { border: heavy $warning; }
+    .seat { width: 1fr; height: auto; min-height: 6; max-height: 10; border: round $primary; padding: 0 1;
+            border-title-align: left; }
+    .seat.compact { padding: 0 0; }
+    .seat.to-act { border: heavy $warning; border-title-color: $warning; border-title-style: bold; }
     .seat.out { color: $text-muted; }
     .seat.me { background: $boost; }
     #info, #trick, #message { height: auto; padding: 0 1; }
@@ -168,6 +175,10 @@ class RamsliApp(App[int]):
     #cards Button.illegal { opacity: 45%; text-style: strike; }
     #cards Button.red { color: #ff5f5f; }
     #cards Button.black { color: $text; }
+    #cards Button.blue { color: #5f9fff; }
+    #cards Button.green { color: #3fbf5f; }
+    #cards Button.gold { color: #e0b000; }
+    #cards Button.brown { color: #c08040; }
     #cards Button.trump { text-style: bold underline; border-top: tall $warning; }
     #actions Button { min-width: 10; }
     .hidden { display: none; }
@@ -183,6 +194,8 @@ class RamsliApp(App[int]):
         self.table = table
         self.speed = speed
         self.suits = table.suits
+        #: ♦ blue and ♣ green (``--four-colour``); else red ♥ ♦ and black ♠ ♣
+        self.four_colour = table.four_colour
         self.notice = notice
         self.recent: list[str] = []
         self.message = ""
@@ -443,7 +456,8 @@ class RamsliApp(App[int]):
         t = self.table
         if t.hand is None:
             return
-        cards = t.hand.observe(t.human).cards
+        obs = t.hand.observe(t.human)
+        cards = T.hand_order(obs.cards, obs.trump)  # the keys count the cards as the buttons show them
         if 1 <= k <= len(cards):
             self._try(Action.play(t.human, cards[k - 1]))
         else:
@@ -534,22 +548,40 @@ class RamsliApp(App[int]):
         obs = hand.observe(t.human)
         # the trick in front of the seats that played it; a finished trick until the next lead (R4.9)
         on_table = dict(obs.current) if obs.current else (dict(obs.last_trick.plays) if obs.trick_complete else {})
+        # narrow seats (6 players on 80 columns): one fact a line, so that nothing is cut off (issue #12)
+        compact = self.size.width // max(len(t.names), 1) < COMPACT_SEAT
+        boxes = []
         for s, name in enumerate(t.names):
-            w = self.query_one(f"#seat-{s}", Static)
-            lines = [f"p{s + 1} {name}" + ("  ◉ " + _("dealer") if s == obs.dealer else ""),
-                     _("stack {n}").format(n=obs.stacks[s]),
-                     T.seat_status(obs, s) + " · " + ngettext("{n} trick", "{n} tricks", obs.tricks_won[s]).format(
-                         n=obs.tricks_won[s])]
+            tricks = ngettext("{n} trick", "{n} tricks", obs.tricks_won[s]).format(n=obs.tricks_won[s])
+            if compact:  # the dealer button ◉ by the name (the header names the dealer)
+                lines = [f"p{s + 1} {name}" + (" ◉" if s == obs.dealer else ""),
+                         _("stack {n}").format(n=obs.stacks[s]), T.seat_status(obs, s), tricks]
+            else:
+                lines = [f"p{s + 1} {name}" + ("  ◉ " + _("dealer") if s == obs.dealer else ""),
+                         _("stack {n}").format(n=obs.stacks[s]), T.seat_status(obs, s) + " · " + tricks]
             extra = []
             if s == obs.general_rams:
                 extra.append(_("General Rams"))
             extra += [_("target {n}").format(n=tt) for ss, tt in obs.targets if ss == s]
             if s == obs.to_act:
                 extra.append("▶ " + _("to act"))
+            card = None
             if s in on_table:
-                extra.insert(0, "[" + T.card_label(on_table[s], self.suits) + "]")
-            lines.append(", ".join(extra))
-            w.update("\n".join(lines))
+                card = "[" + T.card_label(on_table[s], self.suits) + "]"
+                extra.insert(0, card)
+            lines += extra if compact else [", ".join(extra)]
+            boxes.append((lines, card))
+        tallest = max(len(lines) for lines, _card in boxes)
+        for s, (lines, card) in enumerate(boxes):
+            w = self.query_one(f"#seat-{s}", Static)
+            body = Text("\n".join(lines + [""] * (tallest - len(lines))))  # the boxes as tall as each other
+            if card is not None:  # the card in its colour (red ♥ ♦, black ♠ ♣, or four colours)
+                at = body.plain.index(card)
+                body.stylize(T.CARD_STYLES[T.card_colour(on_table[s], self.suits, self.four_colour)],
+                             at + 1, at + len(card) - 1)
+            w.update(body)
+            w.border_title = "▶" if s == obs.to_act else None  # whose turn, in the border: seen however narrow
+            w.set_class(compact, "compact")
             w.set_class(s == obs.to_act, "to-act")
             w.set_class(T.seat_status(obs, s) == T.declaration_text("out"), "out")
             w.set_class(s == t.human, "me")
@@ -563,17 +595,19 @@ class RamsliApp(App[int]):
         self.query_one("#message", Static).update(str(T.player_words(self.message)))
         my_turn = obs.to_act == t.human
         legal_cards = {a.card for a in obs.legal if a.kind == "pl"}
+        shown = T.hand_order(obs.cards, obs.trump)  # sorted by suit, the trumps together (issue #12)
         for i in range(1, 6):
             b = self.query_one(f"#card-{i}", Button)
-            if i <= len(obs.cards):
-                c = obs.cards[i - 1]
-                b.label = f"{i}  {T.card_label(c, self.suits)}" + (" ★" if c.suit is not None and c.suit == obs.trump
-                                                                      else "")
+            if i <= len(shown):
+                c = shown[i - 1]
+                trump = T.is_trump(c, obs.trump)  # jokers are trumps (D-2)
+                b.label = f"{i}  {T.card_label(c, self.suits)}" + (" ★" if trump else "")
                 b.set_class(False, "hidden")
                 b.set_class(obs.phase is Phase.PLAY and my_turn and c not in legal_cards, "illegal")
-                b.set_class(c.suit in ("H", "D"), "red")  # red hearts and diamonds, black spades and clubs
-                b.set_class(c.suit in ("S", "C"), "black")
-                b.set_class(c.suit is not None and c.suit == obs.trump, "trump")
+                colour = T.card_colour(c, self.suits, self.four_colour)  # red ♥ ♦, black ♠ ♣, or four colours
+                for name in T.CARD_STYLES:
+                    b.set_class(name == colour, name)
+                b.set_class(trump, "trump")
                 b.tooltip = None
             else:
                 b.set_class(True, "hidden")
