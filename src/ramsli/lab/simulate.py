@@ -27,7 +27,7 @@ from typing import Callable, Sequence
 
 import numpy as np
 
-from ramsli.analysis.cluster import LAB_PACKAGES, DaskRunner, LocalRunner, Runner, run_chunks
+from ramsli.analysis.cluster import LAB_PACKAGES, DaskRunner, LocalRunner, Runner, stream_chunks
 from ramsli.bots.base import make_bot, play_hand
 from ramsli.cards import Card
 from ramsli.hand import Hand
@@ -265,16 +265,18 @@ def simulate(rules: Rules, bots: Sequence[str], hands: int = 0, sessions: int = 
         step = 200_000 if hands else 2_000
         if runner is not None:  # smaller tasks for a cluster; the kernel's totals do not depend on them
             step = max(1, min(step, max(20_000 if hands else 200, -(-total // (4 * runner.parallelism)))))
-        work = [(rules, n, lo, min(step, total - lo), seed, pol, bool(hands)) for lo in range(0, total, step)]
+        # work units made as they are submitted (a generator): 10**9 hands are 5000 units, never a list
+        work = ((rules, n, lo, min(step, total - lo), seed, pol, bool(hands)) for lo in range(0, total, step))
         fn = _kernel_chunk
     else:
         # the work units depend on the total only (bots are seeded per unit): the same for any jobs
         step = max(1, min(500 if hands else 20, total // 4 or 1))
-        work = [((rules, list(bots), lo, min(total, lo + step), seed),) for lo in range(0, total, step)]
+        specs = list(bots)
+        work = (((rules, specs, lo, min(total, lo + step), seed),) for lo in range(0, total, step))
         fn = _engine_hands if hands else _engine_sessions
     if runner is None:
         # the kernel is parallel by itself; the engine: never more worker processes than work units
-        runner = LocalRunner(1 if kern else min(jobs, len(work)), pool=ProcessPoolExecutor)
+        runner = LocalRunner(1 if kern else min(jobs, -(-total // step)), pool=ProcessPoolExecutor)
     t0 = time.perf_counter()
     parts: dict[int, Stats] = {}
     merged = [0]
@@ -289,8 +291,8 @@ def simulate(rules: Rules, bots: Sequence[str], hands: int = 0, sessions: int = 
         if progress:
             progress(done[0], total)
 
-    with runner:
-        run_chunks(runner, fn, work, on_done=finished)
+    with runner:  # a bounded window of units in flight; each result merged, then dropped
+        stream_chunks(runner, fn, work, finished)
     elapsed = time.perf_counter() - t0
     return summarize(st, rules, bots, hands, sessions, seed, "kernel" if kern else "engine", elapsed)
 
