@@ -56,6 +56,11 @@ class Suits(str, Enum):
     german = "german"
 
 
+class CutChoice(str, Enum):
+    ask = "ask"
+    random = "random"
+
+
 def play(
     players: Optional[int] = typer.Option(None, "--players", "-P",
                                           help="Number of players at the table, 2-6 (R2.1); default 5."),
@@ -84,6 +89,9 @@ def play(
                                 "in progress where it was left (its own rules, bots, names and seed are kept)."),
     data_dir: Optional[str] = typer.Option(None, "--data-dir", help="Folder for the saved session and the hand "
                                             f"histories; default {DEFAULT_DATA_DIR}"),
+    cut: Optional[CutChoice] = typer.Option(None, "--cut", help="When you are the cutter (the player to the "
+                                            "dealer's right, R4.2): ask where to cut, or cut at random. Default: "
+                                            "ask in a terminal, random for scripts and pipes."),
 ) -> None:
     """Play a session of Ramsli against bots, in the terminal (full-screen app, or --plain lines)."""
     set_language(lang.value if lang else detect_language())
@@ -212,12 +220,14 @@ def play(
     if plain:
         if notice:
             typer.echo(notice)
-        code = PlainGame(table, speed=speed if speed is not None else 0.0).run()
+        code = PlainGame(table, speed=speed if speed is not None else 0.0,
+                         ask_cut=None if cut is None else cut is CutChoice.ask).run()
     else:
         # kept local: Textual takes about 130 ms to import, which ``ramsli --help`` and --plain never need
         from ramsli.frontends.tui import run_app
 
-        code = run_app(table, speed=speed if speed is not None else 0.6, notice=notice)
+        code = run_app(table, speed=speed if speed is not None else 0.6, notice=notice,
+                       ask_cut=cut is not CutChoice.random)
     if code:
         raise typer.Exit(code)
 
