@@ -28,6 +28,7 @@ from ramsli.frontends.i18n import _, detect_language, set_language
 from ramsli.frontends.plain import PlainGame, echo_text, is_yes
 from ramsli.frontends.storage import FolderLocked, SaveError, Store
 from ramsli.rules import Rules, RulesError
+from ramsli.session import check_names, name_key
 
 __all__ = ["register", "play"]
 
@@ -194,7 +195,13 @@ def play(
             raise typer.BadParameter(f"{len(specs)} bots given for {n - 1} other seats; give one bot for all "
                                      f"or one per seat", param_hint="--bots")
         me = _clean_name(name or "") or game.default_name()
-        names = [me] + [b for b in BOT_NAMES if b.casefold() != me.strip().casefold()][: n - 1]  # R2.2
+        # R2.2, compared as the engine compares names (name_key: look-alike letters, width, case): a bot
+        # whose name looks like the player's gets another; the engine then checks every name
+        names = [me] + [b for b in BOT_NAMES if name_key(b) != name_key(me)][: n - 1]
+        try:
+            check_names(names)  # before a saved session is set aside: a refused name changes nothing
+        except TableError as e:
+            raise typer.BadParameter(str(e), param_hint="--name") from None
         try:
             for spec in set(specs):
                 make_bot(spec, 0)  # an unknown bot is refused before the saved session is moved
@@ -259,8 +266,12 @@ def _interactive() -> bool:
 
 
 def _clean_name(text: str) -> str:
-    """The player's name without control characters and surrounding blanks, at most :data:`MAX_NAME` long."""
-    return "".join(c for c in text if unicodedata.category(c)[0] != "C").strip()[:MAX_NAME].strip()
+    """The player's name without control characters (escape codes, NUL, tabs; bytes that are not UTF-8)
+    and surrounding blanks, at most :data:`MAX_NAME` long. Invisible format characters (Unicode category
+    Cf: zero-width spaces, bidirectional controls) are kept, so that the engine's R2.2 check refuses them
+    as sessions, hand histories and the server do (:func:`ramsli.session.check_names`)."""
+    kept = "".join(c for c in text if unicodedata.category(c)[0] != "C" or unicodedata.category(c) == "Cf")
+    return kept.strip()[:MAX_NAME].strip()
 
 
 def _data_dir(text: str, _) -> Path:
