@@ -256,7 +256,8 @@ def test_a_bad_hand_cut_is_refused(tmp_path, edit, problem):
 
 def test_app_asks_the_human_cutter_refuses_a_bad_number_and_deals_at_the_chosen_point(tmp_path):
     t = _table(tmp_path)
-    app_ = RamsliApp(t, speed=0, ask_cut=True)
+    t.ask_cut = True  # as ramsli play sets it (not --cut random)
+    app_ = RamsliApp(t, speed=0)
     seen = {}
 
     async def run():

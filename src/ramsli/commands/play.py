@@ -230,11 +230,11 @@ def play(
         code = PlainGame(table, speed=speed if speed is not None else 0.0,
                          ask_cut=None if cut is None else cut is CutChoice.ask).run()
     else:
+        table.ask_cut = cut is not CutChoice.random  # R4.2: the app asks the player where to cut
         # kept local: Textual takes about 130 ms to import, which ``ramsli --help`` and --plain never need
         from ramsli.frontends.tui import run_app
 
-        code = run_app(table, speed=speed if speed is not None else 0.6, notice=notice,
-                       ask_cut=cut is not CutChoice.random)
+        code = run_app(table, speed=speed if speed is not None else 0.6, notice=notice)
     if code:
         raise typer.Exit(code)
 

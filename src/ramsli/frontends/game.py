@@ -128,6 +128,8 @@ class Table:
         self.resumed_hand = False
         #: the rules of the session as agreed (a resumed session's engine counts only the hands still to come)
         self.rules: Rules = session.rules
+        #: the player's choice (not saved): the full-screen app asks where to cut when the player cuts (R4.2)
+        self.ask_cut = False
 
     # -- construction -------------------------------------------------------------
 

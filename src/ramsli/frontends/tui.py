@@ -217,7 +217,8 @@ class RamsliApp(App[int]):
     Args:
         table: the :class:`~ramsli.frontends.game.Table` (new or resumed).
         speed: seconds between bot moves.
-        ask_cut: ask where to cut when the player is the cutter (R4.2, :class:`CutScreen`); else random.
+        ask_cut: ask where to cut when the player is the cutter (R4.2, :class:`CutScreen`), else cut at
+            random; default (None): as ``table.ask_cut`` says.
     """
 
     TITLE = "Ramsli"
@@ -243,9 +244,10 @@ class RamsliApp(App[int]):
 
     BINDINGS = app_bindings()  # English; rebuilt translated in __init__ (the language is set by then)
 
-    def __init__(self, table: Table, speed: float = 0.6, notice: str | None = None, ask_cut: bool = False) -> None:
+    def __init__(self, table: Table, speed: float = 0.6, notice: str | None = None,
+                 ask_cut: bool | None = None) -> None:
         super().__init__()
-        self.ask_cut = ask_cut
+        self.ask_cut = table.ask_cut if ask_cut is None else ask_cut
         keys = dict(self._bindings.key_to_bindings)
         keys.update(BindingsMap(app_bindings()).key_to_bindings)  # descriptions in the language in use
         self._bindings = BindingsMap.from_keys(keys)
@@ -651,14 +653,14 @@ class RamsliApp(App[int]):
                 bindings[i] = dataclasses.replace(b, key_display=shown)
 
 
-def run_app(table: Table, speed: float = 0.6, notice: str | None = None, ask_cut: bool = True) -> int:
+def run_app(table: Table, speed: float = 0.6, notice: str | None = None) -> int:
     """Run the app until the player quits or the session ends; returns an exit code.
 
     ``notice`` (e.g. "Resuming the session after hand 3.") is shown inside the app. When the
-    player leaves before the session ends, :func:`quit_line` is printed after the app.
-    ``ask_cut``: ask where to cut when the player is the cutter (R4.2); else random.
+    player leaves before the session ends, :func:`quit_line` is printed after the app. The app
+    asks where to cut when the player is the cutter if ``table.ask_cut`` is True (R4.2).
     """
-    app = RamsliApp(table, speed=speed, notice=notice, ask_cut=ask_cut)
+    app = RamsliApp(table, speed=speed, notice=notice)
     try:
         code = app.run()
     except KeyboardInterrupt:
