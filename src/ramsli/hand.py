@@ -603,9 +603,10 @@ class Hand:
 
     @classmethod
     def new(cls, rules: Rules, stacks: Sequence[int], dealer: int, rng: random.Random | None = None,
-            pot: int = 0, seated: Sequence[int] | None = None, *, seed: int | None = None) -> "Hand":
+            pot: int = 0, seated: Sequence[int] | None = None, *, seed: int | None = None,
+            cut: int | None = None) -> "Hand":
         """Take the ante, shuffle with ``rng`` (or ``random.Random(seed)``), cut at a random
-        point, deal (R4.1–R4.4).
+        point or at the cutter's ``cut``, deal (R4.1–R4.4).
 
         Args:
             rules: the rules in force.
@@ -615,14 +616,20 @@ class Hand:
             pot: the carry-over pot before the ante (R5.4).
             seated: seats taking part (default: all); others have left (R3.5).
             seed: instead of ``rng``, a seed: the same seed deals the same hand.
+            cut: the cut point the cutter chose (R4.2), 1..deck size - 1: the top ``cut`` cards are
+                lifted; None: a random point. The random point is drawn from ``rng`` either way, so
+                a chosen cut changes this deal only, never the shuffles that follow.
 
         Raises:
-            ValueError: for fewer than two seated players, a dealer not seated, or a
-                seated stack that cannot pay the ante (R3.5 is the session's job).
+            ValueError: for fewer than two seated players, a dealer not seated, a
+                seated stack that cannot pay the ante (R3.5 is the session's job), or a
+                ``cut`` that is not a whole number 1..deck size - 1 (R4.2).
             TypeError: unless exactly one of ``rng`` and ``seed`` is given.
 
         >>> Hand.new(Rules(), [20] * 3, 0, seed=4).dealt == Hand.new(Rules(), [20] * 3, 0, random.Random(4)).dealt
         True
+        >>> Hand.new(Rules(), [20] * 3, 0, seed=4, cut=31).cut
+        31
         """
         if seed is not None or rng is None:
             rng = random_source(seed, rng, "Hand.new", required=True)
@@ -631,7 +638,11 @@ class Hand:
         for i in range(len(deck) - 1, 0, -1):  # R4.2 shuffle: Fisher-Yates on the seeded source
             j = int(rnd() * (i + 1))
             deck[i], deck[j] = deck[j], deck[i]
-        cut = 1 + int(rnd() * (len(deck) - 1))  # R4.2: 1..len-1
+        random_cut = 1 + int(rnd() * (len(deck) - 1))  # R4.2: 1..len-1
+        if cut is None:
+            cut = random_cut
+        elif type(cut) is not int or not 1 <= cut <= len(deck) - 1:
+            raise ValueError(f"cut {cut!r} must leave at least one card in each packet: 1..{len(deck) - 1} (R4.2)")
         n = len(stacks)
         seated_t = tuple(range(n)) if seated is None else tuple(sorted(seated))
         _check_table(rules, stacks, dealer, seated_t, pot)

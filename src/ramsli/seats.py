@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from typing import Collection
 
-__all__ = ["MAX_SEATS", "seat_name", "parse_seat", "left_of", "order_from_dealer"]
+__all__ = ["MAX_SEATS", "seat_name", "parse_seat", "left_of", "right_of", "order_from_dealer"]
 
 #: Most seats at one table (R2.1).
 MAX_SEATS = 6
@@ -103,3 +103,20 @@ def left_of(seat: int, seated: Collection[int], n_seats: int) -> int:
     if not order:
         raise ValueError("nobody is seated, so no seat is to the left (R2.2)")
     return order[0]
+
+
+def right_of(seat: int, seated: Collection[int], n_seats: int) -> int:
+    """The previous seated seat counter-clockwise from ``seat`` (R2.2 "right of"; R4.2 the player
+    to the dealer's right cuts). ``seat`` itself if it is the only seat seated.
+
+    Raises:
+        ValueError: for a seat outside 0..n_seats-1, a bad ``n_seats`` or nobody seated.
+
+    >>> right_of(0, range(5), 5), right_of(3, (0, 1, 3), 4), right_of(0, (0, 2), 3)
+    (4, 1, 2)
+    """
+    order = order_from_dealer(seat, seated, n_seats)
+    if not order:
+        raise ValueError("nobody is seated, so no seat is to the right (R2.2)")
+    others = [s for s in order if s != seat]
+    return others[-1] if others else seat

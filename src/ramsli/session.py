@@ -30,7 +30,7 @@ from ramsli.cards import Card, make_deck
 from ramsli.errors import SessionError, TableError
 from ramsli.hand import MAX_SEATS, Action, Hand, random_source, seat_name
 from ramsli.rules import Rules
-from ramsli.seats import left_of, order_from_dealer
+from ramsli.seats import left_of, order_from_dealer, right_of
 from ramsli.settlement import Settlement, settle
 
 __all__ = ["Session", "LedgerEntry", "EndReason", "first_dealer_cut", "check_names", "check_players",
@@ -306,6 +306,28 @@ class Session:
         """The pot now, including a hand in progress."""
         return self.hand.pot if self.hand is not None else self.pot
 
+    @property
+    def cutter(self) -> int:
+        """The seat that cuts the next hand: the seated player to the right of its dealer (R4.2),
+        the previous seated seat counter-clockwise (R2.2); the dealer only when alone.
+
+        >>> from ramsli import Rules
+        >>> Session(Rules(), ["Ann", "Bo", "Cy"], dealer=0).cutter
+        2
+        """
+        return right_of(self.dealer, self.seated, self.n_seats)
+
+    @property
+    def cut_points(self) -> range:
+        """The cut points allowed for the next hand (R4.2): 1..deck size - 1, at least one card in
+        each packet (the deck of option ``deck``, with the ``jokers``).
+
+        >>> from ramsli import Rules
+        >>> Session(Rules(), ["Ann", "Bo", "Cy"], dealer=0).cut_points
+        range(1, 32)
+        """
+        return range(1, len(make_deck(self.rules.deck, self.rules.jokers)))
+
     def winners(self) -> list[int]:
         """The seats with the most counters (R3.7, D-8); several on a shared win."""
         stacks = self.current_stacks()
@@ -318,15 +340,23 @@ class Session:
         """Take the ante and deal the next hand (R4.1–R4.4).
 
         Args:
-            deck, cut: a given shuffled deck and cut (for replays and tests); default:
-                shuffled and cut with the session's random source.
+            deck: a given shuffled deck (for replays and tests); default: shuffled with the
+                session's random source.
+            cut: the cut point (R4.2), one of :attr:`cut_points`: with ``deck`` as given, else the
+                point the cutter (:attr:`cutter`) chose for the session's own shuffle; default: a
+                random point from the session's random source (which is drawn either way, so a
+                chosen cut never changes the deals that follow).
 
         Raises:
             SessionError: if the session is over or a hand is in progress.
+            ValueError: for a ``cut`` outside :attr:`cut_points` (R4.2); nothing changes.
         """
         self._check_can_deal()
         if deck is None:
-            hand = Hand.new(self.rules, self.stacks, self.dealer, self.rng, pot=self.pot, seated=self.seated)
+            if cut is not None and (type(cut) is not int or cut not in self.cut_points):
+                raise ValueError(f"cut {cut!r} must leave at least one card in each packet: "
+                                 f"1..{len(self.cut_points)} (R4.2)")
+            hand = Hand.new(self.rules, self.stacks, self.dealer, self.rng, pot=self.pot, seated=self.seated, cut=cut)
         else:
             hand = Hand.from_deck(self.rules, self.stacks, self.dealer, deck,
                                   cut if cut is not None else self.rng.randrange(1, len(deck)),

@@ -16,10 +16,16 @@ played). A :class:`Runner` plays such chunks:
 :func:`run_chunks` plays a list of chunks and returns their results in the
 list's order (whatever order they finish in), so that merging them gives the
 same numbers bit for bit locally and on any cluster with any number of
-workers. A task whose worker dies is run again by Dask (``allowed-failures`` on
+workers. :func:`stream_chunks` plays chunks from any iterable, handing each
+result to a callback and keeping none: only a bounded window of chunks
+(:func:`window_size`) is submitted at a time, so the memory of a run does not
+grow with its length (issue 12, "Load"). A task whose worker dies is run again by Dask (``allowed-failures`` on
 the scheduler, default 3); one that raises is tried again ``TASK_RETRIES``
 times. An exception, or Ctrl-C (``KeyboardInterrupt``), cancels every task of
-the run that is not finished yet before it propagates.
+the run that is not finished yet before it propagates; local worker processes
+ignore SIGINT themselves (the terminal sends it to the whole process group) and
+are terminated at once by :meth:`LocalRunner.close` after an error or Ctrl-C,
+so no chunk runs on after it.
 
 >>> with LocalRunner(1) as r:
 ...     run_chunks(r, pow, [(2, 3), (3, 2)])
@@ -28,16 +34,19 @@ the run that is not finished yet before it propagates.
 
 from __future__ import annotations
 
+import contextlib
 import importlib
 import re
+import signal
+import threading
 import uuid
 from concurrent.futures import Executor, ProcessPoolExecutor, as_completed
 from typing import Any, Callable, Iterable, Iterator, Sequence
 
 import ramsli
 
-__all__ = ["ClusterError", "Runner", "LocalRunner", "DaskRunner", "run_chunks", "check_address",
-           "check_workers", "DEFAULT_TIMEOUT_S", "TASK_RETRIES", "LAB_PACKAGES"]
+__all__ = ["ClusterError", "Runner", "LocalRunner", "DaskRunner", "run_chunks", "stream_chunks", "window_size",
+           "check_address", "check_workers", "DEFAULT_TIMEOUT_S", "TASK_RETRIES", "LAB_PACKAGES", "WINDOW_PER_WORKER"]
 
 #: seconds to wait for the scheduler to answer and for at least one worker to join
 DEFAULT_TIMEOUT_S = 10.0
@@ -45,6 +54,9 @@ DEFAULT_TIMEOUT_S = 10.0
 TASK_RETRIES = 2
 #: the packages of the extra 'lab' that the kernel needs on every worker (simulate, odds)
 LAB_PACKAGES = ("numpy", "numba")
+#: chunks submitted ahead per worker (process or Dask thread): enough to keep every worker busy,
+#: few enough that a run of 10**9 hands holds a few dozen chunks, not millions (issue 12)
+WINDOW_PER_WORKER = 4
 
 _ADDRESS = re.compile(r"^(tcp|tls)://(\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9.-]+):([0-9]{1,5})$")
 
@@ -139,6 +151,10 @@ class Runner:
     def cancel(self, handles: Iterable) -> None:
         """Cancel chunks that are not finished."""
 
+    def done(self, handle) -> bool:
+        """True if the chunk is finished (its result is ready without waiting)."""
+        raise NotImplementedError
+
     def run_everywhere(self, fn: Callable, *args) -> None:
         """Run ``fn(*args)`` once in every worker process (e.g. a compile), not in this one."""
 
@@ -176,12 +192,20 @@ class LocalRunner(Runner):
         self.where = "this process" if self.jobs == 1 else f"{self.jobs} local processes"
         self._factory = pool or ProcessPoolExecutor
         self._pool: Executor | None = None
+        self._submitted = 0
+
+    def __exit__(self, exc_type, *exc) -> None:
+        self.close(terminate=exc_type is not None)
 
     def submit(self, fn: Callable, *args) -> Any:
         if self.jobs == 1:
             return _Deferred(fn, args)
         if self._pool is None:
             self._pool = self._factory(self.jobs)
+        self._submitted += 1
+        if self._submitted <= self.jobs:  # the pool starts its processes on these submits
+            with _sigint_ignored():  # inherited: Ctrl-C reaches this process only, which stops them
+                return self._pool.submit(fn, *args)
         return self._pool.submit(fn, *args)
 
     def as_completed(self, handles: Iterable) -> Iterator:
@@ -201,10 +225,34 @@ class LocalRunner(Runner):
             for h in handles:
                 h.cancel()
 
-    def close(self) -> None:
+    def done(self, handle) -> bool:
+        return handle.done if self.jobs == 1 else handle.done()
+
+    def close(self, terminate: bool = False) -> None:
+        """Release the pool: wait for the processes to finish (they have no work left), or with
+        ``terminate`` (after an error or Ctrl-C, as ``with`` does) end them at once (SIGTERM)
+        without waiting for the chunks they are playing."""
         if self._pool is not None:
-            self._pool.shutdown(wait=True, cancel_futures=True)
-            self._pool = None
+            pool, self._pool = self._pool, None
+            if terminate:
+                for p in list((getattr(pool, "_processes", None) or {}).values()):
+                    with contextlib.suppress(Exception):
+                        p.terminate()
+            pool.shutdown(wait=True, cancel_futures=True)
+
+
+@contextlib.contextmanager
+def _sigint_ignored() -> Iterator[None]:
+    """SIGINT ignored in this process meanwhile (only in the main thread, where handlers live), so that
+    processes started now inherit "ignore": Ctrl-C then stops the run through this process alone."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    old = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, old)
 
 
 def _dask():
@@ -310,6 +358,9 @@ class DaskRunner(Runner):
                                "A chunk may need more memory than a worker has; see the logs of `dask worker`."
                                ) from None
 
+    def done(self, handle) -> bool:
+        return handle.done()
+
     def cancel(self, handles: Iterable) -> None:
         handles = [h for h in handles if not h.done()]
         if handles and self.client is not None:
@@ -329,9 +380,69 @@ class DaskRunner(Runner):
                 self.client = None
 
 
+def window_size(runner: Runner) -> int:
+    """How many chunks :func:`stream_chunks` keeps submitted at once on ``runner``:
+    :data:`WINDOW_PER_WORKER` per worker (1 for ``LocalRunner(1)``, which plays nothing ahead).
+
+    >>> window_size(LocalRunner(1)), window_size(LocalRunner(2, pool=lambda n: None))
+    (1, 8)
+    """
+    if isinstance(runner, LocalRunner) and runner.jobs == 1:
+        return 1
+    return max(1, WINDOW_PER_WORKER * runner.parallelism)
+
+
+def stream_chunks(runner: Runner, fn: Callable, work: Iterable[tuple], on_done: Callable[[int, Any], None],
+                  window: int | None = None) -> int:
+    """Play ``fn(*args)`` for every ``args`` of ``work`` (any iterable, read lazily) on ``runner``, calling
+    ``on_done(index, result)`` for each chunk as soon as it is finished (in the order they finish) and
+    keeping no result: at most ``window`` chunks (default :func:`window_size`) are submitted at a time,
+    so memory stays bounded however long ``work`` is.
+
+    Returns:
+        the number of chunks played.
+
+    Raises:
+        whatever a chunk or ``on_done`` raised, ``ClusterError`` for a task that killed its workers, and
+        ``KeyboardInterrupt``; in every case the chunks not yet finished are cancelled first.
+
+    >>> got = []
+    >>> with LocalRunner(1) as r:
+    ...     stream_chunks(r, pow, iter([(2, 3), (3, 2)]), lambda k, v: got.append((k, v)))
+    2
+    >>> got
+    [(0, 8), (1, 9)]
+    """
+    window = window_size(runner) if window is None else max(1, int(window))
+    items = iter(enumerate(work))
+    pending: dict[Any, int] = {}  # handle -> index of its chunk in ``work``
+    played = 0
+    try:
+        while True:
+            while len(pending) < window:
+                item = next(items, None)
+                if item is None:
+                    break
+                pending[runner.submit(fn, *item[1])] = item[0]
+            if not pending:
+                return played
+            first = next(iter(runner.as_completed(list(pending))))
+            ready = [(first, pending.pop(first))]
+            ready += [(h, pending.pop(h)) for h in [h for h in pending if runner.done(h)]]
+            for h, k in ready:
+                on_done(k, runner.result(h))
+                played += 1
+    except BaseException:
+        runner.cancel(list(pending))
+        raise
+
+
 def run_chunks(runner: Runner, fn: Callable, work: Sequence[tuple],
                on_done: Callable[[int, Any], None] | None = None) -> list:
     """Play ``fn(*args)`` for every ``args`` of ``work`` on ``runner``; return the results in ``work``'s order.
+
+    Every result is kept until the end: for long runs use :func:`stream_chunks`, which keeps none.
+    Chunks are submitted a bounded window at a time (:func:`window_size`).
 
     Args:
         on_done: called as ``on_done(index, result)`` for each chunk as soon as it is finished
@@ -341,18 +452,12 @@ def run_chunks(runner: Runner, fn: Callable, work: Sequence[tuple],
         whatever a chunk raised, ``ClusterError`` for a task that killed its workers, and
         ``KeyboardInterrupt``; in every case the chunks not yet finished are cancelled first.
     """
-    handles: list = []
     results: list = [None] * len(work)
-    try:
-        for args in work:
-            handles.append(runner.submit(fn, *args))
-        index = {id(h): k for k, h in enumerate(handles)}
-        for h in runner.as_completed(handles):
-            k = index[id(h)]
-            results[k] = runner.result(h)
-            if on_done is not None:
-                on_done(k, results[k])
-    except BaseException:
-        runner.cancel(handles)
-        raise
+
+    def keep(k: int, result: Any) -> None:
+        results[k] = result
+        if on_done is not None:
+            on_done(k, result)
+
+    stream_chunks(runner, fn, work, keep)
     return results

@@ -17,6 +17,11 @@ its rotations in duplicate), so the 95% confidence interval is
 with a seed derived from the tournament seed, so the same seed gives the same
 results whatever ``jobs`` is.
 
+Results are aggregated as the work units finish (exact integer sums per bot,
+decision times in a histogram), never kept per hand or per decision, so a
+tournament of a million deals needs as little memory as one of a hundred
+(issue 12); only the first :data:`PER_DEAL_KEPT` deals keep their per-deal row.
+
 >>> from ramsli.rules import Rules
 >>> res = run_tournament(["rules", "random", "random"], Rules(), deals=4, seed=1, duplicate=True)
 >>> res.hands, [round(b.in_rate, 2) <= 1 for b in res.bots]
@@ -27,19 +32,27 @@ from __future__ import annotations
 
 import math
 import random
-import statistics
 import time
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import asdict, dataclass, field
+from fractions import Fraction
 from typing import Callable, Sequence
 
-from ramsli.analysis.cluster import DaskRunner, LocalRunner, Runner, run_chunks
+from ramsli.analysis.cluster import DaskRunner, LocalRunner, Runner, stream_chunks
 from ramsli.bots.base import make_bot
 from ramsli.cards import make_deck
 from ramsli.hand import Hand
 from ramsli.rules import Rules
 
-__all__ = ["BotResult", "TournamentResult", "run_tournament", "play_deal", "deal_deck"]
+__all__ = ["BotResult", "TournamentResult", "run_tournament", "play_deal", "deal_deck", "PER_DEAL_KEPT"]
+
+#: deals whose per-deal row (:attr:`TournamentResult.per_deal`) is kept: the first ones only, so that
+#: memory does not grow with the number of deals
+PER_DEAL_KEPT = 10_000
+#: decision times are counted in bins 2**(1/TIME_BINS_PER_OCTAVE) wide from TIME_MIN_S seconds on: the
+#: median and 95th percentile are exact to about 2 % (the maximum is exact)
+TIME_MIN_S = 1e-7
+TIME_BINS_PER_OCTAVE = 16
 
 
 @dataclass
@@ -85,7 +98,8 @@ class TournamentResult:
         duplicate: whether each deal was played in every rotation.
         seed: the tournament seed; rules: the rules (as a dict of options).
         seconds: wall-clock seconds.
-        per_deal: per deal, counters per bot (the rotation average), for plots.
+        per_deal: per deal, counters per bot (the rotation average), for plots: the first
+            :data:`PER_DEAL_KEPT` deals only.
     """
 
     bots: list[BotResult]
@@ -153,23 +167,87 @@ def play_deal(specs: Sequence[str], rules: Rules, seed: int, i: int, duplicate: 
     return out
 
 
-def _chunk(args: tuple) -> list[dict]:
+def _time_bin(t: float) -> int:
+    """The histogram bin of a decision time of ``t`` seconds (0 for anything up to :data:`TIME_MIN_S`)."""
+    return 0 if t <= TIME_MIN_S else int(math.log2(t / TIME_MIN_S) * TIME_BINS_PER_OCTAVE)
+
+
+def _time_pct(hist: dict[int, int], q: float, lo: float, hi: float) -> float:
+    """The ``q`` quantile (the order statistic ``int(q * count)``, as of a sorted list) of the times
+    counted in ``hist``, as the middle of its bin kept within the smallest and largest time ``lo``, ``hi``."""
+    count = sum(hist.values())
+    if not count:
+        return 0.0
+    want = min(count - 1, int(q * count))
+    seen = 0
+    for b in sorted(hist):
+        seen += hist[b]
+        if seen > want:
+            mid = TIME_MIN_S * 2 ** ((b + 0.5) / TIME_BINS_PER_OCTAVE) if b else TIME_MIN_S / 2
+            return min(max(mid, lo), hi)
+    return hi  # pragma: no cover - the counts add up
+
+
+def _new_tally(n: int) -> dict:
+    """The running totals of a tournament (or of one work unit) for ``n`` bots."""
+    return {"deals": 0, "hands": [0] * n, "sum": [0] * n, "sum_sq": [0] * n, "inn": [0] * n, "bete": [0] * n,
+            "pot": [0] * n, "times": [dict() for _ in range(n)], "t_min": [math.inf] * n, "t_max": [0.0] * n,
+            "rows": []}
+
+
+def _add_deal(tally: dict, i: int, d: dict) -> None:
+    """Add the raw results ``d`` of deal ``i`` (:func:`play_deal`) to ``tally``."""
+    tally["deals"] += 1
+    row = []
+    for j, nets in enumerate(d["net"]):
+        s = sum(nets)  # counters over the deal's rotations (whole numbers): exact sums
+        tally["hands"][j] += len(nets)
+        tally["sum"][j] += s
+        tally["sum_sq"][j] += s * s
+        tally["inn"][j] += sum(d["inn"][j])
+        tally["bete"][j] += sum(d["bete"][j])
+        tally["pot"][j] += sum(d["pot"][j])
+        hist = tally["times"][j]
+        for t in d["times"][j]:
+            b = _time_bin(t)
+            hist[b] = hist.get(b, 0) + 1
+            tally["t_min"][j] = min(tally["t_min"][j], t)
+            tally["t_max"][j] = max(tally["t_max"][j], t)
+        row.append(s / len(nets))
+    if i < PER_DEAL_KEPT:
+        tally["rows"].append((i, row))
+
+
+def _merge(tally: dict, part: dict) -> None:
+    """Add a work unit's totals to the run's."""
+    tally["deals"] += part["deals"]
+    for key in ("hands", "sum", "sum_sq", "inn", "bete", "pot"):
+        tally[key] = [a + b for a, b in zip(tally[key], part[key])]
+    for j, hist in enumerate(part["times"]):
+        mine = tally["times"][j]
+        for b, c in hist.items():
+            mine[b] = mine.get(b, 0) + c
+    tally["t_min"] = [min(a, b) for a, b in zip(tally["t_min"], part["t_min"])]
+    tally["t_max"] = [max(a, b) for a, b in zip(tally["t_max"], part["t_max"])]
+    tally["rows"] += part["rows"]
+
+
+def _chunk(args: tuple) -> dict:
     specs, rules_dict, seed, lo, hi, duplicate = args
     rules = Rules.from_dict(rules_dict)
-    return [play_deal(specs, rules, seed, i, duplicate) for i in range(lo, hi)]
-
-
-def _pct(xs: list[float], q: float) -> float:
-    if not xs:
-        return 0.0
-    xs = sorted(xs)
-    return xs[min(len(xs) - 1, int(q * len(xs)))]
+    tally = _new_tally(len(specs))
+    for i in range(lo, hi):
+        _add_deal(tally, i, play_deal(specs, rules, seed, i, duplicate))
+    return tally
 
 
 def run_tournament(specs: Sequence[str], rules: Rules, deals: int, seed: int = 0, jobs: int = 1,
                    duplicate: bool = False, progress: Callable[[int], None] | None = None,
                    chunk: int = 0, scheduler: str | None = None) -> TournamentResult:
     """Play ``deals`` deals between the bots ``specs`` (one per seat, 2..6) and summarize.
+
+    The work units are made and submitted a bounded window at a time and their totals merged as they
+    finish (:func:`ramsli.analysis.cluster.stream_chunks`): memory does not grow with ``deals``.
 
     Args:
         specs: bot specs, e.g. ``["montecarlo", "rules", "random"]``.
@@ -210,35 +288,41 @@ def run_tournament(specs: Sequence[str], rules: Rules, deals: int, seed: int = 0
         size = chunk or max(1, min(50, deals // (jobs * 8) or 1))
     else:  # larger tasks on a cluster, so that the scheduler keeps many workers busy (docs/benchmarks.md)
         size = chunk or max(1, min(200, deals // (runner.parallelism * 4) or 1))
-    bounds = [(lo, min(deals, lo + size)) for lo in range(0, deals, size)]
+    units = -(-deals // size)
     if runner is None:  # never more worker processes than work units
-        runner = LocalRunner(min(jobs, len(bounds)), pool=ProcessPoolExecutor)
+        runner = LocalRunner(min(jobs, units), pool=ProcessPoolExecutor)
     rd = rules.to_dict()
+    n = len(specs)
+    total = _new_tally(n)
+
+    def finished(k: int, part: dict) -> None:
+        _merge(total, part)  # exact integer sums and counts: the same in any order
+        if progress:
+            progress(part["deals"])
+
+    work = (((specs, rd, seed, lo, min(deals, lo + size), duplicate),) for lo in range(0, deals, size))
     with runner:
-        results = run_chunks(runner, _chunk, [((specs, rd, seed, lo, hi, duplicate),) for lo, hi in bounds],
-                             on_done=(lambda k, _: progress(bounds[k][1] - bounds[k][0])) if progress else None)
-    flat = [d for part in results for d in part]
+        stream_chunks(runner, _chunk, work, finished)
     labels = _labels(specs)
     bots = []
-    per_deal = [[statistics.fmean(d["net"][j]) for j in range(len(specs))] for d in flat]
+    d = total["deals"]
     for j, spec in enumerate(specs):
-        nets = [x for d in flat for x in d["net"][j]]
-        inn = [x for d in flat for x in d["inn"][j]]
-        bete = [x for d in flat for x in d["bete"][j]]
-        pot = [x for d in flat for x in d["pot"][j]]
-        times = [x for d in flat for x in d["times"][j]]
-        deal_means = [row[j] for row in per_deal]
-        sd = statistics.stdev(deal_means) if len(deal_means) > 1 else 0.0
-        n_in = sum(inn)
+        h = total["hands"][j]
+        r = h // d  # hands per deal: the rotations
+        mean = Fraction(total["sum"][j], h)  # the mean over deals of the per-deal average
+        var = (Fraction(total["sum_sq"][j]) - Fraction(total["sum"][j]) ** 2 / d) / (d - 1) / (r * r) if d > 1 else 0
+        n_in = total["inn"][j]
+        hist = total["times"][j]
+        lo, hi = total["t_min"][j], total["t_max"][j]
         bots.append(BotResult(
-            label=labels[j], spec=spec, hands=len(nets), mean=statistics.fmean(deal_means),
-            ci95=1.96 * sd / math.sqrt(len(deal_means)), in_rate=n_in / len(nets),
-            bete_rate=sum(bete) / len(nets), bete_when_in=(sum(bete) / n_in) if n_in else 0.0,
-            pot_rate=sum(pot) / len(nets), decisions=len(times),
-            time_median_ms=1000 * _pct(times, 0.5), time_p95_ms=1000 * _pct(times, 0.95),
-            time_max_ms=1000 * max(times, default=0.0)))
-    hands = sum(len(d["net"][0]) for d in flat)
-    return TournamentResult(bots, deals, hands, duplicate, seed, rd, time.perf_counter() - t0, per_deal)
+            label=labels[j], spec=spec, hands=h, mean=float(mean),
+            ci95=1.96 * math.sqrt(var) / math.sqrt(d), in_rate=n_in / h,
+            bete_rate=total["bete"][j] / h, bete_when_in=(total["bete"][j] / n_in) if n_in else 0.0,
+            pot_rate=total["pot"][j] / h, decisions=sum(hist.values()),
+            time_median_ms=1000 * _time_pct(hist, 0.5, lo, hi), time_p95_ms=1000 * _time_pct(hist, 0.95, lo, hi),
+            time_max_ms=1000 * hi))
+    per_deal = [row for _i, row in sorted(total["rows"])]
+    return TournamentResult(bots, deals, total["hands"][0], duplicate, seed, rd, time.perf_counter() - t0, per_deal)
 
 
 def _labels(specs: Sequence[str]) -> list[str]:

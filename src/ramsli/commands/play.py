@@ -28,6 +28,7 @@ from ramsli.frontends.i18n import _, detect_language, set_language
 from ramsli.frontends.plain import PlainGame, echo_text, is_yes
 from ramsli.frontends.storage import FolderLocked, SaveError, Store
 from ramsli.rules import Rules, RulesError
+from ramsli.session import check_names, name_key
 
 __all__ = ["register", "play"]
 
@@ -54,6 +55,11 @@ class Lang(str, Enum):
 class Suits(str, Enum):
     french = "french"
     german = "german"
+
+
+class CutChoice(str, Enum):
+    ask = "ask"
+    random = "random"
 
 
 def play(
@@ -87,6 +93,9 @@ def play(
                                 "in progress where it was left (its own rules, bots, names and seed are kept)."),
     data_dir: Optional[str] = typer.Option(None, "--data-dir", help="Folder for the saved session and the hand "
                                             f"histories; default {DEFAULT_DATA_DIR}"),
+    cut: Optional[CutChoice] = typer.Option(None, "--cut", help="When you are the cutter (the player to the "
+                                            "dealer's right, R4.2): ask where to cut, or cut at random. Default: "
+                                            "ask in a terminal, random for scripts and pipes."),
 ) -> None:
     """Play a session of Ramsli against bots, in the terminal (full-screen app, or --plain lines)."""
     set_language(lang.value if lang else detect_language())
@@ -195,7 +204,13 @@ def play(
             raise typer.BadParameter(f"{len(specs)} bots given for {n - 1} other seats; give one bot for all "
                                      f"or one per seat", param_hint="--bots")
         me = _clean_name(name or "") or game.default_name()
-        names = [me] + [b for b in BOT_NAMES if b.casefold() != me.strip().casefold()][: n - 1]  # R2.2
+        # R2.2, compared as the engine compares names (name_key: look-alike letters, width, case): a bot
+        # whose name looks like the player's gets another; the engine then checks every name
+        names = [me] + [b for b in BOT_NAMES if name_key(b) != name_key(me)][: n - 1]
+        try:
+            check_names(names)  # before a saved session is set aside: a refused name changes nothing
+        except TableError as e:
+            raise typer.BadParameter(str(e), param_hint="--name") from None
         try:
             for spec in set(specs):
                 make_bot(spec, 0)  # an unknown bot is refused before the saved session is moved
@@ -222,8 +237,10 @@ def play(
     if plain:
         if notice:
             typer.echo(notice)
-        code = PlainGame(table, speed=speed if speed is not None else 0.0).run()
+        code = PlainGame(table, speed=speed if speed is not None else 0.0,
+                         ask_cut=None if cut is None else cut is CutChoice.ask).run()
     else:
+        table.ask_cut = cut is not CutChoice.random  # R4.2: the app asks the player where to cut
         # kept local: Textual takes about 130 ms to import, which ``ramsli --help`` and --plain never need
         from ramsli.frontends.tui import run_app
 
@@ -265,8 +282,12 @@ def _interactive() -> bool:
 
 
 def _clean_name(text: str) -> str:
-    """The player's name without control characters and surrounding blanks, at most :data:`MAX_NAME` long."""
-    return "".join(c for c in text if unicodedata.category(c)[0] != "C").strip()[:MAX_NAME].strip()
+    """The player's name without control characters (escape codes, NUL, tabs; bytes that are not UTF-8)
+    and surrounding blanks, at most :data:`MAX_NAME` long. Invisible format characters (Unicode category
+    Cf: zero-width spaces, bidirectional controls) are kept, so that the engine's R2.2 check refuses them
+    as sessions, hand histories and the server do (:func:`ramsli.session.check_names`)."""
+    kept = "".join(c for c in text if unicodedata.category(c)[0] != "C" or unicodedata.category(c) == "Cf")
+    return kept.strip()[:MAX_NAME].strip()
 
 
 def _data_dir(text: str, _) -> Path:

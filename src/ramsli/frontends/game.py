@@ -131,6 +131,8 @@ class Table:
         self.resumed_hand = False
         #: the rules of the session as agreed (a resumed session's engine counts only the hands still to come)
         self.rules: Rules = session.rules
+        #: the player's choice (not saved): the full-screen app asks where to cut when the player cuts (R4.2)
+        self.ask_cut = False
 
     # -- construction -------------------------------------------------------------
 
@@ -195,8 +197,8 @@ class Table:
         if saved.hand_actions is not None:
             if session.is_over:
                 raise ValueError("'hand_actions' is set but the session is over (R3.5, R3.6)")
-            t._before = dataclasses.replace(saved, hand_actions=None)
-            hand = t.hand = session.start_hand()
+            t._before = dataclasses.replace(saved, hand_actions=None)  # keeps the chosen cut (R4.2)
+            hand = t.hand = session.start_hand(cut=saved.hand_cut)
             for i, text in enumerate(saved.hand_actions, 1):
                 if hand.is_over:
                     raise ValueError(f"saved action {i} {text!r}: hand {t.hand_number} is already over (R4.12)")
@@ -225,6 +227,18 @@ class Table:
     def is_over(self) -> bool:
         """True once the session has ended (R3.5, R3.6)."""
         return self.session.is_over
+
+    def human_cuts(self) -> bool:
+        """True if the next hand is to be dealt and the human is its cutter (the player to the dealer's
+        right, R4.2): the front end then asks where to cut and passes the answer to :meth:`start_hand`."""
+        s = self.session
+        return (self.hand is None and not s.is_over and self.human in s.seated and s.cutter == self.human
+                and len(s.seated) > 1)
+
+    @property
+    def cut_points(self) -> range:
+        """The cut points the cutter may choose (R4.2): 1..deck size - 1."""
+        return self.session.cut_points
 
     def human_to_act(self) -> bool:
         """True if the hand waits for the human."""
@@ -268,18 +282,29 @@ class Table:
 
     # -- play ----------------------------------------------------------------------------
 
-    def start_hand(self) -> Hand:
+    def start_hand(self, cut: int | None = None) -> Hand:
         """Deal the next hand (R4.1–R4.4) and save the session with it (no action yet).
+
+        Args:
+            cut: the cut point the human chose as cutter (R4.2, see :meth:`human_cuts`), one of
+                :attr:`cut_points`; None: a random cut (bots and automatic tables always). It is
+                saved with the hand, so ``--resume`` deals the same cards.
 
         After :meth:`resume` in the middle of a hand, that hand is returned as it stands
         (its actions re-applied); :attr:`resumed_hand` stays True for the front end to show it.
+
+        Raises:
+            ValueError: for a ``cut`` outside :attr:`cut_points` (R4.2); nothing is dealt or saved.
         """
         if self.hand is not None and self.resumed_hand:
             return self.hand
+        if cut is not None and (type(cut) is not int or cut not in self.cut_points):
+            raise ValueError(f"cut {cut!r} must leave at least one card in each packet: "
+                             f"1..{len(self.cut_points)} (R4.2)")
         for spec in set(self.bots) - {None}:
             make_bot(spec, 0)  # before saving: a bad bot changes nothing
-        self._before = self.snapshot()  # the state the hand is dealt from
-        self.hand = self.session.start_hand()
+        self._before = dataclasses.replace(self.snapshot(), hand_cut=cut)  # the state the hand is dealt from
+        self.hand = self.session.start_hand(cut=cut)
         self._save_in_hand()
         return self.hand
 

@@ -26,6 +26,7 @@ from rich.text import Text
 from ramsli.cards import Card, CardError
 from ramsli.errors import IllegalActionError
 from ramsli.hand import Action, Phase
+from ramsli.frontends import cut as C
 from ramsli.frontends import text as T
 from ramsli.frontends.game import Table
 from ramsli.frontends.i18n import _, pgettext
@@ -289,14 +290,17 @@ class PlainGame:
         table: the :class:`~ramsli.frontends.game.Table` (new or resumed).
         stdin, stdout: the streams (default ``sys.stdin``/``sys.stdout``).
         speed: seconds to wait after each bot move.
+        ask_cut: ask where to cut when the player is the cutter (R4.2); default (None): when the
+            input is a terminal (scripts and pipes cut at random, as bots do).
     """
 
     def __init__(self, table: Table, stdin: TextIO | None = None, stdout: TextIO | None = None,
-                 speed: float = 0.0) -> None:
+                 speed: float = 0.0, ask_cut: bool | None = None) -> None:
         self.table = table
         self.inp = stdin or sys.stdin
         self.say = _Out(stdout or sys.stdout)
         self.speed = speed
+        self.ask_cut = getattr(self.inp, "isatty", lambda: False)() if ask_cut is None else ask_cut
         self.suits = table.suits
         self._watching = False
 
@@ -392,10 +396,17 @@ class PlainGame:
     def _play_hand(self) -> bool:
         t = self.table
         resumed = t.resumed_hand
-        hand = t.start_hand()
+        asked, cut = False, None
+        if not resumed and self.ask_cut and t.human_cuts():  # R4.2: the player cuts
+            asked, cut = self._ask_cut()
+            if not asked:
+                return False
+        hand = t.start_hand(cut)
         obs = hand.observe(t.human)
         self.say("")
         self.say(t.hand_title(), style="bold")
+        if asked:
+            self.say(C.cut_done_text(hand.cut, cut is not None))
         self.say(T.info_line(obs, self.suits))
         if resumed:  # continued in the middle: what was played before the quit
             self.say(_("The hand so far") + ":")
@@ -426,6 +437,21 @@ class PlainGame:
         for line in T.settlement_lines(hand.settlement, t.names, t.human):
             self.say(line)
         return True
+
+    def _ask_cut(self) -> tuple[bool, int | None]:
+        """R4.2, the player cuts: ask how many cards to lift (Enter or ``random``: a random cut) until
+        the answer is a cut point. ``(False, None)`` at the end of input or ``quit``."""
+        t = self.table
+        self.say("")
+        self.say(C.cut_question(t.cut_points, t.names[t.session.dealer]), style="bold cyan")
+        while True:
+            line = self._read()
+            if line is None or _commands().get(line.lower()) == "quit":
+                return False, None
+            try:
+                return True, C.parse_cut(line, t.cut_points)
+            except C.CutError as e:
+                self.say(str(e), style="red")
 
     def _human_turn(self) -> bool:
         t = self.table

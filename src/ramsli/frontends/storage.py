@@ -1,11 +1,13 @@
 """Saving and resuming a session of ``ramsli play`` (issue #3, "nothing lost").
 
-The save file is JSON, versioned (``"format": "ramsli-session"``, ``"version": 1``),
+The save file is JSON, versioned (``"format": "ramsli-session"``, ``"version": 2``; version 1,
+the same without ``hand_cut``, is read too),
 written atomically (temporary file + ``os.replace``). It holds the session as it
 stands *between* hands — stacks, pot, dealer, seated seats, hands played, the
 session's random state (``random.Random.getstate()``), the rules (TOML), names,
 bots and seed — plus, while a hand is in progress, the actions applied so far in it
-(``hand_actions``, as ``str(Action)``, rewritten atomically after every action).
+(``hand_actions``, as ``str(Action)``, rewritten atomically after every action) and
+the cut point the player chose as cutter (``hand_cut``, R4.2; null for a random cut).
 A quit, a crash or Ctrl-C in the middle of a hand loses nothing (R3.4): a resume
 deals the same hand from the same random state, re-applies the saved actions
 (each checked by the engine, R4.12) and continues exactly where the hand was, so
@@ -38,16 +40,19 @@ except ImportError:  # pragma: no cover - Windows
     fcntl = None  # type: ignore[assignment]
 
 from ramsli.bots import make_bot
-from ramsli.cards import CardError
+from ramsli.cards import CardError, make_deck
 from ramsli.hand import Action
 from ramsli.rules import Rules, RulesError
 from ramsli.session import EndReason
 
-__all__ = ["FORMAT", "VERSION", "SaveError", "FolderLocked", "SavedSession", "Store", "default_data_dir",
-           "atomic_write"]
+__all__ = ["FORMAT", "VERSION", "READ_VERSIONS", "SaveError", "FolderLocked", "SavedSession", "Store",
+           "default_data_dir", "atomic_write"]
 
 FORMAT = "ramsli-session"
-VERSION = 1
+#: the version written; 2 added ``hand_cut`` (R4.2), which a reader of version 1 would ignore
+VERSION = 2
+#: the versions read (a version-1 save has no ``hand_cut``: its hand was cut at random)
+READ_VERSIONS = (1, 2)
 #: the largest save file read (bytes); a save is a few kB
 MAX_SAVE_BYTES = 1_000_000
 #: the longest ``session_id`` accepted (characters; it names a folder)
@@ -107,6 +112,9 @@ class SavedSession:
             save made before it existed has no such field.
         hand_actions: None between hands; during a hand, the actions applied so far in it
             (``str(Action)``, e.g. ``"p2 in"``), the hand being dealt from this state (R4.1–R4.4).
+        hand_cut: during a hand, the cut point the player chose as the cutter (R4.2), so that a
+            resume deals the same cards; None for a random cut (drawn from ``rng_state``) and
+            between hands.
     """
 
     session_id: str
@@ -129,6 +137,7 @@ class SavedSession:
     four_colour: bool = False
     extra: dict[str, Any] = field(default_factory=dict)
     hand_actions: list[str] | None = None
+    hand_cut: int | None = None
 
     #: display choices in the file that this ramsli does not know (``{"lang": "fr"}``); not saved
     unknown_display: dict[str, Any] = field(default_factory=dict, repr=False, compare=False)
@@ -161,9 +170,9 @@ class SavedSession:
             raise SaveError(path, f"it holds a number too large to be a save file ({str(e)[:60]})") from None
         if not isinstance(data, dict) or data.get("format") != FORMAT:
             raise SaveError(path, f"it is not a ramsli save file (no \"format\": \"{FORMAT}\")")
-        if data.get("version") != VERSION:
+        if data.get("version") not in READ_VERSIONS or isinstance(data.get("version"), bool):
             raise SaveError(path, f"save format version {data.get('version')!r} is not supported; "
-                                  f"this ramsli reads version {VERSION}")
+                                  f"this ramsli reads versions {', '.join(map(str, READ_VERSIONS))}")
 
         def need(key: str, typ: type | tuple[type, ...]) -> Any:
             if key not in data:
@@ -261,6 +270,13 @@ class SavedSession:
                 except (ValueError, CardError) as e:
                     raise SaveError(path, f"'hand_actions' entry {i} {a!r} is not an action: {e} (R4.12)") from None
         four_colour = data.get("four_colour", False)
+        cut = data.get("hand_cut")
+        if cut is not None:
+            deck = len(make_deck(rules.deck, rules.jokers))
+            if type(cut) is not int or not 1 <= cut <= deck - 1:
+                raise SaveError(path, f"'hand_cut' must be null or a cut point 1..{deck - 1} (R4.2)")
+            if actions is None:
+                raise SaveError(path, "'hand_cut' is set but no hand is in progress ('hand_actions' is null) (R4.2)")
         unknown = {k: v for k, v, ok in (("lang", lang, ("en", "de", "nl", "it")),
                                           ("suits", suits, ("french", "german"))) if v not in ok}
         if not isinstance(four_colour, bool):  # 1, "yes": not a choice this ramsli writes
@@ -272,7 +288,8 @@ class SavedSession:
                    suits=suits if suits in ("french", "german") else "french",
                    four_colour=four_colour if isinstance(four_colour, bool) else False,
                    extra=data["extra"] if isinstance(data.get("extra"), dict) else {},
-                   hand_actions=list(actions) if actions is not None else None, unknown_display=unknown)
+                   hand_actions=list(actions) if actions is not None else None, hand_cut=cut,
+                   unknown_display=unknown)
 
 
 def default_data_dir() -> Path:

@@ -33,12 +33,13 @@ from textual.screen import ModalScreen
 from textual.widgets import Button, Footer, Header, Static
 
 from ramsli.hand import Action, Phase
+from ramsli.frontends import cut as C
 from ramsli.frontends import text as T
 from ramsli.frontends.game import Table
 from ramsli.frontends.i18n import _, ngettext
 from ramsli.frontends.plain import ngettext_cards, save_failed_text
 
-__all__ = ["RamsliApp", "run_app", "app_bindings", "quit_line"]
+__all__ = ["RamsliApp", "run_app", "app_bindings", "quit_line", "CutScreen"]
 
 #: events kept for the hand (the screen shows the newest that fit, at least :data:`RECENT_SHOWN` on 24 rows)
 RECENT_KEPT = 60
@@ -148,12 +149,90 @@ class InfoScreen(ModalScreen[None]):
             self.app.action_quit_game()
 
 
+class CutScreen(ModalScreen[int | None]):
+    """R4.2, the player cuts: type how many cards to lift (digits, Backspace, Enter), ``r`` for a random
+    cut, ``q`` to save and quit. Dismissed with the cut point, or None for a random cut; a number
+    outside the allowed range is refused with the range (:func:`ramsli.frontends.cut.parse_cut`).
+
+    Args:
+        points: the allowed cut points (``Table.cut_points``).
+        dealer: the dealer's name.
+    """
+
+    AUTO_FOCUS = None  # Enter is the binding, not a focused button
+    BINDINGS = [Binding(str(k), f"digit({k})", show=False) for k in range(10)] + [
+        Binding("backspace", "erase", show=False), Binding("enter", "cut", show=False),
+        Binding("r", "random", show=False), Binding("q", "quit_game", show=False)]
+
+    DEFAULT_CSS = """
+    CutScreen { align: center middle; }
+    CutScreen > Vertical { width: 90%; max-width: 80; height: auto; border: thick $accent;
+                           background: $surface; padding: 1 2; }
+    CutScreen #cut-entry { text-style: bold; margin-top: 1; }
+    CutScreen #cut-message { color: $warning; text-style: bold; }
+    CutScreen Button { margin-top: 1; margin-right: 2; }
+    CutScreen #cut-buttons { height: auto; }
+    """
+
+    def __init__(self, points: range, dealer: str) -> None:
+        super().__init__()
+        self.points = points
+        self.dealer = dealer
+        self.typed = ""
+
+    def compose(self) -> ComposeResult:
+        with Vertical():
+            yield Static(C.cut_question(self.points, self.dealer), id="cut-question", markup=False)
+            yield Static("> ", id="cut-entry", markup=False)
+            yield Static("", id="cut-message", markup=False)
+            with Horizontal(id="cut-buttons"):
+                yield Button(_("Cut") + " (Enter)", id="cut-ok", variant="primary")
+                yield Button(_("Random cut") + " (r)", id="cut-random")
+                yield Button(_("save and quit") + " (q)", id="cut-quit")
+
+    def _show(self, message: str = "") -> None:
+        self.query_one("#cut-entry", Static).update("> " + self.typed)
+        self.query_one("#cut-message", Static).update(message)
+
+    def action_digit(self, k: int) -> None:
+        if len(self.typed) < len(str(self.points[-1])) + 1:
+            self.typed += str(k)
+        self._show()
+
+    def action_erase(self) -> None:
+        self.typed = self.typed[:-1]
+        self._show()
+
+    def action_cut(self) -> None:
+        try:
+            cut = C.parse_cut(self.typed, self.points)
+        except C.CutError as e:
+            self.typed = ""
+            self._show(str(e))
+            self.app.bell()
+            return
+        self.dismiss(cut)
+
+    def action_random(self) -> None:
+        self.dismiss(None)
+
+    def action_quit_game(self) -> None:
+        self.app.action_quit_game()
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        event.stop()
+        {"cut-ok": self.action_cut, "cut-random": self.action_random,
+         "cut-quit": self.action_quit_game}.get(event.button.id or "", lambda: None)()
+
+
 class RamsliApp(App[int]):
     """The table.
 
     Args:
         table: the :class:`~ramsli.frontends.game.Table` (new or resumed).
         speed: seconds between bot moves.
+        ask_cut: ask where to cut when the player is the cutter (R4.2, :class:`CutScreen`), else cut at
+            random; default (None): as ``table.ask_cut`` says.
     """
 
     TITLE = "Ramsli"
@@ -186,8 +265,10 @@ class RamsliApp(App[int]):
 
     BINDINGS = app_bindings()  # English; rebuilt translated in __init__ (the language is set by then)
 
-    def __init__(self, table: Table, speed: float = 0.6, notice: str | None = None) -> None:
+    def __init__(self, table: Table, speed: float = 0.6, notice: str | None = None,
+                 ask_cut: bool | None = None) -> None:
         super().__init__()
+        self.ask_cut = table.ask_cut if ask_cut is None else ask_cut
         keys = dict(self._bindings.key_to_bindings)
         keys.update(BindingsMap(app_bindings()).key_to_bindings)  # descriptions in the language in use
         self._bindings = BindingsMap.from_keys(keys)
@@ -257,21 +338,30 @@ class RamsliApp(App[int]):
         self.save_error = save_failed_text(self.table, error)
         self.exit(1, return_code=1)
 
-    def _next_hand(self) -> None:
+    def _next_hand(self, cut: int | None = None, asked: bool = False) -> None:
         t = self.table
         resumed = t.resumed_hand
+        if self.ask_cut and not asked and not resumed and t.human_cuts():  # R4.2: the player cuts
+            self._waiting = True
+            self.sub_title = t.hand_title()
+            self.push_screen(CutScreen(t.cut_points, t.names[t.session.dealer]), self._after_cut)
+            return
         try:
-            t.start_hand()
+            t.start_hand(cut)
         except OSError as e:
             self._save_failed(e)
             return
-        self.recent = []
+        self.recent = [C.cut_done_text(t.hand.cut, cut is not None)] if asked else []
         if resumed:  # continued in the middle: what was played before the quit
             self.recent = T.log_lines(t.hand, t.names, self.suits, t.human)[2:][-RECENT_KEPT:]
         self.message = ""
         self.sub_title = t.hand_title()
         self.refresh_table()
         self._step()
+
+    def _after_cut(self, cut: int | None) -> None:
+        self._waiting = False
+        self._next_hand(cut, asked=True)
 
     def _step(self) -> None:
         """Advance: bots act (paced), the forced dealer is declared in, or wait for the player."""
@@ -635,7 +725,8 @@ def run_app(table: Table, speed: float = 0.6, notice: str | None = None) -> int:
     """Run the app until the player quits or the session ends; returns an exit code.
 
     ``notice`` (e.g. "Resuming the session after hand 3.") is shown inside the app. When the
-    player leaves before the session ends, :func:`quit_line` is printed after the app.
+    player leaves before the session ends, :func:`quit_line` is printed after the app. The app
+    asks where to cut when the player is the cutter if ``table.ask_cut`` is True (R4.2).
     """
     app = RamsliApp(table, speed=speed, notice=notice)
     try:

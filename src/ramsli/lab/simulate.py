@@ -24,13 +24,14 @@ import csv
 import json
 import math
 import time
+from collections import Counter
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from typing import Callable, Sequence
 
 import numpy as np
 
-from ramsli.analysis.cluster import LAB_PACKAGES, DaskRunner, LocalRunner, Runner, run_chunks
+from ramsli.analysis.cluster import LAB_PACKAGES, DaskRunner, LocalRunner, Runner, stream_chunks
 from ramsli.bots.base import make_bot, play_hand
 from ramsli.cards import Card
 from ramsli.hand import Hand
@@ -78,7 +79,9 @@ class Stats:
     carry: int = 0
     walkover: int = 0
     thrown: int = 0
-    session_len: list = field(default_factory=list)
+    #: session length (hands) -> sessions of that length: a count per length, not one entry per session,
+    #: so that 10**7 sessions take as little memory as ten (issue 12)
+    session_len: Counter = field(default_factory=Counter)
     end_reasons: dict = field(default_factory=dict)
 
     def __post_init__(self) -> None:
@@ -87,6 +90,11 @@ class Stats:
         self.seat_sum, self.seat_hands = z(), z()
         self.seat_sq = np.zeros(self.n, np.float64)  # squares of large deltas overflow int64
         self.pot_hist = np.zeros(K.POT_BINS, np.int64)
+
+    @property
+    def sessions(self) -> int:
+        """Sessions counted (sessions mode)."""
+        return sum(self.session_len.values())
 
     def merge(self, o: "Stats") -> None:
         """Add another run's totals."""
@@ -137,7 +145,7 @@ class Stats:
         self.carry += int(o["n_carry"].sum())
         self.walkover += int(o["n_walkover"].sum())
         self.thrown += int(o["n_thrown"].sum())
-        self.session_len += [int(x) for x in o["n_hands"]]
+        self.session_len.update(int(x) for x in o["n_hands"])
         for r in o["end_reason"]:
             name = K.END_NAMES[int(r)]
             self.end_reasons[name] = self.end_reasons.get(name, 0) + 1
@@ -197,7 +205,7 @@ def _engine_sessions(args: tuple) -> Stats:
                 sess.apply(players[seat].act(hand.observe(seat)))
             st.add_hand(hand, hand.settlement)
             h += 1
-        st.session_len.append(h)
+        st.session_len[h] += 1
         reason = sess.end_reason or "cap"
         st.end_reasons[reason] = st.end_reasons.get(reason, 0) + 1
         # for sessions the spread is over session totals (as the kernel path keeps it)
@@ -275,16 +283,18 @@ def simulate(rules: Rules, bots: Sequence[str], hands: int = 0, sessions: int = 
         step = 200_000 if hands else 2_000
         if runner is not None:  # smaller tasks for a cluster; the kernel's totals do not depend on them
             step = max(1, min(step, max(20_000 if hands else 200, -(-total // (4 * runner.parallelism)))))
-        work = [(rules, n, lo, min(step, total - lo), seed, pol, bool(hands)) for lo in range(0, total, step)]
+        # work units made as they are submitted (a generator): 10**9 hands are 5000 units, never a list
+        work = ((rules, n, lo, min(step, total - lo), seed, pol, bool(hands)) for lo in range(0, total, step))
         fn = _kernel_chunk
     else:
         # the work units depend on the total only (bots are seeded per unit): the same for any jobs
         step = max(1, min(500 if hands else 20, total // 4 or 1))
-        work = [((rules, list(bots), lo, min(total, lo + step), seed),) for lo in range(0, total, step)]
+        specs = list(bots)
+        work = (((rules, specs, lo, min(total, lo + step), seed),) for lo in range(0, total, step))
         fn = _engine_hands if hands else _engine_sessions
     if runner is None:
         # the kernel is parallel by itself; the engine: never more worker processes than work units
-        runner = LocalRunner(1 if kern else min(jobs, len(work)), pool=ProcessPoolExecutor)
+        runner = LocalRunner(1 if kern else min(jobs, -(-total // step)), pool=ProcessPoolExecutor)
     t0 = time.perf_counter()
     parts: dict[int, Stats] = {}
     merged = [0]
@@ -292,15 +302,15 @@ def simulate(rules: Rules, bots: Sequence[str], hands: int = 0, sessions: int = 
 
     def finished(k: int, part: Stats) -> None:
         parts[k] = part
-        done[0] += part.hands if hands else len(part.session_len)
+        done[0] += part.hands if hands else part.sessions
         while merged[0] in parts:  # merge in the order of the work units: the same sums everywhere
             st.merge(parts.pop(merged[0]))
             merged[0] += 1
         if progress:
             progress(done[0], total)
 
-    with runner:
-        run_chunks(runner, fn, work, on_done=finished)
+    with runner:  # a bounded window of units in flight; each result merged, then dropped
+        stream_chunks(runner, fn, work, finished)
     elapsed = time.perf_counter() - t0
     return summarize(st, rules, bots, hands, sessions, seed, "kernel" if kern else "engine", elapsed)
 
@@ -334,7 +344,7 @@ def summarize(st: Stats, rules: Rules, bots: Sequence[str], hands: int, sessions
         tot = float(st.seat_sum[seats].sum())
         if sessions:  # the session totals are per session; per hand = total / hands
             mean = tot / cnt if cnt else 0.0
-            nsess = len(st.session_len) * len(seats)
+            nsess = st.sessions * len(seats)
             per_sess = tot / nsess if nsess else 0.0
             var = float(st.seat_sq[seats].sum()) / nsess - per_sess ** 2 if nsess else 0.0
             ci = 1.96 * math.sqrt(max(var, 0.0) / nsess) / (cnt / nsess) if nsess and cnt else 0.0
@@ -362,12 +372,42 @@ def summarize(st: Stats, rules: Rules, bots: Sequence[str], hands: int, sessions
         "bots_summary": bot_rows,
     }
     if sessions:
-        sl = np.array(st.session_len)
-        out["sessions"] = {"count": len(sl), "mean_hands": float(sl.mean()) if len(sl) else 0.0,
-                           "median_hands": float(np.median(sl)) if len(sl) else 0.0,
-                           "p90_hands": float(np.quantile(sl, 0.9)) if len(sl) else 0.0,
-                           "max_hands": int(sl.max()) if len(sl) else 0, "end_reasons": st.end_reasons}
+        count = st.sessions
+        out["sessions"] = {"count": count, "mean_hands": float(_length_sum(st.session_len) / count) if count else 0.0,
+                           "median_hands": _length_median(st.session_len) if count else 0.0,
+                           "p90_hands": _length_quantile(st.session_len, 0.9) if count else 0.0,
+                           "max_hands": max(st.session_len) if count else 0, "end_reasons": st.end_reasons}
     return out
+
+
+def _length_sum(lengths: Counter) -> int:
+    return sum(k * c for k, c in lengths.items())
+
+
+def _order_statistic(lengths: Counter, i: int) -> int:
+    """The ``i``-th (0-based) smallest session length counted in ``lengths``."""
+    seen = 0
+    for k in sorted(lengths):
+        seen += lengths[k]
+        if seen > i:
+            return k
+    raise IndexError(i)
+
+
+def _length_median(lengths: Counter) -> float:
+    """``numpy.median`` of the lengths, from their counts."""
+    n = sum(lengths.values())
+    if n % 2:
+        return float(_order_statistic(lengths, n // 2))
+    return (_order_statistic(lengths, n // 2 - 1) + _order_statistic(lengths, n // 2)) / 2.0
+
+
+def _length_quantile(lengths: Counter, q: float) -> float:
+    """``numpy.quantile(lengths, q)`` (linear), from their counts: the same number."""
+    h = q * (sum(lengths.values()) - 1)
+    lo = math.floor(h)
+    a, b = _order_statistic(lengths, lo), _order_statistic(lengths, min(lo + 1, sum(lengths.values()) - 1))
+    return float(np.quantile(np.array([a, b], np.float64), h - lo))
 
 
 def write_out(summary: dict, path: str) -> None:

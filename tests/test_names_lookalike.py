@@ -1,0 +1,136 @@
+"""R2.2 names, one rule everywhere (issue 12, "look-alike names"): Cyrillic look-alikes, zero-width
+characters and two encodings of "Åsa" are judged alike by sessions, hand histories, session
+histories, the ledger, the server and ``ramsli play --name`` (:func:`ramsli.session.check_names`)."""
+
+from __future__ import annotations
+
+import json
+import random
+import re
+import shutil
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from ramsli import Hand, Rules, Session
+from ramsli.cli import app
+from ramsli.errors import TableError
+from ramsli.frontends import i18n
+from ramsli.frontends.game import BOT_NAMES
+from ramsli.frontends.storage import Store
+from ramsli.history import HandHistory, HistoryError, read_hand_files, read_session
+from ramsli.ledger import PubLedger
+from ramsli.session import name_key
+from ramsli.toml_text import value
+
+DATA = Path(__file__).parent / "data" / "histories"
+runner = CliRunner()
+
+#: (case, a name, a second name that R2.2 takes for the same one or refuses)
+CASES = [
+    ("cyrillic", "Anna", "\u0410nna"),  # Cyrillic А
+    ("greek", "Bruno", "Brun\u03bf"),  # Greek ο
+    ("zero-width", "Anna", "An\u200bna"),  # U+200B ZERO WIDTH SPACE
+    ("two encodings", "\u00c5sa", "A\u030asa"),  # Å precomposed (NFC) and A + combining ring (NFD)
+]
+
+
+@pytest.fixture(autouse=True)
+def _english():
+    i18n.set_language("en")
+    yield
+    i18n.set_language("en")
+
+
+def _history(names) -> str:
+    hand = Hand.new(Rules(), [20] * len(names), 0, random.Random(7))
+    while not hand.is_over:
+        hand.apply(hand.legal_actions()[0])
+    text = HandHistory.from_hand(hand, ["P1", "P2", "P3"]).to_toml()
+    return re.sub(r"(?m)^seats = .*$", lambda m: f"seats = {value(list(names))}", text, count=1)
+
+
+@pytest.mark.parametrize("case,a,b", CASES, ids=[c[0] for c in CASES])
+def test_R2_2_sessions_and_histories_agree_on_look_alike_names(case, a, b, tmp_path):
+    names = [a, b, "Carla"]
+    with pytest.raises(TableError) as engine:
+        Session(Rules(), names, seed=1)
+    assert (engine.value.field, engine.value.index, engine.value.rule) == ("names", 1, "R2.2")
+    with pytest.raises(TableError) as ledger:
+        PubLedger(Rules(), names)
+    assert str(ledger.value) == str(engine.value)
+    with pytest.raises(HistoryError) as hand_file:  # a hand history: the engine's message, with the line
+        HandHistory.from_toml(_history(names))
+    assert str(hand_file.value) == f"line {hand_file.value.line}: seats: {engine.value}"
+    d = tmp_path / "s"  # a session history's session.toml
+    shutil.copytree(DATA / "session-3p", d)
+    meta = d / "session.toml"
+    meta.write_text(re.sub(r"(?m)^seats = .*$", lambda m: f"seats = {value(names)}", meta.read_text("utf-8"),
+                           count=1), encoding="utf-8")
+    with pytest.raises(HistoryError) as session_file:
+        read_session(d)
+    assert str(engine.value) in str(session_file.value)
+    # the server: refused as a name (zero-width) or taken as the same name (look-alikes)
+    from ramsli.server.table import TableError as ServerError, check_name
+
+    if case == "zero-width":
+        with pytest.raises(ServerError):
+            check_name(b)
+    else:
+        assert name_key(check_name(a)) == name_key(check_name(b))
+    # and every name on its own is fine in each of them
+    ok = [a, "Bo", "Carla"]
+    Session(Rules(), ok, seed=1)
+    assert HandHistory.from_toml(_history(ok)).names == tuple(ok)
+
+
+def _play(tmp_path, name, *extra, input="quit\n"):
+    return runner.invoke(app, ["play", "--plain", "--seed", "1", "--players", "3", "--bots", "random", "--lang", "en",
+                               "--name", name, "--data-dir", str(tmp_path), *extra], input=input)
+
+
+@pytest.mark.parametrize("name", ["\u0410nna", "\uff21nna", "BRUN\u039f", "An\u200cna"],
+                         ids=["cyrillic", "fullwidth", "greek-capital", "joiner"])
+def test_play_keeps_a_name_like_a_bots_and_the_bot_gets_another(tmp_path, name):
+    r = _play(tmp_path, name, input="in\n1\n2\n3\n4\n5\n" * 40)
+    assert r.exit_code == 0, r.output  # was refused, blaming the bot's name
+    saved = json.loads((tmp_path / "session.json").read_text("utf-8"))
+    names = saved["names"]
+    assert names[0] == name and len({name_key(x) for x in names}) == 3
+    assert set(names[1:]) <= set(BOT_NAMES)
+    # the hand histories it wrote pass the history reader's R2.2 check: the same rule
+    files = read_hand_files(tmp_path / "sessions" / saved["session_id"])
+    assert files and all(h.names == tuple(names) for _p, h in files)
+
+
+@pytest.mark.parametrize("name,char", [("An\u200bna", "U+200B"), ("\u202eTess", "U+202E"), ("Te\u00adss", "U+00AD"),
+                                       ("\ufeffTess", "U+FEFF")])
+def test_play_refuses_invisible_characters_in_a_name_as_the_engine_does_and_changes_nothing(tmp_path, name, char):
+    first = _play(tmp_path, "Tess")
+    assert first.exit_code == 0, first.output
+    before = (tmp_path / "session.json").read_bytes()
+    r = _play(tmp_path, name)
+    assert r.exit_code == 2, r.output
+    out = " ".join(r.output.replace("│", " ").split())
+    assert "Invalid value for --name" in out and char in out and "(R2.2)" in out
+    assert (tmp_path / "session.json").read_bytes() == before  # not set aside: nothing changed
+    assert not (tmp_path / "sessions").exists() or not list((tmp_path / "sessions").glob("*/session.json"))
+
+
+@pytest.mark.parametrize("name", ["\u00c5sa", "A\u030asa"], ids=["NFC", "NFD"])
+def test_play_takes_either_encoding_of_a_name(tmp_path, name):
+    r = _play(tmp_path, name)
+    assert r.exit_code == 0, r.output
+    assert Store(tmp_path).load().names[0] == name
+
+
+def test_a_save_with_look_alike_names_is_refused_on_resume(tmp_path):
+    assert _play(tmp_path, "Tess").exit_code == 0
+    path = tmp_path / "session.json"
+    data = json.loads(path.read_text("utf-8"))
+    data["names"][1] = "T\u0435ss"  # Cyrillic е: the same name as p1's
+    path.write_text(json.dumps(data, ensure_ascii=False), encoding="utf-8")
+    r = runner.invoke(app, ["play", "--plain", "--resume", "--data-dir", str(tmp_path)], input="quit\n")
+    assert r.exit_code == 2
+    assert "cannot be used" in r.output and "is also the name of p1" in r.output and "(R2.2)" in r.output
