@@ -35,14 +35,37 @@ def paired(per_deal: list[list[float]], k: int) -> tuple[float, float]:
     return statistics.fmean(d), 1.96 * sd / math.sqrt(len(d))
 
 
-def times_of(specs: list[str], rules: Rules, deals: int, seed: int, k: int) -> list[float]:
-    """Decision times (seconds) of the first ``k`` seats' bot over ``deals`` duplicate deals, in this process."""
-    out: list[float] = []
+def times_of(specs: list[str], rules: Rules, deals: int, seed: int, k: int) -> tuple[list[float], list[float]]:
+    """Decision times of the first ``k`` seats' bot over ``deals`` duplicate deals, in this process:
+    ``(wall seconds, CPU seconds of this process)`` per decision, forced ones included. The CPU time
+    depends much less on what else loads the machine than the wall time."""
+    from ramsli.bots.base import make_bot
+    from ramsli.hand import Hand
+    wall: list[float] = []
+    cpu: list[float] = []
+    n = len(specs)
     for i in range(deals):
-        r = T.play_deal(specs, rules, seed, i, True)
-        for j in range(k):
-            out.extend(r["times"][j])
-    return out
+        deck, cut = T.deal_deck(rules, seed, i)
+        for r in range(n):
+            seat_of = [(j + r) % n for j in range(n)]
+            bots = {seat_of[j]: make_bot(specs[j], seed=hash((seed, i, r, j)) & 0xFFFFFFFF) for j in range(n)}
+            mine = {seat_of[j] for j in range(k)}
+            hand = Hand.from_deck(rules, [rules.starting_stack] * n, i % n, deck, cut, pot=0)
+            while not hand.is_over:
+                s = hand.to_act
+                obs = hand.observe(s)
+                t0, c0 = time.perf_counter(), time.process_time()
+                a = bots[s].act(obs)
+                if s in mine:
+                    wall.append(time.perf_counter() - t0)
+                    cpu.append(time.process_time() - c0)
+                hand.apply(a)
+    return wall, cpu
+
+
+def _pct(xs: list[float], q: float) -> float:
+    xs = sorted(xs)
+    return xs[min(len(xs) - 1, int(q * len(xs)))] * 1000
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -72,11 +95,11 @@ def main(argv: list[str] | None = None) -> int:
         print(f"paired: {a.bot} − {a.against} = {m:+.3f} ± {ci:.3f} counters/hand over {res.deals} deals "
               f"({res.hands} hands), {res.seconds:.0f} s", flush=True)
     if a.timing_deals:
-        ts = sorted(times_of(specs, rules, a.timing_deals, a.seed + 1, a.seats))
-        med = ts[len(ts) // 2] * 1000
-        p99 = ts[min(len(ts) - 1, int(0.99 * len(ts)))] * 1000
-        print(f"timing {a.bot}: {len(ts)} decisions, median {med:.1f} ms, p99 {p99:.1f} ms, "
-              f"max {ts[-1] * 1000:.0f} ms")
+        l0 = os.getloadavg()[0]
+        wall, cpu = times_of(specs, rules, a.timing_deals, a.seed + 1, a.seats)
+        print(f"timing {a.bot}: {len(wall)} decisions; wall median {_pct(wall, .5):.1f} ms, p99 {_pct(wall, .99):.1f} ms, "
+              f"max {_pct(wall, 1):.0f} ms; CPU median {_pct(cpu, .5):.1f} ms, p99 {_pct(cpu, .99):.1f} ms, "
+              f"max {_pct(cpu, 1):.0f} ms; load {l0:.1f} → {os.getloadavg()[0]:.1f}")
     print(f"load after: {os.getloadavg()[0]:.2f}, {time.perf_counter() - t0:.0f} s", file=sys.stderr)
     return 0
 

@@ -26,7 +26,9 @@ budget spent where the counters are decided:
    the exact max^n search of the remaining tricks
    (:class:`ramsli.bots.solver.Solver`, the endgame solved exactly); a
    sample whose search would exceed ``nodes`` nodes (early tricks at a full
-   table) is valued by a tips rollout after each card instead.
+   table), and every sample after the decision has searched ``budget`` nodes
+   in all, is valued by a tips rollout after each card instead (so the
+   decision time stays bounded, counted in nodes, not seconds).
 
 Seeded: the same seed gives the same decisions (no time budget is used). Only
 the seat's :class:`~ramsli.hand.Observation` is read (R7).
@@ -47,7 +49,7 @@ import random
 from typing import Sequence
 
 from ramsli.bots.base import only_choice, register_bot
-from ramsli.bots.fast import (declare_strength, legal, rule_general_rams, sure_tricks, winner_index)
+from ramsli.bots.fast import (declare_strength, legal, rule_general_rams, rule_play, sure_tricks, winner_index)
 from ramsli.bots.montecarlo import Payoff, rollout
 from ramsli.bots.rules_bot import RulesBot, bete_value
 from ramsli.bots.solver import Solver
@@ -113,8 +115,11 @@ class ExpertBot:
         samples: weighted samples per declaration, General Rams or target decision.
         play_samples: weighted samples per card played.
         nodes: search nodes per sample before a card is valued by rollouts instead.
+        budget: search nodes per card decision in all; later samples are rolled out.
         margin: counters the mean of ``in`` must beat folding by (0: plain expectation).
         sharp: sharpness of the opponent model :func:`p_in`.
+        pw: weight of a sample per card an opponent played that the tips would not have
+            played with that sample's cards (1: plays are not used as evidence).
 
     Raises:
         ValueError: for an option outside :attr:`OPTION_RANGES`.
@@ -125,12 +130,13 @@ class ExpertBot:
     #: the allowed range of each option (checked here and by :func:`~ramsli.bots.base.make_bot`):
     #: bounded, so that no spec makes one decision think for long (the server's table spec too)
     OPTION_RANGES = {"samples": (1, 1000), "play_samples": (1, 400), "nodes": (1, 50000),
-                     "margin": (-5, 5), "sharp": (0.1, 20)}
+                     "budget": (1, 400000), "margin": (-5, 5), "sharp": (0.1, 20),
+                     "pw": (0.01, 1)}
 
     def __init__(self, seed: int | None = None, samples: int = 96, play_samples: int = 24, nodes: int = 3000,
-                 margin: float = 0.0, sharp: float = 3.0, *, rng: random.Random | None = None) -> None:
-        for key, value in (("samples", samples), ("play_samples", play_samples), ("nodes", nodes),
-                           ("margin", margin), ("sharp", sharp)):
+                 budget: int = 30000, margin: float = 0.0, sharp: float = 3.0, pw: float = 1.0, *, rng: random.Random | None = None) -> None:
+        for key, value in (("samples", samples), ("play_samples", play_samples), ("nodes", nodes), ("budget", budget),
+                           ("margin", margin), ("sharp", sharp), ("pw", pw)):
             lo, hi = self.OPTION_RANGES[key]
             if not lo <= value <= hi:
                 raise ValueError(f"{key}={value!r}: allowed is {lo}..{hi}")
@@ -138,8 +144,10 @@ class ExpertBot:
         self.samples = int(samples)
         self.play_samples = int(play_samples)
         self.nodes = int(nodes)
+        self.budget = int(budget)
         self.margin = float(margin)
         self.sharp = float(sharp)
+        self.pw = float(pw)
         self._rules = RulesBot()
 
     # -- the opponent model -----------------------------------------------------------
@@ -182,6 +190,40 @@ class ExpertBot:
                 if len(h) == 5:
                     sure = sure_tricks(h, k.visible_trumps)
                     w *= 1.0 if sure >= t else (0.3 if sure >= t - 1 else 0.05)
+            if self.pw < 1.0 and played_by:
+                w *= self._play_weight(obs, k, deal, played_by)
+        return w
+
+    def _play_weight(self, obs: Observation, k: Knowledge, deal: dict, played_by: dict) -> float:
+        """``pw`` per card an opponent played that the tips (:func:`ramsli.bots.fast.rule_play`) would not
+        have played holding this sample's cards (a soft model of the play so far, R4.10)."""
+        act_t = tuple(obs.active)
+        n = len(act_t)
+        hands = {s: list(deal.get(s, k.own if s == obs.seat else [])) + played_by.get(s, []) for s in act_t}
+        won = dict.fromkeys(act_t, 0)
+        enc = k.codec.enc
+        w = 1.0
+        tricks = [t.plays for t in obs.tricks] + ([obs.current] if obs.current else [])
+        for ti, plays in enumerate(tricks):
+            cur: list[int] = []
+            for seat, card in plays:
+                c = enc(card)
+                h = hands[seat]
+                if seat != obs.seat and c in h:
+                    lg = legal(h, cur, k.always)
+                    if len(lg) > 1:
+                        others = 0
+                        for q in act_t:
+                            if q != seat:
+                                for x in hands[q]:
+                                    others |= 1 << x
+                        if rule_play(h, lg, cur, n - len(cur) - 1, ti, won[seat], others) != c:
+                            w *= self.pw
+                if c in h:
+                    h.remove(c)
+                cur.append(c)
+            if len(cur) == n:
+                won[plays[winner_index(cur)][0]] += 1
         return w
 
     def _samples(self, obs: Observation, k: Knowledge, checks: list, played_by: dict, count: int):
@@ -315,14 +357,18 @@ class ExpertBot:
             return pay.values(act_t, tr, gr, targets)
 
         search = True
+        spent = 0
         for deal, w in self._samples(obs, k, checks, played_by, self.play_samples):
             hands = [deal[s] for s in act_t]
             if search:
+                solver = Solver(n, payoff, k.always, node_limit=min(self.nodes, self.budget - spent), cache=pcache)
                 try:
-                    vals = Solver(n, payoff, k.always, node_limit=self.nodes, cache=pcache).root(
-                        hands, leader, cur, tricks0)
+                    vals = solver.root(hands, leader, cur, tricks0)
                     for c in codes:
                         totals[c] += w * vals[c][mi]
+                    spent += solver.nodes
+                    if spent >= self.budget:
+                        search = False
                     continue
                 except OverflowError:
                     search = False  # too big to search this early: the rest are rolled out
