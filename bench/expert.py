@@ -97,7 +97,8 @@ def main(argv: list[str] | None = None) -> int:
     if a.timing_deals:
         l0 = os.getloadavg()[0]
         wall, cpu = times_of(specs, rules, a.timing_deals, a.seed + 1, a.seats)
-        print(f"timing {a.bot}: {len(wall)} decisions; wall median {_pct(wall, .5):.1f} ms, p99 {_pct(wall, .99):.1f} ms, "
+        print(f"timing {a.bot}: {len(wall)} decisions; wall median {_pct(wall, .5):.1f} ms, "
+              f"p99 {_pct(wall, .99):.1f} ms, "
               f"max {_pct(wall, 1):.0f} ms; CPU median {_pct(cpu, .5):.1f} ms, p99 {_pct(cpu, .99):.1f} ms, "
               f"max {_pct(cpu, 1):.0f} ms; load {l0:.1f} → {os.getloadavg()[0]:.1f}")
     print(f"load after: {os.getloadavg()[0]:.2f}, {time.perf_counter() - t0:.0f} s", file=sys.stderr)

@@ -133,8 +133,9 @@ class ExpertBot:
                      "budget": (1, 400000), "margin": (-5, 5), "sharp": (0.1, 20),
                      "pw": (0.01, 1)}
 
-    def __init__(self, seed: int | None = None, samples: int = 96, play_samples: int = 24, nodes: int = 3000,
-                 budget: int = 30000, margin: float = 0.0, sharp: float = 3.0, pw: float = 1.0, *, rng: random.Random | None = None) -> None:
+    def __init__(self, seed: int | None = None, samples: int = 200, play_samples: int = 48, nodes: int = 6000,
+                 budget: int = 30000, margin: float = 0.5, sharp: float = 3.0, pw: float = 1.0, *,
+                 rng: random.Random | None = None) -> None:
         for key, value in (("samples", samples), ("play_samples", play_samples), ("nodes", nodes), ("budget", budget),
                            ("margin", margin), ("sharp", sharp), ("pw", pw)):
             lo, hi = self.OPTION_RANGES[key]
