@@ -11,7 +11,7 @@ def test_builtin_bots_are_listed():
 
 
 def test_unknown_bot_lists_the_names():
-    with pytest.raises(ValueError, match="allowed are random, rules, montecarlo"):
+    with pytest.raises(ValueError, match="allowed are random, tips, rules, montecarlo"):
         make_bot("nonsense", 1)
 
 

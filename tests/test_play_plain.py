@@ -20,7 +20,7 @@ from ramsli.frontends.storage import SaveError, Store
 from ramsli.hand import Phase
 
 runner = CliRunner()
-BAD = "xyz\nplay ZZ\ntarget 9\nplay 9\n"
+BAD = "xyz\nplay ZZ\nwhy\ntarget 9\nplay 9\n"
 CYCLE = "in\n1\n2\n3\n4\n5\n" * 150  # always makes progress: some card 1..5 is legal (R4.10)
 
 
@@ -44,11 +44,12 @@ def test_whole_session_with_refused_input_then_resume(tmp_path):
     out = r.output
     assert r.exit_code == 0, out
     assert "Unknown command 'xyz'" in out
-    assert "'ZZ' is not a card" in out and "(R1.6)" in out
+    assert "'ZZ' is not a card" in out and "(R1.6)" not in out  # the rule id is a detail (issue #12) ...
+    assert "  R1.6 — how a card is written: rank, then suit" in out  # ... shown by why
     assert "Write target and a number of tricks from 2 to 5" in out
     assert "There is no card number 9" in out
-    assert "Not allowed: " in out and "(R4." in out  # e.g. "in" during play, or a card that does not follow suit
-    assert "The session is over: the agreed number of hands is played (R3.6)." in out
+    assert "Not allowed: " in out and "(R4." not in out  # e.g. "in" during play; the rule id only after why
+    assert "The session is over: the agreed number of hands is played." in out
     assert "3 hands played." in out
     saved = _saved(tmp_path)
     assert saved["hands_played"] == 3 and saved["end_reason"] == "hands"
@@ -78,7 +79,8 @@ def test_eof_mid_session_saves_and_resume_continues(tmp_path):
     assert sum(saved["stacks"]) + saved["pot"] == 60
     if k:  # the stacks saved are those after the last finished hand (the hand is dealt from them)
         last = [line for line in r.output.splitlines() if line.startswith("Stacks: ")][k - 1]
-        assert last == "Stacks: " + ", ".join(f"{n} {v}" for n, v in zip(saved["names"], saved["stacks"]))
+        assert last == "Stacks: " + ", ".join(f"{'you' if s == saved['human'] else n} {v}"  # the player: "you"
+                                              for s, (n, v) in enumerate(zip(saved["names"], saved["stacks"])))
     r2 = runner.invoke(app, ["play", "--plain", "--resume", "--speed", "0", "--data-dir", str(tmp_path)],
                        input=CYCLE)
     assert r2.exit_code == 0, r2.output
@@ -321,7 +323,7 @@ def test_translated_commands_in_german(tmp_path):
                       input="hilfe\n" + "rein\nspiel 1\n2\n3\n4\n5\n" * 150)
     assert r.exit_code == 0, r.output
     assert "Befehle:" in r.output and "Trumpf:" in r.output and "Pott:" in r.output
-    assert "Tess: rein" in r.output
+    assert "Du: rein" in r.output  # the player in the second person (issue #12)
     assert "Die Runde ist zu Ende" in r.output
     assert any(s in r.output for s in ("Eichel", "Grün", "Herz", "Schellen"))
 

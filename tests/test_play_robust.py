@@ -189,7 +189,7 @@ def test_bots_do_not_play_on_alone_after_the_human_is_bust(tmp_path):
     out = io.StringIO()
     PlainGame(t, stdin=io.StringIO(_cycle()), stdout=out).run()
     text = out.getvalue()
-    assert "You are bust and have left the table (R3.5)." in text and "Watch the bots play on? [y/N]" in text
+    assert "You are bust and have left the table." in text and "Watch the bots play on? [y/N]" in text
     assert t.session.departed == [(0, 1)] and t.hands_played == 1 and t.is_over
     saved = Store(tmp_path).load()
     assert saved.end_reason == "quit" and saved.hands_played == 1  # saved as finished: resume shows standings
@@ -621,9 +621,9 @@ def test_pilot_last_trick_view_colours_and_trumps(tmp_path):
         await pilot.press("t")
         await pilot.pause()
         text = str(app.screen.query_one("#panel-text", Static).content)
-        for s, c in tr.plays:
-            assert f"{t.names[s]}: {T.card_label(c)}" in text
-        assert f"{t.names[tr.winner]} takes the trick" in text
+        for s, c in tr.plays:  # the player as "you" (issue #12)
+            assert f"{T.who(s, t.names, t.human)}: {T.card_label(c)}" in text
+        assert T.takes_trick_text(tr.winner, t.names, t.human) in text
 
     _pilot(tmp_path, 0, body)
 
@@ -635,10 +635,10 @@ def test_pilot_two_player_warning_in_the_app(tmp_path):
         app = RamsliApp(t, speed=0)
         async with app.run_test() as pilot:
             await pilot.pause()
-            return [n.message for n in app._notifications]
+            return [n.message for n in app._notifications], list(app.cited)
 
-    shown = asyncio.run(go())
-    assert "Two players are allowed, but the game loses its tension (R2.1)." in shown
+    shown, cited = asyncio.run(go())
+    assert "Two players are allowed, but the game loses its tension." in shown and cited == ["R2.1"]
 
 
 @pytest.mark.parametrize("lang,question,yes", [("en", "[y/N]", "y"), ("de", "[j/N]", "ja"), ("nl", "[j/N]", "j"),

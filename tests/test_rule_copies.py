@@ -10,7 +10,7 @@ fails on any difference:
   ``Hand.legal_actions``, ``Hand.why_illegal`` (``Hand._play_reason``),
   ``bots.fast.legal``, ``lab.kernel._legal``;
 - the trick winner (R4.11): ``hand.trick_winner``, ``bots.fast.beats``,
-  ``bots.fast.winner_index``, ``lab.kernel._beats``, ``lab.policy._beats``;
+  ``bots.fast.winner_index``, ``lab.kernel._beats``, ``bots.tips._beats``;
 - what plays reveal (R4.10, D-14, R7): ``ramsli.inference`` against a
   brute-force replay of ``legal_plays``, and its translation to the bots'
   codes (``bots.tracking``) and the RL adapters (``rl.encoding``,
@@ -36,7 +36,7 @@ from ramsli.cards import Card, make_deck
 from ramsli.hand import Action, Phase, legal_plays, trick_winner
 from ramsli.inference import NO_CAP, infer, revealed_voids, sample_hidden, trump_caps
 from ramsli.lab import kernel as K
-from ramsli.lab import policy
+from ramsli.bots import tips as policy
 from ramsli.lab.reference import check_agreement, check_session_agreement
 from ramsli.rl import encoding
 from ramsli.rules import PRESETS
@@ -135,7 +135,7 @@ def _winner_by_kernel(trick, trump):
 
 
 def _winner_by_policy(trick, trump):
-    """The fold of ``lab.policy.choose_play`` over ``policy._beats``."""
+    """The fold of ``bots.tips.choose_play`` over ``tips._beats``."""
     led = trump if trick[0][1].suit is None else trick[0][1].suit
     best = 0
     for j in range(1, len(trick)):
@@ -146,7 +146,7 @@ def _winner_by_policy(trick, trump):
 
 LEGAL_COPIES = {"bots.fast.legal": _fast_legal, "lab.kernel._legal": _kernel_legal}
 WINNER_COPIES = {"bots.fast.beats": _winner_by_fast_beats, "bots.fast.winner_index": _winner_by_fast_index,
-                 "lab.kernel._beats": _winner_by_kernel, "lab.policy._beats": _winner_by_policy}
+                 "lab.kernel._beats": _winner_by_kernel, "bots.tips._beats": _winner_by_policy}
 
 
 def _check_legal(holding, plays, trump, overtrump):

@@ -7,9 +7,10 @@ takes a ``seed`` so that the same seed gives the same choices.
 
 Layering (README, "Dependencies point one way"): bots stand on the engine and
 never import the strategy lab, the research adapters or a front end; those may
-import bots. A bot that lives in such a higher package (the lab's ``tips``) is
-named in :data:`BOT_MODULES` by its module path and imported only when it is
-first asked for by name, so the registry finds it without a bots → lab import.
+import bots. A bot that lived in such a higher package would be named in
+:data:`BOT_MODULES` by its module path and imported only when it is first asked
+for by name, so the registry finds it without a bots → lab import (the tips
+player, ``tips``, alias ``rules``, now lives here: :mod:`ramsli.bots.tips`).
 """
 
 from __future__ import annotations
@@ -86,9 +87,9 @@ def only_choice(obs: Observation) -> Action | None:
 BOTS: dict[str, Callable[..., Bot]] = {"random": RandomBot}
 
 #: Bots of packages above the bots, known by name and imported only when first asked for:
-#: name -> ``"module:factory"``. ``tips`` lives in the strategy lab (:mod:`ramsli.lab.policy`, which
-#: needs no optional extra); naming it here is a lookup at run time, not an import.
-BOT_MODULES: dict[str, str] = {"tips": "ramsli.lab.policy:TipsBot"}
+#: name -> ``"module:factory"``; naming a bot here is a lookup at run time, not an import. (``tips``
+#: used to live in the lab; it is now :mod:`ramsli.bots.tips`, registered with its alias ``rules``.)
+BOT_MODULES: dict[str, str] = {}
 
 
 def register_bot(name: str, factory: Callable[..., Bot]) -> None:
@@ -213,12 +214,12 @@ _loaded = False
 
 
 def _load_builtin() -> None:
-    """Import the bot modules of this package so they register themselves (``rules``, ``montecarlo``)."""
+    """Import the bot modules of this package so they register themselves (``tips``/``rules``, ``montecarlo``)."""
     global _loaded
     if _loaded:
         return
     _loaded = True
-    for mod in ("ramsli.bots.rules_bot", "ramsli.bots.montecarlo", "ramsli.bots.expert"):
+    for mod in ("ramsli.bots.tips", "ramsli.bots.montecarlo", "ramsli.bots.expert"):
         try:
             importlib.import_module(mod)
         except ModuleNotFoundError as e:

@@ -13,9 +13,12 @@ card. :func:`legal`, :func:`beats` and :func:`winner_index` are copies of
 R4.11) for speed; ``tests/test_rule_copies.py`` checks that they agree on
 random positions, and ``docs/rules-map.md`` lists every copy of these rules.
 
-The policy functions (:func:`rule_declare`, :func:`rule_play`) are the ``rules``
-bot's judgement (the seeds' "Tips and Strategy"), written on codes so that the
-``montecarlo`` bot can use them for opponents' declarations and for rollouts.
+The policy functions (:func:`rule_declare`, :func:`rule_play`,
+:func:`rule_general_rams`, :func:`sure_tricks`) are the ``montecarlo`` bot's
+model of the other seats: how they declare (to weigh sampled deals) and how
+they play in rollouts, written on codes for speed. They were the judgement of
+the old ``rules`` bot; that bot is now the tips player (:mod:`ramsli.bots.tips`,
+``rules`` an alias of ``tips``), and these functions are no bot of their own.
 """
 
 from __future__ import annotations
@@ -184,7 +187,7 @@ def declare_strength(hand: Sequence[int], visible_trumps: int) -> tuple[bool, fl
 
 def rule_declare(hand: Sequence[int], visible_trumps: int, n_in_before: int, n_to_come: int,
                  n_seated: int, bete: int, pot: int) -> bool:
-    """The ``rules`` bot's declaration (R4.5) following the seeds' tips.
+    """The ``montecarlo`` bot's model of a declaration (R4.5), after the seeds' tips.
 
     Stay in only with a realistic path to a trick; count the players already in
     (three in and a mediocre hand: fold); if only one player is in before you
@@ -261,7 +264,7 @@ def _is_master(c: int, others: int) -> bool:
 def rule_play(hand: Sequence[int], legal_codes: Sequence[int], cur: Sequence[int], n_after: int,
               trick_no: int, my_tricks: int, others: int, trumpless_after: bool = False,
               void_risk: int = 0) -> int:
-    """The ``rules`` bot's card (R4.10 already applied: ``legal_codes`` are legal).
+    """The ``montecarlo`` bot's rollout card (R4.10 already applied: ``legal_codes`` are legal).
 
     Leading: lead trumps with strong trump length (three trumps, or two with the
     master trump) while opponents may still hold trumps; hold a sole side ace

@@ -102,6 +102,7 @@ def play(
     table = None
     saved = None
     announce_aside = False
+    aside = None  # "The saved session was set aside in ...": printed, and shown inside the app too
     notice = None  # "Resuming the session after hand N.": printed in --plain mode, shown inside the app
     if store.exists() and not resume:
         # issue #3.4, nothing lost: an unfinished session is never replaced silently
@@ -130,12 +131,14 @@ def play(
                 path, problem = (e.path, e.problem) if isinstance(e, SaveError) else (store.session_file, str(e))
                 typer.echo(_("The saved session {file} cannot be used: {problem}").format(
                     file=path, problem=problem), err=True)
-                if not _interactive() or not _confirm(_("Set it aside and start a new session?")):
+                if not _interactive() or not _confirm(_("Set it aside and start a new session?") + " " + _(
+                        "It is kept in {dir}; nothing is deleted.").format(dir=store.root)):
                     typer.echo(_("Run ramsli play without --resume to set it aside and start a new session."),
                                err=True)
                     raise typer.Exit(2)
                 where = _set_aside(store, _)
-                typer.echo(_("The saved session was set aside in {path}.").format(path=where))
+                aside = _("The saved session was set aside in {path}.").format(path=where)
+                typer.echo(aside)
                 saved = table = None
             if saved is not None:
                 if lang is None:
@@ -143,8 +146,8 @@ def play(
                 if saved.end_reason is not None:
                     winners = [s for s, v in enumerate(saved.stacks) if v == max(saved.stacks)]
                     for line in T.standings_lines(saved.stacks, saved.pot, saved.names, winners,
-                                                  saved.end_reason, saved.hands_played):
-                        typer.echo(line)
+                                                  saved.end_reason, saved.hands_played, saved.human):
+                        typer.echo(T.player_words(line))  # the game's words; rule ids are for why
                     typer.echo(_("Start a new session with: ramsli play"))
                     return
                 if lang is not None:
@@ -196,7 +199,8 @@ def play(
             raise typer.BadParameter(str(e), param_hint="--bots") from None
         where = _set_aside(store, _)  # nothing lost: the old session keeps its file (R3.4)
         if where is not None and announce_aside:
-            typer.echo(_("The saved session was set aside in {path}.").format(path=where))
+            aside = _("The saved session was set aside in {path}.").format(path=where)
+            typer.echo(aside)
         try:
             table = Table.new(rules, names, specs, seed=seed, store=store,
                               lang=lang.value if lang else detect_language(),
@@ -208,7 +212,7 @@ def play(
         except OSError as e:
             raise typer.BadParameter(_("cannot write the session into {dir}: {problem}").format(
                 dir=store.root, problem=e.strerror or e), param_hint="--data-dir") from None
-    if not plain and not (sys.stdin.isatty() and sys.stdout.isatty()):
+    if not plain and not _terminal():
         typer.echo(_("Not a terminal: playing in --plain mode."), err=True)
         plain = True
     if plain:
@@ -219,7 +223,8 @@ def play(
         # kept local: Textual takes about 130 ms to import, which ``ramsli --help`` and --plain never need
         from ramsli.frontends.tui import run_app
 
-        code = run_app(table, speed=speed if speed is not None else 0.6, notice=notice)
+        shown = " ".join(x for x in (aside, notice) if x) or None  # the full screen hides what was printed
+        code = run_app(table, speed=speed if speed is not None else 0.6, notice=shown)
     if code:
         raise typer.Exit(code)
 
@@ -243,6 +248,11 @@ def _confirm(question: str) -> bool:
     mark = _("[y/N]")
     answer = typer.prompt(question + " " + mark, default="", show_default=False)
     return is_yes(answer)
+
+
+def _terminal() -> bool:
+    """True if stdin and stdout are a terminal, where the full-screen app can run."""
+    return sys.stdin.isatty() and sys.stdout.isatty()
 
 
 def _interactive() -> bool:

@@ -33,7 +33,7 @@ from ramsli.rules import Rules
 from ramsli.session import LedgerEntry, Session
 from ramsli.frontends.i18n import _
 from ramsli.frontends.storage import SavedSession, Store, default_data_dir
-from ramsli.frontends.text import hand_title, session_end_text
+from ramsli.frontends.text import hand_title, session_end_text, who
 
 __all__ = ["Table", "default_bot", "default_name", "BOT_NAMES", "split_bot_specs", "bot_seed", "decision_seed"]
 
@@ -42,9 +42,9 @@ BOT_NAMES = ("Anna", "Bruno", "Carla", "Dario", "Elke", "Franz")
 
 
 def default_bot() -> str:
-    """The strongest bot available: ``montecarlo``, else ``rules``, else ``random`` (issue #3.6)."""
+    """The strongest bot available: ``montecarlo``, else ``tips``, else ``random`` (issue #3.6)."""
     names = bot_names()
-    for b in ("montecarlo", "rules"):
+    for b in ("montecarlo", "tips"):
         if b in names:
             return b
     return "random"
@@ -255,9 +255,10 @@ class Table:
         return session_end_text(self.rules, elapsed=max(0.0, self.session.clock() - self.session.started))
 
     def hand_title(self) -> str:
-        """``"Hand 2 of 10 — dealer: Anna · first to 30 counters"`` for the hand in progress (R3.6)."""
+        """``"Hand 2 of 10 — dealer: Anna · first to 30 counters"`` for the hand in progress (R3.6);
+        ``"dealer: you"`` when the player deals (the player is named one way, issue #12)."""
         dealer = self.hand.dealer if self.hand is not None else self.session.dealer
-        title = hand_title(self.hand_number, self.names[dealer], self.rules)
+        title = hand_title(self.hand_number, who(dealer, self.names, self.human), self.rules)
         end = self.end_text()
         return f"{title} · {end}" if end else title
 

@@ -134,8 +134,16 @@ def _reason_patterns() -> list[tuple[re.Pattern[str], str]]:
 
 _PATTERNS = _reason_patterns()
 
+#: the reasons about the reading player's own seat in the second person (issue #12: one way of naming the human)
+_YOURS = {
+    "{p} is not seated in this hand": N_("you are not seated in this hand"),
+    "{p} does not hold {card}": N_("you do not hold {card}"),
+    "the cards of {p} are recorded as unknown": N_("your cards are recorded as unknown"),
+}
 
-def translate_reason(reason: str, rule: str, seat_label=None, card_label=None, suit_label=None) -> str:
+
+def translate_reason(reason: str, rule: str, seat_label=None, card_label=None, suit_label=None,
+                     human: str | None = None) -> str:
     """The engine's English reason (``hand.why_illegal``) in the language in use, with the rule id.
 
     Args:
@@ -144,6 +152,7 @@ def translate_reason(reason: str, rule: str, seat_label=None, card_label=None, s
         seat_label: ``f(seat_text) -> str`` to show seats (``"p2"``) by name; default unchanged.
         card_label: ``f(card_text) -> str`` to show a card (``"AS"``); default unchanged.
         suit_label: ``f(suit_letter) -> str`` to show a suit; default the French symbol.
+        human: the seat text (``"p1"``) of the player reading: reasons about that seat say "you".
 
     Returns:
         e.g. ``"must follow suit: play ♥ (R4.10)"``; an unknown reason is shown in English.
@@ -161,6 +170,10 @@ def translate_reason(reason: str, rule: str, seat_label=None, card_label=None, s
         if m is None:
             continue
         g = m.groupdict()
+        if human is not None and g.get("p") == human and msgid in _YOURS:
+            msgid = _YOURS[msgid]
+        elif human is not None and g.get("q") == human and "q" in g:
+            msgid = N_("it is {p}'s turn, not yours")
         fields = {}
         if "p" in g:
             fields["p"] = seat_label(g["p"])

@@ -2,9 +2,12 @@
 
 For screen readers, scripts and tests. The state is printed when it is your
 turn; you type ``in``, ``out``, ``play AS`` (or ``play 10h``, or a card number
-1–5), ``gr``, ``pass``, ``target 3``, ``state``, ``log``, ``help``, ``quit``.
-Bad input gets a one-line reason (naming the rule) and the prompt again;
-nothing changes. End of input is ``quit``: the session is saved, a hand in
+1–5), ``gr``, ``pass``, ``target 3``, ``state``, ``log``, ``last``, ``why``,
+``rules``, ``help``, ``quit`` — or the words of the player's language (``rein``/``raus``,
+``mee``/``pas``, ``dentro``/``fuori``...; English always works too).
+Bad input gets a one-line reason and the prompt again; nothing changes. Lines
+say what happened in the game's words; the rule ids behind the last message
+are shown by ``why`` (issue #12). End of input is ``quit``: the session is saved, a hand in
 progress with it (``--resume`` continues it where it was). Every bot
 move is printed as a line. Colour (Rich) only when stdout is a terminal.
 """
@@ -32,6 +35,7 @@ _EN = {
     "in": "in", "out": "out", "fold": "out", "play": "play", "p": "play", "pl": "play",
     "gr": "gr", "pass": "pass", "target": "target", "t": "target", "help": "help", "?": "help", "h": "help",
     "log": "log", "l": "log", "state": "state", "s": "state", "quit": "quit", "q": "quit", "exit": "quit",
+    "last": "last", "why": "why", "rule": "why", "rules": "rules",
 }
 
 
@@ -47,6 +51,9 @@ def _localized_words() -> dict[str, str]:
         "log": pgettext("command", "log"),
         "state": pgettext("command", "state"),
         "quit": pgettext("command", "quit"),
+        "last": pgettext("command", "last"),
+        "why": pgettext("command", "why"),
+        "rules": pgettext("command", "rules"),
     }
 
 
@@ -80,7 +87,8 @@ def parse_command(line: str, table: Table) -> tuple[str, Action | None]:
 
     Returns:
         ``(command, action)``: command is ``"act"`` (with the action to try), or
-        ``"help"``, ``"log"``, ``"state"``, ``"quit"``, ``"empty"`` (action None).
+        ``"help"``, ``"log"``, ``"state"``, ``"last"``, ``"why"``, ``"rules"``, ``"quit"``,
+        ``"empty"`` (action None).
 
     Raises:
         _Reply: for input that is not a command, a malformed card or a card number
@@ -111,7 +119,7 @@ def parse_command(line: str, table: Table) -> tuple[str, Action | None]:
                     raise _Reply(_("Unknown command '{word}'. Type help for the commands.").format(word=echo_text(words[0])))
     else:
         head = cmds[head]
-    if head in ("help", "log", "state", "quit"):
+    if head in ("help", "log", "state", "quit", "last", "why", "rules"):
         return head, None
     if head == "in":
         return "act", Action.declare(me, True)
@@ -170,15 +178,34 @@ def ngettext_cards(k: int, n: int) -> str:
 
 
 class _Out:
-    """Lines to stdout; Rich colours only on a terminal."""
+    """Lines to stdout; Rich colours only on a terminal. Rule ids are taken out of every line
+    (:func:`~ramsli.frontends.text.player_words`) and kept in :attr:`cited` for ``why``: the
+    rules of the last lines that named any, since the player's last input (issue #12)."""
 
     def __init__(self, stream: TextIO) -> None:
         self.stream = stream
         self.console = None
+        #: the rule ids behind the last message that had any (shown by ``why``)
+        self.cited: list[str] = []
+        self._fresh = True
         if getattr(stream, "isatty", lambda: False)():
             self.console = Console(file=stream, highlight=False)
 
-    def __call__(self, line: str = "", style: str | None = None) -> None:
+    def new_batch(self) -> None:
+        """The player typed something: the next line naming rules replaces :attr:`cited`."""
+        self._fresh = True
+
+    def __call__(self, line: str = "", style: str | None = None, cite: bool = True) -> None:
+        said = T.player_words(line)
+        if cite and said.rules:
+            if self._fresh:
+                self.cited = []
+                self._fresh = False
+            self.cited += [r for r in said.rules if r not in self.cited]
+        self.raw(str(said), style)
+
+    def raw(self, line: str = "", style: str | None = None) -> None:
+        """Write ``line`` as it is (the detail of ``why`` shows rule ids)."""
         if self.console is not None:
             self.console.print(line, style=style, markup=False)
         else:
@@ -226,10 +253,10 @@ class PlainGame:
         self.say(T.action_text(action, t.names, self.suits, t.human))
         if len(hand.tricks) > tricks_before:
             tr = hand.tricks[-1]
-            self.say("  " + _("{name} takes trick {n}").format(name=t.names[tr.winner], n=len(hand.tricks)),
-                     style="green")
+            self.say("  " + T.takes_trick_text(tr.winner, t.names, t.human, len(hand.tricks)), style="green")
 
     def _read(self) -> str | None:
+        self.say.new_batch()
         if self.say.console is not None:
             self.stream_prompt()
         line = self.inp.readline()
@@ -248,6 +275,7 @@ class PlainGame:
         try:
             self.say(_("Ramsli — {n} players, you are {name} (p{seat}). Type help for the commands.").format(
                 n=len(t.names), name=t.names[t.human], seat=t.human + 1))
+            self.say(T.rules_line(t.rules))
             if len(t.names) == 2:
                 self.say(_("Two players are allowed, but the game loses its tension (R2.1)."))
             while not t.is_over:
@@ -288,7 +316,8 @@ class PlainGame:
         t = self.table
         s = t.session
         self.say("")
-        for line in T.standings_lines(s.stacks, s.pot, t.names, s.winners(), s.end_reason, t.hands_played):
+        for line in T.standings_lines(s.stacks, s.pot, t.names, s.winners(), s.end_reason, t.hands_played,
+                                      t.human):
             self.say(line, style="bold")
 
     def _play_hand(self) -> bool:
@@ -325,7 +354,7 @@ class PlainGame:
                 if self.speed > 0:
                     time.sleep(self.speed)
         t.finish_hand()
-        for line in T.settlement_lines(hand.settlement, t.names):
+        for line in T.settlement_lines(hand.settlement, t.names, t.human):
             self.say(line)
         return True
 
@@ -347,27 +376,40 @@ class PlainGame:
             if cmd == "quit":
                 return False
             if cmd == "help":
+                self.say(T.rules_line(t.rules), cite=False)
                 for h in T.help_lines():
+                    self.say(h, cite=False)
+                continue
+            if cmd == "rules":
+                self.say(T.rules_line(t.rules), cite=False)
+                self.say(t.hand_title(), cite=False)
+                continue
+            if cmd == "why":
+                for h in T.detail_lines(self.say.cited):
+                    self.say.raw(h)
+                continue
+            if cmd == "last":
+                for h in T.last_trick_lines(t.hand.observe(t.human), t.names, self.suits):
                     self.say(h)
                 continue
             if cmd == "log":
                 for h in T.log_lines(t.hand, t.names, self.suits, t.human):
-                    self.say(h)
+                    self.say(h, cite=False)
                 continue
             if cmd == "state":
                 self._show_state()
                 continue
             why = t.why_illegal(action)
             if why is not None:
-                self.say(_("Not allowed: {reason}").format(reason=T.reason_text(why, t.names, self.suits)),
-                         style="red")
+                self.say(_("Not allowed: {reason}").format(
+                    reason=T.reason_text(why, t.names, self.suits, t.human)), style="red")
                 continue
             before = len(t.hand.tricks)
             try:
                 t.apply(action)
             except IllegalActionError as e:  # the engine is the judge; why_illegal said yes
                 self.say(_("Not allowed: {reason}").format(
-                    reason=T.reason_text((e.reason, e.rule), t.names, self.suits)), style="red")
+                    reason=T.reason_text((e.reason, e.rule), t.names, self.suits, t.human)), style="red")
                 continue
             self._announce(action, before)
             return True

@@ -9,19 +9,21 @@ tricks, stacks and the pot.
 from __future__ import annotations
 
 import datetime as _dt
+import re
 from typing import Sequence
 
 from ramsli.cards import Card, Suit
 from ramsli.hand import Action, Hand, Observation, Phase
-from ramsli.rules import Rules
+from ramsli.rules import PRESETS, Rules
 from ramsli.session import EndReason
 from ramsli.settlement import Settlement
-from ramsli.frontends.i18n import _, ngettext, translate_reason
+from ramsli.frontends.i18n import N_, _, ngettext, pgettext, translate_reason
 
 __all__ = ["card_label", "suit_label", "seat_label", "action_text", "trick_text", "table_lines", "info_line",
            "cards_line", "prompt_text", "log_lines", "settlement_lines", "standings_lines", "end_reason_text",
            "help_lines", "reason_text", "phase_text", "declaration_text", "counters", "seat_status",
-           "hand_title", "session_end_text", "last_trick_lines"]
+           "hand_title", "session_end_text", "last_trick_lines", "Said", "player_words", "RULE_NAMES", "rule_name",
+           "detail_lines", "who", "preset_of", "rules_line", "command_word", "takes_trick_text"]
 
 
 def card_label(card: Card, suits: str = "french") -> str:
@@ -66,11 +68,15 @@ def action_text(action: Action, names: Sequence[str], suits: str = "french", hum
     """One action as a sentence: ``"Anna: in"``, ``"Anna plays A♠"`` (R4.5–R4.10).
 
     The moves of seat ``human`` (the player reading) are in the second person:
-    ``"You play A♠"``, ``"You announce General Rams"``.
+    ``"You play A♠"``, ``"You announce General Rams"``, ``"You: in"`` (the human is named one way, issue #12).
     """
     who = names[action.seat]
     k = action.kind
-    if human is not None and action.seat == human and k not in ("in", "out", "pass"):
+    if human is not None and action.seat == human:
+        if k in ("in", "out"):
+            return _("You: {declaration}").format(declaration=declaration_text(k))
+        if k == "pass":
+            return _("You: no announcement")
         if k == "gr":
             return _("You announce General Rams")
         if k == "t":
@@ -97,11 +103,22 @@ def trick_text(obs: Observation, names: Sequence[str], suits: str = "french") ->
         plays = obs.tricks[-1].plays
     else:
         return _("No card on the table yet.")
-    body = ", ".join(f"{names[s]} {card_label(c, suits)}" for s, c in plays)
+    body = ", ".join(f"{who(s, names, obs.seat)} {card_label(c, suits)}" for s, c in plays)
     line = _("Trick {n}: {cards}").format(n=n, cards=body)
     if not obs.current and obs.tricks:
-        line += " — " + _("{name} takes the trick").format(name=names[obs.tricks[-1].winner])
+        line += " — " + takes_trick_text(obs.tricks[-1].winner, names, obs.seat)
     return line
+
+
+def takes_trick_text(winner: int, names: Sequence[str], human: int | None = None, n: int | None = None) -> str:
+    """``"Bo takes the trick"``, ``"You take trick 3"`` (R4.11): the human in the second person."""
+    if n is None:
+        if winner == human:
+            return _("You take the trick")
+        return _("{name} takes the trick").format(name=names[winner])
+    if winner == human:
+        return _("You take trick {n}").format(n=n)
+    return _("{name} takes trick {n}").format(name=names[winner], n=n)
 
 
 def last_trick_lines(obs: Observation, names: Sequence[str], suits: str = "french") -> list[str]:
@@ -111,8 +128,8 @@ def last_trick_lines(obs: Observation, names: Sequence[str], suits: str = "frenc
     if tr is None:
         return [_("No trick is finished yet.")]
     lines = [_("Trick {n}").format(n=len(obs.tricks))]
-    lines += [f"  {names[s]}: {card_label(c, suits)}" for s, c in tr.plays]
-    lines.append(_("{name} takes the trick").format(name=names[tr.winner]))
+    lines += [f"  {who(s, names, obs.seat)}: {card_label(c, suits)}" for s, c in tr.plays]
+    lines.append(takes_trick_text(tr.winner, names, obs.seat))
     return lines
 
 
@@ -202,7 +219,7 @@ def prompt_text(obs: Observation) -> str:
 def log_lines(hand: Hand, names: Sequence[str], suits: str = "french", human: int | None = None) -> list[str]:
     """The hand so far, one line per action, with trick winners (only public facts, R7);
     the moves of seat ``human`` in the second person (see :func:`action_text`)."""
-    out = [_("Dealer: {name}").format(name=names[hand.dealer]),
+    out = [_("Dealer: {name}").format(name=who(hand.dealer, names, human)),
            _("Turn-up: {card}").format(card=card_label(hand.turn_up, suits)) + " · "
            + _("Trump: {suit}").format(suit=suit_label(hand.trump, suits))]
     if hand.rules.compulsory:
@@ -217,51 +234,76 @@ def log_lines(hand: Hand, names: Sequence[str], suits: str = "french", human: in
             if plays % n_active == 0 and done < len(hand.tricks):
                 t = hand.tricks[done]
                 done += 1
-                out.append("  " + _("{name} takes trick {n}").format(name=names[t.winner], n=done))
+                out.append("  " + takes_trick_text(t.winner, names, human, done))
     return out
 
 
-def settlement_lines(st: Settlement, names: Sequence[str]) -> list[str]:
-    """Who took the pot, who paid bete, General Rams and target payments, what carries over (R5)."""
+def settlement_lines(st: Settlement, names: Sequence[str], human: int | None = None) -> list[str]:
+    """Who took the pot, who paid bete, General Rams and target payments, what carries over (R5);
+    seat ``human`` (the player reading) in the second person ("You take the pot"), as everywhere."""
     out = []
+    me = human
+
+    def nm(s: int) -> str:
+        return who(s, names, human)
+
     if st.kind == "thrown-in":
         out.append(_("Everyone is out: the hand is thrown in and the pot of {n} carries over (D-10).")
                    .format(n=st.pot))
     elif st.kind == "walkover":
-        out.append(_("{name} is the only player in and takes the pot of {n} without play (R4.6).")
-                   .format(name=names[st.winners[0]], n=st.share))
+        w = st.winners[0]
+        text = (_("You are the only player in and take the pot of {n} without play (R4.6).") if w == me else
+                _("{name} is the only player in and takes the pot of {n} without play (R4.6)."))
+        out.append(text.format(name=names[w], n=st.share))
     else:
-        out.append(_("Tricks: {list}").format(list=", ".join(f"{names[s]} {st.tricks[s]}" for s in st.active)))
+        out.append(_("Tricks: {list}").format(list=", ".join(f"{nm(s)} {st.tricks[s]}" for s in st.active)))
         if len(st.winners) == 1:
-            out.append(_("{name} takes the pot: {counters} (R5.1).").format(name=names[st.winners[0]], counters=counters(st.share)))
+            w = st.winners[0]
+            text = (_("You take the pot: {counters} (R5.1).") if w == me else
+                    _("{name} takes the pot: {counters} (R5.1)."))
+            out.append(text.format(name=names[w], counters=counters(st.share)))
+        elif me in st.winners:
+            out.append(_("You and {names} share the pot: {counters} each (R5.2).").format(
+                names=", ".join(names[s] for s in st.winners if s != me), counters=counters(st.share)))
         else:
             out.append(_("{names} share the pot: {counters} each (R5.2).").format(
                 names=", ".join(names[s] for s in st.winners), counters=counters(st.share)))
         if st.general_rams is not None:
             gr = names[st.general_rams]
+            mine = st.general_rams == me
             if st.general_rams_made:
-                out.append(_("{name} made General Rams and collects {counters} more (R5.6).").format(
+                text = (_("You made General Rams and collect {counters} more (R5.6).") if mine else
+                        _("{name} made General Rams and collects {counters} more (R5.6)."))
+                out.append(text.format(
                     name=gr, counters=counters(sum(p.paid for p in st.payments if p.reason == "general-rams"))))
             else:
-                out.append(_("{name} failed General Rams and pays {counters} into the pot (R5.6).").format(
+                text = (_("You failed General Rams and pay {counters} into the pot (R5.6).") if mine else
+                        _("{name} failed General Rams and pays {counters} into the pot (R5.6)."))
+                out.append(text.format(
                     name=gr, counters=counters(sum(p.paid for p in st.payments if p.reason == "general-rams-penalty"))))
         for s in st.bete:
             paid = sum(p.paid for p in st.payments if p.reason == "bete" and p.payer == s)
-            out.append(_("{name} took no trick and pays bete: {counters} (R5.3).").format(name=names[s], counters=counters(paid)))
+            text = (_("You took no trick and pay bete: {counters} (R5.3).") if s == me else
+                    _("{name} took no trick and pays bete: {counters} (R5.3)."))
+            out.append(text.format(name=names[s], counters=counters(paid)))
         for s, t, met in st.targets:
             if met:
                 n = sum(p.paid for p in st.payments if p.reason == "target" and p.payee == s)
-                out.append(_("{name} made the target of {t} tricks and is paid {counters} (R5.7).").format(
-                    name=names[s], t=t, counters=counters(n)))
+                text = (_("You made the target of {t} tricks and are paid {counters} (R5.7).") if s == me else
+                        _("{name} made the target of {t} tricks and is paid {counters} (R5.7)."))
+                out.append(text.format(name=names[s], t=t, counters=counters(n)))
             else:
                 n = sum(p.paid for p in st.payments if p.reason == "target-missed" and p.payer == s)
-                out.append(_("{name} missed the target of {t} tricks and pays {counters} into the pot (R5.7).")
-                           .format(name=names[s], t=t, counters=counters(n)))
+                text = (_("You missed the target of {t} tricks and pay {counters} into the pot (R5.7).") if s == me
+                        else _("{name} missed the target of {t} tricks and pays {counters} into the pot (R5.7)."))
+                out.append(text.format(name=names[s], t=t, counters=counters(n)))
     for s, n in sorted(st.shortfalls().items()):
-        out.append(_("{name} could not pay {counters}; the shortfall is forgiven (D-6).").format(name=names[s], counters=counters(n)))
+        text = (_("You could not pay {counters}; the shortfall is forgiven (D-6).") if s == me else
+                _("{name} could not pay {counters}; the shortfall is forgiven (D-6)."))
+        out.append(text.format(name=names[s], counters=counters(n)))
     if st.kind != "thrown-in":
         out.append(_("Carry-over to the next hand: {counters} (R5.4).").format(counters=counters(st.carry_over)))
-    out.append(_("Stacks: {list}").format(list=", ".join(f"{names[s]} {v}" for s, v in enumerate(st.stacks_after))))
+    out.append(_("Stacks: {list}").format(list=", ".join(f"{nm(s)} {v}" for s, v in enumerate(st.stacks_after))))
     return out
 
 
@@ -314,15 +356,21 @@ def end_reason_text(reason: str | None) -> str:
 
 
 def standings_lines(stacks: Sequence[int], pot: int, names: Sequence[str], winners: Sequence[int],
-                    end_reason: str | None, hands: int) -> list[str]:
-    """The final standings (R3.7): stacks high to low, the winner(s), any pot left unwon (D-18)."""
+                    end_reason: str | None, hands: int, human: int | None = None) -> list[str]:
+    """The final standings (R3.7): stacks high to low, the winner(s), any pot left unwon (D-18);
+    seat ``human`` (the player reading) as "you" ("You win.")."""
     out = [_("The session is over: {reason}.").format(reason=end_reason_text(end_reason)),
            ngettext("{n} hand played.", "{n} hands played.", hands).format(n=hands)]
     order = sorted(range(len(names)), key=lambda s: (-stacks[s], s))
     for rank, s in enumerate(order, 1):
-        out.append(f"{rank}. {names[s]}: " + counters(stacks[s]))
-    if len(winners) == 1:
+        out.append(f"{rank}. {who(s, names, human)}: " + counters(stacks[s]))
+    if len(winners) == 1 and winners[0] == human:
+        out.append(_("You win (R3.7)."))
+    elif len(winners) == 1:
         out.append(_("Winner: {name} (R3.7).").format(name=names[winners[0]]))
+    elif human in winners:
+        out.append(_("You share the win with {names} (R3.7).").format(
+            names=", ".join(names[s] for s in winners if s != human)))
     else:
         out.append(_("Shared win: {names} (R3.7).").format(names=", ".join(names[s] for s in winners)))
     if pot:
@@ -330,8 +378,9 @@ def standings_lines(stacks: Sequence[int], pot: int, names: Sequence[str], winne
     return out
 
 
-def reason_text(why: tuple[str, str], names: Sequence[str], suits: str = "french") -> str:
-    """``hand.why_illegal`` output in the player's language, with seats as names and the rule id."""
+def reason_text(why: tuple[str, str], names: Sequence[str], suits: str = "french", human: int | None = None) -> str:
+    """``hand.why_illegal`` output in the player's language, with seats as names and the rule id;
+    seat ``human`` (the player reading) in the second person ("you do not hold A♠")."""
     reason, rule = why
 
     def seat(text: str) -> str:
@@ -340,21 +389,231 @@ def reason_text(why: tuple[str, str], names: Sequence[str], suits: str = "french
 
     return translate_reason(reason, rule, seat_label=seat,
                             card_label=lambda t: card_label(Card.parse(t), suits),
-                            suit_label=lambda s: suit_label(s, suits))
+                            suit_label=lambda s: suit_label(s, suits),
+                            human=f"p{human + 1}" if human is not None else None)
 
 
 def help_lines() -> list[str]:
-    """The commands of the ``--plain`` mode."""
+    """The commands of the ``--plain`` mode, each under the word of the player's language (the
+    English word beside it when that differs: English commands always work too)."""
+    def cmd(canon: str) -> str:
+        local = command_word(canon)
+        return local if local == canon else f"{local} ({canon})"
+
+    play = command_word("play")
     return [
         _("Commands:"),
-        "  in / out — " + _("declare in (play the hand) or out (fold) (R4.5)"),
-        "  play AS, play 10h, play 3 — " + _("play a card by name or by its number 1 to 5 (R4.10)"),
+        f"  {cmd('in')} / {cmd('out')} — " + _("declare in (play the hand) or out (fold) (R4.5)"),
+        f"  {play} AS, {play} 10h, {play} 3" + ("" if play == "play" else " (play)") + " — "
+        + _("play a card by name or by its number 1 to 5 (R4.10)"),
         "  gr — " + _("announce General Rams (R4.7)"),
-        "  pass — " + _("no announcement (R4.7, R4.8)"),
-        "  target 3 — " + _("announce a trick target of 3 (R4.8)"),
-        "  state — " + _("show the table again"),
-        "  log — " + _("show the hand so far"),
-        "  help — " + _("show this help"),
-        "  quit — " + _("save and leave; play --resume continues"),
+        f"  {cmd('pass')} — " + _("no announcement (R4.7, R4.8)"),
+        f"  {command_word('target')} 3" + ("" if command_word("target") == "target" else " (target)") + " — "
+        + _("announce a trick target of 3 (R4.8)"),
+        f"  {cmd('state')} — " + _("show the table again"),
+        f"  {cmd('log')} — " + _("show the hand so far"),
+        f"  {cmd('last')} — " + _("show the last trick again"),
+        f"  {cmd('why')} — " + _("name the rule behind the last message"),
+        f"  {cmd('rules')} — " + _("show the rules in force"),
+        f"  {cmd('help')} — " + _("show this help"),
+        f"  {cmd('quit')} — " + _("save and leave; play --resume continues"),
         _("Cards: rank A K Q J 10 9 8 7 then suit S H D C (or ♠ ♥ ♦ ♣), e.g. AS, 10h, QC (R1.6)."),
     ]
+
+
+def command_word(canon: str) -> str:
+    """The typed word of the player's language for the plain-mode command ``canon`` (its first
+    word when there are several: ``"raus"`` for ``out`` in German, ``"pas"`` in Dutch); the
+    English word for English or a command without its own word (``gr``).
+
+    >>> from ramsli.frontends.i18n import set_language
+    >>> set_language("nl") and command_word("in")
+    'mee'
+    >>> set_language("en") and command_word("in")
+    'in'
+    """
+    local = pgettext("command", canon)
+    first = next((w.strip() for w in local.split("|") if w.strip()), canon)
+    return first
+
+
+def who(seat: int, names: Sequence[str], human: int | None = None) -> str:
+    """A seat in a list of seats: its player's name, or "you" (translated) for seat ``human``, the
+    player reading (issue #12: the human is named one way, in the second person, everywhere)."""
+    return _("you") if seat == human else names[seat]
+
+
+# -- player words: the sentence in the game's words, the rule ids as a detail (issue #12) ---------
+
+_RULE_ID = r"(?:R\d+(?:\.\d+)*|D-\d+)"
+#: a parenthesis holding only rule ids, e.g. " (R5.1)", " (R4.7, R4.8)", with the blanks before it
+RULE_REF = re.compile(r"[ \u00a0]*\((" + _RULE_ID + r"(?:\s*[,;/]\s*" + _RULE_ID + r")*)\)")
+_ONE_ID = re.compile(_RULE_ID)
+
+
+class Said(str):
+    """A line as the player sees it: the sentence without rule ids, which are kept in :attr:`rules`
+    (in the order cited) for the detail the player can ask for (``why`` in plain mode, ``r`` in the app)."""
+
+    rules: tuple[str, ...]
+
+    def __new__(cls, text: str, rules: Sequence[str] = ()) -> "Said":
+        obj = super().__new__(cls, text)
+        obj.rules = tuple(rules)
+        return obj
+
+
+def player_words(text: str) -> Said:
+    """``text`` with every parenthesis of rule ids taken out, the ids kept in ``.rules`` (R4.12 names
+    the rule of a refusal; the player sees it on asking). Other parentheses stay.
+
+    >>> s = player_words("Bo takes the pot: 5 counters (R5.1).")
+    >>> str(s), s.rules
+    ('Bo takes the pot: 5 counters.', ('R5.1',))
+    >>> player_words("Pass? (gr) (R4.7, R4.8)").rules
+    ('R4.7', 'R4.8')
+    """
+    rules: list[str] = []
+
+    def cut(m: re.Match[str]) -> str:
+        for rid in _ONE_ID.findall(m.group(1)):
+            if rid not in rules:
+                rules.append(rid)
+        return ""
+
+    return Said(RULE_REF.sub(cut, text), rules)
+
+
+#: one line per rule id of RULES.md: what the rule says, in the player's words (translated at use)
+RULE_NAMES: dict[str, str] = {
+    "R1.1": N_("the piquet deck of 32 cards"),
+    "R1.2": N_("the full deck of 52 cards"),
+    "R1.3": N_("the jokers are the highest trumps"),
+    "R1.4": N_("suits have no order; only trump beats another suit"),
+    "R1.5": N_("cards carry no points; only tricks count"),
+    "R1.6": N_("how a card is written: rank, then suit"),
+    "R2.1": N_("3 to 6 players; 2 are allowed"),
+    "R2.2": N_("everyone plays alone; seats go clockwise"),
+    "R3.1": N_("the first dealer is found by cutting for the highest card"),
+    "R3.2": N_("the deal passes to the left after each hand"),
+    "R3.3": N_("everyone starts with the same stack"),
+    "R3.4": N_("no counter is ever made or lost"),
+    "R3.5": N_("a player who cannot pay the ante is bust"),
+    "R3.6": N_("the session ends at a winning stack, after a number of hands or at a time"),
+    "R3.7": N_("the player with the most counters wins"),
+    "R4.1": N_("everyone seated pays the ante into the pot"),
+    "R4.2": N_("the dealer shuffles and the player to the right cuts"),
+    "R4.3": N_("five cards each, dealt in two rounds"),
+    "R4.4": N_("the turn-up sets the trump"),
+    "R4.5": N_("everyone declares in or out, the dealer last"),
+    "R4.6": N_("the only player in takes the pot without play"),
+    "R4.7": N_("General Rams: a player announces to take all five tricks"),
+    "R4.8": N_("trick targets of 2 to 5 tricks"),
+    "R4.9": N_("the player left of the dealer leads; the trick winner leads the next trick"),
+    "R4.10": N_("follow suit; if you cannot, trump; overtrump a trump"),
+    "R4.11": N_("the highest trump wins the trick, else the highest card of the suit led"),
+    "R4.12": N_("a move against the rules is refused and changes nothing"),
+    "R5.1": N_("most tricks takes the pot"),
+    "R5.2": N_("players tied for most tricks share the pot"),
+    "R5.3": N_("a player in with no trick pays the bete"),
+    "R5.4": N_("what stays in the pot carries over to the next hand"),
+    "R5.5": N_("a player who is out pays nothing beyond the ante"),
+    "R5.6": N_("General Rams pays three times the pot, or costs three times the bete"),
+    "R5.7": N_("a target made is paid by the others; a target missed pays into the pot"),
+    "R5.8": N_("no one pays more than their stack"),
+    "R5.9": N_("the order of the payments"),
+    "R1": N_("the cards"),
+    "R2": N_("players and seats"),
+    "R3": N_("the session"),
+    "R4": N_("playing one hand"),
+    "R5": N_("settlement"),
+    "R6": N_("the presets"),
+    "R7": N_("what each player may know"),
+    "R8": N_("the rule options"),
+    "R9": N_("the game's words in each language"),
+    "R10": N_("notes on the seeds' tips"),
+    "D-1": N_("German suit pictures are the same game"),
+    "D-2": N_("the jokers belong to the trump suit"),
+    "D-3": N_("how a card is written"),
+    "D-4": N_("players tied in the cut for dealer draw again"),
+    "D-5": N_("the starting stack is 20 counters"),
+    "D-6": N_("a payment larger than a stack takes the stack; the rest is forgiven"),
+    "D-7": N_("bust: a stack smaller than the ante before a hand"),
+    "D-8": N_("a winning stack ends the session; players tied for most share the win"),
+    "D-9": N_("a joker turned up is set aside and the next card turned"),
+    "D-10": N_("everyone out: the hand is thrown in and the pot carries over"),
+    "D-11": N_("at most one General Rams a hand"),
+    "D-12": N_("General Rams does not change the lead"),
+    "D-13": N_("how trick targets are paid"),
+    "D-14": N_("overtrump also when following a trump lead"),
+    "D-15": N_("how General Rams is paid"),
+    "D-16": N_("folded cards stay hidden, also after the hand"),
+    "D-17": N_("the order of the payments"),
+    "D-18": N_("a pot left at the end stays unwon"),
+    "D-19": N_("the order of the deal"),
+    "D-20": N_("Rounce is played with the full deck"),
+}
+
+
+def rule_name(rule: str) -> str:
+    """The one-line name of a rule id in the player's language: ``"R5.1"`` → ``"most tricks takes the
+    pot"``; ``R4.10.3``-style sub-ids fall back to their rule, an unknown id to ``""``."""
+    key = rule
+    while key not in RULE_NAMES and "." in key:
+        key = key.rsplit(".", 1)[0]
+    return _(RULE_NAMES[key]) if key in RULE_NAMES else ""
+
+
+def detail_lines(rules: Sequence[str]) -> list[str]:
+    """The detail of the last message: one line per rule id with its name (``"R4.10 — follow suit;
+    …"``), or a line saying no rule was named yet."""
+    if not rules:
+        return [_("No rule was named yet: this is shown after a refusal or a settlement.")]
+    out = [_("The rules behind the last message:")]
+    for rid in rules:
+        name = rule_name(rid)
+        out.append(f"  {rid} — {name}" if name else f"  {rid}")
+    return out
+
+
+def preset_of(rules: Rules) -> str:
+    """The preset of R6 these rules are closest to: the one fewest options differ from (the
+    first in R6's order on a tie, so ``traditional`` before the others). A save holds the rules,
+    not the preset's name; this names them the same way before and after ``--resume`` (e.g.
+    ``double-penalty`` with ``general_rams=true`` is named ``general-rams`` with bete 10: the
+    same rules).
+
+    >>> preset_of(Rules.preset("nap")), preset_of(Rules(bete=7))
+    ('nap', 'traditional')
+    """
+    def differing(name: str) -> int:
+        return len(rules.diff(Rules.preset(name)))
+
+    return min(PRESETS, key=lambda name: (differing(name), list(PRESETS).index(name)))
+
+
+def _option_value(value: object) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, (list, tuple)):
+        return ",".join(str(v) for v in value)
+    return str(value)
+
+
+def rules_line(rules: Rules) -> str:
+    """The rules in force in one line (R6, R8): preset, ante, bete and every option the preset
+    does not set, as ``--rule`` writes them.
+
+    >>> from ramsli.frontends.i18n import set_language
+    >>> set_language("en") and rules_line(Rules().replace(end=["hands:3"]))
+    'Rules: traditional · ante 1 · bete 5 · options: end=hands:3'
+    """
+    preset = preset_of(rules)
+    bete = _("the pot") if rules.bete == "pot" else str(rules.bete)
+    changed = rules.diff(Rules.preset(preset))
+    changed.pop("bete", None)
+    changed.pop("ante", None)
+    options = (_("options: {list}").format(list=", ".join(f"{k}={_option_value(v)}" for k, v in changed.items()))
+               if changed else _("no other options"))
+    return _("Rules: {preset} · ante {ante} · bete {bete} · {options}").format(
+        preset=preset, ante=rules.ante, bete=bete, options=options)

@@ -4,13 +4,15 @@ The table shows every seat (name, stack, in/out, tricks taken, dealer button,
 whose turn), the pot, the turn-up and trump, the trick on the table and your
 cards. Keys: ``1``–``N`` play a card (N = cards left; during target questions:
 ``2``–``5`` announce that target; a number that answers nothing now says why), ``i``/``o`` declare in/out, ``g`` General Rams, ``p``
-pass, ``l`` the log of the hand, ``t`` the last trick, space ends the pause
+pass, ``l`` the log of the hand, ``t`` the last trick, ``r`` the rule ids and names behind
+the last message (messages say what happened in the game's words, issue #12), space ends the pause
 after a trick (a finished trick stays :data:`TRICK_PAUSE` x ``--speed`` seconds,
 its cards in front of the seats), ``q`` save and quit (also on the panels);
 every key has a button. The footer shows, translated, only the keys that
-apply now; the header says when the session ends (R3.5, R3.6).
+apply now; the header says when the session ends (R3.5, R3.6), the line
+under it which preset, ante, bete and options are in force (R6, R8).
 A card you may not play is dimmed, and trying it says why (the engine's
-reason, translated, with the rule id). After each hand a panel gives the
+reason, translated; ``r`` names the rule). After each hand a panel gives the
 settlement (R5); at the end, the standings (R3.7).
 """
 
@@ -65,6 +67,7 @@ def app_bindings() -> list[Binding]:
         Binding("p", "pass_", _("pass")),
         Binding("l", "log", _("log")),
         Binding("t", "last_trick", _("last trick")),
+        Binding("r", "why", _("rule")),
         Binding("space", "continue_", _("go on"), show=False),
         Binding("q", "quit_game", _("save and quit")),
         Binding("ctrl+c", "quit_game", show=False, priority=True),
@@ -87,7 +90,7 @@ class InfoScreen(ModalScreen[None]):
 
     BINDINGS = [Binding("escape", "close", show=False), Binding("enter", "close", show=False),
                 Binding("l", "close", show=False), Binding("n", "close", show=False),
-                Binding("q", "quit_game", show=False)]
+                Binding("q", "quit_game", show=False), Binding("r", "why", show=False)]
 
     DEFAULT_CSS = """
     InfoScreen { align: center middle; }
@@ -110,7 +113,9 @@ class InfoScreen(ModalScreen[None]):
         with Vertical():
             yield Static(self.title_text, id="panel-title", classes="title")
             with VerticalScroll(id="panel-body"):
-                yield Static("\n".join(self.lines), id="panel-text", markup=False)
+                text = "\n".join(self.lines) if self.kind == "why" else "\n".join(
+                    T.player_words(line) for line in self.lines)  # rule ids only on asking (r)
+                yield Static(text, id="panel-text", markup=False)
             with Horizontal(id="panel-buttons"):
                 yield Button(self.button, id="panel-ok", variant="primary")
                 if self.quit_button:
@@ -125,6 +130,10 @@ class InfoScreen(ModalScreen[None]):
 
     def action_close(self) -> None:
         self.dismiss(None)
+
+    def action_why(self) -> None:
+        """``r`` on a panel: the rule ids behind it (the settlement's, the standings')."""
+        self.app.action_why()
 
     def action_quit_game(self) -> None:
         """``q``: save and quit (the standings panel just closes: the session is over)."""
@@ -152,6 +161,7 @@ class RamsliApp(App[int]):
     #info, #trick, #message { height: auto; padding: 0 1; }
     #recent { height: 1fr; min-height: 3; padding: 0 1; }
     #info { text-style: bold; }
+    #rules { height: auto; padding: 0 1; color: $text-muted; }
     #message { color: $warning; text-style: bold; }
     #cards, #actions { height: auto; }
     #cards Button { min-width: 12; }
@@ -176,6 +186,9 @@ class RamsliApp(App[int]):
         self.notice = notice
         self.recent: list[str] = []
         self.message = ""
+        #: the rule ids behind the last message, refusal or panel (shown by ``r``, issue #12)
+        self.cited: list[str] = []
+        self._cited_message = ""
         self._waiting = False  # a panel is open or the session is over
         self._pause = None  # the timer of the pause after a finished trick (None when not pausing)
         #: how many times a finished trick was held on the table (the trick pause, issue #12)
@@ -189,6 +202,7 @@ class RamsliApp(App[int]):
 
     def compose(self) -> ComposeResult:
         yield Header(show_clock=False)
+        yield Static(T.rules_line(self.table.rules), id="rules", markup=False)
         with Horizontal(id="seats"):
             for s in range(len(self.table.names)):
                 yield Static("", id=f"seat-{s}", classes="seat", markup=False)
@@ -213,9 +227,9 @@ class RamsliApp(App[int]):
     def on_mount(self) -> None:
         self.title = "Ramsli"
         if self.notice:
-            self.notify(self.notice, timeout=10)
+            self.notify(self._cite(self.notice), timeout=10)
         if len(self.table.names) == 2:  # as --plain says it (R2.1)
-            self.notify(_("Two players are allowed, but the game loses its tension (R2.1)."), timeout=10)
+            self.notify(self._cite(_("Two players are allowed, but the game loses its tension (R2.1).")), timeout=10)
         if self.table.human_bust and self.table.hand is None:
             self.table.stop_session()
         if self.table.is_over:
@@ -302,6 +316,21 @@ class RamsliApp(App[int]):
         lines = T.last_trick_lines(hand.observe(t.human), t.names, self.suits)
         self.push_screen(InfoScreen(_("Last trick"), lines, _("Close") + " (Esc)", "log"))
 
+    def _cite(self, *lines: str) -> str:
+        """Keep the rule ids of ``lines`` (the last message) for ``r``; returns the first line without them."""
+        rules: list[str] = []
+        for line in lines:
+            rules += [r for r in T.player_words(line).rules if r not in rules]
+        if rules:
+            self.cited = rules
+        return str(T.player_words(lines[0])) if lines else ""
+
+    def action_why(self) -> None:
+        """``r``: the rule ids behind the last message, refusal or panel, each with its one-line name."""
+        if isinstance(self.screen, InfoScreen) and self.screen.kind == "why":
+            return
+        self.push_screen(InfoScreen(_("Rules"), T.detail_lines(self.cited), _("Close") + " (Esc)", "why"))
+
     def _bot_move(self) -> None:
         t = self.table
         if self.save_error is not None:
@@ -323,8 +352,7 @@ class RamsliApp(App[int]):
             return
         self.recent.append(T.action_text(action, t.names, self.suits, t.human))
         if len(t.hand.tricks) > before:
-            self.recent.append(_("{name} takes trick {n}").format(name=t.names[t.hand.tricks[-1].winner],
-                                                                   n=len(t.hand.tricks)))
+            self.recent.append(T.takes_trick_text(t.hand.tricks[-1].winner, t.names, t.human, len(t.hand.tricks)))
         self.recent = self.recent[-RECENT_KEPT:]
 
     def _hand_over(self) -> None:
@@ -336,7 +364,8 @@ class RamsliApp(App[int]):
             self._save_failed(e)
             return
         self.refresh_table(hand)
-        lines = T.settlement_lines(hand.settlement, t.names)
+        lines = T.settlement_lines(hand.settlement, t.names, t.human)
+        self._cite(*lines)
         self._waiting = True
         self.refresh_bindings()
         self.push_screen(InfoScreen(_("Hand {n} is over").format(n=t.hands_played), lines,
@@ -347,7 +376,7 @@ class RamsliApp(App[int]):
         self._waiting = False
         if self.table.human_bust:  # R3.5 leave: the human is gone; the bots do not play on alone
             self.table.stop_session()
-            self.notify(_("You are bust and have left the table (R3.5)."), timeout=10)
+            self.notify(self._cite(_("You are bust and have left the table (R3.5).")), timeout=10)
         if self.table.is_over:
             self._show_standings()
         else:
@@ -357,7 +386,8 @@ class RamsliApp(App[int]):
         t = self.table
         s = t.session
         self._waiting = True
-        lines = T.standings_lines(s.stacks, s.pot, t.names, s.winners(), s.end_reason, t.hands_played)
+        lines = T.standings_lines(s.stacks, s.pot, t.names, s.winners(), s.end_reason, t.hands_played, t.human)
+        self._cite(*lines)
         self.push_screen(InfoScreen(_("Standings"), lines, _("quit") + " (Enter, q)", "standings"),
                          lambda _r: self.exit(0))
 
@@ -371,7 +401,8 @@ class RamsliApp(App[int]):
             return
         why = t.why_illegal(action)
         if why is not None:
-            self.message = _("Not allowed: {reason}").format(reason=T.reason_text(why, t.names, self.suits))
+            self.message = _("Not allowed: {reason}").format(
+                reason=T.reason_text(why, t.names, self.suits, t.human))
             self.bell()
             self.refresh_table()
             return
@@ -526,7 +557,10 @@ class RamsliApp(App[int]):
         self.query_one("#trick", Static).update(T.trick_text(obs, t.names, self.suits))
         rows = self.query_one("#recent", Static).content_region.height
         self.query_one("#recent", Static).update("\n".join(self.recent[-(rows if rows > 0 else RECENT_SHOWN):]))
-        self.query_one("#message", Static).update(self.message)
+        if self.message != self._cited_message:  # a new message: its rule ids are the detail (r)
+            self._cited_message = self.message
+            self._cite(self.message)
+        self.query_one("#message", Static).update(str(T.player_words(self.message)))
         my_turn = obs.to_act == t.human
         legal_cards = {a.card for a in obs.legal if a.kind == "pl"}
         for i in range(1, 6):

@@ -2,9 +2,8 @@
 
 - :mod:`ramsli.lab.kernel` — Numba kernel that deals, plays and settles whole
   batches of hands (R4, R5) with a fixed policy, in exact agreement with the
-  reference engine.
-- :mod:`ramsli.lab.policy` — the ``tips`` policy (the seeds' "Tips and
-  Strategy" as fixed rules) as a Python bot mirroring the kernel's.
+  reference engine; its ``TIPS`` policy is the tips player of the bots,
+  :class:`ramsli.bots.tips.TipsBot` with ``tracking=False``.
 - :mod:`ramsli.lab.reference` — drives the reference engine over the same
   seeded inputs as the kernel (for the agreement tests).
 - :mod:`ramsli.lab.simulate`, :mod:`ramsli.lab.odds`, :mod:`ramsli.lab.tips` —

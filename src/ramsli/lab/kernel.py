@@ -13,7 +13,8 @@ per seat:
   order (plays: cards in hand order; declarations ``[in, out]``; General
   Rams ``[gr, pass]``; targets ``[pass, t2 .. t5]`` or ``[pass, t2 .. t4]``);
 - policy ``1`` (**tips**): the seeds' "Tips and Strategy" as fixed rules,
-  exactly as :class:`ramsli.lab.policy.TipsBot` plays them (see there).
+  exactly as :class:`ramsli.bots.tips.TipsBot` with ``tracking=False`` plays
+  them (see there: no void tracking, live trumps from the seat's own cards).
 
 Every decision point — forced or not, random or not — consumes one number of
 the hand's table, so that a Python driver over the engine
@@ -262,7 +263,22 @@ def _beats(c, best, led, trump):
 
 
 # ---------------------------------------------------------------------------
-# the tips policy (mirrored by ramsli.lab.policy.TipsBot)
+# the tips policy (ramsli.bots.tips.TipsBot with tracking=False plays the same actions)
+
+
+@njit(cache=True, error_model="numpy")
+def _tips_sure(hand, hl, trump):
+    """True if the seat holds a sure trick as it sees from its cards alone (``blind_live_trumps``):
+    the highest live trump, which is the big joker if it holds a joker, else the ace of trump."""
+    joker = False
+    for i in range(hl):
+        if _SUIT[hand[i]] == 4:
+            joker = True
+    want = 16 if joker else 14
+    for i in range(hl):
+        if _is_trump(hand[i], trump) and _RANK[hand[i]] == want:
+            return True
+    return False
 
 
 @njit(cache=True, error_model="numpy")
@@ -271,6 +287,7 @@ def _tips_declare(hand, hl, trump, ins_before, var):
     top = 0
     aces = 0
     kings = 0
+    queens = 0
     hi = 0
     for i in range(hl):
         c = hand[i]
@@ -285,21 +302,30 @@ def _tips_declare(hand, hl, trump, ins_before, var):
             aces += 1
         elif r == 13:
             kings += 1
-    path = top >= 1 or aces >= 1 or (nt >= 1 and kings >= 1) or (nt >= 2 and hi >= 11)
+        elif r == 12:
+            queens += 1
+    sure = _tips_sure(hand, hl, trump)
     strong = top + aces >= 2 or nt >= 3
     if (var & VAR_TIGHT) != 0:
-        return top + aces >= 2 or (top >= 1 and nt >= 3)
+        return sure or top + aces >= 2 or (top >= 1 and nt >= 3)
+    if sure:
+        return True
     if ins_before >= 3 and not strong:
         return False
+    path = top >= 1 or aces >= 1 or (nt >= 1 and kings >= 1) or (nt >= 2 and hi >= 11)
     if path:
         return True
-    if ins_before == 1 and (nt >= 1 or kings >= 1):
+    if ins_before == 1 and (kings + queens >= 1 or nt >= 2):
         return True
     return False
 
 
 @njit(cache=True, error_model="numpy")
 def _tips_gr(hand, hl, trump):
+    """The tip's shape: five cards, the ace of trump, one more top trump, three side aces or kings."""
+    if hl != 5:
+        return False
+    nt = 0
     top = 0
     side_ak = 0
     trump_ace = False
@@ -307,13 +333,14 @@ def _tips_gr(hand, hl, trump):
         c = hand[i]
         r = _RANK[c]
         if _is_trump(c, trump):
+            nt += 1
             if r >= 13:
                 top += 1
-            if r == 14:
+            if r == 14 and _SUIT[c] != 4:
                 trump_ace = True
         elif r >= 13:
             side_ak += 1
-    return trump_ace and top >= 2 and top + side_ak >= 5
+    return trump_ace and nt == 2 and top == 2 and side_ak == 3
 
 
 @njit(cache=True, error_model="numpy")

@@ -3,7 +3,7 @@
 :func:`play_reference` plays one hand with :meth:`ramsli.hand.Hand.from_deck`
 from a deck order, a cut and a table of random numbers, choosing
 ``legal_actions()[floor(u * len(legal))]`` for random seats and the
-:class:`~ramsli.lab.policy.TipsBot` choice for tips seats, consuming one
+:class:`~ramsli.bots.tips.TipsBot` choice (``tracking=False``) for tips seats, consuming one
 number per decision exactly as :mod:`ramsli.lab.kernel` does.
 """
 
@@ -17,7 +17,7 @@ from ramsli.cards import Card
 from ramsli.hand import Hand
 from ramsli.lab.kernel import (END_NAMES, KIND_PLAYED, KIND_THROWN_IN, KIND_WALKOVER, RANDOM, TIPS, base_deck,
                                make_inputs, play_sessions, play_table, session_first_dealer)
-from ramsli.lab.policy import TipsBot
+from ramsli.bots.tips import TipsBot
 from ramsli.rules import Rules
 from ramsli.session import Session
 
@@ -41,7 +41,7 @@ def play_reference(rules: Rules, deck: Sequence[int], cut: int, u: Sequence[floa
     hand = Hand.from_deck(rules, list(stacks), dealer, cards, int(cut), pot=int(pot), seated=seated)
     policy = [RANDOM] * n if policy is None else list(policy)
     variant = [0] * n if variant is None else list(variant)
-    bots = {s: TipsBot(variant=variant[s]) for s in range(n) if policy[s] == TIPS}
+    bots = {s: TipsBot(variant=variant[s], tracking=False) for s in range(n) if policy[s] == TIPS}
     k = 0
     while not hand.is_over:
         seat = hand.to_act
@@ -156,7 +156,7 @@ def check_session_agreement(rules: Rules, n: int, count: int, seed: int = 0, pol
     for k in range(count):
         sess = Session(rules, [f"p{i + 1}" for i in range(n)], seed=0, dealer=int(session_first_dealer(seed, k, n)))
         h = 0
-        bots = {s: TipsBot() for s in range(n) if pol[s] == TIPS}
+        bots = {s: TipsBot(tracking=False) for s in range(n) if pol[s] == TIPS}
         while not sess.is_over and h < cap:
             decks, cuts, u = make_inputs(seed, k * 1048576 + h, 1, base)
             hand = sess.start_hand([Card.from_index(int(i)) for i in decks[0]], int(cuts[0]))

@@ -7,6 +7,9 @@ summarises: in-rate and bete rate by position relative to the dealer, the pot
 size distribution, how often the pot is split (R5.2) or carried over (R5.4),
 session length, and counters won or lost per hand by bot.
 
+Here ``tips`` (and its alias ``rules``) means the tips player as the kernel
+plays it, ``tips:tracking=0`` (no void tracking, :mod:`ramsli.bots.tips`), on
+both paths; name ``tips:tracking=1`` for the tracking player on the engine.
 When every seat is ``random`` or ``tips`` the batch kernel plays
 (:mod:`ramsli.lab.kernel`, both cores); otherwise the engine plays with the
 bots (``jobs`` processes). Both give the same hands for the same seed when
@@ -39,7 +42,14 @@ from ramsli.session import Session
 __all__ = ["KERNEL_BOTS", "Stats", "simulate", "write_out", "kernel_policy"]
 
 #: bots the kernel can play: name -> kernel policy
-KERNEL_BOTS = {"random": K.RANDOM, "tips": K.TIPS}
+KERNEL_BOTS = {"random": K.RANDOM, "tips": K.TIPS, "rules": K.TIPS, "tips:tracking=0": K.TIPS,
+               "rules:tracking=0": K.TIPS}
+
+
+def _as_played(spec: str) -> str:
+    """The bot spec a seat plays here: ``tips``/``rules`` become ``tips:tracking=0``, the tips player as
+    the kernel plays it (no void tracking; :mod:`ramsli.bots.tips`), on the engine path too."""
+    return "tips:tracking=0" if spec.strip() in ("tips", "rules") else spec
 SESSION_CAP = 10000
 _HANDS_STRIDE = 1 << 20
 
@@ -158,7 +168,7 @@ class Stats:
 def _engine_hands(args: tuple) -> Stats:
     rules, bots, lo, hi, seed = args
     n = len(bots)
-    players = {s: make_bot(b, seed=seed * 7919 + lo * 11 + s) for s, b in enumerate(bots)}
+    players = {s: make_bot(_as_played(b), seed=seed * 7919 + lo * 11 + s) for s, b in enumerate(bots)}
     st = Stats(n)
     base = K.base_deck(rules)
     decks, cuts, _ = K.make_inputs(seed, lo, hi - lo, base)
@@ -176,7 +186,7 @@ def _engine_sessions(args: tuple) -> Stats:
     n = len(bots)
     st = Stats(n)
     for k in range(lo, hi):
-        players = {s: make_bot(b, seed=seed * 7919 + k * 11 + s) for s, b in enumerate(bots)}
+        players = {s: make_bot(_as_played(b), seed=seed * 7919 + k * 11 + s) for s, b in enumerate(bots)}
         sess = Session(rules, [f"p{i + 1}" for i in range(n)], seed=seed * 1_000_003 + k)
         h = 0
         sq0 = st.seat_sq.copy()

@@ -45,14 +45,15 @@ __all__ = ["Table", "SeatState", "TableError", "TableOptions", "FAST_BOTS", "FIL
            "shutdown_bot_pool"]
 
 #: bots cheap enough to run on the event loop; others run in worker processes (see :func:`bot_pool`)
-FAST_BOTS = ("random", "rules")
-#: the bot that plays an empty human seat, and an away player's seat after the grace period
-FILL_BOT = "rules"
+FAST_BOTS = ("random", "tips", "rules")
+#: the bot that plays an empty human seat, and an away player's seat after the grace period (the tips
+#: player; tables saved with its old name ``rules`` still load: it is the same bot)
+FILL_BOT = "tips"
 #: longest seat name, characters
 NAME_MAX = 24
 #: the names of bots filling seats p1..p6 at the start (the same in every language)
 BOT_NAMES = ("Ada", "Bert", "Cleo", "Dario", "Elsa", "Finn")
-#: seconds one decision of a slow bot may take; past it the seat plays a seeded ``rules`` decision
+#: seconds one decision of a slow bot may take; past it the seat plays a seeded ``tips`` decision
 BOT_MOVE_SECONDS = 10.0
 
 

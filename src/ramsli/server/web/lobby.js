@@ -44,7 +44,7 @@
   async function quickStart(ev) {
     ev.target.disabled = true;
     try {
-      const spec = { preset: "traditional", rules: ["end=hands:10"], seats: [{ kind: "human" }].concat(Array(4).fill({ kind: "bot", bot: "rules" })) };
+      const spec = { preset: "traditional", rules: ["end=hands:10"], seats: [{ kind: "human" }].concat(Array(4).fill({ kind: "bot", bot: "tips" })) };
       const made = await createAndSit(spec, page.lab, true);
       location.href = made.mine + "?lang=" + R.lang;
     } catch (e) {
