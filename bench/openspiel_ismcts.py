@@ -19,15 +19,24 @@ ISMCTS simulation count whose median decision time comes closest to it (the
 bots of this project are compiled with Numba; OpenSpiel's ISMCTS on a Python
 game is not, so equal time means very few simulations).
 
+``--bot`` names the ramsli bot whose time is matched (default ``montecarlo``)
+and ``--factor`` gives ISMCTS that many times its median (issue #13: the
+``expert`` against ISMCTS at 10× its time). With ``--paired`` the verdict
+compares, deal by deal, ISMCTS with the mean of the other seats at the same
+table (a paired difference with its 95% interval).
+
 Run::
 
     /work/venv/bin/python bench/openspiel_ismcts.py --deals 12 --jobs 2
     /work/venv/bin/python bench/openspiel_ismcts.py --deals 12 --match-time
+    /work/venv/bin/python bench/openspiel_ismcts.py --players 5 --match-time --bot expert --factor 10 \
+        --opponents expert --paired --deals 60
 """
 
 from __future__ import annotations
 
 import argparse
+import math
 import statistics
 import time
 
@@ -54,12 +63,14 @@ def _median_ms(spec: str, others: list[str], rules, deals: int, seed: int) -> fl
     return res.bots[0].time_median_ms
 
 
-def calibrate(rules, players: int, seed: int) -> tuple[int, float, list[tuple[int, float]]]:
-    """The ISMCTS simulation count whose median decision time is closest to montecarlo's."""
+def calibrate(rules, players: int, seed: int, bot: str = "montecarlo",
+              factor: float = 1.0) -> tuple[int, float, list[tuple[int, float]]]:
+    """The ISMCTS simulation count whose median decision time is closest to ``factor`` × ``bot``'s
+    median (both measured against ``rules`` bots on a few deals, in this process)."""
     others = ["rules"] * (players - 1)
-    target = _median_ms("montecarlo", others, rules, 4, seed)
+    target = factor * _median_ms(bot, others, rules, 4, seed)
     tried = []
-    for sims in (2, 3, 4, 6, 8, 16, 32, 64):
+    for sims in (2, 3, 4, 6, 8, 16, 32, 64, 128, 256, 512, 1024):
         ms = _median_ms(f"ismcts:sims={sims}", others, rules, 2, seed)
         tried.append((sims, ms))
         if ms > 2 * target:
@@ -77,7 +88,11 @@ def main() -> None:
     ap.add_argument("--rules", default="", help="rule options key=value;key=value (R8)")
     ap.add_argument("--sims", type=int, default=100, help="ISMCTS simulations per decision")
     ap.add_argument("--match-time", action="store_true",
-                    help="choose --sims so that ISMCTS takes about montecarlo's median time per decision")
+                    help="choose --sims so that ISMCTS takes about --factor times --bot's median time per decision")
+    ap.add_argument("--bot", default="montecarlo", help="the bot whose median decision time --match-time matches")
+    ap.add_argument("--factor", type=float, default=1.0, help="ISMCTS's time as a multiple of --bot's median")
+    ap.add_argument("--paired", action="store_true",
+                    help="judge by the per-deal paired difference ISMCTS - mean of the others (95%% interval)")
     ap.add_argument("--opponents", default="random,rules,montecarlo",
                     help="comma list of ramsli bots; each fills all other seats in its own lineup")
     ap.add_argument("--seed", type=int, default=2024, help="tournament seed (same seed, same deals)")
@@ -88,8 +103,8 @@ def main() -> None:
     rules = rules_from_text(args.preset, args.rules, args.players)
     sims = args.sims
     if args.match_time:
-        sims, target, tried = calibrate(rules, args.players, args.seed)
-        console.print(f"montecarlo median decision time {target:.1f} ms; ISMCTS sims→ms "
+        sims, target, tried = calibrate(rules, args.players, args.seed, args.bot, args.factor)
+        console.print(f"{args.factor:g} × {args.bot}'s median decision time = {target:.1f} ms; ISMCTS sims→ms "
                       + ", ".join(f"{s}→{ms:.1f}" for s, ms in tried) + f"; chosen sims={sims}")
     ismcts = f"ismcts:sims={sims}"
     table = Table(title=f"OpenSpiel ISMCTS ({sims} simulations/decision) vs ramsli bots — duplicate, "
@@ -106,10 +121,18 @@ def main() -> None:
             table.add_row(name, b.label, str(b.hands), f"{b.mean:+.2f} ± {b.ci95:.2f}", f"{100 * b.in_rate:.0f}",
                           f"{b.time_median_ms:.1f}")
         others = [b.mean for b in res.bots[1:]]
-        summary.append((name, res.bots[0].mean, res.bots[0].ci95, statistics.fmean(others)))
+        d = [row[0] - statistics.fmean(row[1:]) for row in res.per_deal]
+        dci = 1.96 * statistics.stdev(d) / math.sqrt(len(d)) if len(d) > 1 else 0.0
+        summary.append((name, res.bots[0].mean, res.bots[0].ci95, statistics.fmean(others),
+                        statistics.fmean(d), dci, statistics.median(b.time_median_ms for b in res.bots[1:])))
         table.add_section()
     console.print(table)
-    for name, m, ci, o in summary:
+    for name, m, ci, o, dm, dci, oms in summary:
+        if args.paired:
+            verdict = "ISMCTS ahead" if dm - dci > 0 else ("ISMCTS behind" if dm + dci < 0 else "no clear difference")
+            console.print(f"{name}: ISMCTS {m:+.2f} ± {ci:.2f}, opponents {o:+.2f}; paired ISMCTS − opponents "
+                          f"{dm:+.3f} ± {dci:.3f} counters/hand: {verdict} (opponents' median {oms:.1f} ms)")
+            continue
         verdict = "ISMCTS ahead" if m - ci > o else ("ISMCTS behind" if m + ci < o else "no clear difference")
         console.print(f"{name}: ISMCTS {m:+.2f} ± {ci:.2f} counters/hand, opponents {o:+.2f} on average: {verdict}")
     console.print(f"total {time.perf_counter() - t0:.0f} s")

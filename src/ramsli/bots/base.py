@@ -20,6 +20,7 @@ import inspect
 import random
 from typing import Callable, Mapping, Protocol, runtime_checkable
 
+from ramsli.bots.levels import LEVELS, level_spec
 from ramsli.hand import Action, Hand, Observation, random_source
 
 __all__ = ["Bot", "RandomBot", "BOTS", "register_bot", "make_bot", "bot_names", "bot_options", "bot_factory",
@@ -99,11 +100,14 @@ def register_bot(name: str, factory: Callable[..., Bot]) -> None:
 def bot_names() -> list[str]:
     """Names of all bots: those registered and those of :data:`BOT_MODULES` (whose modules are not imported).
 
-    >>> {"random", "rules", "montecarlo", "tips"} <= set(bot_names())
+    The levels for people (:data:`ramsli.bots.levels.LEVELS`: ``easy``, ``medium``, ``hard``,
+    ``expert``) are names too.
+
+    >>> {"random", "rules", "montecarlo", "tips", "easy", "medium", "hard", "expert"} <= set(bot_names())
     True
     """
     _load_builtin()
-    return list(dict.fromkeys([*BOTS, *BOT_MODULES]))
+    return list(dict.fromkeys([*BOTS, *BOT_MODULES, *LEVELS]))
 
 
 def bot_factory(name: str) -> Callable[..., Bot]:
@@ -128,7 +132,8 @@ def make_bot(spec: str, seed: int | None = None, *, rng: random.Random | None = 
     ``"montecarlo"``, ``"montecarlo:samples=64"``.
 
     Give the bot's random source as ``seed`` or as ``rng`` (a ``random.Random``), not both;
-    the same seed gives the same choices.
+    the same seed gives the same choices. A level (``easy``, ``medium``, ``hard``, ``expert``,
+    :mod:`ramsli.bots.levels`) stands for its bot and budget.
 
     Raises:
         ValueError: for an unknown bot name (the message lists the names) or a bad option, e.g.
@@ -138,6 +143,7 @@ def make_bot(spec: str, seed: int | None = None, *, rng: random.Random | None = 
     if seed is not None and rng is not None:
         raise TypeError("make_bot: give either seed= or rng=, not both")
     _load_builtin()
+    spec = level_spec(spec)
     name, _, opts = spec.strip().partition(":")
     bot_factory(name)  # an unknown name is refused; a bot of BOT_MODULES is imported
     kwargs: dict[str, object] = {}
@@ -192,6 +198,9 @@ def bot_options(name: str) -> list[str]:
     Raises:
         ValueError: for an unknown bot name.
     """
+    if name in LEVELS and LEVELS[name] != name:
+        bot_factory(LEVELS[name].partition(":")[0])
+        return []  # a level is a budget: it takes no options
     factory = bot_factory(name)
     try:
         params = inspect.signature(factory).parameters
@@ -210,7 +219,7 @@ def _load_builtin() -> None:
     if _loaded:
         return
     _loaded = True
-    for mod in ("ramsli.bots.tips", "ramsli.bots.montecarlo"):
+    for mod in ("ramsli.bots.tips", "ramsli.bots.montecarlo", "ramsli.bots.expert"):
         try:
             importlib.import_module(mod)
         except ModuleNotFoundError as e:

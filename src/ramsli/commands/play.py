@@ -72,7 +72,9 @@ def play(
                                              help="Change one rule option (R8), e.g. --rule bete=10 "
                                                   "--rule end=hands:10; repeatable."),
     bots: Optional[str] = typer.Option(None, "--bots", help="Bots for the other seats, a comma list in seat "
-                                       "order (one name for all), e.g. 'rules,random,montecarlo:samples=64'; "
+                                       "order (one name for all): a level - easy (plays the tips), medium, "
+                                       "hard, expert (the strongest) - or a bot, e.g. 'hard' or "
+                                       "'easy,medium,hard,expert' or 'rules,random,montecarlo:samples=64'; "
                                        "default: the strongest bot available."),
     name: Optional[str] = typer.Option(None, "--name", help="Your name at the table; default your login name, or "
                                        "'Player' (translated) when there is none or it is root."),

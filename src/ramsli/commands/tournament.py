@@ -90,7 +90,8 @@ def plot_result(res: TournamentResult, path: Path) -> None:
 
 def tournament(
     bots: Annotated[str, typer.Option("--bots", "-b", help="One bot per seat, comma-separated, e.g. "
-                                      "montecarlo,rules,rules,random,random; options after a colon, e.g. "
+                                      "montecarlo,rules,rules,random,random, or levels easy,medium,hard,expert; "
+                                      "options after a colon, e.g. "
                                       "'montecarlo:samples=40' (quote it).")] = "montecarlo,rules,rules,random,random",
     preset: Annotated[str, typer.Option("--preset", "-p", help=f"Preset of R6 ({', '.join(PRESETS)}).")
                       ] = "traditional",

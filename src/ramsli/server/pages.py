@@ -157,7 +157,8 @@ async def static(name: str) -> Response:
 @router.get("/", response_class=HTMLResponse)
 async def lobby(request: Request) -> HTMLResponse:
     """The lobby: one-click table against bots, a table set up in full, invite links, your tables."""
-    return _shell("lobby", _lang(request), "Ramsli", {"presets": _presets(), "bots": ["tips", "montecarlo", "random"],
+    return _shell("lobby", _lang(request), "Ramsli", {"presets": _presets(),
+                                            "bots": ["easy", "medium", "hard", "expert", "tips", "montecarlo", "random"],
                                             "lab": _lab_available()})
 
 

@@ -135,7 +135,10 @@ R.presetName = function (p) {
 };
 R.botLevel = function (spec) {
   const kind = String(spec || "").split(":")[0];
-  return { random: _("beginner"), rules: _("steady"), tips: _("follows the tips"), montecarlo: _("strong") }[kind] || kind;
+  return {
+    random: _("beginner"), rules: _("steady"), tips: _("follows the tips"), montecarlo: _("strong"),
+    easy: _("easy: plays the tips"), medium: _("medium"), hard: _("hard"), expert: _("expert: the strongest"),
+  }[kind] || kind;
 };
 R.endText = function (end) {
   if (!end || !end.length) return _("when a player is bust");

@@ -60,7 +60,7 @@
     if (i === 0) sel.append(el("option", { value: "you", text: _("you") }));
     else {
       sel.append(el("option", { value: "human", text: _("a friend (invite link)") }));
-      for (const b of page.bots) sel.append(el("option", { value: "bot:" + b, text: _("bot ({level})", { level: R.botLevel(b) }), selected: b === "tips" }));
+      for (const b of page.bots) sel.append(el("option", { value: "bot:" + b, text: _("bot ({level})", { level: R.botLevel(b) }), selected: b === "easy" }));
     }
     if (i === 0) sel.disabled = true;
     return el("div", { class: "seat-row" }, el("label", { for: `seat-${i + 1}`, text: _("Seat {n}", { n: i + 1 }) }), sel);

@@ -1,0 +1,392 @@
+"""The ``expert`` bot: weighted determinized search with a model of every declaration (issue #13).
+
+It is ``montecarlo`` (:mod:`ramsli.bots.montecarlo`) made Bayesian, with the
+budget spent where the counters are decided:
+
+1. **Opponents' hands from their declarations.** A deal of the hidden cards is
+   drawn consistently with everything the seat has seen (R7; voids and trump
+   caps of R4.10, D-14; :func:`ramsli.bots.tracking.sample_deal`) and then
+   *weighted* by how likely every other seat's observed choice is under a
+   model of a sensible player (:func:`p_in`): an ``in`` after two others are
+   in is likely only with a strong hand, an ``out`` only with a weak one; a
+   General Rams announcement (R4.7) or a trick target (R4.8) says the hand is
+   strong, a pass says it is not. The dealer forced in (R4.5) says nothing.
+   Weights replace ``montecarlo``'s soft rejection, so no sample is wasted.
+2. **Declarations (R4.5) by expected counters.** For each weighted sample the
+   seats still to declare draw their declaration from the same model, the
+   others' General Rams and targets follow the tips, the hand is played out
+   with the tips policy for everyone (a rollout) and settled with the real
+   rules, stacks and pot (R5, short stacks R5.8); folding is worth 0 (R5.5), a
+   walkover the pot (R4.6). ``in`` if the weighted mean beats ``margin``.
+   Declarations are few (one per seat and hand), so they get many samples.
+3. **General Rams and targets (R4.7, R4.8)**: every legal choice is settled
+   on the same weighted rollouts; the best mean wins.
+4. **Card play (R4.10)**: perfect-information Monte Carlo (PIMC, as in bridge
+   and skat programs): every legal card is valued on each weighted sample by
+   the exact max^n search of the remaining tricks
+   (:class:`ramsli.bots.solver.Solver`, the endgame solved exactly); a
+   sample whose search would exceed ``nodes`` nodes (early tricks at a full
+   table), and every sample after the decision has searched ``budget`` nodes
+   in all, is valued by a tips rollout after each card instead (so the
+   decision time stays bounded, counted in nodes, not seconds).
+
+Seeded: the same seed gives the same decisions (no time budget is used). Only
+the seat's :class:`~ramsli.hand.Observation` is read (R7).
+
+>>> import random
+>>> from ramsli import Hand, Rules
+>>> from ramsli.bots.base import play_hand
+>>> hand = Hand.new(Rules(), [20] * 4, dealer=0, rng=random.Random(5))
+>>> play_hand(hand, {s: ExpertBot(seed=s, samples=16, play_samples=8) for s in range(4)})
+>>> hand.total()
+80
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from typing import Sequence
+
+from ramsli.bots.base import only_choice, register_bot
+from ramsli.bots.fast import (declare_strength, legal, rule_general_rams, rule_play, sure_tricks, winner_index)
+from ramsli.bots.montecarlo import Payoff, rollout
+from ramsli.bots.rules_bot import RulesBot, bete_value
+from ramsli.bots.solver import Solver
+from ramsli.bots.tracking import Knowledge, declaration_context, infer, sample_deal
+from ramsli.hand import Action, Observation, Phase, random_source
+
+__all__ = ["ExpertBot", "p_in"]
+
+
+def p_in(hand: Sequence[int], visible_trumps: int, n_in_before: int, n_to_come: int, n_seated: int,
+         bete: int, pot: int, sharp: float = 3.0) -> float:
+    """Probability that a sensible player declares ``in`` (R4.5) with ``hand``: the opponent model.
+
+    A smooth version of the tips' judgement (:func:`ramsli.bots.fast.rule_declare`): the
+    hand's strength (about its likely tricks, :func:`ramsli.bots.fast.declare_strength`)
+    against what the table asks for — more with more players already in, less when only one
+    player is in before and folding could hand a walkover (R10), more when the bete is
+    large. A hand with no realistic path to a trick is rarely in.
+
+    Args:
+        hand: codes of the five cards (:mod:`ramsli.bots.fast`).
+        visible_trumps: mask of trump codes out of play.
+        n_in_before: players already in; n_to_come: seats still to declare after this one.
+        n_seated: seats in the hand; bete, pot: in counters (R5.3).
+        sharp: how sharply the probability changes with strength (per likely trick).
+
+    Returns:
+        a probability in 0.03..0.97 (1.0 if nobody is in and nobody is to come: a walkover, R4.6).
+
+    >>> from ramsli.bots.fast import codec
+    >>> cd = codec("S")
+    >>> from ramsli.cards import parse_cards
+    >>> strong = cd.encs(parse_cards("AS KS AH AD 7C"))
+    >>> weak = cd.encs(parse_cards("7S 8H 9D 7C 8C"))
+    >>> p_in(strong, 0, 2, 1, 5, 5, 5) > 0.9 > 0.1 > p_in(weak, 0, 2, 1, 5, 5, 5)
+    True
+    """
+    if n_in_before == 0 and n_to_come == 0:
+        return 1.0
+    path, s = declare_strength(hand, visible_trumps)
+    need = 1.0
+    if n_in_before >= 3:
+        need = 2.0
+    elif n_in_before == 2:
+        need = 1.45
+    elif n_in_before == 1 and n_to_come == 0:
+        need = 0.7
+    if bete > pot + 5:
+        need += 0.4
+    x = sharp * (s - need + 0.15)
+    if not path:
+        x -= 2.0
+    p = 1.0 / (1.0 + math.exp(-x))
+    return min(0.97, max(0.03, p))
+
+
+class ExpertBot:
+    """Weighted determinized search with declaration models (see the module docstring).
+
+    Args:
+        seed: seed of the sampling random source (same seed, same choices).
+        rng: instead of ``seed``, the random source itself (a ``random.Random``).
+        samples: weighted samples per declaration, General Rams or target decision.
+        play_samples: weighted samples per card played.
+        nodes: search nodes per sample before a card is valued by rollouts instead.
+        budget: search nodes per card decision in all; later samples are rolled out.
+        margin: counters the mean of ``in`` must beat folding by (0: plain expectation).
+        sharp: sharpness of the opponent model :func:`p_in`.
+        pw: weight of a sample per card an opponent played that the tips would not have
+            played with that sample's cards (1: plays are not used as evidence).
+
+    Raises:
+        ValueError: for an option outside :attr:`OPTION_RANGES`.
+        TypeError: if both ``seed`` and ``rng`` are given.
+    """
+
+    name = "expert"
+    #: the allowed range of each option (checked here and by :func:`~ramsli.bots.base.make_bot`):
+    #: bounded, so that no spec makes one decision think for long (the server's table spec too)
+    OPTION_RANGES = {"samples": (1, 1000), "play_samples": (1, 400), "nodes": (1, 50000),
+                     "budget": (1, 400000), "margin": (-5, 5), "sharp": (0.1, 20),
+                     "pw": (0.01, 1)}
+
+    def __init__(self, seed: int | None = None, samples: int = 200, play_samples: int = 48, nodes: int = 6000,
+                 budget: int = 30000, margin: float = 0.5, sharp: float = 3.0, pw: float = 1.0, *,
+                 rng: random.Random | None = None) -> None:
+        for key, value in (("samples", samples), ("play_samples", play_samples), ("nodes", nodes), ("budget", budget),
+                           ("margin", margin), ("sharp", sharp), ("pw", pw)):
+            lo, hi = self.OPTION_RANGES[key]
+            if not lo <= value <= hi:
+                raise ValueError(f"{key}={value!r}: allowed is {lo}..{hi}")
+        self.rng = random_source(seed, rng, "ExpertBot")
+        self.samples = int(samples)
+        self.play_samples = int(play_samples)
+        self.nodes = int(nodes)
+        self.budget = int(budget)
+        self.margin = float(margin)
+        self.sharp = float(sharp)
+        self.pw = float(pw)
+        self._rules = RulesBot()
+
+    # -- the opponent model -----------------------------------------------------------
+
+    def _setup(self, obs: Observation) -> tuple[Knowledge, list, dict]:
+        k = infer(obs)
+        checks = [(s, stay, nb, nc) for s, stay, nb, nc, forced in declaration_context(obs)
+                  if not forced and s != obs.seat and s in k.need]
+        played_by: dict[int, list[int]] = {}
+        for t in obs.tricks:
+            for s, c in t.plays:
+                played_by.setdefault(s, []).append(k.codec.enc(c))
+        for s, c in obs.current:
+            played_by.setdefault(s, []).append(k.codec.enc(c))
+        return k, checks, played_by
+
+    def _weight(self, obs: Observation, k: Knowledge, checks: list, played_by: dict, deal: dict) -> float:
+        """Likelihood of the other seats' observed declarations and announcements given ``deal``."""
+        w = 1.0
+        bete = bete_value(obs)
+        nseat = len(obs.seated)
+        pot0 = obs.pot
+        for s, stay, nb, nc in checks:
+            h = deal.get(s, []) + played_by.get(s, [])
+            if len(h) != 5:
+                continue
+            p = p_in(h, k.visible_trumps, nb, nc, nseat, bete, pot0, self.sharp)
+            w *= p if stay else 1.0 - p
+        if obs.phase is not Phase.DECLARE:
+            gr = obs.general_rams
+            if gr is not None and gr != obs.seat:
+                h = deal.get(gr, []) + played_by.get(gr, [])
+                if len(h) == 5:
+                    w *= 1.0 if rule_general_rams(h, k.visible_trumps) else \
+                        (0.3 if declare_strength(h, k.visible_trumps)[1] >= 3.5 else 0.03)
+            for s, t in obs.targets:
+                if s == obs.seat:
+                    continue
+                h = deal.get(s, []) + played_by.get(s, [])
+                if len(h) == 5:
+                    sure = sure_tricks(h, k.visible_trumps)
+                    w *= 1.0 if sure >= t else (0.3 if sure >= t - 1 else 0.05)
+            if self.pw < 1.0 and played_by:
+                w *= self._play_weight(obs, k, deal, played_by)
+        return w
+
+    def _play_weight(self, obs: Observation, k: Knowledge, deal: dict, played_by: dict) -> float:
+        """``pw`` per card an opponent played that the tips (:func:`ramsli.bots.fast.rule_play`) would not
+        have played holding this sample's cards (a soft model of the play so far, R4.10)."""
+        act_t = tuple(obs.active)
+        n = len(act_t)
+        hands = {s: list(deal.get(s, k.own if s == obs.seat else [])) + played_by.get(s, []) for s in act_t}
+        won = dict.fromkeys(act_t, 0)
+        enc = k.codec.enc
+        w = 1.0
+        tricks = [t.plays for t in obs.tricks] + ([obs.current] if obs.current else [])
+        for ti, plays in enumerate(tricks):
+            cur: list[int] = []
+            for seat, card in plays:
+                c = enc(card)
+                h = hands[seat]
+                if seat != obs.seat and c in h:
+                    lg = legal(h, cur, k.always)
+                    if len(lg) > 1:
+                        others = 0
+                        for q in act_t:
+                            if q != seat:
+                                for x in hands[q]:
+                                    others |= 1 << x
+                        if rule_play(h, lg, cur, n - len(cur) - 1, ti, won[seat], others) != c:
+                            w *= self.pw
+                if c in h:
+                    h.remove(c)
+                cur.append(c)
+            if len(cur) == n:
+                won[plays[winner_index(cur)][0]] += 1
+        return w
+
+    def _samples(self, obs: Observation, k: Knowledge, checks: list, played_by: dict, count: int):
+        """``count`` deals of the hidden cards with their weights (R7-consistent)."""
+        out = []
+        for _ in range(count):
+            deal = sample_deal(k, self.rng) or {}
+            w = self._weight(obs, k, checks, played_by, deal)
+            deal[obs.seat] = k.own
+            out.append((deal, w))
+        total = sum(w for _, w in out)
+        if total <= 0:
+            return [(d, 1.0) for d, _ in out]
+        return out
+
+    def _others_announce(self, obs: Observation, k: Knowledge, act_t: tuple, deal: dict, me: int,
+                         me_gr: bool) -> tuple[int | None, tuple]:
+        """General Rams and targets of the other seats still to be asked, by the tips (R4.7, R4.8)."""
+        gr = me if me_gr else obs.general_rams
+        if obs.rules.general_rams and gr is None and obs.phase in (Phase.DECLARE, Phase.GENERAL_RAMS):
+            asked = act_t if obs.phase is Phase.DECLARE else act_t[act_t.index(me) + 1:]
+            for s in asked:
+                if s != me and rule_general_rams(deal[s], k.visible_trumps):
+                    gr = s
+                    break
+        targets = dict(obs.targets)
+        if obs.rules.targets:
+            top = obs.rules.largest_target  # R4.8
+            later = act_t[act_t.index(me) + 1:] if obs.phase is Phase.TARGETS else act_t
+            for s in later:
+                if s == me or s == gr or s in targets:
+                    continue
+                sure = sure_tricks(deal[s], k.visible_trumps)
+                if sure >= 2:
+                    targets[s] = min(sure, top)
+        return gr, tuple(sorted(targets.items()))
+
+    # -- the decision ----------------------------------------------------------------
+
+    def act(self, obs: Observation) -> Action:
+        """One of ``obs.legal``, by weighted sampling and search (see the module docstring).
+
+        Raises:
+            ValueError: if ``obs.legal`` is empty (not this seat's turn).
+        """
+        only = only_choice(obs)
+        if only is not None:
+            return only
+        if obs.phase is Phase.PLAY:
+            return self._play(obs)
+        if obs.phase is Phase.DECLARE:
+            return self._declare(obs)
+        return self._announce(obs)
+
+    def _declare(self, obs: Observation) -> Action:
+        """R4.5: ``in`` if the weighted mean counters of playing beat folding (0, R5.5) by ``margin``."""
+        k, checks, _ = self._setup(obs)
+        pay = Payoff(obs)
+        me = obs.seat
+        order = pay.order
+        after = order[order.index(me) + 1:]
+        before_in = list(obs.active)
+        bete = bete_value(obs)
+        nseat = len(order)
+        total = wsum = 0.0
+        rng = self.rng
+        for deal, w in self._samples(obs, k, checks, {}, self.samples):
+            active = before_in + [me]
+            for j, s in enumerate(after):
+                if rng.random() < p_in(deal[s], k.visible_trumps, len(active), len(after) - j - 1, nseat,
+                                       bete, obs.pot, self.sharp):
+                    active.append(s)
+            act_t = tuple(s for s in order if s in active)
+            wsum += w
+            if len(act_t) == 1:
+                total += w * obs.pot  # R4.6 walkover
+                continue
+            gr, targets = self._others_announce(obs, k, act_t, deal, me, me_gr=False)
+            tricks = rollout([deal[s] for s in act_t], 0, (), (0,) * len(act_t), k.always, 0)
+            total += w * pay.values(act_t, tricks, gr, targets)[act_t.index(me)]
+        return Action.declare(me, total / max(wsum, 1e-300) > self.margin)
+
+    def _announce(self, obs: Observation) -> Action:
+        """R4.7 General Rams or R4.8 target: the choice with the best weighted mean counters."""
+        k, checks, _ = self._setup(obs)
+        pay = Payoff(obs)
+        me = obs.seat
+        act_t = tuple(obs.active)
+        mi = act_t.index(me)
+        choices = list(obs.legal)
+        totals = [0.0] * len(choices)
+        for deal, w in self._samples(obs, k, checks, {}, self.samples):
+            tricks = rollout([deal[s] for s in act_t], 0, (), (0,) * len(act_t), k.always, 0)
+            for j, a in enumerate(choices):
+                gr, targets = self._others_announce(obs, k, act_t, deal, me, me_gr=a.kind == "gr")
+                if a.kind == "t":
+                    d = dict(targets)
+                    d[me] = a.target
+                    targets = tuple(sorted(d.items()))
+                totals[j] += w * pay.values(act_t, tricks, gr, targets)[mi]
+        return self._best(obs, choices, totals)
+
+    def _best(self, obs: Observation, choices: list[Action], totals: list[float]) -> Action:
+        """The best choice; near-ties (1e-9) go to the tips' choice."""
+        pref = self._rules.act(obs)
+        best = max(totals)
+        for a, t in zip(choices, totals):
+            if a is pref and t >= best - 1e-9 * max(1.0, abs(best)):
+                return a
+        return choices[totals.index(best)]
+
+    def _play(self, obs: Observation) -> Action:
+        """R4.10: PIMC — the card with the best weighted mean counters over the samples."""
+        k, checks, played_by = self._setup(obs)
+        pay = Payoff(obs)
+        me = obs.seat
+        act_t = tuple(obs.active)
+        n = len(act_t)
+        mi = act_t.index(me)
+        leader = act_t.index(obs.leader)
+        cur = tuple(k.codec.enc(c) for _, c in obs.current)
+        tricks0 = tuple(obs.tricks_won[s] for s in act_t)
+        trick_no = len(obs.tricks)
+        gr = obs.general_rams
+        targets = obs.targets
+        codes = legal(k.own, cur, k.always)
+        totals = {c: 0.0 for c in codes}
+        pcache: dict[tuple, tuple] = {}
+
+        def payoff(tr: tuple) -> tuple:
+            return pay.values(act_t, tr, gr, targets)
+
+        search = True
+        spent = 0
+        for deal, w in self._samples(obs, k, checks, played_by, self.play_samples):
+            hands = [deal[s] for s in act_t]
+            if search:
+                solver = Solver(n, payoff, k.always, node_limit=min(self.nodes, self.budget - spent), cache=pcache)
+                try:
+                    vals = solver.root(hands, leader, cur, tricks0)
+                    for c in codes:
+                        totals[c] += w * vals[c][mi]
+                    spent += solver.nodes
+                    if spent >= self.budget:
+                        search = False
+                    continue
+                except OverflowError:
+                    search = False  # too big to search this early: the rest are rolled out
+            for c in codes:
+                hh = [list(h) for h in hands]
+                hh[mi].remove(c)
+                cc = cur + (c,)
+                if len(cc) == n:
+                    wi = (leader + winner_index(cc)) % n
+                    tr = list(tricks0)
+                    tr[wi] += 1
+                    tr2 = tuple(tr) if not hh[wi] else rollout(hh, wi, (), tr, k.always, trick_no + 1)
+                else:
+                    tr2 = rollout(hh, leader, cc, tricks0, k.always, trick_no)
+                totals[c] += w * payoff(tr2)[mi]
+        choices = [Action.play(me, k.codec.dec(c)) for c in codes]
+        return self._best(obs, choices, [totals[c] for c in codes])
+
+
+register_bot("expert", ExpertBot)

@@ -1,0 +1,56 @@
+"""Levels for people: ``easy``, ``medium``, ``hard``, ``expert`` (issue #13).
+
+A level is a name for a bot and its budget, usable wherever a bot is named
+(:func:`ramsli.bots.make_bot`, ``ramsli play --bots``, tournaments, the
+server's table spec). Each level is clearly stronger than the one below it in
+duplicate play (the ladder in ``docs/benchmarks.md``):
+
+- ``easy``: the tips player (``tips``) — plays the seeds' tips as written;
+- ``medium``: ``montecarlo`` with a small budget (4 samples a decision);
+- ``hard``: ``montecarlo`` with its default budget;
+- ``expert``: the ``expert`` bot (:mod:`ramsli.bots.expert`).
+
+A level takes no options (it *is* a budget); name the bot itself for other
+budgets (``montecarlo:samples=64``).
+
+>>> level_spec("hard"), level_spec("montecarlo:samples=8")
+('montecarlo', 'montecarlo:samples=8')
+>>> level_spec("easy:samples=3")  # doctest: +ELLIPSIS
+Traceback (most recent call last):
+...
+ValueError: level 'easy' takes no options (it is the bot 'tips' with its budget); name a bot for ...
+"""
+
+from __future__ import annotations
+
+__all__ = ["LEVELS", "level_spec", "is_level"]
+
+#: level name -> the bot spec it stands for, weakest first
+LEVELS: dict[str, str] = {
+    "easy": "tips",
+    "medium": "montecarlo:samples=4",
+    "hard": "montecarlo",
+    "expert": "expert",
+}
+
+
+def is_level(name: str) -> bool:
+    """True if ``name`` (without options) is one of :data:`LEVELS`."""
+    return name.strip() in LEVELS
+
+
+def level_spec(spec: str) -> str:
+    """The bot spec a level stands for; any other spec is returned unchanged.
+
+    ``expert`` is both a level and a bot: with options (``expert:samples=50``) it is the bot.
+
+    Raises:
+        ValueError: for a level other than ``expert`` given with options.
+    """
+    name, colon, opts = spec.strip().partition(":")
+    if name not in LEVELS or LEVELS[name] == name:
+        return spec
+    if colon:
+        raise ValueError(f"level {name!r} takes no options (it is the bot {LEVELS[name].split(':')[0]!r} with "
+                         f"its budget); name a bot for other budgets, e.g. montecarlo:samples=64")
+    return LEVELS[name]
