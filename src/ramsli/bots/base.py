@@ -88,6 +88,8 @@ BOTS: dict[str, Callable[..., Bot]] = {"random": RandomBot}
 #: name -> ``"module:factory"``. ``tips`` lives in the strategy lab (:mod:`ramsli.lab.policy`, which
 #: needs no optional extra); naming it here is a lookup at run time, not an import.
 BOT_MODULES: dict[str, str] = {"tips": "ramsli.lab.policy:TipsBot"}
+#: ``equilibrium`` declares by the solved declaration policy (issue 14, :mod:`ramsli.lab.equilibrium`)
+BOT_MODULES["equilibrium"] = "ramsli.lab.equilibrium:EquilibriumBot"
 
 
 def register_bot(name: str, factory: Callable[..., Bot]) -> None:
