@@ -277,3 +277,65 @@ def test_cli_solve_exploit_and_ask(tmp_path):
     assert res.exit_code == 2 and "compulsory" in res.output
     res = r.invoke(app, ["solve", "--resume", "-q"])
     assert res.exit_code == 2 and "--resume needs --checkpoint" in res.output
+
+
+def test_a_bot_asked_through_the_engine_is_measured_like_the_kernels_tips():
+    """``--exploit BOT`` asks the bot at every node; the engine's tips bot declares as the kernel's tips."""
+    rules = Rules()
+    brs = SV.deal_sample(rules, 3, 2, SV.BR_OFFSET, 150)
+    evs = SV.deal_sample(rules, 3, 2, SV.EVAL_OFFSET, 100)
+    kernel = SV.measure(1, None, brs, evs, 3, True)
+    g_br, g_ev = SV.bot_node_probs("tips", rules, brs, 3), SV.bot_node_probs("tips", rules, evs, 3)
+    engine = SV.measure(2, None, brs, evs, 3, True, g_br, g_ev)
+    assert engine["exploitability"] == kernel["exploitability"] and engine["value"] == kernel["value"]
+    rnd = SV.measure(2, None, brs, evs, 3, True, SV.bot_node_probs("random", rules, brs, 3),
+                     SV.bot_node_probs("random", rules, evs, 3))
+    assert rnd["value"] != kernel["value"]  # another bot, other declarations
+
+
+def test_the_shipped_policies_load_and_the_bot_finds_them():
+    names = E.default_policies()
+    assert {"traditional-5.json", "traditional-3.json", "pot-bete-5.json"} <= set(names)
+    pol = E.default_policy(Rules(end=("hands:10",), starting_stack=20), 5)  # session options do not matter
+    assert pol is not None and pol.players == 5 and pol.rules.bete == 5
+    assert E.default_policy(Rules.preset("pot-bete"), 5).rules.bete == "pot"
+    assert E.default_policy(Rules.preset("joker"), 5) is None
+    from ramsli.bots.base import make_bot
+
+    for preset, fallbacks in (("traditional", 0), ("joker", 1)):
+        bot = make_bot("equilibrium:play=random", seed=1)
+        hand = Hand.new(Rules.preset(preset), [20] * 5, dealer=4, rng=random.Random(2))
+        bot.act(hand.observe(hand.to_act))
+        assert bot.fallbacks == fallbacks  # no shipped policy for jokers: the tips declaration
+
+
+def test_the_finer_responders_buckets_split_the_policys():
+    rules = Rules()
+    d = SV.deal_sample(rules, 4, 9, 0, 80)
+    assert np.array_equal(d.fine // 12, d.bucket)
+    for i in range(len(d)):
+        tu = Card.from_index(int(d.turn_up[i]))
+        for p in range(4):
+            cards = [Card.from_index(int(c)) for c in d.cards[i, p]]
+            voids = sum(1 for s in "SHDC" if s != tu.suit and not any(c.suit == s for c in cards))
+            assert (d.fine[i, p] % 12) // 4 == min(voids, 2)
+    m = SV.measure(1, None, d, d, 4, True, fine=True)
+    assert len(m["per_position"]) == 4 and m["br"].shape == (15 * S.NBF,)
+
+
+def test_the_equilibrium_bot_mixes_by_its_seed(tmp_path):
+    from ramsli.bots.base import make_bot
+
+    path = tmp_path / "half.json"
+    E.save_policy(_policy(p=0.5), path)
+
+    def declarations(seed):
+        out = []
+        for deal in range(12):
+            hand = Hand.new(Rules(), [20] * 3, dealer=2, rng=random.Random(deal))
+            out.append(str(make_bot(f"equilibrium:policy={path},play=random", seed=seed).act(hand.observe(0))))
+        return out
+
+    assert declarations(1) == declarations(1)
+    assert declarations(1) != declarations(2)
+    assert {"p1 in", "p1 out"} == set(declarations(1) + declarations(2))  # P(in) 0.5: both happen

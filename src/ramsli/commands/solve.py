@@ -69,6 +69,9 @@ def solve_cmd(
     br_deals: Annotated[int, typer.Option("--br-deals", help="Fresh deals the best response is fitted on.")]
     = 200_000,
     eval_deals: Annotated[int, typer.Option("--eval-deals", help="Fresh deals it is measured on.")] = 100_000,
+    fine: Annotated[bool, typer.Option("--fine-responder", help="With --exploit: the best response sees finer "
+                                       "buckets than the policy (voids, second trump), a check of the "
+                                       "abstraction.")] = False,
     ask: Annotated[Optional[str], typer.Option("--ask", metavar="CARDS", help="Answer for this hand: in or "
                                                "out, and the size of the mistake (with --position and "
                                                "--ins-before or --before).")] = None,
@@ -86,6 +89,11 @@ def solve_cmd(
     report: Annotated[Optional[str], typer.Option("--report", metavar="FILE.md", help="Run the measurements "
                                                   "of the report and write it (plots beside it in a folder "
                                                   "named like it).")] = None,
+    policies: Annotated[Optional[str], typer.Option("--policies", metavar="DIR", help="With --report: also "
+                                                    "write each computed policy there as PRESET-N.json (the "
+                                                    "shipped ones: src/ramsli/lab/policies).")] = None,
+    duplicate_deals: Annotated[int, typer.Option("--duplicate-deals", help="With --report: deals of the "
+                                                 "equilibrium bot's duplicate matches (0: none).")] = 0,
     jobs: Annotated[int, typer.Option("--jobs", "-j", help="Local worker processes dealing the tables "
                                       "(the kernel uses every core by itself).")] = 1,
     as_json: Annotated[bool, typer.Option("--json", help="Print the result as JSON.")] = False,
@@ -119,7 +127,11 @@ def solve_cmd(
         from ramsli.lab.solve_report import write_report
 
         try:
-            write_report(report, seed=seed, scheduler=scheduler, quiet=quiet)
+            command = " ".join(["ramsli solve --report", report] + (["--policies", policies] if policies else [])
+                               + ([f"--duplicate-deals {duplicate_deals}"] if duplicate_deals else [])
+                               + ([f"--seed {seed}"] if seed else []))
+            write_report(report, seed=seed, scheduler=scheduler, quiet=quiet, policies_dir=policies,
+                         duplicate_deals=duplicate_deals, command=command)
         except (SV.SolveError, ClusterError, OSError) as e:
             fail(str(e))
         except KeyboardInterrupt:
@@ -142,7 +154,7 @@ def solve_cmd(
 
             if exploit is not None:
                 res = SV.exploit(exploit, rules, n, seed=seed, br_deals=br_deals, eval_deals=eval_deals, pot=pot,
-                                 runner=runner, progress=progress)
+                                 runner=runner, progress=progress, fine=fine)
             else:
                 path = out or f"solve-{preset}-{n}.json"
                 try:
@@ -182,7 +194,8 @@ def _show_exploit(res: dict) -> None:
     e = res["exploitability"]
     con.print(f"[bold]{res['policy']}[/] at {res['players']} players: a best-responding seat gains "
               f"[bold]{e['mean']:+.4f} ± {e['ci95']:.4f}[/] counters per hand (95% CI), averaged over the "
-              f"positions; best response within the abstraction, fitted on {res['br_deals']:,} deals and "
+              f"positions; best response within the {'finer buckets' if res['responder'] == 'fine' else 'abstraction'}"
+              f", fitted on {res['br_deals']:,} deals and "
               f"measured on {res['eval_deals']:,} others")
     t = Table(title="By position (1 = dealer's left)")
     for c in ("position", "gain of a best response", "95% CI", "value of the policy"):

@@ -270,15 +270,16 @@ def default_policies() -> list[str]:
 _cache: dict[str, Policy] = {}
 
 
-def default_policy(rules: Rules, players: int) -> Policy | None:
-    """The shipped policy solved for these rules (session options aside) and this number of players, or None."""
+def default_policy(rules: Rules, players: int, pot: int = 0) -> Policy | None:
+    """The shipped policy solved for these rules (session options aside), this number of players and this
+    carry-in pot (counters; the shipped ones are solved for an empty pot), or None."""
     key = policy_key(rules)
     for name in default_policies():
         if name not in _cache:
             with resources.as_file(resources.files("ramsli.lab") / "policies" / name) as p:
                 _cache[name] = load_policy(p)
         pol = _cache[name]
-        if pol.players == players and policy_key(pol.rules) == key:
+        if pol.players == players and pol.pot == pot and policy_key(pol.rules) == key:
             return pol
     return None
 

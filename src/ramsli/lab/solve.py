@@ -73,7 +73,7 @@ from ramsli.lab.odds import OddsError, parse_query
 from ramsli.rules import Rules
 
 __all__ = ["SolveError", "SampledDeals", "deal_sample", "solve", "SolveResult", "exploit", "policy_sigma",
-           "ask", "load_policy", "check_game", "measure", "run_cfr", "new_state", "average", "CHECKPOINT_VERSION", "BR_OFFSET", "EVAL_OFFSET"]
+           "ask", "load_policy", "check_game", "measure", "mean_ci", "run_cfr", "new_state", "average", "CHECKPOINT_VERSION", "BR_OFFSET", "EVAL_OFFSET"]
 
 #: checkpoint format version
 CHECKPOINT_VERSION = 1
@@ -122,10 +122,11 @@ def _table_chunk(rules_dict: dict, n: int, seed: int, start: int, count: int, po
     tips = np.empty((count, n, n), np.int8)
     cards = np.empty((count, n, 5), np.int8)
     tus = np.empty(count, np.int8)
+    fine = np.empty((count, n), np.int64)
     S.deal_tables(seed, start, count, n, K.base_deck(rules), K.pack_rules(rules), np.zeros(n, np.int64),
-                  np.full(n, rules.starting_stack, np.int64), pot, pay, bucket_, tips, cards, tus,
+                  np.full(n, rules.starting_stack, np.int64), pot, pay, bucket_, tips, cards, tus, fine,
                   K._chunks(count))
-    return pay, bucket_, tips, cards, tus
+    return pay, bucket_, tips, cards, tus, fine
 
 
 @dataclass
@@ -134,7 +135,8 @@ class SampledDeals:
 
     Attributes:
         pay (B, 2**n, n) float32: counters per declaration mask and position; bucket (B, n);
-        tips (B, n, n) int8; cards (B, n, 5) int8; turn_up (B,) int8; weight (B,) float64 (1 each).
+        tips (B, n, n) int8; cards (B, n, 5) int8; turn_up (B,) int8; weight (B,) float64 (1 each);
+        fine (B, n): the finer responder's buckets (:func:`ramsli.lab.solve_kernel.fine_bucket_of`), or None.
     """
 
     pay: np.ndarray
@@ -143,6 +145,7 @@ class SampledDeals:
     cards: np.ndarray
     turn_up: np.ndarray
     weight: np.ndarray
+    fine: np.ndarray | None = None
 
     def __len__(self) -> int:
         return len(self.pay)
@@ -150,7 +153,7 @@ class SampledDeals:
     def part(self, lo: int, hi: int) -> "SampledDeals":
         """Deals ``lo .. hi-1``."""
         return SampledDeals(self.pay[lo:hi], self.bucket[lo:hi], self.tips[lo:hi], self.cards[lo:hi],
-                            self.turn_up[lo:hi], self.weight[lo:hi])
+                            self.turn_up[lo:hi], self.weight[lo:hi], None if self.fine is None else self.fine[lo:hi])
 
 
 def deal_sample(rules: Rules, n: int, seed: int, start: int, count: int, pot: int = 0,
@@ -165,9 +168,9 @@ def deal_sample(rules: Rules, n: int, seed: int, start: int, count: int, pot: in
     res = run_chunks(runner, _table_chunk, work, on_done=(lambda k, r: progress(len(r[0]))) if progress else None)
     if not res:
         z = _table_chunk(rules.to_dict(), n, seed, start, 0, pot)
-        return SampledDeals(*z, np.zeros(0))
-    parts = [np.concatenate([r[j] for r in res]) for j in range(5)]
-    return SampledDeals(*parts, np.ones(count))
+        return SampledDeals(*z[:5], np.zeros(0), z[5])
+    parts = [np.concatenate([r[j] for r in res]) for j in range(6)]
+    return SampledDeals(*parts[:5], np.ones(count), parts[5])
 
 
 # ---------------------------------------------------------------------------
@@ -373,12 +376,14 @@ def policy_sigma(policy: Policy, n: int, forced: bool = True) -> np.ndarray:
     return sigma
 
 
-def _br_cfv(deals: SampledDeals, kind: int, sigma, given, n: int, forced: bool) -> np.ndarray:
+def _br_cfv(deals: SampledDeals, kind: int, sigma, given, n: int, forced: bool, fine: bool = False) -> np.ndarray:
     nodes = (1 << n) - 1
-    cfv = np.zeros((nodes * S.NB, 4))
+    nbr = S.NBF if fine else S.NB
+    cfv = np.zeros((nodes * nbr, 4))
     sig = np.zeros(1) if sigma is None else sigma
     giv = np.zeros((1, 1)) if given is None else given
-    S.br_values(deals.pay, deals.bucket, deals.tips, giv, deals.weight, kind, sig, n, S.NB, forced, cfv)
+    S.br_values(deals.pay, deals.bucket, deals.tips, giv, deals.weight, kind, sig, n, S.NB, forced,
+                deals.fine if fine else deals.bucket, nbr, cfv)
     return cfv
 
 
@@ -435,7 +440,8 @@ def _policy_kind(spec, rules: Rules, n: int):
 
 def exploit(spec, rules: Rules, n: int, seed: int = 0, br_deals: int = 200_000, eval_deals: int = 100_000,
             pot: int = 0, runner: Runner | None = None, progress: Callable[[str, int, int], None] | None = None,
-            br_sample: SampledDeals | None = None, eval_sample: SampledDeals | None = None) -> dict[str, Any]:
+            br_sample: SampledDeals | None = None, eval_sample: SampledDeals | None = None,
+            fine: bool = False) -> dict[str, Any]:
     """Estimate how many counters per hand a best-responding seat gains against ``spec`` (see the module text).
 
     Args:
@@ -443,7 +449,8 @@ def exploit(spec, rules: Rules, n: int, seed: int = 0, br_deals: int = 200_000, 
             (the shipped policy) or a bot spec (asked through the engine: slow, use small sizes);
         br_deals: fresh deals to fit the best response on (hand numbers from :data:`BR_OFFSET`);
         eval_deals: fresh deals to measure it on (from :data:`EVAL_OFFSET`); br_sample / eval_sample:
-            such samples already dealt (e.g. shared by several policies).
+            such samples already dealt (e.g. shared by several policies); fine: the responder sees finer
+            buckets than the policy (:func:`ramsli.lab.solve_kernel.fine_bucket_of`).
 
     Returns:
         ``{"policy", "players", "exploitability": {"mean", "ci95"}, "per_position": [{"mean", "ci95"}, ...],
@@ -466,33 +473,36 @@ def exploit(spec, rules: Rules, n: int, seed: int = 0, br_deals: int = 200_000, 
                                   progress=(lambda k: progress("deal", k, br_deals + eval_deals)) if progress else None)
     giv_br = bot_node_probs(bot, rules, br_sample, n, seed) if kind == 2 else None
     giv_ev = bot_node_probs(bot, rules, eval_sample, n, seed + 1) if kind == 2 else None
-    m = measure(kind, sigma, br_sample, eval_sample, n, forced, giv_br, giv_ev)
-    return {"policy": name, "players": n, "rules": rules.diff(), **{k: v for k, v in m.items() if k != "br"}, "seed": seed, "nodes": nodes,
+    m = measure(kind, sigma, br_sample, eval_sample, n, forced, giv_br, giv_ev, fine=fine)
+    return {"policy": name, "players": n, "rules": rules.diff(), "responder": "fine" if fine else "abstraction", **{k: v for k, v in m.items() if k != "br"}, "seed": seed, "nodes": nodes,
             "abstraction": ABSTRACTION}
 
 
-def _stat(x: np.ndarray) -> dict[str, float]:
+def mean_ci(x: np.ndarray) -> dict[str, float]:
+    """``{"mean", "ci95"}`` of a sample: its mean and the half-width of its 95% interval (normal)."""
     half = 1.96 * float(x.std(ddof=1)) / math.sqrt(len(x)) if len(x) > 1 else float("inf")
     return {"mean": float(x.mean()), "ci95": half}
 
 
 def measure(kind: int, sigma, br_sample: SampledDeals, eval_sample: SampledDeals, n: int, forced: bool,
-            given_br=None, given_eval=None) -> dict[str, Any]:
+            given_br=None, given_eval=None, fine: bool = False) -> dict[str, Any]:
     """Fit a best response per position on ``br_sample`` and measure its gain on ``eval_sample``.
 
     ``kind`` 0: ``sigma`` is P(in) per infoset; 1: the tips policy; 2: P(in) per deal and node given
     (``given_br``, ``given_eval``). Returns ``exploitability`` (mean over positions; mean and 95% CI
     over the evaluation deals, weighted equally), ``per_position``, ``value`` (the policy's own
-    counters per position), ``br`` (the best response, 1/0 per infoset), and the deal counts.
+    counters per position), ``br`` (the best response, 1/0 per infoset), and the deal counts. With
+    ``fine`` the responder sees the finer buckets (``SampledDeals.fine``), a check of the abstraction.
     """
-    cfv = _br_cfv(br_sample, kind, sigma, given_br, n, forced)
+    cfv = _br_cfv(br_sample, kind, sigma, given_br, n, forced, fine)
     br = (cfv[:, 0] > cfv[:, 1]).astype(np.float64)
     gain = np.empty((len(eval_sample), n))
     base = np.empty((len(eval_sample), n))
     S.eval_gain(eval_sample.pay, eval_sample.bucket, eval_sample.tips,
                 np.zeros((1, 1)) if given_eval is None else given_eval, kind,
-                np.zeros(1) if sigma is None else sigma, br, n, S.NB, forced, gain, base)
-    return {"exploitability": _stat(gain.mean(axis=1)), "per_position": [_stat(gain[:, d]) for d in range(n)],
+                np.zeros(1) if sigma is None else sigma, br, n, S.NB, forced,
+                eval_sample.fine if fine else eval_sample.bucket, S.NBF if fine else S.NB, gain, base)
+    return {"exploitability": mean_ci(gain.mean(axis=1)), "per_position": [mean_ci(gain[:, d]) for d in range(n)],
             "value": [float(v) for v in base.mean(axis=0)], "br": br, "br_deals": len(br_sample),
             "eval_deals": len(eval_sample)}
 

@@ -32,7 +32,7 @@ from ramsli.lab.kernel import (
     N_DECISIONS, P_DEALER_FORCED, P_FIRST_BATCH, TIPS, _RANK, _SUIT, _deal, _gen_hand, _hand, _tips_declare,
 )
 
-__all__ = ["N_FEATURES", "NB", "bucket_of", "deal_tables", "cfr_batch", "node_probs_table", "node_probs_tips",
+__all__ = ["N_FEATURES", "NB", "NBF", "fine_bucket_of", "bucket_of", "deal_tables", "cfr_batch", "node_probs_table", "node_probs_tips",
            "br_values", "eval_gain", "tree_values", "node_advantages"]
 
 #: the bucket radix: trumps 0..5, best trump class 0..4, trumps of effective rank <= 1 (0..2),
@@ -86,13 +86,58 @@ def bucket_of(hand, hl, trump, turn_up, base):
     return (((min(nt, 5) * 5 + bc) * 3 + min(top2, 2)) * 3 + min(aces, 2)) * 3 + min(kings, 2)
 
 
+#: the finer responder's buckets: each bucket split by side-suit voids (0, 1, 2+) and the second
+#: trump's effective rank (none, 0-1, 2-3, lower)
+NBF = NB * 12
+
+
+@njit(cache=True, error_model="numpy")
+def fine_bucket_of(hand, hl, trump, turn_up, base):
+    """A finer bucket (for an honesty check of the abstraction): :func:`bucket_of` times 12, plus
+    side-suit voids (0, 1, 2+; the four suits less trump) times 4, plus the class of the second-best
+    trump's effective rank (0 none, 1 for 0-1, 2 for 2-3, 3 lower)."""
+    effs = np.full(5, 99, np.int64)
+    ne = 0
+    seen = np.zeros(4, np.int64)
+    for i in range(hl):
+        c = hand[i]
+        s = _SUIT[c]
+        if s == 4 or s == trump:
+            e = 0
+            for k in range(base.shape[0]):
+                o = base[k]
+                so = _SUIT[o]
+                if (so == 4 or so == trump) and _RANK[o] > _RANK[c] and o != turn_up:
+                    mine = False
+                    for j in range(hl):
+                        if hand[j] == o:
+                            mine = True
+                    if not mine:
+                        e += 1
+            effs[ne] = e
+            ne += 1
+        else:
+            seen[s] = 1
+    voids = 0
+    for s in range(4):
+        if s != trump and seen[s] == 0:
+            voids += 1
+    sec = 0
+    if ne >= 2:
+        effs.sort()
+        e2 = effs[1]
+        sec = 1 if e2 <= 1 else (2 if e2 <= 3 else 3)
+    return bucket_of(hand, hl, trump, turn_up, base) * 12 + min(voids, 2) * 4 + sec
+
+
 @njit(cache=True, error_model="numpy", parallel=True)
-def deal_tables(seed, start, count, n, base, prm, var, stacks0, pot0, pay, bucket, tips, cards, turn_ups, chunks):
+def deal_tables(seed, start, count, n, base, prm, var, stacks0, pot0, pay, bucket, tips, cards, turn_ups, fine,
+                chunks):
     """Deal hands ``start .. start+count-1`` of ``seed`` and play each under every declaration mask.
 
     Writes ``pay[i, mask, d]`` (float32, counters of position ``d``), ``bucket[i, d]`` and
     ``tips[i, d, k]`` (1 if the tips policy declares in at position ``d`` after ``k`` ins), and the
-    dealt ``cards[i, d, :]`` and ``turn_ups[i]`` (card indices).
+    dealt ``cards[i, d, :]`` and ``turn_ups[i]`` (card indices), and ``fine[i, d]`` (:func:`fine_bucket_of`).
     Under ``dealer_forced`` the mask with every seat out plays as the dealer in (R4.5).
     """
     d = base.shape[0]
@@ -132,6 +177,7 @@ def deal_tables(seed, start, count, n, base, prm, var, stacks0, pot0, pay, bucke
                 for q in range(5):
                     cards[i, p, q] = dealt[s, q]
                 bucket[i, p] = bucket_of(dealt[s], 5, trump, tu, base)
+                fine[i, p] = fine_bucket_of(dealt[s], 5, trump, tu, base)
                 for k in range(n):
                     tips[i, p, k] = 1 if _tips_declare(dealt[s], 5, trump, k, var[s]) else 0
             for m in range(nm):
@@ -289,7 +335,7 @@ def _pins(i, kind, bucket, tips, sigma, given, n, nb, forced, pin):
 
 
 @njit(cache=True, error_model="numpy")
-def br_values(pay, bucket, tips, given, weight, kind, sigma, n, nb, forced, cfv):
+def br_values(pay, bucket, tips, given, weight, kind, sigma, n, nb, forced, rbucket, nbr, cfv):
     """Counterfactual values of ``in``/``out`` per infoset against a policy, for a best response.
 
     ``kind`` 0: the policy is the table ``sigma``; 1: the tips policy (``tips``); 2: P(in) per deal
@@ -298,7 +344,8 @@ def br_values(pay, bucket, tips, given, weight, kind, sigma, n, nb, forced, cfv)
     reach-free advantage ``value(in) - value(out)`` to ``cfv[.., 3]``, where the
     reach and the later declarations follow the policy: the best response of the position acting
     at each infoset is the action with the larger sum (every position acts once per hand, so all
-    positions' best responses come from one pass).
+    positions' best responses come from one pass). The responder's infosets are
+    ``node * nbr + rbucket[i, d]`` (its own buckets, e.g. finer ones than the policy's).
     """
     nodes = (1 << n) - 1
     val = np.empty((nodes, n))
@@ -310,7 +357,7 @@ def br_values(pay, bucket, tips, given, weight, kind, sigma, n, nb, forced, cfv)
         tree_values(pay[i], pin, n, val, reach)
         for d in range(n):
             off = (1 << d) - 1
-            b = bucket[i, d]
+            b = rbucket[i, d]
             for h in range(1 << d):
                 node = off + h
                 if d == n - 1:
@@ -321,14 +368,14 @@ def br_values(pay, bucket, tips, given, weight, kind, sigma, n, nb, forced, cfv)
                     v_out = val[noff + h, d]
                     v_in = val[noff + h + (1 << d), d]
                 r = reach[node] * w
-                cfv[node * nb + b, 0] += r * v_in
-                cfv[node * nb + b, 1] += r * v_out
-                cfv[node * nb + b, 2] += r
-                cfv[node * nb + b, 3] += w * (v_in - v_out)
+                cfv[node * nbr + b, 0] += r * v_in
+                cfv[node * nbr + b, 1] += r * v_out
+                cfv[node * nbr + b, 2] += r
+                cfv[node * nbr + b, 3] += w * (v_in - v_out)
 
 
 @njit(cache=True, error_model="numpy", parallel=True)
-def eval_gain(pay, bucket, tips, given, kind, sigma, br, n, nb, forced, gain, base_val):
+def eval_gain(pay, bucket, tips, given, kind, sigma, br, n, nb, forced, rbucket, nbr, gain, base_val):
     """Per deal and position: the counters a best response ``br`` (P(in) per infoset, 0 or 1) gains
     over the policy at that position, the others playing the policy; ``gain[i, d]``, and the
     policy's own value ``base_val[i, d]``."""
@@ -348,10 +395,10 @@ def eval_gain(pay, bucket, tips, given, kind, sigma, br, n, nb, forced, gain, ba
             for k in range(nodes):
                 pbr[k] = pin[k]
             off = (1 << d) - 1
-            b = bucket[i, d]
+            b = rbucket[i, d]
             for h in range(1 << d):
                 if off + h != fn:
-                    pbr[off + h] = br[(off + h) * nb + b]
+                    pbr[off + h] = br[(off + h) * nbr + b]
             tree_values(pay[i], pbr, n, val, reach)
             gain[i, d] = val[0, d] - base_val[i, d]
 

@@ -30,16 +30,18 @@ from ramsli.rules import Rules
 
 __all__ = ["CONFIGS", "SIZES", "write_report", "tips_clauses", "CLAUSES"]
 
-#: (preset, players) of the report
-CONFIGS: tuple[tuple[str, int], ...] = (("traditional", 3), ("traditional", 4), ("traditional", 5),
-                                        ("traditional", 6), ("double-penalty", 5), ("pot-bete", 5))
+#: (preset, players, carry-in pot) of the report. With an empty pot, pot-bete at 5 players is the
+#: traditional game (the bete is the pot of 5 antes), so it is also solved after a carry-over of 5.
+CONFIGS: tuple[tuple[str, int, int], ...] = (("traditional", 3, 0), ("traditional", 4, 0), ("traditional", 5, 0),
+                                             ("traditional", 6, 0), ("double-penalty", 5, 0), ("pot-bete", 5, 0),
+                                             ("pot-bete", 5, 5))
 #: sizes per number of players: solver deals, batch, iterations; best-response and evaluation deals
 SIZES: dict[int, dict[str, int]] = {
-    2: dict(deals=60_000, batch=6_000, iterations=400, br=150_000, eval=100_000),
-    3: dict(deals=120_000, batch=12_000, iterations=400, br=200_000, eval=100_000),
-    4: dict(deals=120_000, batch=12_000, iterations=400, br=200_000, eval=100_000),
-    5: dict(deals=100_000, batch=10_000, iterations=400, br=150_000, eval=100_000),
-    6: dict(deals=60_000, batch=6_000, iterations=400, br=100_000, eval=60_000),
+    2: dict(deals=100_000, batch=10_000, iterations=500, br=200_000, eval=200_000),
+    3: dict(deals=200_000, batch=20_000, iterations=500, br=300_000, eval=200_000),
+    4: dict(deals=200_000, batch=20_000, iterations=500, br=300_000, eval=200_000),
+    5: dict(deals=200_000, batch=20_000, iterations=500, br=300_000, eval=200_000),
+    6: dict(deals=120_000, batch=12_000, iterations=500, br=150_000, eval=100_000),
 }
 CLAUSES = ("count", "path", "walkover", "no path")
 _CLAUSE_TEXT = {
@@ -176,10 +178,12 @@ def _plots(folder: Path, results: list[dict], heat: np.ndarray, clause_rows: lis
         its = [s["iterations"] for s in r["snapshots"]]
         m = [s["exploitability"]["mean"] for s in r["snapshots"]]
         ci = [s["exploitability"]["ci95"] for s in r["snapshots"]]
-        line, = ax.plot(its, m, marker="o", ms=3, label=f"{r['preset']} {r['players']}p")
+        line, = ax.plot(its, m, marker="o", ms=3, label=f"{r['preset']} {r['players']}p"
+                        + (f" pot {r['pot']}" if r.get("pot") else ""))
         ax.fill_between(its, np.array(m) - ci, np.array(m) + ci, color=line.get_color(), alpha=0.15)
         ax.axhline(r["tips"]["exploitability"]["mean"] / 10, color=line.get_color(), ls=":", lw=0.8)
     ax.set_xscale("log")
+    ax.set_yscale("symlog", linthresh=1e-3)
     ax.axhline(0, color="k", lw=0.5)
     ax.set_xlabel("CFR+ iterations")
     ax.set_ylabel("exploitability (counters per hand)")
@@ -197,7 +201,8 @@ def _plots(folder: Path, results: list[dict], heat: np.ndarray, clause_rows: lis
         ax.bar(x + (j - 0.5) * 0.38, m, 0.38, yerr=ci, capsize=3, label=label)
         for xi, v in zip(x, m):
             ax.text(xi + (j - 0.5) * 0.38, max(v, 0) + 0.01, f"{v:.3f}", ha="center", fontsize=7)
-    ax.set_xticks(x, [f"{r['preset']}\n{r['players']} players" for r in results], fontsize=8)
+    ax.set_xticks(x, [f"{r['preset']}\n{r['players']}p" + (f" pot {r['pot']}" if r.get("pot") else "")
+                      for r in results], fontsize=7)
     ax.set_ylabel("counters per hand a best response gains")
     ax.set_title("Exploitability per policy (95% CI)")
     ax.legend()
@@ -244,6 +249,10 @@ def _plots(folder: Path, results: list[dict], heat: np.ndarray, clause_rows: lis
     plt.close(fig)
 
 
+def _game(r: dict) -> str:
+    return f"{r['preset']}, {r['players']} players" + (f", carry-in pot {r['pot']}" if r.get("pot") else "")
+
+
 def _fmt(s: dict, digits: int = 4) -> str:
     return f"{s['mean']:+.{digits}f} ± {s['ci95']:.{digits}f}"
 
@@ -277,50 +286,56 @@ def write_report(path: str | Path, seed: int = 0, scheduler: str | None = None, 
     clause_rows: list[dict] = []
     all_clauses: dict[str, list[dict]] = {}
     with SV.make_runner(scheduler) as runner:
-        for preset, n in configs:
+        for preset, n, pot in configs:
             z = sizes[n]
             rules = Rules.preset(preset)
             forced = bool(rules.dealer_forced)
             t0 = time.perf_counter()
             snaps = sorted({int(x) for x in np.unique(np.geomspace(1, z["iterations"], 9).round())})
             sol = SV.solve(rules, n, iterations=z["iterations"], seed=seed, deals=z["deals"], batch=z["batch"],
-                           snapshot_at=snaps, runner=runner, finish_deals=z["br"] // 2)
+                           pot=pot, snapshot_at=snaps, runner=runner, finish_deals=z["br"] // 2)
             t_solve = time.perf_counter() - t0
-            if policies_dir is not None:
+            if policies_dir is not None and pot == 0:
                 Path(policies_dir).mkdir(parents=True, exist_ok=True)
                 save_policy(sol.policy, Path(policies_dir) / f"{preset}-{n}.json")
-            brs = SV.deal_sample(rules, n, seed, SV.BR_OFFSET, z["br"], 0, runner)
-            evs = SV.deal_sample(rules, n, seed, SV.EVAL_OFFSET, z["eval"], 0, runner)
+            brs = SV.deal_sample(rules, n, seed, SV.BR_OFFSET, z["br"], pot, runner)
+            evs = SV.deal_sample(rules, n, seed, SV.EVAL_OFFSET, z["eval"], pot, runner)
             tips = SV.measure(1, None, brs, evs, n, forced)
             eq = SV.measure(0, sol.sigma, brs, evs, n, forced)
             always = SV.measure(0, np.ones_like(sol.sigma), brs, evs, n, forced)
+            tips_f = SV.measure(1, None, brs, evs, n, forced, fine=True)
+            eq_f = SV.measure(0, sol.sigma, brs, evs, n, forced, fine=True)
             snap_res = [{"iterations": t, **{k: v for k, v in SV.measure(0, s, brs, evs, n, forced).items()
                                              if k != "br"}} for t, s in sorted(sol.snapshots.items())]
             rows = tips_clauses(evs, sol.sigma, n, forced)
-            all_clauses[f"{preset}-{n}"] = rows
-            r = {"preset": preset, "players": n, "sizes": z, "solve_seconds": t_solve,
+            all_clauses[f"{preset}-{n}" + (f"-pot{pot}" if pot else "")] = rows
+            r = {"preset": preset, "players": n, "pot": pot, "sizes": z, "solve_seconds": t_solve,
                  "seconds": time.perf_counter() - t0,
                  "tips": {k: v for k, v in tips.items() if k != "br"},
                  "equilibrium": {k: v for k, v in eq.items() if k != "br"},
                  "always_in": {k: v for k, v in always.items() if k != "br"},
+                 "tips_fine": {k: v for k, v in tips_f.items() if k != "br"},
+                 "equilibrium_fine": {k: v for k, v in eq_f.items() if k != "br"},
                  "snapshots": snap_res, "eq_in_rate": _in_rates(evs, sol.sigma, n, forced),
                  "tips_in_rate": _tips_in_rates(evs.part(0, min(len(evs), 20_000)), n, forced)}
-            if preset == "traditional" and n == 5 or heat is None and n == max(c[1] for c in configs):
+            if preset == "traditional" and n == 5 or heat is None and n == max(c[1] for c in configs) and not pot:
                 heat = _heat(evs, sol.sigma, n, forced)
                 clause_rows = rows
                 n_heat = n
                 ask_policy = sol.policy
             results.append(r)
             e, t_ = r["equilibrium"]["exploitability"], r["tips"]["exploitability"]
-            say(f"{preset} {n}p: tips {_fmt(t_)}, equilibrium {_fmt(e)} ({r['seconds']:.0f} s)")
+            say(f"{preset} {n}p pot {pot}: tips {_fmt(t_)}, equilibrium {_fmt(e)} ({r['seconds']:.0f} s)")
     duplicate = []
     if duplicate_deals > 0:
-        for other in ("montecarlo", "tips"):
-            specs = ["equilibrium"] + [other] * 4
-            res = run_tournament(specs, Rules(), duplicate_deals, seed=seed, duplicate=True)
+        for seat, other in (("equilibrium", "montecarlo"), ("equilibrium", "tips"), ("equilibrium:play=tips", "tips"),
+                            ("montecarlo", "tips")):
+            res = run_tournament([seat] + [other] * 4, Rules(), duplicate_deals, seed=seed, duplicate=True)
+            per = np.array(res.per_deal, float)
+            diff = per[:, 0] - per[:, 1:].mean(axis=1)
             d = res.to_dict()
-            duplicate.append({"opponents": other, **d})
-            say(f"duplicate vs {other}: {d['bots'][0]}")
+            duplicate.append({"seat": seat, "opponents": other, "difference": SV.mean_ci(diff), **d})
+            say(f"duplicate {seat} vs {other}: {d['bots'][0]['mean']:+.3f}, difference {_fmt(SV.mean_ci(diff), 3)}")
     _plots(folder, results, heat, clause_rows, n_heat)
     answers = [SV.ask(ask_policy, "9S KH 8D 7C 9C", tu, position=3, ins_before=1) for tu in ("7S", "7H", "7D", "8C")]
     data = {"seed": seed, "results": results, "clauses": all_clauses, "duplicate": duplicate,
@@ -369,11 +384,24 @@ def _markdown(data: dict, folder: str, answers: list[dict], command: str) -> str
         t, e, a = (r[k]["exploitability"] for k in ("tips", "equilibrium", "always_in"))
         ratio = e["mean"] / t["mean"] if t["mean"] > 0 else float("nan")
         z = r["sizes"]
-        L.append(f"| {r['preset']}, {r['players']} players | {_fmt(t)} | {_fmt(e)} | {ratio:.3f} | "
+        L.append(f"| {_game(r)} | {_fmt(t)} | {_fmt(e)} | {ratio:.3f} | "
                  f"{a['mean']:+.3f} | {z['deals']:,} / {z['br']:,} / {z['eval']:,} | {r['seconds']:.0f} s |")
     L += ["", "Counters per hand a best-responding seat gains (95% CI). The aim was the computed policy at "
           "most a tenth of the tips policy's: the *ratio* column. `always in` (everyone always in) is a "
-          "baseline.", "", f"![exploitability]({folder}/exploitability.png)", "",
+          "baseline. With an empty carry-in pot, `pot-bete` at 5 players *is* `traditional` (the bete is the "
+          "pot of five antes, 5 counters), so those two rows agree to the last digit; with a carry-in pot of 5 "
+          "(the pot after one bete) the bete is 10 and the game differs. The shipped policies are those solved "
+          "for an empty pot.", "",
+          "**A responder who sees more.** The same measurement with a best response that sees a finer "
+          "abstraction than the policy — every bucket split by the side-suit voids (0, 1, 2+) and the second "
+          "trump's effective rank (12 times as many buckets) — bounds how much the abstraction itself hides. "
+          "It is fitted on the same deals, so it is noisier (more infosets, fewer deals each):", "",
+          "| game | tips, finer responder | equilibrium, finer responder | ratio |", "| --- | ---: | ---: | ---: |"]
+    for r in res:
+        t, e = r["tips_fine"]["exploitability"], r["equilibrium_fine"]["exploitability"]
+        ratio = e["mean"] / t["mean"] if t["mean"] > 0 else float("nan")
+        L.append(f"| {_game(r)} | {_fmt(t)} | {_fmt(e)} | {ratio:.3f} |")
+    L += ["", f"![exploitability]({folder}/exploitability.png)", "",
           "## Convergence", "", f"![convergence]({folder}/convergence.png)", "",
           "Exploitability of the average strategy after each number of iterations, measured on the same "
           "fresh deals as above.", "", "## Which hands the equilibrium plays, by position", "",
@@ -383,7 +411,7 @@ def _markdown(data: dict, folder: str, answers: list[dict], command: str) -> str
           "| game | in-rate by position (equilibrium) | in-rate by position (tips, self-play) |",
           "| --- | --- | --- |"]
     for r in res:
-        L.append(f"| {r['preset']}, {r['players']} players | {' '.join(f'{x:.0%}' for x in r['eq_in_rate'])} | "
+        L.append(f"| {_game(r)} | {' '.join(f'{x:.0%}' for x in r['eq_in_rate'])} | "
                  f"{' '.join(f'{x:.0%}' for x in r['tips_in_rate'])} |")
     L += ["", "## The seeds' tips beside the equilibrium", "",
           "Every declaration the equilibrium reaches is put under the clause of the tips that decides it "
@@ -395,9 +423,10 @@ def _markdown(data: dict, folder: str, answers: list[dict], command: str) -> str
           "equilibrium; *tip's edge*: counters per declaration the tip's answer gains over the other one (negative: "
           "the tip is wrong on average); *cost*: counters per declaration lost by following the tip instead of "
           "the better answer.", "", f"![tips]({folder}/tips.png)", ""]
-    for key, rows in data["clauses"].items():
-        pre, nn = key.rsplit("-", 1)
-        L += [f"### {pre}, {nn} players",
+    for r0 in res:
+        key = f"{r0['preset']}-{r0['players']}" + (f"-pot{r0['pot']}" if r0["pot"] else "")
+        rows = data["clauses"][key]
+        L += [f"### {_game(r0)}",
               "", "| position | clause | share | tips | equilibrium | holds | tip's edge | cost |",
               "| ---: | --- | ---: | ---: | ---: | ---: | ---: | ---: |"]
         for r in rows:
@@ -421,16 +450,19 @@ def _markdown(data: dict, folder: str, answers: list[dict], command: str) -> str
           "loses per hand by the other choice.", ""]
     if data["duplicate"]:
         L += ["## The `equilibrium` bot in duplicate", "",
-              "One `equilibrium` seat against four of the same opponent, every deal in every rotation "
-              "(traditional, 5 players); the `equilibrium` bot plays cards like `montecarlo` "
-              "(`ramsli.lab.equilibrium.PLAY_BOT`).", "",
-              "| opponents | deals | equilibrium: counters per hand | opponents: counters per hand |",
-              "| --- | ---: | ---: | ---: |"]
+              "One seat against four of the same opponent, every deal in every rotation (traditional, 5 players, "
+              "the shipped policy); the `equilibrium` bot plays cards like `montecarlo` "
+              "(`ramsli.lab.equilibrium.PLAY_BOT`; `equilibrium:play=tips` plays like tips). Every seat loses "
+              "counters on average (betes go to later pots), so what counts is the *difference*: the seat's "
+              "counters per hand minus the opponents' average, per deal, with its 95% interval.", "",
+              "| seat | opponents | deals | seat: counters per hand | opponents: counters per hand | difference |",
+              "| --- | --- | ---: | ---: | ---: | ---: |"]
         for d in data["duplicate"]:
             b = d["bots"]
-            L.append(f"| {d['opponents']} | {d['deals']} | {b[0]['mean']:+.3f} ± "
-                     f"{b[0]['ci95']:.3f} | {np.mean([x['mean'] for x in b[1:]]):+.3f} |")
-        L.append("")
+            L.append(f"| `{d['seat']}` | `{d['opponents']}` | {d['deals']} | {b[0]['mean']:+.3f} ± {b[0]['ci95']:.3f} | "
+                     f"{np.mean([x['mean'] for x in b[1:]]):+.3f} | {_fmt(d['difference'], 3)} |")
+        L += ["", "The equilibrium is solved against tips card play; against `montecarlo`, who plays its cards "
+              "better, it has not been re-solved (the play policy of the solver is the kernel's tips).", ""]
     L += ["## Reproduce", "", f"    {command}", "",
           "Each game alone: `ramsli solve --preset P --players N --iterations T --deals D --batch B --out F.json`, "
           "then `ramsli solve --preset P --players N --exploit F.json` (or `--exploit tips`). The same seed gives "
