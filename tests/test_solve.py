@@ -339,3 +339,12 @@ def test_the_equilibrium_bot_mixes_by_its_seed(tmp_path):
     assert declarations(1) == declarations(1)
     assert declarations(1) != declarations(2)
     assert {"p1 in", "p1 out"} == set(declarations(1) + declarations(2))  # P(in) 0.5: both happen
+
+
+def test_solve_help_speaks_to_players():
+    import re
+
+    r = CliRunner().invoke(app, ["solve", "--help"], env={"COLUMNS": "200", "NO_COLOR": "1"})
+    assert r.exit_code == 0
+    assert not re.search(r"issue\s*#?\d", r.stdout, re.I) and "seeds" not in r.stdout
+    assert "KEY=VALUE" in r.stdout and "--exploit" in r.stdout and "--ask" in r.stdout

@@ -256,4 +256,4 @@ def _ask(SV, rules: Rules, n: int, cards: str, turn_up: str | None, position: in
 def register(app: typer.Typer) -> None:
     """Add ``solve`` to the ``ramsli`` app."""
     app.command("solve", help="Solve the in/out question: a declaration equilibrium, its exploitability, "
-                "and answers for one hand (issue 14).")(solve_cmd)
+                "and answers for one hand.")(solve_cmd)
