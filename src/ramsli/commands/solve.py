@@ -66,9 +66,11 @@ def solve_cmd(
     exploit: Annotated[Optional[str], typer.Option("--exploit", metavar="POLICY", help="Measure POLICY "
                                                    "instead of solving: a policy file, tips, equilibrium (the "
                                                    "shipped policy) or a bot name (slow).")] = None,
-    br_deals: Annotated[int, typer.Option("--br-deals", help="Fresh deals the best response is fitted on.")]
-    = 200_000,
-    eval_deals: Annotated[int, typer.Option("--eval-deals", help="Fresh deals it is measured on.")] = 100_000,
+    br_deals: Annotated[Optional[int], typer.Option("--br-deals", help="Fresh deals the best response is "
+                                                    "fitted on; default 200,000 (a bot: 3,000).",
+                                                    show_default=False)] = None,
+    eval_deals: Annotated[Optional[int], typer.Option("--eval-deals", help="Fresh deals it is measured on; default "
+                                                      "100,000 (a bot: 2,000).", show_default=False)] = None,
     fine: Annotated[bool, typer.Option("--fine-responder", help="With --exploit: the best response sees finer "
                                        "buckets than the policy (voids, second trump), a check of the "
                                        "abstraction.")] = False,
@@ -153,6 +155,14 @@ def solve_cmd(
                 prog.update(tasks[phase], completed=done)
 
             if exploit is not None:
+                asks_bot = exploit not in ("tips", "equilibrium") and not exploit.endswith(".json")
+                if br_deals is None:
+                    br_deals = 3_000 if asks_bot else 200_000
+                if eval_deals is None:
+                    eval_deals = 2_000 if asks_bot else 100_000
+                if asks_bot:
+                    console.print(f"{exploit} is asked through the engine at every declaration of every deal: "
+                                  f"{br_deals:,} + {eval_deals:,} deals (slow; --br-deals, --eval-deals)")
                 res = SV.exploit(exploit, rules, n, seed=seed, br_deals=br_deals, eval_deals=eval_deals, pot=pot,
                                  runner=runner, progress=progress, fine=fine)
             else:
@@ -203,6 +213,9 @@ def _show_exploit(res: dict) -> None:
     for d, (p, v) in enumerate(zip(res["per_position"], res["value"])):
         t.add_row(str(d + 1), f"{p['mean']:+.4f}", f"± {p['ci95']:.4f}", f"{v:+.3f}")
     con.print(t)
+    if e["mean"] + e["ci95"] < 0:
+        con.print("the best response loses on fresh deals: fitted on too few deals to beat the policy (it is "
+                  "then no sign of strength); give more --br-deals")
 
 
 def _ask(SV, rules: Rules, n: int, cards: str, turn_up: str | None, position: int, ins_before: int | None,

@@ -446,7 +446,9 @@ def exploit(spec, rules: Rules, n: int, seed: int = 0, br_deals: int = 200_000, 
 
     Args:
         spec: a :class:`Policy`, a P(in) array per infoset, a policy file path, ``"tips"``, ``"equilibrium"``
-            (the shipped policy) or a bot spec (asked through the engine: slow, use small sizes);
+            (the shipped policy) or a bot spec (asked through the engine at every node of every deal: slow,
+            use small sizes; only the bot's declarations are taken, the cards are played by the tips play
+            policy as for every policy here);
         br_deals: fresh deals to fit the best response on (hand numbers from :data:`BR_OFFSET`);
         eval_deals: fresh deals to measure it on (from :data:`EVAL_OFFSET`); br_sample / eval_sample:
             such samples already dealt (e.g. shared by several policies); fine: the responder sees finer
