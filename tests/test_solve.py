@@ -348,3 +348,16 @@ def test_solve_help_speaks_to_players():
     assert r.exit_code == 0
     assert not re.search(r"issue\s*#?\d", r.stdout, re.I) and "seeds" not in r.stdout
     assert "KEY=VALUE" in r.stdout and "--exploit" in r.stdout and "--ask" in r.stdout
+
+
+def test_this_very_hand_is_answered_by_sampling_the_other_cards():
+    pol = E.default_policy(Rules(), 3)
+    strong = SV.ask(pol, "AS KS QS AH AD", "7S", position=2, before=["in"], samples=2000, seed=1)["answers"][0]
+    weak = SV.ask(pol, "8H 9D 8C 9C 7D", "7S", position=2, before=["in"], samples=2000, seed=1)["answers"][0]
+    assert strong["hand"]["mean"] - strong["hand"]["ci95"] > 1.0  # in wins the pot nearly always
+    assert weak["hand"]["mean"] + weak["hand"]["ci95"] < 0  # no trump, no ace: in loses
+    assert strong["p_in"] == 1.0 and weak["p_in"] == 0.0
+    again = SV.ask(pol, "8H 9D 8C 9C 7D", "7S", position=2, before=["in"], samples=2000, seed=1)["answers"][0]
+    assert again["hand"] == weak["hand"]  # the same seed, the same samples
+    forced = SV.ask(pol, "8H 9D 8C 9C 7D", "7S", position=3, before=["out", "out"], samples=2000)["answers"][0]
+    assert forced["forced_in"] and "hand" not in forced  # the dealer has no choice (R4.5)

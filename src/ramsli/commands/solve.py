@@ -86,6 +86,9 @@ def solve_cmd(
                                                       "declared in (every order is answered).")] = None,
     before: Annotated[Optional[str], typer.Option("--before", help="For --ask: the declarations before you, "
                                                   "e.g. in,out.")] = None,
+    samples: Annotated[int, typer.Option("--samples", help="For --ask: deals sampled for this very hand (the "
+                                         "others' cards at random, weighted by the declarations before); 0: "
+                                         "the bucket's answer only.")] = 20_000,
     policy: Annotated[str, typer.Option("--policy", help="For --ask: a policy file, or default (shipped).")]
     = "default",
     report: Annotated[Optional[str], typer.Option("--report", metavar="FILE.md", help="Run the measurements "
@@ -123,7 +126,9 @@ def solve_cmd(
     if errors:
         fail(errors)
     if ask is not None:
-        _ask(SV, rules, n, ask, turn_up, position, ins_before, before, policy, as_json)
+        if samples < 0:
+            fail(f"--samples {samples}: allowed is a whole number >= 0")
+        _ask(SV, rules, n, ask, turn_up, position, ins_before, before, policy, as_json, samples, seed)
         return
     if report is not None:
         from ramsli.lab.solve_report import write_report
@@ -219,7 +224,7 @@ def _show_exploit(res: dict) -> None:
 
 
 def _ask(SV, rules: Rules, n: int, cards: str, turn_up: str | None, position: int, ins_before: int | None,
-         before: str | None, policy: str, as_json: bool) -> None:
+         before: str | None, policy: str, as_json: bool, samples: int = 0, seed: int = 0) -> None:
     try:
         pol = default_policy(rules, n) if policy == "default" else load_policy(policy)
     except PolicyError as e:
@@ -241,7 +246,7 @@ def _ask(SV, rules: Rules, n: int, cards: str, turn_up: str | None, position: in
         try:
             results.append(SV.ask(pol, cards, tu, position,
                                   before=None if before is None else [b for b in before.split(",") if b.strip()],
-                                  ins_before=ins_before if before is None else None))
+                                  ins_before=ins_before if before is None else None, samples=samples, seed=seed))
         except SV.SolveError as e:
             fail(str(e))
     if as_json:
@@ -262,6 +267,13 @@ def _ask(SV, rules: Rules, n: int, cards: str, turn_up: str | None, position: in
             size = "" if a["mistake"] is None else (f"; the other choice costs {a['mistake']:.2f} counters per "
                                                     "such hand against the equilibrium")
             con.print(f"  after {who}: [bold]{verdict}[/]{mix}{size}")
+            hand = a.get("hand")
+            if hand is not None and hand["effective"] > 0:
+                better = "in" if hand["mean"] > 0 else "out"
+                con.print(f"    this very hand: in - out = {hand['mean']:+.2f} ± {hand['ci95']:.2f} counters against "
+                          f"the equilibrium ({hand['samples']:,} deals, {hand['effective']:,.0f} effective): "
+                          + ("too close to call" if abs(hand["mean"]) <= hand["ci95"] else
+                             f"{better} is better by {abs(hand['mean']):.2f}"))
     con.print("the equilibrium answers by the hand's bucket (trumps, their effective ranks, side aces and kings); "
               "see docs/solve.md")
 

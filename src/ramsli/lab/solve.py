@@ -61,19 +61,20 @@ import numpy as np
 
 from ramsli.analysis.cluster import LAB_PACKAGES, DaskRunner, LocalRunner, Runner, run_chunks
 from ramsli.bots.base import make_bot
-from ramsli.cards import Card
+from ramsli.cards import Card, make_deck
 from ramsli.hand import Action, Hand
 from ramsli.lab import kernel as K
 from ramsli.lab import solve_kernel as S
 from ramsli.lab.equilibrium import (
     ABSTRACTION, N_BUCKETS, Policy, PolicyError, bucket, bucket_features, default_policy, history_bits, load_policy,
+    node_index,
 )
 from ramsli.lab.limits import LimitError, check_counters, check_seed
 from ramsli.lab.odds import OddsError, parse_query
 from ramsli.rules import Rules
 
 __all__ = ["SolveError", "SampledDeals", "deal_sample", "solve", "SolveResult", "exploit", "policy_sigma",
-           "ask", "load_policy", "check_game", "measure", "mean_ci", "run_cfr", "new_state", "average", "CHECKPOINT_VERSION", "BR_OFFSET", "EVAL_OFFSET"]
+           "ask", "hand_advantage", "load_policy", "check_game", "measure", "mean_ci", "run_cfr", "new_state", "average", "CHECKPOINT_VERSION", "BR_OFFSET", "EVAL_OFFSET"]
 
 #: checkpoint format version
 CHECKPOINT_VERSION = 1
@@ -513,8 +514,42 @@ def measure(kind: int, sigma, br_sample: SampledDeals, eval_sample: SampledDeals
 # the player's question
 
 
+def hand_advantage(policy: Policy, mine: Sequence[Card], turn_up: Card, position: int, history: int,
+                   samples: int = 20_000, seed: int = 0) -> dict[str, Any]:
+    """The counters ``in`` gains over ``out`` for this very hand (not its bucket) at ``position`` (0-based)
+    after ``history``, against everyone else playing ``policy``.
+
+    The other hands are dealt at random from the unseen cards and weighted by how likely the policy
+    makes the declarations before (their reach), so the estimate conditions on ``history``; the later
+    seats declare by the policy. Returns ``{"mean", "ci95", "samples", "effective"}`` (counters; the
+    interval is the ratio estimator's normal one; ``effective`` is the reach-weighted sample size).
+    """
+    rules, n = policy.rules, policy.players
+    unknown = np.array(sorted(c.index for c in make_deck(rules.deck, rules.jokers) if c not in mine and c != turn_up),
+                       np.int64)
+    pay = np.empty((samples, 1 << n, n), np.float32)
+    bkt = np.empty((samples, n), np.int64)
+    S.hand_tables(seed, 0, samples, n, position, np.array([c.index for c in mine], np.int64), turn_up.index, unknown,
+                  K.base_deck(rules), K.pack_rules(rules), np.zeros(n, np.int64),
+                  np.full(n, policy.stacks, np.int64), policy.pot, pay, bkt, K._chunks(samples))
+    nodes = (1 << n) - 1
+    reach = np.empty((samples, nodes))
+    adv = np.empty((samples, nodes))
+    pin = np.empty((samples, nodes))
+    sigma = policy_sigma(policy, n, bool(rules.dealer_forced))
+    S.node_advantages(pay, bkt, sigma, n, S.NB, bool(rules.dealer_forced), reach, adv, pin)
+    node = node_index(position, history)
+    r, a = reach[:, node], adv[:, node]
+    w = r.sum()
+    if w <= 0:
+        return {"mean": float("nan"), "ci95": float("inf"), "samples": samples, "effective": 0.0}
+    mean = float((r * a).sum() / w)
+    half = 1.96 * float(np.sqrt(((r * (a - mean)) ** 2).sum())) / w
+    return {"mean": mean, "ci95": half, "samples": samples, "effective": float(w * w / (r * r).sum())}
+
+
 def ask(policy: Policy, cards: str, turn_up: str, position: int, before: Sequence[str] | None = None,
-        ins_before: int | None = None) -> dict[str, Any]:
+        ins_before: int | None = None, samples: int = 0, seed: int = 0) -> dict[str, Any]:
     """The equilibrium's answer for one hand: P(in) and the size of the mistake of the other choice.
 
     Args:
@@ -557,8 +592,11 @@ def ask(policy: Policy, cards: str, turn_up: str, position: int, before: Sequenc
         p = policy.prob_in(d, h, b)
         forced = rules.dealer_forced and d == n - 1 and h == 0
         adv = policy.advantage_of(d, h, b)
-        answers.append({"before": hist, "p_in": 1.0 if forced else p, "forced_in": forced,
-                        "advantage": adv, "mistake": None if adv is None or forced else abs(adv)})
+        ans = {"before": hist, "p_in": 1.0 if forced else p, "forced_in": forced,
+               "advantage": adv, "mistake": None if adv is None or forced else abs(adv)}
+        if samples > 0 and not forced:
+            ans["hand"] = hand_advantage(policy, mine, tu, d, h, samples, seed)
+        answers.append(ans)
     return {"cards": " ".join(str(c) for c in mine), "turn_up": str(tu), "position": position, "players": n,
             "bucket": bucket(mine, tu, rules), "features": dict(zip(
                 ("trumps", "best_trump_class", "trumps_eff_rank_le1", "side_aces", "side_kings"),

@@ -29,11 +29,11 @@ import numpy as np
 from numba import njit, prange
 
 from ramsli.lab.kernel import (
-    N_DECISIONS, P_DEALER_FORCED, P_FIRST_BATCH, TIPS, _RANK, _SUIT, _deal, _gen_hand, _hand, _tips_declare,
+    N_DECISIONS, P_FIRST_BATCH, TIPS, _RANK, _SUIT, _deal, _gen_hand, _hand, _start, _tips_declare, _uniform,
 )
 
 __all__ = ["N_FEATURES", "NB", "NBF", "fine_bucket_of", "bucket_of", "deal_tables", "cfr_batch", "node_probs_table", "node_probs_tips",
-           "br_values", "eval_gain", "tree_values", "node_advantages"]
+           "br_values", "eval_gain", "tree_values", "node_advantages", "hand_tables"]
 
 #: the bucket radix: trumps 0..5, best trump class 0..4, trumps of effective rank <= 1 (0..2),
 #: side aces 0..2+, side kings 0..2+
@@ -428,3 +428,64 @@ def node_advantages(pay, bucket, sigma, n, nb, forced, reach_out, adv_out, pin_o
                 reach_out[i, node] = reach[node]
                 adv_out[i, node] = v_in - v_out
                 pin_out[i, node] = pin[node]
+
+
+@njit(cache=True, error_model="numpy", parallel=True)
+def hand_tables(seed, start, count, n, me, mine, turn_up, unknown, base, prm, var, stacks0, pot0, pay, bucket, chunks):
+    """Like :func:`deal_tables` for one known hand: position ``me`` holds ``mine`` (5 card indices), the
+    turn-up is ``turn_up``, and the ``unknown`` cards are dealt at random to the other positions (sample
+    ``start + i`` of ``seed``). The dealer is seat ``n - 1``, so position = seat. Writes ``pay`` and
+    ``bucket`` as :func:`deal_tables` does."""
+    trump = _SUIT[turn_up]
+    nu = unknown.shape[0]
+    nm = 1 << n
+    per = (count + chunks - 1) // chunks
+    seated = np.ones(n, np.bool_)
+    dealer = n - 1
+    for c in prange(chunks):
+        lo = c * per
+        hi = min(count, lo + per)
+        dealt = np.empty((n, 5), np.int64)
+        hands = np.empty((n, 5), np.int64)
+        hl = np.empty(n, np.int64)
+        st = np.empty(n, np.int64)
+        scratch = np.empty((5, 8), np.int64)
+        pool = np.empty(nu, np.int64)
+        u = np.zeros(N_DECISIONS, np.float64)
+        pol = np.full(n, TIPS, np.int64)
+        f = np.empty(n, np.int64)
+        tw = np.empty(5, np.int64)
+        tricks = np.empty(n, np.int64)
+        decl = np.empty(n, np.int64)
+        tgt = np.empty(n, np.int64)
+        bete = np.empty(n, np.int64)
+        for i in range(lo, hi):
+            stt = _start(seed, start + i)
+            for q in range(nu):
+                pool[q] = unknown[q]
+            for q in range(5 * (n - 1)):  # partial Fisher-Yates
+                stt, x = _uniform(stt)
+                j = q + int(x * (nu - q))
+                t = pool[q]
+                pool[q] = pool[j]
+                pool[j] = t
+            p = 0
+            for s in range(n):
+                for q in range(5):
+                    if s == me:
+                        dealt[s, q] = mine[q]
+                    else:
+                        dealt[s, q] = pool[p]
+                        p += 1
+                bucket[i, s] = bucket_of(dealt[s], 5, trump, turn_up, base)
+            for m in range(nm):
+                for s in range(n):
+                    f[s] = 11 if (m >> s) & 1 else 10
+                    hl[s] = 5
+                    st[s] = stacks0[s]
+                    for q in range(5):
+                        hands[s, q] = dealt[s, q]
+                _hand(n, seated, dealer, st, pot0, hands, hl, trump, u, prm, pol, var, f,
+                      tw, tricks, decl, tgt, bete, scratch)
+                for s in range(n):
+                    pay[i, m, s] = st[s] - stacks0[s]

@@ -28,7 +28,7 @@ from ramsli.lab import solve_kernel as S
 from ramsli.lab.equilibrium import save_policy
 from ramsli.rules import Rules
 
-__all__ = ["CONFIGS", "SIZES", "write_report", "tips_clauses", "CLAUSES"]
+__all__ = ["CONFIGS", "SIZES", "write_report", "render_report", "tips_clauses", "CLAUSES"]
 
 #: (preset, players, carry-in pot) of the report. With an empty pot, pot-bete at 5 players is the
 #: traditional game (the bete is the pot of 5 antes), so it is also solved after a carry-over of 5.
@@ -337,12 +337,30 @@ def write_report(path: str | Path, seed: int = 0, scheduler: str | None = None, 
             duplicate.append({"seat": seat, "opponents": other, "difference": SV.mean_ci(diff), **d})
             say(f"duplicate {seat} vs {other}: {d['bots'][0]['mean']:+.3f}, difference {_fmt(SV.mean_ci(diff), 3)}")
     _plots(folder, results, heat, clause_rows, n_heat)
-    answers = [SV.ask(ask_policy, "9S KH 8D 7C 9C", tu, position=3, ins_before=1) for tu in ("7S", "7H", "7D", "8C")]
     data = {"seed": seed, "results": results, "clauses": all_clauses, "duplicate": duplicate,
             "seconds": time.perf_counter() - t_start}
     (folder / "results.json").write_text(json.dumps(data, indent=1, default=float) + "\n", encoding="utf-8")
-    path.write_text(_markdown(data, folder.name, answers, command), encoding="utf-8")
+    path.write_text(_markdown(data, folder.name, _answers(ask_policy, seed), command), encoding="utf-8")
     return data
+
+
+def _answers(policy, seed: int) -> list[dict]:
+    """The report's worked question: 9S KH 8D 7C 9C, third to speak after one in, every trump suit."""
+    return [SV.ask(policy, "9S KH 8D 7C 9C", tu, position=3, ins_before=1, samples=20_000, seed=seed)
+            for tu in ("7S", "7H", "7D", "8C")]
+
+
+def render_report(path: str | Path, policy_file: str | Path,
+                  command: str = "ramsli solve --report docs/solve.md") -> None:
+    """Write the report's Markdown again from its ``results.json`` (no measuring; the plots are kept),
+    with the worked question answered by ``policy_file``."""
+    from ramsli.lab.equilibrium import load_policy
+
+    path = Path(path)
+    folder = path.with_suffix("")
+    data = json.loads((folder / "results.json").read_text(encoding="utf-8"))
+    path.write_text(_markdown(data, folder.name, _answers(load_policy(policy_file), data["seed"]), command),
+                    encoding="utf-8")
 
 
 def _markdown(data: dict, folder: str, answers: list[dict], command: str) -> str:
@@ -440,14 +458,25 @@ def _markdown(data: dict, folder: str, answers: list[dict], command: str) -> str
           "## The player's question: stay in, third to speak, after one in?", "",
           "`ramsli solve --ask \"9S KH 8D 7C 9C\" --position 3 --ins-before 1` (5 players, traditional; without "
           "`--turn-up` every trump suit is answered, its lowest card not in the hand turned up):", "",
-          "| turn-up | before | equilibrium | P(in) | the other choice costs |", "| --- | --- | --- | ---: | ---: |"]
+          "| turn-up | before | equilibrium (bucket) | P(in) | the other choice costs (bucket) | "
+          "this very hand: in − out |", "| --- | --- | --- | ---: | ---: | ---: |"]
     for a in answers:
         for x in a["answers"]:
             verdict = "stay in" if x["p_in"] >= 0.5 else "fold"
             cost = "" if x["mistake"] is None else f"{x['mistake']:.2f} counters"
-            L.append(f"| {a['turn_up']} | {','.join(x['before'])} | {verdict} | {x['p_in']:.0%} | {cost} |")
-    L += ["", "The cost is the bucket's average against the equilibrium: what a seat holding such a hand there "
-          "loses per hand by the other choice.", ""]
+            hand = x.get("hand")
+            exact = "" if not hand else f"{hand['mean']:+.2f} ± {hand['ci95']:.2f}"
+            L.append(f"| {a['turn_up']} | {','.join(x['before'])} | {verdict} | {x['p_in']:.0%} | {cost} | {exact} |")
+    L += ["", "The policy answers by the hand's bucket; *the other choice costs* is the bucket's average "
+          "against the equilibrium: what a seat holding such a hand there loses per hand by the other choice. "
+          "*This very hand* samples 20,000 deals of the other cards with these five cards fixed, weighted by "
+          "how likely the equilibrium makes the declarations before, the later seats declaring by it "
+          "(`ramsli.lab.solve.hand_advantage`; `--samples` of `--ask`): positive means in is better.", ""]
+    split = sorted({a["turn_up"] for a in answers for x in a["answers"] if x.get("hand")
+                    and abs(x["hand"]["mean"]) > x["hand"]["ci95"] and (x["hand"]["mean"] > 0) != (x["p_in"] >= 0.5)})
+    if split:
+        L += [f"Where the two disagree (turn-up {', '.join(split)}), this hand is weaker or stronger than its "
+              "bucket's average — the price of the abstraction, shown rather than hidden.", ""]
     if data["duplicate"]:
         L += ["## The `equilibrium` bot in duplicate", "",
               "One seat against four of the same opponent, every deal in every rotation (traditional, 5 players, "
