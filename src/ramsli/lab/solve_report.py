@@ -25,7 +25,7 @@ from ramsli.analysis.tournament import run_tournament
 from ramsli.lab import kernel as K
 from ramsli.lab import solve as SV
 from ramsli.lab import solve_kernel as S
-from ramsli.lab.equilibrium import save_policy
+from ramsli.lab.equilibrium import load_policy, save_policy
 from ramsli.rules import Rules
 
 __all__ = ["CONFIGS", "SIZES", "write_report", "render_report", "tips_clauses", "CLAUSES"]
@@ -354,8 +354,6 @@ def render_report(path: str | Path, policy_file: str | Path,
                   command: str = "ramsli solve --report docs/solve.md") -> None:
     """Write the report's Markdown again from its ``results.json`` (no measuring; the plots are kept),
     with the worked question answered by ``policy_file``."""
-    from ramsli.lab.equilibrium import load_policy
-
     path = Path(path)
     folder = path.with_suffix("")
     data = json.loads((folder / "results.json").read_text(encoding="utf-8"))
