@@ -439,6 +439,22 @@ def _markdown(data: dict, folder: str, answers: list[dict], command: str) -> str
           "equilibrium; *tip's edge*: counters per declaration the tip's answer gains over the other one (negative: "
           "the tip is wrong on average); *cost*: counters per declaration lost by following the tip instead of "
           "the better answer.", "", f"![tips]({folder}/tips.png)", ""]
+    key5 = "traditional-5" if "traditional-5" in data["clauses"] else next(iter(data["clauses"]))
+    L += [f"**In short** ({key5.replace('-', ', ', 1)} players, all positions together, weighted by how often "
+          "each clause decides):", ""]
+    for c in CLAUSES:
+        rows = [r for r in data["clauses"][key5] if r["clause"] == c]
+        w = sum(r["share"] for r in rows)
+        if w <= 0:
+            continue
+        avg = {k: sum(r[k] * r["share"] for r in rows) / w for k in ("holds", "gain", "cost", "eq_in", "tips_in")}
+        verdict = ("**does not hold**: on average the other answer is better" if avg["gain"] < 0 else
+                   "**holds**" if avg["holds"] >= 0.75 else "**holds on average**, with many exceptions")
+        L.append(f"- *{c}* (tips: {'in' if avg['tips_in'] > 0.5 else 'out'}; the equilibrium is in "
+                 f"{avg['eq_in']:.0%} of the time): {verdict} — the tip's answer is the better one in "
+                 f"{avg['holds']:.0%} of these declarations, gains {avg['gain']:+.2f} counters over the other "
+                 f"answer, and following it costs {avg['cost']:.2f} counters per declaration against the best answer.")
+    L.append("")
     for r0 in res:
         key = f"{r0['preset']}-{r0['players']}" + (f"-pot{r0['pot']}" if r0["pot"] else "")
         rows = data["clauses"][key]
