@@ -46,7 +46,7 @@ from ramsli.lab.policy import declare_in
 from ramsli.rules import Rules, RulesError
 
 __all__ = ["FORMAT", "VERSION", "ABSTRACTION", "RADIX", "N_BUCKETS", "PLAY_BOT", "PolicyError", "Policy",
-           "bucket", "bucket_features", "node_index", "history_bits", "load_policy", "save_policy",
+           "bucket", "bucket_features", "node_index", "history_bits", "load_policy", "save_policy", "policy_from_json",
            "default_policy", "default_policies", "policy_key", "EquilibriumBot"]
 
 FORMAT = "ramsli-declaration-policy"

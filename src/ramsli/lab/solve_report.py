@@ -25,7 +25,7 @@ from ramsli.analysis.tournament import run_tournament
 from ramsli.lab import kernel as K
 from ramsli.lab import solve as SV
 from ramsli.lab import solve_kernel as S
-from ramsli.lab.equilibrium import load_policy, save_policy
+from ramsli.lab.equilibrium import load_policy, policy_from_json, save_policy
 from ramsli.rules import Rules
 
 __all__ = ["CONFIGS", "SIZES", "write_report", "render_report", "tips_clauses", "CLAUSES"]
@@ -322,7 +322,7 @@ def write_report(path: str | Path, seed: int = 0, scheduler: str | None = None, 
                 heat = _heat(evs, sol.sigma, n, forced)
                 clause_rows = rows
                 n_heat = n
-                ask_policy = sol.policy
+                ask_policy = policy_from_json(sol.policy.to_json())  # as written to the file
             results.append(r)
             e, t_ = r["equilibrium"]["exploitability"], r["tips"]["exploitability"]
             say(f"{preset} {n}p pot {pot}: tips {_fmt(t_)}, equilibrium {_fmt(e)} ({r['seconds']:.0f} s)")
