@@ -360,3 +360,20 @@ def test_run_chunks_keeps_the_order_of_the_work_and_cancels_on_interrupt():
     with LocalRunner(1) as r, pytest.raises(KeyboardInterrupt):
         run_chunks(r, pow, [(k, 2) for k in range(5)], on_done=stop)
     assert calls == [0]  # in this process nothing is computed after the interrupt
+
+
+def test_a_solve_on_the_cluster_equals_the_local_one(cluster):
+    """``ramsli solve --scheduler``: the deal tables are dealt as tasks; the policy is the same (issue 14)."""
+    from ramsli.lab import solve as SV
+
+    address, admin = cluster
+    _ready(admin)
+    before = _executed(admin)
+    kw = dict(iterations=6, seed=3, deals=2 * SV.CHUNK, batch=SV.CHUNK, finish_deals=1000)
+    local = SV.solve(Rules(), 3, **kw)
+    with SV.make_runner(address) as runner:
+        remote = SV.solve(Rules(), 3, runner=runner, **kw)
+    assert _executed(admin) - before >= 2  # the tables were dealt on the workers
+    assert remote.policy.p_in == local.policy.p_in and remote.policy.advantage == local.policy.advantage
+    other = SV.solve(Rules(), 3, **{**kw, "seed": 4})
+    assert other.policy.p_in != local.policy.p_in  # the comparison can fail

@@ -54,7 +54,8 @@ def _root(version: bool = typer.Option(False, "--version", callback=_version, is
 
 
 #: command modules; each exposes ``register(app)``
-COMMAND_MODULES = ("rules_cmd", "replay_cmd", "play", "tournament", "simulate", "odds", "tips", "serve")
+COMMAND_MODULES = ("rules_cmd", "replay_cmd", "play", "tournament", "simulate", "odds", "tips", "serve",
+                   "solve")
 
 
 def _register() -> None:

@@ -90,6 +90,8 @@ BOTS: dict[str, Callable[..., Bot]] = {"random": RandomBot}
 #: name -> ``"module:factory"``; naming a bot here is a lookup at run time, not an import. (``tips``
 #: used to live in the lab; it is now :mod:`ramsli.bots.tips`, registered with its alias ``rules``.)
 BOT_MODULES: dict[str, str] = {}
+#: ``equilibrium`` declares by the solved declaration policy (issue 14, :mod:`ramsli.lab.equilibrium`)
+BOT_MODULES["equilibrium"] = "ramsli.lab.equilibrium:EquilibriumBot"
 
 
 def register_bot(name: str, factory: Callable[..., Bot]) -> None:

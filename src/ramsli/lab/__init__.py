@@ -8,4 +8,7 @@
   seeded inputs as the kernel (for the agreement tests).
 - :mod:`ramsli.lab.simulate`, :mod:`ramsli.lab.odds`, :mod:`ramsli.lab.tips` —
   the work behind ``ramsli simulate``, ``ramsli odds`` and ``ramsli tips``.
+- :mod:`ramsli.lab.solve` (with :mod:`ramsli.lab.solve_kernel`, :mod:`ramsli.lab.solve_report`) and
+  :mod:`ramsli.lab.equilibrium` — ``ramsli solve``: a declaration equilibrium, its exploitability, the
+  policy files and the ``equilibrium`` bot (issue 14, docs/solve.md).
 """
