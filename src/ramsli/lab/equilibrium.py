@@ -55,7 +55,7 @@ ABSTRACTION = "trumps-eff-rank-aces-kings/1"
 RADIX = (6, 5, 3, 3, 3)
 N_BUCKETS = 6 * 5 * 3 * 3 * 3
 #: the play bot of the ``equilibrium`` bot (cards, General Rams, targets); a bot spec
-PLAY_BOT = "montecarlo"
+PLAY_BOT = "expert"
 #: rule options that do not change one hand's declaration game (they are ignored when matching)
 _SESSION_OPTIONS = ("players", "end", "bust", "starting_stack")
 

@@ -25,7 +25,7 @@ from ramsli.analysis.tournament import run_tournament
 from ramsli.lab import kernel as K
 from ramsli.lab import solve as SV
 from ramsli.lab import solve_kernel as S
-from ramsli.lab.equilibrium import load_policy, policy_from_json, save_policy
+from ramsli.lab.equilibrium import PLAY_BOT, load_policy, policy_from_json, save_policy
 from ramsli.rules import Rules
 
 __all__ = ["CONFIGS", "SIZES", "write_report", "render_report", "tips_clauses", "CLAUSES"]
@@ -337,7 +337,7 @@ def write_report(path: str | Path, seed: int = 0, scheduler: str | None = None, 
             duplicate.append({"seat": seat, "opponents": other, "difference": SV.mean_ci(diff), **d})
             say(f"duplicate {seat} vs {other}: {d['bots'][0]['mean']:+.3f}, difference {_fmt(SV.mean_ci(diff), 3)}")
     _plots(folder, results, heat, clause_rows, n_heat)
-    data = {"seed": seed, "results": results, "clauses": all_clauses, "duplicate": duplicate,
+    data = {"seed": seed, "results": results, "clauses": all_clauses, "duplicate": duplicate, "play_bot": PLAY_BOT,
             "seconds": time.perf_counter() - t_start}
     (folder / "results.json").write_text(json.dumps(data, indent=1, default=float) + "\n", encoding="utf-8")
     path.write_text(_markdown(data, folder.name, _answers(ask_policy, seed), command), encoding="utf-8")
@@ -494,7 +494,7 @@ def _markdown(data: dict, folder: str, answers: list[dict], command: str) -> str
     if data["duplicate"]:
         L += ["## The `equilibrium` bot in duplicate", "",
               "One seat against four of the same opponent, every deal in every rotation (traditional, 5 players, "
-              "the shipped policy); the `equilibrium` bot plays cards like `montecarlo` "
+              f"the shipped policy); the `equilibrium` bot plays cards like `{data.get('play_bot', 'montecarlo')}` "
               "(`ramsli.lab.equilibrium.PLAY_BOT`; `equilibrium:play=tips` plays like tips). Every seat loses "
               "counters on average (betes go to later pots), so what counts is the *difference*: the seat's "
               "counters per hand minus the opponents' average, per deal, with its 95% interval.", "",
