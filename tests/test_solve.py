@@ -280,12 +280,13 @@ def test_cli_solve_exploit_and_ask(tmp_path):
 
 
 def test_a_bot_asked_through_the_engine_is_measured_like_the_kernels_tips():
-    """``--exploit BOT`` asks the bot at every node; the engine's tips bot declares as the kernel's tips."""
+    """``--exploit BOT`` asks the bot at every node; the engine's tips bot without tracking (the kernel's
+    variant, ``tips:tracking=0``) declares as the kernel's tips."""
     rules = Rules()
     brs = SV.deal_sample(rules, 3, 2, SV.BR_OFFSET, 150)
     evs = SV.deal_sample(rules, 3, 2, SV.EVAL_OFFSET, 100)
     kernel = SV.measure(1, None, brs, evs, 3, True)
-    g_br, g_ev = SV.bot_node_probs("tips", rules, brs, 3), SV.bot_node_probs("tips", rules, evs, 3)
+    g_br, g_ev = SV.bot_node_probs("tips:tracking=0", rules, brs, 3), SV.bot_node_probs("tips:tracking=0", rules, evs, 3)
     engine = SV.measure(2, None, brs, evs, 3, True, g_br, g_ev)
     assert engine["exploitability"] == kernel["exploitability"] and engine["value"] == kernel["value"]
     rnd = SV.measure(2, None, brs, evs, 3, True, SV.bot_node_probs("random", rules, brs, 3),
