@@ -241,6 +241,7 @@ def test_a_version_1_save_without_hand_cut_still_loads(tmp_path):
     (lambda d: d.update(hand_cut="5"), "'hand_cut' must be null or a cut point 1..31 (R4.2)"),
     (lambda d: d.update(hand_cut=True), "'hand_cut' must be null or a cut point 1..31 (R4.2)"),
     (lambda d: d.update(hand_cut=5, hand_actions=None), "'hand_cut' is set but no hand is in progress"),
+    (lambda d: d.pop("hand_cut"), "'hand_cut' is missing: a version-2 save names the cut"),  # else a random cut
 ])
 def test_a_bad_hand_cut_is_refused(tmp_path, edit, problem):
     t = _table(tmp_path)

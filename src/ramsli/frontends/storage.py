@@ -270,6 +270,9 @@ class SavedSession:
                 except (ValueError, CardError) as e:
                     raise SaveError(path, f"'hand_actions' entry {i} {a!r} is not an action: {e} (R4.12)") from None
         four_colour = data.get("four_colour", False)
+        if data["version"] >= 2 and "hand_cut" not in data:  # a random cut is written as null, never left out
+            raise SaveError(path, "'hand_cut' is missing: a version-2 save names the cut of the hand in progress "
+                                  "(null for a random cut) (R4.2)")
         cut = data.get("hand_cut")
         if cut is not None:
             deck = len(make_deck(rules.deck, rules.jokers))

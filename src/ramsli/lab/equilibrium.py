@@ -34,6 +34,7 @@ from __future__ import annotations
 import json
 import os
 import random
+import stat
 from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
@@ -58,6 +59,10 @@ N_BUCKETS = 6 * 5 * 3 * 3 * 3
 PLAY_BOT = "expert"
 #: rule options that do not change one hand's declaration game (they are ignored when matching)
 _SESSION_OPTIONS = ("players", "end", "bust", "starting_stack")
+
+
+#: the largest policy file :func:`load_policy` reads, in bytes (the shipped ones are under 0.4 MB)
+MAX_POLICY_BYTES = 8 * 1024 * 1024
 
 
 class PolicyError(ValueError):
@@ -231,16 +236,32 @@ def load_policy(path: str | os.PathLike) -> Policy:
     """
     where = str(path)
     try:
-        text = Path(path).read_text(encoding="utf-8")
-    except OSError as e:
-        raise PolicyError(f"{where}: cannot read the policy file ({e.strerror or e})") from None
+        st = os.stat(path)
+        if not stat.S_ISREG(st.st_mode):  # a FIFO would block, /dev/zero never ends, a folder is no file
+            raise PolicyError(f"{where}: not a regular file; a policy file is a JSON file written by ramsli solve")
+        if st.st_size > MAX_POLICY_BYTES:
+            raise PolicyError(f"{where}: {st.st_size} bytes; a policy file has at most {MAX_POLICY_BYTES} bytes")
+        with open(path, "rb") as f:
+            raw = f.read(MAX_POLICY_BYTES + 1)
+        if len(raw) > MAX_POLICY_BYTES:
+            raise PolicyError(f"{where}: more than {MAX_POLICY_BYTES} bytes; a policy file is not that large")
+        text = raw.decode("utf-8")
+    except PolicyError:
+        raise
     except UnicodeDecodeError:
         raise PolicyError(f"{where}: not a policy file (not UTF-8 text)") from None
+    except (OSError, ValueError) as e:  # ValueError: a NUL in the path
+        raise PolicyError(f"{where}: cannot read the policy file ({getattr(e, 'strerror', None) or e})") from None
     try:
         data = json.loads(text)
     except json.JSONDecodeError as e:
         raise PolicyError(f"{where}: not valid JSON (line {e.lineno}, column {e.colno}: {e.msg})") from None
-    return policy_from_json(data, where)
+    except RecursionError:
+        raise PolicyError(f"{where}: not a policy file (JSON nested too deeply)") from None
+    try:
+        return policy_from_json(data, where)
+    except RecursionError:
+        raise PolicyError(f"{where}: not a policy file (JSON nested too deeply)") from None
 
 
 def save_policy(policy: Policy, path: str | os.PathLike) -> None:
@@ -292,7 +313,8 @@ class EquilibriumBot:
             from it); rng: instead of ``seed``.
         policy: a policy file path, or ``"default"``: the shipped policy for the table's rules and number
             of players (:func:`default_policy`); where there is none, the tips declaration is used
-            (``fallbacks`` counts those declarations).
+            (``fallbacks`` counts those declarations). A policy file solved for another number of players
+            than the table has (or has come to have, R3.5 ``bust=leave``) falls back the same way.
         play: the bot spec that plays cards, General Rams and targets (default :data:`PLAY_BOT`).
 
     Raises:
@@ -300,6 +322,8 @@ class EquilibriumBot:
     """
 
     name = "equilibrium"
+    #: options that name a file: a server never lets a client set them (it would open paths on its disk)
+    FILE_OPTIONS = ("policy",)
 
     def __init__(self, seed: int | None = None, policy: str = "default", play: str = PLAY_BOT, *,
                  rng: random.Random | None = None) -> None:
@@ -311,9 +335,8 @@ class EquilibriumBot:
 
     def _policy_for(self, obs: Observation) -> Policy | None:
         if self._policy is not None:
-            if self._policy.players != len(obs.order):
-                raise PolicyError(f"policy {self.policy_name} is for {self._policy.players} players, "
-                                  f"the table has {len(obs.order)}")
+            if self._policy.players != len(obs.order):  # e.g. after a player left bust (R3.5 leave)
+                return None  # the tips declaration, counted in fallbacks
             return self._policy
         return default_policy(obs.rules, len(obs.order))
 

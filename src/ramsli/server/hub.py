@@ -25,6 +25,7 @@ import time
 from typing import Any
 
 from ramsli.bots import make_bot
+from ramsli.bots.base import bot_factory
 from ramsli.history import HandHistory
 from ramsli.rules import Rules, RulesError, check_play_limits
 from ramsli.server.messages import message
@@ -246,6 +247,15 @@ class Hub:
                 if not isinstance(spec, str) or len(spec) > 80:
                     raise SpecError(f"seat p{i + 1}: bot must be a bot spec such as 'rules' or 'montecarlo'")
                 try:
+                    name, _, opts = spec.partition(":")
+                    try:
+                        files = getattr(bot_factory(name.strip()), "FILE_OPTIONS", ())
+                    except ValueError:  # a level name, or unknown: make_bot below says which
+                        files = ()
+                    named = {part.partition("=")[0].strip() for part in opts.split(",") if part.strip()}
+                    if named & set(files):  # a path on the server's disk: never opened for a client
+                        raise ValueError(f"bot option {sorted(named & set(files))[0]!r} names a file on the "
+                                         f"server; a table's {name.strip()} bot uses the policies shipped with ramsli")
                     make_bot(spec, seed=0)
                 except ValueError as e:
                     raise SpecError(f"seat p{i + 1}: {e}") from None
