@@ -160,7 +160,8 @@ def solve_cmd(
                 prog.update(tasks[phase], completed=done)
 
             if exploit is not None:
-                asks_bot = exploit not in ("tips", "equilibrium") and not exploit.endswith(".json")
+                asks_bot = (exploit not in ("tips", "equilibrium") and not exploit.endswith(".json")
+                            and "/" not in exploit and not Path(exploit).exists())  # a path is a policy file
                 if br_deals is None:
                     br_deals = 3_000 if asks_bot else 200_000
                 if eval_deals is None:
