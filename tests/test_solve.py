@@ -269,6 +269,8 @@ def test_cli_solve_exploit_and_ask(tmp_path):
                          "3", "--ins-before", "1", "--policy", str(out)])
     assert res.exit_code == 0, res.output
     assert "after in,out:" in res.output and "after out,in:" in res.output
+    assert "{'" not in res.output and "fold" not in res.output  # the player's words (in/out), no Python dict
+    assert "its bucket: trumps " in res.output
     bad = tmp_path / "bad.json"
     bad.write_text("{}")
     res = r.invoke(app, ["solve", "--players", "3", "--exploit", str(bad)])

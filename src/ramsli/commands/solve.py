@@ -256,25 +256,29 @@ def _ask(SV, rules: Rules, n: int, cards: str, turn_up: str | None, position: in
     con = Console()
     for res in results:
         con.print(f"[bold]{res['cards']}[/], turn-up {res['turn_up']}, position {res['position']} of "
-                  f"{res['players']} (bucket {res['bucket']}: {res['features']})")
+                  f"{res['players']} (its bucket: " + ", ".join(f"{k.replace('_', ' ')} {v}" for k, v in dict(res['features']).items())
+                  + ")")
         for a in res["answers"]:
             who = ",".join(a["before"]) or "first to speak"
             if a["forced_in"]:
                 con.print(f"  after {who}: in (the dealer is forced in, R4.5)")
                 continue
             p = a["p_in"]
-            verdict = "stay in" if p >= 0.5 else "fold"
+            verdict = "in" if p >= 0.5 else "out"
             mix = "" if p in (0.0, 1.0) else f" (the equilibrium mixes: in {p:.0%} of the time)"
             size = "" if a["mistake"] is None else (f"; the other choice costs {a['mistake']:.2f} counters per "
                                                     "such hand against the equilibrium")
-            con.print(f"  after {who}: [bold]{verdict}[/]{mix}{size}")
+            con.print(f"  after {who}: the equilibrium, by the bucket: [bold]{verdict}[/]{mix}{size}")
             hand = a.get("hand")
             if hand is not None and hand["effective"] > 0:
                 better = "in" if hand["mean"] > 0 else "out"
                 con.print(f"    this very hand: in - out = {hand['mean']:+.2f} ± {hand['ci95']:.2f} counters against "
                           f"the equilibrium ({hand['samples']:,} deals, {hand['effective']:,.0f} effective): "
                           + ("too close to call" if abs(hand["mean"]) <= hand["ci95"] else
-                             f"{better} is better by {abs(hand['mean']):.2f}"))
+                             f"[bold]{better}[/] is better by {abs(hand['mean']):.2f}"
+                             + ("" if better == verdict else
+                                " (for these exact cards trust this line: the bucket's answer is an average "
+                                "over the hands like it)")))
     con.print("the equilibrium answers by the hand's bucket (trumps, their effective ranks, side aces and kings); "
               "see docs/solve.md")
 
