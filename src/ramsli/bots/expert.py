@@ -50,7 +50,7 @@ from typing import Sequence
 
 from ramsli.bots.base import only_choice, register_bot
 from ramsli.bots.fast import (declare_strength, legal, rule_general_rams, rule_play, sure_tricks, winner_index)
-from ramsli.bots.montecarlo import Payoff, rollout
+from ramsli.bots.montecarlo import Payoff, play_out, rollout
 from ramsli.bots.rules_bot import RulesBot, bete_value
 from ramsli.bots.solver import Solver
 from ramsli.bots.tracking import Knowledge, declaration_context, infer, sample_deal
@@ -374,17 +374,7 @@ class ExpertBot:
                 except OverflowError:
                     search = False  # too big to search this early: the rest are rolled out
             for c in codes:
-                hh = [list(h) for h in hands]
-                hh[mi].remove(c)
-                cc = cur + (c,)
-                if len(cc) == n:
-                    wi = (leader + winner_index(cc)) % n
-                    tr = list(tricks0)
-                    tr[wi] += 1
-                    tr2 = tuple(tr) if not hh[wi] else rollout(hh, wi, (), tr, k.always, trick_no + 1)
-                else:
-                    tr2 = rollout(hh, leader, cc, tricks0, k.always, trick_no)
-                totals[c] += w * payoff(tr2)[mi]
+                totals[c] += w * payoff(play_out(hands, mi, c, leader, cur, tricks0, k.always, trick_no))[mi]
         choices = [Action.play(me, k.codec.dec(c)) for c in codes]
         return self._best(obs, choices, [totals[c] for c in codes])
 

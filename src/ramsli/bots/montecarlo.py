@@ -143,6 +143,23 @@ def rollout(hands: Sequence[Sequence[int]], leader: int, cur: Sequence[int], tri
         cur.append(c)
 
 
+def play_out(hands: Sequence[Sequence[int]], mi: int, card: int, leader: int, cur: Sequence[int],
+             tricks: Sequence[int], always: bool, trick_no: int) -> tuple:
+    """Tricks per active position after position ``mi`` plays ``card`` (a card code) to the trick ``cur``
+    and the rest of the hand is played out by :func:`rollout` (R4.10, R4.11); ``hands`` is not changed.
+    """
+    hh = [list(h) for h in hands]
+    hh[mi].remove(card)
+    cc = tuple(cur) + (card,)
+    n = len(hh)
+    if len(cc) == n:  # the card ends the trick: its winner leads the next one
+        w = (leader + winner_index(cc)) % n
+        tr = list(tricks)
+        tr[w] += 1
+        return tuple(tr) if not hh[w] else rollout(hh, w, (), tr, always, trick_no + 1)
+    return rollout(hh, leader, cc, tricks, always, trick_no)
+
+
 class MonteCarloBot:
     """Determinized Monte Carlo search (see the module docstring).
 
@@ -361,20 +378,7 @@ class MonteCarloBot:
             except OverflowError:
                 search = False
                 for c in codes:
-                    hh = [list(h) for h in hands]
-                    hh[mi].remove(c)
-                    cc = cur + (c,)
-                    if len(cc) == n:
-                        w = (leader + winner_index(cc)) % n
-                        tr = list(tricks0)
-                        tr[w] += 1
-                        if not hh[w]:
-                            totals[c] += payoff(tuple(tr))[mi]
-                            continue
-                        tr2 = rollout(hh, w, (), tr, k.always, trick_no + 1)
-                    else:
-                        tr2 = rollout(hh, leader, cc, tricks0, k.always, trick_no)
-                    totals[c] += payoff(tr2)[mi]
+                    totals[c] += payoff(play_out(hands, mi, c, leader, cur, tricks0, k.always, trick_no))[mi]
         choices = [Action.play(me, k.codec.dec(c)) for c in codes]
         return self._best(obs, choices, [totals[c] for c in codes])
 
