@@ -40,7 +40,7 @@ import re
 import signal
 import threading
 import uuid
-from concurrent.futures import Executor, ProcessPoolExecutor, as_completed
+from concurrent.futures import Executor, InvalidStateError, ProcessPoolExecutor, as_completed
 from typing import Any, Callable, Iterable, Iterator, Sequence
 
 import ramsli
@@ -234,11 +234,26 @@ class LocalRunner(Runner):
         without waiting for the chunks they are playing."""
         if self._pool is not None:
             pool, self._pool = self._pool, None
-            if terminate:
+            if not terminate:
+                pool.shutdown(wait=True, cancel_futures=True)
+                return
+            # Python 3.11's pool thread, finding its processes ended, sets an exception on every pending
+            # future, also on those already cancelled: InvalidStateError, printed as a thread traceback
+            # over the one-line Ctrl-C message. That error says nothing here; any other is shown.
+            hook = threading.excepthook
+
+            def quiet(args: threading.ExceptHookArgs) -> None:
+                if not isinstance(args.exc_value, InvalidStateError):
+                    hook(args)
+
+            threading.excepthook = quiet
+            try:
                 for p in list((getattr(pool, "_processes", None) or {}).values()):
                     with contextlib.suppress(Exception):
                         p.terminate()
-            pool.shutdown(wait=True, cancel_futures=True)
+                pool.shutdown(wait=True, cancel_futures=True)  # joins the pool thread
+            finally:
+                threading.excepthook = hook
 
 
 @contextlib.contextmanager
