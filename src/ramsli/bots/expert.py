@@ -281,6 +281,23 @@ class ExpertBot:
 
     def _declare(self, obs: Observation) -> Action:
         """R4.5: ``in`` if the weighted mean counters of playing beat folding (0, R5.5) by ``margin``."""
+        return Action.declare(obs.seat, self.declare_value(obs) > self.margin)
+
+    def declare_value(self, obs: Observation) -> float:
+        """The estimated counters of declaring ``in`` (R4.5) from now to the end of the hand, relative
+        to ``out`` (worth 0, R5.5): the weighted mean over ``samples`` deals (see the module docstring).
+
+        Args:
+            obs: the seat's observation in the declaration phase (R7: nothing else is read).
+
+        Returns:
+            counters (a float; the ante already paid is not counted).
+
+        Raises:
+            ValueError: if ``obs`` is not in the declaration phase.
+        """
+        if obs.phase is not Phase.DECLARE:
+            raise ValueError(f"declare_value needs the declaration phase (R4.5), not {obs.phase}")
         k, checks, _ = self._setup(obs)
         pay = Payoff(obs)
         me = obs.seat
@@ -305,7 +322,7 @@ class ExpertBot:
             gr, targets = self._others_announce(obs, k, act_t, deal, me, me_gr=False)
             tricks = rollout([deal[s] for s in act_t], 0, (), (0,) * len(act_t), k.always, 0)
             total += w * pay.values(act_t, tricks, gr, targets)[act_t.index(me)]
-        return Action.declare(me, total / max(wsum, 1e-300) > self.margin)
+        return total / max(wsum, 1e-300)
 
     def _announce(self, obs: Observation) -> Action:
         """R4.7 General Rams or R4.8 target: the choice with the best weighted mean counters."""
