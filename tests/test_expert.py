@@ -212,3 +212,19 @@ def test_the_expert_weights_samples_by_the_declarations():
         return sum(w * declare_strength(d[seat], k.visible_trumps)[1] for d, w in samples) / tot
     assert strength(2) > strength(3) + 0.5
     assert obs.phase is Phase.DECLARE
+
+
+def test_declare_value_is_what_the_declaration_compares_with_the_margin():
+    """R4.5: ``declare_value`` is the estimate the expert declares by: ``in`` exactly when it beats the
+    margin, for a margin just under and just over the estimate; outside the declarations it refuses."""
+    rules = Rules()
+    hand = Hand.new(rules, [20] * 5, dealer=4, rng=random.Random(8))
+    obs = hand.observe(hand.to_act)
+    value = ExpertBot(seed=3, samples=40).declare_value(obs)
+    assert isinstance(value, float)
+    assert ExpertBot(seed=3, samples=40, margin=value - 1e-6).act(obs).kind == "in"
+    assert ExpertBot(seed=3, samples=40, margin=value + 1e-6).act(obs).kind == "out"
+    while hand.phase is Phase.DECLARE:
+        hand.apply(make_bot("rules").act(hand.observe(hand.to_act)))
+    with pytest.raises(ValueError, match="declaration phase"):
+        ExpertBot(seed=3).declare_value(hand.observe(hand.to_act))
