@@ -31,3 +31,19 @@ def test_known_option_is_used():
 def test_option_values_must_have_the_right_type():
     with pytest.raises(ValueError, match="samples: 'abc' is not a whole number"):
         make_bot("montecarlo:samples=abc", 1)
+
+
+def test_unknown_bot_lists_the_levels_apart_weakest_first_and_hints_at_lower_case():
+    """Levels (issue #13) are named as a group after the bots, in the order of the ladder; a name in the
+    wrong case is answered with the right one."""
+    with pytest.raises(ValueError, match=r"or a level: easy, medium, hard, expert \(weakest first\)"):
+        make_bot("hardd", 1)
+    with pytest.raises(ValueError, match=r"unknown bot 'Easy' \(names are lower case: 'easy'\)"):
+        make_bot("Easy", 1)
+
+
+def test_an_unknown_option_gets_an_example_with_a_value():
+    with pytest.raises(ValueError, match=r"\(e\.g\. expert:samples=200\)"):
+        make_bot("expert:foo=1", 1)
+    with pytest.raises(ValueError, match=r"level 'easy' takes no options \(it stands for the bot 'tips'\)"):
+        make_bot("easy:samples=3", 1)

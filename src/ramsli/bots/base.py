@@ -125,7 +125,10 @@ def bot_factory(name: str) -> Callable[..., Bot]:
         module, _, attr = BOT_MODULES[name].partition(":")
         BOTS.setdefault(name, getattr(importlib.import_module(module), attr))
     if name not in BOTS:
-        raise ValueError(f"unknown bot {name!r}; allowed are {', '.join(bot_names())}")
+        bots = list(dict.fromkeys([*BOTS, *BOT_MODULES]))
+        hint = f" (names are lower case: {name.lower()!r})" if name.lower() in bot_names() else ""
+        raise ValueError(f"unknown bot {name!r}{hint}; allowed are {', '.join(bots)}, or a level: "
+                         f"{', '.join(LEVELS)} (weakest first)")
     return BOTS[name]
 
 
@@ -175,7 +178,7 @@ def make_bot(spec: str, seed: int | None = None, *, rng: random.Random | None = 
     unknown = [k for k in kwargs if k not in allowed]
     if unknown:
         raise ValueError(f"bot {name!r} has no option {unknown[0]!r}; its options are "
-                         f"{', '.join(allowed) if allowed else 'none'} (e.g. {name}:{allowed[0]}=…)"
+                         f"{', '.join(allowed) if allowed else 'none'} (e.g. {name}:{allowed[0]}={defaults.get(allowed[0], '…')})"
                          if allowed else f"bot {name!r} has no option {unknown[0]!r}; it takes no options")
     try:
         if rng is not None:

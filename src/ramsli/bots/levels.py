@@ -2,8 +2,12 @@
 
 A level is a name for a bot and its budget, usable wherever a bot is named
 (:func:`ramsli.bots.make_bot`, ``ramsli play --bots``, tournaments, the
-server's table spec). Each level is clearly stronger than the one below it in
-duplicate play (the ladder in ``docs/benchmarks.md``):
+server's table spec). In duplicate play each level is clearly stronger than the
+one below it, with one exception: in ``traditional`` (no General Rams, no
+targets) ``expert`` and ``hard`` are about level, since neither the
+declarations nor the card play leave much room there (the ladder and the
+ceilings in ``docs/benchmarks.md``); with General Rams or targets ``expert``
+is clearly ahead:
 
 - ``easy``: the tips player (``tips``) — plays the seeds' tips as written;
 - ``medium``: ``montecarlo`` with a small budget (4 samples a decision);
@@ -18,7 +22,7 @@ budgets (``montecarlo:samples=64``).
 >>> level_spec("easy:samples=3")  # doctest: +ELLIPSIS
 Traceback (most recent call last):
 ...
-ValueError: level 'easy' takes no options (it is the bot 'tips' with its budget); name a bot for ...
+ValueError: level 'easy' takes no options (it stands for the bot 'tips'); name a bot for ...
 """
 
 from __future__ import annotations
@@ -51,6 +55,6 @@ def level_spec(spec: str) -> str:
     if name not in LEVELS or LEVELS[name] == name:
         return spec
     if colon:
-        raise ValueError(f"level {name!r} takes no options (it is the bot {LEVELS[name].split(':')[0]!r} with "
-                         f"its budget); name a bot for other budgets, e.g. montecarlo:samples=64")
+        raise ValueError(f"level {name!r} takes no options (it stands for the bot {LEVELS[name]!r}); name a bot "
+                         f"for other budgets, e.g. montecarlo:samples=64")
     return LEVELS[name]
