@@ -118,3 +118,20 @@ def test_kernel_conserves_counters_with_short_stacks():
     assert ((b.stacks.sum(1) + b.carry) == 4 * rules.starting_stack + 7).all()
     with pytest.raises(ValueError, match="R5.4"):
         K.play_batch(rules, 4, 10, pot=10**20)
+
+
+@pytest.mark.parametrize("alias", ["rules", "easy"])
+def test_the_alias_and_the_level_of_the_tips_player_are_the_tips_player(alias):
+    """``rules`` (the old name) and ``easy`` (its level) are ``tips`` (issue #13): the kernel, with the
+    same conditioning on the declarations before, not the engine's forced declarations."""
+    tips = estimate("AS 9S KH 8D 7C", "TS", 5, 2, "in,out", bot="tips", time_s=0.1, seed=4, batch=1000)
+    other = estimate("AS 9S KH 8D 7C", "TS", 5, 2, "in,out", bot=alias, time_s=0.1, seed=4, batch=1000)
+    assert other["conditioning"] == tips["conditioning"] == "rejection"
+    assert other["samples"] >= 1000
+
+
+def test_the_easy_level_is_a_kernel_bot_in_simulations():
+    from ramsli.lab.simulate import _as_played, kernel_policy
+    assert kernel_policy(["easy", "tips"]) is not None
+    assert list(kernel_policy(["easy"])) == list(kernel_policy(["tips"]))
+    assert _as_played("easy") == _as_played("rules") == "tips:tracking=0"

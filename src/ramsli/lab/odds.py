@@ -131,7 +131,7 @@ def estimate(cards: str, turn_up: str, players: int, seat: int, before: str | Se
         players: 2..6; seat: 0 (dealer's left, declares first) .. players-1 (dealer); before: the
         ``seat`` declarations made before mine, e.g. ``"in,out"`` for seat 2;
         rules: default ``traditional``; bot: opponent (and my) model, ``tips``/``random`` in the
-        kernel (``tips`` as the kernel plays it: ``tips:tracking=0``), any other registered bot through the engine; time_s: time budget (seconds);
+        kernel (``tips`` as the kernel plays it: ``tips:tracking=0``; ``rules`` and ``easy`` are ``tips``), any other registered bot through the engine; time_s: time budget (seconds);
         precision: stop once the 95% CI half-width of ``ev_diff`` is at most this (counters; 0 = use
         the whole time); seed: ≥ 0; pot: carry-in pot before the antes (R5.4); note: called with a
         one-line message before the kernel's one-time compile (Numba), which is done before the
@@ -155,6 +155,8 @@ def estimate(cards: str, turn_up: str, players: int, seat: int, before: str | Se
     below ``-starting_stack``.
     """
     rules = rules or Rules()
+    if bot.strip() in ("rules", "easy"):  # the alias and the level of the tips player (issue #13)
+        bot = "tips"
     mine, tu, bef = parse_query(cards, turn_up, players, seat, before, rules)
     try:
         check_counters(rules, pot)  # R3.3, R3.5, R5.4: the kernel's 64-bit counters; a payable ante

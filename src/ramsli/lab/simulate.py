@@ -43,14 +43,14 @@ from ramsli.session import Session
 __all__ = ["KERNEL_BOTS", "Stats", "simulate", "write_out", "kernel_policy"]
 
 #: bots the kernel can play: name -> kernel policy
-KERNEL_BOTS = {"random": K.RANDOM, "tips": K.TIPS, "rules": K.TIPS, "tips:tracking=0": K.TIPS,
+KERNEL_BOTS = {"random": K.RANDOM, "tips": K.TIPS, "rules": K.TIPS, "easy": K.TIPS, "tips:tracking=0": K.TIPS,
                "rules:tracking=0": K.TIPS}
 
 
 def _as_played(spec: str) -> str:
-    """The bot spec a seat plays here: ``tips``/``rules`` become ``tips:tracking=0``, the tips player as
-    the kernel plays it (no void tracking; :mod:`ramsli.bots.tips`), on the engine path too."""
-    return "tips:tracking=0" if spec.strip() in ("tips", "rules") else spec
+    """The bot spec a seat plays here: ``tips``/``rules``/``easy`` become ``tips:tracking=0``, the tips
+    player as the kernel plays it (no void tracking; :mod:`ramsli.bots.tips`), on the engine path too."""
+    return "tips:tracking=0" if spec.strip() in ("tips", "rules", "easy") else spec
 SESSION_CAP = 10000
 _HANDS_STRIDE = 1 << 20
 
