@@ -182,3 +182,23 @@ def test_library_starts_no_more_processes_than_work_units(monkeypatch):
     monkeypatch.setattr(T, "ProcessPoolExecutor", lambda *a, **k: pytest.fail("a pool for one work unit"))
     res = run_tournament(["rules", "random"], Rules(), deals=2, seed=1, jobs=64, chunk=2)
     assert res.deals == 2
+
+
+def test_cli_one_bot_is_one_bot_given():
+    r = CliRunner().invoke(app, ["tournament", "--bots", "easy", "-n", "1", "-q"])
+    assert r.exit_code == 2
+    assert "1 bot given; a table seats 2..6 (R2.1)" in r.output
+
+
+def test_results_say_what_a_level_stood_for(tmp_path):
+    """A level's results record the bot spec it played as (issue #13), in the JSON and the CSV."""
+    import csv
+    import json
+    r = CliRunner().invoke(app, ["tournament", "--bots", "easy,medium,random", "-n", "1", "-q",
+                                 "--out", str(tmp_path / "res")])
+    assert r.exit_code == 0, r.output
+    bots = json.loads((tmp_path / "res.json").read_text())["bots"]
+    assert [(b["spec"], b["plays_as"]) for b in bots] == [("easy", "tips"), ("medium", "montecarlo:samples=4"),
+                                                          ("random", "random")]
+    rows = list(csv.DictReader((tmp_path / "res.csv").open()))
+    assert [row["plays_as"] for row in rows] == ["tips", "montecarlo:samples=4", "random"]

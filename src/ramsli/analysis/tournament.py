@@ -40,6 +40,7 @@ from typing import Callable, Sequence
 
 from ramsli.analysis.cluster import DaskRunner, LocalRunner, Runner, stream_chunks
 from ramsli.bots.base import make_bot
+from ramsli.bots.levels import level_spec
 from ramsli.cards import make_deck
 from ramsli.hand import Hand
 from ramsli.rules import Rules
@@ -71,6 +72,8 @@ class BotResult:
         pot_rate: share of hands in which it took (a share of) the pot (R5.1, R5.2, R4.6).
         decisions: decisions taken (``act`` calls).
         time_median_ms, time_p95_ms, time_max_ms: decision time, milliseconds.
+        plays_as: the bot spec that was played: a level (``easy`` ...) as the spec it stands for
+            (:func:`ramsli.bots.levels.level_spec`), so that results stay readable if levels change.
     """
 
     label: str
@@ -86,6 +89,7 @@ class BotResult:
     time_median_ms: float = 0.0
     time_p95_ms: float = 0.0
     time_max_ms: float = 0.0
+    plays_as: str = ""
 
 
 @dataclass
@@ -320,7 +324,7 @@ def run_tournament(specs: Sequence[str], rules: Rules, deals: int, seed: int = 0
             bete_rate=total["bete"][j] / h, bete_when_in=(total["bete"][j] / n_in) if n_in else 0.0,
             pot_rate=total["pot"][j] / h, decisions=sum(hist.values()),
             time_median_ms=1000 * _time_pct(hist, 0.5, lo, hi), time_p95_ms=1000 * _time_pct(hist, 0.95, lo, hi),
-            time_max_ms=1000 * hi))
+            time_max_ms=1000 * hi, plays_as=level_spec(spec)))
     per_deal = [row for _i, row in sorted(total["rows"])]
     return TournamentResult(bots, deals, total["hands"][0], duplicate, seed, rd, time.perf_counter() - t0, per_deal)
 

@@ -32,7 +32,7 @@ from ramsli.rules import PRESETS, Rules, RulesError
 
 __all__ = ["register", "tournament", "write_outputs", "plot_result"]
 
-CSV_FIELDS = ["label", "spec", "hands", "mean", "ci95", "in_rate", "bete_rate", "bete_when_in", "pot_rate",
+CSV_FIELDS = ["label", "spec", "plays_as", "hands", "mean", "ci95", "in_rate", "bete_rate", "bete_when_in", "pot_rate",
               "decisions", "time_median_ms", "time_p95_ms", "time_max_ms"]
 
 
@@ -151,7 +151,8 @@ def tournament(
         errors.append(f"--bots {bots!r} names no bot; a table seats 2..6 (R2.1), one bot per seat, e.g. "
                       "rules,random")
     elif not 2 <= len(specs) <= 6:
-        errors.append(f"{len(specs)} bots given; a table seats 2..6 (R2.1), one bot per seat")
+        errors.append(f"{len(specs)} bot{'s' if len(specs) != 1 else ''} given; a table seats 2..6 (R2.1), "
+                      "one bot per seat")
     elif rules.players is not None and rules.players != len(specs):
         errors.append(f"--bots names {len(specs)} bots but option players={rules.players}: name one bot per "
                       "seat (R2.1)")
