@@ -32,3 +32,12 @@ def test_other_missing_modules_are_not_hidden(monkeypatch):
     monkeypatch.setattr("sys.argv", ["ramsli"])
     with pytest.raises(ModuleNotFoundError):
         cli.main()
+
+
+def test_python_dash_m_ramsli_is_the_command_line():
+    """``python -m ramsli`` runs the same command line as ``ramsli``."""
+    import subprocess
+    import sys
+    r = subprocess.run([sys.executable, "-m", "ramsli", "--help"], capture_output=True, text=True, timeout=120)
+    assert r.returncode == 0, r.stderr
+    assert "Usage:" in r.stdout and "play" in r.stdout and "serve" in r.stdout
