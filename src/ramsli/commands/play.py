@@ -1,7 +1,7 @@
 """``ramsli play``: sit down at a Ramsli table in the terminal (issue #3).
 
 With no options a table of five starts at once: the traditional rules (R6),
-you in seat p1, the strongest bot the project has in the other seats. The
+you in seat p1, the ``hard`` level (``montecarlo``) in the other seats. The
 session is saved to the data folder after every action; ``--resume`` continues
 it, a hand in progress in the middle, exactly where it was left.
 """
@@ -73,9 +73,10 @@ def play(
                                                   "--rule end=hands:10; repeatable."),
     bots: Optional[str] = typer.Option(None, "--bots", help="Bots for the other seats, a comma list in seat "
                                        "order (one name for all): a level - easy (plays the tips), medium, "
-                                       "hard, expert (the strongest) - or a bot, e.g. 'hard' or "
+                                       "hard, expert (the strongest; about level with hard in the "
+                                       "traditional rules) - or a bot, e.g. 'hard' or "
                                        "'easy,medium,hard,expert' or 'rules,random,montecarlo:samples=64'; "
-                                       "default: the strongest bot available."),
+                                       "default: hard."),
     name: Optional[str] = typer.Option(None, "--name", help="Your name at the table; default your login name, or "
                                        "'Player' (translated) when there is none or it is root."),
     seed: Optional[int] = typer.Option(None, "--seed", help="Seed of the shuffles and the bots, 0 to 2**63-1: "

@@ -42,7 +42,10 @@ BOT_NAMES = ("Anna", "Bruno", "Carla", "Dario", "Elke", "Franz")
 
 
 def default_bot() -> str:
-    """The strongest bot available: ``montecarlo``, else ``tips``, else ``random`` (issue #3.6)."""
+    """The default opponent: ``montecarlo`` (the ``hard`` level), else ``tips``, else ``random`` (issue #3.6).
+
+    Not ``expert``: in the traditional rules it is about level with ``montecarlo`` and slower
+    (``docs/benchmarks.md``)."""
     names = bot_names()
     for b in ("montecarlo", "tips"):
         if b in names:
