@@ -789,7 +789,7 @@ def test_a_bot_seat_can_be_offered_and_taken_over_from_the_browser(chromium, ser
         page.click("#setup button[type=submit]")
         page.wait_for_selector("#created:not([hidden]) .link-row")
         labels = page.eval_on_selector_all("#created .link-label", "els => els.map(e => e.textContent)")
-        assert labels[:2] == ["Seat p2, bot (follows the tips): a friend may take it over", "Invite for seat p3"], labels
+        assert labels[:2] == ["Seat p2, bot (tips player, as easy): a friend may take it over", "Invite for seat p3"], labels
         # a table just made is listed under "Your tables" without a reload
         assert page.query_selector("#my-tables a") is not None
         links = page.eval_on_selector_all("#created .link-row input", "els => els.map(e => e.value)")

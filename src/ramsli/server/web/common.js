@@ -133,12 +133,16 @@ R.presetName = function (p) {
     "modern-52": _("modern, 52 cards"), rounce: _("Rounce"), nap: _("with targets (Nap)"),
   }[p] || p;
 };
+/* a bot's label: its level, or what the bot is (the tips player is the easy level, montecarlo the
+   hard one, issue 13); a spec with options shows them, since they change how it plays */
 R.botLevel = function (spec) {
-  const kind = String(spec || "").split(":")[0];
-  return {
-    random: _("beginner"), rules: _("steady"), tips: _("follows the tips"), montecarlo: _("strong"),
+  const [kind, opts] = String(spec || "").split(/:(.*)/s);
+  const name = {
+    random: _("beginner"), rules: _("tips player, as easy"), tips: _("tips player, as easy"),
+    montecarlo: _("montecarlo, as hard"), equilibrium: _("equilibrium: solved declarations"),
     easy: _("easy: plays the tips"), medium: _("medium"), hard: _("hard"), expert: _("expert: the strongest"),
   }[kind] || kind;
+  return opts ? name + " · " + opts : name;
 };
 R.endText = function (end) {
   if (!end || !end.length) return _("when a player is bust");
