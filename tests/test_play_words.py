@@ -419,3 +419,17 @@ def test_pilot_rules_line_in_the_players_language(tmp_path):
     line, screen = asyncio.run(go())
     assert line == "Regels: pot-bete · inzet 1 · bete de pot · geen andere opties"
     assert "Regels: pot-bete" in screen  # visible on an 80x24 screen
+
+
+def test_the_opponents_and_their_levels_are_named_at_the_start_and_on_rules(tmp_path):
+    """Issue #13: the player sees whom they face, by level: at the start (under the rules line) and on
+    ``rules``; the default bot shows as its level ``hard``; German says ``Gegner``."""
+    out = _play(tmp_path / "a", "en", "rules\nquit\n", "--bots", "easy,expert")
+    lines = out.splitlines()
+    assert lines[2] == "Opponents: Anna (easy), Bruno (expert)"
+    assert out.count("Opponents: Anna (easy), Bruno (expert)") == 2
+    args = ["play", "--plain", "--seed", "11", "--players", "3", "--name", "Zed", "--rule", "end=hands:3",
+            "--speed", "0", "--lang", "de", "--data-dir", str(tmp_path / "b")]
+    r = runner.invoke(app, args, input="ende\n")
+    assert r.exit_code == 0, r.output
+    assert "Gegner: Anna (hard), Bruno (hard)" in r.output

@@ -349,6 +349,7 @@ class PlainGame:
             self.say(_("Ramsli — {n} players, you are {name} (p{seat}). Type help for the commands.").format(
                 n=len(t.names), name=t.names[t.human], seat=t.human + 1))
             self.say(T.rules_line(t.rules))
+            self.say(T.opponents_line(t.names, t.bots, t.human))
             if len(t.names) == 2:
                 self.say(_("Two players are allowed, but the game loses its tension (R2.1)."))
             while not t.is_over:
@@ -477,6 +478,7 @@ class PlainGame:
                 continue
             if cmd == "rules":
                 self.say(T.rules_line(t.rules), cite=False)
+                self.say(T.opponents_line(t.names, t.bots, t.human), cite=False)
                 self.say(t.hand_title(), cite=False)
                 continue
             if cmd == "why":

@@ -14,6 +14,7 @@ from typing import Sequence
 
 from rich.text import Text
 
+from ramsli.bots.levels import LEVELS
 from ramsli.cards import Card, Suit
 from ramsli.hand import Action, Hand, Observation, Phase
 from ramsli.rules import PRESETS, Rules
@@ -21,7 +22,7 @@ from ramsli.session import EndReason
 from ramsli.settlement import Settlement
 from ramsli.frontends.i18n import N_, _, ngettext, pgettext, translate_reason
 
-__all__ = ["card_label", "suit_label", "seat_label", "action_text", "trick_text", "table_lines", "info_line",
+__all__ = ["opponents_line", "card_label", "suit_label", "seat_label", "action_text", "trick_text", "table_lines", "info_line",
            "cards_line", "prompt_text", "log_lines", "settlement_lines", "standings_lines", "end_reason_text",
            "help_lines", "reason_text", "phase_text", "declaration_text", "counters", "seat_status",
            "hand_title", "session_end_text", "last_trick_lines", "Said", "player_words", "RULE_NAMES", "rule_name",
@@ -770,6 +771,20 @@ def _option_value(value: object) -> str:
     if isinstance(value, (list, tuple)):
         return ",".join(str(v) for v in value)
     return str(value)
+
+
+def opponents_line(names: Sequence[str], bots: Sequence[str | None], human: int) -> str:
+    """Who plays the other seats, by level where a bot is one (issue #13): the spec as given to
+    ``--bots``, with ``montecarlo`` (the default) shown as its level ``hard``.
+
+    >>> from ramsli.frontends.i18n import set_language
+    >>> set_language("en") and opponents_line(["Ann", "Bruno", "Carla"], [None, "montecarlo", "easy"], 0)
+    'Opponents: Bruno (hard), Carla (easy)'
+    """
+    level_of = {spec: name for name, spec in LEVELS.items()}
+    parts = [f"{names[s]} ({level_of.get(spec, spec)})" for s, spec in enumerate(bots)
+             if s != human and spec is not None]
+    return _("Opponents: {list}").format(list=", ".join(parts))
 
 
 def rules_line(rules: Rules) -> str:
