@@ -10,7 +10,8 @@ first (:data:`LAYERS`)::
                    seats, toml_text, ledger
     2 bots         ramsli.bots, ramsli.inference (what a seat may infer from its observation)
     3 research     ramsli.lab, ramsli.rl, ramsli.analysis, ramsli.testing
-    4 front ends   ramsli.cli, ramsli.commands, ramsli.frontends, ramsli.server
+    4 front ends   ramsli.cli (and ramsli.__main__: python -m ramsli), ramsli.commands, ramsli.frontends,
+                   ramsli.server
 
 The checks:
 
@@ -53,7 +54,7 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
                 "ramsli.history", "ramsli.seats", "ramsli.toml_text", "ramsli.ledger")),
     ("bots", ("ramsli.bots", "ramsli.inference")),
     ("research", ("ramsli.lab", "ramsli.rl", "ramsli.analysis", "ramsli.testing")),
-    ("front ends", ("ramsli.cli", "ramsli.commands", "ramsli.frontends", "ramsli.server")),
+    ("front ends", ("ramsli.cli", "ramsli.__main__", "ramsli.commands", "ramsli.frontends", "ramsli.server")),
 ]
 
 #: third-party packages of the optional extras 'lab', 'rl' and 'dask' (as in ``ramsli.cli.OPTIONAL``)
