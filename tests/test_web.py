@@ -766,8 +766,8 @@ def test_the_invite_page_is_readable_and_tells_about_the_table(chromium, server,
                       for s in ("label[for=sit-name]", "#sit-name"))
         assert label[2] <= box[0] or label[3] <= box[1], (label, box)  # the box does not cover the label
         text = page.text_content("#sit")
-        want = {"de": ("Ann lädt dich", "traditionell", "nach 3 Spielen", "Bot (stark)"),
-                "en": ("Ann invites you", "traditional", "after 3 hands", "bot (strong)")}[lang]
+        want = {"de": ("Ann lädt dich", "traditionell", "nach 3 Spielen", "Bot (Montecarlo, wie schwer)"),
+                "en": ("Ann invites you", "traditional", "after 3 hands", "bot (montecarlo, as hard)")}[lang]
         assert all(w in text for w in want), (want, text)
     finally:
         ctx.close()
