@@ -541,3 +541,15 @@ def test_default_name_without_a_login_name(monkeypatch, lang, player):
     assert game.default_name() == player
     monkeypatch.setattr(game.getpass, "getuser", lambda: "tess")
     assert game.default_name() == "Tess"
+
+
+def test_a_bad_bots_option_is_refused_before_the_saved_session_is_mentioned(tmp_path):
+    """A tester saw the saved-session notice printed before ``--bots hardd`` was refused: the notice
+    promised a new session that never came. Now the bad option is the only thing said (exit 2), and
+    the saved session is left where it was."""
+    old, text = _start_and_quit(tmp_path)
+    r = runner.invoke(app, _args(tmp_path, "--bots", "hardd"), input="quit\n")
+    assert r.exit_code == 2
+    assert "unknown bot 'hardd'" in _usage_error(r)
+    assert "A saved session" not in r.output
+    assert (tmp_path / "session.json").read_text(encoding="utf-8") == text

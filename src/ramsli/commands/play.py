@@ -110,6 +110,12 @@ def play(
     if seed is not None and not 0 <= seed < MAX_SEED:
         raise typer.BadParameter(_("{seed}: allowed are whole numbers from 0 to {max}").format(
             seed=seed, max=MAX_SEED - 1), param_hint="--seed")
+    if bots is not None and not resume:  # a bad --bots is refused before a saved session is even mentioned
+        try:
+            for spec in split_bot_specs(bots):
+                make_bot(spec, 0)
+        except ValueError as e:
+            raise typer.BadParameter(str(e), param_hint="--bots") from None
     store = Store(_data_dir(data_dir, _) if data_dir is not None else None)
     _lock(store, _)
     table = None
