@@ -47,3 +47,12 @@ def test_an_unknown_option_gets_an_example_with_a_value():
         make_bot("expert:foo=1", 1)
     with pytest.raises(ValueError, match=r"level 'easy' takes no options \(it stands for the bot 'tips'\)"):
         make_bot("easy:samples=3", 1)
+
+
+def test_an_empty_bot_name_gets_the_same_list_with_the_levels():
+    from ramsli.frontends.game import split_bot_specs
+    with pytest.raises(ValueError, match=r"empty bot name; allowed are random, .*, or a level: easy, medium, hard, "
+                                         r"expert \(weakest first\)"):
+        split_bot_specs("easy,,hard")
+    with pytest.raises(ValueError, match=r"--bots is empty; give a bot name, allowed are random, .*or a level: easy"):
+        split_bot_specs(" ")

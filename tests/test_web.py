@@ -766,7 +766,7 @@ def test_the_invite_page_is_readable_and_tells_about_the_table(chromium, server,
                       for s in ("label[for=sit-name]", "#sit-name"))
         assert label[2] <= box[0] or label[3] <= box[1], (label, box)  # the box does not cover the label
         text = page.text_content("#sit")
-        want = {"de": ("Ann lädt dich", "traditionell", "nach 3 Spielen", "Bot (Montecarlo, wie schwer)"),
+        want = {"de": ("Ann lädt dich", "traditionell", "nach 3 Spielen", "Bot (Montecarlo (= schwer))"),
                 "en": ("Ann invites you", "traditional", "after 3 hands", "bot (montecarlo, as hard)")}[lang]
         assert all(w in text for w in want), (want, text)
     finally:
@@ -946,5 +946,23 @@ def test_german_suited_trump_label_shows_the_suit_picture_in_its_colour(chromium
         suit = page.evaluate("[...document.querySelector('.trump').classList].find(c => c.startsWith('suit-')).slice(5)")
         assert fill == colours[suit]
         assert page.text_content(".trump .suit-name") == {"S": "Grün", "H": "Herz", "D": "Schellen", "C": "Eichel"}[suit]
+    finally:
+        ctx.close()
+
+
+def test_bot_labels_name_levels_and_show_options_without_a_level_s_words(chromium, server):
+    """Issue 13, a tester's findings: the medium level's spec is labelled medium (as the terminal does), a
+    spec with other options is the bot's name with its options (not "the strongest" for 2 samples), and a
+    name that is a property of every JS object is not looked up as one."""
+    base, _db = server
+    ctx = _context(chromium, lang="en")
+    try:
+        page = ctx.new_page()
+        page.goto(base + "/?lang=en")
+        page.wait_for_selector("#setup")
+        got = page.evaluate("""() => ["montecarlo:samples=4", " montecarlo:samples=4 ", "expert:samples=2",
+                                      "montecarlo", "tips", "expert", "constructor"].map(R.botLevel)""")
+        assert got == ["medium", "medium", "expert · samples=2", "montecarlo, as hard", "tips player, as easy",
+                       "expert: the strongest", "constructor"], got
     finally:
         ctx.close()

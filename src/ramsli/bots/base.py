@@ -23,7 +23,8 @@ from typing import Callable, Mapping, Protocol, runtime_checkable
 from ramsli.bots.levels import LEVELS, level_spec
 from ramsli.hand import Action, Hand, Observation, random_source
 
-__all__ = ["Bot", "RandomBot", "BOTS", "register_bot", "make_bot", "bot_names", "bot_options", "bot_factory",
+__all__ = ["Bot", "RandomBot", "BOTS", "register_bot", "make_bot", "bot_names", "allowed_bots_text", "bot_options",
+           "bot_factory",
            "BOT_MODULES", "play_hand"]
 
 
@@ -112,6 +113,17 @@ def bot_names() -> list[str]:
     return list(dict.fromkeys([*BOTS, *BOT_MODULES, *LEVELS]))
 
 
+def allowed_bots_text() -> str:
+    """The bot names, then the levels as a group, for error messages (issue #13).
+
+    >>> allowed_bots_text().endswith("or a level: easy, medium, hard, expert (weakest first)")
+    True
+    """
+    _load_builtin()
+    bots = list(dict.fromkeys([*BOTS, *BOT_MODULES]))
+    return f"{', '.join(bots)}, or a level: {', '.join(LEVELS)} (weakest first)"
+
+
 def bot_factory(name: str) -> Callable[..., Bot]:
     """The factory ``factory(seed=..., **options)`` of bot ``name``; a bot of :data:`BOT_MODULES` is
     imported (and registered) on first use.
@@ -125,10 +137,8 @@ def bot_factory(name: str) -> Callable[..., Bot]:
         module, _, attr = BOT_MODULES[name].partition(":")
         BOTS.setdefault(name, getattr(importlib.import_module(module), attr))
     if name not in BOTS:
-        bots = list(dict.fromkeys([*BOTS, *BOT_MODULES]))
         hint = f" (names are lower case: {name.lower()!r})" if name.lower() in bot_names() else ""
-        raise ValueError(f"unknown bot {name!r}{hint}; allowed are {', '.join(bots)}, or a level: "
-                         f"{', '.join(LEVELS)} (weakest first)")
+        raise ValueError(f"unknown bot {name!r}{hint}; allowed are {allowed_bots_text()}")
     return BOTS[name]
 
 

@@ -32,8 +32,8 @@ def odds_cmd(
                                       "(declares first) .. PLAYERS-1 = the dealer (declares last); R4.5.")] = 0,
     before: Annotated[str, typer.Option("--before", help="The SEAT declarations made before mine, in order, "
                                         "comma-separated, e.g. 'in,out' for seat 2.")] = "",
-    bot: Annotated[str, typer.Option("--bot", help="Opponent model (and mine): tips (kernel, fast), random "
-                                     "(kernel), or any bot name (engine, slow).")] = "tips",
+    bot: Annotated[str, typer.Option("--bot", help="Opponent model (and mine): tips (kernel, fast; also its "
+                                     "names rules and easy), random (kernel), or any bot name (engine, slow).")] = "tips",
     preset: Annotated[str, typer.Option("--preset", "-p", help=f"Preset of R6 ({', '.join(PRESETS)}).")]
     = "traditional",
     rule: Annotated[Optional[list[str]], typer.Option("--rule", "-r", metavar="KEY=VALUE",

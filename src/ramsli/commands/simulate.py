@@ -39,8 +39,8 @@ def simulate_cmd(
                                                     "capped at 10000 hands each).", show_default=False)] = None,
     bots: Annotated[str, typer.Option("--bots", "-b", help="One bot per seat, comma-separated (e.g. "
                                       "'tips,tips,random'); a single name fills every seat (--players, or the "
-                                      "option players, or 5). The kernel plays random and tips; other bots use "
-                                      "the engine.")] = "random",
+                                      "option players, or 5). The kernel plays random and tips (also as rules "
+                                      "and easy); other bots use the engine.")] = "random",
     players: Annotated[Optional[int], typer.Option("--players", "-P", help="Seats, 2..6 (R2.1); must equal the "
                                                    "number of --bots when several are named. Default: the number "
                                                    "of --bots, else the option players, else 5.")] = None,

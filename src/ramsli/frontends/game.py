@@ -26,6 +26,7 @@ import shlex
 from typing import Sequence
 
 from ramsli.bots import bot_names, make_bot
+from ramsli.bots.base import allowed_bots_text
 from ramsli.errors import IllegalActionError
 from ramsli.hand import Action, Hand, Phase
 from ramsli.history import HandHistory
@@ -72,11 +73,11 @@ def split_bot_specs(text: str) -> list[str]:
         ValueError: for an empty text or an empty part (``"random,"``); the message lists the bot names.
     """
     if not text.strip():
-        raise ValueError(f"--bots is empty; give a bot name, allowed are {', '.join(bot_names())}")
+        raise ValueError(f"--bots is empty; give a bot name, allowed are {allowed_bots_text()}")
     specs: list[str] = []
     for part in (p.strip() for p in text.split(",")):
         if not part:
-            raise ValueError(f"--bots {text!r} has an empty bot name; allowed are {', '.join(bot_names())}")
+            raise ValueError(f"--bots {text!r} has an empty bot name; allowed are {allowed_bots_text()}")
         if "=" in part and ":" not in part and specs:
             specs[-1] += "," + part
         else:

@@ -134,15 +134,19 @@ R.presetName = function (p) {
   }[p] || p;
 };
 /* a bot's label: its level, or what the bot is (the tips player is the easy level, montecarlo the
-   hard one, issue 13); a spec with options shows them, since they change how it plays */
+   hard one, issue 13); a spec with options is the medium level if it is that level's spec, otherwise
+   the bot's own name with its options (they change how it plays, so no level's words fit) */
 R.botLevel = function (spec) {
-  const [kind, opts] = String(spec || "").split(/:(.*)/s);
-  const name = {
+  const text = String(spec || "").trim();
+  if (text === "montecarlo:samples=4") return _("medium");
+  const [kind, opts] = text.split(/:(.*)/s);
+  if (opts) return kind + " · " + opts;
+  const names = {
     random: _("beginner"), rules: _("tips player, as easy"), tips: _("tips player, as easy"),
     montecarlo: _("montecarlo, as hard"), equilibrium: _("equilibrium: solved declarations"),
     easy: _("easy: plays the tips"), medium: _("medium"), hard: _("hard"), expert: _("expert: the strongest"),
-  }[kind] || kind;
-  return opts ? name + " · " + opts : name;
+  };
+  return Object.prototype.hasOwnProperty.call(names, kind) ? names[kind] : kind;
 };
 R.endText = function (end) {
   if (!end || !end.length) return _("when a player is bust");
