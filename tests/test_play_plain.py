@@ -543,13 +543,19 @@ def test_default_name_without_a_login_name(monkeypatch, lang, player):
     assert game.default_name() == "Tess"
 
 
-def test_a_bad_bots_option_is_refused_before_the_saved_session_is_mentioned(tmp_path):
-    """A tester saw the saved-session notice printed before ``--bots hardd`` was refused: the notice
-    promised a new session that never came. Now the bad option is the only thing said (exit 2), and
-    the saved session is left where it was."""
+@pytest.mark.parametrize("extra,message", [
+    (("--bots", "hardd"), "unknown bot 'hardd'"),
+    (("--bots", "random,random", "--players", "5"), "2 bots given for 4 other seats"),
+    (("--preset", "nosuch"), "nosuch"),
+    (("--rule", "bogus=1"), "bogus"),
+])
+def test_a_bad_option_is_refused_before_the_saved_session_is_mentioned(tmp_path, extra, message):
+    """A tester saw the saved-session notice printed before ``--bots hardd`` (and a wrong number of bots,
+    an unknown preset or rule) was refused: the notice promised a new session that never came. Now the
+    bad option is the only thing said (exit 2), and the saved session is left where it was."""
     old, text = _start_and_quit(tmp_path)
-    r = runner.invoke(app, _args(tmp_path, "--bots", "hardd"), input="quit\n")
+    r = runner.invoke(app, _args(tmp_path, *extra), input="quit\n")
     assert r.exit_code == 2
-    assert "unknown bot 'hardd'" in _usage_error(r)
+    assert message in _usage_error(r)
     assert "A saved session" not in r.output
     assert (tmp_path / "session.json").read_text(encoding="utf-8") == text

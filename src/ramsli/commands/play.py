@@ -110,12 +110,47 @@ def play(
     if seed is not None and not 0 <= seed < MAX_SEED:
         raise typer.BadParameter(_("{seed}: allowed are whole numbers from 0 to {max}").format(
             seed=seed, max=MAX_SEED - 1), param_hint="--seed")
-    if bots is not None and not resume:  # a bad --bots is refused before a saved session is even mentioned
+
+    def new_session_args() -> tuple[Rules, list[str], list[str]]:
+        """The rules, names and bot specs of a new session, every option checked (BadParameter)."""
         try:
-            for spec in split_bot_specs(bots):
-                make_bot(spec, 0)
+            rules = Rules.preset(preset or "traditional").with_assignments(list(rule or []))
+        except RulesError as e:
+            raise typer.BadParameter(str(e), param_hint="--preset/--rule") from None
+        if rules.ante > rules.starting_stack:
+            raise typer.BadParameter(_("ante {ante} is more than the starting stack {stack}: no one could pay the "
+                                       "first ante (R3.5); allowed is an ante of 0 to {stack}").format(
+                ante=rules.ante, stack=rules.starting_stack), param_hint="--rule")
+        n = players or rules.players or 5
+        if rules.players is not None and rules.players != n:
+            raise typer.BadParameter(f"--players {n} but the rule option players={rules.players} (R2.1)",
+                                     param_hint="--players")
+        try:
+            specs = split_bot_specs(bots) if bots is not None else [default_bot()]
         except ValueError as e:
             raise typer.BadParameter(str(e), param_hint="--bots") from None
+        if len(specs) == 1:
+            specs = specs * (n - 1)
+        if len(specs) != n - 1:
+            raise typer.BadParameter(f"{len(specs)} bots given for {n - 1} other seats; give one bot for all "
+                                     f"or one per seat", param_hint="--bots")
+        me = _clean_name(name or "") or game.default_name()
+        # R2.2, compared as the engine compares names (name_key: look-alike letters, width, case): a bot
+        # whose name looks like the player's gets another; the engine then checks every name
+        names = [me] + [b for b in BOT_NAMES if name_key(b) != name_key(me)][: n - 1]
+        try:
+            check_names(names)  # before a saved session is set aside: a refused name changes nothing
+        except TableError as e:
+            raise typer.BadParameter(str(e), param_hint="--name") from None
+        try:
+            for spec in set(specs):
+                make_bot(spec, 0)  # an unknown bot is refused before the saved session is moved
+        except ValueError as e:
+            raise typer.BadParameter(str(e), param_hint="--bots") from None
+        return rules, names, specs
+
+    # every option of a new session is refused before a saved session is even mentioned (issue 13)
+    fresh = None if resume else new_session_args()
     store = Store(_data_dir(data_dir, _) if data_dir is not None else None)
     _lock(store, _)
     table = None
@@ -191,40 +226,7 @@ def play(
                 else:
                     notice = _("Resuming the session after hand {n}.").format(n=saved.hands_played)
     if table is None:
-        try:
-            rules = Rules.preset(preset or "traditional").with_assignments(list(rule or []))
-        except RulesError as e:
-            raise typer.BadParameter(str(e), param_hint="--preset/--rule") from None
-        if rules.ante > rules.starting_stack:
-            raise typer.BadParameter(_("ante {ante} is more than the starting stack {stack}: no one could pay the "
-                                       "first ante (R3.5); allowed is an ante of 0 to {stack}").format(
-                ante=rules.ante, stack=rules.starting_stack), param_hint="--rule")
-        n = players or rules.players or 5
-        if rules.players is not None and rules.players != n:
-            raise typer.BadParameter(f"--players {n} but the rule option players={rules.players} (R2.1)",
-                                     param_hint="--players")
-        try:
-            specs = split_bot_specs(bots) if bots is not None else [default_bot()]
-        except ValueError as e:
-            raise typer.BadParameter(str(e), param_hint="--bots") from None
-        if len(specs) == 1:
-            specs = specs * (n - 1)
-        if len(specs) != n - 1:
-            raise typer.BadParameter(f"{len(specs)} bots given for {n - 1} other seats; give one bot for all "
-                                     f"or one per seat", param_hint="--bots")
-        me = _clean_name(name or "") or game.default_name()
-        # R2.2, compared as the engine compares names (name_key: look-alike letters, width, case): a bot
-        # whose name looks like the player's gets another; the engine then checks every name
-        names = [me] + [b for b in BOT_NAMES if name_key(b) != name_key(me)][: n - 1]
-        try:
-            check_names(names)  # before a saved session is set aside: a refused name changes nothing
-        except TableError as e:
-            raise typer.BadParameter(str(e), param_hint="--name") from None
-        try:
-            for spec in set(specs):
-                make_bot(spec, 0)  # an unknown bot is refused before the saved session is moved
-        except ValueError as e:
-            raise typer.BadParameter(str(e), param_hint="--bots") from None
+        rules, names, specs = fresh or new_session_args()
         where = _set_aside(store, _)  # nothing lost: the old session keeps its file (R3.4)
         if where is not None and announce_aside:
             aside = _("The saved session was set aside in {path}.").format(path=where)
