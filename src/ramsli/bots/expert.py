@@ -49,11 +49,12 @@ import random
 from typing import Sequence
 
 from ramsli.bots.base import only_choice, register_bot
-from ramsli.bots.fast import (declare_strength, legal, rule_general_rams, rule_play, sure_tricks, winner_index)
-from ramsli.bots.montecarlo import Payoff, play_out, rollout
+from ramsli.bots.fast import (declare_need, declare_strength, legal, rule_general_rams, rule_play, sure_tricks,
+                              winner_index)
+from ramsli.bots.montecarlo import Payoff, others_announce, play_out, rollout, seat_knowledge
 from ramsli.bots.rules_bot import RulesBot, bete_value
 from ramsli.bots.solver import Solver
-from ramsli.bots.tracking import Knowledge, declaration_context, infer, sample_deal
+from ramsli.bots.tracking import Knowledge, sample_deal
 from ramsli.hand import Action, Observation, Phase, random_source
 
 __all__ = ["ExpertBot", "p_in"]
@@ -90,16 +91,7 @@ def p_in(hand: Sequence[int], visible_trumps: int, n_in_before: int, n_to_come: 
     if n_in_before == 0 and n_to_come == 0:
         return 1.0
     path, s = declare_strength(hand, visible_trumps)
-    need = 1.0
-    if n_in_before >= 3:
-        need = 2.0
-    elif n_in_before == 2:
-        need = 1.45
-    elif n_in_before == 1 and n_to_come == 0:
-        need = 0.7
-    if bete > pot + 5:
-        need += 0.4
-    x = sharp * (s - need + 0.15)
+    x = sharp * (s - declare_need(n_in_before, n_to_come, bete, pot) + 0.15)
     if not path:
         x -= 2.0
     p = 1.0 / (1.0 + math.exp(-x))
@@ -154,16 +146,7 @@ class ExpertBot:
     # -- the opponent model -----------------------------------------------------------
 
     def _setup(self, obs: Observation) -> tuple[Knowledge, list, dict]:
-        k = infer(obs)
-        checks = [(s, stay, nb, nc) for s, stay, nb, nc, forced in declaration_context(obs)
-                  if not forced and s != obs.seat and s in k.need]
-        played_by: dict[int, list[int]] = {}
-        for t in obs.tricks:
-            for s, c in t.plays:
-                played_by.setdefault(s, []).append(k.codec.enc(c))
-        for s, c in obs.current:
-            played_by.setdefault(s, []).append(k.codec.enc(c))
-        return k, checks, played_by
+        return seat_knowledge(obs)
 
     def _weight(self, obs: Observation, k: Knowledge, checks: list, played_by: dict, deal: dict) -> float:
         """Likelihood of the other seats' observed declarations and announcements given ``deal``."""
@@ -242,25 +225,7 @@ class ExpertBot:
 
     def _others_announce(self, obs: Observation, k: Knowledge, act_t: tuple, deal: dict, me: int,
                          me_gr: bool) -> tuple[int | None, tuple]:
-        """General Rams and targets of the other seats still to be asked, by the tips (R4.7, R4.8)."""
-        gr = me if me_gr else obs.general_rams
-        if obs.rules.general_rams and gr is None and obs.phase in (Phase.DECLARE, Phase.GENERAL_RAMS):
-            asked = act_t if obs.phase is Phase.DECLARE else act_t[act_t.index(me) + 1:]
-            for s in asked:
-                if s != me and rule_general_rams(deal[s], k.visible_trumps):
-                    gr = s
-                    break
-        targets = dict(obs.targets)
-        if obs.rules.targets:
-            top = obs.rules.largest_target  # R4.8
-            later = act_t[act_t.index(me) + 1:] if obs.phase is Phase.TARGETS else act_t
-            for s in later:
-                if s == me or s == gr or s in targets:
-                    continue
-                sure = sure_tricks(deal[s], k.visible_trumps)
-                if sure >= 2:
-                    targets[s] = min(sure, top)
-        return gr, tuple(sorted(targets.items()))
+        return others_announce(obs, k, act_t, deal, me, me_gr)
 
     # -- the decision ----------------------------------------------------------------
 

@@ -27,7 +27,7 @@ from typing import Iterable, Sequence
 
 from ramsli.cards import Card
 
-__all__ = ["Codec", "legal", "winner_index", "beats", "rule_declare", "rule_play", "declare_strength",
+__all__ = ["Codec", "legal", "winner_index", "beats", "rule_declare", "declare_need", "rule_play", "declare_strength",
            "SUIT_MASK", "mask_of"]
 
 TRUMP_TOP = 16  # big joker rank
@@ -208,6 +208,19 @@ def rule_declare(hand: Sequence[int], visible_trumps: int, n_in_before: int, n_t
     path, s = declare_strength(hand, visible_trumps)
     if not path:
         return False
+    return s >= declare_need(n_in_before, n_to_come, bete, pot)
+
+
+def declare_need(n_in_before: int, n_to_come: int, bete: int, pot: int) -> float:
+    """The strength (:func:`declare_strength`, about likely tricks) the tips ask for to stay in (R4.5, R10).
+
+    More with more players already in; less when only one player is in and nobody is to come (do not
+    hand them a walkover, R10's reading of the dealer tip); more when the bete (counters) is large
+    against the pot (counters).
+
+    >>> declare_need(0, 4, 5, 5), declare_need(2, 1, 5, 5), declare_need(1, 0, 5, 5), declare_need(3, 0, 20, 5)
+    (1.0, 1.45, 0.7, 2.4)
+    """
     need = 1.0
     if n_in_before >= 3:
         need = 2.0
@@ -215,11 +228,9 @@ def rule_declare(hand: Sequence[int], visible_trumps: int, n_in_before: int, n_t
         need = 1.45
     elif n_in_before == 1 and n_to_come == 0:
         need = 0.7  # R10: do not hand the one player in a walkover
-    if n_seated >= 5 and n_in_before == 0 and n_to_come >= 3:
-        need = max(need, 1.0)
     if bete > pot + 5:
         need += 0.4
-    return s >= need
+    return need
 
 
 def rule_general_rams(hand: Sequence[int], visible_trumps: int) -> bool:

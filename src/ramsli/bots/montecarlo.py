@@ -52,7 +52,7 @@ from ramsli.bots.tracking import Knowledge, declaration_context, infer, sample_d
 from ramsli.hand import Action, Observation, Phase, random_source
 from ramsli.settlement import settle
 
-__all__ = ["MonteCarloBot", "rollout", "Payoff"]
+__all__ = ["MonteCarloBot", "rollout", "play_out", "Payoff", "seat_knowledge", "others_announce"]
 
 
 class Payoff:
@@ -160,6 +160,48 @@ def play_out(hands: Sequence[Sequence[int]], mi: int, card: int, leader: int, cu
     return rollout(hh, leader, cc, tricks, always, trick_no)
 
 
+def seat_knowledge(obs: Observation) -> tuple[Knowledge, list, dict]:
+    """What a seat knows for sampling (R7): its :class:`~ramsli.bots.tracking.Knowledge`, the other seats'
+    unforced declarations as ``(seat, stayed_in, n_in_before, n_to_come)`` (R4.5), and the codes each
+    seat has played so far (``{seat: [code, ...]}``, R4.10)."""
+    k = infer(obs)
+    checks = [(s, stay, nb, nc) for s, stay, nb, nc, forced in declaration_context(obs)
+              if not forced and s != obs.seat and s in k.need]
+    played_by: dict[int, list[int]] = {}
+    plays = [p for t in obs.tricks for p in t.plays] + list(obs.current)
+    for s, c in plays:
+        played_by.setdefault(s, []).append(k.codec.enc(c))
+    return k, checks, played_by
+
+
+def others_announce(obs: Observation, k: Knowledge, act_t: tuple, deal: dict, me: int,
+                    me_gr: bool) -> tuple[int | None, tuple]:
+    """General Rams (R4.7) and targets (R4.8) of the other seats still to be asked, by the tips, on the
+    sampled ``deal`` (codes per seat); ``me_gr``: seat ``me`` announces General Rams itself.
+
+    Returns:
+        ``(general_rams_seat_or_None, ((seat, target), ...))``.
+    """
+    gr = me if me_gr else obs.general_rams
+    if obs.rules.general_rams and gr is None and obs.phase in (Phase.DECLARE, Phase.GENERAL_RAMS):
+        asked = act_t if obs.phase is Phase.DECLARE else act_t[act_t.index(me) + 1:]
+        for s in asked:
+            if s != me and rule_general_rams(deal[s], k.visible_trumps):
+                gr = s
+                break
+    targets = dict(obs.targets)
+    if obs.rules.targets:
+        top = obs.rules.largest_target  # R4.8
+        later = act_t[act_t.index(me) + 1:] if obs.phase is Phase.TARGETS else act_t
+        for s in later:
+            if s == me or s == gr or s in targets:
+                continue
+            sure = sure_tricks(deal[s], k.visible_trumps)
+            if sure >= 2:
+                targets[s] = min(sure, top)
+    return gr, tuple(sorted(targets.items()))
+
+
 class MonteCarloBot:
     """Determinized Monte Carlo search (see the module docstring).
 
@@ -224,14 +266,7 @@ class MonteCarloBot:
         return deal
 
     def _setup(self, obs: Observation) -> tuple[Knowledge, list, dict]:
-        k = infer(obs)
-        checks = [(s, stay, nb, nc) for s, stay, nb, nc, forced in declaration_context(obs)
-                  if not forced and s != obs.seat and s in k.need]
-        played_by: dict[int, list[int]] = {}
-        plays = [p for t in obs.tricks for p in t.plays] + list(obs.current)
-        for s, c in plays:
-            played_by.setdefault(s, []).append(k.codec.enc(c))
-        return k, checks, played_by
+        return seat_knowledge(obs)
 
     # -- the decision ------------------------------------------------------------
 
@@ -241,7 +276,6 @@ class MonteCarloBot:
         Raises:
             ValueError: if ``obs.legal`` is empty (not this seat's turn).
         """
-        legal_actions = obs.legal
         only = only_choice(obs)
         if only is not None:
             return only
@@ -285,28 +319,7 @@ class MonteCarloBot:
 
     def _others_announce(self, obs: Observation, k: Knowledge, act_t: tuple, deal: dict, me: int,
                          me_gr: bool) -> tuple[int | None, tuple]:
-        """General Rams and targets of the other seats by the ``rules`` policy (R4.7, R4.8)."""
-        gr = me if me_gr else obs.general_rams
-        if obs.rules.general_rams and gr is None and obs.phase in (Phase.DECLARE, Phase.GENERAL_RAMS):
-            asked = act_t if obs.phase is Phase.DECLARE else act_t[act_t.index(me) + 1:]
-            for s in asked:
-                if s != me and rule_general_rams(deal[s], k.visible_trumps):
-                    gr = s
-                    break
-        targets = dict(obs.targets)
-        if obs.rules.targets:
-            top = obs.rules.largest_target  # R4.8
-            if obs.phase is Phase.TARGETS:
-                later = act_t[act_t.index(me) + 1:]
-            else:
-                later = act_t
-            for s in later:
-                if s == me or s == gr or s in targets:
-                    continue
-                sure = sure_tricks(deal[s], k.visible_trumps)
-                if sure >= 2:
-                    targets[s] = min(sure, top)
-        return gr, tuple(sorted(targets.items()))
+        return others_announce(obs, k, act_t, deal, me, me_gr)
 
     def _announce(self, obs: Observation) -> Action:
         """R4.7 General Rams or R4.8 target: the choice with the best average counters."""
