@@ -88,8 +88,9 @@ def _hand(i: int) -> tuple[Rules, Hand]:
 
 
 def _opponents(i: int, r: int, me: int) -> dict:
-    return {s: make_bot(_CFG["against"], seed=hash((_CFG["seed"], i, r, s)) & 0xFFFFFFFF)
-            for s in range(PLAYERS) if s != me}
+    return {
+        s: make_bot(_CFG["against"], seed=hash((_CFG["seed"], i, r, s)) & 0xFFFFFFFF) for s in range(PLAYERS) if s != me
+    }
 
 
 def _play_once(i: int, r: int, spec: str) -> int:
@@ -120,11 +121,16 @@ def _declare_deal(i: int) -> dict:
         if s == probe and obs.phase is Phase.DECLARE and not rec:
             k = infer(obs)
             forced = len(obs.legal) == 1
-            rec = {"forced": forced, "pos": order.index(s), "nin": len(obs.active),
-                   "strength": declare_strength(k.own, k.visible_trumps)[1],
-                   "ev": 0.0 if forced else ExpertBot(seed=i).declare_value(obs)}
-            rec["says_in"] = {p: True if forced else make_bot(p, seed=i).act(obs).kind == "in"
-                              for p in _CFG["policies"]}
+            rec = {
+                "forced": forced,
+                "pos": order.index(s),
+                "nin": len(obs.active),
+                "strength": declare_strength(k.own, k.visible_trumps)[1],
+                "ev": 0.0 if forced else ExpertBot(seed=i).declare_value(obs),
+            }
+            rec["says_in"] = {
+                p: True if forced else make_bot(p, seed=i).act(obs).kind == "in" for p in _CFG["policies"]
+            }
             action = next(a for a in obs.legal if a.kind == "in")
         else:
             action = bots[s].act(obs)
@@ -163,8 +169,10 @@ def report_declare(recs: list[dict], policies: list[str]) -> None:
         pred[fold == f] = x[fold == f] @ beta
     says["fitted best response (cross-fitted)"] = (pred > 0).astype(float)
     base = says[policies[0]] * v
-    print(f"{len(recs)} declarations that were a choice (forced dealers left out); "
-          f"value of in: {v.mean():+.3f} counters on average")
+    print(
+        f"{len(recs)} declarations that were a choice (forced dealers left out); "
+        f"value of in: {v.mean():+.3f} counters on average"
+    )
     print(f"  {'policy':40} {'in':>6}  {'counters/decision':>18}  {'− ' + policies[0]:>18}")
     for name, d in says.items():
         m, c = _ci(d * v)
@@ -198,8 +206,10 @@ def main(argv: list[str] | None = None) -> int:
         if a.what == "play":
             d = pool.map(_play_deal, range(a.deals), chunksize=4)
             m, c = _ci(np.array(d))
-            print(f"{a.preset}, {PLAYERS} players, against {a.against}: [{a.a}] − [{a.b}] = {m:+.3f} ± {c:.3f} "
-                  f"counters/hand over {a.deals} deals × {PLAYERS} rotations (seed {a.seed})")
+            print(
+                f"{a.preset}, {PLAYERS} players, against {a.against}: [{a.a}] − [{a.b}] = {m:+.3f} ± {c:.3f} "
+                f"counters/hand over {a.deals} deals × {PLAYERS} rotations (seed {a.seed})"
+            )
         else:
             report_declare(pool.map(_declare_deal, range(a.deals), chunksize=20), _CFG["policies"])
     print(f"{time.perf_counter() - t0:.0f} s", file=sys.stderr)

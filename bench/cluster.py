@@ -78,12 +78,19 @@ class Cluster:
         env = dict(os.environ, PYTHONPATH=str(SRC))
         self.log = tempfile.TemporaryFile()
         start = dict(env=env, stdout=self.log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL)
-        self.procs.append(subprocess.Popen(_dask("scheduler") + ["--host", "127.0.0.1", "--port", str(port),
-                                                                "--no-dashboard"], **start))
+        self.procs.append(
+            subprocess.Popen(
+                _dask("scheduler") + ["--host", "127.0.0.1", "--port", str(port), "--no-dashboard"], **start
+            )
+        )
         for _ in range(self.workers):
-            self.procs.append(subprocess.Popen(_dask("worker") + [self.address, "--host", "127.0.0.1",
-                                                                  "--nworkers", "1", "--nthreads", "1",
-                                                                  "--no-dashboard"], **start))
+            self.procs.append(
+                subprocess.Popen(
+                    _dask("worker")
+                    + [self.address, "--host", "127.0.0.1", "--nworkers", "1", "--nthreads", "1", "--no-dashboard"],
+                    **start,
+                )
+            )
         with distributed.Client(self.address, timeout=60, set_as_default=False) as c:
             c.wait_for_workers(self.workers, timeout=120)
         return self.address
@@ -129,7 +136,7 @@ def _own_cpu() -> float:
     return t.user + t.system + t.children_user + t.children_system
 
 
-def _measured(fn, repeat: int, cluster: "Cluster | None" = None):
+def _measured(fn, repeat: int, cluster: Cluster | None = None):
     """(result, best wall seconds, CPU seconds of that run) over ``repeat`` runs."""
     best = None
     for _ in range(repeat):
@@ -145,12 +152,13 @@ def workloads(scale: float) -> dict:
     deals, eng, ker = int(1500 * scale), int(6000 * scale), int(4_000_000 * scale)
     tour = ["rules", "random", "random", "rules"]
     return {
-        "tournament": (deals, "deals/s", lambda **kw: run_tournament(tour, Rules(), deals, seed=1, duplicate=True,
-                                                                      **kw)),
-        "simulate (engine)": (eng, "hands/s", lambda **kw: simulate(Rules(), ["rules"] * 4, hands=eng, seed=1,
-                                                                     **kw)),
-        "simulate (kernel)": (ker, "hands/s", lambda **kw: simulate(Rules(), ["random"] * 4, hands=ker, seed=1,
-                                                                     **kw)),
+        "tournament": (
+            deals,
+            "deals/s",
+            lambda **kw: run_tournament(tour, Rules(), deals, seed=1, duplicate=True, **kw),
+        ),
+        "simulate (engine)": (eng, "hands/s", lambda **kw: simulate(Rules(), ["rules"] * 4, hands=eng, seed=1, **kw)),
+        "simulate (kernel)": (ker, "hands/s", lambda **kw: simulate(Rules(), ["random"] * 4, hands=ker, seed=1, **kw)),
     }
 
 
@@ -166,8 +174,13 @@ def task_cost(address: str, cluster: Cluster, tasks: int) -> dict:
         _, many, cpu = _measured(lambda: run_chunks(r, _chunk, [(args,)] * tasks), 2, cluster)
         sched = (cluster.cpu(scheduler_only=True) - s0) / 2  # two runs
         trips = sorted(_timed(lambda: run_chunks(r, _chunk, [(args,)]))[1] for _ in range(30))
-    return {"wall_per_task_s": many / tasks, "round_trip_s": trips[len(trips) // 2], "cpu_per_task_s": cpu / tasks,
-            "scheduler_cpu_per_task_s": sched / tasks, "connect_s": connect}
+    return {
+        "wall_per_task_s": many / tasks,
+        "round_trip_s": trips[len(trips) // 2],
+        "cpu_per_task_s": cpu / tasks,
+        "scheduler_cpu_per_task_s": sched / tasks,
+        "connect_s": connect,
+    }
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -196,44 +209,58 @@ def main(argv: list[str] | None = None) -> int:
             ref[name] = key
         print(f"{name}: {where}: {size / secs:,.0f} {unit}, {size / cpu:,.0f} per CPU second", flush=True)
 
-    for name, (size, unit, run) in work.items():
+    for name, (_size, _unit, run) in work.items():
         for jobs in (1, 2):
             if name == "simulate (kernel)" and jobs == 2:
                 continue  # the kernel takes both cores by itself
-            record(name, f"local {jobs}", *_measured(lambda: run(jobs=jobs), a.repeat))
+            record(name, f"local {jobs}", *_measured(lambda run=run, jobs=jobs: run(jobs=jobs), a.repeat))
     cost = {}
     for n in (1, 2):
         with Cluster(n) as address:
-            for name, (size, unit, run) in work.items():
+            for name, (_size, _unit, run) in work.items():
                 if name == "simulate (kernel)":
                     run(scheduler=address)  # the compile on the workers
-                record(name, f"dask {n}", *_measured(lambda: run(scheduler=address), a.repeat, CURRENT[0]))
+                record(name, f"dask {n}", *_measured(lambda run=run: run(scheduler=address), a.repeat, CURRENT[0]))
             cost[n] = task_cost(address, CURRENT[0], a.tasks)
             print(f"task cost, {n} worker(s): {cost[n]}", flush=True)
     load1 = os.getloadavg()
-    print(f"\nload average before {load0[0]:.1f}, after {load1[0]:.1f} (2 cores); same results everywhere: "
-          f"{'yes' if same else 'NO'}\n")
+    print(
+        f"\nload average before {load0[0]:.1f}, after {load1[0]:.1f} (2 cores); same results everywhere: "
+        f"{'yes' if same else 'NO'}\n"
+    )
     cols = ["local 1", "local 2", "dask 1", "dask 2"]
-    for title, tab, per in (("wall-clock throughput", rows, "/s"),
-                            ("work per CPU second (all processes)", cpu_rows, " per CPU s")):
+    for title, tab, per in (
+        ("wall-clock throughput", rows, "/s"),
+        ("work per CPU second (all processes)", cpu_rows, " per CPU s"),
+    ):
         print(f"{title}\n")
         print("| workload | " + " | ".join(cols) + " | dask 2 / dask 1 | dask 1 / local 1 |")
         print("| --- |" + " ---: |" * (len(cols) + 2))
         for name, r in tab.items():
             cells = [f"{r[c]:,.0f}" if c in r else "–" for c in cols]
-            print(f"| {name} ({work[name][1].replace('/s', per)}) | " + " | ".join(cells) +
-                  f" | {r['dask 2'] / r['dask 1']:.2f} | {r['dask 1'] / r['local 1']:.2f} |")
+            print(
+                f"| {name} ({work[name][1].replace('/s', per)}) | "
+                + " | ".join(cells)
+                + f" | {r['dask 2'] / r['dask 1']:.2f} | {r['dask 1'] / r['local 1']:.2f} |"
+            )
         print()
-    print(f"| workers | wall s per task ({a.tasks} at once) | round trip of one task | CPU s per task, all "
-          "processes | of it the scheduler | connect + check |")
+    print(
+        f"| workers | wall s per task ({a.tasks} at once) | round trip of one task | CPU s per task, all "
+        "processes | of it the scheduler | connect + check |"
+    )
     print("| --- | ---: | ---: | ---: | ---: | ---: |")
     for n, c in cost.items():
-        print(f"| {n} | {c['wall_per_task_s'] * 1e3:.2f} ms | {c['round_trip_s'] * 1e3:.1f} ms | "
-              f"{c['cpu_per_task_s'] * 1e3:.2f} ms | {c['scheduler_cpu_per_task_s'] * 1e3:.2f} ms | "
-              f"{c['connect_s']:.2f} s |")
+        print(
+            f"| {n} | {c['wall_per_task_s'] * 1e3:.2f} ms | {c['round_trip_s'] * 1e3:.1f} ms | "
+            f"{c['cpu_per_task_s'] * 1e3:.2f} ms | {c['scheduler_cpu_per_task_s'] * 1e3:.2f} ms | "
+            f"{c['connect_s']:.2f} s |"
+        )
     if a.out:
-        Path(a.out).write_text(json.dumps({"wall": rows, "per_cpu_s": cpu_rows, "task_cost": cost,
-                                           "load": [load0, load1], "same": same}, indent=2))
+        Path(a.out).write_text(
+            json.dumps(
+                {"wall": rows, "per_cpu_s": cpu_rows, "task_cost": cost, "load": [load0, load1], "same": same}, indent=2
+            )
+        )
     return 0 if same else 1
 
 

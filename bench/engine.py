@@ -46,8 +46,9 @@ def oh_hell_rate(seconds: float, players: int, seed: int = 1) -> float | None:
         import pyspiel
     except ImportError:
         return None
-    game = pyspiel.load_game("oh_hell", {"players": players, "num_suits": 4, "num_cards_per_suit": 8,
-                                         "num_tricks_fixed": 5})
+    game = pyspiel.load_game(
+        "oh_hell", {"players": players, "num_suits": 4, "num_cards_per_suit": 8, "num_tricks_fixed": 5}
+    )
     rng = random.Random(seed)
     n = 0
     start = time.perf_counter()
@@ -81,12 +82,18 @@ def main() -> None:
         if t is not None:
             theirs.append(t)
     o = statistics.median(ours)
-    print(f"ramsli  {args.preset:>12}, {args.players} players: {o:10.0f} hands/s  (rounds: "
-          + ", ".join(f"{x:.0f}" for x in ours) + ")")
+    print(
+        f"ramsli  {args.preset:>12}, {args.players} players: {o:10.0f} hands/s  (rounds: "
+        + ", ".join(f"{x:.0f}" for x in ours)
+        + ")"
+    )
     if theirs:
         t = statistics.median(theirs)
-        print(f"oh_hell {'pyspiel':>12}, {args.players} players: {t:10.0f} hands/s  (rounds: "
-              + ", ".join(f"{x:.0f}" for x in theirs) + ")")
+        print(
+            f"oh_hell {'pyspiel':>12}, {args.players} players: {t:10.0f} hands/s  (rounds: "
+            + ", ".join(f"{x:.0f}" for x in theirs)
+            + ")"
+        )
         print(f"ratio ramsli / oh_hell: {o / t:.2f}")
     else:
         print("open-spiel is not installed: pip install 'ramsli[bench]' to compare with oh_hell")

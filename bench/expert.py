@@ -41,6 +41,7 @@ def times_of(specs: list[str], rules: Rules, deals: int, seed: int, k: int) -> t
     depends much less on what else loads the machine than the wall time."""
     from ramsli.bots.base import make_bot
     from ramsli.hand import Hand
+
     wall: list[float] = []
     cpu: list[float] = []
     n = len(specs)
@@ -78,29 +79,43 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--seats", type=int, default=1, help="seats of --bot (the rest play --against)")
     ap.add_argument("--preset", default="traditional")
     ap.add_argument("--seed", type=int, default=13)
-    ap.add_argument("--timing-deals", type=int, default=0,
-                    help="also time --bot alone in this process over this many deals (median, p99)")
+    ap.add_argument(
+        "--timing-deals",
+        type=int,
+        default=0,
+        help="also time --bot alone in this process over this many deals (median, p99)",
+    )
     a = ap.parse_args(argv)
     specs = [a.bot] * a.seats + [a.against] * (a.players - a.seats)
     rules = Rules.preset(a.preset)
-    print(f"load before: {os.getloadavg()[0]:.2f} (1-min), preset {a.preset}, {a.players} players, "
-          f"lineup {', '.join(specs)}", flush=True)
+    print(
+        f"load before: {os.getloadavg()[0]:.2f} (1-min), preset {a.preset}, {a.players} players, "
+        f"lineup {', '.join(specs)}",
+        flush=True,
+    )
     t0 = time.perf_counter()
     if a.deals:
         res = T.run_tournament(specs, rules, a.deals, seed=a.seed, jobs=a.jobs, duplicate=True)
         for b in res.bots:
-            print(f"  {b.label:36} {b.mean:+.3f} ± {b.ci95:.3f}  in {b.in_rate:5.1%}  bete {b.bete_rate:5.1%}  "
-                  f"med {b.time_median_ms:6.2f} ms  p95 {b.time_p95_ms:6.1f} ms  max {b.time_max_ms:6.0f} ms")
+            print(
+                f"  {b.label:36} {b.mean:+.3f} ± {b.ci95:.3f}  in {b.in_rate:5.1%}  bete {b.bete_rate:5.1%}  "
+                f"med {b.time_median_ms:6.2f} ms  p95 {b.time_p95_ms:6.1f} ms  max {b.time_max_ms:6.0f} ms"
+            )
         m, ci = paired(res.per_deal, a.seats)
-        print(f"paired: {a.bot} − {a.against} = {m:+.3f} ± {ci:.3f} counters/hand over {res.deals} deals "
-              f"({res.hands} hands), {res.seconds:.0f} s", flush=True)
+        print(
+            f"paired: {a.bot} − {a.against} = {m:+.3f} ± {ci:.3f} counters/hand over {res.deals} deals "
+            f"({res.hands} hands), {res.seconds:.0f} s",
+            flush=True,
+        )
     if a.timing_deals:
         l0 = os.getloadavg()[0]
         wall, cpu = times_of(specs, rules, a.timing_deals, a.seed + 1, a.seats)
-        print(f"timing {a.bot}: {len(wall)} decisions; wall median {_pct(wall, .5):.1f} ms, "
-              f"p99 {_pct(wall, .99):.1f} ms, "
-              f"max {_pct(wall, 1):.0f} ms; CPU median {_pct(cpu, .5):.1f} ms, p99 {_pct(cpu, .99):.1f} ms, "
-              f"max {_pct(cpu, 1):.0f} ms; load {l0:.1f} → {os.getloadavg()[0]:.1f}")
+        print(
+            f"timing {a.bot}: {len(wall)} decisions; wall median {_pct(wall, 0.5):.1f} ms, "
+            f"p99 {_pct(wall, 0.99):.1f} ms, "
+            f"max {_pct(wall, 1):.0f} ms; CPU median {_pct(cpu, 0.5):.1f} ms, p99 {_pct(cpu, 0.99):.1f} ms, "
+            f"max {_pct(cpu, 1):.0f} ms; load {l0:.1f} → {os.getloadavg()[0]:.1f}"
+        )
     print(f"load after: {os.getloadavg()[0]:.2f}, {time.perf_counter() - t0:.0f} s", file=sys.stderr)
     return 0
 

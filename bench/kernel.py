@@ -18,7 +18,7 @@ from pathlib import Path
 import numba
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-import engine as _engine_bench  # noqa: E402  (bench/engine.py: the same loops)
+import engine as _engine_bench
 
 from ramsli.lab import kernel as K
 from ramsli.lab.odds import estimate
@@ -51,14 +51,24 @@ def odds_time(precision: float = 0.1) -> tuple[float, dict]:
     estimate("AS 9S KH 8D 7C", "TS", 5, 2, "in,out", time_s=0.1)  # JIT / cache load
     out = {}
     worst = 0.0
-    for cards, seat, before in (("AS 9S KH 8D 7C", 2, "in,out"), ("AH 9D 8C 9C 7S", 3, "in,in,in"),
-                                ("9H 8D 8C 9C 7S", 0, ""), ("KS 8D 8C 9C 9H", 4, "in,out,in,out")):
+    for cards, seat, before in (
+        ("AS 9S KH 8D 7C", 2, "in,out"),
+        ("AH 9D 8C 9C 7S", 3, "in,in,in"),
+        ("9H 8D 8C 9C 7S", 0, ""),
+        ("KS 8D 8C 9C 9H", 4, "in,out,in,out"),
+    ):
         t = time.perf_counter()
         r = estimate(cards, "TS", 5, seat, before, time_s=30, precision=precision, seed=3)
         dt = time.perf_counter() - t
         worst = max(worst, dt)
-        out[f"{cards} seat {seat} after {before or '-'}"] = (dt, r["ev_diff"]["mean"], r["ev_diff"]["ci95"],
-                                                             r["accepted"], r["samples"], r["conditioning"])
+        out[f"{cards} seat {seat} after {before or '-'}"] = (
+            dt,
+            r["ev_diff"]["mean"],
+            r["ev_diff"]["ci95"],
+            r["accepted"],
+            r["samples"],
+            r["conditioning"],
+        )
     return worst, out
 
 

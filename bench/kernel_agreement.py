@@ -19,11 +19,15 @@ from ramsli.lab import kernel as K
 from ramsli.lab.reference import check_agreement, check_session_agreement
 from ramsli.rules import PRESETS, Rules
 
-EXTRA = [Rules(general_rams=True, targets=True), Rules(general_rams=True, bete="pot", general_rams_penalty="triple-pot"),
-         Rules(dealer_forced=False), Rules(batches="2+3", overtrump="when-trumping", jokers=True, deck="full52"),
-         Rules(targets=True, target_bonus="t", ante=2, bete=0), Rules(compulsory=True, general_rams=True, targets=True,
-                                                                       jokers=True),
-         Rules(dealer_forced=False, targets=True, overtrump="when-trumping", bete=10, ante=0)]
+EXTRA = [
+    Rules(general_rams=True, targets=True),
+    Rules(general_rams=True, bete="pot", general_rams_penalty="triple-pot"),
+    Rules(dealer_forced=False),
+    Rules(batches="2+3", overtrump="when-trumping", jokers=True, deck="full52"),
+    Rules(targets=True, target_bonus="t", ante=2, bete=0),
+    Rules(compulsory=True, general_rams=True, targets=True, jokers=True),
+    Rules(dealer_forced=False, targets=True, overtrump="when-trumping", bete=10, ante=0),
+]
 
 
 def main() -> int:
@@ -53,8 +57,10 @@ def main() -> int:
             if bad:
                 print(f"SESSION MISMATCH {r.diff()}: {bad[0]}")
                 return 1
-    print(f"{total:,} deals ({len(combos)} rule/players/policy combinations) and {sess} sessions: "
-          f"kernel and engine agree on every trick winner and settlement ({time.perf_counter() - t:.0f} s)")
+    print(
+        f"{total:,} deals ({len(combos)} rule/players/policy combinations) and {sess} sessions: "
+        f"kernel and engine agree on every trick winner and settlement ({time.perf_counter() - t:.0f} s)"
+    )
     return 0
 
 

@@ -54,8 +54,9 @@ console = Console()
 def _run(specs: list[str], rules, deals: int, seed: int, jobs: int, label: str):
     with Progress(console=console, transient=True) as prog:
         task = prog.add_task(label, total=deals)
-        return run_tournament(specs, rules, deals=deals, seed=seed, jobs=jobs, duplicate=True,
-                              progress=lambda k: prog.advance(task, k))
+        return run_tournament(
+            specs, rules, deals=deals, seed=seed, jobs=jobs, duplicate=True, progress=lambda k: prog.advance(task, k)
+        )
 
 
 def _median_ms(spec: str, others: list[str], rules, deals: int, seed: int) -> float:
@@ -63,8 +64,9 @@ def _median_ms(spec: str, others: list[str], rules, deals: int, seed: int) -> fl
     return res.bots[0].time_median_ms
 
 
-def calibrate(rules, players: int, seed: int, bot: str = "montecarlo",
-              factor: float = 1.0) -> tuple[int, float, list[tuple[int, float]]]:
+def calibrate(
+    rules, players: int, seed: int, bot: str = "montecarlo", factor: float = 1.0
+) -> tuple[int, float, list[tuple[int, float]]]:
     """The ISMCTS simulation count whose median decision time is closest to ``factor`` × ``bot``'s
     median (both measured against ``rules`` bots on a few deals, in this process)."""
     others = ["rules"] * (players - 1)
@@ -80,21 +82,31 @@ def calibrate(rules, players: int, seed: int, bot: str = "montecarlo",
 
 
 def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
-                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap = argparse.ArgumentParser(
+        description=__doc__.split("\n\n")[0], formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     ap.add_argument("--deals", type=int, default=12, help="deals per lineup (each played in every rotation)")
     ap.add_argument("--players", type=int, default=3, help="seats, 2..6 (R2.1)")
     ap.add_argument("--preset", default="traditional", help="rules preset (R6)")
     ap.add_argument("--rules", default="", help="rule options key=value;key=value (R8)")
     ap.add_argument("--sims", type=int, default=100, help="ISMCTS simulations per decision")
-    ap.add_argument("--match-time", action="store_true",
-                    help="choose --sims so that ISMCTS takes about --factor times --bot's median time per decision")
+    ap.add_argument(
+        "--match-time",
+        action="store_true",
+        help="choose --sims so that ISMCTS takes about --factor times --bot's median time per decision",
+    )
     ap.add_argument("--bot", default="montecarlo", help="the bot whose median decision time --match-time matches")
     ap.add_argument("--factor", type=float, default=1.0, help="ISMCTS's time as a multiple of --bot's median")
-    ap.add_argument("--paired", action="store_true",
-                    help="judge by the per-deal paired difference ISMCTS - mean of the others (95%% interval)")
-    ap.add_argument("--opponents", default="random,rules,montecarlo",
-                    help="comma list of ramsli bots; each fills all other seats in its own lineup")
+    ap.add_argument(
+        "--paired",
+        action="store_true",
+        help="judge by the per-deal paired difference ISMCTS - mean of the others (95%% interval)",
+    )
+    ap.add_argument(
+        "--opponents",
+        default="random,rules,montecarlo",
+        help="comma list of ramsli bots; each fills all other seats in its own lineup",
+    )
     ap.add_argument("--seed", type=int, default=2024, help="tournament seed (same seed, same deals)")
     ap.add_argument("--jobs", type=int, default=1, help="worker processes")
     args = ap.parse_args()
@@ -104,11 +116,16 @@ def main() -> None:
     sims = args.sims
     if args.match_time:
         sims, target, tried = calibrate(rules, args.players, args.seed, args.bot, args.factor)
-        console.print(f"{args.factor:g} × {args.bot}'s median decision time = {target:.1f} ms; ISMCTS sims→ms "
-                      + ", ".join(f"{s}→{ms:.1f}" for s, ms in tried) + f"; chosen sims={sims}")
+        console.print(
+            f"{args.factor:g} × {args.bot}'s median decision time = {target:.1f} ms; ISMCTS sims→ms "
+            + ", ".join(f"{s}→{ms:.1f}" for s, ms in tried)
+            + f"; chosen sims={sims}"
+        )
     ismcts = f"ismcts:sims={sims}"
-    table = Table(title=f"OpenSpiel ISMCTS ({sims} simulations/decision) vs ramsli bots — duplicate, "
-                        f"{args.deals} deals × {args.players} rotations, preset {args.preset}, seed {args.seed}")
+    table = Table(
+        title=f"OpenSpiel ISMCTS ({sims} simulations/decision) vs ramsli bots — duplicate, "
+        f"{args.deals} deals × {args.players} rotations, preset {args.preset}, seed {args.seed}"
+    )
     for col in ("lineup", "bot", "hands", "counters/hand ± 95% CI", "in %", "median ms/decision"):
         table.add_column(col, justify="right" if col not in ("lineup", "bot") else "left")
     t0 = time.perf_counter()
@@ -118,20 +135,37 @@ def main() -> None:
         name = f"ismcts vs {specs[1]}"
         res = _run(specs, rules, args.deals, args.seed, args.jobs, name)
         for b in res.bots:
-            table.add_row(name, b.label, str(b.hands), f"{b.mean:+.2f} ± {b.ci95:.2f}", f"{100 * b.in_rate:.0f}",
-                          f"{b.time_median_ms:.1f}")
+            table.add_row(
+                name,
+                b.label,
+                str(b.hands),
+                f"{b.mean:+.2f} ± {b.ci95:.2f}",
+                f"{100 * b.in_rate:.0f}",
+                f"{b.time_median_ms:.1f}",
+            )
         others = [b.mean for b in res.bots[1:]]
         d = [row[0] - statistics.fmean(row[1:]) for row in res.per_deal]
         dci = 1.96 * statistics.stdev(d) / math.sqrt(len(d)) if len(d) > 1 else 0.0
-        summary.append((name, res.bots[0].mean, res.bots[0].ci95, statistics.fmean(others),
-                        statistics.fmean(d), dci, statistics.median(b.time_median_ms for b in res.bots[1:])))
+        summary.append(
+            (
+                name,
+                res.bots[0].mean,
+                res.bots[0].ci95,
+                statistics.fmean(others),
+                statistics.fmean(d),
+                dci,
+                statistics.median(b.time_median_ms for b in res.bots[1:]),
+            )
+        )
         table.add_section()
     console.print(table)
     for name, m, ci, o, dm, dci, oms in summary:
         if args.paired:
             verdict = "ISMCTS ahead" if dm - dci > 0 else ("ISMCTS behind" if dm + dci < 0 else "no clear difference")
-            console.print(f"{name}: ISMCTS {m:+.2f} ± {ci:.2f}, opponents {o:+.2f}; paired ISMCTS − opponents "
-                          f"{dm:+.3f} ± {dci:.3f} counters/hand: {verdict} (opponents' median {oms:.1f} ms)")
+            console.print(
+                f"{name}: ISMCTS {m:+.2f} ± {ci:.2f}, opponents {o:+.2f}; paired ISMCTS − opponents "
+                f"{dm:+.3f} ± {dci:.3f} counters/hand: {verdict} (opponents' median {oms:.1f} ms)"
+            )
             continue
         verdict = "ISMCTS ahead" if m - ci > o else ("ISMCTS behind" if m + ci < o else "no clear difference")
         console.print(f"{name}: ISMCTS {m:+.2f} ± {ci:.2f} counters/hand, opponents {o:+.2f} on average: {verdict}")

@@ -55,8 +55,15 @@ def cpu_seconds(pid: int) -> float:
 class Player:
     """One simulated person at their own table."""
 
-    def __init__(self, ws_url: str, table: str, token: str, rng: random.Random, think: tuple[float, float],
-                 latencies: list[float]) -> None:
+    def __init__(
+        self,
+        ws_url: str,
+        table: str,
+        token: str,
+        rng: random.Random,
+        think: tuple[float, float],
+        latencies: list[float],
+    ) -> None:
         self.url = f"{ws_url}/ws/{table}"
         self.token = token
         self.rng = rng
@@ -79,8 +86,7 @@ class Player:
                 if self.stop:
                     return
                 pending = (view["seq"], time.perf_counter())
-                await ws.send(json.dumps({"type": "act", "action": self.rng.choice(view["legal"]),
-                                          "seq": view["seq"]}))
+                await ws.send(json.dumps({"type": "act", "action": self.rng.choice(view["legal"]), "seq": view["seq"]}))
 
             async for raw in ws:
                 msg = json.loads(raw)
@@ -99,9 +105,13 @@ class Player:
 
 
 async def make_table(client, http: str, bot: str, pace: float, pause: float) -> tuple[str, str]:
-    body = {"rules": ["starting_stack=1000", "end=hands:10000"],
-            "seats": [{"kind": "human"}] + [{"kind": "bot", "bot": bot}] * 4,
-            "bot_pace_seconds": pace, "hand_pause_seconds": pause, "grace_seconds": 3600}
+    body = {
+        "rules": ["starting_stack=1000", "end=hands:10000"],
+        "seats": [{"kind": "human"}] + [{"kind": "bot", "bot": bot}] * 4,
+        "bot_pace_seconds": pace,
+        "hand_pause_seconds": pause,
+        "grace_seconds": 3600,
+    }
     r = await client.post(http + "/api/tables", json=body)
     made = r.json()
     token = made["seats"][0]["token"]
@@ -123,9 +133,21 @@ async def main_async(args) -> list[dict]:
     port = free_port()
     tmp = tempfile.mkdtemp(prefix="ramsli-load-")
     env = dict(os.environ, PYTHONPATH=str(ROOT / "src") + os.pathsep + os.environ.get("PYTHONPATH", ""))
-    proc = subprocess.Popen([sys.executable, "-c", "from ramsli.cli import main; main()", "serve", "--port",
-                             str(port), "--database", f"sqlite+aiosqlite:///{tmp}/load.sqlite"],
-                            env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    proc = subprocess.Popen(  # noqa: ASYNC220 - the server under load starts once, before any timing
+        [
+            sys.executable,
+            "-c",
+            "from ramsli.cli import main; main()",
+            "serve",
+            "--port",
+            str(port),
+            "--database",
+            f"sqlite+aiosqlite:///{tmp}/load.sqlite",
+        ],
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
     http, ws = f"http://127.0.0.1:{port}", f"ws://127.0.0.1:{port}"
     results = []
     hard_end = time.monotonic() + args.max_minutes * 60
@@ -149,7 +171,7 @@ async def main_async(args) -> list[dict]:
 
                 async def add():
                     async with sem:
-                        for attempt in range(5):
+                        for _attempt in range(5):
                             try:
                                 table, token = await make_table(client, http, args.bot, args.pace, args.pause)
                                 break
@@ -157,8 +179,9 @@ async def main_async(args) -> list[dict]:
                                 await asyncio.sleep(0.5)
                         else:
                             raise RuntimeError("the server does not create tables any more")
-                    p = Player(ws, table, token, random.Random(rng.random()), (args.think_min, args.think_max),
-                               latencies)
+                    p = Player(
+                        ws, table, token, random.Random(rng.random()), (args.think_min, args.think_max), latencies
+                    )
                     p.task = asyncio.get_running_loop().create_task(p.run())
                     players.append(p)
 
@@ -172,12 +195,19 @@ async def main_async(args) -> list[dict]:
                 lat = list(latencies)
                 rss = rss_kib(proc.pid)
                 failed = sum(1 for p in players if p.task.done())
-                row = {"bot": args.bot, "tables": len(players), "moves": len(lat),
-                       "p50_ms": round(pct(lat, 50) * 1000, 1), "p99_ms": round(pct(lat, 99) * 1000, 1),
-                       "server_cpu": round(cpu, 2), "client_cpu": round(client_cpu, 2),
-                       "load_avg": round(os.getloadavg()[0], 1), "rss_mib": round(rss / 1024, 1),
-                       "kib_per_table": round((rss - base_rss) / max(1, len(players)), 1),
-                       "players_dropped": failed}
+                row = {
+                    "bot": args.bot,
+                    "tables": len(players),
+                    "moves": len(lat),
+                    "p50_ms": round(pct(lat, 50) * 1000, 1),
+                    "p99_ms": round(pct(lat, 99) * 1000, 1),
+                    "server_cpu": round(cpu, 2),
+                    "client_cpu": round(client_cpu, 2),
+                    "load_avg": round(os.getloadavg()[0], 1),
+                    "rss_mib": round(rss / 1024, 1),
+                    "kib_per_table": round((rss - base_rss) / max(1, len(players)), 1),
+                    "players_dropped": failed,
+                }
                 results.append(row)
                 print(json.dumps(row), flush=True)
             for p in players:
@@ -196,8 +226,12 @@ async def main_async(args) -> list[dict]:
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--bot", default="rules", help="bot spec for the four bot seats (rules, montecarlo, ...)")
-    ap.add_argument("--levels", default="100,250,500,1000",
-                    type=lambda s: [int(x) for x in s.split(",")], help="table counts to measure, ascending")
+    ap.add_argument(
+        "--levels",
+        default="100,250,500,1000",
+        type=lambda s: [int(x) for x in s.split(",")],
+        help="table counts to measure, ascending",
+    )
     ap.add_argument("--seconds", type=float, default=20.0, help="seconds measured per level")
     ap.add_argument("--pace", type=float, default=1.0, help="bot pace, seconds per bot move")
     ap.add_argument("--pause", type=float, default=3.0, help="seconds between hands")

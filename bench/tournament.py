@@ -38,19 +38,30 @@ def main(argv: list[str] | None = None) -> int:
     def progress(k: int) -> None:
         done[0] += k
         el = time.perf_counter() - t0
-        print(f"\r{done[0]}/{a.deals} deals, {el:.0f} s, eta {el / done[0] * (a.deals - done[0]):.0f} s",
-              end="", file=sys.stderr, flush=True)
+        print(
+            f"\r{done[0]}/{a.deals} deals, {el:.0f} s, eta {el / done[0] * (a.deals - done[0]):.0f} s",
+            end="",
+            file=sys.stderr,
+            flush=True,
+        )
 
-    res = run_tournament(specs, Rules.preset(a.preset), a.deals, seed=a.seed, jobs=a.jobs, duplicate=True,
-                         progress=progress)
+    res = run_tournament(
+        specs, Rules.preset(a.preset), a.deals, seed=a.seed, jobs=a.jobs, duplicate=True, progress=progress
+    )
     print(file=sys.stderr)
-    print(f"{res.deals} deals x {len(specs)} rotations = {res.hands} hands, preset {a.preset}, seed {a.seed}, "
-          f"{res.seconds:.0f} s with {a.jobs} jobs")
-    print(f"{'bot':14} {'counters/hand':>14} {'95% CI':>8} {'in':>6} {'bete':>6} {'bete|in':>8} {'pot':>6} "
-          f"{'med ms':>8} {'p95 ms':>8}")
+    print(
+        f"{res.deals} deals x {len(specs)} rotations = {res.hands} hands, preset {a.preset}, seed {a.seed}, "
+        f"{res.seconds:.0f} s with {a.jobs} jobs"
+    )
+    print(
+        f"{'bot':14} {'counters/hand':>14} {'95% CI':>8} {'in':>6} {'bete':>6} {'bete|in':>8} {'pot':>6} "
+        f"{'med ms':>8} {'p95 ms':>8}"
+    )
     for b in res.bots:
-        print(f"{b.label:14} {b.mean:+14.3f} {b.ci95:8.3f} {b.in_rate:6.1%} {b.bete_rate:6.1%} "
-              f"{b.bete_when_in:8.1%} {b.pot_rate:6.1%} {b.time_median_ms:8.2f} {b.time_p95_ms:8.2f}")
+        print(
+            f"{b.label:14} {b.mean:+14.3f} {b.ci95:8.3f} {b.in_rate:6.1%} {b.bete_rate:6.1%} "
+            f"{b.bete_when_in:8.1%} {b.pot_rate:6.1%} {b.time_median_ms:8.2f} {b.time_p95_ms:8.2f}"
+        )
     by = {b.spec.split(":")[0]: [] for b in res.bots}
     for b in res.bots:
         by[b.spec.split(":")[0]].append(b)

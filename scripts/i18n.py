@@ -19,7 +19,7 @@ import sys
 from pathlib import Path
 
 from babel.messages.catalog import Catalog
-from babel.messages.extract import extract_from_dir, extract_from_file
+from babel.messages.extract import extract_from_file
 from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po, write_po
 
@@ -34,14 +34,14 @@ WEB = SRC / "server" / "web"
 
 
 def extract() -> Catalog:
-    cat = Catalog(project="ramsli", version="0.1.0", copyright_holder="the ramsli authors",
-                  msgid_bugs_address="", charset="utf-8")
+    cat = Catalog(
+        project="ramsli", version="0.1.0", copyright_holder="the ramsli authors", msgid_bugs_address="", charset="utf-8"
+    )
     for src in SOURCES:
         files = sorted(src.rglob("*.py")) if src.is_dir() else [src]
         for f in files:
             for lineno, message, comments, context in extract_from_file("python", str(f), keywords=KEYWORDS):
-                cat.add(message, None, [(str(f.relative_to(ROOT)), lineno)], auto_comments=comments,
-                        context=context)
+                cat.add(message, None, [(str(f.relative_to(ROOT)), lineno)], auto_comments=comments, context=context)
     for f in sorted(WEB.glob("*.js")):  # the browser table's strings (issue 11)
         for lineno, message, comments, context in extract_from_file("javascript", str(f), keywords=KEYWORDS):
             cat.add(message, None, [(str(f.relative_to(ROOT)), lineno)], auto_comments=comments, context=context)

@@ -14,8 +14,8 @@ from __future__ import annotations
 
 import os
 import sys
+from collections.abc import Iterable, Mapping
 from pathlib import Path
-from typing import Iterable, Mapping
 
 import pytest
 
@@ -25,14 +25,22 @@ from ramsli.rules import Rules
 
 ROOT = Path(__file__).resolve().parent.parent
 
+
 def cards(text: str) -> list[Card]:
     """``"AS KS 9H"`` -> list of cards (R1.6)."""
     return parse_cards(text)
 
 
-def make_hand(rules: Rules, deal: Mapping[str, str], turn_up: str, dealer: str = "p1",
-              stacks: Iterable[int] | None = None, pot: int = 0, aside: str = "",
-              seated: Iterable[int] | None = None) -> Hand:
+def make_hand(
+    rules: Rules,
+    deal: Mapping[str, str],
+    turn_up: str,
+    dealer: str = "p1",
+    stacks: Iterable[int] | None = None,
+    pot: int = 0,
+    aside: str = "",
+    seated: Iterable[int] | None = None,
+) -> Hand:
     """A hand with the given cards (``{"p1": "AC KC QC JC TC", ...}``) via ``Hand.from_cards``.
 
     The number of seats is the highest ``pN`` named in ``deal`` (or ``len(stacks)``);
@@ -45,8 +53,9 @@ def make_hand(rules: Rules, deal: Mapping[str, str], turn_up: str, dealer: str =
     else:
         stacks = [20] * n
     hands = [cards(deal.get(f"p{i + 1}", "")) for i in range(n)]
-    return Hand.from_cards(rules, stacks, int(dealer[1:]) - 1, hands, Card.parse(turn_up),
-                           cards(aside), pot=pot, seated=seated)
+    return Hand.from_cards(
+        rules, stacks, int(dealer[1:]) - 1, hands, Card.parse(turn_up), cards(aside), pot=pot, seated=seated
+    )
 
 
 def play(hand: Hand, actions: str) -> Hand:
@@ -104,10 +113,14 @@ def _postgres_base() -> str:
     base = os.environ.get(POSTGRES_ENV)
     if not base:
         if os.environ.get("CI") == "true":
-            pytest.fail(f"{POSTGRES_ENV} is not set but CI=true: the storage tests must run on PostgreSQL "
-                        "(.ci/run starts a throwaway cluster and sets it)")
-        pytest.skip(f"PostgreSQL storage tests need {POSTGRES_ENV}, e.g. "
-                    "postgresql+asyncpg://postgres@127.0.0.1:55432/postgres (.ci/run sets it)")
+            pytest.fail(
+                f"{POSTGRES_ENV} is not set but CI=true: the storage tests must run on PostgreSQL "
+                "(.ci/run starts a throwaway cluster and sets it)"
+            )
+        pytest.skip(
+            f"PostgreSQL storage tests need {POSTGRES_ENV}, e.g. "
+            "postgresql+asyncpg://postgres@127.0.0.1:55432/postgres (.ci/run sets it)"
+        )
     return base
 
 
@@ -226,7 +239,7 @@ class ServerProcess:
     def ws(self) -> str:
         return f"ws://127.0.0.1:{self.port}"
 
-    def start(self, timeout: float = 30.0) -> "ServerProcess":
+    def start(self, timeout: float = 30.0) -> ServerProcess:
         import os
         import subprocess
         import time
@@ -237,14 +250,30 @@ class ServerProcess:
         self.starts += 1
         log = open(self.log_dir / f"server-{self.starts}.log", "wb")
         self.proc = subprocess.Popen(
-            [sys.executable, "-c", "from ramsli.cli import main; main()", "serve", "--host", "127.0.0.1",
-             "--port", str(self.port), "--database", self.database, "--allow-test-seeds"],
-            env=env, stdout=log, stderr=subprocess.STDOUT)
+            [
+                sys.executable,
+                "-c",
+                "from ramsli.cli import main; main()",
+                "serve",
+                "--host",
+                "127.0.0.1",
+                "--port",
+                str(self.port),
+                "--database",
+                self.database,
+                "--allow-test-seeds",
+            ],
+            env=env,
+            stdout=log,
+            stderr=subprocess.STDOUT,
+        )
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
             if self.proc.poll() is not None:
-                raise RuntimeError(f"server exited with {self.proc.returncode}: "
-                                   + (self.log_dir / f"server-{self.starts}.log").read_text()[-2000:])
+                raise RuntimeError(
+                    f"server exited with {self.proc.returncode}: "
+                    + (self.log_dir / f"server-{self.starts}.log").read_text()[-2000:]
+                )
             try:
                 with urllib.request.urlopen(self.http + "/api/tables", timeout=1) as r:
                     if r.status == 200:
@@ -309,7 +338,7 @@ class WSPlayer:
     def view(self) -> dict | None:
         return self.views[-1] if self.views else None
 
-    async def start(self) -> "WSPlayer":
+    async def start(self) -> WSPlayer:
         import asyncio
 
         self.task = asyncio.get_running_loop().create_task(self._run())
@@ -338,7 +367,7 @@ class WSPlayer:
                             self.errors.append(msg)
                         elif msg["type"] == "welcome":
                             self.welcomes += 1
-            except (OSError, websockets.exceptions.WebSocketException, asyncio.TimeoutError):
+            except (TimeoutError, OSError, websockets.exceptions.WebSocketException):
                 pass
             self.ws = None
             if self.stopped:
@@ -377,8 +406,14 @@ class WSPlayer:
 # reachable here. Without it the tests skip with a reason; under CI=true they fail instead.
 
 CHROMIUM_PATHS = ("/usr/lib/chromium/chromium", "/usr/bin/chromium")
-LAUNCH_ARGS = ["--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking",
-               "--disable-component-update", "--disable-sync"]
+LAUNCH_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
 
 
 def _need(what: str) -> None:

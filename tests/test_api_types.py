@@ -9,8 +9,24 @@ import random
 import pytest
 
 import ramsli
-from ramsli import (Action, ActionKind, Card, Declaration, EndReason, Hand, Payment, PaymentReason, Rules, Session,
-                    Settlement, SettlementKind, Trick, left_of, order_from_dealer, trick_winner)
+from ramsli import (
+    Action,
+    ActionKind,
+    Card,
+    Declaration,
+    EndReason,
+    Hand,
+    Payment,
+    PaymentReason,
+    Rules,
+    Session,
+    Settlement,
+    SettlementKind,
+    Trick,
+    left_of,
+    order_from_dealer,
+    trick_winner,
+)
 from ramsli.bots.base import bot_options, make_bot
 from ramsli.cards import CardError
 from ramsli.rules import PRESETS, EndCondition
@@ -40,6 +56,7 @@ def _random_hands(count: int, seed: int = 0, finish: bool = True):
 
 # --- item 4: kinds are StrEnums, text unchanged -------------------------------------------------------------
 
+
 def test_action_kinds_are_one_enum_with_todays_text():
     assert Action.KINDS == ("in", "out", "gr", "pass", "t", "pl") == tuple(ActionKind)
     for hand in _random_hands(30, seed=1):
@@ -67,6 +84,7 @@ def test_R5_settlement_kinds_and_payment_reasons_are_enums():
 def test_R3_6_end_reasons_are_one_enum_used_by_session_saves_histories_and_kernel():
     from ramsli import history
     from ramsli.frontends import storage, text
+
     assert tuple(EndReason) == ("bust", "players", "win-at", "hands", "time", "quit")
     assert storage.END_REASONS == history._END_REASONS == tuple(EndReason)
     for r in EndReason:  # every reason has its own explanation (R3.5, R3.6)
@@ -100,7 +118,7 @@ def test_R4_5_declarations_have_one_representation_on_hand_and_observation():
             assert hand.observe(seat).declarations == tuple(hand.declarations)
         for s, d in hand.declarations:
             assert type(d) is Declaration
-            assert (Action.declare(s, bool(d)) in hand.history)
+            assert Action.declare(s, bool(d)) in hand.history
             seen.add(d)
     assert seen == {Declaration.IN, Declaration.OUT}
 
@@ -161,12 +179,19 @@ def test_copy_owns_every_container_of_the_state():
 
 # --- item 2: derived values on Rules -------------------------------------------------------------------------
 
+
 def test_R4_8_R5_derived_values_read_the_options():
     for gr, targets, bete, pen, bonus, over in itertools.product(
-            (False, True), (False, True), (0, 5, "pot"), ("triple-bete", "triple-pot"), ("t-1", "t"),
-            ("always", "when-trumping")):
-        r = Rules(general_rams=gr, targets=targets, bete=bete, general_rams_penalty=pen, target_bonus=bonus,
-                  overtrump=over)
+        (False, True),
+        (False, True),
+        (0, 5, "pot"),
+        ("triple-bete", "triple-pot"),
+        ("t-1", "t"),
+        ("always", "when-trumping"),
+    ):
+        r = Rules(
+            general_rams=gr, targets=targets, bete=bete, general_rams_penalty=pen, target_bonus=bonus, overtrump=over
+        )
         assert r.largest_target == (4 if gr else 5)  # R4.8
         assert r.targets_offered == ((2, 3, 4) if gr else (2, 3, 4, 5)) * targets
         assert r.overtrump_on_trump_lead is (over == "always")  # D-14
@@ -183,13 +208,15 @@ def test_R4_8_hand_offers_exactly_the_targets_of_the_rules():
         rules = Rules(targets=True, general_rams=gr)
         hand = Hand.new(rules, [20] * 3, 0, seed=8)
         while hand.phase.value != "targets":
-            hand.apply(Action.pass_(hand.to_act) if hand.phase.value == "general-rams"
-                       else Action.declare(hand.to_act, True))
+            hand.apply(
+                Action.pass_(hand.to_act) if hand.phase.value == "general-rams" else Action.declare(hand.to_act, True)
+            )
         got = [a.target for a in hand.legal_actions() if a.kind == "t"]
         assert tuple(got) == rules.targets_offered
 
 
 # --- item 2: one seat order ------------------------------------------------------------------------------------
+
 
 def _order_by_definition(dealer, seated, n):
     """R4.3/R4.5: start at the dealer's left, go clockwise (seat numbers up, R2.2), the dealer last."""
@@ -242,8 +269,15 @@ def test_R3_2_R3_5_session_deal_passes_to_the_next_seated_seat():
 
 # --- item 6: reprs that evaluate back ---------------------------------------------------------------------------
 
-NAMESPACE = {"Card": Card, "Action": Action, "Trick": Trick, "Payment": Payment, "Settlement": Settlement,
-             "Rules": Rules, "EndCondition": EndCondition}
+NAMESPACE = {
+    "Card": Card,
+    "Action": Action,
+    "Trick": Trick,
+    "Payment": Payment,
+    "Settlement": Settlement,
+    "Rules": Rules,
+    "EndCondition": EndCondition,
+}
 
 
 def test_card_and_action_constructors_take_their_repr_text():
@@ -268,7 +302,7 @@ def test_reprs_evaluate_back_to_equal_objects():
         for x in objects:
             if x is None:
                 continue
-            back = eval(repr(x), dict(NAMESPACE))  # noqa: S307 - our own reprs
+            back = eval(repr(x), dict(NAMESPACE))
             assert back == x and type(back) is type(x), repr(x)
             if isinstance(x, (Card, Action)):
                 assert back is x  # interned
@@ -279,6 +313,7 @@ def test_reprs_evaluate_back_to_equal_objects():
 
 
 # --- item 6: seed= wherever rng= ---------------------------------------------------------------------------------
+
 
 def test_seed_or_rng_give_the_same_deal_and_both_is_an_error():
     for seed in range(20):
@@ -304,8 +339,10 @@ def test_R3_session_takes_seed_or_rng():
             while not h.is_over:
                 s.apply(h.legal_actions()[0])
         return out
-    assert deals(Session(Rules(), ["a", "b", "c"], seed=5)) == deals(Session(Rules(), ["a", "b", "c"],
-                                                                            rng=random.Random(5)))
+
+    assert deals(Session(Rules(), ["a", "b", "c"], seed=5)) == deals(
+        Session(Rules(), ["a", "b", "c"], rng=random.Random(5))
+    )
     with pytest.raises(TypeError, match="not both"):
         Session(Rules(), ["a", "b"], seed=5, rng=random.Random(5))
 
@@ -320,6 +357,7 @@ def test_bots_take_seed_or_rng_with_the_same_choices(spec):
             out.append(a)
             hand.apply(a)
         return out
+
     assert choices(make_bot(spec, seed=7)) == choices(make_bot(spec, rng=random.Random(7)))
     with pytest.raises(TypeError, match="not both"):
         make_bot(spec, seed=7, rng=random.Random(7))
@@ -327,6 +365,7 @@ def test_bots_take_seed_or_rng_with_the_same_choices(spec):
 
 
 # --- item 6: when a trick is complete ----------------------------------------------------------------------------
+
 
 def test_R4_9_R4_11_trick_complete_and_last_trick():
     rng = random.Random(13)

@@ -51,8 +51,12 @@ def test_an_unknown_option_gets_an_example_with_a_value():
 
 def test_an_empty_bot_name_gets_the_same_list_with_the_levels():
     from ramsli.frontends.game import split_bot_specs
-    with pytest.raises(ValueError, match=r"empty bot name; allowed are random, .*, or a level: easy, medium, hard, "
-                                         r"expert \(weakest first\)"):
+
+    with pytest.raises(
+        ValueError,
+        match=r"empty bot name; allowed are random, .*, or a level: easy, medium, hard, "
+        r"expert \(weakest first\)",
+    ):
         split_bot_specs("easy,,hard")
     with pytest.raises(ValueError, match=r"--bots is empty; give a bot name, allowed are random, .*or a level: easy"):
         split_bot_specs(" ")

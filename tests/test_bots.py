@@ -37,8 +37,13 @@ def _play(hand: Hand, bots: dict, check=None) -> list[str]:
 
 
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(preset=st.sampled_from(sorted(PRESETS)), seed=st.integers(0, 10**6), n=st.integers(2, 6),
-       overtrump=st.sampled_from(["always", "when-trumping"]), mix=st.integers(0, 10**3))
+@given(
+    preset=st.sampled_from(sorted(PRESETS)),
+    seed=st.integers(0, 10**6),
+    n=st.integers(2, 6),
+    overtrump=st.sampled_from(["always", "when-trumping"]),
+    mix=st.integers(0, 10**3),
+)
 def test_every_bot_returns_legal_actions(preset, seed, n, overtrump, mix):
     rules = Rules.preset(preset, overtrump=overtrump)
     rng = random.Random(seed)
@@ -155,8 +160,10 @@ def test_compact_rules_agree_with_engine(overtrump, deck, jokers):
         assert full[winner_index(cd.encs(c for _, c in full))][0] == trick_winner(full, trump)
 
 
-@pytest.mark.parametrize("preset,overtrump", [("traditional", "always"), ("joker", "when-trumping"),
-                                               ("modern-52", "always"), ("compulsory", "when-trumping")])
+@pytest.mark.parametrize(
+    "preset,overtrump",
+    [("traditional", "always"), ("joker", "when-trumping"), ("modern-52", "always"), ("compulsory", "when-trumping")],
+)
 def test_void_inference_never_excludes_a_real_card(preset, overtrump):
     """Every card another active seat really holds is in the pool and allowed by the
     inferred voids and trump caps (R4.10, D-14) — inference is sound."""
@@ -197,7 +204,7 @@ def test_solver_pruning_changes_nothing_and_rollout_is_legal():
         n = rng.randint(2, 4)
         left = rng.randint(1, 4)
         cd = Codec(rng.choice("SHDC"))
-        hands = [cd.encs(deck[i * 5:i * 5 + left]) for i in range(n)]
+        hands = [cd.encs(deck[i * 5 : i * 5 + left]) for i in range(n)]
         always = rng.random() < 0.5
         a = Solver(n, _pay, always).root(hands, 0, [], (0,) * n)
         b = Solver(n, _pay, always, prune=False).root(hands, 0, [], (0,) * n)
@@ -217,8 +224,11 @@ def _scripted(hands_text: list[str], turn_up: str, plays: list[str], rules=Rules
 def test_montecarlo_leads_the_top_trump_to_take_the_last_two_tricks():
     # p1 has 1 trick, p2 has 2; p1 must win both last tricks to take the pot (R5.1):
     # lead AS (top trump) first, then QS; leading QS lets KS overtrump.
-    hand = _scripted(["AS QS 7D 8D AD", "KS 7H TD JD 9D"], "8C",
-                     ["p1 pl 7D", "p2 pl TD", "p2 pl JD", "p1 pl 8D", "p2 pl 9D", "p1 pl AD"])
+    hand = _scripted(
+        ["AS QS 7D 8D AD", "KS 7H TD JD 9D"],
+        "8C",
+        ["p1 pl 7D", "p2 pl TD", "p2 pl JD", "p1 pl 8D", "p2 pl 9D", "p1 pl AD"],
+    )
     assert hand.to_act == 0 and hand.tricks_won == [1, 2]
     bot = MonteCarloBot(seed=1, samples=30)
     assert str(bot.act(hand.observe(0))) == "p1 pl AS"
@@ -226,8 +236,11 @@ def test_montecarlo_leads_the_top_trump_to_take_the_last_two_tricks():
 
 def test_montecarlo_wins_with_the_only_card_that_avoids_bete():
     # p1 has no trick; p2 leads KH at trick 4. Only AH can take a trick (R5.3 bete otherwise).
-    hand = _scripted(["7D 8D 9D AH 7H", "AD KD QD KH 9C"], "8S",
-                     ["p1 pl 7D", "p2 pl AD", "p2 pl KD", "p1 pl 8D", "p2 pl QD", "p1 pl 9D", "p2 pl KH"])
+    hand = _scripted(
+        ["7D 8D 9D AH 7H", "AD KD QD KH 9C"],
+        "8S",
+        ["p1 pl 7D", "p2 pl AD", "p2 pl KD", "p1 pl 8D", "p2 pl QD", "p1 pl 9D", "p2 pl KH"],
+    )
     assert hand.to_act == 0 and hand.tricks_won == [0, 3]
     for seed in range(3):
         assert str(MonteCarloBot(seed=seed, samples=20).act(hand.observe(0))) == "p1 pl AH"
@@ -241,7 +254,7 @@ def test_montecarlo_declares_on_counters():
     others = [c for c in make_deck() if c not in strong + weak and c != Card.parse("9S")]
     for mine, expect in ((strong, "in"), (weak, "out")):
         rest = [c for c in make_deck() if c not in mine and c != Card.parse("9S")]
-        hands = [list(mine)] + [rest[i * 5:(i + 1) * 5] for i in range(4)]
+        hands = [list(mine)] + [rest[i * 5 : (i + 1) * 5] for i in range(4)]
         hand = Hand.from_cards(rules, [20] * 5, dealer=4, hands=hands, turn_up=Card.parse("9S"))
         act = MonteCarloBot(seed=2, samples=30).act(hand.observe(0))
         assert act.kind == expect
@@ -254,21 +267,28 @@ def test_rules_bot_follows_the_tips():
     # three low side cards with the 7 of trump is a fold (seeds' first tip)
     fold = parse_cards("7S 8H 9D 7C 8D")
     rest = [c for c in deck if c not in fold and c != Card.parse("KS")]
-    hand = Hand.from_cards(rules, [20] * 5, dealer=4, hands=[fold] + [rest[i * 5:(i + 1) * 5] for i in range(4)],
-                           turn_up=Card.parse("KS"))
+    hand = Hand.from_cards(
+        rules,
+        [20] * 5,
+        dealer=4,
+        hands=[fold] + [rest[i * 5 : (i + 1) * 5] for i in range(4)],
+        turn_up=Card.parse("KS"),
+    )
     assert make_bot("rules").act(hand.observe(0)).kind == "out"
     # an ace is a realistic path to a trick
     ace = parse_cards("AH 8H 9D 7C 8D")
     rest = [c for c in deck if c not in ace and c != Card.parse("KS")]
-    hand = Hand.from_cards(rules, [20] * 5, dealer=4, hands=[ace] + [rest[i * 5:(i + 1) * 5] for i in range(4)],
-                           turn_up=Card.parse("KS"))
+    hand = Hand.from_cards(
+        rules, [20] * 5, dealer=4, hands=[ace] + [rest[i * 5 : (i + 1) * 5] for i in range(4)], turn_up=Card.parse("KS")
+    )
     assert make_bot("rules").act(hand.observe(0)).kind == "in"
     # General Rams only with A of trump, another top trump and three side aces/kings (R4.7)
     gr = parse_cards("AS QS AH KD AC")
     rest = [c for c in deck if c not in gr and c != Card.parse("KS")]
     rg = Rules.preset("general-rams")
-    hand = Hand.from_cards(rg, [20] * 3, dealer=2, hands=[gr] + [rest[i * 5:(i + 1) * 5] for i in range(2)],
-                           turn_up=Card.parse("KS"))
+    hand = Hand.from_cards(
+        rg, [20] * 3, dealer=2, hands=[gr] + [rest[i * 5 : (i + 1) * 5] for i in range(2)], turn_up=Card.parse("KS")
+    )
     hand.apply("p1 in")
     hand.apply("p2 in")
     hand.apply("p3 in")

@@ -6,8 +6,18 @@ import pickle
 
 import pytest
 
-from ramsli.cards import (BIG_JOKER, LITTLE_JOKER, Card, CardError, Suit, format_cards, full_deck, make_deck,
-                          parse_cards, piquet_deck)
+from ramsli.cards import (
+    BIG_JOKER,
+    LITTLE_JOKER,
+    Card,
+    CardError,
+    Suit,
+    format_cards,
+    full_deck,
+    make_deck,
+    parse_cards,
+    piquet_deck,
+)
 from ramsli.hand import trick_winner
 
 
@@ -69,11 +79,26 @@ def test_R1_5_cards_carry_no_points():
     assert not hasattr(Card.parse("AS"), "points")
 
 
-@pytest.mark.parametrize("text,expected", [
-    ("AS", "AS"), ("as", "AS"), ("aS", "AS"), ("TD", "TD"), ("td", "TD"), ("10D", "TD"), ("10d", "TD"),
-    ("10♥", "TH"), ("A♠", "AS"), ("q♣", "QC"), ("7♦", "7D"), ("2c", "2C"), ("x1", "X1"), ("X2", "X2"),
-    (" KH ", "KH"),
-])
+@pytest.mark.parametrize(
+    "text,expected",
+    [
+        ("AS", "AS"),
+        ("as", "AS"),
+        ("aS", "AS"),
+        ("TD", "TD"),
+        ("td", "TD"),
+        ("10D", "TD"),
+        ("10d", "TD"),
+        ("10♥", "TH"),
+        ("A♠", "AS"),
+        ("q♣", "QC"),
+        ("7♦", "7D"),
+        ("2c", "2C"),
+        ("x1", "X1"),
+        ("X2", "X2"),
+        (" KH ", "KH"),
+    ],
+)
 def test_R1_6_D3_notation_input(text, expected):
     c = Card.parse(text)
     assert str(c) == expected
@@ -85,8 +110,9 @@ def test_R1_6_jokers_X1_big_X2_little():
     assert BIG_JOKER.rank == 16 and LITTLE_JOKER.rank == 15
 
 
-@pytest.mark.parametrize("bad", ["", "A", "1S", "11S", "AZ", "ZS", "X3", "XS", "AS1", "10", "T", "♠A", "10♥♥",
-                                 "Ace of spades"])
+@pytest.mark.parametrize(
+    "bad", ["", "A", "1S", "11S", "AZ", "ZS", "X3", "XS", "AS1", "10", "T", "♠A", "10♥♥", "Ace of spades"]
+)
 def test_R1_6_malformed_card_gives_CardError_listing_what_is_allowed(bad):
     with pytest.raises(CardError) as e:
         Card.parse(bad)

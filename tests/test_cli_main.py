@@ -9,6 +9,7 @@ from ramsli import cli
 def _command_needing(pkg):
     def cmd() -> None:
         raise ModuleNotFoundError(f"No module named {pkg!r}", name=pkg)
+
     return cmd
 
 
@@ -38,6 +39,7 @@ def test_python_dash_m_ramsli_is_the_command_line():
     """``python -m ramsli`` runs the same command line as ``ramsli``."""
     import subprocess
     import sys
+
     r = subprocess.run([sys.executable, "-m", "ramsli", "--help"], capture_output=True, text=True, timeout=120)
     assert r.returncode == 0, r.stderr
     assert "Usage:" in r.stdout and "play" in r.stdout and "serve" in r.stdout

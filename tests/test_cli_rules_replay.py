@@ -29,6 +29,7 @@ def line_of(text: str, needle: str, nth: int = 0) -> int:
 
 # -- presets / rules -----------------------------------------------------------------------------
 
+
 def test_presets_lists_every_preset_and_what_it_sets():
     r = run("presets")
     assert r.exit_code == 0
@@ -71,13 +72,16 @@ def test_rules_toml_with_changes():
     assert Rules.from_toml(r.stdout) == Rules.preset("joker", bete=10, overtrump="when-trumping")
 
 
-@pytest.mark.parametrize("args,fragments", [
-    (("--preset", "skat"), ["unknown preset 'skat'", "(R6)", "traditional", "nap"]),
-    (("--rule", "colour=red"), ["unknown option 'colour'", "(R8)", "overtrump"]),
-    (("--rule", "bete=lots"), ["option 'bete'", "R5.3", "'pot'"]),
-    (("--rule", "bete"), ["is not key=value", "deck"]),
-    (("--rule", "overtrump=never"), ["always, when-trumping"]),
-])
+@pytest.mark.parametrize(
+    "args,fragments",
+    [
+        (("--preset", "skat"), ["unknown preset 'skat'", "(R6)", "traditional", "nap"]),
+        (("--rule", "colour=red"), ["unknown option 'colour'", "(R8)", "overtrump"]),
+        (("--rule", "bete=lots"), ["option 'bete'", "R5.3", "'pot'"]),
+        (("--rule", "bete"), ["is not key=value", "deck"]),
+        (("--rule", "overtrump=never"), ["always, when-trumping"]),
+    ],
+)
 def test_rules_errors_exit_2_and_list_what_is_allowed(args, fragments):
     r = run("rules", *args)
     assert r.exit_code == 2
@@ -87,6 +91,7 @@ def test_rules_errors_exit_2_and_list_what_is_allowed(args, fragments):
 
 
 # -- replay ----------------------------------------------------------------------------------------
+
 
 def test_replay_prints_trick_by_trick_and_settlement():
     path = DATA / "general-rams-made.toml"
@@ -158,14 +163,17 @@ def test_replay_illegal_action_json_also_exit_1():
     assert r.exit_code == 1 and r.stdout == ""
 
 
-@pytest.mark.parametrize("name,fragment,needle", [
-    ("bad-malformed", "not valid TOML", "pot = \n"),
-    ("bad-unknown-card", "is not a card (R1.6)", "turn_up = "),
-    ("bad-card-twice", "is dealt twice", None),
-    ("bad-settlement", "settlement does not match the replay", "carry_over = "),
-    ("bad-unknown-option", "unknown option 'betee'", "betee"),
-    ("bad-unknown-cards-play", "unknown (??)", None),
-])
+@pytest.mark.parametrize(
+    "name,fragment,needle",
+    [
+        ("bad-malformed", "not valid TOML", "pot = \n"),
+        ("bad-unknown-card", "is not a card (R1.6)", "turn_up = "),
+        ("bad-card-twice", "is dealt twice", None),
+        ("bad-settlement", "settlement does not match the replay", "carry_over = "),
+        ("bad-unknown-option", "unknown option 'betee'", "betee"),
+        ("bad-unknown-cards-play", "unknown (??)", None),
+    ],
+)
 def test_replay_bad_file_exit_2_names_the_line(name, fragment, needle):
     path = DATA / f"{name}.toml"
     text = path.read_text(encoding="utf-8")
@@ -241,6 +249,7 @@ def test_docs_quote_the_real_messages_and_output():
 
 
 # -- replay of hostile or hand-edited files: exit 2, one line, file:line, nothing raw printed --------
+
 
 def _one_line_exit_2(r, path) -> tuple[int, str]:
     assert r.exit_code == 2, r.output
@@ -319,6 +328,7 @@ def test_rules_refuses_two_session_ends_of_one_kind():
 
 # -- replay of a folder saved by `ramsli play` (session.json + hand-NNNN.toml, no session.toml) ----------
 
+
 def _play_folder(tmp_path):
     d = tmp_path / "game"
     d.mkdir(parents=True)
@@ -381,6 +391,7 @@ def test_replay_folder_without_hand_files_exit_2(tmp_path):
 
 # -- user-facing wording: no developer words in any --help ----------------------------------------
 
+
 @pytest.mark.parametrize("cmd", ["simulate", "odds", "tips", "tournament", "replay", "rules", "presets"])
 def test_help_has_no_issue_numbers_or_seeds_and_rule_shows_key_value(cmd):
     r = runner.invoke(app, [cmd, "--help"], env={"COLUMNS": "200", "NO_COLOR": "1"})
@@ -398,8 +409,9 @@ def test_top_level_help_has_no_issue_numbers():
     assert r.exit_code == 0 and not re.search(r"issue\s*#?\d", r.stdout, re.I) and "seeds" not in r.stdout
 
 
-@pytest.mark.parametrize("text", ["a=" + "[" * 500 + "]" * 500, "a=" + "{x=" * 400 + "1" + "}" * 400,
-                                  "a=" + "[" * 1000 + "]" * 1000])
+@pytest.mark.parametrize(
+    "text", ["a=" + "[" * 500 + "]" * 500, "a=" + "{x=" * 400 + "1" + "}" * 400, "a=" + "[" * 1000 + "]" * 1000]
+)
 def test_replay_deeply_nested_file_exit_2_no_traceback(tmp_path, text):
     p = tmp_path / "d.toml"
     p.write_text(text + "\n", encoding="utf-8")

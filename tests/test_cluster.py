@@ -26,8 +26,9 @@ try:
     import distributed
 except ModuleNotFoundError:  # pragma: no cover - depends on the environment
     if os.environ.get("CI") == "true":
-        pytest.fail("Dask distributed is missing under CI=true: the extra 'test' installs dask[distributed]",
-                    pytrace=False)
+        pytest.fail(
+            "Dask distributed is missing under CI=true: the extra 'test' installs dask[distributed]", pytrace=False
+        )
     pytest.skip("Dask distributed is not installed (the extra 'dask')", allow_module_level=True)
 
 from typer.testing import CliRunner
@@ -89,12 +90,16 @@ def cluster(tmp_path_factory):
 
     admin = None
     try:
-        sched = start("scheduler", _dask_cli("scheduler") + ["--host", "127.0.0.1", "--port", str(port),
-                                                           "--no-dashboard"])
+        sched = start(
+            "scheduler", _dask_cli("scheduler") + ["--host", "127.0.0.1", "--port", str(port), "--no-dashboard"]
+        )
         _wait_for_port(port, sched, logs / "scheduler.log")
         for i in (1, 2):
-            start(f"worker{i}", _dask_cli("worker") + [address, "--host", "127.0.0.1", "--nworkers", "1",
-                                                       "--nthreads", "1", "--no-dashboard"])
+            start(
+                f"worker{i}",
+                _dask_cli("worker")
+                + [address, "--host", "127.0.0.1", "--nworkers", "1", "--nthreads", "1", "--no-dashboard"],
+            )
         admin = distributed.Client(address, timeout=30, set_as_default=False)
         admin.wait_for_workers(2, timeout=90)
         yield address, admin
@@ -138,6 +143,7 @@ def _tournament(res) -> dict:
 
 # --- the same results ---------------------------------------------------------------------------------
 
+
 def _clients(admin) -> int:
     return admin.run_on_scheduler(lambda dask_scheduler: len(dask_scheduler.clients))
 
@@ -171,8 +177,14 @@ def test_a_simulation_on_the_cluster_equals_the_local_one(cluster):
     # kernel: one local work unit of 50,000 hands against three tasks on the cluster
     local = simulate(Rules(), ["random", "tips", "random", "tips"], hands=50_000, seed=4)
     seen = []
-    remote = simulate(Rules(), ["random", "tips", "random", "tips"], hands=50_000, seed=4, scheduler=address,
-                      progress=lambda d, t: seen.append(d))
+    remote = simulate(
+        Rules(),
+        ["random", "tips", "random", "tips"],
+        hands=50_000,
+        seed=4,
+        scheduler=address,
+        progress=lambda d, t: seen.append(d),
+    )
     assert remote["engine"] == "kernel" and _untimed(remote) == _untimed(local)
     assert seen[-1] == 50_000 and len(seen) == 3
     # the engine with a bot the kernel cannot play, hands and whole sessions
@@ -181,8 +193,9 @@ def test_a_simulation_on_the_cluster_equals_the_local_one(cluster):
         local = simulate(rules, ["rules", "random", "montecarlo:samples=4"], seed=2, **kw)
         remote = simulate(rules, ["rules", "random", "montecarlo:samples=4"], seed=2, scheduler=address, **kw)
         assert remote["engine"] == "engine" and _untimed(remote) == _untimed(local)
-        assert _untimed(local) == _untimed(simulate(rules, ["rules", "random", "montecarlo:samples=4"], seed=2,
-                                                    jobs=2, **kw))  # and whatever --jobs is
+        assert _untimed(local) == _untimed(
+            simulate(rules, ["rules", "random", "montecarlo:samples=4"], seed=2, jobs=2, **kw)
+        )  # and whatever --jobs is
     assert _executed(admin) - before >= 3 + 2
 
 
@@ -192,8 +205,17 @@ def test_odds_on_the_cluster_equal_the_local_ones(cluster):
     address, admin = cluster
     _ready(admin)
     # stops on precision, after several chunks of 1000 samples, taken in order: the same samples
-    kw = dict(cards="AS 9S KH 8D 7C", turn_up="TS", players=4, seat=1, before="in", time_s=300, precision=0.06,
-              batch=1000, seed=2)
+    kw = dict(
+        cards="AS 9S KH 8D 7C",
+        turn_up="TS",
+        players=4,
+        seat=1,
+        before="in",
+        time_s=300,
+        precision=0.06,
+        batch=1000,
+        seed=2,
+    )
     local = estimate(**kw)
     remote = estimate(**kw, scheduler=address)
     assert local["samples"] > 2000  # more than the two chunks in flight per worker thread at the start
@@ -201,8 +223,17 @@ def test_odds_on_the_cluster_equal_the_local_ones(cluster):
     assert _untimed(estimate(**dict(kw, seed=3), scheduler=address)) != _untimed(local)
     # five ins before me are too rare under the model: rejection gives way to forced declarations, and the
     # chunks already asked for with rejection are dropped on the cluster too
-    kw = dict(cards="7S 8H 9D 7C 8C", turn_up="AS", players=6, seat=5, before="in,in,in,in,in", time_s=300,
-              precision=0.3, batch=500, seed=1)
+    kw = dict(
+        cards="7S 8H 9D 7C 8C",
+        turn_up="AS",
+        players=6,
+        seat=5,
+        before="in,in,in,in,in",
+        time_s=300,
+        precision=0.3,
+        batch=500,
+        seed=1,
+    )
     local = estimate(**kw)
     assert local["conditioning"] == "forced" and local["samples"] > local["accepted"]
     assert _untimed(estimate(**kw, scheduler=address)) == _untimed(local)
@@ -223,14 +254,14 @@ def test_a_worker_killed_mid_run_changes_nothing(cluster):
         os.kill(pids[busy[0]], signal.SIGKILL)  # its nanny starts a new one; its tasks are run again
         killed.append(busy[0])
 
-    remote = run_tournament(*args, seed=5, duplicate=True, chunk=1, scheduler=address,
-                            progress=kill_one_busy_worker)
+    remote = run_tournament(*args, seed=5, duplicate=True, chunk=1, scheduler=address, progress=kill_one_busy_worker)
     assert killed
     assert killed[0] not in admin.run(os.getpid)  # that worker is gone
     assert _tournament(remote) == _tournament(local)
 
 
 # --- Ctrl-C, errors ------------------------------------------------------------------------------------
+
 
 def _ramsli_tasks(admin) -> dict[str, int]:
     def count(dask_scheduler):
@@ -239,6 +270,7 @@ def _ramsli_tasks(admin) -> dict[str, int]:
             if str(key).startswith("ramsli-"):
                 out[ts.state] = out.get(ts.state, 0) + 1
         return out
+
     return admin.run_on_scheduler(count)
 
 
@@ -247,9 +279,26 @@ def test_ctrl_c_cancels_the_runs_tasks_and_exits_130(cluster):
     _ready(admin)
     assert _ramsli_tasks(admin) == {}
     env = dict(os.environ, PYTHONPATH=str(SRC))
-    proc = subprocess.Popen([sys.executable, "-m", "ramsli.cli", "tournament", "--bots", ",".join(SLOW_BOTS),
-                             "--hands", "60", "--duplicate", "-q", "--scheduler", address],
-                            env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    proc = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "ramsli.cli",
+            "tournament",
+            "--bots",
+            ",".join(SLOW_BOTS),
+            "--hands",
+            "60",
+            "--duplicate",
+            "-q",
+            "--scheduler",
+            address,
+        ],
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
     try:
         end = time.monotonic() + 60
         while time.monotonic() < end and _ramsli_tasks(admin).get("memory", 0) < 1:
@@ -264,8 +313,9 @@ def test_ctrl_c_cancels_the_runs_tasks_and_exits_130(cluster):
             proc.kill()
             proc.wait()
     assert proc.returncode == 130, err
-    assert err.strip().splitlines() == [f"interrupted (Ctrl-C): the run's tasks on the Dask cluster at {address} "
-                                        "were cancelled; nothing was written"]
+    assert err.strip().splitlines() == [
+        f"interrupted (Ctrl-C): the run's tasks on the Dask cluster at {address} were cancelled; nothing was written"
+    ]
     assert "counters/hand" not in out
     end = time.monotonic() + 30
     while _ramsli_tasks(admin) and time.monotonic() < end:
@@ -287,14 +337,22 @@ def test_workers_of_another_ramsli_version_or_without_the_extra_are_refused(clus
 
 def ramsli_version() -> str:
     """The version the workers import (this checkout's, before a test changes it here)."""
-    return subprocess.run([sys.executable, "-c", "import ramsli; print(ramsli.__version__)"], check=True,
-                          capture_output=True, text=True, env=dict(os.environ, PYTHONPATH=str(SRC))).stdout.strip()
+    return subprocess.run(
+        [sys.executable, "-c", "import ramsli; print(ramsli.__version__)"],
+        check=True,
+        capture_output=True,
+        text=True,
+        env=dict(os.environ, PYTHONPATH=str(SRC)),
+    ).stdout.strip()
 
 
 def test_an_unreachable_scheduler_is_a_clear_error_within_the_timeout(monkeypatch):
     address = f"tcp://127.0.0.1:{_free_port()}"  # nothing listens there
-    with pytest.raises(ClusterError, match=rf"cannot reach the Dask scheduler at {address} within 1 s.*"
-                                           r"`dask scheduler` runs there"):
+    with pytest.raises(
+        ClusterError,
+        match=rf"cannot reach the Dask scheduler at {address} within 1 s.*"
+        r"`dask scheduler` runs there",
+    ):
         DaskRunner(address, timeout_s=1).connect()
     monkeypatch.setattr(C, "DEFAULT_TIMEOUT_S", 1.0)
     r = CliRunner().invoke(app, ["simulate", "--hands", "10", "-q", "--scheduler", address])
@@ -302,9 +360,14 @@ def test_an_unreachable_scheduler_is_a_clear_error_within_the_timeout(monkeypatc
     assert r.exception is None or isinstance(r.exception, SystemExit)  # no traceback
 
 
-@pytest.mark.parametrize("cmd", [["tournament", "--bots", "rules,random", "--hands", "2"],
-                                 ["simulate", "--hands", "10"],
-                                 ["odds", "AS 9S KH 8D 7C", "--turn-up", "TS"]])
+@pytest.mark.parametrize(
+    "cmd",
+    [
+        ["tournament", "--bots", "rules,random", "--hands", "2"],
+        ["simulate", "--hands", "10"],
+        ["odds", "AS 9S KH 8D 7C", "--turn-up", "TS"],
+    ],
+)
 def test_a_malformed_address_is_refused_before_anything_runs(cmd):
     r = CliRunner().invoke(app, cmd + ["-q"] * (cmd[0] != "odds") + ["--scheduler", "127.0.0.1:8786"])
     assert r.exit_code == 2, r.output
@@ -312,18 +375,38 @@ def test_a_malformed_address_is_refused_before_anything_runs(cmd):
 
 
 def test_jobs_and_scheduler_together_are_refused():
-    r = CliRunner().invoke(app, ["tournament", "--bots", "rules,random", "--hands", "2", "-q", "--jobs", "2",
-                                 "--scheduler", "tcp://127.0.0.1:8786"])
+    r = CliRunner().invoke(
+        app,
+        [
+            "tournament",
+            "--bots",
+            "rules,random",
+            "--hands",
+            "2",
+            "-q",
+            "--jobs",
+            "2",
+            "--scheduler",
+            "tcp://127.0.0.1:8786",
+        ],
+    )
     assert r.exit_code == 2 and "--jobs 2 with --scheduler" in r.output, r.output
 
 
 def test_without_scheduler_dask_is_not_imported():
-    code = ("import sys\nfrom typer.testing import CliRunner\nfrom ramsli.cli import app\n"
-            "r = CliRunner().invoke(app, ['tournament', '--bots', 'rules,random', '--hands', '2', '-q'])\n"
-            "assert r.exit_code == 0, r.output\n"
-            "print(sorted(m for m in ('dask', 'distributed') if m in sys.modules))")
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
-                         env=dict(os.environ, PYTHONPATH=str(SRC))).stdout
+    code = (
+        "import sys\nfrom typer.testing import CliRunner\nfrom ramsli.cli import app\n"
+        "r = CliRunner().invoke(app, ['tournament', '--bots', 'rules,random', '--hands', '2', '-q'])\n"
+        "assert r.exit_code == 0, r.output\n"
+        "print(sorted(m for m in ('dask', 'distributed') if m in sys.modules))"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", code],
+        capture_output=True,
+        text=True,
+        check=True,
+        env=dict(os.environ, PYTHONPATH=str(SRC)),
+    ).stdout
     assert out.strip() == "[]"
 
 
@@ -331,8 +414,13 @@ def test_check_workers_names_the_worker_and_what_to_install():
     with pytest.raises(ClusterError, match=r"worker tcp://w:1 has no ramsli.*pip install 'ramsli\[dask\]=="):
         check_workers({"tcp://w:1": {"ramsli": None, "missing": []}})
     with pytest.raises(ClusterError, match=r"worker tcp://w:2 lacks numba \(the extra 'lab'\).*ramsli\[lab,dask\]"):
-        check_workers({"tcp://w:1": {"ramsli": ramsli.__version__, "missing": []},
-                       "tcp://w:2": {"ramsli": ramsli.__version__, "missing": ["numba"]}}, needs=["numpy", "numba"])
+        check_workers(
+            {
+                "tcp://w:1": {"ramsli": ramsli.__version__, "missing": []},
+                "tcp://w:2": {"ramsli": ramsli.__version__, "missing": ["numba"]},
+            },
+            needs=["numpy", "numba"],
+        )
     with pytest.raises(ClusterError, match="no workers"):
         check_workers({})
     check_workers({"tcp://w:1": {"ramsli": ramsli.__version__, "missing": ["numba"]}})  # not needed: fine
@@ -342,8 +430,10 @@ def test_the_worker_probe_travels_by_value_and_reports_a_missing_ramsli():
     import cloudpickle
 
     blob = cloudpickle.dumps(C._probe_factory())
-    code = ("import pickle, sys\nsys.modules['ramsli'] = None  # as on a worker without ramsli\n"
-            "print(pickle.loads(sys.stdin.buffer.read())(['numpy', 'no_such_package_x']))")
+    code = (
+        "import pickle, sys\nsys.modules['ramsli'] = None  # as on a worker without ramsli\n"
+        "print(pickle.loads(sys.stdin.buffer.read())(['numpy', 'no_such_package_x']))"
+    )
     out = subprocess.run([sys.executable, "-c", code], input=blob, capture_output=True, check=True).stdout
     assert out.decode().strip() == "{'ramsli': None, 'missing': ['no_such_package_x']}"
 

@@ -26,8 +26,13 @@ def test_R4_8_target_outside_2_to_5_is_refused_and_changes_nothing(target):
     hand = _nap_hand_at_targets()
     before = hand.fingerprint()
     bogus = object.__new__(Action)  # bypasses the constructor's own check on purpose
-    for name, value in (("seat", hand.to_act), ("kind", "t"), ("card", None), ("target", target),
-                        ("_text", f"p{hand.to_act + 1} t{target}")):
+    for name, value in (
+        ("seat", hand.to_act),
+        ("kind", "t"),
+        ("card", None),
+        ("target", target),
+        ("_text", f"p{hand.to_act + 1} t{target}"),
+    ):
         object.__setattr__(bogus, name, value)
     with pytest.raises(IllegalActionError) as e:
         hand.apply(bogus)
@@ -101,14 +106,28 @@ def test_restore_refuses_inconsistent_snapshots():
     assert Session.restore(good).stacks == s.stacks
     for change in ({"departed": None, "elapsed": None},):
         Session.restore({**good, **change})  # missing optional data is fine
-    for change in ({"hands_played": -5}, {"departed": [[9, 9]]}, {"end_reason": "boredom"},
-                   {"stacks": [25, 20, 20]}, {"dealer": 7}):
+    for change in (
+        {"hands_played": -5},
+        {"departed": [[9, 9]]},
+        {"end_reason": "boredom"},
+        {"stacks": [25, 20, 20]},
+        {"dealer": 7},
+    ):
         with pytest.raises(ValueError):
             Session.restore({**good, **change})
 
 
-@pytest.mark.parametrize("names", [["Anna", "Bruno\x1b[31m"], ["Anna", "Anna"], ["Anna", " anna "],
-                                   ["Anna", ""], ["Anna", "Bo\u202eb"], ["Anna", None]])
+@pytest.mark.parametrize(
+    "names",
+    [
+        ["Anna", "Bruno\x1b[31m"],
+        ["Anna", "Anna"],
+        ["Anna", " anna "],
+        ["Anna", ""],
+        ["Anna", "Bo\u202eb"],
+        ["Anna", None],
+    ],
+)
 def test_R2_2_session_refuses_bad_names(names):
     with pytest.raises(ValueError, match="R2.2"):
         Session(Rules(), names, seed=1)

@@ -42,8 +42,9 @@ def _twin(hand: Hand, seat: int, rng: random.Random) -> Hand | None:
         k = len(hand.hands[s])
         new_hands.append(played[s] + hidden[:k])
         hidden = hidden[k:]
-    twin = Hand.from_cards(hand.rules, [20] * len(hand.dealt), hand.dealer, new_hands, hand.turn_up,
-                           hand.turned_aside, pot=0, stock=hidden)
+    twin = Hand.from_cards(
+        hand.rules, [20] * len(hand.dealt), hand.dealer, new_hands, hand.turn_up, hand.turned_aside, pot=0, stock=hidden
+    )
     try:
         for a in hand.history:
             twin.apply(a)
@@ -77,8 +78,7 @@ def test_R7_each_level_decides_alike_on_deals_that_agree_on_what_its_seat_sees(s
         twin = _twin(hand, seat, rng)
         if twin is None or len(hand.legal_actions()) < 2:
             continue
-        assert [h for s, h in enumerate(twin.hands) if s != seat] != [h for s, h in enumerate(hand.hands)
-                                                                      if s != seat]
+        assert [h for s, h in enumerate(twin.hands) if s != seat] != [h for s, h in enumerate(hand.hands) if s != seat]
         obs, obs2 = hand.observe(seat), twin.observe(seat)
         assert obs == obs2
         assert make_bot(spec, seed=seed).act(obs) == make_bot(spec, seed=seed).act(obs2)
@@ -96,7 +96,7 @@ def test_R7_the_expert_reads_no_hidden_card_even_if_the_hand_holds_them():
     for seed in range(3):
         d = list(deck)
         random.Random(seed).shuffle(d)
-        hands = [d[5 * s:5 * s + 5] for s in range(4)]
+        hands = [d[5 * s : 5 * s + 5] for s in range(4)]
         seen = Hand.from_cards(rules, [20] * 4, 3, hands, d[20])
         blind = Hand.from_cards(rules, [20] * 4, 3, [hands[0]] + [[None] * 5] * 3, d[20])
         assert seen.observe(0) == blind.observe(0)
@@ -106,18 +106,22 @@ def test_R7_the_expert_reads_no_hidden_card_even_if_the_hand_holds_them():
 @pytest.mark.parametrize("preset", ["traditional", "general-rams", "nap"])
 def test_the_same_seed_gives_the_same_decisions(preset):
     """Everything random takes a seed: the expert's whole hand replays action for action."""
+
     def play(seed: int) -> list:
         hand = Hand.new(Rules.preset(preset), [20] * 4, dealer=1, rng=random.Random(9))
         play_hand(hand, {s: make_bot(SMALL_EXPERT, seed=seed + s) for s in range(4)})
         return hand.history
+
     assert play(3) == play(3)
 
 
 def _any_hand_strategy():
-    return st.tuples(st.sampled_from(["traditional", "general-rams", "nap", "compulsory", "joker", "modern-52",
-                                      "pot-bete"]),
-                     st.integers(2, 5), st.integers(0, 2**32 - 1),
-                     st.lists(st.sampled_from(["easy", "medium", SMALL_EXPERT]), min_size=5, max_size=5))
+    return st.tuples(
+        st.sampled_from(["traditional", "general-rams", "nap", "compulsory", "joker", "modern-52", "pot-bete"]),
+        st.integers(2, 5),
+        st.integers(0, 2**32 - 1),
+        st.lists(st.sampled_from(["easy", "medium", SMALL_EXPERT]), min_size=5, max_size=5),
+    )
 
 
 @settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -156,6 +160,7 @@ def test_level_names_resolve_in_make_bot_and_are_listed():
 def test_level_names_resolve_in_the_play_and_tournament_commands():
     from ramsli.cli import app
     from ramsli.frontends.game import split_bot_specs
+
     assert split_bot_specs("easy,medium,hard,expert") == ["easy", "medium", "hard", "expert"]
     r = CliRunner().invoke(app, ["tournament", "--bots", "easy,medium,easy", "-n", "1", "-q"])
     assert r.exit_code == 0, r.output
@@ -165,9 +170,11 @@ def test_level_names_resolve_in_the_play_and_tournament_commands():
 
 def test_level_names_resolve_in_the_server_table_spec():
     from ramsli.server.hub import Hub, SpecError
+
     hub = Hub(None)
     _rules, _preset, seats, _opts, _seed = hub.parse_spec(
-        {"preset": "traditional", "seats": [{"kind": "human"}] + [{"kind": "bot", "bot": b} for b in LEVEL_SPECS]})
+        {"preset": "traditional", "seats": [{"kind": "human"}] + [{"kind": "bot", "bot": b} for b in LEVEL_SPECS]}
+    )
     assert [s["bot"] for s in seats[1:]] == LEVEL_SPECS
     with pytest.raises(SpecError, match="takes no options"):
         hub.parse_spec({"seats": [{"kind": "human"}, {"kind": "bot", "bot": "medium:samples=2000"}]})
@@ -200,16 +207,19 @@ def test_the_expert_weights_samples_by_the_declarations():
     hand = Hand.new(rules, [20] * 5, dealer=4, rng=random.Random(31))
     for a in ("p1 in", "p2 in", "p3 in", "p4 out"):
         from ramsli.hand import Action
+
         hand.apply(Action.parse(a))
     obs = hand.observe(4)
     bot = ExpertBot(seed=2)
     k, checks, played = bot._setup(obs)
     from ramsli.bots.fast import declare_strength
+
     samples = bot._samples(obs, k, checks, played, 300)
     tot = sum(w for _, w in samples)
 
     def strength(seat):
         return sum(w * declare_strength(d[seat], k.visible_trumps)[1] for d, w in samples) / tot
+
     assert strength(2) > strength(3) + 0.5
     assert obs.phase is Phase.DECLARE
 

@@ -7,8 +7,8 @@ the first lead is p2, p3, p1 (R4.3, R4.5, R4.9).
 from __future__ import annotations
 
 import pytest
-
 from conftest import SWEEP, SWEEP_PLAY, TIE, TIE_PLAY, cards, make_hand, play, strs
+
 from ramsli.cards import Card, make_deck
 from ramsli.errors import IllegalActionError
 from ramsli.hand import Action, Hand, Phase, legal_plays, trick_winner
@@ -39,6 +39,7 @@ def refused(hand: Hand, action: str, rule: str, words: str | None = None) -> Ill
 
 # --- R4.1 ante ----------------------------------------------------------------------------------------
 
+
 def test_R4_1_every_seated_player_pays_the_ante_on_top_of_the_carry_over():
     h = make_hand(Rules(ante=2), SWEEP, "7H", pot=5)
     assert h.stacks == [18, 18, 18]
@@ -47,8 +48,9 @@ def test_R4_1_every_seated_player_pays_the_ante_on_top_of_the_carry_over():
 
 
 def test_R4_1_seats_that_left_pay_no_ante():
-    h = make_hand(T, {"p1": SWEEP["p1"], "p3": SWEEP["p3"], "p4": SWEEP["p2"]}, "7H",
-                  stacks=[20, 0, 20, 20], seated=[0, 2, 3])
+    h = make_hand(
+        T, {"p1": SWEEP["p1"], "p3": SWEEP["p3"], "p4": SWEEP["p2"]}, "7H", stacks=[20, 0, 20, 20], seated=[0, 2, 3]
+    )
     assert h.stacks == [19, 0, 19, 19] and h.pot == 3
     assert h.order == (2, 3, 0)  # R3.5 leave: p2's seat is skipped
 
@@ -139,6 +141,7 @@ def test_from_cards_refuses_bad_deals():
 
 # --- R4.5 declarations --------------------------------------------------------------------------------
 
+
 def test_R4_5_declarations_start_left_of_dealer_clockwise_dealer_last_and_are_public():
     h = make_hand(T, SWEEP, "7H")
     assert h.phase is Phase.DECLARE and h.to_act == 1
@@ -192,6 +195,7 @@ def test_R4_5_compulsory_no_declarations_everyone_is_in():
 
 
 # --- R4.6 walkover ----------------------------------------------------------------------------------------
+
 
 def test_R4_6_walkover_one_player_in_takes_the_whole_pot():
     h = make_hand(T, SWEEP, "7H", pot=4)
@@ -278,6 +282,7 @@ def test_R4_8_with_general_rams_all_passing_then_targets():
 
 # --- R4.9 lead --------------------------------------------------------------------------------------
 
+
 def test_R4_9_first_active_left_of_dealer_leads_winner_leads_next_out_players_skipped():
     h = make_hand(T, TIE, "7H")
     play(h, "p2 out; p3 in; p1 in")
@@ -299,6 +304,7 @@ def test_R4_9_five_tricks_are_played():
 
 
 # --- R4.10 what may be played ----------------------------------------------------------------------
+
 
 def in_all(h: Hand) -> Hand:
     return play(h, "p2 in; p3 in; p1 in")
@@ -395,8 +401,13 @@ def test_R4_10_1_D2_joker_lead_is_a_trump_lead():
 
 
 def test_R4_10_1_D2_joker_lead_when_trumping_any_trump():
-    h = in_all(make_hand(Rules(jokers=True, overtrump="when-trumping"),
-                         {"p2": "X2 QD QC JC TC", "p3": "7H AS AD KD JD", "p1": "X1 8H 9C 8C 7C"}, "9H"))
+    h = in_all(
+        make_hand(
+            Rules(jokers=True, overtrump="when-trumping"),
+            {"p2": "X2 QD QC JC TC", "p3": "7H AS AD KD JD", "p1": "X1 8H 9C 8C 7C"},
+            "9H",
+        )
+    )
     play(h, "p2 pl X2; p3 pl 7H")
     assert legal_cards(h) == ["8H", "X1"]
 
@@ -429,6 +440,7 @@ def test_R4_10_legal_plays_function():
 
 # --- R4.11 trick winner ---------------------------------------------------------------------------------
 
+
 def test_R4_11_highest_trump_wins_else_highest_of_led_suit():
     S = Card.parse
     assert trick_winner([(0, S("7S")), (1, S("AS")), (2, S("KS"))], "H") == 1
@@ -441,6 +453,7 @@ def test_R4_11_highest_trump_wins_else_highest_of_led_suit():
 
 
 # --- R4.12 illegal actions ------------------------------------------------------------------------------
+
 
 def test_R4_12_illegal_actions_refused_with_the_rule_and_nothing_changes():
     h = make_hand(T, TIE, "7H")
@@ -459,8 +472,9 @@ def test_R4_12_illegal_actions_refused_with_the_rule_and_nothing_changes():
     play(h, "p3 pl 7S; p1 pl 8S")
     assert len(h.tricks) == 1
     # a seat that is not seated in this hand
-    h2 = make_hand(T, {"p1": SWEEP["p1"], "p3": SWEEP["p3"], "p4": SWEEP["p2"]}, "7H",
-                   stacks=[20, 0, 20, 20], seated=[0, 2, 3])
+    h2 = make_hand(
+        T, {"p1": SWEEP["p1"], "p3": SWEEP["p3"], "p4": SWEEP["p2"]}, "7H", stacks=[20, 0, 20, 20], seated=[0, 2, 3]
+    )
     refused(h2, "p2 in", "R3.5", "not seated")
 
 
@@ -489,6 +503,7 @@ def test_copy_is_independent():
 
 
 # --- R7 what each player may know (D-16) ---------------------------------------------------------------
+
 
 def _obs_cards(obs) -> set[str]:
     return {str(c) for c in walk_cards(obs)}

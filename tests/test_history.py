@@ -18,8 +18,16 @@ from hypothesis import strategies as st
 from ramsli import Hand, Rules, Session
 from ramsli.errors import IllegalActionError
 from ramsli.hand import Action
-from ramsli.history import (FORMAT, HandHistory, HistoryError, ReplayError, read_session, session_histories,
-                            settlement_record, write_session)
+from ramsli.history import (
+    FORMAT,
+    HandHistory,
+    HistoryError,
+    ReplayError,
+    read_session,
+    session_histories,
+    settlement_record,
+    write_session,
+)
 from ramsli.rules import PRESETS
 
 DATA = Path(__file__).parent / "data" / "histories"
@@ -58,12 +66,17 @@ def base() -> tuple[HandHistory, str]:
 
 # -- round trip -----------------------------------------------------------------------------------
 
+
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(preset=st.sampled_from(sorted(PRESETS)), seed=st.integers(0, 2**32 - 1),
-       hide=st.booleans(), number=st.one_of(st.none(), st.integers(1, 999)))
+@given(
+    preset=st.sampled_from(sorted(PRESETS)),
+    seed=st.integers(0, 2**32 - 1),
+    hide=st.booleans(),
+    number=st.one_of(st.none(), st.integers(1, 999)),
+)
 def test_round_trip_byte_identical_and_replay(preset, seed, hide, number):
     hand = random_hand(preset, seed)
-    hh = HandHistory.from_hand(hand, NAMES[:hand.n_seats], hand_number=number, hide_folded=hide)
+    hh = HandHistory.from_hand(hand, NAMES[: hand.n_seats], hand_number=number, hide_folded=hide)
     text = hh.to_toml()
     back = HandHistory.from_toml(text)
     assert back == hh
@@ -79,7 +92,7 @@ def test_round_trip_seeded_loop_every_preset():
     for preset in PRESETS:
         for seed in range(60):
             hand = random_hand(preset, seed * 7919 + 1)
-            text = HandHistory.from_hand(hand, NAMES[:hand.n_seats]).to_toml()
+            text = HandHistory.from_hand(hand, NAMES[: hand.n_seats]).to_toml()
             assert HandHistory.from_toml(text).to_toml() == text
             count += 1
     assert count == 60 * len(PRESETS)
@@ -142,6 +155,7 @@ def test_canonical_layout(base):
 
 # -- unknown cards (R7, D-16) ---------------------------------------------------------------------
 
+
 def test_folded_hands_written_as_unknown_replay_fine():
     seen = 0
     for seed in range(200):
@@ -196,6 +210,7 @@ def test_unknown_cards_for_a_seat_that_plays_is_a_clear_error(base):
 
 # -- parser errors: each names the line ------------------------------------------------------------
 
+
 def edit(text: str, old: str, new: str) -> str:
     assert old in text, old
     return text.replace(old, new, 1)
@@ -223,7 +238,12 @@ def test_error_invalid_toml(base):
 
 def test_error_format_version(base):
     _, text = base
-    expect_error(edit(text, f'format = "{FORMAT}"', 'format = "ramsli-hh/9"'), "format =", "'ramsli-hh/9' is not supported", FORMAT)
+    expect_error(
+        edit(text, f'format = "{FORMAT}"', 'format = "ramsli-hh/9"'),
+        "format =",
+        "'ramsli-hh/9' is not supported",
+        FORMAT,
+    )
 
 
 def test_error_unknown_top_level_key(base):
@@ -243,30 +263,38 @@ def test_error_seats(base):
 
 def test_error_dealer(base):
     hh, text = base
-    expect_error(re.sub(r'(?m)^dealer = .*$', 'dealer = "p9"', text), "dealer =", "p1..p4", "R2.2")
+    expect_error(re.sub(r"(?m)^dealer = .*$", 'dealer = "p9"', text), "dealer =", "p1..p4", "R2.2")
     others = ", ".join(f'"p{s + 1}"' for s in hh.seated if s != hh.dealer)
-    expect_error(re.sub(r"(?m)^seated = .*$", f"seated = [{others}]", text), "dealer =",
-                 f"the dealer p{hh.dealer + 1} is not seated", "R3.2")
+    expect_error(
+        re.sub(r"(?m)^seated = .*$", f"seated = [{others}]", text),
+        "dealer =",
+        f"the dealer p{hh.dealer + 1} is not seated",
+        "R3.2",
+    )
 
 
 def test_error_stacks_and_pot(base):
     _, text = base
     expect_error(re.sub(r"(?m)^stacks = .*$", "stacks = [20, 20]", text), "stacks =", "4 whole numbers")
     expect_error(re.sub(r"(?m)^pot = \d+$", "pot = -1", text), "pot = -1", "R5.4")
-    expect_error(re.sub(r"(?m)^stacks = .*$", "stacks = [0, 0, 0, 0]", text), "stacks =", "cannot pay the ante",
-                 "R3.5")
+    expect_error(re.sub(r"(?m)^stacks = .*$", "stacks = [0, 0, 0, 0]", text), "stacks =", "cannot pay the ante", "R3.5")
 
 
 def test_error_unknown_option(base):
     _, text = base
-    expect_error(edit(text, "bete = 5\n", "bete = 5\nbetee = 10\n"), "betee", "unknown option 'betee'", "R8",
-                 "allowed are deck")
+    expect_error(
+        edit(text, "bete = 5\n", "bete = 5\nbetee = 10\n"), "betee", "unknown option 'betee'", "R8", "allowed are deck"
+    )
 
 
 def test_error_bad_option_value(base):
     _, text = base
-    expect_error(edit(text, 'overtrump = "always"', 'overtrump = "never"'), "overtrump =",
-                 "option 'overtrump'", "always, when-trumping")
+    expect_error(
+        edit(text, 'overtrump = "always"', 'overtrump = "never"'),
+        "overtrump =",
+        "option 'overtrump'",
+        "always, when-trumping",
+    )
     expect_error(edit(text, "bete = 5\n", "bete = -2\n"), "bete = -2", "R5.3")
 
 
@@ -335,8 +363,7 @@ def test_error_deal_shape(base):
 def test_error_not_seated_seat_has_cards(base):
     hh, text = base
     # unseat a folded seat that is not the dealer: its cards are then refused
-    folded = [s for s in hh.seated if s != hh.dealer and not any(a.seat == s for a in hh.actions
-                                                                  if a.kind == "pl")][0]
+    folded = [s for s in hh.seated if s != hh.dealer and not any(a.seat == s for a in hh.actions if a.kind == "pl")][0]
     seated = ", ".join(f'"p{s + 1}"' for s in hh.seated if s != folded)
     bad = re.sub(r"(?m)^seated = .*$", f"seated = [{seated}]", text)
     expect_error(bad, f"p{folded + 1} = [", f"p{folded + 1} is not seated", "R3.5")
@@ -347,14 +374,14 @@ def test_error_turn_up_and_turned_aside(base):
     expect_error(re.sub(r'(?m)^turn_up = ".*"$', 'turn_up = "X1"', text), "turn_up =", "X1 is not in")
     jtext = edit(edit(text, "jokers = false", "jokers = true"), "turned_aside = []", 'turned_aside = ["X1"]')
     assert HandHistory.from_toml(jtext).turned_aside[0].is_joker
-    expect_error(re.sub(r'(?m)^turn_up = ".*"$', 'turn_up = "X2"', jtext), "turn_up =", "jokers are turned aside",
-                 "D-9")
+    expect_error(
+        re.sub(r'(?m)^turn_up = ".*"$', 'turn_up = "X2"', jtext), "turn_up =", "jokers are turned aside", "D-9"
+    )
     # a suited card turned aside
     hh = HandHistory.from_toml(text)
     used = {str(c) for cs in hh.cards for c in cs if c} | {str(hh.turn_up)}
     spare = next(c for c in ("AS", "KS", "QS", "JS", "TS", "9S", "8S", "7S", "AH", "KH") if c not in used)
-    expect_error(edit(text, "turned_aside = []", f'turned_aside = ["{spare}"]'), "turned_aside",
-                 "only jokers", "D-9")
+    expect_error(edit(text, "turned_aside = []", f'turned_aside = ["{spare}"]'), "turned_aside", "only jokers", "D-9")
 
 
 def test_error_cut_out_of_range(base):
@@ -374,15 +401,19 @@ def test_error_malformed_action(base):
     expect_error(bad, "ZZ", f"action {pl + 1}:", "not a card")
 
 
-@pytest.mark.parametrize("make", [
-    lambda a: a.upper(),                          # 'P2 GR'
-    lambda a: a.replace(" ", "  ", 1),            # 'p2  gr'
-    lambda a: " " + a,
-    lambda a: a.replace("S", "♠").replace("H", "♥").replace("D", "♦").replace("C", "♣") if " pl " in a
-    else a.upper(),
-    lambda a: a.replace("T", "10") if " pl T" in a else a.upper(),
-    lambda a: a[:-1] + a[-1].lower() if " pl " in a else a.upper(),
-])
+@pytest.mark.parametrize(
+    "make",
+    [
+        lambda a: a.upper(),  # 'P2 GR'
+        lambda a: a.replace(" ", "  ", 1),  # 'p2  gr'
+        lambda a: " " + a,
+        lambda a: (
+            a.replace("S", "♠").replace("H", "♥").replace("D", "♦").replace("C", "♣") if " pl " in a else a.upper()
+        ),
+        lambda a: a.replace("T", "10") if " pl T" in a else a.upper(),
+        lambda a: a[:-1] + a[-1].lower() if " pl " in a else a.upper(),
+    ],
+)
 def test_error_action_not_written_canonically(base, make):
     """Actions are exactly as str(Action) writes them, so write -> read -> write is
     byte-identical; any other spelling is refused with the line and the canonical form."""
@@ -391,8 +422,12 @@ def test_error_action_not_written_canonically(base, make):
     canon = str(hh.actions[i])
     bad_action = make(canon)
     bad = edit(text, f'    "{canon}",', f'    "{bad_action}",')
-    expect_error(bad, f'"{bad_action}"', f"action {i + 1}: {bad_action!r} is not written as the engine writes it",
-                 f"write {canon!r}")
+    expect_error(
+        bad,
+        f'"{bad_action}"',
+        f"action {i + 1}: {bad_action!r} is not written as the engine writes it",
+        f"write {canon!r}",
+    )
     j = 0  # a declaration too
     bad = edit(text, f'    "{hh.actions[j]}",', f'    "{str(hh.actions[j]).upper()}",')
     expect_error(bad, f'"{str(hh.actions[j]).upper()}"', "action 1:", f"write '{hh.actions[j]}'")
@@ -400,8 +435,13 @@ def test_error_action_not_written_canonically(base, make):
 
 def test_error_rules_end_must_be_a_list_of_canonical_ends(base):
     _, text = base
-    expect_error(edit(text, "end = []", 'end = "hands:3"'), 'end = "hands:3"', "option 'end'",
-                 "is not a list of session ends", "R3.6")
+    expect_error(
+        edit(text, "end = []", 'end = "hands:3"'),
+        'end = "hands:3"',
+        "option 'end'",
+        "is not a list of session ends",
+        "R3.6",
+    )
     expect_error(edit(text, "end = []", 'end = ["hands:03"]'), 'end = ["hands:03"]', "write 'hands:3'", "R3.6")
     expect_error(edit(text, "end = []", 'end = ["hands:3", "hands:4"]'), "end = [", "R3.6")
     ok = HandHistory.from_toml(edit(text, "end = []", 'end = ["win-at:30", "hands:4"]'))
@@ -494,6 +534,7 @@ def test_read_names_the_path(tmp_path, base):
 
 
 # -- replay errors ---------------------------------------------------------------------------------
+
 
 def test_illegal_action_must_follow_suit():
     text = (DATA / "bad-illegal-follow-suit.toml").read_text(encoding="utf-8")
@@ -600,8 +641,16 @@ def test_settlement_missing_key_and_unfinished(base):
 
 # -- example files ---------------------------------------------------------------------------------
 
-GOOD = ["general-rams-made", "general-rams-failed", "traditional-folded", "nap-targets", "joker-aside",
-        "walkover", "thrown-in", "modern-52-6p"]
+GOOD = [
+    "general-rams-made",
+    "general-rams-failed",
+    "traditional-folded",
+    "nap-targets",
+    "joker-aside",
+    "walkover",
+    "thrown-in",
+    "modern-52-6p",
+]
 
 
 @pytest.mark.parametrize("name", GOOD)
@@ -626,15 +675,18 @@ def test_example_files_show_what_they_are_named_for():
     assert len(HandHistory.read(DATA / "modern-52-6p.toml").names) == 6
 
 
-@pytest.mark.parametrize("name,exc,fragment", [
-    ("bad-illegal-follow-suit", ReplayError, "must follow suit"),
-    ("bad-settlement", HistoryError, "settlement does not match"),
-    ("bad-unknown-card", HistoryError, "is not a card"),
-    ("bad-card-twice", HistoryError, "dealt twice"),
-    ("bad-malformed", HistoryError, "not valid TOML"),
-    ("bad-unknown-option", HistoryError, "unknown option 'betee'"),
-    ("bad-unknown-cards-play", HistoryError, "unknown (??)"),
-])
+@pytest.mark.parametrize(
+    "name,exc,fragment",
+    [
+        ("bad-illegal-follow-suit", ReplayError, "must follow suit"),
+        ("bad-settlement", HistoryError, "settlement does not match"),
+        ("bad-unknown-card", HistoryError, "is not a card"),
+        ("bad-card-twice", HistoryError, "dealt twice"),
+        ("bad-malformed", HistoryError, "not valid TOML"),
+        ("bad-unknown-option", HistoryError, "unknown option 'betee'"),
+        ("bad-unknown-cards-play", HistoryError, "unknown (??)"),
+    ],
+)
 def test_bad_example_files(name, exc, fragment):
     with pytest.raises(exc) as e:
         HandHistory.read(DATA / f"{name}.toml").replay()
@@ -652,6 +704,7 @@ def test_docs_example_is_the_example_file_and_replays():
 
 
 # -- sessions ---------------------------------------------------------------------------------------
+
 
 def play_session(seed: int, **opts) -> Session:
     s = Session(Rules(**opts), NAMES[:4], seed=seed)
@@ -722,15 +775,28 @@ def test_session_missing_or_bad_metadata(tmp_path):
         read_session(tmp_path)
 
 
-@pytest.mark.parametrize("entry", ["../../../etc/passwd", "/etc/passwd", "sub/hand-0001.toml",
-                                   "..\\hand-0001.toml", "hand-1.toml", "hand-0002.toml", "HAND-0001.toml"])
+@pytest.mark.parametrize(
+    "entry",
+    [
+        "../../../etc/passwd",
+        "/etc/passwd",
+        "sub/hand-0001.toml",
+        "..\\hand-0001.toml",
+        "hand-1.toml",
+        "hand-0002.toml",
+        "HAND-0001.toml",
+    ],
+)
 def test_session_hand_files_must_be_plain_names_in_the_directory(tmp_path, entry):
     """session.toml cannot make the reader open a file outside the session directory."""
     d = tmp_path / "s"
     shutil.copytree(DATA / "session-3p", d)
     meta = d / "session.toml"
-    text = edit(meta.read_text(encoding="utf-8"), '    "hand-0001.toml",', f"    {entry!r},".replace("'", '"')
-                if "\\" not in entry else f"    '{entry}',")
+    text = edit(
+        meta.read_text(encoding="utf-8"),
+        '    "hand-0001.toml",',
+        f"    {entry!r},".replace("'", '"') if "\\" not in entry else f"    '{entry}',",
+    )
     meta.write_text(text, encoding="utf-8")
     with pytest.raises(HistoryError) as e:
         read_session(d)
@@ -754,8 +820,11 @@ def test_session_rules_differ_names_the_option_and_both_values(tmp_path):
     d = tmp_path / "s"
     shutil.copytree(DATA / "session-3p", d)
     p = d / "hand-0003.toml"
-    text = edit(edit(p.read_text(encoding="utf-8"), "bete = 5", "bete = 7"), 'overtrump = "always"',
-                'overtrump = "when-trumping"')
+    text = edit(
+        edit(p.read_text(encoding="utf-8"), "bete = 5", "bete = 7"),
+        'overtrump = "always"',
+        'overtrump = "when-trumping"',
+    )
     p.write_text(text, encoding="utf-8")
     with pytest.raises(HistoryError) as e:
         read_session(d)
@@ -769,9 +838,11 @@ def test_session_names_are_checked(tmp_path):
     d = tmp_path / "s"
     shutil.copytree(DATA / "session-3p", d)
     meta = d / "session.toml"
-    for names, fragment in (('["Anna", "Bruno\\u001b[31m", "Clara"]', "U+001B"),
-                            ('["Anna", "Bruno", "Anna"]', "also the name of p1")):
-        text = re.sub(r"(?m)^seats = .*$", lambda m: f"seats = {names}", meta.read_text(encoding="utf-8"))
+    for names, fragment in (
+        ('["Anna", "Bruno\\u001b[31m", "Clara"]', "U+001B"),
+        ('["Anna", "Bruno", "Anna"]', "also the name of p1"),
+    ):
+        text = re.sub(r"(?m)^seats = .*$", lambda m, names=names: f"seats = {names}", meta.read_text(encoding="utf-8"))
         meta.write_text(text, encoding="utf-8")
         with pytest.raises(HistoryError) as e:
             read_session(d)
@@ -813,17 +884,22 @@ def test_example_generator_is_deterministic(tmp_path):
     for f in DATA.rglob("*.toml"):
         rel = f.relative_to(DATA)
         assert (copy / rel).read_text(encoding="utf-8") == f.read_text(encoding="utf-8"), (
-            f"{rel} is stale: run tests/data/histories/make_examples.py")
+            f"{rel} is stale: run tests/data/histories/make_examples.py"
+        )
 
 
 # -- hostile nesting: the parser's recursion is never shown as a traceback ------------------------
 
-@pytest.mark.parametrize("text", [
-    "a=" + "[" * 500 + "]" * 500,
-    "a=" + "[" * 1000 + "]" * 1000,
-    "a=" + "{x=" * 400 + "1" + "}" * 400,
-    "a=" + "[" * 17 + "]" * 17,  # parses, but deeper than any history nests (MAX_NESTING)
-])
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "a=" + "[" * 500 + "]" * 500,
+        "a=" + "[" * 1000 + "]" * 1000,
+        "a=" + "{x=" * 400 + "1" + "}" * 400,
+        "a=" + "[" * 17 + "]" * 17,  # parses, but deeper than any history nests (MAX_NESTING)
+    ],
+)
 def test_deeply_nested_toml_is_a_history_error_not_a_recursion_error(text):
     with pytest.raises(HistoryError, match=r"not valid TOML \(nested too deeply\)") as e:
         HandHistory.from_toml(text + "\n")
@@ -841,8 +917,7 @@ def test_nesting_line_names_the_line_where_it_gets_too_deep(base):
 def test_session_toml_nested_too_deeply_names_the_file(tmp_path):
     shutil.copytree(DATA / "session-3p", tmp_path / "s")
     meta = tmp_path / "s" / "session.toml"
-    meta.write_text(meta.read_text(encoding="utf-8") + "x = " + "{y=" * 400 + "1" + "}" * 400 + "\n",
-                    encoding="utf-8")
+    meta.write_text(meta.read_text(encoding="utf-8") + "x = " + "{y=" * 400 + "1" + "}" * 400 + "\n", encoding="utf-8")
     with pytest.raises(HistoryError, match="nested too deeply") as e:
         read_session(tmp_path / "s")
     assert e.value.path == str(meta)

@@ -59,6 +59,7 @@ def history_error(text: str) -> HistoryError:
 
 # -- U+200B: refused by Session, and now by a history (the drift of issue 9) ----------------------
 
+
 def test_zero_width_space_in_a_name_is_refused_by_session_and_history(base):
     names = ["Anna", "Bru\u200bno", "Clara", "Dirk"]
     with pytest.raises(TableError) as engine:
@@ -97,39 +98,114 @@ def test_joiners_are_allowed_by_both(base, ch):
 
 # (what is wrong, the engine call, the history edit as {top-level key: value}, TableError.field, .index)
 TABLES = [
-    ("zero-width space", lambda: Session(Rules(), ["Anna", "Bruno", "Cl\u200bara", "Dirk"]),
-     {"seats": ["Anna", "Bruno", "Cl\u200bara", "Dirk"]}, "names", 2),
-    ("byte order mark", lambda: Session(Rules(), ["\ufeffAnna", "Bruno", "Clara", "Dirk"]),
-     {"seats": ["\ufeffAnna", "Bruno", "Clara", "Dirk"]}, "names", 0),
-    ("soft hyphen", lambda: Session(Rules(), ["Anna", "Bru\u00adno", "Clara", "Dirk"]),
-     {"seats": ["Anna", "Bru\u00adno", "Clara", "Dirk"]}, "names", 1),
-    ("escape", lambda: Session(Rules(), ["Anna", "Bruno\x1b[31m", "Clara", "Dirk"]),
-     {"seats": ["Anna", "Bruno\x1b[31m", "Clara", "Dirk"]}, "names", 1),
-    ("bidi override", lambda: Session(Rules(), ["Anna", "Bruno", "Clara", "Di\u202erk"]),
-     {"seats": ["Anna", "Bruno", "Clara", "Di\u202erk"]}, "names", 3),
-    ("line separator", lambda: Session(Rules(), ["Anna", "Bru\u2028no", "Clara", "Dirk"]),
-     {"seats": ["Anna", "Bru\u2028no", "Clara", "Dirk"]}, "names", 1),
-    ("blank name", lambda: Session(Rules(), ["Anna", "  ", "Clara", "Dirk"]),
-     {"seats": ["Anna", "  ", "Clara", "Dirk"]}, "names", 1),
-    ("same name", lambda: Session(Rules(), ["Anna", "Bruno", "Clara", " ANNA"]),
-     {"seats": ["Anna", "Bruno", "Clara", " ANNA"]}, "names", 3),
+    (
+        "zero-width space",
+        lambda: Session(Rules(), ["Anna", "Bruno", "Cl\u200bara", "Dirk"]),
+        {"seats": ["Anna", "Bruno", "Cl\u200bara", "Dirk"]},
+        "names",
+        2,
+    ),
+    (
+        "byte order mark",
+        lambda: Session(Rules(), ["\ufeffAnna", "Bruno", "Clara", "Dirk"]),
+        {"seats": ["\ufeffAnna", "Bruno", "Clara", "Dirk"]},
+        "names",
+        0,
+    ),
+    (
+        "soft hyphen",
+        lambda: Session(Rules(), ["Anna", "Bru\u00adno", "Clara", "Dirk"]),
+        {"seats": ["Anna", "Bru\u00adno", "Clara", "Dirk"]},
+        "names",
+        1,
+    ),
+    (
+        "escape",
+        lambda: Session(Rules(), ["Anna", "Bruno\x1b[31m", "Clara", "Dirk"]),
+        {"seats": ["Anna", "Bruno\x1b[31m", "Clara", "Dirk"]},
+        "names",
+        1,
+    ),
+    (
+        "bidi override",
+        lambda: Session(Rules(), ["Anna", "Bruno", "Clara", "Di\u202erk"]),
+        {"seats": ["Anna", "Bruno", "Clara", "Di\u202erk"]},
+        "names",
+        3,
+    ),
+    (
+        "line separator",
+        lambda: Session(Rules(), ["Anna", "Bru\u2028no", "Clara", "Dirk"]),
+        {"seats": ["Anna", "Bru\u2028no", "Clara", "Dirk"]},
+        "names",
+        1,
+    ),
+    (
+        "blank name",
+        lambda: Session(Rules(), ["Anna", "  ", "Clara", "Dirk"]),
+        {"seats": ["Anna", "  ", "Clara", "Dirk"]},
+        "names",
+        1,
+    ),
+    (
+        "same name",
+        lambda: Session(Rules(), ["Anna", "Bruno", "Clara", " ANNA"]),
+        {"seats": ["Anna", "Bruno", "Clara", " ANNA"]},
+        "names",
+        3,
+    ),
     ("one name", lambda: Session(Rules(), ["Anna"]), {"seats": ["Anna"]}, "names", None),
-    ("seven names", lambda: Session(Rules(), NAMES + ["E", "F", "G"]), {"seats": NAMES + ["E", "F", "G"]},
-     "names", None),
+    (
+        "seven names",
+        lambda: Session(Rules(), NAMES + ["E", "F", "G"]),
+        {"seats": NAMES + ["E", "F", "G"]},
+        "names",
+        None,
+    ),
     ("players option", lambda: Session(Rules(players=3), NAMES), {"players": 3}, "players", None),
-    ("negative stack", lambda: Hand.new(Rules(), [20, -1, 20, 20], 0, random.Random(1)),
-     {"stacks": [20, -1, 20, 20]}, "stacks", 1),
-    ("stack not a number", lambda: Hand.new(Rules(), [20, 20, True, 20], 0, random.Random(1)),
-     {"stacks": [20, 20, True, 20]}, "stacks", 2),
-    ("cannot pay the ante", lambda: Hand.new(Rules(), [20, 20, 20, 0], 0, random.Random(1)),
-     {"stacks": [20, 20, 20, 0]}, "stacks", 3),
+    (
+        "negative stack",
+        lambda: Hand.new(Rules(), [20, -1, 20, 20], 0, random.Random(1)),
+        {"stacks": [20, -1, 20, 20]},
+        "stacks",
+        1,
+    ),
+    (
+        "stack not a number",
+        lambda: Hand.new(Rules(), [20, 20, True, 20], 0, random.Random(1)),
+        {"stacks": [20, 20, True, 20]},
+        "stacks",
+        2,
+    ),
+    (
+        "cannot pay the ante",
+        lambda: Hand.new(Rules(), [20, 20, 20, 0], 0, random.Random(1)),
+        {"stacks": [20, 20, 20, 0]},
+        "stacks",
+        3,
+    ),
     ("negative pot", lambda: Hand.new(Rules(), [20] * 4, 0, random.Random(1), pot=-3), {"pot": -3}, "pot", None),
-    ("dealer not seated", lambda: Hand.new(Rules(), [20] * 4, 0, random.Random(1), seated=[1, 2, 3]),
-     {"seated": ["p2", "p3", "p4"]}, "dealer", None),
-    ("one seat seated", lambda: Hand.new(Rules(), [20] * 4, 0, random.Random(1), seated=[0]),
-     {"seated": ["p1"]}, "seated", None),
-    ("seat seated twice", lambda: Hand.new(Rules(), [20] * 4, 0, random.Random(1), seated=[0, 0, 1]),
-     {"seated": ["p1", "p1", "p2"]}, "seated", None),
+    (
+        "dealer not seated",
+        lambda: Hand.new(Rules(), [20] * 4, 0, random.Random(1), seated=[1, 2, 3]),
+        {"seated": ["p2", "p3", "p4"]},
+        "dealer",
+        None,
+    ),
+    (
+        "one seat seated",
+        lambda: Hand.new(Rules(), [20] * 4, 0, random.Random(1), seated=[0]),
+        {"seated": ["p1"]},
+        "seated",
+        None,
+    ),
+    (
+        "seat seated twice",
+        lambda: Hand.new(Rules(), [20] * 4, 0, random.Random(1), seated=[0, 0, 1]),
+        {"seated": ["p1", "p1", "p2"]},
+        "seated",
+        None,
+    ),
 ]
 
 
@@ -165,6 +241,7 @@ def test_table_error_is_a_value_error_and_check_table_changes_nothing():
 
 # -- session replay through a real Session -------------------------------------------------------
 
+
 def play_session(seed: int, **opts) -> Session:
     s = Session(Rules(**opts), NAMES, seed=seed)
     rng = random.Random(seed)
@@ -187,8 +264,11 @@ def test_start_hand_from_cards_replays_a_session_exactly():
             h = entry.hand
             assert (r.dealer, r.pot, r.seated) == (h.dealer, h.carry_in, list(h.seated))
             hand = r.start_hand_from_cards(h.dealt, h.turn_up, h.turned_aside, h.cut)
-            assert (hand.dealt, hand.start_stacks, hand.pot) == (h.dealt, h.start_stacks, h.carry_in + h.rules.ante
-                                                                 * len(h.seated))
+            assert (hand.dealt, hand.start_stacks, hand.pot) == (
+                h.dealt,
+                h.start_stacks,
+                h.carry_in + h.rules.ante * len(h.seated),
+            )
             for a in h.history:
                 r.apply(a)
             assert r.last.settlement == entry.settlement and r.last.left == entry.left
@@ -257,8 +337,9 @@ def test_session_replay_no_hand_after_the_end(tmp_path):
     d = copy_session(tmp_path)
     shutil.copy(d / "hand-0004.toml", d / "hand-0005.toml")
     meta = d / "session.toml"
-    text = meta.read_text(encoding="utf-8").replace('    "hand-0004.toml",\n',
-                                                     '    "hand-0004.toml",\n    "hand-0005.toml",\n')
+    text = meta.read_text(encoding="utf-8").replace(
+        '    "hand-0004.toml",\n', '    "hand-0004.toml",\n    "hand-0005.toml",\n'
+    )
     meta.write_text(text, encoding="utf-8")
     with pytest.raises(HistoryError) as e:
         read_session(d)
@@ -266,13 +347,16 @@ def test_session_replay_no_hand_after_the_end(tmp_path):
     assert "the session ended (hands) after hand 4" in str(e.value) and "R3.6" in str(e.value)
 
 
-@pytest.mark.parametrize("old,new,key,fragment", [
-    ('end_reason = "hands"', 'end_reason = "bust"', "end_reason =", "ends after hand 4 by 'hands'"),
-    ('end_reason = "hands"\n', "", "hands = [", "end_reason None, but the session ends"),
-    ('winners = ["p2"]', 'winners = ["p1"]', "winners =", "(R3.7)"),
-    ('end_reason = "hands"', 'end_reason = "win-at"', "end_reason =", "ends after hand 4 by 'hands'"),
-    ('starting_stacks = [20, 20, 20]', 'starting_stacks = [20, 20, 21]', "starting_stacks =", "(R3.3)"),
-])
+@pytest.mark.parametrize(
+    "old,new,key,fragment",
+    [
+        ('end_reason = "hands"', 'end_reason = "bust"', "end_reason =", "ends after hand 4 by 'hands'"),
+        ('end_reason = "hands"\n', "", "hands = [", "end_reason None, but the session ends"),
+        ('winners = ["p2"]', 'winners = ["p1"]', "winners =", "(R3.7)"),
+        ('end_reason = "hands"', 'end_reason = "win-at"', "end_reason =", "ends after hand 4 by 'hands'"),
+        ("starting_stacks = [20, 20, 20]", "starting_stacks = [20, 20, 21]", "starting_stacks =", "(R3.3)"),
+    ],
+)
 def test_session_replay_checks_the_end_against_the_session(tmp_path, old, new, key, fragment):
     d = copy_session(tmp_path)
     meta = d / "session.toml"
@@ -309,12 +393,14 @@ def test_session_with_bust_seats_leaving_reads_back(tmp_path):
 
 # -- one TOML writer ----------------------------------------------------------------------------------
 
+
 def test_only_toml_text_formats_toml():
     for f in SRC.rglob("*.py"):
         src = f.read_text(encoding="utf-8")
         assert "tomli_w" not in src or f.name == "toml_text.py", f
     import ramsli.history as history
     import ramsli.toml_text as toml_text
+
     assert history._kv is toml_text.key_value and history._q is toml_text.quote and history._val is toml_text.value
 
 
@@ -324,7 +410,8 @@ def test_rules_to_toml_keeps_its_bytes():
         'deck = "piquet32"\njokers = false\nstarting_stack = 20\nante = 1\nbatches = "3+2"\n'
         'dealer_forced = true\ncompulsory = false\ngeneral_rams = false\ngeneral_rams_penalty = "triple-bete"\n'
         'targets = false\ntarget_bonus = "t-1"\novertrump = "always"\nbete = 5\nbust = "end"\n'
-        'end = [\n    "hands:3",\n    "win-at:30",\n]\n')
+        'end = [\n    "hands:3",\n    "win-at:30",\n]\n'
+    )
     for name in PRESETS:
         r = Rules.preset(name)
         assert Rules.from_toml(r.to_toml()) == r and tomllib.loads(r.to_toml()) == r.to_dict()

@@ -11,7 +11,8 @@ import pytest
 from babel.messages.pofile import read_po
 
 from ramsli import Hand, Rules
-from ramsli.frontends import i18n, text as T
+from ramsli.frontends import i18n
+from ramsli.frontends import text as T
 
 ROOT = Path(__file__).resolve().parent.parent
 spec = importlib.util.spec_from_file_location("i18n_script", ROOT / "scripts" / "i18n.py")
@@ -52,11 +53,14 @@ def test_translations_keep_placeholders(lang):
             assert _fields(s) == want, (lang, m.id, s)
 
 
-@pytest.mark.parametrize("lang,words", [
-    ("de", ["rein", "raus", "Stich", "Trumpf", "Pott", "Bete", "Geber"]),
-    ("nl", ["mee", "pas", "slag", "troef", "pot", "bete", "deler"]),
-    ("it", ["dentro", "fuori", "presa", "briscola", "piatto", "bete", "mazziere"]),
-])
+@pytest.mark.parametrize(
+    "lang,words",
+    [
+        ("de", ["rein", "raus", "Stich", "Trumpf", "Pott", "Bete", "Geber"]),
+        ("nl", ["mee", "pas", "slag", "troef", "pot", "bete", "deler"]),
+        ("it", ["dentro", "fuori", "presa", "briscola", "piatto", "bete", "mazziere"]),
+    ],
+)
 def test_r9_words_in_catalog(lang, words):
     text = (script.LOCALE / lang / "LC_MESSAGES" / "ramsli.po").read_text(encoding="utf-8")
     msgstrs = " ".join(line for line in text.splitlines() if line.startswith("msgstr") or line.startswith('"'))
@@ -111,8 +115,10 @@ def test_new_play_messages_are_translated_with_the_r9_words():
     from ramsli.frontends import i18n as I
     from ramsli.frontends.i18n import _
 
-    msg = ("ante {ante} is more than the starting stack {stack}: no one could pay the first ante (R3.5); "
-           "allowed is an ante of 0 to {stack}")
+    msg = (
+        "ante {ante} is more than the starting stack {stack}: no one could pay the first ante (R3.5); "
+        "allowed is an ante of 0 to {stack}"
+    )
     try:
         for lang, word in (("de", "Grundeinsatz"), ("nl", "inzet"), ("it", "puntata iniziale")):
             I.set_language(lang)

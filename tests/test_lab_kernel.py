@@ -21,8 +21,12 @@ CASES = [(name, Rules.preset(name)) for name in PRESETS] + list(EXTRA.items())
 @pytest.mark.parametrize("name,rules", CASES, ids=[c[0] for c in CASES])
 def test_kernel_agrees_with_engine(name, rules):
     """R4, R5: same deals, same random choices -> same trick winners, stacks, carry-over (short stacks too)."""
-    for n, policy, count in ((5, K.RANDOM, 700), (3, [K.TIPS, K.RANDOM, K.TIPS], 300),
-                             (6, K.TIPS, 300), (2, K.RANDOM, 150)):
+    for n, policy, count in (
+        (5, K.RANDOM, 700),
+        (3, [K.TIPS, K.RANDOM, K.TIPS], 300),
+        (6, K.TIPS, 300),
+        (2, K.RANDOM, 150),
+    ):
         done, bad = check_agreement(rules, n, count, seed=hash(name) % 1000 + n, policy=policy)
         assert not bad, f"{name}, {n} players: first mismatch {bad[0]}"
         assert done == count

@@ -39,27 +39,46 @@ def test_engine_bot_path():
     assert r["accepted"] >= 200
 
 
-@pytest.mark.parametrize("cards,tu,players,seat,before,msg", [
-    ("AS 9S KH 8D ZZ", "TH", 5, 1, "", "not a card"),
-    ("AS 9S KH 8D AS", "TH", 5, 1, "", "given twice"),
-    ("AS 9S KH 8D", "TH", 5, 1, "", "exactly five"),
-    ("AS 9S KH 8D 7C", "9S", 5, 1, "", "also in my cards"),
-    ("AS 9S KH 8D 2C", "TH", 5, 1, "", "not in the piquet32"),
-    ("AS 9S KH 8D 7C", "X1", 5, 1, "", "joker"),
-    ("AS 9S KH 8D 7C", "TH", 7, 1, "", "2..6"),
-    ("AS 9S KH 8D 7C", "TH", 5, 5, "", "--seat 5"),
-    ("AS 9S KH 8D 7C", "TH", 5, -1, "", "--seat -1"),
-    ("AS 9S KH 8D 7C", "TH", 5, 1, "in,out", "needs 1 entries"),
-    ("AS 9S KH 8D 7C", "TH", 5, 2, "in,maybe", "not a declaration"),
-])
+@pytest.mark.parametrize(
+    "cards,tu,players,seat,before,msg",
+    [
+        ("AS 9S KH 8D ZZ", "TH", 5, 1, "", "not a card"),
+        ("AS 9S KH 8D AS", "TH", 5, 1, "", "given twice"),
+        ("AS 9S KH 8D", "TH", 5, 1, "", "exactly five"),
+        ("AS 9S KH 8D 7C", "9S", 5, 1, "", "also in my cards"),
+        ("AS 9S KH 8D 2C", "TH", 5, 1, "", "not in the piquet32"),
+        ("AS 9S KH 8D 7C", "X1", 5, 1, "", "joker"),
+        ("AS 9S KH 8D 7C", "TH", 7, 1, "", "2..6"),
+        ("AS 9S KH 8D 7C", "TH", 5, 5, "", "--seat 5"),
+        ("AS 9S KH 8D 7C", "TH", 5, -1, "", "--seat -1"),
+        ("AS 9S KH 8D 7C", "TH", 5, 1, "in,out", "needs 1 entries"),
+        ("AS 9S KH 8D 7C", "TH", 5, 2, "in,maybe", "not a declaration"),
+    ],
+)
 def test_errors(cards, tu, players, seat, before, msg):
     with pytest.raises(OddsError, match=msg):
         estimate(cards, tu, players, seat, before, time_s=0.05)
 
 
 def test_cli(tmp_path):
-    r = runner.invoke(app, ["odds", "AS 9S KH 8D 7C", "--turn-up", "10S", "--players", "5", "--seat", "2",
-                            "--before", "in,out", "--time", "0.2", "--json"])  # the issue's own example
+    r = runner.invoke(
+        app,
+        [
+            "odds",
+            "AS 9S KH 8D 7C",
+            "--turn-up",
+            "10S",
+            "--players",
+            "5",
+            "--seat",
+            "2",
+            "--before",
+            "in,out",
+            "--time",
+            "0.2",
+            "--json",
+        ],
+    )  # the issue's own example
     assert r.exit_code == 0, r.output
     data = json.loads(r.output)
     assert data["ev_out"]["mean"] == -1
@@ -75,18 +94,21 @@ def _odds(*extra):
     return runner.invoke(app, ["odds", "AS 9S KH 8D 7C", "--turn-up", "10S", "--time", "0.1", *extra])
 
 
-@pytest.mark.parametrize("extra,msgs", [
-    (["--pot", "99999999999999999999"], ["--pot 99999999999999999999", "0..1_000_000_000", "R5.4"]),
-    (["--rule", "starting_stack=99999999999999999999"], ["starting_stack", "at most 1_000_000_000"]),
-    (["--rule", "bete=99999999999999999999"], ["bete", "at most 1_000_000_000"]),
-    (["--rule", "ante=999"], ["ante=999", "starting_stack=20", "R3.5"]),
-    (["--pot", "-5", "--seed", "-1"], ["--pot -5", "--seed -1: allowed is a whole number >= 0"]),
-    (["--time", "-1"], ["--time -1", "finite number > 0"]),
-    (["--time", "nan"], ["--time nan", "finite number > 0"]),
-    (["--precision", "-0.5"], ["--precision -0.5", ">= 0"]),
-    (["--precision", "inf"], ["--precision inf", "finite"]),
-    (["--players", "4", "--rule", "players=3"], ["--players 4", "players=3", "R2.1"]),
-])
+@pytest.mark.parametrize(
+    "extra,msgs",
+    [
+        (["--pot", "99999999999999999999"], ["--pot 99999999999999999999", "0..1_000_000_000", "R5.4"]),
+        (["--rule", "starting_stack=99999999999999999999"], ["starting_stack", "at most 1_000_000_000"]),
+        (["--rule", "bete=99999999999999999999"], ["bete", "at most 1_000_000_000"]),
+        (["--rule", "ante=999"], ["ante=999", "starting_stack=20", "R3.5"]),
+        (["--pot", "-5", "--seed", "-1"], ["--pot -5", "--seed -1: allowed is a whole number >= 0"]),
+        (["--time", "-1"], ["--time -1", "finite number > 0"]),
+        (["--time", "nan"], ["--time nan", "finite number > 0"]),
+        (["--precision", "-0.5"], ["--precision -0.5", ">= 0"]),
+        (["--precision", "inf"], ["--precision inf", "finite"]),
+        (["--players", "4", "--rule", "players=3"], ["--players 4", "players=3", "R2.1"]),
+    ],
+)
 def test_cli_bad_numbers_exit_2_with_one_message_per_option(extra, msgs):
     r = _odds(*extra)
     assert r.exit_code == 2, r.output
@@ -103,8 +125,7 @@ def test_short_stacks_cap_payments_r5_8():
     r = estimate("9H 8D 8C 9C 7S", "TS", 5, 0, "", rules=rules, time_s=0.1, seed=3, batch=2000)
     assert r["p_trick"]["mean"] < 0.95  # bete does happen with this hand
     assert r["ev_in"]["mean"] >= -rules.starting_stack
-    r = estimate("9H 8D 8C 9C 7S", "TS", 5, 0, "", rules=Rules().with_assignments(["ante=20"]), time_s=0.05,
-                 batch=1000)
+    r = estimate("9H 8D 8C 9C 7S", "TS", 5, 0, "", rules=Rules().with_assignments(["ante=20"]), time_s=0.05, batch=1000)
     assert r["ev_out"]["mean"] == -20  # an ante of the whole stack is payable
 
 
@@ -132,6 +153,7 @@ def test_the_alias_and_the_level_of_the_tips_player_are_the_tips_player(alias):
 
 def test_the_easy_level_is_a_kernel_bot_in_simulations():
     from ramsli.lab.simulate import _as_played, kernel_policy
+
     assert kernel_policy(["easy", "tips"]) is not None
     assert list(kernel_policy(["easy"])) == list(kernel_policy(["tips"]))
     assert _as_played("easy") == _as_played("rules") == "tips:tracking=0"

@@ -22,7 +22,8 @@ def test_kernel_and_engine_give_the_same_summary():
     for k in ("positions", "split_rate", "carry_over_rate", "walkover_rate"):
         assert a[k] == b[k]
     assert [r["counters_per_hand"] for r in a["bots_summary"]] == pytest.approx(
-        [r["counters_per_hand"] for r in b["bots_summary"]])
+        [r["counters_per_hand"] for r in b["bots_summary"]]
+    )
 
 
 def test_cli_hands_json(tmp_path):
@@ -36,8 +37,24 @@ def test_cli_hands_json(tmp_path):
 
 def test_cli_sessions_engine_csv(tmp_path):
     out = tmp_path / "s.csv"
-    r = runner.invoke(app, ["simulate", "--sessions", "3", "--bots", "random,tips", "--engine", "-q",
-                            "--rule", "end=hands:5", "--out", str(out), "--jobs", "2"])
+    r = runner.invoke(
+        app,
+        [
+            "simulate",
+            "--sessions",
+            "3",
+            "--bots",
+            "random,tips",
+            "--engine",
+            "-q",
+            "--rule",
+            "end=hands:5",
+            "--out",
+            str(out),
+            "--jobs",
+            "2",
+        ],
+    )
     assert r.exit_code == 0, r.output
     assert out.read_text().startswith("table,key")
     assert "sessions: 3" in " ".join(r.output.split())
@@ -49,28 +66,33 @@ def test_cli_kernel_sessions():
     assert "ends: bust 50" in " ".join(r.output.split())
 
 
-@pytest.mark.parametrize("args,msg", [
-    (["--hands", "10", "--sessions", "2"], "not both"),
-    (["--sessions", "0"], "--sessions 0"),
-    (["--hands", "10", "--bots", "random"] + ["--players", "7"], "2..6"),
-    (["--hands", "10", "--bots", "nosuchbot,random"], "unknown bot"),
-    (["--hands", "10", "--rule", "bete=-3"], "bete"),
-    (["--hands", "10", "--out", "x.txt"], "unknown suffix '.txt'"),
-    (["--hands", "10", "--out", "/nonexistent/dir/x.json"], "does not exist"),
-    (["--hands", "10", "--rule", "starting_stack=99999999999999999999"], "at most 1_000_000_000"),
-    (["--hands", "10", "--rule", "ante=999"], "R3.5"),
-    (["--hands", "10", "--bots", "random,random", "--players", "4"], "--players 4"),
-    (["--hands", "10", "--bots", "random,random", "--rule", "players=3"], "players=3"),
-    (["--hands", "10", "--players", "4", "--rule", "players=3"], "R2.1"),
-    (["--hands", "10", "--seed", "-1"], "--seed -1"),
-    (["--hands", "99999999999999999999999"], "--hands 99999999999999999999999: allowed is a whole number of "
-                                             "hands 1..1_000_000_000"),
-    (["--hands", "1000000001"], "1..1_000_000_000"),
-    (["--sessions", "10000001"], "--sessions 10000001: allowed is a whole number of sessions 1..10_000_000"),
-    (["--hands", "10", "--jobs", "100000"], "--jobs 100000: allowed is a whole number of worker processes 1..64"),
-    (["--hands", "10", "--jobs", "0"], "--jobs 0"),
-    (["--hands", "10", "--out", "{afile}/x.json"], "is a file, not a folder"),
-])
+@pytest.mark.parametrize(
+    "args,msg",
+    [
+        (["--hands", "10", "--sessions", "2"], "not both"),
+        (["--sessions", "0"], "--sessions 0"),
+        (["--hands", "10", "--bots", "random"] + ["--players", "7"], "2..6"),
+        (["--hands", "10", "--bots", "nosuchbot,random"], "unknown bot"),
+        (["--hands", "10", "--rule", "bete=-3"], "bete"),
+        (["--hands", "10", "--out", "x.txt"], "unknown suffix '.txt'"),
+        (["--hands", "10", "--out", "/nonexistent/dir/x.json"], "does not exist"),
+        (["--hands", "10", "--rule", "starting_stack=99999999999999999999"], "at most 1_000_000_000"),
+        (["--hands", "10", "--rule", "ante=999"], "R3.5"),
+        (["--hands", "10", "--bots", "random,random", "--players", "4"], "--players 4"),
+        (["--hands", "10", "--bots", "random,random", "--rule", "players=3"], "players=3"),
+        (["--hands", "10", "--players", "4", "--rule", "players=3"], "R2.1"),
+        (["--hands", "10", "--seed", "-1"], "--seed -1"),
+        (
+            ["--hands", "99999999999999999999999"],
+            "--hands 99999999999999999999999: allowed is a whole number of hands 1..1_000_000_000",
+        ),
+        (["--hands", "1000000001"], "1..1_000_000_000"),
+        (["--sessions", "10000001"], "--sessions 10000001: allowed is a whole number of sessions 1..10_000_000"),
+        (["--hands", "10", "--jobs", "100000"], "--jobs 100000: allowed is a whole number of worker processes 1..64"),
+        (["--hands", "10", "--jobs", "0"], "--jobs 0"),
+        (["--hands", "10", "--out", "{afile}/x.json"], "is a file, not a folder"),
+    ],
+)
 def test_cli_errors(args, msg, tmp_path):
     (tmp_path / "afile").write_text("")
     args = [a.replace("{afile}", str(tmp_path / "afile")) for a in args]
@@ -81,8 +103,7 @@ def test_cli_errors(args, msg, tmp_path):
 
 
 def test_cli_out_without_suffix_writes_both_and_rule_players_fills_seats(tmp_path):
-    r = runner.invoke(app, ["simulate", "--hands", "50", "-q", "--rule", "players=3", "--out",
-                            str(tmp_path / "res")])
+    r = runner.invoke(app, ["simulate", "--hands", "50", "-q", "--rule", "players=3", "--out", str(tmp_path / "res")])
     assert r.exit_code == 0, r.output
     assert json.loads((tmp_path / "res.json").read_text())["players"] == 3
     assert (tmp_path / "res.csv").read_text().startswith("table,key")

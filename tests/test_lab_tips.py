@@ -12,8 +12,15 @@ def test_tips_report(tmp_path):
     r = runner.invoke(app, ["tips", "--out", str(out), "--hands", "500", "--odds-time", "0.02", "-q"])
     assert r.exit_code == 0, r.output
     text = out.read_text()
-    for claim in ("Stay in only", "Count the 'in'", "Lead trumps", "sole Ace", "overtrump", "General Rams",
-                  "10% win rate"):
+    for claim in (
+        "Stay in only",
+        "Count the 'in'",
+        "Lead trumps",
+        "sole Ace",
+        "overtrump",
+        "General Rams",
+        "10% win rate",
+    ):
         assert claim in text
     assert (tmp_path / "tips" / "stay_in.png").stat().st_size > 1000
     assert (tmp_path / "tips" / "tight.png").stat().st_size > 1000
@@ -40,17 +47,38 @@ def _fake(mean, ci):
 
 
 def _res(gr_announced=3, diff=0.01):
-    odds = {"p_trick": _fake(0.5, 0.01), "p_most": _fake(0.1, 0.01), "ev_in": _fake(-1, 0.1),
-            "ev_diff": _fake(diff, 0.05)}
-    return {"elapsed_s": 1.0,
-            "stay_in": {f"h{i}": odds for i in range(5)}, "count_ins": {f"c{i}": odds for i in range(3)},
-            "walkover": {"w0": odds, "w1": odds},
-            "trump_lead": {"diff": 0.001, "ci95": 0.002, "changed": 0.01, "diff_when_changed": 0.1},
-            "ace_early": {"diff": -0.01, "ci95": 0.002, "changed": 0.01, "diff_when_changed": -1},
-            "general_rams": {"hands": 1000, "announced": gr_announced, "made": 0.0, "counters_when_announced": -7,
-                             "counters_same_hands_without": 3, "diff": -10, "diff_ci95": 20},
-            "tight": {3: {"in_rate": 0.2, "win_when_in": 0.5, "counters_per_hand": -0.01, "ci95": 0.02,
-                          "session_counters_per_hand": 0.0}}}
+    odds = {
+        "p_trick": _fake(0.5, 0.01),
+        "p_most": _fake(0.1, 0.01),
+        "ev_in": _fake(-1, 0.1),
+        "ev_diff": _fake(diff, 0.05),
+    }
+    return {
+        "elapsed_s": 1.0,
+        "stay_in": {f"h{i}": odds for i in range(5)},
+        "count_ins": {f"c{i}": odds for i in range(3)},
+        "walkover": {"w0": odds, "w1": odds},
+        "trump_lead": {"diff": 0.001, "ci95": 0.002, "changed": 0.01, "diff_when_changed": 0.1},
+        "ace_early": {"diff": -0.01, "ci95": 0.002, "changed": 0.01, "diff_when_changed": -1},
+        "general_rams": {
+            "hands": 1000,
+            "announced": gr_announced,
+            "made": 0.0,
+            "counters_when_announced": -7,
+            "counters_same_hands_without": 3,
+            "diff": -10,
+            "diff_ci95": 20,
+        },
+        "tight": {
+            3: {
+                "in_rate": 0.2,
+                "win_when_in": 0.5,
+                "counters_per_hand": -0.01,
+                "ci95": 0.02,
+                "session_counters_per_hand": 0.0,
+            }
+        },
+    }
 
 
 def test_report_draws_no_conclusion_when_the_interval_includes_zero_or_events_are_few():

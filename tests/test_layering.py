@@ -50,16 +50,41 @@ SRC = Path(ramsli.__file__).resolve().parent
 #: (layer name, packages or modules in it), lowest first
 LAYERS: list[tuple[str, tuple[str, ...]]] = [
     ("cards", ("ramsli.cards",)),
-    ("engine", ("ramsli", "ramsli.rules", "ramsli.errors", "ramsli.settlement", "ramsli.hand", "ramsli.session",
-                "ramsli.history", "ramsli.seats", "ramsli.toml_text", "ramsli.ledger")),
+    (
+        "engine",
+        (
+            "ramsli",
+            "ramsli.rules",
+            "ramsli.errors",
+            "ramsli.settlement",
+            "ramsli.hand",
+            "ramsli.session",
+            "ramsli.history",
+            "ramsli.seats",
+            "ramsli.toml_text",
+            "ramsli.ledger",
+        ),
+    ),
     ("bots", ("ramsli.bots", "ramsli.inference")),
     ("research", ("ramsli.lab", "ramsli.rl", "ramsli.analysis", "ramsli.testing")),
     ("front ends", ("ramsli.cli", "ramsli.__main__", "ramsli.commands", "ramsli.frontends", "ramsli.server")),
 ]
 
 #: third-party packages of the optional extras 'lab', 'rl' and 'dask' (as in ``ramsli.cli.OPTIONAL``)
-OPTIONAL = frozenset({"numpy", "numba", "llvmlite", "matplotlib", "pyspiel", "open_spiel", "pettingzoo",
-                      "gymnasium", "dask", "distributed"})
+OPTIONAL = frozenset(
+    {
+        "numpy",
+        "numba",
+        "llvmlite",
+        "matplotlib",
+        "pyspiel",
+        "open_spiel",
+        "pettingzoo",
+        "gymnasium",
+        "dask",
+        "distributed",
+    }
+)
 
 #: (importing module, imported module) pairs that may stay function-local, each with its reason
 LOCAL_ALLOWED: dict[tuple[str, str], str] = {
@@ -123,9 +148,14 @@ def collect_imports(module: str, source: str, modules: set[str]) -> list[tuple[s
             for alias in node.names:
                 sub = f"{base}.{alias.name}"
                 found.append((sub if sub in modules else base, local, node.lineno))
-        elif (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
-              and node.func.attr == "import_module" and node.args
-              and isinstance(node.args[0], ast.Constant) and isinstance(node.args[0].value, str)):
+        elif (
+            isinstance(node, ast.Call)
+            and isinstance(node.func, ast.Attribute)
+            and node.func.attr == "import_module"
+            and node.args
+            and isinstance(node.args[0], ast.Constant)
+            and isinstance(node.args[0].value, str)
+        ):
             found.append((node.args[0].value, local, node.lineno))
         inner = local or isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda))
         for child in ast.iter_child_nodes(node):
@@ -160,7 +190,7 @@ def _cycle(edges: dict[str, set[str]]) -> list[str] | None:
         stack.append(node)
         for nxt in sorted(edges.get(node, ())):
             if state.get(nxt) == 1:
-                return stack[stack.index(nxt):] + [nxt]
+                return stack[stack.index(nxt) :] + [nxt]
             if nxt not in state:
                 found = walk(nxt)
                 if found:
@@ -195,18 +225,24 @@ def violations(tree: dict[str, str]) -> list[str]:
                 continue
             if top != "ramsli":
                 if local and (mod, name) not in LOCAL_ALLOWED:
-                    out.append(f"{mod}:{line}: function-local import of {name}, which is no optional extra; "
-                               f"import it at module level")
+                    out.append(
+                        f"{mod}:{line}: function-local import of {name}, which is no optional extra; "
+                        f"import it at module level"
+                    )
                 continue
             there = layer_of(name)
             if there is not None and there > here:
-                out.append(f"{mod}:{line}: imports {name} ({LAYERS[there][0]}) from the lower layer "
-                           f"{LAYERS[here][0]}: dependencies point one way, down")
+                out.append(
+                    f"{mod}:{line}: imports {name} ({LAYERS[there][0]}) from the lower layer "
+                    f"{LAYERS[here][0]}: dependencies point one way, down"
+                )
             if unit_of(name) != unit_of(mod):
                 edges.setdefault(unit_of(mod), set()).add(unit_of(name))
             if local and name not in needy and (mod, name) not in LOCAL_ALLOWED:
-                out.append(f"{mod}:{line}: function-local import of {name}, which needs no optional extra; "
-                           f"import it at module level")
+                out.append(
+                    f"{mod}:{line}: function-local import of {name}, which needs no optional extra; "
+                    f"import it at module level"
+                )
     cycle = _cycle(edges)
     if cycle:
         out.append(f"packages import each other in a cycle: {' -> '.join(cycle)}")
@@ -214,6 +250,7 @@ def violations(tree: dict[str, str]) -> list[str]:
 
 
 # --- the real source tree -----------------------------------------------------------------------------
+
 
 def test_every_import_points_down_the_layers_without_cycles():
     tree = read_tree()
@@ -225,19 +262,29 @@ def test_every_import_points_down_the_layers_without_cycles():
 def test_the_allow_list_holds_only_imports_that_exist():
     """A stale entry in LOCAL_ALLOWED would hide nothing but mislead the reader."""
     tree = read_tree()
-    local = {(m, name) for m, src in tree.items() for name, is_local, _ in collect_imports(m, src, set(tree))
-             if is_local}
+    local = {
+        (m, name) for m, src in tree.items() for name, is_local, _ in collect_imports(m, src, set(tree)) if is_local
+    }
     assert set(LOCAL_ALLOWED) <= local
 
 
 # --- the checker catches what it should (so that the test above can fail) ------------------------------
 
+
 def _tree(**sources: str) -> dict[str, str]:
-    base = {"ramsli": "", "ramsli.cards": "", "ramsli.hand": "from ramsli.cards import Card\n",
-            "ramsli.bots": "", "ramsli.bots.base": "from ramsli.hand import Hand\n",
-            "ramsli.lab": "", "ramsli.lab.kernel": "import numpy as np\n",
-            "ramsli.lab.policy": "from ramsli.hand import Action\n",
-            "ramsli.rl": "", "ramsli.commands": "", "ramsli.commands.odds": "from ramsli.lab.policy import TipsBot\n"}
+    base = {
+        "ramsli": "",
+        "ramsli.cards": "",
+        "ramsli.hand": "from ramsli.cards import Card\n",
+        "ramsli.bots": "",
+        "ramsli.bots.base": "from ramsli.hand import Hand\n",
+        "ramsli.lab": "",
+        "ramsli.lab.kernel": "import numpy as np\n",
+        "ramsli.lab.policy": "from ramsli.hand import Action\n",
+        "ramsli.rl": "",
+        "ramsli.commands": "",
+        "ramsli.commands.odds": "from ramsli.lab.policy import TipsBot\n",
+    }
     base.update({k.replace("__", "."): textwrap.dedent(v) for k, v in sources.items()})
     return base
 
@@ -248,8 +295,7 @@ def test_checker_accepts_a_clean_tree():
 
 def test_checker_refuses_a_bot_importing_the_lab():
     found = violations(_tree(ramsli__bots__base="from ramsli.lab.policy import TipsBot\n"))
-    assert any("ramsli.bots.base:1: imports ramsli.lab.policy (research) from the lower layer bots" in v
-               for v in found)
+    assert any("ramsli.bots.base:1: imports ramsli.lab.policy (research) from the lower layer bots" in v for v in found)
 
 
 def test_checker_refuses_an_upward_import_hidden_in_a_function():
@@ -291,6 +337,7 @@ def test_checker_places_every_module():
 
 # --- at run time: the lower layers load nothing above them -------------------------------------------
 
+
 def _loaded_after(code: str) -> list[str]:
     probe = code + "\nimport sys; print(' '.join(sorted(m for m in sys.modules if m.startswith('ramsli'))))"
     out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True).stdout
@@ -305,8 +352,10 @@ def test_the_engine_loads_no_bot_and_no_front_end():
 
 
 def test_the_bots_play_without_loading_the_lab_or_a_front_end():
-    loaded = _loaded_after("from ramsli.bots import bot_names, make_bot\n"
-                           "bot_names(); [make_bot(b, 1) for b in ('random', 'rules', 'montecarlo')]")
+    loaded = _loaded_after(
+        "from ramsli.bots import bot_names, make_bot\n"
+        "bot_names(); [make_bot(b, 1) for b in ('random', 'rules', 'montecarlo')]"
+    )
     assert "ramsli.bots.montecarlo" in loaded
     above = [m for m in loaded if (layer_of(m) or 0) > 2]
     assert above == [], f"the bots loaded {above}"

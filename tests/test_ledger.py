@@ -21,20 +21,28 @@ NAMES = ["Ann", "Bo", "Cy", "Di", "Ed", "Fay"]
 
 def pub_hand_of(hand) -> PubHand:
     """What a pub table would tell the ledger about an engine hand: who was in, GR, targets, tricks."""
-    return PubHand(active=tuple(hand.active), tricks={s: hand.tricks_won[s] for s in hand.active},
-                   general_rams=hand.general_rams, targets=dict(hand.targets))
+    return PubHand(
+        active=tuple(hand.active),
+        tricks={s: hand.tricks_won[s] for s in hand.active},
+        general_rams=hand.general_rams,
+        targets=dict(hand.targets),
+    )
 
 
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(seed=st.integers(0, 2 ** 32 - 1), preset=st.sampled_from(list(PRESETS)), n=st.integers(2, 6),
-       vary=st.sampled_from([0.0, 0.5, 1.0]), stack=st.sampled_from([2, 5, 20]),
-       bust=st.sampled_from(["end", "leave"]))
+@given(
+    seed=st.integers(0, 2**32 - 1),
+    preset=st.sampled_from(list(PRESETS)),
+    n=st.integers(2, 6),
+    vary=st.sampled_from([0.0, 0.5, 1.0]),
+    stack=st.sampled_from([2, 5, 20]),
+    bust=st.sampled_from(["end", "leave"]),
+)
 def test_settlement_through_the_ledger_equals_the_engines(seed, preset, n, vary, stack, bust):
     """R5, R3: an engine session with random legal play and a ledger told the same declarations,
     announcements and tricks agree on every settlement, stack, pot, dealer and end."""
     rng = random.Random(seed)
-    rules = testing.random_rules(rng, preset, vary=vary).replace(starting_stack=stack, bust=bust,
-                                                                   end=["hands:12"])
+    rules = testing.random_rules(rng, preset, vary=vary).replace(starting_stack=stack, bust=bust, end=["hands:12"])
     dealer = rng.randrange(n)
     session = Session(rules, NAMES[:n], seed=seed, dealer=dealer)
     book = PubLedger(rules, NAMES[:n], first_dealer=dealer)
@@ -59,8 +67,12 @@ def test_an_edit_settles_every_later_hand_again_and_conserves_counters():
     """R3.4, R5.4: correcting hand 1 (Ann took 5, not Bo) changes the carry-over and every later
     stack; the result equals a ledger that had the right entry from the start."""
     book = _three()
-    hands = [PubHand((0, 1), {0: 2, 1: 2, 2: 0}), PubHand((0, 1, 2), {0: 2, 1: 2, 2: 1}),
-             PubHand((1, 2), {1: 0, 2: 5}), PubHand((0, 2), {0: 3, 2: 2})]
+    hands = [
+        PubHand((0, 1), {0: 2, 1: 2, 2: 0}),
+        PubHand((0, 1, 2), {0: 2, 1: 2, 2: 1}),
+        PubHand((1, 2), {1: 0, 2: 5}),
+        PubHand((0, 2), {0: 3, 2: 2}),
+    ]
     hands[0] = PubHand((0, 1), {0: 3, 1: 2})
     for h in hands:
         book.add(h)
@@ -89,23 +101,30 @@ def test_an_edit_that_breaks_a_later_hand_is_refused_and_changes_nothing():
     assert (book.stacks, book.pot, book.hands) == snap and book.edits == []
 
 
-@pytest.mark.parametrize("options, hand, rule, code", [
-    ({}, PubHand((0, 1), {0: 3, 1: 1}), "R4.9", "tricks_sum"),
-    ({}, PubHand((0, 1), {0: 3, 1: 1, 2: 1}), "R4.9", "out_tricks"),
-    ({}, PubHand((0, 1), {0: 6, 1: -1}), "R4.9", "tricks_range"),
-    ({}, PubHand((0,), {0: 5}), "R4.6", "walkover_tricks"),
-    ({}, PubHand(()), "R4.5", "dealer_forced"),
-    ({"compulsory": True}, PubHand((0, 1), {0: 3, 1: 2}), "R4.5", "compulsory"),
-    ({}, PubHand((0, 1), {0: 5, 1: 0}, general_rams=0), "R4.7", "gr_off"),
-    ({"general_rams": True}, PubHand((0, 1), {0: 5, 1: 0}, general_rams=2), "R4.7", "gr_not_active"),
-    ({}, PubHand((0, 1), {0: 3, 1: 2}, targets={0: 3}), "R4.8", "targets_off"),
-    ({"targets": True}, PubHand((0, 1), {0: 3, 1: 2}, targets={0: 1}), "R4.8", "target_range"),
-    ({"targets": True, "general_rams": True}, PubHand((0, 1), {0: 5, 1: 0}, targets={0: 5}), "R4.8",
-     "target_range"),
-    ({"targets": True, "general_rams": True}, PubHand((0, 1), {0: 5, 1: 0}, 0, {0: 3}), "R4.8", "target_gr"),
-    ({"targets": True}, PubHand((0, 1), {0: 3, 1: 2}, targets={2: 3}), "R4.8", "target_not_active"),
-    ({}, PubHand((0, 7), {0: 3, 7: 2}), "R2.1", "bad_seat"),
-])
+@pytest.mark.parametrize(
+    "options, hand, rule, code",
+    [
+        ({}, PubHand((0, 1), {0: 3, 1: 1}), "R4.9", "tricks_sum"),
+        ({}, PubHand((0, 1), {0: 3, 1: 1, 2: 1}), "R4.9", "out_tricks"),
+        ({}, PubHand((0, 1), {0: 6, 1: -1}), "R4.9", "tricks_range"),
+        ({}, PubHand((0,), {0: 5}), "R4.6", "walkover_tricks"),
+        ({}, PubHand(()), "R4.5", "dealer_forced"),
+        ({"compulsory": True}, PubHand((0, 1), {0: 3, 1: 2}), "R4.5", "compulsory"),
+        ({}, PubHand((0, 1), {0: 5, 1: 0}, general_rams=0), "R4.7", "gr_off"),
+        ({"general_rams": True}, PubHand((0, 1), {0: 5, 1: 0}, general_rams=2), "R4.7", "gr_not_active"),
+        ({}, PubHand((0, 1), {0: 3, 1: 2}, targets={0: 3}), "R4.8", "targets_off"),
+        ({"targets": True}, PubHand((0, 1), {0: 3, 1: 2}, targets={0: 1}), "R4.8", "target_range"),
+        (
+            {"targets": True, "general_rams": True},
+            PubHand((0, 1), {0: 5, 1: 0}, targets={0: 5}),
+            "R4.8",
+            "target_range",
+        ),
+        ({"targets": True, "general_rams": True}, PubHand((0, 1), {0: 5, 1: 0}, 0, {0: 3}), "R4.8", "target_gr"),
+        ({"targets": True}, PubHand((0, 1), {0: 3, 1: 2}, targets={2: 3}), "R4.8", "target_not_active"),
+        ({}, PubHand((0, 7), {0: 3, 7: 2}), "R2.1", "bad_seat"),
+    ],
+)
 def test_bad_entries_are_refused_with_the_rule_and_nothing_is_booked(options, hand, rule, code):
     book = _three(**options)
     book.add(PubHand((0, 1, 2), {0: 1, 1: 2, 2: 2}))

@@ -39,7 +39,7 @@ def _stat(pid: int) -> list[str] | None:
         text = Path(f"/proc/{pid}/stat").read_text()
     except OSError:
         return None
-    return text[text.rindex(")") + 2:].split()
+    return text[text.rindex(")") + 2 :].split()
 
 
 def _children(pid: int) -> list[int]:
@@ -62,14 +62,25 @@ def _alive(pid: int) -> bool:
     return st is not None and st[0] != "Z"
 
 
-@pytest.mark.parametrize("args", [
-    ["simulate", "--engine", "--hands", "1000000000", "--jobs", "2", "-q"],
-    ["tournament", "--hands", "1000000", "--jobs", "2", "-q"],
-], ids=["simulate-1e9-hands", "tournament-1e6-deals"])
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["simulate", "--engine", "--hands", "1000000000", "--jobs", "2", "-q"],
+        ["tournament", "--hands", "1000000", "--jobs", "2", "-q"],
+    ],
+    ids=["simulate-1e9-hands", "tournament-1e6-deals"],
+)
 def test_a_huge_run_has_bounded_memory_and_ctrl_c_stops_every_worker(args, tmp_path):
     env = dict(os.environ, PYTHONPATH=str(SRC))
-    proc = subprocess.Popen([sys.executable, "-m", "ramsli.cli", *args], cwd=tmp_path, env=env,
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True)
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "ramsli.cli", *args],
+        cwd=tmp_path,
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        start_new_session=True,
+    )
     peak = 0.0
     workers: list[int] = []
     try:

@@ -66,13 +66,16 @@ def test_R2_2_sessions_and_histories_agree_on_look_alike_names(case, a, b, tmp_p
     d = tmp_path / "s"  # a session history's session.toml
     shutil.copytree(DATA / "session-3p", d)
     meta = d / "session.toml"
-    meta.write_text(re.sub(r"(?m)^seats = .*$", lambda m: f"seats = {value(names)}", meta.read_text("utf-8"),
-                           count=1), encoding="utf-8")
+    meta.write_text(
+        re.sub(r"(?m)^seats = .*$", lambda m: f"seats = {value(names)}", meta.read_text("utf-8"), count=1),
+        encoding="utf-8",
+    )
     with pytest.raises(HistoryError) as session_file:
         read_session(d)
     assert str(engine.value) in str(session_file.value)
     # the server: refused as a name (zero-width) or taken as the same name (look-alikes)
-    from ramsli.server.table import TableError as ServerError, check_name
+    from ramsli.server.table import TableError as ServerError
+    from ramsli.server.table import check_name
 
     if case == "zero-width":
         with pytest.raises(ServerError):
@@ -86,12 +89,34 @@ def test_R2_2_sessions_and_histories_agree_on_look_alike_names(case, a, b, tmp_p
 
 
 def _play(tmp_path, name, *extra, input="quit\n"):
-    return runner.invoke(app, ["play", "--plain", "--seed", "1", "--players", "3", "--bots", "random", "--lang", "en",
-                               "--name", name, "--data-dir", str(tmp_path), *extra], input=input)
+    return runner.invoke(
+        app,
+        [
+            "play",
+            "--plain",
+            "--seed",
+            "1",
+            "--players",
+            "3",
+            "--bots",
+            "random",
+            "--lang",
+            "en",
+            "--name",
+            name,
+            "--data-dir",
+            str(tmp_path),
+            *extra,
+        ],
+        input=input,
+    )
 
 
-@pytest.mark.parametrize("name", ["\u0410nna", "\uff21nna", "BRUN\u039f", "An\u200cna"],
-                         ids=["cyrillic", "fullwidth", "greek-capital", "joiner"])
+@pytest.mark.parametrize(
+    "name",
+    ["\u0410nna", "\uff21nna", "BRUN\u039f", "An\u200cna"],
+    ids=["cyrillic", "fullwidth", "greek-capital", "joiner"],
+)
 def test_play_keeps_a_name_like_a_bots_and_the_bot_gets_another(tmp_path, name):
     r = _play(tmp_path, name, input="in\n1\n2\n3\n4\n5\n" * 40)
     assert r.exit_code == 0, r.output  # was refused, blaming the bot's name
@@ -104,8 +129,10 @@ def test_play_keeps_a_name_like_a_bots_and_the_bot_gets_another(tmp_path, name):
     assert files and all(h.names == tuple(names) for _p, h in files)
 
 
-@pytest.mark.parametrize("name,char", [("An\u200bna", "U+200B"), ("\u202eTess", "U+202E"), ("Te\u00adss", "U+00AD"),
-                                       ("\ufeffTess", "U+FEFF")])
+@pytest.mark.parametrize(
+    "name,char",
+    [("An\u200bna", "U+200B"), ("\u202eTess", "U+202E"), ("Te\u00adss", "U+00AD"), ("\ufeffTess", "U+FEFF")],
+)
 def test_play_refuses_invisible_characters_in_a_name_as_the_engine_does_and_changes_nothing(tmp_path, name, char):
     first = _play(tmp_path, "Tess")
     assert first.exit_code == 0, first.output

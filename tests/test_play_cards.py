@@ -46,7 +46,7 @@ def _is_sorted_hand(cards, trump) -> bool:
     if len(runs) != len(set(runs)):
         return False  # a suit split in two
     trumps = [g for g in runs if g in ("joker", "trump")]
-    if runs[:len(trumps)] != trumps or trumps not in ([], ["joker"], ["trump"], ["joker", "trump"]):
+    if runs[: len(trumps)] != trumps or trumps not in ([], ["joker"], ["trump"], ["joker", "trump"]):
         return False
     return all(a.rank > b.rank for a, b, ga, gb in zip(cards, cards[1:], groups, groups[1:]) if ga == gb)
 
@@ -100,7 +100,7 @@ def test_cards_text_colours_each_card_and_reads_as_cards_line():
         text = T.cards_text(obs, "french", four)
         assert text.plain == T.cards_line(obs)
         shown = T.hand_order(obs.cards, obs.trump)
-        styled = {text.plain[sp.start:sp.end]: str(sp.style) for sp in text.spans}
+        styled = {text.plain[sp.start : sp.end]: str(sp.style) for sp in text.spans}
         for i, card in enumerate(shown, 1):
             assert styled[f"{i} {T.card_label(card)}"] == T.CARD_STYLES[T.card_colour(card, "french", four)]
 
@@ -108,12 +108,15 @@ def test_cards_text_colours_each_card_and_reads_as_cards_line():
 # -- unit: card input per language (R1.6) ------------------------------------------------------
 
 
-@pytest.mark.parametrize("lang,typed", [
-    ("de", {"DKr": "QC", "bp": "JS", "KKa": "KD", "10h": "TH", "AP": "AS", "DH": "QH"}),
-    ("nl", {"HR": "KD", "VK": "QC", "BS": "JS", "hh": "KH", "AR": "AD", "10K": "TC"}),
-    ("it", {"RC": "KH", "DQ": "QD", "FP": "JS", "ff": "JC", "AF": "AC", "10Q": "TD"}),
-    ("en", {"QC": "QC", "th": "TH", "J♦": "JD"}),
-])
+@pytest.mark.parametrize(
+    "lang,typed",
+    [
+        ("de", {"DKr": "QC", "bp": "JS", "KKa": "KD", "10h": "TH", "AP": "AS", "DH": "QH"}),
+        ("nl", {"HR": "KD", "VK": "QC", "BS": "JS", "hh": "KH", "AR": "AD", "10K": "TC"}),
+        ("it", {"RC": "KH", "DQ": "QD", "FP": "JS", "ff": "JC", "AF": "AC", "10Q": "TD"}),
+        ("en", {"QC": "QC", "th": "TH", "J♦": "JD"}),
+    ],
+)
 def test_card_input_in_the_language_and_always_in_english(lang, typed):
     i18n.set_language(lang)
     for word, card in typed.items():
@@ -136,8 +139,10 @@ def test_every_card_reads_back_and_only_true_double_readings_are_refused(lang, s
                 ambiguous.add(typed)
     # it: C is cuori there and clubs in English; German pack: S is Schellen there and spades in English
     shared = {"A", "10", "9", "8", "7", "6", "5", "4", "3", "2"}
-    expected = {"french": {"it": {r + "C" for r in shared}}.get(lang, set()),
-                "german": {r + "S" for r in shared - {"A"} | {"K"}}}[suits]
+    expected = {
+        "french": {"it": {r + "C" for r in shared}}.get(lang, set()),
+        "german": {r + "S" for r in shared - {"A"} | {"K"}},
+    }[suits]
     assert ambiguous == expected
 
 
@@ -262,11 +267,26 @@ def test_four_colour_is_saved_and_old_saves_without_it_load(tmp_path):
 
 
 def test_play_four_colour_flag_is_kept_on_resume_and_can_be_turned_off(tmp_path):
-    args = ["play", "--plain", "--seed", "3", "--players", "3", "--bots", "random", "--lang", "en",
-            "--data-dir", str(tmp_path)]
+    args = [
+        "play",
+        "--plain",
+        "--seed",
+        "3",
+        "--players",
+        "3",
+        "--bots",
+        "random",
+        "--lang",
+        "en",
+        "--data-dir",
+        str(tmp_path),
+    ]
     r = runner.invoke(cli_app, args + ["--four-colour"], input="quit\n")
     assert r.exit_code == 0, r.output
-    saved = lambda: json.loads((tmp_path / "session.json").read_text(encoding="utf-8"))
+
+    def saved():
+        return json.loads((tmp_path / "session.json").read_text(encoding="utf-8"))
+
     assert saved()["four_colour"] is True
     resume = ["play", "--plain", "--resume", "--data-dir", str(tmp_path)]
     assert runner.invoke(cli_app, resume, input="quit\n").exit_code == 0
@@ -303,8 +323,7 @@ def _run(table, body, size=(100, 30), speed=0):
 
 def test_pilot_hand_is_sorted_and_a_key_plays_the_card_it_shows(tmp_path):
     """Jokers and trumps at the left end, suits grouped, ranks high to low; key 1 plays the card shown first."""
-    table = Table.new(Rules(jokers=True, compulsory=True), NAMES[:3], ["random"] * 2, seed=33,
-                      store=Store(tmp_path))
+    table = Table.new(Rules(jokers=True, compulsory=True), NAMES[:3], ["random"] * 2, seed=33, store=Store(tmp_path))
     seen = {}
 
     async def body(app, pilot):
@@ -388,7 +407,7 @@ def test_pilot_german_suits_show_the_pack_letters_not_words(tmp_path, lang):
 def _rows(screen_text: str, region) -> list[str]:
     """The text of the screen inside ``region`` (x, y, width, height), row by row."""
     lines = screen_text.splitlines()
-    return [line[region.x:region.x + region.width] for line in lines[region.y:region.y + region.height]]
+    return [line[region.x : region.x + region.width] for line in lines[region.y : region.y + region.height]]
 
 
 @pytest.mark.parametrize("lang", ["en", "nl"])
@@ -420,8 +439,11 @@ def test_pilot_six_players_on_80x24_show_every_seat_and_whose_turn(tmp_path, lan
                     await pilot.press("i")
                 else:
                     obs = hand.observe(0)
-                    k = next(i for i, c in enumerate(T.hand_order(obs.cards, obs.trump), 1)
-                             if c in {a.card for a in obs.legal})
+                    k = next(
+                        i
+                        for i, c in enumerate(T.hand_order(obs.cards, obs.trump), 1)
+                        if c in {a.card for a in obs.legal}
+                    )
                     await pilot.press(str(k))
             else:
                 app._bot_move()

@@ -9,7 +9,6 @@ import io
 import json
 import os
 import random
-import signal
 import subprocess
 import sys
 from pathlib import Path
@@ -24,7 +23,7 @@ from ramsli.frontends import i18n
 from ramsli.frontends.cut import CutError, parse_cut
 from ramsli.frontends.game import Table
 from ramsli.frontends.plain import PlainGame
-from ramsli.frontends.storage import SaveError, SavedSession, Store
+from ramsli.frontends.storage import SavedSession, SaveError, Store
 from ramsli.frontends.tui import CutScreen, RamsliApp
 from ramsli.hand import Hand
 from ramsli.seats import right_of
@@ -53,6 +52,7 @@ def _saved(tmp_path) -> dict:
 
 
 # -- the engine: the caller's cut point, no I/O ------------------------------------------------------
+
 
 def test_R4_2_the_cutter_sits_to_the_dealers_right():
     assert right_of(1, range(3), 3) == 0 and right_of(0, range(3), 3) == 2
@@ -104,8 +104,8 @@ def test_bots_and_automatic_tables_still_cut_at_random():
 
 # -- the answer ---------------------------------------------------------------------------------------
 
-@pytest.mark.parametrize("text,cut", [("12", 12), (" 1 ", 1), ("31", 31), ("", None), ("random", None),
-                                      ("R", None)])
+
+@pytest.mark.parametrize("text,cut", [("12", 12), (" 1 ", 1), ("31", 31), ("", None), ("random", None), ("R", None)])
 def test_parse_cut_reads_a_number_or_random(text, cut):
     assert parse_cut(text, range(1, 32)) == cut
 
@@ -129,6 +129,7 @@ def test_random_word_and_question_in_each_language():
 
 
 # -- plain mode ---------------------------------------------------------------------------------------
+
 
 def test_plain_asks_the_human_cutter_refuses_bad_answers_and_saves_the_cut(tmp_path):
     t = _table(tmp_path)
@@ -161,12 +162,49 @@ def test_plain_enter_lets_the_cut_be_random_and_quit_at_the_question_saves_betwe
 
 
 def test_plain_from_a_pipe_does_not_ask_unless_told(tmp_path):
-    r = runner.invoke(app, ["play", "--plain", "--seed", str(SEED), "--players", "3", "--bots", "random", "--name",
-                            "Tess", "--lang", "en", "--data-dir", str(tmp_path / "a")], input="quit\n")
+    r = runner.invoke(
+        app,
+        [
+            "play",
+            "--plain",
+            "--seed",
+            str(SEED),
+            "--players",
+            "3",
+            "--bots",
+            "random",
+            "--name",
+            "Tess",
+            "--lang",
+            "en",
+            "--data-dir",
+            str(tmp_path / "a"),
+        ],
+        input="quit\n",
+    )
     assert r.exit_code == 0 and QUESTION not in r.output
-    r = runner.invoke(app, ["play", "--plain", "--seed", str(SEED), "--players", "3", "--bots", "random", "--name",
-                            "Tess", "--lang", "de", "--cut", "ask", "--data-dir", str(tmp_path / "b")],
-                      input="99\n9\nquit\n")
+    r = runner.invoke(
+        app,
+        [
+            "play",
+            "--plain",
+            "--seed",
+            str(SEED),
+            "--players",
+            "3",
+            "--bots",
+            "random",
+            "--name",
+            "Tess",
+            "--lang",
+            "de",
+            "--cut",
+            "ask",
+            "--data-dir",
+            str(tmp_path / "b"),
+        ],
+        input="99\n9\nquit\n",
+    )
     assert r.exit_code == 0, r.output
     assert "Du hebst für Anna ab" in r.output and "von 1 bis 31" in r.output
     assert _saved(tmp_path / "b")["hand_cut"] == 9
@@ -174,10 +212,31 @@ def test_plain_from_a_pipe_does_not_ask_unless_told(tmp_path):
 
 def _spawn(tmp_path, *extra):
     env = dict(os.environ, PYTHONPATH=str(SRC))
-    args = [sys.executable, "-m", "ramsli.cli", "play", "--plain", "--seed", str(SEED), "--players", "3", "--bots",
-            "random", "--name", "Tess", "--lang", "en", "--cut", "ask", "--data-dir", str(tmp_path), *extra]
-    return subprocess.Popen(args, env=env, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                            text=True)
+    args = [
+        sys.executable,
+        "-m",
+        "ramsli.cli",
+        "play",
+        "--plain",
+        "--seed",
+        str(SEED),
+        "--players",
+        "3",
+        "--bots",
+        "random",
+        "--name",
+        "Tess",
+        "--lang",
+        "en",
+        "--cut",
+        "ask",
+        "--data-dir",
+        str(tmp_path),
+        *extra,
+    ]
+    return subprocess.Popen(
+        args, env=env, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
+    )
 
 
 def _read_until(proc, marker: str) -> str:
@@ -214,14 +273,16 @@ def test_a_kill_at_the_question_or_after_it_never_changes_the_deal(tmp_path):
     assert saved["hand_cut"] == 7 and saved["hand_actions"] is not None
     dealt = Session(Rules(), NAMES, seed=SEED).start_hand(cut=7).dealt
     for _ in range(2):  # every resume: the same hand
-        r = runner.invoke(app, ["play", "--plain", "--resume", "--cut", "ask", "--data-dir", str(tmp_path)],
-                          input="quit\n")
+        r = runner.invoke(
+            app, ["play", "--plain", "--resume", "--cut", "ask", "--data-dir", str(tmp_path)], input="quit\n"
+        )
         assert r.exit_code == 0, r.output
         assert QUESTION not in r.output and "Resuming hand 1 where it was left." in r.output
         assert Table.resume(Store(tmp_path).load(), None).hand.dealt == dealt
 
 
 # -- saves ----------------------------------------------------------------------------------------------
+
 
 def test_a_version_1_save_without_hand_cut_still_loads(tmp_path):
     t = _table(tmp_path)
@@ -235,25 +296,30 @@ def test_a_version_1_save_without_hand_cut_still_loads(tmp_path):
     assert Table.resume(saved, None).hand.dealt == t.hand.dealt
 
 
-@pytest.mark.parametrize("edit,problem", [
-    (lambda d: d.update(hand_cut=32), "'hand_cut' must be null or a cut point 1..31 (R4.2)"),
-    (lambda d: d.update(hand_cut=0), "'hand_cut' must be null or a cut point 1..31 (R4.2)"),
-    (lambda d: d.update(hand_cut="5"), "'hand_cut' must be null or a cut point 1..31 (R4.2)"),
-    (lambda d: d.update(hand_cut=True), "'hand_cut' must be null or a cut point 1..31 (R4.2)"),
-    (lambda d: d.update(hand_cut=5, hand_actions=None), "'hand_cut' is set but no hand is in progress"),
-    (lambda d: d.pop("hand_cut"), "'hand_cut' is missing: a version-2 save names the cut"),  # else a random cut
-])
+@pytest.mark.parametrize(
+    "edit,problem",
+    [
+        (lambda d: d.update(hand_cut=32), "'hand_cut' must be null or a cut point 1..31 (R4.2)"),
+        (lambda d: d.update(hand_cut=0), "'hand_cut' must be null or a cut point 1..31 (R4.2)"),
+        (lambda d: d.update(hand_cut="5"), "'hand_cut' must be null or a cut point 1..31 (R4.2)"),
+        (lambda d: d.update(hand_cut=True), "'hand_cut' must be null or a cut point 1..31 (R4.2)"),
+        (lambda d: d.update(hand_cut=5, hand_actions=None), "'hand_cut' is set but no hand is in progress"),
+        (lambda d: d.pop("hand_cut"), "'hand_cut' is missing: a version-2 save names the cut"),  # else a random cut
+    ],
+)
 def test_a_bad_hand_cut_is_refused(tmp_path, edit, problem):
     t = _table(tmp_path)
     t.start_hand(cut=12)
     data = _saved(tmp_path)
     edit(data)
-    with pytest.raises(SaveError, match="cannot be used: " + problem.replace("(", r"\(").replace(")", r"\)")
-                       .replace(".", r"\.")):
+    with pytest.raises(
+        SaveError, match="cannot be used: " + problem.replace("(", r"\(").replace(")", r"\)").replace(".", r"\.")
+    ):
         SavedSession.from_json(json.dumps(data), tmp_path / "session.json")
 
 
 # -- the full-screen app --------------------------------------------------------------------------------
+
 
 def test_app_asks_the_human_cutter_refuses_a_bad_number_and_deals_at_the_chosen_point(tmp_path):
     t = _table(tmp_path)
@@ -277,6 +343,7 @@ def test_app_asks_the_human_cutter_refuses_a_bad_number_and_deals_at_the_chosen_
             seen["cut"] = t.hand.cut
             seen["saved"] = _saved(tmp_path)["hand_cut"]
             await pilot.press("q")
+
     asyncio.run(run())
     assert "'40' is not a cut point: give a whole number from 1 to 31" in seen["bad"]
     assert seen["cut"] == 12 and seen["saved"] == 12
@@ -297,6 +364,7 @@ def test_app_r_cuts_at_random_and_without_ask_cut_nothing_is_asked(tmp_path):
             seen["dealt"] = t.hand.dealt
             seen["recent"] = list(app_.recent)
             await pilot.press("q")
+
     asyncio.run(run())
     assert seen["dealt"] == Session(Rules(end=["hands:3"]), NAMES, seed=SEED).start_hand().dealt
     assert seen["recent"][0].startswith("Random cut: ")
@@ -309,5 +377,6 @@ def test_app_r_cuts_at_random_and_without_ask_cut_nothing_is_asked(tmp_path):
             seen["screen"] = type(app_.screen).__name__
             seen["hand"] = t.hand is not None
             await pilot.press("q")
+
     asyncio.run(run2())
     assert seen["screen"] != "CutScreen" and seen["hand"]

@@ -7,7 +7,8 @@ import json
 import re
 
 import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from typer.testing import CliRunner
 
 from ramsli import Rules
@@ -26,8 +27,27 @@ CYCLE = "in\n1\n2\n3\n4\n5\n" * 150  # always makes progress: some card 1..5 is 
 
 
 def _args(tmp_path, *extra):
-    return ["play", "--plain", "--seed", "7", "--players", "3", "--bots", "random", "--name", "Tess",
-            "--rule", "end=hands:3", "--speed", "0", "--lang", "en", "--data-dir", str(tmp_path), *extra]
+    return [
+        "play",
+        "--plain",
+        "--seed",
+        "7",
+        "--players",
+        "3",
+        "--bots",
+        "random",
+        "--name",
+        "Tess",
+        "--rule",
+        "end=hands:3",
+        "--speed",
+        "0",
+        "--lang",
+        "en",
+        "--data-dir",
+        str(tmp_path),
+        *extra,
+    ]
 
 
 @pytest.fixture(autouse=True)
@@ -64,7 +84,7 @@ def test_whole_session_with_refused_input_then_resume(tmp_path):
     # resuming the ended session shows the same standings, stacks intact
     r3 = runner.invoke(app, ["play", "--plain", "--resume", "--lang", "en", "--data-dir", str(tmp_path)])
     assert r3.exit_code == 0
-    standings = out[out.index("The session is over"):].strip().splitlines()
+    standings = out[out.index("The session is over") :].strip().splitlines()
     for line in standings:
         assert line in r3.output
     assert _saved(tmp_path)["stacks"] == saved["stacks"]
@@ -80,10 +100,11 @@ def test_eof_mid_session_saves_and_resume_continues(tmp_path):
     assert sum(saved["stacks"]) + saved["pot"] == 60
     if k:  # the stacks saved are those after the last finished hand (the hand is dealt from them)
         last = [line for line in r.output.splitlines() if line.startswith("Stacks: ")][k - 1]
-        assert last == "Stacks: " + ", ".join(f"{'you' if s == saved['human'] else n} {v}"  # the player: "you"
-                                              for s, (n, v) in enumerate(zip(saved["names"], saved["stacks"])))
-    r2 = runner.invoke(app, ["play", "--plain", "--resume", "--speed", "0", "--data-dir", str(tmp_path)],
-                       input=CYCLE)
+        assert last == "Stacks: " + ", ".join(
+            f"{'you' if s == saved['human'] else n} {v}"  # the player: "you"
+            for s, (n, v) in enumerate(zip(saved["names"], saved["stacks"]))
+        )
+    r2 = runner.invoke(app, ["play", "--plain", "--resume", "--speed", "0", "--data-dir", str(tmp_path)], input=CYCLE)
     assert r2.exit_code == 0, r2.output
     assert f"Resuming hand {k + 1} where it was left." in r2.output
     saved = _saved(tmp_path)
@@ -100,8 +121,29 @@ def _cut_at_human_actions(text: str, n: int) -> str:
 def test_resume_continues_the_hand_in_the_middle_no_take_back(tmp_path, answers):
     """Issue #3.4: quit mid-hand, resume: the same cards, tricks and declarations, the declaration
     cannot be changed, and the session ends as an uninterrupted one with the same input does."""
-    args = lambda d: ["play", "--plain", "--seed", "11", "--players", "4", "--bots", "random", "--name", "Tess",
-                      "--rule", "end=hands:2", "--speed", "0", "--lang", "en", "--data-dir", str(d)]
+
+    def args(d):
+        return [
+            "play",
+            "--plain",
+            "--seed",
+            "11",
+            "--players",
+            "4",
+            "--bots",
+            "random",
+            "--name",
+            "Tess",
+            "--rule",
+            "end=hands:2",
+            "--speed",
+            "0",
+            "--lang",
+            "en",
+            "--data-dir",
+            str(d),
+        ]
+
     whole = runner.invoke(app, args(tmp_path / "whole"), input=CYCLE)
     assert whole.exit_code == 0, whole.output
     part = runner.invoke(app, args(tmp_path / "cut"), input=_cut_at_human_actions(CYCLE, answers))
@@ -111,27 +153,32 @@ def test_resume_continues_the_hand_in_the_middle_no_take_back(tmp_path, answers)
     assert k < 2 and saved["hand_actions"]
     assert "p1 in" in saved["hand_actions"]
     # what the player saw before quitting: the deal, and every action so far in hand k+1
-    before = part.output[part.output.rindex(f"\nHand {k + 1} of 2"):].splitlines()
+    before = part.output[part.output.rindex(f"\nHand {k + 1} of 2") :].splitlines()
     cards = next(line for line in before if line.startswith("Your cards: "))
-    acted = [line for line in before if re.match(r"^(Anna|Bruno|Carla|You|Tess)\b", line)
-             or "takes trick" in line]
+    acted = [line for line in before if re.match(r"^(Anna|Bruno|Carla|You|Tess)\b", line) or "takes trick" in line]
     # trying to change the declaration after resuming is refused (R4.5): no take-back
-    rest = _cut_at_human_actions(CYCLE, 10 ** 6)[len(_cut_at_human_actions(CYCLE, answers)):]
-    res = runner.invoke(app, ["play", "--plain", "--resume", "--lang", "en", "--speed", "0",
-                              "--data-dir", str(tmp_path / "cut")], input="out\n" + rest)
+    rest = _cut_at_human_actions(CYCLE, 10**6)[len(_cut_at_human_actions(CYCLE, answers)) :]
+    res = runner.invoke(
+        app,
+        ["play", "--plain", "--resume", "--lang", "en", "--speed", "0", "--data-dir", str(tmp_path / "cut")],
+        input="out\n" + rest,
+    )
     assert res.exit_code == 0, res.output
     out = res.output
     assert f"Resuming hand {k + 1} where it was left." in out
-    head = out[:out.index("Your cards: ")]
+    head = out[: out.index("Your cards: ")]
     for line in acted:  # the declarations, plays and tricks already made are shown again
         assert line.strip() in head, line
     first_cards = next(line for line in out.splitlines() if line.startswith("Your cards: "))
     played = [c for c in re.findall(r"You play (\S+)", part.output)]
-    left = [c.split(" ", 1)[1].replace(" (not playable)", "") for c in cards[len("Your cards: "):].split(" · ")]
+    left = [c.split(" ", 1)[1].replace(" (not playable)", "") for c in cards[len("Your cards: ") :].split(" · ")]
     assert [c for c in left if c not in played] == [
-        c.split(" ", 1)[1].replace(" (not playable)", "") for c in first_cards[len("Your cards: "):].split(" · ")]
+        c.split(" ", 1)[1].replace(" (not playable)", "") for c in first_cards[len("Your cards: ") :].split(" · ")
+    ]
     assert "Not allowed: " in out  # "out" after "in" (or during play) is refused
-    assert "p1 out" not in _saved(tmp_path / "cut")["hand_actions"] if _saved(tmp_path / "cut")["hand_actions"] else True
+    assert (
+        "p1 out" not in _saved(tmp_path / "cut")["hand_actions"] if _saved(tmp_path / "cut")["hand_actions"] else True
+    )
     s_whole, s_cut = _saved(tmp_path / "whole"), _saved(tmp_path / "cut")
     assert s_cut["stacks"] == s_whole["stacks"] and s_cut["pot"] == s_whole["pot"]  # as if never interrupted
     assert sum(s_cut["stacks"]) + s_cut["pot"] == 80  # R3.4
@@ -167,20 +214,38 @@ def test_deeply_nested_save_is_a_save_error_and_is_set_aside(tmp_path):
 
 def test_resume_says_which_options_are_ignored(tmp_path):
     runner.invoke(app, _args(tmp_path), input="quit\n")
-    r = runner.invoke(app, ["play", "--plain", "--resume", "--lang", "en", "--data-dir", str(tmp_path),
-                            "--players", "4", "--seed", "3", "--rule", "bete=9", "--preset", "joker"],
-                      input="quit\n")
+    r = runner.invoke(
+        app,
+        [
+            "play",
+            "--plain",
+            "--resume",
+            "--lang",
+            "en",
+            "--data-dir",
+            str(tmp_path),
+            "--players",
+            "4",
+            "--seed",
+            "3",
+            "--rule",
+            "bete=9",
+            "--preset",
+            "joker",
+        ],
+        input="quit\n",
+    )
     assert r.exit_code == 0, r.output
-    assert "Ignored with --resume: --players, --preset, --rule, --seed (the saved session keeps its own)." \
-        in r.output
+    assert "Ignored with --resume: --players, --preset, --rule, --seed (the saved session keeps its own)." in r.output
     assert _saved(tmp_path)["seed"] == 7 and len(_saved(tmp_path)["names"]) == 3
-    r = runner.invoke(app, ["play", "--plain", "--resume", "--lang", "en", "--data-dir", str(tmp_path)],
-                      input="quit\n")
+    r = runner.invoke(app, ["play", "--plain", "--resume", "--lang", "en", "--data-dir", str(tmp_path)], input="quit\n")
     assert "Ignored" not in r.output
 
 
-@pytest.mark.parametrize("key,value,shown", [("lang", "fr", "'fr' is not known; using en"),
-                                             ("suits", "xx", "'xx' is not known; using french")])
+@pytest.mark.parametrize(
+    "key,value,shown",
+    [("lang", "fr", "'fr' is not known; using en"), ("suits", "xx", "'xx' is not known; using french")],
+)
 def test_unknown_language_or_suits_in_a_save_is_noticed(tmp_path, key, value, shown):
     d = _good_save(tmp_path)
     d[key] = value
@@ -190,12 +255,15 @@ def test_unknown_language_or_suits_in_a_save_is_noticed(tmp_path, key, value, sh
     assert f"The saved {key} {shown}." in r.output
 
 
-@pytest.mark.parametrize("seed", ["-1", str(2 ** 63), "99999999999999999999999"])
+@pytest.mark.parametrize("seed", ["-1", str(2**63), "99999999999999999999999"])
 def test_seed_out_of_range_is_refused(tmp_path, seed):
     r = runner.invoke(app, _plain(tmp_path, "--seed", seed), input="quit\n")
     assert r.exit_code == 2 and "allowed are whole numbers from 0 to 9223372036854775807" in _usage_error(r)
     assert not (tmp_path / "session.json").exists()
-    assert runner.invoke(app, _plain(tmp_path, "--bots", "random", "--seed", str(2 ** 63 - 1)), input="quit\n").exit_code == 0
+    assert (
+        runner.invoke(app, _plain(tmp_path, "--bots", "random", "--seed", str(2**63 - 1)), input="quit\n").exit_code
+        == 0
+    )
 
 
 def test_ante_above_the_starting_stack_is_refused_up_front(tmp_path):
@@ -220,7 +288,10 @@ def test_unprintable_command_and_last_card_prompt():
             hand = t.start_hand()
             continue
         t.apply(hand.legal_actions()[0])
-    assert prompt_text(hand.observe(0)) in ("Your turn: play your last card (1).", "Your lead: play your last card (1).")
+    assert prompt_text(hand.observe(0)) in (
+        "Your turn: play your last card (1).",
+        "Your lead: play your last card (1).",
+    )
 
 
 class _Policy(io.StringIO):
@@ -244,8 +315,9 @@ class _Policy(io.StringIO):
 
 
 def _run(store, stop_after=None, table=None):
-    table = table or Table.new(Rules(end=["hands:4"]), ["Tess", "Anna", "Bruno", "Carla"], ["random"] * 3,
-                               seed=21, store=store)
+    table = table or Table.new(
+        Rules(end=["hands:4"]), ["Tess", "Anna", "Bruno", "Carla"], ["random"] * 3, seed=21, store=store
+    )
     pol = _Policy(stop_after)
     game = PlainGame(table, stdin=pol, stdout=io.StringIO())
     pol.game = game
@@ -284,12 +356,15 @@ def test_corrupt_save_is_reported_and_can_be_set_aside(tmp_path, monkeypatch):
     assert _saved(tmp_path)["hands_played"] == 3
 
 
-@pytest.mark.parametrize("mutate,problem", [
-    (lambda d: d.update(stacks=[30, 20, 20]), "do not add up"),
-    (lambda d: d.pop("names"), "'names' is missing"),
-    (lambda d: d.update(version=99), "version 99"),
-    (lambda d: d.update(rules_toml="bete = -1"), "rules are not valid"),
-])
+@pytest.mark.parametrize(
+    "mutate,problem",
+    [
+        (lambda d: d.update(stacks=[30, 20, 20]), "do not add up"),
+        (lambda d: d.pop("names"), "'names' is missing"),
+        (lambda d: d.update(version=99), "version 99"),
+        (lambda d: d.update(rules_toml="bete = -1"), "rules are not valid"),
+    ],
+)
 def test_save_validation(tmp_path, mutate, problem):
     store = Store(tmp_path)
     Table.new(Rules(), ["A", "B", "C"], ["random"] * 2, seed=1, store=store)
@@ -321,8 +396,9 @@ def test_any_input_changes_nothing_unless_legal(line):
 
 
 def test_translated_commands_in_german(tmp_path):
-    r = runner.invoke(app, _args(tmp_path, "--lang", "de", "--suits", "german"),
-                      input="hilfe\n" + "rein\nspiel 1\n2\n3\n4\n5\n" * 150)
+    r = runner.invoke(
+        app, _args(tmp_path, "--lang", "de", "--suits", "german"), input="hilfe\n" + "rein\nspiel 1\n2\n3\n4\n5\n" * 150
+    )
     assert r.exit_code == 0, r.output
     assert "Befehle:" in r.output and "Trumpf:" in r.output and "Pott:" in r.output
     assert "Du: rein" in r.output  # the player in the second person (issue #12)
@@ -436,8 +512,9 @@ def test_new_session_without_resume_sets_the_old_one_aside_and_says_where(tmp_pa
     r = runner.invoke(app, _args(tmp_path), input="quit\n")  # same seed, same second: still nothing lost
     assert r.exit_code == 0, r.output
     me = old["stacks"][old["human"]]
-    assert (f"A saved session (hand {old['hands_played'] + 1}, your stack {me}) exists: "
-            f"ramsli play --resume continues it.") in r.output
+    assert (
+        f"A saved session (hand {old['hands_played'] + 1}, your stack {me}) exists: ramsli play --resume continues it."
+    ) in r.output
     kept = tmp_path / "sessions" / old["session_id"] / "session.json"
     assert f"The saved session was set aside in {kept}." in r.output
     assert kept.read_text(encoding="utf-8") == text
@@ -481,7 +558,7 @@ def test_echoed_input_is_cleaned_and_cut():
             parse_command(line, t)
         msg = str(e.value)
         assert not any(ord(c) < 32 or c in "\x7f\u202e" for c in msg), repr(msg)
-        echoed = msg[msg.index("'") + 1:msg.rindex("'")]
+        echoed = msg[msg.index("'") + 1 : msg.rindex("'")]
         assert len(echoed) <= ECHO_MAX
         if len(line) > ECHO_MAX:
             assert echoed.endswith("…")
@@ -493,8 +570,9 @@ def test_echoed_input_is_cleaned_and_cut():
 @pytest.mark.parametrize("name", ["", "   ", "\x1b\x00"])
 def test_empty_name_gets_the_default(tmp_path, monkeypatch, name):
     monkeypatch.setattr("ramsli.frontends.game.default_name", lambda: "Dflt")
-    r = runner.invoke(app, _plain(tmp_path, "--seed", "1", "--players", "3", "--bots", "random", "--name", name),
-                      input="quit\n")
+    r = runner.invoke(
+        app, _plain(tmp_path, "--seed", "1", "--players", "3", "--bots", "random", "--name", name), input="quit\n"
+    )
     assert r.exit_code == 0, r.output
     assert "you are Dflt (p1)" in r.output
     assert _saved(tmp_path)["names"][0] == "Dflt"
@@ -524,8 +602,11 @@ def test_help_short_players_flag_and_data_dir_default(tmp_path):
     assert "--players -P" in text and "KEY=VALUE" in text
     assert "default " + str(platformdirs.user_data_dir("ramsli")) in text
     assert "login name, or 'Player'" in text
-    r = runner.invoke(app, _plain(tmp_path, "-P", "3", "--seed", "1", "--bots", "random", "--name", "Tess",
-                                  "--rule", "end=hands:4"), input="quit\n")
+    r = runner.invoke(
+        app,
+        _plain(tmp_path, "-P", "3", "--seed", "1", "--bots", "random", "--name", "Tess", "--rule", "end=hands:4"),
+        input="quit\n",
+    )
     assert r.exit_code == 0, r.output
     assert "3 players" in r.output and "Hand 1 of 4 — dealer: " in r.output  # R3.6 end in the title
     r = runner.invoke(app, _plain(tmp_path / "b", "-P", "3", "--seed", "1", "--bots", "random"), input="quit\n")
@@ -543,12 +624,15 @@ def test_default_name_without_a_login_name(monkeypatch, lang, player):
     assert game.default_name() == "Tess"
 
 
-@pytest.mark.parametrize("extra,message", [
-    (("--bots", "hardd"), "unknown bot 'hardd'"),
-    (("--bots", "random,random", "--players", "5"), "2 bots given for 4 other seats"),
-    (("--preset", "nosuch"), "nosuch"),
-    (("--rule", "bogus=1"), "bogus"),
-])
+@pytest.mark.parametrize(
+    "extra,message",
+    [
+        (("--bots", "hardd"), "unknown bot 'hardd'"),
+        (("--bots", "random,random", "--players", "5"), "2 bots given for 4 other seats"),
+        (("--preset", "nosuch"), "nosuch"),
+        (("--rule", "bogus=1"), "bogus"),
+    ],
+)
 def test_a_bad_option_is_refused_before_the_saved_session_is_mentioned(tmp_path, extra, message):
     """A tester saw the saved-session notice printed before ``--bots hardd`` (and a wrong number of bots,
     an unknown preset or rule) was refused: the notice promised a new session that never came. Now the

@@ -15,20 +15,18 @@ import sys
 from pathlib import Path
 
 import pytest
+from textual.widgets import Button, Static
 from typer.testing import CliRunner
 
 from ramsli import Rules
 from ramsli.cli import app
 from ramsli.commands import play as play_cmd
-from ramsli.frontends import i18n
+from ramsli.frontends import i18n, storage, tui
+from ramsli.frontends import text as T
 from ramsli.frontends.game import Table
 from ramsli.frontends.plain import PlainGame
-from ramsli.frontends import storage
 from ramsli.frontends.storage import FolderLocked, Store
-from ramsli.frontends import tui
 from ramsli.frontends.tui import InfoScreen, RamsliApp
-from ramsli.frontends import text as T
-from textual.widgets import Button, Static
 from ramsli.hand import Action, ActionKind
 from ramsli.history import HandHistory
 from ramsli.lab.limits import atomic_output
@@ -114,7 +112,7 @@ def test_hand_histories_of_play_hide_folded_hands(tmp_path):
         t.finish_hand()
         played = {a.seat for a in hand.history if a.kind == "pl"}
         text = (tmp_path / "sessions" / t.session_id / f"hand-{t.hands_played:04d}.toml").read_text()
-        deal = text[text.index("[deal]"):]
+        deal = text[text.index("[deal]") :]
         for s in range(3):
             line = next(x for x in deal.splitlines() if x.startswith(f"p{s + 1} "))
             if s in played:
@@ -130,22 +128,56 @@ def test_a_second_play_on_the_same_folder_is_refused(tmp_path):
     holder = Store(tmp_path)
     holder.lock()  # as a running ramsli play (another open of the lock file, as another process)
     try:
-        r = runner.invoke(app, ["play", "--plain", "--seed", "1", "--players", "3", "--bots", "random",
-                                "--lang", "en", "--data-dir", str(tmp_path)], input="quit\n")
+        r = runner.invoke(
+            app,
+            [
+                "play",
+                "--plain",
+                "--seed",
+                "1",
+                "--players",
+                "3",
+                "--bots",
+                "random",
+                "--lang",
+                "en",
+                "--data-dir",
+                str(tmp_path),
+            ],
+            input="quit\n",
+        )
         assert r.exit_code == 1, r.output
         assert "Another ramsli play is using the data folder" in r.output
         assert not (tmp_path / "session.json").exists()  # nothing written by the second one
     finally:
         holder.unlock()
-    r = runner.invoke(app, ["play", "--plain", "--seed", "1", "--players", "3", "--bots", "random",
-                            "--lang", "en", "--data-dir", str(tmp_path)], input="quit\n")
+    r = runner.invoke(
+        app,
+        [
+            "play",
+            "--plain",
+            "--seed",
+            "1",
+            "--players",
+            "3",
+            "--bots",
+            "random",
+            "--lang",
+            "en",
+            "--data-dir",
+            str(tmp_path),
+        ],
+        input="quit\n",
+    )
     assert r.exit_code == 0 and (tmp_path / "session.json").exists()
     assert Store(tmp_path).lock() is None  # released when the command ended
 
 
 def test_the_folder_lock_holds_across_processes(tmp_path):
-    code = ("import sys, time; from ramsli.frontends.storage import Store; s = Store(sys.argv[1]); s.lock(); "
-            "print('locked', flush=True); time.sleep(30)")
+    code = (
+        "import sys, time; from ramsli.frontends.storage import Store; s = Store(sys.argv[1]); s.lock(); "
+        "print('locked', flush=True); time.sleep(30)"
+    )
     env = dict(os.environ, PYTHONPATH="src")
     p = subprocess.Popen([sys.executable, "-c", code, str(tmp_path)], stdout=subprocess.PIPE, text=True, env=env)
     try:
@@ -167,8 +199,24 @@ def _cycle(n=400) -> str:
 @pytest.mark.parametrize("seed", [3, 6])
 def test_a_finished_bust_leave_session_is_read_by_its_own_loader(tmp_path, seed):
     """R3.5 leave: the session ends with the last dealer gone bust; its save must still load."""
-    args = ["play", "--plain", "--seed", str(seed), "--players", "3", "--bots", "random", "--rule",
-            "starting_stack=3", "--rule", "bust=leave", "--lang", "en", "--data-dir", str(tmp_path)]
+    args = [
+        "play",
+        "--plain",
+        "--seed",
+        str(seed),
+        "--players",
+        "3",
+        "--bots",
+        "random",
+        "--rule",
+        "starting_stack=3",
+        "--rule",
+        "bust=leave",
+        "--lang",
+        "en",
+        "--data-dir",
+        str(tmp_path),
+    ]
     r = runner.invoke(app, args, input=_cycle() + "y\n" * 10)
     assert r.exit_code == 0, r.output
     saved = Store(tmp_path).load()  # raised SaveError "'dealer' must be a seated seat (R3.2)"
@@ -319,9 +367,13 @@ def test_replay_refuses_devices_pipes_large_files_and_long_names(tmp_path):
     link.symlink_to("/dev/zero")
     big = tmp_path / "big.toml"
     big.write_bytes(b"#" * 2_000_000)
-    for path, problem in ((Path("/dev/zero"), "not a regular file"), (fifo, "not a regular file"),
-                          (link, "not a regular file"), (big, "too large for a hand history"),
-                          (tmp_path / ("a" * 300 + ".toml"), "File name too long")):
+    for path, problem in (
+        (Path("/dev/zero"), "not a regular file"),
+        (fifo, "not a regular file"),
+        (link, "not a regular file"),
+        (big, "too large for a hand history"),
+        (tmp_path / ("a" * 300 + ".toml"), "File name too long"),
+    ):
         r = runner.invoke(app, ["replay", str(path)])  # a FIFO would hang, /dev/zero grew to 7 GB
         _no_traceback(r)
         assert r.exit_code == 2 and problem in r.output, (path, r.output)
@@ -365,8 +417,24 @@ def test_tampered_saves_are_refused_and_the_set_aside_recovery_works(tmp_path, m
 
 
 def _new_session_sets_it_aside(tmp_path):
-    r = runner.invoke(app, ["play", "--plain", "--seed", "2", "--players", "3", "--bots", "random", "--lang", "en",
-                            "--data-dir", str(tmp_path)], input="quit\n")
+    r = runner.invoke(
+        app,
+        [
+            "play",
+            "--plain",
+            "--seed",
+            "2",
+            "--players",
+            "3",
+            "--bots",
+            "random",
+            "--lang",
+            "en",
+            "--data-dir",
+            str(tmp_path),
+        ],
+        input="quit\n",
+    )
     _no_traceback(r)
     assert r.exit_code == 0, r.output
     assert (tmp_path / "session.json.broken-1").exists() or (tmp_path / "session.json.broken-1").is_symlink()
@@ -418,10 +486,11 @@ def test_killed_at_random_points_resume_never_takes_back_and_keeps_every_counter
     env = dict(os.environ, PYTHONPATH=str(Path(__file__).resolve().parent.parent / "src"))
     prev = None
     kills = 0
-    for run in range(60):
+    for _run in range(60):
         args = base + (first if prev is None else ["--resume"])
-        p = subprocess.Popen(args, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-                             env=env, text=True)
+        p = subprocess.Popen(
+            args, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, env=env, text=True
+        )
         p.stdin.write(_cycle(150))
         p.stdin.flush()  # stdin stays open: the end comes by the kill (or the end of the session)
         kill_after = rng.randint(1, 120) if kills < 15 else None  # lines of output, then SIGKILL
@@ -445,11 +514,14 @@ def test_killed_at_random_points_resume_never_takes_back_and_keeps_every_counter
         if prev is not None:
             assert saved.hands_played >= prev.hands_played  # nothing taken back
             if saved.hands_played == prev.hands_played and prev.hand_actions and saved.hand_actions:
-                assert saved.hand_actions[:len(prev.hand_actions)] == prev.hand_actions
+                assert saved.hand_actions[: len(prev.hand_actions)] == prev.hand_actions
         if titles:
             start, number = titles[-1]
-            announced = sum(1 for line in out[start:].splitlines()
-                            if line.startswith(("Tess: ", "You play ", "You announce", "You pass")))
+            announced = sum(
+                1
+                for line in out[start:].splitlines()
+                if line.startswith(("Tess: ", "You play ", "You announce", "You pass"))
+            )
             carried = _human_actions(prev.hand_actions) if prev and prev.hands_played + 1 == number else 0
             if saved.hands_played < number:  # the hand is still in progress on disk
                 assert saved.hands_played == number - 1
@@ -466,6 +538,7 @@ def test_killed_at_random_points_resume_never_takes_back_and_keeps_every_counter
 def test_gym_and_pettingzoo_refuse_action_ids_that_are_not_whole_numbers(bad):
     pytest.importorskip("gymnasium")
     from ramsli.rl.gym_env import RamsliEnv  # optional extra
+
     env = RamsliEnv()
     env.reset(seed=1)
     with pytest.raises(TypeError, match="is not an action id"):
@@ -477,6 +550,7 @@ def test_gym_and_pettingzoo_refuse_action_ids_that_are_not_whole_numbers(bad):
 def test_pettingzoo_refuses_a_float_action():
     pytest.importorskip("pettingzoo")
     from ramsli.rl.pettingzoo_env import raw_env  # optional extra
+
     e = raw_env()
     e.reset(seed=1)
     with pytest.raises(TypeError, match="is not an action id"):
@@ -513,8 +587,26 @@ def test_tips_does_not_overwrite_a_report_silently(tmp_path):
 
 @pytest.mark.parametrize("name", ["anna", "ANNA", " Bruno "])
 def test_a_name_like_a_bot_name_is_kept_and_the_bot_gets_another(tmp_path, name):
-    r = runner.invoke(app, ["play", "--plain", "--seed", "1", "--players", "3", "--bots", "random", "--name", name,
-                            "--lang", "en", "--data-dir", str(tmp_path)], input="quit\n")
+    r = runner.invoke(
+        app,
+        [
+            "play",
+            "--plain",
+            "--seed",
+            "1",
+            "--players",
+            "3",
+            "--bots",
+            "random",
+            "--name",
+            name,
+            "--lang",
+            "en",
+            "--data-dir",
+            str(tmp_path),
+        ],
+        input="quit\n",
+    )
     assert r.exit_code == 0, r.output  # was refused with a message blaming --bots
     names = Store(tmp_path).load().names
     assert names[0] == name.strip() and len({x.casefold() for x in names}) == 3
@@ -536,8 +628,10 @@ def test_outputs_are_complete_or_absent_when_writing_fails(tmp_path, monkeypatch
     assert json.loads((tmp_path / "s.json").read_text()) == {"positions": [], "bots_summary": []}
 
 
-@pytest.mark.parametrize("cmd,flags", [("play", ["--plain", "--resume"]), ("serve", ["--open"]),
-                                       ("simulate", ["--quiet"]), ("replay", ["--json"])])
+@pytest.mark.parametrize(
+    "cmd,flags",
+    [("play", ["--plain", "--resume"]), ("serve", ["--open"]), ("simulate", ["--quiet"]), ("replay", ["--json"])],
+)
 def test_help_shows_flags_as_flags(cmd, flags):
     r = runner.invoke(app, [cmd, "--help"], env={"COLUMNS": "120"})
     assert r.exit_code == 0
@@ -562,6 +656,7 @@ def _pilot(tmp_path, speed, body, size=(100, 40)):
 def test_pilot_a_finished_trick_stays_on_the_table_until_space(tmp_path, monkeypatch):
     """No trick goes by unseen: with --speed > 0 a finished trick and its winner stay shown; space goes on."""
     monkeypatch.setattr(tui, "TRICK_PAUSE", 100_000)  # held until the key (no timing in the test)
+
     async def body(app, pilot, t):
         for _ in range(400):
             await pilot.pause()
@@ -642,15 +737,29 @@ def test_pilot_two_player_warning_in_the_app(tmp_path):
     assert "Two players are allowed, but the game loses its tension." in shown and cited == ["R2.1"]
 
 
-@pytest.mark.parametrize("lang,question,yes", [("en", "[y/N]", "y"), ("de", "[j/N]", "ja"), ("nl", "[j/N]", "j"),
-                                               ("it", "[s/N]", "sì")])
-def test_the_set_aside_question_is_asked_in_the_players_language_and_says_where(tmp_path, monkeypatch, lang,
-                                                                                 question, yes):
+@pytest.mark.parametrize(
+    "lang,question,yes", [("en", "[y/N]", "y"), ("de", "[j/N]", "ja"), ("nl", "[j/N]", "j"), ("it", "[s/N]", "sì")]
+)
+def test_the_set_aside_question_is_asked_in_the_players_language_and_says_where(
+    tmp_path, monkeypatch, lang, question, yes
+):
     t = _table(tmp_path)
     t.quit()
     monkeypatch.setattr(play_cmd, "_interactive", lambda: True)
-    args = ["play", "--plain", "--seed", "3", "--players", "3", "--bots", "random", "--lang", lang,
-            "--data-dir", str(tmp_path)]
+    args = [
+        "play",
+        "--plain",
+        "--seed",
+        "3",
+        "--players",
+        "3",
+        "--bots",
+        "random",
+        "--lang",
+        lang,
+        "--data-dir",
+        str(tmp_path),
+    ]
     r = runner.invoke(app, args, input=yes + "\nquit\n")
     assert r.exit_code == 0, r.output
     assert question in r.output and str(tmp_path / "sessions") in r.output

@@ -83,8 +83,14 @@ def test_pilot_plays_a_full_hand(tmp_path):
             await _play_one_hand(app, pilot, table, checks)
             text = _content(app, "#panel-text")
             st = table.last.settlement
-            assert "Stacks: " + ", ".join(f"{'you' if s == 0 else n} {v}"  # the player is "you" (issue #12)
-                                          for s, (n, v) in enumerate(zip(NAMES, st.stacks_after))) in text
+            assert (
+                "Stacks: "
+                + ", ".join(
+                    f"{'you' if s == 0 else n} {v}"  # the player is "you" (issue #12)
+                    for s, (n, v) in enumerate(zip(NAMES, st.stacks_after))
+                )
+                in text
+            )
             assert "Carry-over to the next hand" in text or st.kind == "thrown-in"
             checks["screen"] = app.screen_text()
             await pilot.press("enter")  # next hand
@@ -219,6 +225,7 @@ def test_run_app_shows_the_notice_inside_and_prints_the_saved_line(tmp_path, mon
                 seen["notes"] = [n.message for n in self._notifications]
                 seen["title"] = self.sub_title
                 await pilot.press("q")
+
         asyncio.run(run())
         return self.return_code
 
@@ -243,8 +250,10 @@ def test_session_end_text():
     assert T.session_end_text(Rules(bust="leave")) == "until one player is left"
     assert T.session_end_text(Rules(end=["hands:10"])) == ""  # the title says "Hand 2 of 10"
     assert T.hand_title(2, "Anna", Rules(end=["hands:10"])) == "Hand 2 of 10 — dealer: Anna"
-    assert T.session_end_text(Rules(end=["win-at:30", "time:90"]), elapsed=1800, now=now) == \
-        "first to 30 counters · until 21:00"
+    assert (
+        T.session_end_text(Rules(end=["win-at:30", "time:90"]), elapsed=1800, now=now)
+        == "first to 30 counters · until 21:00"
+    )
     i18n.set_language("de")
     try:
         assert T.session_end_text(Rules()) == "bis ein Spieler pleite ist"
@@ -255,8 +264,11 @@ def test_session_end_text():
 
 def _footer_displays(app) -> dict[str, str]:
     """Action -> key text of the bindings the footer shows now."""
-    return {ab.binding.action: ab.binding.key_display or key
-            for key, ab in app.screen.active_bindings.items() if ab.binding.show}
+    return {
+        ab.binding.action: ab.binding.key_display or key
+        for key, ab in app.screen.active_bindings.items()
+        if ab.binding.show
+    }
 
 
 def test_number_keys_say_why_and_the_footer_counts_the_cards(tmp_path):
@@ -337,8 +349,11 @@ def test_quit_in_the_app_and_resume_continues_the_hand(tmp_path):
     async def run(app, table, key):
         async with app.run_test(size=(110, 36)) as pilot:
             assert await _until_my_turn(app, pilot, table, Phase.PLAY)
-            seen[key] = ([str(a) for a in table.hand.history], table.hand.observe(table.human).cards,
-                         str(app.query_one("#recent", Static).content))
+            seen[key] = (
+                [str(a) for a in table.hand.history],
+                table.hand.observe(table.human).cards,
+                str(app.query_one("#recent", Static).content),
+            )
             await pilot.press("q")
 
     asyncio.run(run(app, table, "first"))

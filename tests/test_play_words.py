@@ -19,7 +19,8 @@ from typer.testing import CliRunner
 from ramsli import Rules
 from ramsli.cli import app
 from ramsli.commands import play as play_cmd
-from ramsli.frontends import i18n, text as T
+from ramsli.frontends import i18n
+from ramsli.frontends import text as T
 from ramsli.frontends.game import Table
 from ramsli.frontends.plain import is_yes
 from ramsli.frontends.storage import Store
@@ -41,8 +42,27 @@ def _english_after():
 
 
 def _play(tmp_path, lang, text, *extra, name="Zed"):
-    args = ["play", "--plain", "--seed", "11", "--players", "3", "--bots", "random", "--name", name,
-            "--rule", "end=hands:3", "--speed", "0", "--lang", lang, "--data-dir", str(tmp_path), *extra]
+    args = [
+        "play",
+        "--plain",
+        "--seed",
+        "11",
+        "--players",
+        "3",
+        "--bots",
+        "random",
+        "--name",
+        name,
+        "--rule",
+        "end=hands:3",
+        "--speed",
+        "0",
+        "--lang",
+        lang,
+        "--data-dir",
+        str(tmp_path),
+        *extra,
+    ]
     r = runner.invoke(app, args, input=text)
     assert r.exit_code == 0, r.output
     return r.output
@@ -68,12 +88,16 @@ def _detail_blocks(out: str, header: str) -> tuple[list[str], list[str]]:
 
 # -- 1. player words: no rule id in a line the player sees, except after why ---------------------------------
 
-@pytest.mark.parametrize("lang,words", [
-    ("en", "play 1\nwhy\nplay ZZ\nwhy\nin\nlog\nlast\nrules\nhelp\n"),
-    ("de", "spiel 1\nwarum\nrein\nverlauf\nletzter\nregeln\nhilfe\n"),
-    ("nl", "speel 1\nwaarom\nmee\nverloop\nlaatste\nregels\nhulp\n"),
-    ("it", "gioca 1\nperché\ndentro\nregistro\nultima\nregole\naiuto\n"),
-])
+
+@pytest.mark.parametrize(
+    "lang,words",
+    [
+        ("en", "play 1\nwhy\nplay ZZ\nwhy\nin\nlog\nlast\nrules\nhelp\n"),
+        ("de", "spiel 1\nwarum\nrein\nverlauf\nletzter\nregeln\nhilfe\n"),
+        ("nl", "speel 1\nwaarom\nmee\nverloop\nlaatste\nregels\nhulp\n"),
+        ("it", "gioca 1\nperché\ndentro\nregistro\nultima\nregole\naiuto\n"),
+    ],
+)
 def test_no_rule_id_in_a_scripted_session_except_after_why(tmp_path, lang, words):
     """R4.12: a refusal names its rule, but as a detail; the session's lines (refusals, settlements,
     standings, help) say what happened without rule ids, in each language."""
@@ -82,8 +106,12 @@ def test_no_rule_id_in_a_scripted_session_except_after_why(tmp_path, lang, words
     detail, rest = _detail_blocks(out, T.detail_lines(["R4.5"])[0])
     assert [line for line in rest if RULE_ID.search(line)] == []
     assert "  R4.5 — " + T.rule_name("R4.5") in detail  # "play 1" before declaring: R4.5, on asking
-    assert T.player_words(i18n._("Not allowed: {reason}")).format(
-        reason=T.player_words(i18n.translate_reason("declare in or out first", "R4.5"))) in out
+    assert (
+        T.player_words(i18n._("Not allowed: {reason}")).format(
+            reason=T.player_words(i18n.translate_reason("declare in or out first", "R4.5"))
+        )
+        in out
+    )
     if lang == "en":
         assert "  R1.6 — how a card is written: rank, then suit" in detail  # after "play ZZ"
     standings = i18n._("The session is over: {reason}.").format(reason=T.player_words(T.end_reason_text("hands")))
@@ -145,8 +173,9 @@ def _player_catalog(lang):
     with open(ROOT / "src" / "ramsli" / "locale" / lang / "LC_MESSAGES" / "ramsli.po", "rb") as f:
         cat = read_po(f, locale=lang)
     for m in cat:
-        if m.id and any(loc.startswith(("src/ramsli/frontends", "src/ramsli/commands/play.py"))
-                        for loc, _n in m.locations):
+        if m.id and any(
+            loc.startswith(("src/ramsli/frontends", "src/ramsli/commands/play.py")) for loc, _n in m.locations
+        ):
             ids = m.id if isinstance(m.id, tuple) else (m.id,)
             strs = m.string if isinstance(m.string, tuple) else (m.string,)
             yield ids[0], strs
@@ -183,14 +212,16 @@ def test_every_rule_id_a_player_can_meet_has_a_name():
 
 # -- 2. the rules in force: preset, ante, bete, options -----------------------------------------------------
 
+
 def test_rules_line_at_the_start_on_help_and_rules_and_after_resume(tmp_path):
     extra = ("--preset", "double-penalty", "--rule", "bust=leave")
     out = _play(tmp_path, "en", "help\nrules\nquit\n", *extra)
     line = "Rules: double-penalty · ante 1 · bete 10 · options: bust=leave, end=hands:3"
     assert out.splitlines()[1] == line  # under the first line, before the first hand
     assert out.count(line) == 3  # at the start, on help, on rules
-    r = runner.invoke(app, ["play", "--plain", "--resume", "--lang", "en", "--data-dir", str(tmp_path)],
-                      input="rules\nquit\n")
+    r = runner.invoke(
+        app, ["play", "--plain", "--resume", "--lang", "en", "--data-dir", str(tmp_path)], input="rules\nquit\n"
+    )
     assert r.output.count(line) == 2  # the save holds the rules; the same line names them
 
 
@@ -199,13 +230,13 @@ def test_rules_line_names_each_preset_and_the_pot_bete():
         assert T.preset_of(Rules.preset(name)) == name
         assert T.rules_line(Rules.preset(name)).startswith(f"Rules: {name} · ante 1 · ")
     assert T.rules_line(Rules.preset("pot-bete")) == "Rules: pot-bete · ante 1 · bete the pot · no other options"
-    assert T.rules_line(Rules(ante=2, bust="leave")) == \
-        "Rules: traditional · ante 2 · bete 5 · options: bust=leave"
+    assert T.rules_line(Rules(ante=2, bust="leave")) == "Rules: traditional · ante 2 · bete 5 · options: bust=leave"
     i18n.set_language("it")
     assert T.rules_line(Rules()) == "Regole: traditional · puntata iniziale 1 · bete 5 · nessun'altra opzione"
 
 
 # -- 3. one way of naming the human: "you" -----------------------------------------------------------------
+
 
 @pytest.mark.parametrize("lang", ["en", "de", "nl", "it"])
 def test_the_player_is_you_in_every_line_of_a_session(tmp_path, lang):
@@ -214,8 +245,9 @@ def test_the_player_is_you_in_every_line_of_a_session(tmp_path, lang):
     out = _play(tmp_path, lang, ("in\n" + CYCLE) * 60 + "in\n", name="Zed")
     lines = out.splitlines()
     named = [line for line in lines if "Zed" in line]
-    assert named and all(line == lines[0] or line.startswith("p1 Zed ") for line in named), \
-        [line for line in named if line != lines[0] and not line.startswith("p1 Zed ")]
+    assert named and all(line == lines[0] or line.startswith("p1 Zed ") for line in named), [
+        line for line in named if line != lines[0] and not line.startswith("p1 Zed ")
+    ]
     i18n.set_language(lang)
     assert any(line.startswith(i18n._("Stacks: {list}").format(list=i18n._("you") + " ")) for line in lines)
     assert any(line == i18n._("You: {declaration}").format(declaration=i18n._("in")) for line in lines)
@@ -227,7 +259,16 @@ def test_the_player_is_you_in_every_line_of_a_session(tmp_path, lang):
 def test_settlement_and_standings_lines_for_the_player():
     class St:  # the few fields settlement_lines reads
         kind, pot, share, active, winners, general_rams, bete, targets, carry_over = (
-            "played", 5, 5, [0, 1], [0], None, [1], [], 5)
+            "played",
+            5,
+            5,
+            [0, 1],
+            [0],
+            None,
+            [1],
+            [],
+            5,
+        )
         tricks = [3, 0]
         stacks_after = [24, 14]
         payments = []
@@ -250,22 +291,33 @@ def test_refusals_about_the_players_own_seat_say_you(lang):
     i18n.set_language(lang)
     mine = i18n.translate_reason("p1 does not hold AS", "R4.10", human="p1")
     assert mine == i18n._("you do not hold {card}").format(card="AS") + " (R4.10)"
-    assert i18n.translate_reason("p2 does not hold AS", "R4.10", human="p1") == \
-        i18n._("{p} does not hold {card}").format(p="p2", card="AS") + " (R4.10)"
-    assert i18n.translate_reason("it is p2's turn, not p1's", "R4.12", human="p1") == \
-        i18n._("it is {p}'s turn, not yours").format(p="p2") + " (R4.12)"
+    assert (
+        i18n.translate_reason("p2 does not hold AS", "R4.10", human="p1")
+        == i18n._("{p} does not hold {card}").format(p="p2", card="AS") + " (R4.10)"
+    )
+    assert (
+        i18n.translate_reason("it is p2's turn, not p1's", "R4.12", human="p1")
+        == i18n._("it is {p}'s turn, not yours").format(p="p2") + " (R4.12)"
+    )
     if lang == "en":
         assert T.player_words(mine) == "you do not hold AS"
 
 
 # -- 4. every language: commands, hints, answers -----------------------------------------------------------
 
-@pytest.mark.parametrize("lang,cmds,said", [
-    ("de", "hilfe\nraus\n", ["Befehle:", "  rein (in) / raus (out) — ", "  ende (quit) — ", "Du: raus",
-                             "Gespeichert"]),
-    ("nl", "hulp\npas\n", ["Opdrachten:", "  mee (in) / pas (out) — ", "  stop (quit) — ", "Jij: pas"]),
-    ("it", "aiuto\nfuori\n", ["Comandi:", "  dentro (in) / fuori (out) — ", "  esci (quit) — ", "Tu: fuori"]),
-])
+
+@pytest.mark.parametrize(
+    "lang,cmds,said",
+    [
+        (
+            "de",
+            "hilfe\nraus\n",
+            ["Befehle:", "  rein (in) / raus (out) — ", "  ende (quit) — ", "Du: raus", "Gespeichert"],
+        ),
+        ("nl", "hulp\npas\n", ["Opdrachten:", "  mee (in) / pas (out) — ", "  stop (quit) — ", "Jij: pas"]),
+        ("it", "aiuto\nfuori\n", ["Comandi:", "  dentro (in) / fuori (out) — ", "  esci (quit) — ", "Tu: fuori"]),
+    ],
+)
 def test_commands_and_help_in_each_language(tmp_path, lang, cmds, said):
     i18n.set_language(lang)
     quit_word = T.command_word("quit")
@@ -286,16 +338,21 @@ def test_english_commands_keep_working(tmp_path, lang):
     assert i18n._("Commands:") in out
     assert i18n._("You: {declaration}").format(declaration=i18n._("in")) in out
     assert i18n._("Saved. Continue later with: {command}").split("{")[0] in out
-    assert "Unknown" not in out and i18n._("Unknown command '{word}'. Type help for the commands.").split("'")[0] \
-        not in out
+    assert (
+        "Unknown" not in out
+        and i18n._("Unknown command '{word}'. Type help for the commands.").split("'")[0] not in out
+    )
 
 
-@pytest.mark.parametrize("lang,yes,no", [
-    ("en", ["y", "yes", "Y"], ["n", "no", ""]),
-    ("de", ["j", "ja", "y", "yes"], ["n", "nein", ""]),
-    ("nl", ["j", "ja", "y"], ["n", "nee", ""]),
-    ("it", ["s", "sì", "si", "y"], ["n", "no", ""]),
-])
+@pytest.mark.parametrize(
+    "lang,yes,no",
+    [
+        ("en", ["y", "yes", "Y"], ["n", "no", ""]),
+        ("de", ["j", "ja", "y", "yes"], ["n", "nein", ""]),
+        ("nl", ["j", "ja", "y"], ["n", "nee", ""]),
+        ("it", ["s", "sì", "si", "y"], ["n", "no", ""]),
+    ],
+)
 def test_yes_no_answers_in_each_language(lang, yes, no):
     i18n.set_language(lang)
     assert {"en": "[y/N]", "de": "[j/N]", "nl": "[j/N]", "it": "[s/N]"}[lang] == i18n._("[y/N]")
@@ -332,8 +389,11 @@ def test_the_set_aside_question_says_where_and_the_app_shows_where_it_went(tmp_p
     monkeypatch.setattr(play_cmd, "_interactive", lambda: True)
     monkeypatch.setattr(play_cmd, "_terminal", lambda: True)
     monkeypatch.setattr("ramsli.frontends.tui.run_app", fake_run_app)
-    r = runner.invoke(app, ["play", "--seed", "4", "--players", "3", "--bots", "random", "--lang", "de",
-                            "--data-dir", str(tmp_path)], input="ja\n")
+    r = runner.invoke(
+        app,
+        ["play", "--seed", "4", "--players", "3", "--bots", "random", "--lang", "de", "--data-dir", str(tmp_path)],
+        input="ja\n",
+    )
     assert r.exit_code == 0, r.output
     assert f"kommt nach {tmp_path / 'sessions'}" in r.output and "[j/N]" in r.output
     kept = tmp_path / "sessions" / old / "session.json"
@@ -343,8 +403,23 @@ def test_the_set_aside_question_says_where_and_the_app_shows_where_it_went(tmp_p
 def test_the_broken_save_question_says_where_it_is_kept(tmp_path, monkeypatch):
     (tmp_path / "session.json").write_text("{not json", encoding="utf-8")
     monkeypatch.setattr(play_cmd, "_interactive", lambda: True)
-    r = runner.invoke(app, ["play", "--plain", "--resume", "--lang", "en", "--players", "3", "--bots", "random",
-                            "--data-dir", str(tmp_path)], input="y\nquit\n")
+    r = runner.invoke(
+        app,
+        [
+            "play",
+            "--plain",
+            "--resume",
+            "--lang",
+            "en",
+            "--players",
+            "3",
+            "--bots",
+            "random",
+            "--data-dir",
+            str(tmp_path),
+        ],
+        input="y\nquit\n",
+    )
     assert r.exit_code == 0, r.output
     assert f"Set it aside and start a new session? It is kept in {tmp_path}; nothing is deleted. [y/N]" in r.output
     assert (tmp_path / "session.json.broken-1").exists()
@@ -352,10 +427,17 @@ def test_the_broken_save_question_says_where_it_is_kept(tmp_path, monkeypatch):
 
 # -- the app: the rule on asking (r), the rules line, "you" ------------------------------------------------
 
+
 def _app_table(tmp_path, lang="en", rules=None):
     i18n.set_language(lang)
-    return Table.new(rules or Rules(end=("hands:2",)), ["Zed", "Anna", "Bruno", "Carla"], ["random"] * 3,
-                     seed=5, store=Store(tmp_path), lang=lang)
+    return Table.new(
+        rules or Rules(end=("hands:2",)),
+        ["Zed", "Anna", "Bruno", "Carla"],
+        ["random"] * 3,
+        seed=5,
+        store=Store(tmp_path),
+        lang=lang,
+    )
 
 
 def test_pilot_refusal_without_rule_id_and_r_names_the_rule(tmp_path):
@@ -428,8 +510,24 @@ def test_the_opponents_and_their_levels_are_named_at_the_start_and_on_rules(tmp_
     lines = out.splitlines()
     assert lines[2] == "Opponents: Anna (easy), Bruno (expert)"
     assert out.count("Opponents: Anna (easy), Bruno (expert)") == 2
-    args = ["play", "--plain", "--seed", "11", "--players", "3", "--name", "Zed", "--rule", "end=hands:3",
-            "--speed", "0", "--lang", "de", "--data-dir", str(tmp_path / "b")]
+    args = [
+        "play",
+        "--plain",
+        "--seed",
+        "11",
+        "--players",
+        "3",
+        "--name",
+        "Zed",
+        "--rule",
+        "end=hands:3",
+        "--speed",
+        "0",
+        "--lang",
+        "de",
+        "--data-dir",
+        str(tmp_path / "b"),
+    ]
     r = runner.invoke(app, args, input="ende\n")
     assert r.exit_code == 0, r.output
     assert "Gegner: Anna (hard), Bruno (hard)" in r.output

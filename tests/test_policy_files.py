@@ -19,8 +19,12 @@ from ramsli.server.hub import Hub, SpecError
 def test_not_a_regular_file_is_refused_without_reading(tmp_path):
     fifo = tmp_path / "p.json"
     os.mkfifo(fifo)  # opening it for reading would block until a writer comes
-    for path, words in ((fifo, "not a regular file"), ("/dev/zero", "not a regular file"),
-                        (tmp_path, "not a regular file"), (tmp_path / "missing.json", "cannot read")):
+    for path, words in (
+        (fifo, "not a regular file"),
+        ("/dev/zero", "not a regular file"),
+        (tmp_path, "not a regular file"),
+        (tmp_path / "missing.json", "cannot read"),
+    ):
         with pytest.raises(E.PolicyError, match=words):
             E.load_policy(path)
 

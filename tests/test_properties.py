@@ -23,7 +23,7 @@ from hypothesis import strategies as st
 from ramsli import testing
 from ramsli.errors import IllegalActionError
 from ramsli.hand import Action, Hand
-from ramsli.rules import PRESETS, Rules
+from ramsli.rules import PRESETS
 from ramsli.session import Session
 
 PRESET_NAMES = list(PRESETS)
@@ -43,8 +43,7 @@ def random_hand(seed: int, preset: str, n: int, vary: bool) -> tuple[Hand, int, 
 
 
 @FAST
-@given(seed=st.integers(0, 2 ** 32 - 1), preset=st.sampled_from(PRESET_NAMES), n=st.integers(2, 6),
-       vary=st.booleans())
+@given(seed=st.integers(0, 2**32 - 1), preset=st.sampled_from(PRESET_NAMES), n=st.integers(2, 6), vary=st.booleans())
 def test_hand_invariants_after_every_action(seed, preset, n, vary):
     hand, bank, rng = random_hand(seed, preset, n, vary)
     violations = testing.play_random_hand(hand, rng, bank, wrong=0.5, observe="all")
@@ -53,8 +52,7 @@ def test_hand_invariants_after_every_action(seed, preset, n, vary):
 
 
 @FAST
-@given(data=st.data(), seed=st.integers(0, 2 ** 32 - 1), preset=st.sampled_from(PRESET_NAMES),
-       n=st.integers(2, 6))
+@given(data=st.data(), seed=st.integers(0, 2**32 - 1), preset=st.sampled_from(PRESET_NAMES), n=st.integers(2, 6))
 def test_hand_choices_drawn_by_hypothesis(data, seed, preset, n):
     """The same invariants, with every choice (legal action, wrong action) drawn by hypothesis."""
     hand, bank, _ = random_hand(seed, preset, n, vary=False)
@@ -82,9 +80,14 @@ def test_hand_choices_drawn_by_hypothesis(data, seed, preset, n):
 
 
 @MEDIUM
-@given(seed=st.integers(0, 2 ** 32 - 1), preset=st.sampled_from(PRESET_NAMES), n=st.integers(2, 6),
-       bust=st.sampled_from(["end", "leave"]), stack=st.sampled_from([1, 2, 3, 6, 20]),
-       hands=st.integers(1, 12))
+@given(
+    seed=st.integers(0, 2**32 - 1),
+    preset=st.sampled_from(PRESET_NAMES),
+    n=st.integers(2, 6),
+    bust=st.sampled_from(["end", "leave"]),
+    stack=st.sampled_from([1, 2, 3, 6, 20]),
+    hands=st.integers(1, 12),
+)
 def test_session_conservation_and_bust(seed, preset, n, bust, stack, hands):
     rng = random.Random(seed)
     rules = testing.random_rules(rng, preset).replace(starting_stack=stack, bust=bust, end=[f"hands:{hands}"])
@@ -96,8 +99,15 @@ def test_session_conservation_and_bust(seed, preset, n, bust, stack, hands):
         assert s.dealer in s.seated
         hand = s.start_hand()
         assert not set(hand.seated) & gone
-        v = testing.play_random_hand(hand, rng, s.bank, apply=s.apply, wrong=0.2, observe="acting",
-                                  after=lambda: [] if s.total() == s.bank else [f"R3.4 {s.total()}"])
+        v = testing.play_random_hand(
+            hand,
+            rng,
+            s.bank,
+            apply=s.apply,
+            wrong=0.2,
+            observe="acting",
+            after=lambda: [] if s.total() == s.bank else [f"R3.4 {s.total()}"],
+        )
         assert v == []
         gone.update(s.ledger[-1].left)
         if not s.is_over:  # R3.2, R3.5: the deal passes to the next remaining seat clockwise
@@ -115,7 +125,7 @@ def test_session_conservation_and_bust(seed, preset, n, bust, stack, hands):
 
 
 @FAST
-@given(seed=st.integers(0, 2 ** 32 - 1), preset=st.sampled_from(PRESET_NAMES), n=st.integers(2, 6))
+@given(seed=st.integers(0, 2**32 - 1), preset=st.sampled_from(PRESET_NAMES), n=st.integers(2, 6))
 def test_copy_is_independent_and_equal(seed, preset, n):
     hand, bank, rng = random_hand(seed, preset, n, vary=True)
     while not hand.is_over:
@@ -130,7 +140,7 @@ def test_copy_is_independent_and_equal(seed, preset, n):
 
 
 @MEDIUM
-@given(seed=st.integers(0, 2 ** 32 - 1), preset=st.sampled_from(PRESET_NAMES), n=st.integers(2, 6))
+@given(seed=st.integers(0, 2**32 - 1), preset=st.sampled_from(PRESET_NAMES), n=st.integers(2, 6))
 def test_history_roundtrip(seed, preset, n):
     history = pytest.importorskip("ramsli.history")
     hand, bank, rng = random_hand(seed, preset, n, vary=True)

@@ -6,7 +6,8 @@ import random
 
 import numpy as np
 import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from ramsli import Hand, Rules
 from ramsli.cards import Card, parse_cards
@@ -127,8 +128,16 @@ def _alternative(hand: Hand, observer: int, rng: random.Random) -> Hand | None:
         dealt[s][k], dealt[s2][k2] = dealt[s2][k2], dealt[s][k]
     else:
         return None
-    alt = Hand.from_cards(hand.rules, list(hand.start_stacks), hand.dealer, dealt, hand.turn_up,
-                          hand.turned_aside, pot=hand.carry_in, seated=hand.seated)
+    alt = Hand.from_cards(
+        hand.rules,
+        list(hand.start_stacks),
+        hand.dealer,
+        dealt,
+        hand.turn_up,
+        hand.turned_aside,
+        pot=hand.carry_in,
+        seated=hand.seated,
+    )
     try:
         for a in hand.history:
             alt.apply(a)
@@ -138,8 +147,9 @@ def _alternative(hand: Hand, observer: int, rng: random.Random) -> Hand | None:
 
 
 @settings(max_examples=60, deadline=None)
-@given(seed=st.integers(0, 10**9), preset=st.sampled_from(sorted(PRESETS)), n=st.integers(2, 6),
-       steps=st.integers(0, 40))
+@given(
+    seed=st.integers(0, 10**9), preset=st.sampled_from(sorted(PRESETS)), n=st.integers(2, 6), steps=st.integers(0, 40)
+)
 def test_no_hidden_card_in_any_observation(seed, preset, n, steps):
     """R7, D-16: the encodings of seat i do not change when only other seats' hidden cards change."""
     rng = random.Random(seed)

@@ -16,12 +16,15 @@ from ramsli.rl import encoding as enc  # noqa: E402
 from ramsli.rl.gym_env import ENV_ID, RamsliEnv  # noqa: E402
 
 
-@pytest.mark.parametrize("kwargs", [
-    {"players": 3},
-    {"players": 2, "preset": "general-rams", "seat": 1},
-    {"players": 5, "preset": "nap", "opponents": "rules", "dealer": 4},
-    {"players": 4, "preset": "joker", "opponents": ["random", "rules", "random"], "illegal_penalty": 0.5},
-])
+@pytest.mark.parametrize(
+    "kwargs",
+    [
+        {"players": 3},
+        {"players": 2, "preset": "general-rams", "seat": 1},
+        {"players": 5, "preset": "nap", "opponents": "rules", "dealer": 4},
+        {"players": 4, "preset": "joker", "opponents": ["random", "rules", "random"], "illegal_penalty": 0.5},
+    ],
+)
 def test_gymnasium_check_env(kwargs):
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")

@@ -37,9 +37,16 @@ def test_random_sim_test_every_preset_and_player_count(preset):
 
 
 def test_random_sim_test_with_rule_options():
-    game = pyspiel.load_game(og.GAME_NAME, {"players": 4, "preset": "nap",
-                                            "rules": "bete=10;jokers=true;dealer_forced=false;general_rams=true",
-                                            "dealer": 2, "stack": 7})
+    game = pyspiel.load_game(
+        og.GAME_NAME,
+        {
+            "players": 4,
+            "preset": "nap",
+            "rules": "bete=10;jokers=true;dealer_forced=false;general_rams=true",
+            "dealer": 2,
+            "stack": 7,
+        },
+    )
     assert "bete:10" in str(game)
     pyspiel.random_sim_test(game, num_sims=4, serialize=True, verbose=False)
     cfg = game.config
@@ -84,8 +91,7 @@ def test_deal_chance_nodes_follow_r43_and_build_the_hand():
     outs = state.chance_outcomes()
     assert len(outs) == 34 and abs(sum(p for _, p in outs) - 1) < 1e-9
     # deal order: p2 x3, p3 x3, p1 x3, p2 x2, p3 x2, p1 x2 (dealer p1 last, R4.3)
-    seq = [c.index for c in [Card.parse(x) for x in
-           "AS KS QS AH KH QH AD KD QD JS TS JH TH JD TD".split()]]
+    seq = [c.index for c in [Card.parse(x) for x in "AS KS QS AH KH QH AD KD QD JS TS JH TH JD TD".split()]]
     for i in seq:
         state.apply_action(i)
     assert state.is_chance_node()
@@ -136,8 +142,8 @@ def _swap_hidden(game, state, observer, rng):
     played = set()
     if state.hand is not None:
         played = {c.index for t in state.hand.tricks for _, c in t.plays} | {c.index for _, c in state.hand.current}
-    chance = seq[:n_hand + len(state.hand.turned_aside) + 1]
-    actions = seq[len(chance):]
+    chance = seq[: n_hand + len(state.hand.turned_aside) + 1]
+    actions = seq[len(chance) :]
     cand = [i for i in range(n_hand) if cfg.deal_seats[i] != observer and chance[i] not in played]
     undealt = [i for i in cfg.deck_ids if i not in chance]
     if not cand:
@@ -149,7 +155,7 @@ def _swap_hidden(game, state, observer, rng):
     try:
         for a in new + actions:
             alt.apply_action(a)
-    except Exception:
+    except Exception:  # noqa: BLE001 - any refusal means the alternative deal is impossible
         return None
     return alt
 
@@ -161,7 +167,7 @@ def test_observations_never_show_hidden_cards(preset):
     game = pyspiel.load_game(og.GAME_NAME, {"players": 4, "preset": preset})
     rng = random.Random(5)
     checked = 0
-    for trial in range(12):
+    for _trial in range(12):
         state = _play_random(game.new_initial_state(), rng, stop=rng.randrange(24, 60))
         if state.hand is None:
             continue
@@ -220,8 +226,10 @@ def test_openspiel_ismcts_and_mcts_bots_play_a_hand():
 
     game = pyspiel.load_game(og.GAME_NAME, {"players": 3, "preset": "general-rams"})
     ev = mcts.RandomRolloutEvaluator(n_rollouts=1, random_state=np.random.RandomState(0))
-    bots = [ismcts.ISMCTSBot(game, ev, uct_c=2.0, max_simulations=15, random_state=np.random.RandomState(i))
-            for i in range(3)]
+    bots = [
+        ismcts.ISMCTSBot(game, ev, uct_c=2.0, max_simulations=15, random_state=np.random.RandomState(i))
+        for i in range(3)
+    ]
     state = _play_with_bots(game, bots, 1)  # default resampler: state.resample_from_infostate
     assert state.is_terminal() and state.hand.total() == 60
     for i, b in enumerate(bots):
@@ -235,25 +243,26 @@ def test_openspiel_ismcts_and_mcts_bots_play_a_hand():
 def test_history_rebuilt_from_observations():
     """The public history a bot rebuilds (R7 information only) is the hand's real history."""
     import ramsli
+
     rng = random.Random(4)
     for preset in ("traditional", "nap", "general-rams", "compulsory"):
-        rules = ramsli.Rules.preset(preset).replace(general_rams=True) if preset == "nap" else \
-            ramsli.Rules.preset(preset)
+        rules = (
+            ramsli.Rules.preset(preset).replace(general_rams=True) if preset == "nap" else ramsli.Rules.preset(preset)
+        )
         for _ in range(8):
             h = ramsli.Hand.new(rules, [20] * 4, dealer=rng.randrange(4), rng=rng)
             while not h.is_over:
                 obs = h.observe(h.to_act)
                 assert og._history_from_observation(obs) == h.history
                 st = og.state_for_observation(obs, rng)
-                assert st.information_state_string(h.to_act) == \
-                    enc.observation_string(obs, perfect_recall=True)
+                assert st.information_state_string(h.to_act) == enc.observation_string(obs, perfect_recall=True)
                 legal = h.legal_actions()
                 h.apply(legal[rng.randrange(len(legal))])
 
 
 def test_ismcts_as_a_ramsli_bot_in_a_duplicate_tournament():
-    from ramsli.rules import Rules
     from ramsli.analysis.tournament import run_tournament
+    from ramsli.rules import Rules
 
     og.register_ismcts_bot()
     res = run_tournament(["ismcts:sims=8", "random", "random"], Rules.preset("nap"), deals=2, seed=3, duplicate=True)
@@ -262,6 +271,7 @@ def test_ismcts_as_a_ramsli_bot_in_a_duplicate_tournament():
         og.ISMCTSRamsliBot(sims=1)
     # a hand that did not start from equal stacks is refused
     import ramsli
+
     h = ramsli.Hand.new(Rules(), [20, 15, 20], dealer=0, rng=random.Random(1))
     with pytest.raises(ValueError, match="equal stacks"):
         og.game_for_observation(h.observe(1))

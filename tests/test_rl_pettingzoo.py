@@ -9,22 +9,25 @@ import pytest
 
 pytest.importorskip("pettingzoo")
 
-from pettingzoo.test import api_test, seed_test  # noqa: E402
+from pettingzoo.test import api_test, seed_test
 
-from ramsli.errors import IllegalActionError  # noqa: E402
-from ramsli.rl import encoding as enc  # noqa: E402
-from ramsli.rl.pettingzoo_env import RamsliAECEnv, env  # noqa: E402
+from ramsli.errors import IllegalActionError
+from ramsli.rl import encoding as enc
+from ramsli.rl.pettingzoo_env import RamsliAECEnv, env
 
 pytestmark = pytest.mark.filterwarnings("ignore::UserWarning")
 
 
-@pytest.mark.parametrize("kwargs", [
-    {"players": 3},
-    {"players": 2, "preset": "compulsory"},
-    {"players": 6, "preset": "nap", "rules": "general_rams=true"},
-    {"players": 4, "preset": "joker", "episode": "session", "max_hands": 6},
-    {"players": 3, "episode": "session", "rules": "bust=leave;starting_stack=3"},
-])
+@pytest.mark.parametrize(
+    "kwargs",
+    [
+        {"players": 3},
+        {"players": 2, "preset": "compulsory"},
+        {"players": 6, "preset": "nap", "rules": "general_rams=true"},
+        {"players": 4, "preset": "joker", "episode": "session", "max_hands": 6},
+        {"players": 3, "episode": "session", "rules": "bust=leave;starting_stack=3"},
+    ],
+)
 def test_pettingzoo_api_test(kwargs):
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
@@ -83,7 +86,7 @@ def test_session_truncation():
     rng = np.random.default_rng(2)
     e.reset(seed=1)
     truncated = False
-    for agent in e.agent_iter(5000):
+    for _agent in e.agent_iter(5000):
         obs, reward, term, trunc, info = e.last()
         if term or trunc:
             truncated |= trunc

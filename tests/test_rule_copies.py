@@ -30,13 +30,13 @@ import pytest
 
 from ramsli import Hand, Rules
 from ramsli.bots import fast
+from ramsli.bots import tips as policy
 from ramsli.bots.tracking import infer as infer_codes
 from ramsli.bots.tracking import sample_deal
 from ramsli.cards import Card, make_deck
 from ramsli.hand import Action, Phase, legal_plays, trick_winner
 from ramsli.inference import NO_CAP, infer, revealed_voids, sample_hidden, trump_caps
 from ramsli.lab import kernel as K
-from ramsli.bots import tips as policy
 from ramsli.lab.reference import check_agreement, check_session_agreement
 from ramsli.rl import encoding
 from ramsli.rules import PRESETS
@@ -145,25 +145,33 @@ def _winner_by_policy(trick, trump):
 
 
 LEGAL_COPIES = {"bots.fast.legal": _fast_legal, "lab.kernel._legal": _kernel_legal}
-WINNER_COPIES = {"bots.fast.beats": _winner_by_fast_beats, "bots.fast.winner_index": _winner_by_fast_index,
-                 "lab.kernel._beats": _winner_by_kernel, "bots.tips._beats": _winner_by_policy}
+WINNER_COPIES = {
+    "bots.fast.beats": _winner_by_fast_beats,
+    "bots.fast.winner_index": _winner_by_fast_index,
+    "lab.kernel._beats": _winner_by_kernel,
+    "bots.tips._beats": _winner_by_policy,
+}
 
 
 def _check_legal(holding, plays, trump, overtrump):
     want = legal_plays(holding, plays, trump, overtrump)
     for name, copy in LEGAL_COPIES.items():
         got = copy(holding, plays, trump, overtrump)
-        assert got == want, (f"{name} differs from hand.legal_plays (R4.10, overtrump={overtrump}): "
-                             f"trump {trump}, trick {[(s, str(c)) for s, c in plays]}, "
-                             f"holding {[str(c) for c in holding]}: {[str(c) for c in got]} != {[str(c) for c in want]}")
+        assert got == want, (
+            f"{name} differs from hand.legal_plays (R4.10, overtrump={overtrump}): "
+            f"trump {trump}, trick {[(s, str(c)) for s, c in plays]}, "
+            f"holding {[str(c) for c in holding]}: {[str(c) for c in got]} != {[str(c) for c in want]}"
+        )
 
 
 def _check_winner(trick, trump):
     want = trick_winner(trick, trump)
     for name, copy in WINNER_COPIES.items():
         got = copy(trick, trump)
-        assert got == want, (f"{name} differs from hand.trick_winner (R4.11): trump {trump}, "
-                             f"trick {[(s, str(c)) for s, c in trick]}: seat {got} != {want}")
+        assert got == want, (
+            f"{name} differs from hand.trick_winner (R4.11): trump {trump}, "
+            f"trick {[(s, str(c)) for s, c in trick]}: seat {got} != {want}"
+        )
 
 
 # --------------------------------------------------------------------------- R4.10, R4.11
@@ -207,8 +215,7 @@ def _reason_fits(reason: str, card: Card, holding, plays, trump, legal) -> bool:
     if reason.startswith("must follow suit"):  # R4.10.1: holds the led suit, played another
         return eff(card) != led and all(eff(c) == led for c in legal) and any(eff(c) == led for c in holding)
     if reason.startswith("void in"):  # R4.10.2: void in the led suit, holds a trump, did not play one
-        return (eff(card) != trump and not any(eff(c) == led for c in holding)
-                and all(eff(c) == trump for c in legal))
+        return eff(card) != trump and not any(eff(c) == led for c in holding) and all(eff(c) == trump for c in legal)
     if reason.startswith("must overtrump"):  # R4.10.3: a trump too low while a higher one is held
         high = max(c.rank for _, c in plays if eff(c) == trump)
         return eff(card) == trump and card.rank < high and all(eff(c) == trump and c.rank > high for c in legal)
@@ -238,8 +245,9 @@ def test_play_reasons_and_legal_actions_agree_with_legal_plays():
             assert why is not None and why[1] == "R4.10", (card, why)
             kind = next((k for k in refused if why[0].startswith(k)), why[0])
             refused[kind] = refused.get(kind, 0) + 1
-            assert _reason_fits(why[0], card, holding, plays, hand.trump, legal), \
+            assert _reason_fits(why[0], card, holding, plays, hand.trump, legal), (
                 f"{why[0]!r} for {card} with trick {plays}, holding {holding}, trump {hand.trump}, {rules.overtrump}"
+            )
         if len(plays) == len(hand.active) - 1:
             for card in legal:
                 _check_winner(plays + [(seat, card)], hand.trump)
@@ -305,7 +313,7 @@ def test_samples_respect_the_inference_and_bots_and_adapters_draw_alike():
     """R7 sampling: one seed, one deal, whether drawn on cards (ramsli.inference) or on the bots' codes
     (bots.tracking.sample_deal); every sampled card is allowed to its seat; too small a pool gives None."""
     checked = 0
-    for hand, rules in _played_positions(seed=8, hands_per_variant=2):
+    for hand, _rules in _played_positions(seed=8, hands_per_variant=2):
         if hand.phase not in (Phase.PLAY, Phase.DECLARE):
             continue
         obs = hand.observe(hand.to_act)
@@ -338,8 +346,10 @@ def test_openspiel_states_are_dealt_by_the_same_inference():
         if hand.phase is not Phase.PLAY:
             continue
         obs = hand.observe(hand.to_act)
-        played = {s: [c for t in obs.tricks for p, c in t.plays if p == s] + [c for p, c in obs.current if p == s]
-                  for s in range(len(obs.stacks))}
+        played = {
+            s: [c for t in obs.tricks for p, c in t.plays if p == s] + [c for p, c in obs.current if p == s]
+            for s in range(len(obs.stacks))
+        }
         need = {s: 5 - len(played[s]) for s in played if s != obs.seat}
         want = infer(obs, make_deck(rules.deck, rules.jokers), need).sample(random.Random(3), tries=50)
         if want is None:
@@ -359,12 +369,18 @@ def test_openspiel_states_are_dealt_by_the_same_inference():
 def _random_rules(rng: random.Random) -> Rules:
     """A preset of R6 with random options of R8 on top (settlement and deal options)."""
     opts = dict(
-        deck=rng.choice(["piquet32", "full52"]), jokers=rng.random() < 0.4,
-        overtrump=rng.choice(OVERTRUMP), batches=rng.choice(["3+2", "2+3"]),
-        dealer_forced=rng.random() < 0.7, compulsory=rng.random() < 0.15,
-        general_rams=rng.random() < 0.5, general_rams_penalty=rng.choice(["triple-bete", "triple-pot"]),
-        targets=rng.random() < 0.5, target_bonus=rng.choice(["t-1", "t"]),
-        bete=rng.choice(["pot", 0, 3, 5, 10]), ante=rng.choice([0, 1, 1, 2]),
+        deck=rng.choice(["piquet32", "full52"]),
+        jokers=rng.random() < 0.4,
+        overtrump=rng.choice(OVERTRUMP),
+        batches=rng.choice(["3+2", "2+3"]),
+        dealer_forced=rng.random() < 0.7,
+        compulsory=rng.random() < 0.15,
+        general_rams=rng.random() < 0.5,
+        general_rams_penalty=rng.choice(["triple-bete", "triple-pot"]),
+        targets=rng.random() < 0.5,
+        target_bonus=rng.choice(["t-1", "t"]),
+        bete=rng.choice(["pot", 0, 3, 5, 10]),
+        ante=rng.choice([0, 1, 1, 2]),
     )
     keep = rng.sample(sorted(opts), rng.randint(len(opts) - 3, len(opts)))
     return Rules.preset(rng.choice(sorted(PRESETS)), **{key: opts[key] for key in keep})
@@ -388,8 +404,14 @@ def test_kernel_sessions_end_like_the_engine_on_random_rule_sets():
     rng = random.Random(77)
     for i in range(10):
         stack = rng.choice([4, 6, 10])
-        ends = rng.choice([[], [f"hands:{rng.randint(2, 12)}"], [f"win-at:{stack + rng.randint(1, 6)}"],
-                           [f"win-at:{stack + rng.randint(1, 6)}", f"hands:{rng.randint(2, 12)}"]])
+        ends = rng.choice(
+            [
+                [],
+                [f"hands:{rng.randint(2, 12)}"],
+                [f"win-at:{stack + rng.randint(1, 6)}"],
+                [f"win-at:{stack + rng.randint(1, 6)}", f"hands:{rng.randint(2, 12)}"],
+            ]
+        )
         rules = _random_rules(rng).replace(bust=rng.choice(["end", "leave"]), end=ends, starting_stack=stack)
         n = 2 + i % 5
         bad = check_session_agreement(rules, n, 6, seed=i, policy=K.TIPS if i % 2 else K.RANDOM, cap=100)
@@ -407,7 +429,7 @@ def test_rules_map_names_only_places_that_exist():
 
     root = Path(__file__).resolve().parent.parent
     text = (root / "docs" / "rules-map.md").read_text(encoding="utf-8")
-    section = text[text.index("## Rules with copies"):]
+    section = text[text.index("## Rules with copies") :]
     rows = [line for line in section.splitlines() if line.startswith("| R")]
     assert len(rows) >= 8
     named = 0
@@ -418,10 +440,12 @@ def test_rules_map_names_only_places_that_exist():
             src = f.read_text(encoding="utf-8")
             for name in re.findall(r"`([\w.]+)`", names):
                 for part in name.split("."):
-                    assert re.search(rf"^\s*(def|class) {part}\b|^{part}\s*[:=]", src, re.M), \
+                    assert re.search(rf"^\s*(def|class) {part}\b|^{part}\s*[:=]", src, re.M), (
                         f"rules map names {path}: {name}, which is not defined there"
+                    )
                 named += 1
     assert named > 40
     for test in [n for n in globals() if n.startswith("test_")]:
-        assert f"`{test}`" in section or test == "test_rules_map_names_only_places_that_exist", \
+        assert f"`{test}`" in section or test == "test_rules_map_names_only_places_that_exist", (
             f"{test} is not listed in docs/rules-map.md"
+        )

@@ -11,8 +11,9 @@ def test_shipped_rule_book_matches_the_normative_one():
     shared = ROOT.parent / "shared" / "RULES.md"
     if not shared.exists():
         pytest.skip("shared/RULES.md is not beside this checkout")
-    assert (ROOT / "docs" / "RULES.md").read_text(encoding="utf-8") == shared.read_text(encoding="utf-8"), \
+    assert (ROOT / "docs" / "RULES.md").read_text(encoding="utf-8") == shared.read_text(encoding="utf-8"), (
         "docs/RULES.md is out of date: copy ../shared/RULES.md over it"
+    )
 
 
 def test_every_rule_id_is_mapped_in_rules_map():
@@ -27,8 +28,10 @@ def test_every_rule_id_is_mapped_in_rules_map():
             continue
         # ranges like R5.1–R5.5 cover the ids between them
         m = re.match(r"R(\d+)\.(\d+)$", rid)
-        if m and any(int(a) == int(m[1]) and int(b) <= int(m[2]) <= int(c)
-                     for a, b, _, c in re.findall(r"R(\d+)\.(\d+)[–-]R(\d+)\.(\d+)", mapped)):
+        if m and any(
+            int(a) == int(m[1]) and int(b) <= int(m[2]) <= int(c)
+            for a, b, _, c in re.findall(r"R(\d+)\.(\d+)[–-]R(\d+)\.(\d+)", mapped)
+        ):
             continue
         missing.append(rid)
     assert not missing, f"rule ids without a place in docs/rules-map.md: {missing}"

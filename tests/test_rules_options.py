@@ -7,9 +7,22 @@ import pytest
 from ramsli.rules import OPTIONS, PRESETS, EndCondition, Rules, RulesError
 
 DEFAULTS = {
-    "deck": "piquet32", "jokers": False, "players": None, "starting_stack": 20, "ante": 1, "batches": "3+2",
-    "dealer_forced": True, "compulsory": False, "general_rams": False, "general_rams_penalty": "triple-bete",
-    "targets": False, "target_bonus": "t-1", "overtrump": "always", "bete": 5, "bust": "end", "end": (),
+    "deck": "piquet32",
+    "jokers": False,
+    "players": None,
+    "starting_stack": 20,
+    "ante": 1,
+    "batches": "3+2",
+    "dealer_forced": True,
+    "compulsory": False,
+    "general_rams": False,
+    "general_rams_penalty": "triple-bete",
+    "targets": False,
+    "target_bonus": "t-1",
+    "overtrump": "always",
+    "bete": 5,
+    "bust": "end",
+    "end": (),
 }
 
 
@@ -58,11 +71,23 @@ def test_R8_bad_value_refused_listing_allowed_values(option):
         assert word in msg, (option, msg)
 
 
-@pytest.mark.parametrize("option,bad", [
-    ("players", 1), ("players", True), ("players", "5"), ("starting_stack", 2.5), ("ante", True),
-    ("bete", -1), ("bete", True), ("bete", 5.0), ("end", ["hands:0"]), ("end", ["win-at:"]), ("end", ["time:x"]),
-    ("end", 5),
-])
+@pytest.mark.parametrize(
+    "option,bad",
+    [
+        ("players", 1),
+        ("players", True),
+        ("players", "5"),
+        ("starting_stack", 2.5),
+        ("ante", True),
+        ("bete", -1),
+        ("bete", True),
+        ("bete", 5.0),
+        ("end", ["hands:0"]),
+        ("end", ["win-at:"]),
+        ("end", ["time:x"]),
+        ("end", 5),
+    ],
+)
 def test_R8_more_bad_values(option, bad):
     with pytest.raises(RulesError):
         Rules.from_dict({option: bad})
@@ -84,8 +109,16 @@ def test_R8_unknown_option_refused_listing_all_options():
 
 
 def test_R8_with_assignments_reads_command_line_values():
-    r = Rules().with_assignments(["bete=10", "overtrump=when-trumping", "jokers=true", "end=hands:3,win-at:30",
-                                  "dealer-forced=false", "bete=pot"])
+    r = Rules().with_assignments(
+        [
+            "bete=10",
+            "overtrump=when-trumping",
+            "jokers=true",
+            "end=hands:3,win-at:30",
+            "dealer-forced=false",
+            "bete=pot",
+        ]
+    )
     assert r.bete == "pot" and r.overtrump == "when-trumping" and r.jokers is True
     assert r.dealer_forced is False
     assert [str(e) for e in r.end] == ["hands:3", "win-at:30"]
@@ -96,10 +129,24 @@ def test_R8_with_assignments_reads_command_line_values():
 
 
 def test_R8_valid_values_accepted():
-    r = Rules(deck="full52", jokers=True, players=2, starting_stack=1, ante=0, batches="2+3", dealer_forced=False,
-              compulsory=True, general_rams=True, general_rams_penalty="triple-pot", targets=True,
-              target_bonus="t", overtrump="when-trumping", bete=0, bust="leave",
-              end=["win-at:30", "hands:10", "time:90"])
+    r = Rules(
+        deck="full52",
+        jokers=True,
+        players=2,
+        starting_stack=1,
+        ante=0,
+        batches="2+3",
+        dealer_forced=False,
+        compulsory=True,
+        general_rams=True,
+        general_rams_penalty="triple-pot",
+        targets=True,
+        target_bonus="t",
+        overtrump="when-trumping",
+        bete=0,
+        bust="leave",
+        end=["win-at:30", "hands:10", "time:90"],
+    )
     assert r.end_value("win-at") == 30 and r.end_value("hands") == 10 and r.end_value("time") == 90
     assert Rules(players=6).players == 6
     assert Rules(end="hands:4").end == (EndCondition("hands", 4),)
@@ -137,8 +184,17 @@ def test_R6_preset_sets_exactly_the_table(name):
 
 def test_R6_traditional_row():
     r = Rules.preset("traditional")
-    assert (r.deck, r.ante, r.bete, r.dealer_forced, r.batches, r.overtrump, r.general_rams, r.targets,
-            r.jokers) == ("piquet32", 1, 5, True, "3+2", "always", False, False, False)
+    assert (r.deck, r.ante, r.bete, r.dealer_forced, r.batches, r.overtrump, r.general_rams, r.targets, r.jokers) == (
+        "piquet32",
+        1,
+        5,
+        True,
+        "3+2",
+        "always",
+        False,
+        False,
+        False,
+    )
 
 
 def test_R6_D20_rounce_is_full_deck_bete_10_no_general_rams():
@@ -171,10 +227,23 @@ def test_R8_toml_roundtrip_every_preset(name):
 
 
 def test_R8_toml_roundtrip_with_every_option_set():
-    r = Rules(deck="full52", jokers=True, players=4, starting_stack=30, ante=2, batches="2+3",
-              dealer_forced=False, general_rams=True, general_rams_penalty="triple-pot", targets=True,
-              target_bonus="t", overtrump="when-trumping", bete="pot", bust="leave",
-              end=["win-at:50", "time:90"])
+    r = Rules(
+        deck="full52",
+        jokers=True,
+        players=4,
+        starting_stack=30,
+        ante=2,
+        batches="2+3",
+        dealer_forced=False,
+        general_rams=True,
+        general_rams_penalty="triple-pot",
+        targets=True,
+        target_bonus="t",
+        overtrump="when-trumping",
+        bete="pot",
+        bust="leave",
+        end=["win-at:50", "time:90"],
+    )
     text = r.to_toml()
     assert Rules.from_toml(text) == r
     assert 'bete = "pot"' in text and "players = 4" in text

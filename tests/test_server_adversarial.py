@@ -31,8 +31,14 @@ async def _hub(url, allow_test_seeds=True):
 async def _table(hub, seats=SEATS3, sit=None, **opts):
     """Create and start a table; the seats in ``sit`` (default: every human seat) sit down and say hello
     with their personal tokens. Returns (made, table, {seat index: (personal token, conn)})."""
-    body = {"rules": opts.pop("rules", ["end=hands:3"]), "seats": seats, "bot_pace_seconds": 0,
-            "hand_pause_seconds": 0, "seed": opts.pop("seed", 3), **opts}
+    body = {
+        "rules": opts.pop("rules", ["end=hands:3"]),
+        "seats": seats,
+        "bot_pace_seconds": 0,
+        "hand_pause_seconds": 0,
+        "seed": opts.pop("seed", 3),
+        **opts,
+    }
     made = await hub.create_table(body)
     tid = made["table"]
     sit = [i for i, s in enumerate(seats) if s["kind"] == "human"] if sit is None else sit
@@ -48,8 +54,12 @@ async def _table(hub, seats=SEATS3, sit=None, **opts):
 
 def _state(t):
     s = t.session
-    return (t.seq, t.status, None if s is None or s.hand is None else s.hand.fingerprint(),
-            None if s is None else (tuple(s.stacks), s.pot, len(s.ledger)))
+    return (
+        t.seq,
+        t.status,
+        None if s is None or s.hand is None else s.hand.fingerprint(),
+        None if s is None else (tuple(s.stacks), s.pot, len(s.ledger)),
+    )
 
 
 def _last_view(conn):
@@ -58,9 +68,11 @@ def _last_view(conn):
 
 # -- finding 4: a token that does not belong to the person sitting there acts for nobody -------------
 
+
 def test_bot_seat_and_untaken_seat_tokens_neither_see_cards_nor_act(sqlite_url):
     """A bot seat's invite token (and an untaken human seat's) gives a spectator's view: no cards,
     no legal moves, and an act is refused with ``not_sitting`` (R7)."""
+
     async def go():
         hub, store = await _hub(sqlite_url)
         seats = [{"kind": "human"}, {"kind": "human"}, {"kind": "human"}, {"kind": "bot", "bot": "rules"}]
@@ -86,6 +98,7 @@ def test_bot_seat_and_untaken_seat_tokens_neither_see_cards_nor_act(sqlite_url):
 def test_the_invite_link_of_a_taken_seat_no_longer_acts_or_sees_cards(sqlite_url):
     """The creator's answer holds every invite token; after a friend sat down, that invite token
     cannot act, see the cards, sit again or ask for the hint: the friend's personal token can."""
+
     async def go():
         hub, store = await _hub(sqlite_url)
         made, t, people = await _table(hub, bot_pace_seconds=30)
@@ -124,7 +137,7 @@ def test_the_invite_link_of_a_taken_seat_cannot_read_that_seats_folded_cards_aft
         for _ in range(2000):  # the humans declare out when asked; bots play the hand out
             if t.status == "over":
                 break
-            for i, (personal, conn) in people.items():
+            for _personal, conn in people.values():
                 v = _last_view(conn)
                 if v["legal"] and v["seq"] == t.seq:
                     act = next((a for a in v["legal"] if a.endswith(" out")), v["legal"][0])
@@ -199,6 +212,7 @@ def test_personal_tokens_survive_a_restart(sqlite_url):
 
 # -- findings 2, 3: no 500s, a bounded body and bounded rules ----------------------------------------
 
+
 @pytest.fixture
 def client(sqlite_url):
     from starlette.testclient import TestClient
@@ -213,14 +227,17 @@ def client(sqlite_url):
 def test_hostile_bodies_get_422_not_500(client, path):
     seats = json.dumps(SEATS3)
     for body, words in [
-            ('{"seats": ' + seats + ', "rules": ["starting_stack=' + "9" * 5000 + '"]}', "5000 digits"),
-            ('{"seats": ' + seats + ', "rules": ["bete=' + "9" * 300 + '"]}', "too large"),
-            ('{"seats": ' + seats + ', "rules": ["end=hands:' + "9" * 400 + '"]}', "too large"),
-            ('{"seats": ' + seats + ', "rules": ["starting_stack=' + str(10**18) + '"]}', "1_000_000_000"),
-            ("[" * 5000 + "]" * 5000, "nested too deeply"),
-            ('{"seats": ' + seats + ', "rules": [' + ",".join(['"ante=1"'] * (MAX_RULES + 1)) + "]}",
-             f"at most {MAX_RULES}"),
-            ('{"seats": ' + seats + ', "rules": ["' + "x" * (MAX_BODY + 10) + '"]}', f"over {MAX_BODY} bytes")]:
+        ('{"seats": ' + seats + ', "rules": ["starting_stack=' + "9" * 5000 + '"]}', "5000 digits"),
+        ('{"seats": ' + seats + ', "rules": ["bete=' + "9" * 300 + '"]}', "too large"),
+        ('{"seats": ' + seats + ', "rules": ["end=hands:' + "9" * 400 + '"]}', "too large"),
+        ('{"seats": ' + seats + ', "rules": ["starting_stack=' + str(10**18) + '"]}', "1_000_000_000"),
+        ("[" * 5000 + "]" * 5000, "nested too deeply"),
+        (
+            '{"seats": ' + seats + ', "rules": [' + ",".join(['"ante=1"'] * (MAX_RULES + 1)) + "]}",
+            f"at most {MAX_RULES}",
+        ),
+        ('{"seats": ' + seats + ', "rules": ["' + "x" * (MAX_BODY + 10) + '"]}', f"over {MAX_BODY} bytes"),
+    ]:
         r = client.post(path, content=body.encode())
         assert r.status_code == 422, (r.status_code, r.text[:200])
         msg = r.json()["message"]
@@ -234,6 +251,7 @@ def test_http_bad_message_fills_its_detail(client):
 
 
 # -- finding 6: no message in any language keeps a {placeholder} --------------------------------------
+
 
 def _raise_sites():
     """(code, fields given) for every error raised or sent in the server's source."""
@@ -301,6 +319,7 @@ def test_stale_seq_over_the_websocket_names_the_current_seq(sqlite_url):
 
 # -- finding 1: absurd bot options are refused; a slow bot move is capped ----------------------------
 
+
 def test_absurd_bot_options_are_refused_naming_the_range(sqlite_url):
     async def go():
         hub, store = await _hub(sqlite_url)
@@ -322,8 +341,11 @@ def test_a_bot_over_its_time_cap_plays_a_seeded_rules_move(tmp_path, monkeypatch
 
     async def one(n):
         hub, store = await _hub(f"sqlite+aiosqlite:///{tmp_path / f'cap{n}.sqlite'}")
-        seats = [{"kind": "bot", "bot": "montecarlo:samples=4"}, {"kind": "bot", "bot": "rules"},
-                 {"kind": "bot", "bot": "rules"}]
+        seats = [
+            {"kind": "bot", "bot": "montecarlo:samples=4"},
+            {"kind": "bot", "bot": "rules"},
+            {"kind": "bot", "bot": "rules"},
+        ]
         made, t, _people = await _table(hub, seats=seats, rules=["end=hands:1"], seed=5)
         for _ in range(2000):
             if t.status == "over":
@@ -344,6 +366,7 @@ def test_a_bot_over_its_time_cap_plays_a_seeded_rules_move(tmp_path, monkeypatch
 
 # -- finding 5: one damaged table does not stop the server; a damaged file is one line, exit 2 -------
 
+
 def test_a_table_that_does_not_replay_is_marked_broken_and_the_others_start(tmp_path, caplog):
     import sqlite3
 
@@ -360,8 +383,10 @@ def test_a_table_that_does_not_replay_is_marked_broken_and_the_others_start(tmp_
 
     good, bad, good_seq = run(make())
     with sqlite3.connect(path) as db:
-        db.execute("update events set data = ? where table_id = ? and kind = 'deal'",
-                   ('{"number": 1, "deck": ["ZZ"], "cut": 1, "dealer": 0, "stacks": [], "pot": 0}', bad))
+        db.execute(
+            "update events set data = ? where table_id = ? and kind = 'deal'",
+            ('{"number": 1, "deck": ["ZZ"], "cut": 1, "dealer": 0, "stacks": [], "pot": 0}', bad),
+        )
 
     async def restart():
         hub, store = await _hub(url)
@@ -392,6 +417,7 @@ def test_serve_on_a_damaged_database_file_says_so_in_one_line_and_exits_2(tmp_pa
     if damage == "text":
         path.write_text("not a database\n")
     else:
+
         async def make():
             hub, store = await _hub(url)
             for _ in range(6):
@@ -413,6 +439,7 @@ def test_serve_on_a_damaged_database_file_says_so_in_one_line_and_exits_2(tmp_pa
 
 
 # -- finding 7: a fast client is told exactly which intent the rate limit dropped --------------------
+
 
 def test_rate_limit_is_a_token_bucket_and_names_a_dropped_intent(sqlite_url):
     from ramsli.server.hub import RATE_LIMIT
@@ -442,6 +469,7 @@ def test_rate_limit_is_a_token_bucket_and_names_a_dropped_intent(sqlite_url):
 
 # -- finding 9: invisible names, look-alike names, bot-imitating names -------------------------------
 
+
 @pytest.mark.parametrize("blank", ["\u3164", "\u2800", " \u3164\u2800 ", "\u115f\u1160", "\uffa0"])
 def test_R2_2_a_name_of_invisible_fillers_is_blank(blank):
     from ramsli.errors import TableError as EngineTableError
@@ -451,12 +479,22 @@ def test_R2_2_a_name_of_invisible_fillers_is_blank(blank):
         check_names(["Ann", blank])
     with pytest.raises(TableError) as e:
         from ramsli.server.table import check_name
+
         check_name(blank)
     assert e.value.code == "bad_name"
 
 
-@pytest.mark.parametrize("a,b", [("Ann", "\u0410nn"), ("Bob", "B\u043eb"), ("Ann", "\uff21nn"), ("Epsilon", "\u0395psilon"),
-                                 ("Rene", "Ren\u00e9"), ("Ann", " ann ")])
+@pytest.mark.parametrize(
+    "a,b",
+    [
+        ("Ann", "\u0410nn"),
+        ("Bob", "B\u043eb"),
+        ("Ann", "\uff21nn"),
+        ("Epsilon", "\u0395psilon"),
+        ("Rene", "Ren\u00e9"),
+        ("Ann", " ann "),
+    ],
+)
 def test_R2_2_look_alike_names_are_the_same_name(a, b):
     from ramsli.errors import TableError as EngineTableError
     from ramsli.session import check_names
@@ -478,8 +516,14 @@ def test_server_refuses_invisible_look_alike_and_bot_imitating_names(sqlite_url)
         made = await hub.create_table({"seats": seats, "seed": 1})
         tid = made["table"]
         await hub.sit(tid, made["seats"][0]["token"], "Ann")
-        for name, code in [("\u3164", "bad_name"), ("\u2800", "bad_name"), ("\u0410nn", "name_taken"),
-                           ("rules p4", "bot_name"), ("Rules P3", "bot_name"), ("montecarlo p2'", "bot_name")]:
+        for name, code in [
+            ("\u3164", "bad_name"),
+            ("\u2800", "bad_name"),
+            ("\u0410nn", "name_taken"),
+            ("rules p4", "bot_name"),
+            ("Rules P3", "bot_name"),
+            ("montecarlo p2'", "bot_name"),
+        ]:
             with pytest.raises(TableError) as e:
                 await hub.sit(tid, made["seats"][1]["token"], name)
             assert e.value.code == code, (name, e.value.code)
@@ -492,6 +536,7 @@ def test_server_refuses_invisible_look_alike_and_bot_imitating_names(sqlite_url)
 
 # -- finding 8: the hint is computed once per seat and position, one at a time per seat --------------
 
+
 def test_concurrent_hints_for_one_seat_cost_one_computation(sqlite_url, monkeypatch):
     import threading
 
@@ -499,7 +544,6 @@ def test_concurrent_hints_for_one_seat_cost_one_computation(sqlite_url, monkeypa
 
     pytest.importorskip("numba")
     import ramsli.lab.odds as odds
-    import ramsli.server.pages as pages
     from ramsli.server.app import create_app
 
     calls = []
@@ -508,8 +552,17 @@ def test_concurrent_hints_for_one_seat_cost_one_computation(sqlite_url, monkeypa
     def fake_estimate(**query):
         calls.append(query)
         release.wait(30)
-        return {"p_trick": 0.5, "p_most": 0.2, "ev_in": 1.0, "ev_out": -1.0, "ev_diff": {"mean": 2.0, "ci95": 0.1},
-                "out_allowed": True, "samples": 10, "accepted": 10, "conditioning": "none"}
+        return {
+            "p_trick": 0.5,
+            "p_most": 0.2,
+            "ev_in": 1.0,
+            "ev_out": -1.0,
+            "ev_diff": {"mean": 2.0, "ci95": 0.1},
+            "out_allowed": True,
+            "samples": 10,
+            "accepted": 10,
+            "conditioning": "none",
+        }
 
     monkeypatch.setattr(odds, "estimate", fake_estimate)
 
@@ -542,6 +595,7 @@ def test_concurrent_hints_for_one_seat_cost_one_computation(sqlite_url, monkeypa
 
 # -- finding 10 (tokens): every token comparison is constant-time ------------------------------------
 
+
 def test_tokens_are_compared_with_compare_digest_only():
     """No ``==``/``!=``/``in`` on a token in the server's Python source: secrets.compare_digest."""
     import ast
@@ -552,8 +606,9 @@ def test_tokens_are_compared_with_compare_digest_only():
     bad = []
     for path in sorted(Path(pkg.__file__).parent.glob("*.py")):
         for node in ast.walk(ast.parse(path.read_text())):
-            if isinstance(node, ast.Compare) and any(isinstance(op, (ast.Eq, ast.NotEq, ast.In, ast.NotIn))
-                                                     for op in node.ops):
+            if isinstance(node, ast.Compare) and any(
+                isinstance(op, (ast.Eq, ast.NotEq, ast.In, ast.NotIn)) for op in node.ops
+            ):
                 names = ast.unparse(node)
                 if "token" in names.lower() and "isinstance" not in names and "None" not in names:
                     bad.append(f"{path.name}:{node.lineno}: {names}")

@@ -14,15 +14,16 @@ import json
 import urllib.request
 
 import pytest
-
 from conftest import WSPlayer, cards_in, known_cards  # noqa: F401
+
 from ramsli import Action, Rules, Session
 from ramsli.cards import Card
 
 
 def _post(base: str, path: str, body: dict) -> tuple[int, dict]:
-    req = urllib.request.Request(base + path, data=json.dumps(body).encode(), method="POST",
-                                 headers={"Content-Type": "application/json"})
+    req = urllib.request.Request(
+        base + path, data=json.dumps(body).encode(), method="POST", headers={"Content-Type": "application/json"}
+    )
     try:
         with urllib.request.urlopen(req, timeout=10) as r:
             return r.status, json.loads(r.read())
@@ -113,11 +114,24 @@ def test_two_people_three_bots_session_survives_sigkill(db_url, server_factory):
     server = server_factory(url)
 
     async def run():
-        status, made = _post(server.http, "/api/tables", {
-            "preset": "traditional", "rules": ["end=hands:2", "starting_stack=30"],
-            "seats": [{"kind": "human"}, {"kind": "bot", "bot": "rules"}, {"kind": "human"},
-                      {"kind": "bot", "bot": "random"}, {"kind": "bot", "bot": "montecarlo:samples=8"}],
-            "bot_pace_seconds": 0, "hand_pause_seconds": 6, "seed": 11})
+        status, made = _post(
+            server.http,
+            "/api/tables",
+            {
+                "preset": "traditional",
+                "rules": ["end=hands:2", "starting_stack=30"],
+                "seats": [
+                    {"kind": "human"},
+                    {"kind": "bot", "bot": "rules"},
+                    {"kind": "human"},
+                    {"kind": "bot", "bot": "random"},
+                    {"kind": "bot", "bot": "montecarlo:samples=8"},
+                ],
+                "bot_pace_seconds": 0,
+                "hand_pause_seconds": 6,
+                "seed": 11,
+            },
+        )
         assert status == 201, made
         table = made["table"]
         for i, name in ((0, "Ann"), (2, "Bo")):
@@ -137,7 +151,7 @@ def test_two_people_three_bots_session_survives_sigkill(db_url, server_factory):
             await asyncio.sleep(0.3)  # let the last broadcast arrive
             seq = max(p.view["seq"] for p in players + [watcher])
             for p in players + [watcher]:
-                await p.wait(lambda p=p: p.view["seq"] == seq)
+                await p.wait(lambda p=p, seq=seq: p.view["seq"] == seq)
             before = [_stable(p.view) for p in players + [watcher]]
             assert sum(s["stack"] for s in before[0]["seats"]) + before[0]["hand"]["pot"] == bank  # R3.4
             seen = [len(p.views) for p in players + [watcher]]
@@ -152,7 +166,13 @@ def test_two_people_three_bots_session_survives_sigkill(db_url, server_factory):
             await p.wait(lambda p=p: p.view["status"] == "over")
         final = ann.view
         assert final["end_reason"] == "hands" and len(final["ledger"]) == 2
-        assert [s["name"] for s in final["seats"]] == ["Ann", "Bert", "Bo", "Dario", "Elsa"]  # friendly bot names (fresh-user finding c)
+        assert [s["name"] for s in final["seats"]] == [
+            "Ann",
+            "Bert",
+            "Bo",
+            "Dario",
+            "Elsa",
+        ]  # friendly bot names (fresh-user finding c)
         stacks = [s["stack"] for s in final["seats"]]
         assert sum(stacks) + final["ledger"][-1]["pot_after"] == bank  # R3.4 across three restarts
         session = await _engine_replay(url, table)
@@ -183,8 +203,11 @@ def test_hostile_input_over_real_websockets(sqlite_url, server_factory):
     import websockets
 
     server = server_factory(sqlite_url)
-    status, made = _post(server.http, "/api/tables", {
-        "seats": [{"kind": "human"}, {"kind": "human"}, {"kind": "human"}], "seed": 4, "bot_pace_seconds": 0})
+    status, made = _post(
+        server.http,
+        "/api/tables",
+        {"seats": [{"kind": "human"}, {"kind": "human"}, {"kind": "human"}], "seed": 4, "bot_pace_seconds": 0},
+    )
     assert status == 201
     table = made["table"]
     for i, name in enumerate(["Ann", "Bo", "Cy"]):  # three people: nobody moves but them

@@ -19,9 +19,10 @@ import random
 import tempfile
 from pathlib import Path
 
-from hypothesis import HealthCheck, Phase, given, settings, strategies as st
-
 from conftest import FORBIDDEN_KEYS, cards_in, keys_in, known_cards
+from hypothesis import HealthCheck, Phase, given, settings
+from hypothesis import strategies as st
+
 from ramsli.history import HandHistory
 from ramsli.server.hub import Conn, Hub
 from ramsli.server.storage import Store
@@ -30,8 +31,7 @@ from ramsli.server.storage import Store
 class CheckingConn(Conn):
     """A connection that checks every message against what its recipient may know, when it is sent."""
 
-    def __init__(self, hub: Hub, table_id: str, seat: int | None, failures: list[str],
-                 taker: bool = False) -> None:
+    def __init__(self, hub: Hub, table_id: str, seat: int | None, failures: list[str], taker: bool = False) -> None:
         super().__init__()
         self.hub = hub
         self.table_id = table_id
@@ -67,8 +67,10 @@ class CheckingConn(Conn):
         if bad_keys:
             self.failures.append(f"seat {self.who} was sent keys {sorted(bad_keys)}")
         if msg.get("type") == "view" and who is None and (msg["your_cards"] or msg["legal"]):
-            self.failures.append(f"seat {self.who} (a spectator{' until its takeover' if self.taker else ''}) "
-                                 "was sent cards or legal actions")
+            self.failures.append(
+                f"seat {self.who} (a spectator{' until its takeover' if self.taker else ''}) "
+                "was sent cards or legal actions"
+            )
 
 
 RULE_CHOICES = {
@@ -100,9 +102,15 @@ async def _session(rules: dict[str, str], kinds: list[str], hands: int, choice_s
         if "human" not in kinds:
             kinds = ["human"] + kinds[1:]
         seats = [{"kind": "human"} if k == "human" else {"kind": "bot", "bot": k} for k in kinds]
-        made = await hub.create_table({
-            "rules": [f"{k}={v}" for k, v in rules.items()] + [f"end=hands:{hands}"], "seats": seats,
-            "bot_pace_seconds": 0, "hand_pause_seconds": 0, "seed": choice_seed})
+        made = await hub.create_table(
+            {
+                "rules": [f"{k}={v}" for k, v in rules.items()] + [f"end=hands:{hands}"],
+                "seats": seats,
+                "bot_pace_seconds": 0,
+                "hand_pause_seconds": 0,
+                "seed": choice_seed,
+            }
+        )
         tid = made["table"]
         conns: list[CheckingConn] = []
         for i, s in enumerate(made["seats"]):
@@ -147,8 +155,12 @@ async def _session(rules: dict[str, str], kinds: list[str], hands: int, choice_s
                     seq = t.seq
                     await c.intent(hub, f"p{c.who + 1} in", seq)
                     errors = [m for m in c.sent if m.get("type") == "error"]
-                    if not errors or errors[-1]["code"] not in ("not_seated", "not_sitting", "pending_seat",
-                                                                "stale_seq"):
+                    if not errors or errors[-1]["code"] not in (
+                        "not_seated",
+                        "not_sitting",
+                        "pending_seat",
+                        "stale_seq",
+                    ):
                         failures.append(f"seat {c.who}: an intent before the takeover was not refused")
                 if v and v["legal"] and v["seq"] == t.seq:
                     roll = rng.random()
@@ -180,16 +192,20 @@ async def _session(rules: dict[str, str], kinds: list[str], hands: int, choice_s
                 mine = c.since is not None and c.since <= e.number
                 own = HandHistory.from_toml(hub.history(tid, e.number, c.token))
                 if own.cards[c.who] != (tuple(e.hand.dealt[c.who]) if mine else hh.cards[c.who]):
-                    failures.append(f"hand {e.number}: seat p{c.who + 1}'s own download shows its cards: "
-                                    f"{own.cards[c.who]} (its person sat there from hand {c.since})")
+                    failures.append(
+                        f"hand {e.number}: seat p{c.who + 1}'s own download shows its cards: "
+                        f"{own.cards[c.who]} (its person sat there from hand {c.since})"
+                    )
                 for s in e.hand.seated:
                     if s != c.who and (s in played) == any(x is None for x in own.cards[s]):
                         failures.append(f"hand {e.number}: seat p{c.who + 1}'s download shows p{s + 1} wrongly")
                 account = t.finished_hand(e.number, t.owner_of(c.token))  # as GET …/hands/{n}.json reads it
                 extra = cards_in(account) - known_cards(e.hand, c.who if mine else None)
                 if extra or account["your_cards"] != ([str(x) for x in e.hand.dealt[c.who]] if mine else []):
-                    failures.append(f"hand {e.number}: seat p{c.who + 1}'s hand account shows {sorted(extra)} "
-                                    f"/ {account['your_cards']}")
+                    failures.append(
+                        f"hand {e.number}: seat p{c.who + 1}'s hand account shows {sorted(extra)} "
+                        f"/ {account['your_cards']}"
+                    )
         assert t.session.total() == t.session.bank  # R3.4
     finally:
         await hub.close()
@@ -198,8 +214,12 @@ async def _session(rules: dict[str, str], kinds: list[str], hands: int, choice_s
 
 
 # no shrinking: a failing example is reported as drawn (shrinking whole sessions takes minutes)
-@settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.too_slow],
-          phases=[Phase.explicit, Phase.reuse, Phase.generate])
+@settings(
+    max_examples=20,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow],
+    phases=[Phase.explicit, Phase.reuse, Phase.generate],
+)
 @given(rules=rule_sets, kinds=seat_kinds, hands=st.integers(1, 2), choice_seed=st.integers(0, 2**31))
 def test_no_message_holds_a_card_its_recipient_may_not_know(rules, kinds, hands, choice_seed):
     with tempfile.TemporaryDirectory() as d:
@@ -211,8 +231,9 @@ def test_no_message_holds_a_card_its_recipient_may_not_know(rules, kinds, hands,
 def test_a_bot_seat_taken_over_mid_hand_shows_no_cards_before_the_takeover(tmp_path):
     """The holder of a bot seat's invite link sees that seat's cards only from the deal on which
     it takes the seat over; until then it gets a spectator's view and cannot act (R7, D-16)."""
-    failures = asyncio.run(_session({}, ["human", "rules", "rules"], 2, 7,
-                                    f"sqlite+aiosqlite:///{tmp_path / 's.sqlite'}"))
+    failures = asyncio.run(
+        _session({}, ["human", "rules", "rules"], 2, 7, f"sqlite+aiosqlite:///{tmp_path / 's.sqlite'}")
+    )
     assert failures == []
 
 
@@ -231,8 +252,9 @@ def test_the_checker_catches_a_leak(tmp_path):
 
     table_mod.Table.view = leaky
     try:
-        failures = asyncio.run(_session({}, ["human", "human", "rules"], 1, 5,
-                                        f"sqlite+aiosqlite:///{tmp_path / 's.sqlite'}"))
+        failures = asyncio.run(
+            _session({}, ["human", "human", "rules"], 1, 5, f"sqlite+aiosqlite:///{tmp_path / 's.sqlite'}")
+        )
     finally:
         table_mod.Table.view = original
     assert failures and "was sent" in failures[0]

@@ -15,8 +15,7 @@ import pytest
 
 def call(sp, method: str, path: str, body=None):
     data = None if body is None else json.dumps(body).encode()
-    req = urllib.request.Request(sp.http + path, data=data, method=method,
-                                 headers={"Content-Type": "application/json"})
+    req = urllib.request.Request(sp.http + path, data=data, method=method, headers={"Content-Type": "application/json"})
     try:
         with urllib.request.urlopen(req, timeout=10) as r:
             raw = r.read()
@@ -31,8 +30,12 @@ def server(server_factory, sqlite_url):
 
 
 def test_a_ledger_books_refuses_edits_and_survives_a_restart(server, server_factory):
-    st, made = call(server, "POST", "/api/ledgers", {"names": ["Ann", "Bo", "Cy"], "preset": "general-rams",
-                                                      "first_dealer": 2, "cents": True})
+    st, made = call(
+        server,
+        "POST",
+        "/api/ledgers",
+        {"names": ["Ann", "Bo", "Cy"], "preset": "general-rams", "first_dealer": 2, "cents": True},
+    )
     assert st == 201, made
     lid, tok = made["ledger"], made["token"]
     follow = made["follow"].rsplit("/", 1)[1]
@@ -42,20 +45,24 @@ def test_a_ledger_books_refuses_edits_and_survives_a_restart(server, server_fact
     st, s = call(server, "POST", hands, {"active": [0, 1, 2], "tricks": {"0": 5}, "general_rams": 0})
     assert st == 200 and s["hands"][1]["settlement"]["general_rams"] == {"seat": "Ann", "made": True}  # R5.6
     # refused with the rule, nothing stored (R4.9, R4.7)
-    for bad, rule in [({"active": [0, 1], "tricks": {"0": 3, "1": 1}}, "R4.9"),
-                      ({"active": [0, 1], "tricks": {"0": 3, "1": 2}, "general_rams": 2}, "R4.7"),
-                      ({"active": [0, "x"]}, "R4.5")]:
+    for bad, rule in [
+        ({"active": [0, 1], "tricks": {"0": 3, "1": 1}}, "R4.9"),
+        ({"active": [0, 1], "tricks": {"0": 3, "1": 2}, "general_rams": 2}, "R4.7"),
+        ({"active": [0, "x"]}, "R4.5"),
+    ]:
         st, err = call(server, "POST", hands, bad)
         assert st == 422 and err["error"] == "refused" and err["rule"] == rule, err
     st, again = call(server, "GET", f"/api/ledgers/{lid}?token={follow}")
     assert len(again["hands"]) == 2 and again["stacks"] == s["stacks"] and again["keeper"] is False
     # the follow link is read-only
-    st, err = call(server, "POST", f"/api/ledgers/{lid}/hands?token={follow}", {"active": [0, 1],
-                                                                                "tricks": {"0": 3, "1": 2}})
+    st, err = call(
+        server, "POST", f"/api/ledgers/{lid}/hands?token={follow}", {"active": [0, 1], "tricks": {"0": 3, "1": 2}}
+    )
     assert st == 403
     # an edit of hand 1 settles hand 2 again (R3.4)
-    st, e = call(server, "PUT", f"/api/ledgers/{lid}/hands/1?token={tok}", {"active": [0, 1],
-                                                                          "tricks": {"0": 2, "1": 3}})
+    st, e = call(
+        server, "PUT", f"/api/ledgers/{lid}/hands/1?token={tok}", {"active": [0, 1], "tricks": {"0": 2, "1": 3}}
+    )
     assert st == 200 and e["hands"][0]["edited"] and e["stacks"] != s["stacks"]
     assert sum(e["stacks"]) + e["pot"] == 60 and len(e["edits"]) == 1
     st, sheet = call(server, "GET", f"/api/ledgers/{lid}/ledger.csv?token={follow}")
@@ -76,7 +83,12 @@ def test_a_ledger_books_refuses_edits_and_survives_a_restart(server, server_fact
 
 
 def test_a_bad_ledger_spec_is_refused(server):
-    for body in [{"names": ["Ann"]}, {"names": ["Ann", "ann"]}, {"names": ["A", "B"], "preset": "nope"},
-                 {"names": ["A", "B"], "options": {"bete": -3}}, {"names": ["A", "B"], "first_dealer": 5}]:
+    for body in [
+        {"names": ["Ann"]},
+        {"names": ["Ann", "ann"]},
+        {"names": ["A", "B"], "preset": "nope"},
+        {"names": ["A", "B"], "options": {"bete": -3}},
+        {"names": ["A", "B"], "first_dealer": 5},
+    ]:
         st, err = call(server, "POST", "/api/ledgers", body)
         assert st == 400 and err["error"] == "bad_spec", (body, err)

@@ -31,8 +31,14 @@ async def _hub(url, allow_test_seeds=True):
 
 
 async def _table(hub, seats=SEATS3, start=True, **opts):
-    body = {"rules": opts.pop("rules", ["end=hands:3"]), "seats": seats, "bot_pace_seconds": 0,
-            "hand_pause_seconds": 0, "seed": opts.pop("seed", 3), **opts}
+    body = {
+        "rules": opts.pop("rules", ["end=hands:3"]),
+        "seats": seats,
+        "bot_pace_seconds": 0,
+        "hand_pause_seconds": 0,
+        "seed": opts.pop("seed", 3),
+        **opts,
+    }
     made = await hub.create_table(body)
     tid = made["table"]
     conns = []
@@ -49,8 +55,12 @@ async def _table(hub, seats=SEATS3, start=True, **opts):
 
 def _state(t):
     s = t.session
-    return (t.seq, t.status, None if s is None or s.hand is None else s.hand.fingerprint(),
-            None if s is None else (tuple(s.stacks), s.pot, len(s.ledger)))
+    return (
+        t.seq,
+        t.status,
+        None if s is None or s.hand is None else s.hand.fingerprint(),
+        None if s is None else (tuple(s.stacks), s.pot, len(s.ledger)),
+    )
 
 
 async def _events(store, tid):
@@ -95,10 +105,8 @@ def test_hostile_input_is_refused_with_its_reason_and_changes_nothing(sqlite_url
             (c, json.dumps({"type": "act", "action": v["legal"][0], "seq": str(v["seq"])}), "stale_seq"),
             (c, json.dumps({"type": "act", "action": f"p{me + 1} dance", "seq": v["seq"]}), "bad_action"),
             (c, json.dumps({"type": "act", "action": 7, "seq": v["seq"]}), "bad_action"),
-            (c, json.dumps({"type": "act", "action": f"p{(me + 1) % 3 + 1} in", "seq": v["seq"]}),
-             "not_your_seat"),
-            (other, json.dumps({"type": "act", "action": f"p{other.seat.index + 1} out", "seq": v["seq"]}),
-             "illegal"),
+            (c, json.dumps({"type": "act", "action": f"p{(me + 1) % 3 + 1} in", "seq": v["seq"]}), "not_your_seat"),
+            (other, json.dumps({"type": "act", "action": f"p{other.seat.index + 1} out", "seq": v["seq"]}), "illegal"),
             (c, json.dumps({"type": "hello", "token": made["seats"][0]["token"]}), "bad_message"),
         ]
         for conn, raw, code in cases:
@@ -210,12 +218,14 @@ def test_before_the_start_and_table_requests(sqlite_url):
         hub, store = await _hub(sqlite_url, allow_test_seeds=False)
         with pytest.raises(SpecError, match="--allow-test-seeds"):
             await hub.create_table({"seats": SEATS3, "seed": 1})
-        for body, words in [({"seats": SEATS3, "rules": ["bete=lots"]}, "bete"),
-                            ({"seats": SEATS3[:1]}, "2..6"),
-                            ({"seats": [{"kind": "bot", "bot": "nobody"}] * 3}, "unknown bot"),
-                            ({"seats": SEATS3, "rules": ["players=4"]}, "players=4"),
-                            ({"seats": SEATS3, "colour": "red"}, "colour"),
-                            ({"seats": SEATS3, "grace_seconds": -1}, "grace_seconds")]:
+        for body, words in [
+            ({"seats": SEATS3, "rules": ["bete=lots"]}, "bete"),
+            ({"seats": SEATS3[:1]}, "2..6"),
+            ({"seats": [{"kind": "bot", "bot": "nobody"}] * 3}, "unknown bot"),
+            ({"seats": SEATS3, "rules": ["players=4"]}, "players=4"),
+            ({"seats": SEATS3, "colour": "red"}, "colour"),
+            ({"seats": SEATS3, "grace_seconds": -1}, "grace_seconds"),
+        ]:
             with pytest.raises(SpecError, match=words):
                 await hub.create_table(body)
         assert hub.tables == {} and await store.load() == []
@@ -322,10 +332,19 @@ def test_grace_period_then_a_bot_plays_the_away_seat_until_the_player_returns(sq
 def test_a_person_who_sat_down_but_never_connected_is_played_by_a_bot_after_the_grace_period(sqlite_url):
     """Sitting down over HTTP only (no WebSocket) must not stall the table for ever: the seat is
     away from the start, so after the grace period a bot plays it (issue 10, item 7)."""
+
     async def go():
         hub, store = await _hub(sqlite_url)
-        made = await hub.create_table({"rules": ["end=hands:1"], "seats": SEATS3, "bot_pace_seconds": 0,
-                                       "hand_pause_seconds": 0, "seed": 5, "grace_seconds": 0.2})
+        made = await hub.create_table(
+            {
+                "rules": ["end=hands:1"],
+                "seats": SEATS3,
+                "bot_pace_seconds": 0,
+                "hand_pause_seconds": 0,
+                "seed": 5,
+                "grace_seconds": 0.2,
+            }
+        )
         tid = made["table"]
         for i, s in enumerate(made["seats"]):
             if s["kind"] == "human":

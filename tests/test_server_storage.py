@@ -16,8 +16,8 @@ import pytest
 import sqlalchemy.exc
 
 from ramsli.server.hub import Conn, Hub, SpecError
-from ramsli.server.table import TableError
 from ramsli.server.storage import Store, StoreError
+from ramsli.server.table import TableError
 
 
 def _stable(view):
@@ -32,10 +32,15 @@ def test_every_point_of_a_session_restores_exactly(db_url):
     async def go():
         store = await Store.open(db_url)
         hub = Hub(store, allow_test_seeds=True)
-        made = await hub.create_table({
-            "rules": ["end=hands:3", "general_rams=true", "targets=true", "starting_stack=8", "bete=pot"],
-            "seats": [{"kind": "human"}, {"kind": "human"}, {"kind": "human"}, {"kind": "human"}],
-            "bot_pace_seconds": 0, "hand_pause_seconds": 600, "seed": 21})
+        made = await hub.create_table(
+            {
+                "rules": ["end=hands:3", "general_rams=true", "targets=true", "starting_stack=8", "bete=pot"],
+                "seats": [{"kind": "human"}, {"kind": "human"}, {"kind": "human"}, {"kind": "human"}],
+                "bot_pace_seconds": 0,
+                "hand_pause_seconds": 600,
+                "seed": 21,
+            }
+        )
         tid = made["table"]
         for i, s in enumerate(made["seats"]):
             await hub.sit(tid, s["token"], f"N{i}")
@@ -95,8 +100,9 @@ def test_a_failed_commit_changes_nothing_and_says_so(sqlite_url):
     async def go():
         store = await Store.open(sqlite_url)
         hub = Hub(store, allow_test_seeds=True)
-        made = await hub.create_table({"seats": [{"kind": "human"}, {"kind": "human"}], "seed": 2,
-                                       "bot_pace_seconds": 0, "hand_pause_seconds": 0})
+        made = await hub.create_table(
+            {"seats": [{"kind": "human"}, {"kind": "human"}], "seed": 2, "bot_pace_seconds": 0, "hand_pause_seconds": 0}
+        )
         tid = made["table"]
         conns = []
         for s in made["seats"]:
@@ -113,8 +119,9 @@ def test_a_failed_commit_changes_nothing_and_says_so(sqlite_url):
             raise OSError("disk full")
 
         store.append = broken
-        await hub.receive(c, json.dumps({"type": "act", "action": str(t.session.hand.legal_actions()[0]),
-                                         "seq": t.seq}))
+        await hub.receive(
+            c, json.dumps({"type": "act", "action": str(t.session.hand.legal_actions()[0]), "seq": t.seq})
+        )
         assert c.sent[-1]["code"] == "storage" and "riprova" in c.sent[-1]["message"]
         assert (t.seq, t.session.hand.fingerprint()) == before
         await hub.close()
@@ -126,11 +133,19 @@ def test_a_failed_commit_changes_nothing_and_says_so(sqlite_url):
 def test_the_hint_option_and_a_changed_bot_pace_survive_a_restart(db_url):
     """Fresh-user findings (a) and (b): ``hint`` is a stored table option (it was kept in memory and
     lost on a restart), and the creator's change of ``bot_pace_seconds`` during play is an event."""
+
     async def go():
         store = await Store.open(db_url)
         hub = Hub(store, allow_test_seeds=True)
-        made = await hub.create_table({"seats": [{"kind": "human"}, {"kind": "bot", "bot": "rules"}], "seed": 2,
-                                       "bot_pace_seconds": 0.8, "hand_pause_seconds": 600, "hint": True})
+        made = await hub.create_table(
+            {
+                "seats": [{"kind": "human"}, {"kind": "bot", "bot": "rules"}],
+                "seed": 2,
+                "bot_pace_seconds": 0.8,
+                "hand_pause_seconds": 600,
+                "hint": True,
+            }
+        )
         tid = made["table"]
         await hub.sit(tid, made["seats"][0]["token"], "Ann")
         await hub.start(tid, made["creator_token"])

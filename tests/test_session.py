@@ -6,8 +6,8 @@ from __future__ import annotations
 import random
 
 import pytest
+from conftest import SWEEP, SWEEP_PLAY, TIE, TIE_PLAY, cards
 
-from conftest import SWEEP, SWEEP_PLAY, TIE, TIE_PLAY, cards, play
 from ramsli.cards import Card, make_deck
 from ramsli.errors import SessionError
 from ramsli.rules import Rules
@@ -47,6 +47,7 @@ def random_finish(s: Session, rng: random.Random) -> None:
 
 # --- R3.1 first dealer (D-4) ---------------------------------------------------------------------------
 
+
 def test_R3_1_D4_first_dealer_by_high_card_cut_ties_draw_again_among_themselves():
     tied_seen = 0
     for seed in range(200):
@@ -85,6 +86,7 @@ def test_R3_1_explicit_dealer_and_bad_tables():
 
 
 # --- R3.2 rotation, R3.3 stacks (D-5), R3.4 conservation, R5.4 carry-over ----------------------------------
+
 
 def test_R3_2_deal_passes_left_and_R3_3_D5_equal_stacks_and_R5_4_carry_over():
     s = Session(Rules(end=["hands:4"]), NAMES[:3], seed=5, dealer=1)
@@ -187,6 +189,7 @@ def test_R3_5_D7_stack_below_the_ante_is_bust_before_any_ante():
 
 # --- R3.6 other ends (D-8) ---------------------------------------------------------------------------
 
+
 def test_R3_6_D8_win_at():
     for n, over in ((22, True), (23, False)):
         s = Session(Rules(end=[f"win-at:{n}"]), NAMES[:3], seed=1, dealer=0)
@@ -238,6 +241,7 @@ def test_R3_6_no_end_by_default():
 
 
 # --- R3.7 winner (D-8, D-18) -------------------------------------------------------------------------
+
 
 def test_R3_7_D8_shared_win_and_D18_pot_left_unwon():
     s = Session(Rules(end=["hands:1"]), NAMES[:3], seed=1, dealer=0)

@@ -8,8 +8,8 @@ SWEEP: p2 takes all five tricks, p3 and p1 none. TIE: p2 2, p3 2, p1 1.
 from __future__ import annotations
 
 import pytest
-
 from conftest import SWEEP, SWEEP_PLAY, TIE, TIE_PLAY, make_hand, play
+
 from ramsli.hand import Hand
 from ramsli.rules import Rules
 from ramsli.settlement import settle
@@ -29,6 +29,7 @@ def conserved(h: Hand, bank: int) -> None:
 
 
 # --- R5.1 most tricks, R5.3 bete, R5.4 carry-over ------------------------------------------------------
+
 
 def test_R5_1_R5_3_most_tricks_takes_the_pot_zero_tricks_pay_bete_5():
     h = sweep(Rules())
@@ -100,12 +101,15 @@ def test_R5_6_D15_general_rams_success_remainder_paid_clockwise_from_announcers_
     r = Rules(general_rams=True)
     deal = {"p2": "AS KS QS JS TS", "p3": "AD KD QD JD TD", "p4": "AC KC QC JC TC", "p1": "9S 8S 7S 9D 8D"}
     h = make_hand(r, deal, "7H")
-    play(h, """p2 in; p3 in; p4 in; p1 in; p2 gr
+    play(
+        h,
+        """p2 in; p3 in; p4 in; p1 in; p2 gr
         p2 pl AS; p3 pl TD; p4 pl TC; p1 pl 7S
         p2 pl KS; p3 pl JD; p4 pl JC; p1 pl 8S
         p2 pl QS; p3 pl QD; p4 pl QC; p1 pl 9S
         p2 pl JS; p3 pl KD; p4 pl KC; p1 pl 8D
-        p2 pl TS; p3 pl AD; p4 pl AC; p1 pl 9D""")
+        p2 pl TS; p3 pl AD; p4 pl AC; p1 pl 9D""",
+    )
     # P = 4; 2P = 8 over 3 payers: 2 each, remainder 2 paid by p3 and p4 (clockwise from p2's left)
     # p3 19-3 = 16, p4 16, p1 19-2 = 17; p2 19+4+8 = 31; betes 5: p3 11, p4 11, p1 12; carry 15
     assert h.stacks == [12, 31, 11, 11] and h.pot == 15
@@ -178,6 +182,7 @@ def test_R5_7_target_exceeded_is_met():
 
 # --- R5.8 short stacks (D-6) and R5.9 order (D-17) --------------------------------------------------------
 
+
 def test_R5_8_D6_short_stack_pays_bete_and_shortfall_is_forgiven():
     h = sweep(Rules(), stacks=[20, 20, 3])
     # after ante [19, 19, 2]; p2 22; p3 owes 5, pays 2 (shortfall 3): 0; p1 pays 5: 14; carry 7
@@ -194,8 +199,7 @@ def test_R5_9_D17_bete_before_target_payments_with_a_short_stack():
     assert h.stacks == [0, 24, 12] and h.pot == 8
     assert h.settlement.shortfalls() == {0: 4}
     steps = [(p.step, p.payer, p.payee, p.owed, p.paid) for p in h.settlement.payments]
-    assert steps == [(1, None, 1, 3, 3), (3, 2, None, 5, 5), (3, 0, None, 5, 3),
-                     (5, 2, 1, 2, 2), (5, 0, 1, 2, 0)]
+    assert steps == [(1, None, 1, 3, 3), (3, 2, None, 5, 5), (3, 0, None, 5, 3), (5, 2, 1, 2, 2), (5, 0, 1, 2, 0)]
     conserved(h, 44)
 
 

@@ -50,8 +50,14 @@ def tiny_game() -> SV.SampledDeals:
                 pay[i, m] = (-1, 1)
     bucket = np.array(deals, np.int64)
     z = np.zeros(len(deals), np.int8)
-    return SV.SampledDeals(pay, bucket, np.zeros((len(deals), 2, 2), np.int8), np.zeros((len(deals), 2, 5), np.int8),
-                           z, np.ones(len(deals)))
+    return SV.SampledDeals(
+        pay,
+        bucket,
+        np.zeros((len(deals), 2, 2), np.int8),
+        np.zeros((len(deals), 2, 5), np.int8),
+        z,
+        np.ones(len(deals)),
+    )
 
 
 def exact_value(sigma: np.ndarray, game: SV.SampledDeals, override=None) -> np.ndarray:
@@ -74,8 +80,10 @@ def exact_exploitability(sigma: np.ndarray, game: SV.SampledDeals) -> float:
     base = exact_value(sigma, game)
     gains = []
     for pos in (0, 1):
-        best = max(exact_value(sigma, game, (pos, dict(enumerate(pure))))[pos]
-                   for pure in itertools.product((0.0, 1.0), repeat=3))
+        best = max(
+            exact_value(sigma, game, (pos, dict(enumerate(pure))))[pos]
+            for pure in itertools.product((0.0, 1.0), repeat=3)
+        )
         gains.append(best - base[pos])
     return float(np.mean(gains))
 
@@ -90,12 +98,18 @@ def lp_value(game: SV.SampledDeals) -> float:
         for c, s1 in enumerate(pures):
             sig = np.zeros(NODES * NB)
             sig[0:3] = s0
-            sig[NB:NB + 3] = 1.0
-            sig[2 * NB:2 * NB + 3] = s1
+            sig[NB : NB + 3] = 1.0
+            sig[2 * NB : 2 * NB + 3] = s1
             A[r, c] = exact_value(sig, game)[0]
     # max v s.t. x^T A >= v, sum x = 1
-    res = linprog(c=np.r_[np.zeros(8), -1.0], A_ub=np.c_[-A.T, np.ones(8)], b_ub=np.zeros(8),
-                  A_eq=np.r_[np.ones(8), 0.0][None], b_eq=[1.0], bounds=[(0, 1)] * 8 + [(None, None)])
+    res = linprog(
+        c=np.r_[np.zeros(8), -1.0],
+        A_ub=np.c_[-A.T, np.ones(8)],
+        b_ub=np.zeros(8),
+        A_eq=np.r_[np.ones(8), 0.0][None],
+        b_eq=[1.0],
+        bounds=[(0, 1)] * 8 + [(None, None)],
+    )
     return float(res.x[-1])
 
 
@@ -122,8 +136,8 @@ def test_the_exploitability_estimate_matches_the_exact_one_on_the_tiny_game():
     for _ in range(5):
         sigma = np.zeros(NODES * NB)
         sigma[0:3] = rng.random(3)
-        sigma[NB:NB + 3] = 1.0
-        sigma[2 * NB:2 * NB + 3] = rng.random(3)
+        sigma[NB : NB + 3] = 1.0
+        sigma[2 * NB : 2 * NB + 3] = rng.random(3)
         m = SV.measure(0, sigma, game, game, N, True)
         assert m["exploitability"]["mean"] == pytest.approx(exact_exploitability(sigma, game), abs=1e-9)
         assert m["value"] == pytest.approx(list(exact_value(sigma, game)), abs=1e-9)
@@ -188,8 +202,13 @@ def test_the_solver_refuses_what_it_does_not_cover():
 
 def _policy(n=3, p=0.25) -> E.Policy:
     rows = (1 << n) - 1
-    return E.Policy(players=n, rules=Rules(), p_in=[[p] * E.N_BUCKETS for _ in range(rows)],
-                    advantage=[[-0.5] * E.N_BUCKETS for _ in range(rows)], solver={"seed": 1})
+    return E.Policy(
+        players=n,
+        rules=Rules(),
+        p_in=[[p] * E.N_BUCKETS for _ in range(rows)],
+        advantage=[[-0.5] * E.N_BUCKETS for _ in range(rows)],
+        solver={"seed": 1},
+    )
 
 
 def test_a_policy_file_round_trips(tmp_path):
@@ -204,17 +223,20 @@ def test_a_policy_file_round_trips(tmp_path):
     assert (tmp_path / "q.json").read_text() == path.read_text()
 
 
-@pytest.mark.parametrize("change, message", [
-    (lambda d: "{oops", "not valid JSON"),
-    (lambda d: {**d, "format": "other"}, "format 'other'"),
-    (lambda d: {**d, "version": 99}, "version 99 is not supported"),
-    (lambda d: {**d, "players": 9}, "players 9"),
-    (lambda d: {**d, "p_in": d["p_in"][:-1]}, "must be a list of 7 nodes"),
-    (lambda d: {**d, "p_in": [[1001] * E.N_BUCKETS] + d["p_in"][1:]}, r"p_in\[0\]\[0\] = 1001"),
-    (lambda d: {**d, "rules": {"bete": "lots"}}, "rules: option 'bete'"),
-    (lambda d: {**d, "abstraction": "x"}, "abstraction 'x'"),
-    (lambda d: {k: v for k, v in d.items() if k != "p_in"}, "missing field 'p_in'"),
-])
+@pytest.mark.parametrize(
+    "change, message",
+    [
+        (lambda d: "{oops", "not valid JSON"),
+        (lambda d: {**d, "format": "other"}, "format 'other'"),
+        (lambda d: {**d, "version": 99}, "version 99 is not supported"),
+        (lambda d: {**d, "players": 9}, "players 9"),
+        (lambda d: {**d, "p_in": d["p_in"][:-1]}, "must be a list of 7 nodes"),
+        (lambda d: {**d, "p_in": [[1001] * E.N_BUCKETS] + d["p_in"][1:]}, r"p_in\[0\]\[0\] = 1001"),
+        (lambda d: {**d, "rules": {"bete": "lots"}}, "rules: option 'bete'"),
+        (lambda d: {**d, "abstraction": "x"}, "abstraction 'x'"),
+        (lambda d: {k: v for k, v in d.items() if k != "p_in"}, "missing field 'p_in'"),
+    ],
+)
 def test_a_corrupt_policy_file_is_refused_with_a_clear_error(tmp_path, change, message):
     data = _policy().to_json()
     bad = change(data)
@@ -256,17 +278,36 @@ def test_the_equilibrium_bot_declares_by_its_policy(tmp_path):
 def test_cli_solve_exploit_and_ask(tmp_path):
     r = CliRunner()
     out = tmp_path / "p.json"
-    res = r.invoke(app, ["solve", "--players", "3", "--iterations", "4", "--deals", "1000", "--batch", "500",
-                         "--out", str(out), "-q"])
+    res = r.invoke(
+        app,
+        ["solve", "--players", "3", "--iterations", "4", "--deals", "1000", "--batch", "500", "--out", str(out), "-q"],
+    )
     assert res.exit_code == 0, res.output
     assert E.load_policy(out).players == 3
-    res = r.invoke(app, ["solve", "--players", "3", "--exploit", "tips", "--br-deals", "500", "--eval-deals", "300",
-                         "--json"])
+    res = r.invoke(
+        app, ["solve", "--players", "3", "--exploit", "tips", "--br-deals", "500", "--eval-deals", "300", "--json"]
+    )
     assert res.exit_code == 0, res.output
     data = json.loads(res.output)
     assert data["policy"] == "tips" and data["eval_deals"] == 300 and len(data["per_position"]) == 3
-    res = r.invoke(app, ["solve", "--players", "3", "--ask", "9S KH 8D 7C 9C", "--turn-up", "TS", "--position",
-                         "3", "--ins-before", "1", "--policy", str(out)])
+    res = r.invoke(
+        app,
+        [
+            "solve",
+            "--players",
+            "3",
+            "--ask",
+            "9S KH 8D 7C 9C",
+            "--turn-up",
+            "TS",
+            "--position",
+            "3",
+            "--ins-before",
+            "1",
+            "--policy",
+            str(out),
+        ],
+    )
     assert res.exit_code == 0, res.output
     assert "after in,out:" in res.output and "after out,in:" in res.output
     assert "{'" not in res.output and "fold" not in res.output  # the player's words (in/out), no Python dict
@@ -288,11 +329,22 @@ def test_a_bot_asked_through_the_engine_is_measured_like_the_kernels_tips():
     brs = SV.deal_sample(rules, 3, 2, SV.BR_OFFSET, 150)
     evs = SV.deal_sample(rules, 3, 2, SV.EVAL_OFFSET, 100)
     kernel = SV.measure(1, None, brs, evs, 3, True)
-    g_br, g_ev = SV.bot_node_probs("tips:tracking=0", rules, brs, 3), SV.bot_node_probs("tips:tracking=0", rules, evs, 3)
+    g_br, g_ev = (
+        SV.bot_node_probs("tips:tracking=0", rules, brs, 3),
+        SV.bot_node_probs("tips:tracking=0", rules, evs, 3),
+    )
     engine = SV.measure(2, None, brs, evs, 3, True, g_br, g_ev)
     assert engine["exploitability"] == kernel["exploitability"] and engine["value"] == kernel["value"]
-    rnd = SV.measure(2, None, brs, evs, 3, True, SV.bot_node_probs("random", rules, brs, 3),
-                     SV.bot_node_probs("random", rules, evs, 3))
+    rnd = SV.measure(
+        2,
+        None,
+        brs,
+        evs,
+        3,
+        True,
+        SV.bot_node_probs("random", rules, brs, 3),
+        SV.bot_node_probs("random", rules, evs, 3),
+    )
     assert rnd["value"] != kernel["value"]  # another bot, other declarations
 
 
@@ -371,8 +423,14 @@ def test_the_report_regenerates_from_one_call(tmp_path):
 
     sizes = {3: dict(deals=1000, batch=500, iterations=6, br=1000, eval=800)}
     md = tmp_path / "solve.md"
-    data = write_report(md, configs=[("traditional", 3, 0)], sizes=sizes, policies_dir=tmp_path / "pol", quiet=True,
-                        command="ramsli solve --report X")
+    data = write_report(
+        md,
+        configs=[("traditional", 3, 0)],
+        sizes=sizes,
+        policies_dir=tmp_path / "pol",
+        quiet=True,
+        command="ramsli solve --report X",
+    )
     text = md.read_text()
     assert text.startswith("# The in/out question") and "Generated by `ramsli solve --report X`" in text
     assert "| traditional, 3 players |" in text and "this very hand" in text

@@ -13,8 +13,7 @@ from pathlib import Path
 import pytest
 
 from ramsli import Card, Hand, Rules, parse_cards
-from ramsli.bots import make_bot
-from ramsli.bots import tips
+from ramsli.bots import make_bot, tips
 from ramsli.bots.tips import TipsBot, choose_play
 from ramsli.cards import make_deck
 from ramsli.hand import Phase
@@ -24,8 +23,9 @@ ROOT = Path(__file__).resolve().parents[1]
 TIP_LINES = range(66, 73)
 
 
-def _declare_position(mine: str, position: int, before: list[str], turn_up: str = "KS",
-                      rules: Rules = Rules(), n: int = 5) -> Hand:
+def _declare_position(
+    mine: str, position: int, before: list[str], turn_up: str = "KS", rules: Rules = Rules(), n: int = 5
+) -> Hand:
     """A hand where seat p1 holds ``mine`` and declares ``position``-th (0 = first, n-1 = the dealer),
     after the seats before it declared ``before`` (``"in"``/``"out"``, in order) (R4.5)."""
     assert len(before) == position
@@ -37,7 +37,7 @@ def _declare_position(mine: str, position: int, before: list[str], turn_up: str 
     hands[0] = cards
     others = [s for s in range(n) if s != 0]
     for i, s in enumerate(others):
-        hands[s] = rest[i * 5:(i + 1) * 5]
+        hands[s] = rest[i * 5 : (i + 1) * 5]
     hand = Hand.from_cards(rules, [20] * n, dealer=dealer, hands=hands, turn_up=up)
     for d in before:
         hand.apply(f"p{hand.to_act + 1} {d}")
@@ -50,6 +50,7 @@ def _declares(bot_spec: str, hand: Hand) -> str:
 
 
 # --------------------------------------------------------------------------- tip 1 (line 66), R4.5
+
 
 def test_trump_plus_second_rank_court_stays_in_in_every_seat():
     """Tip 1 (line 66): "stay in if you hold ... trump plus second-rank court" — the hand 9S KH 8D 7C 9C,
@@ -83,6 +84,7 @@ def test_three_low_side_cards_and_the_7_of_trump_fold():
 
 
 # --------------------------------------------------------------------------- tip 2 (line 67), R4.5, R10
+
 
 def test_always_in_with_a_sure_trick_however_many_are_in():
     """Tip 1/2 (lines 66-67): the ace of trump is a sure trick (R4.11: the highest trump wins), so the
@@ -125,6 +127,7 @@ def test_one_player_in_before_you_in_any_seat():
 
 # --------------------------------------------------------------------------- tip 6 (line 71), R4.7
 
+
 def _gr_position(mine: str, turn_up: str, rules: Rules) -> Hand:
     hand = _declare_position(mine, 2, ["in", "in"], turn_up=turn_up, rules=rules, n=3)
     hand.apply("p1 in")
@@ -134,15 +137,18 @@ def _gr_position(mine: str, turn_up: str, rules: Rules) -> Hand:
     return hand
 
 
-@pytest.mark.parametrize("mine,turn_up,jokers,expect", [
-    ("AS KS AH KD AC", "9S", False, "gr"),     # the tip's shape
-    ("AS QS AH KD AC", "KS", False, "gr"),     # the Q is a top trump with the K turned up
-    ("AS X1 AH KD AC", "9S", True, "gr"),      # a joker is one more top trump (R1.3, D-2)
-    ("AS KS 7S AH AD", "9S", False, "pass"),   # a third trump, only two side aces/kings
-    ("X1 X2 AH AD AC", "9S", True, "pass"),    # jokers are trumps but not the ace of trump (R1.3)
-    ("AS KS AH KD QC", "9S", False, "pass"),   # a side queen is not an ace or king
-    ("KS QS AH KD AC", "9S", False, "pass"),   # no ace of trump
-])
+@pytest.mark.parametrize(
+    "mine,turn_up,jokers,expect",
+    [
+        ("AS KS AH KD AC", "9S", False, "gr"),  # the tip's shape
+        ("AS QS AH KD AC", "KS", False, "gr"),  # the Q is a top trump with the K turned up
+        ("AS X1 AH KD AC", "9S", True, "gr"),  # a joker is one more top trump (R1.3, D-2)
+        ("AS KS 7S AH AD", "9S", False, "pass"),  # a third trump, only two side aces/kings
+        ("X1 X2 AH AD AC", "9S", True, "pass"),  # jokers are trumps but not the ace of trump (R1.3)
+        ("AS KS AH KD QC", "9S", False, "pass"),  # a side queen is not an ace or king
+        ("KS QS AH KD AC", "9S", False, "pass"),  # no ace of trump
+    ],
+)
 def test_general_rams_only_with_the_tips_shape(mine, turn_up, jokers, expect):
     """Tip 6 (line 71): "only announce General Rams with a five-card hand containing Ace of trump, one more
     top trump, and three Aces or Kings of side suits" (R4.7, R1.3, D-2)."""
@@ -153,6 +159,7 @@ def test_general_rams_only_with_the_tips_shape(mine, turn_up, jokers, expect):
 
 
 # --------------------------------------------------------------------------- tips 3-5 (lines 68-70), R4.10
+
 
 def _play_position(hands_text: list[str], turn_up: str, plays: list[str] = (), rules: Rules = Rules()) -> Hand:
     """Three players, p3 deals, everyone in; p1 leads (R4.9); then ``plays`` are applied."""
@@ -194,8 +201,9 @@ def test_tracks_discards_on_a_trump_lead():
     """Tip 5 (line 70): "a player who discards when trump is led is out of trump. Track these discards."
     After both opponents fail to follow a trump lead (R4.10), the seat knows they hold no trump, so it
     leads its sole ace at trick 2 (it cannot be trumped) instead of holding it back."""
-    hand = _play_position(["AS AH 8D 9C 7D", "7H 9D TC JC QC", "TH JH 8C JD QD"], "9S",
-                          ["p1 pl AS", "p2 pl 7H", "p3 pl TH"])
+    hand = _play_position(
+        ["AS AH 8D 9C 7D", "7H 9D TC JC QC", "TH JH 8C JD QD"], "9S", ["p1 pl AS", "p2 pl 7H", "p3 pl TH"]
+    )
     obs = hand.observe(0)
     assert tips.trumpless_opponents(obs)
     assert str(make_bot("tips").act(obs).card) == "AH"
@@ -203,6 +211,7 @@ def test_tracks_discards_on_a_trump_lead():
 
 
 # --------------------------------------------------------------------------- the bots and the table
+
 
 def test_rules_is_the_tips_player():
     """``rules`` is an alias of ``tips`` (issue #13): the same decisions on the same positions."""
@@ -223,6 +232,7 @@ def test_the_tips_table_names_real_functions_and_tests():
     rows = _table_rows()
     cited = set()
     from ramsli.bots import tracking
+
     for row in rows:
         assert len(row) == 4, row
         cited.update(int(x) for x in re.findall(r"\d+", row[0]))
@@ -255,8 +265,9 @@ def test_the_kernel_declares_and_announces_like_the_bot_without_tracking():
     for _ in range(3000):
         cards = rng.sample(deck, 5)
         if rng.random() < 0.2:  # make the General Rams shape and sure tricks common
-            cards = parse_cards(rng.choice(["AS KS AH KD AC", "AS X1 AH KD AC", "X1 X2 AH AD AC",
-                                            "AS KS 7S AH AD", "AS 8H 9D 7C 8D"]))
+            cards = parse_cards(
+                rng.choice(["AS KS AH KD AC", "AS X1 AH KD AC", "X1 X2 AH AD AC", "AS KS 7S AH AD", "AS 8H 9D 7C 8D"])
+            )
         arr = np.array([c.index for c in cards], np.int64)
         for t, trump in enumerate("SHDC"):
             gr = tips.announce_gr(cards, trump)
@@ -265,6 +276,10 @@ def test_the_kernel_declares_and_announces_like_the_bot_without_tracking():
             sure_seen += tips.sure_tricks(cards, trump, tips.blind_live_trumps(cards)) > 0
             for ins in range(5):
                 for var in (0, K.VAR_TIGHT):
-                    assert K._tips_declare(arr, 5, t, ins, var) == tips.declare_in(cards, trump, ins, var), \
-                        (cards, trump, ins, var)
+                    assert K._tips_declare(arr, 5, t, ins, var) == tips.declare_in(cards, trump, ins, var), (
+                        cards,
+                        trump,
+                        ins,
+                        var,
+                    )
     assert gr_seen > 50 and sure_seen > 200  # both branches were tried

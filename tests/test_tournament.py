@@ -51,14 +51,30 @@ def test_bad_table_is_refused():
 def test_cli_smoke_writes_json_csv_and_plot(tmp_path):
     out = tmp_path / "res"
     png = tmp_path / "chart.png"
-    r = CliRunner().invoke(app, ["tournament", "--bots", "montecarlo:samples=2,nodes=300,rules,random,random",
-                                 "--hands", "3", "--duplicate", "--seed", "1", "--rule", "bete=10",
-                                 "--out", str(out), "--plot", str(png), "--quiet"])
+    r = CliRunner().invoke(
+        app,
+        [
+            "tournament",
+            "--bots",
+            "montecarlo:samples=2,nodes=300,rules,random,random",
+            "--hands",
+            "3",
+            "--duplicate",
+            "--seed",
+            "1",
+            "--rule",
+            "bete=10",
+            "--out",
+            str(out),
+            "--plot",
+            str(png),
+            "--quiet",
+        ],
+    )
     assert r.exit_code == 0, r.output
     data = json.loads((tmp_path / "res.json").read_text())
     assert data["deals"] == 3 and data["hands"] == 12 and data["rules"]["bete"] == 10
-    assert [b["label"] for b in data["bots"]] == ["montecarlo:samples=2,nodes=300", "rules", "random#1",
-                                                   "random#2"]
+    assert [b["label"] for b in data["bots"]] == ["montecarlo:samples=2,nodes=300", "rules", "random#1", "random#2"]
     rows = list(csv.DictReader((tmp_path / "res.csv").open()))
     assert len(rows) == 4 and float(rows[1]["in_rate"]) <= 1
     assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
@@ -73,20 +89,25 @@ def test_cli_rejects_bad_input():
     assert r.exit_code == 2
 
 
-@pytest.mark.parametrize("args,msg", [
-    (["--out", "/nonexistent/dir/x.json"], "does not exist"),
-    (["--plot", "/nonexistent/x.png"], "does not exist"),
-    (["--plot", "chart.jpg"], "FILE.png"),
-    (["--out", "t.xyz"], "unknown suffix '.xyz'"),
-    (["--out", "/dev/full"], "not a folder"),
-    (["--rule", "players=3"], "R2.1"),
-    (["--seed", "-1"], "--seed -1"),
-    (["--jobs", "100000"], "--jobs 100000: allowed is a whole number of worker processes 1..64"),
-    (["--jobs", "0"], "--jobs 0"),
-    (["--hands", "99999999999999999999"], "--hands 99999999999999999999: allowed is a whole number of deals "
-                                          "1..1_000_000"),
-    (["--hands", "0"], "--hands 0"),
-])
+@pytest.mark.parametrize(
+    "args,msg",
+    [
+        (["--out", "/nonexistent/dir/x.json"], "does not exist"),
+        (["--plot", "/nonexistent/x.png"], "does not exist"),
+        (["--plot", "chart.jpg"], "FILE.png"),
+        (["--out", "t.xyz"], "unknown suffix '.xyz'"),
+        (["--out", "/dev/full"], "not a folder"),
+        (["--rule", "players=3"], "R2.1"),
+        (["--seed", "-1"], "--seed -1"),
+        (["--jobs", "100000"], "--jobs 100000: allowed is a whole number of worker processes 1..64"),
+        (["--jobs", "0"], "--jobs 0"),
+        (
+            ["--hands", "99999999999999999999"],
+            "--hands 99999999999999999999: allowed is a whole number of deals 1..1_000_000",
+        ),
+        (["--hands", "0"], "--hands 0"),
+    ],
+)
 def test_cli_refuses_before_playing(args, msg, tmp_path):
     r = CliRunner().invoke(app, ["tournament", "--bots", "random,rules", "--hands", "2", "-q"] + args)
     assert r.exit_code == 2, r.output
@@ -96,12 +117,12 @@ def test_cli_refuses_before_playing(args, msg, tmp_path):
 
 
 def test_cli_out_folder_and_json_only(tmp_path):
-    r = CliRunner().invoke(app, ["tournament", "--bots", "random,rules", "--hands", "2", "-q", "--out",
-                                 str(tmp_path)])
+    r = CliRunner().invoke(app, ["tournament", "--bots", "random,rules", "--hands", "2", "-q", "--out", str(tmp_path)])
     assert r.exit_code == 2 and "is a folder" in r.output
     assert not tmp_path.with_suffix(".json").exists()
-    r = CliRunner().invoke(app, ["tournament", "--bots", "random,rules", "--hands", "2", "-q", "--out",
-                                 str(tmp_path / "only.json")])
+    r = CliRunner().invoke(
+        app, ["tournament", "--bots", "random,rules", "--hands", "2", "-q", "--out", str(tmp_path / "only.json")]
+    )
     assert r.exit_code == 0, r.output
     assert sorted(p.name for p in tmp_path.iterdir()) == ["only.json"]
 
@@ -135,8 +156,10 @@ def test_tips_bot_is_listed_without_importing_the_lab_kernel():
     import subprocess
     import sys
 
-    code = ("import sys; from ramsli.bots.base import bot_names; names = bot_names(); "
-            "print('tips' in names, 'numba' in sys.modules)")
+    code = (
+        "import sys; from ramsli.bots.base import bot_names; names = bot_names(); "
+        "print('tips' in names, 'numba' in sys.modules)"
+    )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.split()
     assert out == ["True", "False"]
 
@@ -152,8 +175,9 @@ def test_cli_unknown_bot_is_named_before_the_bots_are_counted(bots):
 def test_cli_out_inside_a_file_says_it_is_a_file(tmp_path):
     (tmp_path / "afile").write_text("")
     for opt, name in (("--out", "x.json"), ("--plot", "x.png")):
-        r = CliRunner().invoke(app, ["tournament", "--bots", "random,rules", "-n", "2", "-q", opt,
-                                     str(tmp_path / "afile" / name)])
+        r = CliRunner().invoke(
+            app, ["tournament", "--bots", "random,rules", "-n", "2", "-q", opt, str(tmp_path / "afile" / name)]
+        )
         assert r.exit_code == 2, r.output
         assert f"{str(tmp_path / 'afile')!r} is a file, not a folder" in r.output
         assert "does not exist" not in r.output and "counters/hand" not in r.output
@@ -165,14 +189,15 @@ def test_cli_plot_without_matplotlib_fails_before_playing(tmp_path, monkeypatch)
     import ramsli.commands.tournament as T
 
     real = importlib.util.find_spec
-    monkeypatch.setattr(T.importlib.util, "find_spec", lambda name, *a: None if name == "matplotlib"
-                        else real(name, *a))
+    monkeypatch.setattr(
+        T.importlib.util, "find_spec", lambda name, *a: None if name == "matplotlib" else real(name, *a)
+    )
     monkeypatch.setattr(T, "run_tournament", lambda *a, **k: pytest.fail("a deal was played"))
-    r = CliRunner().invoke(app, ["tournament", "--bots", "random,rules", "-n", "2", "-q", "--plot",
-                                 str(tmp_path / "x.png")])
+    r = CliRunner().invoke(
+        app, ["tournament", "--bots", "random,rules", "-n", "2", "-q", "--plot", str(tmp_path / "x.png")]
+    )
     assert r.exit_code == 2, r.output
-    assert ("--plot needs matplotlib: install the extra 'lab' (pip install -e '.[lab]' in a checkout)"
-            in r.output)
+    assert "--plot needs matplotlib: install the extra 'lab' (pip install -e '.[lab]' in a checkout)" in r.output
     assert not (tmp_path / "x.png").exists()
 
 
@@ -194,11 +219,16 @@ def test_results_say_what_a_level_stood_for(tmp_path):
     """A level's results record the bot spec it played as (issue #13), in the JSON and the CSV."""
     import csv
     import json
-    r = CliRunner().invoke(app, ["tournament", "--bots", "easy,medium,random", "-n", "1", "-q",
-                                 "--out", str(tmp_path / "res")])
+
+    r = CliRunner().invoke(
+        app, ["tournament", "--bots", "easy,medium,random", "-n", "1", "-q", "--out", str(tmp_path / "res")]
+    )
     assert r.exit_code == 0, r.output
     bots = json.loads((tmp_path / "res.json").read_text())["bots"]
-    assert [(b["spec"], b["plays_as"]) for b in bots] == [("easy", "tips"), ("medium", "montecarlo:samples=4"),
-                                                          ("random", "random")]
+    assert [(b["spec"], b["plays_as"]) for b in bots] == [
+        ("easy", "tips"),
+        ("medium", "montecarlo:samples=4"),
+        ("random", "random"),
+    ]
     rows = list(csv.DictReader((tmp_path / "res.csv").open()))
     assert [row["plays_as"] for row in rows] == ["tips", "montecarlo:samples=4", "random"]

@@ -52,9 +52,24 @@ def server(tmp_path_factory):
     port = _free_port()
     env = dict(os.environ, PYTHONPATH=str(ROOT / "src") + os.pathsep + os.environ.get("PYTHONPATH", ""))
     log = open(d / "server.log", "wb")
-    proc = subprocess.Popen([sys.executable, "-c", "from ramsli.cli import main; main()", "serve", "--host",
-                             "127.0.0.1", "--port", str(port), "--database", db, "--allow-test-seeds"],
-                            env=env, stdout=log, stderr=subprocess.STDOUT)
+    proc = subprocess.Popen(
+        [
+            sys.executable,
+            "-c",
+            "from ramsli.cli import main; main()",
+            "serve",
+            "--host",
+            "127.0.0.1",
+            "--port",
+            str(port),
+            "--database",
+            db,
+            "--allow-test-seeds",
+        ],
+        env=env,
+        stdout=log,
+        stderr=subprocess.STDOUT,
+    )
     base = f"http://127.0.0.1:{port}"
     deadline = time.monotonic() + 30
     while True:
@@ -66,7 +81,7 @@ def server(tmp_path_factory):
         except OSError:
             if time.monotonic() > deadline:
                 proc.kill()
-                raise RuntimeError("server did not answer in time")
+                raise RuntimeError("server did not answer in time") from None
             time.sleep(0.1)
     yield base, db
     proc.terminate()
@@ -78,8 +93,9 @@ def server(tmp_path_factory):
 
 
 def _post(base: str, path: str, body: dict) -> dict:
-    req = urllib.request.Request(base + path, data=json.dumps(body).encode(), method="POST",
-                                 headers={"Content-Type": "application/json"})
+    req = urllib.request.Request(
+        base + path, data=json.dumps(body).encode(), method="POST", headers={"Content-Type": "application/json"}
+    )
     with urllib.request.urlopen(req, timeout=10) as r:
         return json.loads(r.read())
 
@@ -93,15 +109,29 @@ def _get(base: str, path: str) -> tuple[int, bytes]:
 
 
 def _table(base: str, seats: list[dict], seed: int, rules: list[str], hint: bool = False) -> dict:
-    return _post(base, "/api/web/tables", {"preset": "traditional", "rules": rules, "seats": seats, "seed": seed,
-                                           "bot_pace_seconds": 0, "hand_pause_seconds": 0.2, "hint": hint})
+    return _post(
+        base,
+        "/api/web/tables",
+        {
+            "preset": "traditional",
+            "rules": rules,
+            "seats": seats,
+            "seed": seed,
+            "bot_pace_seconds": 0,
+            "hand_pause_seconds": 0.2,
+            "hint": hint,
+        },
+    )
 
 
 def _context(browser, viewport=LAPTOP, lang: str | None = None, **kw):
-    ctx = browser.new_context(viewport=viewport, locale={"de": "de-DE", "nl": "nl-NL", "it": "it-IT"}.get(lang, "en-US"),
-                              **kw)
-    ctx.add_init_script("const s = JSON.parse(localStorage.getItem('ramsli.settings') || '{}');"
-                        f"localStorage.setItem('ramsli.settings', JSON.stringify(Object.assign(s, {FAST_SETTINGS})));")
+    ctx = browser.new_context(
+        viewport=viewport, locale={"de": "de-DE", "nl": "nl-NL", "it": "it-IT"}.get(lang, "en-US"), **kw
+    )
+    ctx.add_init_script(
+        "const s = JSON.parse(localStorage.getItem('ramsli.settings') || '{}');"
+        f"localStorage.setItem('ramsli.settings', JSON.stringify(Object.assign(s, {FAST_SETTINGS})));"
+    )
     return ctx
 
 
@@ -123,6 +153,7 @@ class Seat:
                 self.frames.append(json.loads(payload))
             except (TypeError, ValueError):
                 self.frames.append({"raw": str(payload)})
+
         ws.on("framereceived", got)
 
     def sit(self, name: str) -> None:
@@ -237,11 +268,21 @@ def _table_state(seat: Seat) -> dict:
 
 # ------------------------------------------------------------------------------------------------
 
+
 def test_two_humans_and_three_bots_play_a_session(chromium, server):
     base, db = server
-    made = _table(base, [{"kind": "human"}, {"kind": "bot", "bot": "rules"}, {"kind": "human"},
-                         {"kind": "bot", "bot": "rules"}, {"kind": "bot", "bot": "rules"}], seed=11,
-                  rules=["end=hands:2"])
+    made = _table(
+        base,
+        [
+            {"kind": "human"},
+            {"kind": "bot", "bot": "rules"},
+            {"kind": "human"},
+            {"kind": "bot", "bot": "rules"},
+            {"kind": "bot", "bot": "rules"},
+        ],
+        seed=11,
+        rules=["end=hands:2"],
+    )
     tid = made["table"]
     ann_ctx, bo_ctx, watch_ctx = _context(chromium), _context(chromium, PHONE, "de"), _context(chromium)
     try:
@@ -262,8 +303,12 @@ def test_two_humans_and_three_bots_play_a_session(chromium, server):
             for h in humans:
                 h.record_page_cards()
                 if h.page.evaluate("document.body.dataset.overlay") == "summary":
-                    summaries.setdefault(int(h.page.evaluate("document.body.dataset.summary")), h.page.eval_on_selector_all(
-                        ".dialog table.sheet tbody tr", "rows => rows.map(r => r.lastElementChild.textContent)"))
+                    summaries.setdefault(
+                        int(h.page.evaluate("document.body.dataset.summary")),
+                        h.page.eval_on_selector_all(
+                            ".dialog table.sheet tbody tr", "rows => rows.map(r => r.lastElementChild.textContent)"
+                        ),
+                    )
                     h.page.click("#dialog-close")
                     acted = True
                     continue
@@ -280,8 +325,12 @@ def test_two_humans_and_three_bots_play_a_session(chromium, server):
                         continue
                     h.page.click(".hand-card.dim >> nth=0", force=True)
                     toast = h.page.wait_for_selector(".toast.show", timeout=5000)
-                    refused.append((toast.query_selector(".toast-main").text_content(),
-                                    toast.query_selector(".toast-detail").text_content()))
+                    refused.append(
+                        (
+                            toast.query_selector(".toast-main").text_content(),
+                            toast.query_selector(".toast-detail").text_content(),
+                        )
+                    )
                     assert h.seq() == old  # refused: the table is unchanged
                     h.page.evaluate("document.getElementById('toast').className = 'toast'")
                     acted = True
@@ -391,7 +440,9 @@ def test_keyboard_only_play_finishes_a_hand(chromium, server):
             else:
                 if not mid_hand_names:  # every card and button has an accessible name, mid-hand too
                     assert _unnamed(me.page) == []
-                    mid_hand_names = me.page.eval_on_selector_all(".hand-card", "els => els.map(e => e.getAttribute('aria-label'))")
+                    mid_hand_names = me.page.eval_on_selector_all(
+                        ".hand-card", "els => els.map(e => e.getAttribute('aria-label'))"
+                    )
                 # arrow keys move along the hand, Enter plays the focused card; a refused card stays
                 n = len(me.page.query_selector_all(".hand-card"))
                 me.page.keyboard.press("1")
@@ -457,8 +508,9 @@ def _sit(base: str, made: dict, i: int, name: str) -> None:
 
 def _mid_hand(base: str, seed: int = 3) -> dict:
     """A table of one human (who sat) and bots, started, with the human to act."""
-    made = _table(base, [{"kind": "human"}] + [{"kind": "bot", "bot": "rules"}] * 4, seed=seed, rules=["end=hands:3"],
-                  hint=True)
+    made = _table(
+        base, [{"kind": "human"}] + [{"kind": "bot", "bot": "rules"}] * 4, seed=seed, rules=["end=hands:3"], hint=True
+    )
     _sit(base, made, 0, "Ann")
     _post(base, f"/api/tables/{made['table']}/start", {"creator_token": made["creator_token"]})
     return made
@@ -473,11 +525,17 @@ def test_each_language_renders_without_untranslated_text(chromium, server, lang)
     ctx = _context(chromium, lang=lang)
     try:
         page = ctx.new_page()
-        pages = {"lobby": "/", "table": made["seats"][0]["invite"], "sit": made["seats"][1]["invite"],
-                 "how-to-play": f"/how-to-play?table={made['table']}"}
+        pages = {
+            "lobby": "/",
+            "table": made["seats"][0]["invite"],
+            "sit": made["seats"][1]["invite"],
+            "how-to-play": f"/how-to-play?table={made['table']}",
+        }
         for name, link in pages.items():
             page.goto(base + link + ("&" if "?" in link else "?") + f"lang={lang}")
-            page.wait_for_selector({"lobby": "#quick", "table": ".seat", "sit": "#sit-name", "how-to-play": ".howto"}[name])
+            page.wait_for_selector(
+                {"lobby": "#quick", "table": ".seat", "sit": "#sit-name", "how-to-play": ".howto"}[name]
+            )
             if name == "table":
                 page.wait_for_selector(".status-line.mine")
                 page.click("#btn-settings")
@@ -494,8 +552,11 @@ def test_each_language_renders_without_untranslated_text(chromium, server, lang)
         # R9 words appear on the table page
         page.goto(base + made["seats"][0]["invite"] + f"?lang={lang}")
         page.wait_for_selector(".actions .act-in")
-        words = {"de": ("rein", "raus", "Trumpf", "Pott"), "nl": ("mee", "pas", "Troef", "Pot"),
-                 "it": ("dentro", "fuori", "Briscola", "Piatto")}[lang]
+        words = {
+            "de": ("rein", "raus", "Trumpf", "Pott"),
+            "nl": ("mee", "pas", "Troef", "Pot"),
+            "it": ("dentro", "fuori", "Briscola", "Piatto"),
+        }[lang]
         body = page.text_content("body")
         assert all(w in body for w in words), (words, body[:400])
     finally:
@@ -509,8 +570,12 @@ def test_no_horizontal_scroll(chromium, server, viewport):
     ctx = _context(chromium, viewport)
     try:
         page = ctx.new_page()
-        for link, sel in (("/", "#quick"), (made["seats"][0]["invite"], ".hand-card"),
-                          (f"/how-to-play?table={made['table']}", ".howto"), (made["seats"][1]["invite"], "#sit-name")):
+        for link, sel in (
+            ("/", "#quick"),
+            (made["seats"][0]["invite"], ".hand-card"),
+            (f"/how-to-play?table={made['table']}", ".howto"),
+            (made["seats"][1]["invite"], "#sit-name"),
+        ):
             page.goto(base + link)
             page.wait_for_selector(sel)
             width = page.evaluate("[document.documentElement.scrollWidth, window.innerWidth]")
@@ -518,7 +583,9 @@ def test_no_horizontal_scroll(chromium, server, viewport):
         if viewport is PHONE:  # five cards fit side by side on a phone
             page.goto(base + made["seats"][0]["invite"])
             page.wait_for_selector(".hand-card")
-            right = page.evaluate("Math.max(...[...document.querySelectorAll('.hand-card')].map(e => e.getBoundingClientRect().right))")
+            right = page.evaluate(
+                "Math.max(...[...document.querySelectorAll('.hand-card')].map(e => e.getBoundingClientRect().right))"
+            )
             assert right <= viewport["width"]
     finally:
         ctx.close()
@@ -544,8 +611,11 @@ def test_screenshots_of_lobby_and_table(chromium, server, tmp_path):
             page.goto(base + made["seats"][0]["invite"])
             # mid-hand: the player in, cards already on the table, the player to play
             deadline = time.monotonic() + 30
-            while not (page.query_selector(".hand-card.can-play") and len(page.query_selector_all(".card.played")) >= 2
-                       and not page.query_selector(".trick-caption")):
+            while not (
+                page.query_selector(".hand-card.can-play")
+                and len(page.query_selector_all(".card.played")) >= 2
+                and not page.query_selector(".trick-caption")
+            ):
                 assert time.monotonic() < deadline
                 if page.evaluate("document.body.dataset.overlay"):
                     page.click("#dialog-close")
@@ -681,8 +751,9 @@ def test_every_page_string_is_in_the_catalogs():
     used = set()
     for f in WEB_DIR.glob("*.js"):
         src = f.read_text(encoding="utf-8")
-        used |= {(None, m.replace('\\"', '"')) for m in
-                 re.findall(r'(?<![\w.])(?:_|ngettext)\(\s*"((?:[^"\\]|\\.)*)"', src)}
+        used |= {
+            (None, m.replace('\\"', '"')) for m in re.findall(r'(?<![\w.])(?:_|ngettext)\(\s*"((?:[^"\\]|\\.)*)"', src)
+        }
         used |= set(re.findall(r'pgettext\(\s*"([^"]*)",\s*"([^"]*)"', src))
     assert len(used) > 150
     assert sorted(m for m in used if m not in pot) == []
@@ -695,8 +766,12 @@ def test_general_rams_and_target_questions(chromium, server):
     """With General Rams and targets on (R4.7, R4.8), the player is asked both, in player words, and the
     hand goes on after the answers."""
     base, db = server
-    made = _table(base, [{"kind": "human"}, {"kind": "bot", "bot": "rules"}, {"kind": "bot", "bot": "rules"}],
-                  seed=9, rules=["general_rams=true", "targets=true", "end=hands:4"])
+    made = _table(
+        base,
+        [{"kind": "human"}, {"kind": "bot", "bot": "rules"}, {"kind": "bot", "bot": "rules"}],
+        seed=9,
+        rules=["general_rams=true", "targets=true", "end=hands:4"],
+    )
     _sit(base, made, 0, "Ann")
     ctx = _context(chromium)
     try:
@@ -726,16 +801,20 @@ def test_general_rams_and_target_questions(chromium, server):
                 _wait_seq_change(me, old)
         assert any(b.startswith("General Rams") for b in seen["general-rams"]), seen
         assert any(b.startswith("pass") for b in seen["general-rams"]), seen
-        assert any(b.startswith("target 2") for b in seen["targets"]) and not any("target 5" in b for b in seen["targets"]), seen
+        assert any(b.startswith("target 2") for b in seen["targets"]) and not any(
+            "target 5" in b for b in seen["targets"]
+        ), seen
     finally:
         ctx.close()
 
 
 # -- the fresh user's findings (each test reproduced its finding before the fix) ------------------
 
+
 def _contrast(page, selector: str) -> float:
     """WCAG contrast ratio of an element's text colour against the background of its panel."""
-    return page.evaluate("""(sel) => {
+    return page.evaluate(
+        """(sel) => {
         const e = document.querySelector(sel);
         const rgb = (c) => c.match(/\\d+(\\.\\d+)?/g).slice(0, 3).map(Number);
         const lum = ([r, g, b]) => { const f = (v) => { v /= 255; return v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4; };
@@ -743,7 +822,9 @@ def _contrast(page, selector: str) -> float:
         let bg = e;
         while (bg && getComputedStyle(bg).backgroundColor.match(/rgba\\(.*, 0\\)$|transparent/)) bg = bg.parentElement;
         const a = lum(rgb(getComputedStyle(e).color)), b = lum(rgb(getComputedStyle(bg).backgroundColor));
-        return (Math.max(a, b) + 0.05) / (Math.min(a, b) + 0.05); }""", selector)
+        return (Math.max(a, b) + 0.05) / (Math.min(a, b) + 0.05); }""",
+        selector,
+    )
 
 
 @pytest.mark.parametrize("lang,viewport", [("de", PHONE), ("en", LAPTOP)], ids=["phone-de", "laptop-en"])
@@ -752,8 +833,12 @@ def test_the_invite_page_is_readable_and_tells_about_the_table(chromium, server,
     the page said nothing about the table. Now: readable (contrast >= 4.5), nothing overlaps, and
     it names the host, the rules, the session end and who else sits there, in the page's language."""
     base, _db = server
-    made = _table(base, [{"kind": "human"}, {"kind": "human"}, {"kind": "bot", "bot": "montecarlo"}], seed=2,
-                  rules=["end=hands:3"])
+    made = _table(
+        base,
+        [{"kind": "human"}, {"kind": "human"}, {"kind": "bot", "bot": "montecarlo"}],
+        seed=2,
+        rules=["end=hands:3"],
+    )
     _sit(base, made, 0, "Ann")
     ctx = _context(chromium, viewport, lang=lang)
     try:
@@ -762,12 +847,18 @@ def test_the_invite_page_is_readable_and_tells_about_the_table(chromium, server,
         page.wait_for_selector("#sit-name")
         for sel in ("#sit h1", "label[for=sit-name]", ".facts dt"):
             assert _contrast(page, sel) >= 4.5, sel
-        label, box = (page.eval_on_selector(s, "e => { const r = e.getBoundingClientRect(); return [r.left, r.top, r.right, r.bottom]; }")
-                      for s in ("label[for=sit-name]", "#sit-name"))
+        label, box = (
+            page.eval_on_selector(
+                s, "e => { const r = e.getBoundingClientRect(); return [r.left, r.top, r.right, r.bottom]; }"
+            )
+            for s in ("label[for=sit-name]", "#sit-name")
+        )
         assert label[2] <= box[0] or label[3] <= box[1], (label, box)  # the box does not cover the label
         text = page.text_content("#sit")
-        want = {"de": ("Ann lädt dich", "traditionell", "nach 3 Spielen", "Bot (Montecarlo (= schwer))"),
-                "en": ("Ann invites you", "traditional", "after 3 hands", "bot (montecarlo, as hard)")}[lang]
+        want = {
+            "de": ("Ann lädt dich", "traditionell", "nach 3 Spielen", "Bot (Montecarlo (= schwer))"),
+            "en": ("Ann invites you", "traditional", "after 3 hands", "bot (montecarlo, as hard)"),
+        }[lang]
         assert all(w in text for w in want), (want, text)
     finally:
         ctx.close()
@@ -789,7 +880,9 @@ def test_a_bot_seat_can_be_offered_and_taken_over_from_the_browser(chromium, ser
         page.click("#setup button[type=submit]")
         page.wait_for_selector("#created:not([hidden]) .link-row")
         labels = page.eval_on_selector_all("#created .link-label", "els => els.map(e => e.textContent)")
-        assert labels[:2] == ["Seat p2, bot (tips player, as easy): a friend may take it over", "Invite for seat p3"], labels
+        assert labels[:2] == ["Seat p2, bot (tips player, as easy): a friend may take it over", "Invite for seat p3"], (
+            labels
+        )
         # a table just made is listed under "Your tables" without a reload
         assert page.query_selector("#my-tables a") is not None
         links = page.eval_on_selector_all("#created .link-row input", "els => els.map(e => e.value)")
@@ -823,7 +916,9 @@ def test_the_table_fits_a_laptop_screen(chromium, server):
             page = ctx.new_page()
             page.goto(base + made["seats"][0]["invite"])
             page.wait_for_selector(".hand-card")
-            bottom = page.evaluate("Math.max(...[...document.querySelectorAll('.hand-card')].map(e => e.getBoundingClientRect().bottom))")
+            bottom = page.evaluate(
+                "Math.max(...[...document.querySelectorAll('.hand-card')].map(e => e.getBoundingClientRect().bottom))"
+            )
             assert bottom <= viewport["height"], (viewport, bottom)
             height = page.evaluate("document.documentElement.scrollHeight")
             assert height <= viewport["height"], (viewport, height)
@@ -835,8 +930,9 @@ def test_a_name_is_required_and_refusals_speak_the_page_language(chromium, serve
     """Finding 4: a blank name became "You" for everyone, and a taken name was refused in English
     on a German page with the message staying into the next try."""
     base, _db = server
-    made = _table(base, [{"kind": "human"}, {"kind": "human"}, {"kind": "bot", "bot": "rules"}], seed=8,
-                  rules=["end=hands:1"])
+    made = _table(
+        base, [{"kind": "human"}, {"kind": "human"}, {"kind": "bot", "bot": "rules"}], seed=8, rules=["end=hands:1"]
+    )
     _sit(base, made, 0, "Ann")
     ctx = _context(chromium, lang="de")
     try:
@@ -889,8 +985,12 @@ def test_the_last_hand_summary_then_standings_and_a_finished_hand_to_read(chromi
     """Findings 8 and 9: the last hand's summary was skipped at the session's end; the score sheet's
     hand numbers only downloaded a .toml, and a seat's own download hid its own folded cards."""
     base, db = server
-    made = _table(base, [{"kind": "human"}, {"kind": "bot", "bot": "rules"}, {"kind": "bot", "bot": "rules"}],
-                  seed=12, rules=["end=hands:1", "dealer_forced=false"])
+    made = _table(
+        base,
+        [{"kind": "human"}, {"kind": "bot", "bot": "rules"}, {"kind": "bot", "bot": "rules"}],
+        seed=12,
+        rules=["end=hands:1", "dealer_forced=false"],
+    )
     _sit(base, made, 0, "Ann")
     _post(base, f"/api/tables/{made['table']}/start", {"creator_token": made["creator_token"]})
     ctx = _context(chromium, {"width": 1280, "height": 680})
@@ -908,13 +1008,20 @@ def test_the_last_hand_summary_then_standings_and_a_finished_hand_to_read(chromi
         shown = page.eval_on_selector_all(".dialog .trick-list >> nth=0 >> .card", "els => els.length")
         session = _engine_session(db, made["table"])
         dealt = sorted(str(c) for c in session.ledger[0].hand.dealt[0])
-        names = page.eval_on_selector_all(".dialog .trick-list", "ls => [...ls[0].querySelectorAll('.card')].map(e => e.getAttribute('aria-label'))")
+        names = page.eval_on_selector_all(
+            ".dialog .trick-list", "ls => [...ls[0].querySelectorAll('.card')].map(e => e.getAttribute('aria-label'))"
+        )
         assert shown == 5 and len(names) == 5
         status, toml = _get(base, f"/api/tables/{made['table']}/hands/1.toml?token={made['seats'][0]['token']}")
         assert status == 200 and all(c in toml.decode() for c in dealt)  # her own download shows her cards
-        status, toml = _get(base, f"/api/tables/{made['table']}/hands/1.toml?token={made['spectate'].rsplit('/', 1)[1]}")
-        assert status == 200 and not any(c in toml.decode().split("[play]")[0].replace(str(session.ledger[0].hand.turn_up), "")
-                                         for c in dealt if c not in {str(a.card) for a in session.ledger[0].hand.history if a.kind == "pl"})
+        status, toml = _get(
+            base, f"/api/tables/{made['table']}/hands/1.toml?token={made['spectate'].rsplit('/', 1)[1]}"
+        )
+        assert status == 200 and not any(
+            c in toml.decode().split("[play]")[0].replace(str(session.ledger[0].hand.turn_up), "")
+            for c in dealt
+            if c not in {str(a.card) for a in session.ledger[0].hand.history if a.kind == "pl"}
+        )
         page.click("#dialog-close")
         # the keys the settings name are the keys that work (1-5, as README and how-to-play say)
         page.click("#btn-settings")
@@ -943,9 +1050,13 @@ def test_german_suited_trump_label_shows_the_suit_picture_in_its_colour(chromium
         assert page.query_selector(".trump .suit-pip svg g") is not None
         fill = page.get_attribute(".trump .suit-pip svg g", "fill")
         colours = {"S": "#2e7d32", "H": "#c8102e", "D": "#d59a00", "C": "#8a5a24"}
-        suit = page.evaluate("[...document.querySelector('.trump').classList].find(c => c.startsWith('suit-')).slice(5)")
+        suit = page.evaluate(
+            "[...document.querySelector('.trump').classList].find(c => c.startsWith('suit-')).slice(5)"
+        )
         assert fill == colours[suit]
-        assert page.text_content(".trump .suit-name") == {"S": "Grün", "H": "Herz", "D": "Schellen", "C": "Eichel"}[suit]
+        assert (
+            page.text_content(".trump .suit-name") == {"S": "Grün", "H": "Herz", "D": "Schellen", "C": "Eichel"}[suit]
+        )
     finally:
         ctx.close()
 
@@ -962,7 +1073,14 @@ def test_bot_labels_name_levels_and_show_options_without_a_level_s_words(chromiu
         page.wait_for_selector("#setup")
         got = page.evaluate("""() => ["montecarlo:samples=4", " montecarlo:samples=4 ", "expert:samples=2",
                                       "montecarlo", "tips", "expert", "constructor"].map(R.botLevel)""")
-        assert got == ["medium", "medium", "expert · samples=2", "montecarlo, as hard", "tips player, as easy",
-                       "expert: the strongest", "constructor"], got
+        assert got == [
+            "medium",
+            "medium",
+            "expert · samples=2",
+            "montecarlo, as hard",
+            "tips player, as easy",
+            "expert: the strongest",
+            "constructor",
+        ], got
     finally:
         ctx.close()

@@ -21,8 +21,13 @@ from ramsli.rules import Rules
 PHONE = {"width": 360, "height": 640}
 NAMES = ["Ann", "Bo", "Cy", "Di", "Ed"]
 #: (seats in, tricks per seat in) for the five hands; first dealer Ann (seat 0)
-HANDS = [((0, 1), {0: 3, 1: 2}), ((1, 2, 3), {1: 2, 2: 2, 3: 1}), ((0, 1, 2, 3, 4), {0: 1, 1: 1, 2: 1, 3: 1, 4: 1}),
-         ((4,), {}), ((0, 2), {0: 5, 2: 0})]
+HANDS = [
+    ((0, 1), {0: 3, 1: 2}),
+    ((1, 2, 3), {1: 2, 2: 2, 3: 1}),
+    ((0, 1, 2, 3, 4), {0: 1, 1: 1, 2: 1, 3: 1, 4: 1}),
+    ((4,), {}),
+    ((0, 2), {0: 5, 2: 0}),
+]
 
 
 def _shots(tmp_path: Path) -> Path:
@@ -121,10 +126,20 @@ def test_general_rams_targets_and_cents_on_the_page(chromium, server_factory, sq
     import urllib.request
 
     sp = server_factory(sqlite_url)
-    req = urllib.request.Request(sp.http + "/api/ledgers", method="POST", headers={"Content-Type": "application/json"},
-                                 data=json.dumps({"names": ["Ann", "Bo", "Cy"], "preset": "general-rams",
-                                                  "options": {"targets": True}, "first_dealer": 2,
-                                                  "cents": True}).encode())
+    req = urllib.request.Request(
+        sp.http + "/api/ledgers",
+        method="POST",
+        headers={"Content-Type": "application/json"},
+        data=json.dumps(
+            {
+                "names": ["Ann", "Bo", "Cy"],
+                "preset": "general-rams",
+                "options": {"targets": True},
+                "first_dealer": 2,
+                "cents": True,
+            }
+        ).encode(),
+    )
     with urllib.request.urlopen(req, timeout=10) as r:
         made = json.loads(r.read())
     ctx = chromium.new_context(viewport=PHONE, locale="en")
@@ -151,8 +166,11 @@ def test_general_rams_targets_and_cents_on_the_page(chromium, server_factory, sq
     page.wait_for_function("document.querySelectorAll('#lg-sheet tbody tr').length === 2")
     book.add(PubHand((0, 1, 2), {0: 3, 1: 1, 2: 1}, targets={0: 3}))
     assert page.locator("#lg-pot").inner_text() == f"{book.pot / 100:.2f}"
-    assert page.locator("#lg-sheet tbody tr:nth-child(2) td:nth-child(3)").inner_text().startswith(
-        f"{book.stacks[0] / 100:.2f}")
+    assert (
+        page.locator("#lg-sheet tbody tr:nth-child(2) td:nth-child(3)")
+        .inner_text()
+        .startswith(f"{book.stacks[0] / 100:.2f}")
+    )
     page.screenshot(path=str(_shots(tmp_path) / "ledger-general-rams-phone-en.png"), full_page=True)
     assert errors == []
     ctx.close()

@@ -15,10 +15,20 @@ Modules: :mod:`ramsli.cards` (R1), :mod:`ramsli.rules` (R6, R8),
 :mod:`ramsli.cli` (the ``ramsli`` command).
 """
 
-from ramsli.cards import Card, CardError, Suit, make_deck, parse_cards, format_cards
+from ramsli.cards import Card, CardError, Suit, format_cards, make_deck, parse_cards
 from ramsli.errors import IllegalActionError, RamsliError, SessionError
-from ramsli.hand import (Action, ActionKind, Declaration, Hand, Observation, Phase, Trick, legal_plays,
-                         random_source, trick_winner)
+from ramsli.hand import (
+    Action,
+    ActionKind,
+    Declaration,
+    Hand,
+    Observation,
+    Phase,
+    Trick,
+    legal_plays,
+    random_source,
+    trick_winner,
+)
 from ramsli.rules import PRESETS, Rules, RulesError
 from ramsli.seats import MAX_SEATS, left_of, order_from_dealer, parse_seat, seat_name
 from ramsli.session import EndReason, LedgerEntry, Session
@@ -27,10 +37,40 @@ from ramsli.settlement import Payment, PaymentReason, Settlement, SettlementKind
 __version__ = "0.1.0"
 
 __all__ = [
-    "Action", "Card", "CardError", "Hand", "IllegalActionError", "LedgerEntry", "Observation", "PRESETS",
-    "Payment", "Phase", "RamsliError", "Rules", "RulesError", "Session", "SessionError", "Settlement", "Suit",
-    "Trick", "format_cards", "legal_plays", "make_deck", "parse_cards", "trick_winner", "__version__",
+    "Action",
+    "Card",
+    "CardError",
+    "Hand",
+    "IllegalActionError",
+    "LedgerEntry",
+    "Observation",
+    "PRESETS",
+    "Payment",
+    "Phase",
+    "RamsliError",
+    "Rules",
+    "RulesError",
+    "Session",
+    "SessionError",
+    "Settlement",
+    "Suit",
+    "Trick",
+    "format_cards",
+    "legal_plays",
+    "make_deck",
+    "parse_cards",
+    "trick_winner",
+    "__version__",
     # kinds as types (issue 9.4) and seat helpers (issue 9.6)
-    "ActionKind", "Declaration", "EndReason", "PaymentReason", "SettlementKind",
-    "MAX_SEATS", "left_of", "order_from_dealer", "parse_seat", "seat_name", "random_source",
+    "ActionKind",
+    "Declaration",
+    "EndReason",
+    "PaymentReason",
+    "SettlementKind",
+    "MAX_SEATS",
+    "left_of",
+    "order_from_dealer",
+    "parse_seat",
+    "seat_name",
+    "random_source",
 ]

@@ -16,7 +16,8 @@ True
 
 from __future__ import annotations
 
-from typing import ClassVar, Iterable
+from collections.abc import Iterable
+from typing import ClassVar
 
 __all__ = [
     "Suit",
@@ -80,8 +81,20 @@ class Suit(str):
 
 
 SUITS: tuple[Suit, ...] = (Suit("S"), Suit("H"), Suit("D"), Suit("C"))
-_SUIT_INPUT = {"S": "S", "H": "H", "D": "D", "C": "C", "♠": "S", "♥": "H", "♦": "D", "♣": "C",
-               "♤": "S", "♡": "H", "♢": "D", "♧": "C"}
+_SUIT_INPUT = {
+    "S": "S",
+    "H": "H",
+    "D": "D",
+    "C": "C",
+    "♠": "S",
+    "♥": "H",
+    "♦": "D",
+    "♣": "C",
+    "♤": "S",
+    "♡": "H",
+    "♢": "D",
+    "♧": "C",
+}
 
 #: Rank characters of R1.6, high to low.
 RANK_CHARS = "AKQJT98765432"
@@ -118,22 +131,24 @@ class Card:
     """
 
     __slots__ = ("suit", "rank", "index", "_text")
-    _BY_TEXT: ClassVar[dict[str, "Card"]] = {}
-    _BY_INDEX: ClassVar[list["Card"]] = []
+    _BY_TEXT: ClassVar[dict[str, Card]] = {}
+    _BY_INDEX: ClassVar[list[Card]] = []
 
     suit: Suit | None
     rank: int
     index: int
     _text: str
 
-    def __new__(cls, suit: Suit | str | None, rank: int | None = None, index: int | None = None,
-                text: str | None = None) -> "Card":
+    def __new__(
+        cls, suit: Suit | str | None, rank: int | None = None, index: int | None = None, text: str | None = None
+    ) -> Card:
         if rank is None and index is None and text is None:
             return cls.parse(suit)  # Card('AS'): the interned card
         return object.__new__(cls)  # building the deck (_build), once per card
 
-    def __init__(self, suit: Suit | str | None, rank: int | None = None, index: int | None = None,
-                 text: str | None = None) -> None:
+    def __init__(
+        self, suit: Suit | str | None, rank: int | None = None, index: int | None = None, text: str | None = None
+    ) -> None:
         if rank is None and index is None and text is None:
             return  # Card('AS') returned an interned card: nothing to set
         self.suit = suit
@@ -147,7 +162,7 @@ class Card:
         return self.suit is None
 
     @classmethod
-    def of(cls, rank: int | str, suit: str) -> "Card":
+    def of(cls, rank: int | str, suit: str) -> Card:
         """The card of a rank (2..14 or a rank character) and suit letter.
 
         Raises:
@@ -162,7 +177,7 @@ class Card:
         return cls.parse(rch + suit)
 
     @classmethod
-    def from_index(cls, index: int) -> "Card":
+    def from_index(cls, index: int) -> Card:
         """The card with dense index ``index`` (0..53).
 
         Raises:
@@ -173,7 +188,7 @@ class Card:
         return cls._BY_INDEX[index]
 
     @classmethod
-    def parse(cls, text: str) -> "Card":
+    def parse(cls, text: str) -> Card:
         """Parse R1.6 notation: rank + suit, e.g. ``"AS"``, ``"TD"``, ``"10h"``, ``"Q♣"``, ``"X1"``.
 
         Ranks ``A K Q J T 9 8 7 6 5 4 3 2`` (``10`` for ``T``), suits ``S H D C``
@@ -220,13 +235,13 @@ class Card:
     def __reduce__(self):  # pickling keeps interning
         return (Card.parse, (self._text,))
 
-    def __copy__(self) -> "Card":
+    def __copy__(self) -> Card:
         return self
 
-    def __deepcopy__(self, memo) -> "Card":
+    def __deepcopy__(self, memo) -> Card:
         return self
 
-    def __lt__(self, other: "Card") -> bool:
+    def __lt__(self, other: Card) -> bool:
         """Sort order for display only (suit-major, high rank first); not trick strength."""
         return self.index < other.index
 

@@ -14,6 +14,7 @@ import typer.core
 
 from ramsli import __version__
 
+
 def _flags_as_flags() -> None:
     """``--help`` shows a flag as a flag (``--plain``, not ``--plain <bool>``) in every command:
     Typer prints the type of on/off options too; a flag takes no value, so none is shown (issue #12)."""
@@ -41,6 +42,7 @@ app = typer.Typer(
     pretty_exceptions_enable=False,
 )
 
+
 def _version(value: bool) -> None:
     if value:
         typer.echo(f"ramsli {__version__}")
@@ -48,14 +50,16 @@ def _version(value: bool) -> None:
 
 
 @app.callback()
-def _root(version: bool = typer.Option(False, "--version", callback=_version, is_eager=True,
-                                       help="Print the version and exit.")) -> None:
+def _root(
+    version: bool = typer.Option(
+        False, "--version", callback=_version, is_eager=True, help="Print the version and exit."
+    ),
+) -> None:
     """Ramsli (Rams, Ramscheln): the 19th-century gambling trick-taking pub game."""
 
 
 #: command modules; each exposes ``register(app)``
-COMMAND_MODULES = ("rules_cmd", "replay_cmd", "play", "tournament", "simulate", "odds", "tips", "serve",
-                   "solve")
+COMMAND_MODULES = ("rules_cmd", "replay_cmd", "play", "tournament", "simulate", "odds", "tips", "serve", "solve")
 
 
 def _register() -> None:
@@ -73,9 +77,18 @@ _register()
 
 
 #: optional packages and the extra that brings them
-OPTIONAL = {"numpy": "lab", "numba": "lab", "llvmlite": "lab", "matplotlib": "lab",
-            "pyspiel": "rl", "open_spiel": "rl", "pettingzoo": "rl", "gymnasium": "rl",
-            "dask": "dask", "distributed": "dask"}
+OPTIONAL = {
+    "numpy": "lab",
+    "numba": "lab",
+    "llvmlite": "lab",
+    "matplotlib": "lab",
+    "pyspiel": "rl",
+    "open_spiel": "rl",
+    "pettingzoo": "rl",
+    "gymnasium": "rl",
+    "dask": "dask",
+    "distributed": "dask",
+}
 
 
 def main() -> None:
@@ -91,9 +104,12 @@ def main() -> None:
         if top not in OPTIONAL:
             raise
         extra = OPTIONAL[top]
-        typer.echo(f"error: this command needs the optional package {top!r} of the extra '{extra}': "
-                   f"in a checkout run  pip install -e '.[{extra}]'  (installed from a package index: "
-                   f"pip install 'ramsli[{extra}]')", err=True)
+        typer.echo(
+            f"error: this command needs the optional package {top!r} of the extra '{extra}': "
+            f"in a checkout run  pip install -e '.[{extra}]'  (installed from a package index: "
+            f"pip install 'ramsli[{extra}]')",
+            err=True,
+        )
         raise SystemExit(2) from None
 
 

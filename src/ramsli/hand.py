@@ -30,8 +30,9 @@ from __future__ import annotations
 import enum
 import functools
 import random
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from typing import ClassVar, Iterable, NamedTuple, Sequence
+from typing import ClassVar, NamedTuple
 
 from ramsli.cards import Card, CardError, Suit, make_deck
 from ramsli.errors import IllegalActionError, TableError
@@ -73,12 +74,18 @@ class Phase(enum.Enum):
 # Python 3.11 every ``Phase.PLAY`` goes through the slot of ``EnumType.__getattr__``
 # (about 250 ns, more than the rest of ``is_over``); a global is one cached lookup. The
 # same objects, so ``is`` holds (bench/engine.py, docs/benchmarks.md).
-_DECLARE, _GENERAL_RAMS, _TARGETS, _PLAYING, _OVER = (Phase.DECLARE, Phase.GENERAL_RAMS, Phase.TARGETS,
-                                                      Phase.PLAY, Phase.OVER)
+_DECLARE, _GENERAL_RAMS, _TARGETS, _PLAYING, _OVER = (
+    Phase.DECLARE,
+    Phase.GENERAL_RAMS,
+    Phase.TARGETS,
+    Phase.PLAY,
+    Phase.OVER,
+)
 
 
-def random_source(seed: int | None = None, rng: random.Random | None = None, where: str = "this call",
-                  required: bool = False) -> random.Random:
+def random_source(
+    seed: int | None = None, rng: random.Random | None = None, where: str = "this call", required: bool = False
+) -> random.Random:
     """The random source of a call that takes ``seed=`` or ``rng=``: ``rng`` itself, or
     ``random.Random(seed)``. The same seed gives the same source, so the same deals and choices.
 
@@ -178,16 +185,17 @@ class Action:
     __slots__ = ("seat", "kind", "card", "target", "_text")
     #: the kinds' texts, in :class:`ActionKind` order (kept for callers; derived from the enum)
     KINDS: tuple[str, ...] = tuple(ActionKind)
-    _PLAY: list[list["Action"]] = []
-    _SIMPLE: dict[tuple[int, str], "Action"] = {}
+    _PLAY: list[list[Action]] = []
+    _SIMPLE: dict[tuple[int, str], Action] = {}
 
     seat: int
     kind: ActionKind
     card: Card | None
     target: int | None
 
-    def __new__(cls, seat: int | str, kind: str | None = None, card: Card | None = None,
-                target: int | None = None) -> "Action":
+    def __new__(
+        cls, seat: int | str, kind: str | None = None, card: Card | None = None, target: int | None = None
+    ) -> Action:
         if kind is None and card is None and target is None and isinstance(seat, str):
             return Action.parse(seat)  # Action('p2 in'), the repr's form
         if type(seat) is not int or not 0 <= seat < MAX_SEATS:
@@ -225,27 +233,31 @@ class Action:
         raise AttributeError(f"an Action is immutable (interned and shared): cannot delete {name!r}")
 
     @staticmethod
-    def play(seat: int, card: Card) -> "Action":
+    def play(seat: int, card: Card) -> Action:
         """The interned action "seat plays card" (R4.10).
 
         Raises:
             ValueError: for a seat outside 0..5 or a card that is not a :class:`Card`.
         """
         if type(seat) is not int or not 0 <= seat < MAX_SEATS or not isinstance(card, Card):
-            raise ValueError(f"no play action for seat {seat!r} and card {card!r}: seats are 0..{MAX_SEATS - 1}, "
-                             "cards are Card objects (R1.6, R2.2)")
+            raise ValueError(
+                f"no play action for seat {seat!r} and card {card!r}: seats are 0..{MAX_SEATS - 1}, "
+                "cards are Card objects (R1.6, R2.2)"
+            )
         return Action._PLAY[seat][card.index]
 
     @staticmethod
-    def _simple(seat: int, key: str) -> "Action":
+    def _simple(seat: int, key: str) -> Action:
         a = Action._SIMPLE.get((seat, key)) if type(seat) is int else None
         if a is None:
-            raise ValueError(f"no action {key!r} for seat {seat!r}: seats are 0..{MAX_SEATS - 1} (p1..p{MAX_SEATS}), "
-                             "targets 2..5 (R2.2, R4.8)")
+            raise ValueError(
+                f"no action {key!r} for seat {seat!r}: seats are 0..{MAX_SEATS - 1} (p1..p{MAX_SEATS}), "
+                "targets 2..5 (R2.2, R4.8)"
+            )
         return a
 
     @staticmethod
-    def declare(seat: int, stay_in: bool) -> "Action":
+    def declare(seat: int, stay_in: bool) -> Action:
         """The interned declaration ``in`` or ``out`` of a seat (R4.5).
 
         Raises:
@@ -254,7 +266,7 @@ class Action:
         return Action._simple(seat, "in" if stay_in else "out")
 
     @staticmethod
-    def general_rams(seat: int) -> "Action":
+    def general_rams(seat: int) -> Action:
         """The interned General Rams announcement of a seat (R4.7).
 
         Raises:
@@ -263,7 +275,7 @@ class Action:
         return Action._simple(seat, "gr")
 
     @staticmethod
-    def pass_(seat: int) -> "Action":
+    def pass_(seat: int) -> Action:
         """The interned "no announcement" of a seat for the current question (R4.7, R4.8).
 
         Raises:
@@ -272,7 +284,7 @@ class Action:
         return Action._simple(seat, "pass")
 
     @staticmethod
-    def announce_target(seat: int, target: int) -> "Action":
+    def announce_target(seat: int, target: int) -> Action:
         """The interned target announcement ``t2``..``t5`` of a seat (R4.8).
 
         Raises:
@@ -283,7 +295,7 @@ class Action:
         return Action._simple(seat, f"t{target}")
 
     @staticmethod
-    def parse(text: str, n_seats: int = MAX_SEATS) -> "Action":
+    def parse(text: str, n_seats: int = MAX_SEATS) -> Action:
         """Parse an action string: ``"p3 in"``, ``"p1 out"``, ``"p2 gr"``, ``"p2 pass"``,
         ``"p4 t3"``, ``"p2 pl AS"``.
 
@@ -314,10 +326,10 @@ class Action:
     def __reduce__(self):
         return (Action.parse, (self._text,))
 
-    def __copy__(self) -> "Action":
+    def __copy__(self) -> Action:
         return self
 
-    def __deepcopy__(self, memo) -> "Action":
+    def __deepcopy__(self, memo) -> Action:
         return self
 
 
@@ -359,8 +371,9 @@ def effective_suit(card: Card, trump: str) -> str:
     return trump if card.suit is None else card.suit
 
 
-def legal_plays(cards: Sequence[Card], trick: Sequence[tuple[int, Card]], trump: str,
-                overtrump: str = "always") -> list[Card]:
+def legal_plays(
+    cards: Sequence[Card], trick: Sequence[tuple[int, Card]], trump: str, overtrump: str = "always"
+) -> list[Card]:
     """The cards of ``cards`` that may be played to ``trick`` (R4.10).
 
     Args:
@@ -430,8 +443,9 @@ def trick_winner(trick: Sequence[tuple[int, Card]], trump: str) -> int:
     return best_seat
 
 
-def deal_cards(deck: Sequence[Card], cut: int, order: Sequence[int], first_batch: int,
-               n_seats: int) -> tuple[list[list[Card]], Card, list[Card], list[Card]]:
+def deal_cards(
+    deck: Sequence[Card], cut: int, order: Sequence[int], first_batch: int, n_seats: int
+) -> tuple[list[list[Card]], Card, list[Card], list[Card]]:
     """Cut and deal (R4.2–R4.4, D-19: dealer's left first, dealer last in each round, from the top).
 
     Args:
@@ -456,7 +470,7 @@ def deal_cards(deck: Sequence[Card], cut: int, order: Sequence[int], first_batch
     pos = 0
     for batch in (first_batch, 5 - first_batch):
         for seat in order:
-            hands[seat].extend(cards[pos:pos + batch])
+            hands[seat].extend(cards[pos : pos + batch])
             pos += batch
     aside: list[Card] = []
     while pos < len(cards) and cards[pos].suit is None:  # D-9: jokers turned aside
@@ -464,7 +478,7 @@ def deal_cards(deck: Sequence[Card], cut: int, order: Sequence[int], first_batch
         pos += 1
     if pos >= len(cards):
         raise ValueError("not enough cards for a turn-up (R4.4)")
-    return hands, cards[pos], aside, cards[pos + 1:]
+    return hands, cards[pos], aside, cards[pos + 1 :]
 
 
 @dataclass(frozen=True)
@@ -587,14 +601,40 @@ class Hand:
     #: R4.4, and a hand history does not record it); ``"cache"`` derived from the rest for
     #: speed, shared, not compared. A new attribute goes here and into :meth:`_setup`.
     STATE: ClassVar[tuple[tuple[str, str], ...]] = (
-        ("rules", "same"), ("n_seats", "same"), ("dealer", "same"), ("seated", "same"), ("order", "same"),
-        ("stacks", "list"), ("start_stacks", "same"), ("carry_in", "same"), ("pot", "same"),
-        ("hands", "lists"), ("dealt", "same"), ("turn_up", "same"), ("turned_aside", "list"),
-        ("trump", "same"), ("cut", "same"), ("stock", "stock"), ("phase", "same"), ("to_act", "same"),
-        ("declarations", "list"), ("active", "list"), ("general_rams", "same"), ("targets", "dict"),
-        ("_ask", "list"), ("tricks", "list"), ("current", "list"), ("leader", "same"),
-        ("tricks_won", "list"), ("history", "list"), ("settlement", "same"), ("_thrown_in", "same"),
-        ("_legal", "cache"), ("_legal_at", "cache"), ("_next_active", "cache"), ("_unknown", "cache"),
+        ("rules", "same"),
+        ("n_seats", "same"),
+        ("dealer", "same"),
+        ("seated", "same"),
+        ("order", "same"),
+        ("stacks", "list"),
+        ("start_stacks", "same"),
+        ("carry_in", "same"),
+        ("pot", "same"),
+        ("hands", "lists"),
+        ("dealt", "same"),
+        ("turn_up", "same"),
+        ("turned_aside", "list"),
+        ("trump", "same"),
+        ("cut", "same"),
+        ("stock", "stock"),
+        ("phase", "same"),
+        ("to_act", "same"),
+        ("declarations", "list"),
+        ("active", "list"),
+        ("general_rams", "same"),
+        ("targets", "dict"),
+        ("_ask", "list"),
+        ("tricks", "list"),
+        ("current", "list"),
+        ("leader", "same"),
+        ("tricks_won", "list"),
+        ("history", "list"),
+        ("settlement", "same"),
+        ("_thrown_in", "same"),
+        ("_legal", "cache"),
+        ("_legal_at", "cache"),
+        ("_next_active", "cache"),
+        ("_unknown", "cache"),
     )
     __slots__ = tuple(name for name, _ in STATE)
     # copy(), __copy__() and fingerprint() are generated from STATE below the class.
@@ -602,9 +642,18 @@ class Hand:
     # -- construction -----------------------------------------------------
 
     @classmethod
-    def new(cls, rules: Rules, stacks: Sequence[int], dealer: int, rng: random.Random | None = None,
-            pot: int = 0, seated: Sequence[int] | None = None, *, seed: int | None = None,
-            cut: int | None = None) -> "Hand":
+    def new(
+        cls,
+        rules: Rules,
+        stacks: Sequence[int],
+        dealer: int,
+        rng: random.Random | None = None,
+        pot: int = 0,
+        seated: Sequence[int] | None = None,
+        *,
+        seed: int | None = None,
+        cut: int | None = None,
+    ) -> Hand:
         """Take the ante, shuffle with ``rng`` (or ``random.Random(seed)``), cut at a random
         point or at the cutter's ``cut``, deal (R4.1–R4.4).
 
@@ -648,12 +697,19 @@ class Hand:
         _check_table(rules, stacks, dealer, seated_t, pot)
         order = order_from_dealer(dealer, seated_t, n)
         hands, turn_up, aside, stock = deal_cards(deck, cut, order, rules.first_batch, n)
-        return cls._setup(rules, stacks, dealer, seated_t, order, hands, turn_up, aside, pot, cut, stock,
-                          unknown=False)
+        return cls._setup(rules, stacks, dealer, seated_t, order, hands, turn_up, aside, pot, cut, stock, unknown=False)
 
     @classmethod
-    def from_deck(cls, rules: Rules, stacks: Sequence[int], dealer: int, deck: Sequence[Card], cut: int,
-                  pot: int = 0, seated: Sequence[int] | None = None) -> "Hand":
+    def from_deck(
+        cls,
+        rules: Rules,
+        stacks: Sequence[int],
+        dealer: int,
+        deck: Sequence[Card],
+        cut: int,
+        pot: int = 0,
+        seated: Sequence[int] | None = None,
+    ) -> Hand:
         """Take the ante and deal from a given shuffled ``deck`` (top first) cut at ``cut`` (R4.1–R4.4).
 
         Raises:
@@ -664,18 +720,29 @@ class Hand:
         _check_table(rules, stacks, dealer, seated_t, pot)
         expected = sorted(c.index for c in make_deck(rules.deck, rules.jokers))
         if any(not isinstance(c, Card) for c in deck) or sorted(c.index for c in deck) != expected:
-            raise ValueError(f"the deck must be exactly the {rules.deck} deck"
-                             f"{' with jokers' if rules.jokers else ''} (R1)")
+            raise ValueError(
+                f"the deck must be exactly the {rules.deck} deck{' with jokers' if rules.jokers else ''} (R1)"
+            )
         order = order_from_dealer(dealer, seated_t, n)
         hands, turn_up, aside, stock = deal_cards(deck, cut, order, rules.first_batch, n)
-        return cls.from_cards(rules, stacks, dealer, hands, turn_up, aside, pot=pot, seated=seated_t,
-                              cut=cut, stock=stock)
+        return cls.from_cards(
+            rules, stacks, dealer, hands, turn_up, aside, pot=pot, seated=seated_t, cut=cut, stock=stock
+        )
 
     @classmethod
-    def from_cards(cls, rules: Rules, stacks: Sequence[int], dealer: int,
-                   hands: Sequence[Sequence[Card | None]], turn_up: Card,
-                   turned_aside: Iterable[Card] = (), pot: int = 0, seated: Sequence[int] | None = None,
-                   cut: int | None = None, stock: Sequence[Card] | None = None) -> "Hand":
+    def from_cards(
+        cls,
+        rules: Rules,
+        stacks: Sequence[int],
+        dealer: int,
+        hands: Sequence[Sequence[Card | None]],
+        turn_up: Card,
+        turned_aside: Iterable[Card] = (),
+        pot: int = 0,
+        seated: Sequence[int] | None = None,
+        cut: int | None = None,
+        stock: Sequence[Card] | None = None,
+    ) -> Hand:
         """Take the ante (R4.1) and set up a hand with the given dealt cards.
 
         Args:
@@ -715,20 +782,44 @@ class Hand:
             if c is None:
                 continue
             if c.index not in deck_set:
-                raise ValueError(f"card {c} is not in the {rules.deck} deck"
-                                 f"{' with jokers' if rules.jokers else ''} (R1)")
+                raise ValueError(
+                    f"card {c} is not in the {rules.deck} deck{' with jokers' if rules.jokers else ''} (R1)"
+                )
             if c.index in seen:
                 raise ValueError(f"card {c} is dealt twice (R1)")
             seen.add(c.index)
         if any(not c.is_joker for c in aside):
             raise ValueError("only jokers are turned aside before the turn-up (D-9)")
-        return cls._setup(rules, stacks, dealer, seated_t, order_from_dealer(dealer, seated_t, n), hands, turn_up,
-                          aside, pot, cut, stock)
+        return cls._setup(
+            rules,
+            stacks,
+            dealer,
+            seated_t,
+            order_from_dealer(dealer, seated_t, n),
+            hands,
+            turn_up,
+            aside,
+            pot,
+            cut,
+            stock,
+        )
 
     @classmethod
-    def _setup(cls, rules: Rules, stacks: Sequence[int], dealer: int, seated_t: tuple[int, ...],
-               order: tuple[int, ...], hands: Sequence[Sequence[Card | None]], turn_up: Card, aside: list[Card],
-               pot: int, cut: int | None, stock: Sequence[Card] | None, unknown: bool | None = None) -> "Hand":
+    def _setup(
+        cls,
+        rules: Rules,
+        stacks: Sequence[int],
+        dealer: int,
+        seated_t: tuple[int, ...],
+        order: tuple[int, ...],
+        hands: Sequence[Sequence[Card | None]],
+        turn_up: Card,
+        aside: list[Card],
+        pot: int,
+        cut: int | None,
+        stock: Sequence[Card] | None,
+        unknown: bool | None = None,
+    ) -> Hand:
         """Build the state from already validated inputs and take the ante (R4.1)."""
         n = len(stacks)
         self = cls.__new__(cls)
@@ -815,8 +906,7 @@ class Hand:
                     return []  # unknown cards (??) of a replayed history cannot be played
                 table = Action._PLAY[seat]
                 if self.current:
-                    legal = [table[c.index] for c in legal_plays(cards, self.current, self.trump,
-                                                                  self.rules.overtrump)]
+                    legal = [table[c.index] for c in legal_plays(cards, self.current, self.trump, self.rules.overtrump)]
                 else:  # R4.10: the leader plays any card
                     legal = [table[c.index] for c in cards]
                 self._legal = legal
@@ -829,8 +919,9 @@ class Hand:
         if ph is _GENERAL_RAMS:
             return [Action._SIMPLE[(seat, "gr")], Action._SIMPLE[(seat, "pass")]]
         if ph is _TARGETS:  # R4.8: pass, or one of the targets offered
-            return [Action._SIMPLE[(seat, "pass")]] + [Action._SIMPLE[(seat, f"t{t}")]
-                                                        for t in self.rules.targets_offered]
+            return [Action._SIMPLE[(seat, "pass")]] + [
+                Action._SIMPLE[(seat, f"t{t}")] for t in self.rules.targets_offered
+            ]
         return []
 
     def legal_cards(self) -> list[Card]:
@@ -940,8 +1031,9 @@ class Hand:
             current=tuple(self.current),
             leader=self.leader,
             tricks_won=tuple(self.tricks_won),
-            cards_left=tuple(len(h) if s in self.active or self.phase is Phase.DECLARE else 0
-                             for s, h in enumerate(self.hands)),
+            cards_left=tuple(
+                len(h) if s in self.active or self.phase is Phase.DECLARE else 0 for s, h in enumerate(self.hands)
+            ),
             stacks=tuple(self.stacks),
             pot=self.pot,
             legal=tuple(self.legal_actions()) if self.to_act == seat else (),
@@ -968,8 +1060,9 @@ class Hand:
                 except ValueError as e:
                     raise IllegalActionError(str(action), str(e), "R4.12") from None
             elif not isinstance(action, Action):
-                raise IllegalActionError(repr(action), "not an action: give an Action or its text, "
-                                         "e.g. 'p2 pl AS'", "R4.12")
+                raise IllegalActionError(
+                    repr(action), "not an action: give an Action or its text, e.g. 'p2 pl AS'", "R4.12"
+                )
         ph = self.phase
         # fast path for the common case: a legal card play
         if ph is _PLAYING:
@@ -978,13 +1071,21 @@ class Hand:
                 return
             if action.kind == "pl" and action.seat == self.to_act:
                 cards = self.hands[action.seat]
-                if action.card in cards and None not in cards and (
+                if (
+                    action.card in cards
+                    and None not in cards
+                    and (
                         not self.current
-                        or action.card in legal_plays(cards, self.current, self.trump, self.rules.overtrump)):
+                        or action.card in legal_plays(cards, self.current, self.trump, self.rules.overtrump)
+                    )
+                ):
                     self._play(action)
                     return
-        elif ph is _DECLARE and action.seat == self.to_act and (
-                action.kind is _KIND_IN or (action.kind is _KIND_OUT and not self._dealer_forced())):
+        elif (
+            ph is _DECLARE
+            and action.seat == self.to_act
+            and (action.kind is _KIND_IN or (action.kind is _KIND_OUT and not self._dealer_forced()))
+        ):
             self._declare(action)
             return
         why = self.why_illegal(action)
@@ -1099,8 +1200,14 @@ class Hand:
         self.to_act = None
         self.leader = None if not self.tricks or len(self.tricks) == 5 else self.leader
         self.settlement = settle(
-            rules=self.rules, order=self.order, active=self.active, tricks_won=self.tricks_won,
-            stacks=self.stacks, pot=self.pot, general_rams=self.general_rams, targets=self.targets,
+            rules=self.rules,
+            order=self.order,
+            active=self.active,
+            tricks_won=self.tricks_won,
+            stacks=self.stacks,
+            pot=self.pot,
+            general_rams=self.general_rams,
+            targets=self.targets,
             thrown_in=self._thrown_in,
         )
         self.stacks = list(self.settlement.stacks_after)
@@ -1113,14 +1220,14 @@ class Hand:
         i = order.index(seat) + 1
         return order[i] if i < len(order) else order[0]
 
-
-    def __deepcopy__(self, memo) -> "Hand":
+    def __deepcopy__(self, memo) -> Hand:
         return self.copy()
 
     def __repr__(self) -> str:
-        return (f"<Hand phase={self.phase.value} to_act={None if self.to_act is None else seat_name(self.to_act)}"
-                f" trump={self.trump} pot={self.pot} tricks={len(self.tricks)}>")
-
+        return (
+            f"<Hand phase={self.phase.value} to_act={None if self.to_act is None else seat_name(self.to_act)}"
+            f" trump={self.trump} pot={self.pot} tricks={len(self.tricks)}>"
+        )
 
 
 #: how each kind of :attr:`Hand.STATE` is copied and compared (None: not compared)
@@ -1138,17 +1245,20 @@ def _derive_state_methods() -> None:
     """Generate Hand.copy and Hand.fingerprint from Hand.STATE (plain attribute code: copy is hot)."""
     copies = "".join(f"\n    new.{f} = {_STATE_KINDS[k][0].format(f)}" for f, k in Hand.STATE)
     prints = ", ".join(_STATE_KINDS[k][1].format(f) for f, k in Hand.STATE if _STATE_KINDS[k][1] is not None)
-    src = (f"def copy(s):\n    new = _new(Hand){copies}\n"
-           f"    return new\n\ndef fingerprint(s):\n    return ({prints},)\n")
+    src = f"def copy(s):\n    new = _new(Hand){copies}\n    return new\n\ndef fingerprint(s):\n    return ({prints},)\n"
     ns: dict = {"_new": object.__new__, "Hand": Hand}
-    exec(src, ns)  # noqa: S102 - source built from the constant Hand.STATE only
+    exec(src, ns)
     copy, fingerprint = ns["copy"], ns["fingerprint"]
     copy.__qualname__, fingerprint.__qualname__ = "Hand.copy", "Hand.fingerprint"
-    copy.__doc__ = ("A cheap independent copy (for search): mutating one never changes the other.\n\n"
-                    "Derived from :attr:`Hand.STATE`: containers are copied, immutable values shared.")
-    fingerprint.__doc__ = ("A tuple of the whole state that matters for equality, every attribute of\n"
-                           ":attr:`Hand.STATE` except the undealt stock and caches; equal fingerprints mean\n"
-                           "equal states (for tests, e.g. that a refused action changed nothing, R4.12).")
+    copy.__doc__ = (
+        "A cheap independent copy (for search): mutating one never changes the other.\n\n"
+        "Derived from :attr:`Hand.STATE`: containers are copied, immutable values shared."
+    )
+    fingerprint.__doc__ = (
+        "A tuple of the whole state that matters for equality, every attribute of\n"
+        ":attr:`Hand.STATE` except the undealt stock and caches; equal fingerprints mean\n"
+        "equal states (for tests, e.g. that a refused action changed nothing, R4.12)."
+    )
     Hand.copy = Hand.__copy__ = copy
     Hand.fingerprint = fingerprint
 
@@ -1156,34 +1266,44 @@ def _derive_state_methods() -> None:
 _derive_state_methods()
 
 
-def _check_table(rules: Rules, stacks: Sequence[int], dealer: int, seated_t: tuple[int, ...],
-                 pot: int = 0) -> None:
+def _check_table(rules: Rules, stacks: Sequence[int], dealer: int, seated_t: tuple[int, ...], pot: int = 0) -> None:
     """Validate the table of a new hand (R2.1, R3.2, R3.3, R3.5, R5.4); see :func:`check_table`."""
     if not isinstance(rules, Rules):
         raise TypeError(f"rules must be a Rules object, not {type(rules).__name__} (R8)")
     if type(pot) is not int or pot < 0:
-        raise TableError(f"pot {pot!r}: the carry-over pot is a whole number of counters >= 0 (R5.4)", "pot",
-                         None, "R5.4")
+        raise TableError(
+            f"pot {pot!r}: the carry-over pot is a whole number of counters >= 0 (R5.4)", "pot", None, "R5.4"
+        )
     n = len(stacks)
     if not 2 <= n <= MAX_SEATS:
         raise TableError(f"{n} seat slots: allowed are 2..{MAX_SEATS} (R2.1)", "stacks", None, "R2.1")
     if len(seated_t) < 2 or any(not 0 <= s < n for s in seated_t) or len(set(seated_t)) != len(seated_t):
-        raise TableError(f"seated {seated_t}: need at least two distinct seats of 0..{n - 1} (R2.1, R3.5)",
-                         "seated", None, "R2.1")
+        raise TableError(
+            f"seated {seated_t}: need at least two distinct seats of 0..{n - 1} (R2.1, R3.5)", "seated", None, "R2.1"
+        )
     if dealer not in seated_t:
         raise TableError(f"the dealer {seat_name(dealer)} is not seated (R3.2)", "dealer", None, "R3.2")
     for s in range(n):
         if type(stacks[s]) is not int or stacks[s] < 0:
-            raise TableError(f"stack of {seat_name(s)} is {stacks[s]!r}: stacks are whole numbers of counters >= 0 "
-                             "(R3.3)", "stacks", s, "R3.3")
+            raise TableError(
+                f"stack of {seat_name(s)} is {stacks[s]!r}: stacks are whole numbers of counters >= 0 (R3.3)",
+                "stacks",
+                s,
+                "R3.3",
+            )
     for s in seated_t:
         if stacks[s] < rules.ante:
-            raise TableError(f"{seat_name(s)} has {stacks[s]} counters and cannot pay the ante "
-                             f"{rules.ante} (R3.5)", "stacks", s, "R3.5")
+            raise TableError(
+                f"{seat_name(s)} has {stacks[s]} counters and cannot pay the ante {rules.ante} (R3.5)",
+                "stacks",
+                s,
+                "R3.5",
+            )
 
 
-def check_table(rules: Rules, stacks: Sequence[int], dealer: int, seated: Sequence[int] | None = None,
-                pot: int = 0) -> None:
+def check_table(
+    rules: Rules, stacks: Sequence[int], dealer: int, seated: Sequence[int] | None = None, pot: int = 0
+) -> None:
     """Check the table of a new hand as :meth:`Hand.new`, :meth:`Hand.from_deck` and
     :meth:`Hand.from_cards` do, without dealing: 2..6 seat slots (R2.1), at least two
     distinct seated seats (R2.1, R3.5), a seated dealer (R3.2), stacks that are whole
@@ -1212,7 +1332,8 @@ def check_table(rules: Rules, stacks: Sequence[int], dealer: int, seated: Sequen
 
 def _phase_rule(ph: Phase) -> str:
     return {Phase.DECLARE: "R4.5", Phase.GENERAL_RAMS: "R4.7", Phase.TARGETS: "R4.8", Phase.PLAY: "R4.10"}.get(
-        ph, "R4.12")
+        ph, "R4.12"
+    )
 
 
 # re-exported for convenience

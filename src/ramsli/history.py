@@ -36,9 +36,10 @@ from __future__ import annotations
 import dataclasses
 import re
 import tomllib
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Iterable, Sequence
+from typing import Any
 
 from ramsli.cards import Card, CardError, make_deck
 from ramsli.errors import IllegalActionError, RamsliError, SessionError, TableError
@@ -46,7 +47,9 @@ from ramsli.hand import MAX_SEATS, Action, Hand, check_table, parse_seat, seat_n
 from ramsli.rules import OPTIONS, Rules, RulesError
 from ramsli.session import EndReason, Session, check_names, check_players, forbidden_name_char
 from ramsli.settlement import Settlement
-from ramsli.toml_text import key_value as _kv, quote as _q, value as _val
+from ramsli.toml_text import key_value as _kv
+from ramsli.toml_text import quote as _q
+from ramsli.toml_text import value as _val
 
 __all__ = [
     "FORMAT",
@@ -72,8 +75,23 @@ SESSION_FORMAT = "ramsli-session/1"
 UNKNOWN = "??"
 
 _TOP_KEYS = ("format", "hand", "seats", "seated", "dealer", "stacks", "pot", "rules", "deal", "play", "settlement")
-_SETTLEMENT_KEYS = ("kind", "pot", "winners", "share", "carry_over", "bete", "general_rams", "general_rams_made",
-                    "targets", "tricks", "won", "paid", "shortfall", "stacks_after", "payments")
+_SETTLEMENT_KEYS = (
+    "kind",
+    "pot",
+    "winners",
+    "share",
+    "carry_over",
+    "bete",
+    "general_rams",
+    "general_rams_made",
+    "targets",
+    "tricks",
+    "won",
+    "paid",
+    "shortfall",
+    "stacks_after",
+    "payments",
+)
 
 
 class HistoryError(RamsliError, ValueError):
@@ -99,7 +117,7 @@ class HistoryError(RamsliError, ValueError):
             where = f"{self.path}:{self.line}: " if self.line is not None else f"{self.path}: "
         return where + self.reason
 
-    def with_path(self, path: str | Path) -> "HistoryError":
+    def with_path(self, path: str | Path) -> HistoryError:
         """The same error with ``path`` set (for messages like ``hand.toml:12: ...``)."""
         return HistoryError(self.reason, self.line, str(path))
 
@@ -118,8 +136,9 @@ class ReplayError(IllegalActionError):
         path: the hand file, when known (set by :func:`read_session`).
     """
 
-    def __init__(self, position: int, action: str, reason: str, rule: str, line: int | None = None,
-                 path: str | None = None) -> None:
+    def __init__(
+        self, position: int, action: str, reason: str, rule: str, line: int | None = None, path: str | None = None
+    ) -> None:
         super().__init__(action, reason, rule)
         self.position = position
         self.line = line
@@ -189,8 +208,13 @@ class _Lines:
                     depth += 1
                 elif ch in "]}":
                     depth -= 1
-                elif depth == 1 and key is not None and not ch.isspace() and ch != "," and (
-                        j == 0 or raw[j - 1] in " ,[\t"):
+                elif (
+                    depth == 1
+                    and key is not None
+                    and not ch.isspace()
+                    and ch != ","
+                    and (j == 0 or raw[j - 1] in " ,[\t")
+                ):
                     self.elems[key].append(lineno)  # a bare value (number, true/false) in an array
                 j += 1
 
@@ -210,6 +234,7 @@ class _Lines:
 
 
 # -- the settlement as recorded ------------------------------------------------------------------
+
 
 def _seat_or_pot(s: int | None) -> str:
     return "pot" if s is None else seat_name(s)
@@ -244,8 +269,17 @@ def settlement_record(settlement: Settlement) -> dict[str, Any]:
     rec["paid"] = [s.paid(i) for i in range(n)]
     rec["shortfall"] = [short.get(i, 0) for i in range(n)]
     rec["stacks_after"] = list(s.stacks_after)
-    rec["payments"] = [{"step": p.step, "from": _seat_or_pot(p.payer), "to": _seat_or_pot(p.payee),
-                        "owed": p.owed, "paid": p.paid, "reason": str(p.reason)} for p in s.payments]
+    rec["payments"] = [
+        {
+            "step": p.step,
+            "from": _seat_or_pot(p.payer),
+            "to": _seat_or_pot(p.payee),
+            "owed": p.owed,
+            "paid": p.paid,
+            "reason": str(p.reason),
+        }
+        for p in s.payments
+    ]
     return rec
 
 
@@ -277,22 +311,29 @@ def _decode(raw: bytes) -> str:
         raw = raw[3:]
     nul = raw.find(b"\x00")
     if nul >= 0:
-        raise HistoryError("the file holds NUL bytes: it is a binary file, not a hand history (UTF-8 TOML text)",
-                           raw.count(b"\n", 0, nul) + 1)
+        raise HistoryError(
+            "the file holds NUL bytes: it is a binary file, not a hand history (UTF-8 TOML text)",
+            raw.count(b"\n", 0, nul) + 1,
+        )
     try:
         return raw.decode("utf-8")
     except UnicodeDecodeError as e:
         line = raw.count(b"\n", 0, e.start) + 1
         col = e.start - (raw.rfind(b"\n", 0, e.start) + 1) + 1
-        raise HistoryError(f"column {col}: byte 0x{raw[e.start]:02X} is not UTF-8 ({e.reason}); a history is "
-                           "UTF-8 text (save it as UTF-8, not Latin-1 or a binary file)", line) from None
+        raise HistoryError(
+            f"column {col}: byte 0x{raw[e.start]:02X} is not UTF-8 ({e.reason}); a history is "
+            "UTF-8 text (save it as UTF-8, not Latin-1 or a binary file)",
+            line,
+        ) from None
 
 
 #: How deeply arrays and inline tables may nest in a history (the format needs 3 levels:
 #: ``payments = [{ ... }]`` in ``[settlement]``, ``cut = [["p1 AS"]]`` in ``session.toml``).
 MAX_NESTING = 16
-_TOO_DEEP = ("not valid TOML (nested too deeply): arrays or inline tables inside each other more than "
-             f"{MAX_NESTING} levels deep; a hand history nests at most 3 levels (e.g. payments = [{{ ... }}])")
+_TOO_DEEP = (
+    "not valid TOML (nested too deeply): arrays or inline tables inside each other more than "
+    f"{MAX_NESTING} levels deep; a hand history nests at most 3 levels (e.g. payments = [{{ ... }}])"
+)
 
 
 def _nesting_line(text: str) -> int:
@@ -356,18 +397,23 @@ def _loads(text: str) -> dict[str, Any]:
     except RecursionError:
         raise HistoryError(_TOO_DEEP, _nesting_line(text)) from None
     except MemoryError:
-        raise HistoryError("not valid TOML (too large to read: out of memory); a hand history is a few kB",
-                           None) from None
+        raise HistoryError(
+            "not valid TOML (too large to read: out of memory); a hand history is a few kB", None
+        ) from None
     except tomllib.TOMLDecodeError as e:
         m = re.search(r"line (\d+)", str(e))
         if m:
             raise HistoryError(f"not valid TOML: {e}", int(m.group(1))) from None
         last = max(1, len(text.splitlines()))
-        raise HistoryError(f"not valid TOML: {e}: the text ends in the middle of a value or table "
-                           "(is the file cut short?)", last) from None
+        raise HistoryError(
+            f"not valid TOML: {e}: the text ends in the middle of a value or table (is the file cut short?)", last
+        ) from None
     except ValueError:  # not a TOMLDecodeError: an integer of more than 4300 digits
-        raise HistoryError("not valid TOML: it holds a number of more than 4300 digits; the numbers of a hand "
-                           "history are counters and hand numbers", None) from None
+        raise HistoryError(
+            "not valid TOML: it holds a number of more than 4300 digits; the numbers of a hand "
+            "history are counters and hand numbers",
+            None,
+        ) from None
     # data nested [[[...]]] ([dict]s: one level per dotted table too) is refused before any check walks it
     if _too_deep(data):
         raise HistoryError(_TOO_DEEP, _nesting_line(text))
@@ -387,7 +433,7 @@ _TABLE_KEYS = {
 }
 
 
-def _table_fault(e: TableError, L: "_Lines", path: str | None = None) -> HistoryError:
+def _table_fault(e: TableError, L: _Lines, path: str | None = None) -> HistoryError:
     """The engine's refusal of a table as a HistoryError: its message, at the line of the
     input it names (``field``), of the element (``index``) when the input is an array."""
     table, key, prefix = _TABLE_KEYS.get(e.field, ("", "", ""))
@@ -398,15 +444,16 @@ def _table_fault(e: TableError, L: "_Lines", path: str | None = None) -> History
     return HistoryError(prefix + str(e), line, path)
 
 
-def _check_seats(names: Any, L: "_Lines", path: str | None = None) -> None:
+def _check_seats(names: Any, L: _Lines, path: str | None = None) -> None:
     """The ``seats`` of a history: a list of names, checked by the engine (R2.1, R2.2).
 
     Raises:
         HistoryError: at the line of ``seats`` (or of the bad name).
     """
     if not isinstance(names, list):
-        raise HistoryError(f"seats must be a list of 2..{MAX_SEATS} names, like [\"Anna\", \"Bruno\"] (R2.1)",
-                           L.key("", "seats"), path)
+        raise HistoryError(
+            f'seats must be a list of 2..{MAX_SEATS} names, like ["Anna", "Bruno"] (R2.1)', L.key("", "seats"), path
+        )
     try:
         check_names(names)
     except TableError as e:
@@ -426,25 +473,32 @@ def _check_rules(rtab: Any, err: Any) -> Rules:
         if k not in OPTIONS:
             raise err(f"unknown option {k!r} (R8); allowed are {', '.join(OPTIONS)}", k)
         if k == "end" and (not isinstance(v, list) or not all(isinstance(x, str) for x in v)):
-            raise err(f"option 'end': {v!r} is not a list of session ends; write a list like "
-                      "end = [\"hands:10\"] or end = [] (R3.6)", k)
+            raise err(
+                f"option 'end': {v!r} is not a list of session ends; write a list like "
+                'end = ["hands:10"] or end = [] (R3.6)',
+                k,
+            )
         try:
             Rules.from_dict({k: v})
         except (RulesError, TypeError) as e:
             raise err(str(e), k) from None
     missing = [k for k in OPTIONS if k != "players" and k not in rtab]
     if missing:
-        raise err(f"[rules] misses option{'s' if len(missing) > 1 else ''} {', '.join(missing)}: a history lists "
-                  "every option of R8 (as `ramsli rules --toml` prints them; only players may be left out), so "
-                  "no default is filled in", "")
+        raise err(
+            f"[rules] misses option{'s' if len(missing) > 1 else ''} {', '.join(missing)}: a history lists "
+            "every option of R8 (as `ramsli rules --toml` prints them; only players may be left out), so "
+            "no default is filled in",
+            "",
+        )
     try:
         rules = Rules.from_dict(rtab)
     except (RulesError, TypeError) as e:  # pragma: no cover - every option was checked alone
         raise err(str(e), "") from None
     for text, cond in zip(rtab["end"], rules.end):  # (two ends of one kind: refused by Rules, R3.6)
         if str(cond) != text:
-            raise err(f"option 'end': {text!r} is not written as the engine writes it; write {str(cond)!r} (R3.6)",
-                      "end")
+            raise err(
+                f"option 'end': {text!r} is not written as the engine writes it; write {str(cond)!r} (R3.6)", "end"
+            )
     return rules
 
 
@@ -455,6 +509,7 @@ def _rules_diff(mine: Rules, theirs: Rules) -> list[tuple[str, Any, Any]]:
 
 
 # -- the hand history ------------------------------------------------------------------------------
+
 
 @dataclass(frozen=True)
 class HandHistory:
@@ -496,8 +551,9 @@ class HandHistory:
     # -- building --------------------------------------------------------------------
 
     @classmethod
-    def from_hand(cls, hand: Hand, names: Sequence[str], hand_number: int | None = None,
-                  hide_folded: bool = False) -> "HandHistory":
+    def from_hand(
+        cls, hand: Hand, names: Sequence[str], hand_number: int | None = None, hide_folded: bool = False
+    ) -> HandHistory:
         """The history of a hand (finished or not) as the engine played it.
 
         Args:
@@ -521,9 +577,17 @@ class HandHistory:
             else:
                 cards.append(tuple(dealt))
         return cls(
-            rules=hand.rules, names=tuple(names), stacks=tuple(hand.start_stacks), pot=hand.carry_in,
-            dealer=hand.dealer, seated=tuple(hand.seated), cut=hand.cut, cards=tuple(cards),
-            turn_up=hand.turn_up, turned_aside=tuple(hand.turned_aside), actions=tuple(hand.history),
+            rules=hand.rules,
+            names=tuple(names),
+            stacks=tuple(hand.start_stacks),
+            pot=hand.carry_in,
+            dealer=hand.dealer,
+            seated=tuple(hand.seated),
+            cut=hand.cut,
+            cards=tuple(cards),
+            turn_up=hand.turn_up,
+            turned_aside=tuple(hand.turned_aside),
+            actions=tuple(hand.history),
             settlement=settlement_record(hand.settlement) if hand.settlement is not None else None,
             hand_number=hand_number,
         )
@@ -562,7 +626,7 @@ class HandHistory:
     # -- reading -----------------------------------------------------------------------
 
     @classmethod
-    def from_toml(cls, text: str) -> "HandHistory":
+    def from_toml(cls, text: str) -> HandHistory:
         """Parse a hand history and check its structure (not yet the actions' legality).
 
         Checked here: TOML syntax; the format version; known keys only; the table by the
@@ -589,8 +653,11 @@ class HandHistory:
                 raise err(f"unknown key {k!r}; allowed are {', '.join(_TOP_KEYS)}", "", k)
         for k in ("format", "seats", "dealer", "stacks", "pot", "rules", "deal", "play"):
             if k not in data:
-                raise HistoryError(f"missing key {k!r} (a hand history needs format, seats, dealer, stacks, pot, "
-                                   "[rules], [deal], [play])", 1)
+                raise HistoryError(
+                    f"missing key {k!r} (a hand history needs format, seats, dealer, stacks, pot, "
+                    "[rules], [deal], [play])",
+                    1,
+                )
         if data["format"] != FORMAT:
             raise err(f"format {data['format']!r} is not supported; this reader reads {FORMAT!r}", "", "format")
         hand_number = data.get("hand")
@@ -611,7 +678,7 @@ class HandHistory:
 
         if "seated" in data:
             if not isinstance(data["seated"], list):
-                raise err("seated must be a list of seats like [\"p1\", \"p2\"]", "", "seated")
+                raise err('seated must be a list of seats like ["p1", "p2"]', "", "seated")
             seated = tuple(sorted(seat(v, "seated", "", i) for i, v in enumerate(data["seated"])))
         else:
             seated = tuple(range(n))
@@ -639,14 +706,18 @@ class HandHistory:
         allowed = {"cut", "turn_up", "turned_aside"} | {seat_name(s) for s in seated}
         for k in deal:
             if k not in allowed:
-                why = (f"{k} is not seated in this hand (R3.5)" if k in {seat_name(s) for s in range(n)}
-                       else f"unknown key {k!r} in [deal]; allowed are cut, turn_up, turned_aside and "
-                            f"{', '.join(seat_name(s) for s in seated)}")
+                why = (
+                    f"{k} is not seated in this hand (R3.5)"
+                    if k in {seat_name(s) for s in range(n)}
+                    else f"unknown key {k!r} in [deal]; allowed are cut, turn_up, turned_aside and "
+                    f"{', '.join(seat_name(s) for s in seated)}"
+                )
                 raise err(why, "deal", k)
         cut = deal.get("cut")
         if cut is not None and (type(cut) is not int or not 1 <= cut <= len(deck) - 1):
-            raise err(f"cut {cut!r} must leave at least one card in each packet: 1..{len(deck) - 1} (R4.2)",
-                      "deal", "cut")
+            raise err(
+                f"cut {cut!r} must leave at least one card in each packet: 1..{len(deck) - 1} (R4.2)", "deal", "cut"
+            )
         seen: dict[Card, str] = {}
 
         def card(v: Any, key: str, index: int | None, unknown_ok: bool) -> Card | None:
@@ -673,8 +744,7 @@ class HandHistory:
                 raise err(f"missing {key} = [five cards] in [deal] (R4.3)", "deal", "")
             v = deal[key]
             if not isinstance(v, list) or len(v) != 5:
-                raise err(f"{key} must be dealt 5 cards, like [\"AS\", \"KS\", \"??\", \"??\", \"??\"] (R4.3)",
-                          "deal", key)
+                raise err(f'{key} must be dealt 5 cards, like ["AS", "KS", "??", "??", "??"] (R4.3)', "deal", key)
             cards[s] = tuple(card(x, key, i, True) for i, x in enumerate(v))
         if "turn_up" not in deal:
             raise err("missing turn_up in [deal] (R4.4)", "deal", "")
@@ -684,20 +754,24 @@ class HandHistory:
             raise err("the turn-up must be a suited card; jokers are turned aside (R4.4, D-9)", "deal", "turn_up")
         aside_raw = deal.get("turned_aside", [])
         if not isinstance(aside_raw, list):
-            raise err("turned_aside must be a list of jokers, like [\"X1\"] (D-9)", "deal", "turned_aside")
+            raise err('turned_aside must be a list of jokers, like ["X1"] (D-9)', "deal", "turned_aside")
         aside = tuple(card(x, "turned_aside", i, False) for i, x in enumerate(aside_raw))
         for i, c in enumerate(aside):
             if c is not None and not c.is_joker:
-                raise err(f"turned_aside card {i + 1}: only jokers are turned aside before the turn-up (D-9)",
-                          "deal", "turned_aside", i)
+                raise err(
+                    f"turned_aside card {i + 1}: only jokers are turned aside before the turn-up (D-9)",
+                    "deal",
+                    "turned_aside",
+                    i,
+                )
 
         # the actions
         play = data["play"]
         if not isinstance(play, dict) or set(play) - {"actions"}:
-            raise err("[play] holds one key, actions = [\"p2 in\", ...]", "play", "")
+            raise err('[play] holds one key, actions = ["p2 in", ...]', "play", "")
         raw_actions = play.get("actions", [])
         if not isinstance(raw_actions, list):
-            raise err("actions must be a list of action strings like \"p2 pl AS\"", "play", "actions")
+            raise err('actions must be a list of action strings like "p2 pl AS"', "play", "actions")
         actions = []
         for i, a in enumerate(raw_actions):
             if not isinstance(a, str):
@@ -707,13 +781,23 @@ class HandHistory:
             except ValueError as e:
                 raise err(f"action {i + 1}: {e}", "play", "actions", i) from None
             if str(act) != a:  # write -> read -> write is byte-identical: one spelling per action
-                raise err(f"action {i + 1}: {a!r} is not written as the engine writes it; write {str(act)!r} "
-                          "(lower-case seat and verb, single spaces, cards as rank AKQJT98765432 then suit "
-                          "SHDC, jokers X1 X2: R1.6)", "play", "actions", i)
+                raise err(
+                    f"action {i + 1}: {a!r} is not written as the engine writes it; write {str(act)!r} "
+                    "(lower-case seat and verb, single spaces, cards as rank AKQJT98765432 then suit "
+                    "SHDC, jokers X1 X2: R1.6)",
+                    "play",
+                    "actions",
+                    i,
+                )
             if act.kind == "pl" and None in cards[act.seat]:
-                raise err(f"action {i + 1} '{act}': the cards of {seat_name(act.seat)} are written as unknown "
-                          f"({UNKNOWN}) at line {L.key('deal', seat_name(act.seat))}, but a seat that plays "
-                          "must have all five cards recorded (R7)", "play", "actions", i)
+                raise err(
+                    f"action {i + 1} '{act}': the cards of {seat_name(act.seat)} are written as unknown "
+                    f"({UNKNOWN}) at line {L.key('deal', seat_name(act.seat))}, but a seat that plays "
+                    "must have all five cards recorded (R7)",
+                    "play",
+                    "actions",
+                    i,
+                )
             actions.append(act)
 
         # the recorded settlement (checked against the replay by replay())
@@ -723,15 +807,29 @@ class HandHistory:
                 raise err("settlement must be a table [settlement]", "", "settlement")
             for k in settlement:
                 if k not in _SETTLEMENT_KEYS:
-                    raise err(f"unknown key {k!r} in [settlement]; allowed are {', '.join(_SETTLEMENT_KEYS)}",
-                              "settlement", k)
+                    raise err(
+                        f"unknown key {k!r} in [settlement]; allowed are {', '.join(_SETTLEMENT_KEYS)}", "settlement", k
+                    )
 
-        return cls(rules=rules, names=tuple(names), stacks=tuple(stacks), pot=pot, dealer=dealer, seated=seated,
-                   cut=cut, cards=tuple(cards), turn_up=turn_up, turned_aside=tuple(aside), actions=tuple(actions),
-                   settlement=settlement, hand_number=hand_number, _source=text)
+        return cls(
+            rules=rules,
+            names=tuple(names),
+            stacks=tuple(stacks),
+            pot=pot,
+            dealer=dealer,
+            seated=seated,
+            cut=cut,
+            cards=tuple(cards),
+            turn_up=turn_up,
+            turned_aside=tuple(aside),
+            actions=tuple(actions),
+            settlement=settlement,
+            hand_number=hand_number,
+            _source=text,
+        )
 
     @classmethod
-    def read(cls, path: str | Path) -> "HandHistory":
+    def read(cls, path: str | Path) -> HandHistory:
         """Read a hand history file (UTF-8).
 
         Raises:
@@ -767,8 +865,17 @@ class HandHistory:
         """
         hands = [list(c) for c in self.cards]
         try:
-            return Hand.from_cards(self.rules, list(self.stacks), self.dealer, hands, self.turn_up,
-                                   self.turned_aside, pot=self.pot, seated=self.seated, cut=self.cut)
+            return Hand.from_cards(
+                self.rules,
+                list(self.stacks),
+                self.dealer,
+                hands,
+                self.turn_up,
+                self.turned_aside,
+                pot=self.pot,
+                seated=self.seated,
+                cut=self.cut,
+            )
         except ValueError as e:
             raise HistoryError(f"the deal is refused: {e}", self._lines().key("deal", "")) from None
 
@@ -797,8 +904,9 @@ class HandHistory:
             try:
                 hand.apply(action)
             except IllegalActionError as e:
-                raise ReplayError(i + 1, str(action), e.reason, e.rule,
-                                  self._lines().elem("play", "actions", i)) from None
+                raise ReplayError(
+                    i + 1, str(action), e.reason, e.rule, self._lines().elem("play", "actions", i)
+                ) from None
         if upto is not None or self.settlement is None:
             return hand
         self._check_settlement(hand)
@@ -813,8 +921,11 @@ class HandHistory:
         L = self._lines()
         if not hand.is_over:
             who = seat_name(hand.to_act) if hand.to_act is not None else "nobody"
-            raise HistoryError(f"a settlement is recorded, but the hand is not over after {len(self.actions)} "
-                               f"actions: {who} is to act ({hand.phase.value})", L.key("settlement", ""))
+            raise HistoryError(
+                f"a settlement is recorded, but the hand is not over after {len(self.actions)} "
+                f"actions: {who} is to act ({hand.phase.value})",
+                L.key("settlement", ""),
+            )
         assert hand.settlement is not None and self.settlement is not None
         computed = settlement_record(hand.settlement)
         recorded = self.settlement
@@ -822,14 +933,20 @@ class HandHistory:
             if k not in recorded and k not in computed:
                 continue
             if k not in recorded:
-                raise HistoryError(f"settlement: {k} is missing; the replay computes {k} = {_val(computed[k])} (R5)",
-                                   L.key("settlement", ""))
+                raise HistoryError(
+                    f"settlement: {k} is missing; the replay computes {k} = {_val(computed[k])} (R5)",
+                    L.key("settlement", ""),
+                )
             if k not in computed:
-                raise HistoryError(f"settlement: {k} is recorded, but the replay has no {k} (R5)",
-                                   L.key("settlement", k))
+                raise HistoryError(
+                    f"settlement: {k} is recorded, but the replay has no {k} (R5)", L.key("settlement", k)
+                )
             if not _strict_eq(recorded[k], computed[k]):
-                raise HistoryError(f"settlement does not match the replay: recorded {k} = {_val(recorded[k])}, "
-                                   f"the replay computes {k} = {_val(computed[k])} (R5)", L.key("settlement", k))
+                raise HistoryError(
+                    f"settlement does not match the replay: recorded {k} = {_val(recorded[k])}, "
+                    f"the replay computes {k} = {_val(computed[k])} (R5)",
+                    L.key("settlement", k),
+                )
         if hand.total() != sum(self.stacks) + self.pot:  # pragma: no cover - the engine conserves (R3.4)
             raise HistoryError("counters were created or destroyed (R3.4)")
 
@@ -839,6 +956,7 @@ class HandHistory:
 
 
 # -- sessions: a directory of hand histories -------------------------------------------------------
+
 
 @dataclass(frozen=True)
 class SessionHistory:
@@ -897,13 +1015,12 @@ def _hand_file(number: int) -> str:
     return f"hand-{number:04d}.toml"
 
 
-def session_histories(session: "Session", hide_folded: bool = False) -> list[HandHistory]:
+def session_histories(session: Session, hide_folded: bool = False) -> list[HandHistory]:
     """The hand history of every finished hand of a session's ledger, in order."""
-    return [HandHistory.from_hand(e.hand, session.names, e.number, hide_folded=hide_folded)
-            for e in session.ledger]
+    return [HandHistory.from_hand(e.hand, session.names, e.number, hide_folded=hide_folded) for e in session.ledger]
 
 
-def write_session(directory: str | Path, session: "Session", hide_folded: bool = False) -> list[Path]:
+def write_session(directory: str | Path, session: Session, hide_folded: bool = False) -> list[Path]:
     """Write a session as a directory: ``session.toml`` and ``hand-0001.toml``, ... (one
     per finished hand of the ledger; a hand in progress is not written).
 
@@ -920,11 +1037,17 @@ def write_session(directory: str | Path, session: "Session", hide_folded: bool =
     hands = session_histories(session, hide_folded)
     first_dealer = session.ledger[0].hand.dealer if session.ledger else session.dealer
     sh = SessionHistory(
-        rules=session.rules, names=tuple(session.names),
-        starting_stacks=tuple([session.rules.starting_stack] * session.n_seats), seed=session.seed,
-        first_dealer=first_dealer, cut_rounds=tuple(tuple(r) for r in session.cut_rounds),
-        end_reason=session.end_reason, winners=tuple(session.winners()) if session.is_over else (),
-        stacks=tuple(session.stacks), pot=session.pot, hands=tuple(hands),
+        rules=session.rules,
+        names=tuple(session.names),
+        starting_stacks=tuple([session.rules.starting_stack] * session.n_seats),
+        seed=session.seed,
+        first_dealer=first_dealer,
+        cut_rounds=tuple(tuple(r) for r in session.cut_rounds),
+        end_reason=session.end_reason,
+        winners=tuple(session.winners()) if session.is_over else (),
+        stacks=tuple(session.stacks),
+        pot=session.pot,
+        hands=tuple(hands),
         files=tuple(_hand_file(i + 1) for i in range(len(hands))),
     )
     paths = [d / "session.toml"]
@@ -936,8 +1059,20 @@ def write_session(directory: str | Path, session: "Session", hide_folded: bool =
     return paths
 
 
-_SESSION_KEYS = ("format", "seats", "starting_stacks", "seed", "first_dealer", "cut", "hands", "end_reason",
-                 "winners", "stacks", "pot", "rules")
+_SESSION_KEYS = (
+    "format",
+    "seats",
+    "starting_stacks",
+    "seed",
+    "first_dealer",
+    "cut",
+    "hands",
+    "end_reason",
+    "winners",
+    "stacks",
+    "pot",
+    "rules",
+)
 _END_REASONS: tuple[str, ...] = tuple(EndReason)
 #: Ends a replay cannot re-derive (the clock, a player quitting): taken as written (R3.6).
 _ENDS_AS_WRITTEN = (EndReason.TIME, EndReason.QUIT)
@@ -1018,7 +1153,7 @@ def read_session(directory: str | Path) -> SessionHistory:
             try:
                 draws.append((parse_seat(parts[0], n), Card.parse(parts[1])))
             except (ValueError, IndexError):
-                raise err(f"cut: {x!r} is not a draw like \"p2 AS\" (R3.1)", "cut") from None
+                raise err(f'cut: {x!r} is not a draw like "p2 AS" (R3.1)', "cut") from None
         rounds.append(tuple(draws))
     end_reason = data.get("end_reason")
     if end_reason is not None and end_reason not in _END_REASONS:
@@ -1031,8 +1166,11 @@ def read_session(directory: str | Path) -> SessionHistory:
     # the session is replayed by a real Session: its rotation (R3.2), bust (R3.5), carry-over
     # (R5.4) and ends (R3.6) say what each hand file must hold
     if starting != (rules.starting_stack,) * n:
-        raise err(f"starting_stacks {list(starting)}: every seat starts with starting_stack = "
-                  f"{rules.starting_stack} counters (R3.3)", "starting_stacks")
+        raise err(
+            f"starting_stacks {list(starting)}: every seat starts with starting_stack = "
+            f"{rules.starting_stack} counters (R3.3)",
+            "starting_stacks",
+        )
     try:
         check_players(rules, n)
         # the clock stands still: a recorded end by time (R3.6 time:M) is taken as written
@@ -1044,41 +1182,77 @@ def read_session(directory: str | Path) -> SessionHistory:
     for i, f in enumerate(files):
         expect = _hand_file(i + 1)
         if f != expect:
-            raise HistoryError(f"hands: entry {i + 1} is {f!r}; it must be {expect!r}: the hand files are plain "
-                               "names hand-0001.toml, hand-0002.toml, ... in the session directory, in order "
-                               "(no folders, no '..')", L.elem("", "hands", i), str(meta_path))
+            raise HistoryError(
+                f"hands: entry {i + 1} is {f!r}; it must be {expect!r}: the hand files are plain "
+                "names hand-0001.toml, hand-0002.toml, ... in the session directory, in order "
+                "(no folders, no '..')",
+                L.elem("", "hands", i),
+                str(meta_path),
+            )
         p = d / f
         if not p.resolve().is_relative_to(root):
-            raise HistoryError(f"hands: entry {i + 1} {f!r} is a link to a file outside the session directory "
-                               f"({p.resolve()}); only files inside it are read", L.elem("", "hands", i),
-                               str(meta_path))
+            raise HistoryError(
+                f"hands: entry {i + 1} {f!r} is a link to a file outside the session directory "
+                f"({p.resolve()}); only files inside it are read",
+                L.elem("", "hands", i),
+                str(meta_path),
+            )
         if session.is_over:
-            raise HistoryError(f"hands: entry {i + 1}: the session ended ({session.end_reason}) after hand {i}, "
-                               "so there is no further hand (R3.5, R3.6)", L.elem("", "hands", i), str(meta_path))
+            raise HistoryError(
+                f"hands: entry {i + 1}: the session ended ({session.end_reason}) after hand {i}, "
+                "so there is no further hand (R3.5, R3.6)",
+                L.elem("", "hands", i),
+                str(meta_path),
+            )
         hh = HandHistory.read(p)
         hands.append(hh)
         _replay_in_session(hh, i + 1, session, names, rules, p)
     if stacks != tuple(session.stacks) or pot != session.pot:
-        raise err(f"stacks and pot must be those after the last hand (R3.4): stacks {list(session.stacks)}, "
-                  f"pot {session.pot}", "stacks")
+        raise err(
+            f"stacks and pot must be those after the last hand (R3.4): stacks {list(session.stacks)}, "
+            f"pot {session.pot}",
+            "stacks",
+        )
     if session.is_over and end_reason != session.end_reason:
-        raise err(f"end_reason {end_reason!r}, but the session ends after hand {len(hands)} by "
-                  f"{session.end_reason!r} (R3.5, R3.6)", "end_reason" if end_reason is not None else "hands")
+        raise err(
+            f"end_reason {end_reason!r}, but the session ends after hand {len(hands)} by "
+            f"{session.end_reason!r} (R3.5, R3.6)",
+            "end_reason" if end_reason is not None else "hands",
+        )
     if not session.is_over and end_reason is not None and end_reason not in _ENDS_AS_WRITTEN:
-        raise err(f"end_reason {end_reason!r}, but after hand {len(hands)} the rules do not end the session; "
-                  f"only {' and '.join(_ENDS_AS_WRITTEN)} are taken as written (R3.5, R3.6)", "end_reason")
+        raise err(
+            f"end_reason {end_reason!r}, but after hand {len(hands)} the rules do not end the session; "
+            f"only {' and '.join(_ENDS_AS_WRITTEN)} are taken as written (R3.5, R3.6)",
+            "end_reason",
+        )
     expect_winners = tuple(session.winners()) if end_reason is not None else ()
     if winners != expect_winners:
-        raise err(f"winners {[seat_name(w) for w in winners]}: the seats with the most counters are "
-                  f"{[seat_name(w) for w in expect_winners]} (R3.7)" if end_reason is not None else
-                  "winners are written only once the session has ended (R3.7)", "winners")
-    return SessionHistory(rules=rules, names=tuple(names), starting_stacks=starting, seed=seed,
-                          first_dealer=first_dealer, cut_rounds=tuple(rounds), end_reason=end_reason,
-                          winners=winners, stacks=stacks, pot=pot, hands=tuple(hands), files=tuple(files))
+        raise err(
+            f"winners {[seat_name(w) for w in winners]}: the seats with the most counters are "
+            f"{[seat_name(w) for w in expect_winners]} (R3.7)"
+            if end_reason is not None
+            else "winners are written only once the session has ended (R3.7)",
+            "winners",
+        )
+    return SessionHistory(
+        rules=rules,
+        names=tuple(names),
+        starting_stacks=starting,
+        seed=seed,
+        first_dealer=first_dealer,
+        cut_rounds=tuple(rounds),
+        end_reason=end_reason,
+        winners=winners,
+        stacks=stacks,
+        pot=pot,
+        hands=tuple(hands),
+        files=tuple(files),
+    )
 
 
-def _replay_in_session(hh: HandHistory, number: int, session: Session, names: Sequence[str], rules: Rules,
-                       path: Path) -> None:
+def _replay_in_session(
+    hh: HandHistory, number: int, session: Session, names: Sequence[str], rules: Rules, path: Path
+) -> None:
     """Check hand ``number`` of a session directory against what ``session`` expects next,
     then play it in ``session``: the seats and rules of ``session.toml``, the stacks and
     carry-over pot the previous hand left (R3.4, R5.4), the seats still at the table (R3.5),
@@ -1097,25 +1271,38 @@ def _replay_in_session(hh: HandHistory, number: int, session: Session, names: Se
         raise herr("seats differ from session.toml", "seats")
     if hh.rules != rules:
         diff = _rules_diff(hh.rules, rules)
-        raise herr("rules differ from session.toml: " + "; ".join(
-            f"{k} = {_val(a) if a is not None else '(unset)'} here, {_val(b) if b is not None else '(unset)'} "
-            "in session.toml" for k, a, b in diff) + " (R8)", diff[0][0] if diff else "", "rules")
+        raise herr(
+            "rules differ from session.toml: "
+            + "; ".join(
+                f"{k} = {_val(a) if a is not None else '(unset)'} here, {_val(b) if b is not None else '(unset)'} "
+                "in session.toml"
+                for k, a, b in diff
+            )
+            + " (R8)",
+            diff[0][0] if diff else "",
+            "rules",
+        )
     if hh.hand_number is not None and hh.hand_number != number:
         raise herr(f"hand {hh.hand_number} listed as hand {number} in session.toml", "hand")
     if hh.stacks != tuple(session.stacks):
-        raise herr(f"stacks {list(hh.stacks)} do not continue from the previous hand's {list(session.stacks)} "
-                   "(R3.4)", "stacks")
+        raise herr(
+            f"stacks {list(hh.stacks)} do not continue from the previous hand's {list(session.stacks)} (R3.4)", "stacks"
+        )
     if hh.pot != session.pot:
         raise herr(f"pot {hh.pot} does not continue from the previous carry-over {session.pot} (R5.4)", "pot")
     if hh.seated != tuple(session.seated):
-        raise herr(f"seated {[seat_name(s) for s in hh.seated]}: the seats at the table are "
-                   f"{[seat_name(s) for s in session.seated]} (bust seats leave after their hand, R3.5)", "seated")
+        raise herr(
+            f"seated {[seat_name(s) for s in hh.seated]}: the seats at the table are "
+            f"{[seat_name(s) for s in session.seated]} (bust seats leave after their hand, R3.5)",
+            "seated",
+        )
     if hh.dealer != session.dealer:
         if number == 1:
-            raise herr(f"the first hand's dealer is not the first dealer {seat_name(session.dealer)} (R3.1)",
-                       "dealer")
-        raise herr(f"the deal must pass to the left: dealer {seat_name(session.dealer)}, not "
-                   f"{seat_name(hh.dealer)} (R3.2)", "dealer")
+            raise herr(f"the first hand's dealer is not the first dealer {seat_name(session.dealer)} (R3.1)", "dealer")
+        raise herr(
+            f"the deal must pass to the left: dealer {seat_name(session.dealer)}, not {seat_name(hh.dealer)} (R3.2)",
+            "dealer",
+        )
     if hh.settlement is None:
         raise herr("a hand of a session must be finished and have a [settlement] after [play]", "", "play")
     try:
@@ -1126,11 +1313,11 @@ def _replay_in_session(hh: HandHistory, number: int, session: Session, names: Se
         try:
             session.apply(action)
         except IllegalActionError as e:
-            raise ReplayError(j + 1, str(action), e.reason, e.rule, HL.elem("play", "actions", j),
-                              str(path)) from None
+            raise ReplayError(j + 1, str(action), e.reason, e.rule, HL.elem("play", "actions", j), str(path)) from None
         except SessionError:  # actions after the hand is over
-            raise ReplayError(j + 1, str(action), "the hand is over", "R5", HL.elem("play", "actions", j),
-                              str(path)) from None
+            raise ReplayError(
+                j + 1, str(action), "the hand is over", "R5", HL.elem("play", "actions", j), str(path)
+            ) from None
     try:
         hh._check_settlement(hand)
     except HistoryError as e:
@@ -1160,15 +1347,19 @@ def hand_files(directory: str | Path) -> list[Path]:
         if m and _hand_file(int(m.group(1))) == name:
             numbered.append((int(m.group(1)), name))
     if not numbered:
-        raise HistoryError("no session.toml and no hand files (hand-0001.toml, hand-0002.toml, ...): not a "
-                           "session folder", None, str(d))
+        raise HistoryError(
+            "no session.toml and no hand files (hand-0001.toml, hand-0002.toml, ...): not a session folder",
+            None,
+            str(d),
+        )
     root = d.resolve()
     out = []
     for _, name in sorted(numbered):
         p = d / name
         if not p.resolve().is_relative_to(root):
-            raise HistoryError(f"a link to a file outside the folder ({p.resolve()}); only files inside it are "
-                               "read", None, str(p))
+            raise HistoryError(
+                f"a link to a file outside the folder ({p.resolve()}); only files inside it are read", None, str(p)
+            )
         if not p.is_file():
             raise HistoryError("not a file", None, str(p))
         out.append(p)
@@ -1192,9 +1383,12 @@ def read_hand_files(directory: str | Path) -> list[tuple[Path, HandHistory]]:
         hh = HandHistory.read(p)
         number = int(_HAND_NAME_RE.fullmatch(p.name).group(1))  # type: ignore[union-attr]
         if hh.hand_number is not None and hh.hand_number != number:
-            raise HistoryError(f"hand {hh.hand_number} in the file {p.name}: the file of hand {hh.hand_number} is "
-                               f"{_hand_file(hh.hand_number)}; a file's hand number must match its name",
-                               hh._lines().key("", "hand"), str(p))
+            raise HistoryError(
+                f"hand {hh.hand_number} in the file {p.name}: the file of hand {hh.hand_number} is "
+                f"{_hand_file(hh.hand_number)}; a file's hand number must match its name",
+                hh._lines().key("", "hand"),
+                str(p),
+            )
         out.append((p, hh))
     return out
 

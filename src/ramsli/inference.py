@@ -36,14 +36,24 @@ the other seats at random, respecting all of that, from a seeded
 from __future__ import annotations
 
 import random
+from collections.abc import Callable, Collection, Hashable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Callable, Collection, Hashable, Mapping, Sequence, TypeVar
+from typing import Any, TypeVar
 
 from ramsli.cards import Card, make_deck
 from ramsli.hand import Observation, Phase
 
-__all__ = ["Inference", "infer", "revealed_voids", "trump_caps", "unseen_cards", "hidden_counts",
-           "voids_and_caps", "sample_hidden", "NO_CAP"]
+__all__ = [
+    "Inference",
+    "infer",
+    "revealed_voids",
+    "trump_caps",
+    "unseen_cards",
+    "hidden_counts",
+    "voids_and_caps",
+    "sample_hidden",
+    "NO_CAP",
+]
 
 #: the cap of a seat with no known trump cap (higher than every trump rank, 16 = big joker)
 NO_CAP = 99
@@ -225,9 +235,15 @@ def infer(view: Any, deck: Sequence[Card] | None = None, need: Mapping[int, int]
     )
 
 
-def sample_hidden(pool: Sequence[T], need: Mapping[int, int], rng: random.Random,
-                  allows: Callable[[int, T], bool] | None = None, constrained: Collection[int] = (),
-                  tries: int = 20, relax: bool = False) -> dict[int, list[T]] | None:
+def sample_hidden(
+    pool: Sequence[T],
+    need: Mapping[int, int],
+    rng: random.Random,
+    allows: Callable[[int, T], bool] | None = None,
+    constrained: Collection[int] = (),
+    tries: int = 20,
+    relax: bool = False,
+) -> dict[int, list[T]] | None:
     """Deal ``need[s]`` items of ``pool`` to every seat ``s`` at random (R7 sampling).
 
     The seats of ``constrained`` get only items ``allows(seat, item)`` accepts
@@ -287,6 +303,6 @@ def sample_hidden(pool: Sequence[T], need: Mapping[int, int], rng: random.Random
     rng.shuffle(cards)
     out = {}
     for s in seats:
-        out[s] = cards[:need[s]]
-        cards = cards[need[s]:]
+        out[s] = cards[: need[s]]
+        cards = cards[need[s] :]
     return out

@@ -22,8 +22,9 @@ kept in :attr:`PubLedger.edits`. Engine layer: no I/O.
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Mapping, Sequence
+from typing import Any
 
 from ramsli.errors import RamsliError, SessionError, TableError
 from ramsli.rules import Rules
@@ -79,12 +80,16 @@ class PubHand:
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready: ``{"active": [...], "tricks": {"0": 3}, "general_rams", "targets", "elapsed"}``."""
-        return {"active": list(self.active), "tricks": {str(k): v for k, v in self.tricks.items()},
-                "general_rams": self.general_rams, "targets": {str(k): v for k, v in self.targets.items()},
-                "elapsed": self.elapsed}
+        return {
+            "active": list(self.active),
+            "tricks": {str(k): v for k, v in self.tricks.items()},
+            "general_rams": self.general_rams,
+            "targets": {str(k): v for k, v in self.targets.items()},
+            "elapsed": self.elapsed,
+        }
 
     @classmethod
-    def from_dict(cls, data: Mapping[str, Any]) -> "PubHand":
+    def from_dict(cls, data: Mapping[str, Any]) -> PubHand:
         """The inverse of :meth:`to_dict`.
 
         Raises:
@@ -98,9 +103,12 @@ class PubHand:
             targets = {_int(k): _int(v) for k, v in (data.get("targets") or {}).items()}
             elapsed = float(data.get("elapsed") or 0.0)
         except (TypeError, ValueError, AttributeError) as e:
-            raise LedgerError(f"a hand is {{\"active\": [seats], \"tricks\": {{seat: n}}, \"general_rams\": "
-                              f"seat or null, \"targets\": {{seat: t}}}} with whole numbers: {e}", "R4.5",
-                              "bad_entry") from None
+            raise LedgerError(
+                f'a hand is {{"active": [seats], "tricks": {{seat: n}}, "general_rams": '
+                f'seat or null, "targets": {{seat: t}}}} with whole numbers: {e}',
+                "R4.5",
+                "bad_entry",
+            ) from None
         return cls(active, tricks, gr, targets, elapsed)
 
 
@@ -203,65 +211,104 @@ class PubLedger:
         r = self.rules
         no = (len(s.ledger) + 1) if number is None else number
         if s.is_over:
-            raise LedgerError(f"hand {no}: the session is over ({s.end_reason}); no more hands (R3.5, R3.6)",
-                              "R3.6", "over", no)
+            raise LedgerError(
+                f"hand {no}: the session is over ({s.end_reason}); no more hands (R3.5, R3.6)", "R3.6", "over", no
+            )
         n = s.n_seats
-        for seat in list(hand.active) + list(hand.tricks) + list(hand.targets) + (
-                [] if hand.general_rams is None else [hand.general_rams]):
+        for seat in (
+            list(hand.active)
+            + list(hand.tricks)
+            + list(hand.targets)
+            + ([] if hand.general_rams is None else [hand.general_rams])
+        ):
             if not 0 <= seat < n:
-                raise LedgerError(f"hand {no}: seat {seat + 1} is not at this table of {n} (R2.1)", "R2.1",
-                                  "bad_seat", no)
+                raise LedgerError(
+                    f"hand {no}: seat {seat + 1} is not at this table of {n} (R2.1)", "R2.1", "bad_seat", no
+                )
         active = set(hand.active)
         if len(active) != len(hand.active):
             raise LedgerError(f"hand {no}: a seat is listed twice as in (R4.5)", "R4.5", "twice", no)
         for seat in hand.active:
             if seat not in s.seated:
-                raise LedgerError(f"hand {no}: {self.names[seat]} is bust and has left; a bust player cannot be "
-                                  "dealt in (R3.5)", "R3.5", "bust_in", no)
+                raise LedgerError(
+                    f"hand {no}: {self.names[seat]} is bust and has left; a bust player cannot be dealt in (R3.5)",
+                    "R3.5",
+                    "bust_in",
+                    no,
+                )
         seated = set(s.seated)
         if r.compulsory and active != seated:
-            raise LedgerError(f"hand {no}: Compulsory Ramsli: every seated player is in (R4.5)", "R4.5",
-                              "compulsory", no)
+            raise LedgerError(
+                f"hand {no}: Compulsory Ramsli: every seated player is in (R4.5)", "R4.5", "compulsory", no
+            )
         if not active and r.dealer_forced:
-            raise LedgerError(f"hand {no}: everyone out, but the dealer {self.names[s.dealer]} is forced in "
-                              "when all before declared out (R4.5)", "R4.5", "dealer_forced", no)
+            raise LedgerError(
+                f"hand {no}: everyone out, but the dealer {self.names[s.dealer]} is forced in "
+                "when all before declared out (R4.5)",
+                "R4.5",
+                "dealer_forced",
+                no,
+            )
         for seat, t in hand.tricks.items():
             if t < 0 or t > 5:
-                raise LedgerError(f"hand {no}: {self.names[seat]} took {t} tricks; a hand has 0..5 tricks (R4.9)",
-                                  "R4.9", "tricks_range", no)
+                raise LedgerError(
+                    f"hand {no}: {self.names[seat]} took {t} tricks; a hand has 0..5 tricks (R4.9)",
+                    "R4.9",
+                    "tricks_range",
+                    no,
+                )
             if t and seat not in active:
-                raise LedgerError(f"hand {no}: {self.names[seat]} was out and cannot take tricks (R4.9)",
-                                  "R4.9", "out_tricks", no)
+                raise LedgerError(
+                    f"hand {no}: {self.names[seat]} was out and cannot take tricks (R4.9)", "R4.9", "out_tricks", no
+                )
         total = sum(hand.tricks.values())
         if len(active) >= 2 and total != 5:
-            raise LedgerError(f"hand {no}: the tricks add up to {total}; five tricks are played (R4.9)", "R4.9",
-                              "tricks_sum", no)
+            raise LedgerError(
+                f"hand {no}: the tricks add up to {total}; five tricks are played (R4.9)", "R4.9", "tricks_sum", no
+            )
         if len(active) < 2 and total:
-            raise LedgerError(f"hand {no}: with {len(active)} player in no tricks are played (R4.6, D-10)",
-                              "R4.6", "walkover_tricks", no)
+            raise LedgerError(
+                f"hand {no}: with {len(active)} player in no tricks are played (R4.6, D-10)",
+                "R4.6",
+                "walkover_tricks",
+                no,
+            )
         gr = hand.general_rams
         if gr is not None:
             if not r.general_rams:
-                raise LedgerError(f"hand {no}: General Rams is not played at this table (option general_rams, "
-                                  "R4.7)", "R4.7", "gr_off", no)
+                raise LedgerError(
+                    f"hand {no}: General Rams is not played at this table (option general_rams, R4.7)",
+                    "R4.7",
+                    "gr_off",
+                    no,
+                )
             if gr not in active or len(active) < 2:
-                raise LedgerError(f"hand {no}: only an active player may announce General Rams, with two or more "
-                                  "in (R4.7)", "R4.7", "gr_not_active", no)
+                raise LedgerError(
+                    f"hand {no}: only an active player may announce General Rams, with two or more in (R4.7)",
+                    "R4.7",
+                    "gr_not_active",
+                    no,
+                )
         if hand.targets:
             if not r.targets:
-                raise LedgerError(f"hand {no}: targets are not played at this table (option targets, R4.8)",
-                                  "R4.8", "targets_off", no)
+                raise LedgerError(
+                    f"hand {no}: targets are not played at this table (option targets, R4.8)", "R4.8", "targets_off", no
+                )
             top = largest_target(r)
             for seat, t in hand.targets.items():
                 if seat not in active or len(active) < 2:
-                    raise LedgerError(f"hand {no}: only an active player may announce a target, with two or more "
-                                      "in (R4.8)", "R4.8", "target_not_active", no)
+                    raise LedgerError(
+                        f"hand {no}: only an active player may announce a target, with two or more in (R4.8)",
+                        "R4.8",
+                        "target_not_active",
+                        no,
+                    )
                 if seat == gr:
-                    raise LedgerError(f"hand {no}: the General Rams announcer announces no target (R4.8)", "R4.8",
-                                      "target_gr", no)
+                    raise LedgerError(
+                        f"hand {no}: the General Rams announcer announces no target (R4.8)", "R4.8", "target_gr", no
+                    )
                 if not 2 <= t <= top:
-                    raise LedgerError(f"hand {no}: target {t}; allowed are 2..{top} (R4.8)", "R4.8",
-                                      "target_range", no)
+                    raise LedgerError(f"hand {no}: target {t}; allowed are 2..{top} (R4.8)", "R4.8", "target_range", no)
 
     def add(self, hand: PubHand) -> LedgerEntry:
         """Check and book the next hand (see :meth:`check`); returns its settled entry.
@@ -284,8 +331,7 @@ class PubLedger:
                 now bust, R3.5); nothing changes.
         """
         if not 1 <= number <= len(self.hands):
-            raise LedgerError(f"there is no hand {number}; booked are 1..{len(self.hands)}", "R3.6", "no_hand",
-                              number)
+            raise LedgerError(f"there is no hand {number}; booked are 1..{len(self.hands)}", "R3.6", "no_hand", number)
         hands = list(self.hands)
         before = hands[number - 1]
         hands[number - 1] = hand
@@ -304,8 +350,10 @@ class PubLedger:
         """Seats by counters, most first: ``{"seat", "name", "stack", "net", "winner"}`` (R3.7, D-8)."""
         win = set(self.winners())
         start = self.rules.starting_stack
-        rows = [{"seat": s, "name": self.names[s], "stack": v, "net": v - start, "winner": s in win}
-                for s, v in enumerate(self.stacks)]
+        rows = [
+            {"seat": s, "name": self.names[s], "stack": v, "net": v - start, "winner": s in win}
+            for s, v in enumerate(self.stacks)
+        ]
         return sorted(rows, key=lambda x: (-x["stack"], x["seat"]))
 
     # -- internals --------------------------------------------------------------------

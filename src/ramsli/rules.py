@@ -17,14 +17,27 @@ from __future__ import annotations
 
 import dataclasses
 import tomllib
+from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any, Mapping
+from typing import Any
 
 from ramsli import toml_text
 
-__all__ = ["Rules", "RulesError", "EndCondition", "PRESETS", "PRESET_NOTES", "OPTIONS", "OptionInfo",
-           "MAX_OPTION_NUMBER", "MAX_COUNTERS", "MAX_SESSION_HANDS", "MAX_SESSION_MINUTES", "check_play_limits",
-           "format_number"]
+__all__ = [
+    "Rules",
+    "RulesError",
+    "EndCondition",
+    "PRESETS",
+    "PRESET_NOTES",
+    "OPTIONS",
+    "OptionInfo",
+    "MAX_OPTION_NUMBER",
+    "MAX_COUNTERS",
+    "MAX_SESSION_HANDS",
+    "MAX_SESSION_MINUTES",
+    "check_play_limits",
+    "format_number",
+]
 
 #: the largest number any option may hold (counters, hands, minutes); the engine's own bound, far
 #: beyond play, so that a typo of many digits is refused instead of being carried through every hand
@@ -70,17 +83,24 @@ class EndCondition:
     KINDS = ("win-at", "hands", "time")
 
     @classmethod
-    def parse(cls, text: str) -> "EndCondition":
+    def parse(cls, text: str) -> EndCondition:
         """Parse ``"win-at:30"``, ``"hands:10"`` or ``"time:90"``.
 
         Raises:
             RulesError: for any other text.
         """
         kind, sep, num = str(text).strip().partition(":")
-        if kind in cls.KINDS and sep and num.strip().isascii() and num.strip().isdigit() and (
-                len(num.strip()) > 31 or int(num) > MAX_OPTION_NUMBER):
-            raise RulesError(f"option 'end': {text[:40]!r}{'…' if len(text) > 40 else ''} is too large (R3.6); "
-                             f"allowed is N, M from 1 to {format_number(MAX_OPTION_NUMBER)}")
+        if (
+            kind in cls.KINDS
+            and sep
+            and num.strip().isascii()
+            and num.strip().isdigit()
+            and (len(num.strip()) > 31 or int(num) > MAX_OPTION_NUMBER)
+        ):
+            raise RulesError(
+                f"option 'end': {text[:40]!r}{'…' if len(text) > 40 else ''} is too large (R3.6); "
+                f"allowed is N, M from 1 to {format_number(MAX_OPTION_NUMBER)}"
+            )
         if kind not in cls.KINDS or not sep or not (num.strip().isascii() and num.strip().isdigit()) or int(num) < 1:
             raise RulesError(
                 f"option 'end': {text!r} is not a session end (R3.6); allowed are "
@@ -110,18 +130,29 @@ OPTIONS: dict[str, OptionInfo] = {
     "starting_stack": OptionInfo("int >= 1", "20", "R3.3", "counters each player starts the session with (D-5)"),
     "ante": OptionInfo("int >= 0", "1", "R4.1", "counters each seated player pays into the pot every hand"),
     "batches": OptionInfo("3+2, 2+3", "3+2", "R4.3", "sizes of the two rounds of the deal"),
-    "dealer_forced": OptionInfo("true, false", "true", "R4.5",
-                                "if all before the dealer are out, the dealer must be in; off: the hand is thrown in (D-10)"),
+    "dealer_forced": OptionInfo(
+        "true, false",
+        "true",
+        "R4.5",
+        "if all before the dealer are out, the dealer must be in; off: the hand is thrown in (D-10)",
+    ),
     "compulsory": OptionInfo("true, false", "false", "R4.5", "Compulsory Ramsli: no declarations, everyone is in"),
     "general_rams": OptionInfo("true, false", "false", "R4.7", "players may announce General Rams (all five tricks)"),
-    "general_rams_penalty": OptionInfo("triple-bete, triple-pot", "triple-bete", "R5.6",
-                                       "a failed General Rams pays 3x the bete, or 3x the pot"),
+    "general_rams_penalty": OptionInfo(
+        "triple-bete, triple-pot", "triple-bete", "R5.6", "a failed General Rams pays 3x the bete, or 3x the pot"
+    ),
     "targets": OptionInfo("true, false", "false", "R4.8", "Nap hybrid: players may announce a trick target 2-5"),
     "target_bonus": OptionInfo("t-1, t", "t-1", "R5.7", "bonus b(t) each other active player pays for target t"),
-    "overtrump": OptionInfo("always, when-trumping", "always", "R4.10",
-                            "must overtrump also when following a trump lead (always), or only when trumping (D-14)"),
+    "overtrump": OptionInfo(
+        "always, when-trumping",
+        "always",
+        "R4.10",
+        "must overtrump also when following a trump lead (always), or only when trumping (D-14)",
+    ),
     "bete": OptionInfo("int >= 0, pot", "5", "R5.3", "what a player in with zero tricks pays into the next pot"),
-    "bust": OptionInfo("end, leave", "end", "R3.5", "when a player cannot pay the ante: session ends, or bust players leave"),
+    "bust": OptionInfo(
+        "end, leave", "end", "R3.5", "when a player cannot pay the ante: session ends, or bust players leave"
+    ),
     "end": OptionInfo("list of win-at:N, hands:N, time:M", "[] (none)", "R3.6", "other ends of the session"),
 }
 
@@ -172,25 +203,33 @@ class Rules:
         for name, allowed in _CHOICES.items():
             v = getattr(self, name)
             if v not in allowed:
-                raise RulesError(f"option {name!r}: {v!r} is not allowed ({OPTIONS[name].rule}); "
-                                 f"allowed are {', '.join(allowed)}")
+                raise RulesError(
+                    f"option {name!r}: {v!r} is not allowed ({OPTIONS[name].rule}); allowed are {', '.join(allowed)}"
+                )
         for name in _BOOLS:
             v = getattr(self, name)
             if not isinstance(v, bool):
-                raise RulesError(f"option {name!r}: {v!r} is not a boolean ({OPTIONS[name].rule}); "
-                                 "allowed are true, false")
+                raise RulesError(
+                    f"option {name!r}: {v!r} is not a boolean ({OPTIONS[name].rule}); allowed are true, false"
+                )
         if self.players is not None and (type(self.players) is not int or not 2 <= self.players <= 6):
             raise RulesError(f"option 'players': {self.players!r} is not allowed (R2.1); allowed are 2-6")
         big = format_number(MAX_OPTION_NUMBER)
         if type(self.starting_stack) is not int or not 1 <= self.starting_stack <= MAX_OPTION_NUMBER:
-            raise RulesError(f"option 'starting_stack': {_short(self.starting_stack)} is not allowed (R3.3); "
-                             f"allowed is a whole number >= 1 and at most {big}")
+            raise RulesError(
+                f"option 'starting_stack': {_short(self.starting_stack)} is not allowed (R3.3); "
+                f"allowed is a whole number >= 1 and at most {big}"
+            )
         if type(self.ante) is not int or not 0 <= self.ante <= MAX_OPTION_NUMBER:
-            raise RulesError(f"option 'ante': {_short(self.ante)} is not allowed (R4.1); "
-                             f"allowed is a whole number >= 0 and at most {big}")
+            raise RulesError(
+                f"option 'ante': {_short(self.ante)} is not allowed (R4.1); "
+                f"allowed is a whole number >= 0 and at most {big}"
+            )
         if not (self.bete == "pot" or (type(self.bete) is int and 0 <= self.bete <= MAX_OPTION_NUMBER)):
-            raise RulesError(f"option 'bete': {_short(self.bete)} is not allowed (R5.3); "
-                             f"allowed is a whole number >= 0 and at most {big}, or 'pot'")
+            raise RulesError(
+                f"option 'bete': {_short(self.bete)} is not allowed (R5.3); "
+                f"allowed is a whole number >= 0 and at most {big}, or 'pot'"
+            )
         end = self.end
         if isinstance(end, (str, EndCondition)):
             end = (end,)
@@ -200,8 +239,10 @@ class Rules:
             raise RulesError(f"option 'end': {self.end!r} is not a list of session ends (R3.6)") from None
         kinds = [c.kind for c in conds]
         if len(set(kinds)) != len(kinds):
-            raise RulesError(f"option 'end': {', '.join(str(c) for c in conds)} names one kind twice (R3.6); "
-                             "give each of win-at, hands, time at most once")
+            raise RulesError(
+                f"option 'end': {', '.join(str(c) for c in conds)} names one kind twice (R3.6); "
+                "give each of win-at, hands, time at most once"
+            )
         object.__setattr__(self, "end", conds)
 
     # -- derived values -------------------------------------------------
@@ -293,7 +334,7 @@ class Rules:
     # -- construction ----------------------------------------------------
 
     @classmethod
-    def preset(cls, name: str, **options: Any) -> "Rules":
+    def preset(cls, name: str, **options: Any) -> Rules:
         """The named preset of R6, optionally adjusted option by option.
 
         Raises:
@@ -304,21 +345,23 @@ class Rules:
         return cls.from_dict({**PRESETS[name], **options})
 
     @classmethod
-    def from_dict(cls, data: Mapping[str, Any]) -> "Rules":
+    def from_dict(cls, data: Mapping[str, Any]) -> Rules:
         """Rules from a mapping of option names to values (as in TOML); missing options take defaults.
 
         Raises:
             RulesError: for an unknown option (the message lists all options) or a bad value.
         """
         if not isinstance(data, Mapping):
-            raise RulesError(f"rule options must be a table of option = value, not {type(data).__name__}; "
-                             f"options are {', '.join(OPTIONS)} (R8)")
+            raise RulesError(
+                f"rule options must be a table of option = value, not {type(data).__name__}; "
+                f"options are {', '.join(OPTIONS)} (R8)"
+            )
         unknown = [k for k in data if k not in OPTIONS]
         if unknown:
             raise RulesError(f"unknown option {unknown[0]!r} (R8); allowed are {', '.join(OPTIONS)}")
         return cls(**{k: (tuple(v) if k == "end" and isinstance(v, list) else v) for k, v in data.items()})
 
-    def replace(self, **options: Any) -> "Rules":
+    def replace(self, **options: Any) -> Rules:
         """A copy with some options changed (validated).
 
         Raises:
@@ -326,7 +369,7 @@ class Rules:
         """
         return Rules.from_dict({**self.to_dict(), **options})
 
-    def with_assignments(self, assignments: list[str]) -> "Rules":
+    def with_assignments(self, assignments: list[str]) -> Rules:
         """A copy with ``key=value`` texts applied, as given to ``--rule`` on the command line.
 
         Values are read as TOML values where possible (``bete=10``, ``jokers=true``),
@@ -360,7 +403,7 @@ class Rules:
         return toml_text.dumps(self.to_dict(), multiline=True)
 
     @classmethod
-    def from_toml(cls, text: str) -> "Rules":
+    def from_toml(cls, text: str) -> Rules:
         """Read options written by :meth:`to_toml` (or by hand).
 
         Raises:
@@ -372,7 +415,7 @@ class Rules:
             raise RulesError(f"rules file is not valid TOML: {e}") from None
         return cls.from_dict(data)
 
-    def diff(self, other: "Rules | None" = None) -> dict[str, Any]:
+    def diff(self, other: Rules | None = None) -> dict[str, Any]:
         """Options whose values differ from ``other`` (default: ``traditional``)."""
         base = (other or Rules()).to_dict()
         mine = self.to_dict()
@@ -402,18 +445,28 @@ def check_play_limits(rules: Rules) -> None:
     ...
     ramsli.rules.RulesError: option 'starting_stack': 1000000000000000000 is too large (R3.3); allowed is at most 1_000_000_000 counters
     """
-    for name, value, rule in (("starting_stack", rules.starting_stack, "R3.3"), ("ante", rules.ante, "R4.1"),
-                              ("bete", rules.bete, "R5.3")):
+    for name, value, rule in (
+        ("starting_stack", rules.starting_stack, "R3.3"),
+        ("ante", rules.ante, "R4.1"),
+        ("bete", rules.bete, "R5.3"),
+    ):
         if isinstance(value, int) and value > MAX_COUNTERS:
-            raise RulesError(f"option {name!r}: {_short(value)} is too large ({rule}); "
-                             f"allowed is at most {format_number(MAX_COUNTERS)} counters")
-    limits = {"win-at": (MAX_COUNTERS, "counters"), "hands": (MAX_SESSION_HANDS, "hands"),
-              "time": (MAX_SESSION_MINUTES, "minutes")}
+            raise RulesError(
+                f"option {name!r}: {_short(value)} is too large ({rule}); "
+                f"allowed is at most {format_number(MAX_COUNTERS)} counters"
+            )
+    limits = {
+        "win-at": (MAX_COUNTERS, "counters"),
+        "hands": (MAX_SESSION_HANDS, "hands"),
+        "time": (MAX_SESSION_MINUTES, "minutes"),
+    }
     for cond in rules.end:
         most, unit = limits[cond.kind]
         if cond.value > most:
-            raise RulesError(f"option 'end': {cond.kind}:{_short(cond.value)} is too large (R3.6); "
-                             f"allowed is {cond.kind}:1..{format_number(most)} ({unit})")
+            raise RulesError(
+                f"option 'end': {cond.kind}:{_short(cond.value)} is too large (R3.6); "
+                f"allowed is {cond.kind}:1..{format_number(most)} ({unit})"
+            )
 
 
 def _parse_value(key: str, raw: str) -> Any:
@@ -430,8 +483,10 @@ def _parse_value(key: str, raw: str) -> Any:
         digits = raw[1:] if raw.startswith("-") else raw
         if digits.isascii() and digits.isdigit():
             if len(digits.lstrip("0")) > 31:  # int() of thousands of digits is slow, or refused past 4300
-                raise RulesError(f"option {key!r}: a number of {len(digits)} digits is too large (R8); "
-                                 f"allowed is at most {format_number(MAX_OPTION_NUMBER)}")
+                raise RulesError(
+                    f"option {key!r}: a number of {len(digits)} digits is too large (R8); "
+                    f"allowed is at most {format_number(MAX_OPTION_NUMBER)}"
+                )
             return int(raw)
         return raw
     return raw

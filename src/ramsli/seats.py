@@ -14,7 +14,7 @@ dealer is computed; :class:`~ramsli.hand.Hand` and
 
 from __future__ import annotations
 
-from typing import Collection
+from collections.abc import Collection
 
 __all__ = ["MAX_SEATS", "seat_name", "parse_seat", "left_of", "right_of", "order_from_dealer"]
 
@@ -75,8 +75,12 @@ def order_from_dealer(dealer: int, seated: Collection[int], n_seats: int) -> tup
     >>> order_from_dealer(1, (0, 1, 3), 4)
     (3, 0, 1)
     """
-    if type(n_seats) is not int or not 1 <= n_seats <= MAX_SEATS or type(dealer) is not int \
-            or not 0 <= dealer < n_seats:
+    if (
+        type(n_seats) is not int
+        or not 1 <= n_seats <= MAX_SEATS
+        or type(dealer) is not int
+        or not 0 <= dealer < n_seats
+    ):
         _check(dealer, seated, n_seats)
     out = []
     for s in range(dealer + 1, dealer + 1 + n_seats):  # hot (every hand): a plain loop

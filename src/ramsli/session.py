@@ -23,8 +23,8 @@ import enum
 import random
 import time
 import unicodedata
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Callable, Sequence
 
 from ramsli.cards import Card, make_deck
 from ramsli.errors import SessionError, TableError
@@ -33,8 +33,18 @@ from ramsli.rules import Rules
 from ramsli.seats import left_of, order_from_dealer, right_of
 from ramsli.settlement import Settlement, settle
 
-__all__ = ["Session", "LedgerEntry", "EndReason", "first_dealer_cut", "check_names", "check_players",
-           "forbidden_name_char", "name_is_blank", "name_key", "NAME_FILLERS"]
+__all__ = [
+    "Session",
+    "LedgerEntry",
+    "EndReason",
+    "first_dealer_cut",
+    "check_names",
+    "check_players",
+    "forbidden_name_char",
+    "name_is_blank",
+    "name_key",
+    "NAME_FILLERS",
+]
 
 
 class EndReason(enum.StrEnum):
@@ -81,8 +91,14 @@ class LedgerEntry:
     left: tuple[int, ...] = ()
 
 
-def first_dealer_cut(n_seats: int, rng: random.Random | None = None, seats: Sequence[int] | None = None,
-                     deck: str = "piquet32", *, seed: int | None = None) -> tuple[int, list[list[tuple[int, Card]]]]:
+def first_dealer_cut(
+    n_seats: int,
+    rng: random.Random | None = None,
+    seats: Sequence[int] | None = None,
+    deck: str = "piquet32",
+    *,
+    seed: int | None = None,
+) -> tuple[int, list[list[tuple[int, Card]]]]:
     """Choose the first dealer by a high-card cut (R3.1, D-4).
 
     Every seat draws a card from the shuffled deck of option ``deck`` (``"piquet32"``
@@ -124,13 +140,53 @@ _JOINERS = frozenset("\u200c\u200d")
 NAME_FILLERS = frozenset("\u115f\u1160\u3164\uffa0\u2800\u034f\u17b4\u17b5")
 #: look-alike letters of other scripts -> the Latin letter they imitate (after NFKC and casefold):
 #: common Cyrillic and Greek confusables, so that "Аnn" (Cyrillic А) is the same name as "Ann"
-_SKELETON = str.maketrans({
-    "а": "a", "в": "b", "е": "e", "ё": "e", "к": "k", "м": "m", "н": "h", "о": "o", "р": "p", "с": "c",
-    "т": "t", "у": "y", "х": "x", "ѕ": "s", "і": "i", "ї": "i", "ј": "j", "һ": "h", "ԁ": "d", "ԛ": "q",
-    "ԝ": "w", "ɡ": "g", "ӏ": "l", "α": "a", "β": "b", "ε": "e", "η": "n", "ι": "i", "κ": "k", "ν": "v",
-    "ο": "o", "ρ": "p", "τ": "t", "υ": "u", "χ": "x", "ζ": "z", "μ": "u", "ϲ": "c", "ϳ": "j",
-    "0": "o", "1": "l", "ı": "i", "ℓ": "l",
-})
+_SKELETON = str.maketrans(
+    {
+        "а": "a",
+        "в": "b",
+        "е": "e",
+        "ё": "e",
+        "к": "k",
+        "м": "m",
+        "н": "h",
+        "о": "o",
+        "р": "p",
+        "с": "c",
+        "т": "t",
+        "у": "y",
+        "х": "x",
+        "ѕ": "s",
+        "і": "i",
+        "ї": "i",
+        "ј": "j",
+        "һ": "h",
+        "ԁ": "d",
+        "ԛ": "q",
+        "ԝ": "w",
+        "ɡ": "g",
+        "ӏ": "l",
+        "α": "a",
+        "β": "b",
+        "ε": "e",
+        "η": "n",
+        "ι": "i",
+        "κ": "k",
+        "ν": "v",
+        "ο": "o",
+        "ρ": "p",
+        "τ": "t",
+        "υ": "u",
+        "χ": "x",
+        "ζ": "z",
+        "μ": "u",
+        "ϲ": "c",
+        "ϳ": "j",
+        "0": "o",
+        "1": "l",
+        "ı": "i",
+        "ℓ": "l",
+    }
+)
 
 
 def forbidden_name_char(name: str) -> str | None:
@@ -195,19 +251,33 @@ def check_names(names: Sequence[str]) -> None:
     seen: dict[str, int] = {}
     for i, name in enumerate(names):
         if not isinstance(name, str) or name_is_blank(name):
-            raise TableError(f"name {i + 1} of {seat_name(i)} is {name!r}: a name is non-empty text, not only "
-                             "spaces or invisible fillers (R2.2)", "names", i, "R2.2")
+            raise TableError(
+                f"name {i + 1} of {seat_name(i)} is {name!r}: a name is non-empty text, not only "
+                "spaces or invisible fillers (R2.2)",
+                "names",
+                i,
+                "R2.2",
+            )
         ch = forbidden_name_char(name)
         if ch is not None:
-            raise TableError(f"name {i + 1} {name!r} contains the character U+{ord(ch):04X}; names must not hold "
-                             "control characters, tabs, line breaks, invisible format characters or "
-                             "bidirectional controls (they would be printed to the terminal as they are) (R2.2)",
-                             "names", i, "R2.2")
+            raise TableError(
+                f"name {i + 1} {name!r} contains the character U+{ord(ch):04X}; names must not hold "
+                "control characters, tabs, line breaks, invisible format characters or "
+                "bidirectional controls (they would be printed to the terminal as they are) (R2.2)",
+                "names",
+                i,
+                "R2.2",
+            )
         key = name_key(name)
         if key in seen:
-            raise TableError(f"name {i + 1} {name!r} is also the name of {seat_name(seen[key])}; every seat needs "
-                             "its own name (compared ignoring case and surrounding spaces, and look-alike "
-                             "letters of other scripts as the same) (R2.2)", "names", i, "R2.2")
+            raise TableError(
+                f"name {i + 1} {name!r} is also the name of {seat_name(seen[key])}; every seat needs "
+                "its own name (compared ignoring case and surrounding spaces, and look-alike "
+                "letters of other scripts as the same) (R2.2)",
+                "names",
+                i,
+                "R2.2",
+            )
         seen[key] = i
 
 
@@ -218,8 +288,9 @@ def check_players(rules: Rules, n_names: int) -> None:
         TableError: ``field`` ``"players"`` if ``rules.players`` is set and differs from ``n_names``.
     """
     if rules.players is not None and rules.players != n_names:
-        raise TableError(f"option players={rules.players} but {n_names} names were given (R2.1)", "players",
-                         None, "R2.1")
+        raise TableError(
+            f"option players={rules.players} but {n_names} names were given (R2.1)", "players", None, "R2.1"
+        )
 
 
 class Session:
@@ -250,8 +321,16 @@ class Session:
         ``"win-at"``, ``"hands"``, ``"time"``, ``"quit"``); bank (the sum of starting stacks).
     """
 
-    def __init__(self, rules: Rules, names: Sequence[str], seed: int | None = None, dealer: int | None = None,
-                 clock: Callable[[], float] = time.monotonic, *, rng: random.Random | None = None) -> None:
+    def __init__(
+        self,
+        rules: Rules,
+        names: Sequence[str],
+        seed: int | None = None,
+        dealer: int | None = None,
+        clock: Callable[[], float] = time.monotonic,
+        *,
+        rng: random.Random | None = None,
+    ) -> None:
         if not isinstance(rules, Rules):
             raise TypeError(f"rules must be a Rules object, not {type(rules).__name__} (R8)")
         n = len(names)
@@ -354,17 +433,29 @@ class Session:
         self._check_can_deal()
         if deck is None:
             if cut is not None and (type(cut) is not int or cut not in self.cut_points):
-                raise ValueError(f"cut {cut!r} must leave at least one card in each packet: "
-                                 f"1..{len(self.cut_points)} (R4.2)")
+                raise ValueError(
+                    f"cut {cut!r} must leave at least one card in each packet: 1..{len(self.cut_points)} (R4.2)"
+                )
             hand = Hand.new(self.rules, self.stacks, self.dealer, self.rng, pot=self.pot, seated=self.seated, cut=cut)
         else:
-            hand = Hand.from_deck(self.rules, self.stacks, self.dealer, deck,
-                                  cut if cut is not None else self.rng.randrange(1, len(deck)),
-                                  pot=self.pot, seated=self.seated)
+            hand = Hand.from_deck(
+                self.rules,
+                self.stacks,
+                self.dealer,
+                deck,
+                cut if cut is not None else self.rng.randrange(1, len(deck)),
+                pot=self.pot,
+                seated=self.seated,
+            )
         return self._begin(hand)
 
-    def start_hand_from_cards(self, hands: Sequence[Sequence[Card | None]], turn_up: Card,
-                              turned_aside: Sequence[Card] = (), cut: int | None = None) -> Hand:
+    def start_hand_from_cards(
+        self,
+        hands: Sequence[Sequence[Card | None]],
+        turn_up: Card,
+        turned_aside: Sequence[Card] = (),
+        cut: int | None = None,
+    ) -> Hand:
         """Take the ante and set up the next hand with given dealt cards, as a hand history
         records them (R4.1, R4.3, R4.4): at this session's table, with its stacks, its
         carry-over pot (R5.4), its dealer (the deal passing left, R3.2) and its seated seats
@@ -388,8 +479,17 @@ class Session:
         (0, 2, [19, 19])
         """
         self._check_can_deal()
-        hand = Hand.from_cards(self.rules, self.stacks, self.dealer, hands, turn_up, turned_aside, pot=self.pot,
-                               seated=self.seated, cut=cut)
+        hand = Hand.from_cards(
+            self.rules,
+            self.stacks,
+            self.dealer,
+            hands,
+            turn_up,
+            turned_aside,
+            pot=self.pot,
+            seated=self.seated,
+            cut=cut,
+        )
         return self._begin(hand)
 
     def _check_can_deal(self) -> None:
@@ -455,8 +555,13 @@ class Session:
             self.dealer = self._next_dealer(dealer)  # R3.2
         return entry
 
-    def record_hand(self, active: Sequence[int], tricks_won: Sequence[int], general_rams: int | None = None,
-                    targets: dict[int, int] | None = None) -> LedgerEntry:
+    def record_hand(
+        self,
+        active: Sequence[int],
+        tricks_won: Sequence[int],
+        general_rams: int | None = None,
+        targets: dict[int, int] | None = None,
+    ) -> LedgerEntry:
         """Book the next hand as it was played with real cards: take the ante (R4.1), settle by
         :func:`~ramsli.settlement.settle` (R5) and book it as :meth:`apply` books a dealt hand
         (carry-over R5.4, ends R3.6, bust R3.5, the deal passing left R3.2). The entry's ``hand``
@@ -491,8 +596,9 @@ class Session:
             raise TableError(f"{len(tricks_won)} trick counts for {n} seats: give one per seat slot", "tricks")
         bad = [s for s in active if s not in self.seated]
         if bad:
-            raise TableError(f"{seat_name(bad[0])} is not seated and cannot be dealt in (R3.5)", "seated",
-                             bad[0], "R3.5")
+            raise TableError(
+                f"{seat_name(bad[0])} is not seated and cannot be dealt in (R3.5)", "seated", bad[0], "R3.5"
+            )
         floor = self.rules.ante
         for s in self.seated:
             if self.stacks[s] < floor:  # cannot happen after _check_before_hand; kept for safety
@@ -504,8 +610,17 @@ class Session:
             pot += self.rules.ante
         order = order_from_dealer(self.dealer, self.seated, n)
         in_order = [s for s in order if s in set(active)]
-        settlement = settle(self.rules, order, in_order, list(tricks_won), stacks, pot,
-                            general_rams=general_rams, targets=targets, thrown_in=not in_order)
+        settlement = settle(
+            self.rules,
+            order,
+            in_order,
+            list(tricks_won),
+            stacks,
+            pot,
+            general_rams=general_rams,
+            targets=targets,
+            thrown_in=not in_order,
+        )
         return self._close(None, settlement, self.dealer)
 
     def _check_after_hand(self, number: int) -> None:
@@ -553,15 +668,22 @@ class Session:
             raise SessionError("a hand is in progress: a snapshot is taken between hands")
         version, internal, gauss = self.rng.getstate()
         return {
-            "names": list(self.names), "seed": self.seed, "rules": self.rules.to_dict(),
-            "stacks": list(self.stacks), "pot": self.pot, "dealer": self.dealer, "seated": list(self.seated),
-            "departed": [list(d) for d in self.departed], "hands_played": self.hands_played,
-            "rng_state": [version, list(internal), gauss], "elapsed": max(0.0, self.clock() - self.started),
+            "names": list(self.names),
+            "seed": self.seed,
+            "rules": self.rules.to_dict(),
+            "stacks": list(self.stacks),
+            "pot": self.pot,
+            "dealer": self.dealer,
+            "seated": list(self.seated),
+            "departed": [list(d) for d in self.departed],
+            "hands_played": self.hands_played,
+            "rng_state": [version, list(internal), gauss],
+            "elapsed": max(0.0, self.clock() - self.started),
             "end_reason": self.end_reason,
         }
 
     @classmethod
-    def restore(cls, data: dict, clock: Callable[[], float] = time.monotonic) -> "Session":
+    def restore(cls, data: dict, clock: Callable[[], float] = time.monotonic) -> Session:
         """Rebuild a session from :meth:`snapshot` data (the ledger starts empty).
 
         Raises:
@@ -584,8 +706,10 @@ class Session:
         if len(stacks) != n or any(x < 0 for x in stacks) or pot < 0:
             raise ValueError("session snapshot: one stack >= 0 per seat and a pot >= 0 are required (R3.3)")
         if sum(stacks) + pot != rules.starting_stack * n:
-            raise ValueError(f"session snapshot: stacks {sum(stacks)} + pot {pot} != "
-                             f"{rules.starting_stack * n} counters at the start (R3.4)")
+            raise ValueError(
+                f"session snapshot: stacks {sum(stacks)} + pot {pot} != "
+                f"{rules.starting_stack * n} counters at the start (R3.4)"
+            )
         if not seated or any(not 0 <= x < n for x in seated) or dealer not in seated:
             raise ValueError("session snapshot: the dealer must be one of the seated seats (R3.2, R3.5)")
         if hands_played < 0:
@@ -596,12 +720,14 @@ class Session:
         except (TypeError, ValueError) as e:
             raise ValueError(f"session snapshot: bad 'departed' or 'elapsed': {e}") from None
         if any(not 0 <= a < n or a in seated or not 0 <= b <= hands_played for a, b in departed):
-            raise ValueError("session snapshot: 'departed' must list seats that left, not seated, "
-                             "after a hand already played (R3.5)")
+            raise ValueError(
+                "session snapshot: 'departed' must list seats that left, not seated, after a hand already played (R3.5)"
+            )
         end_reason = data.get("end_reason")
         if end_reason is not None and end_reason not in EndReason.__members__.values():
-            raise ValueError(f"session snapshot: end_reason {end_reason!r} is unknown; allowed are "
-                             f"{', '.join(EndReason)} or none")
+            raise ValueError(
+                f"session snapshot: end_reason {end_reason!r} is unknown; allowed are {', '.join(EndReason)} or none"
+            )
         self = cls(rules, names, seed=data.get("seed"), dealer=dealer, clock=clock)
         self.stacks = stacks
         self.pot = pot

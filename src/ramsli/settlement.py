@@ -15,7 +15,8 @@ order of R5.9; counters received are usable at once for later payments.
 from __future__ import annotations
 
 import enum
-from typing import Mapping, NamedTuple, Sequence
+from collections.abc import Mapping, Sequence
+from typing import NamedTuple
 
 from ramsli.rules import Rules
 from ramsli.seats import order_from_dealer
@@ -58,13 +59,17 @@ class PaymentReason(enum.StrEnum):
 
     __repr__ = str.__repr__
 
+
 POT = None  # payer/payee None means the pot
 
 # the members settle() uses, as module globals: on Python 3.11 ``PaymentReason.POT`` goes
 # through the slot of EnumType.__getattr__ (about 250 ns), a global is one cached lookup
 _POT, _GENERAL_RAMS, _BETE = PaymentReason.POT, PaymentReason.GENERAL_RAMS, PaymentReason.BETE
-_GENERAL_RAMS_PENALTY, _TARGET, _TARGET_MISSED = (PaymentReason.GENERAL_RAMS_PENALTY, PaymentReason.TARGET,
-                                                  PaymentReason.TARGET_MISSED)
+_GENERAL_RAMS_PENALTY, _TARGET, _TARGET_MISSED = (
+    PaymentReason.GENERAL_RAMS_PENALTY,
+    PaymentReason.TARGET,
+    PaymentReason.TARGET_MISSED,
+)
 _PLAYED, _WALKOVER, _THROWN_IN = SettlementKind.PLAYED, SettlementKind.WALKOVER, SettlementKind.THROWN_IN
 
 
@@ -158,13 +163,21 @@ class Settlement(NamedTuple):
             "winners": [names[s] for s in self.winners],
             "share": self.share,
             "carry_over": self.carry_over,
-            "general_rams": None if self.general_rams is None else {
-                "seat": names[self.general_rams], "made": self.general_rams_made},
+            "general_rams": None
+            if self.general_rams is None
+            else {"seat": names[self.general_rams], "made": self.general_rams_made},
             "targets": [{"seat": names[s], "target": t, "met": m} for s, t, m in self.targets],
             "seats": [
-                {"seat": names[s], "in": s in self.active, "tricks": self.tricks[s], "won": self.won(s),
-                 "paid": self.paid(s), "bete": s in self.bete, "shortfall": short.get(s, 0),
-                 "stack": self.stacks_after[s]}
+                {
+                    "seat": names[s],
+                    "in": s in self.active,
+                    "tricks": self.tricks[s],
+                    "won": self.won(s),
+                    "paid": self.paid(s),
+                    "bete": s in self.bete,
+                    "shortfall": short.get(s, 0),
+                    "stack": self.stacks_after[s],
+                }
                 for s in range(n)
             ],
         }
@@ -194,9 +207,17 @@ class _Ledger:
         self.payments.append(Payment(step, payer, payee, owed, paid, reason))
 
 
-def settle(rules: Rules, order: Sequence[int], active: Sequence[int], tricks_won: Sequence[int],
-           stacks: Sequence[int], pot: int, general_rams: int | None = None,
-           targets: Mapping[int, int] | None = None, thrown_in: bool = False) -> Settlement:
+def settle(
+    rules: Rules,
+    order: Sequence[int],
+    active: Sequence[int],
+    tricks_won: Sequence[int],
+    stacks: Sequence[int],
+    pot: int,
+    general_rams: int | None = None,
+    targets: Mapping[int, int] | None = None,
+    thrown_in: bool = False,
+) -> Settlement:
     """Settle a hand (R5.1–R5.9).
 
     Args:
@@ -219,12 +240,27 @@ def settle(rules: Rules, order: Sequence[int], active: Sequence[int], tricks_won
     targets = dict(targets or {})
     active = tuple(active)
     if thrown_in or not active:  # D-10: the pot carries over whole
-        return Settlement(_THROWN_IN, pot, tuple(tricks_won), active, (), 0, (), None, None, (), (),
-                          pot, tuple(stacks), tuple(stacks))
+        return Settlement(
+            _THROWN_IN, pot, tuple(tricks_won), active, (), 0, (), None, None, (), (), pot, tuple(stacks), tuple(stacks)
+        )
     if len(active) == 1:  # R4.6 walkover: the one player in takes the pot
         led.pay(1, None, active[0], pot, _POT)
-        return Settlement(_WALKOVER, pot, tuple(tricks_won), active, (active[0],), pot, (), None, None, (),
-                          tuple(led.payments), led.pot, tuple(stacks), tuple(led.stacks))
+        return Settlement(
+            _WALKOVER,
+            pot,
+            tuple(tricks_won),
+            active,
+            (active[0],),
+            pot,
+            (),
+            None,
+            None,
+            (),
+            tuple(led.payments),
+            led.pot,
+            tuple(stacks),
+            tuple(led.stacks),
+        )
 
     in_order = [s for s in order if s in active]
     best = max(tricks_won[s] for s in active)
@@ -274,5 +310,19 @@ def settle(rules: Rules, order: Sequence[int], active: Sequence[int], tricks_won
         else:
             led.pay(5, s, None, b * len(others), _TARGET_MISSED)
 
-    return Settlement(_PLAYED, pot, tuple(tricks_won), active, winners, share, tuple(bete), general_rams,
-                      gr_made, tuple(results), tuple(led.payments), led.pot, tuple(stacks), tuple(led.stacks))
+    return Settlement(
+        _PLAYED,
+        pot,
+        tuple(tricks_won),
+        active,
+        winners,
+        share,
+        tuple(bete),
+        general_rams,
+        gr_made,
+        tuple(results),
+        tuple(led.payments),
+        led.pot,
+        tuple(stacks),
+        tuple(led.stacks),
+    )

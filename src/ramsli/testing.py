@@ -52,8 +52,8 @@ import dataclasses
 import enum
 import random
 import sys
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
-from typing import Callable, Iterator
 
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
@@ -64,14 +64,27 @@ from ramsli.hand import Action, Hand, Phase
 from ramsli.rules import PRESETS, Rules
 from ramsli.session import Session
 
-__all__ = ["check_hand", "check_observation", "check_refused", "random_wrong_action", "play_random_hand",
-           "random_rules", "ref_legal_cards", "ref_trick_winner", "ref_settle", "walk_cards", "soak", "SoakReport",
-           "main"]
+__all__ = [
+    "check_hand",
+    "check_observation",
+    "check_refused",
+    "random_wrong_action",
+    "play_random_hand",
+    "random_rules",
+    "ref_legal_cards",
+    "ref_trick_winner",
+    "ref_settle",
+    "walk_cards",
+    "soak",
+    "SoakReport",
+    "main",
+]
 
 NAMES = ["Ann", "Bo", "Cy", "Di", "Ed", "Fay"]
 
 
 # --- invariants -------------------------------------------------------------------------------------
+
 
 def walk_cards(obj, depth: int = 0) -> Iterator[Card]:
     """Every Card object reachable from ``obj`` (fields, tuples, lists, dicts, actions), e.g. an observation (R7)."""
@@ -123,6 +136,7 @@ def check_observation(hand: Hand, seat: int) -> list[str]:
 
 
 # --- reference rules, written again from RULES.md (independent of the engine's code) -------------------
+
 
 def _is_trump(c: Card, trump: str) -> bool:
     return c.suit is None or c.suit == trump  # D-2: jokers belong to the trump suit
@@ -255,8 +269,10 @@ def check_hand(hand: Hand, bank: int, observe: str = "all") -> list[str]:
     if hand.stock is not None:
         deck = set(make_deck(hand.rules.deck, hand.rules.jokers))
         if set(places) != deck:
-            out.append(f"cards missing or foreign: missing {sorted(map(str, deck - set(places)))}, "
-                       f"foreign {sorted(map(str, set(places) - deck))}")
+            out.append(
+                f"cards missing or foreign: missing {sorted(map(str, deck - set(places)))}, "
+                f"foreign {sorted(map(str, set(places) - deck))}"
+            )
     if hand.turn_up.is_joker or any(not c.is_joker for c in hand.turned_aside):
         out.append("D-9: joker turn-up or a non-joker turned aside")
     if hand.trump != hand.turn_up.suit:
@@ -280,9 +296,11 @@ def check_hand(hand: Hand, bank: int, observe: str = "all") -> list[str]:
                 ref = ref_legal_cards(mine, hand.current, hand.trump, hand.rules.overtrump)
                 got = {a.card for a in legal}
                 if got != ref:
-                    out.append(f"R4.10: legal cards {sorted(map(str, got))} but the rules allow "
-                               f"{sorted(map(str, ref))} (holding {sorted(map(str, mine))}, "
-                               f"trick {[str(c) for _, c in hand.current]}, trump {hand.trump})")
+                    out.append(
+                        f"R4.10: legal cards {sorted(map(str, got))} but the rules allow "
+                        f"{sorted(map(str, ref))} (holding {sorted(map(str, mine))}, "
+                        f"trick {[str(c) for _, c in hand.current]}, trump {hand.trump})"
+                    )
     else:
         st = hand.settlement
         if st is None:
@@ -300,8 +318,9 @@ def check_hand(hand: Hand, bank: int, observe: str = "all") -> list[str]:
                     out.append(f"R4.6: one in but kind {st.kind} with {len(hand.tricks)} tricks")
             elif st.kind != "thrown-in" or st.carry_over != st.pot:
                 out.append(f"D-10: all out but kind {st.kind}, carry {st.carry_over} of pot {st.pot}")
-            order = [s for s in ((hand.dealer + k) % hand.n_seats for k in range(1, hand.n_seats + 1))
-                     if s in hand.active]
+            order = [
+                s for s in ((hand.dealer + k) % hand.n_seats for k in range(1, hand.n_seats + 1)) if s in hand.active
+            ]
             for i, t in enumerate(hand.tricks):
                 if t.winner != ref_trick_winner(t.plays, hand.trump):
                     out.append(f"R4.11: trick {i + 1} {[str(c) for _, c in t.plays]} won by p{t.winner + 1}")
@@ -313,9 +332,11 @@ def check_hand(hand: Hand, bank: int, observe: str = "all") -> list[str]:
                     out.append(f"R4.10: trick {i + 1} played in order {[s for s, _ in t.plays]}")
             ref_stacks, ref_pot = ref_settle(hand)
             if list(st.stacks_after) != ref_stacks or st.carry_over != ref_pot:
-                out.append(f"R5: settlement {list(st.stacks_after)} carry {st.carry_over}, rules give "
-                           f"{ref_stacks} carry {ref_pot} (tricks {list(hand.tricks_won)}, "
-                           f"gr {hand.general_rams}, targets {hand.targets})")
+                out.append(
+                    f"R5: settlement {list(st.stacks_after)} carry {st.carry_over}, rules give "
+                    f"{ref_stacks} carry {ref_pot} (tricks {list(hand.tricks_won)}, "
+                    f"gr {hand.general_rams}, targets {hand.targets})"
+                )
             if sum(st.stacks_after) + st.carry_over != bank:
                 out.append("R3.4: settlement does not conserve counters")
             if list(st.stacks_after) != list(hand.stacks) or st.carry_over != hand.pot:
@@ -383,9 +404,15 @@ def check_refused(hand: Hand, action: Action | str) -> list[str]:
     return out
 
 
-def play_random_hand(hand: Hand, rng: random.Random, bank: int, apply: Callable | None = None,
-                     wrong: float = 0.3, observe: str = "all",
-                     after: Callable[[], list[str]] | None = None) -> list[str]:
+def play_random_hand(
+    hand: Hand,
+    rng: random.Random,
+    bank: int,
+    apply: Callable | None = None,
+    wrong: float = 0.3,
+    observe: str = "all",
+    after: Callable[[], list[str]] | None = None,
+) -> list[str]:
     """Play ``hand`` to the end with uniformly random legal actions, checking every invariant
     before the first and after every action.
 
@@ -456,6 +483,7 @@ def random_rules(rng: random.Random, preset: str | None = None, vary: float = 0.
 
 # --- the soak run -------------------------------------------------------------------------------------
 
+
 @dataclass
 class SoakReport:
     """Result of :func:`run`: hands played, sessions played, and violation texts."""
@@ -480,9 +508,12 @@ def _run_session(rng: random.Random, report: SoakReport, budget: int, wrong: flo
     rules = random_rules(rng, preset)
     n = rng.randint(2, 6)
     stack = rng.choice([1, 2, 3, 5, 8, 20])
-    rules = rules.replace(starting_stack=stack, bust=rng.choice(["end", "leave"]),
-                          end=[f"hands:{max(1, min(budget, rng.randint(1, 40)))}"])
-    seed = rng.randrange(2 ** 32)
+    rules = rules.replace(
+        starting_stack=stack,
+        bust=rng.choice(["end", "leave"]),
+        end=[f"hands:{max(1, min(budget, rng.randint(1, 40)))}"],
+    )
+    seed = rng.randrange(2**32)
     label = f"[session seed={seed} preset={preset} n={n} rules={rules.diff()}]"
     s = Session(rules, NAMES[:n], seed=seed)
     report.sessions += 1
@@ -497,8 +528,15 @@ def _run_session(rng: random.Random, report: SoakReport, budget: int, wrong: flo
         hand = s.start_hand()
         if set(hand.seated) & departed:
             report.violations.append(f"{label} R3.5: departed seats {departed} seated again")
-        v = play_random_hand(hand, rng, s.bank, apply=s.apply, wrong=wrong, observe=observe,
-                             after=lambda: _session_checks(s, report, label))
+        v = play_random_hand(
+            hand,
+            rng,
+            s.bank,
+            apply=s.apply,
+            wrong=wrong,
+            observe=observe,
+            after=lambda: _session_checks(s, report, label),
+        )
         report.hands += 1
         report.session_hands += 1
         report.by_preset[preset] = report.by_preset.get(preset, 0) + 1
@@ -513,8 +551,10 @@ def _run_session(rng: random.Random, report: SoakReport, budget: int, wrong: flo
         if not s.is_over:  # R3.2 / R3.5: the deal passes to the next remaining seat clockwise
             nxt = next(x for x in ((hand.dealer + k) % n for k in range(1, n + 1)) if x in s.seated)
             if s.dealer != nxt:
-                report.violations.append(f"{label} R3.2: dealer p{s.dealer + 1} after p{hand.dealer + 1}, "
-                                         f"should be p{nxt + 1} (seated {s.seated})")
+                report.violations.append(
+                    f"{label} R3.2: dealer p{s.dealer + 1} after p{hand.dealer + 1}, "
+                    f"should be p{nxt + 1} (seated {s.seated})"
+                )
         report.busts += len(entry.left)
         if entry.pot_after != s.pot or list(entry.stacks_after) != list(s.stacks):
             report.violations.append(f"{label} ledger entry disagrees with the session")
@@ -541,19 +581,27 @@ def _run_plain(rng: random.Random, report: SoakReport, wrong: float, observe: st
     if n >= 3 and rng.random() < 0.2:  # some seats have left (R3.5 leave)
         seated = sorted(rng.sample(range(n), rng.randint(2, n - 1)))
     dealer = rng.choice(seated if seated else range(n))
-    seed = rng.randrange(2 ** 32)
+    seed = rng.randrange(2**32)
     hand = Hand.new(rules, stacks, dealer, random.Random(seed), pot=pot, seated=seated)
     v = play_random_hand(hand, rng, sum(stacks) + pot, wrong=wrong, observe=observe)
     report.hands += 1
     report.by_preset[preset] = report.by_preset.get(preset, 0) + 1
     if v:
-        label = f"[hand seed={seed} preset={preset} n={n} stacks={stacks} pot={pot} seated={seated} " \
-                f"dealer={dealer} rules={rules.diff()}]"
+        label = (
+            f"[hand seed={seed} preset={preset} n={n} stacks={stacks} pot={pot} seated={seated} "
+            f"dealer={dealer} rules={rules.diff()}]"
+        )
         report.violations.extend(f"{label} {m}" for m in v)
 
 
-def soak(hands: int = 100_000, seed: int = 0, progress: bool = True, wrong: float = 0.3,
-         observe: str = "all", max_violations: int = 50) -> SoakReport:
+def soak(
+    hands: int = 100_000,
+    seed: int = 0,
+    progress: bool = True,
+    wrong: float = 0.3,
+    observe: str = "all",
+    max_violations: int = 50,
+) -> SoakReport:
     """Play at least ``hands`` random hands (some in sessions, the others plain) and check every invariant.
 
     Args:
@@ -568,8 +616,13 @@ def soak(hands: int = 100_000, seed: int = 0, progress: bool = True, wrong: floa
     report = SoakReport()
     bar = None
     if progress:
-        bar = Progress(TextColumn("soak"), BarColumn(), MofNCompleteColumn(), TextColumn("violations {task.fields[v]}"),
-                       TimeRemainingColumn())
+        bar = Progress(
+            TextColumn("soak"),
+            BarColumn(),
+            MofNCompleteColumn(),
+            TextColumn("violations {task.fields[v]}"),
+            TimeRemainingColumn(),
+        )
         bar.start()
         task = bar.add_task("soak", total=hands, v=0)
     try:
@@ -590,22 +643,32 @@ def soak(hands: int = 100_000, seed: int = 0, progress: bool = True, wrong: floa
 def main(argv: list[str] | None = None) -> int:
     """Command line of the soak: ``python bench/soak.py [--hands N] [--seed S] [--no-progress]`` (or
     ``python -m ramsli.testing ...``); returns the exit status, 1 if there was any violation, else 0."""
-    p = argparse.ArgumentParser(description="Soak test of the ramsli engine: random hands, all invariants "
-                                            "checked after every action (R3.4, R4.9, R4.12, R7).")
+    p = argparse.ArgumentParser(
+        description="Soak test of the ramsli engine: random hands, all invariants "
+        "checked after every action (R3.4, R4.9, R4.12, R7)."
+    )
     p.add_argument("--hands", type=int, default=100_000, help="hands to play (default 100000)")
     p.add_argument("--seed", type=int, default=0, help="seed of the random source (default 0)")
-    p.add_argument("--wrong", type=float, default=0.3,
-                   help="chance per action of also trying a random wrong action (default 0.3)")
-    p.add_argument("--observe", choices=["all", "acting", "none"], default="all",
-                   help="whose observations to check for hidden cards after every action (default all)")
+    p.add_argument(
+        "--wrong", type=float, default=0.3, help="chance per action of also trying a random wrong action (default 0.3)"
+    )
+    p.add_argument(
+        "--observe",
+        choices=["all", "acting", "none"],
+        default="all",
+        help="whose observations to check for hidden cards after every action (default all)",
+    )
     p.add_argument("--no-progress", action="store_true", help="no progress bar")
     args = p.parse_args(argv)
     console = Console()
     report = soak(args.hands, args.seed, progress=not args.no_progress, wrong=args.wrong, observe=args.observe)
     for v in report.violations[:20]:
         print("violation:", v)
-    console.print(f"sessions: {report.sessions} ({report.session_hands} hands, {report.busts} bust players); "
-                  f"hands per preset: {dict(sorted(report.by_preset.items()))}", highlight=False)
+    console.print(
+        f"sessions: {report.sessions} ({report.session_hands} hands, {report.busts} bust players); "
+        f"hands per preset: {dict(sorted(report.by_preset.items()))}",
+        highlight=False,
+    )
     console.print(f"{report.hands} hands, {len(report.violations)} invariant violations", highlight=False)
     return 1 if report.violations else 0
 

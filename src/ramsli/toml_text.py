@@ -33,7 +33,8 @@ jokers = false
 
 from __future__ import annotations
 
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
 __all__ = ["quote", "value", "key_value", "dumps"]
 

@@ -40,13 +40,27 @@ import re
 import signal
 import threading
 import uuid
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from concurrent.futures import Executor, InvalidStateError, ProcessPoolExecutor, as_completed
-from typing import Any, Callable, Iterable, Iterator, Sequence
+from typing import Any
 
 import ramsli
 
-__all__ = ["ClusterError", "Runner", "LocalRunner", "DaskRunner", "run_chunks", "stream_chunks", "window_size",
-           "check_address", "check_workers", "DEFAULT_TIMEOUT_S", "TASK_RETRIES", "LAB_PACKAGES", "WINDOW_PER_WORKER"]
+__all__ = [
+    "ClusterError",
+    "Runner",
+    "LocalRunner",
+    "DaskRunner",
+    "run_chunks",
+    "stream_chunks",
+    "window_size",
+    "check_address",
+    "check_workers",
+    "DEFAULT_TIMEOUT_S",
+    "TASK_RETRIES",
+    "LAB_PACKAGES",
+    "WINDOW_PER_WORKER",
+]
 
 #: seconds to wait for the scheduler to answer and for at least one worker to join
 DEFAULT_TIMEOUT_S = 10.0
@@ -77,8 +91,10 @@ def check_address(address: str) -> str:
     """
     m = _ADDRESS.match(address.strip())
     if not m or not 1 <= int(m.group(3)) <= 65535:
-        raise ClusterError(f"--scheduler {address!r}: allowed is the scheduler's address tcp://HOST:PORT "
-                           "(port 1..65535), e.g. tcp://10.0.0.5:8786, as printed by `dask scheduler`")
+        raise ClusterError(
+            f"--scheduler {address!r}: allowed is the scheduler's address tcp://HOST:PORT "
+            "(port 1..65535), e.g. tcp://10.0.0.5:8786, as printed by `dask scheduler`"
+        )
     return address.strip()
 
 
@@ -109,15 +125,15 @@ def check_workers(infos: dict[str, Any], needs: Sequence[str] = (), version: str
         if isinstance(info, BaseException) or not isinstance(info, dict):
             raise ClusterError(f"worker {addr} cannot run ramsli's check ({info!r}): {install} on every worker")
         if info.get("ramsli") is None:
-            raise ClusterError(f"worker {addr} has no ramsli: install ramsli {version} with {install} "
-                               "on every worker")
+            raise ClusterError(f"worker {addr} has no ramsli: install ramsli {version} with {install} on every worker")
         if info["ramsli"] != version:
-            raise ClusterError(f"worker {addr} has ramsli {info['ramsli']}, this is ramsli {version}: the same "
-                               f"version must run everywhere ({install} on every worker)")
+            raise ClusterError(
+                f"worker {addr} has ramsli {info['ramsli']}, this is ramsli {version}: the same "
+                f"version must run everywhere ({install} on every worker)"
+            )
         missing = [p for p in needs if p in info.get("missing", ())]
         if missing:
-            raise ClusterError(f"worker {addr} lacks {', '.join(missing)} (the extra 'lab'): {install} "
-                               "on every worker")
+            raise ClusterError(f"worker {addr} lacks {', '.join(missing)} (the extra 'lab'): {install} on every worker")
 
 
 class Runner:
@@ -130,7 +146,7 @@ class Runner:
     parallelism: int = 1
     where: str = "this process"
 
-    def __enter__(self) -> "Runner":
+    def __enter__(self) -> Runner:
         return self
 
     def __exit__(self, *exc) -> None:
@@ -276,8 +292,10 @@ def _dask():
     except ModuleNotFoundError as e:
         if (e.name or "").split(".")[0] not in ("distributed", "dask"):
             raise
-        raise ClusterError("--scheduler needs Dask distributed, the extra 'dask': pip install 'ramsli[dask]' "
-                           "(in a checkout: pip install -e '.[dask]')") from None
+        raise ClusterError(
+            "--scheduler needs Dask distributed, the extra 'dask': pip install 'ramsli[dask]' "
+            "(in a checkout: pip install -e '.[dask]')"
+        ) from None
     return distributed
 
 
@@ -286,6 +304,7 @@ def _probe_factory() -> Callable[[Sequence[str]], dict]:
         info = {"ramsli": None, "missing": []}
         try:
             import ramsli as installed
+
             info["ramsli"] = getattr(installed, "__version__", "unknown")
         except Exception:  # noqa: BLE001 - any failure to import is "no ramsli"
             pass
@@ -295,6 +314,7 @@ def _probe_factory() -> Callable[[Sequence[str]], dict]:
             except Exception:  # noqa: BLE001
                 info["missing"].append(name)
         return info
+
     return probe
 
 
@@ -321,7 +341,7 @@ class DaskRunner(Runner):
         self._run = uuid.uuid4().hex[:12]
         self._n = 0
 
-    def __enter__(self) -> "DaskRunner":
+    def __enter__(self) -> DaskRunner:
         if self.client is None:
             self.connect()
         return self
@@ -339,15 +359,19 @@ class DaskRunner(Runner):
         try:
             self.client = distributed.Client(self.address, timeout=t, set_as_default=False)
         except (OSError, TimeoutError) as e:
-            raise ClusterError(f"cannot reach the Dask scheduler at {self.address} within {t:g} s ({e}): check "
-                               "that `dask scheduler` runs there and listens on that host and port, and that no "
-                               "firewall blocks the port") from None
+            raise ClusterError(
+                f"cannot reach the Dask scheduler at {self.address} within {t:g} s ({e}): check "
+                "that `dask scheduler` runs there and listens on that host and port, and that no "
+                "firewall blocks the port"
+            ) from None
         try:
             try:
                 self.client.wait_for_workers(1, timeout=t)
             except (OSError, TimeoutError):
-                raise ClusterError(f"the Dask scheduler at {self.address} has no worker after {t:g} s: start "
-                                   f"workers with  dask worker {self.address}") from None
+                raise ClusterError(
+                    f"the Dask scheduler at {self.address} has no worker after {t:g} s: start "
+                    f"workers with  dask worker {self.address}"
+                ) from None
             infos = self.client.run(_probe_factory(), self.needs, on_error="return")
             check_workers(infos, self.needs)
             self.parallelism = max(1, sum(self.client.nthreads().values()))
@@ -369,9 +393,10 @@ class DaskRunner(Runner):
         try:
             return handle.result()
         except distributed.KilledWorker as e:
-            raise ClusterError(f"the workers running a task died too often (the scheduler's allowed-failures): {e} "
-                               "A chunk may need more memory than a worker has; see the logs of `dask worker`."
-                               ) from None
+            raise ClusterError(
+                f"the workers running a task died too often (the scheduler's allowed-failures): {e} "
+                "A chunk may need more memory than a worker has; see the logs of `dask worker`."
+            ) from None
 
     def done(self, handle) -> bool:
         return handle.done()
@@ -407,8 +432,9 @@ def window_size(runner: Runner) -> int:
     return max(1, WINDOW_PER_WORKER * runner.parallelism)
 
 
-def stream_chunks(runner: Runner, fn: Callable, work: Iterable[tuple], on_done: Callable[[int, Any], None],
-                  window: int | None = None) -> int:
+def stream_chunks(
+    runner: Runner, fn: Callable, work: Iterable[tuple], on_done: Callable[[int, Any], None], window: int | None = None
+) -> int:
     """Play ``fn(*args)`` for every ``args`` of ``work`` (any iterable, read lazily) on ``runner``, calling
     ``on_done(index, result)`` for each chunk as soon as it is finished (in the order they finish) and
     keeping no result: at most ``window`` chunks (default :func:`window_size`) are submitted at a time,
@@ -452,8 +478,9 @@ def stream_chunks(runner: Runner, fn: Callable, work: Iterable[tuple], on_done: 
         raise
 
 
-def run_chunks(runner: Runner, fn: Callable, work: Sequence[tuple],
-               on_done: Callable[[int, Any], None] | None = None) -> list:
+def run_chunks(
+    runner: Runner, fn: Callable, work: Sequence[tuple], on_done: Callable[[int, Any], None] | None = None
+) -> list:
     """Play ``fn(*args)`` for every ``args`` of ``work`` on ``runner``; return the results in ``work``'s order.
 
     Every result is kept until the end: for long runs use :func:`stream_chunks`, which keeps none.

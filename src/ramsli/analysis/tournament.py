@@ -33,10 +33,10 @@ from __future__ import annotations
 import math
 import random
 import time
+from collections.abc import Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import asdict, dataclass, field
 from fractions import Fraction
-from typing import Callable, Sequence
 
 from ramsli.analysis.cluster import DaskRunner, LocalRunner, Runner, stream_chunks
 from ramsli.bots.base import make_bot
@@ -117,8 +117,15 @@ class TournamentResult:
 
     def to_dict(self) -> dict:
         """JSON-ready summary (without ``per_deal``)."""
-        return {"deals": self.deals, "hands": self.hands, "duplicate": self.duplicate, "seed": self.seed,
-                "rules": self.rules, "seconds": round(self.seconds, 3), "bots": [asdict(b) for b in self.bots]}
+        return {
+            "deals": self.deals,
+            "hands": self.hands,
+            "duplicate": self.duplicate,
+            "seed": self.seed,
+            "rules": self.rules,
+            "seconds": round(self.seconds, 3),
+            "bots": [asdict(b) for b in self.bots],
+        }
 
 
 def deal_deck(rules: Rules, seed: int, i: int) -> tuple[list, int]:
@@ -143,8 +150,13 @@ def play_deal(specs: Sequence[str], rules: Rules, seed: int, i: int, duplicate: 
     deck, cut = deal_deck(rules, seed, i)
     dealer = i % n
     rotations = range(n) if duplicate else [i % n]
-    out = {"net": [[] for _ in specs], "inn": [[] for _ in specs], "bete": [[] for _ in specs],
-           "pot": [[] for _ in specs], "times": [[] for _ in specs]}
+    out = {
+        "net": [[] for _ in specs],
+        "inn": [[] for _ in specs],
+        "bete": [[] for _ in specs],
+        "pot": [[] for _ in specs],
+        "times": [[] for _ in specs],
+    }
     start = [rules.starting_stack] * n
     for r in rotations:
         seat_of = [(j + r) % n for j in range(n)]
@@ -165,8 +177,7 @@ def play_deal(specs: Sequence[str], rules: Rules, seed: int, i: int, duplicate: 
             j = bot_at[seat]
             out["net"][j].append(hand.stacks[seat] - start[seat])
             out["inn"][j].append(1 if seat in st.active else 0)
-            out["bete"][j].append(1 if seat in st.bete or (st.general_rams == seat and not st.general_rams_made)
-                                  else 0)
+            out["bete"][j].append(1 if seat in st.bete or (st.general_rams == seat and not st.general_rams_made) else 0)
             out["pot"][j].append(1 if seat in st.winners else 0)
     return out
 
@@ -194,9 +205,19 @@ def _time_pct(hist: dict[int, int], q: float, lo: float, hi: float) -> float:
 
 def _new_tally(n: int) -> dict:
     """The running totals of a tournament (or of one work unit) for ``n`` bots."""
-    return {"deals": 0, "hands": [0] * n, "sum": [0] * n, "sum_sq": [0] * n, "inn": [0] * n, "bete": [0] * n,
-            "pot": [0] * n, "times": [dict() for _ in range(n)], "t_min": [math.inf] * n, "t_max": [0.0] * n,
-            "rows": []}
+    return {
+        "deals": 0,
+        "hands": [0] * n,
+        "sum": [0] * n,
+        "sum_sq": [0] * n,
+        "inn": [0] * n,
+        "bete": [0] * n,
+        "pot": [0] * n,
+        "times": [dict() for _ in range(n)],
+        "t_min": [math.inf] * n,
+        "t_max": [0.0] * n,
+        "rows": [],
+    }
 
 
 def _add_deal(tally: dict, i: int, d: dict) -> None:
@@ -245,9 +266,17 @@ def _chunk(args: tuple) -> dict:
     return tally
 
 
-def run_tournament(specs: Sequence[str], rules: Rules, deals: int, seed: int = 0, jobs: int = 1,
-                   duplicate: bool = False, progress: Callable[[int], None] | None = None,
-                   chunk: int = 0, scheduler: str | None = None) -> TournamentResult:
+def run_tournament(
+    specs: Sequence[str],
+    rules: Rules,
+    deals: int,
+    seed: int = 0,
+    jobs: int = 1,
+    duplicate: bool = False,
+    progress: Callable[[int], None] | None = None,
+    chunk: int = 0,
+    scheduler: str | None = None,
+) -> TournamentResult:
     """Play ``deals`` deals between the bots ``specs`` (one per seat, 2..6) and summarize.
 
     The work units are made and submitted a bounded window at a time and their totals merged as they
@@ -318,13 +347,24 @@ def run_tournament(specs: Sequence[str], rules: Rules, deals: int, seed: int = 0
         n_in = total["inn"][j]
         hist = total["times"][j]
         lo, hi = total["t_min"][j], total["t_max"][j]
-        bots.append(BotResult(
-            label=labels[j], spec=spec, hands=h, mean=float(mean),
-            ci95=1.96 * math.sqrt(var) / math.sqrt(d), in_rate=n_in / h,
-            bete_rate=total["bete"][j] / h, bete_when_in=(total["bete"][j] / n_in) if n_in else 0.0,
-            pot_rate=total["pot"][j] / h, decisions=sum(hist.values()),
-            time_median_ms=1000 * _time_pct(hist, 0.5, lo, hi), time_p95_ms=1000 * _time_pct(hist, 0.95, lo, hi),
-            time_max_ms=1000 * hi, plays_as=level_spec(spec)))
+        bots.append(
+            BotResult(
+                label=labels[j],
+                spec=spec,
+                hands=h,
+                mean=float(mean),
+                ci95=1.96 * math.sqrt(var) / math.sqrt(d),
+                in_rate=n_in / h,
+                bete_rate=total["bete"][j] / h,
+                bete_when_in=(total["bete"][j] / n_in) if n_in else 0.0,
+                pot_rate=total["pot"][j] / h,
+                decisions=sum(hist.values()),
+                time_median_ms=1000 * _time_pct(hist, 0.5, lo, hi),
+                time_p95_ms=1000 * _time_pct(hist, 0.95, lo, hi),
+                time_max_ms=1000 * hi,
+                plays_as=level_spec(spec),
+            )
+        )
     per_deal = [row for _i, row in sorted(total["rows"])]
     return TournamentResult(bots, deals, total["hands"][0], duplicate, seed, rd, time.perf_counter() - t0, per_deal)
 

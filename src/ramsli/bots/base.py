@@ -18,14 +18,25 @@ from __future__ import annotations
 import importlib
 import inspect
 import random
-from typing import Callable, Mapping, Protocol, runtime_checkable
+from collections.abc import Callable, Mapping
+from typing import Protocol, runtime_checkable
 
 from ramsli.bots.levels import LEVELS, level_spec
 from ramsli.hand import Action, Hand, Observation, random_source
 
-__all__ = ["Bot", "RandomBot", "BOTS", "register_bot", "make_bot", "bot_names", "allowed_bots_text", "bot_options",
-           "bot_factory",
-           "BOT_MODULES", "play_hand"]
+__all__ = [
+    "Bot",
+    "RandomBot",
+    "BOTS",
+    "register_bot",
+    "make_bot",
+    "bot_names",
+    "allowed_bots_text",
+    "bot_options",
+    "bot_factory",
+    "BOT_MODULES",
+    "play_hand",
+]
 
 
 @runtime_checkable
@@ -167,7 +178,9 @@ def make_bot(spec: str, seed: int | None = None, *, rng: random.Random | None = 
         if not eq:
             raise ValueError(f"bot option {part!r} is not key=value (in {spec!r})")
         try:
-            kwargs[k.strip()] = int(v) if (v.strip().lstrip("-").isascii() and v.strip().lstrip("-").isdigit()) else float(v)
+            kwargs[k.strip()] = (
+                int(v) if (v.strip().lstrip("-").isascii() and v.strip().lstrip("-").isdigit()) else float(v)
+            )
         except ValueError:
             kwargs[k.strip()] = v.strip()
     allowed = bot_options(name)
@@ -183,20 +196,26 @@ def make_bot(spec: str, seed: int | None = None, *, rng: random.Random | None = 
     ranges = getattr(BOTS[name], "OPTION_RANGES", {})  # bounds a bot declares with its options
     for k, v in kwargs.items():
         if k in ranges and isinstance(v, (int, float)) and not ranges[k][0] <= v <= ranges[k][1]:
-            raise ValueError(f"bot {name!r} option {k}={v!r} is out of range: allowed is "
-                             f"{ranges[k][0]}..{ranges[k][1]} (e.g. {name}:{k}={defaults.get(k, ranges[k][0])})")
+            raise ValueError(
+                f"bot {name!r} option {k}={v!r} is out of range: allowed is "
+                f"{ranges[k][0]}..{ranges[k][1]} (e.g. {name}:{k}={defaults.get(k, ranges[k][0])})"
+            )
     unknown = [k for k in kwargs if k not in allowed]
     if unknown:
-        raise ValueError(f"bot {name!r} has no option {unknown[0]!r}; its options are "
-                         f"{', '.join(allowed) if allowed else 'none'} (e.g. {name}:{allowed[0]}={defaults.get(allowed[0], '…')})"
-                         if allowed else f"bot {name!r} has no option {unknown[0]!r}; it takes no options")
+        raise ValueError(
+            f"bot {name!r} has no option {unknown[0]!r}; its options are "
+            f"{', '.join(allowed) if allowed else 'none'} (e.g. {name}:{allowed[0]}={defaults.get(allowed[0], '…')})"
+            if allowed
+            else f"bot {name!r} has no option {unknown[0]!r}; it takes no options"
+        )
     try:
         if rng is not None:
             return BOTS[name](rng=rng, **kwargs)
         return BOTS[name](seed=seed, **kwargs)
     except (TypeError, ValueError) as e:
-        raise ValueError(f"bad option for bot {name!r}: {e}; its options are "
-                         f"{', '.join(allowed) if allowed else 'none'}") from None
+        raise ValueError(
+            f"bad option for bot {name!r}: {e}; its options are {', '.join(allowed) if allowed else 'none'}"
+        ) from None
 
 
 def _option_defaults(name: str) -> dict[str, object]:
@@ -221,8 +240,9 @@ def bot_options(name: str) -> list[str]:
         params = inspect.signature(factory).parameters
     except (TypeError, ValueError):
         return []
-    return [p for p, v in params.items()
-            if p not in ("seed", "rng") and v.kind in (v.POSITIONAL_OR_KEYWORD, v.KEYWORD_ONLY)]
+    return [
+        p for p, v in params.items() if p not in ("seed", "rng") and v.kind in (v.POSITIONAL_OR_KEYWORD, v.KEYWORD_ONLY)
+    ]
 
 
 _loaded = False
@@ -242,8 +262,7 @@ def _load_builtin() -> None:
                 raise
 
 
-def play_hand(hand: Hand, bots: Mapping[int, Bot],
-              on_action: Callable[[Hand, Action], None] | None = None) -> None:
+def play_hand(hand: Hand, bots: Mapping[int, Bot], on_action: Callable[[Hand, Action], None] | None = None) -> None:
     """Play ``hand`` to its end with one bot per seat (seat index -> bot).
 
     Each bot is given only ``hand.observe(seat)``. ``on_action(hand, action)`` is

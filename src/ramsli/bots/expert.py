@@ -46,11 +46,18 @@ from __future__ import annotations
 
 import math
 import random
-from typing import Sequence
+from collections.abc import Sequence
 
 from ramsli.bots.base import only_choice, register_bot
-from ramsli.bots.fast import (declare_need, declare_strength, legal, rule_general_rams, rule_play, sure_tricks,
-                              winner_index)
+from ramsli.bots.fast import (
+    declare_need,
+    declare_strength,
+    legal,
+    rule_general_rams,
+    rule_play,
+    sure_tricks,
+    winner_index,
+)
 from ramsli.bots.montecarlo import Payoff, others_announce, play_out, rollout, seat_knowledge
 from ramsli.bots.rules_bot import RulesBot, bete_value
 from ramsli.bots.solver import Solver
@@ -60,8 +67,16 @@ from ramsli.hand import Action, Observation, Phase, random_source
 __all__ = ["ExpertBot", "p_in"]
 
 
-def p_in(hand: Sequence[int], visible_trumps: int, n_in_before: int, n_to_come: int, n_seated: int,
-         bete: int, pot: int, sharp: float = 3.0) -> float:
+def p_in(
+    hand: Sequence[int],
+    visible_trumps: int,
+    n_in_before: int,
+    n_to_come: int,
+    n_seated: int,
+    bete: int,
+    pot: int,
+    sharp: float = 3.0,
+) -> float:
     """Probability that a sensible player declares ``in`` (R4.5) with ``hand``: the opponent model.
 
     A smooth version of the tips' judgement (:func:`ramsli.bots.fast.rule_declare`): the
@@ -121,15 +136,38 @@ class ExpertBot:
     name = "expert"
     #: the allowed range of each option (checked here and by :func:`~ramsli.bots.base.make_bot`):
     #: bounded, so that no spec makes one decision think for long (the server's table spec too)
-    OPTION_RANGES = {"samples": (1, 1000), "play_samples": (1, 400), "nodes": (1, 50000),
-                     "budget": (1, 400000), "margin": (-5, 5), "sharp": (0.1, 20),
-                     "pw": (0.01, 1)}
+    OPTION_RANGES = {
+        "samples": (1, 1000),
+        "play_samples": (1, 400),
+        "nodes": (1, 50000),
+        "budget": (1, 400000),
+        "margin": (-5, 5),
+        "sharp": (0.1, 20),
+        "pw": (0.01, 1),
+    }
 
-    def __init__(self, seed: int | None = None, samples: int = 200, play_samples: int = 48, nodes: int = 6000,
-                 budget: int = 30000, margin: float = 0.5, sharp: float = 3.0, pw: float = 1.0, *,
-                 rng: random.Random | None = None) -> None:
-        for key, value in (("samples", samples), ("play_samples", play_samples), ("nodes", nodes), ("budget", budget),
-                           ("margin", margin), ("sharp", sharp), ("pw", pw)):
+    def __init__(
+        self,
+        seed: int | None = None,
+        samples: int = 200,
+        play_samples: int = 48,
+        nodes: int = 6000,
+        budget: int = 30000,
+        margin: float = 0.5,
+        sharp: float = 3.0,
+        pw: float = 1.0,
+        *,
+        rng: random.Random | None = None,
+    ) -> None:
+        for key, value in (
+            ("samples", samples),
+            ("play_samples", play_samples),
+            ("nodes", nodes),
+            ("budget", budget),
+            ("margin", margin),
+            ("sharp", sharp),
+            ("pw", pw),
+        ):
             lo, hi = self.OPTION_RANGES[key]
             if not lo <= value <= hi:
                 raise ValueError(f"{key}={value!r}: allowed is {lo}..{hi}")
@@ -165,8 +203,11 @@ class ExpertBot:
             if gr is not None and gr != obs.seat:
                 h = deal.get(gr, []) + played_by.get(gr, [])
                 if len(h) == 5:
-                    w *= 1.0 if rule_general_rams(h, k.visible_trumps) else \
-                        (0.3 if declare_strength(h, k.visible_trumps)[1] >= 3.5 else 0.03)
+                    w *= (
+                        1.0
+                        if rule_general_rams(h, k.visible_trumps)
+                        else (0.3 if declare_strength(h, k.visible_trumps)[1] >= 3.5 else 0.03)
+                    )
             for s, t in obs.targets:
                 if s == obs.seat:
                     continue
@@ -223,8 +264,9 @@ class ExpertBot:
             return [(d, 1.0) for d, _ in out]
         return out
 
-    def _others_announce(self, obs: Observation, k: Knowledge, act_t: tuple, deal: dict, me: int,
-                         me_gr: bool) -> tuple[int | None, tuple]:
+    def _others_announce(
+        self, obs: Observation, k: Knowledge, act_t: tuple, deal: dict, me: int, me_gr: bool
+    ) -> tuple[int | None, tuple]:
         return others_announce(obs, k, act_t, deal, me, me_gr)
 
     # -- the decision ----------------------------------------------------------------
@@ -267,7 +309,7 @@ class ExpertBot:
         pay = Payoff(obs)
         me = obs.seat
         order = pay.order
-        after = order[order.index(me) + 1:]
+        after = order[order.index(me) + 1 :]
         before_in = list(obs.active)
         bete = bete_value(obs)
         nseat = len(order)
@@ -276,8 +318,9 @@ class ExpertBot:
         for deal, w in self._samples(obs, k, checks, {}, self.samples):
             active = before_in + [me]
             for j, s in enumerate(after):
-                if rng.random() < p_in(deal[s], k.visible_trumps, len(active), len(after) - j - 1, nseat,
-                                       bete, obs.pot, self.sharp):
+                if rng.random() < p_in(
+                    deal[s], k.visible_trumps, len(active), len(after) - j - 1, nseat, bete, obs.pot, self.sharp
+                ):
                     active.append(s)
             act_t = tuple(s for s in order if s in active)
             wsum += w

@@ -23,12 +23,22 @@ the old ``rules`` bot; that bot is now the tips player (:mod:`ramsli.bots.tips`,
 
 from __future__ import annotations
 
-from typing import Iterable, Sequence
+from collections.abc import Iterable, Sequence
 
 from ramsli.cards import Card
 
-__all__ = ["Codec", "legal", "winner_index", "beats", "rule_declare", "declare_need", "rule_play", "declare_strength",
-           "SUIT_MASK", "mask_of"]
+__all__ = [
+    "Codec",
+    "legal",
+    "winner_index",
+    "beats",
+    "rule_declare",
+    "declare_need",
+    "rule_play",
+    "declare_strength",
+    "SUIT_MASK",
+    "mask_of",
+]
 
 TRUMP_TOP = 16  # big joker rank
 
@@ -185,8 +195,9 @@ def declare_strength(hand: Sequence[int], visible_trumps: int) -> tuple[bool, fl
     return path, strength
 
 
-def rule_declare(hand: Sequence[int], visible_trumps: int, n_in_before: int, n_to_come: int,
-                 n_seated: int, bete: int, pot: int) -> bool:
+def rule_declare(
+    hand: Sequence[int], visible_trumps: int, n_in_before: int, n_to_come: int, n_seated: int, bete: int, pot: int
+) -> bool:
     """The ``montecarlo`` bot's model of a declaration (R4.5), after the seeds' tips.
 
     Stay in only with a realistic path to a trick; count the players already in
@@ -243,8 +254,13 @@ def rule_general_rams(hand: Sequence[int], visible_trumps: int) -> bool:
     alive = [r for r in range(TRUMP_TOP, 1, -1) if not (visible_trumps >> r) & 1]
     has_ace = 14 in trumps or (alive and alive[0] in trumps and alive[0] > 14)
     tops = sum(1 for c in trumps if c in alive[:3])
-    return bool(has_ace) and tops >= 2 and len(side) <= 3 and all((c & 31) >= 13 for c in side) \
+    return (
+        bool(has_ace)
+        and tops >= 2
+        and len(side) <= 3
+        and all((c & 31) >= 13 for c in side)
         and len(trumps) + len(side) == 5
+    )
 
 
 def sure_tricks(hand: Sequence[int], visible_trumps: int) -> int:
@@ -272,9 +288,17 @@ def _is_master(c: int, others: int) -> bool:
     return not (above & others)
 
 
-def rule_play(hand: Sequence[int], legal_codes: Sequence[int], cur: Sequence[int], n_after: int,
-              trick_no: int, my_tricks: int, others: int, trumpless_after: bool = False,
-              void_risk: int = 0) -> int:
+def rule_play(
+    hand: Sequence[int],
+    legal_codes: Sequence[int],
+    cur: Sequence[int],
+    n_after: int,
+    trick_no: int,
+    my_tricks: int,
+    others: int,
+    trumpless_after: bool = False,
+    void_risk: int = 0,
+) -> int:
     """The ``montecarlo`` bot's rollout card (R4.10 already applied: ``legal_codes`` are legal).
 
     Leading: lead trumps with strong trump length (three trumps, or two with the
@@ -306,16 +330,16 @@ def rule_play(hand: Sequence[int], legal_codes: Sequence[int], cur: Sequence[int
             if len(trumps) >= 3 or (len(trumps) >= 2 and top_master):
                 return trumps[0] if top_master else trumps[-1]
         side = [c for c in hand if c >= 32]
-        masters = [c for c in side if _is_master(c, others)
-                   and not ((void_risk >> (c >> 5)) & 1 and opp_trumps)]
-        if masters and (trick_no >= 2 or len(masters) >= 2 or not opp_trumps or len(side) == len(hand)
-                        and trick_no >= 1):
-            return max(masters, key=lambda c: (c & 31))
+        masters = [c for c in side if _is_master(c, others) and not ((void_risk >> (c >> 5)) & 1 and opp_trumps)]
+        if masters and (
+            trick_no >= 2 or len(masters) >= 2 or not opp_trumps or len(side) == len(hand) and trick_no >= 1
+        ):
+            return max(masters, key=lambda c: c & 31)
         if trumps and _is_master(trumps[0], others) and (trick_no >= 2 or len(trumps) == len(hand)):
             return trumps[0]
         # lead low from a side suit without a held-back master
         cand = [c for c in side if c not in masters] or side or list(hand)
-        return min(cand, key=lambda c: (c & 31))
+        return min(cand, key=lambda c: c & 31)
     bi = winner_index(cur)
     best = cur[bi]
     winners = [c for c in legal_codes if beats(c, best)]

@@ -55,6 +55,8 @@ def level_spec(spec: str) -> str:
     if name not in LEVELS or LEVELS[name] == name:
         return spec
     if colon:
-        raise ValueError(f"level {name!r} takes no options (it stands for the bot {LEVELS[name]!r}); name a bot "
-                         f"for other budgets, e.g. montecarlo:samples=64")
+        raise ValueError(
+            f"level {name!r} takes no options (it stands for the bot {LEVELS[name]!r}); name a bot "
+            f"for other budgets, e.g. montecarlo:samples=64"
+        )
     return LEVELS[name]

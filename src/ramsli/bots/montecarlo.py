@@ -41,11 +41,10 @@ from __future__ import annotations
 
 import random
 import time
-from typing import Sequence
+from collections.abc import Sequence
 
 from ramsli.bots.base import only_choice, register_bot
-from ramsli.bots.fast import (SUIT_MASK, legal, rule_declare, rule_general_rams, rule_play, sure_tricks,
-                              winner_index)
+from ramsli.bots.fast import SUIT_MASK, legal, rule_declare, rule_general_rams, rule_play, sure_tricks, winner_index
 from ramsli.bots.rules_bot import RulesBot, bete_value
 from ramsli.bots.solver import Solver
 from ramsli.bots.tracking import Knowledge, declaration_context, infer, sample_deal
@@ -88,8 +87,9 @@ class Payoff:
         return v
 
 
-def rollout(hands: Sequence[Sequence[int]], leader: int, cur: Sequence[int], tricks: Sequence[int],
-            always: bool, trick_no: int) -> tuple:
+def rollout(
+    hands: Sequence[Sequence[int]], leader: int, cur: Sequence[int], tricks: Sequence[int], always: bool, trick_no: int
+) -> tuple:
     """Play the rest of the hand with the ``rules`` policy for every position
     (each seeing the others' cards only as "cards someone else holds").
 
@@ -143,8 +143,16 @@ def rollout(hands: Sequence[Sequence[int]], leader: int, cur: Sequence[int], tri
         cur.append(c)
 
 
-def play_out(hands: Sequence[Sequence[int]], mi: int, card: int, leader: int, cur: Sequence[int],
-             tricks: Sequence[int], always: bool, trick_no: int) -> tuple:
+def play_out(
+    hands: Sequence[Sequence[int]],
+    mi: int,
+    card: int,
+    leader: int,
+    cur: Sequence[int],
+    tricks: Sequence[int],
+    always: bool,
+    trick_no: int,
+) -> tuple:
     """Tricks per active position after position ``mi`` plays ``card`` (a card code) to the trick ``cur``
     and the rest of the hand is played out by :func:`rollout` (R4.10, R4.11); ``hands`` is not changed.
     """
@@ -165,8 +173,11 @@ def seat_knowledge(obs: Observation) -> tuple[Knowledge, list, dict]:
     unforced declarations as ``(seat, stayed_in, n_in_before, n_to_come)`` (R4.5), and the codes each
     seat has played so far (``{seat: [code, ...]}``, R4.10)."""
     k = infer(obs)
-    checks = [(s, stay, nb, nc) for s, stay, nb, nc, forced in declaration_context(obs)
-              if not forced and s != obs.seat and s in k.need]
+    checks = [
+        (s, stay, nb, nc)
+        for s, stay, nb, nc, forced in declaration_context(obs)
+        if not forced and s != obs.seat and s in k.need
+    ]
     played_by: dict[int, list[int]] = {}
     plays = [p for t in obs.tricks for p in t.plays] + list(obs.current)
     for s, c in plays:
@@ -174,8 +185,9 @@ def seat_knowledge(obs: Observation) -> tuple[Knowledge, list, dict]:
     return k, checks, played_by
 
 
-def others_announce(obs: Observation, k: Knowledge, act_t: tuple, deal: dict, me: int,
-                    me_gr: bool) -> tuple[int | None, tuple]:
+def others_announce(
+    obs: Observation, k: Knowledge, act_t: tuple, deal: dict, me: int, me_gr: bool
+) -> tuple[int | None, tuple]:
     """General Rams (R4.7) and targets (R4.8) of the other seats still to be asked, by the tips, on the
     sampled ``deal`` (codes per seat); ``me_gr``: seat ``me`` announces General Rams itself.
 
@@ -184,7 +196,7 @@ def others_announce(obs: Observation, k: Knowledge, act_t: tuple, deal: dict, me
     """
     gr = me if me_gr else obs.general_rams
     if obs.rules.general_rams and gr is None and obs.phase in (Phase.DECLARE, Phase.GENERAL_RAMS):
-        asked = act_t if obs.phase is Phase.DECLARE else act_t[act_t.index(me) + 1:]
+        asked = act_t if obs.phase is Phase.DECLARE else act_t[act_t.index(me) + 1 :]
         for s in asked:
             if s != me and rule_general_rams(deal[s], k.visible_trumps):
                 gr = s
@@ -192,7 +204,7 @@ def others_announce(obs: Observation, k: Knowledge, act_t: tuple, deal: dict, me
     targets = dict(obs.targets)
     if obs.rules.targets:
         top = obs.rules.largest_target  # R4.8
-        later = act_t[act_t.index(me) + 1:] if obs.phase is Phase.TARGETS else act_t
+        later = act_t[act_t.index(me) + 1 :] if obs.phase is Phase.TARGETS else act_t
         for s in later:
             if s == me or s == gr or s in targets:
                 continue
@@ -223,11 +235,19 @@ class MonteCarloBot:
     name = "montecarlo"
     #: the allowed range of each option (checked here and by :func:`~ramsli.bots.base.make_bot`):
     #: bounded, so that no spec makes one decision think for hours
-    OPTION_RANGES = {"samples": (1, 2000), "ms": (0, 60000), "nodes": (1, 100000), "soft": (0, 1),
-                     "tries": (1, 100)}
+    OPTION_RANGES = {"samples": (1, 2000), "ms": (0, 60000), "nodes": (1, 100000), "soft": (0, 1), "tries": (1, 100)}
 
-    def __init__(self, seed: int | None = None, samples: int = 20, ms: float = 0, nodes: int = 3000,
-                 soft: float = 0.3, tries: int = 8, *, rng: random.Random | None = None) -> None:
+    def __init__(
+        self,
+        seed: int | None = None,
+        samples: int = 20,
+        ms: float = 0,
+        nodes: int = 3000,
+        soft: float = 0.3,
+        tries: int = 8,
+        *,
+        rng: random.Random | None = None,
+    ) -> None:
         for key, value in (("samples", samples), ("ms", ms), ("nodes", nodes), ("soft", soft), ("tries", tries)):
             lo, hi = self.OPTION_RANGES[key]
             if not lo <= value <= hi:
@@ -261,7 +281,7 @@ class MonteCarloBot:
                 h = deal.get(s, []) + played_by.get(s, [])
                 if len(h) == 5 and rule_declare(h, k.visible_trumps, nb, nc, nseat, bete, obs.pot) != stay:
                     mism += 1
-            if not mism or self.rng.random() < self.soft ** mism:
+            if not mism or self.rng.random() < self.soft**mism:
                 return deal
         return deal
 
@@ -292,7 +312,7 @@ class MonteCarloBot:
         me = obs.seat
         order = pay.order
         i = order.index(me)
-        after = order[i + 1:]
+        after = order[i + 1 :]
         before_in = list(obs.active)
         bete = bete_value(obs)
         total = 0.0
@@ -317,8 +337,9 @@ class MonteCarloBot:
             total += v[act_t.index(me)]
         return Action.declare(me, total / max(count, 1) > 0)
 
-    def _others_announce(self, obs: Observation, k: Knowledge, act_t: tuple, deal: dict, me: int,
-                         me_gr: bool) -> tuple[int | None, tuple]:
+    def _others_announce(
+        self, obs: Observation, k: Knowledge, act_t: tuple, deal: dict, me: int, me_gr: bool
+    ) -> tuple[int | None, tuple]:
         return others_announce(obs, k, act_t, deal, me, me_gr)
 
     def _announce(self, obs: Observation) -> Action:

@@ -16,7 +16,7 @@ players in play order (R4.9). Speed-ups, none of which change the value:
 
 from __future__ import annotations
 
-from typing import Callable, Sequence
+from collections.abc import Callable, Sequence
 
 from ramsli.bots.fast import legal, winner_index
 
@@ -36,8 +36,15 @@ class Solver:
         prune: skip equivalent cards (off only to test that pruning changes nothing).
     """
 
-    def __init__(self, n: int, payoff: Callable[[tuple], tuple], always: bool,
-                 node_limit: int | None = None, cache: dict | None = None, prune: bool = True) -> None:
+    def __init__(
+        self,
+        n: int,
+        payoff: Callable[[tuple], tuple],
+        always: bool,
+        node_limit: int | None = None,
+        cache: dict | None = None,
+        prune: bool = True,
+    ) -> None:
         self.n = n
         self.prune = prune
         self._payoff = payoff
@@ -53,8 +60,9 @@ class Solver:
             v = self._pcache[tricks] = tuple(self._payoff(tricks))
         return v
 
-    def root(self, hands: Sequence[Sequence[int]], leader: int, cur: Sequence[int],
-             tricks: Sequence[int]) -> dict[int, tuple]:
+    def root(
+        self, hands: Sequence[Sequence[int]], leader: int, cur: Sequence[int], tricks: Sequence[int]
+    ) -> dict[int, tuple]:
         """Value vectors of every legal card of the player to play.
 
         Args:
@@ -73,7 +81,7 @@ class Solver:
         out: dict[int, tuple] = {}
         h = hands_t[p]
         for c in legal(h, cur_t, self.always):
-            nh = hands_t[:p] + (tuple(x for x in h if x != c),) + hands_t[p + 1:]
+            nh = hands_t[:p] + (tuple(x for x in h if x != c),) + hands_t[p + 1 :]
             out[c] = self._trick(nh, leader, cur_t + (c,), tuple(tricks), pos)
         return out
 
@@ -90,7 +98,7 @@ class Solver:
         k = len(cur)
         if k == n:
             w = (leader + winner_index(cur)) % n
-            tr = tricks[:w] + (tricks[w] + 1,) + tricks[w + 1:]
+            tr = tricks[:w] + (tricks[w] + 1,) + tricks[w + 1 :]
             if not hands[w]:
                 return self.payoff(tr)
             return self._start(hands, w, tr)
@@ -109,9 +117,9 @@ class Solver:
                 continue  # equivalent to the card just searched
             last = c
             if len(h) == 1:
-                nh = hands[:p] + ((),) + hands[p + 1:]
+                nh = hands[:p] + ((),) + hands[p + 1 :]
             else:
-                nh = hands[:p] + (tuple(x for x in h if x != c),) + hands[p + 1:]
+                nh = hands[:p] + (tuple(x for x in h if x != c),) + hands[p + 1 :]
             v = self._trick(nh, leader, cur + (c,), tricks, pos)
             if v[p] > bp:
                 bp = v[p]

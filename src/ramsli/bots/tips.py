@@ -76,15 +76,26 @@ It is deterministic: ``seed`` is accepted for the common bot interface only.
 from __future__ import annotations
 
 import random
-from typing import Sequence
+from collections.abc import Sequence
 
 from ramsli.bots.base import register_bot
 from ramsli.bots.tracking import infer
 from ramsli.cards import Card
 from ramsli.hand import Action, Observation, Phase, random_source
 
-__all__ = ["TipsBot", "declare_in", "announce_gr", "choose_target", "choose_play", "live_trumps",
-           "sure_tricks", "blind_live_trumps", "VAR_ACE_EARLY", "VAR_NO_TRUMP_LEAD", "VAR_TIGHT"]
+__all__ = [
+    "TipsBot",
+    "declare_in",
+    "announce_gr",
+    "choose_target",
+    "choose_play",
+    "live_trumps",
+    "sure_tricks",
+    "blind_live_trumps",
+    "VAR_ACE_EARLY",
+    "VAR_NO_TRUMP_LEAD",
+    "VAR_TIGHT",
+]
 
 VAR_ACE_EARLY = 1
 VAR_NO_TRUMP_LEAD = 2
@@ -156,8 +167,9 @@ def sure_tricks(cards: Sequence[Card], trump: str, live: Sequence[int]) -> int:
     return n
 
 
-def declare_in(cards: Sequence[Card], trump: str, ins_before: int, variant: int = 0,
-               live: Sequence[int] | None = None) -> bool:
+def declare_in(
+    cards: Sequence[Card], trump: str, ins_before: int, variant: int = 0, live: Sequence[int] | None = None
+) -> bool:
     """The tips player's declaration: True for ``in`` (R4.5; the steps of the module docstring).
 
     Args:
@@ -233,9 +245,16 @@ def _beats(c: Card, best: Card, led: str, trump: str) -> bool:
     return not _trump(best, trump) and c.suit == led and c.rank > best.rank
 
 
-def choose_play(cards: Sequence[Card], current: Sequence[Card], trump: str, trick_no: int,
-                legal: Sequence[Card], variant: int = 0, trumpless_opponents: bool = False,
-                live: Sequence[int] | None = None) -> Card:
+def choose_play(
+    cards: Sequence[Card],
+    current: Sequence[Card],
+    trump: str,
+    trick_no: int,
+    legal: Sequence[Card],
+    variant: int = 0,
+    trumpless_opponents: bool = False,
+    live: Sequence[int] | None = None,
+) -> Card:
     """The tips player's card (R4.10): one of ``legal``.
 
     Args:
@@ -261,8 +280,12 @@ def choose_play(cards: Sequence[Card], current: Sequence[Card], trump: str, tric
         top = sum(1 for c in hand if _top(c, trump, live))
         aces = sum(1 for c in hand if not _trump(c, trump) and c.rank == 14)
         trumps = [c for c in hand if _trump(c, trump)]
-        if (not variant & VAR_NO_TRUMP_LEAD and not trumpless_opponents
-                and top >= 1 and (nt >= 3 or (nt >= 2 and top >= 2))):
+        if (
+            not variant & VAR_NO_TRUMP_LEAD
+            and not trumpless_opponents
+            and top >= 1
+            and (nt >= 3 or (nt >= 2 and top >= 2))
+        ):
             return _first_max(trumps)
         if aces >= 1 and (aces >= 2 or variant & VAR_ACE_EARLY or trick_no >= 2 or trumpless_opponents):
             return next(c for c in hand if not _trump(c, trump) and c.rank == 14)
@@ -331,8 +354,9 @@ class TipsBot:
     #: bounds of the numeric options in a bot spec (``tips:variant=1``)
     OPTION_RANGES = {"variant": (0, 7)}
 
-    def __init__(self, seed: int | None = None, variant: int = 0, tracking: bool = True, *,
-                 rng: random.Random | None = None) -> None:
+    def __init__(
+        self, seed: int | None = None, variant: int = 0, tracking: bool = True, *, rng: random.Random | None = None
+    ) -> None:
         random_source(seed, rng, "TipsBot")  # only checks that at most one is given
         self.seed = seed
         self.variant = int(variant)

@@ -90,11 +90,20 @@ def infer(obs: Observation) -> Knowledge:
             played |= 1 << cd.enc(c)
     vis = mask_of(cd.enc(c) for c in (obs.turn_up, *obs.turned_aside) if cd.enc(c) < 32)
     vis |= _absent_trumps(rules.deck, rules.jokers, obs.trump)
-    return Knowledge(cd, rules.overtrump == "always", cd.encs(obs.cards), cd.encs(unseen_cards(obs, deck)),
-                     hidden_counts(obs), voids, caps, vis, played)
+    return Knowledge(
+        cd,
+        rules.overtrump == "always",
+        cd.encs(obs.cards),
+        cd.encs(unseen_cards(obs, deck)),
+        hidden_counts(obs),
+        voids,
+        caps,
+        vis,
+        played,
+    )
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _absent_trumps(deck: str, jokers: bool, trump: str) -> int:
     """Mask of the trump codes 2..16 not in this deck: they count as out of play."""
     cd = codec(trump)

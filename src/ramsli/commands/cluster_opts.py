@@ -8,7 +8,7 @@ changes and Dask is not imported. Ctrl-C during a run cancels the run's tasks
 
 from __future__ import annotations
 
-from typing import Annotated, NoReturn, Optional
+from typing import Annotated, NoReturn
 
 import typer
 
@@ -19,10 +19,17 @@ __all__ = ["SchedulerOption", "check_scheduler", "interrupted", "EXIT_INTERRUPTE
 #: exit status after Ctrl-C (128 + SIGINT, as shells report it)
 EXIT_INTERRUPTED = 130
 
-SchedulerOption = Annotated[Optional[str], typer.Option(
-    "--scheduler", metavar="tcp://HOST:PORT", help="Play the chunks as tasks on this Dask cluster instead of "
-    "local processes (the extra 'dask'; the workers need the same ramsli with the extra 'lab'; see "
-    "docs/cluster.md). The same seed gives the same results.", show_default=False)]
+SchedulerOption = Annotated[
+    str | None,
+    typer.Option(
+        "--scheduler",
+        metavar="tcp://HOST:PORT",
+        help="Play the chunks as tasks on this Dask cluster instead of "
+        "local processes (the extra 'dask'; the workers need the same ramsli with the extra 'lab'; see "
+        "docs/cluster.md). The same seed gives the same results.",
+        show_default=False,
+    ),
+]
 
 
 def check_scheduler(scheduler: str | None, jobs: int = 1) -> list[str]:

@@ -8,7 +8,7 @@ for the exact definitions. Exit status 2 for bad input.
 from __future__ import annotations
 
 import json
-from typing import Annotated, Optional
+from typing import Annotated
 
 import typer
 from rich.console import Console
@@ -26,25 +26,54 @@ __all__ = ["register", "odds_cmd"]
 def odds_cmd(
     cards: Annotated[str, typer.Argument(help="My five cards, e.g. 'AS 9S KH 8D 7C' (R1.6 notation).")],
     turn_up: Annotated[str, typer.Option("--turn-up", "-t", help="The turn-up (its suit is trump, R4.4), e.g. 10S.")],
-    players: Annotated[Optional[int], typer.Option("--players", "-P", help="Players at the table, 2..6 (R2.1); "
-                                                   "default: the option players, else 5.")] = None,
-    seat: Annotated[int, typer.Option("--seat", help="My place in the declaration order: 0 = the dealer's left "
-                                      "(declares first) .. PLAYERS-1 = the dealer (declares last); R4.5.")] = 0,
-    before: Annotated[str, typer.Option("--before", help="The SEAT declarations made before mine, in order, "
-                                        "comma-separated, e.g. 'in,out' for seat 2.")] = "",
-    bot: Annotated[str, typer.Option("--bot", help="Opponent model (and mine): tips (kernel, fast; also its "
-                                     "names rules and easy), random (kernel), or any bot name (engine, slow).")] = "tips",
-    preset: Annotated[str, typer.Option("--preset", "-p", help=f"Preset of R6 ({', '.join(PRESETS)}).")]
-    = "traditional",
-    rule: Annotated[Optional[list[str]], typer.Option("--rule", "-r", metavar="KEY=VALUE",
-                                                      help="Change one option (R8), e.g. --rule bete=10; "
-                                                      "repeatable.")]
-    = None,
-    pot: Annotated[int, typer.Option("--pot", help="Carry-over pot before the antes (R5.4), counters, "
-                                     "0..1000000000.")] = 0,
+    players: Annotated[
+        int | None,
+        typer.Option("--players", "-P", help="Players at the table, 2..6 (R2.1); default: the option players, else 5."),
+    ] = None,
+    seat: Annotated[
+        int,
+        typer.Option(
+            "--seat",
+            help="My place in the declaration order: 0 = the dealer's left "
+            "(declares first) .. PLAYERS-1 = the dealer (declares last); R4.5.",
+        ),
+    ] = 0,
+    before: Annotated[
+        str,
+        typer.Option(
+            "--before",
+            help="The SEAT declarations made before mine, in order, comma-separated, e.g. 'in,out' for seat 2.",
+        ),
+    ] = "",
+    bot: Annotated[
+        str,
+        typer.Option(
+            "--bot",
+            help="Opponent model (and mine): tips (kernel, fast; also its "
+            "names rules and easy), random (kernel), or any bot name (engine, slow).",
+        ),
+    ] = "tips",
+    preset: Annotated[
+        str, typer.Option("--preset", "-p", help=f"Preset of R6 ({', '.join(PRESETS)}).")
+    ] = "traditional",
+    rule: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--rule", "-r", metavar="KEY=VALUE", help="Change one option (R8), e.g. --rule bete=10; repeatable."
+        ),
+    ] = None,
+    pot: Annotated[
+        int, typer.Option("--pot", help="Carry-over pot before the antes (R5.4), counters, 0..1000000000.")
+    ] = 0,
     time_s: Annotated[float, typer.Option("--time", help="Time budget in seconds (a finite number > 0).")] = 2.0,
-    precision: Annotated[float, typer.Option("--precision", help="Stop once the 95% CI half-width of in-out is "
-                                             "at most this many counters (a finite number >= 0; 0: use the whole --time).")] = 0.05,
+    precision: Annotated[
+        float,
+        typer.Option(
+            "--precision",
+            help="Stop once the 95% CI half-width of in-out is "
+            "at most this many counters (a finite number >= 0; 0: use the whole --time).",
+        ),
+    ] = 0.05,
     seed: Annotated[int, typer.Option("--seed", "-s", help="Seed (>= 0).")] = 0,
     as_json: Annotated[bool, typer.Option("--json", help="Print the result as JSON.")] = False,
     scheduler: SchedulerOption = None,
@@ -60,11 +89,13 @@ def odds_cmd(
     if players is None:
         players = rules.players or 5
     elif rules.players is not None and players != rules.players:
-        errors.append(f"--players {players} but option players={rules.players}: give the same number of players "
-                      "(R2.1)")
-    for check in (lambda: check_counters(rules, pot), lambda: check_positive_time(time_s, "--time"),
-                  lambda: check_positive_time(precision, "--precision", allow_zero=True, unit="counters"),
-                  lambda: check_seed(seed)):
+        errors.append(f"--players {players} but option players={rules.players}: give the same number of players (R2.1)")
+    for check in (
+        lambda: check_counters(rules, pot),
+        lambda: check_positive_time(time_s, "--time"),
+        lambda: check_positive_time(precision, "--precision", allow_zero=True, unit="counters"),
+        lambda: check_seed(seed),
+    ):
         try:
             check()
         except LimitError as e:
@@ -73,8 +104,21 @@ def odds_cmd(
     if errors:
         fail(errors)
     try:
-        res = estimate(cards, turn_up, players, seat, before, rules, bot=bot, time_s=time_s, precision=precision,
-                       seed=seed, pot=pot, note=lambda m: Console(stderr=True).print(m), scheduler=scheduler)
+        res = estimate(
+            cards,
+            turn_up,
+            players,
+            seat,
+            before,
+            rules,
+            bot=bot,
+            time_s=time_s,
+            precision=precision,
+            seed=seed,
+            pot=pot,
+            note=lambda m: Console(stderr=True).print(m),
+            scheduler=scheduler,
+        )
     except (RulesError, OddsError, LimitError, ClusterError) as e:
         fail([str(e)])
     except KeyboardInterrupt:
@@ -83,8 +127,10 @@ def odds_cmd(
         typer.echo(json.dumps(res, indent=2))
         return
     con = Console()
-    t = Table(title=f"{res['cards']}, turn-up {res['turn_up']}, {players} players, seat {seat}"
-                    f"{' after ' + ','.join(res['before']) if res['before'] else ''} vs {bot}")
+    t = Table(
+        title=f"{res['cards']}, turn-up {res['turn_up']}, {players} players, seat {seat}"
+        f"{' after ' + ','.join(res['before']) if res['before'] else ''} vs {bot}"
+    )
     t.add_column("estimate")
     t.add_column("value", justify="right")
     t.add_column("95% CI", justify="right")
@@ -95,14 +141,18 @@ def odds_cmd(
         t.add_row("counters if out", f"{res['ev_out']['mean']:+.2f}", f"± {res['ev_out']['ci95']:.2f}")
         t.add_row("in - out", f"{res['ev_diff']['mean']:+.2f}", f"± {res['ev_diff']['ci95']:.2f}")
     con.print(t)
-    con.print("counters: my stack after the hand minus before the ante (out = -ante, R5.5); "
-              f"{res['accepted']:,} of {res['samples']:,} samples ({res['conditioning']} conditioning) "
-              f"in {res['elapsed_s']:.2f} s")
+    con.print(
+        "counters: my stack after the hand minus before the ante (out = -ante, R5.5); "
+        f"{res['accepted']:,} of {res['samples']:,} samples ({res['conditioning']} conditioning) "
+        f"in {res['elapsed_s']:.2f} s"
+    )
     if not res["out_allowed"]:
         con.print("out is not allowed here: the dealer must be in when everyone before is out (R4.5)")
     elif abs(res["ev_diff"]["mean"]) <= res["ev_diff"]["ci95"]:
-        con.print(f"[bold]too close to call[/]: in and out differ by {res['ev_diff']['mean']:+.2f} ± "
-                  f"{res['ev_diff']['ci95']:.2f} counters, no measurable difference at this sample size")
+        con.print(
+            f"[bold]too close to call[/]: in and out differ by {res['ev_diff']['mean']:+.2f} ± "
+            f"{res['ev_diff']['ci95']:.2f} counters, no measurable difference at this sample size"
+        )
     elif res["ev_diff"]["mean"] > 0:
         con.print(f"[bold green]stay in[/] (in beats out by {res['ev_diff']['mean']:.2f} counters)")
     else:
@@ -111,5 +161,4 @@ def odds_cmd(
 
 def register(app: typer.Typer) -> None:
     """Add ``odds`` to the ``ramsli`` app."""
-    app.command("odds", help="Estimate the odds of one hand: P(a trick), P(most tricks), in vs out.")(
-        odds_cmd)
+    app.command("odds", help="Estimate the odds of one hand: P(a trick), P(most tricks), in vs out.")(odds_cmd)

@@ -12,9 +12,8 @@ import functools
 import math
 import sys
 import unicodedata
-from enum import Enum
+from enum import StrEnum
 from pathlib import Path
-from typing import List, Optional
 
 import platformdirs
 import typer
@@ -37,7 +36,7 @@ def _default_data_dir() -> str:
     """The user data folder of ramsli (platformdirs), shown in the help of --data-dir."""
     try:
         return str(Path(platformdirs.user_data_dir("ramsli")))
-    except Exception:  # no home folder: the help still works
+    except Exception:  # noqa: BLE001 - no home folder: the help still works
         return "the user data folder (platformdirs)"
 
 
@@ -45,71 +44,113 @@ def _default_data_dir() -> str:
 DEFAULT_DATA_DIR = _default_data_dir()
 
 
-class Lang(str, Enum):
+class Lang(StrEnum):
     en = "en"
     de = "de"
     nl = "nl"
     it = "it"
 
 
-class Suits(str, Enum):
+class Suits(StrEnum):
     french = "french"
     german = "german"
 
 
-class CutChoice(str, Enum):
+class CutChoice(StrEnum):
     ask = "ask"
     random = "random"
 
 
 def play(
-    players: Optional[int] = typer.Option(None, "--players", "-P",
-                                          help="Number of players at the table, 2-6 (R2.1); default 5."),
-    preset: Optional[str] = typer.Option(None, "--preset", "-p", help="Rule preset (R6): traditional (the default), "
-                                         "general-rams, compulsory, double-penalty, pot-bete, joker, modern-52, "
-                                         "rounce, nap."),
-    rule: Optional[List[str]] = typer.Option(None, "--rule", "-r", metavar="KEY=VALUE",
-                                             help="Change one rule option (R8), e.g. --rule bete=10 "
-                                                  "--rule end=hands:10; repeatable."),
-    bots: Optional[str] = typer.Option(None, "--bots", help="Bots for the other seats, a comma list in seat "
-                                       "order (one name for all): a level - easy (plays the tips), medium, "
-                                       "hard, expert (the strongest; about level with hard in the "
-                                       "traditional rules) - or a bot, e.g. 'hard' or "
-                                       "'easy,medium,hard,expert' or 'rules,random,montecarlo:samples=64'; "
-                                       "default: hard."),
-    name: Optional[str] = typer.Option(None, "--name", help="Your name at the table; default your login name, or "
-                                       "'Player' (translated) when there is none or it is root."),
-    seed: Optional[int] = typer.Option(None, "--seed", help="Seed of the shuffles and the bots, 0 to 2**63-1: "
-                                       "the same seed gives the same session."),
-    speed: Optional[float] = typer.Option(None, "--speed", help="Seconds to wait after each bot move, 0 to 10 "
-                                          "(default 0.6 in the app, 0 with --plain)."),
-    lang: Optional[Lang] = typer.Option(None, "--lang", help="Language: en, de, nl, it; default from the "
-                                        "locale (LANGUAGE, LC_ALL, LANG)."),
-    suits: Optional[Suits] = typer.Option(None, "--suits", help="Suit pictures: french (♠♥♦♣) or german "
-                                          "(Eichel, Grün, Herz, Schellen; D-1)."),
-    four_colour: Optional[bool] = typer.Option(None, "--four-colour/--two-colour", help="Cards in four "
-                                               "colours (♠ black, ♥ red, ♦ blue, ♣ green) or the usual two (red "
-                                               "♥ ♦, black ♠ ♣, the default); kept with the saved session."),
-    plain: bool = typer.Option(False, "--plain", help="Lines of text on stdin/stdout instead of the full-screen "
-                               "app (screen readers, scripts)."),
-    resume: bool = typer.Option(False, "--resume", help="Continue the saved session, stacks and pot intact, a hand "
-                                "in progress where it was left (its own rules, bots, names and seed are kept)."),
-    data_dir: Optional[str] = typer.Option(None, "--data-dir", help="Folder for the saved session and the hand "
-                                            f"histories; default {DEFAULT_DATA_DIR}"),
-    cut: Optional[CutChoice] = typer.Option(None, "--cut", help="When you are the cutter (the player to the "
-                                            "dealer's right, R4.2): ask where to cut, or cut at random. Default: "
-                                            "ask in a terminal, random for scripts and pipes."),
+    players: int | None = typer.Option(
+        None, "--players", "-P", help="Number of players at the table, 2-6 (R2.1); default 5."
+    ),
+    preset: str | None = typer.Option(
+        None,
+        "--preset",
+        "-p",
+        help="Rule preset (R6): traditional (the default), "
+        "general-rams, compulsory, double-penalty, pot-bete, joker, modern-52, "
+        "rounce, nap.",
+    ),
+    rule: list[str] | None = typer.Option(
+        None,
+        "--rule",
+        "-r",
+        metavar="KEY=VALUE",
+        help="Change one rule option (R8), e.g. --rule bete=10 --rule end=hands:10; repeatable.",
+    ),
+    bots: str | None = typer.Option(
+        None,
+        "--bots",
+        help="Bots for the other seats, a comma list in seat "
+        "order (one name for all): a level - easy (plays the tips), medium, "
+        "hard, expert (the strongest; about level with hard in the "
+        "traditional rules) - or a bot, e.g. 'hard' or "
+        "'easy,medium,hard,expert' or 'rules,random,montecarlo:samples=64'; "
+        "default: hard.",
+    ),
+    name: str | None = typer.Option(
+        None,
+        "--name",
+        help="Your name at the table; default your login name, or "
+        "'Player' (translated) when there is none or it is root.",
+    ),
+    seed: int | None = typer.Option(
+        None, "--seed", help="Seed of the shuffles and the bots, 0 to 2**63-1: the same seed gives the same session."
+    ),
+    speed: float | None = typer.Option(
+        None, "--speed", help="Seconds to wait after each bot move, 0 to 10 (default 0.6 in the app, 0 with --plain)."
+    ),
+    lang: Lang | None = typer.Option(
+        None, "--lang", help="Language: en, de, nl, it; default from the locale (LANGUAGE, LC_ALL, LANG)."
+    ),
+    suits: Suits | None = typer.Option(
+        None, "--suits", help="Suit pictures: french (♠♥♦♣) or german (Eichel, Grün, Herz, Schellen; D-1)."
+    ),
+    four_colour: bool | None = typer.Option(
+        None,
+        "--four-colour/--two-colour",
+        help="Cards in four "
+        "colours (♠ black, ♥ red, ♦ blue, ♣ green) or the usual two (red "
+        "♥ ♦, black ♠ ♣, the default); kept with the saved session.",
+    ),
+    plain: bool = typer.Option(
+        False, "--plain", help="Lines of text on stdin/stdout instead of the full-screen app (screen readers, scripts)."
+    ),
+    resume: bool = typer.Option(
+        False,
+        "--resume",
+        help="Continue the saved session, stacks and pot intact, a hand "
+        "in progress where it was left (its own rules, bots, names and seed are kept).",
+    ),
+    data_dir: str | None = typer.Option(
+        None, "--data-dir", help=f"Folder for the saved session and the hand histories; default {DEFAULT_DATA_DIR}"
+    ),
+    cut: CutChoice | None = typer.Option(
+        None,
+        "--cut",
+        help="When you are the cutter (the player to the "
+        "dealer's right, R4.2): ask where to cut, or cut at random. Default: "
+        "ask in a terminal, random for scripts and pipes.",
+    ),
 ) -> None:
     """Play a session of Ramsli against bots, in the terminal (full-screen app, or --plain lines)."""
     set_language(lang.value if lang else detect_language())
     if players is not None and not 2 <= players <= 6:
         raise typer.BadParameter(_("{n} players: allowed are 2..6 (R2.1)").format(n=players), param_hint="--players")
     if speed is not None and not (math.isfinite(speed) and 0 <= speed <= MAX_SPEED):
-        raise typer.BadParameter(_("{x} seconds: allowed are 0 to {max} seconds after each bot move").format(
-            x=f"{speed:g}", max=f"{MAX_SPEED:g}"), param_hint="--speed")
+        raise typer.BadParameter(
+            _("{x} seconds: allowed are 0 to {max} seconds after each bot move").format(
+                x=f"{speed:g}", max=f"{MAX_SPEED:g}"
+            ),
+            param_hint="--speed",
+        )
     if seed is not None and not 0 <= seed < MAX_SEED:
-        raise typer.BadParameter(_("{seed}: allowed are whole numbers from 0 to {max}").format(
-            seed=seed, max=MAX_SEED - 1), param_hint="--seed")
+        raise typer.BadParameter(
+            _("{seed}: allowed are whole numbers from 0 to {max}").format(seed=seed, max=MAX_SEED - 1),
+            param_hint="--seed",
+        )
 
     def new_session_args() -> tuple[Rules, list[str], list[str]]:
         """The rules, names and bot specs of a new session, every option checked (BadParameter)."""
@@ -118,13 +159,18 @@ def play(
         except RulesError as e:
             raise typer.BadParameter(str(e), param_hint="--preset/--rule") from None
         if rules.ante > rules.starting_stack:
-            raise typer.BadParameter(_("ante {ante} is more than the starting stack {stack}: no one could pay the "
-                                       "first ante (R3.5); allowed is an ante of 0 to {stack}").format(
-                ante=rules.ante, stack=rules.starting_stack), param_hint="--rule")
+            raise typer.BadParameter(
+                _(
+                    "ante {ante} is more than the starting stack {stack}: no one could pay the "
+                    "first ante (R3.5); allowed is an ante of 0 to {stack}"
+                ).format(ante=rules.ante, stack=rules.starting_stack),
+                param_hint="--rule",
+            )
         n = players or rules.players or 5
         if rules.players is not None and rules.players != n:
-            raise typer.BadParameter(f"--players {n} but the rule option players={rules.players} (R2.1)",
-                                     param_hint="--players")
+            raise typer.BadParameter(
+                f"--players {n} but the rule option players={rules.players} (R2.1)", param_hint="--players"
+            )
         try:
             specs = split_bot_specs(bots) if bots is not None else [default_bot()]
         except ValueError as e:
@@ -132,8 +178,10 @@ def play(
         if len(specs) == 1:
             specs = specs * (n - 1)
         if len(specs) != n - 1:
-            raise typer.BadParameter(f"{len(specs)} bots given for {n - 1} other seats; give one bot for all "
-                                     f"or one per seat", param_hint="--bots")
+            raise typer.BadParameter(
+                f"{len(specs)} bots given for {n - 1} other seats; give one bot for all or one per seat",
+                param_hint="--bots",
+            )
         me = _clean_name(name or "") or game.default_name()
         # R2.2, compared as the engine compares names (name_key: look-alike letters, width, case): a bot
         # whose name looks like the player's gets another; the engine then checks every name
@@ -163,14 +211,21 @@ def play(
         try:
             old = store.load()
         except SaveError as e:
-            typer.echo(_("The saved session {file} cannot be used: {problem}").format(
-                file=e.path, problem=e.problem), err=True)
+            typer.echo(
+                _("The saved session {file} cannot be used: {problem}").format(file=e.path, problem=e.problem), err=True
+            )
             old = None
         if old is not None and old.end_reason is None:
-            typer.echo(_("A saved session (hand {n}, your stack {stack}) exists: ramsli play --resume continues it.")
-                       .format(n=old.hands_played + 1, stack=old.stacks[old.human]))
-            if _interactive() and not _confirm(_("Set it aside and start a new session?") + " " + _(
-                    "A session set aside goes to {dir}.").format(dir=store.root / "sessions")):
+            typer.echo(
+                _("A saved session (hand {n}, your stack {stack}) exists: ramsli play --resume continues it.").format(
+                    n=old.hands_played + 1, stack=old.stacks[old.human]
+                )
+            )
+            if _interactive() and not _confirm(
+                _("Set it aside and start a new session?")
+                + " "
+                + _("A session set aside goes to {dir}.").format(dir=store.root / "sessions")
+            ):
                 resume = True
         announce_aside = old is None or old.end_reason is None  # a finished session moves to its folder quietly
     if resume:
@@ -183,13 +238,16 @@ def play(
                     table = Table.resume(saved, store)
             except (SaveError, ValueError) as e:
                 path, problem = (e.path, e.problem) if isinstance(e, SaveError) else (store.session_file, str(e))
-                typer.echo(_("The saved session {file} cannot be used: {problem}").format(
-                    file=path, problem=problem), err=True)
-                if not _interactive() or not _confirm(_("Set it aside and start a new session?") + " " + _(
-                        "It is kept in {dir}; nothing is deleted.").format(dir=store.root)):
-                    typer.echo(_("Run ramsli play without --resume to set it aside and start a new session."),
-                               err=True)
-                    raise typer.Exit(2)
+                typer.echo(
+                    _("The saved session {file} cannot be used: {problem}").format(file=path, problem=problem), err=True
+                )
+                if not _interactive() or not _confirm(
+                    _("Set it aside and start a new session?")
+                    + " "
+                    + _("It is kept in {dir}; nothing is deleted.").format(dir=store.root)
+                ):
+                    typer.echo(_("Run ramsli play without --resume to set it aside and start a new session."), err=True)
+                    raise typer.Exit(2) from None
                 where = _set_aside(store, _)
                 aside = _("The saved session was set aside in {path}.").format(path=where)
                 typer.echo(aside)
@@ -199,8 +257,9 @@ def play(
                     set_language(saved.lang)
                 if saved.end_reason is not None:
                     winners = [s for s, v in enumerate(saved.stacks) if v == max(saved.stacks)]
-                    for line in T.standings_lines(saved.stacks, saved.pot, saved.names, winners,
-                                                  saved.end_reason, saved.hands_played, saved.human):
+                    for line in T.standings_lines(
+                        saved.stacks, saved.pot, saved.names, winners, saved.end_reason, saved.hands_played, saved.human
+                    ):
                         typer.echo(T.player_words(line))  # the game's words; rule ids are for why
                     typer.echo(_("Start a new session with: ramsli play"))
                     return
@@ -211,16 +270,36 @@ def play(
                 if four_colour is not None:
                     table.four_colour = four_colour
                 for key, value in saved.unknown_display.items():
-                    if ((key == "lang" and lang is None) or (key == "suits" and suits is None)
-                            or (key == "four_colour" and four_colour is None)):
-                        typer.echo(_("The saved {option} {value} is not known; using {default}.").format(
-                            option=key, value=_short(value), default=getattr(table, key)), err=True)
-                ignored = [opt for opt, given in (("--players", players is not None), ("--preset", preset is not None),
-                                                  ("--rule", bool(rule)), ("--bots", bots is not None),
-                                                  ("--name", name is not None), ("--seed", seed is not None)) if given]
+                    if (
+                        (key == "lang" and lang is None)
+                        or (key == "suits" and suits is None)
+                        or (key == "four_colour" and four_colour is None)
+                    ):
+                        typer.echo(
+                            _("The saved {option} {value} is not known; using {default}.").format(
+                                option=key, value=_short(value), default=getattr(table, key)
+                            ),
+                            err=True,
+                        )
+                ignored = [
+                    opt
+                    for opt, given in (
+                        ("--players", players is not None),
+                        ("--preset", preset is not None),
+                        ("--rule", bool(rule)),
+                        ("--bots", bots is not None),
+                        ("--name", name is not None),
+                        ("--seed", seed is not None),
+                    )
+                    if given
+                ]
                 if ignored:
-                    typer.echo(_("Ignored with --resume: {options} (the saved session keeps its own).").format(
-                        options=", ".join(ignored)), err=True)
+                    typer.echo(
+                        _("Ignored with --resume: {options} (the saved session keeps its own).").format(
+                            options=", ".join(ignored)
+                        ),
+                        err=True,
+                    )
                 if saved.hand_actions is not None:
                     notice = _("Resuming hand {n} where it was left.").format(n=saved.hands_played + 1)
                 else:
@@ -232,24 +311,34 @@ def play(
             aside = _("The saved session was set aside in {path}.").format(path=where)
             typer.echo(aside)
         try:
-            table = Table.new(rules, names, specs, seed=seed, store=store,
-                              lang=lang.value if lang else detect_language(),
-                              suits=suits.value if suits else "french", four_colour=bool(four_colour))
+            table = Table.new(
+                rules,
+                names,
+                specs,
+                seed=seed,
+                store=store,
+                lang=lang.value if lang else detect_language(),
+                suits=suits.value if suits else "french",
+                four_colour=bool(four_colour),
+            )
         except TableError as e:  # a name the engine refuses (R2.2): the player's own, from --name
             raise typer.BadParameter(str(e), param_hint="--name" if e.field == "names" else "--players") from None
         except ValueError as e:
             raise typer.BadParameter(str(e), param_hint="--bots/--players") from None
         except OSError as e:
-            raise typer.BadParameter(_("cannot write the session into {dir}: {problem}").format(
-                dir=store.root, problem=e.strerror or e), param_hint="--data-dir") from None
+            raise typer.BadParameter(
+                _("cannot write the session into {dir}: {problem}").format(dir=store.root, problem=e.strerror or e),
+                param_hint="--data-dir",
+            ) from None
     if not plain and not _terminal():
         typer.echo(_("Not a terminal: playing in --plain mode."), err=True)
         plain = True
     if plain:
         if notice:
             typer.echo(notice)
-        code = PlainGame(table, speed=speed if speed is not None else 0.0,
-                         ask_cut=None if cut is None else cut is CutChoice.ask).run()
+        code = PlainGame(
+            table, speed=speed if speed is not None else 0.0, ask_cut=None if cut is None else cut is CutChoice.ask
+        ).run()
     else:
         table.ask_cut = cut is not CutChoice.random  # R4.2: the app asks the player where to cut
         # kept local: Textual takes about 130 ms to import, which ``ramsli --help`` and --plain never need
@@ -308,15 +397,18 @@ def _data_dir(text: str, _) -> Path:
         typer.BadParameter: exit code 2, naming the path and what is allowed.
     """
     if not text.strip():
-        raise typer.BadParameter(_("the folder name is empty; give a folder, e.g. --data-dir ~/ramsli"),
-                                 param_hint="--data-dir")
+        raise typer.BadParameter(
+            _("the folder name is empty; give a folder, e.g. --data-dir ~/ramsli"), param_hint="--data-dir"
+        )
     path = Path(text).expanduser()
     probe = path
     while not probe.exists() and probe != probe.parent:
         probe = probe.parent
     if not probe.is_dir():
-        raise typer.BadParameter(_("{path} is not a folder: {file} is a file; give a folder").format(
-            path=path, file=probe), param_hint="--data-dir")
+        raise typer.BadParameter(
+            _("{path} is not a folder: {file} is a file; give a folder").format(path=path, file=probe),
+            param_hint="--data-dir",
+        )
     return path
 
 
@@ -331,12 +423,19 @@ def _lock(store: Store, _) -> None:
     try:
         store.lock()
     except FolderLocked as e:
-        typer.echo(_("Another ramsli play is using the data folder {dir}; finish that game first, or give "
-                     "another folder with --data-dir.").format(dir=e.root), err=True)
+        typer.echo(
+            _(
+                "Another ramsli play is using the data folder {dir}; finish that game first, or give "
+                "another folder with --data-dir."
+            ).format(dir=e.root),
+            err=True,
+        )
         raise typer.Exit(1) from None
     except OSError as e:
-        raise typer.BadParameter(_("cannot write the session into {dir}: {problem}").format(
-            dir=store.root, problem=e.strerror or e), param_hint="--data-dir") from None
+        raise typer.BadParameter(
+            _("cannot write the session into {dir}: {problem}").format(dir=store.root, problem=e.strerror or e),
+            param_hint="--data-dir",
+        ) from None
     _HELD.append(store)
 
 
@@ -346,6 +445,7 @@ _HELD: list[Store] = []
 
 def _releasing_locks(command):
     """Wrap a command so that every folder lock it took is released when it returns or raises."""
+
     @functools.wraps(command)
     def run(*args, **kwargs):
         try:
@@ -353,16 +453,19 @@ def _releasing_locks(command):
         finally:
             while _HELD:
                 _HELD.pop().unlock()
+
     return run
 
 
-def _set_aside(store, _) -> Optional[Path]:
+def _set_aside(store, _) -> Path | None:
     """Move the saved session out of the way (never deleted); exit 2 with the reason if the folder refuses."""
     try:
         return store.set_aside()
     except OSError as e:
-        raise typer.BadParameter(_("cannot write the session into {dir}: {problem}").format(
-            dir=store.root, problem=e.strerror or e), param_hint="--data-dir") from None
+        raise typer.BadParameter(
+            _("cannot write the session into {dir}: {problem}").format(dir=store.root, problem=e.strerror or e),
+            param_hint="--data-dir",
+        ) from None
 
 
 def register(app: typer.Typer) -> None:

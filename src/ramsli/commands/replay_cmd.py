@@ -57,12 +57,19 @@ def describe_hand(hh: HandHistory, hand: Hand) -> list[str]:
     r = hh.rules
     diff = r.diff()
     title = f"Hand {hh.hand_number}" if hh.hand_number is not None else "Hand"
-    out.append(f"{title}: dealer {label(hh.dealer)}; rules "
-               + (", ".join(f"{k}={_opt(v)}" for k, v in diff.items()) if diff else "traditional"))
-    out.append(f"Stacks before the ante: " + ", ".join(
-        f"{label(s)} {hh.stacks[s]}" for s in range(len(names))) + f"; carry-in pot {hh.pot}")
-    out.append(f"Ante {r.ante} each; pot {hand.carry_in + r.ante * len(hand.seated)}"
-               + (f"; cut {hh.cut}" if hh.cut is not None else ""))
+    out.append(
+        f"{title}: dealer {label(hh.dealer)}; rules "
+        + (", ".join(f"{k}={_opt(v)}" for k, v in diff.items()) if diff else "traditional")
+    )
+    out.append(
+        "Stacks before the ante: "
+        + ", ".join(f"{label(s)} {hh.stacks[s]}" for s in range(len(names)))
+        + f"; carry-in pot {hh.pot}"
+    )
+    out.append(
+        f"Ante {r.ante} each; pot {hand.carry_in + r.ante * len(hand.seated)}"
+        + (f"; cut {hh.cut}" if hh.cut is not None else "")
+    )
     for s in hand.order:
         out.append(f"  {label(s)}: " + " ".join(_card(c) for c in hh.cards[s]))
     aside = f" (jokers turned aside: {' '.join(_card(c) for c in hh.turned_aside)})" if hh.turned_aside else ""
@@ -76,8 +83,12 @@ def describe_hand(hh: HandHistory, hand: Hand) -> list[str]:
     elif r.general_rams and len(hand.active) >= 2:
         out.append("No General Rams announced")
     if hand.targets:
-        out.append("Targets: " + ", ".join(f"{label(s)} {t}" for s, t in
-                                           sorted(hand.targets.items(), key=lambda kv: hand.order.index(kv[0]))))
+        out.append(
+            "Targets: "
+            + ", ".join(
+                f"{label(s)} {t}" for s, t in sorted(hand.targets.items(), key=lambda kv: hand.order.index(kv[0]))
+            )
+        )
     for i, t in enumerate(hand.tricks, 1):
         plays = ", ".join(f"{seat_name(s)} {_card(c)}" for s, c in t.plays)
         out.append(f"Trick {i}: {label(t.leader)} leads: {plays}; won by {label(t.winner)}")
@@ -94,19 +105,26 @@ def describe_hand(hh: HandHistory, hand: Hand) -> list[str]:
         out.append(f"Walkover: {label(st.winners[0])} takes the pot of {st.pot} (R4.6)")
     else:
         w = ", ".join(label(s) for s in st.winners)
-        out.append(f"Settlement: pot {st.pot}; " + (f"{w} takes {st.share}" if len(st.winners) == 1
-                                                    else f"{w} share it, {st.share} each (R5.2)"))
+        out.append(
+            f"Settlement: pot {st.pot}; "
+            + (f"{w} takes {st.share}" if len(st.winners) == 1 else f"{w} share it, {st.share} each (R5.2)")
+        )
         if st.general_rams is not None:
-            out.append(f"General Rams by {label(st.general_rams)} "
-                       + ("made (R5.6)" if st.general_rams_made else "failed (R5.6)"))
+            out.append(
+                f"General Rams by {label(st.general_rams)} "
+                + ("made (R5.6)" if st.general_rams_made else "failed (R5.6)")
+            )
         for s, t, met in st.targets:
             out.append(f"Target {t} of {label(s)} {'met' if met else 'missed'} (R5.7)")
         if st.bete:
             out.append("Bete: " + ", ".join(label(s) for s in st.bete) + " (R5.3)")
     for s in hand.seated:
         short = st.shortfalls().get(s, 0)
-        out.append(f"  {label(s)}: tricks {st.tricks[s]}, won {st.won(s)}, paid {st.paid(s)}"
-                   + (f" (short {short}, forgiven: D-6)" if short else "") + f", stack {st.stacks_after[s]}")
+        out.append(
+            f"  {label(s)}: tricks {st.tricks[s]}, won {st.won(s)}, paid {st.paid(s)}"
+            + (f" (short {short}, forgiven: D-6)" if short else "")
+            + f", stack {st.stacks_after[s]}"
+        )
     out.append(f"Carry-over to the next hand: {st.carry_over}")
     return out
 
@@ -135,8 +153,12 @@ def _safe(text: str) -> str:
     file can move the cursor, change colours, reorder or hide text or add lines on the terminal.
     Names holding one are refused when a history is read (:mod:`ramsli.history`); this also
     covers paths."""
-    return "".join(ch.encode("unicode_escape").decode("ascii")
-                   if unicodedata.category(ch) in UNSAFE_CATEGORIES and ch not in _JOINERS else ch for ch in text)
+    return "".join(
+        ch.encode("unicode_escape").decode("ascii")
+        if unicodedata.category(ch) in UNSAFE_CATEGORIES and ch not in _JOINERS
+        else ch
+        for ch in text
+    )
 
 
 def _fail(code: int, message: str) -> None:
@@ -163,18 +185,32 @@ def _check_input(file: Path) -> None:
             if not stat.S_ISREG(st.st_mode):
                 _fail(2, f"{p}: not a regular file (a pipe, device or socket); give a hand history file")
             if st.st_size > MAX_HISTORY_BYTES:
-                _fail(2, f"{p}: {st.st_size} bytes is too large for a hand history (at most "
-                         f"{MAX_HISTORY_BYTES} bytes; a hand is a few kB)")
+                _fail(
+                    2,
+                    f"{p}: {st.st_size} bytes is too large for a hand history (at most "
+                    f"{MAX_HISTORY_BYTES} bytes; a hand is a few kB)",
+                )
     except OSError as e:  # a name over 255 characters, a path through a file, no permission
         _fail(2, f"{e.filename or file}: {e.strerror or e}")
 
 
 def replay(
-    file: Annotated[Path, typer.Argument(metavar="FILE", help="A hand history (.toml), or a session folder: one with session.toml, or one saved by "
-                                         "'ramsli play' (hand-0001.toml, hand-0002.toml, ...).",
-                                         show_default=False)],
-    json_out: Annotated[bool, typer.Option("--json", help="Print the settlement as JSON (per seat: tricks, "
-                                                          "counters won, counters paid) instead of the hand.")] = False,
+    file: Annotated[
+        Path,
+        typer.Argument(
+            metavar="FILE",
+            help="A hand history (.toml), or a session folder: one with session.toml, or one saved by "
+            "'ramsli play' (hand-0001.toml, hand-0002.toml, ...).",
+            show_default=False,
+        ),
+    ],
+    json_out: Annotated[
+        bool,
+        typer.Option(
+            "--json",
+            help="Print the settlement as JSON (per seat: tricks, counters won, counters paid) instead of the hand.",
+        ),
+    ] = False,
 ) -> None:
     """Replay a hand history trick by trick, re-checking every action and the settlement.
 
@@ -211,9 +247,11 @@ def replay(
         return
     loose = None
     if file.is_dir() and sh is None:
-        loose = (f"No session.toml in {file}: replayed {len(results)} hand file"
-                 f"{'' if len(results) == 1 else 's'} one by one; continuity between hands (stacks, pot, "
-                 "dealer: R3.4, R5.4, R3.2) was not checked.")
+        loose = (
+            f"No session.toml in {file}: replayed {len(results)} hand file"
+            f"{'' if len(results) == 1 else 's'} one by one; continuity between hands (stacks, pot, "
+            "dealer: R3.4, R5.4, R3.2) was not checked."
+        )
     if json_out:
         data = [settlement_json(hh, hand) for hh, hand in results]
         if loose:
@@ -225,8 +263,14 @@ def replay(
         console.print(escape(_safe(loose)))
         console.print()
     if sh is not None:
-        console.print(escape(_safe(f"Session: {', '.join(sh.names)}; {len(sh.hands)} hands; seed {sh.seed}; "
-                             f"first dealer {sh.names[sh.first_dealer]}")))
+        console.print(
+            escape(
+                _safe(
+                    f"Session: {', '.join(sh.names)}; {len(sh.hands)} hands; seed {sh.seed}; "
+                    f"first dealer {sh.names[sh.first_dealer]}"
+                )
+            )
+        )
     for k, (hh, hand) in enumerate(results):
         if k:
             console.print()
@@ -235,8 +279,15 @@ def replay(
     if sh is not None:
         ended = f"ended ({sh.end_reason})" if sh.end_reason else "not ended"
         winners = ", ".join(sh.names[s] for s in sh.winners) or "-"
-        console.print(escape(_safe(f"\nSession {ended}; winners {winners}; stacks "
-                             + ", ".join(f"{n} {v}" for n, v in zip(sh.names, sh.stacks)) + f"; pot {sh.pot}")))
+        console.print(
+            escape(
+                _safe(
+                    f"\nSession {ended}; winners {winners}; stacks "
+                    + ", ".join(f"{n} {v}" for n, v in zip(sh.names, sh.stacks))
+                    + f"; pot {sh.pot}"
+                )
+            )
+        )
 
 
 def register(app: typer.Typer) -> None:

@@ -7,7 +7,7 @@ what is allowed.
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Optional
+from typing import Annotated, Any
 
 import typer
 from rich.console import Console
@@ -44,11 +44,18 @@ def presets() -> None:
 
 
 def rules(
-    preset: Annotated[str, typer.Option("--preset", "-p", help="Preset of R6 to start from "
-                                        f"({', '.join(PRESETS)}).")] = "traditional",
-    rule: Annotated[Optional[list[str]], typer.Option(
-        "--rule", "-r", metavar="KEY=VALUE", help="Change one option (e.g. bete=10, overtrump=when-trumping, "
-        "end=win-at:30,hands:50); repeatable.")] = None,
+    preset: Annotated[
+        str, typer.Option("--preset", "-p", help=f"Preset of R6 to start from ({', '.join(PRESETS)}).")
+    ] = "traditional",
+    rule: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--rule",
+            "-r",
+            metavar="KEY=VALUE",
+            help="Change one option (e.g. bete=10, overtrump=when-trumping, end=win-at:30,hands:50); repeatable.",
+        ),
+    ] = None,
     toml: Annotated[bool, typer.Option("--toml", help="Print the options as TOML (for a rules file).")] = False,
 ) -> None:
     """Show every rule option (R8): its value, allowed values, default, rule id and meaning."""
@@ -62,8 +69,9 @@ def rules(
         return
     values = r.to_dict()
     changed = r.diff()
-    table = Table(title=escape(f"Ramsli rule options (R8): preset {preset}"
-                               + (f" with {', '.join(rule or [])}" if rule else "")))
+    table = Table(
+        title=escape(f"Ramsli rule options (R8): preset {preset}" + (f" with {', '.join(rule or [])}" if rule else ""))
+    )
     table.add_column("option", style="bold", no_wrap=True)
     table.add_column("value", max_width=16, overflow="fold")
     table.add_column("rule", no_wrap=True)
@@ -72,9 +80,12 @@ def rules(
         value = escape(_show(values.get(name)))
         if name in changed:
             value = f"[yellow]{value}[/yellow] *"
-        table.add_row(name, value, info.rule,
-                      escape(info.help) + f"\n[dim]default: {escape(info.default)}; "
-                      f"allowed: {escape(info.values)}[/dim]")
+        table.add_row(
+            name,
+            value,
+            info.rule,
+            escape(info.help) + f"\n[dim]default: {escape(info.default)}; allowed: {escape(info.values)}[/dim]",
+        )
     console = Console(highlight=False)
     console.print(table)
     console.print("* differs from the traditional preset", markup=False)

@@ -14,7 +14,7 @@ import errno
 import socket
 import threading
 import webbrowser
-from typing import Annotated, Optional
+from typing import Annotated
 
 import typer
 
@@ -24,24 +24,46 @@ __all__ = ["register", "serve"]
 
 
 def serve(
-    host: Annotated[str, typer.Option("--host", help="Address to listen on; 127.0.0.1 keeps the server "
-                                      "to this machine, 0.0.0.0 opens it to your network.")] = "127.0.0.1",
+    host: Annotated[
+        str,
+        typer.Option(
+            "--host",
+            help="Address to listen on; 127.0.0.1 keeps the server to this machine, 0.0.0.0 opens it to your network.",
+        ),
+    ] = "127.0.0.1",
     port: Annotated[int, typer.Option("--port", help="TCP port, 1..65535.")] = 8000,
-    database: Annotated[Optional[str], typer.Option(
-        "--database", metavar="URL", help="sqlite+aiosqlite:///PATH or postgresql+asyncpg://USER@HOST:PORT/DB; "
-        "default: server.sqlite in your data folder.")] = None,
-    open_browser: Annotated[bool, typer.Option("--open", metavar="", help="Open the server's page in your browser.")] = False,
-    allow_test_seeds: Annotated[bool, typer.Option(
-        "--allow-test-seeds", metavar="", help="Accept a seed when a table is created (tests only); such tables say "
-        "test_seeded in every view. Without it every shuffle uses secrets.SystemRandom.")] = False,
+    database: Annotated[
+        str | None,
+        typer.Option(
+            "--database",
+            metavar="URL",
+            help="sqlite+aiosqlite:///PATH or postgresql+asyncpg://USER@HOST:PORT/DB; "
+            "default: server.sqlite in your data folder.",
+        ),
+    ] = None,
+    open_browser: Annotated[
+        bool, typer.Option("--open", metavar="", help="Open the server's page in your browser.")
+    ] = False,
+    allow_test_seeds: Annotated[
+        bool,
+        typer.Option(
+            "--allow-test-seeds",
+            metavar="",
+            help="Accept a seed when a table is created (tests only); such tables say "
+            "test_seeded in every view. Without it every shuffle uses secrets.SystemRandom.",
+        ),
+    ] = False,
 ) -> None:
     """Run the table server: tables with invite links, bots in empty seats, nothing lost on a crash."""
     if not 1 <= port <= 65535:
         fail(f"--port {port} is not a TCP port; allowed are 1..65535")
-    if database is not None and not (database.startswith("sqlite+aiosqlite://")
-                                     or database.startswith("postgresql+asyncpg://")):
-        fail(f"--database {database!r} is not supported; allowed are sqlite+aiosqlite:///PATH and "
-             "postgresql+asyncpg://USER@HOST:PORT/DB")
+    if database is not None and not (
+        database.startswith("sqlite+aiosqlite://") or database.startswith("postgresql+asyncpg://")
+    ):
+        fail(
+            f"--database {database!r} is not supported; allowed are sqlite+aiosqlite:///PATH and "
+            "postgresql+asyncpg://USER@HOST:PORT/DB"
+        )
     _check_port(host, port)
     import uvicorn
 
@@ -71,8 +93,11 @@ def _check_port(host: str, port: int) -> None:
             s.bind((host, port))
         except OSError as e:
             reason = "it is in use (is another ramsli serve running?)" if e.errno == errno.EADDRINUSE else e.strerror
-            fail(f"cannot listen on {host}:{port}: {reason}; choose another port with --port, e.g. --port {port + 1}"
-                 if port < 65535 else f"cannot listen on {host}:{port}: {reason}; choose another port with --port")
+            fail(
+                f"cannot listen on {host}:{port}: {reason}; choose another port with --port, e.g. --port {port + 1}"
+                if port < 65535
+                else f"cannot listen on {host}:{port}: {reason}; choose another port with --port"
+            )
 
 
 def _open(address: str) -> None:

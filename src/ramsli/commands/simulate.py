@@ -9,7 +9,7 @@ nor ``--sessions`` it plays :data:`DEFAULT_HANDS` hands. Exit status 2 for bad i
 
 from __future__ import annotations
 
-from typing import Annotated, Optional
+from typing import Annotated
 
 import typer
 from rich.console import Console
@@ -19,8 +19,7 @@ from rich.table import Table
 from ramsli.analysis.cluster import ClusterError
 from ramsli.commands import fail as _fail
 from ramsli.commands.cluster_opts import SchedulerOption, check_scheduler, interrupted
-from ramsli.lab.limits import (MAX_HANDS, MAX_SESSIONS, LimitError, check_count, check_jobs, check_writable,
-                               out_targets)
+from ramsli.lab.limits import MAX_HANDS, MAX_SESSIONS, LimitError, check_count, check_jobs, check_writable, out_targets
 from ramsli.rules import PRESETS, Rules, RulesError
 
 __all__ = ["register", "simulate_cmd", "DEFAULT_HANDS"]
@@ -30,33 +29,79 @@ DEFAULT_HANDS = 10_000
 
 
 def simulate_cmd(
-    hands: Annotated[Optional[int], typer.Option("--hands", "-n", metavar="N", help="Independent hands to play "
-                                                 "(each from fresh stacks and an empty pot), 1..10**9. Default: "
-                                                 f"{DEFAULT_HANDS:,} when --sessions is not given.",
-                                                 show_default=False)] = None,
-    sessions: Annotated[Optional[int], typer.Option("--sessions", metavar="N", help="Whole sessions to play "
-                                                    "instead of --hands, 1..10**7 (R3: carry-over, bust, ends; "
-                                                    "capped at 10000 hands each).", show_default=False)] = None,
-    bots: Annotated[str, typer.Option("--bots", "-b", help="One bot per seat, comma-separated (e.g. "
-                                      "'tips,tips,random'); a single name fills every seat (--players, or the "
-                                      "option players, or 5). The kernel plays random and tips (also as rules "
-                                      "and easy); other bots use the engine.")] = "random",
-    players: Annotated[Optional[int], typer.Option("--players", "-P", help="Seats, 2..6 (R2.1); must equal the "
-                                                   "number of --bots when several are named. Default: the number "
-                                                   "of --bots, else the option players, else 5.")] = None,
-    preset: Annotated[str, typer.Option("--preset", "-p", help=f"Preset of R6 ({', '.join(PRESETS)}).")]
-    = "traditional",
-    rule: Annotated[Optional[list[str]], typer.Option("--rule", "-r", metavar="KEY=VALUE", help="Change one option (R8); "
-                                                      "repeatable, e.g. --rule bete=10.")] = None,
+    hands: Annotated[
+        int | None,
+        typer.Option(
+            "--hands",
+            "-n",
+            metavar="N",
+            help="Independent hands to play "
+            "(each from fresh stacks and an empty pot), 1..10**9. Default: "
+            f"{DEFAULT_HANDS:,} when --sessions is not given.",
+            show_default=False,
+        ),
+    ] = None,
+    sessions: Annotated[
+        int | None,
+        typer.Option(
+            "--sessions",
+            metavar="N",
+            help="Whole sessions to play "
+            "instead of --hands, 1..10**7 (R3: carry-over, bust, ends; "
+            "capped at 10000 hands each).",
+            show_default=False,
+        ),
+    ] = None,
+    bots: Annotated[
+        str,
+        typer.Option(
+            "--bots",
+            "-b",
+            help="One bot per seat, comma-separated (e.g. "
+            "'tips,tips,random'); a single name fills every seat (--players, or the "
+            "option players, or 5). The kernel plays random and tips (also as rules "
+            "and easy); other bots use the engine.",
+        ),
+    ] = "random",
+    players: Annotated[
+        int | None,
+        typer.Option(
+            "--players",
+            "-P",
+            help="Seats, 2..6 (R2.1); must equal the "
+            "number of --bots when several are named. Default: the number "
+            "of --bots, else the option players, else 5.",
+        ),
+    ] = None,
+    preset: Annotated[
+        str, typer.Option("--preset", "-p", help=f"Preset of R6 ({', '.join(PRESETS)}).")
+    ] = "traditional",
+    rule: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--rule", "-r", metavar="KEY=VALUE", help="Change one option (R8); repeatable, e.g. --rule bete=10."
+        ),
+    ] = None,
     seed: Annotated[int, typer.Option("--seed", "-s", help="Seed (>= 0): the same seed gives the same hands.")] = 0,
-    jobs: Annotated[int, typer.Option("--jobs", "-j", help="Worker processes for the engine path, 1..64 (the "
-                                      "kernel uses all cores by itself).")] = 1,
-    engine: Annotated[bool, typer.Option("--engine", help="Play through the engine even when the kernel could.")]
-    = False,
-    out: Annotated[Optional[str], typer.Option("--out", "-o", help="Write the summary: FILE.json (JSON), FILE.csv "
-                                               "(CSV), or FILE without a suffix (both FILE.json and FILE.csv). "
-                                               "The folder must exist.")]
-    = None,
+    jobs: Annotated[
+        int,
+        typer.Option(
+            "--jobs", "-j", help="Worker processes for the engine path, 1..64 (the kernel uses all cores by itself)."
+        ),
+    ] = 1,
+    engine: Annotated[
+        bool, typer.Option("--engine", help="Play through the engine even when the kernel could.")
+    ] = False,
+    out: Annotated[
+        str | None,
+        typer.Option(
+            "--out",
+            "-o",
+            help="Write the summary: FILE.json (JSON), FILE.csv "
+            "(CSV), or FILE without a suffix (both FILE.json and FILE.csv). "
+            "The folder must exist.",
+        ),
+    ] = None,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar.")] = False,
     scheduler: SchedulerOption = None,
 ) -> None:
@@ -72,25 +117,28 @@ def simulate_cmd(
     if players is not None and not 2 <= players <= 6:
         errors.append(f"--players {players}: allowed are 2..6 (R2.1)")
     elif players is not None and rules.players is not None and players != rules.players:
-        errors.append(f"--players {players} but option players={rules.players}: give the same number of seats "
-                      "(R2.1)")
+        errors.append(f"--players {players} but option players={rules.players}: give the same number of seats (R2.1)")
     else:
         count = players if players is not None else rules.players
         if len(specs) == 1:
             specs = specs * (count or 5)
         elif count is not None and count != len(specs):
             src = f"--players {players}" if players is not None else f"option players={rules.players}"
-            errors.append(f"--bots names {len(specs)} bots but {src}: name one bot per seat, or a single bot "
-                          "to fill every seat (R2.1)")
+            errors.append(
+                f"--bots names {len(specs)} bots but {src}: name one bot per seat, or a single bot "
+                "to fill every seat (R2.1)"
+            )
         if not errors and not 2 <= len(specs) <= 6:
             errors.append(f"{len(specs)} bots given; a table seats 2..6 (R2.1), one bot per seat")
     if hands is not None and sessions is not None:
         errors.append("give one of --hands N or --sessions N, not both")
     elif hands is None and sessions is None:
         hands = DEFAULT_HANDS
-    for check in (lambda: hands is None or check_count(hands, "--hands", MAX_HANDS),
-                  lambda: sessions is None or check_count(sessions, "--sessions", MAX_SESSIONS, "sessions"),
-                  lambda: check_jobs(jobs)):
+    for check in (
+        lambda: hands is None or check_count(hands, "--hands", MAX_HANDS),
+        lambda: sessions is None or check_count(sessions, "--sessions", MAX_SESSIONS, "sessions"),
+        lambda: check_jobs(jobs),
+    ):
         try:
             check()
         except LimitError as e:
@@ -112,14 +160,30 @@ def simulate_cmd(
     console = Console(stderr=True)
     total = hands or sessions
     try:
-        with Progress(TextColumn("[bold]simulate"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
-                      TimeRemainingColumn(), console=console, disable=quiet, transient=True) as prog:
+        with Progress(
+            TextColumn("[bold]simulate"),
+            BarColumn(),
+            MofNCompleteColumn(),
+            TimeElapsedColumn(),
+            TimeRemainingColumn(),
+            console=console,
+            disable=quiet,
+            transient=True,
+        ) as prog:
             task = prog.add_task("play", total=total)
             try:
-                res = simulate(rules, specs, hands=hands, sessions=sessions, seed=seed, jobs=jobs,
-                               progress=lambda d, t: prog.update(task, completed=d),
-                               use_kernel=False if engine else None, note=lambda m: prog.console.print(m),
-                               scheduler=scheduler)
+                res = simulate(
+                    rules,
+                    specs,
+                    hands=hands,
+                    sessions=sessions,
+                    seed=seed,
+                    jobs=jobs,
+                    progress=lambda d, t: prog.update(task, completed=d),
+                    use_kernel=False if engine else None,
+                    note=lambda m: prog.console.print(m),
+                    scheduler=scheduler,
+                )
             except (ValueError, ClusterError) as e:
                 _fail(str(e))
     except KeyboardInterrupt:
@@ -137,14 +201,20 @@ def show(res: dict) -> None:
     """Print the summary with Rich tables."""
     con = Console()
     speed = f", {res['hands_per_s']:,.0f} hands/s" if res.get("hands_per_s") else ""
-    con.print(f"[bold]{res['hands']:,} hands[/] of {res['players']} players by the {res['engine']} "
-              f"in {res['elapsed_s']:.2f} s{speed}; seed {res['seed']}")
+    con.print(
+        f"[bold]{res['hands']:,} hands[/] of {res['players']} players by the {res['engine']} "
+        f"in {res['elapsed_s']:.2f} s{speed}; seed {res['seed']}"
+    )
     t = Table(title="By position (1 = dealer's left)")
     for c in ("position", "in-rate", "bete when in", "bete per hand"):
         t.add_column(c, justify="right")
     for p in res["positions"]:
-        t.add_row(f"{p['position']} {p['label'] if p['label'] in ('dealer', 'dealer' + chr(39) + 's left') else ''}",
-                  f"{p['in_rate']:.1%}", f"{p['bete_rate_when_in']:.1%}", f"{p['bete_rate']:.1%}")
+        t.add_row(
+            f"{p['position']} {p['label'] if p['label'] in ('dealer', 'dealer' + chr(39) + 's left') else ''}",
+            f"{p['in_rate']:.1%}",
+            f"{p['bete_rate_when_in']:.1%}",
+            f"{p['bete_rate']:.1%}",
+        )
     con.print(t)
     b = Table(title="Counters per hand by bot (95% CI)")
     b.add_column("bot")
@@ -154,18 +224,24 @@ def show(res: dict) -> None:
         b.add_row(r["bot"], " ".join(r["seats"]), f"{r['counters_per_hand']:+.3f} ± {r['ci95']:.3f}")
     con.print(b)
     pot = res["pot"]
-    con.print(f"pot of played hands: mean {pot['mean']:.2f}, median {pot['p50']}, 90% {pot['p90']}, "
-              f"99% {pot['p99']}; split {res['split_rate']:.1%}, carried over {res['carry_over_rate']:.1%}, "
-              f"walkover {res['walkover_rate']:.1%}, thrown in {res['thrown_in_rate']:.1%}")
+    con.print(
+        f"pot of played hands: mean {pot['mean']:.2f}, median {pot['p50']}, 90% {pot['p90']}, "
+        f"99% {pot['p99']}; split {res['split_rate']:.1%}, carried over {res['carry_over_rate']:.1%}, "
+        f"walkover {res['walkover_rate']:.1%}, thrown in {res['thrown_in_rate']:.1%}"
+    )
     if "sessions" in res:
         s = res["sessions"]
         reasons = ", ".join(f"{k} {v}" for k, v in sorted(s["end_reasons"].items()))
-        con.print(f"sessions: {s['count']}, hands per session mean {s['mean_hands']:.1f}, median "
-                  f"{s['median_hands']:.0f}, 90% {s['p90_hands']:.0f}, max {s['max_hands']}; ends: {reasons}")
+        con.print(
+            f"sessions: {s['count']}, hands per session mean {s['mean_hands']:.1f}, median "
+            f"{s['median_hands']:.0f}, 90% {s['p90_hands']:.0f}, max {s['max_hands']}; ends: {reasons}"
+        )
 
 
 def register(app: typer.Typer) -> None:
     """Add ``simulate`` to the ``ramsli`` app."""
-    app.command("simulate", help="Self-play many hands or whole sessions and summarise them (default: "
-                f"{DEFAULT_HANDS:,} hands of random bots, 5 players, traditional).")(
-        simulate_cmd)
+    app.command(
+        "simulate",
+        help="Self-play many hands or whole sessions and summarise them (default: "
+        f"{DEFAULT_HANDS:,} hands of random bots, 5 players, traditional).",
+    )(simulate_cmd)

@@ -22,14 +22,19 @@ __all__ = ["register", "tips_cmd"]
 
 
 def tips_cmd(
-    out: Annotated[str, typer.Option("--out", "-o", metavar="FILE.md", help="Markdown file to write; the charts "
-                                     "go to a folder tips/ beside it. Default: tips.md in the current folder.")]
-    = "tips.md",
+    out: Annotated[
+        str,
+        typer.Option(
+            "--out",
+            "-o",
+            metavar="FILE.md",
+            help="Markdown file to write; the charts "
+            "go to a folder tips/ beside it. Default: tips.md in the current folder.",
+        ),
+    ] = "tips.md",
     hands: Annotated[int, typer.Option("--hands", "-n", help="Hands per simulated claim, 100..10**6.")] = 200_000,
-    seed: Annotated[int, typer.Option("--seed", "-s", help="Seed (>= 0): the same seed gives the same report.")]
-    = 0,
-    odds_time: Annotated[float, typer.Option("--odds-time", help="Seconds per single-hand odds estimate (> 0).")]
-    = 1.0,
+    seed: Annotated[int, typer.Option("--seed", "-s", help="Seed (>= 0): the same seed gives the same report.")] = 0,
+    odds_time: Annotated[float, typer.Option("--odds-time", help="Seconds per single-hand odds estimate (> 0).")] = 1.0,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar.")] = False,
     force: Annotated[bool, typer.Option("--force", "-f", help="Overwrite the report file if it exists.")] = False,
 ) -> None:
@@ -58,12 +63,25 @@ def tips_cmd(
                 errors.append(f"--out {out!r} exists; give --force to overwrite it, or another --out FILE.md")
     if errors:
         fail(errors)
-    with Progress(TextColumn("[bold]tips"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
-                  console=Console(stderr=True), disable=quiet, transient=True) as prog:
+    with Progress(
+        TextColumn("[bold]tips"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeElapsedColumn(),
+        console=Console(stderr=True),
+        disable=quiet,
+        transient=True,
+    ) as prog:
         task = prog.add_task("claims", total=8)
         try:
-            build_report(out, hands=hands, seed=seed, odds_time=odds_time,
-                         progress=lambda d, t: prog.update(task, completed=d), note=lambda m: prog.console.print(m))
+            build_report(
+                out,
+                hands=hands,
+                seed=seed,
+                odds_time=odds_time,
+                progress=lambda d, t: prog.update(task, completed=d),
+                note=lambda m: prog.console.print(m),
+            )
         except OSError as e:
             typer.echo(f"error: --out: cannot write {e.filename or out}: {e.strerror or e}", err=True)
             raise typer.Exit(2) from None
@@ -72,5 +90,8 @@ def tips_cmd(
 
 def register(app: typer.Typer) -> None:
     """Add ``tips`` to the ``ramsli`` app."""
-    app.command("tips", help="The original rules' Tips and Strategy in numbers: a Markdown report with charts "
-                             "(default: tips.md and tips/ in the current folder).")(tips_cmd)
+    app.command(
+        "tips",
+        help="The original rules' Tips and Strategy in numbers: a Markdown report with charts "
+        "(default: tips.md and tips/ in the current folder).",
+    )(tips_cmd)

@@ -14,7 +14,7 @@ import csv
 import importlib.util
 import json
 from pathlib import Path
-from typing import Annotated, Optional
+from typing import Annotated
 
 import typer
 from rich.console import Console
@@ -26,14 +26,27 @@ from ramsli.analysis.tournament import TournamentResult, run_tournament
 from ramsli.bots.base import bot_names, make_bot
 from ramsli.commands import fail
 from ramsli.commands.cluster_opts import SchedulerOption, check_scheduler, interrupted
-from ramsli.lab.limits import (MAX_DEALS, LimitError, atomic_output, check_count, check_jobs, check_writable,
-                               out_targets)
+from ramsli.lab.limits import MAX_DEALS, LimitError, atomic_output, check_count, check_jobs, check_writable, out_targets
 from ramsli.rules import PRESETS, Rules, RulesError
 
 __all__ = ["register", "tournament", "write_outputs", "plot_result"]
 
-CSV_FIELDS = ["label", "spec", "plays_as", "hands", "mean", "ci95", "in_rate", "bete_rate", "bete_when_in", "pot_rate",
-              "decisions", "time_median_ms", "time_p95_ms", "time_max_ms"]
+CSV_FIELDS = [
+    "label",
+    "spec",
+    "plays_as",
+    "hands",
+    "mean",
+    "ci95",
+    "in_rate",
+    "bete_rate",
+    "bete_when_in",
+    "pot_rate",
+    "decisions",
+    "time_median_ms",
+    "time_p95_ms",
+    "time_max_ms",
+]
 
 
 def write_outputs(res: TournamentResult, out: Path) -> list[Path]:
@@ -89,27 +102,59 @@ def plot_result(res: TournamentResult, path: Path) -> None:
 
 
 def tournament(
-    bots: Annotated[str, typer.Option("--bots", "-b", help="One bot per seat, comma-separated, e.g. "
-                                      "montecarlo,rules,rules,random,random, or levels easy,medium,hard,expert; "
-                                      "options after a colon, e.g. "
-                                      "'montecarlo:samples=40' (quote it).")] = "montecarlo,rules,rules,random,random",
-    preset: Annotated[str, typer.Option("--preset", "-p", help=f"Preset of R6 ({', '.join(PRESETS)}).")
-                      ] = "traditional",
-    rule: Annotated[Optional[list[str]], typer.Option("--rule", "-r", metavar="KEY=VALUE",
-                                                      help="Change one option (R8), e.g. --rule bete=10; "
-                                                      "repeatable.")] = None,
-    hands: Annotated[int, typer.Option("--hands", "-n", help="Deals to play, 1..10**6 (in duplicate each deal is "
-                                       "played once per rotation of the bots).")] = 200,
-    seed: Annotated[int, typer.Option("--seed", "-s", help="Tournament seed (>= 0): the same seed gives the "
-                                      "same results.")] = 0,
+    bots: Annotated[
+        str,
+        typer.Option(
+            "--bots",
+            "-b",
+            help="One bot per seat, comma-separated, e.g. "
+            "montecarlo,rules,rules,random,random, or levels easy,medium,hard,expert; "
+            "options after a colon, e.g. "
+            "'montecarlo:samples=40' (quote it).",
+        ),
+    ] = "montecarlo,rules,rules,random,random",
+    preset: Annotated[
+        str, typer.Option("--preset", "-p", help=f"Preset of R6 ({', '.join(PRESETS)}).")
+    ] = "traditional",
+    rule: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--rule", "-r", metavar="KEY=VALUE", help="Change one option (R8), e.g. --rule bete=10; repeatable."
+        ),
+    ] = None,
+    hands: Annotated[
+        int,
+        typer.Option(
+            "--hands",
+            "-n",
+            help="Deals to play, 1..10**6 (in duplicate each deal is played once per rotation of the bots).",
+        ),
+    ] = 200,
+    seed: Annotated[
+        int, typer.Option("--seed", "-s", help="Tournament seed (>= 0): the same seed gives the same results.")
+    ] = 0,
     jobs: Annotated[int, typer.Option("--jobs", "-j", help="Worker processes, 1..64.")] = 1,
-    duplicate: Annotated[bool, typer.Option("--duplicate/--no-duplicate", help="Play every deal in every "
-                                            "rotation of the bots, so that luck cancels out.")] = False,
-    out: Annotated[Optional[Path], typer.Option("--out", "-o", help="Write the results: FILE.json (JSON), "
-                                                "FILE.csv (CSV), or FILE without a suffix (both FILE.json and "
-                                                "FILE.csv). The folder must exist.")] = None,
-    plot: Annotated[Optional[Path], typer.Option("--plot", help="Write a PNG chart of the results to FILE.png "
-                                                 "(the folder must exist).")] = None,
+    duplicate: Annotated[
+        bool,
+        typer.Option(
+            "--duplicate/--no-duplicate",
+            help="Play every deal in every rotation of the bots, so that luck cancels out.",
+        ),
+    ] = False,
+    out: Annotated[
+        Path | None,
+        typer.Option(
+            "--out",
+            "-o",
+            help="Write the results: FILE.json (JSON), "
+            "FILE.csv (CSV), or FILE without a suffix (both FILE.json and "
+            "FILE.csv). The folder must exist.",
+        ),
+    ] = None,
+    plot: Annotated[
+        Path | None,
+        typer.Option("--plot", help="Write a PNG chart of the results to FILE.png (the folder must exist)."),
+    ] = None,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar.")] = False,
     scheduler: SchedulerOption = None,
 ) -> None:
@@ -148,14 +193,15 @@ def tournament(
     if bad_bots:
         errors.append(bad_bots[0])  # the first is enough (each message lists the allowed names)
     elif not specs:
-        errors.append(f"--bots {bots!r} names no bot; a table seats 2..6 (R2.1), one bot per seat, e.g. "
-                      "rules,random")
+        errors.append(f"--bots {bots!r} names no bot; a table seats 2..6 (R2.1), one bot per seat, e.g. rules,random")
     elif not 2 <= len(specs) <= 6:
-        errors.append(f"{len(specs)} bot{'s' if len(specs) != 1 else ''} given; a table seats 2..6 (R2.1), "
-                      "one bot per seat")
+        errors.append(
+            f"{len(specs)} bot{'s' if len(specs) != 1 else ''} given; a table seats 2..6 (R2.1), one bot per seat"
+        )
     elif rules.players is not None and rules.players != len(specs):
-        errors.append(f"--bots names {len(specs)} bots but option players={rules.players}: name one bot per "
-                      "seat (R2.1)")
+        errors.append(
+            f"--bots names {len(specs)} bots but option players={rules.players}: name one bot per seat (R2.1)"
+        )
     try:
         if out is not None:
             for p in out_targets(out):
@@ -177,11 +223,27 @@ def tournament(
         fail(errors)
     console = Console(stderr=True)
     try:
-        with Progress(TextColumn("deals"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
-                      TimeRemainingColumn(), console=console, disable=quiet, transient=True) as prog:
+        with Progress(
+            TextColumn("deals"),
+            BarColumn(),
+            MofNCompleteColumn(),
+            TimeElapsedColumn(),
+            TimeRemainingColumn(),
+            console=console,
+            disable=quiet,
+            transient=True,
+        ) as prog:
             task = prog.add_task("deals", total=hands)
-            res = run_tournament(specs, rules, hands, seed=seed, jobs=jobs, duplicate=duplicate,
-                                 progress=lambda k: prog.advance(task, k), scheduler=scheduler)
+            res = run_tournament(
+                specs,
+                rules,
+                hands,
+                seed=seed,
+                jobs=jobs,
+                duplicate=duplicate,
+                progress=lambda k: prog.advance(task, k),
+                scheduler=scheduler,
+            )
     except KeyboardInterrupt:
         interrupted(scheduler)
     except ClusterError as e:
@@ -192,13 +254,24 @@ def tournament(
             msg += f"; allowed are {', '.join(bot_names())}"
         typer.echo(f"error: {msg}", err=True)
         raise typer.Exit(2) from None
-    table = Table(title=f"{res.deals} deals, {res.hands} hands{' (duplicate)' if res.duplicate else ''}, "
-                        f"preset {preset}, seed {seed}")
+    table = Table(
+        title=f"{res.deals} deals, {res.hands} hands{' (duplicate)' if res.duplicate else ''}, "
+        f"preset {preset}, seed {seed}"
+    )
     for col in ("bot", "counters/hand", "95% CI", "in", "bete", "pot won", "decisions", "median ms", "p95 ms"):
         table.add_column(col, justify="left" if col == "bot" else "right")
     for b in sorted(res.bots, key=lambda b: -b.mean):
-        table.add_row(b.label, f"{b.mean:+.3f}", f"±{b.ci95:.3f}", f"{b.in_rate:.1%}", f"{b.bete_rate:.1%}",
-                      f"{b.pot_rate:.1%}", str(b.decisions), f"{b.time_median_ms:.2f}", f"{b.time_p95_ms:.2f}")
+        table.add_row(
+            b.label,
+            f"{b.mean:+.3f}",
+            f"±{b.ci95:.3f}",
+            f"{b.in_rate:.1%}",
+            f"{b.bete_rate:.1%}",
+            f"{b.pot_rate:.1%}",
+            str(b.decisions),
+            f"{b.time_median_ms:.2f}",
+            f"{b.time_p95_ms:.2f}",
+        )
     Console(highlight=False, width=max(Console().width, 120)).print(table)
     try:
         if out is not None:

@@ -40,8 +40,9 @@ def cut_question(points: range, dealer: str) -> str:
         points: the allowed cut points (``Table.cut_points``: 1..deck size - 1).
         dealer: the dealer's name.
     """
-    return _("You cut the deck for {dealer}: lift how many cards from the top? {low} to {high}, "
-             "or Enter for a random cut.").format(dealer=dealer, low=points[0], high=points[-1])
+    return _(
+        "You cut the deck for {dealer}: lift how many cards from the top? {low} to {high}, or Enter for a random cut."
+    ).format(dealer=dealer, low=points[0], high=points[-1])
 
 
 def parse_cut(text: str, points: range) -> int | None:
@@ -64,9 +65,12 @@ def parse_cut(text: str, points: range) -> int | None:
         return int(word)
     shown = "".join(ch for ch in word if ch.isprintable())
     shown = shown if len(shown) <= 20 else shown[:19] + "…"
-    raise CutError(_("'{text}' is not a cut point: give a whole number from {low} to {high} (at least one card "
-                     "in each packet), or press Enter for a random cut.").format(text=shown, low=points[0],
-                                                                                   high=points[-1]))
+    raise CutError(
+        _(
+            "'{text}' is not a cut point: give a whole number from {low} to {high} (at least one card "
+            "in each packet), or press Enter for a random cut."
+        ).format(text=shown, low=points[0], high=points[-1])
+    )
 
 
 def cut_done_text(cut: int, chosen: bool) -> str:

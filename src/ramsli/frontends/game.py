@@ -23,18 +23,18 @@ import datetime as _dt
 import getpass
 import random
 import shlex
-from typing import Sequence
+from collections.abc import Sequence
 
 from ramsli.bots import bot_names, make_bot
 from ramsli.bots.base import allowed_bots_text
 from ramsli.errors import IllegalActionError
+from ramsli.frontends.i18n import _
+from ramsli.frontends.storage import SavedSession, Store, default_data_dir
+from ramsli.frontends.text import hand_title, session_end_text, who
 from ramsli.hand import Action, Hand, Phase
 from ramsli.history import HandHistory
 from ramsli.rules import Rules
 from ramsli.session import LedgerEntry, Session
-from ramsli.frontends.i18n import _
-from ramsli.frontends.storage import SavedSession, Store, default_data_dir
-from ramsli.frontends.text import hand_title, session_end_text, who
 
 __all__ = ["Table", "default_bot", "default_name", "BOT_NAMES", "split_bot_specs", "bot_seed", "decision_seed"]
 
@@ -60,7 +60,7 @@ def default_name() -> str:
     "{name} takes the pot", which must work for the player's seat too."""
     try:
         n = getpass.getuser().strip()
-    except Exception:  # no login name (containers)
+    except Exception:  # noqa: BLE001 - no login name (containers)
         n = ""
     return n[:1].upper() + n[1:] if n and n != "root" else _("Player")
 
@@ -108,9 +108,19 @@ class Table:
     (the hand in progress or None), ``last`` (the last finished :class:`LedgerEntry`).
     """
 
-    def __init__(self, session: Session, bots: Sequence[str | None], human: int, seed: int, session_id: str,
-                 store: Store | None, hands_offset: int = 0, lang: str = "en", suits: str = "french",
-                 four_colour: bool = False) -> None:
+    def __init__(
+        self,
+        session: Session,
+        bots: Sequence[str | None],
+        human: int,
+        seed: int,
+        session_id: str,
+        store: Store | None,
+        hands_offset: int = 0,
+        lang: str = "en",
+        suits: str = "french",
+        four_colour: bool = False,
+    ) -> None:
         self.session = session
         self.names = list(session.names)
         self.bots = list(bots)
@@ -141,9 +151,18 @@ class Table:
     # -- construction -------------------------------------------------------------
 
     @classmethod
-    def new(cls, rules: Rules, names: Sequence[str], bots: Sequence[str], seed: int | None = None,
-            store: Store | None = None, human: int = 0, lang: str = "en", suits: str = "french",
-            four_colour: bool = False) -> "Table":
+    def new(
+        cls,
+        rules: Rules,
+        names: Sequence[str],
+        bots: Sequence[str],
+        seed: int | None = None,
+        store: Store | None = None,
+        human: int = 0,
+        lang: str = "en",
+        suits: str = "french",
+        four_colour: bool = False,
+    ) -> Table:
         """A new session: ``names`` per seat (the human's at ``human``), ``bots`` for the other seats in order.
 
         Raises:
@@ -172,7 +191,7 @@ class Table:
         return t
 
     @classmethod
-    def resume(cls, saved: SavedSession, store: Store | None) -> "Table":
+    def resume(cls, saved: SavedSession, store: Store | None) -> Table:
         """The session as saved: stacks, pot, dealer, seated seats, hands played and the
         random state restored, so the next deal is the one that would have come (R3.2, R3.4).
         If the save was made during a hand (``saved.hand_actions`` not None), that hand is
@@ -190,13 +209,34 @@ class Table:
         for spec in set(saved.bots) - {None}:
             make_bot(spec, 0)  # an unknown bot fails here, before anything is written
         rules = saved.rules
-        session = Session.restore({
-            "names": saved.names, "seed": saved.seed, "rules": rules.to_dict(), "stacks": saved.stacks,
-            "pot": saved.pot, "dealer": saved.dealer, "seated": saved.seated, "departed": saved.departed,
-            "hands_played": saved.hands_played, "rng_state": saved.rng_state, "elapsed": saved.elapsed,
-            "end_reason": saved.end_reason})
-        t = cls(session, saved.bots, saved.human, saved.seed, saved.session_id, store,
-                hands_offset=saved.hands_played, lang=saved.lang, suits=saved.suits, four_colour=saved.four_colour)
+        session = Session.restore(
+            {
+                "names": saved.names,
+                "seed": saved.seed,
+                "rules": rules.to_dict(),
+                "stacks": saved.stacks,
+                "pot": saved.pot,
+                "dealer": saved.dealer,
+                "seated": saved.seated,
+                "departed": saved.departed,
+                "hands_played": saved.hands_played,
+                "rng_state": saved.rng_state,
+                "elapsed": saved.elapsed,
+                "end_reason": saved.end_reason,
+            }
+        )
+        t = cls(
+            session,
+            saved.bots,
+            saved.human,
+            saved.seed,
+            saved.session_id,
+            store,
+            hands_offset=saved.hands_played,
+            lang=saved.lang,
+            suits=saved.suits,
+            four_colour=saved.four_colour,
+        )
         t.rules = rules
         if saved.hand_actions is not None:
             if session.is_over:
@@ -210,8 +250,9 @@ class Table:
                     session.apply(Action.parse(text, len(saved.names)))
                 except (IllegalActionError, ValueError) as e:
                     why = f"{e.reason} ({e.rule})" if isinstance(e, IllegalActionError) else str(e)
-                    raise ValueError(f"saved action {i} {text!r} of hand {t.hand_number} does not fit the "
-                                     f"deal: {why}") from None
+                    raise ValueError(
+                        f"saved action {i} {text!r} of hand {t.hand_number} does not fit the deal: {why}"
+                    ) from None
             t.resumed_hand = True
         return t
 
@@ -236,8 +277,13 @@ class Table:
         """True if the next hand is to be dealt and the human is its cutter (the player to the dealer's
         right, R4.2): the front end then asks where to cut and passes the answer to :meth:`start_hand`."""
         s = self.session
-        return (self.hand is None and not s.is_over and self.human in s.seated and s.cutter == self.human
-                and len(s.seated) > 1)
+        return (
+            self.hand is None
+            and not s.is_over
+            and self.human in s.seated
+            and s.cutter == self.human
+            and len(s.seated) > 1
+        )
 
     @property
     def cut_points(self) -> range:
@@ -303,8 +349,9 @@ class Table:
         if self.hand is not None and self.resumed_hand:
             return self.hand
         if cut is not None and (type(cut) is not int or cut not in self.cut_points):
-            raise ValueError(f"cut {cut!r} must leave at least one card in each packet: "
-                             f"1..{len(self.cut_points)} (R4.2)")
+            raise ValueError(
+                f"cut {cut!r} must leave at least one card in each packet: 1..{len(self.cut_points)} (R4.2)"
+            )
         for spec in set(self.bots) - {None}:
             make_bot(spec, 0)  # before saving: a bad bot changes nothing
         self._before = dataclasses.replace(self.snapshot(), hand_cut=cut)  # the state the hand is dealt from
@@ -347,8 +394,15 @@ class Table:
         hand = self.hand
         if self.store is None or self._before is None or hand is None:
             return
-        self._store_save(dataclasses.replace(self._before, hand_actions=[str(a) for a in hand.history],
-                                             lang=self.lang, suits=self.suits, four_colour=self.four_colour))
+        self._store_save(
+            dataclasses.replace(
+                self._before,
+                hand_actions=[str(a) for a in hand.history],
+                lang=self.lang,
+                suits=self.suits,
+                four_colour=self.four_colour,
+            )
+        )
 
     def _settle_on_disk(self) -> None:
         """A settled hand: its history (folded hands hidden, D-16), then the session between hands."""
@@ -374,7 +428,7 @@ class Table:
         if self.store is not None:
             try:
                 default = default_data_dir().resolve()
-            except Exception:  # no home folder
+            except Exception:  # noqa: BLE001 - no home folder
                 default = None
             root = self.store.root
             if default is None or root.resolve() != default:
@@ -418,12 +472,25 @@ class Table:
         s = self.session
         st = s.rng.getstate()
         return SavedSession(
-            session_id=self.session_id, names=self.names, bots=self.bots, human=self.human, seed=self.seed,
-            rules_toml=self.rules.to_toml(), hands_played=self.hands_played, stacks=list(s.stacks), pot=s.pot,
-            dealer=s.dealer, seated=list(s.seated), departed=[list(d) for d in s.departed],
-            rng_state=[st[0], list(st[1]), st[2]], elapsed=max(0.0, s.clock() - s.started),
-            end_reason=s.end_reason if s.end_reason != "quit" or self._stopped else None, lang=self.lang, suits=self.suits,
-            four_colour=self.four_colour)
+            session_id=self.session_id,
+            names=self.names,
+            bots=self.bots,
+            human=self.human,
+            seed=self.seed,
+            rules_toml=self.rules.to_toml(),
+            hands_played=self.hands_played,
+            stacks=list(s.stacks),
+            pot=s.pot,
+            dealer=s.dealer,
+            seated=list(s.seated),
+            departed=[list(d) for d in s.departed],
+            rng_state=[st[0], list(st[1]), st[2]],
+            elapsed=max(0.0, s.clock() - s.started),
+            end_reason=s.end_reason if s.end_reason != "quit" or self._stopped else None,
+            lang=self.lang,
+            suits=self.suits,
+            four_colour=self.four_colour,
+        )
 
     def save(self) -> None:
         """Write the save file atomically (no-op without a store)."""
@@ -436,5 +503,5 @@ class Table:
         try:
             text = HandHistory.from_hand(hand, self.names, hand_number=number, hide_folded=True).to_toml()
             self.store.write_history(self.session_id, number, text)
-        except Exception as e:  # a history that cannot be written must not stop the game
+        except Exception as e:  # noqa: BLE001 - a history that cannot be written must not stop the game
             self.history_errors.append(f"hand {number}: {e}")

@@ -23,11 +23,22 @@ from __future__ import annotations
 import gettext as _gettext
 import os
 import re
+from collections.abc import Mapping
 from pathlib import Path
-from typing import Mapping
 
-__all__ = ["LANGS", "LOCALE_DIR", "DOMAIN", "detect_language", "set_language", "language", "_", "N_",
-           "ngettext", "pgettext", "translate_reason"]
+__all__ = [
+    "LANGS",
+    "LOCALE_DIR",
+    "DOMAIN",
+    "detect_language",
+    "set_language",
+    "language",
+    "_",
+    "N_",
+    "ngettext",
+    "pgettext",
+    "translate_reason",
+]
 
 #: languages with a catalog (en is the source language)
 LANGS = ("en", "de", "nl", "it")
@@ -113,18 +124,23 @@ def _reason_patterns() -> list[tuple[re.Pattern[str], str]]:
         (r"(?P<p>p\d) is not seated in this hand", N_("{p} is not seated in this hand")),
         (r"it is (?P<p>p\d)'s turn, not (?P<q>p\d)'s", N_("it is {p}'s turn, not {q}'s")),
         (r"declare in or out first", N_("declare in or out first")),
-        (r"everyone before the dealer is out, so the dealer must be in",
-         N_("everyone before the dealer is out, so the dealer must be in")),
+        (
+            r"everyone before the dealer is out, so the dealer must be in",
+            N_("everyone before the dealer is out, so the dealer must be in"),
+        ),
         (r"announce General Rams \(gr\) or pass first", N_("announce General Rams (gr) or pass first")),
-        (r"target 5 is not offered when General Rams is on; allowed are 2, 3, 4",
-         N_("target 5 is not offered when General Rams is on; allowed are 2, 3, 4")),
+        (
+            r"target 5 is not offered when General Rams is on; allowed are 2, 3, 4",
+            N_("target 5 is not offered when General Rams is on; allowed are 2, 3, 4"),
+        ),
         (r"announce a target \(t2\.\.t5\) or pass first", N_("announce a target (2 to 5) or pass first")),
         (r"the declarations are over; play a card", N_("the declarations are over; play a card")),
         (r"(?P<p>p\d) does not hold (?P<card>\S+)", N_("{p} does not hold {card}")),
-        (r"the cards of (?P<p>p\d) are recorded as unknown \(\?\?\)",
-         N_("the cards of {p} are recorded as unknown")),
-        (r"must overtrump: play a trump higher than the highest trump in the trick \((?P<t>.)\)",
-         N_("must overtrump: play a trump higher than the highest trump in the trick ({trump})")),
+        (r"the cards of (?P<p>p\d) are recorded as unknown \(\?\?\)", N_("the cards of {p} are recorded as unknown")),
+        (
+            r"must overtrump: play a trump higher than the highest trump in the trick \((?P<t>.)\)",
+            N_("must overtrump: play a trump higher than the highest trump in the trick ({trump})"),
+        ),
         (r"must follow suit (?P<s>.)", N_("must follow suit: play {suit}")),
         (r"void in (?P<s>.), so must trump \((?P<t>.)\)", N_("no {suit} in your hand, so you must trump ({trump})")),
         (r"not playable", N_("not playable")),
@@ -142,8 +158,9 @@ _YOURS = {
 }
 
 
-def translate_reason(reason: str, rule: str, seat_label=None, card_label=None, suit_label=None,
-                     human: str | None = None) -> str:
+def translate_reason(
+    reason: str, rule: str, seat_label=None, card_label=None, suit_label=None, human: str | None = None
+) -> str:
     """The engine's English reason (``hand.why_illegal``) in the language in use, with the rule id.
 
     Args:

@@ -25,20 +25,40 @@ from rich.text import Text
 
 from ramsli.cards import Card, CardError
 from ramsli.errors import IllegalActionError
-from ramsli.hand import Action, Phase
 from ramsli.frontends import cut as C
 from ramsli.frontends import text as T
 from ramsli.frontends.game import Table
 from ramsli.frontends.i18n import _, pgettext
+from ramsli.hand import Action, Phase
 
 __all__ = ["PlainGame", "parse_command", "save_failed_text", "is_yes", "parse_card", "AmbiguousCard"]
 
 #: command word -> canonical command; English words always work, the player's language's too
 _EN = {
-    "in": "in", "out": "out", "fold": "out", "play": "play", "p": "play", "pl": "play",
-    "gr": "gr", "pass": "pass", "target": "target", "t": "target", "help": "help", "?": "help", "h": "help",
-    "log": "log", "l": "log", "state": "state", "s": "state", "quit": "quit", "q": "quit", "exit": "quit",
-    "last": "last", "why": "why", "rule": "why", "rules": "rules",
+    "in": "in",
+    "out": "out",
+    "fold": "out",
+    "play": "play",
+    "p": "play",
+    "pl": "play",
+    "gr": "gr",
+    "pass": "pass",
+    "target": "target",
+    "t": "target",
+    "help": "help",
+    "?": "help",
+    "h": "help",
+    "log": "log",
+    "l": "log",
+    "state": "state",
+    "s": "state",
+    "quit": "quit",
+    "q": "quit",
+    "exit": "quit",
+    "last": "last",
+    "why": "why",
+    "rule": "why",
+    "rules": "rules",
 }
 
 
@@ -78,7 +98,7 @@ def echo_text(text: str, limit: int = ECHO_MAX) -> str:
     """The player's input made safe to print back: control and format characters
     (ESC, NUL, bidi overrides...) removed, cut to ``limit`` characters with ``…``."""
     clean = "".join(ch for ch in text if unicodedata.category(ch)[0] != "C")
-    return clean if len(clean) <= limit else clean[:limit - 1] + "…"
+    return clean if len(clean) <= limit else clean[: limit - 1] + "…"
 
 
 class _Reply(Exception):
@@ -119,9 +139,11 @@ def parse_command(line: str, table: Table) -> tuple[str, Action | None]:
                 if _isnum(head):
                     head, rest = "play", words[:1]
                 elif not echo_text(words[0]):  # NUL, invalid bytes, escapes: nothing printable to echo
-                    raise _Reply(_("Unknown command (unprintable characters). Type help for the commands."))
+                    raise _Reply(_("Unknown command (unprintable characters). Type help for the commands.")) from None
                 else:
-                    raise _Reply(_("Unknown command '{word}'. Type help for the commands.").format(word=echo_text(words[0])))
+                    raise _Reply(
+                        _("Unknown command '{word}'. Type help for the commands.").format(word=echo_text(words[0]))
+                    ) from None
     else:
         head = cmds[head]
     if head in ("help", "log", "state", "quit", "last", "why", "rules"):
@@ -163,15 +185,17 @@ class AmbiguousCard(CardError):
 def _local_reading(key: str, suits: str) -> set[Card]:
     """The cards ``key`` (upper case) names in the letters of the language in use (or the German pack)."""
     ranks = {T.rank_letter(r, suits).upper(): r for r in range(14, 1, -1)}
-    tokens = {sym: s for sym, s in (("♠", "S"), ("♥", "H"), ("♦", "D"), ("♣", "C"),
-                                     ("♤", "S"), ("♡", "H"), ("♢", "D"), ("♧", "C"))}
+    tokens = {
+        sym: s
+        for sym, s in (("♠", "S"), ("♥", "H"), ("♦", "D"), ("♣", "C"), ("♤", "S"), ("♡", "H"), ("♢", "D"), ("♧", "C"))
+    }
     for s, spellings in T.suit_letters(suits).items():
         for w in spellings:
             tokens[w.upper()] = s
     found = set()
     for tok, s in tokens.items():
-        if key.endswith(tok) and key[:-len(tok)] in ranks:
-            found.add(Card.of(ranks[key[:-len(tok)]], s))
+        if key.endswith(tok) and key[: -len(tok)] in ranks:
+            found.add(Card.of(ranks[key[: -len(tok)]], s))
     return found
 
 
@@ -209,22 +233,28 @@ def parse_card(word: str, suits: str = "french", deck: str = "piquet32") -> Card
         labels = T.card_label(one, suits), T.card_label(other, suits)
         codes = T.card_spelling(one, suits), T.card_spelling(other, suits)
         if labels == codes:  # German pictures: the labels are the spellings (KSc or KGr)
-            raise AmbiguousCard(_("'{text}' can be read two ways: write {one} or {other} (R1.6).").format(
-                text=echo_text(word), one=codes[0], other=codes[1]))
-        raise AmbiguousCard(_("'{text}' can be read two ways: {one} or {other}; write {one_code} for {one} "
-                              "or {other_code} for {other} (R1.6).").format(
-            text=echo_text(word), one=labels[0], other=labels[1], one_code=codes[0], other_code=codes[1]))
-    raise CardError(_("'{text}' is not a card.").format(text=echo_text(word)) + " "
-                    + T.card_notation_text(suits, deck))
+            raise AmbiguousCard(
+                _("'{text}' can be read two ways: write {one} or {other} (R1.6).").format(
+                    text=echo_text(word), one=codes[0], other=codes[1]
+                )
+            )
+        raise AmbiguousCard(
+            _(
+                "'{text}' can be read two ways: {one} or {other}; write {one_code} for {one} "
+                "or {other_code} for {other} (R1.6)."
+            ).format(text=echo_text(word), one=labels[0], other=labels[1], one_code=codes[0], other_code=codes[1])
+        )
+    raise CardError(_("'{text}' is not a card.").format(text=echo_text(word)) + " " + T.card_notation_text(suits, deck))
 
 
 def save_failed_text(table: Table, error: OSError) -> str:
     """The message when the save file cannot be written (``ENOSPC``, ``EROFS``...): what failed, that
     the last good save is kept, and how to continue."""
     where = table.store.root if table.store is not None else "?"
-    return _("Cannot save the session in {dir}: {problem}. The game stops here; the last good save is kept "
-             "and {command} continues from it.").format(dir=where, problem=error.strerror or error,
-                                                        command=table.resume_command())
+    return _(
+        "Cannot save the session in {dir}: {problem}. The game stops here; the last good save is kept "
+        "and {command} continues from it."
+    ).format(dir=where, problem=error.strerror or error, command=table.resume_command())
 
 
 def is_yes(text: str) -> bool:
@@ -294,8 +324,14 @@ class PlainGame:
             input is a terminal (scripts and pipes cut at random, as bots do).
     """
 
-    def __init__(self, table: Table, stdin: TextIO | None = None, stdout: TextIO | None = None,
-                 speed: float = 0.0, ask_cut: bool | None = None) -> None:
+    def __init__(
+        self,
+        table: Table,
+        stdin: TextIO | None = None,
+        stdout: TextIO | None = None,
+        speed: float = 0.0,
+        ask_cut: bool | None = None,
+    ) -> None:
         self.table = table
         self.inp = stdin or sys.stdin
         self.say = _Out(stdout or sys.stdout)
@@ -346,8 +382,11 @@ class PlainGame:
         """Play until the session ends or the player quits; returns an exit code (0)."""
         t = self.table
         try:
-            self.say(_("Ramsli — {n} players, you are {name} (p{seat}). Type help for the commands.").format(
-                n=len(t.names), name=t.names[t.human], seat=t.human + 1))
+            self.say(
+                _("Ramsli — {n} players, you are {name} (p{seat}). Type help for the commands.").format(
+                    n=len(t.names), name=t.names[t.human], seat=t.human + 1
+                )
+            )
             self.say(T.rules_line(t.rules))
             self.say(T.opponents_line(t.names, t.bots, t.human))
             if len(t.names) == 2:
@@ -390,8 +429,7 @@ class PlainGame:
         t = self.table
         s = t.session
         self.say("")
-        for line in T.standings_lines(s.stacks, s.pot, t.names, s.winners(), s.end_reason, t.hands_played,
-                                      t.human):
+        for line in T.standings_lines(s.stacks, s.pot, t.names, s.winners(), s.end_reason, t.hands_played, t.human):
             self.say(line, style="bold")
 
     def _play_hand(self) -> bool:
@@ -498,15 +536,21 @@ class PlainGame:
                 continue
             why = t.why_illegal(action)
             if why is not None:
-                self.say(_("Not allowed: {reason}").format(
-                    reason=T.reason_text(why, t.names, self.suits, t.human)), style="red")
+                self.say(
+                    _("Not allowed: {reason}").format(reason=T.reason_text(why, t.names, self.suits, t.human)),
+                    style="red",
+                )
                 continue
             before = len(t.hand.tricks)
             try:
                 t.apply(action)
             except IllegalActionError as e:  # the engine is the judge; why_illegal said yes
-                self.say(_("Not allowed: {reason}").format(
-                    reason=T.reason_text((e.reason, e.rule), t.names, self.suits, t.human)), style="red")
+                self.say(
+                    _("Not allowed: {reason}").format(
+                        reason=T.reason_text((e.reason, e.rule), t.names, self.suits, t.human)
+                    ),
+                    style="red",
+                )
                 continue
             self._announce(action, before)
             return True

@@ -45,8 +45,17 @@ from ramsli.hand import Action
 from ramsli.rules import Rules, RulesError
 from ramsli.session import EndReason
 
-__all__ = ["FORMAT", "VERSION", "READ_VERSIONS", "SaveError", "FolderLocked", "SavedSession", "Store",
-           "default_data_dir", "atomic_write"]
+__all__ = [
+    "FORMAT",
+    "VERSION",
+    "READ_VERSIONS",
+    "SaveError",
+    "FolderLocked",
+    "SavedSession",
+    "Store",
+    "default_data_dir",
+    "atomic_write",
+]
 
 FORMAT = "ramsli-session"
 #: the version written; 2 added ``hand_cut`` (R4.2), which a reader of version 1 would ignore
@@ -84,8 +93,10 @@ class FolderLocked(Exception):
     """
 
     def __init__(self, root: Path) -> None:
-        super().__init__(f"another ramsli play is using the data folder {root}; "
-                         f"finish that game first, or give another folder with --data-dir")
+        super().__init__(
+            f"another ramsli play is using the data folder {root}; "
+            f"finish that game first, or give another folder with --data-dir"
+        )
         self.root = root
 
 
@@ -154,7 +165,7 @@ class SavedSession:
         return json.dumps({"format": FORMAT, "version": VERSION, **data}, ensure_ascii=False, indent=1)
 
     @classmethod
-    def from_json(cls, text: str, path: Path) -> "SavedSession":
+    def from_json(cls, text: str, path: Path) -> SavedSession:
         """Read and validate a save file's text.
 
         Raises:
@@ -169,10 +180,13 @@ class SavedSession:
         except ValueError as e:  # a number of more than 4300 digits
             raise SaveError(path, f"it holds a number too large to be a save file ({str(e)[:60]})") from None
         if not isinstance(data, dict) or data.get("format") != FORMAT:
-            raise SaveError(path, f"it is not a ramsli save file (no \"format\": \"{FORMAT}\")")
+            raise SaveError(path, f'it is not a ramsli save file (no "format": "{FORMAT}")')
         if data.get("version") not in READ_VERSIONS or isinstance(data.get("version"), bool):
-            raise SaveError(path, f"save format version {data.get('version')!r} is not supported; "
-                                  f"this ramsli reads versions {', '.join(map(str, READ_VERSIONS))}")
+            raise SaveError(
+                path,
+                f"save format version {data.get('version')!r} is not supported; "
+                f"this ramsli reads versions {', '.join(map(str, READ_VERSIONS))}",
+            )
 
         def need(key: str, typ: type | tuple[type, ...]) -> Any:
             if key not in data:
@@ -210,16 +224,24 @@ class SavedSession:
         except RulesError as e:
             raise SaveError(path, f"the rules are not valid: {e}") from None
         except (RecursionError, MemoryError, ValueError):  # nested [[[...]]], a number of 4300+ digits
-            raise SaveError(path, "the rules are not valid: 'rules_toml' is nested too deeply or holds a number "
-                                  "too large to be rule options (R8)") from None
+            raise SaveError(
+                path,
+                "the rules are not valid: 'rules_toml' is nested too deeply or holds a number "
+                "too large to be rule options (R8)",
+            ) from None
         if rules.players is not None and rules.players != n:
             raise SaveError(path, f"the rules say players = {rules.players} but {n} names are saved (R2.1)")
         if sum(stacks) + pot != rules.starting_stack * n:
-            raise SaveError(path, f"the counters do not add up: stacks {sum(stacks)} + pot {pot} != "
-                                  f"{n} x {rules.starting_stack} (R3.4)")
+            raise SaveError(
+                path,
+                f"the counters do not add up: stacks {sum(stacks)} + pot {pot} != {n} x {rules.starting_stack} (R3.4)",
+            )
         seated = need("seated", list)
-        if (not seated or len(set(seated)) != len(seated)
-                or not all(isinstance(s, int) and not isinstance(s, bool) and 0 <= s < n for s in seated)):
+        if (
+            not seated
+            or len(set(seated)) != len(seated)
+            or not all(isinstance(s, int) and not isinstance(s, bool) and 0 <= s < n for s in seated)
+        ):
             raise SaveError(path, "'seated' must list seats of the table, each once (R3.5)")
         dealer = need("dealer", int)
         if dealer not in seated and (data.get("end_reason") is None or not 0 <= dealer < n):
@@ -230,18 +252,28 @@ class SavedSession:
             raise SaveError(path, "'hands_played' must be >= 0")
         departed = need("departed", list)
         for d in departed:
-            if (not isinstance(d, list) or len(d) != 2
-                    or not all(isinstance(x, int) and not isinstance(x, bool) for x in d)
-                    or not 0 <= d[0] < n or not 0 <= d[1] <= hands):
+            if (
+                not isinstance(d, list)
+                or len(d) != 2
+                or not all(isinstance(x, int) and not isinstance(x, bool) for x in d)
+                or not 0 <= d[0] < n
+                or not 0 <= d[1] <= hands
+            ):
                 raise SaveError(path, f"'departed' entry {d!r} is not [seat, after hand 0..{hands}] (R3.5)")
         gone = [d[0] for d in departed]
         if len(set(gone)) != len(gone) or sorted(gone + list(seated)) != list(range(n)):
             raise SaveError(path, "every seat must be either seated or departed, exactly once (R3.5)")
         rng = need("rng_state", list)
-        if (len(rng) != 3 or not isinstance(rng[1], list) or len(rng[1]) != 625
-                or not all(isinstance(x, int) and not isinstance(x, bool) and 0 <= x < 2**32 for x in rng[1])
-                or not 1 <= rng[1][-1] <= 624 or not isinstance(rng[0], int) or isinstance(rng[0], bool)
-                or not (rng[2] is None or isinstance(rng[2], float))):
+        if (
+            len(rng) != 3
+            or not isinstance(rng[1], list)
+            or len(rng[1]) != 625
+            or not all(isinstance(x, int) and not isinstance(x, bool) and 0 <= x < 2**32 for x in rng[1])
+            or not 1 <= rng[1][-1] <= 624
+            or not isinstance(rng[0], int)
+            or isinstance(rng[0], bool)
+            or not (rng[2] is None or isinstance(rng[2], float))
+        ):
             raise SaveError(path, "'rng_state' is not a random state (625 words of 0..2**32-1, the last 1..624)")
         end_reason = data.get("end_reason")
         if end_reason is not None and end_reason not in END_REASONS:
@@ -250,10 +282,19 @@ class SavedSession:
             raise SaveError(path, "a running session needs at least two seated players (R3.5)")
         seed = need("seed", int)
         sid = need("session_id", str)
-        if (not sid or "/" in sid or "\\" in sid or sid.startswith(".") or len(sid) > MAX_SESSION_ID
-                or any(unicodedata.category(c)[0] in "CZ" for c in sid)):  # NUL, escape codes, blanks
-            raise SaveError(path, f"'session_id' is not a folder name (1..{MAX_SESSION_ID} letters, digits "
-                                  f"and signs, no control characters, no '/')")
+        if (
+            not sid
+            or "/" in sid
+            or "\\" in sid
+            or sid.startswith(".")
+            or len(sid) > MAX_SESSION_ID
+            or any(unicodedata.category(c)[0] in "CZ" for c in sid)
+        ):  # NUL, escape codes, blanks
+            raise SaveError(
+                path,
+                f"'session_id' is not a folder name (1..{MAX_SESSION_ID} letters, digits "
+                f"and signs, no control characters, no '/')",
+            )
         lang, suits = data.get("lang", "en"), data.get("suits", "french")
         elapsed = data.get("elapsed", 0.0)
         if not isinstance(elapsed, (int, float)) or isinstance(elapsed, bool) or not 0 <= elapsed < float("inf"):
@@ -271,8 +312,11 @@ class SavedSession:
                     raise SaveError(path, f"'hand_actions' entry {i} {a!r} is not an action: {e} (R4.12)") from None
         four_colour = data.get("four_colour", False)
         if data["version"] >= 2 and "hand_cut" not in data:  # a random cut is written as null, never left out
-            raise SaveError(path, "'hand_cut' is missing: a version-2 save names the cut of the hand in progress "
-                                  "(null for a random cut) (R4.2)")
+            raise SaveError(
+                path,
+                "'hand_cut' is missing: a version-2 save names the cut of the hand in progress "
+                "(null for a random cut) (R4.2)",
+            )
         cut = data.get("hand_cut")
         if cut is not None:
             deck = len(make_deck(rules.deck, rules.jokers))
@@ -280,19 +324,37 @@ class SavedSession:
                 raise SaveError(path, f"'hand_cut' must be null or a cut point 1..{deck - 1} (R4.2)")
             if actions is None:
                 raise SaveError(path, "'hand_cut' is set but no hand is in progress ('hand_actions' is null) (R4.2)")
-        unknown = {k: v for k, v, ok in (("lang", lang, ("en", "de", "nl", "it")),
-                                          ("suits", suits, ("french", "german"))) if v not in ok}
+        unknown = {
+            k: v
+            for k, v, ok in (("lang", lang, ("en", "de", "nl", "it")), ("suits", suits, ("french", "german")))
+            if v not in ok
+        }
         if not isinstance(four_colour, bool):  # 1, "yes": not a choice this ramsli writes
             unknown["four_colour"] = four_colour
-        return cls(session_id=sid, names=names, bots=bots, human=human, seed=seed, rules_toml=data["rules_toml"],
-                   hands_played=hands, stacks=stacks, pot=pot, dealer=dealer, seated=seated, departed=departed,
-                   rng_state=rng, elapsed=float(elapsed), end_reason=end_reason,
-                   lang=lang if lang in ("en", "de", "nl", "it") else "en",
-                   suits=suits if suits in ("french", "german") else "french",
-                   four_colour=four_colour if isinstance(four_colour, bool) else False,
-                   extra=data["extra"] if isinstance(data.get("extra"), dict) else {},
-                   hand_actions=list(actions) if actions is not None else None, hand_cut=cut,
-                   unknown_display=unknown)
+        return cls(
+            session_id=sid,
+            names=names,
+            bots=bots,
+            human=human,
+            seed=seed,
+            rules_toml=data["rules_toml"],
+            hands_played=hands,
+            stacks=stacks,
+            pot=pot,
+            dealer=dealer,
+            seated=seated,
+            departed=departed,
+            rng_state=rng,
+            elapsed=float(elapsed),
+            end_reason=end_reason,
+            lang=lang if lang in ("en", "de", "nl", "it") else "en",
+            suits=suits if suits in ("french", "german") else "french",
+            four_colour=four_colour if isinstance(four_colour, bool) else False,
+            extra=data["extra"] if isinstance(data.get("extra"), dict) else {},
+            hand_actions=list(actions) if actions is not None else None,
+            hand_cut=cut,
+            unknown_display=unknown,
+        )
 
 
 def default_data_dir() -> Path:

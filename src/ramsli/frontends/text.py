@@ -10,23 +10,53 @@ from __future__ import annotations
 
 import datetime as _dt
 import re
-from typing import Sequence
+from collections.abc import Sequence
 
 from rich.text import Text
 
 from ramsli.bots.levels import LEVELS
 from ramsli.cards import Card, Suit
+from ramsli.frontends.i18n import N_, _, ngettext, pgettext, translate_reason
 from ramsli.hand import Action, Hand, Observation, Phase
 from ramsli.rules import PRESETS, Rules
 from ramsli.session import EndReason
 from ramsli.settlement import Settlement
-from ramsli.frontends.i18n import N_, _, ngettext, pgettext, translate_reason
 
-__all__ = ["opponents_line", "card_label", "suit_label", "seat_label", "action_text", "trick_text", "table_lines", "info_line",
-           "cards_line", "prompt_text", "log_lines", "settlement_lines", "standings_lines", "end_reason_text",
-           "help_lines", "reason_text", "phase_text", "declaration_text", "counters", "seat_status",
-           "hand_title", "session_end_text", "last_trick_lines", "Said", "player_words", "RULE_NAMES", "rule_name",
-           "detail_lines", "who", "preset_of", "rules_line", "command_word", "takes_trick_text"]
+__all__ = [
+    "opponents_line",
+    "card_label",
+    "suit_label",
+    "seat_label",
+    "action_text",
+    "trick_text",
+    "table_lines",
+    "info_line",
+    "cards_line",
+    "prompt_text",
+    "log_lines",
+    "settlement_lines",
+    "standings_lines",
+    "end_reason_text",
+    "help_lines",
+    "reason_text",
+    "phase_text",
+    "declaration_text",
+    "counters",
+    "seat_status",
+    "hand_title",
+    "session_end_text",
+    "last_trick_lines",
+    "Said",
+    "player_words",
+    "RULE_NAMES",
+    "rule_name",
+    "detail_lines",
+    "who",
+    "preset_of",
+    "rules_line",
+    "command_word",
+    "takes_trick_text",
+]
 
 
 def card_label(card: Card, suits: str = "french") -> str:
@@ -100,8 +130,12 @@ def suit_letters(suits: str = "french") -> dict[str, tuple[str, ...]]:
     if suits == "german":
         return {"S": ("Gr", "La", "G", "L"), "H": ("He", "H"), "D": ("Sc", "Sch", "S"), "C": ("Ei", "E")}
     # typed suit letters in the player's language; "a|b" gives two spellings
-    local = {"S": pgettext("suit letter", "S"), "H": pgettext("suit letter", "H"),
-             "D": pgettext("suit letter", "D"), "C": pgettext("suit letter", "C")}
+    local = {
+        "S": pgettext("suit letter", "S"),
+        "H": pgettext("suit letter", "H"),
+        "D": pgettext("suit letter", "D"),
+        "C": pgettext("suit letter", "C"),
+    }
     return {s: tuple(w.strip() for w in local[s].split("|") if w.strip()) or (s,) for s in "SHDC"}
 
 
@@ -114,6 +148,7 @@ def hand_order(cards: Sequence[Card], trump: str) -> list[Card]:
     >>> [str(c) for c in hand_order([Card.parse(t) for t in ("7S", "AH", "X2", "KD", "9S")], "D")]
     ['X2', 'KD', '9S', '7S', 'AH']
     """
+
     def key(c: Card) -> tuple[int, int]:
         if c.suit is None:
             return (0, -c.rank)
@@ -125,8 +160,14 @@ def hand_order(cards: Sequence[Card], trump: str) -> list[Card]:
 
 
 #: colour name -> Rich style of a card on a terminal (``"black"`` is the terminal's own text colour)
-CARD_STYLES = {"black": "bold", "red": "bold red", "blue": "bold blue", "green": "bold green",
-               "gold": "bold yellow", "brown": "bold dark_orange3"}
+CARD_STYLES = {
+    "black": "bold",
+    "red": "bold red",
+    "blue": "bold blue",
+    "green": "bold green",
+    "gold": "bold yellow",
+    "brown": "bold dark_orange3",
+}
 
 
 def card_colour(card: Card, suits: str = "french", four_colour: bool = False) -> str:
@@ -170,24 +211,44 @@ def card_notation_text(suits: str = "french", deck: str = "piquet32") -> str:
     """The help line on how cards are typed in the language in use (R1.6, D-1): the ranks and suit
     letters, examples, and that the English notation (``AS``, ``10h``) always works too."""
     low = "2" if deck == "full52" else "7"
-    ranks = " ".join([rank_letter(r, suits) for r in (14, 13, 12, 11)] + ["10", "…", low]
-                     if low == "2" else [rank_letter(r, suits) for r in range(14, 6, -1)])
+    ranks = " ".join(
+        [rank_letter(r, suits) for r in (14, 13, 12, 11)] + ["10", "…", low]
+        if low == "2"
+        else [rank_letter(r, suits) for r in range(14, 6, -1)]
+    )
     letters = suit_letters(suits)
-    local = (any(letters[s] != (s,) for s in "SHDC")
-             or any(rank_letter(r, suits) != "AKQJ"[14 - r] for r in (14, 13, 12, 11)))
+    local = any(letters[s] != (s,) for s in "SHDC") or any(
+        rank_letter(r, suits) != "AKQJ"[14 - r] for r in (14, 13, 12, 11)
+    )
     if not local:
         return _("Cards: rank {ranks} then suit {suits} (or ♠ ♥ ♦ ♣), e.g. {examples} (R1.6).").format(
-            ranks=ranks, suits="S H D C", examples="AS, 10h, QC")
+            ranks=ranks, suits="S H D C", examples="AS, 10h, QC"
+        )
     shown = " ".join(letters[s][0] + ("=" + suit_label(s, suits) if suits == "german" else "") for s in "SHDC")
     ex = [card_spelling(Card.parse(t), suits) for t in ("AS", "TH", "QC")]
     ex[1] = ex[1][:2] + ex[1][2:].lower()  # any case (R1.6)
-    return (_("Cards: rank {ranks} then suit {suits} (or ♠ ♥ ♦ ♣), e.g. {examples} (R1.6).").format(
-        ranks=ranks, suits=shown, examples=", ".join(ex)) + " "
-        + _("The English notation works too: ranks A K Q J, suits S H D C, e.g. AS, 10h, QC."))
+    return (
+        _("Cards: rank {ranks} then suit {suits} (or ♠ ♥ ♦ ♣), e.g. {examples} (R1.6).").format(
+            ranks=ranks, suits=shown, examples=", ".join(ex)
+        )
+        + " "
+        + _("The English notation works too: ranks A K Q J, suits S H D C, e.g. AS, 10h, QC.")
+    )
 
 
-__all__ += ["GERMAN_RANK_LETTERS", "SUIT_ORDER", "rank_letter", "suit_letters", "hand_order", "CARD_STYLES",
-            "card_colour", "is_trump", "cards_text", "card_spelling", "card_notation_text"]
+__all__ += [
+    "GERMAN_RANK_LETTERS",
+    "SUIT_ORDER",
+    "rank_letter",
+    "suit_letters",
+    "hand_order",
+    "CARD_STYLES",
+    "card_colour",
+    "is_trump",
+    "cards_text",
+    "card_spelling",
+    "card_notation_text",
+]
 
 
 def seat_label(seat: int, names: Sequence[str]) -> str:
@@ -314,23 +375,28 @@ def table_lines(obs: Observation, names: Sequence[str], human: int) -> list[str]
             marks.append(_("to act"))
         if s == human:
             marks.append(_("you"))
-        out.append("{seat} {name}  {stack}  {status}  {tricks}{marks}".format(
-            seat=f"p{s + 1}", name=name.ljust(width),
-            stack=_("stack {n}").format(n=obs.stacks[s]).ljust(10),
-            status=seat_status(obs, s).ljust(6),
-            tricks=ngettext("{n} trick", "{n} tricks", obs.tricks_won[s]).format(n=obs.tricks_won[s]).ljust(9),
-            marks=("  [" + ", ".join(marks) + "]") if marks else ""))
+        out.append(
+            "{seat} {name}  {stack}  {status}  {tricks}{marks}".format(
+                seat=f"p{s + 1}",
+                name=name.ljust(width),
+                stack=_("stack {n}").format(n=obs.stacks[s]).ljust(10),
+                status=seat_status(obs, s).ljust(6),
+                tricks=ngettext("{n} trick", "{n} tricks", obs.tricks_won[s]).format(n=obs.tricks_won[s]).ljust(9),
+                marks=("  [" + ", ".join(marks) + "]") if marks else "",
+            )
+        )
     return out
 
 
 def info_line(obs: Observation, suits: str = "french") -> str:
     """``"Pot: 5 · Turn-up: 9♥ · Trump: ♥"`` (R4.4), with any joker turned aside (D-9)."""
-    parts = [_("Pot: {n}").format(n=obs.pot),
-             _("Turn-up: {card}").format(card=card_label(obs.turn_up, suits)),
-             _("Trump: {suit}").format(suit=suit_label(obs.trump, suits))]
+    parts = [
+        _("Pot: {n}").format(n=obs.pot),
+        _("Turn-up: {card}").format(card=card_label(obs.turn_up, suits)),
+        _("Trump: {suit}").format(suit=suit_label(obs.trump, suits)),
+    ]
     if obs.turned_aside:
-        parts.append(_("turned aside: {cards}").format(
-            cards=", ".join(card_label(c, suits) for c in obs.turned_aside)))
+        parts.append(_("turned aside: {cards}").format(cards=", ".join(card_label(c, suits) for c in obs.turned_aside)))
     return " · ".join(parts)
 
 
@@ -391,9 +457,12 @@ def prompt_text(obs: Observation) -> str:
 def log_lines(hand: Hand, names: Sequence[str], suits: str = "french", human: int | None = None) -> list[str]:
     """The hand so far, one line per action, with trick winners (only public facts, R7);
     the moves of seat ``human`` in the second person (see :func:`action_text`)."""
-    out = [_("Dealer: {name}").format(name=who(hand.dealer, names, human)),
-           _("Turn-up: {card}").format(card=card_label(hand.turn_up, suits)) + " · "
-           + _("Trump: {suit}").format(suit=suit_label(hand.trump, suits))]
+    out = [
+        _("Dealer: {name}").format(name=who(hand.dealer, names, human)),
+        _("Turn-up: {card}").format(card=card_label(hand.turn_up, suits))
+        + " · "
+        + _("Trump: {suit}").format(suit=suit_label(hand.trump, suits)),
+    ]
     if hand.rules.compulsory:
         out.append(_("Compulsory Ramsli: everyone is in (R4.5)."))
     plays = 0
@@ -420,58 +489,92 @@ def settlement_lines(st: Settlement, names: Sequence[str], human: int | None = N
         return who(s, names, human)
 
     if st.kind == "thrown-in":
-        out.append(_("Everyone is out: the hand is thrown in and the pot of {n} carries over (D-10).")
-                   .format(n=st.pot))
+        out.append(_("Everyone is out: the hand is thrown in and the pot of {n} carries over (D-10).").format(n=st.pot))
     elif st.kind == "walkover":
         w = st.winners[0]
-        text = (_("You are the only player in and take the pot of {n} without play (R4.6).") if w == me else
-                _("{name} is the only player in and takes the pot of {n} without play (R4.6)."))
+        text = (
+            _("You are the only player in and take the pot of {n} without play (R4.6).")
+            if w == me
+            else _("{name} is the only player in and takes the pot of {n} without play (R4.6).")
+        )
         out.append(text.format(name=names[w], n=st.share))
     else:
         out.append(_("Tricks: {list}").format(list=", ".join(f"{nm(s)} {st.tricks[s]}" for s in st.active)))
         if len(st.winners) == 1:
             w = st.winners[0]
-            text = (_("You take the pot: {counters} (R5.1).") if w == me else
-                    _("{name} takes the pot: {counters} (R5.1)."))
+            text = (
+                _("You take the pot: {counters} (R5.1).") if w == me else _("{name} takes the pot: {counters} (R5.1).")
+            )
             out.append(text.format(name=names[w], counters=counters(st.share)))
         elif me in st.winners:
-            out.append(_("You and {names} share the pot: {counters} each (R5.2).").format(
-                names=", ".join(names[s] for s in st.winners if s != me), counters=counters(st.share)))
+            out.append(
+                _("You and {names} share the pot: {counters} each (R5.2).").format(
+                    names=", ".join(names[s] for s in st.winners if s != me), counters=counters(st.share)
+                )
+            )
         else:
-            out.append(_("{names} share the pot: {counters} each (R5.2).").format(
-                names=", ".join(names[s] for s in st.winners), counters=counters(st.share)))
+            out.append(
+                _("{names} share the pot: {counters} each (R5.2).").format(
+                    names=", ".join(names[s] for s in st.winners), counters=counters(st.share)
+                )
+            )
         if st.general_rams is not None:
             gr = names[st.general_rams]
             mine = st.general_rams == me
             if st.general_rams_made:
-                text = (_("You made General Rams and collect {counters} more (R5.6).") if mine else
-                        _("{name} made General Rams and collects {counters} more (R5.6)."))
-                out.append(text.format(
-                    name=gr, counters=counters(sum(p.paid for p in st.payments if p.reason == "general-rams"))))
+                text = (
+                    _("You made General Rams and collect {counters} more (R5.6).")
+                    if mine
+                    else _("{name} made General Rams and collects {counters} more (R5.6).")
+                )
+                out.append(
+                    text.format(
+                        name=gr, counters=counters(sum(p.paid for p in st.payments if p.reason == "general-rams"))
+                    )
+                )
             else:
-                text = (_("You failed General Rams and pay {counters} into the pot (R5.6).") if mine else
-                        _("{name} failed General Rams and pays {counters} into the pot (R5.6)."))
-                out.append(text.format(
-                    name=gr, counters=counters(sum(p.paid for p in st.payments if p.reason == "general-rams-penalty"))))
+                text = (
+                    _("You failed General Rams and pay {counters} into the pot (R5.6).")
+                    if mine
+                    else _("{name} failed General Rams and pays {counters} into the pot (R5.6).")
+                )
+                out.append(
+                    text.format(
+                        name=gr,
+                        counters=counters(sum(p.paid for p in st.payments if p.reason == "general-rams-penalty")),
+                    )
+                )
         for s in st.bete:
             paid = sum(p.paid for p in st.payments if p.reason == "bete" and p.payer == s)
-            text = (_("You took no trick and pay bete: {counters} (R5.3).") if s == me else
-                    _("{name} took no trick and pays bete: {counters} (R5.3)."))
+            text = (
+                _("You took no trick and pay bete: {counters} (R5.3).")
+                if s == me
+                else _("{name} took no trick and pays bete: {counters} (R5.3).")
+            )
             out.append(text.format(name=names[s], counters=counters(paid)))
         for s, t, met in st.targets:
             if met:
                 n = sum(p.paid for p in st.payments if p.reason == "target" and p.payee == s)
-                text = (_("You made the target of {t} tricks and are paid {counters} (R5.7).") if s == me else
-                        _("{name} made the target of {t} tricks and is paid {counters} (R5.7)."))
+                text = (
+                    _("You made the target of {t} tricks and are paid {counters} (R5.7).")
+                    if s == me
+                    else _("{name} made the target of {t} tricks and is paid {counters} (R5.7).")
+                )
                 out.append(text.format(name=names[s], t=t, counters=counters(n)))
             else:
                 n = sum(p.paid for p in st.payments if p.reason == "target-missed" and p.payer == s)
-                text = (_("You missed the target of {t} tricks and pay {counters} into the pot (R5.7).") if s == me
-                        else _("{name} missed the target of {t} tricks and pays {counters} into the pot (R5.7)."))
+                text = (
+                    _("You missed the target of {t} tricks and pay {counters} into the pot (R5.7).")
+                    if s == me
+                    else _("{name} missed the target of {t} tricks and pays {counters} into the pot (R5.7).")
+                )
                 out.append(text.format(name=names[s], t=t, counters=counters(n)))
     for s, n in sorted(st.shortfalls().items()):
-        text = (_("You could not pay {counters}; the shortfall is forgiven (D-6).") if s == me else
-                _("{name} could not pay {counters}; the shortfall is forgiven (D-6)."))
+        text = (
+            _("You could not pay {counters}; the shortfall is forgiven (D-6).")
+            if s == me
+            else _("{name} could not pay {counters}; the shortfall is forgiven (D-6).")
+        )
         out.append(text.format(name=names[s], counters=counters(n)))
     if st.kind != "thrown-in":
         out.append(_("Carry-over to the next hand: {counters} (R5.4).").format(counters=counters(st.carry_over)))
@@ -527,12 +630,21 @@ def end_reason_text(reason: str | None) -> str:
     }.get(reason or "", _("the session is not over"))
 
 
-def standings_lines(stacks: Sequence[int], pot: int, names: Sequence[str], winners: Sequence[int],
-                    end_reason: str | None, hands: int, human: int | None = None) -> list[str]:
+def standings_lines(
+    stacks: Sequence[int],
+    pot: int,
+    names: Sequence[str],
+    winners: Sequence[int],
+    end_reason: str | None,
+    hands: int,
+    human: int | None = None,
+) -> list[str]:
     """The final standings (R3.7): stacks high to low, the winner(s), any pot left unwon (D-18);
     seat ``human`` (the player reading) as "you" ("You win.")."""
-    out = [_("The session is over: {reason}.").format(reason=end_reason_text(end_reason)),
-           ngettext("{n} hand played.", "{n} hands played.", hands).format(n=hands)]
+    out = [
+        _("The session is over: {reason}.").format(reason=end_reason_text(end_reason)),
+        ngettext("{n} hand played.", "{n} hands played.", hands).format(n=hands),
+    ]
     order = sorted(range(len(names)), key=lambda s: (-stacks[s], s))
     for rank, s in enumerate(order, 1):
         out.append(f"{rank}. {who(s, names, human)}: " + counters(stacks[s]))
@@ -541,8 +653,9 @@ def standings_lines(stacks: Sequence[int], pot: int, names: Sequence[str], winne
     elif len(winners) == 1:
         out.append(_("Winner: {name} (R3.7).").format(name=names[winners[0]]))
     elif human in winners:
-        out.append(_("You share the win with {names} (R3.7).").format(
-            names=", ".join(names[s] for s in winners if s != human)))
+        out.append(
+            _("You share the win with {names} (R3.7).").format(names=", ".join(names[s] for s in winners if s != human))
+        )
     else:
         out.append(_("Shared win: {names} (R3.7).").format(names=", ".join(names[s] for s in winners)))
     if pot:
@@ -559,16 +672,21 @@ def reason_text(why: tuple[str, str], names: Sequence[str], suits: str = "french
         i = int(text[1:]) - 1
         return names[i] if 0 <= i < len(names) else text
 
-    return translate_reason(reason, rule, seat_label=seat,
-                            card_label=lambda t: card_label(Card.parse(t), suits),
-                            suit_label=lambda s: suit_label(s, suits),
-                            human=f"p{human + 1}" if human is not None else None)
+    return translate_reason(
+        reason,
+        rule,
+        seat_label=seat,
+        card_label=lambda t: card_label(Card.parse(t), suits),
+        suit_label=lambda s: suit_label(s, suits),
+        human=f"p{human + 1}" if human is not None else None,
+    )
 
 
 def help_lines(suits: str = "french") -> list[str]:
     """The commands of the ``--plain`` mode, each under the word of the player's language (the
     English word beside it when that differs: English commands always work too); the last line
     says how cards are written (:func:`card_notation_text`)."""
+
     def cmd(canon: str) -> str:
         local = command_word(canon)
         return local if local == canon else f"{local} ({canon})"
@@ -577,11 +695,15 @@ def help_lines(suits: str = "french") -> list[str]:
     return [
         _("Commands:"),
         f"  {cmd('in')} / {cmd('out')} — " + _("declare in (play the hand) or out (fold) (R4.5)"),
-        f"  {play} AS, {play} 10h, {play} 3" + ("" if play == "play" else " (play)") + " — "
+        f"  {play} AS, {play} 10h, {play} 3"
+        + ("" if play == "play" else " (play)")
+        + " — "
         + _("play a card by name or by its number 1 to 5 (R4.10)"),
         "  gr — " + _("announce General Rams (R4.7)"),
         f"  {cmd('pass')} — " + _("no announcement (R4.7, R4.8)"),
-        f"  {command_word('target')} 3" + ("" if command_word("target") == "target" else " (target)") + " — "
+        f"  {command_word('target')} 3"
+        + ("" if command_word("target") == "target" else " (target)")
+        + " — "
         + _("announce a trick target of 3 (R4.8)"),
         f"  {cmd('state')} — " + _("show the table again"),
         f"  {cmd('log')} — " + _("show the hand so far"),
@@ -630,7 +752,7 @@ class Said(str):
 
     rules: tuple[str, ...]
 
-    def __new__(cls, text: str, rules: Sequence[str] = ()) -> "Said":
+    def __new__(cls, text: str, rules: Sequence[str] = ()) -> Said:
         obj = super().__new__(cls, text)
         obj.rules = tuple(rules)
         return obj
@@ -759,6 +881,7 @@ def preset_of(rules: Rules) -> str:
     >>> preset_of(Rules.preset("nap")), preset_of(Rules(bete=7))
     ('nap', 'traditional')
     """
+
     def differing(name: str) -> int:
         return len(rules.diff(Rules.preset(name)))
 
@@ -782,8 +905,9 @@ def opponents_line(names: Sequence[str], bots: Sequence[str | None], human: int)
     'Opponents: Bruno (hard), Carla (easy)'
     """
     level_of = {spec: name for name, spec in LEVELS.items()}
-    parts = [f"{names[s]} ({level_of.get(spec, spec)})" for s, spec in enumerate(bots)
-             if s != human and spec is not None]
+    parts = [
+        f"{names[s]} ({level_of.get(spec, spec)})" for s, spec in enumerate(bots) if s != human and spec is not None
+    ]
     return _("Opponents: {list}").format(list=", ".join(parts))
 
 
@@ -800,7 +924,11 @@ def rules_line(rules: Rules) -> str:
     changed = rules.diff(Rules.preset(preset))
     changed.pop("bete", None)
     changed.pop("ante", None)
-    options = (_("options: {list}").format(list=", ".join(f"{k}={_option_value(v)}" for k, v in changed.items()))
-               if changed else _("no other options"))
+    options = (
+        _("options: {list}").format(list=", ".join(f"{k}={_option_value(v)}" for k, v in changed.items()))
+        if changed
+        else _("no other options")
+    )
     return _("Rules: {preset} · ante {ante} · bete {bete} · {options}").format(
-        preset=preset, ante=rules.ante, bete=bete, options=options)
+        preset=preset, ante=rules.ante, bete=bete, options=options
+    )

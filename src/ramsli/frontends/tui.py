@@ -32,12 +32,12 @@ from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Button, Footer, Header, Static
 
-from ramsli.hand import Action, Phase
 from ramsli.frontends import cut as C
 from ramsli.frontends import text as T
 from ramsli.frontends.game import Table
 from ramsli.frontends.i18n import _, ngettext
 from ramsli.frontends.plain import ngettext_cards, save_failed_text
+from ramsli.hand import Action, Phase
 
 __all__ = ["RamsliApp", "run_app", "app_bindings", "quit_line", "CutScreen"]
 
@@ -94,9 +94,14 @@ def quit_line(command: str = "ramsli play --resume") -> str:
 class InfoScreen(ModalScreen[None]):
     """A panel of lines with one button (hand over, standings, log)."""
 
-    BINDINGS = [Binding("escape", "close", show=False), Binding("enter", "close", show=False),
-                Binding("l", "close", show=False), Binding("n", "close", show=False),
-                Binding("q", "quit_game", show=False), Binding("r", "why", show=False)]
+    BINDINGS = [
+        Binding("escape", "close", show=False),
+        Binding("enter", "close", show=False),
+        Binding("l", "close", show=False),
+        Binding("n", "close", show=False),
+        Binding("q", "quit_game", show=False),
+        Binding("r", "why", show=False),
+    ]
 
     DEFAULT_CSS = """
     InfoScreen { align: center middle; }
@@ -119,8 +124,11 @@ class InfoScreen(ModalScreen[None]):
         with Vertical():
             yield Static(self.title_text, id="panel-title", classes="title")
             with VerticalScroll(id="panel-body"):
-                text = "\n".join(self.lines) if self.kind == "why" else "\n".join(
-                    T.player_words(line) for line in self.lines)  # rule ids only on asking (r)
+                text = (
+                    "\n".join(self.lines)
+                    if self.kind == "why"
+                    else "\n".join(T.player_words(line) for line in self.lines)
+                )  # rule ids only on asking (r)
                 yield Static(text, id="panel-text", markup=False)
             with Horizontal(id="panel-buttons"):
                 yield Button(self.button, id="panel-ok", variant="primary")
@@ -161,8 +169,11 @@ class CutScreen(ModalScreen[int | None]):
 
     AUTO_FOCUS = None  # Enter is the binding, not a focused button
     BINDINGS = [Binding(str(k), f"digit({k})", show=False) for k in range(10)] + [
-        Binding("backspace", "erase", show=False), Binding("enter", "cut", show=False),
-        Binding("r", "random", show=False), Binding("q", "quit_game", show=False)]
+        Binding("backspace", "erase", show=False),
+        Binding("enter", "cut", show=False),
+        Binding("r", "random", show=False),
+        Binding("q", "quit_game", show=False),
+    ]
 
     DEFAULT_CSS = """
     CutScreen { align: center middle; }
@@ -221,8 +232,9 @@ class CutScreen(ModalScreen[int | None]):
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
         event.stop()
-        {"cut-ok": self.action_cut, "cut-random": self.action_random,
-         "cut-quit": self.action_quit_game}.get(event.button.id or "", lambda: None)()
+        {"cut-ok": self.action_cut, "cut-random": self.action_random, "cut-quit": self.action_quit_game}.get(
+            event.button.id or "", lambda: None
+        )()
 
 
 class RamsliApp(App[int]):
@@ -265,8 +277,9 @@ class RamsliApp(App[int]):
 
     BINDINGS = app_bindings()  # English; rebuilt translated in __init__ (the language is set by then)
 
-    def __init__(self, table: Table, speed: float = 0.6, notice: str | None = None,
-                 ask_cut: bool | None = None) -> None:
+    def __init__(
+        self, table: Table, speed: float = 0.6, notice: str | None = None, ask_cut: bool | None = None
+    ) -> None:
         super().__init__()
         self.ask_cut = table.ask_cut if ask_cut is None else ask_cut
         keys = dict(self._bindings.key_to_bindings)
@@ -471,9 +484,16 @@ class RamsliApp(App[int]):
         self._cite(*lines)
         self._waiting = True
         self.refresh_bindings()
-        self.push_screen(InfoScreen(_("Hand {n} is over").format(n=t.hands_played), lines,
-                                    _("Next") + " (Enter, Esc)", "hand", _("save and quit") + " (q)"),
-                         self._after_panel)
+        self.push_screen(
+            InfoScreen(
+                _("Hand {n} is over").format(n=t.hands_played),
+                lines,
+                _("Next") + " (Enter, Esc)",
+                "hand",
+                _("save and quit") + " (q)",
+            ),
+            self._after_panel,
+        )
 
     def _after_panel(self, _result: None) -> None:
         self._waiting = False
@@ -491,8 +511,9 @@ class RamsliApp(App[int]):
         self._waiting = True
         lines = T.standings_lines(s.stacks, s.pot, t.names, s.winners(), s.end_reason, t.hands_played, t.human)
         self._cite(*lines)
-        self.push_screen(InfoScreen(_("Standings"), lines, _("quit") + " (Enter, q)", "standings"),
-                         lambda _r: self.exit(0))
+        self.push_screen(
+            InfoScreen(_("Standings"), lines, _("quit") + " (Enter, q)", "standings"), lambda _r: self.exit(0)
+        )
 
     # -- the player's input ------------------------------------------------------------------
 
@@ -504,8 +525,7 @@ class RamsliApp(App[int]):
             return
         why = t.why_illegal(action)
         if why is not None:
-            self.message = _("Not allowed: {reason}").format(
-                reason=T.reason_text(why, t.names, self.suits, t.human))
+            self.message = _("Not allowed: {reason}").format(reason=T.reason_text(why, t.names, self.suits, t.human))
             self.bell()
             self.refresh_table()
             return
@@ -518,8 +538,13 @@ class RamsliApp(App[int]):
         """Which keys apply now (the footer shows only those): True in the phase where the key
         answers the question and it is the player's turn, None (dimmed) in that phase while
         others act, False (hidden) otherwise. ``l`` and ``q`` always apply."""
-        phases = {"card": (Phase.PLAY,), "target": (Phase.TARGETS,), "declare": (Phase.DECLARE,),
-                  "general_rams": (Phase.GENERAL_RAMS,), "pass_": (Phase.GENERAL_RAMS, Phase.TARGETS)}
+        phases = {
+            "card": (Phase.PLAY,),
+            "target": (Phase.TARGETS,),
+            "declare": (Phase.DECLARE,),
+            "general_rams": (Phase.GENERAL_RAMS,),
+            "pass_": (Phase.GENERAL_RAMS, Phase.TARGETS),
+        }
         if action not in phases:
             return True
         t = self.table
@@ -582,14 +607,25 @@ class RamsliApp(App[int]):
         hand = t.hand if t.hand is not None else (t.last.hand if t.last else None)
         if hand is None or self._waiting:
             return
-        self.push_screen(InfoScreen(_("The hand so far"), T.log_lines(hand, t.names, self.suits, t.human),
-                                    _("Close") + " (Esc)", "log"))
+        self.push_screen(
+            InfoScreen(
+                _("The hand so far"), T.log_lines(hand, t.names, self.suits, t.human), _("Close") + " (Esc)", "log"
+            )
+        )
 
     def screen_text(self) -> str:
         """The screen as plain text (for tests, reports and screen-reader checks)."""
         width, height = self.size
-        console = Console(width=width, height=height, file=io.StringIO(), force_terminal=False, record=True,
-                          color_system=None, legacy_windows=False, safe_box=False)
+        console = Console(
+            width=width,
+            height=height,
+            file=io.StringIO(),
+            force_terminal=False,
+            record=True,
+            color_system=None,
+            legacy_windows=False,
+            safe_box=False,
+        )
         console.print(self.screen._compositor.render_update(full=True, screen_stack=self._background_screens))
         return console.export_text()
 
@@ -644,11 +680,18 @@ class RamsliApp(App[int]):
         for s, name in enumerate(t.names):
             tricks = ngettext("{n} trick", "{n} tricks", obs.tricks_won[s]).format(n=obs.tricks_won[s])
             if compact:  # the dealer button ◉ by the name (the header names the dealer)
-                lines = [f"p{s + 1} {name}" + (" ◉" if s == obs.dealer else ""),
-                         _("stack {n}").format(n=obs.stacks[s]), T.seat_status(obs, s), tricks]
+                lines = [
+                    f"p{s + 1} {name}" + (" ◉" if s == obs.dealer else ""),
+                    _("stack {n}").format(n=obs.stacks[s]),
+                    T.seat_status(obs, s),
+                    tricks,
+                ]
             else:
-                lines = [f"p{s + 1} {name}" + ("  ◉ " + _("dealer") if s == obs.dealer else ""),
-                         _("stack {n}").format(n=obs.stacks[s]), T.seat_status(obs, s) + " · " + tricks]
+                lines = [
+                    f"p{s + 1} {name}" + ("  ◉ " + _("dealer") if s == obs.dealer else ""),
+                    _("stack {n}").format(n=obs.stacks[s]),
+                    T.seat_status(obs, s) + " · " + tricks,
+                ]
             extra = []
             if s == obs.general_rams:
                 extra.append(_("General Rams"))
@@ -667,8 +710,9 @@ class RamsliApp(App[int]):
             body = Text("\n".join(lines + [""] * (tallest - len(lines))))  # the boxes as tall as each other
             if card is not None:  # the card in its colour (red ♥ ♦, black ♠ ♣, or four colours)
                 at = body.plain.index(card)
-                body.stylize(T.CARD_STYLES[T.card_colour(on_table[s], self.suits, self.four_colour)],
-                             at + 1, at + len(card) - 1)
+                body.stylize(
+                    T.CARD_STYLES[T.card_colour(on_table[s], self.suits, self.four_colour)], at + 1, at + len(card) - 1
+                )
             w.update(body)
             w.border_title = "▶" if s == obs.to_act else None  # whose turn, in the border: seen however narrow
             w.set_class(compact, "compact")
@@ -678,7 +722,7 @@ class RamsliApp(App[int]):
         self.query_one("#info", Static).update(T.info_line(obs, self.suits))
         self.query_one("#trick", Static).update(T.trick_text(obs, t.names, self.suits))
         rows = self.query_one("#recent", Static).content_region.height
-        self.query_one("#recent", Static).update("\n".join(self.recent[-(rows if rows > 0 else RECENT_SHOWN):]))
+        self.query_one("#recent", Static).update("\n".join(self.recent[-(rows if rows > 0 else RECENT_SHOWN) :]))
         if self.message != self._cited_message:  # a new message: its rule ids are the detail (r)
             self._cited_message = self.message
             self._cite(self.message)

@@ -35,20 +35,39 @@ import json
 import os
 import random
 import stat
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
-from typing import Any, Sequence
+from typing import Any
 
 from ramsli.bots.base import make_bot
+from ramsli.bots.tips import declare_in
 from ramsli.cards import Card, make_deck
 from ramsli.hand import Action, Observation, Phase, random_source
-from ramsli.bots.tips import declare_in
 from ramsli.rules import Rules, RulesError
 
-__all__ = ["FORMAT", "VERSION", "ABSTRACTION", "RADIX", "N_BUCKETS", "PLAY_BOT", "PolicyError", "Policy",
-           "bucket", "bucket_features", "node_index", "history_bits", "load_policy", "save_policy", "policy_from_json",
-           "default_policy", "default_policies", "policy_key", "EquilibriumBot"]
+__all__ = [
+    "FORMAT",
+    "VERSION",
+    "ABSTRACTION",
+    "RADIX",
+    "N_BUCKETS",
+    "PLAY_BOT",
+    "PolicyError",
+    "Policy",
+    "bucket",
+    "bucket_features",
+    "node_index",
+    "history_bits",
+    "load_policy",
+    "save_policy",
+    "policy_from_json",
+    "default_policy",
+    "default_policies",
+    "policy_key",
+    "EquilibriumBot",
+]
 
 FORMAT = "ramsli-declaration-policy"
 VERSION = 1
@@ -86,8 +105,10 @@ def bucket_features(cards: Sequence[Card], turn_up: Card, rules: Rules) -> tuple
     deck = make_deck(rules.deck, rules.jokers)
     mine = set(cards)
     trumps = [c for c in cards if _is_trump(c, trump)]
-    effs = [sum(1 for o in deck if _is_trump(o, trump) and o.rank > c.rank and o not in mine and o != turn_up)
-            for c in trumps]
+    effs = [
+        sum(1 for o in deck if _is_trump(o, trump) and o.rank > c.rank and o not in mine and o != turn_up)
+        for c in trumps
+    ]
     nt = len(trumps)
     best = 0 if not trumps else 1 + min(min(effs), 3)
     top2 = sum(1 for e in effs if e <= 1)
@@ -164,10 +185,18 @@ class Policy:
     def to_json(self) -> dict[str, Any]:
         """The file's JSON object (format :data:`FORMAT` version :data:`VERSION`)."""
         d: dict[str, Any] = {
-            "format": FORMAT, "version": VERSION, "players": self.players, "rules": self.rules.to_dict(),
-            "abstraction": ABSTRACTION, "play_policy": self.play_policy, "buckets": N_BUCKETS,
-            "stacks": self.stacks, "pot": self.pot, "solver": self.solver,
-            "p_in": [[int(round(1000 * p)) for p in row] for row in self.p_in]}
+            "format": FORMAT,
+            "version": VERSION,
+            "players": self.players,
+            "rules": self.rules.to_dict(),
+            "abstraction": ABSTRACTION,
+            "play_policy": self.play_policy,
+            "buckets": N_BUCKETS,
+            "stacks": self.stacks,
+            "pot": self.pot,
+            "solver": self.solver,
+            "p_in": [[int(round(1000 * p)) for p in row] for row in self.p_in],
+        }
         if self.advantage is not None:
             d["advantage"] = [[int(round(100 * a)) for a in row] for row in self.advantage]
         return d
@@ -176,8 +205,10 @@ class Policy:
 def _table(data: dict, key: str, rows: int, lo: int, hi: int, where: str) -> list[list[int]]:
     t = data[key]
     if not isinstance(t, list) or len(t) != rows:
-        raise PolicyError(f"{where}: {key!r} must be a list of {rows} nodes (2**players - 1), got "
-                          f"{len(t) if isinstance(t, list) else type(t).__name__}")
+        raise PolicyError(
+            f"{where}: {key!r} must be a list of {rows} nodes (2**players - 1), got "
+            f"{len(t) if isinstance(t, list) else type(t).__name__}"
+        )
     for i, row in enumerate(t):
         if not isinstance(row, list) or len(row) != N_BUCKETS:
             raise PolicyError(f"{where}: {key}[{i}] must be a list of {N_BUCKETS} buckets")
@@ -194,7 +225,7 @@ def policy_from_json(data: Any, where: str = "policy") -> Policy:
         PolicyError: naming ``where`` and the first problem.
     """
     if not isinstance(data, dict):
-        raise PolicyError(f"{where}: not a policy file (a JSON object with \"format\": \"{FORMAT}\")")
+        raise PolicyError(f'{where}: not a policy file (a JSON object with "format": "{FORMAT}")')
     if data.get("format") != FORMAT:
         raise PolicyError(f"{where}: format {data.get('format')!r} is not {FORMAT!r}")
     if data.get("version") != VERSION:
@@ -206,8 +237,10 @@ def policy_from_json(data: Any, where: str = "policy") -> Policy:
     if type(n) is not int or not 2 <= n <= 6:
         raise PolicyError(f"{where}: players {n!r}: allowed are 2..6 (R2.1)")
     if data["abstraction"] != ABSTRACTION or data["buckets"] != N_BUCKETS:
-        raise PolicyError(f"{where}: abstraction {data['abstraction']!r} with {data['buckets']!r} buckets; "
-                          f"this ramsli reads {ABSTRACTION!r} with {N_BUCKETS}")
+        raise PolicyError(
+            f"{where}: abstraction {data['abstraction']!r} with {data['buckets']!r} buckets; "
+            f"this ramsli reads {ABSTRACTION!r} with {N_BUCKETS}"
+        )
     try:
         rules = Rules.from_dict(data["rules"])
     except RulesError as e:
@@ -216,16 +249,23 @@ def policy_from_json(data: Any, where: str = "policy") -> Policy:
     p = _table(data, "p_in", rows, 0, 1000, where)
     adv = None
     if data.get("advantage") is not None:
-        adv = [[v / 100 for v in row] for row in _table(data, "advantage", rows, -10**9, 10**9, where)]
+        adv = [[v / 100 for v in row] for row in _table(data, "advantage", rows, -(10**9), 10**9, where)]
     for k in ("stacks", "pot"):
         if k in data and (type(data[k]) is not int or data[k] < 0):
             raise PolicyError(f"{where}: {k} {data[k]!r}: allowed is a whole number >= 0 (counters)")
     solver = data.get("solver", {})
     if not isinstance(solver, dict):
         raise PolicyError(f"{where}: solver must be a JSON object")
-    return Policy(players=n, rules=rules, p_in=[[v / 1000 for v in row] for row in p], advantage=adv,
-                  play_policy=str(data.get("play_policy", "tips")), stacks=data.get("stacks", 20),
-                  pot=data.get("pot", 0), solver=solver)
+    return Policy(
+        players=n,
+        rules=rules,
+        p_in=[[v / 1000 for v in row] for row in p],
+        advantage=adv,
+        play_policy=str(data.get("play_policy", "tips")),
+        stacks=data.get("stacks", 20),
+        pot=data.get("pot", 0),
+        solver=solver,
+    )
 
 
 def load_policy(path: str | os.PathLike) -> Policy:
@@ -325,8 +365,14 @@ class EquilibriumBot:
     #: options that name a file: a server never lets a client set them (it would open paths on its disk)
     FILE_OPTIONS = ("policy",)
 
-    def __init__(self, seed: int | None = None, policy: str = "default", play: str = PLAY_BOT, *,
-                 rng: random.Random | None = None) -> None:
+    def __init__(
+        self,
+        seed: int | None = None,
+        policy: str = "default",
+        play: str = PLAY_BOT,
+        *,
+        rng: random.Random | None = None,
+    ) -> None:
         self.rng = random_source(seed, rng, "EquilibriumBot")
         self.policy_name = str(policy)
         self._policy = None if self.policy_name == "default" else load_policy(self.policy_name)

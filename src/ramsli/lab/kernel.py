@@ -36,7 +36,7 @@ Rule parameters are packed by :func:`pack_rules` into an int64 array.
 from __future__ import annotations
 
 import time
-from typing import Callable
+from collections.abc import Callable
 
 import numpy as np
 from numba import njit, prange
@@ -47,10 +47,27 @@ from ramsli.rules import Rules
 from ramsli.session import EndReason
 
 __all__ = [
-    "MAX_SEATS", "N_DECISIONS", "RANDOM", "TIPS", "VAR_ACE_EARLY", "VAR_NO_TRUMP_LEAD", "VAR_TIGHT",
-    "KIND_PLAYED", "KIND_WALKOVER", "KIND_THROWN_IN",
-    "pack_rules", "base_deck", "make_inputs", "run_stream", "run_table", "run_dealt",
-    "run_odds", "HandBatch", "play_batch", "play_table", "new_outputs",
+    "MAX_SEATS",
+    "N_DECISIONS",
+    "RANDOM",
+    "TIPS",
+    "VAR_ACE_EARLY",
+    "VAR_NO_TRUMP_LEAD",
+    "VAR_TIGHT",
+    "KIND_PLAYED",
+    "KIND_WALKOVER",
+    "KIND_THROWN_IN",
+    "pack_rules",
+    "base_deck",
+    "make_inputs",
+    "run_stream",
+    "run_table",
+    "run_dealt",
+    "run_odds",
+    "HandBatch",
+    "play_batch",
+    "play_table",
+    "new_outputs",
 ]
 
 MAX_SEATS = 6
@@ -65,8 +82,18 @@ VAR_TIGHT = 4  #: declare in only with two of (top trumps, side aces), or a top 
 KIND_PLAYED, KIND_WALKOVER, KIND_THROWN_IN = 0, 1, 2
 
 # rule parameter slots
-P_FIRST_BATCH, P_DEALER_FORCED, P_COMPULSORY, P_GR, P_GR_TRIPLE_POT, P_TARGETS, P_TARGET_T, \
-    P_OVERTRUMP_ALWAYS, P_BETE, P_ANTE = range(10)
+(
+    P_FIRST_BATCH,
+    P_DEALER_FORCED,
+    P_COMPULSORY,
+    P_GR,
+    P_GR_TRIPLE_POT,
+    P_TARGETS,
+    P_TARGET_T,
+    P_OVERTRUMP_ALWAYS,
+    P_BETE,
+    P_ANTE,
+) = range(10)
 
 _GOLD = np.uint64(0x9E3779B97F4A7C15)
 _M1 = np.uint64(0xBF58476D1CE4E5B9)
@@ -478,8 +505,9 @@ def _deal(deck, d, cut, order, norder, first_batch, hands, hl):
 
 
 @njit(cache=True, error_model="numpy")
-def _hand(n, seated, dealer, st, pot, hands, hl, trump, u, prm, pol, var, forced,
-          tw, tricks, decl, tgt, bete_out, scratch):
+def _hand(
+    n, seated, dealer, st, pot, hands, hl, trump, u, prm, pol, var, forced, tw, tricks, decl, tgt, bete_out, scratch
+):
     """Play and settle one dealt hand; ``st`` holds the stacks before the ante and is updated.
 
     Returns ``(kind, P, carry_over, general_rams_seat, winners_count, forced_agree)``.
@@ -662,19 +690,53 @@ def _hand(n, seated, dealer, st, pot, hands, hl, trump, u, prm, pol, var, forced
 def new_outputs(count: int, n: int) -> dict[str, np.ndarray]:
     """Output arrays for ``count`` hands of ``n`` seat slots (see :class:`HandBatch`)."""
     return dict(
-        tw=np.empty((count, 5), np.int8), tricks=np.empty((count, n), np.int8),
-        decl=np.empty((count, n), np.int8), tgt=np.empty((count, n), np.int8),
-        bete=np.empty((count, n), np.int8), stacks=np.empty((count, n), np.int64),
-        kind=np.empty(count, np.int8), P=np.empty(count, np.int64), carry=np.empty(count, np.int64),
-        gr=np.empty(count, np.int8), nwin=np.empty(count, np.int8), agree=np.empty(count, np.bool_),
-        trump=np.empty(count, np.int8), dealer=np.empty(count, np.int8),
+        tw=np.empty((count, 5), np.int8),
+        tricks=np.empty((count, n), np.int8),
+        decl=np.empty((count, n), np.int8),
+        tgt=np.empty((count, n), np.int8),
+        bete=np.empty((count, n), np.int8),
+        stacks=np.empty((count, n), np.int64),
+        kind=np.empty(count, np.int8),
+        P=np.empty(count, np.int64),
+        carry=np.empty(count, np.int64),
+        gr=np.empty(count, np.int8),
+        nwin=np.empty(count, np.int8),
+        agree=np.empty(count, np.bool_),
+        trump=np.empty(count, np.int8),
+        dealer=np.empty(count, np.int8),
     )
 
 
 @njit(cache=True, error_model="numpy", parallel=True)
-def run_stream(seed, start, count, n, seated, stacks0, pot0, base, prm, pol, var, forced,
-               tw, tricks, decl, tgt, bete, stacks_out, kind, P, carry, gr, nwin, agree, trump_out,
-               dealer_out, chunks):
+def run_stream(
+    seed,
+    start,
+    count,
+    n,
+    seated,
+    stacks0,
+    pot0,
+    base,
+    prm,
+    pol,
+    var,
+    forced,
+    tw,
+    tricks,
+    decl,
+    tgt,
+    bete,
+    stacks_out,
+    kind,
+    P,
+    carry,
+    gr,
+    nwin,
+    agree,
+    trump_out,
+    dealer_out,
+    chunks,
+):
     """Deal and play hands ``start .. start+count-1`` of ``seed`` (inputs as :func:`make_inputs`).
 
     The dealer of hand ``h`` is seat ``h % n`` (moved on to the next seated seat if
@@ -711,8 +773,27 @@ def run_stream(seed, start, count, n, seated, stacks0, pot0, base, prm, pol, var
                 st[s] = stacks0[s]
             tu = _deal(deck, d, cut, order, norder, prm[P_FIRST_BATCH], hands, hl)
             trump = _SUIT[tu]
-            r = _hand(n, seated, dealer, st, pot0, hands, hl, trump, u, prm, pol, var, forced,
-                      tw[i], tricks[i], decl[i], tgt[i], bete[i], scratch)
+            r = _hand(
+                n,
+                seated,
+                dealer,
+                st,
+                pot0,
+                hands,
+                hl,
+                trump,
+                u,
+                prm,
+                pol,
+                var,
+                forced,
+                tw[i],
+                tricks[i],
+                decl[i],
+                tgt[i],
+                bete[i],
+                scratch,
+            )
             kind[i] = r[0]
             P[i] = r[1]
             carry[i] = r[2]
@@ -726,8 +807,33 @@ def run_stream(seed, start, count, n, seated, stacks0, pot0, base, prm, pol, var
 
 
 @njit(cache=True, error_model="numpy", parallel=True)
-def run_table(decks, cuts, u, dealers, seated, stacks0, pots0, prm, pol, var, forced,
-              tw, tricks, decl, tgt, bete, stacks_out, kind, P, carry, gr, nwin, agree, trump_out, chunks):
+def run_table(
+    decks,
+    cuts,
+    u,
+    dealers,
+    seated,
+    stacks0,
+    pots0,
+    prm,
+    pol,
+    var,
+    forced,
+    tw,
+    tricks,
+    decl,
+    tgt,
+    bete,
+    stacks_out,
+    kind,
+    P,
+    carry,
+    gr,
+    nwin,
+    agree,
+    trump_out,
+    chunks,
+):
     """Play hands from given inputs: ``decks`` (B, D), ``cuts`` (B,), ``u`` (B, N_DECISIONS),
     ``dealers`` (B,), ``seated`` (B, n) bool, ``stacks0`` (B, n) before the ante, ``pots0`` (B,) carry-in."""
     count = decks.shape[0]
@@ -755,8 +861,27 @@ def run_table(decks, cuts, u, dealers, seated, stacks0, pots0, prm, pol, var, fo
                 st[s] = stacks0[i, s]
             tu = _deal(decks[i], d, cuts[i], order, norder, prm[P_FIRST_BATCH], hands, hl)
             trump = _SUIT[tu]
-            r = _hand(n, seated[i], dealer, st, pots0[i], hands, hl, trump, u[i], prm, pol, var, forced,
-                      tw[i], tricks[i], decl[i], tgt[i], bete[i], scratch)
+            r = _hand(
+                n,
+                seated[i],
+                dealer,
+                st,
+                pots0[i],
+                hands,
+                hl,
+                trump,
+                u[i],
+                prm,
+                pol,
+                var,
+                forced,
+                tw[i],
+                tricks[i],
+                decl[i],
+                tgt[i],
+                bete[i],
+                scratch,
+            )
             kind[i] = r[0]
             P[i] = r[1]
             carry[i] = r[2]
@@ -769,8 +894,31 @@ def run_table(decks, cuts, u, dealers, seated, stacks0, pots0, prm, pol, var, fo
 
 
 @njit(cache=True, error_model="numpy", parallel=True)
-def run_dealt(hands_in, trumps, u, dealer, stacks0, pot0, prm, pol, var, forced,
-              tw, tricks, decl, tgt, bete, stacks_out, kind, P, carry, gr, nwin, agree, chunks):
+def run_dealt(
+    hands_in,
+    trumps,
+    u,
+    dealer,
+    stacks0,
+    pot0,
+    prm,
+    pol,
+    var,
+    forced,
+    tw,
+    tricks,
+    decl,
+    tgt,
+    bete,
+    stacks_out,
+    kind,
+    P,
+    carry,
+    gr,
+    nwin,
+    agree,
+    chunks,
+):
     """Play hands from dealt cards ``hands_in`` (B, n, 5) and trump suits ``trumps`` (B,), all seated."""
     count = hands_in.shape[0]
     n = hands_in.shape[1]
@@ -789,8 +937,27 @@ def run_dealt(hands_in, trumps, u, dealer, stacks0, pot0, prm, pol, var, forced,
                 st[s] = stacks0[s]
                 for q in range(5):
                     hands[s, q] = hands_in[i, s, q]
-            r = _hand(n, seated, dealer, st, pot0, hands, hl, trumps[i], u[i], prm, pol, var, forced,
-                      tw[i], tricks[i], decl[i], tgt[i], bete[i], scratch)
+            r = _hand(
+                n,
+                seated,
+                dealer,
+                st,
+                pot0,
+                hands,
+                hl,
+                trumps[i],
+                u[i],
+                prm,
+                pol,
+                var,
+                forced,
+                tw[i],
+                tricks[i],
+                decl[i],
+                tgt[i],
+                bete[i],
+                scratch,
+            )
             kind[i] = r[0]
             P[i] = r[1]
             carry[i] = r[2]
@@ -802,8 +969,28 @@ def run_dealt(hands_in, trumps, u, dealer, stacks0, pot0, prm, pol, var, forced,
 
 
 @njit(cache=True, error_model="numpy", parallel=True)
-def run_odds(seed, start, count, n, me, mine, turn_up, unknown, dealer, stacks0, pot0, prm, pol, var,
-             forced, out_delta, out_tricks, out_best, out_agree, chunks):
+def run_odds(
+    seed,
+    start,
+    count,
+    n,
+    me,
+    mine,
+    turn_up,
+    unknown,
+    dealer,
+    stacks0,
+    pot0,
+    prm,
+    pol,
+    var,
+    forced,
+    out_delta,
+    out_tricks,
+    out_best,
+    out_agree,
+    chunks,
+):
     """Odds sampling (``ramsli odds``): deal the ``unknown`` cards at random to the other seats, then
     play every sample twice with the same decision table — seat ``me`` forced ``in`` (row 0) and
     forced ``out`` (row 1).
@@ -868,8 +1055,27 @@ def run_odds(seed, start, count, n, me, mine, turn_up, unknown, dealer, stacks0,
                     for q in range(5):
                         hands[s, q] = dealt[s, q]
                 f[me] = 11 if k == 0 else 10
-                r = _hand(n, seated, dealer, st, pot0, hands, hl, trump, u, prm, pol, var, f,
-                          tw, tricks, decl, tgt, bete, scratch)
+                r = _hand(
+                    n,
+                    seated,
+                    dealer,
+                    st,
+                    pot0,
+                    hands,
+                    hl,
+                    trump,
+                    u,
+                    prm,
+                    pol,
+                    var,
+                    f,
+                    tw,
+                    tricks,
+                    decl,
+                    tgt,
+                    bete,
+                    scratch,
+                )
                 out_delta[i, k] = st[me] - stacks0[me]
                 if k == 0:
                     out_tricks[i] = tricks[me]
@@ -915,6 +1121,7 @@ class HandBatch:
 
 def _chunks(count: int) -> int:
     import numba
+
     return max(1, min(count, numba.get_num_threads() * 8))
 
 
@@ -926,8 +1133,19 @@ def _policy_arrays(n: int, policy, variant) -> tuple[np.ndarray, np.ndarray]:
     return pol, var
 
 
-def play_batch(rules: Rules, n: int, count: int, seed: int = 0, start: int = 0, policy=RANDOM, variant=0,
-               stacks=None, pot: int = 0, seated=None, forced=None) -> HandBatch:
+def play_batch(
+    rules: Rules,
+    n: int,
+    count: int,
+    seed: int = 0,
+    start: int = 0,
+    policy=RANDOM,
+    variant=0,
+    stacks=None,
+    pot: int = 0,
+    seated=None,
+    forced=None,
+) -> HandBatch:
     """Deal and play ``count`` hands of ``n`` seats with the kernel (R4, R5).
 
     Args:
@@ -958,26 +1176,72 @@ def play_batch(rules: Rules, n: int, count: int, seed: int = 0, start: int = 0, 
     f = np.full(n, -1, np.int64) if forced is None else np.asarray(forced, np.int64)
     pol, var = _policy_arrays(n, policy, variant)
     out = new_outputs(count, n)
-    run_stream(seed, start, count, n, seat_mask, st0, pot, base_deck(rules), pack_rules(rules), pol, var, f,
-               out["tw"], out["tricks"], out["decl"], out["tgt"], out["bete"], out["stacks"], out["kind"],
-               out["P"], out["carry"], out["gr"], out["nwin"], out["agree"], out["trump"], out["dealer"],
-               _chunks(count))
+    run_stream(
+        seed,
+        start,
+        count,
+        n,
+        seat_mask,
+        st0,
+        pot,
+        base_deck(rules),
+        pack_rules(rules),
+        pol,
+        var,
+        f,
+        out["tw"],
+        out["tricks"],
+        out["decl"],
+        out["tgt"],
+        out["bete"],
+        out["stacks"],
+        out["kind"],
+        out["P"],
+        out["carry"],
+        out["gr"],
+        out["nwin"],
+        out["agree"],
+        out["trump"],
+        out["dealer"],
+        _chunks(count),
+    )
     return HandBatch(out, st0, pot)
 
 
-def play_table(rules: Rules, decks, cuts, u, dealers, stacks, pots, seated=None, policy=RANDOM,
-               variant=0) -> HandBatch:
+def play_table(rules: Rules, decks, cuts, u, dealers, stacks, pots, seated=None, policy=RANDOM, variant=0) -> HandBatch:
     """Play hands from explicit inputs (see :func:`run_table`); ``stacks`` (B, n) before the ante."""
     stacks = np.asarray(stacks, np.int64)
     count, n = stacks.shape
     seat_mask = np.ones((count, n), np.bool_) if seated is None else np.asarray(seated, np.bool_)
     pol, var = _policy_arrays(n, policy, variant)
     out = new_outputs(count, n)
-    run_table(np.asarray(decks, np.int64), np.asarray(cuts, np.int64), np.asarray(u, np.float64),
-              np.asarray(dealers, np.int64), seat_mask, stacks, np.asarray(pots, np.int64), pack_rules(rules),
-              pol, var, np.full(n, -1, np.int64),
-              out["tw"], out["tricks"], out["decl"], out["tgt"], out["bete"], out["stacks"], out["kind"],
-              out["P"], out["carry"], out["gr"], out["nwin"], out["agree"], out["trump"], _chunks(count))
+    run_table(
+        np.asarray(decks, np.int64),
+        np.asarray(cuts, np.int64),
+        np.asarray(u, np.float64),
+        np.asarray(dealers, np.int64),
+        seat_mask,
+        stacks,
+        np.asarray(pots, np.int64),
+        pack_rules(rules),
+        pol,
+        var,
+        np.full(n, -1, np.int64),
+        out["tw"],
+        out["tricks"],
+        out["decl"],
+        out["tgt"],
+        out["bete"],
+        out["stacks"],
+        out["kind"],
+        out["P"],
+        out["carry"],
+        out["gr"],
+        out["nwin"],
+        out["agree"],
+        out["trump"],
+        _chunks(count),
+    )
     out["dealer"] = np.asarray(dealers, np.int8)
     return HandBatch(out, stacks, np.asarray(pots))
 
@@ -993,9 +1257,35 @@ POT_BINS = 64
 
 
 @njit(cache=True, error_model="numpy", parallel=True)
-def run_sessions(seed, start, count, n, starting_stack, bust_leave, max_hands, win_at, cap, base, prm, pol, var,
-                 n_hands, end_reason, final_stacks, final_pot, pos_seated, pos_in, pos_bete, seat_delta,
-                 n_split, n_carry, n_walkover, n_thrown, pot_hist, chunks):
+def run_sessions(
+    seed,
+    start,
+    count,
+    n,
+    starting_stack,
+    bust_leave,
+    max_hands,
+    win_at,
+    cap,
+    base,
+    prm,
+    pol,
+    var,
+    n_hands,
+    end_reason,
+    final_stacks,
+    final_pot,
+    pos_seated,
+    pos_in,
+    pos_bete,
+    seat_delta,
+    n_split,
+    n_carry,
+    n_walkover,
+    n_thrown,
+    pot_hist,
+    chunks,
+):
     """Play ``count`` whole sessions (R3) of ``n`` seats with the kernel.
 
     Session ``k`` uses hand numbers ``(start + k) * 2**20 + j`` of ``seed``; its first dealer is a
@@ -1061,8 +1351,27 @@ def run_sessions(seed, start, count, n, starting_stack, bust_leave, max_hands, w
                     hl[s] = 0
                 _ = _deal(deck, d, cut, order, norder, prm[P_FIRST_BATCH], hands, hl)
                 trump = _SUIT[_]
-                r = _hand(n, seated, dealer, st, pot, hands, hl, trump, u, prm, pol, var, f,
-                          tw, tricks, decl, tgt, bete, scratch)
+                r = _hand(
+                    n,
+                    seated,
+                    dealer,
+                    st,
+                    pot,
+                    hands,
+                    hl,
+                    trump,
+                    u,
+                    prm,
+                    pol,
+                    var,
+                    f,
+                    tw,
+                    tricks,
+                    decl,
+                    tgt,
+                    bete,
+                    scratch,
+                )
                 pot = r[2]
                 h += 1
                 for i in range(norder):
@@ -1125,8 +1434,9 @@ def run_sessions(seed, start, count, n, starting_stack, bust_leave, max_hands, w
                 seat_delta[k, s] = st[s] - starting_stack
 
 
-def play_sessions(rules: Rules, n: int, count: int, seed: int = 0, start: int = 0, policy=RANDOM, variant=0,
-                  cap: int = 10000) -> dict[str, np.ndarray]:
+def play_sessions(
+    rules: Rules, n: int, count: int, seed: int = 0, start: int = 0, policy=RANDOM, variant=0, cap: int = 10000
+) -> dict[str, np.ndarray]:
     """Play ``count`` whole sessions with the kernel (see :func:`run_sessions`); returns its arrays.
 
     ``time:M`` ends (R3.6) are not simulated; ``cap`` bounds every session (hands).
@@ -1140,16 +1450,38 @@ def play_sessions(rules: Rules, n: int, count: int, seed: int = 0, start: int = 
         raise ValueError("the seed must be >= 0")
     check_counters(rules, ante_payable=False)
     pol, var = _policy_arrays(n, policy, variant)
-    out = dict(n_hands=np.empty(count, np.int64), end_reason=np.empty(count, np.int64),
-               final_stacks=np.empty((count, n), np.int64), final_pot=np.empty(count, np.int64),
-               pos_seated=np.empty((count, n), np.int64), pos_in=np.empty((count, n), np.int64),
-               pos_bete=np.empty((count, n), np.int64), seat_delta=np.empty((count, n), np.int64),
-               n_split=np.empty(count, np.int64), n_carry=np.empty(count, np.int64),
-               n_walkover=np.empty(count, np.int64), n_thrown=np.empty(count, np.int64),
-               pot_hist=np.empty((count, POT_BINS), np.int64))
-    run_sessions(seed, start, count, n, rules.starting_stack, int(rules.bust == "leave"),
-                 min(rules.end_value("hands") or 0, 1 << 62), min(rules.end_value("win-at") or 0, 1 << 62), cap, base_deck(rules),
-                 pack_rules(rules), pol, var, *out.values(), _chunks(count))
+    out = dict(
+        n_hands=np.empty(count, np.int64),
+        end_reason=np.empty(count, np.int64),
+        final_stacks=np.empty((count, n), np.int64),
+        final_pot=np.empty(count, np.int64),
+        pos_seated=np.empty((count, n), np.int64),
+        pos_in=np.empty((count, n), np.int64),
+        pos_bete=np.empty((count, n), np.int64),
+        seat_delta=np.empty((count, n), np.int64),
+        n_split=np.empty(count, np.int64),
+        n_carry=np.empty(count, np.int64),
+        n_walkover=np.empty(count, np.int64),
+        n_thrown=np.empty(count, np.int64),
+        pot_hist=np.empty((count, POT_BINS), np.int64),
+    )
+    run_sessions(
+        seed,
+        start,
+        count,
+        n,
+        rules.starting_stack,
+        int(rules.bust == "leave"),
+        min(rules.end_value("hands") or 0, 1 << 62),
+        min(rules.end_value("win-at") or 0, 1 << 62),
+        cap,
+        base_deck(rules),
+        pack_rules(rules),
+        pol,
+        var,
+        *out.values(),
+        _chunks(count),
+    )
     return out
 
 
@@ -1220,9 +1552,25 @@ def warm_up(kind: str, note: Callable[[str], None] | None = None) -> float:
         deck = base_deck(rules)
         n, m = 2, 2
         out = (np.empty((m, 2), np.int64), np.empty(m, np.int64), np.empty(m, np.int64), np.empty(m, np.bool_))
-        run_odds(0, 0, m, n, 0, deck[:5].copy(), int(deck[5]), np.sort(deck[6:]), n - 1,
-                 np.full(n, rules.starting_stack, np.int64), 0, pack_rules(rules), np.full(n, TIPS, np.int64),
-                 np.zeros(n, np.int64), np.full(n, -1, np.int64), *out, _chunks(m))
+        run_odds(
+            0,
+            0,
+            m,
+            n,
+            0,
+            deck[:5].copy(),
+            int(deck[5]),
+            np.sort(deck[6:]),
+            n - 1,
+            np.full(n, rules.starting_stack, np.int64),
+            0,
+            pack_rules(rules),
+            np.full(n, TIPS, np.int64),
+            np.zeros(n, np.int64),
+            np.full(n, -1, np.int64),
+            *out,
+            _chunks(m),
+        )
     else:
         raise KeyError(kind)
     _warm.add(kind)

@@ -29,9 +29,24 @@ from pathlib import Path
 from ramsli.rules import MAX_COUNTERS as _RULES_MAX_COUNTERS
 from ramsli.rules import Rules, format_number
 
-__all__ = ["MAX_COUNTERS", "MAX_JOBS", "MAX_HANDS", "MAX_SESSIONS", "MAX_DEALS", "MAX_TIPS_HANDS", "LimitError",
-           "check_counters", "check_jobs", "check_count", "check_ante", "check_seed", "check_positive_time",
-           "out_targets", "check_writable", "atomic_output"]
+__all__ = [
+    "MAX_COUNTERS",
+    "MAX_JOBS",
+    "MAX_HANDS",
+    "MAX_SESSIONS",
+    "MAX_DEALS",
+    "MAX_TIPS_HANDS",
+    "LimitError",
+    "check_counters",
+    "check_jobs",
+    "check_count",
+    "check_ante",
+    "check_seed",
+    "check_positive_time",
+    "out_targets",
+    "check_writable",
+    "atomic_output",
+]
 
 #: the most counters one stack, the ante, the bete or the pot may hold in the batch kernel
 MAX_COUNTERS = _RULES_MAX_COUNTERS  # the bound lives with the rules (ramsli.rules.MAX_COUNTERS)
@@ -59,8 +74,10 @@ def check_jobs(jobs: int, option: str = "--jobs") -> None:
         LimitError: naming ``option`` and the allowed range.
     """
     if type(jobs) is not int or not 1 <= jobs <= MAX_JOBS:
-        raise LimitError(f"{option} {jobs}: allowed is a whole number of worker processes 1..{MAX_JOBS} "
-                         f"(this machine has {os.cpu_count() or 1} cores; more processes than cores is no faster)")
+        raise LimitError(
+            f"{option} {jobs}: allowed is a whole number of worker processes 1..{MAX_JOBS} "
+            f"(this machine has {os.cpu_count() or 1} cores; more processes than cores is no faster)"
+        )
 
 
 def check_count(value: int, option: str, maximum: int, what: str = "hands", minimum: int = 1) -> None:
@@ -70,7 +87,9 @@ def check_count(value: int, option: str, maximum: int, what: str = "hands", mini
         LimitError: naming ``option``, the allowed range and the unit ``what``.
     """
     if type(value) is not int or not minimum <= value <= maximum:
-        raise LimitError(f"{option} {value}: allowed is a whole number of {what} {format_number(minimum)}..{format_number(maximum)}")
+        raise LimitError(
+            f"{option} {value}: allowed is a whole number of {what} {format_number(minimum)}..{format_number(maximum)}"
+        )
 
 
 def check_counters(rules: Rules, pot: int = 0, *, ante_payable: bool = True, pot_option: str = "--pot") -> None:
@@ -84,14 +103,18 @@ def check_counters(rules: Rules, pot: int = 0, *, ante_payable: bool = True, pot
         LimitError: for a value above :data:`MAX_COUNTERS`, a negative pot, or an unpayable ante.
     """
     lim = f"{MAX_COUNTERS:,}".replace(",", "_")
-    for name, value, rule in (("starting_stack", rules.starting_stack, "R3.3"), ("ante", rules.ante, "R4.1"),
-                              ("bete", rules.bete, "R5.3")):
+    for name, value, rule in (
+        ("starting_stack", rules.starting_stack, "R3.3"),
+        ("ante", rules.ante, "R4.1"),
+        ("bete", rules.bete, "R5.3"),
+    ):
         if isinstance(value, int) and value > MAX_COUNTERS:
-            raise LimitError(f"option {name}={value} is too large: allowed is at most {lim} counters "
-                             f"({rule}; the simulation keeps counters in 64-bit integers)")
+            raise LimitError(
+                f"option {name}={value} is too large: allowed is at most {lim} counters "
+                f"({rule}; the simulation keeps counters in 64-bit integers)"
+            )
     if type(pot) is not int or pot < 0 or pot > MAX_COUNTERS:
-        raise LimitError(f"{pot_option} {pot}: the carry-over pot is a whole number of counters "
-                         f"0..{lim} (R5.4)")
+        raise LimitError(f"{pot_option} {pot}: the carry-over pot is a whole number of counters 0..{lim} (R5.4)")
     if ante_payable:
         check_ante(rules)
 
@@ -103,9 +126,11 @@ def check_ante(rules: Rules) -> None:
         LimitError: naming R3.5 and what is allowed.
     """
     if rules.ante > rules.starting_stack:
-        raise LimitError(f"option ante={rules.ante} is above starting_stack={rules.starting_stack}: nobody "
-                         f"could pay the ante, every player would be bust before the first hand (R3.5); "
-                         f"allowed is ante <= starting_stack")
+        raise LimitError(
+            f"option ante={rules.ante} is above starting_stack={rules.starting_stack}: nobody "
+            f"could pay the ante, every player would be bust before the first hand (R3.5); "
+            f"allowed is ante <= starting_stack"
+        )
 
 
 def check_seed(seed: int, option: str = "--seed") -> None:
@@ -139,18 +164,24 @@ def out_targets(out: str | os.PathLike, option: str = "--out") -> list[Path]:
     """
     p = Path(out)
     if str(out).endswith(("/", os.sep)) or p.is_dir():
-        raise LimitError(f"{option} {str(out)!r} is a folder: give a file name, FILE.json, FILE.csv, or FILE "
-                         "without a suffix for both FILE.json and FILE.csv")
+        raise LimitError(
+            f"{option} {str(out)!r} is a folder: give a file name, FILE.json, FILE.csv, or FILE "
+            "without a suffix for both FILE.json and FILE.csv"
+        )
     suffix = p.suffix.lower()
     if suffix in (".json", ".csv"):
         return [p]
     if suffix == "":
         if p.exists():
-            raise LimitError(f"{option} {str(out)!r} exists and is not a folder: a name without a suffix stands "
-                             "for both NAME.json and NAME.csv; give FILE.json or FILE.csv, or a new name")
+            raise LimitError(
+                f"{option} {str(out)!r} exists and is not a folder: a name without a suffix stands "
+                "for both NAME.json and NAME.csv; give FILE.json or FILE.csv, or a new name"
+            )
         return [p.with_name(p.name + ".json"), p.with_name(p.name + ".csv")]
-    raise LimitError(f"{option} {str(out)!r}: unknown suffix {p.suffix!r}; allowed are FILE.json, FILE.csv, or "
-                     "FILE without a suffix for both FILE.json and FILE.csv")
+    raise LimitError(
+        f"{option} {str(out)!r}: unknown suffix {p.suffix!r}; allowed are FILE.json, FILE.csv, or "
+        "FILE without a suffix for both FILE.json and FILE.csv"
+    )
 
 
 def check_writable(path: str | os.PathLike, option: str = "--out") -> None:
@@ -168,11 +199,14 @@ def check_writable(path: str | os.PathLike, option: str = "--out") -> None:
         for q in (parent, *parent.parents):  # the nearest part of the path that exists
             if q.exists() or q.is_symlink():
                 if not q.is_dir():
-                    raise LimitError(f"{option} {str(path)!r}: {str(q)!r} is a file, not a folder; give a file "
-                                     "in an existing folder")
+                    raise LimitError(
+                        f"{option} {str(path)!r}: {str(q)!r} is a file, not a folder; give a file in an existing folder"
+                    )
                 break
-        raise LimitError(f"{option} {str(path)!r}: the folder {str(parent)!r} does not exist; create it first "
-                         "or give a file in an existing folder")
+        raise LimitError(
+            f"{option} {str(path)!r}: the folder {str(parent)!r} does not exist; create it first "
+            "or give a file in an existing folder"
+        )
     if p.exists():
         if not p.is_file():
             raise LimitError(f"{option} {str(path)!r} exists and is not a regular file; give a new or regular file")

@@ -42,8 +42,8 @@ import multiprocessing
 import os
 import random
 import time
+from collections.abc import Sequence
 from concurrent.futures import ProcessPoolExecutor
-from typing import Sequence
 
 import numpy as np
 
@@ -62,8 +62,9 @@ class OddsError(ValueError):
     """A bad ``ramsli odds`` query; the message says what was wrong and what is allowed."""
 
 
-def parse_query(cards: str, turn_up: str, players: int, seat: int, before: str | Sequence[str], rules: Rules
-                ) -> tuple[list[Card], Card, list[int]]:
+def parse_query(
+    cards: str, turn_up: str, players: int, seat: int, before: str | Sequence[str], rules: Rules
+) -> tuple[list[Card], Card, list[int]]:
     """Check and parse a query.
 
     Returns:
@@ -92,23 +93,29 @@ def parse_query(cards: str, turn_up: str, players: int, seat: int, before: str |
     deck = set(make_deck(rules.deck, rules.jokers))
     for c in mine + [tu]:
         if c not in deck:
-            raise OddsError(f"card {c} is not in the {rules.deck} deck{' with jokers' if rules.jokers else ''} "
-                            "(R1); allowed ranks are " + ("A K Q J T 9 8 7" if rules.deck == "piquet32" else "A..2"))
+            raise OddsError(
+                f"card {c} is not in the {rules.deck} deck{' with jokers' if rules.jokers else ''} "
+                "(R1); allowed ranks are " + ("A K Q J T 9 8 7" if rules.deck == "piquet32" else "A..2")
+            )
     if tu in mine:
         raise OddsError(f"--turn-up {tu} is also in my cards: the turn-up stays on the stock (R4.4)")
     if not 2 <= players <= 6:
         raise OddsError(f"--players {players}: allowed are 2..6 (R2.1)")
     if not 0 <= seat <= players - 1:
-        raise OddsError(f"--seat {seat}: allowed are 0..{players - 1} (0 = the dealer's left, declaring first; "
-                        f"{players - 1} = the dealer, declaring last; R4.5)")
+        raise OddsError(
+            f"--seat {seat}: allowed are 0..{players - 1} (0 = the dealer's left, declaring first; "
+            f"{players - 1} = the dealer, declaring last; R4.5)"
+        )
     items = [b.strip().lower() for b in (before.split(",") if isinstance(before, str) else before) if b.strip()]
     if rules.compulsory:
         if items:
             raise OddsError("compulsory Ramsli has no declarations (R4.5): give no --before")
         return mine, tu, []
     if len(items) != seat:
-        raise OddsError(f"--before needs {seat} entries for seat {seat} (the declarations made before yours, "
-                        f"in order, R4.5), got {len(items)}: {before!r}")
+        raise OddsError(
+            f"--before needs {seat} entries for seat {seat} (the declarations made before yours, "
+            f"in order, R4.5), got {len(items)}: {before!r}"
+        )
     bad = [b for b in items if b not in ("in", "out")]
     if bad:
         raise OddsError(f"--before: {bad[0]!r} is not a declaration; allowed are in, out (R4.5)")
@@ -121,9 +128,22 @@ def _ci(x: np.ndarray) -> tuple[float, float]:
     return m, half
 
 
-def estimate(cards: str, turn_up: str, players: int, seat: int, before: str | Sequence[str] = "",
-             rules: Rules | None = None, bot: str = "tips", time_s: float = 2.0, precision: float = 0.0,
-             seed: int = 0, pot: int = 0, batch: int = 20000, note=None, scheduler: str | None = None) -> dict:
+def estimate(
+    cards: str,
+    turn_up: str,
+    players: int,
+    seat: int,
+    before: str | Sequence[str] = "",
+    rules: Rules | None = None,
+    bot: str = "tips",
+    time_s: float = 2.0,
+    precision: float = 0.0,
+    seed: int = 0,
+    pot: int = 0,
+    batch: int = 20000,
+    note=None,
+    scheduler: str | None = None,
+) -> dict:
     """Estimate the odds of a hand (see the module text for every quantity).
 
     Args:
@@ -174,8 +194,9 @@ def estimate(cards: str, turn_up: str, players: int, seat: int, before: str | Se
     forced = np.full(n, -1, np.int64)
     for i, d in enumerate(bef):
         forced[i] = d
-    unknown = np.array(sorted(c.index for c in make_deck(rules.deck, rules.jokers)
-                              if c not in mine and c is not tu), np.int64)
+    unknown = np.array(
+        sorted(c.index for c in make_deck(rules.deck, rules.jokers) if c not in mine and c is not tu), np.int64
+    )
     stacks = np.full(n, rules.starting_stack, np.int64)
     kernel_bot = bot in ("tips", "random")
     if not kernel_bot:
@@ -197,8 +218,7 @@ def estimate(cards: str, turn_up: str, players: int, seat: int, before: str | Se
         workers = max(1, min(2, os.cpu_count() or 1))
         if workers > 1 and "fork" in multiprocessing.get_all_start_methods():
             ctx = multiprocessing.get_context("fork")
-            runner, window = LocalRunner(workers, pool=lambda k: ProcessPoolExecutor(max_workers=k,
-                                                                                      mp_context=ctx)), 4
+            runner, window = LocalRunner(workers, pool=lambda k: ProcessPoolExecutor(max_workers=k, mp_context=ctx)), 4
         else:
             runner, window = LocalRunner(1), 1
     t0 = time.perf_counter()
@@ -217,8 +237,24 @@ def estimate(cards: str, turn_up: str, players: int, seat: int, before: str | Se
     def submit(s0: int):
         if kernel_bot:
             f = forced if conditioning != "forced" else np.where(forced >= 0, forced + 10, -1)
-            return runner.submit(_kernel_samples, rules, seed, s0, m, n, me, mine_arr, tu.index, unknown, dealer,
-                                 stacks, pot, pol, var, f)
+            return runner.submit(
+                _kernel_samples,
+                rules,
+                seed,
+                s0,
+                m,
+                n,
+                me,
+                mine_arr,
+                tu.index,
+                unknown,
+                dealer,
+                stacks,
+                pot,
+                pol,
+                var,
+                f,
+            )
         return runner.submit(_engine_samples, rules, bot, n, me, mine, tu, unknown, bef, seed, s0, m, pot)
 
     with runner:
@@ -230,8 +266,11 @@ def estimate(cards: str, turn_up: str, players: int, seat: int, before: str | Se
                 d, tr, be, ag = runner.result(inflight.popleft())
                 start += m
                 samples += m
-                if (conditioning == "rejection" and samples >= 4 * batch
-                        and sum(len(x) for x in tricks) < 0.02 * samples):
+                if (
+                    conditioning == "rejection"
+                    and samples >= 4 * batch
+                    and sum(len(x) for x in tricks) < 0.02 * samples
+                ):
                     conditioning = "forced"  # too rare under the model: force the declarations instead
                     deltas, tricks, best = [], [], []
                     runner.cancel(inflight)  # those were asked for with rejection
@@ -264,13 +303,24 @@ def estimate(cards: str, turn_up: str, players: int, seat: int, before: str | Se
         return {"mean": m_, "ci95": h}
 
     return {
-        "cards": " ".join(str(c) for c in mine), "turn_up": str(tu), "players": n, "seat": seat,
-        "before": ["in" if b else "out" for b in bef], "bot": bot, "rules": rules.diff(),
-        "p_trick": stat((trs >= 1) | (bst == 1)), "p_most": stat(bst), "ev_in": stat(dd[:, 0]),
+        "cards": " ".join(str(c) for c in mine),
+        "turn_up": str(tu),
+        "players": n,
+        "seat": seat,
+        "before": ["in" if b else "out" for b in bef],
+        "bot": bot,
+        "rules": rules.diff(),
+        "p_trick": stat((trs >= 1) | (bst == 1)),
+        "p_most": stat(bst),
+        "ev_in": stat(dd[:, 0]),
         "ev_out": stat(dd[:, 1]) if out_allowed else None,
         "ev_diff": stat(dd[:, 0] - dd[:, 1]) if out_allowed else None,
-        "out_allowed": out_allowed, "samples": samples, "accepted": int(len(trs)),
-        "conditioning": conditioning, "elapsed_s": time.perf_counter() - t0, "seed": seed,
+        "out_allowed": out_allowed,
+        "samples": samples,
+        "accepted": int(len(trs)),
+        "conditioning": conditioning,
+        "elapsed_s": time.perf_counter() - t0,
+        "seed": seed,
     }
 
 
@@ -280,8 +330,28 @@ def _kernel_samples(rules, seed, start, m, n, me, mine_arr, turn_up, unknown, de
     tr = np.empty(m, np.int64)
     be = np.empty(m, np.int64)
     ag = np.empty(m, np.bool_)
-    K.run_odds(seed, start, m, n, me, mine_arr, turn_up, unknown, dealer, stacks, pot, K.pack_rules(rules), pol, var,
-               forced, d, tr, be, ag, K._chunks(m))
+    K.run_odds(
+        seed,
+        start,
+        m,
+        n,
+        me,
+        mine_arr,
+        turn_up,
+        unknown,
+        dealer,
+        stacks,
+        pot,
+        K.pack_rules(rules),
+        pol,
+        var,
+        forced,
+        d,
+        tr,
+        be,
+        ag,
+        K._chunks(m),
+    )
     return d, tr, be, ag
 
 

@@ -9,15 +9,26 @@ number per decision exactly as :mod:`ramsli.lab.kernel` does.
 
 from __future__ import annotations
 
-from typing import Sequence
+from collections.abc import Sequence
 
 import numpy as np
 
+from ramsli.bots.tips import TipsBot
 from ramsli.cards import Card
 from ramsli.hand import Hand
-from ramsli.lab.kernel import (END_NAMES, KIND_PLAYED, KIND_THROWN_IN, KIND_WALKOVER, RANDOM, TIPS, base_deck,
-                               make_inputs, play_sessions, play_table, session_first_dealer)
-from ramsli.bots.tips import TipsBot
+from ramsli.lab.kernel import (
+    END_NAMES,
+    KIND_PLAYED,
+    KIND_THROWN_IN,
+    KIND_WALKOVER,
+    RANDOM,
+    TIPS,
+    base_deck,
+    make_inputs,
+    play_sessions,
+    play_table,
+    session_first_dealer,
+)
 from ramsli.rules import Rules
 from ramsli.session import Session
 
@@ -26,9 +37,18 @@ __all__ = ["play_reference", "reference_outcome"]
 _KIND = {"played": KIND_PLAYED, "walkover": KIND_WALKOVER, "thrown-in": KIND_THROWN_IN}
 
 
-def play_reference(rules: Rules, deck: Sequence[int], cut: int, u: Sequence[float], dealer: int,
-                   stacks: Sequence[int], pot: int = 0, seated: Sequence[int] | None = None,
-                   policy: Sequence[int] | None = None, variant: Sequence[int] | None = None) -> Hand:
+def play_reference(
+    rules: Rules,
+    deck: Sequence[int],
+    cut: int,
+    u: Sequence[float],
+    dealer: int,
+    stacks: Sequence[int],
+    pot: int = 0,
+    seated: Sequence[int] | None = None,
+    policy: Sequence[int] | None = None,
+    variant: Sequence[int] | None = None,
+) -> Hand:
     """Play one hand through the engine and return the finished :class:`Hand`.
 
     Args:
@@ -70,26 +90,43 @@ def reference_outcome(hand: Hand) -> dict:
             decl[seat] = 1
     tgt = [hand.targets.get(seat, 0) for seat in range(n)]
     bete = [int(seat in s.bete) for seat in range(n)]
-    return dict(tw=tw, tricks=list(s.tricks), decl=decl, tgt=tgt, bete=bete, stacks=list(s.stacks_after),
-                kind=_KIND[s.kind], P=s.pot, carry=s.carry_over,
-                gr=-1 if s.general_rams is None else s.general_rams, nwin=len(s.winners))
+    return dict(
+        tw=tw,
+        tricks=list(s.tricks),
+        decl=decl,
+        tgt=tgt,
+        bete=bete,
+        stacks=list(s.stacks_after),
+        kind=_KIND[s.kind],
+        P=s.pot,
+        carry=s.carry_over,
+        gr=-1 if s.general_rams is None else s.general_rams,
+        nwin=len(s.winners),
+    )
 
 
 def batch_row(batch, i: int) -> dict:
     """Row ``i`` of a :class:`~ramsli.lab.kernel.HandBatch` in the shape of :func:`reference_outcome`."""
-    return dict(tw=[int(x) for x in batch.tw[i]], tricks=[int(x) for x in batch.tricks[i]],
-                decl=[int(x) for x in batch.decl[i]], tgt=[int(x) for x in batch.tgt[i]],
-                bete=[int(x) for x in batch.bete[i]], stacks=[int(x) for x in batch.stacks[i]],
-                kind=int(batch.kind[i]), P=int(batch.P[i]), carry=int(batch.carry[i]), gr=int(batch.gr[i]),
-                nwin=int(batch.nwin[i]))
+    return dict(
+        tw=[int(x) for x in batch.tw[i]],
+        tricks=[int(x) for x in batch.tricks[i]],
+        decl=[int(x) for x in batch.decl[i]],
+        tgt=[int(x) for x in batch.tgt[i]],
+        bete=[int(x) for x in batch.bete[i]],
+        stacks=[int(x) for x in batch.stacks[i]],
+        kind=int(batch.kind[i]),
+        P=int(batch.P[i]),
+        carry=int(batch.carry[i]),
+        gr=int(batch.gr[i]),
+        nwin=int(batch.nwin[i]),
+    )
 
 
 __all__ += ["batch_row"]
 _ = np  # numpy arrays are accepted everywhere a sequence is
 
 
-def random_table_inputs(rules: Rules, n: int, count: int, seed: int, short_stacks: bool = True,
-                        leave: bool = True):
+def random_table_inputs(rules: Rules, n: int, count: int, seed: int, short_stacks: bool = True, leave: bool = True):
     """Seeded inputs for :func:`ramsli.lab.kernel.play_table` with varied dealers, short stacks
     (R5.8), carry-in pots (R5.4) and, with ``leave``, seats that have left (R3.5).
 
@@ -116,24 +153,33 @@ def random_table_inputs(rules: Rules, n: int, count: int, seed: int, short_stack
     return decks, cuts, u, dealers, seated, stacks.astype(np.int64), pots.astype(np.int64)
 
 
-def check_agreement(rules: Rules, n: int, count: int, seed: int = 0, policy=RANDOM, variant=0,
-                    short_stacks: bool = True, leave: bool = True, stop_at: int = 1) -> tuple[int, list]:
+def check_agreement(
+    rules: Rules,
+    n: int,
+    count: int,
+    seed: int = 0,
+    policy=RANDOM,
+    variant=0,
+    short_stacks: bool = True,
+    leave: bool = True,
+    stop_at: int = 1,
+) -> tuple[int, list]:
     """Play ``count`` seeded hands through the kernel and the engine and compare every trick
     winner and every settlement (stacks after, carry-over, betes, declarations, targets, General Rams).
 
     Returns ``(hands compared, mismatches)``; each mismatch is ``(i, kernel row, engine row)``;
     stops after ``stop_at`` mismatches. Also checks conservation (R3.4) on both sides.
     """
-    decks, cuts, u, dealers, seated, stacks, pots = random_table_inputs(rules, n, count, seed,
-                                                                        short_stacks, leave)
+    decks, cuts, u, dealers, seated, stacks, pots = random_table_inputs(rules, n, count, seed, short_stacks, leave)
     pol = [policy] * n if np.isscalar(policy) else list(policy)
     var = [variant] * n if np.isscalar(variant) else list(variant)
     batch = play_table(rules, decks, cuts, u, dealers, stacks, pots, seated, np.array(pol), np.array(var))
     bad = []
     for i in range(count):
         seats = [s for s in range(n) if seated[i, s]]
-        hand = play_reference(rules, decks[i], cuts[i], u[i], int(dealers[i]), stacks[i].tolist(), int(pots[i]),
-                              seats, pol, var)
+        hand = play_reference(
+            rules, decks[i], cuts[i], u[i], int(dealers[i]), stacks[i].tolist(), int(pots[i]), seats, pol, var
+        )
         ref = reference_outcome(hand)
         ker = batch_row(batch, i)
         total = int(stacks[i].sum() + pots[i])
@@ -144,8 +190,7 @@ def check_agreement(rules: Rules, n: int, count: int, seed: int = 0, policy=RAND
     return count, bad
 
 
-def check_session_agreement(rules: Rules, n: int, count: int, seed: int = 0, policy=RANDOM,
-                            cap: int = 400) -> list:
+def check_session_agreement(rules: Rules, n: int, count: int, seed: int = 0, policy=RANDOM, cap: int = 400) -> list:
     """Play ``count`` kernel sessions and the same sessions through :class:`ramsli.session.Session`
     (same first dealer, decks, cuts and decision tables); return the sessions that differ
     (hands played, end reason, final stacks, final pot)."""
@@ -172,8 +217,12 @@ def check_session_agreement(rules: Rules, n: int, count: int, seed: int = 0, pol
                 sess.apply(a)
             h += 1
         reason = sess.end_reason or "cap"
-        got = (int(ker["n_hands"][k]), END_NAMES[int(ker["end_reason"][k])],
-               [int(x) for x in ker["final_stacks"][k]], int(ker["final_pot"][k]))
+        got = (
+            int(ker["n_hands"][k]),
+            END_NAMES[int(ker["end_reason"][k])],
+            [int(x) for x in ker["final_stacks"][k]],
+            int(ker["final_pot"][k]),
+        )
         want = (h, reason, list(sess.stacks), sess.pot)
         if got != want:
             bad.append((k, got, want))

@@ -25,9 +25,9 @@ import json
 import math
 import time
 from collections import Counter
+from collections.abc import Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
-from typing import Callable, Sequence
 
 import numpy as np
 
@@ -43,14 +43,22 @@ from ramsli.session import Session
 __all__ = ["KERNEL_BOTS", "Stats", "simulate", "write_out", "kernel_policy"]
 
 #: bots the kernel can play: name -> kernel policy
-KERNEL_BOTS = {"random": K.RANDOM, "tips": K.TIPS, "rules": K.TIPS, "easy": K.TIPS, "tips:tracking=0": K.TIPS,
-               "rules:tracking=0": K.TIPS}
+KERNEL_BOTS = {
+    "random": K.RANDOM,
+    "tips": K.TIPS,
+    "rules": K.TIPS,
+    "easy": K.TIPS,
+    "tips:tracking=0": K.TIPS,
+    "rules:tracking=0": K.TIPS,
+}
 
 
 def _as_played(spec: str) -> str:
     """The bot spec a seat plays here: ``tips``/``rules``/``easy`` become ``tips:tracking=0``, the tips
     player as the kernel plays it (no void tracking; :mod:`ramsli.bots.tips`), on the engine path too."""
     return "tips:tracking=0" if spec.strip() in ("tips", "rules", "easy") else spec
+
+
 SESSION_CAP = 10000
 _HANDS_STRIDE = 1 << 20
 
@@ -96,7 +104,7 @@ class Stats:
         """Sessions counted (sessions mode)."""
         return sum(self.session_len.values())
 
-    def merge(self, o: "Stats") -> None:
+    def merge(self, o: Stats) -> None:
         """Add another run's totals."""
         for name in ("pos_seated", "pos_in", "pos_bete", "seat_sum", "seat_sq", "seat_hands", "pot_hist"):
             getattr(self, name)[:] += getattr(o, name)
@@ -182,8 +190,9 @@ def _engine_hands(args: tuple) -> Stats:
     decks, cuts, _ = K.make_inputs(seed, lo, hi - lo, base)
     for i in range(hi - lo):
         h = lo + i
-        hand = Hand.from_deck(rules, [rules.starting_stack] * n, h % n,
-                              [Card.from_index(int(c)) for c in decks[i]], int(cuts[i]))
+        hand = Hand.from_deck(
+            rules, [rules.starting_stack] * n, h % n, [Card.from_index(int(c)) for c in decks[i]], int(cuts[i])
+        )
         play_hand(hand, players)
         st.add_hand(hand, hand.settlement)
     return st
@@ -223,9 +232,18 @@ def _kernel_chunk(rules: Rules, n: int, lo: int, m: int, seed: int, pol: np.ndar
     return st
 
 
-def simulate(rules: Rules, bots: Sequence[str], hands: int = 0, sessions: int = 0, seed: int = 0, jobs: int = 1,
-             progress: Callable[[int, int], None] | None = None, use_kernel: bool | None = None,
-             note: Callable[[str], None] | None = None, scheduler: str | None = None) -> dict:
+def simulate(
+    rules: Rules,
+    bots: Sequence[str],
+    hands: int = 0,
+    sessions: int = 0,
+    seed: int = 0,
+    jobs: int = 1,
+    progress: Callable[[int, int], None] | None = None,
+    use_kernel: bool | None = None,
+    note: Callable[[str], None] | None = None,
+    scheduler: str | None = None,
+) -> dict:
     """Self-play ``hands`` independent hands or ``sessions`` whole sessions; return the summary dict.
 
     Args:
@@ -322,19 +340,25 @@ def _quantile(hist: np.ndarray, q: float) -> int:
     return int(np.searchsorted(c, q * c[-1]))
 
 
-def summarize(st: Stats, rules: Rules, bots: Sequence[str], hands: int, sessions: int, seed: int, engine: str,
-              elapsed: float) -> dict:
+def summarize(
+    st: Stats, rules: Rules, bots: Sequence[str], hands: int, sessions: int, seed: int, engine: str, elapsed: float
+) -> dict:
     """The summary dict of a run (JSON-ready)."""
     n = st.n
     positions = []
     for p in range(n):
         seated = int(st.pos_seated[p])
         ins = int(st.pos_in[p])
-        positions.append({
-            "position": p + 1, "label": "dealer" if p == n - 1 else ("dealer's left" if p == 0 else f"{p + 1}"),
-            "seated": seated, "in_rate": ins / seated if seated else 0.0,
-            "bete_rate_when_in": int(st.pos_bete[p]) / ins if ins else 0.0,
-            "bete_rate": int(st.pos_bete[p]) / seated if seated else 0.0})
+        positions.append(
+            {
+                "position": p + 1,
+                "label": "dealer" if p == n - 1 else ("dealer's left" if p == 0 else f"{p + 1}"),
+                "seated": seated,
+                "in_rate": ins / seated if seated else 0.0,
+                "bete_rate_when_in": int(st.pos_bete[p]) / ins if ins else 0.0,
+                "bete_rate": int(st.pos_bete[p]) / seated if seated else 0.0,
+            }
+        )
     by_bot: dict[str, list[int]] = {}
     for s, b in enumerate(bots):
         by_bot.setdefault(b, []).append(s)
@@ -346,25 +370,35 @@ def summarize(st: Stats, rules: Rules, bots: Sequence[str], hands: int, sessions
             mean = tot / cnt if cnt else 0.0
             nsess = st.sessions * len(seats)
             per_sess = tot / nsess if nsess else 0.0
-            var = float(st.seat_sq[seats].sum()) / nsess - per_sess ** 2 if nsess else 0.0
+            var = float(st.seat_sq[seats].sum()) / nsess - per_sess**2 if nsess else 0.0
             ci = 1.96 * math.sqrt(max(var, 0.0) / nsess) / (cnt / nsess) if nsess and cnt else 0.0
         else:
             mean = tot / cnt if cnt else 0.0
-            var = float(st.seat_sq[seats].sum()) / cnt - mean ** 2 if cnt else 0.0
+            var = float(st.seat_sq[seats].sum()) / cnt - mean**2 if cnt else 0.0
             ci = 1.96 * math.sqrt(max(var, 0.0) / cnt) if cnt else 0.0
-        bot_rows.append({"bot": b, "seats": [f"p{s + 1}" for s in seats], "counters_per_hand": mean,
-                         "ci95": ci})
+        bot_rows.append({"bot": b, "seats": [f"p{s + 1}" for s in seats], "counters_per_hand": mean, "ci95": ci})
     played = int(st.pot_hist.sum())
     pot_mean = float((st.pot_hist * np.arange(K.POT_BINS)).sum() / played) if played else 0.0
     out = {
-        "mode": "hands" if hands else "sessions", "engine": engine, "players": n, "bots": list(bots),
-        "rules": rules.to_dict(), "seed": seed, "hands": st.hands, "elapsed_s": elapsed,
+        "mode": "hands" if hands else "sessions",
+        "engine": engine,
+        "players": n,
+        "bots": list(bots),
+        "rules": rules.to_dict(),
+        "seed": seed,
+        "hands": st.hands,
+        "elapsed_s": elapsed,
         "hands_per_s": st.hands / elapsed if elapsed > 0 else None,
         "positions": positions,
-        "pot": {"played_hands": played, "mean": pot_mean, "p50": _quantile(st.pot_hist, 0.5),
-                "p90": _quantile(st.pot_hist, 0.9), "p99": _quantile(st.pot_hist, 0.99),
-                "histogram": {str(i): int(v) for i, v in enumerate(st.pot_hist) if v},
-                "histogram_note": f"pot P of played hands; the last bin holds P >= {K.POT_BINS - 1}"},
+        "pot": {
+            "played_hands": played,
+            "mean": pot_mean,
+            "p50": _quantile(st.pot_hist, 0.5),
+            "p90": _quantile(st.pot_hist, 0.9),
+            "p99": _quantile(st.pot_hist, 0.99),
+            "histogram": {str(i): int(v) for i, v in enumerate(st.pot_hist) if v},
+            "histogram_note": f"pot P of played hands; the last bin holds P >= {K.POT_BINS - 1}",
+        },
         "split_rate": st.split / st.hands if st.hands else 0.0,
         "carry_over_rate": st.carry / st.hands if st.hands else 0.0,
         "walkover_rate": st.walkover / st.hands if st.hands else 0.0,
@@ -373,10 +407,14 @@ def summarize(st: Stats, rules: Rules, bots: Sequence[str], hands: int, sessions
     }
     if sessions:
         count = st.sessions
-        out["sessions"] = {"count": count, "mean_hands": float(_length_sum(st.session_len) / count) if count else 0.0,
-                           "median_hands": _length_median(st.session_len) if count else 0.0,
-                           "p90_hands": _length_quantile(st.session_len, 0.9) if count else 0.0,
-                           "max_hands": max(st.session_len) if count else 0, "end_reasons": st.end_reasons}
+        out["sessions"] = {
+            "count": count,
+            "mean_hands": float(_length_sum(st.session_len) / count) if count else 0.0,
+            "median_hands": _length_median(st.session_len) if count else 0.0,
+            "p90_hands": _length_quantile(st.session_len, 0.9) if count else 0.0,
+            "max_hands": max(st.session_len) if count else 0,
+            "end_reasons": st.end_reasons,
+        }
     return out
 
 
@@ -426,8 +464,17 @@ def write_out(summary: dict, path: str) -> None:
         w = csv.writer(f)
         w.writerow(["table", "key", "in_rate", "bete_rate_when_in", "bete_rate", "counters_per_hand", "ci95"])
         for p in summary["positions"]:
-            w.writerow(["position", p["position"], f"{p['in_rate']:.6f}", f"{p['bete_rate_when_in']:.6f}",
-                        f"{p['bete_rate']:.6f}", "", ""])
+            w.writerow(
+                [
+                    "position",
+                    p["position"],
+                    f"{p['in_rate']:.6f}",
+                    f"{p['bete_rate_when_in']:.6f}",
+                    f"{p['bete_rate']:.6f}",
+                    "",
+                    "",
+                ]
+            )
         for b in summary["bots_summary"]:
             w.writerow(["bot", b["bot"], "", "", "", f"{b['counters_per_hand']:.6f}", f"{b['ci95']:.6f}"])
         for k in ("split_rate", "carry_over_rate", "walkover_rate", "thrown_in_rate"):

@@ -49,13 +49,13 @@ a run resumed from its checkpoint gives the same policy as one uninterrupted.
 from __future__ import annotations
 
 import json
-from itertools import combinations
 import math
 import os
 import time
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from pathlib import Path
-from typing import Any, Callable, Sequence
+from itertools import combinations
+from typing import Any
 
 import numpy as np
 
@@ -66,15 +66,42 @@ from ramsli.hand import Action, Hand
 from ramsli.lab import kernel as K
 from ramsli.lab import solve_kernel as S
 from ramsli.lab.equilibrium import (
-    ABSTRACTION, N_BUCKETS, Policy, PolicyError, bucket, bucket_features, default_policy, history_bits, load_policy,
+    ABSTRACTION,
+    N_BUCKETS,
+    Policy,
+    PolicyError,
+    bucket,
+    bucket_features,
+    default_policy,
+    history_bits,
+    load_policy,
     node_index,
 )
 from ramsli.lab.limits import LimitError, check_counters, check_seed
 from ramsli.lab.odds import OddsError, parse_query
 from ramsli.rules import Rules
 
-__all__ = ["SolveError", "SampledDeals", "deal_sample", "solve", "SolveResult", "exploit", "policy_sigma",
-           "ask", "hand_advantage", "load_policy", "check_game", "measure", "mean_ci", "run_cfr", "new_state", "average", "CHECKPOINT_VERSION", "BR_OFFSET", "EVAL_OFFSET"]
+__all__ = [
+    "SolveError",
+    "SampledDeals",
+    "deal_sample",
+    "solve",
+    "SolveResult",
+    "exploit",
+    "policy_sigma",
+    "ask",
+    "hand_advantage",
+    "load_policy",
+    "check_game",
+    "measure",
+    "mean_ci",
+    "run_cfr",
+    "new_state",
+    "average",
+    "CHECKPOINT_VERSION",
+    "BR_OFFSET",
+    "EVAL_OFFSET",
+]
 
 #: checkpoint format version
 CHECKPOINT_VERSION = 1
@@ -124,9 +151,24 @@ def _table_chunk(rules_dict: dict, n: int, seed: int, start: int, count: int, po
     cards = np.empty((count, n, 5), np.int8)
     tus = np.empty(count, np.int8)
     fine = np.empty((count, n), np.int64)
-    S.deal_tables(seed, start, count, n, K.base_deck(rules), K.pack_rules(rules), np.zeros(n, np.int64),
-                  np.full(n, rules.starting_stack, np.int64), pot, pay, bucket_, tips, cards, tus, fine,
-                  K._chunks(count))
+    S.deal_tables(
+        seed,
+        start,
+        count,
+        n,
+        K.base_deck(rules),
+        K.pack_rules(rules),
+        np.zeros(n, np.int64),
+        np.full(n, rules.starting_stack, np.int64),
+        pot,
+        pay,
+        bucket_,
+        tips,
+        cards,
+        tus,
+        fine,
+        K._chunks(count),
+    )
     return pay, bucket_, tips, cards, tus, fine
 
 
@@ -151,21 +193,38 @@ class SampledDeals:
     def __len__(self) -> int:
         return len(self.pay)
 
-    def part(self, lo: int, hi: int) -> "SampledDeals":
+    def part(self, lo: int, hi: int) -> SampledDeals:
         """Deals ``lo .. hi-1``."""
-        return SampledDeals(self.pay[lo:hi], self.bucket[lo:hi], self.tips[lo:hi], self.cards[lo:hi],
-                            self.turn_up[lo:hi], self.weight[lo:hi], None if self.fine is None else self.fine[lo:hi])
+        return SampledDeals(
+            self.pay[lo:hi],
+            self.bucket[lo:hi],
+            self.tips[lo:hi],
+            self.cards[lo:hi],
+            self.turn_up[lo:hi],
+            self.weight[lo:hi],
+            None if self.fine is None else self.fine[lo:hi],
+        )
 
 
-def deal_sample(rules: Rules, n: int, seed: int, start: int, count: int, pot: int = 0,
-                runner: Runner | None = None, progress: Callable[[int], None] | None = None) -> SampledDeals:
+def deal_sample(
+    rules: Rules,
+    n: int,
+    seed: int,
+    start: int,
+    count: int,
+    pot: int = 0,
+    runner: Runner | None = None,
+    progress: Callable[[int], None] | None = None,
+) -> SampledDeals:
     """Deal hands ``start .. start+count-1`` of ``seed`` and play each under every declaration mask.
 
     The work is cut into tasks of :data:`CHUNK` deals played on ``runner`` (default: this process);
     the result is the same wherever they run. ``progress(deals)`` is called as tasks finish.
     """
     runner = runner or LocalRunner(1)
-    work = [(rules.to_dict(), n, seed, s, min(CHUNK, start + count - s), pot) for s in range(start, start + count, CHUNK)]
+    work = [
+        (rules.to_dict(), n, seed, s, min(CHUNK, start + count - s), pot) for s in range(start, start + count, CHUNK)
+    ]
     res = run_chunks(runner, _table_chunk, work, on_done=(lambda k, r: progress(len(r[0]))) if progress else None)
     if not res:
         z = _table_chunk(rules.to_dict(), n, seed, start, 0, pot)
@@ -196,17 +255,31 @@ class SolveResult:
 
 
 def _config(rules: Rules, n: int, seed: int, deals: int, batch: int, pot: int) -> dict[str, Any]:
-    return {"rules": rules.to_dict(), "players": n, "seed": seed, "deals": deals, "batch": batch, "pot": pot,
-            "abstraction": ABSTRACTION, "play_policy": "tips"}
+    return {
+        "rules": rules.to_dict(),
+        "players": n,
+        "seed": seed,
+        "deals": deals,
+        "batch": batch,
+        "pot": pot,
+        "abstraction": ABSTRACTION,
+        "play_policy": "tips",
+    }
 
 
-def _save_checkpoint(path: str | os.PathLike, cfg: dict, t: int, state: dict[str, np.ndarray],
-                     snapshots: dict[int, np.ndarray]) -> None:
+def _save_checkpoint(
+    path: str | os.PathLike, cfg: dict, t: int, state: dict[str, np.ndarray], snapshots: dict[int, np.ndarray]
+) -> None:
     tmp = f"{path}.tmp.npz"
-    np.savez(tmp, version=np.int64(CHECKPOINT_VERSION), config=np.array(json.dumps(cfg, sort_keys=True)),
-             t=np.int64(t), snap_t=np.array(sorted(snapshots), np.int64),
-             snaps=np.array([snapshots[k] for k in sorted(snapshots)]).reshape(len(snapshots), len(state["sigma"])),
-             **state)
+    np.savez(
+        tmp,
+        version=np.int64(CHECKPOINT_VERSION),
+        config=np.array(json.dumps(cfg, sort_keys=True)),
+        t=np.int64(t),
+        snap_t=np.array(sorted(snapshots), np.int64),
+        snaps=np.array([snapshots[k] for k in sorted(snapshots)]).reshape(len(snapshots), len(state["sigma"])),
+        **state,
+    )
     os.replace(tmp, path)
 
 
@@ -226,8 +299,10 @@ def _load_checkpoint(path: str | os.PathLike, cfg: dict) -> tuple[int, dict[str,
         raise SolveError(f"--checkpoint {path}: version {version}; this ramsli reads {CHECKPOINT_VERSION}")
     if saved != cfg:
         diff = [k for k in cfg if saved.get(k) != cfg[k]]
-        raise SolveError(f"--checkpoint {path} is of another solve (it differs in {', '.join(diff)}); resume "
-                         "with the same preset, rules, players, seed, --deals, --batch and --pot")
+        raise SolveError(
+            f"--checkpoint {path} is of another solve (it differs in {', '.join(diff)}); resume "
+            "with the same preset, rules, players, seed, --deals, --batch and --pot"
+        )
     return t, state, snaps
 
 
@@ -236,11 +311,23 @@ def average(state: dict[str, np.ndarray]) -> np.ndarray:
     return np.where(norm > 0, state["ssum"] / np.where(norm > 0, norm, 1), 0.5)
 
 
-def solve(rules: Rules, n: int, iterations: int | None = 1000, time_s: float | None = None, seed: int = 0,
-          deals: int = 200_000, batch: int = 20_000, pot: int = 0, checkpoint: str | os.PathLike | None = None,
-          resume: bool = False, checkpoint_every: int = 100, snapshot_at: Sequence[int] = (),
-          runner: Runner | None = None, progress: Callable[[str, int, int], None] | None = None,
-          finish_deals: int = 100_000) -> SolveResult:
+def solve(
+    rules: Rules,
+    n: int,
+    iterations: int | None = 1000,
+    time_s: float | None = None,
+    seed: int = 0,
+    deals: int = 200_000,
+    batch: int = 20_000,
+    pot: int = 0,
+    checkpoint: str | os.PathLike | None = None,
+    resume: bool = False,
+    checkpoint_every: int = 100,
+    snapshot_at: Sequence[int] = (),
+    runner: Runner | None = None,
+    progress: Callable[[str, int, int], None] | None = None,
+    finish_deals: int = 100_000,
+) -> SolveResult:
     """Compute an approximate equilibrium of the declaration stage (see the module text).
 
     Args:
@@ -280,16 +367,29 @@ def solve(rules: Rules, n: int, iterations: int | None = 1000, time_s: float | N
     if resume:
         t, state, snapshots = _load_checkpoint(checkpoint, cfg)
     t0 = time.perf_counter()
-    sample = deal_sample(rules, n, seed, 0, deals, pot, runner,
-                         progress=(lambda k: progress("deal", k, deals)) if progress else None)
+    sample = deal_sample(
+        rules, n, seed, 0, deals, pot, runner, progress=(lambda k: progress("deal", k, deals)) if progress else None
+    )
+
     def on_iter(t_: int) -> None:
         if progress:
             progress("solve", t_, iterations or 0)
         if checkpoint is not None and checkpoint_every > 0 and t_ % checkpoint_every == 0:
             _save_checkpoint(checkpoint, cfg, t_, state, snapshots)
 
-    t = run_cfr(state, sample, n, forced, t, iterations, batch, time_limit=None if time_s is None else t0 + time_s,
-                snapshot_at=snapshot_at, snapshots=snapshots, on_iter=on_iter)
+    t = run_cfr(
+        state,
+        sample,
+        n,
+        forced,
+        t,
+        iterations,
+        batch,
+        time_limit=None if time_s is None else t0 + time_s,
+        snapshot_at=snapshot_at,
+        snapshots=snapshots,
+        on_iter=on_iter,
+    )
     if checkpoint is not None:
         _save_checkpoint(checkpoint, cfg, t, state, snapshots)
     sigma = average(state)
@@ -304,30 +404,57 @@ def solve(rules: Rules, n: int, iterations: int | None = 1000, time_s: float | N
         sigma = sigma.copy()
         sigma[off] = np.where(cfv[off, 3] > 0, 1.0, np.where(cfv[off, 3] < 0, 0.0, sigma[off]))
         if forced:
-            sigma[((1 << (n - 1)) - 1) * S.NB:(1 << (n - 1)) * S.NB] = 1.0
+            sigma[((1 << (n - 1)) - 1) * S.NB : (1 << (n - 1)) * S.NB] = 1.0
         cnt = _bucket_counts(fresh, n)
         adv = np.where(reach > 0, cond, np.where(cnt > 0, cfv[:, 3] / np.maximum(cnt, 1), 0.0))
-    policy = Policy(players=n, rules=rules, p_in=sigma.reshape(nodes, S.NB).tolist(),
-                    advantage=None if adv is None else adv.reshape(nodes, S.NB).tolist(),
-                    play_policy="tips", stacks=rules.starting_stack, pot=pot,
-                    solver={"algorithm": "CFR+ (chance-sampled, linear averaging)", "iterations": t, "seed": seed,
-                            "deals": deals, "batch": batch, "finish_deals": finish_deals})
+    policy = Policy(
+        players=n,
+        rules=rules,
+        p_in=sigma.reshape(nodes, S.NB).tolist(),
+        advantage=None if adv is None else adv.reshape(nodes, S.NB).tolist(),
+        play_policy="tips",
+        stacks=rules.starting_stack,
+        pot=pot,
+        solver={
+            "algorithm": "CFR+ (chance-sampled, linear averaging)",
+            "iterations": t,
+            "seed": seed,
+            "deals": deals,
+            "batch": batch,
+            "finish_deals": finish_deals,
+        },
+    )
     return SolveResult(policy, t, time.perf_counter() - t0, sigma, snapshots)
 
 
 def new_state(n: int, forced: bool) -> dict[str, np.ndarray]:
     """A fresh CFR+ state for ``n`` positions: P(in) 0.5 everywhere (1 where the dealer is forced in)."""
     ni = ((1 << n) - 1) * S.NB
-    state = {"sigma": np.full(ni, 0.5), "regret": np.zeros((ni, 2)), "ssum": np.zeros(ni), "norm": np.zeros(ni),
-             "reach_mass": np.zeros(ni)}
+    state = {
+        "sigma": np.full(ni, 0.5),
+        "regret": np.zeros((ni, 2)),
+        "ssum": np.zeros(ni),
+        "norm": np.zeros(ni),
+        "reach_mass": np.zeros(ni),
+    }
     if forced:
-        state["sigma"][((1 << (n - 1)) - 1) * S.NB:(1 << (n - 1)) * S.NB] = 1.0
+        state["sigma"][((1 << (n - 1)) - 1) * S.NB : (1 << (n - 1)) * S.NB] = 1.0
     return state
 
 
-def run_cfr(state: dict[str, np.ndarray], sample: SampledDeals, n: int, forced: bool, t: int,
-            iterations: int | None, batch: int, time_limit: float | None = None, snapshot_at: Sequence[int] = (),
-            snapshots: dict[int, np.ndarray] | None = None, on_iter: Callable[[int], None] | None = None) -> int:
+def run_cfr(
+    state: dict[str, np.ndarray],
+    sample: SampledDeals,
+    n: int,
+    forced: bool,
+    t: int,
+    iterations: int | None,
+    batch: int,
+    time_limit: float | None = None,
+    snapshot_at: Sequence[int] = (),
+    snapshots: dict[int, np.ndarray] | None = None,
+    on_iter: Callable[[int], None] | None = None,
+) -> int:
     """CFR+ iterations ``t+1 .. iterations`` over ``sample`` (block ``(t-1) mod blocks`` of ``batch`` deals at
     iteration ``t``), updating ``state`` in place; stops early at ``time.perf_counter() >= time_limit``.
     Returns the last iteration done. The average strategy is :func:`average`."""
@@ -338,8 +465,20 @@ def run_cfr(state: dict[str, np.ndarray], sample: SampledDeals, n: int, forced: 
             break
         part = sample.part((t % blocks) * batch, (t % blocks + 1) * batch)
         t += 1
-        S.cfr_batch(part.pay, part.bucket, part.weight, state["sigma"], state["regret"], state["ssum"],
-                    state["norm"], state["reach_mass"], float(t), n, S.NB, forced)
+        S.cfr_batch(
+            part.pay,
+            part.bucket,
+            part.weight,
+            state["sigma"],
+            state["regret"],
+            state["ssum"],
+            state["norm"],
+            state["reach_mass"],
+            float(t),
+            n,
+            S.NB,
+            forced,
+        )
         if snapshots is not None and t in snap_set:
             snapshots[t] = average(state)
         if on_iter is not None:
@@ -355,7 +494,7 @@ def _bucket_counts(deals: SampledDeals, n: int) -> np.ndarray:
         c = np.bincount(deals.bucket[:, d], minlength=S.NB).astype(float)
         for h in range(1 << d):
             node = (1 << d) - 1 + h
-            out[node * S.NB:(node + 1) * S.NB] = c
+            out[node * S.NB : (node + 1) * S.NB] = c
     return out
 
 
@@ -373,7 +512,7 @@ def policy_sigma(policy: Policy, n: int, forced: bool = True) -> np.ndarray:
         raise SolveError(f"the policy is for {policy.players} players, not {n}")
     sigma = np.array(policy.p_in, np.float64).reshape(-1)
     if forced:
-        sigma[((1 << (n - 1)) - 1) * S.NB:(1 << (n - 1)) * S.NB] = 1.0
+        sigma[((1 << (n - 1)) - 1) * S.NB : (1 << (n - 1)) * S.NB] = 1.0
     return sigma
 
 
@@ -383,8 +522,21 @@ def _br_cfv(deals: SampledDeals, kind: int, sigma, given, n: int, forced: bool, 
     cfv = np.zeros((nodes * nbr, 4))
     sig = np.zeros(1) if sigma is None else sigma
     giv = np.zeros((1, 1)) if given is None else given
-    S.br_values(deals.pay, deals.bucket, deals.tips, giv, deals.weight, kind, sig, n, S.NB, forced,
-                deals.fine if fine else deals.bucket, nbr, cfv)
+    S.br_values(
+        deals.pay,
+        deals.bucket,
+        deals.tips,
+        giv,
+        deals.weight,
+        kind,
+        sig,
+        n,
+        S.NB,
+        forced,
+        deals.fine if fine else deals.bucket,
+        nbr,
+        cfv,
+    )
     return cfv
 
 
@@ -439,10 +591,20 @@ def _policy_kind(spec, rules: Rules, n: int):
     return 2, None, str(spec), str(spec)
 
 
-def exploit(spec, rules: Rules, n: int, seed: int = 0, br_deals: int = 200_000, eval_deals: int = 100_000,
-            pot: int = 0, runner: Runner | None = None, progress: Callable[[str, int, int], None] | None = None,
-            br_sample: SampledDeals | None = None, eval_sample: SampledDeals | None = None,
-            fine: bool = False) -> dict[str, Any]:
+def exploit(
+    spec,
+    rules: Rules,
+    n: int,
+    seed: int = 0,
+    br_deals: int = 200_000,
+    eval_deals: int = 100_000,
+    pot: int = 0,
+    runner: Runner | None = None,
+    progress: Callable[[str, int, int], None] | None = None,
+    br_sample: SampledDeals | None = None,
+    eval_sample: SampledDeals | None = None,
+    fine: bool = False,
+) -> dict[str, Any]:
     """Estimate how many counters per hand a best-responding seat gains against ``spec`` (see the module text).
 
     Args:
@@ -469,16 +631,40 @@ def exploit(spec, rules: Rules, n: int, seed: int = 0, br_deals: int = 200_000, 
     forced = bool(rules.dealer_forced)
     nodes = (1 << n) - 1
     if br_sample is None:
-        br_sample = deal_sample(rules, n, seed, BR_OFFSET, br_deals, pot, runner,
-                                progress=(lambda k: progress("deal", k, br_deals + eval_deals)) if progress else None)
+        br_sample = deal_sample(
+            rules,
+            n,
+            seed,
+            BR_OFFSET,
+            br_deals,
+            pot,
+            runner,
+            progress=(lambda k: progress("deal", k, br_deals + eval_deals)) if progress else None,
+        )
     if eval_sample is None:
-        eval_sample = deal_sample(rules, n, seed, EVAL_OFFSET, eval_deals, pot, runner,
-                                  progress=(lambda k: progress("deal", k, br_deals + eval_deals)) if progress else None)
+        eval_sample = deal_sample(
+            rules,
+            n,
+            seed,
+            EVAL_OFFSET,
+            eval_deals,
+            pot,
+            runner,
+            progress=(lambda k: progress("deal", k, br_deals + eval_deals)) if progress else None,
+        )
     giv_br = bot_node_probs(bot, rules, br_sample, n, seed) if kind == 2 else None
     giv_ev = bot_node_probs(bot, rules, eval_sample, n, seed + 1) if kind == 2 else None
     m = measure(kind, sigma, br_sample, eval_sample, n, forced, giv_br, giv_ev, fine=fine)
-    return {"policy": name, "players": n, "rules": rules.diff(), "responder": "fine" if fine else "abstraction", **{k: v for k, v in m.items() if k != "br"}, "seed": seed, "nodes": nodes,
-            "abstraction": ABSTRACTION}
+    return {
+        "policy": name,
+        "players": n,
+        "rules": rules.diff(),
+        "responder": "fine" if fine else "abstraction",
+        **{k: v for k, v in m.items() if k != "br"},
+        "seed": seed,
+        "nodes": nodes,
+        "abstraction": ABSTRACTION,
+    }
 
 
 def mean_ci(x: np.ndarray) -> dict[str, float]:
@@ -487,8 +673,17 @@ def mean_ci(x: np.ndarray) -> dict[str, float]:
     return {"mean": float(x.mean()), "ci95": half}
 
 
-def measure(kind: int, sigma, br_sample: SampledDeals, eval_sample: SampledDeals, n: int, forced: bool,
-            given_br=None, given_eval=None, fine: bool = False) -> dict[str, Any]:
+def measure(
+    kind: int,
+    sigma,
+    br_sample: SampledDeals,
+    eval_sample: SampledDeals,
+    n: int,
+    forced: bool,
+    given_br=None,
+    given_eval=None,
+    fine: bool = False,
+) -> dict[str, Any]:
     """Fit a best response per position on ``br_sample`` and measure its gain on ``eval_sample``.
 
     ``kind`` 0: ``sigma`` is P(in) per infoset; 1: the tips policy; 2: P(in) per deal and node given
@@ -501,21 +696,45 @@ def measure(kind: int, sigma, br_sample: SampledDeals, eval_sample: SampledDeals
     br = (cfv[:, 0] > cfv[:, 1]).astype(np.float64)
     gain = np.empty((len(eval_sample), n))
     base = np.empty((len(eval_sample), n))
-    S.eval_gain(eval_sample.pay, eval_sample.bucket, eval_sample.tips,
-                np.zeros((1, 1)) if given_eval is None else given_eval, kind,
-                np.zeros(1) if sigma is None else sigma, br, n, S.NB, forced,
-                eval_sample.fine if fine else eval_sample.bucket, S.NBF if fine else S.NB, gain, base)
-    return {"exploitability": mean_ci(gain.mean(axis=1)), "per_position": [mean_ci(gain[:, d]) for d in range(n)],
-            "value": [float(v) for v in base.mean(axis=0)], "br": br, "br_deals": len(br_sample),
-            "eval_deals": len(eval_sample)}
+    S.eval_gain(
+        eval_sample.pay,
+        eval_sample.bucket,
+        eval_sample.tips,
+        np.zeros((1, 1)) if given_eval is None else given_eval,
+        kind,
+        np.zeros(1) if sigma is None else sigma,
+        br,
+        n,
+        S.NB,
+        forced,
+        eval_sample.fine if fine else eval_sample.bucket,
+        S.NBF if fine else S.NB,
+        gain,
+        base,
+    )
+    return {
+        "exploitability": mean_ci(gain.mean(axis=1)),
+        "per_position": [mean_ci(gain[:, d]) for d in range(n)],
+        "value": [float(v) for v in base.mean(axis=0)],
+        "br": br,
+        "br_deals": len(br_sample),
+        "eval_deals": len(eval_sample),
+    }
 
 
 # ---------------------------------------------------------------------------
 # the player's question
 
 
-def hand_advantage(policy: Policy, mine: Sequence[Card], turn_up: Card, position: int, history: int,
-                   samples: int = 20_000, seed: int = 0) -> dict[str, Any]:
+def hand_advantage(
+    policy: Policy,
+    mine: Sequence[Card],
+    turn_up: Card,
+    position: int,
+    history: int,
+    samples: int = 20_000,
+    seed: int = 0,
+) -> dict[str, Any]:
     """The counters ``in`` gains over ``out`` for this very hand (not its bucket) at ``position`` (0-based)
     after ``history``, against everyone else playing ``policy``.
 
@@ -525,13 +744,29 @@ def hand_advantage(policy: Policy, mine: Sequence[Card], turn_up: Card, position
     interval is the ratio estimator's normal one; ``effective`` is the reach-weighted sample size).
     """
     rules, n = policy.rules, policy.players
-    unknown = np.array(sorted(c.index for c in make_deck(rules.deck, rules.jokers) if c not in mine and c != turn_up),
-                       np.int64)
+    unknown = np.array(
+        sorted(c.index for c in make_deck(rules.deck, rules.jokers) if c not in mine and c != turn_up), np.int64
+    )
     pay = np.empty((samples, 1 << n, n), np.float32)
     bkt = np.empty((samples, n), np.int64)
-    S.hand_tables(seed, 0, samples, n, position, np.array([c.index for c in mine], np.int64), turn_up.index, unknown,
-                  K.base_deck(rules), K.pack_rules(rules), np.zeros(n, np.int64),
-                  np.full(n, policy.stacks, np.int64), policy.pot, pay, bkt, K._chunks(samples))
+    S.hand_tables(
+        seed,
+        0,
+        samples,
+        n,
+        position,
+        np.array([c.index for c in mine], np.int64),
+        turn_up.index,
+        unknown,
+        K.base_deck(rules),
+        K.pack_rules(rules),
+        np.zeros(n, np.int64),
+        np.full(n, policy.stacks, np.int64),
+        policy.pot,
+        pay,
+        bkt,
+        K._chunks(samples),
+    )
     nodes = (1 << n) - 1
     reach = np.empty((samples, nodes))
     adv = np.empty((samples, nodes))
@@ -548,8 +783,16 @@ def hand_advantage(policy: Policy, mine: Sequence[Card], turn_up: Card, position
     return {"mean": mean, "ci95": half, "samples": samples, "effective": float(w * w / (r * r).sum())}
 
 
-def ask(policy: Policy, cards: str, turn_up: str, position: int, before: Sequence[str] | None = None,
-        ins_before: int | None = None, samples: int = 0, seed: int = 0) -> dict[str, Any]:
+def ask(
+    policy: Policy,
+    cards: str,
+    turn_up: str,
+    position: int,
+    before: Sequence[str] | None = None,
+    ins_before: int | None = None,
+    samples: int = 0,
+    seed: int = 0,
+) -> dict[str, Any]:
     """The equilibrium's answer for one hand: P(in) and the size of the mistake of the other choice.
 
     Args:
@@ -592,15 +835,30 @@ def ask(policy: Policy, cards: str, turn_up: str, position: int, before: Sequenc
         p = policy.prob_in(d, h, b)
         forced = rules.dealer_forced and d == n - 1 and h == 0
         adv = policy.advantage_of(d, h, b)
-        ans = {"before": hist, "p_in": 1.0 if forced else p, "forced_in": forced,
-               "advantage": adv, "mistake": None if adv is None or forced else abs(adv)}
+        ans = {
+            "before": hist,
+            "p_in": 1.0 if forced else p,
+            "forced_in": forced,
+            "advantage": adv,
+            "mistake": None if adv is None or forced else abs(adv),
+        }
         if samples > 0 and not forced:
             ans["hand"] = hand_advantage(policy, mine, tu, d, h, samples, seed)
         answers.append(ans)
-    return {"cards": " ".join(str(c) for c in mine), "turn_up": str(tu), "position": position, "players": n,
-            "bucket": bucket(mine, tu, rules), "features": dict(zip(
+    return {
+        "cards": " ".join(str(c) for c in mine),
+        "turn_up": str(tu),
+        "position": position,
+        "players": n,
+        "bucket": bucket(mine, tu, rules),
+        "features": dict(
+            zip(
                 ("trumps", "best_trump_class", "trumps_eff_rank_le1", "side_aces", "side_kings"),
-                bucket_features(mine, tu, rules))), "answers": answers}
+                bucket_features(mine, tu, rules),
+            )
+        ),
+        "answers": answers,
+    }
 
 
 def make_runner(scheduler: str | None, jobs: int = 1) -> Runner:

@@ -29,11 +29,35 @@ import numpy as np
 from numba import njit, prange
 
 from ramsli.lab.kernel import (
-    N_DECISIONS, P_FIRST_BATCH, TIPS, _RANK, _SUIT, _deal, _gen_hand, _hand, _start, _tips_declare, _uniform,
+    _RANK,
+    _SUIT,
+    N_DECISIONS,
+    P_FIRST_BATCH,
+    TIPS,
+    _deal,
+    _gen_hand,
+    _hand,
+    _start,
+    _tips_declare,
+    _uniform,
 )
 
-__all__ = ["N_FEATURES", "NB", "NBF", "fine_bucket_of", "bucket_of", "deal_tables", "cfr_batch", "node_probs_table", "node_probs_tips",
-           "br_values", "eval_gain", "tree_values", "node_advantages", "hand_tables"]
+__all__ = [
+    "N_FEATURES",
+    "NB",
+    "NBF",
+    "fine_bucket_of",
+    "bucket_of",
+    "deal_tables",
+    "cfr_batch",
+    "node_probs_table",
+    "node_probs_tips",
+    "br_values",
+    "eval_gain",
+    "tree_values",
+    "node_advantages",
+    "hand_tables",
+]
 
 #: the bucket radix: trumps 0..5, best trump class 0..4, trumps of effective rank <= 1 (0..2),
 #: side aces 0..2+, side kings 0..2+
@@ -131,8 +155,7 @@ def fine_bucket_of(hand, hl, trump, turn_up, base):
 
 
 @njit(cache=True, error_model="numpy", parallel=True)
-def deal_tables(seed, start, count, n, base, prm, var, stacks0, pot0, pay, bucket, tips, cards, turn_ups, fine,
-                chunks):
+def deal_tables(seed, start, count, n, base, prm, var, stacks0, pot0, pay, bucket, tips, cards, turn_ups, fine, chunks):
     """Deal hands ``start .. start+count-1`` of ``seed`` and play each under every declaration mask.
 
     Writes ``pay[i, mask, d]`` (float32, counters of position ``d``), ``bucket[i, d]`` and
@@ -188,8 +211,27 @@ def deal_tables(seed, start, count, n, base, prm, var, stacks0, pot0, pay, bucke
                     st[s] = stacks0[s]
                     for q in range(5):
                         hands[s, q] = dealt[s, q]
-                _hand(n, seated, dealer, st, pot0, hands, hl, trump, u, prm, pol, var, f,
-                      tw, tricks, decl, tgt, bete, scratch)
+                _hand(
+                    n,
+                    seated,
+                    dealer,
+                    st,
+                    pot0,
+                    hands,
+                    hl,
+                    trump,
+                    u,
+                    prm,
+                    pol,
+                    var,
+                    f,
+                    tw,
+                    tricks,
+                    decl,
+                    tgt,
+                    bete,
+                    scratch,
+                )
                 for p in range(n):
                     s = order[p]
                     pay[i, m, p] = st[s] - stacks0[s]
@@ -485,7 +527,26 @@ def hand_tables(seed, start, count, n, me, mine, turn_up, unknown, base, prm, va
                     st[s] = stacks0[s]
                     for q in range(5):
                         hands[s, q] = dealt[s, q]
-                _hand(n, seated, dealer, st, pot0, hands, hl, trump, u, prm, pol, var, f,
-                      tw, tricks, decl, tgt, bete, scratch)
+                _hand(
+                    n,
+                    seated,
+                    dealer,
+                    st,
+                    pot0,
+                    hands,
+                    hl,
+                    trump,
+                    u,
+                    prm,
+                    pol,
+                    var,
+                    f,
+                    tw,
+                    tricks,
+                    decl,
+                    tgt,
+                    bete,
+                    scratch,
+                )
                 for s in range(n):
                     pay[i, m, s] = st[s] - stacks0[s]

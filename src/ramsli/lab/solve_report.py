@@ -16,8 +16,9 @@ from __future__ import annotations
 
 import json
 import time
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Any, Sequence
+from typing import Any
 
 import numpy as np
 
@@ -32,9 +33,15 @@ __all__ = ["CONFIGS", "SIZES", "write_report", "render_report", "tips_clauses", 
 
 #: (preset, players, carry-in pot) of the report. With an empty pot, pot-bete at 5 players is the
 #: traditional game (the bete is the pot of 5 antes), so it is also solved after a carry-over of 5.
-CONFIGS: tuple[tuple[str, int, int], ...] = (("traditional", 3, 0), ("traditional", 4, 0), ("traditional", 5, 0),
-                                             ("traditional", 6, 0), ("double-penalty", 5, 0), ("pot-bete", 5, 0),
-                                             ("pot-bete", 5, 5))
+CONFIGS: tuple[tuple[str, int, int], ...] = (
+    ("traditional", 3, 0),
+    ("traditional", 4, 0),
+    ("traditional", 5, 0),
+    ("traditional", 6, 0),
+    ("double-penalty", 5, 0),
+    ("pot-bete", 5, 0),
+    ("pot-bete", 5, 5),
+)
 #: sizes per number of players: solver deals, batch, iterations; best-response and evaluation deals
 SIZES: dict[int, dict[str, int]] = {
     2: dict(deals=100_000, batch=10_000, iterations=500, br=200_000, eval=200_000),
@@ -45,10 +52,10 @@ SIZES: dict[int, dict[str, int]] = {
 }
 CLAUSES = ("count", "path", "walkover", "no path")
 _CLAUSE_TEXT = {
-    "count": "three or more in before and the hand not strong: out (\"count the in declarations\")",
+    "count": 'three or more in before and the hand not strong: out ("count the in declarations")',
     "path": "a realistic path to a trick (top trump, side ace, trump + side king, two trumps to the J): in",
-    "walkover": "one in before, no path but a trump or a side king: in (\"do not hand a walkover\")",
-    "no path": "no path to a trick: out (\"three low non-trumps and a 7 of trump is a fold\")",
+    "walkover": 'one in before, no path but a trump or a side king: in ("do not hand a walkover")',
+    "no path": 'no path to a trick: out ("three low non-trumps and a 7 of trump is a fold")',
 }
 
 
@@ -111,14 +118,30 @@ def tips_clauses(deals: SV.SampledDeals, sigma: np.ndarray, n: int, forced: bool
             for ci, c in enumerate(CLAUSES):
                 m = clause == ci
                 w = r[m]
-                acc[c] += [w.sum(), (w * pin[m, node]).sum(), (w * (tip_adv[m] >= 0)).sum(),
-                           (w * np.maximum(-tip_adv[m], 0)).sum(), (w * tip_adv[m]).sum(), (w * tin[m]).sum()]
+                acc[c] += [
+                    w.sum(),
+                    (w * pin[m, node]).sum(),
+                    (w * (tip_adv[m] >= 0)).sum(),
+                    (w * np.maximum(-tip_adv[m], 0)).sum(),
+                    (w * tip_adv[m]).sum(),
+                    (w * tin[m]).sum(),
+                ]
         for c in CLAUSES:
             w, wp, wh, wc, wg, wt = acc[c]
             if w <= 0:
                 continue
-            rows.append({"position": d + 1, "clause": c, "share": w / total if total else 0.0, "tips_in": wt / w,
-                         "eq_in": wp / w, "holds": wh / w, "cost": wc / w, "gain": wg / w})
+            rows.append(
+                {
+                    "position": d + 1,
+                    "clause": c,
+                    "share": w / total if total else 0.0,
+                    "tips_in": wt / w,
+                    "eq_in": wp / w,
+                    "holds": wh / w,
+                    "cost": wc / w,
+                    "gain": wg / w,
+                }
+            )
     return rows
 
 
@@ -178,8 +201,13 @@ def _plots(folder: Path, results: list[dict], heat: np.ndarray, clause_rows: lis
         its = [s["iterations"] for s in r["snapshots"]]
         m = [s["exploitability"]["mean"] for s in r["snapshots"]]
         ci = [s["exploitability"]["ci95"] for s in r["snapshots"]]
-        line, = ax.plot(its, m, marker="o", ms=3, label=f"{r['preset']} {r['players']}p"
-                        + (f" pot {r['pot']}" if r.get("pot") else ""))
+        (line,) = ax.plot(
+            its,
+            m,
+            marker="o",
+            ms=3,
+            label=f"{r['preset']} {r['players']}p" + (f" pot {r['pot']}" if r.get("pot") else ""),
+        )
         ax.fill_between(its, np.array(m) - ci, np.array(m) + ci, color=line.get_color(), alpha=0.15)
         ax.axhline(r["tips"]["exploitability"]["mean"] / 10, color=line.get_color(), ls=":", lw=0.8)
     ax.set_xscale("log")
@@ -201,8 +229,11 @@ def _plots(folder: Path, results: list[dict], heat: np.ndarray, clause_rows: lis
         ax.bar(x + (j - 0.5) * 0.38, m, 0.38, yerr=ci, capsize=3, label=label)
         for xi, v in zip(x, m):
             ax.text(xi + (j - 0.5) * 0.38, max(v, 0) + 0.01, f"{v:.3f}", ha="center", fontsize=7)
-    ax.set_xticks(x, [f"{r['preset']}\n{r['players']}p" + (f" pot {r['pot']}" if r.get("pot") else "")
-                      for r in results], fontsize=7)
+    ax.set_xticks(
+        x,
+        [f"{r['preset']}\n{r['players']}p" + (f" pot {r['pot']}" if r.get("pot") else "") for r in results],
+        fontsize=7,
+    )
     ax.set_ylabel("counters per hand a best response gains")
     ax.set_title("Exploitability per policy (95% CI)")
     ax.legend()
@@ -257,10 +288,17 @@ def _fmt(s: dict, digits: int = 4) -> str:
     return f"{s['mean']:+.{digits}f} ± {s['ci95']:.{digits}f}"
 
 
-def write_report(path: str | Path, seed: int = 0, scheduler: str | None = None, quiet: bool = False,
-                 configs: Sequence[tuple[str, int]] = CONFIGS, sizes: dict[int, dict[str, int]] | None = None,
-                 policies_dir: str | Path | None = None, duplicate_deals: int = 0,
-                 command: str = "ramsli solve --report docs/solve.md") -> dict[str, Any]:
+def write_report(
+    path: str | Path,
+    seed: int = 0,
+    scheduler: str | None = None,
+    quiet: bool = False,
+    configs: Sequence[tuple[str, int]] = CONFIGS,
+    sizes: dict[int, dict[str, int]] | None = None,
+    policies_dir: str | Path | None = None,
+    duplicate_deals: int = 0,
+    command: str = "ramsli solve --report docs/solve.md",
+) -> dict[str, Any]:
     """Run the measurements and write the report to ``path`` with its plots in ``path``'s stem folder.
 
     Args:
@@ -292,8 +330,18 @@ def write_report(path: str | Path, seed: int = 0, scheduler: str | None = None, 
             forced = bool(rules.dealer_forced)
             t0 = time.perf_counter()
             snaps = sorted({int(x) for x in np.unique(np.geomspace(1, z["iterations"], 9).round())})
-            sol = SV.solve(rules, n, iterations=z["iterations"], seed=seed, deals=z["deals"], batch=z["batch"],
-                           pot=pot, snapshot_at=snaps, runner=runner, finish_deals=z["br"] // 2)
+            sol = SV.solve(
+                rules,
+                n,
+                iterations=z["iterations"],
+                seed=seed,
+                deals=z["deals"],
+                batch=z["batch"],
+                pot=pot,
+                snapshot_at=snaps,
+                runner=runner,
+                finish_deals=z["br"] // 2,
+            )
             t_solve = time.perf_counter() - t0
             if policies_dir is not None and pot == 0:
                 Path(policies_dir).mkdir(parents=True, exist_ok=True)
@@ -305,19 +353,28 @@ def write_report(path: str | Path, seed: int = 0, scheduler: str | None = None, 
             always = SV.measure(0, np.ones_like(sol.sigma), brs, evs, n, forced)
             tips_f = SV.measure(1, None, brs, evs, n, forced, fine=True)
             eq_f = SV.measure(0, sol.sigma, brs, evs, n, forced, fine=True)
-            snap_res = [{"iterations": t, **{k: v for k, v in SV.measure(0, s, brs, evs, n, forced).items()
-                                             if k != "br"}} for t, s in sorted(sol.snapshots.items())]
+            snap_res = [
+                {"iterations": t, **{k: v for k, v in SV.measure(0, s, brs, evs, n, forced).items() if k != "br"}}
+                for t, s in sorted(sol.snapshots.items())
+            ]
             rows = tips_clauses(evs, sol.sigma, n, forced)
             all_clauses[f"{preset}-{n}" + (f"-pot{pot}" if pot else "")] = rows
-            r = {"preset": preset, "players": n, "pot": pot, "sizes": z, "solve_seconds": t_solve,
-                 "seconds": time.perf_counter() - t0,
-                 "tips": {k: v for k, v in tips.items() if k != "br"},
-                 "equilibrium": {k: v for k, v in eq.items() if k != "br"},
-                 "always_in": {k: v for k, v in always.items() if k != "br"},
-                 "tips_fine": {k: v for k, v in tips_f.items() if k != "br"},
-                 "equilibrium_fine": {k: v for k, v in eq_f.items() if k != "br"},
-                 "snapshots": snap_res, "eq_in_rate": _in_rates(evs, sol.sigma, n, forced),
-                 "tips_in_rate": _tips_in_rates(evs.part(0, min(len(evs), 20_000)), n, forced)}
+            r = {
+                "preset": preset,
+                "players": n,
+                "pot": pot,
+                "sizes": z,
+                "solve_seconds": t_solve,
+                "seconds": time.perf_counter() - t0,
+                "tips": {k: v for k, v in tips.items() if k != "br"},
+                "equilibrium": {k: v for k, v in eq.items() if k != "br"},
+                "always_in": {k: v for k, v in always.items() if k != "br"},
+                "tips_fine": {k: v for k, v in tips_f.items() if k != "br"},
+                "equilibrium_fine": {k: v for k, v in eq_f.items() if k != "br"},
+                "snapshots": snap_res,
+                "eq_in_rate": _in_rates(evs, sol.sigma, n, forced),
+                "tips_in_rate": _tips_in_rates(evs.part(0, min(len(evs), 20_000)), n, forced),
+            }
             if preset == "traditional" and n == 5 or heat is None and n == max(c[1] for c in configs) and not pot:
                 heat = _heat(evs, sol.sigma, n, forced)
                 clause_rows = rows
@@ -328,8 +385,12 @@ def write_report(path: str | Path, seed: int = 0, scheduler: str | None = None, 
             say(f"{preset} {n}p pot {pot}: tips {_fmt(t_)}, equilibrium {_fmt(e)} ({r['seconds']:.0f} s)")
     duplicate = []
     if duplicate_deals > 0:
-        for seat, other in (("equilibrium", "montecarlo"), ("equilibrium", "tips"), ("equilibrium:play=tips", "tips"),
-                            ("montecarlo", "tips")):
+        for seat, other in (
+            ("equilibrium", "montecarlo"),
+            ("equilibrium", "tips"),
+            ("equilibrium:play=tips", "tips"),
+            ("montecarlo", "tips"),
+        ):
             res = run_tournament([seat] + [other] * 4, Rules(), duplicate_deals, seed=seed, duplicate=True)
             per = np.array(res.per_deal, float)
             diff = per[:, 0] - per[:, 1:].mean(axis=1)
@@ -337,8 +398,14 @@ def write_report(path: str | Path, seed: int = 0, scheduler: str | None = None, 
             duplicate.append({"seat": seat, "opponents": other, "difference": SV.mean_ci(diff), **d})
             say(f"duplicate {seat} vs {other}: {d['bots'][0]['mean']:+.3f}, difference {_fmt(SV.mean_ci(diff), 3)}")
     _plots(folder, results, heat, clause_rows, n_heat)
-    data = {"seed": seed, "results": results, "clauses": all_clauses, "duplicate": duplicate, "play_bot": PLAY_BOT,
-            "seconds": time.perf_counter() - t_start}
+    data = {
+        "seed": seed,
+        "results": results,
+        "clauses": all_clauses,
+        "duplicate": duplicate,
+        "play_bot": PLAY_BOT,
+        "seconds": time.perf_counter() - t_start,
+    }
     (folder / "results.json").write_text(json.dumps(data, indent=1, default=float) + "\n", encoding="utf-8")
     path.write_text(_markdown(data, folder.name, _answers(ask_policy, seed), command), encoding="utf-8")
     return data
@@ -346,134 +413,202 @@ def write_report(path: str | Path, seed: int = 0, scheduler: str | None = None, 
 
 def _answers(policy, seed: int) -> list[dict]:
     """The report's worked question: 9S KH 8D 7C 9C, third to speak after one in, every trump suit."""
-    return [SV.ask(policy, "9S KH 8D 7C 9C", tu, position=3, ins_before=1, samples=20_000, seed=seed)
-            for tu in ("7S", "7H", "7D", "8C")]
+    return [
+        SV.ask(policy, "9S KH 8D 7C 9C", tu, position=3, ins_before=1, samples=20_000, seed=seed)
+        for tu in ("7S", "7H", "7D", "8C")
+    ]
 
 
-def render_report(path: str | Path, policy_file: str | Path,
-                  command: str = "ramsli solve --report docs/solve.md") -> None:
+def render_report(
+    path: str | Path, policy_file: str | Path, command: str = "ramsli solve --report docs/solve.md"
+) -> None:
     """Write the report's Markdown again from its ``results.json`` (no measuring; the plots are kept),
     with the worked question answered by ``policy_file``."""
     path = Path(path)
     folder = path.with_suffix("")
     data = json.loads((folder / "results.json").read_text(encoding="utf-8"))
-    path.write_text(_markdown(data, folder.name, _answers(load_policy(policy_file), data["seed"]), command),
-                    encoding="utf-8")
+    path.write_text(
+        _markdown(data, folder.name, _answers(load_policy(policy_file), data["seed"]), command), encoding="utf-8"
+    )
 
 
 def _markdown(data: dict, folder: str, answers: list[dict], command: str) -> str:
     res = data["results"]
-    L = [f"# The in/out question, solved: a declaration equilibrium and its exploitability", "",
-         f"Generated by `{command}` (seed {data['seed']}, {data['seconds'] / 60:.0f} min on the shared 2-core "
-         f"machine); the numbers are also in [`{folder}/results.json`]({folder}/results.json). Code: "
-         "`ramsli.lab.solve` (solver, exploitability), `ramsli.lab.solve_kernel` (Numba), "
-         "`ramsli.lab.equilibrium` (policy files, buckets, the `equilibrium` bot), `ramsli.lab.solve_report`.", "",
-         "## What is solved", "",
-         "One hand of Ramsli from stacks of 20 and an empty pot: the seats declare in or out in order from the "
-         "dealer's left (R4.5, the dealer forced in when everyone before is out); the cards — and General Rams "
-         "and targets where those options are on — are played by the batch kernel's fixed **`tips` play "
-         "policy**. A seat's payoff is its stack after the hand minus before the ante (counters); counters left "
-         "in the pot for later hands count for nobody. **Not covered:** General Rams and target announcements "
-         "(they follow the tips policy), card play (fixed), carry-in pots other than `--pot`, and compulsory "
-         "Ramsli (nothing to declare).", "",
-         "**Abstraction.** A seat knows its hand, the turn-up and the declarations before it. The history is kept "
-         "whole; the hand is bucketed by the features the seeds' tips reason with, made turn-up aware: trumps "
-         "held (0–5); the *effective rank* of the best trump (how many higher trumps are neither in the hand nor "
-         "the turn-up: top, 2nd, 3rd, lower, none); how many trumps have effective rank 0–1; side aces (0, 1, "
-         "2+); side kings (0, 1, 2+) — 810 buckets. The effective rank is what makes a king of trump under a "
-         "turned-up ace a top trump. Suits other than trump are not told apart (voids and guards are not "
-         "seen): a finer abstraction would need more deals per bucket than two shared cores give.", "",
-         "**Algorithm.** CFR+ (regret matching+, linear averaging) with chance sampling: the kernel deals a "
-         "sample of deals and plays each under all 2^n declaration masks; each iteration updates the regrets "
-         "over one block of the sample. Infosets the average strategy never reaches take the best reply to it. "
-         "With more than two seats CFR carries no guarantee of reaching a Nash equilibrium, so the result is "
-         "judged by its measured exploitability.", "",
-         "**Exploitability.** Per position, a best response to the others playing the policy is fitted on one "
-         "sample of fresh deals — *within the abstraction*: it sees only its bucket and the history — and its "
-         "gain is measured on another sample of fresh deals; reported is the mean over the positions (a player "
-         "sitting at every position in turn), with a 95% interval over deals. The best response is therefore "
-         "a conservative estimate: a responder who sees more than the bucket could gain more.", "",
-         "## Exploitability per policy", "",
-         "| game | tips | computed equilibrium | ratio | always in | deals (solve / fit / measure) | time |",
-         "| --- | ---: | ---: | ---: | ---: | ---: | ---: |"]
+    L = [
+        "# The in/out question, solved: a declaration equilibrium and its exploitability",
+        "",
+        f"Generated by `{command}` (seed {data['seed']}, {data['seconds'] / 60:.0f} min on the shared 2-core "
+        f"machine); the numbers are also in [`{folder}/results.json`]({folder}/results.json). Code: "
+        "`ramsli.lab.solve` (solver, exploitability), `ramsli.lab.solve_kernel` (Numba), "
+        "`ramsli.lab.equilibrium` (policy files, buckets, the `equilibrium` bot), `ramsli.lab.solve_report`.",
+        "",
+        "## What is solved",
+        "",
+        "One hand of Ramsli from stacks of 20 and an empty pot: the seats declare in or out in order from the "
+        "dealer's left (R4.5, the dealer forced in when everyone before is out); the cards — and General Rams "
+        "and targets where those options are on — are played by the batch kernel's fixed **`tips` play "
+        "policy**. A seat's payoff is its stack after the hand minus before the ante (counters); counters left "
+        "in the pot for later hands count for nobody. **Not covered:** General Rams and target announcements "
+        "(they follow the tips policy), card play (fixed), carry-in pots other than `--pot`, and compulsory "
+        "Ramsli (nothing to declare).",
+        "",
+        "**Abstraction.** A seat knows its hand, the turn-up and the declarations before it. The history is kept "
+        "whole; the hand is bucketed by the features the seeds' tips reason with, made turn-up aware: trumps "
+        "held (0–5); the *effective rank* of the best trump (how many higher trumps are neither in the hand nor "
+        "the turn-up: top, 2nd, 3rd, lower, none); how many trumps have effective rank 0–1; side aces (0, 1, "
+        "2+); side kings (0, 1, 2+) — 810 buckets. The effective rank is what makes a king of trump under a "
+        "turned-up ace a top trump. Suits other than trump are not told apart (voids and guards are not "
+        "seen): a finer abstraction would need more deals per bucket than two shared cores give.",
+        "",
+        "**Algorithm.** CFR+ (regret matching+, linear averaging) with chance sampling: the kernel deals a "
+        "sample of deals and plays each under all 2^n declaration masks; each iteration updates the regrets "
+        "over one block of the sample. Infosets the average strategy never reaches take the best reply to it. "
+        "With more than two seats CFR carries no guarantee of reaching a Nash equilibrium, so the result is "
+        "judged by its measured exploitability.",
+        "",
+        "**Exploitability.** Per position, a best response to the others playing the policy is fitted on one "
+        "sample of fresh deals — *within the abstraction*: it sees only its bucket and the history — and its "
+        "gain is measured on another sample of fresh deals; reported is the mean over the positions (a player "
+        "sitting at every position in turn), with a 95% interval over deals. The best response is therefore "
+        "a conservative estimate: a responder who sees more than the bucket could gain more.",
+        "",
+        "## Exploitability per policy",
+        "",
+        "| game | tips | computed equilibrium | ratio | always in | deals (solve / fit / measure) | time |",
+        "| --- | ---: | ---: | ---: | ---: | ---: | ---: |",
+    ]
     for r in res:
         t, e, a = (r[k]["exploitability"] for k in ("tips", "equilibrium", "always_in"))
         ratio = e["mean"] / t["mean"] if t["mean"] > 0 else float("nan")
         z = r["sizes"]
-        L.append(f"| {_game(r)} | {_fmt(t)} | {_fmt(e)} | {ratio:.3f} | "
-                 f"{a['mean']:+.3f} | {z['deals']:,} / {z['br']:,} / {z['eval']:,} | {r['seconds']:.0f} s |")
-    L += ["", "Counters per hand a best-responding seat gains (95% CI). The aim was the computed policy at "
-          "most a tenth of the tips policy's: the *ratio* column. `always in` (everyone always in) is a "
-          "baseline. With an empty carry-in pot, `pot-bete` at 5 players *is* `traditional` (the bete is the "
-          "pot of five antes, 5 counters), so those two rows agree to the last digit; with a carry-in pot of 5 "
-          "(the pot after one bete) the bete is 10 and the game differs. The shipped policies are those solved "
-          "for an empty pot.", "",
-          "**A responder who sees more.** The same measurement with a best response that sees a finer "
-          "abstraction than the policy — every bucket split by the side-suit voids (0, 1, 2+) and the second "
-          "trump's effective rank (12 times as many buckets) — bounds how much the abstraction itself hides. "
-          "It is fitted on the same deals, so it is noisier (more infosets, fewer deals each):", "",
-          "| game | tips, finer responder | equilibrium, finer responder | ratio |", "| --- | ---: | ---: | ---: |"]
+        L.append(
+            f"| {_game(r)} | {_fmt(t)} | {_fmt(e)} | {ratio:.3f} | "
+            f"{a['mean']:+.3f} | {z['deals']:,} / {z['br']:,} / {z['eval']:,} | {r['seconds']:.0f} s |"
+        )
+    L += [
+        "",
+        "Counters per hand a best-responding seat gains (95% CI). The aim was the computed policy at "
+        "most a tenth of the tips policy's: the *ratio* column. `always in` (everyone always in) is a "
+        "baseline. With an empty carry-in pot, `pot-bete` at 5 players *is* `traditional` (the bete is the "
+        "pot of five antes, 5 counters), so those two rows agree to the last digit; with a carry-in pot of 5 "
+        "(the pot after one bete) the bete is 10 and the game differs. The shipped policies are those solved "
+        "for an empty pot.",
+        "",
+        "**A responder who sees more.** The same measurement with a best response that sees a finer "
+        "abstraction than the policy — every bucket split by the side-suit voids (0, 1, 2+) and the second "
+        "trump's effective rank (12 times as many buckets) — bounds how much the abstraction itself hides. "
+        "It is fitted on the same deals, so it is noisier (more infosets, fewer deals each):",
+        "",
+        "| game | tips, finer responder | equilibrium, finer responder | ratio |",
+        "| --- | ---: | ---: | ---: |",
+    ]
     for r in res:
         t, e = r["tips_fine"]["exploitability"], r["equilibrium_fine"]["exploitability"]
         ratio = e["mean"] / t["mean"] if t["mean"] > 0 else float("nan")
         L.append(f"| {_game(r)} | {_fmt(t)} | {_fmt(e)} | {ratio:.3f} |")
-    L += ["", f"![exploitability]({folder}/exploitability.png)", "",
-          "## Convergence", "", f"![convergence]({folder}/convergence.png)", "",
-          "Exploitability of the average strategy after each number of iterations, measured on the same "
-          "fresh deals as above.", "", "## Which hands the equilibrium plays, by position", "",
-          f"![hands]({folder}/hands.png)", "",
-          "P(in) of the equilibrium (traditional, 5 players), weighted by how often each hand meets each history, "
-          "by the best trump's effective rank and the number of trumps (side aces and kings pooled).", "",
-          "| game | in-rate by position (equilibrium) | in-rate by position (tips, self-play) |",
-          "| --- | --- | --- |"]
+    L += [
+        "",
+        f"![exploitability]({folder}/exploitability.png)",
+        "",
+        "## Convergence",
+        "",
+        f"![convergence]({folder}/convergence.png)",
+        "",
+        "Exploitability of the average strategy after each number of iterations, measured on the same "
+        "fresh deals as above.",
+        "",
+        "## Which hands the equilibrium plays, by position",
+        "",
+        f"![hands]({folder}/hands.png)",
+        "",
+        "P(in) of the equilibrium (traditional, 5 players), weighted by how often each hand meets each history, "
+        "by the best trump's effective rank and the number of trumps (side aces and kings pooled).",
+        "",
+        "| game | in-rate by position (equilibrium) | in-rate by position (tips, self-play) |",
+        "| --- | --- | --- |",
+    ]
     for r in res:
-        L.append(f"| {_game(r)} | {' '.join(f'{x:.0%}' for x in r['eq_in_rate'])} | "
-                 f"{' '.join(f'{x:.0%}' for x in r['tips_in_rate'])} |")
-    L += ["", "## The seeds' tips beside the equilibrium", "",
-          "Every declaration the equilibrium reaches is put under the clause of the tips that decides it "
-          "(`ramsli.bots.tips`):", ""]
+        L.append(
+            f"| {_game(r)} | {' '.join(f'{x:.0%}' for x in r['eq_in_rate'])} | "
+            f"{' '.join(f'{x:.0%}' for x in r['tips_in_rate'])} |"
+        )
+    L += [
+        "",
+        "## The seeds' tips beside the equilibrium",
+        "",
+        "Every declaration the equilibrium reaches is put under the clause of the tips that decides it "
+        "(`ramsli.bots.tips`):",
+        "",
+    ]
     for c in CLAUSES:
         L.append(f"- **{c}**: {_CLAUSE_TEXT[c]}")
-    L += ["", "*share*: of that position's declarations; *tips*: the tips' answer; *equilibrium*: its P(in); "
-          "*holds*: the share of those declarations where the tip's answer is the better one against the "
-          "equilibrium; *tip's edge*: counters per declaration the tip's answer gains over the other one (negative: "
-          "the tip is wrong on average); *cost*: counters per declaration lost by following the tip instead of "
-          "the better answer.", "", f"![tips]({folder}/tips.png)", ""]
+    L += [
+        "",
+        "*share*: of that position's declarations; *tips*: the tips' answer; *equilibrium*: its P(in); "
+        "*holds*: the share of those declarations where the tip's answer is the better one against the "
+        "equilibrium; *tip's edge*: counters per declaration the tip's answer gains over the other one (negative: "
+        "the tip is wrong on average); *cost*: counters per declaration lost by following the tip instead of "
+        "the better answer.",
+        "",
+        f"![tips]({folder}/tips.png)",
+        "",
+    ]
     key5 = "traditional-5" if "traditional-5" in data["clauses"] else next(iter(data["clauses"]))
-    L += [f"**In short** ({key5.replace('-', ', ', 1)} players, all positions together, weighted by how often "
-          "each clause decides):", ""]
+    L += [
+        f"**In short** ({key5.replace('-', ', ', 1)} players, all positions together, weighted by how often "
+        "each clause decides):",
+        "",
+    ]
     for c in CLAUSES:
         rows = [r for r in data["clauses"][key5] if r["clause"] == c]
         w = sum(r["share"] for r in rows)
         if w <= 0:
             continue
         avg = {k: sum(r[k] * r["share"] for r in rows) / w for k in ("holds", "gain", "cost", "eq_in", "tips_in")}
-        verdict = ("**does not hold**: on average the other answer is better" if avg["gain"] < 0 else
-                   "**holds**" if avg["holds"] >= 0.75 else "**holds on average**, with many exceptions")
-        L.append(f"- *{c}* (tips: {'in' if avg['tips_in'] > 0.5 else 'out'}; the equilibrium is in "
-                 f"{avg['eq_in']:.0%} of the time): {verdict} — the tip's answer is the better one in "
-                 f"{avg['holds']:.0%} of these declarations, gains {avg['gain']:+.2f} counters over the other "
-                 f"answer, and following it costs {avg['cost']:.2f} counters per declaration against the best answer.")
+        verdict = (
+            "**does not hold**: on average the other answer is better"
+            if avg["gain"] < 0
+            else "**holds**"
+            if avg["holds"] >= 0.75
+            else "**holds on average**, with many exceptions"
+        )
+        L.append(
+            f"- *{c}* (tips: {'in' if avg['tips_in'] > 0.5 else 'out'}; the equilibrium is in "
+            f"{avg['eq_in']:.0%} of the time): {verdict} — the tip's answer is the better one in "
+            f"{avg['holds']:.0%} of these declarations, gains {avg['gain']:+.2f} counters over the other "
+            f"answer, and following it costs {avg['cost']:.2f} counters per declaration against the best answer."
+        )
     L.append("")
     for r0 in res:
         key = f"{r0['preset']}-{r0['players']}" + (f"-pot{r0['pot']}" if r0["pot"] else "")
         rows = data["clauses"][key]
-        L += [f"### {_game(r0)}",
-              "", "| position | clause | share | tips | equilibrium | holds | tip's edge | cost |",
-              "| ---: | --- | ---: | ---: | ---: | ---: | ---: | ---: |"]
+        L += [
+            f"### {_game(r0)}",
+            "",
+            "| position | clause | share | tips | equilibrium | holds | tip's edge | cost |",
+            "| ---: | --- | ---: | ---: | ---: | ---: | ---: | ---: |",
+        ]
         for r in rows:
             if r["share"] < 0.001:
                 continue
-            L.append(f"| {r['position']} | {r['clause']} | {r['share']:.1%} | {'in' if r['tips_in'] > 0.5 else 'out'}"
-                     f" | {r['eq_in']:.0%} | {r['holds']:.0%} | {r['gain']:+.2f} | {r['cost']:.2f} |")
+            L.append(
+                f"| {r['position']} | {r['clause']} | {r['share']:.1%} | {'in' if r['tips_in'] > 0.5 else 'out'}"
+                f" | {r['eq_in']:.0%} | {r['holds']:.0%} | {r['gain']:+.2f} | {r['cost']:.2f} |"
+            )
         L.append("")
-    L += ["Tips 3–5 of `docs/tips.md` are about card play, which is fixed here; tip 6 (General Rams) is not "
-          "solved. Tip 7 (\"fold 90% of the time\") is the in-rate table above.", "",
-          "## The player's question: stay in, third to speak, after one in?", "",
-          "`ramsli solve --ask \"9S KH 8D 7C 9C\" --position 3 --ins-before 1` (5 players, traditional; without "
-          "`--turn-up` every trump suit is answered, its lowest card not in the hand turned up):", "",
-          "| turn-up | before | equilibrium (bucket) | P(in) | the other choice costs (bucket) | "
-          "this very hand: in − out |", "| --- | --- | --- | ---: | ---: | ---: |"]
+    L += [
+        "Tips 3–5 of `docs/tips.md` are about card play, which is fixed here; tip 6 (General Rams) is not "
+        'solved. Tip 7 ("fold 90% of the time") is the in-rate table above.',
+        "",
+        "## The player's question: stay in, third to speak, after one in?",
+        "",
+        '`ramsli solve --ask "9S KH 8D 7C 9C" --position 3 --ins-before 1` (5 players, traditional; without '
+        "`--turn-up` every trump suit is answered, its lowest card not in the hand turned up):",
+        "",
+        "| turn-up | before | equilibrium (bucket) | P(in) | the other choice costs (bucket) | "
+        "this very hand: in − out |",
+        "| --- | --- | --- | ---: | ---: | ---: |",
+    ]
     for a in answers:
         for x in a["answers"]:
             verdict = "stay in" if x["p_in"] >= 0.5 else "fold"
@@ -481,34 +616,65 @@ def _markdown(data: dict, folder: str, answers: list[dict], command: str) -> str
             hand = x.get("hand")
             exact = "" if not hand else f"{hand['mean']:+.2f} ± {hand['ci95']:.2f}"
             L.append(f"| {a['turn_up']} | {','.join(x['before'])} | {verdict} | {x['p_in']:.0%} | {cost} | {exact} |")
-    L += ["", "The policy answers by the hand's bucket; *the other choice costs* is the bucket's average "
-          "against the equilibrium: what a seat holding such a hand there loses per hand by the other choice. "
-          "*This very hand* samples 20,000 deals of the other cards with these five cards fixed, weighted by "
-          "how likely the equilibrium makes the declarations before, the later seats declaring by it "
-          "(`ramsli.lab.solve.hand_advantage`; `--samples` of `--ask`): positive means in is better.", ""]
-    split = sorted({a["turn_up"] for a in answers for x in a["answers"] if x.get("hand")
-                    and abs(x["hand"]["mean"]) > x["hand"]["ci95"] and (x["hand"]["mean"] > 0) != (x["p_in"] >= 0.5)})
+    L += [
+        "",
+        "The policy answers by the hand's bucket; *the other choice costs* is the bucket's average "
+        "against the equilibrium: what a seat holding such a hand there loses per hand by the other choice. "
+        "*This very hand* samples 20,000 deals of the other cards with these five cards fixed, weighted by "
+        "how likely the equilibrium makes the declarations before, the later seats declaring by it "
+        "(`ramsli.lab.solve.hand_advantage`; `--samples` of `--ask`): positive means in is better.",
+        "",
+    ]
+    split = sorted(
+        {
+            a["turn_up"]
+            for a in answers
+            for x in a["answers"]
+            if x.get("hand")
+            and abs(x["hand"]["mean"]) > x["hand"]["ci95"]
+            and (x["hand"]["mean"] > 0) != (x["p_in"] >= 0.5)
+        }
+    )
     if split:
-        L += [f"Where the two disagree (turn-up {', '.join(split)}), this hand is weaker or stronger than its "
-              "bucket's average — the price of the abstraction, shown rather than hidden.", ""]
+        L += [
+            f"Where the two disagree (turn-up {', '.join(split)}), this hand is weaker or stronger than its "
+            "bucket's average — the price of the abstraction, shown rather than hidden.",
+            "",
+        ]
     if data["duplicate"]:
-        L += ["## The `equilibrium` bot in duplicate", "",
-              "One seat against four of the same opponent, every deal in every rotation (traditional, 5 players, "
-              f"the shipped policy); the `equilibrium` bot plays cards like `{data.get('play_bot', 'montecarlo')}` "
-              "(`ramsli.lab.equilibrium.PLAY_BOT`; `equilibrium:play=tips` plays like tips). Every seat loses "
-              "counters on average (betes go to later pots), so what counts is the *difference*: the seat's "
-              "counters per hand minus the opponents' average, per deal, with its 95% interval.", "",
-              "| seat | opponents | deals | seat: counters per hand | opponents: counters per hand | difference |",
-              "| --- | --- | ---: | ---: | ---: | ---: |"]
+        L += [
+            "## The `equilibrium` bot in duplicate",
+            "",
+            "One seat against four of the same opponent, every deal in every rotation (traditional, 5 players, "
+            f"the shipped policy); the `equilibrium` bot plays cards like `{data.get('play_bot', 'montecarlo')}` "
+            "(`ramsli.lab.equilibrium.PLAY_BOT`; `equilibrium:play=tips` plays like tips). Every seat loses "
+            "counters on average (betes go to later pots), so what counts is the *difference*: the seat's "
+            "counters per hand minus the opponents' average, per deal, with its 95% interval.",
+            "",
+            "| seat | opponents | deals | seat: counters per hand | opponents: counters per hand | difference |",
+            "| --- | --- | ---: | ---: | ---: | ---: |",
+        ]
         for d in data["duplicate"]:
             b = d["bots"]
-            L.append(f"| `{d['seat']}` | `{d['opponents']}` | {d['deals']} | {b[0]['mean']:+.3f} ± {b[0]['ci95']:.3f} | "
-                     f"{np.mean([x['mean'] for x in b[1:]]):+.3f} | {_fmt(d['difference'], 3)} |")
-        L += ["", "The equilibrium is solved against tips card play; against `montecarlo`, who plays its cards "
-              "better, it has not been re-solved (the play policy of the solver is the kernel's tips).", ""]
-    L += ["## Reproduce", "", f"    {command}", "",
-          "Each game alone: `ramsli solve --preset P --players N --iterations T --deals D --batch B --out F.json`, "
-          "then `ramsli solve --preset P --players N --exploit F.json` (or `--exploit tips`). The same seed gives "
-          "the same policy, locally, with `--jobs`, or on a Dask cluster (`--scheduler tcp://…`); "
-          "`--checkpoint F.npz` / `--resume` continue a long run with the same result.", ""]
+            L.append(
+                f"| `{d['seat']}` | `{d['opponents']}` | {d['deals']} | {b[0]['mean']:+.3f} ± {b[0]['ci95']:.3f} | "
+                f"{np.mean([x['mean'] for x in b[1:]]):+.3f} | {_fmt(d['difference'], 3)} |"
+            )
+        L += [
+            "",
+            "The equilibrium is solved against tips card play; against `montecarlo`, who plays its cards "
+            "better, it has not been re-solved (the play policy of the solver is the kernel's tips).",
+            "",
+        ]
+    L += [
+        "## Reproduce",
+        "",
+        f"    {command}",
+        "",
+        "Each game alone: `ramsli solve --preset P --players N --iterations T --deals D --batch B --out F.json`, "
+        "then `ramsli solve --preset P --players N --exploit F.json` (or `--exploit tips`). The same seed gives "
+        "the same policy, locally, with `--jobs`, or on a Dask cluster (`--scheduler tcp://…`); "
+        "`--checkpoint F.npz` / `--resume` continue a long run with the same result.",
+        "",
+    ]
     return "\n".join(L)

@@ -71,22 +71,44 @@ information-state layout 1466.
 from __future__ import annotations
 
 import operator
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Iterable, Sequence
+from typing import Any
 
 import numpy as np
 
 from ramsli.cards import Card, format_cards
 from ramsli.hand import Action, Observation, Phase, Trick, seat_name
-from ramsli.inference import revealed_voids, trump_caps as _trump_caps
+from ramsli.inference import revealed_voids
+from ramsli.inference import trump_caps as _trump_caps
 from ramsli.rules import PRESETS, Rules, RulesError
 
 __all__ = [
     "check_action_id",
-    "NUM_ACTIONS", "NUM_CARDS", "ACTION_IN", "ACTION_OUT", "ACTION_GR", "ACTION_PASS", "TARGET_BASE",
-    "PLAY_BASE", "PHASES", "SUIT_ORDER", "action_id", "id_to_action", "action_mask", "legal_ids",
-    "DealView", "pieces", "tensor_size", "encode", "encode_into", "observation_string", "dealt_cards",
-    "known_voids", "trump_caps", "rules_from_text",
+    "NUM_ACTIONS",
+    "NUM_CARDS",
+    "ACTION_IN",
+    "ACTION_OUT",
+    "ACTION_GR",
+    "ACTION_PASS",
+    "TARGET_BASE",
+    "PLAY_BASE",
+    "PHASES",
+    "SUIT_ORDER",
+    "action_id",
+    "id_to_action",
+    "action_mask",
+    "legal_ids",
+    "DealView",
+    "pieces",
+    "tensor_size",
+    "encode",
+    "encode_into",
+    "observation_string",
+    "dealt_cards",
+    "known_voids",
+    "trump_caps",
+    "rules_from_text",
 ]
 
 ACTION_IN = 0
@@ -130,8 +152,10 @@ def check_action_id(value: object) -> int:
             return operator.index(value)
         except TypeError:
             pass
-    raise TypeError(f"action {value!r} ({type(value).__name__}) is not an action id: give a whole number "
-                    f"0..{NUM_ACTIONS - 1} (an int or a NumPy integer)")
+    raise TypeError(
+        f"action {value!r} ({type(value).__name__}) is not an action id: give a whole number "
+        f"0..{NUM_ACTIONS - 1} (an int or a NumPy integer)"
+    )
 
 
 def id_to_action(aid: int, seat: int) -> Action:
@@ -154,8 +178,10 @@ def id_to_action(aid: int, seat: int) -> Action:
         return Action.general_rams(seat)
     if aid == ACTION_PASS:
         return Action.pass_(seat)
-    raise ValueError(f"action id {aid} outside 0..{NUM_ACTIONS - 1}: 0 in, 1 out, 2 gr, 3 pass, "
-                     f"4..7 t2..t5, 8..61 play card index 0..53")
+    raise ValueError(
+        f"action id {aid} outside 0..{NUM_ACTIONS - 1}: 0 in, 1 out, 2 gr, 3 pass, "
+        f"4..7 t2..t5, 8..61 play card index 0..53"
+    )
 
 
 def legal_ids(actions: Iterable[Action]) -> list[int]:
@@ -215,8 +241,9 @@ def dealt_cards(view: Observation | DealView) -> list[Card]:
     return sorted(own, key=lambda c: c.index)
 
 
-def pieces(n_seats: int, perfect_recall: bool, private: bool = True,
-           public: bool = True) -> list[tuple[str, int, tuple[int, ...]]]:
+def pieces(
+    n_seats: int, perfect_recall: bool, private: bool = True, public: bool = True
+) -> list[tuple[str, int, tuple[int, ...]]]:
     """The tensor pieces ``(name, size, shape)`` in layout order (see the module docstring).
 
     Args:
@@ -228,15 +255,24 @@ def pieces(n_seats: int, perfect_recall: bool, private: bool = True,
     n, c = n_seats, NUM_CARDS
     out: list[tuple[str, int, tuple[int, ...]]] = [("observer", n, (n,))]
     if public:
-        out += [("seated", n, (n,)), ("dealer", n, (n,)), ("to_act", n, (n,)),
-                ("phase", len(PHASES), (len(PHASES),))]
+        out += [("seated", n, (n,)), ("dealer", n, (n,)), ("to_act", n, (n,)), ("phase", len(PHASES), (len(PHASES),))]
     if private:
         out.append(("hand", c, (c,)))
     if public:
-        out += [("turn_up", c, (c,)), ("turned_aside", c, (c,)), ("trump", 4, (4,)),
-                ("declared", n * 3, (n, 3)), ("general_rams", n, (n,)), ("targets", n * 4, (n, 4)),
-                ("leader", n, (n,)), ("current_trick", n * c, (n, c)), ("played", n * c, (n, c)),
-                ("tricks_won", n * 6, (n, 6)), ("stacks", n, (n,)), ("pot", 1, (1,))]
+        out += [
+            ("turn_up", c, (c,)),
+            ("turned_aside", c, (c,)),
+            ("trump", 4, (4,)),
+            ("declared", n * 3, (n, 3)),
+            ("general_rams", n, (n,)),
+            ("targets", n * 4, (n, 4)),
+            ("leader", n, (n,)),
+            ("current_trick", n * c, (n, c)),
+            ("played", n * c, (n, c)),
+            ("tricks_won", n * 6, (n, 6)),
+            ("stacks", n, (n,)),
+            ("pot", 1, (1,)),
+        ]
     if perfect_recall and private:
         out.append(("dealt", c, (c,)))
     if perfect_recall and public:
@@ -330,7 +366,7 @@ def make_views(tensor: np.ndarray, layout: Sequence[tuple[str, int, tuple[int, .
     out = {}
     i = 0
     for name, size, shape in layout:
-        out[name] = tensor[i:i + size].reshape(shape)
+        out[name] = tensor[i : i + size].reshape(shape)
         i += size
     return out
 
@@ -357,8 +393,9 @@ def _cards(cards: Iterable[Card]) -> str:
     return s or "-"
 
 
-def observation_string(view: Observation | DealView, perfect_recall: bool = False, private: bool = True,
-                       public: bool = True) -> str:
+def observation_string(
+    view: Observation | DealView, perfect_recall: bool = False, private: bool = True, public: bool = True
+) -> str:
     """A one-line text of what ``view.seat`` knows (R7), e.g. for OpenSpiel's strings.
 
     Without ``perfect_recall`` the played cards are listed per seat (sorted); with it
@@ -381,8 +418,12 @@ def observation_string(view: Observation | DealView, perfect_recall: bool = Fals
         if perfect_recall:
             parts.append("dealt " + _cards(dealt_cards(view)))
     if public:
-        parts.append("turn-up " + (str(view.turn_up) if view.turn_up is not None else "-")
-                     + " aside " + _cards(view.turned_aside))
+        parts.append(
+            "turn-up "
+            + (str(view.turn_up) if view.turn_up is not None else "-")
+            + " aside "
+            + _cards(view.turned_aside)
+        )
         decl = " ".join(f"{seat_name(s)}:{d}" for s, d in view.declarations)
         if not view.declarations and view.active:
             decl = "all in"
@@ -393,15 +434,21 @@ def observation_string(view: Observation | DealView, perfect_recall: bool = Fals
         parts.append("won " + " ".join(str(w) for w in won))
         if perfect_recall:
             for k, t in enumerate(view.tricks):
-                parts.append(f"trick{k + 1} " + " ".join(f"{seat_name(s)}:{c}" for s, c in t.plays)
-                             + f" >{seat_name(t.winner)}")
+                parts.append(
+                    f"trick{k + 1} " + " ".join(f"{seat_name(s)}:{c}" for s, c in t.plays) + f" >{seat_name(t.winner)}"
+                )
         else:
             played: dict[int, list[Card]] = {}
             for t in view.tricks:
                 for s, c in t.plays:
                     played.setdefault(s, []).append(c)
-            parts.append("played " + (" ".join(f"{seat_name(s)}:{_cards(cs).replace(' ', ',')}"
-                                               for s, cs in sorted(played.items())) or "-"))
+            parts.append(
+                "played "
+                + (
+                    " ".join(f"{seat_name(s)}:{_cards(cs).replace(' ', ',')}" for s, cs in sorted(played.items()))
+                    or "-"
+                )
+            )
         parts.append("trick " + (" ".join(f"{seat_name(s)}:{c}" for s, c in view.current) or "-"))
     return " | ".join(parts)
 

@@ -28,7 +28,8 @@ and an empty pot; the dealer is drawn with the seed unless given.
 from __future__ import annotations
 
 import random
-from typing import Any, Sequence
+from collections.abc import Sequence
+from typing import Any
 
 import gymnasium as gym
 import numpy as np
@@ -37,8 +38,15 @@ from gymnasium import spaces
 from ramsli.bots import Bot, make_bot
 from ramsli.errors import IllegalActionError
 from ramsli.hand import Hand
-from ramsli.rl.encoding import (NUM_ACTIONS, action_mask, encode, id_to_action, observation_string, rules_from_text,
-                                tensor_size)
+from ramsli.rl.encoding import (
+    NUM_ACTIONS,
+    action_mask,
+    encode,
+    id_to_action,
+    observation_string,
+    rules_from_text,
+    tensor_size,
+)
 from ramsli.rules import Rules
 
 __all__ = ["RamsliEnv", "ENV_ID"]
@@ -66,10 +74,18 @@ class RamsliEnv(gym.Env):
 
     metadata = {"render_modes": ["ansi"]}
 
-    def __init__(self, players: int = 3, seat: int = 0, opponents: str | Sequence[str] = "random",
-                 preset: str = "traditional", rules: str | Rules | None = None, dealer: int | None = None,
-                 illegal_action: str = "penalty", illegal_penalty: float = 1.0,
-                 render_mode: str | None = None) -> None:
+    def __init__(
+        self,
+        players: int = 3,
+        seat: int = 0,
+        opponents: str | Sequence[str] = "random",
+        preset: str = "traditional",
+        rules: str | Rules | None = None,
+        dealer: int | None = None,
+        illegal_action: str = "penalty",
+        illegal_penalty: float = 1.0,
+        render_mode: str | None = None,
+    ) -> None:
         if not 2 <= players <= 6:
             raise ValueError(f"players={players}: allowed are 2..6 (R2.1)")
         if not 0 <= seat < players:
@@ -111,7 +127,7 @@ class RamsliEnv(gym.Env):
         if seed is not None:
             self._rng = random.Random(seed)
         elif self.hand is None:
-            self._rng = random.Random(int(self.np_random.integers(2 ** 62)))
+            self._rng = random.Random(int(self.np_random.integers(2**62)))
         others = [(self.seat + k) % self.n for k in range(1, self.n)]
         self.bots = {s: make_bot(spec, seed=self._rng.getrandbits(62)) for s, spec in zip(others, self.opponent_specs)}
         dealer = self.fixed_dealer if self.fixed_dealer is not None else self._rng.randrange(self.n)

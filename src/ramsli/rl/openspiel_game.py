@@ -82,13 +82,33 @@ from ramsli.cards import Card, format_cards, make_deck
 from ramsli.hand import Action, Hand, Phase, order_from_dealer, random_source, seat_name
 from ramsli.inference import infer
 from ramsli.rl.encoding import (
-    NUM_ACTIONS, NUM_CARDS, DealView, action_id, dealt_cards, encode_into, id_to_action, legal_ids,
-    make_views, observation_string, pieces, rules_from_text,
+    NUM_ACTIONS,
+    NUM_CARDS,
+    DealView,
+    action_id,
+    dealt_cards,
+    encode_into,
+    id_to_action,
+    legal_ids,
+    make_views,
+    observation_string,
+    pieces,
+    rules_from_text,
 )
 from ramsli.rules import Rules
 
-__all__ = ["GAME_NAME", "RamsliGame", "RamsliState", "RamsliObserver", "rules_from_params", "make_resampler",
-           "ISMCTSRamsliBot", "register_ismcts_bot", "game_for_observation", "state_for_observation"]
+__all__ = [
+    "GAME_NAME",
+    "RamsliGame",
+    "RamsliState",
+    "RamsliObserver",
+    "rules_from_params",
+    "make_resampler",
+    "ISMCTSRamsliBot",
+    "register_ismcts_bot",
+    "game_for_observation",
+    "state_for_observation",
+]
 
 GAME_NAME = "python_ramsli"
 _MAX_PLAYERS = 6
@@ -161,15 +181,14 @@ class _Config:
         self.order = order_from_dealer(dealer, range(n), n)  # dealer's left first (R4.3)
         fb = rules.first_batch
         #: the seat receiving each of the 5·N hand cards, in deal order (R4.3)
-        self.deal_seats: tuple[int, ...] = tuple(
-            s for batch in (fb, 5 - fb) for s in self.order for _ in range(batch))
+        self.deal_seats: tuple[int, ...] = tuple(s for batch in (fb, 5 - fb) for s in self.order for _ in range(batch))
         #: at most 5·N hand cards, 2 jokers aside and the turn-up (R4.3, R4.4, D-9)
         self.max_chance_nodes = 5 * n + 1 + (2 if rules.jokers else 0)
 
-    def __deepcopy__(self, memo) -> "_Config":
+    def __deepcopy__(self, memo) -> _Config:
         return self
 
-    def __copy__(self) -> "_Config":
+    def __copy__(self) -> _Config:
         return self
 
 
@@ -218,11 +237,11 @@ class RamsliGame(pyspiel.Game):
         """The game's set-up (rules, seats, stack, dealer), from its parameters."""
         return _config(self.get_parameters())
 
-    def new_initial_state(self) -> "RamsliState":
+    def new_initial_state(self) -> RamsliState:
         """The state before the first card is dealt (the ante is taken, R4.1)."""
         return RamsliState(self)
 
-    def make_py_observer(self, iig_obs_type=None, params=None) -> "RamsliObserver":
+    def make_py_observer(self, iig_obs_type=None, params=None) -> RamsliObserver:
         """An observer for ``iig_obs_type`` (default: the observation, no perfect recall)."""
         return RamsliObserver(self, iig_obs_type or pyspiel.IIGObservationType(perfect_recall=False), params)
 
@@ -320,7 +339,7 @@ class RamsliState(pyspiel.State):
         """The cards dealt so far, per seat (all seats: not an observation)."""
         g = self._g
         out: list[list[Card]] = [[] for _ in range(g.n)]
-        for i, idx in enumerate(self._seq[:len(g.deal_seats)]):
+        for i, idx in enumerate(self._seq[: len(g.deal_seats)]):
             out[g.deal_seats[i]].append(Card.from_index(idx))
         return out
 
@@ -332,13 +351,20 @@ class RamsliState(pyspiel.State):
         g = self._g
         n_hand = len(g.deal_seats)
         aside = tuple(Card.from_index(i) for i in self._seq[n_hand:])
-        return DealView(seat=player, dealer=g.dealer, seated=tuple(range(g.n)),
-                        stacks=(g.stack - g.rules.ante,) * g.n, pot=g.n * g.rules.ante,
-                        cards=tuple(self.dealt_hands()[player]), turned_aside=aside,
-                        tricks_won=(0,) * g.n)
+        return DealView(
+            seat=player,
+            dealer=g.dealer,
+            seated=tuple(range(g.n)),
+            stacks=(g.stack - g.rules.ante,) * g.n,
+            pot=g.n * g.rules.ante,
+            cards=tuple(self.dealt_hands()[player]),
+            turned_aside=aside,
+            tricks_won=(0,) * g.n,
+        )
 
-    def resample_from_infostate(self, player_id: int, probability_sampler=None,
-                                rng: random.Random | None = None) -> "RamsliState":
+    def resample_from_infostate(
+        self, player_id: int, probability_sampler=None, rng: random.Random | None = None
+    ) -> RamsliState:
         """A state ``player_id`` cannot tell from this one: the cards it has not seen are
         dealt again at random (R7), respecting what other seats' plays reveal
         (voids and overtrump caps, R4.10), so the history stays legal.
@@ -350,7 +376,7 @@ class RamsliState(pyspiel.State):
             rng: a seeded random source (for reproducible searches).
         """
         if rng is None:
-            seed = int(probability_sampler() * 2 ** 53) if probability_sampler is not None else None
+            seed = int(probability_sampler() * 2**53) if probability_sampler is not None else None
             rng = random.Random(seed)
         g = self._g
         n_hand = len(g.deal_seats)
@@ -493,8 +519,9 @@ def game_for_observation(obs) -> RamsliGame:
     if sum(obs.stacks) + obs.pot != n * start:
         raise ValueError("the OpenSpiel game starts from equal stacks and an empty pot")
     opts = ";".join(f"{k}:{v}" for k, v in rules.diff().items() if k not in ("end", "players"))
-    return pyspiel.load_game(GAME_NAME, {"players": n, "preset": "traditional", "rules": opts,
-                                         "stack": start, "dealer": obs.dealer})
+    return pyspiel.load_game(
+        GAME_NAME, {"players": n, "preset": "traditional", "rules": opts, "stack": start, "dealer": obs.dealer}
+    )
 
 
 def state_for_observation(obs, rng: random.Random) -> RamsliState:
@@ -505,7 +532,6 @@ def state_for_observation(obs, rng: random.Random) -> RamsliState:
     """
     game = game_for_observation(obs)
     cfg = game.config
-    n_hand = len(cfg.deal_seats)
     played: dict[int, list[int]] = {s: [] for s in range(cfg.n)}
     for t in obs.tricks:
         for s, c in t.plays:
@@ -546,11 +572,19 @@ class ISMCTSRamsliBot:
 
     name = "ismcts"
 
-    def __init__(self, seed: int | None = None, sims: int = 200, uct: float = 2.0, rollouts: int = 1, *,
-                 rng: random.Random | None = None) -> None:
+    def __init__(
+        self,
+        seed: int | None = None,
+        sims: int = 200,
+        uct: float = 2.0,
+        rollouts: int = 1,
+        *,
+        rng: random.Random | None = None,
+    ) -> None:
         if int(sims) < 2 or int(rollouts) < 1 or float(uct) < 0:
-            raise ValueError(f"sims={sims}, rollouts={rollouts}, uct={uct}: allowed are sims >= 2, "
-                             "rollouts >= 1, uct >= 0")
+            raise ValueError(
+                f"sims={sims}, rollouts={rollouts}, uct={uct}: allowed are sims >= 2, rollouts >= 1, uct >= 0"
+            )
         self.rng = random_source(seed, rng, "ISMCTSRamsliBot")
         self.sims = int(sims)
         self.uct = float(uct)
@@ -571,8 +605,7 @@ class ISMCTSRamsliBot:
         state = state_for_observation(obs, self.rng)
         nprng = np.random.RandomState(self.rng.getrandbits(31))
         ev = mcts.RandomRolloutEvaluator(n_rollouts=self.rollouts, random_state=nprng)
-        bot = ismcts.ISMCTSBot(state.get_game(), ev, uct_c=self.uct, max_simulations=self.sims,
-                               random_state=nprng)
+        bot = ismcts.ISMCTSBot(state.get_game(), ev, uct_c=self.uct, max_simulations=self.sims, random_state=nprng)
         bot.set_resampler(make_resampler(self.rng.getrandbits(62)))
         return id_to_action(bot.step(state), obs.seat)
 

@@ -69,9 +69,16 @@ class RamsliAECEnv(AECEnv):
 
     metadata = {"render_modes": ["human", "ansi"], "name": "ramsli_v0", "is_parallelizable": False}
 
-    def __init__(self, players: int = 3, preset: str = "traditional", rules: str | Rules | None = None,
-                 episode: str = "hand", max_hands: int | None = None, seed: int | None = None,
-                 render_mode: str | None = None) -> None:
+    def __init__(
+        self,
+        players: int = 3,
+        preset: str = "traditional",
+        rules: str | Rules | None = None,
+        episode: str = "hand",
+        max_hands: int | None = None,
+        seed: int | None = None,
+        render_mode: str | None = None,
+    ) -> None:
         super().__init__()
         if not 2 <= players <= 6:
             raise ValueError(f"players={players}: allowed are 2..6 (R2.1)")
@@ -87,10 +94,12 @@ class RamsliAECEnv(AECEnv):
         self.possible_agents = [seat_name(s) for s in range(players)]
         self.agent_name_mapping = {a: i for i, a in enumerate(self.possible_agents)}
         size = tensor_size(players, perfect_recall=False)
-        obs_space = spaces.Dict({
-            "observation": spaces.Box(0.0, 1.0, (size,), dtype=np.float32),
-            "action_mask": spaces.Box(0, 1, (NUM_ACTIONS,), dtype=np.int8),
-        })
+        obs_space = spaces.Dict(
+            {
+                "observation": spaces.Box(0.0, 1.0, (size,), dtype=np.float32),
+                "action_mask": spaces.Box(0, 1, (NUM_ACTIONS,), dtype=np.int8),
+            }
+        )
         self.observation_spaces = {a: obs_space for a in self.possible_agents}
         self.action_spaces = {a: spaces.Discrete(NUM_ACTIONS) for a in self.possible_agents}
         self._rng = random.Random(seed)
@@ -193,7 +202,7 @@ class RamsliAECEnv(AECEnv):
             return None
         h = self.hand
         hands = " ".join(f"{seat_name(s)}:[{' '.join(map(str, h.hands[s]))}]" for s in h.seated)
-        text = (f"{h!r} {hands} history: {', '.join(str(a) for a in h.history[-6:])}")
+        text = f"{h!r} {hands} history: {', '.join(str(a) for a in h.history[-6:])}"
         return text
 
     def close(self) -> None:

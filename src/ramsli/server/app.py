@@ -23,9 +23,10 @@ from fastapi.responses import HTMLResponse, JSONResponse, PlainTextResponse
 from starlette.websockets import WebSocketDisconnect, WebSocketState
 
 from ramsli.server.hub import HELLO_SECONDS, MAX_MESSAGE, Conn, Hub, SpecError, read_body
-from ramsli.server.messages import message
 from ramsli.server.ledger import router as ledger_router
-from ramsli.server.pages import page_lang, router as pages_router
+from ramsli.server.messages import message
+from ramsli.server.pages import page_lang
+from ramsli.server.pages import router as pages_router
 from ramsli.server.storage import Store
 from ramsli.server.table import TableError, shutdown_bot_pool
 
@@ -35,9 +36,20 @@ __all__ = ["create_app", "app_from_env", "WebSocketConn", "WS_MAX_SIZE"]
 #: frames up to it but over MAX_MESSAGE get a ``too_big`` error
 WS_MAX_SIZE = 65536
 
-_STATUS = {"no_table": 404, "no_hand": 404, "bad_token": 403, "started": 409, "session_over": 409,
-           "name_taken": 409, "seat_taken": 409, "bad_name": 422, "bot_name": 422, "bad_spec": 422, "bad_message": 422,
-           "table_broken": 503}
+_STATUS = {
+    "no_table": 404,
+    "no_hand": 404,
+    "bad_token": 403,
+    "started": 409,
+    "session_over": 409,
+    "name_taken": 409,
+    "seat_taken": 409,
+    "bad_name": 422,
+    "bot_name": 422,
+    "bad_spec": 422,
+    "bad_message": 422,
+    "table_broken": 503,
+}
 
 
 def _err(code: str, lang: str = "en", **fields: Any) -> JSONResponse:
@@ -122,8 +134,9 @@ def create_app(database: str | None = None, allow_test_seeds: bool = False) -> F
 
     @app.exception_handler(TableError)
     async def _table_error(request: Request, e: TableError):
-        return _err(e.code, page_lang(request.query_params.get("lang"), request.headers.get("accept-language")),
-                    **e.fields)
+        return _err(
+            e.code, page_lang(request.query_params.get("lang"), request.headers.get("accept-language")), **e.fields
+        )
 
     @app.exception_handler(SpecError)
     async def _spec_error(request: Request, e: SpecError):
@@ -136,9 +149,15 @@ def create_app(database: str | None = None, allow_test_seeds: bool = False) -> F
     @app.get("/api/tables")
     async def list_tables(request: Request):
         hub = hub_of(request)
-        return [{"table": t.id, "status": t.status, "spectate": f"/t/{t.id}/watch/{t.spectator_token}",
-                 "seats": [s["name"] for s in t.info()["seats"]]} for t in hub.tables.values()] + [
-                {"table": tid, "status": "broken", "reason": reason} for tid, reason in hub.broken.items()]
+        return [
+            {
+                "table": t.id,
+                "status": t.status,
+                "spectate": f"/t/{t.id}/watch/{t.spectator_token}",
+                "seats": [s["name"] for s in t.info()["seats"]],
+            }
+            for t in hub.tables.values()
+        ] + [{"table": tid, "status": "broken", "reason": reason} for tid, reason in hub.broken.items()]
 
     @app.get("/api/tables/{table_id}")
     async def info(request: Request, table_id: str):
@@ -148,21 +167,24 @@ def create_app(database: str | None = None, allow_test_seeds: bool = False) -> F
     async def sit(request: Request, table_id: str):
         body = await body_of(request)
         if not isinstance(body, dict):
-            raise TableError("bad_message", detail="give {\"token\": ..., \"name\": ...}")
+            raise TableError("bad_message", detail='give {"token": ..., "name": ...}')
         return await hub_of(request).sit(table_id, body.get("token"), body.get("name"))
 
     @app.post("/api/tables/{table_id}/start")
     async def start(request: Request, table_id: str):
         body = await body_of(request)
         if not isinstance(body, dict):
-            raise TableError("bad_message", detail="give {\"creator_token\": ...}")
+            raise TableError("bad_message", detail='give {"creator_token": ...}')
         return await hub_of(request).start(table_id, body.get("creator_token"))
 
     @app.get("/api/tables/{table_id}/hands/{number}.toml")
     async def history(request: Request, table_id: str, number: int, token: str = ""):
         text = hub_of(request).history(table_id, number, token)
-        return PlainTextResponse(text, media_type="application/toml",
-                                 headers={"Content-Disposition": f'attachment; filename="{table_id}-hand-{number:04d}.toml"'})
+        return PlainTextResponse(
+            text,
+            media_type="application/toml",
+            headers={"Content-Disposition": f'attachment; filename="{table_id}-hand-{number:04d}.toml"'},
+        )
 
     @app.get("/", response_class=HTMLResponse)
     async def index(request: Request):
@@ -170,12 +192,16 @@ def create_app(database: str | None = None, allow_test_seeds: bool = False) -> F
         for t in hub_of(request).tables.values():
             names = ", ".join(html.escape(s.name or "(open)") for s in t.seats)
             link = html.escape(f"/t/{t.id}/watch/{t.spectator_token}")
-            rows.append(f"<li><code>{html.escape(t.id)}</code> {html.escape(t.status)}: {names} — "
-                        f"<a href=\"{link}\">watch</a></li>")
+            rows.append(
+                f"<li><code>{html.escape(t.id)}</code> {html.escape(t.status)}: {names} — "
+                f'<a href="{link}">watch</a></li>'
+            )
         body = ("<h2>Tables</h2><ul>" + "".join(rows) + "</ul>") if rows else "<p>No tables yet.</p>"
-        body += ("<p>Create one with <code>POST /api/tables</code>, e.g. <code>curl -d '{\"seats\": "
-                 "[{\"kind\":\"human\"},{\"kind\":\"human\"},{\"kind\":\"bot\",\"bot\":\"rules\"}]}' "
-                 "http://HOST:PORT/api/tables</code>; the answer holds an invite link per seat.</p>")
+        body += (
+            '<p>Create one with <code>POST /api/tables</code>, e.g. <code>curl -d \'{"seats": '
+            '[{"kind":"human"},{"kind":"human"},{"kind":"bot","bot":"rules"}]}\' '
+            "http://HOST:PORT/api/tables</code>; the answer holds an invite link per seat.</p>"
+        )
         return _PAGE.format(body=body)
 
     @app.get("/t/{table_id}/s/{token}", response_class=HTMLResponse)
@@ -184,11 +210,13 @@ def create_app(database: str | None = None, allow_test_seeds: bool = False) -> F
         seat = t.seat_of_token(token)
         if seat is None:
             raise TableError("bad_token")
-        body = (f"<p>This is the invite link of seat <b>p{seat.index + 1}</b> at table "
-                f"<code>{html.escape(t.id)}</code> ({html.escape(t.rules_summary())}, {html.escape(t.status)}).</p>"
-                "<p>To sit down, send your name: <code>POST /api/tables/"
-                f"{html.escape(t.id)}/sit</code> with <code>{{\"token\": \"…\", \"name\": \"…\"}}</code>; "
-                "then connect to the table's WebSocket. The page to play here in the browser is coming.</p>")
+        body = (
+            f"<p>This is the invite link of seat <b>p{seat.index + 1}</b> at table "
+            f"<code>{html.escape(t.id)}</code> ({html.escape(t.rules_summary())}, {html.escape(t.status)}).</p>"
+            "<p>To sit down, send your name: <code>POST /api/tables/"
+            f'{html.escape(t.id)}/sit</code> with <code>{{"token": "…", "name": "…"}}</code>; '
+            "then connect to the table's WebSocket. The page to play here in the browser is coming.</p>"
+        )
         return _PAGE.format(body=body)
 
     @app.get("/t/{table_id}/watch/{token}", response_class=HTMLResponse)
@@ -196,9 +224,11 @@ def create_app(database: str | None = None, allow_test_seeds: bool = False) -> F
         t = hub_of(request).table(table_id)
         if not secrets.compare_digest(token.encode(), t.spectator_token.encode()):
             raise TableError("bad_token")
-        body = (f"<p>Spectator link of table <code>{html.escape(t.id)}</code> "
-                f"({html.escape(t.rules_summary())}, {html.escape(t.status)}). The spectator view in the "
-                "browser is coming; the WebSocket already serves it.</p>")
+        body = (
+            f"<p>Spectator link of table <code>{html.escape(t.id)}</code> "
+            f"({html.escape(t.rules_summary())}, {html.escape(t.status)}). The spectator view in the "
+            "browser is coming; the WebSocket already serves it.</p>"
+        )
         return _PAGE.format(body=body)
 
     @app.websocket("/ws/{table_id}")
@@ -211,7 +241,7 @@ def create_app(database: str | None = None, allow_test_seeds: bool = False) -> F
                 timeout = HELLO_SECONDS if conn.table is None else None
                 try:
                     frame = await asyncio.wait_for(websocket.receive(), timeout)
-                except asyncio.TimeoutError:
+                except TimeoutError:
                     conn.error("no_hello")
                     conn.close(4000, "no_hello")
                     break
@@ -245,5 +275,6 @@ def create_app(database: str | None = None, allow_test_seeds: bool = False) -> F
 
 def app_from_env() -> FastAPI:
     """The app configured from ``RAMSLI_DATABASE`` and ``RAMSLI_ALLOW_TEST_SEEDS`` (for ``uvicorn --factory``)."""
-    return create_app(os.environ.get("RAMSLI_DATABASE") or None,
-                      allow_test_seeds=os.environ.get("RAMSLI_ALLOW_TEST_SEEDS") == "1")
+    return create_app(
+        os.environ.get("RAMSLI_DATABASE") or None, allow_test_seeds=os.environ.get("RAMSLI_ALLOW_TEST_SEEDS") == "1"
+    )

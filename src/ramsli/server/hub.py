@@ -151,8 +151,9 @@ def _seconds(v: Any, name: str, lo: float, hi: float, allow_none: bool) -> float
     if v is None and allow_none:
         return None
     if isinstance(v, bool) or not isinstance(v, (int, float)) or not lo <= v <= hi:
-        raise SpecError(f"{name} must be a number of seconds {lo:g}..{hi:g}"
-                        f"{' or null (off)' if allow_none else ''}, got {v!r}")
+        raise SpecError(
+            f"{name} must be a number of seconds {lo:g}..{hi:g}{' or null (off)' if allow_none else ''}, got {v!r}"
+        )
     return float(v)
 
 
@@ -214,11 +215,22 @@ class Hub:
         """
         if not isinstance(body, dict):
             raise SpecError("the request must be a JSON object with preset, rules, seats")
-        unknown = set(body) - {"preset", "rules", "seats", "grace_seconds", "turn_seconds", "bot_pace_seconds",
-                               "hand_pause_seconds", "seed", "hint"}
+        unknown = set(body) - {
+            "preset",
+            "rules",
+            "seats",
+            "grace_seconds",
+            "turn_seconds",
+            "bot_pace_seconds",
+            "hand_pause_seconds",
+            "seed",
+            "hint",
+        }
         if unknown:
-            raise SpecError(f"unknown field {sorted(unknown)[0]!r}; allowed are preset, rules, seats, "
-                            "grace_seconds, turn_seconds, bot_pace_seconds, hand_pause_seconds, seed, hint")
+            raise SpecError(
+                f"unknown field {sorted(unknown)[0]!r}; allowed are preset, rules, seats, "
+                "grace_seconds, turn_seconds, bot_pace_seconds, hand_pause_seconds, seed, hint"
+            )
         if not isinstance(body.get("hint", False), bool):
             raise SpecError(f"hint must be true or false, got {body.get('hint')!r}")
         preset = body.get("preset", "traditional")
@@ -236,12 +248,13 @@ class Hub:
             raise SpecError(str(e)) from None
         seats = body.get("seats")
         if not isinstance(seats, list) or not 2 <= len(seats) <= 6:
-            raise SpecError("seats must be a list of 2..6 seats (R2.1), each {\"kind\": \"human\"} or "
-                            "{\"kind\": \"bot\", \"bot\": \"rules\"}")
+            raise SpecError(
+                'seats must be a list of 2..6 seats (R2.1), each {"kind": "human"} or {"kind": "bot", "bot": "rules"}'
+            )
         out = []
         for i, s in enumerate(seats):
             if not isinstance(s, dict) or s.get("kind") not in ("human", "bot") or set(s) - {"kind", "bot"}:
-                raise SpecError(f"seat p{i + 1}: give {{\"kind\": \"human\"}} or {{\"kind\": \"bot\", \"bot\": NAME}}")
+                raise SpecError(f'seat p{i + 1}: give {{"kind": "human"}} or {{"kind": "bot", "bot": NAME}}')
             if s["kind"] == "bot":
                 spec = s.get("bot", "rules")
                 if not isinstance(spec, str) or len(spec) > 80:
@@ -254,8 +267,10 @@ class Hub:
                         files = ()
                     named = {part.partition("=")[0].strip() for part in opts.split(",") if part.strip()}
                     if named & set(files):  # a path on the server's disk: never opened for a client
-                        raise ValueError(f"bot option {sorted(named & set(files))[0]!r} names a file on the "
-                                         f"server; a table's {name.strip()} bot uses the policies shipped with ramsli")
+                        raise ValueError(
+                            f"bot option {sorted(named & set(files))[0]!r} names a file on the "
+                            f"server; a table's {name.strip()} bot uses the policies shipped with ramsli"
+                        )
                     make_bot(spec, seed=0)
                 except ValueError as e:
                     raise SpecError(f"seat p{i + 1}: {e}") from None
@@ -272,15 +287,16 @@ class Hub:
             grace_seconds=_seconds(body.get("grace_seconds", 60), "grace_seconds", 0, 3600, False),
             turn_seconds=_seconds(body.get("turn_seconds"), "turn_seconds", 1, 3600, True),
             bot_pace_seconds=_seconds(body.get("bot_pace_seconds", 0.8), "bot_pace_seconds", 0, 60, False),
-            hand_pause_seconds=_seconds(body.get("hand_pause_seconds", 4), "hand_pause_seconds", 0, 600,
-                                             False),
+            hand_pause_seconds=_seconds(body.get("hand_pause_seconds", 4), "hand_pause_seconds", 0, 600, False),
             hint=body.get("hint", False),
         )
         seed = body.get("seed")
         if seed is not None:
             if not self.allow_test_seeds:
-                raise SpecError("a seed is accepted only when the server runs with --allow-test-seeds "
-                                "(tables of real play shuffle with secrets.SystemRandom)")
+                raise SpecError(
+                    "a seed is accepted only when the server runs with --allow-test-seeds "
+                    "(tables of real play shuffle with secrets.SystemRandom)"
+                )
             if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 2**63:
                 raise SpecError(f"seed must be a whole number 0..2**63-1, got {seed!r}")
         return rules, preset, out, opts, seed
@@ -301,9 +317,18 @@ class Hub:
         self.tables[table_id] = t
         t.start_driver()
         return {
-            "table": table_id, "creator_token": spec["creator_token"],
-            "seats": [{"seat": f"p{i + 1}", "kind": s["kind"], "bot": s["bot"], "token": s["token"],
-                       "invite": f"/t/{table_id}/s/{s['token']}"} for i, s in enumerate(spec["seats"])],
+            "table": table_id,
+            "creator_token": spec["creator_token"],
+            "seats": [
+                {
+                    "seat": f"p{i + 1}",
+                    "kind": s["kind"],
+                    "bot": s["bot"],
+                    "token": s["token"],
+                    "invite": f"/t/{table_id}/s/{s['token']}",
+                }
+                for i, s in enumerate(spec["seats"])
+            ],
             "spectate": f"/t/{table_id}/watch/{spec['spectator_token']}",
             "ws": f"/ws/{table_id}",
         }
@@ -326,8 +351,7 @@ class Hub:
         ``token`` being the seat's personal token: the only one that acts for the seat from now on."""
         t = self.table(table_id)
         seat = await t.sit(token, name)
-        return {"seat": f"p{seat.index + 1}", "pending": seat.pending is not None,
-                "token": seat.personal or seat.token}
+        return {"seat": f"p{seat.index + 1}", "pending": seat.pending is not None, "token": seat.personal or seat.token}
 
     async def start(self, table_id: Any, creator_token: Any) -> dict[str, Any]:
         """The creator starts the session (see :meth:`Table.start`)."""
@@ -346,7 +370,8 @@ class Hub:
         ok = isinstance(token, str) and (
             t.seat_of_token(token) is not None
             or secrets.compare_digest(token.encode(), t.spectator_token.encode())
-            or secrets.compare_digest(token.encode(), t.creator_token.encode()))
+            or secrets.compare_digest(token.encode(), t.creator_token.encode())
+        )
         if not ok:
             raise TableError("bad_token")
         s = t.session
@@ -381,9 +406,15 @@ class Hub:
             if isinstance(msg, dict) and msg.get("type") == "act":
                 # never drop an intent without saying which: the client may send it again
                 action, seq = str(msg.get("action"))[:40], msg.get("seq")
-                conn.deliver({"type": "error", "code": "rate_limited", "action": action,
-                              "intent_seq": seq if type(seq) is int else None,
-                              "message": message(conn.lang, "rate_limited_act", limit=RATE_LIMIT, action=action)})
+                conn.deliver(
+                    {
+                        "type": "error",
+                        "code": "rate_limited",
+                        "action": action,
+                        "intent_seq": seq if type(seq) is int else None,
+                        "message": message(conn.lang, "rate_limited_act", limit=RATE_LIMIT, action=action),
+                    }
+                )
             else:
                 conn.error("rate_limited", limit=RATE_LIMIT)
             return
@@ -461,8 +492,14 @@ class Hub:
         conn.table = t
         conn.seat = seat
         conn.role = "seat" if seat is not None else ("invite" if invite else "spectator")
-        conn.deliver({"type": "welcome", "table": t.id, "role": "seat" if seat is not None else "spectator",
-                      "seat": None if seat is None else f"p{seat.index + 1}"})
+        conn.deliver(
+            {
+                "type": "welcome",
+                "table": t.id,
+                "role": "seat" if seat is not None else "spectator",
+                "seat": None if seat is None else f"p{seat.index + 1}",
+            }
+        )
         old = t.attach(seat, conn)
         if seat is None:
             conn.deliver(t.view(None))

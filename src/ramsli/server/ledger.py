@@ -30,9 +30,9 @@ from typing import Any
 from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse, JSONResponse, Response
 
+from ramsli.errors import TableError as EngineTableError
 from ramsli.ledger import LedgerError, PubHand, PubLedger, largest_target
 from ramsli.rules import PRESETS, Rules, RulesError
-from ramsli.errors import TableError as EngineTableError
 from ramsli.server.pages import _lang, _shell
 
 __all__ = ["router", "KIND", "LedgerBook", "csv_text", "state_of"]
@@ -127,21 +127,57 @@ def state_of(b: LedgerBook, keeper: bool) -> dict[str, Any]:
     for i, (h, e) in enumerate(zip(book.hands, book.entries)):
         st = e.settlement
         d = st.to_dict(names)
-        d["payments"] = [{"step": p.step, "payer": who(p.payer), "payee": who(p.payee), "owed": p.owed,
-                          "paid": p.paid, "reason": p.reason} for p in st.payments]
-        hands.append({"number": e.number, "dealer": names[book.dealers[i]], "entry": h.to_dict(),
-                      "settlement": d, "stacks": list(e.stacks_after), "pot": e.pot_after,
-                      "left": [names[s] for s in e.left], "edited": e.number in b.edited})
+        d["payments"] = [
+            {
+                "step": p.step,
+                "payer": who(p.payer),
+                "payee": who(p.payee),
+                "owed": p.owed,
+                "paid": p.paid,
+                "reason": p.reason,
+            }
+            for p in st.payments
+        ]
+        hands.append(
+            {
+                "number": e.number,
+                "dealer": names[book.dealers[i]],
+                "entry": h.to_dict(),
+                "settlement": d,
+                "stacks": list(e.stacks_after),
+                "pot": e.pot_after,
+                "left": [names[s] for s in e.left],
+                "edited": e.number in b.edited,
+            }
+        )
     return {
-        "ledger": b.id, "names": names, "keeper": keeper, "cents": bool(b.spec.get("cents")),
+        "ledger": b.id,
+        "names": names,
+        "keeper": keeper,
+        "cents": bool(b.spec.get("cents")),
         "preset": b.spec.get("preset"),
-        "rules": {"general_rams": r.general_rams, "targets": r.targets, "compulsory": r.compulsory,
-                  "dealer_forced": r.dealer_forced, "largest_target": largest_target(r), "ante": r.ante,
-                  "starting_stack": r.starting_stack, "bete": r.bete, "end": [str(x) for x in r.end]},
-        "hands": hands, "stacks": book.stacks, "pot": book.pot, "dealer": book.dealer,
-        "seated": list(book.session.seated), "order": list(book.order()), "over": book.is_over,
+        "rules": {
+            "general_rams": r.general_rams,
+            "targets": r.targets,
+            "compulsory": r.compulsory,
+            "dealer_forced": r.dealer_forced,
+            "largest_target": largest_target(r),
+            "ante": r.ante,
+            "starting_stack": r.starting_stack,
+            "bete": r.bete,
+            "end": [str(x) for x in r.end],
+        },
+        "hands": hands,
+        "stacks": book.stacks,
+        "pot": book.pot,
+        "dealer": book.dealer,
+        "seated": list(book.session.seated),
+        "order": list(book.order()),
+        "over": book.is_over,
         "end_reason": None if book.end_reason is None else str(book.end_reason),
-        "standings": book.standings(), "bank": book.session.bank, "total": book.total(),
+        "standings": book.standings(),
+        "bank": book.session.bank,
+        "total": book.total(),
         "edits": [{"number": x.number} for x in book.edits],
         "follow": f"/l/{b.id}/follow/{b.spec['follow_token']}",
         "csv": f"/api/ledgers/{b.id}/ledger.csv",
@@ -161,15 +197,25 @@ def csv_text(b: LedgerBook) -> str:
     head += ["pot carried", "kind", "general rams", "targets", "bete", "edited"]
     w.writerow(head)
     w.writerow(["start", ""] + sum(([" ", "", book.rules.starting_stack] for _ in names), []) + [0, "", "", "", "", ""])
-    for i, (h, e) in enumerate(zip(book.hands, book.entries)):
+    for i, e in enumerate(book.entries):
         st = e.settlement
         row: list[Any] = [e.number, names[book.dealers[i]]]
         for s in range(len(names)):
             row += ["in" if s in st.active else "out", st.tricks[s] if s in st.active else "", e.stacks_after[s]]
-        gr = "" if st.general_rams is None else f"{names[st.general_rams]} {'made' if st.general_rams_made else 'failed'}"
+        gr = (
+            ""
+            if st.general_rams is None
+            else f"{names[st.general_rams]} {'made' if st.general_rams_made else 'failed'}"
+        )
         tg = " ".join(f"{names[s]}:{t}:{'met' if m else 'missed'}" for s, t, m in st.targets)
-        row += [e.pot_after, str(st.kind), gr, tg, " ".join(names[s] for s in st.bete),
-                "edited" if e.number in b.edited else ""]
+        row += [
+            e.pot_after,
+            str(st.kind),
+            gr,
+            tg,
+            " ".join(names[s] for s in st.bete),
+            "edited" if e.number in b.edited else "",
+        ]
         w.writerow(row)
     w.writerow([])
     w.writerow(["standings", "name", "stack", "net", "winner"])
@@ -181,13 +227,14 @@ def csv_text(b: LedgerBook) -> str:
 
 # -- the API -----------------------------------------------------------------------------------
 
+
 @router.post("/api/ledgers", status_code=201)
 async def create_ledger(request: Request) -> Any:
     """Set up a ledger: names (R2), a preset and options (R6, R8), the first dealer (R3.1), cents (R6 rounce)."""
     try:
         body = await _body(request)
         if not isinstance(body, dict):
-            raise ValueError("give {\"names\": [...], \"preset\": ..., \"options\": {...}}")
+            raise ValueError('give {"names": [...], "preset": ..., "options": {...}}')
         preset = body.get("preset") or "traditional"
         if preset not in PRESETS:
             raise ValueError(f"unknown preset {preset!r}; allowed are {', '.join(PRESETS)} (R6)")
@@ -202,16 +249,27 @@ async def create_ledger(request: Request) -> Any:
         PubLedger(rules, names, first)  # checks the names (R2.1, R2.2)
     except (ValueError, RulesError, EngineTableError, TypeError) as e:
         return _err(400, "bad_spec", str(e))
-    spec = {"kind": KIND, "preset": preset, "rules": rules.to_dict(), "names": names, "first_dealer": first,
-            "cents": bool(body.get("cents")), "token": secrets.token_urlsafe(16),
-            "follow_token": secrets.token_urlsafe(16)}
+    spec = {
+        "kind": KIND,
+        "preset": preset,
+        "rules": rules.to_dict(),
+        "names": names,
+        "first_dealer": first,
+        "cents": bool(body.get("cents")),
+        "token": secrets.token_urlsafe(16),
+        "follow_token": secrets.token_urlsafe(16),
+    }
     books = await _books(request)
     ledger_id = "L" + secrets.token_urlsafe(6).replace("-", "x").replace("_", "y")
     created = time.time()
     await request.app.state.hub.store.create_table(ledger_id, spec, created)
     books[ledger_id] = LedgerBook(ledger_id, spec, created)
-    return {"ledger": ledger_id, "token": spec["token"], "page": f"/l/{ledger_id}/{spec['token']}",
-            "follow": f"/l/{ledger_id}/follow/{spec['follow_token']}"}
+    return {
+        "ledger": ledger_id,
+        "token": spec["token"],
+        "page": f"/l/{ledger_id}/{spec['token']}",
+        "follow": f"/l/{ledger_id}/follow/{spec['follow_token']}",
+    }
 
 
 @router.get("/api/ledgers/{ledger_id}")
@@ -248,7 +306,7 @@ async def _change(request: Request, ledger_id: str, token: str, kind: str, numbe
                 hand = PubHand.from_dict(dict(body, elapsed=old.elapsed))
                 trial = PubLedger(b.book.rules, b.book.names, b.book.first_dealer)
                 trial.ended = b.book.ended
-                trial.replay(b.book.hands[:number - 1] + [hand] + b.book.hands[number:])  # every later hand fits
+                trial.replay(b.book.hands[: number - 1] + [hand] + b.book.hands[number:])  # every later hand fits
                 data = {"number": number, "hand": hand.to_dict()}
             elif b.book.is_over:
                 raise LedgerError("the session is over already (R3.6)", "R3.6", "over")
@@ -284,11 +342,15 @@ async def ledger_csv(request: Request, ledger_id: str, token: str = "") -> Respo
     b = await _book(request, ledger_id, token, keeper=False)
     if isinstance(b, JSONResponse):
         return b
-    return Response(csv_text(b), media_type="text/csv; charset=utf-8",
-                    headers={"Content-Disposition": f'attachment; filename="ramsli-ledger-{b.id}.csv"'})
+    return Response(
+        csv_text(b),
+        media_type="text/csv; charset=utf-8",
+        headers={"Content-Disposition": f'attachment; filename="ramsli-ledger-{b.id}.csv"'},
+    )
 
 
 # -- the pages -----------------------------------------------------------------------------------
+
 
 @router.get("/ledger", response_class=HTMLResponse)
 async def ledger_setup_page(request: Request) -> HTMLResponse:

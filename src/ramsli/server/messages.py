@@ -15,7 +15,7 @@ its own). Engine reasons (``Hand.why_illegal``) go through
 from __future__ import annotations
 
 import gettext as _gettext
-from functools import lru_cache
+from functools import cache
 from typing import Any
 
 from ramsli.frontends import i18n
@@ -56,7 +56,7 @@ MESSAGES: dict[str, str] = {
 }
 
 
-@lru_cache(maxsize=None)
+@cache
 def translator(lang: str) -> _gettext.NullTranslations:
     """The gettext translations of ``lang`` (English for an unknown language)."""
     if lang not in i18n.LANGS or lang == "en":

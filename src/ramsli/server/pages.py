@@ -47,7 +47,7 @@ from babel.messages.mofile import read_mo
 from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse, JSONResponse, Response
 
-from ramsli.frontends.i18n import LANGS, LOCALE_DIR, DOMAIN
+from ramsli.frontends.i18n import DOMAIN, LANGS, LOCALE_DIR
 from ramsli.rules import PRESETS, Rules
 from ramsli.server.hub import read_body
 from ramsli.server.table import TableError
@@ -71,8 +71,12 @@ _hint_running: dict[tuple[str, int], tuple[tuple, Any]] = {}
 _hint_done: dict[tuple, dict[str, Any]] = {}
 _hint_slots: dict[Any, asyncio.Semaphore] = {}
 
-_TYPES = {".js": "text/javascript; charset=utf-8", ".css": "text/css; charset=utf-8",
-          ".svg": "image/svg+xml", ".html": "text/html; charset=utf-8"}
+_TYPES = {
+    ".js": "text/javascript; charset=utf-8",
+    ".css": "text/css; charset=utf-8",
+    ".svg": "image/svg+xml",
+    ".html": "text/html; charset=utf-8",
+}
 
 
 def page_lang(query: str | None, accept: str | None) -> str:
@@ -120,16 +124,18 @@ def _json_script(data: Any) -> str:
 
 def _shell(kind: str, lang: str, title: str, page: dict[str, Any], status: int = 200) -> HTMLResponse:
     page = dict(page, lang=lang, kind=kind)
-    body = (f'<!doctype html><html lang="{lang}"><head><meta charset="utf-8">'
-            '<meta name="viewport" content="width=device-width, initial-scale=1">'
-            f'<title>{html.escape(title)}</title><link rel="stylesheet" href="/static/style.css">'
-            '<link rel="icon" href="/static/icon.svg" type="image/svg+xml"></head>'
-            f'<body class="page-{kind}">'
-            f'<script type="application/json" id="ramsli-catalog">{_json_script(catalog(lang))}</script>'
-            f'<script type="application/json" id="ramsli-page">{_json_script(page)}</script>'
-            '<div id="app"></div><div id="toast" class="toast" role="status" aria-live="polite"></div>'
-            '<script src="/static/common.js"></script><script src="/static/cards.js"></script>'
-            f'<script src="/static/{kind}.js"></script></body></html>')
+    body = (
+        f'<!doctype html><html lang="{lang}"><head><meta charset="utf-8">'
+        '<meta name="viewport" content="width=device-width, initial-scale=1">'
+        f'<title>{html.escape(title)}</title><link rel="stylesheet" href="/static/style.css">'
+        '<link rel="icon" href="/static/icon.svg" type="image/svg+xml"></head>'
+        f'<body class="page-{kind}">'
+        f'<script type="application/json" id="ramsli-catalog">{_json_script(catalog(lang))}</script>'
+        f'<script type="application/json" id="ramsli-page">{_json_script(page)}</script>'
+        '<div id="app"></div><div id="toast" class="toast" role="status" aria-live="polite"></div>'
+        '<script src="/static/common.js"></script><script src="/static/cards.js"></script>'
+        f'<script src="/static/{kind}.js"></script></body></html>'
+    )
     return HTMLResponse(body, status_code=status)
 
 
@@ -157,9 +163,16 @@ async def static(name: str) -> Response:
 @router.get("/", response_class=HTMLResponse)
 async def lobby(request: Request) -> HTMLResponse:
     """The lobby: one-click table against bots, a table set up in full, invite links, your tables."""
-    return _shell("lobby", _lang(request), "Ramsli", {"presets": _presets(),
-                                            "bots": ["easy", "medium", "hard", "expert", "tips", "montecarlo", "random"],
-                                            "lab": _lab_available()})
+    return _shell(
+        "lobby",
+        _lang(request),
+        "Ramsli",
+        {
+            "presets": _presets(),
+            "bots": ["easy", "medium", "hard", "expert", "tips", "montecarlo", "random"],
+            "lab": _lab_available(),
+        },
+    )
 
 
 def _error_page(request: Request, e: TableError) -> HTMLResponse:
@@ -176,10 +189,21 @@ async def seat_page(request: Request, table_id: str, token: str) -> HTMLResponse
             raise TableError("bad_token")
     except TableError as e:
         return _error_page(request, e)
-    return _shell("table", _lang(request), "Ramsli", {
-        "table": t.id, "token": token, "role": "seat", "seat": f"p{seat.index + 1}",
-        "taken": seat.taken, "name": seat.name, "hint": hint_allowed(request.app, t.id),
-        "info": _public_info(t)})
+    return _shell(
+        "table",
+        _lang(request),
+        "Ramsli",
+        {
+            "table": t.id,
+            "token": token,
+            "role": "seat",
+            "seat": f"p{seat.index + 1}",
+            "taken": seat.taken,
+            "name": seat.name,
+            "hint": hint_allowed(request.app, t.id),
+            "info": _public_info(t),
+        },
+    )
 
 
 def _public_info(t: Any) -> dict[str, Any]:
@@ -199,8 +223,12 @@ async def watch_page(request: Request, table_id: str, token: str) -> HTMLRespons
             raise TableError("bad_token")
     except TableError as e:
         return _error_page(request, e)
-    return _shell("table", _lang(request), "Ramsli", {"table": t.id, "token": token, "role": "spectator",
-                                                      "seat": None, "hint": False})
+    return _shell(
+        "table",
+        _lang(request),
+        "Ramsli",
+        {"table": t.id, "token": token, "role": "spectator", "seat": None, "hint": False},
+    )
 
 
 @router.get("/api/i18n/{lang}.json")
@@ -212,6 +240,7 @@ async def catalog_json(lang: str) -> JSONResponse:
 
 
 # -- creating a table with the hint allowed -----------------------------------------------------
+
 
 def hint_allowed(app: Any, table_id: str) -> bool:
     """True if the creator of ``table_id`` allowed the "should I stay in?" hint (the table's
@@ -245,7 +274,7 @@ async def set_bot_pace(request: Request, table_id: str) -> Any:
     except ValueError:
         raise TableError("bad_message", detail="the request body is not JSON") from None
     if not isinstance(body, dict):
-        raise TableError("bad_message", detail="give {\"creator_token\": ..., \"bot_pace_seconds\": ...}")
+        raise TableError("bad_message", detail='give {"creator_token": ..., "bot_pace_seconds": ...}')
     t = _hub(request).table(table_id)
     await t.set_pace(body.get("creator_token"), body.get("bot_pace_seconds"))
     return {"bot_pace_seconds": t.options.bot_pace_seconds, "seq": t.seq}
@@ -257,7 +286,9 @@ async def finished_hand(request: Request, table_id: str, number: int, token: str
     public log plus the token's own cards. Errors: ``403 bad_token``, ``404 no_hand``."""
     t = _hub(request).table(table_id)
     seat = t.seat_of_token(token)
-    if seat is None and not (isinstance(token, str) and secrets.compare_digest(token.encode(), t.spectator_token.encode())):
+    if seat is None and not (
+        isinstance(token, str) and secrets.compare_digest(token.encode(), t.spectator_token.encode())
+    ):
         raise TableError("bad_token")
     # only the person sitting there sees the seat's own cards: an invite link (which the creator
     # holds for every seat) reads the hand as a spectator does (R7, D-16)
@@ -266,10 +297,11 @@ async def finished_hand(request: Request, table_id: str, number: int, token: str
 
 # -- the "should I stay in?" hint -------------------------------------------------------------
 
+
 def _lab_available() -> bool:
     try:
-        import numpy  # noqa: F401
         import numba  # noqa: F401
+        import numpy  # noqa: F401
     except ImportError:
         return False
     return True
@@ -289,9 +321,18 @@ def hint_query(obs: Any, seed: int = 0, time_s: float = HINT_SECONDS) -> dict[st
     (3, 0, [], 0, 5)
     """
     players = len(obs.seated)
-    return dict(cards=" ".join(str(c) for c in obs.cards), turn_up=str(obs.turn_up), players=players,
-                seat=len(obs.declarations), before=[d for _a, d in obs.declarations], rules=obs.rules,
-                bot="tips", time_s=time_s, seed=seed, pot=max(0, obs.pot - obs.rules.ante * players))
+    return dict(
+        cards=" ".join(str(c) for c in obs.cards),
+        turn_up=str(obs.turn_up),
+        players=players,
+        seat=len(obs.declarations),
+        before=[d for _a, d in obs.declarations],
+        rules=obs.rules,
+        bot="tips",
+        time_s=time_s,
+        seed=seed,
+        pot=max(0, obs.pot - obs.rules.ante * players),
+    )
 
 
 _warm: dict[str, Any] = {}
@@ -302,6 +343,7 @@ def _warm_up_lab() -> None:
     first compile takes half a minute; later estimates take :data:`HINT_SECONDS`)."""
     if _warm or not _lab_available():
         return
+
     def run() -> None:
         from ramsli.lab.odds import estimate
 
@@ -331,19 +373,23 @@ async def hint(request: Request, table_id: str, token: str = "") -> JSONResponse
     if seat is None:
         raise TableError("bad_token")
     if not hint_allowed(request.app, t.id):
-        return JSONResponse({"error": "hint_off", "message": "the creator of this table did not allow the hint"},
-                            status_code=403)
+        return JSONResponse(
+            {"error": "hint_off", "message": "the creator of this table did not allow the hint"}, status_code=403
+        )
     if not _lab_available():
-        return JSONResponse({"error": "no_lab", "message": "the hint needs the lab extra: "
-                             "pip install -e '.[lab]' (NumPy and Numba)"}, status_code=501)
+        return JSONResponse(
+            {"error": "no_lab", "message": "the hint needs the lab extra: pip install -e '.[lab]' (NumPy and Numba)"},
+            status_code=501,
+        )
     hand, _number = t.current_hand()
     if hand is None or t.status != "playing":
         return JSONResponse({"error": "no_hint", "message": "no hand is being declared"}, status_code=409)
     obs = hand.observe(seat.index)
     if not seat.taken or not t.owns(seat, token) or obs.phase.value != "declare" or obs.to_act != seat.index:
         # only the person sitting there, with the personal token (an invite token owns no cards, R7)
-        return JSONResponse({"error": "no_hint", "message": "the hint is for your own turn to declare"},
-                            status_code=409)
+        return JSONResponse(
+            {"error": "no_hint", "message": "the hint is for your own turn to declare"}, status_code=409
+        )
     key = (t.id, seat.index, _number, t.seq)
     if key in _hint_done:
         return JSONResponse(_hint_done[key])
@@ -352,13 +398,15 @@ async def hint(request: Request, table_id: str, token: str = "") -> JSONResponse
         answer, status = await asyncio.shield(running[1])  # the same question is being answered: wait for it
         return JSONResponse(answer, status_code=status)
     if running is not None:
-        return JSONResponse({"error": "hint_busy", "message": "a hint for this seat is being computed; "
-                             "ask again when it is done"}, status_code=429)
+        return JSONResponse(
+            {"error": "hint_busy", "message": "a hint for this seat is being computed; ask again when it is done"},
+            status_code=429,
+        )
     fut = asyncio.get_running_loop().create_future()
     _hint_running[(t.id, seat.index)] = (key, fut)
     try:
         answer, status = await _compute_hint(obs)
-    except Exception as e:  # noqa: BLE001 - the waiters get the same failure
+    except Exception as e:
         fut.set_exception(e)
         fut.exception()  # retrieved: no "never retrieved" warning when nobody waited
         raise
@@ -393,6 +441,7 @@ async def _compute_hint(obs: Any) -> tuple[dict[str, Any], int]:
 
 
 # -- how to play ---------------------------------------------------------------------------
+
 
 @router.get("/how-to-play", response_class=HTMLResponse)
 async def how_to_play(request: Request) -> HTMLResponse:

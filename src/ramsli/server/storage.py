@@ -46,13 +46,15 @@ MIGRATIONS = Path(__file__).resolve().parent / "migrations"
 
 metadata = sa.MetaData()
 tables_t = sa.Table(
-    "tables", metadata,
+    "tables",
+    metadata,
     sa.Column("id", sa.String(32), primary_key=True),
     sa.Column("created", sa.Float, nullable=False),
     sa.Column("spec", sa.Text, nullable=False),
 )
 events_t = sa.Table(
-    "events", metadata,
+    "events",
+    metadata,
     sa.Column("table_id", sa.String(32), sa.ForeignKey("tables.id"), primary_key=True),
     sa.Column("seq", sa.Integer, primary_key=True, autoincrement=False),
     sa.Column("kind", sa.String(16), nullable=False),
@@ -93,7 +95,7 @@ class Store:
         self._writer: asyncio.Task | None = None
 
     @classmethod
-    async def open(cls, url: str | None = None) -> "Store":
+    async def open(cls, url: str | None = None) -> Store:
         """Connect to ``url`` (default :func:`default_url`) and apply the migrations.
 
         Raises:
@@ -101,8 +103,10 @@ class Store:
         """
         url = url or default_url()
         if not (url.startswith("sqlite+aiosqlite://") or url.startswith("postgresql+asyncpg://")):
-            raise StoreError(f"database URL {url!r} is not supported; allowed are "
-                             "sqlite+aiosqlite:///PATH and postgresql+asyncpg://USER@HOST:PORT/DB")
+            raise StoreError(
+                f"database URL {url!r} is not supported; allowed are "
+                "sqlite+aiosqlite:///PATH and postgresql+asyncpg://USER@HOST:PORT/DB"
+            )
         try:
             if url.startswith("sqlite"):
                 # one connection: writes queue in the pool instead of in SQLite's busy-wait backoff
@@ -239,6 +243,8 @@ async def check_database(url: str | None = None) -> int:
     except StoreError:
         raise
     except Exception as e:  # noqa: BLE001 - any driver error becomes one clear message
-        raise StoreError(f"database {url!r} cannot be read: {type(e).__name__}: {str(e).splitlines()[0][:200]}") from None
+        raise StoreError(
+            f"database {url!r} cannot be read: {type(e).__name__}: {str(e).splitlines()[0][:200]}"
+        ) from None
     finally:
         await store.close()

@@ -28,21 +28,32 @@ import random
 import secrets
 import threading
 import time
+from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
-from typing import Any, Callable
+from typing import Any
 
 from ramsli import Action, Hand, Rules, Session
 from ramsli.bots import make_bot
+from ramsli.bots.base import bot_names
 from ramsli.cards import Card, make_deck
 from ramsli.hand import seat_name
 from ramsli.history import settlement_record
-from ramsli.bots.base import bot_names
 from ramsli.session import first_dealer_cut, forbidden_name_char, name_is_blank, name_key
 
-__all__ = ["Table", "SeatState", "TableError", "TableOptions", "FAST_BOTS", "FILL_BOT", "NAME_MAX", "BOT_NAMES",
-           "BOT_MOVE_SECONDS", "bot_pool",
-           "shutdown_bot_pool"]
+__all__ = [
+    "Table",
+    "SeatState",
+    "TableError",
+    "TableOptions",
+    "FAST_BOTS",
+    "FILL_BOT",
+    "NAME_MAX",
+    "BOT_NAMES",
+    "BOT_MOVE_SECONDS",
+    "bot_pool",
+    "shutdown_bot_pool",
+]
 
 #: bots cheap enough to run on the event loop; others run in worker processes (see :func:`bot_pool`)
 FAST_BOTS = ("random", "tips", "rules")
@@ -67,9 +78,12 @@ def bot_pool() -> Any:
     """
     global _POOL
     if _POOL is None:
-        _POOL = ProcessPoolExecutor(max_workers=max(1, (os.cpu_count() or 2) - 1),
-                                    mp_context=multiprocessing.get_context("spawn"),
-                                    initializer=_watch_parent, initargs=(os.getpid(),))
+        _POOL = ProcessPoolExecutor(
+            max_workers=max(1, (os.cpu_count() or 2) - 1),
+            mp_context=multiprocessing.get_context("spawn"),
+            initializer=_watch_parent,
+            initargs=(os.getpid(),),
+        )
         atexit.register(shutdown_bot_pool)
     return _POOL
 
@@ -84,6 +98,7 @@ def shutdown_bot_pool() -> None:
 
 def _watch_parent(parent: int) -> None:
     """In a worker process: exit as soon as the server is gone (also after a SIGKILL of it)."""
+
     def watch() -> None:
         while os.getppid() == parent:
             time.sleep(0.5)
@@ -124,9 +139,13 @@ class TableOptions:
     hint: bool = False
 
     def to_dict(self) -> dict[str, Any]:
-        return {"grace_seconds": self.grace_seconds, "turn_seconds": self.turn_seconds,
-                "bot_pace_seconds": self.bot_pace_seconds, "hand_pause_seconds": self.hand_pause_seconds,
-                "hint": self.hint}
+        return {
+            "grace_seconds": self.grace_seconds,
+            "turn_seconds": self.turn_seconds,
+            "bot_pace_seconds": self.bot_pace_seconds,
+            "hand_pause_seconds": self.hand_pause_seconds,
+            "hint": self.hint,
+        }
 
 
 @dataclass
@@ -195,7 +214,7 @@ def looks_like_a_bot(name: str) -> bool:
     bots = sorted({name_key(b) for b in bot_names()} | {name_key(FILL_BOT), "tips", "bot"}, key=len, reverse=True)
     for b in bots:
         if key.startswith(b):
-            rest = key[len(b):].rstrip("'")
+            rest = key[len(b) :].rstrip("'")
             if len(rest) >= 2 and rest[0] == "p" and all(c.isdigit() or c == "l" for c in rest[1:]):
                 return True
     return False
@@ -228,8 +247,9 @@ class Table:
         store: where events are committed (any object with ``async append(table_id, seq, kind, data)``).
     """
 
-    def __init__(self, table_id: str, spec: dict[str, Any], store: Any,
-                 on_change: Callable[["Table"], None] | None = None) -> None:
+    def __init__(
+        self, table_id: str, spec: dict[str, Any], store: Any, on_change: Callable[[Table], None] | None = None
+    ) -> None:
         self.id = table_id
         self.spec = spec
         self.store = store
@@ -258,18 +278,22 @@ class Table:
     # -- construction ----------------------------------------------------------------
 
     @staticmethod
-    def new_spec(rules: Rules, preset: str, seats: list[dict[str, Any]], options: TableOptions,
-                 seed: int | None) -> dict[str, Any]:
+    def new_spec(
+        rules: Rules, preset: str, seats: list[dict[str, Any]], options: TableOptions, seed: int | None
+    ) -> dict[str, Any]:
         """A fresh spec with new random tokens (``secrets.token_urlsafe``) for every seat."""
         return {
-            "preset": preset, "rules": rules.to_dict(),
+            "preset": preset,
+            "rules": rules.to_dict(),
             "seats": [{"kind": s["kind"], "bot": s.get("bot"), "token": secrets.token_urlsafe(18)} for s in seats],
-            "creator_token": secrets.token_urlsafe(18), "spectator_token": secrets.token_urlsafe(18),
-            "options": options.to_dict(), "seed": seed,
+            "creator_token": secrets.token_urlsafe(18),
+            "spectator_token": secrets.token_urlsafe(18),
+            "options": options.to_dict(),
+            "seed": seed,
         }
 
     @classmethod
-    def replay(cls, table_id: str, spec: dict[str, Any], events: list[tuple[int, str, dict]], store: Any) -> "Table":
+    def replay(cls, table_id: str, spec: dict[str, Any], events: list[tuple[int, str, dict]], store: Any) -> Table:
         """Rebuild a table from its stored events through the engine (exact restore).
 
         Raises:
@@ -329,8 +353,11 @@ class Table:
                     self._away_unless_connected(s)
             deck = [Card.parse(c) for c in data["deck"]]
             hand = self.session.start_hand(deck=deck, cut=data["cut"])
-            if (hand.dealer != data["dealer"] or list(hand.start_stacks) != data["stacks"]
-                    or hand.carry_in != data["pot"]):
+            if (
+                hand.dealer != data["dealer"]
+                or list(hand.start_stacks) != data["stacks"]
+                or hand.carry_in != data["pot"]
+            ):
                 raise ValueError("the deal does not match the recorded dealer, stacks and pot")
         elif kind == "pace":
             self.options.bot_pace_seconds = float(data["seconds"])
@@ -366,8 +393,11 @@ class Table:
                 s.bot_player = self._new_bot(s.bot or FILL_BOT, s.index)
 
     def _new_bot(self, spec: str, seat: int, salt: str = "bot") -> Any:
-        seed = (random.Random(f"{self.seed}:{salt}:{seat}").randrange(2**32) if self.seed is not None
-                else secrets.randbits(32))
+        seed = (
+            random.Random(f"{self.seed}:{salt}:{seat}").randrange(2**32)
+            if self.seed is not None
+            else secrets.randbits(32)
+        )
         return make_bot(spec, seed=seed)
 
     # -- requests --------------------------------------------------------------------
@@ -379,7 +409,8 @@ class Table:
             return None
         for s in self.seats:
             if secrets.compare_digest(s.token.encode(), token.encode()) or (
-                    s.personal is not None and secrets.compare_digest(s.personal.encode(), token.encode())):
+                s.personal is not None and secrets.compare_digest(s.personal.encode(), token.encode())
+            ):
                 return s
         return None
 
@@ -398,7 +429,9 @@ class Table:
             return False
         if seat.personal is not None:
             return secrets.compare_digest(seat.personal.encode(), token.encode())
-        return seat.taken and secrets.compare_digest(seat.token.encode(), token.encode())  # a table stored before personal tokens
+        return seat.taken and secrets.compare_digest(
+            seat.token.encode(), token.encode()
+        )  # a table stored before personal tokens
 
     async def sit(self, token: Any, name: Any) -> SeatState:
         """A person sits down with a seat token and a name (R2.2); on a bot-played seat
@@ -423,8 +456,9 @@ class Table:
                 return seat  # already sitting; the name stays (R2.2: names are fixed in a session)
             if seat.pending is not None:
                 return seat
-            others = [s.name for s in self.seats if s is not seat and s.name] + \
-                     [s.pending for s in self.seats if s is not seat and s.pending]
+            others = [s.name for s in self.seats if s is not seat and s.name] + [
+                s.pending for s in self.seats if s is not seat and s.pending
+            ]
             if name_key(name) in {name_key(n) for n in others}:  # look-alikes are the same name (R2.2)
                 raise TableError("name_taken", name=name)
             if self.status == "waiting" and seat.taken and seat.name == name:
@@ -442,7 +476,8 @@ class Table:
         """
         async with self.lock:
             if not isinstance(creator_token, str) or not secrets.compare_digest(
-                    creator_token.encode(), self.creator_token.encode()):
+                creator_token.encode(), self.creator_token.encode()
+            ):
                 raise TableError("bad_token")
             if self.status != "waiting":
                 raise TableError("started")
@@ -473,7 +508,8 @@ class Table:
         """
         async with self.lock:
             if not isinstance(creator_token, str) or not secrets.compare_digest(
-                    creator_token.encode(), self.creator_token.encode()):
+                creator_token.encode(), self.creator_token.encode()
+            ):
                 raise TableError("bad_token")
             if isinstance(seconds, bool) or not isinstance(seconds, (int, float)) or not 0 <= seconds <= 60:
                 raise TableError("bad_message", detail=f"bot_pace_seconds must be a number 0..60, got {seconds!r}")
@@ -488,9 +524,18 @@ class Table:
         deck = list(make_deck(self.rules.deck, self.rules.jokers))
         rng.shuffle(deck)
         cut = rng.randrange(1, len(deck))
-        await self._commit("deal", {"number": number, "deck": [str(c) for c in deck], "cut": cut,
-                                    "dealer": s.dealer, "stacks": list(s.stacks), "pot": s.pot,
-                                    "seated": list(s.seated)})
+        await self._commit(
+            "deal",
+            {
+                "number": number,
+                "deck": [str(c) for c in deck],
+                "cut": cut,
+                "dealer": s.dealer,
+                "stacks": list(s.stacks),
+                "pot": s.pot,
+                "seated": list(s.seated),
+            },
+        )
 
     def check_intent(self, seat: int, text: Any, seq: Any) -> Action:
         """Check an intent of ``seat`` without changing anything; return the action.
@@ -613,8 +658,11 @@ class Table:
         obs = hand.observe(hand.seated[0])  # only public fields are read from it
         mine = self.own_cards_shown(seat, number)
         return {
-            "number": number, "dealer": seat_name(hand.dealer), "turn_up": str(hand.turn_up),
-            "trump": obs.trump, "turned_aside": [str(c) for c in hand.turned_aside],
+            "number": number,
+            "dealer": seat_name(hand.dealer),
+            "turn_up": str(hand.turn_up),
+            "trump": obs.trump,
+            "turned_aside": [str(c) for c in hand.turned_aside],
             "declarations": [[seat_name(a), d] for a, d in obs.declarations],
             "tricks": [_trick(t) for t in obs.tricks],
             "settlement": settlement_record(entry.settlement),
@@ -636,8 +684,9 @@ class Table:
 
     def proxy_playing(self, s: SeatState, now: float | None = None) -> bool:
         now = time.monotonic() if now is None else now
-        return (s.taken and s.conn is None and s.away_since is not None
-                and now - s.away_since >= self.options.grace_seconds)
+        return (
+            s.taken and s.conn is None and s.away_since is not None and now - s.away_since >= self.options.grace_seconds
+        )
 
     def view(self, seat: int | None) -> dict[str, Any]:
         """The view of ``seat`` (None: a spectator), as ``docs/protocol.md`` describes it (R7).
@@ -664,33 +713,46 @@ class Table:
             else:
                 stack = self.rules.starting_stack
             in_hand = obs is not None and i in obs.seated
-            seats.append({
-                "seat": seat_name(i), "name": s.name,
-                "kind": "human" if (s.taken or (self.status == "waiting" and s.kind == "human")) else "bot",
-                "bot": None if s.taken else (s.bot or (FILL_BOT if self.status != "waiting" else None)),
-                "taken": s.taken, "stack": stack,
-                "seated": (i in sess.seated) if sess is not None else True,
-                "in": ({"in": True, "out": False}.get(declared[i]) if i in declared
-                       else (True if obs is not None and in_hand and i in obs.active else None)),
-                "tricks": obs.tricks_won[i] if obs is not None else 0,
-                "cards_left": obs.cards_left[i] if obs is not None else 0,
-                "away": self.is_away(s),
-                "bot_playing": self.proxy_playing(s, now),
-                "dealer": obs is not None and obs.dealer == i,
-            })
+            seats.append(
+                {
+                    "seat": seat_name(i),
+                    "name": s.name,
+                    "kind": "human" if (s.taken or (self.status == "waiting" and s.kind == "human")) else "bot",
+                    "bot": None if s.taken else (s.bot or (FILL_BOT if self.status != "waiting" else None)),
+                    "taken": s.taken,
+                    "stack": stack,
+                    "seated": (i in sess.seated) if sess is not None else True,
+                    "in": (
+                        {"in": True, "out": False}.get(declared[i])
+                        if i in declared
+                        else (True if obs is not None and in_hand and i in obs.active else None)
+                    ),
+                    "tricks": obs.tricks_won[i] if obs is not None else 0,
+                    "cards_left": obs.cards_left[i] if obs is not None else 0,
+                    "away": self.is_away(s),
+                    "bot_playing": self.proxy_playing(s, now),
+                    "dealer": obs is not None and obs.dealer == i,
+                }
+            )
         hand_v = None
         if hand is not None and obs is not None:
             tricks = [_trick(t) for t in obs.tricks]
             hand_v = {
-                "number": number, "phase": obs.phase.value, "dealer": seat_name(obs.dealer),
+                "number": number,
+                "phase": obs.phase.value,
+                "dealer": seat_name(obs.dealer),
                 "to_act": None if obs.to_act is None else seat_name(obs.to_act),
-                "turn_up": str(obs.turn_up), "trump": obs.trump,
-                "turned_aside": [str(c) for c in obs.turned_aside], "pot": obs.pot,
+                "turn_up": str(obs.turn_up),
+                "trump": obs.trump,
+                "turned_aside": [str(c) for c in obs.turned_aside],
+                "pot": obs.pot,
                 "declarations": [[seat_name(a), d] for a, d in obs.declarations],
                 "general_rams": None if obs.general_rams is None else seat_name(obs.general_rams),
                 "targets": [[seat_name(a), t] for a, t in obs.targets],
-                "current": {"leader": None if obs.leader is None else seat_name(obs.leader),
-                            "plays": [[seat_name(a), str(c)] for a, c in obs.current]},
+                "current": {
+                    "leader": None if obs.leader is None else seat_name(obs.leader),
+                    "plays": [[seat_name(a), str(c)] for a, c in obs.current],
+                },
                 "last_trick": tricks[-1] if tricks else None,
                 "tricks": tricks,
                 "log": [str(a) for a in hand.history],
@@ -700,43 +762,64 @@ class Table:
         if sess is not None:
             for e in sess.ledger:
                 st = e.settlement
-                ledger.append({"hand": e.number, "kind": st.kind, "winners": [seat_name(w) for w in st.winners],
-                               "bete": [seat_name(b) for b in st.bete], "stacks_after": list(e.stacks_after),
-                               "pot_after": e.pot_after, "left": [seat_name(x) for x in e.left],
-                               "history": f"/api/tables/{self.id}/hands/{e.number}.toml"})
+                ledger.append(
+                    {
+                        "hand": e.number,
+                        "kind": st.kind,
+                        "winners": [seat_name(w) for w in st.winners],
+                        "bete": [seat_name(b) for b in st.bete],
+                        "stacks_after": list(e.stacks_after),
+                        "pot_after": e.pot_after,
+                        "left": [seat_name(x) for x in e.left],
+                        "history": f"/api/tables/{self.id}/hands/{e.number}.toml",
+                    }
+                )
         standings = None
         if sess is not None and sess.is_over:
             order = sorted(range(len(self.seats)), key=lambda i: (-sess.stacks[i], i))
             standings = []
             for i in order:
                 place = 1 + sum(1 for j in range(len(self.seats)) if sess.stacks[j] > sess.stacks[i])
-                standings.append({"place": place, "seat": seat_name(i), "name": self.seats[i].name,
-                                  "stack": sess.stacks[i]})
+                standings.append(
+                    {"place": place, "seat": seat_name(i), "name": self.seats[i].name, "stack": sess.stacks[i]}
+                )
         mine = private and obs is not None
         return {
-            "type": "view", "table": self.id, "seq": self.seq,
-            "you": {"role": "seat" if seat is not None else "spectator",
-                    "seat": None if seat is None else seat_name(seat),
-                    "pending": seat is not None and self.seats[seat].pending is not None},
-            "status": self.status, "test_seeded": self.seed is not None,
+            "type": "view",
+            "table": self.id,
+            "seq": self.seq,
+            "you": {
+                "role": "seat" if seat is not None else "spectator",
+                "seat": None if seat is None else seat_name(seat),
+                "pending": seat is not None and self.seats[seat].pending is not None,
+            },
+            "status": self.status,
+            "test_seeded": self.seed is not None,
             "rules": self._rules_view,
             "options": self.options.to_dict(),
-            "seats": seats, "hand": hand_v,
+            "seats": seats,
+            "hand": hand_v,
             "to_act": hand_v["to_act"] if hand_v else None,
             "your_cards": [str(c) for c in obs.cards] if mine else [],
             "legal": [str(a) for a in obs.legal] if mine else [],
-            "ledger": ledger, "standings": standings,
+            "ledger": ledger,
+            "standings": standings,
             "end_reason": sess.end_reason if sess is not None else None,
         }
 
     def info(self) -> dict[str, Any]:
         """Public table info (no tokens, no cards): status, rules, seats."""
         return {
-            "table": self.id, "status": self.status, "seq": self.seq, "test_seeded": self.seed is not None,
+            "table": self.id,
+            "status": self.status,
+            "seq": self.seq,
+            "test_seeded": self.seed is not None,
             "rules": {"preset": self.preset, "options": self.rules.to_dict(), "summary": self.rules_summary()},
             "options": self.options.to_dict(),
-            "seats": [{"seat": seat_name(s.index), "name": s.name, "kind": s.kind, "bot": s.bot,
-                       "taken": s.taken} for s in self.seats],
+            "seats": [
+                {"seat": seat_name(s.index), "name": s.name, "kind": s.kind, "bot": s.bot, "taken": s.taken}
+                for s in self.seats
+            ],
             "spectate": f"/t/{self.id}/watch/{self.spectator_token}",
         }
 
@@ -792,7 +875,7 @@ class Table:
                 try:
                     await asyncio.wait_for(self.changed.wait(), delay)
                     continue  # something changed: look again
-                except asyncio.TimeoutError:
+                except TimeoutError:
                     pass
             if kind == "recheck":
                 self.broadcast()  # the seat's bot_playing flag flips now
@@ -801,7 +884,7 @@ class Table:
                 await self._run(kind)
             except asyncio.CancelledError:
                 raise
-            except Exception:  # noqa: BLE001 - a failing bot or store must not kill the table
+            except Exception:
                 logging.getLogger("ramsli.server").exception("table %s: %s failed", self.id, kind)
                 await asyncio.sleep(1.0)
 
@@ -829,16 +912,23 @@ class Table:
         if spec.split(":")[0] in FAST_BOTS:
             action = _safe_act(player, obs)
         else:
-            seed = (random.Random(f"{self.seed}:decide:{seat.index}:{seq}").randrange(2**32)
-                    if self.seed is not None else secrets.randbits(32))
+            seed = (
+                random.Random(f"{self.seed}:decide:{seat.index}:{seq}").randrange(2**32)
+                if self.seed is not None
+                else secrets.randbits(32)
+            )
             try:
                 action = await asyncio.wait_for(
-                    asyncio.get_running_loop().run_in_executor(bot_pool(), _decide, spec, seed, obs),
-                    BOT_MOVE_SECONDS)
-            except asyncio.TimeoutError:  # too slow: a seeded rules decision instead (same seed, same move)
+                    asyncio.get_running_loop().run_in_executor(bot_pool(), _decide, spec, seed, obs), BOT_MOVE_SECONDS
+                )
+            except TimeoutError:  # too slow: a seeded rules decision instead (same seed, same move)
                 logging.getLogger("ramsli.server").warning(
-                    "table %s: bot %s at %s took over %g s; played a rules move instead", self.id, spec,
-                    seat_name(seat.index), BOT_MOVE_SECONDS)
+                    "table %s: bot %s at %s took over %g s; played a rules move instead",
+                    self.id,
+                    spec,
+                    seat_name(seat.index),
+                    BOT_MOVE_SECONDS,
+                )
                 action = _safe_act(make_bot(FILL_BOT, seed=seed), obs)
             except Exception:  # noqa: BLE001 - a broken pool: think in a thread instead
                 shutdown_bot_pool()
@@ -865,5 +955,8 @@ def _safe_act(player: Any, obs: Any) -> Action:
 
 
 def _trick(t: Any) -> dict[str, Any]:
-    return {"leader": seat_name(t.leader), "plays": [[seat_name(a), str(c)] for a, c in t.plays],
-            "winner": None if t.winner is None else seat_name(t.winner)}
+    return {
+        "leader": seat_name(t.leader),
+        "plays": [[seat_name(a), str(c)] for a, c in t.plays],
+        "winner": None if t.winner is None else seat_name(t.winner),
+    }

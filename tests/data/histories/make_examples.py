@@ -44,7 +44,7 @@ def illegal_variant(hh: HandHistory) -> str:
     """The text of ``hh`` with one card play replaced by a card the seat holds but may
     not play there because it must follow suit (R4.10)."""
     hand = hh.start()
-    for i, a in enumerate(hh.actions):
+    for a in hh.actions:
         if a.kind == "pl" and hand.current:
             bad = [c for c in hand.hands[a.seat] if c not in hand.legal_cards()]
             for c in bad:
@@ -58,22 +58,35 @@ def illegal_variant(hh: HandHistory) -> str:
 
 def main() -> None:
     files: dict[str, str] = {}
-    gr = find(Rules.preset("general-rams"), 3,
-              lambda h: h.general_rams is not None and h.settlement.general_rams_made, prefer="gr")
+    gr = find(
+        Rules.preset("general-rams"),
+        3,
+        lambda h: h.general_rams is not None and h.settlement.general_rams_made,
+        prefer="gr",
+    )
     files["general-rams-made.toml"] = gr.to_toml()
     files["general-rams-failed.toml"] = find(
-        Rules.preset("general-rams", general_rams_penalty="triple-pot"), 4,
-        lambda h: h.general_rams is not None and not h.settlement.general_rams_made
-        and len(h.active) == 4, prefer="gr").to_toml()
+        Rules.preset("general-rams", general_rams_penalty="triple-pot"),
+        4,
+        lambda h: h.general_rams is not None and not h.settlement.general_rams_made and len(h.active) == 4,
+        prefer="gr",
+    ).to_toml()
     trad = find(Rules(), 5, lambda h: len(h.active) == 3 and h.settlement.bete, hide=True)
     files["traditional-folded.toml"] = trad.to_toml()
-    files["nap-targets.toml"] = find(Rules.preset("nap"), 4,
-                                     lambda h: len(h.targets) >= 2 and any(m for *_, m in h.settlement.targets)
-                                     and not all(m for *_, m in h.settlement.targets)).to_toml()
+    files["nap-targets.toml"] = find(
+        Rules.preset("nap"),
+        4,
+        lambda h: (
+            len(h.targets) >= 2
+            and any(m for *_, m in h.settlement.targets)
+            and not all(m for *_, m in h.settlement.targets)
+        ),
+    ).to_toml()
     files["joker-aside.toml"] = find(Rules.preset("joker"), 4, lambda h: bool(h.turned_aside)).to_toml()
     files["walkover.toml"] = find(Rules(), 4, lambda h: h.settlement.kind == "walkover", hide=True).to_toml()
-    files["thrown-in.toml"] = find(Rules(dealer_forced=False), 3, lambda h: h.settlement.kind == "thrown-in",
-                                   hide=True).to_toml()
+    files["thrown-in.toml"] = find(
+        Rules(dealer_forced=False), 3, lambda h: h.settlement.kind == "thrown-in", hide=True
+    ).to_toml()
     files["modern-52-6p.toml"] = find(Rules.preset("modern-52"), 6, lambda h: len(h.active) >= 4).to_toml()
 
     # broken files, one fault each
