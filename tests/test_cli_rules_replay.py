@@ -150,7 +150,7 @@ def test_replay_illegal_action_exit_1_one_line():
     assert r.stdout == ""
     lines = r.stderr.strip().splitlines()
     assert len(lines) == 1
-    m = re.fullmatch(r"(.+):(\d+): action (\d+) '(p\d pl \w\w)': must follow suit [♠♥♦♣] \(R4\.10\)", lines[0])
+    m = re.fullmatch(r"(.+):(\d+): action (\d+) '(p\d pl \w\w)': must follow suit: play [♠♥♦♣] \(R4\.10\)", lines[0])
     assert m, lines[0]
     assert m.group(1) == str(path)
     assert int(m.group(2)) == line_of(text, f'"{m.group(4)}"')

@@ -489,7 +489,7 @@ def test_R4_12_actions_after_the_hand_is_over_are_refused():
 def test_R4_12_why_illegal_and_is_legal_do_not_change_state():
     h = in_all(make_hand(T, TIE, "7H"))
     before = h.fingerprint()
-    assert h.why_illegal(Action.parse("p3 pl 7S"))[1] == "R4.10"
+    assert h.why_illegal(Action.parse("p3 pl 7S")).rule == "R4.10"
     assert h.is_legal(Action.parse("p2 pl AS"))
     assert h.fingerprint() == before
 

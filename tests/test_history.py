@@ -258,7 +258,7 @@ def test_error_missing_key(base):
 
 def test_error_seats(base):
     _, text = base
-    expect_error(re.sub(r"(?m)^seats = .*$", 'seats = ["Solo"]', text), "seats =", "2..6")
+    expect_error(re.sub(r"(?m)^seats = .*$", 'seats = ["Solo"]', text), "seats =", "2 to 6")
 
 
 def test_error_dealer(base):

@@ -5,7 +5,7 @@ is collected: module level, inside ``if``/``try``/class bodies, inside functions
 and ``importlib.import_module("...")`` with a literal name. The layers, lowest
 first (:data:`LAYERS`)::
 
-    0 cards        ramsli.cards
+    0 cards        ramsli.cards, ramsli.refusal (the record of a refused input)
     1 engine       ramsli (the package's re-exports), rules, errors, settlement, hand, session, history,
                    seats, toml_text, ledger
     2 bots         ramsli.bots, ramsli.inference (what a seat may infer from its observation)
@@ -49,7 +49,7 @@ SRC = Path(ramsli.__file__).resolve().parent
 
 #: (layer name, packages or modules in it), lowest first
 LAYERS: list[tuple[str, tuple[str, ...]]] = [
-    ("cards", ("ramsli.cards",)),
+    ("cards", ("ramsli.cards", "ramsli.refusal")),
     (
         "engine",
         (

@@ -12,7 +12,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from ramsli import testing
-from ramsli.ledger import LedgerError, PubHand, PubLedger, largest_target
+from ramsli.ledger import LedgerError, PubHand, PubLedger
 from ramsli.rules import PRESETS, Rules
 from ramsli.session import Session
 
@@ -108,17 +108,17 @@ def test_an_edit_that_breaks_a_later_hand_is_refused_and_changes_nothing():
         ({}, PubHand((0, 1), {0: 3, 1: 1, 2: 1}), "R4.9", "out_tricks"),
         ({}, PubHand((0, 1), {0: 6, 1: -1}), "R4.9", "tricks_range"),
         ({}, PubHand((0,), {0: 5}), "R4.6", "walkover_tricks"),
-        ({}, PubHand(()), "R4.5", "dealer_forced"),
+        ({}, PubHand(()), "R4.5", "all_out_dealer_forced"),
         ({"compulsory": True}, PubHand((0, 1), {0: 3, 1: 2}), "R4.5", "compulsory"),
         ({}, PubHand((0, 1), {0: 5, 1: 0}, general_rams=0), "R4.7", "gr_off"),
         ({"general_rams": True}, PubHand((0, 1), {0: 5, 1: 0}, general_rams=2), "R4.7", "gr_not_active"),
         ({}, PubHand((0, 1), {0: 3, 1: 2}, targets={0: 3}), "R4.8", "targets_off"),
-        ({"targets": True}, PubHand((0, 1), {0: 3, 1: 2}, targets={0: 1}), "R4.8", "target_range"),
+        ({"targets": True}, PubHand((0, 1), {0: 3, 1: 2}, targets={0: 1}), "R4.8", "target_not_offered"),
         (
             {"targets": True, "general_rams": True},
             PubHand((0, 1), {0: 5, 1: 0}, targets={0: 5}),
             "R4.8",
-            "target_range",
+            "target_not_offered",
         ),
         ({"targets": True, "general_rams": True}, PubHand((0, 1), {0: 5, 1: 0}, 0, {0: 3}), "R4.8", "target_gr"),
         ({"targets": True}, PubHand((0, 1), {0: 3, 1: 2}, targets={2: 3}), "R4.8", "target_not_active"),
@@ -167,4 +167,4 @@ def test_pub_hand_round_trips_and_malformed_entries_are_refused():
     with pytest.raises(LedgerError) as e:
         PubHand.from_dict({"active": [0, "x"]})
     assert e.value.code == "bad_entry"
-    assert largest_target(Rules(targets=True)) == 5
+    assert Rules(targets=True).largest_target == 5

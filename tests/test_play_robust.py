@@ -572,7 +572,7 @@ def test_interned_actions_cannot_be_changed():
 
 @pytest.mark.parametrize("dealer", [1.0, True, "1"])
 def test_session_refuses_a_dealer_that_is_not_a_seat_index(dealer):
-    with pytest.raises(ValueError, match="is not a seat index"):
+    with pytest.raises(ValueError, match="is not a seat of this table"):
         Session(Rules(), ["A", "B", "C"], seed=1, dealer=dealer)
     assert Session(Rules(), ["A", "B", "C"], seed=1, dealer=1).dealer == 1
 

@@ -26,6 +26,7 @@ from ramsli.frontends.plain import is_yes
 from ramsli.frontends.storage import Store
 from ramsli.frontends.tui import InfoScreen, RamsliApp
 from ramsli.hand import Phase
+from ramsli.refusal import Refusal
 from ramsli.rules import PRESETS
 
 runner = CliRunner()
@@ -108,7 +109,7 @@ def test_no_rule_id_in_a_scripted_session_except_after_why(tmp_path, lang, words
     assert "  R4.5 — " + T.rule_name("R4.5") in detail  # "play 1" before declaring: R4.5, on asking
     assert (
         T.player_words(i18n._("Not allowed: {reason}")).format(
-            reason=T.player_words(i18n.translate_reason("declare in or out first", "R4.5"))
+            reason=T.player_words(i18n.render_refusal(Refusal("declare_first", "R4.5")))
         )
         in out
     )
@@ -287,17 +288,17 @@ def test_settlement_and_standings_lines_for_the_player():
 
 @pytest.mark.parametrize("lang", ["en", "de", "nl", "it"])
 def test_refusals_about_the_players_own_seat_say_you(lang):
-    """The engine's reasons name seats p1..p6; about the reader's own seat the table says "you"."""
+    """The engine's refusals name seats by index; about the reader's own seat the table says "you"."""
     i18n.set_language(lang)
-    mine = i18n.translate_reason("p1 does not hold AS", "R4.10", human="p1")
+    mine = i18n.render_refusal(Refusal("not_held", "R4.10", {"seat": 0, "card": "AS"}), reader=0)
     assert mine == i18n._("you do not hold {card}").format(card="AS") + " (R4.10)"
     assert (
-        i18n.translate_reason("p2 does not hold AS", "R4.10", human="p1")
-        == i18n._("{p} does not hold {card}").format(p="p2", card="AS") + " (R4.10)"
+        i18n.render_refusal(Refusal("not_held", "R4.10", {"seat": 1, "card": "AS"}), reader=0)
+        == i18n._("{seat} does not hold {card}").format(seat="p2", card="AS") + " (R4.10)"
     )
     assert (
-        i18n.translate_reason("it is p2's turn, not p1's", "R4.12", human="p1")
-        == i18n._("it is {p}'s turn, not yours").format(p="p2") + " (R4.12)"
+        i18n.render_refusal(Refusal("not_your_turn", "R4.12", {"seat": 0, "to_act": 1}), reader=0)
+        == i18n._("it is {to_act}'s turn, not yours").format(to_act="p2") + " (R4.12)"
     )
     if lang == "en":
         assert T.player_words(mine) == "you do not hold AS"

@@ -7,7 +7,7 @@ full52, General Rams, targets, pot bete, 2-6 players — to all of them and
 fails on any difference:
 
 - follow suit / must trump / overtrump (R4.10, D-14): ``hand.legal_plays``,
-  ``Hand.legal_actions``, ``Hand.why_illegal`` (``Hand._play_reason``),
+  ``Hand.legal_actions``, ``Hand.why_illegal`` (``Hand._play_refusal``),
   ``bots.fast.legal``, ``lab.kernel._legal``;
 - the trick winner (R4.11): ``hand.trick_winner``, ``bots.fast.beats``,
   ``bots.fast.winner_index``, ``lab.kernel._beats``, ``bots.tips._beats``;
@@ -205,28 +205,28 @@ def test_trick_winner_copies_agree_on_random_tricks(deck, jokers):
         _check_winner(trick, trump)
 
 
-def _reason_fits(reason: str, card: Card, holding, plays, trump, legal) -> bool:
-    """The reason of ``Hand.why_illegal`` names the obligation that ``legal_plays`` enforced (R4.10)."""
+def _reason_fits(code: str, card: Card, holding, plays, trump, legal) -> bool:
+    """The refusal code of ``Hand.why_illegal`` names the obligation that ``legal_plays`` enforced (R4.10)."""
     led = trump if plays[0][1].suit is None else plays[0][1].suit
 
     def eff(c):
         return trump if c.suit is None else c.suit
 
-    if reason.startswith("must follow suit"):  # R4.10.1: holds the led suit, played another
+    if code == "must_follow":  # R4.10.1: holds the led suit, played another
         return eff(card) != led and all(eff(c) == led for c in legal) and any(eff(c) == led for c in holding)
-    if reason.startswith("void in"):  # R4.10.2: void in the led suit, holds a trump, did not play one
+    if code == "must_trump":  # R4.10.2: void in the led suit, holds a trump, did not play one
         return eff(card) != trump and not any(eff(c) == led for c in holding) and all(eff(c) == trump for c in legal)
-    if reason.startswith("must overtrump"):  # R4.10.3: a trump too low while a higher one is held
+    if code == "must_overtrump":  # R4.10.3: a trump too low while a higher one is held
         high = max(c.rank for _, c in plays if eff(c) == trump)
         return eff(card) == trump and card.rank < high and all(eff(c) == trump and c.rank > high for c in legal)
     return False
 
 
 def test_play_reasons_and_legal_actions_agree_with_legal_plays():
-    """R4.10, R4.12: in played positions, Hand.legal_actions and Hand.why_illegal (its _play_reason)
+    """R4.10, R4.12: in played positions, Hand.legal_actions and Hand.why_illegal (its _play_refusal)
     refuse exactly the cards legal_plays refuses, each with the obligation it broke; the bots' and the
     kernel's copies agree there too."""
-    refused = {"must follow suit": 0, "void in": 0, "must overtrump": 0}
+    refused = {"must_follow": 0, "must_trump": 0, "must_overtrump": 0}
     full_tricks = 0
     for hand, rules in _played_positions(seed=21, hands_per_variant=20):
         if hand.phase is not Phase.PLAY:
@@ -242,11 +242,10 @@ def test_play_reasons_and_legal_actions_agree_with_legal_plays():
             if card in legal:
                 assert why is None, (card, why)
                 continue
-            assert why is not None and why[1] == "R4.10", (card, why)
-            kind = next((k for k in refused if why[0].startswith(k)), why[0])
-            refused[kind] = refused.get(kind, 0) + 1
-            assert _reason_fits(why[0], card, holding, plays, hand.trump, legal), (
-                f"{why[0]!r} for {card} with trick {plays}, holding {holding}, trump {hand.trump}, {rules.overtrump}"
+            assert why is not None and why.rule == "R4.10", (card, why)
+            refused[why.code] = refused.get(why.code, 0) + 1
+            assert _reason_fits(why.code, card, holding, plays, hand.trump, legal), (
+                f"{why!r} for {card} with trick {plays}, holding {holding}, trump {hand.trump}, {rules.overtrump}"
             )
         if len(plays) == len(hand.active) - 1:
             for card in legal:

@@ -475,7 +475,7 @@ def test_R2_2_a_name_of_invisible_fillers_is_blank(blank):
     from ramsli.errors import TableError as EngineTableError
     from ramsli.session import check_names
 
-    with pytest.raises(EngineTableError, match="invisible fillers"):
+    with pytest.raises(EngineTableError, match="invisible characters"):
         check_names(["Ann", blank])
     with pytest.raises(TableError) as e:
         from ramsli.server.table import check_name

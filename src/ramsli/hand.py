@@ -34,8 +34,9 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import ClassVar, NamedTuple
 
-from ramsli.cards import Card, CardError, Suit, make_deck
+from ramsli.cards import Card, CardError, make_deck
 from ramsli.errors import IllegalActionError, TableError
+from ramsli.refusal import Refusal
 from ramsli.rules import Rules
 from ramsli.seats import MAX_SEATS, left_of, order_from_dealer, parse_seat, seat_name
 from ramsli.settlement import Settlement, settle
@@ -930,74 +931,82 @@ class Hand:
             return []
         return legal_plays(self.hands[self.to_act], self.current, self.trump, self.rules.overtrump)
 
-    def why_illegal(self, action: Action) -> tuple[str, str] | None:
-        """Why ``action`` may not be applied now, as ``(reason, rule id)``; None if it is legal.
+    def why_illegal(self, action: Action) -> Refusal | None:
+        """Why ``action`` may not be applied now, as a :class:`~ramsli.refusal.Refusal` (its
+        ``code``, the rule id and the fields of its message); None if it is legal (R4.12).
 
-        The state is not changed.
+        The codes: ``not_an_action``, ``hand_over`` (R5), ``not_seated`` (R3.5),
+        ``not_your_turn``, ``declare_first`` and ``dealer_forced`` (R4.5),
+        ``general_rams_or_pass`` (R4.7), ``target_range``, ``target_5_not_offered`` and
+        ``target_or_pass`` (R4.8), ``play_a_card`` (R4.9), ``not_a_card`` (R1.6),
+        ``cards_unknown`` (R7), ``not_held``, ``must_follow``, ``must_trump`` and
+        ``must_overtrump`` (R4.10). The state is not changed.
+
+        >>> hand = Hand.new(Rules(), [20] * 3, dealer=0, seed=1)
+        >>> hand.why_illegal(Action("p1 in"))
+        Refusal('not_your_turn', 'R4.5', {'seat': 0, 'to_act': 1})
+        >>> str(hand.why_illegal(Action("p2 pl AS")))
+        'declare in or out first (R4.5)'
+        >>> hand.why_illegal(Action("p2 in")) is None
+        True
         """
         if not isinstance(action, Action):
-            return "not an action: give an Action or its text, e.g. 'p2 pl AS'", "R4.12"
+            return Refusal("not_an_action", "R4.12", {"given": repr(action)[:40]})
         ph = self.phase
         if ph is Phase.OVER:
-            return "the hand is over", "R5"
+            return Refusal("hand_over", "R5")
         if action.seat != self.to_act:
             if action.seat not in self.seated:
-                return f"{seat_name(action.seat)} is not seated in this hand", "R3.5"
-            return f"it is {seat_name(self.to_act)}'s turn, not {seat_name(action.seat)}'s", _phase_rule(ph)
+                return Refusal("not_seated", "R3.5", {"seat": action.seat})
+            return Refusal("not_your_turn", _phase_rule(ph), {"seat": action.seat, "to_act": self.to_act})
         k = action.kind
         if ph is Phase.DECLARE:
             if k not in ("in", "out"):
-                return "declare in or out first", "R4.5"
+                return Refusal("declare_first", "R4.5")
             if k == "out" and self._dealer_forced():
-                return "everyone before the dealer is out, so the dealer must be in", "R4.5"
+                return Refusal("dealer_forced", "R4.5")
             return None
         if ph is Phase.GENERAL_RAMS:
             if k not in ("gr", "pass"):
-                return "announce General Rams (gr) or pass first", "R4.7"
+                return Refusal("general_rams_or_pass", "R4.7")
             return None
         if ph is Phase.TARGETS:
             if k == "t":
                 if type(action.target) is not int or not 2 <= action.target <= 5:
-                    return f"target {action.target!r} is not allowed; targets are 2, 3, 4, 5", "R4.8"
+                    return Refusal("target_range", "R4.8", {"target": str(action.target)})
                 if action.target > self.rules.largest_target:
-                    return "target 5 is not offered when General Rams is on; allowed are 2, 3, 4", "R4.8"
+                    return Refusal("target_5_not_offered", "R4.8")
                 return None
             if k != "pass":
-                return "announce a target (t2..t5) or pass first", "R4.8"
+                return Refusal("target_or_pass", "R4.8")
             return None
         # play phase
         if k != "pl":
-            return "the declarations are over; play a card", "R4.9"
+            return Refusal("play_a_card", "R4.9")
         cards = self.hands[action.seat]
         card = action.card
         if not isinstance(card, Card):
-            return f"{card!r} is not a card", "R1.6"
-        if card not in cards:
-            if None in cards:
-                return f"the cards of {seat_name(action.seat)} are recorded as unknown (??)", "R7"
-            return f"{seat_name(action.seat)} does not hold {card}", "R4.10"
+            return Refusal("not_a_card", "R1.6", {"given": repr(card)[:40]})
         if None in cards:
-            return f"the cards of {seat_name(action.seat)} are recorded as unknown (??)", "R7"
-        legal = legal_plays(cards, self.current, self.trump, self.rules.overtrump)
-        if card in legal:
+            return Refusal("cards_unknown", "R7", {"seat": action.seat})
+        if card not in cards:
+            return Refusal("not_held", "R4.10", {"seat": action.seat, "card": card})
+        known: list[Card] = [c for c in cards if c is not None]
+        if card in legal_plays(known, self.current, self.trump, self.rules.overtrump):
             return None
-        return self._play_reason(cards, card), "R4.10"
+        return self._play_refusal(known, card)
 
-    def _play_reason(self, cards: list[Card], card: Card) -> str:
+    def _play_refusal(self, cards: Sequence[Card], card: Card) -> Refusal:
+        """Which obligation of R4.10 a held, unplayable ``card`` breaks (the trick is not empty)."""
         trump = self.trump
-        lead = self.current[0][1]
-        led = effective_suit(lead, trump)
-        sym = Suit(led).symbol
-        tsym = Suit(trump).symbol
+        led = effective_suit(self.current[0][1], trump)
         if any(effective_suit(c, trump) == led for c in cards):
             if led == trump and effective_suit(card, trump) == trump:
-                return f"must overtrump: play a trump higher than the highest trump in the trick ({tsym})"
-            return f"must follow suit {sym}"
-        if any(effective_suit(c, trump) == trump for c in cards):
-            if effective_suit(card, trump) == trump:
-                return f"must overtrump: play a trump higher than the highest trump in the trick ({tsym})"
-            return f"void in {sym}, so must trump ({tsym})"
-        return "not playable"  # pragma: no cover - unreachable: void in both means any card
+                return Refusal("must_overtrump", "R4.10", {"trump": trump})  # R4.10.3 on a trump lead (D-14)
+            return Refusal("must_follow", "R4.10", {"suit": led})  # R4.10.1
+        if effective_suit(card, trump) == trump:
+            return Refusal("must_overtrump", "R4.10", {"trump": trump})  # R4.10.3
+        return Refusal("must_trump", "R4.10", {"suit": led, "trump": trump})  # R4.10.2
 
     def is_legal(self, action: Action) -> bool:
         """True if ``action`` may be applied now."""
@@ -1050,18 +1059,21 @@ class Hand:
         """Apply one action (an :class:`Action` or its text, e.g. ``"p2 pl AS"``).
 
         Raises:
-            IllegalActionError: if the action is not legal now (R4.12): the message and
-                ``.rule`` name the rule broken; the hand is left exactly as it was.
+            IllegalActionError: if the action is not legal now (R4.12); its ``refusal`` is
+                :meth:`why_illegal`'s record (text that is no action: ``not_an_action``), its
+                message and ``.rule`` name the rule broken; the hand is left exactly as it was.
         """
         if type(action) is not Action:
             if isinstance(action, str):
                 try:
                     action = Action.parse(action, self.n_seats)
-                except ValueError as e:
-                    raise IllegalActionError(str(action), str(e), "R4.12") from None
+                except ValueError:
+                    raise IllegalActionError(
+                        action[:40], Refusal("not_an_action", "R4.12", {"given": action[:40]})
+                    ) from None
             elif not isinstance(action, Action):
                 raise IllegalActionError(
-                    repr(action), "not an action: give an Action or its text, e.g. 'p2 pl AS'", "R4.12"
+                    repr(action)[:40], Refusal("not_an_action", "R4.12", {"given": repr(action)[:40]})
                 )
         ph = self.phase
         # fast path for the common case: a legal card play
@@ -1090,7 +1102,7 @@ class Hand:
             return
         why = self.why_illegal(action)
         if why is not None:
-            raise IllegalActionError(str(action), why[0], why[1])
+            raise IllegalActionError(str(action), why)
         k = action.kind
         if k == "pl":
             self._play(action)
@@ -1271,34 +1283,23 @@ def _check_table(rules: Rules, stacks: Sequence[int], dealer: int, seated_t: tup
     if not isinstance(rules, Rules):
         raise TypeError(f"rules must be a Rules object, not {type(rules).__name__} (R8)")
     if type(pot) is not int or pot < 0:
-        raise TableError(
-            f"pot {pot!r}: the carry-over pot is a whole number of counters >= 0 (R5.4)", "pot", None, "R5.4"
-        )
+        raise TableError(Refusal("pot_invalid", "R5.4", {"given": repr(pot)[:40]}), "pot")
     n = len(stacks)
     if not 2 <= n <= MAX_SEATS:
-        raise TableError(f"{n} seat slots: allowed are 2..{MAX_SEATS} (R2.1)", "stacks", None, "R2.1")
+        raise TableError(Refusal("seat_count", "R2.1", {"count": n, "most": MAX_SEATS}), "stacks")
     if len(seated_t) < 2 or any(not 0 <= s < n for s in seated_t) or len(set(seated_t)) != len(seated_t):
-        raise TableError(
-            f"seated {seated_t}: need at least two distinct seats of 0..{n - 1} (R2.1, R3.5)", "seated", None, "R2.1"
-        )
+        raise TableError(Refusal("seated_invalid", "R3.5"), "seated")
     if dealer not in seated_t:
-        raise TableError(f"the dealer {seat_name(dealer)} is not seated (R3.2)", "dealer", None, "R3.2")
+        if type(dealer) is int and 0 <= dealer < n:
+            raise TableError(Refusal("dealer_not_seated", "R3.2", {"seat": dealer}), "dealer")
+        raise TableError(Refusal("dealer_invalid", "R3.2", {"given": repr(dealer)[:40]}), "dealer")
     for s in range(n):
         if type(stacks[s]) is not int or stacks[s] < 0:
-            raise TableError(
-                f"stack of {seat_name(s)} is {stacks[s]!r}: stacks are whole numbers of counters >= 0 (R3.3)",
-                "stacks",
-                s,
-                "R3.3",
-            )
+            raise TableError(Refusal("stack_invalid", "R3.3", {"seat": s, "given": repr(stacks[s])[:40]}), "stacks", s)
     for s in seated_t:
         if stacks[s] < rules.ante:
-            raise TableError(
-                f"{seat_name(s)} has {stacks[s]} counters and cannot pay the ante {rules.ante} (R3.5)",
-                "stacks",
-                s,
-                "R3.5",
-            )
+            refusal = Refusal("cannot_pay_ante", "R3.5", {"seat": s, "stack": stacks[s], "ante": rules.ante})
+            raise TableError(refusal, "stacks", s)
 
 
 def check_table(
@@ -1324,7 +1325,7 @@ def check_table(
     >>> check_table(Rules(), [20, 0, 20], dealer=0)
     Traceback (most recent call last):
     ...
-    ramsli.errors.TableError: p2 has 0 counters and cannot pay the ante 1 (R3.5)
+    ramsli.errors.TableError: p2 has 0 counters and cannot pay the ante of 1 (R3.5)
     """
     n = len(stacks)
     _check_table(rules, stacks, dealer, tuple(range(n)) if seated is None else tuple(sorted(seated)), pot)

@@ -44,6 +44,7 @@ from typing import Any
 from ramsli.cards import Card, CardError, make_deck
 from ramsli.errors import IllegalActionError, RamsliError, SessionError, TableError
 from ramsli.hand import MAX_SEATS, Action, Hand, check_table, parse_seat, seat_name
+from ramsli.refusal import Refusal
 from ramsli.rules import OPTIONS, Rules, RulesError
 from ramsli.session import EndReason, Session, check_names, check_players, forbidden_name_char
 from ramsli.settlement import Settlement
@@ -125,28 +126,31 @@ class HistoryError(RamsliError, ValueError):
 class ReplayError(IllegalActionError):
     """An action of a hand history that the rules do not allow at that point (R4.12).
 
-    The message is one line: ``action 7 'p3 pl 9H': must follow suit ♠ (R4.10)``.
+    The message is one line: ``action 7 'p3 pl 9H': must follow suit: play ♠ (R4.10)``.
 
-    Attributes:
+    Args:
         position: the action's 1-based position in ``actions``.
         action: the action's text.
-        reason: what was wrong (from :class:`~ramsli.errors.IllegalActionError`).
-        rule: the rule id, e.g. ``"R4.10"``.
+        refusal: why (:meth:`Hand.why_illegal <ramsli.hand.Hand.why_illegal>`'s record).
         line: the 1-based line of the action in the text, or None.
         path: the hand file, when known (set by :func:`read_session`).
+
+    Attributes:
+        position, action, refusal, line, path: as given; reason (str): the English text of the
+        refusal; rule (str): its rule id, e.g. ``"R4.10"``.
     """
 
     def __init__(
-        self, position: int, action: str, reason: str, rule: str, line: int | None = None, path: str | None = None
+        self, position: int, action: str, refusal: Refusal, line: int | None = None, path: str | None = None
     ) -> None:
-        super().__init__(action, reason, rule)
+        super().__init__(action, refusal)
         self.position = position
         self.line = line
         self.path = path
-        self.args = (f"action {position} '{action}': {reason} ({rule})",)
+        self.args = (f"action {position} '{action}': {self.reason} ({self.rule})",)
 
     def __str__(self) -> str:
-        return self.args[0]
+        return str(self.args[0])
 
 
 # TOML is written by ramsli.toml_text (the project's one TOML writer; _q, _val, _kv above).
@@ -426,6 +430,7 @@ def _loads(text: str) -> dict[str, Any]:
 _TABLE_KEYS = {
     "names": ("", "seats", "seats: "),
     "players": ("rules", "players", ""),
+    "ante": ("rules", "ante", ""),
     "stacks": ("", "stacks", ""),
     "pot": ("", "pot", ""),
     "dealer": ("", "dealer", ""),
@@ -904,9 +909,7 @@ class HandHistory:
             try:
                 hand.apply(action)
             except IllegalActionError as e:
-                raise ReplayError(
-                    i + 1, str(action), e.reason, e.rule, self._lines().elem("play", "actions", i)
-                ) from None
+                raise ReplayError(i + 1, str(action), e.refusal, self._lines().elem("play", "actions", i)) from None
         if upto is not None or self.settlement is None:
             return hand
         self._check_settlement(hand)
@@ -1313,10 +1316,10 @@ def _replay_in_session(
         try:
             session.apply(action)
         except IllegalActionError as e:
-            raise ReplayError(j + 1, str(action), e.reason, e.rule, HL.elem("play", "actions", j), str(path)) from None
+            raise ReplayError(j + 1, str(action), e.refusal, HL.elem("play", "actions", j), str(path)) from None
         except SessionError:  # actions after the hand is over
             raise ReplayError(
-                j + 1, str(action), "the hand is over", "R5", HL.elem("play", "actions", j), str(path)
+                j + 1, str(action), Refusal("hand_over", "R5"), HL.elem("play", "actions", j), str(path)
             ) from None
     try:
         hh._check_settlement(hand)

@@ -27,36 +27,69 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ramsli.errors import RamsliError, SessionError, TableError
+from ramsli.refusal import N_, Refusal, register
 from ramsli.rules import Rules
 from ramsli.seats import order_from_dealer, seat_name
 from ramsli.session import EndReason, LedgerEntry, Session
 
-__all__ = ["PubHand", "PubLedger", "LedgerError", "Edit", "largest_target"]
+__all__ = ["PubHand", "PubLedger", "LedgerError", "Edit"]
 
 
 class LedgerError(RamsliError, ValueError):
     """A pub hand the ledger refuses; nothing was booked.
 
+    Args:
+        refusal: the record: its ``code`` (``"tricks_sum"``, ``"out_tricks"``, …, registered
+            in :data:`ramsli.refusal.TEXTS`), the rule id and the fields of the message (``hand``
+            the hand's number, ``name`` a player's name, counts).
+
     Attributes:
-        rule: the rule id broken, e.g. ``"R4.9"``.
-        code: a short key for front ends (``"tricks_sum"``, ``"not_active"``, ...).
-        hand: the 1-based number of the hand concerned, or None.
+        refusal (Refusal): as given.
+        rule (str | None): the rule id broken, e.g. ``"R4.9"``.
+        code (str): the refusal's code.
+        hand (int | None): the 1-based number of the hand concerned, or None.
+
+    >>> e = LedgerError(Refusal("tricks_sum", "R4.9", {"hand": 3, "total": 4}))
+    >>> str(e), e.code, e.hand
+    ('hand 3: the tricks add up to 4; five tricks are played (R4.9)', 'tricks_sum', 3)
     """
 
-    def __init__(self, message: str, rule: str, code: str, hand: int | None = None) -> None:
-        self.rule = rule
-        self.code = code
-        self.hand = hand
-        super().__init__(message)
+    def __init__(self, refusal: Refusal) -> None:
+        self.refusal = refusal
+        self.rule = refusal.rule
+        self.code = refusal.code
+        hand = refusal.get("hand")
+        self.hand: int | None = hand if type(hand) is int else None
+        super().__init__(str(refusal))
 
 
-def largest_target(rules: Rules) -> int:
-    """The largest trick target that may be announced (R4.8): 4 with General Rams on, else 5.
-
-    >>> largest_target(Rules.preset("nap")), largest_target(Rules(targets=True, general_rams=True))
-    (5, 4)
-    """
-    return 4 if rules.general_rams else 5
+register(
+    {
+        "bad_entry": N_(
+            'a hand is {{"active": [seats], "tricks": {{seat: n}}, "general_rams": seat or null, '
+            '"targets": {{seat: t}}}} with whole numbers'
+        ),
+        "over": N_("hand {hand}: the session is over; no more hands"),
+        "bad_seat": N_("hand {hand}: seat {number} is not at this table of {count}"),
+        "twice": N_("hand {hand}: a seat is listed twice as in"),
+        "bust_in": N_("hand {hand}: {name} is bust and has left; a bust player cannot be dealt in"),
+        "compulsory": N_("hand {hand}: Compulsory Ramsli: every seated player is in"),
+        "all_out_dealer_forced": N_(
+            "hand {hand}: everyone out, but the dealer {name} is forced in when all before declared out"
+        ),
+        "tricks_range": N_("hand {hand}: {name} took {tricks} tricks; a hand has 0 to 5 tricks"),
+        "out_tricks": N_("hand {hand}: {name} was out and cannot take tricks"),
+        "tricks_sum": N_("hand {hand}: the tricks add up to {total}; five tricks are played"),
+        "walkover_tricks": N_("hand {hand}: with {count} player in, no tricks are played"),
+        "gr_off": N_("hand {hand}: General Rams is not played at this table"),
+        "gr_not_active": N_("hand {hand}: only an active player may announce General Rams, with two or more in"),
+        "targets_off": N_("hand {hand}: targets are not played at this table"),
+        "target_not_active": N_("hand {hand}: only an active player may announce a target, with two or more in"),
+        "target_gr": N_("hand {hand}: the General Rams announcer announces no target"),
+        "target_not_offered": N_("hand {hand}: target {target}; allowed are 2 to {top}"),
+        "no_such_hand": N_("there is no hand {hand}; booked are 1 to {count}"),
+    }
+)
 
 
 @dataclass(frozen=True)
@@ -68,7 +101,7 @@ class PubHand:
             empty when everyone declared out and the hand was thrown in (D-10).
         tricks: seat -> tricks taken, for active seats only (R4.9); absent seats took 0.
         general_rams: the seat that announced General Rams, or None (R4.7).
-        targets: seat -> announced target 2..:func:`largest_target` (R4.8).
+        targets: seat -> announced target 2..``rules.largest_target`` (R4.8).
         elapsed: seconds since the session began when the hand was booked (for ``time:M``, R3.6).
     """
 
@@ -103,12 +136,7 @@ class PubHand:
             targets = {_int(k): _int(v) for k, v in (data.get("targets") or {}).items()}
             elapsed = float(data.get("elapsed") or 0.0)
         except (TypeError, ValueError, AttributeError) as e:
-            raise LedgerError(
-                f'a hand is {{"active": [seats], "tricks": {{seat: n}}, "general_rams": '
-                f'seat or null, "targets": {{seat: t}}}} with whole numbers: {e}',
-                "R4.5",
-                "bad_entry",
-            ) from None
+            raise LedgerError(Refusal("bad_entry", "R4.5", {"detail": str(e)[:80]})) from None
         return cls(active, tricks, gr, targets, elapsed)
 
 
@@ -204,16 +232,14 @@ class PubLedger:
                 nobody in with the dealer forced (R4.5); tricks for a seat that is out, tricks
                 that do not add up to 5 with two or more in, or tricks at a walkover (R4.6, R4.9);
                 General Rams when off, by a seat that is out or without two in (R4.7); a target
-                when off, outside 2..:func:`largest_target`, by a seat that is out or by the
+                when off, outside 2..``rules.largest_target``, by a seat that is out or by the
                 General Rams announcer (R4.8).
         """
         s = self.session if session is None else session
         r = self.rules
         no = (len(s.ledger) + 1) if number is None else number
         if s.is_over:
-            raise LedgerError(
-                f"hand {no}: the session is over ({s.end_reason}); no more hands (R3.5, R3.6)", "R3.6", "over", no
-            )
+            raise LedgerError(Refusal("over", "R3.6", {"hand": no}))
         n = s.n_seats
         for seat in (
             list(hand.active)
@@ -222,93 +248,45 @@ class PubLedger:
             + ([] if hand.general_rams is None else [hand.general_rams])
         ):
             if not 0 <= seat < n:
-                raise LedgerError(
-                    f"hand {no}: seat {seat + 1} is not at this table of {n} (R2.1)", "R2.1", "bad_seat", no
-                )
+                raise LedgerError(Refusal("bad_seat", "R2.1", {"hand": no, "number": seat + 1, "count": n}))
         active = set(hand.active)
         if len(active) != len(hand.active):
-            raise LedgerError(f"hand {no}: a seat is listed twice as in (R4.5)", "R4.5", "twice", no)
+            raise LedgerError(Refusal("twice", "R4.5", {"hand": no}))
         for seat in hand.active:
             if seat not in s.seated:
-                raise LedgerError(
-                    f"hand {no}: {self.names[seat]} is bust and has left; a bust player cannot be dealt in (R3.5)",
-                    "R3.5",
-                    "bust_in",
-                    no,
-                )
+                raise LedgerError(Refusal("bust_in", "R3.5", {"hand": no, "name": self.names[seat]}))
         seated = set(s.seated)
         if r.compulsory and active != seated:
-            raise LedgerError(
-                f"hand {no}: Compulsory Ramsli: every seated player is in (R4.5)", "R4.5", "compulsory", no
-            )
+            raise LedgerError(Refusal("compulsory", "R4.5", {"hand": no}))
         if not active and r.dealer_forced:
-            raise LedgerError(
-                f"hand {no}: everyone out, but the dealer {self.names[s.dealer]} is forced in "
-                "when all before declared out (R4.5)",
-                "R4.5",
-                "dealer_forced",
-                no,
-            )
+            raise LedgerError(Refusal("all_out_dealer_forced", "R4.5", {"hand": no, "name": self.names[s.dealer]}))
         for seat, t in hand.tricks.items():
             if t < 0 or t > 5:
-                raise LedgerError(
-                    f"hand {no}: {self.names[seat]} took {t} tricks; a hand has 0..5 tricks (R4.9)",
-                    "R4.9",
-                    "tricks_range",
-                    no,
-                )
+                raise LedgerError(Refusal("tricks_range", "R4.9", {"hand": no, "name": self.names[seat], "tricks": t}))
             if t and seat not in active:
-                raise LedgerError(
-                    f"hand {no}: {self.names[seat]} was out and cannot take tricks (R4.9)", "R4.9", "out_tricks", no
-                )
+                raise LedgerError(Refusal("out_tricks", "R4.9", {"hand": no, "name": self.names[seat]}))
         total = sum(hand.tricks.values())
         if len(active) >= 2 and total != 5:
-            raise LedgerError(
-                f"hand {no}: the tricks add up to {total}; five tricks are played (R4.9)", "R4.9", "tricks_sum", no
-            )
+            raise LedgerError(Refusal("tricks_sum", "R4.9", {"hand": no, "total": total}))
         if len(active) < 2 and total:
-            raise LedgerError(
-                f"hand {no}: with {len(active)} player in no tricks are played (R4.6, D-10)",
-                "R4.6",
-                "walkover_tricks",
-                no,
-            )
+            raise LedgerError(Refusal("walkover_tricks", "R4.6", {"hand": no, "count": len(active)}))
         gr = hand.general_rams
         if gr is not None:
             if not r.general_rams:
-                raise LedgerError(
-                    f"hand {no}: General Rams is not played at this table (option general_rams, R4.7)",
-                    "R4.7",
-                    "gr_off",
-                    no,
-                )
+                raise LedgerError(Refusal("gr_off", "R4.7", {"hand": no}))
             if gr not in active or len(active) < 2:
-                raise LedgerError(
-                    f"hand {no}: only an active player may announce General Rams, with two or more in (R4.7)",
-                    "R4.7",
-                    "gr_not_active",
-                    no,
-                )
+                raise LedgerError(Refusal("gr_not_active", "R4.7", {"hand": no}))
         if hand.targets:
             if not r.targets:
-                raise LedgerError(
-                    f"hand {no}: targets are not played at this table (option targets, R4.8)", "R4.8", "targets_off", no
-                )
-            top = largest_target(r)
+                raise LedgerError(Refusal("targets_off", "R4.8", {"hand": no}))
+            top = r.largest_target
             for seat, t in hand.targets.items():
                 if seat not in active or len(active) < 2:
-                    raise LedgerError(
-                        f"hand {no}: only an active player may announce a target, with two or more in (R4.8)",
-                        "R4.8",
-                        "target_not_active",
-                        no,
-                    )
+                    raise LedgerError(Refusal("target_not_active", "R4.8", {"hand": no}))
                 if seat == gr:
-                    raise LedgerError(
-                        f"hand {no}: the General Rams announcer announces no target (R4.8)", "R4.8", "target_gr", no
-                    )
+                    raise LedgerError(Refusal("target_gr", "R4.8", {"hand": no}))
                 if not 2 <= t <= top:
-                    raise LedgerError(f"hand {no}: target {t}; allowed are 2..{top} (R4.8)", "R4.8", "target_range", no)
+                    raise LedgerError(Refusal("target_not_offered", "R4.8", {"hand": no, "target": t, "top": top}))
 
     def add(self, hand: PubHand) -> LedgerEntry:
         """Check and book the next hand (see :meth:`check`); returns its settled entry.
@@ -331,7 +309,7 @@ class PubLedger:
                 now bust, R3.5); nothing changes.
         """
         if not 1 <= number <= len(self.hands):
-            raise LedgerError(f"there is no hand {number}; booked are 1..{len(self.hands)}", "R3.6", "no_hand", number)
+            raise LedgerError(Refusal("no_such_hand", "R3.6", {"hand": number, "count": len(self.hands)}))
         hands = list(self.hands)
         before = hands[number - 1]
         hands[number - 1] = hand
@@ -371,7 +349,7 @@ class PubLedger:
         try:
             entry = session.record_hand(hand.active, tricks, hand.general_rams, dict(hand.targets))
         except (SessionError, TableError) as e:  # the checks above should have caught it
-            raise LedgerError(str(e), getattr(e, "rule", None) or "R3", "refused") from None
+            raise LedgerError(e.refusal) from None
         dealers.append(dealer)
         return entry
 

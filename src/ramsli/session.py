@@ -29,6 +29,7 @@ from dataclasses import dataclass
 from ramsli.cards import Card, make_deck
 from ramsli.errors import SessionError, TableError
 from ramsli.hand import MAX_SEATS, Action, Hand, random_source, seat_name
+from ramsli.refusal import Refusal
 from ramsli.rules import Rules
 from ramsli.seats import left_of, order_from_dealer, right_of
 from ramsli.settlement import Settlement, settle
@@ -40,6 +41,7 @@ __all__ = [
     "first_dealer_cut",
     "check_names",
     "check_players",
+    "check_setup",
     "forbidden_name_char",
     "name_is_blank",
     "name_key",
@@ -234,63 +236,76 @@ def name_key(name: str) -> str:
 def check_names(names: Sequence[str]) -> None:
     """Check the seat names of a table: 2..6 names (R2.1), each non-empty text without a
     character refused by :func:`forbidden_name_char` and not blank (:func:`name_is_blank`), all
-    different by :func:`name_key` (ignoring case, surrounding spaces and look-alike letters, R2.2). :class:`Session` and the hand history reader both call it.
+    different by :func:`name_key` (ignoring case, surrounding spaces and look-alike letters,
+    R2.2). :class:`Session` and the hand history reader both call it.
 
     Raises:
         TableError: ``field`` ``"names"``; ``index`` the 0-based position of the first bad
-            name, or None when the number of names is wrong.
+            name, or None when the number of names is wrong. Codes: ``seat_count`` (R2.1),
+            ``name_blank``, ``name_char``, ``name_twice`` (R2.2).
 
     >>> check_names(["Ann", "Bo", " ann"])
     Traceback (most recent call last):
     ...
-    ramsli.errors.TableError: name 3 ' ann' is also the name of p1; every seat needs its own name (compared ignoring case and surrounding spaces, and look-alike letters of other scripts as the same) (R2.2)
+    ramsli.errors.TableError: name 3 ' ann' is also the name of p1: every player needs a name of their own (names that differ only in case, spaces or look-alike letters are the same) (R2.2)
     """
     n = len(names)
     if not 2 <= n <= MAX_SEATS:
-        raise TableError(f"{n} players: allowed are 2..{MAX_SEATS} (R2.1)", "names", None, "R2.1")
+        raise TableError(Refusal("seat_count", "R2.1", {"count": n, "most": MAX_SEATS}), "names")
     seen: dict[str, int] = {}
     for i, name in enumerate(names):
         if not isinstance(name, str) or name_is_blank(name):
-            raise TableError(
-                f"name {i + 1} of {seat_name(i)} is {name!r}: a name is non-empty text, not only "
-                "spaces or invisible fillers (R2.2)",
-                "names",
-                i,
-                "R2.2",
-            )
+            raise TableError(Refusal("name_blank", "R2.2", {"number": i + 1}), "names", i)
         ch = forbidden_name_char(name)
         if ch is not None:
-            raise TableError(
-                f"name {i + 1} {name!r} contains the character U+{ord(ch):04X}; names must not hold "
-                "control characters, tabs, line breaks, invisible format characters or "
-                "bidirectional controls (they would be printed to the terminal as they are) (R2.2)",
-                "names",
-                i,
-                "R2.2",
-            )
+            refusal = Refusal("name_char", "R2.2", {"number": i + 1, "name": repr(name), "char": f"U+{ord(ch):04X}"})
+            raise TableError(refusal, "names", i)
         key = name_key(name)
         if key in seen:
-            raise TableError(
-                f"name {i + 1} {name!r} is also the name of {seat_name(seen[key])}; every seat needs "
-                "its own name (compared ignoring case and surrounding spaces, and look-alike "
-                "letters of other scripts as the same) (R2.2)",
-                "names",
-                i,
-                "R2.2",
-            )
+            refusal = Refusal("name_twice", "R2.2", {"number": i + 1, "name": repr(name), "seat": seen[key]})
+            raise TableError(refusal, "names", i)
         seen[key] = i
 
 
 def check_players(rules: Rules, n_names: int) -> None:
-    """Check the ``players`` option against the number of names (R2.1).
+    """Check the ``players`` option against the number of players (R2.1).
 
     Raises:
-        TableError: ``field`` ``"players"`` if ``rules.players`` is set and differs from ``n_names``.
+        TableError: ``players_mismatch`` (``field`` ``"players"``) if ``rules.players`` is set
+            and differs from ``n_names``.
     """
     if rules.players is not None and rules.players != n_names:
-        raise TableError(
-            f"option players={rules.players} but {n_names} names were given (R2.1)", "players", None, "R2.1"
-        )
+        refusal = Refusal("players_mismatch", "R2.1", {"players": rules.players, "count": n_names})
+        raise TableError(refusal, "players")
+
+
+def check_setup(rules: Rules, n_players: int) -> None:
+    """The one set-up check of a table about to play: 2..6 players (R2.1), the ``players``
+    option matching them (R2.1), and an ante the starting stack can pay (R3.5, R4.1). The CLI,
+    the server, the pub ledger's API and the lab call it before they make a table, so every
+    front end refuses the same set-up with the same refusal. (A :class:`Session` itself accepts
+    an ante above the starting stack: by R3.5 everyone is bust before the first hand and the
+    session ends at once.)
+
+    Args:
+        rules: the rules in force.
+        n_players: how many players (seats) the table has.
+
+    Raises:
+        TableError: ``seat_count`` (``field`` ``"names"``), ``players_mismatch``
+            (``"players"``) or ``ante_above_stack`` (``"ante"``).
+
+    >>> check_setup(Rules(ante=30), 5)
+    Traceback (most recent call last):
+    ...
+    ramsli.errors.TableError: the ante 30 is more than the starting stack 20: nobody could pay it (R3.5)
+    """
+    if type(n_players) is not int or not 2 <= n_players <= MAX_SEATS:
+        raise TableError(Refusal("seat_count", "R2.1", {"count": n_players, "most": MAX_SEATS}), "names")
+    check_players(rules, n_players)
+    if rules.ante > rules.starting_stack:
+        refusal = Refusal("ante_above_stack", "R3.5", {"ante": rules.ante, "stack": rules.starting_stack})
+        raise TableError(refusal, "ante")
 
 
 class Session:
@@ -350,7 +365,7 @@ class Session:
         if dealer is None:
             dealer, self.cut_rounds = first_dealer_cut(n, self.rng, deck=rules.deck)
         elif type(dealer) is not int or not 0 <= dealer < n:  # 1.0, True, "1" are not seats
-            raise TableError(f"dealer {dealer!r} is not a seat index 0..{n - 1}", "dealer", None, "R3.2")
+            raise TableError(Refusal("dealer_invalid", "R3.2", {"given": repr(dealer)[:40]}), "dealer")
         self.dealer = dealer
         self.ledger: list[LedgerEntry] = []
         self.hands_played = 0  # counts every deal, also of hands before a restore (R3.6 hands:N)
@@ -494,9 +509,9 @@ class Session:
 
     def _check_can_deal(self) -> None:
         if self.end_reason is not None:
-            raise SessionError(f"the session is over ({self.end_reason}); no more hands (R3.5, R3.6)")
+            raise SessionError(Refusal("session_over", "R3.6", {"end_reason": str(self.end_reason)}))
         if self.hand is not None:
-            raise SessionError("a hand is in progress; finish it first")
+            raise SessionError(Refusal("hand_in_progress", "R3"))
 
     def _begin(self, hand: Hand) -> Hand:
         self.hand = hand
@@ -512,7 +527,7 @@ class Session:
             IllegalActionError: if the action is illegal (R4.12); nothing changes.
         """
         if self.hand is None:
-            raise SessionError("no hand in progress: call start_hand() first")
+            raise SessionError(Refusal("no_hand_in_progress", "R3"))
         self.hand.apply(action)
         if self.hand.is_over:
             self._close_hand()
@@ -593,16 +608,16 @@ class Session:
         self._check_can_deal()
         n = self.n_seats
         if len(tricks_won) != n:
-            raise TableError(f"{len(tricks_won)} trick counts for {n} seats: give one per seat slot", "tricks")
+            raise TableError(Refusal("trick_counts", "R4.9", {"count": len(tricks_won), "seats": n}), "tricks")
         bad = [s for s in active if s not in self.seated]
         if bad:
-            raise TableError(
-                f"{seat_name(bad[0])} is not seated and cannot be dealt in (R3.5)", "seated", bad[0], "R3.5"
-            )
+            raise TableError(Refusal("not_seated", "R3.5", {"seat": bad[0]}), "seated", bad[0])
         floor = self.rules.ante
         for s in self.seated:
             if self.stacks[s] < floor:  # cannot happen after _check_before_hand; kept for safety
-                raise TableError(f"{seat_name(s)} cannot pay the ante {floor} (R3.5)", "stacks", s, "R3.5")
+                raise TableError(
+                    Refusal("cannot_pay_ante", "R3.5", {"seat": s, "stack": self.stacks[s], "ante": floor}), "stacks", s
+                )
         stacks = list(self.stacks)
         pot = self.pot
         for s in self.seated:  # R4.1 ante
@@ -665,7 +680,7 @@ class Session:
             SessionError: while a hand is in progress (save before or after a hand).
         """
         if self.hand is not None:
-            raise SessionError("a hand is in progress: a snapshot is taken between hands")
+            raise SessionError(Refusal("hand_in_progress", "R3"))
         version, internal, gauss = self.rng.getstate()
         return {
             "names": list(self.names),

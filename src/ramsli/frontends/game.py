@@ -33,6 +33,7 @@ from ramsli.frontends.storage import SavedSession, Store, default_data_dir
 from ramsli.frontends.text import hand_title, session_end_text, who
 from ramsli.hand import Action, Hand, Phase
 from ramsli.history import HandHistory
+from ramsli.refusal import Refusal
 from ramsli.rules import Rules
 from ramsli.session import LedgerEntry, Session
 
@@ -435,8 +436,8 @@ class Table:
                 cmd += " --data-dir " + shlex.quote(str(root))
         return cmd
 
-    def why_illegal(self, action: Action) -> tuple[str, str] | None:
-        """The engine's reason why ``action`` may not be played now (``(reason, rule)``), or None."""
+    def why_illegal(self, action: Action) -> Refusal | None:
+        """The engine's refusal of ``action`` now (:meth:`Hand.why_illegal <ramsli.hand.Hand.why_illegal>`), or None."""
         assert self.hand is not None
         return self.hand.why_illegal(action)
 

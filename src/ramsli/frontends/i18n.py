@@ -20,11 +20,14 @@ Use :func:`set_language` once, then ``_("text")`` (marked for extraction),
 
 from __future__ import annotations
 
+import functools
 import gettext as _gettext
 import os
-import re
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from pathlib import Path
+from typing import Any
+
+from ramsli.refusal import CARD_FIELDS, SEAT_FIELDS, SUIT_FIELDS, Refusal, seat_text
 
 __all__ = [
     "LANGS",
@@ -37,7 +40,8 @@ __all__ = [
     "N_",
     "ngettext",
     "pgettext",
-    "translate_reason",
+    "render_refusal",
+    "translation",
 ]
 
 #: languages with a catalog (en is the source language)
@@ -112,95 +116,79 @@ def pgettext(context: str, message: str) -> str:
     return _current.pgettext(context, message)
 
 
-# -- the engine's reasons (hand.why_illegal) in the player's language ------------------------------
-
-_SUIT_SYM = {"♠": "S", "♥": "H", "♦": "D", "♣": "C"}
+# -- refusals (ramsli.refusal) in the player's language ------------------------------------------
 
 
-def _reason_patterns() -> list[tuple[re.Pattern[str], str]]:
-    # msgids are marked with N_ so that Babel extracts them; translated at use.
-    pats = [
-        (r"the hand is over", N_("the hand is over")),
-        (r"(?P<p>p\d) is not seated in this hand", N_("{p} is not seated in this hand")),
-        (r"it is (?P<p>p\d)'s turn, not (?P<q>p\d)'s", N_("it is {p}'s turn, not {q}'s")),
-        (r"declare in or out first", N_("declare in or out first")),
-        (
-            r"everyone before the dealer is out, so the dealer must be in",
-            N_("everyone before the dealer is out, so the dealer must be in"),
-        ),
-        (r"announce General Rams \(gr\) or pass first", N_("announce General Rams (gr) or pass first")),
-        (
-            r"target 5 is not offered when General Rams is on; allowed are 2, 3, 4",
-            N_("target 5 is not offered when General Rams is on; allowed are 2, 3, 4"),
-        ),
-        (r"announce a target \(t2\.\.t5\) or pass first", N_("announce a target (2 to 5) or pass first")),
-        (r"the declarations are over; play a card", N_("the declarations are over; play a card")),
-        (r"(?P<p>p\d) does not hold (?P<card>\S+)", N_("{p} does not hold {card}")),
-        (r"the cards of (?P<p>p\d) are recorded as unknown \(\?\?\)", N_("the cards of {p} are recorded as unknown")),
-        (
-            r"must overtrump: play a trump higher than the highest trump in the trick \((?P<t>.)\)",
-            N_("must overtrump: play a trump higher than the highest trump in the trick ({trump})"),
-        ),
-        (r"must follow suit (?P<s>.)", N_("must follow suit: play {suit}")),
-        (r"void in (?P<s>.), so must trump \((?P<t>.)\)", N_("no {suit} in your hand, so you must trump ({trump})")),
-        (r"not playable", N_("not playable")),
-    ]
-    return [(re.compile("^" + p + "$"), m) for p, m in pats]
-
-
-_PATTERNS = _reason_patterns()
-
-#: the reasons about the reading player's own seat in the second person (issue #12: one way of naming the human)
-_YOURS = {
-    "{p} is not seated in this hand": N_("you are not seated in this hand"),
-    "{p} does not hold {card}": N_("you do not hold {card}"),
-    "the cards of {p} are recorded as unknown": N_("your cards are recorded as unknown"),
-}
-
-
-def translate_reason(
-    reason: str, rule: str, seat_label=None, card_label=None, suit_label=None, human: str | None = None
+def render_refusal(
+    refusal: Refusal,
+    *,
+    translations: _gettext.NullTranslations | None = None,
+    seat_label: Callable[[int], str] | None = None,
+    card_label: Callable[[str], str] | None = None,
+    suit_label: Callable[[str], str] | None = None,
+    reader: int | None = None,
+    with_rule: bool = True,
 ) -> str:
-    """The engine's English reason (``hand.why_illegal``) in the language in use, with the rule id.
+    """A :class:`~ramsli.refusal.Refusal` in the reader's language, rendered by its code.
+
+    The code's msgid (:data:`ramsli.refusal.TEXTS`, or the :data:`~ramsli.refusal.YOU_TEXTS`
+    one when ``reader`` is the refusal's ``seat``) is translated by the catalogs and filled with
+    the fields, each shown by its kind (see :mod:`ramsli.refusal`): no English sentence is taken
+    apart. An unregistered code reads as its English fallback.
 
     Args:
-        reason: the engine's reason text.
-        rule: the rule id, e.g. ``"R4.10"``.
-        seat_label: ``f(seat_text) -> str`` to show seats (``"p2"``) by name; default unchanged.
-        card_label: ``f(card_text) -> str`` to show a card (``"AS"``); default unchanged.
-        suit_label: ``f(suit_letter) -> str`` to show a suit; default the French symbol.
-        human: the seat text (``"p1"``) of the player reading: reasons about that seat say "you".
+        refusal: the record.
+        translations: the catalog to use (the server passes one per connection); default the
+            language set with :func:`set_language`.
+        seat_label: ``f(seat index) -> str`` to show a seat (default ``p1``...).
+        card_label: ``f(card text "AS") -> str`` to show a card (default unchanged).
+        suit_label: ``f(suit letter) -> str`` to show a suit (default the French symbol).
+        reader: the reading player's seat: a refusal about that seat says "you".
+        with_rule: append the rule id in parentheses.
 
-    Returns:
-        e.g. ``"must follow suit: play ♥ (R4.10)"``; an unknown reason is shown in English.
-
-    >>> set_language("en")
-    'en'
-    >>> translate_reason("must follow suit ♥", "R4.10")
+    >>> from ramsli.refusal import Refusal
+    >>> render_refusal(Refusal("must_follow", "R4.10", {"suit": "H"}))
     'must follow suit: play ♥ (R4.10)'
+    >>> de = translation("de")
+    >>> render_refusal(Refusal("not_held", "R4.10", {"seat": 1, "card": "AS"}), translations=de, reader=1)
+    'du hast AS nicht (R4.10)'
     """
-    seat_label = seat_label or (lambda s: s)
-    card_label = card_label or (lambda c: c)
-    suit_label = suit_label or (lambda s: {v: k for k, v in _SUIT_SYM.items()}[s])
-    for pat, msgid in _PATTERNS:
-        m = pat.match(reason)
-        if m is None:
-            continue
-        g = m.groupdict()
-        if human is not None and g.get("p") == human and msgid in _YOURS:
-            msgid = _YOURS[msgid]
-        elif human is not None and g.get("q") == human and "q" in g:
-            msgid = N_("it is {p}'s turn, not yours")
-        fields = {}
-        if "p" in g:
-            fields["p"] = seat_label(g["p"])
-        if "q" in g:
-            fields["q"] = seat_label(g["q"])
-        if "card" in g:
-            fields["card"] = card_label(g["card"])
-        if "s" in g:
-            fields["suit"] = suit_label(_SUIT_SYM[g["s"]])
-        if "t" in g:
-            fields["trump"] = suit_label(_SUIT_SYM[g["t"]])
-        return f"{_(msgid).format(**fields)} ({rule})"
-    return f"{reason} ({rule})"
+    tr = _current if translations is None else translations
+    seat_label = seat_label or seat_text
+    try:
+        template = tr.gettext(refusal.template(reader))
+    except KeyError:
+        text = refusal.text(reader)
+    else:
+        values: dict[str, Any] = {}
+        for name, value in refusal.fields.items():
+            if name in SEAT_FIELDS and type(value) is int:
+                values[name] = seat_label(value)
+            elif name in CARD_FIELDS:
+                values[name] = card_label(str(value)) if card_label else str(value)
+            elif name in SUIT_FIELDS:
+                values[name] = suit_label(str(value)) if suit_label else _SUIT_SYMBOLS.get(str(value), str(value))
+            else:
+                values[name] = value
+        try:
+            text = template.format(**values)
+        except (KeyError, IndexError, ValueError):
+            text = refusal.text(reader)
+    return f"{text} ({refusal.rule})" if with_rule and refusal.rule else text
+
+
+def translation(lang: str) -> _gettext.NullTranslations:
+    """The catalog of ``lang`` (English for a language without one), cached; the process's own
+    language (:func:`set_language`) is not touched, so a server can answer each request in its
+    own language."""
+    return _translation(lang if lang in LANGS else "en")
+
+
+@functools.cache
+def _translation(lang: str) -> _gettext.NullTranslations:
+    if lang == "en":
+        return _gettext.NullTranslations()
+    return _gettext.translation(DOMAIN, localedir=str(LOCALE_DIR), languages=[lang], fallback=True)
+
+
+_SUIT_SYMBOLS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}

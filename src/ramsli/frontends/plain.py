@@ -546,9 +546,7 @@ class PlainGame:
                 t.apply(action)
             except IllegalActionError as e:  # the engine is the judge; why_illegal said yes
                 self.say(
-                    _("Not allowed: {reason}").format(
-                        reason=T.reason_text((e.reason, e.rule), t.names, self.suits, t.human)
-                    ),
+                    _("Not allowed: {reason}").format(reason=T.reason_text(e.refusal, t.names, self.suits, t.human)),
                     style="red",
                 )
                 continue

@@ -16,9 +16,11 @@ from rich.text import Text
 
 from ramsli.bots.levels import LEVELS
 from ramsli.cards import Card, Suit
-from ramsli.frontends.i18n import N_, _, ngettext, pgettext, translate_reason
+from ramsli.frontends.i18n import N_, _, ngettext, pgettext, render_refusal
 from ramsli.hand import Action, Hand, Observation, Phase
+from ramsli.refusal import Refusal
 from ramsli.rules import PRESETS, Rules
+from ramsli.seats import seat_name
 from ramsli.session import EndReason
 from ramsli.settlement import Settlement
 
@@ -663,22 +665,20 @@ def standings_lines(
     return out
 
 
-def reason_text(why: tuple[str, str], names: Sequence[str], suits: str = "french", human: int | None = None) -> str:
-    """``hand.why_illegal`` output in the player's language, with seats as names and the rule id;
-    seat ``human`` (the player reading) in the second person ("you do not hold A♠")."""
-    reason, rule = why
+def reason_text(refusal: Refusal, names: Sequence[str], suits: str = "french", human: int | None = None) -> str:
+    """A refusal (``hand.why_illegal``, ``IllegalActionError.refusal``) in the player's language,
+    rendered by its code, with seats as names and the rule id; seat ``human`` (the player
+    reading) in the second person ("you do not hold A♠")."""
 
-    def seat(text: str) -> str:
-        i = int(text[1:]) - 1
-        return names[i] if 0 <= i < len(names) else text
+    def seat(i: int) -> str:
+        return names[i] if 0 <= i < len(names) else seat_name(i)
 
-    return translate_reason(
-        reason,
-        rule,
+    return render_refusal(
+        refusal,
         seat_label=seat,
         card_label=lambda t: card_label(Card.parse(t), suits),
         suit_label=lambda s: suit_label(s, suits),
-        human=f"p{human + 1}" if human is not None else None,
+        reader=human,
     )
 
 

@@ -152,9 +152,9 @@ class RamsliEnv(gym.Env):
         why = h.why_illegal(act)
         if why is not None:
             if self.illegal_action == "raise":
-                raise IllegalActionError(str(act), why[0], why[1])
+                raise IllegalActionError(str(act), why)
             info = self._info()
-            info["illegal"] = f"{act}: {why[0]} ({why[1]})"
+            info["illegal"] = f"{act}: {why}"
             return self._obs(), -self.illegal_penalty, False, False, info
         h.apply(act)
         self._run_bots()

@@ -27,6 +27,7 @@ from typing import Any
 from ramsli.bots import make_bot
 from ramsli.bots.base import bot_factory
 from ramsli.history import HandHistory
+from ramsli.refusal import Refusal
 from ramsli.rules import Rules, RulesError, check_play_limits
 from ramsli.server.messages import message
 from ramsli.server.table import Table, TableError, TableOptions
@@ -127,6 +128,9 @@ class Conn:
         if seq is not None:
             fields.setdefault("seq", seq)  # fills the {seq} of stale_seq
         msg: dict[str, Any] = {"type": "error", "code": code, "message": message(self.lang, code, **fields)}
+        refusal = fields.get("refusal")
+        if isinstance(refusal, Refusal):  # the engine's record: its stable code and fields (docs/protocol.md)
+            msg["refusal"] = refusal.to_dict()
         if rule is not None:
             msg["rule"] = rule
         if seq is not None:
@@ -456,7 +460,8 @@ class Hub:
         try:
             await t.intent(conn.seat.index, msg["action"], msg["seq"])
         except TableError as e:
-            rule = e.fields.get("rule") if e.code == "illegal" else ("R4.12" if e.code == "bad_action" else None)
+            refusal = e.fields.get("refusal")
+            rule = refusal.rule if isinstance(refusal, Refusal) else ("R4.12" if e.code == "bad_action" else None)
             fields = {k: v for k, v in e.fields.items() if k not in ("seq", "rule")}
             conn.error(e.code, seq=t.seq, rule=rule, **fields)
         except Exception:  # noqa: BLE001 - the store failed: nothing was applied

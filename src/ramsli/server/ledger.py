@@ -31,7 +31,8 @@ from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse, JSONResponse, Response
 
 from ramsli.errors import TableError as EngineTableError
-from ramsli.ledger import LedgerError, PubHand, PubLedger, largest_target
+from ramsli.ledger import LedgerError, PubHand, PubLedger
+from ramsli.refusal import Refusal
 from ramsli.rules import PRESETS, Rules, RulesError
 from ramsli.server.pages import _lang, _shell
 
@@ -161,7 +162,7 @@ def state_of(b: LedgerBook, keeper: bool) -> dict[str, Any]:
             "targets": r.targets,
             "compulsory": r.compulsory,
             "dealer_forced": r.dealer_forced,
-            "largest_target": largest_target(r),
+            "largest_target": r.largest_target,
             "ante": r.ante,
             "starting_stack": r.starting_stack,
             "bete": r.bete,
@@ -301,7 +302,7 @@ async def _change(request: Request, ledger_id: str, token: str, kind: str, numbe
             elif kind == "ledger-edit":
                 assert number is not None
                 if not 1 <= number <= len(b.book.hands):
-                    raise LedgerError(f"there is no hand {number}", "R3.6", "no_hand", number)
+                    raise LedgerError(Refusal("no_such_hand", "R3.6", {"hand": number, "count": len(b.book.hands)}))
                 old = b.book.hands[number - 1]
                 hand = PubHand.from_dict(dict(body, elapsed=old.elapsed))
                 trial = PubLedger(b.book.rules, b.book.names, b.book.first_dealer)
@@ -309,7 +310,7 @@ async def _change(request: Request, ledger_id: str, token: str, kind: str, numbe
                 trial.replay(b.book.hands[: number - 1] + [hand] + b.book.hands[number:])  # every later hand fits
                 data = {"number": number, "hand": hand.to_dict()}
             elif b.book.is_over:
-                raise LedgerError("the session is over already (R3.6)", "R3.6", "over")
+                raise LedgerError(Refusal("over", "R3.6", {"hand": len(b.book.hands) + 1}))
         except LedgerError as e:
             return _err(422, "refused", str(e), code=e.code, rule=e.rule, hand=e.hand)
         await request.app.state.hub.store.append(b.id, b.seq + 1, kind, data)  # committed first

@@ -3,23 +3,24 @@
 The texts are gettext msgids of the ``ramsli`` catalogs (``scripts/i18n.py``
 extracts them from this file); :func:`message` translates one for one
 connection without touching the language of the process (each connection has
-its own). Engine reasons (``Hand.why_illegal``) go through
-:func:`ramsli.frontends.i18n.translate_reason`.
+its own). The engine's refusals (``Hand.why_illegal``) are rendered by their code with
+:func:`ramsli.frontends.i18n.render_refusal`.
 
 >>> message("de", "stale_seq", seq=4)
 'der Tisch ist schon weiter (jetzt bei 4); spiele auf dem aktuellen Stand'
->>> message("en", "illegal", reason="must follow suit ♥", rule="R4.10")
+>>> from ramsli.refusal import Refusal
+>>> message("en", "illegal", refusal=Refusal("must_follow", "R4.10", {"suit": "H"}))
 'must follow suit: play ♥ (R4.10)'
 """
 
 from __future__ import annotations
 
 import gettext as _gettext
-from functools import cache
 from typing import Any
 
 from ramsli.frontends import i18n
 from ramsli.frontends.i18n import N_
+from ramsli.refusal import Refusal
 
 __all__ = ["MESSAGES", "message", "translator"]
 
@@ -56,23 +57,18 @@ MESSAGES: dict[str, str] = {
 }
 
 
-@cache
 def translator(lang: str) -> _gettext.NullTranslations:
     """The gettext translations of ``lang`` (English for an unknown language)."""
-    if lang not in i18n.LANGS or lang == "en":
-        return _gettext.NullTranslations()
-    return _gettext.translation(i18n.DOMAIN, localedir=str(i18n.LOCALE_DIR), languages=[lang], fallback=True)
+    return i18n.translation(lang)
 
 
 def message(lang: str, code: str, **fields: Any) -> str:
-    """The text of error ``code`` in ``lang``; ``illegal`` translates the engine's ``reason`` and ``rule``."""
-    if code == "illegal":
-        before = i18n.language()
-        try:
-            i18n.set_language(lang if lang in i18n.LANGS else "en")
-            return i18n.translate_reason(str(fields.get("reason", "")), str(fields.get("rule", "R4.12")))
-        finally:
-            i18n.set_language(before)
+    """The text of error ``code`` in ``lang``; ``illegal`` renders the engine's ``refusal`` by its
+    code (:func:`~ramsli.frontends.i18n.render_refusal`), in ``lang`` only: the process's own
+    language is never switched."""
+    refusal = fields.get("refusal")
+    if code == "illegal" and isinstance(refusal, Refusal):
+        return i18n.render_refusal(refusal, translations=translator(lang))
     text = translator(lang).gettext(MESSAGES.get(code, code))
     try:
         return text.format(**{k: v for k, v in fields.items()})

@@ -39,6 +39,7 @@ from ramsli.bots.base import bot_names
 from ramsli.cards import Card, make_deck
 from ramsli.hand import seat_name
 from ramsli.history import settlement_record
+from ramsli.refusal import Refusal
 from ramsli.session import first_dealer_cut, forbidden_name_char, name_is_blank, name_key
 
 __all__ = [
@@ -560,10 +561,10 @@ class Table:
             raise TableError("not_your_seat", seat=seat_name(seat))
         hand = self.session.hand if self.session is not None else None
         if hand is None:
-            raise TableError("illegal", reason="the hand is over", rule="R5")
+            raise TableError("illegal", refusal=Refusal("hand_over", "R5"))
         why = hand.why_illegal(action)
         if why is not None:
-            raise TableError("illegal", why[0], reason=why[0], rule=why[1])
+            raise TableError("illegal", refusal=why)
         return action
 
     async def intent(self, seat: int, text: Any, seq: Any, by: str = "seat") -> Action:

@@ -49,7 +49,7 @@ def illegal_variant(hh: HandHistory) -> str:
             bad = [c for c in hand.hands[a.seat] if c not in hand.legal_cards()]
             for c in bad:
                 why = hand.why_illegal(type(a).play(a.seat, c))
-                if why and why[0].startswith("must follow suit"):
+                if why and why.code == "must_follow":
                     text = hh.to_toml()
                     return text.replace(f'    "{a}",', f'    "{a.__class__.play(a.seat, c)}",', 1)
         hand.apply(a)

@@ -16,7 +16,7 @@
     out_tricks: _("A player who is out takes no tricks (R4.9)."),
     tricks_range: _("A player takes 0 to 5 tricks (R4.9)."),
     walkover_tricks: _("With one player in (walkover) no tricks are played (R4.6)."),
-    dealer_forced: _("Everyone out: the dealer is forced in (R4.5)."),
+    all_out_dealer_forced: _("Everyone out: the dealer is forced in (R4.5)."),
     compulsory: _("Compulsory Ramsli: every seated player is in (R4.5)."),
     bust_in: _("A bust player cannot be dealt in (R3.5)."),
     gr_off: _("General Rams is not played at this table (R4.7)."),
@@ -24,7 +24,7 @@
     targets_off: _("Targets are not played at this table (R4.8)."),
     target_not_active: _("Only an active player may announce a target (R4.8)."),
     target_gr: _("The General Rams announcer announces no target (R4.8)."),
-    target_range: _("That target is not allowed (R4.8)."),
+    target_not_offered: _("That target is not allowed (R4.8)."),
     over: _("The session is over (R3.6)."),
   };
 
