@@ -261,7 +261,7 @@ def test_R3_2_R3_5_session_deal_passes_to_the_next_seated_seat():
         hand = s.start_hand()
         while not hand.is_over:
             s.apply(hand.legal_actions()[-1])
-        left += len(s.ledger[-1].left)
+        left += len(s.results[-1].left)
         if not s.is_over:
             assert s.dealer == _order_by_definition(hand.dealer, s.seated, 4)[0]
     assert left > 0  # seats were skipped (R3.5 leave)

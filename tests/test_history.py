@@ -720,7 +720,7 @@ def play_session(seed: int, **opts) -> Session:
 def test_session_round_trip(tmp_path):
     s = play_session(3, end=["hands:8"], bust="leave", starting_stack=4)
     paths = write_session(tmp_path / "s", s)
-    assert paths[0].name == "session.toml" and len(paths) == len(s.ledger) + 1
+    assert paths[0].name == "session.toml" and len(paths) == len(s.results) + 1
     sh = read_session(tmp_path / "s")
     assert sh.names == tuple(s.names) and sh.seed == 3 and sh.end_reason == s.end_reason
     assert sh.stacks == tuple(s.stacks) and sh.pot == s.pot
@@ -728,7 +728,7 @@ def test_session_round_trip(tmp_path):
     assert sh.cut_rounds == tuple(tuple(r) for r in s.cut_rounds)
     assert [hh.to_toml() for hh in sh.hands] == [hh.to_toml() for hh in session_histories(s)]
     assert (tmp_path / "s" / "session.toml").read_text(encoding="utf-8") == sh.to_toml()
-    for hh, entry in zip(sh.hands, s.ledger):
+    for hh, entry in zip(sh.hands, s.results):
         assert hh.replay().settlement == entry.settlement
     assert sum(sh.stacks) + sh.pot == 4 * 4  # R3.4
 
@@ -736,7 +736,7 @@ def test_session_round_trip(tmp_path):
 def test_session_with_bust_players_leaving(tmp_path):
     for seed in range(50):
         s = play_session(seed, end=["hands:12"], bust="leave", starting_stack=3)
-        if any(len(e.hand.seated) < 4 for e in s.ledger):
+        if any(len(e.hand.seated) < 4 for e in s.results):
             break
     else:
         raise AssertionError("no session with a seat leaving")

@@ -259,8 +259,8 @@ def test_start_hand_from_cards_replays_a_session_exactly():
     seen_leave = False
     for seed in range(30):
         s = play_session(seed, end=["hands:12"], bust="leave", starting_stack=3)
-        r = Session(s.rules, s.names, dealer=s.ledger[0].hand.dealer)
-        for entry in s.ledger:
+        r = Session(s.rules, s.names, dealer=s.results[0].hand.dealer)
+        for entry in s.results:
             h = entry.hand
             assert (r.dealer, r.pot, r.seated) == (h.dealer, h.carry_in, list(h.seated))
             hand = r.start_hand_from_cards(h.dealt, h.turn_up, h.turned_aside, h.cut)
@@ -279,7 +279,7 @@ def test_start_hand_from_cards_replays_a_session_exactly():
 
 def test_start_hand_from_cards_refuses_when_over_or_in_progress():
     s = play_session(1, end=["hands:1"])
-    h = s.ledger[0].hand
+    h = s.results[0].hand
     with pytest.raises(SessionError, match="R3.6"):
         s.start_hand_from_cards(h.dealt, h.turn_up)
     t = Session(s.rules, s.names, dealer=h.dealer)
@@ -373,7 +373,7 @@ def test_session_replay_checks_the_end_against_the_session(tmp_path, old, new, k
 def test_session_with_bust_seats_leaving_reads_back(tmp_path):
     for seed in range(60):
         s = play_session(seed, end=["hands:12"], bust="leave", starting_stack=3)
-        if any(e.left for e in s.ledger[:-1]):
+        if any(e.left for e in s.results[:-1]):
             break
     else:
         raise AssertionError("no session with a seat leaving")
@@ -381,7 +381,7 @@ def test_session_with_bust_seats_leaving_reads_back(tmp_path):
     sh = read_session(tmp_path)
     assert sh.end_reason == s.end_reason and sh.stacks == tuple(s.stacks)
     # a left seat put back at the table is refused by the Session's seating (R3.5)
-    k = next(i for i, e in enumerate(s.ledger) if e.left) + 1  # hand k + 1 is the first without them
+    k = next(i for i, e in enumerate(s.results) if e.left) + 1  # hand k + 1 is the first without them
     p = tmp_path / f"hand-{k + 1:04d}.toml"
     text = p.read_text(encoding="utf-8")
     seated = re.search(r"(?m)^seated = .*$", text).group(0)

@@ -17,8 +17,8 @@ from ramsli import Hand, Rules, Session
 from ramsli.cli import app
 from ramsli.errors import TableError
 from ramsli.frontends import i18n
-from ramsli.frontends.game import BOT_NAMES
-from ramsli.frontends.storage import Store
+from ramsli.frontends.game import OPPONENT_NAMES
+from ramsli.frontends.storage import SaveFolder
 from ramsli.history import HandHistory, HistoryError, read_hand_files, read_session
 from ramsli.ledger import PubLedger
 from ramsli.session import name_key
@@ -123,7 +123,7 @@ def test_play_keeps_a_name_like_a_bots_and_the_bot_gets_another(tmp_path, name):
     saved = json.loads((tmp_path / "session.json").read_text("utf-8"))
     names = saved["names"]
     assert names[0] == name and len({name_key(x) for x in names}) == 3
-    assert set(names[1:]) <= set(BOT_NAMES)
+    assert set(names[1:]) <= set(OPPONENT_NAMES)
     # the hand histories it wrote pass the history reader's R2.2 check: the same rule
     files = read_hand_files(tmp_path / "sessions" / saved["session_id"])
     assert files and all(h.names == tuple(names) for _p, h in files)
@@ -149,7 +149,7 @@ def test_play_refuses_invisible_characters_in_a_name_as_the_engine_does_and_chan
 def test_play_takes_either_encoding_of_a_name(tmp_path, name):
     r = _play(tmp_path, name)
     assert r.exit_code == 0, r.output
-    assert Store(tmp_path).load().names[0] == name
+    assert SaveFolder(tmp_path).load().names[0] == name
 
 
 def test_a_save_with_look_alike_names_is_refused_on_resume(tmp_path):

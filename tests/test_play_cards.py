@@ -18,9 +18,9 @@ from ramsli.cards import Card, CardError, full_deck
 from ramsli.cli import app as cli_app
 from ramsli.frontends import i18n
 from ramsli.frontends import text as T
-from ramsli.frontends.game import Table
+from ramsli.frontends.game import LocalTable
 from ramsli.frontends.plain import AmbiguousCard, PlainGame, _Reply, parse_card, parse_command
-from ramsli.frontends.storage import SavedSession, Store
+from ramsli.frontends.storage import SavedSession, SaveFolder
 from ramsli.frontends.tui import InfoScreen, RamsliApp
 from ramsli.hand import Phase
 
@@ -94,7 +94,7 @@ def test_card_colours_two_four_and_german():
 
 
 def test_cards_text_colours_each_card_and_reads_as_cards_line():
-    t = Table.new(Rules(), NAMES[:3], ["random"] * 2, seed=3)
+    t = LocalTable.new(Rules(), NAMES[:3], ["random"] * 2, seed=3)
     obs = t.start_hand().observe(0)
     for four in (False, True):
         text = T.cards_text(obs, "french", four)
@@ -165,7 +165,7 @@ def test_bad_and_double_card_input_says_what_is_allowed_in_the_language():
 
 
 def test_typed_numbers_count_the_cards_in_the_order_shown():
-    t = Table.new(Rules(compulsory=True), NAMES[:3], ["random"] * 2, seed=5)
+    t = LocalTable.new(Rules(compulsory=True), NAMES[:3], ["random"] * 2, seed=5)
     hand = t.start_hand()
     while not t.human_to_act():
         t.apply(t.bot_action())
@@ -208,8 +208,8 @@ class _LocalPlayer(io.StringIO):
 
 def test_plain_mode_in_german_shows_and_reads_german_letters_histories_stay_canonical(tmp_path):
     i18n.set_language("de")
-    store = Store(tmp_path)
-    table = Table.new(Rules(compulsory=True), NAMES[:3], ["random"] * 2, seed=9, store=store, lang="de")
+    store = SaveFolder(tmp_path)
+    table = LocalTable.new(Rules(compulsory=True), NAMES[:3], ["random"] * 2, seed=9, store=store, lang="de")
     player = _LocalPlayer()
     out = io.StringIO()
     game = PlainGame(table, stdin=player, stdout=out)
@@ -235,7 +235,7 @@ def test_plain_cards_line_is_coloured_on_a_terminal(monkeypatch):
         def isatty(self):
             return True
 
-    t = Table.new(Rules(), NAMES[:3], ["random"] * 2, seed=3, four_colour=True)
+    t = LocalTable.new(Rules(), NAMES[:3], ["random"] * 2, seed=3, four_colour=True)
     obs = t.start_hand().observe(0)
     out = Tty()
     game = PlainGame(t, stdin=io.StringIO(""), stdout=out)
@@ -252,12 +252,12 @@ def test_plain_cards_line_is_coloured_on_a_terminal(monkeypatch):
 
 
 def test_four_colour_is_saved_and_old_saves_without_it_load(tmp_path):
-    store = Store(tmp_path)
-    t = Table.new(Rules(), NAMES[:3], ["random"] * 2, seed=3, store=store, four_colour=True)
+    store = SaveFolder(tmp_path)
+    t = LocalTable.new(Rules(), NAMES[:3], ["random"] * 2, seed=3, store=store, four_colour=True)
     t.save()
     data = json.loads(store.session_file.read_text(encoding="utf-8"))
     assert data["four_colour"] is True
-    assert Table.resume(store.load(), store).four_colour is True
+    assert LocalTable.resume(store.load(), store).four_colour is True
     del data["four_colour"]  # a save written before the option
     old = SavedSession.from_json(json.dumps(data), store.session_file)
     assert old.four_colour is False and old.unknown_display == {}
@@ -323,7 +323,9 @@ def _run(table, body, size=(100, 30), speed=0):
 
 def test_pilot_hand_is_sorted_and_a_key_plays_the_card_it_shows(tmp_path):
     """Jokers and trumps at the left end, suits grouped, ranks high to low; key 1 plays the card shown first."""
-    table = Table.new(Rules(jokers=True, compulsory=True), NAMES[:3], ["random"] * 2, seed=33, store=Store(tmp_path))
+    table = LocalTable.new(
+        Rules(jokers=True, compulsory=True), NAMES[:3], ["random"] * 2, seed=33, store=SaveFolder(tmp_path)
+    )
     seen = {}
 
     async def body(app, pilot):
@@ -355,7 +357,7 @@ def test_pilot_hand_is_sorted_and_a_key_plays_the_card_it_shows(tmp_path):
 
 @pytest.mark.parametrize("four", [False, True])
 def test_pilot_card_colours_red_black_and_four_colour(tmp_path, four):
-    table = Table.new(Rules(), NAMES[:3], ["random"] * 2, seed=0, store=Store(tmp_path), four_colour=four)
+    table = LocalTable.new(Rules(), NAMES[:3], ["random"] * 2, seed=0, store=SaveFolder(tmp_path), four_colour=four)
     seen = {}
 
     async def body(app, pilot):
@@ -381,7 +383,7 @@ def test_pilot_card_colours_red_black_and_four_colour(tmp_path, four):
 @pytest.mark.parametrize("lang", ["en", "de"])
 def test_pilot_german_suits_show_the_pack_letters_not_words(tmp_path, lang):
     i18n.set_language(lang)
-    table = Table.new(Rules(), NAMES[:3], ["random"] * 2, seed=3, store=Store(tmp_path), suits="german")
+    table = LocalTable.new(Rules(), NAMES[:3], ["random"] * 2, seed=3, store=SaveFolder(tmp_path), suits="german")
     seen = {}
 
     async def body(app, pilot):
@@ -414,7 +416,7 @@ def _rows(screen_text: str, region) -> list[str]:
 def test_pilot_six_players_on_80x24_show_every_seat_and_whose_turn(tmp_path, lang):
     """Issue #12 "any terminal": at 80x24 with 6 players every seat's name and the turn marker are on screen."""
     i18n.set_language(lang)
-    table = Table.new(Rules(), NAMES, ["random"] * 5, seed=3, store=Store(tmp_path))
+    table = LocalTable.new(Rules(), NAMES, ["random"] * 5, seed=3, store=SaveFolder(tmp_path))
     seen = []
 
     async def body(app, pilot):

@@ -21,9 +21,9 @@ from ramsli import Rules, Session
 from ramsli.cli import app
 from ramsli.frontends import i18n
 from ramsli.frontends.cut import CutError, parse_cut
-from ramsli.frontends.game import Table
+from ramsli.frontends.game import LocalTable
 from ramsli.frontends.plain import PlainGame
-from ramsli.frontends.storage import SavedSession, SaveError, Store
+from ramsli.frontends.storage import SavedSession, SaveError, SaveFolder
 from ramsli.frontends.tui import CutScreen, RamsliApp
 from ramsli.hand import Hand
 from ramsli.seats import right_of
@@ -43,8 +43,8 @@ def _english():
     i18n.set_language("en")
 
 
-def _table(tmp_path, **kw) -> Table:
-    return Table.new(Rules(end=["hands:3"]), NAMES, ["random"] * 2, seed=SEED, store=Store(tmp_path), **kw)
+def _table(tmp_path, **kw) -> LocalTable:
+    return LocalTable.new(Rules(end=["hands:3"]), NAMES, ["random"] * 2, seed=SEED, store=SaveFolder(tmp_path), **kw)
 
 
 def _saved(tmp_path) -> dict:
@@ -94,12 +94,12 @@ def test_R4_2_a_cut_outside_the_deck_is_refused_and_nothing_changes(cut):
 
 
 def test_bots_and_automatic_tables_still_cut_at_random():
-    t = Table.new(Rules(), ["Tess", "Anna", "Bruno"], ["random"] * 2, seed=SEED)
+    t = LocalTable.new(Rules(), ["Tess", "Anna", "Bruno"], ["random"] * 2, seed=SEED)
     assert t.human_cuts()
     hand = t.start_hand()  # no cut given: the seeded random point, as Session.start_hand deals it
     assert hand.dealt == Session(Rules(), NAMES, seed=SEED).start_hand().dealt
     with pytest.raises(ValueError, match=r"1\.\.31"):
-        Table.new(Rules(), NAMES, ["random"] * 2, seed=SEED).start_hand(cut=40)
+        LocalTable.new(Rules(), NAMES, ["random"] * 2, seed=SEED).start_hand(cut=40)
 
 
 # -- the answer ---------------------------------------------------------------------------------------
@@ -143,7 +143,7 @@ def test_plain_asks_the_human_cutter_refuses_bad_answers_and_saves_the_cut(tmp_p
     saved = _saved(tmp_path)
     assert saved["version"] == 2 and saved["hand_cut"] == 12 and saved["hand_actions"] is not None
     dealt = Session(Rules(end=["hands:3"]), NAMES, seed=SEED).start_hand(cut=12).dealt
-    again = Table.resume(Store(tmp_path).load(), Store(tmp_path))
+    again = LocalTable.resume(SaveFolder(tmp_path).load(), SaveFolder(tmp_path))
     assert again.hand.cut == 12 and again.hand.dealt == dealt  # --resume: the same cards
 
 
@@ -154,7 +154,7 @@ def test_plain_enter_lets_the_cut_be_random_and_quit_at_the_question_saves_betwe
     assert "Random cut: " in out.getvalue()
     assert _saved(tmp_path / "a")["hand_cut"] is None
     random_dealt = Session(Rules(end=["hands:3"]), NAMES, seed=SEED).start_hand().dealt
-    assert Table.resume(Store(tmp_path / "a").load(), None).hand.dealt == random_dealt
+    assert LocalTable.resume(SaveFolder(tmp_path / "a").load(), None).hand.dealt == random_dealt
     t = _table(tmp_path / "b")
     PlainGame(t, io.StringIO("quit\n"), io.StringIO(), ask_cut=True).run()
     saved = _saved(tmp_path / "b")
@@ -278,7 +278,7 @@ def test_a_kill_at_the_question_or_after_it_never_changes_the_deal(tmp_path):
         )
         assert r.exit_code == 0, r.output
         assert QUESTION not in r.output and "Resuming hand 1 where it was left." in r.output
-        assert Table.resume(Store(tmp_path).load(), None).hand.dealt == dealt
+        assert LocalTable.resume(SaveFolder(tmp_path).load(), None).hand.dealt == dealt
 
 
 # -- saves ----------------------------------------------------------------------------------------------
@@ -291,9 +291,9 @@ def test_a_version_1_save_without_hand_cut_still_loads(tmp_path):
     data["version"] = 1
     del data["hand_cut"]
     (tmp_path / "session.json").write_text(json.dumps(data), encoding="utf-8")
-    saved = Store(tmp_path).load()
+    saved = SaveFolder(tmp_path).load()
     assert saved.hand_cut is None and saved.hand_actions == []
-    assert Table.resume(saved, None).hand.dealt == t.hand.dealt
+    assert LocalTable.resume(saved, None).hand.dealt == t.hand.dealt
 
 
 @pytest.mark.parametrize(
@@ -348,7 +348,7 @@ def test_app_asks_the_human_cutter_refuses_a_bad_number_and_deals_at_the_chosen_
     assert "'40' is not a cut point: give a whole number from 1 to 31" in seen["bad"]
     assert seen["cut"] == 12 and seen["saved"] == 12
     assert seen["recent"][0] == "You cut: 12 cards lifted."
-    assert Table.resume(Store(tmp_path).load(), None).hand.cut == 12
+    assert LocalTable.resume(SaveFolder(tmp_path).load(), None).hand.cut == 12
 
 
 def test_app_r_cuts_at_random_and_without_ask_cut_nothing_is_asked(tmp_path):

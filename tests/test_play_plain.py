@@ -16,9 +16,9 @@ from ramsli.cli import app
 from ramsli.commands import play as play_cmd
 from ramsli.frontends import i18n
 from ramsli.frontends import text as T
-from ramsli.frontends.game import Table
+from ramsli.frontends.game import LocalTable
 from ramsli.frontends.plain import ECHO_MAX, PlainGame, _Reply, parse_command
-from ramsli.frontends.storage import SaveError, Store
+from ramsli.frontends.storage import SaveError, SaveFolder
 from ramsli.hand import Phase
 
 runner = CliRunner()
@@ -197,13 +197,13 @@ def test_a_saved_action_that_does_not_fit_the_deal_is_a_corrupt_save(tmp_path):
     d["hand_actions"] = ["p1 fly"]
     (tmp_path / "session.json").write_text(json.dumps(d), encoding="utf-8")
     with pytest.raises(SaveError, match="'hand_actions' entry 1 'p1 fly' is not an action"):
-        Store(tmp_path).load()
+        SaveFolder(tmp_path).load()
 
 
 def test_deeply_nested_save_is_a_save_error_and_is_set_aside(tmp_path):
     (tmp_path / "session.json").write_text("[" * 100000 + "]" * 100000, encoding="utf-8")
     with pytest.raises(SaveError, match="nested too deeply"):
-        Store(tmp_path).load()
+        SaveFolder(tmp_path).load()
     r = runner.invoke(app, _plain(tmp_path, "--resume"), input="quit\n")
     assert r.exit_code == 2 and "nested too deeply" in r.output, r.output
     assert r.exception is None or isinstance(r.exception, SystemExit), repr(r.exception)
@@ -274,7 +274,7 @@ def test_ante_above_the_starting_stack_is_refused_up_front(tmp_path):
 
 
 def test_unprintable_command_and_last_card_prompt():
-    t = Table.new(Rules(), ["A", "B", "C"], ["random"] * 2, seed=1)
+    t = LocalTable.new(Rules(), ["A", "B", "C"], ["random"] * 2, seed=1)
     t.start_hand()
     for line in ("\x00\x01", "\udcff\udcfe", "\x1b\x7f"):
         with pytest.raises(_Reply, match=re.escape("Unknown command (unprintable characters).")):
@@ -284,7 +284,7 @@ def test_unprintable_command_and_last_card_prompt():
     hand = t.hand
     while not (hand.phase is Phase.PLAY and hand.to_act == 0 and len(hand.observe(0).cards) == 1):
         if hand.is_over:
-            t = Table.new(Rules(compulsory=True), ["A", "B", "C"], ["random"] * 2, seed=1)
+            t = LocalTable.new(Rules(compulsory=True), ["A", "B", "C"], ["random"] * 2, seed=1)
             hand = t.start_hand()
             continue
         t.apply(hand.legal_actions()[0])
@@ -315,7 +315,7 @@ class _Policy(io.StringIO):
 
 
 def _run(store, stop_after=None, table=None):
-    table = table or Table.new(
+    table = table or LocalTable.new(
         Rules(end=["hands:4"]), ["Tess", "Anna", "Bruno", "Carla"], ["random"] * 3, seed=21, store=store
     )
     pol = _Policy(stop_after)
@@ -326,12 +326,12 @@ def _run(store, stop_after=None, table=None):
 
 
 def test_interrupted_session_ends_like_an_uninterrupted_one(tmp_path):
-    whole, _ = _run(Store(tmp_path / "a"))
+    whole, _ = _run(SaveFolder(tmp_path / "a"))
     assert whole.is_over and whole.hands_played == 4
-    store = Store(tmp_path / "b")
+    store = SaveFolder(tmp_path / "b")
     part, out = _run(store, stop_after=2)
     assert "Saved." in out and 2 <= store.load().hands_played < 4  # a hand without a question (walkover) may follow
-    resumed, _ = _run(store, table=Table.resume(store.load(), store))
+    resumed, _ = _run(store, table=LocalTable.resume(store.load(), store))
     assert resumed.hands_played == 4
     assert resumed.session.stacks == whole.session.stacks
     assert resumed.session.pot == whole.session.pot
@@ -366,8 +366,8 @@ def test_corrupt_save_is_reported_and_can_be_set_aside(tmp_path, monkeypatch):
     ],
 )
 def test_save_validation(tmp_path, mutate, problem):
-    store = Store(tmp_path)
-    Table.new(Rules(), ["A", "B", "C"], ["random"] * 2, seed=1, store=store)
+    store = SaveFolder(tmp_path)
+    LocalTable.new(Rules(), ["A", "B", "C"], ["random"] * 2, seed=1, store=store)
     d = _saved(tmp_path)
     mutate(d)
     (tmp_path / "session.json").write_text(json.dumps(d), encoding="utf-8")
@@ -379,7 +379,7 @@ def test_save_validation(tmp_path, mutate, problem):
 @settings(max_examples=60, deadline=None)
 @given(st.text(max_size=20))
 def test_any_input_changes_nothing_unless_legal(line):
-    t = Table.new(Rules(), ["A", "B", "C"], ["random"] * 2, seed=3, store=None)
+    t = LocalTable.new(Rules(), ["A", "B", "C"], ["random"] * 2, seed=3, store=None)
     hand = t.start_hand()
     while not t.human_to_act():
         t.apply(t.bot_action())
@@ -447,7 +447,7 @@ def test_data_dir_must_be_a_folder_and_not_empty(tmp_path, monkeypatch):
 
 
 def _good_save(tmp_path, names=("Tess", "Anna", "Bruno", "Carla", "Dario"), **rules) -> dict:
-    Table.new(Rules(**rules), list(names), ["random"] * (len(names) - 1), seed=1, store=Store(tmp_path))
+    LocalTable.new(Rules(**rules), list(names), ["random"] * (len(names) - 1), seed=1, store=SaveFolder(tmp_path))
     return _saved(tmp_path)
 
 
@@ -473,7 +473,7 @@ def test_corrupt_save_is_refused_and_never_rewritten(tmp_path, mutate, problem):
     text = json.dumps(d)
     (tmp_path / "session.json").write_text(text, encoding="utf-8")
     with pytest.raises(SaveError, match=re.escape(problem)):
-        Store(tmp_path).load()
+        SaveFolder(tmp_path).load()
     r = runner.invoke(app, _plain(tmp_path, "--resume"), input="in\n1\n2\nquit\n")
     assert r.exit_code == 2, r.output
     assert r.exception is None or isinstance(r.exception, SystemExit), repr(r.exception)
@@ -497,7 +497,7 @@ def test_a_bust_human_who_departed_is_a_valid_save(tmp_path):
     d = _good_save(tmp_path, names=("Tess", "Anna", "Bruno"), bust="leave")
     d.update(seated=[1, 2], dealer=1, departed=[[0, 2]], hands_played=2, stacks=[0, 30, 30])
     (tmp_path / "session.json").write_text(json.dumps(d), encoding="utf-8")
-    assert Store(tmp_path).load().seated == [1, 2]
+    assert SaveFolder(tmp_path).load().seated == [1, 2]
 
 
 def _start_and_quit(tmp_path, seed="7"):
@@ -518,7 +518,7 @@ def test_new_session_without_resume_sets_the_old_one_aside_and_says_where(tmp_pa
     kept = tmp_path / "sessions" / old["session_id"] / "session.json"
     assert f"The saved session was set aside in {kept}." in r.output
     assert kept.read_text(encoding="utf-8") == text
-    assert Store(kept.parent).load().stacks == old["stacks"]  # it can be resumed from there
+    assert SaveFolder(kept.parent).load().stacks == old["stacks"]  # it can be resumed from there
     new = _saved(tmp_path)
     assert new["session_id"] != old["session_id"] and new["hands_played"] == 0
     # a third session sets the second aside in its own folder: the first is not overwritten
@@ -540,7 +540,7 @@ def test_new_session_asks_on_a_terminal(tmp_path, monkeypatch):
     r = runner.invoke(app, _args(tmp_path), input="y\n" + "quit\n")
     assert r.exit_code == 0, r.output
     kept = tmp_path / "sessions" / old["session_id"] / "session.json"
-    assert f"set aside in {kept}" in r.output and Store(kept.parent).load().stacks == old["stacks"]
+    assert f"set aside in {kept}" in r.output and SaveFolder(kept.parent).load().stacks == old["stacks"]
 
 
 def test_bad_new_options_do_not_move_the_saved_session(tmp_path):
@@ -551,7 +551,7 @@ def test_bad_new_options_do_not_move_the_saved_session(tmp_path):
 
 
 def test_echoed_input_is_cleaned_and_cut():
-    t = Table.new(Rules(), ["A", "B", "C"], ["random"] * 2, seed=3, store=None)
+    t = LocalTable.new(Rules(), ["A", "B", "C"], ["random"] * 2, seed=3, store=None)
     t.start_hand()
     for line in ("\x1b[31mevil\x00\x07" + "a" * 100, "\x1b]0;title\x07", "zz\u202e" + "b" * 60):
         with pytest.raises(_Reply) as e:

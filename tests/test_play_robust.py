@@ -23,9 +23,9 @@ from ramsli.cli import app
 from ramsli.commands import play as play_cmd
 from ramsli.frontends import i18n, storage, tui
 from ramsli.frontends import text as T
-from ramsli.frontends.game import Table
+from ramsli.frontends.game import LocalTable
 from ramsli.frontends.plain import PlainGame
-from ramsli.frontends.storage import FolderLocked, Store
+from ramsli.frontends.storage import FolderLocked, SaveFolder
 from ramsli.frontends.tui import InfoScreen, RamsliApp
 from ramsli.hand import Action, ActionKind
 from ramsli.history import HandHistory
@@ -45,7 +45,7 @@ def _english_after():
 
 def _table(tmp_path, end="hands:3", n=3, seed=7, **rules):
     names = ["Tess", "Anna", "Bruno", "Carla", "Dario", "Elke"][:n]
-    return Table.new(Rules(end=[end], **rules), names, ["random"] * (n - 1), seed=seed, store=Store(tmp_path))
+    return LocalTable.new(Rules(end=[end], **rules), names, ["random"] * (n - 1), seed=seed, store=SaveFolder(tmp_path))
 
 
 def test_the_action_that_ends_the_hand_is_on_disk_before_apply_returns(tmp_path):
@@ -59,14 +59,14 @@ def test_the_action_that_ends_the_hand_is_on_disk_before_apply_returns(tmp_path)
         if hand.is_over:
             break
     # "killed" here: nothing after apply ran; the disk must hold the settled hand
-    saved = Store(tmp_path).load()
+    saved = SaveFolder(tmp_path).load()
     assert saved.hands_played == 1 and saved.hand_actions is None
     assert saved.stacks == list(hand.stacks) and saved.pot == hand.pot
     histories = list((tmp_path / "sessions" / t.session_id).glob("hand-*.toml"))
     assert [h.name for h in histories] == ["hand-0001.toml"]
     # a save with every action of the hand (killed between the two writes) resumes to the settled hand
     d = json.loads((tmp_path / "session.json").read_text())
-    t2 = Table.resume(Store(tmp_path).load(), Store(tmp_path))
+    t2 = LocalTable.resume(SaveFolder(tmp_path).load(), SaveFolder(tmp_path))
     assert t2.hands_played == 1 and t2.session.stacks == list(hand.stacks)
     assert d["hands_played"] == 1
 
@@ -74,13 +74,13 @@ def test_the_action_that_ends_the_hand_is_on_disk_before_apply_returns(tmp_path)
 def test_a_save_holding_the_final_action_resumes_to_the_settled_hand(tmp_path):
     t = _table(tmp_path)
     hand = t.start_hand()
-    before = Store(tmp_path).load()
+    before = SaveFolder(tmp_path).load()
     while not hand.is_over:
         t.apply(hand.legal_actions()[0])
     # the save as written just before the history and the settled session (the in-hand save)
-    store = Store(tmp_path / "b")
+    store = SaveFolder(tmp_path / "b")
     store.save(dataclasses.replace(before, hand_actions=[str(a) for a in hand.history]))
-    t2 = Table.resume(store.load(), store)
+    t2 = LocalTable.resume(store.load(), store)
     assert t2.resumed_hand and t2.hand.is_over and t2.hands_played == 1
     t2.start_hand()
     t2.finish_hand()
@@ -96,7 +96,7 @@ def test_quit_after_the_final_action_writes_the_history(tmp_path):
         t.apply(hand.legal_actions()[0])
     t.quit()  # e.g. Ctrl-C before the front end called finish_hand
     assert (tmp_path / "sessions" / t.session_id / "hand-0001.toml").exists()
-    assert Store(tmp_path).load().hands_played == 1
+    assert SaveFolder(tmp_path).load().hands_played == 1
 
 
 def test_hand_histories_of_play_hide_folded_hands(tmp_path):
@@ -125,7 +125,7 @@ def test_hand_histories_of_play_hide_folded_hands(tmp_path):
 
 def test_a_second_play_on_the_same_folder_is_refused(tmp_path):
     """Two ``ramsli play`` on one data folder would overwrite each other's session: the second stops."""
-    holder = Store(tmp_path)
+    holder = SaveFolder(tmp_path)
     holder.lock()  # as a running ramsli play (another open of the lock file, as another process)
     try:
         r = runner.invoke(
@@ -170,12 +170,12 @@ def test_a_second_play_on_the_same_folder_is_refused(tmp_path):
         input="quit\n",
     )
     assert r.exit_code == 0 and (tmp_path / "session.json").exists()
-    assert Store(tmp_path).lock() is None  # released when the command ended
+    assert SaveFolder(tmp_path).lock() is None  # released when the command ended
 
 
 def test_the_folder_lock_holds_across_processes(tmp_path):
     code = (
-        "import sys, time; from ramsli.frontends.storage import Store; s = Store(sys.argv[1]); s.lock(); "
+        "import sys, time; from ramsli.frontends.storage import SaveFolder; s = SaveFolder(sys.argv[1]); s.lock(); "
         "print('locked', flush=True); time.sleep(30)"
     )
     env = dict(os.environ, PYTHONPATH="src")
@@ -183,11 +183,11 @@ def test_the_folder_lock_holds_across_processes(tmp_path):
     try:
         assert p.stdout.readline().strip() == "locked"
         with pytest.raises(FolderLocked):
-            Store(tmp_path).lock()
+            SaveFolder(tmp_path).lock()
     finally:
         p.kill()
         p.wait()
-    s = Store(tmp_path)
+    s = SaveFolder(tmp_path)
     s.lock()  # a killed holder releases it
     s.unlock()
 
@@ -219,7 +219,7 @@ def test_a_finished_bust_leave_session_is_read_by_its_own_loader(tmp_path, seed)
     ]
     r = runner.invoke(app, args, input=_cycle() + "y\n" * 10)
     assert r.exit_code == 0, r.output
-    saved = Store(tmp_path).load()  # raised SaveError "'dealer' must be a seated seat (R3.2)"
+    saved = SaveFolder(tmp_path).load()  # raised SaveError "'dealer' must be a seated seat (R3.2)"
     assert saved.end_reason is not None
     r = runner.invoke(app, ["play", "--plain", "--resume", "--lang", "en", "--data-dir", str(tmp_path)])
     assert r.exit_code == 0 and "cannot be used" not in r.output, r.output
@@ -228,7 +228,9 @@ def test_a_finished_bust_leave_session_is_read_by_its_own_loader(tmp_path, seed)
 
 def _bust_table(tmp_path, seed=12):
     rules = Rules(starting_stack=3, bust="leave")
-    return Table.new(rules, ["Tess", "Anna", "Bruno", "Carla"], ["random"] * 3, seed=seed, store=Store(tmp_path))
+    return LocalTable.new(
+        rules, ["Tess", "Anna", "Bruno", "Carla"], ["random"] * 3, seed=seed, store=SaveFolder(tmp_path)
+    )
 
 
 def test_bots_do_not_play_on_alone_after_the_human_is_bust(tmp_path):
@@ -239,7 +241,7 @@ def test_bots_do_not_play_on_alone_after_the_human_is_bust(tmp_path):
     text = out.getvalue()
     assert "You are bust and have left the table." in text and "Watch the bots play on? [y/N]" in text
     assert t.session.departed == [(0, 1)] and t.hands_played == 1 and t.is_over
-    saved = Store(tmp_path).load()
+    saved = SaveFolder(tmp_path).load()
     assert saved.end_reason == "quit" and saved.hands_played == 1  # saved as finished: resume shows standings
     assert sum(saved.stacks) + saved.pot == 12  # R3.4
 
@@ -282,9 +284,9 @@ def test_disk_full_or_read_only_stops_cleanly_and_keeps_the_last_good_save(tmp_p
     assert f"Cannot save the session in {tmp_path}: {os.strerror(err)}. The game stops here" in text
     assert "Traceback" not in text
     monkeypatch.setattr(storage, "atomic_write", real)
-    saved = Store(tmp_path).load()  # the last good save, readable
+    saved = SaveFolder(tmp_path).load()  # the last good save, readable
     assert sum(saved.stacks) + saved.pot == 60
-    resumed = Table.resume(saved, Store(tmp_path))  # and it resumes
+    resumed = LocalTable.resume(saved, SaveFolder(tmp_path))  # and it resumes
     assert resumed.hands_played == saved.hands_played
     assert not list(tmp_path.glob("*.tmp"))
 
@@ -438,7 +440,7 @@ def _new_session_sets_it_aside(tmp_path):
     _no_traceback(r)
     assert r.exit_code == 0, r.output
     assert (tmp_path / "session.json.broken-1").exists() or (tmp_path / "session.json.broken-1").is_symlink()
-    assert Store(tmp_path).load().seed == 2
+    assert SaveFolder(tmp_path).load().seed == 2
 
 
 @pytest.mark.parametrize("kind", ["folder", "dev-zero", "fifo"])
@@ -508,7 +510,7 @@ def test_killed_at_random_points_resume_never_takes_back_and_keeps_every_counter
         assert "Traceback" not in out, out
         if not (tmp_path / "session.json").exists():
             continue  # killed before the first save
-        saved = Store(tmp_path).load()  # always readable: written atomically
+        saved = SaveFolder(tmp_path).load()  # always readable: written atomically
         assert sum(saved.stacks) + saved.pot == 60  # R3.4
         titles = [(m.start(), int(m.group(1))) for m in re.finditer(r"^Hand (\d+) of 10", out, re.M)]
         if prev is not None:
@@ -608,7 +610,7 @@ def test_a_name_like_a_bot_name_is_kept_and_the_bot_gets_another(tmp_path, name)
         input="quit\n",
     )
     assert r.exit_code == 0, r.output  # was refused with a message blaming --bots
-    names = Store(tmp_path).load().names
+    names = SaveFolder(tmp_path).load().names
     assert names[0] == name.strip() and len({x.casefold() for x in names}) == 3
 
 
@@ -763,7 +765,7 @@ def test_the_set_aside_question_is_asked_in_the_players_language_and_says_where(
     r = runner.invoke(app, args, input=yes + "\nquit\n")
     assert r.exit_code == 0, r.output
     assert question in r.output and str(tmp_path / "sessions") in r.output
-    assert Store(tmp_path).load().seed == 3  # the answer in that language was a yes
+    assert SaveFolder(tmp_path).load().seed == 3  # the answer in that language was a yes
 
 
 def test_pilot_trick_cards_stand_in_front_of_the_seats(tmp_path):

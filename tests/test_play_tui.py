@@ -9,8 +9,8 @@ from textual.widgets import Button, Static
 from ramsli import Rules
 from ramsli.frontends import i18n
 from ramsli.frontends import text as T
-from ramsli.frontends.game import Table
-from ramsli.frontends.storage import Store
+from ramsli.frontends.game import LocalTable
+from ramsli.frontends.storage import SaveFolder
 from ramsli.frontends.tui import InfoScreen, RamsliApp
 from ramsli.hand import Phase
 
@@ -66,8 +66,8 @@ async def _play_one_hand(app, pilot, table, checks):
 
 def test_pilot_plays_a_full_hand(tmp_path):
     i18n.set_language("en")
-    store = Store(tmp_path)
-    table = Table.new(Rules(end=["hands:5"]), NAMES, ["random"] * 4, seed=5, store=store)
+    store = SaveFolder(tmp_path)
+    table = LocalTable.new(Rules(end=["hands:5"]), NAMES, ["random"] * 4, seed=5, store=store)
     app = RamsliApp(table, speed=0)
     checks: dict[str, str] = {}
 
@@ -118,7 +118,7 @@ def test_pilot_plays_a_full_hand(tmp_path):
 def test_pilot_german_table_and_forced_states(tmp_path):
     i18n.set_language("de")
     try:
-        table = Table.new(Rules(), NAMES[:3], ["random"] * 2, seed=2, store=Store(tmp_path), suits="german")
+        table = LocalTable.new(Rules(), NAMES[:3], ["random"] * 2, seed=2, store=SaveFolder(tmp_path), suits="german")
         app = RamsliApp(table, speed=0)
 
         async def run():
@@ -161,7 +161,7 @@ def _footer_keys(app) -> dict[str, str]:
 def test_footer_is_translated_and_shows_only_the_keys_of_the_phase(tmp_path):
     i18n.set_language("de")
     try:
-        table = Table.new(Rules(), NAMES[:3], ["random"] * 2, seed=4, store=Store(tmp_path))
+        table = LocalTable.new(Rules(), NAMES[:3], ["random"] * 2, seed=4, store=SaveFolder(tmp_path))
         app = RamsliApp(table, speed=0)
         seen = {}
 
@@ -185,8 +185,8 @@ def test_footer_is_translated_and_shows_only_the_keys_of_the_phase(tmp_path):
 
 def test_q_on_the_hand_panel_saves_and_quits(tmp_path):
     i18n.set_language("en")
-    store = Store(tmp_path)
-    table = Table.new(Rules(end=["hands:5"]), NAMES, ["random"] * 4, seed=5, store=store)
+    store = SaveFolder(tmp_path)
+    table = LocalTable.new(Rules(end=["hands:5"]), NAMES, ["random"] * 4, seed=5, store=store)
     app = RamsliApp(table, speed=0)
     seen = {}
 
@@ -215,7 +215,7 @@ def test_run_app_shows_the_notice_inside_and_prints_the_saved_line(tmp_path, mon
     from ramsli.frontends import tui
 
     i18n.set_language("en")
-    table = Table.new(Rules(end=["win-at:30"]), NAMES[:3], ["random"] * 2, seed=1, store=Store(tmp_path))
+    table = LocalTable.new(Rules(end=["win-at:30"]), NAMES[:3], ["random"] * 2, seed=1, store=SaveFolder(tmp_path))
     seen = {}
 
     def fake_run(self):  # the pilot instead of a terminal
@@ -236,7 +236,7 @@ def test_run_app_shows_the_notice_inside_and_prints_the_saved_line(tmp_path, mon
     assert seen["title"].startswith("Hand 1 — dealer: ") and seen["title"].endswith(" · first to 30 counters")
     # a data folder other than the default is part of the command to continue (issue #3.4)
     assert capsys.readouterr().out == f"Saved. Continue later with: ramsli play --resume --data-dir {tmp_path}\n"
-    assert table.hand is None and Store(tmp_path).load().hands_played == 0
+    assert table.hand is None and SaveFolder(tmp_path).load().hands_played == 0
 
 
 def test_session_end_text():
@@ -275,7 +275,7 @@ def test_number_keys_say_why_and_the_footer_counts_the_cards(tmp_path):
     """Issue #3.1: "1-N" for the N cards left, no play keys once out, and a number key that does
     nothing now says why, as --plain does (R4.5, R4.10)."""
     i18n.set_language("en")
-    table = Table.new(Rules(), NAMES[:3], ["random"] * 2, seed=4, store=Store(tmp_path))
+    table = LocalTable.new(Rules(), NAMES[:3], ["random"] * 2, seed=4, store=SaveFolder(tmp_path))
     app = RamsliApp(table, speed=0)
     seen = {}
 
@@ -313,7 +313,7 @@ def test_number_keys_say_why_and_the_footer_counts_the_cards(tmp_path):
 
 def test_no_play_keys_after_declaring_out(tmp_path):
     i18n.set_language("en")
-    table = Table.new(Rules(), NAMES[:3], ["random"] * 2, seed=4, store=Store(tmp_path))
+    table = LocalTable.new(Rules(), NAMES[:3], ["random"] * 2, seed=4, store=SaveFolder(tmp_path))
     app = RamsliApp(table, speed=1000)  # bots wait: the hand stays where the player left it
     seen = {}
 
@@ -341,8 +341,8 @@ def test_no_play_keys_after_declaring_out(tmp_path):
 def test_quit_in_the_app_and_resume_continues_the_hand(tmp_path):
     """Issue #3.4: q in the middle of a hand saves its actions; the resumed app shows the same hand."""
     i18n.set_language("en")
-    store = Store(tmp_path)
-    table = Table.new(Rules(), NAMES[:3], ["random"] * 2, seed=4, store=store)
+    store = SaveFolder(tmp_path)
+    table = LocalTable.new(Rules(), NAMES[:3], ["random"] * 2, seed=4, store=store)
     app = RamsliApp(table, speed=0)
     seen = {}
 
@@ -359,7 +359,7 @@ def test_quit_in_the_app_and_resume_continues_the_hand(tmp_path):
     asyncio.run(run(app, table, "first"))
     saved = store.load()
     assert saved.hand_actions == seen["first"][0] and "p1 in" in saved.hand_actions
-    resumed = Table.resume(saved, store)
+    resumed = LocalTable.resume(saved, store)
     assert resumed.resumed_hand and [str(a) for a in resumed.hand.history] == seen["first"][0]
     app2 = RamsliApp(resumed, speed=0)
     asyncio.run(run(app2, resumed, "again"))

@@ -21,9 +21,9 @@ from ramsli.cli import app
 from ramsli.commands import play as play_cmd
 from ramsli.frontends import i18n
 from ramsli.frontends import text as T
-from ramsli.frontends.game import Table
+from ramsli.frontends.game import LocalTable
 from ramsli.frontends.plain import is_yes
-from ramsli.frontends.storage import Store
+from ramsli.frontends.storage import SaveFolder
 from ramsli.frontends.tui import InfoScreen, RamsliApp
 from ramsli.hand import Phase
 from ramsli.refusal import Refusal
@@ -150,7 +150,7 @@ def test_why_before_any_rule_and_the_rules_of_a_settlement():
 
     from ramsli.frontends.plain import PlainGame
 
-    t = Table.new(Rules(end=("hands:2",)), ["Zed", "Anna", "Bruno"], ["random"] * 2, seed=2)
+    t = LocalTable.new(Rules(end=("hands:2",)), ["Zed", "Anna", "Bruno"], ["random"] * 2, seed=2)
     out = io.StringIO()
     assert PlainGame(t, stdin=_Answers(t), stdout=out).run() == 0
     text = out.getvalue()
@@ -376,10 +376,10 @@ def test_the_hints_name_the_words_of_the_players_language(lang):
 def test_the_set_aside_question_says_where_and_the_app_shows_where_it_went(tmp_path, monkeypatch):
     """Starting the full-screen app over a saved session: the question says where the old one goes,
     and the app shows where it went (the screen hides what was printed before it)."""
-    t = Table.new(Rules(), ["Zed", "Anna", "Bruno"], ["random"] * 2, seed=3, store=Store(tmp_path))
+    t = LocalTable.new(Rules(), ["Zed", "Anna", "Bruno"], ["random"] * 2, seed=3, store=SaveFolder(tmp_path))
     t.start_hand()
     t.quit()
-    old = Store(tmp_path).load().session_id
+    old = SaveFolder(tmp_path).load().session_id
     shown = {}
 
     def fake_run_app(table, speed=0.6, notice=None):
@@ -431,12 +431,12 @@ def test_the_broken_save_question_says_where_it_is_kept(tmp_path, monkeypatch):
 
 def _app_table(tmp_path, lang="en", rules=None):
     i18n.set_language(lang)
-    return Table.new(
+    return LocalTable.new(
         rules or Rules(end=("hands:2",)),
         ["Zed", "Anna", "Bruno", "Carla"],
         ["random"] * 3,
         seed=5,
-        store=Store(tmp_path),
+        store=SaveFolder(tmp_path),
         lang=lang,
     )
 

@@ -109,13 +109,13 @@ def test_session_conservation_and_bust(seed, preset, n, bust, stack, hands):
             after=lambda: [] if s.total() == s.bank else [f"R3.4 {s.total()}"],
         )
         assert v == []
-        gone.update(s.ledger[-1].left)
+        gone.update(s.results[-1].left)
         if not s.is_over:  # R3.2, R3.5: the deal passes to the next remaining seat clockwise
             assert s.dealer == next(x for x in ((hand.dealer + k) % n for k in range(1, n + 1)) if x in s.seated)
     assert s.total() == s.bank
-    assert len(s.ledger) <= hands
+    assert len(s.results) <= hands
     if s.end_reason == "hands":
-        assert len(s.ledger) == hands
+        assert len(s.results) == hands
     elif s.end_reason == "players":
         assert bust == "leave" and len(s.seated) < 2
     else:

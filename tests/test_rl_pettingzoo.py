@@ -93,7 +93,7 @@ def test_session_truncation():
             e.step(None)
             continue
         e.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
-    assert truncated and e.hands_played == 2 and len(e.session.ledger) == 2
+    assert truncated and e.hands_played == 2 and len(e.session.results) == 2
 
 
 def test_illegal_action_raises_and_changes_nothing():

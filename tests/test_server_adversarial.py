@@ -13,7 +13,7 @@ import json
 import pytest
 
 from ramsli.server.hub import MAX_BODY, MAX_RULES, Conn, Hub, SpecError
-from ramsli.server.storage import Store
+from ramsli.server.storage import EventStore
 from ramsli.server.table import TableError
 
 SEATS3 = [{"kind": "human"}, {"kind": "human"}, {"kind": "bot", "bot": "rules"}]
@@ -24,7 +24,7 @@ def run(coro):
 
 
 async def _hub(url, allow_test_seeds=True):
-    store = await Store.open(url)
+    store = await EventStore.open(url)
     return Hub(store, allow_test_seeds=allow_test_seeds), store
 
 
@@ -58,7 +58,7 @@ def _state(t):
         t.seq,
         t.status,
         None if s is None or s.hand is None else s.hand.fingerprint(),
-        None if s is None else (tuple(s.stacks), s.pot, len(s.ledger)),
+        None if s is None else (tuple(s.stacks), s.pot, len(s.results)),
     )
 
 
@@ -151,7 +151,7 @@ def test_the_invite_link_of_a_taken_seat_cannot_read_that_seats_folded_cards_aft
             assert HandHistory.from_toml(hub.history(t.id, 1, invite)).cards == public.cards
             assert t.finished_hand(1, t.owner_of(invite))["your_cards"] == []
             own = HandHistory.from_toml(hub.history(t.id, 1, personal))
-            assert own.cards[i] == tuple(t.session.ledger[0].hand.dealt[i])
+            assert own.cards[i] == tuple(t.session.results[0].hand.dealt[i])
         await hub.close()
         await store.close()
 

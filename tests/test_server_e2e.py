@@ -50,9 +50,9 @@ def _stable(view: dict) -> dict:
 
 async def _engine_replay(url: str, table: str) -> Session:
     """Replay the stored deals and actions with the engine alone (no server code but the store)."""
-    from ramsli.server.storage import Store
+    from ramsli.server.storage import EventStore
 
-    store = await Store.open(url)
+    store = await EventStore.open(url)
     try:
         row = next(r for r in await store.load() if r["id"] == table)
     finally:
@@ -178,7 +178,7 @@ def test_two_people_three_bots_session_survives_sigkill(db_url, server_factory):
         session = await _engine_replay(url, table)
         assert session.is_over and session.end_reason == "hands"
         assert stacks == session.stacks and final["ledger"][-1]["stacks_after"] == session.stacks
-        assert [e["stacks_after"] for e in final["ledger"]] == [list(e.stacks_after) for e in session.ledger]
+        assert [e["stacks_after"] for e in final["ledger"]] == [list(e.stacks_after) for e in session.results]
         # a spectator never saw a card beyond the turn-up, the jokers aside and the played cards
         assert all(v["your_cards"] == [] and v["legal"] == [] for v in watcher.views)
         # the hand history download hides the folded hands and the cut (R7, D-16)
@@ -186,7 +186,7 @@ def test_two_people_three_bots_session_survives_sigkill(db_url, server_factory):
         assert st == 200
         text = body.decode()
         assert "cut =" not in text
-        first = session.ledger[0].hand
+        first = session.results[0].hand
         played = {a.seat for a in first.history if a.kind == "pl"}
         for s in first.seated:
             line = next(ln for ln in text.splitlines() if ln.startswith(f"p{s + 1} = "))

@@ -25,7 +25,7 @@ from hypothesis import strategies as st
 
 from ramsli.history import HandHistory
 from ramsli.server.hub import Conn, Hub
-from ramsli.server.storage import Store
+from ramsli.server.storage import EventStore
 
 
 class CheckingConn(Conn):
@@ -96,7 +96,7 @@ seat_kinds = st.lists(st.sampled_from(["human", "human", "random", "rules", "tip
 
 async def _session(rules: dict[str, str], kinds: list[str], hands: int, choice_seed: int, url: str) -> list[str]:
     failures: list[str] = []
-    store = await Store.open(url)
+    store = await EventStore.open(url)
     hub = Hub(store, allow_test_seeds=True)
     try:
         if "human" not in kinds:
@@ -174,7 +174,7 @@ async def _session(rules: dict[str, str], kinds: list[str], hands: int, choice_s
                 await asyncio.sleep(0.001)
         assert t.status == "over", "the session did not finish"
         # downloads of finished hands: folded hands and the stock hidden, no cut (R7, D-16)
-        for e in t.session.ledger:
+        for e in t.session.results:
             text = hub.history(tid, e.number, made["spectate"].rsplit("/", 1)[1])
             hh = HandHistory.from_toml(text)
             played = {a.seat for a in e.hand.history if a.kind == "pl"}

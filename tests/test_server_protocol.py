@@ -15,7 +15,7 @@ import secrets
 import pytest
 
 from ramsli.server.hub import MAX_MESSAGE, RATE_LIMIT, Conn, Hub, SpecError
-from ramsli.server.storage import Store
+from ramsli.server.storage import EventStore
 from ramsli.server.table import TableError
 
 SEATS3 = [{"kind": "human"}, {"kind": "human"}, {"kind": "bot", "bot": "rules"}]
@@ -26,7 +26,7 @@ def run(coro):
 
 
 async def _hub(url, allow_test_seeds=True):
-    store = await Store.open(url)
+    store = await EventStore.open(url)
     return Hub(store, allow_test_seeds=allow_test_seeds), store
 
 
@@ -59,7 +59,7 @@ def _state(t):
         t.seq,
         t.status,
         None if s is None or s.hand is None else s.hand.fingerprint(),
-        None if s is None else (tuple(s.stacks), s.pot, len(s.ledger)),
+        None if s is None else (tuple(s.stacks), s.pot, len(s.results)),
     )
 
 

@@ -16,7 +16,7 @@ import pytest
 import sqlalchemy.exc
 
 from ramsli.server.hub import Conn, Hub, SpecError
-from ramsli.server.storage import Store, StoreError
+from ramsli.server.storage import EventStore, StoreError
 from ramsli.server.table import TableError
 
 
@@ -30,7 +30,7 @@ def _stable(view):
 
 def test_every_point_of_a_session_restores_exactly(db_url):
     async def go():
-        store = await Store.open(db_url)
+        store = await EventStore.open(db_url)
         hub = Hub(store, allow_test_seeds=True)
         made = await hub.create_table(
             {
@@ -52,9 +52,9 @@ def test_every_point_of_a_session_restores_exactly(db_url):
             t = hub.tables[tid]
             views = [_stable(t.view(i)) for i in range(4)] + [_stable(t.view(None))]
             fp = t.session.hand.fingerprint() if t.session.hand is not None else None
-            seq, ledger = t.seq, [(e.number, e.stacks_after, e.pot_after) for e in t.session.ledger]
+            seq, ledger = t.seq, [(e.number, e.stacks_after, e.pot_after) for e in t.session.results]
             await store.close()
-            store = await Store.open(db_url)  # migrations again: already at head, nothing changes
+            store = await EventStore.open(db_url)  # migrations again: already at head, nothing changes
             hub = Hub(store)
             assert await hub.restore() == 1
             await hub.close()
@@ -62,7 +62,7 @@ def test_every_point_of_a_session_restores_exactly(db_url):
             assert r.seq == seq
             assert [_stable(r.view(i)) for i in range(4)] + [_stable(r.view(None))] == views
             assert (r.session.hand.fingerprint() if r.session.hand is not None else None) == fp
-            assert [(e.number, e.stacks_after, e.pot_after) for e in r.session.ledger] == ledger
+            assert [(e.number, e.stacks_after, e.pot_after) for e in r.session.results] == ledger
             assert r.session.total() == r.session.bank == 32  # R3.4
             assert all(s["away"] for s in r.view(0)["seats"])  # nobody is connected after a restart
             checked += 1
@@ -82,7 +82,7 @@ def test_every_point_of_a_session_restores_exactly(db_url):
 
 def test_an_event_is_never_written_twice_and_bad_urls_are_refused(db_url):
     async def go():
-        store = await Store.open(db_url)
+        store = await EventStore.open(db_url)
         await store.create_table("t", {"x": 1}, 1.0)
         await store.append("t", 1, "sit", {"seat": 0, "name": "A"})
         with pytest.raises(sqlalchemy.exc.IntegrityError):
@@ -93,12 +93,12 @@ def test_an_event_is_never_written_twice_and_bad_urls_are_refused(db_url):
 
     asyncio.run(go())
     with pytest.raises(StoreError, match="not supported"):
-        asyncio.run(Store.open("mysql://nobody@127.0.0.1/x"))
+        asyncio.run(EventStore.open("mysql://nobody@127.0.0.1/x"))
 
 
 def test_a_failed_commit_changes_nothing_and_says_so(sqlite_url):
     async def go():
-        store = await Store.open(sqlite_url)
+        store = await EventStore.open(sqlite_url)
         hub = Hub(store, allow_test_seeds=True)
         made = await hub.create_table(
             {"seats": [{"kind": "human"}, {"kind": "human"}], "seed": 2, "bot_pace_seconds": 0, "hand_pause_seconds": 0}
@@ -135,7 +135,7 @@ def test_the_hint_option_and_a_changed_bot_pace_survive_a_restart(db_url):
     lost on a restart), and the creator's change of ``bot_pace_seconds`` during play is an event."""
 
     async def go():
-        store = await Store.open(db_url)
+        store = await EventStore.open(db_url)
         hub = Hub(store, allow_test_seeds=True)
         made = await hub.create_table(
             {
@@ -161,7 +161,7 @@ def test_the_hint_option_and_a_changed_bot_pace_survive_a_restart(db_url):
         assert t.seq == seq + 1 and t.view(0)["options"]["bot_pace_seconds"] == 0.2
         await hub.close()
         await store.close()
-        store = await Store.open(db_url)
+        store = await EventStore.open(db_url)
         hub = Hub(store)
         await hub.restore()
         r = hub.tables[tid]

@@ -100,8 +100,8 @@ def test_R3_2_deal_passes_left_and_R3_3_D5_equal_stacks_and_R5_4_carry_over():
         assert h.carry_in == pot_before and h.pot == pot_before + 3  # R5.4 + R4.1
         random_finish(s, rng)
     assert dealers == [1, 2, 0, 1]
-    assert s.end_reason == "hands" and len(s.ledger) == 4
-    assert [e.number for e in s.ledger] == [1, 2, 3, 4]
+    assert s.end_reason == "hands" and len(s.results) == 4
+    assert [e.number for e in s.results] == [1, 2, 3, 4]
 
 
 def test_R3_4_session_total_during_and_between_hands():
@@ -137,7 +137,7 @@ def test_R3_5_D7_bust_leave_two_players_bust_at_once():
     # after ante [1,1,1,1], P = 4: p2 takes 4 (5); p3, p4 owe bete 5, pay their 1 (D-6): 0; p1 out keeps 1;
     # carry 2. Stacks below max(1, 1) are bust: p3 and p4 leave together.
     assert s.stacks == [1, 5, 0, 0] and s.pot == 2
-    assert s.seated == [0, 1] and s.ledger[0].left == (2, 3)
+    assert s.seated == [0, 1] and s.results[0].left == (2, 3)
     assert not s.is_over
     assert s.dealer == 1  # the deal passes to the next remaining seat clockwise
     h = s.start_hand()
@@ -205,10 +205,10 @@ def test_R3_6_hands_counts_every_deal_including_thrown_in_and_walkovers():
     s = Session(Rules(dealer_forced=False, end=["hands:2"]), NAMES[:3], seed=1, dealer=0)
     s.start_hand()
     session_play(s, "p2 out; p3 out; p1 out")  # D-10 thrown in
-    assert s.ledger[-1].settlement.kind == "thrown-in" and s.pot == 3 and not s.is_over
+    assert s.results[-1].settlement.kind == "thrown-in" and s.pot == 3 and not s.is_over
     s.start_hand()  # dealer p2: order p3, p1, p2
     session_play(s, "p3 in; p1 out; p2 out")  # R4.6 walkover: p3 takes 3 + 3
-    assert s.ledger[-1].settlement.kind == "walkover"
+    assert s.results[-1].settlement.kind == "walkover"
     assert s.stacks == [18, 18, 24] and s.pot == 0
     assert s.is_over and s.end_reason == "hands"
 
@@ -226,7 +226,7 @@ def test_R3_6_time_with_a_fake_clock_finishes_the_hand_in_progress():
     now[0] = 61.0  # the time runs out during the hand: it is finished first
     assert s.hand is h and not s.is_over
     random_finish(s, rng)
-    assert h.is_over and s.is_over and s.end_reason == "time" and len(s.ledger) == 2
+    assert h.is_over and s.is_over and s.end_reason == "time" and len(s.results) == 2
 
 
 def test_R3_6_no_end_by_default():
@@ -250,7 +250,7 @@ def test_R3_7_D8_shared_win_and_D18_pot_left_unwon():
     # P = 3, p2 and p3 tie on 2 tricks: 1 each, 1 stays in the pot
     assert s.stacks == [19, 20, 20] and s.pot == 1
     assert s.is_over and s.winners() == [1, 2]
-    assert s.ledger[-1].pot_after == 1  # D-18: the pot left on the table is reported, unwon
+    assert s.results[-1].pot_after == 1  # D-18: the pot left on the table is reported, unwon
 
 
 def test_session_quit_and_abandon_lose_nothing():

@@ -210,10 +210,10 @@ def _engine_session(db: str, table: str):
     """Replay the table's stored deals and actions with the engine alone."""
     from ramsli import Action, Rules, Session
     from ramsli.cards import Card
-    from ramsli.server.storage import Store
+    from ramsli.server.storage import EventStore
 
     async def load():
-        store = await Store.open(db)
+        store = await EventStore.open(db)
         try:
             return next(r for r in await store.load() if r["id"] == table)
         finally:
@@ -359,10 +359,10 @@ def test_two_humans_and_three_bots_play_a_session(chromium, server):
             assert re.search(r"R4\.10", detail), detail
 
         session = _engine_session(db, tid)
-        assert session.is_over and len(session.ledger) == 2
+        assert session.is_over and len(session.results) == 2
         # the summary of each hand showed the engine's stacks after that hand
         for n, stacks in summaries.items():
-            assert [int(s) for s in stacks] == list(session.ledger[n - 1].stacks_after)
+            assert [int(s) for s in stacks] == list(session.results[n - 1].stacks_after)
         assert 1 in summaries
         # the page's stacks and standings are the engine's (R3.4 holds)
         for h in humans + [watcher]:
@@ -374,7 +374,7 @@ def test_two_humans_and_three_bots_play_a_session(chromium, server):
         assert sum(session.stacks) + session.pot == 5 * 20
 
         # R7: nothing a seat may not know, in any frame or on its page
-        hands = {e.number: e.hand for e in session.ledger}
+        hands = {e.number: e.hand for e in session.results}
         for who, seat in ((ann, 0), (bo, 2), (watcher, None)):
             assert who.frames and not who.errors
             for f in who.frames:
@@ -456,7 +456,7 @@ def test_keyboard_only_play_finishes_a_hand(chromium, server):
             if me.seq() == old:
                 _wait_seq_change(me, old)
         session = _engine_session(db, made["table"])
-        assert session.is_over and len(session.ledger) == 1
+        assert session.is_over and len(session.results) == 1
         assert {"i", "Enter"} <= keys_used
         shown = me.page.eval_on_selector_all(".seat", "els => els.map(e => +e.dataset.stack)")
         assert shown == list(session.stacks)
@@ -1007,7 +1007,7 @@ def test_the_last_hand_summary_then_standings_and_a_finished_hand_to_read(chromi
         page.wait_for_function("document.body.dataset.overlay === 'hand'")
         shown = page.eval_on_selector_all(".dialog .trick-list >> nth=0 >> .card", "els => els.length")
         session = _engine_session(db, made["table"])
-        dealt = sorted(str(c) for c in session.ledger[0].hand.dealt[0])
+        dealt = sorted(str(c) for c in session.results[0].hand.dealt[0])
         names = page.eval_on_selector_all(
             ".dialog .trick-list", "ls => [...ls[0].querySelectorAll('.card')].map(e => e.getAttribute('aria-label'))"
         )
@@ -1018,9 +1018,9 @@ def test_the_last_hand_summary_then_standings_and_a_finished_hand_to_read(chromi
             base, f"/api/tables/{made['table']}/hands/1.toml?token={made['spectate'].rsplit('/', 1)[1]}"
         )
         assert status == 200 and not any(
-            c in toml.decode().split("[play]")[0].replace(str(session.ledger[0].hand.turn_up), "")
+            c in toml.decode().split("[play]")[0].replace(str(session.results[0].hand.turn_up), "")
             for c in dealt
-            if c not in {str(a.card) for a in session.ledger[0].hand.history if a.kind == "pl"}
+            if c not in {str(a.card) for a in session.results[0].hand.history if a.kind == "pl"}
         )
         page.click("#dialog-close")
         # the keys the settings name are the keys that work (1-5, as README and how-to-play say)

@@ -31,7 +31,7 @@ from ramsli.hand import (
 )
 from ramsli.rules import PRESETS, Rules, RulesError
 from ramsli.seats import MAX_SEATS, left_of, order_from_dealer, parse_seat, seat_name
-from ramsli.session import EndReason, LedgerEntry, Session
+from ramsli.session import EndReason, HandResult, Session
 from ramsli.settlement import Payment, PaymentReason, Settlement, SettlementKind
 
 __version__ = "0.1.0"
@@ -42,7 +42,7 @@ __all__ = [
     "CardError",
     "Hand",
     "IllegalActionError",
-    "LedgerEntry",
+    "HandResult",
     "Observation",
     "PRESETS",
     "Payment",

@@ -1020,7 +1020,7 @@ def _hand_file(number: int) -> str:
 
 def session_histories(session: Session, hide_folded: bool = False) -> list[HandHistory]:
     """The hand history of every finished hand of a session's ledger, in order."""
-    return [HandHistory.from_hand(e.hand, session.names, e.number, hide_folded=hide_folded) for e in session.ledger]
+    return [HandHistory.from_hand(e.hand, session.names, e.number, hide_folded=hide_folded) for e in session.results]
 
 
 def write_session(directory: str | Path, session: Session, hide_folded: bool = False) -> list[Path]:
@@ -1038,7 +1038,7 @@ def write_session(directory: str | Path, session: Session, hide_folded: bool = F
     d = Path(directory)
     d.mkdir(parents=True, exist_ok=True)
     hands = session_histories(session, hide_folded)
-    first_dealer = session.ledger[0].hand.dealer if session.ledger else session.dealer
+    first_dealer = session.results[0].hand.dealer if session.results else session.dealer
     sh = SessionHistory(
         rules=session.rules,
         names=tuple(session.names),

@@ -30,7 +30,7 @@ from ramsli.errors import RamsliError, SessionError, TableError
 from ramsli.refusal import N_, Refusal, register
 from ramsli.rules import Rules
 from ramsli.seats import order_from_dealer, seat_name
-from ramsli.session import EndReason, LedgerEntry, Session
+from ramsli.session import EndReason, HandResult, Session
 
 __all__ = ["PubHand", "PubLedger", "LedgerError", "Edit"]
 
@@ -168,7 +168,7 @@ class PubLedger:
 
     Attributes:
         hands (list[PubHand]): the hands booked, in order; edits (list[Edit]): every correction;
-        entries (list[LedgerEntry]): the settled hands; ended (bool): the table stopped early.
+        entries (list[HandResult]): the settled hands; ended (bool): the table stopped early.
     """
 
     def __init__(self, rules: Rules, names: Sequence[str], first_dealer: int = 0) -> None:
@@ -184,9 +184,9 @@ class PubLedger:
     # -- queries --------------------------------------------------------------------
 
     @property
-    def entries(self) -> list[LedgerEntry]:
-        """The settled hands (``Session.ledger``), one per booked hand."""
-        return self.session.ledger
+    def entries(self) -> list[HandResult]:
+        """The settled hands (``Session.results``), one per booked hand."""
+        return self.session.results
 
     @property
     def stacks(self) -> list[int]:
@@ -237,7 +237,7 @@ class PubLedger:
         """
         s = self.session if session is None else session
         r = self.rules
-        no = (len(s.ledger) + 1) if number is None else number
+        no = (len(s.results) + 1) if number is None else number
         if s.is_over:
             raise LedgerError(Refusal("over", "R3.6", {"hand": no}))
         n = s.n_seats
@@ -288,7 +288,7 @@ class PubLedger:
                 if not 2 <= t <= top:
                     raise LedgerError(Refusal("target_not_offered", "R4.8", {"hand": no, "target": t, "top": top}))
 
-    def add(self, hand: PubHand) -> LedgerEntry:
+    def add(self, hand: PubHand) -> HandResult:
         """Check and book the next hand (see :meth:`check`); returns its settled entry.
 
         Raises:
@@ -299,7 +299,7 @@ class PubLedger:
         self.hands.append(hand)
         return entry
 
-    def edit(self, number: int, hand: PubHand) -> list[LedgerEntry]:
+    def edit(self, number: int, hand: PubHand) -> list[HandResult]:
         """Correct hand ``number`` (1-based) and settle it and every later hand again (R3.4 holds
         throughout); the correction is kept in :attr:`edits`. Returns the new entries.
 
@@ -317,7 +317,7 @@ class PubLedger:
         self.session, self.dealers = session, dealers
         self.hands = hands
         self.edits.append(Edit(number, before, hand))
-        return list(session.ledger)
+        return list(session.results)
 
     def end(self) -> None:
         """Stop the session now (``end_reason = "quit"``): the standings are final (R3.7)."""
@@ -340,7 +340,7 @@ class PubLedger:
         self._now = 0.0
         return Session(self.rules, self.names, seed=0, dealer=self.first_dealer, clock=lambda: self._now)
 
-    def _book(self, session: Session, hand: PubHand, dealers: list[int]) -> LedgerEntry:
+    def _book(self, session: Session, hand: PubHand, dealers: list[int]) -> HandResult:
         tricks = [0] * session.n_seats
         for seat, t in hand.tricks.items():
             tricks[seat] = t

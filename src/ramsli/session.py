@@ -4,7 +4,7 @@
 dealer by a high-card cut (R3.1), deals hand after hand with the deal passing
 to the left (R3.2), carries the pot over (R5.4), handles bust players (R3.5)
 and the other ends (R3.6), and names the winner (R3.7). Every hand is kept
-in :attr:`Session.ledger`. Conservation (R3.4) holds after every action:
+in :attr:`Session.results`. Conservation (R3.4) holds after every action:
 ``session.total() == session.bank``.
 
 >>> from ramsli import Session, Rules
@@ -13,7 +13,7 @@ in :attr:`Session.ledger`. Conservation (R3.4) holds after every action:
 ...     hand = s.start_hand()
 ...     while not hand.is_over:
 ...         s.apply(hand.legal_actions()[-1])
->>> len(s.ledger), s.end_reason, s.total() == 60
+>>> len(s.results), s.end_reason, s.total() == 60
 (3, 'hands', True)
 """
 
@@ -36,7 +36,7 @@ from ramsli.settlement import Settlement, settle
 
 __all__ = [
     "Session",
-    "LedgerEntry",
+    "HandResult",
     "EndReason",
     "first_dealer_cut",
     "check_names",
@@ -72,7 +72,7 @@ class EndReason(enum.StrEnum):
 
 
 @dataclass(frozen=True)
-class LedgerEntry:
+class HandResult:
     """One hand of a session, as settled.
 
     Attributes:
@@ -331,7 +331,7 @@ class Session:
     Attributes:
         stacks (list[int]): counters per seat; pot (int): the pot (outside a hand, the
         carry-over); seated (list[int]): seats still at the table; dealer (int): the
-        dealer of the current or next hand; ledger (list[LedgerEntry]); hand (the
+        dealer of the current or next hand; results (list[HandResult], one per finished hand); hand (the
         current Hand or None); end_reason (None or an :class:`EndReason`: ``"bust"``, ``"players"``,
         ``"win-at"``, ``"hands"``, ``"time"``, ``"quit"``); bank (the sum of starting stacks).
     """
@@ -367,7 +367,7 @@ class Session:
         elif type(dealer) is not int or not 0 <= dealer < n:  # 1.0, True, "1" are not seats
             raise TableError(Refusal("dealer_invalid", "R3.2", {"given": repr(dealer)[:40]}), "dealer")
         self.dealer = dealer
-        self.ledger: list[LedgerEntry] = []
+        self.results: list[HandResult] = []
         self.hands_played = 0  # counts every deal, also of hands before a restore (R3.6 hands:N)
         self.hand: Hand | None = None
         self.end_reason: EndReason | None = None
@@ -543,9 +543,9 @@ class Session:
             self.end_reason = EndReason.QUIT
 
     @property
-    def last(self) -> LedgerEntry | None:
-        """The most recent ledger entry, or None."""
-        return self.ledger[-1] if self.ledger else None
+    def last(self) -> HandResult | None:
+        """The result of the most recent finished hand, or None."""
+        return self.results[-1] if self.results else None
 
     # -- internals ------------------------------------------------------------------
 
@@ -555,7 +555,7 @@ class Session:
         self.hand = None
         self._close(hand, hand.settlement, hand.dealer)
 
-    def _close(self, hand: Hand | None, settlement: Settlement, dealer: int) -> LedgerEntry:
+    def _close(self, hand: Hand | None, settlement: Settlement, dealer: int) -> HandResult:
         """Book a settled hand: stacks and carry-over (R5.4), ends (R3.6), bust (R3.5), next dealer (R3.2)."""
         self.stacks = list(settlement.stacks_after)
         self.pot = settlement.carry_over
@@ -564,8 +564,8 @@ class Session:
         before = set(self.seated)
         self._check_after_hand(number)
         left = tuple(sorted(before - set(self.seated)))
-        entry = LedgerEntry(number, hand, settlement, tuple(self.stacks), self.pot, left)
-        self.ledger.append(entry)
+        entry = HandResult(number, hand, settlement, tuple(self.stacks), self.pot, left)
+        self.results.append(entry)
         if self.end_reason is None:
             self.dealer = self._next_dealer(dealer)  # R3.2
         return entry
@@ -576,7 +576,7 @@ class Session:
         tricks_won: Sequence[int],
         general_rams: int | None = None,
         targets: dict[int, int] | None = None,
-    ) -> LedgerEntry:
+    ) -> HandResult:
         """Book the next hand as it was played with real cards: take the ante (R4.1), settle by
         :func:`~ramsli.settlement.settle` (R5) and book it as :meth:`apply` books a dealt hand
         (carry-over R5.4, ends R3.6, bust R3.5, the deal passing left R3.2). The entry's ``hand``
@@ -592,7 +592,7 @@ class Session:
             targets: seat -> announced target (R4.8).
 
         Returns:
-            the new :class:`LedgerEntry` (also appended to :attr:`ledger`).
+            the new :class:`HandResult` (also appended to :attr:`results`).
 
         Raises:
             SessionError: if the session is over or a dealt hand is in progress.
@@ -699,7 +699,7 @@ class Session:
 
     @classmethod
     def restore(cls, data: dict, clock: Callable[[], float] = time.monotonic) -> Session:
-        """Rebuild a session from :meth:`snapshot` data (the ledger starts empty).
+        """Rebuild a session from :meth:`snapshot` data (the results start empty).
 
         Raises:
             ValueError: for missing or inconsistent fields, e.g. stacks and pot that do not

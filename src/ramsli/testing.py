@@ -546,7 +546,7 @@ def _run_session(rng: random.Random, report: SoakReport, budget: int, wrong: flo
         if s.hand is not None:
             report.violations.append(f"{label} hand over but session still holds it")
             return
-        entry = s.ledger[-1]
+        entry = s.results[-1]
         departed.update(entry.left)
         if not s.is_over:  # R3.2 / R3.5: the deal passes to the next remaining seat clockwise
             nxt = next(x for x in ((hand.dealer + k) % n for k in range(1, n + 1)) if x in s.seated)
@@ -562,8 +562,8 @@ def _run_session(rng: random.Random, report: SoakReport, budget: int, wrong: flo
         report.violations.append(f"{label} R3.4 at end: {s.total()} != {s.bank}")
     if s.end_reason == "bust" and rules.bust != "end":
         report.violations.append(f"{label} R3.5: ended by bust with bust=leave")
-    if s.end_reason == "hands" and len(s.ledger) != rules.end_value("hands"):
-        report.violations.append(f"{label} R3.6: ended after {len(s.ledger)} hands, not {rules.end_value('hands')}")
+    if s.end_reason == "hands" and len(s.results) != rules.end_value("hands"):
+        report.violations.append(f"{label} R3.6: ended after {len(s.results)} hands, not {rules.end_value('hands')}")
     if s.end_reason == "players" and len(s.seated) >= 2:
         report.violations.append(f"{label} R3.5: ended for players with {len(s.seated)} seated")
     top = max(s.stacks)

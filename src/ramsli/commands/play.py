@@ -22,10 +22,10 @@ from ramsli.bots import make_bot
 from ramsli.errors import TableError
 from ramsli.frontends import game
 from ramsli.frontends import text as T
-from ramsli.frontends.game import BOT_NAMES, Table, default_bot, split_bot_specs
+from ramsli.frontends.game import OPPONENT_NAMES, LocalTable, default_bot, split_bot_specs
 from ramsli.frontends.i18n import _, detect_language, set_language
 from ramsli.frontends.plain import PlainGame, echo_text, is_yes
-from ramsli.frontends.storage import FolderLocked, SaveError, Store
+from ramsli.frontends.storage import FolderLocked, SaveError, SaveFolder
 from ramsli.rules import Rules, RulesError
 from ramsli.session import check_names, name_key
 
@@ -185,7 +185,7 @@ def play(
         me = _clean_name(name or "") or game.default_name()
         # R2.2, compared as the engine compares names (name_key: look-alike letters, width, case): a bot
         # whose name looks like the player's gets another; the engine then checks every name
-        names = [me] + [b for b in BOT_NAMES if name_key(b) != name_key(me)][: n - 1]
+        names = [me] + [b for b in OPPONENT_NAMES if name_key(b) != name_key(me)][: n - 1]
         try:
             check_names(names)  # before a saved session is set aside: a refused name changes nothing
         except TableError as e:
@@ -199,7 +199,7 @@ def play(
 
     # every option of a new session is refused before a saved session is even mentioned (issue 13)
     fresh = None if resume else new_session_args()
-    store = Store(_data_dir(data_dir, _) if data_dir is not None else None)
+    store = SaveFolder(_data_dir(data_dir, _) if data_dir is not None else None)
     _lock(store, _)
     table = None
     saved = None
@@ -235,7 +235,7 @@ def play(
             try:
                 saved = store.load()
                 if saved.end_reason is None:
-                    table = Table.resume(saved, store)
+                    table = LocalTable.resume(saved, store)
             except (SaveError, ValueError) as e:
                 path, problem = (e.path, e.problem) if isinstance(e, SaveError) else (store.session_file, str(e))
                 typer.echo(
@@ -311,7 +311,7 @@ def play(
             aside = _("The saved session was set aside in {path}.").format(path=where)
             typer.echo(aside)
         try:
-            table = Table.new(
+            table = LocalTable.new(
                 rules,
                 names,
                 specs,
@@ -412,7 +412,7 @@ def _data_dir(text: str, _) -> Path:
     return path
 
 
-def _lock(store: Store, _) -> None:
+def _lock(store: SaveFolder, _) -> None:
     """Hold the data folder's lock while this command runs (issue #12): a second ``ramsli play``
     on the same folder, in the app or in --plain mode, stops with exit 1 and says why.
 
@@ -440,7 +440,7 @@ def _lock(store: Store, _) -> None:
 
 
 #: stores whose folder lock this process took in the running command (released when it returns)
-_HELD: list[Store] = []
+_HELD: list[SaveFolder] = []
 
 
 def _releasing_locks(command):

@@ -1,10 +1,10 @@
 """The cut of R4.2 for a human cutter, shared by ``ramsli play --plain`` and the full-screen app.
 
 The player to the dealer's right cuts (R4.2): when that is the human
-(:meth:`ramsli.frontends.game.Table.human_cuts`), the front end asks
+(:meth:`ramsli.frontends.game.LocalTable.human_cuts`), the front end asks
 :func:`cut_question`, reads the answer with :func:`parse_cut` — a number of
 cards to lift from the top, or Enter (or ``random``) for a random cut — and
-passes it to :meth:`~ramsli.frontends.game.Table.start_hand`, which saves it
+passes it to :meth:`~ramsli.frontends.game.LocalTable.start_hand`, which saves it
 with the hand so that ``--resume`` deals the same cards. Bots and automatic
 tables cut at random (seeded).
 
@@ -37,7 +37,7 @@ def cut_question(points: range, dealer: str) -> str:
     """The question to the human cutter: how many cards to lift, the allowed range, Enter for random.
 
     Args:
-        points: the allowed cut points (``Table.cut_points``: 1..deck size - 1).
+        points: the allowed cut points (``LocalTable.cut_points``: 1..deck size - 1).
         dealer: the dealer's name.
     """
     return _(

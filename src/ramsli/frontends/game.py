@@ -1,13 +1,13 @@
 """The table controller of ``ramsli play``: one session, one human seat, bots in the
 other seats, saved between hands and after every action of a hand (issue #3). Both
-front ends (plain and Textual) drive a :class:`Table`; it holds no rules — legality
+front ends (plain and Textual) drive a :class:`LocalTable`; it holds no rules — legality
 comes from the engine.
 
 >>> import tempfile
 >>> from ramsli import Rules
->>> from ramsli.frontends.storage import Store
->>> t = Table.new(Rules(end=["hands:1"]), ["You", "Anna", "Bruno"], ["random", "random"], seed=3,
-...               store=Store(tempfile.mkdtemp()))
+>>> from ramsli.frontends.storage import SaveFolder
+>>> t = LocalTable.new(Rules(end=["hands:1"]), ["You", "Anna", "Bruno"], ["random", "random"], seed=3,
+...               store=SaveFolder(tempfile.mkdtemp()))
 >>> hand = t.start_hand()
 >>> while not hand.is_over:
 ...     _ = t.apply(hand.legal_actions()[0])
@@ -29,18 +29,26 @@ from ramsli.bots import bot_names, make_bot
 from ramsli.bots.base import allowed_bots_text
 from ramsli.errors import IllegalActionError
 from ramsli.frontends.i18n import _
-from ramsli.frontends.storage import SavedSession, Store, default_data_dir
+from ramsli.frontends.storage import SavedSession, SaveFolder, default_data_dir
 from ramsli.frontends.text import hand_title, session_end_text, who
 from ramsli.hand import Action, Hand, Phase
 from ramsli.history import HandHistory
 from ramsli.refusal import Refusal
 from ramsli.rules import Rules
-from ramsli.session import LedgerEntry, Session
+from ramsli.session import HandResult, Session
 
-__all__ = ["Table", "default_bot", "default_name", "BOT_NAMES", "split_bot_specs", "bot_seed", "decision_seed"]
+__all__ = [
+    "LocalTable",
+    "default_bot",
+    "default_name",
+    "OPPONENT_NAMES",
+    "split_bot_specs",
+    "bot_seed",
+    "decision_seed",
+]
 
 #: names given to bot seats, in seat order
-BOT_NAMES = ("Anna", "Bruno", "Carla", "Dario", "Elke", "Franz")
+OPPONENT_NAMES = ("Anna", "Bruno", "Carla", "Dario", "Elke", "Franz")
 
 
 def default_bot() -> str:
@@ -100,13 +108,13 @@ def decision_seed(seed: int, seat: int, hand_number: int, step: int) -> int:
     return random.Random(f"ramsli-bot:{seed}:{seat}:{hand_number}:{step}").randrange(2**32)
 
 
-class Table:
-    """A session with one human seat, bots elsewhere, saved to a :class:`Store` between hands.
+class LocalTable:
+    """A session with one human seat, bots elsewhere, saved to a :class:`SaveFolder` between hands.
 
     Use :meth:`new` or :meth:`resume`. Attributes: ``session`` (the engine's
     :class:`~ramsli.session.Session`), ``names``, ``bots`` (spec per seat, None for
     the human), ``human`` (seat), ``seed``, ``session_id``, ``store``, ``hand``
-    (the hand in progress or None), ``last`` (the last finished :class:`LedgerEntry`).
+    (the hand in progress or None), ``last`` (the last finished :class:`HandResult`).
     """
 
     def __init__(
@@ -116,7 +124,7 @@ class Table:
         human: int,
         seed: int,
         session_id: str,
-        store: Store | None,
+        store: SaveFolder | None,
         hands_offset: int = 0,
         lang: str = "en",
         suits: str = "french",
@@ -135,7 +143,7 @@ class Table:
         #: the four-colour deck on screen (♦ blue, ♣ green); a display choice saved with the session
         self.four_colour = four_colour
         self.hand: Hand | None = None
-        self.last: LedgerEntry | None = None
+        self.last: HandResult | None = None
         self.history_errors: list[str] = []
         #: the last error writing the save file (disk full, read-only folder), None after a good save
         self.save_error: OSError | None = None
@@ -158,12 +166,12 @@ class Table:
         names: Sequence[str],
         bots: Sequence[str],
         seed: int | None = None,
-        store: Store | None = None,
+        store: SaveFolder | None = None,
         human: int = 0,
         lang: str = "en",
         suits: str = "french",
         four_colour: bool = False,
-    ) -> Table:
+    ) -> LocalTable:
         """A new session: ``names`` per seat (the human's at ``human``), ``bots`` for the other seats in order.
 
         Raises:
@@ -192,7 +200,7 @@ class Table:
         return t
 
     @classmethod
-    def resume(cls, saved: SavedSession, store: Store | None) -> Table:
+    def resume(cls, saved: SavedSession, store: SaveFolder | None) -> LocalTable:
         """The session as saved: stacks, pot, dealer, seated seats, hands played and the
         random state restored, so the next deal is the one that would have come (R3.2, R3.4).
         If the save was made during a hand (``saved.hand_actions`` not None), that hand is
@@ -441,11 +449,11 @@ class Table:
         assert self.hand is not None
         return self.hand.why_illegal(action)
 
-    def finish_hand(self) -> LedgerEntry:
+    def finish_hand(self) -> HandResult:
         """After a settled hand: keep its history, save the session (nothing lost)."""
         hand = self.hand
         assert hand is not None and hand.is_over
-        entry = self.session.ledger[-1]
+        entry = self.session.results[-1]
         self._settle_on_disk()
         self.last = entry
         self.hand = None

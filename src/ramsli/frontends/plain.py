@@ -27,7 +27,7 @@ from ramsli.cards import Card, CardError
 from ramsli.errors import IllegalActionError
 from ramsli.frontends import cut as C
 from ramsli.frontends import text as T
-from ramsli.frontends.game import Table
+from ramsli.frontends.game import LocalTable
 from ramsli.frontends.i18n import _, pgettext
 from ramsli.hand import Action, Phase
 
@@ -105,7 +105,7 @@ class _Reply(Exception):
     """A refused input: the one-line reason to print."""
 
 
-def parse_command(line: str, table: Table) -> tuple[str, Action | None]:
+def parse_command(line: str, table: LocalTable) -> tuple[str, Action | None]:
     """Read one line of input.
 
     Returns:
@@ -247,7 +247,7 @@ def parse_card(word: str, suits: str = "french", deck: str = "piquet32") -> Card
     raise CardError(_("'{text}' is not a card.").format(text=echo_text(word)) + " " + T.card_notation_text(suits, deck))
 
 
-def save_failed_text(table: Table, error: OSError) -> str:
+def save_failed_text(table: LocalTable, error: OSError) -> str:
     """The message when the save file cannot be written (``ENOSPC``, ``EROFS``...): what failed, that
     the last good save is kept, and how to continue."""
     where = table.store.root if table.store is not None else "?"
@@ -317,7 +317,7 @@ class PlainGame:
     """One session played as lines of text.
 
     Args:
-        table: the :class:`~ramsli.frontends.game.Table` (new or resumed).
+        table: the :class:`~ramsli.frontends.game.LocalTable` (new or resumed).
         stdin, stdout: the streams (default ``sys.stdin``/``sys.stdout``).
         speed: seconds to wait after each bot move.
         ask_cut: ask where to cut when the player is the cutter (R4.2); default (None): when the
@@ -326,7 +326,7 @@ class PlainGame:
 
     def __init__(
         self,
-        table: Table,
+        table: LocalTable,
         stdin: TextIO | None = None,
         stdout: TextIO | None = None,
         speed: float = 0.0,

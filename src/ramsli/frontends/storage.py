@@ -34,7 +34,7 @@ from typing import Any
 
 import platformdirs
 
-try:  # POSIX; elsewhere the folder lock is not taken (see Store.lock)
+try:  # POSIX; elsewhere the folder lock is not taken (see SaveFolder.lock)
     import fcntl
 except ImportError:  # pragma: no cover - Windows
     fcntl = None  # type: ignore[assignment]
@@ -52,7 +52,7 @@ __all__ = [
     "SaveError",
     "FolderLocked",
     "SavedSession",
-    "Store",
+    "SaveFolder",
     "default_data_dir",
     "atomic_write",
 ]
@@ -380,7 +380,7 @@ def atomic_write(path: Path, text: str) -> None:
         raise
 
 
-class Store:
+class SaveFolder:
     """The data folder of ``ramsli play``.
 
     Args:
@@ -396,7 +396,7 @@ class Store:
         process ends (a kill releases it too). Without ``fcntl`` (Windows) nothing is locked.
 
         Raises:
-            FolderLocked: if another process (or another :class:`Store` here) holds it.
+            FolderLocked: if another process (or another :class:`SaveFolder` here) holds it.
             OSError: if the folder cannot be made or written (read-only, not a folder).
         """
         if fcntl is None or self._lock_file is not None:

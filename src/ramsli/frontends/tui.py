@@ -34,7 +34,7 @@ from textual.widgets import Button, Footer, Header, Static
 
 from ramsli.frontends import cut as C
 from ramsli.frontends import text as T
-from ramsli.frontends.game import Table
+from ramsli.frontends.game import LocalTable
 from ramsli.frontends.i18n import _, ngettext
 from ramsli.frontends.plain import ngettext_cards, save_failed_text
 from ramsli.hand import Action, Phase
@@ -87,7 +87,7 @@ def play_keys(n: int) -> str:
 
 def quit_line(command: str = "ramsli play --resume") -> str:
     """The line printed after the app when the player left before the session ended (as ``--plain`` does);
-    ``command`` is :meth:`Table.resume_command` (with ``--data-dir`` when not the default folder)."""
+    ``command`` is :meth:`LocalTable.resume_command` (with ``--data-dir`` when not the default folder)."""
     return _("Saved. Continue later with: {command}").format(command=command)
 
 
@@ -163,7 +163,7 @@ class CutScreen(ModalScreen[int | None]):
     outside the allowed range is refused with the range (:func:`ramsli.frontends.cut.parse_cut`).
 
     Args:
-        points: the allowed cut points (``Table.cut_points``).
+        points: the allowed cut points (``LocalTable.cut_points``).
         dealer: the dealer's name.
     """
 
@@ -241,7 +241,7 @@ class RamsliApp(App[int]):
     """The table.
 
     Args:
-        table: the :class:`~ramsli.frontends.game.Table` (new or resumed).
+        table: the :class:`~ramsli.frontends.game.LocalTable` (new or resumed).
         speed: seconds between bot moves.
         ask_cut: ask where to cut when the player is the cutter (R4.2, :class:`CutScreen`), else cut at
             random; default (None): as ``table.ask_cut`` says.
@@ -278,7 +278,7 @@ class RamsliApp(App[int]):
     BINDINGS = app_bindings()  # English; rebuilt translated in __init__ (the language is set by then)
 
     def __init__(
-        self, table: Table, speed: float = 0.6, notice: str | None = None, ask_cut: bool | None = None
+        self, table: LocalTable, speed: float = 0.6, notice: str | None = None, ask_cut: bool | None = None
     ) -> None:
         super().__init__()
         self.ask_cut = table.ask_cut if ask_cut is None else ask_cut
@@ -765,7 +765,7 @@ class RamsliApp(App[int]):
                 bindings[i] = dataclasses.replace(b, key_display=shown)
 
 
-def run_app(table: Table, speed: float = 0.6, notice: str | None = None) -> int:
+def run_app(table: LocalTable, speed: float = 0.6, notice: str | None = None) -> int:
     """Run the app until the player quits or the session ends; returns an exit code.
 
     ``notice`` (e.g. "Resuming the session after hand 3.") is shown inside the app. When the

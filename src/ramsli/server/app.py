@@ -27,7 +27,7 @@ from ramsli.server.ledger import router as ledger_router
 from ramsli.server.messages import message
 from ramsli.server.pages import page_lang
 from ramsli.server.pages import router as pages_router
-from ramsli.server.storage import Store
+from ramsli.server.storage import EventStore
 from ramsli.server.table import TableError, shutdown_bot_pool
 
 __all__ = ["create_app", "app_from_env", "WebSocketConn", "WS_MAX_SIZE"]
@@ -111,7 +111,7 @@ def create_app(database: str | None = None, allow_test_seeds: bool = False) -> F
 
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI):
-        store = await Store.open(database)
+        store = await EventStore.open(database)
         hub = Hub(store, allow_test_seeds=allow_test_seeds)
         await hub.restore()
         app.state.hub = hub

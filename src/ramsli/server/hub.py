@@ -1,6 +1,6 @@
 """The server's core, without HTTP: every table, every connection, every message (issue 10).
 
-:class:`Hub` owns the :class:`~ramsli.server.storage.Store` and the live
+:class:`Hub` owns the :class:`~ramsli.server.storage.EventStore` and the live
 :class:`~ramsli.server.table.Table` objects. The FastAPI app
 (:mod:`ramsli.server.app`) only moves bytes: it hands each WebSocket text to
 :meth:`Hub.receive` with a :class:`Conn`, and each HTTP request to
@@ -165,7 +165,7 @@ class Hub:
     """All tables of one server process.
 
     Args:
-        store: an open :class:`~ramsli.server.storage.Store`.
+        store: an open :class:`~ramsli.server.storage.EventStore`.
         allow_test_seeds: accept a ``seed`` when a table is created (tests only); such
             a table says ``test_seeded`` in every view. Otherwise shuffles use
             ``secrets.SystemRandom``.
@@ -379,9 +379,9 @@ class Hub:
         if not ok:
             raise TableError("bad_token")
         s = t.session
-        if s is None or not 1 <= number <= len(s.ledger):
+        if s is None or not 1 <= number <= len(s.results):
             raise TableError("no_hand", number=number)
-        entry = s.ledger[number - 1]
+        entry = s.results[number - 1]
         names = [seat.name or f"p{seat.index + 1}" for seat in t.seats]
         hh = HandHistory.from_hand(entry.hand, names, entry.number, hide_folded=True)
         hh = dataclasses.replace(hh, cut=None)  # the cut is never shown (R7, D-16)

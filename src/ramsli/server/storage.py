@@ -11,11 +11,11 @@ stored here, on the server, and never sent to a client (R7, D-16).
 The same code runs on SQLite (``sqlite+aiosqlite:///path``, the default: a file
 in the user's data folder) and PostgreSQL (``postgresql+asyncpg://...``). The
 schema is made by Alembic migrations shipped in the package
-(``ramsli/server/migrations``) and applied by :meth:`Store.open`.
+(``ramsli/server/migrations``) and applied by :meth:`EventStore.open`.
 
 >>> import asyncio, tempfile, os
 >>> async def demo(url):
-...     store = await Store.open(url)
+...     store = await EventStore.open(url)
 ...     await store.create_table("t1", {"rules": {}}, 0.0)
 ...     await store.append("t1", 1, "sit", {"seat": 0, "name": "Ann"})
 ...     rows = await store.load()
@@ -39,7 +39,7 @@ from alembic import command
 from alembic.config import Config
 from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
 
-__all__ = ["Store", "StoreError", "metadata", "default_url", "MIGRATIONS", "check_database"]
+__all__ = ["EventStore", "StoreError", "metadata", "default_url", "MIGRATIONS", "check_database"]
 
 #: where the Alembic scripts are (package data)
 MIGRATIONS = Path(__file__).resolve().parent / "migrations"
@@ -80,7 +80,7 @@ def _upgrade(sync_conn: Any) -> None:
     command.upgrade(cfg, "head")
 
 
-class Store:
+class EventStore:
     """An open database of tables and events. Create with :meth:`open`.
 
     Every write is its own committed transaction: when :meth:`append` returns,
@@ -95,7 +95,7 @@ class Store:
         self._writer: asyncio.Task | None = None
 
     @classmethod
-    async def open(cls, url: str | None = None) -> Store:
+    async def open(cls, url: str | None = None) -> EventStore:
         """Connect to ``url`` (default :func:`default_url`) and apply the migrations.
 
         Raises:
@@ -139,7 +139,7 @@ class Store:
         await self.engine.dispose()
 
     async def create_table(self, table_id: str, spec: dict[str, Any], created: float) -> None:
-        """Store a new table with its spec (JSON-ready data)."""
+        """EventStore a new table with its spec (JSON-ready data)."""
         async with self.engine.begin() as conn:
             await conn.execute(tables_t.insert().values(id=table_id, created=created, spec=json.dumps(spec)))
 
@@ -232,7 +232,7 @@ async def check_database(url: str | None = None) -> int:
             SQLite file or a file that is not a database.
     """
     url = url or default_url()
-    store = await Store.open(url)
+    store = await EventStore.open(url)
     try:
         if url.startswith("sqlite"):
             async with store.engine.connect() as conn:

@@ -7,7 +7,7 @@ where (seat tokens, names, human or bot), who is connected, the sequence number
 ``seq`` of accepted events, and the pacing of bots.
 
 Every state change is an *event* (``sit``, ``start``, ``deal``, ``act``, ``pace``) that is
-committed to the :class:`~ramsli.server.storage.Store` **before** it is applied
+committed to the :class:`~ramsli.server.storage.EventStore` **before** it is applied
 and broadcast; :meth:`Table.replay` rebuilds a table from its events through the
 engine, so a restarted server has the same cards, actions and counters (R3.4).
 
@@ -50,7 +50,7 @@ __all__ = [
     "FAST_BOTS",
     "FILL_BOT",
     "NAME_MAX",
-    "BOT_NAMES",
+    "BOT_SEAT_NAMES",
     "BOT_MOVE_SECONDS",
     "bot_pool",
     "shutdown_bot_pool",
@@ -64,7 +64,7 @@ FILL_BOT = "tips"
 #: longest seat name, characters
 NAME_MAX = 24
 #: the names of bots filling seats p1..p6 at the start (the same in every language)
-BOT_NAMES = ("Ada", "Bert", "Cleo", "Dario", "Elsa", "Finn")
+BOT_SEAT_NAMES = ("Ada", "Bert", "Cleo", "Dario", "Elsa", "Finn")
 #: seconds one decision of a slow bot may take; past it the seat plays a seeded ``tips`` decision
 BOT_MOVE_SECONDS = 10.0
 
@@ -488,7 +488,7 @@ class Table:
                 if s.name:
                     names.append(s.name)
                     continue
-                base = BOT_NAMES[s.index]  # the level is shown beside the name (the seat's ``bot``)
+                base = BOT_SEAT_NAMES[s.index]  # the level is shown beside the name (the seat's ``bot``)
                 name = base
                 while name_key(name) in used:
                     name += "'"
@@ -632,8 +632,8 @@ class Table:
             return None, None
         if s.hand is not None:
             return s.hand, s.hands_played + 1
-        if s.ledger:
-            return s.ledger[-1].hand, s.ledger[-1].number
+        if s.results:
+            return s.results[-1].hand, s.results[-1].number
         return None, None
 
     def own_cards_shown(self, seat: SeatState | None, number: int) -> bool:
@@ -652,9 +652,9 @@ class Table:
             TableError: ``no_hand`` if hand ``number`` is not finished.
         """
         s = self.session
-        if s is None or not 1 <= number <= len(s.ledger):
+        if s is None or not 1 <= number <= len(s.results):
             raise TableError("no_hand", number=number)
-        entry = s.ledger[number - 1]
+        entry = s.results[number - 1]
         hand = entry.hand
         obs = hand.observe(hand.seated[0])  # only public fields are read from it
         mine = self.own_cards_shown(seat, number)
@@ -761,7 +761,7 @@ class Table:
             }
         ledger = []
         if sess is not None:
-            for e in sess.ledger:
+            for e in sess.results:
                 st = e.settlement
                 ledger.append(
                     {

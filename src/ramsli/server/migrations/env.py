@@ -1,6 +1,6 @@
 """Alembic environment of the table server's database (issue 10).
 
-Run programmatically by :meth:`ramsli.server.storage.Store.open`: the caller passes
+Run programmatically by :meth:`ramsli.server.storage.EventStore.open`: the caller passes
 an open synchronous connection in ``config.attributes["connection"]`` (inside
 ``AsyncConnection.run_sync``), so the same code serves SQLite and PostgreSQL.
 Imported outside Alembic (e.g. by doctest collection) it does nothing.
