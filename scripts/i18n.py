@@ -32,10 +32,13 @@ KEYWORDS = {"_": None, "N_": None, "ngettext": (1, 2), "pgettext": ((1, "c"), 2)
 SOURCES = [SRC / "refusal.py", SRC / "ledger.py", SRC / "frontends", SRC / "commands" / "play.py", SRC / "server"]
 WEB = SRC / "server" / "web"
 
+sys.path.insert(0, str(ROOT / "src"))  # this checkout's ramsli, installed or not
+from ramsli import __version__ as VERSION  # noqa: E402 - after the path it needs
+
 
 def extract() -> Catalog:
     cat = Catalog(
-        project="ramsli", version="0.1.0", copyright_holder="the ramsli authors", msgid_bugs_address="", charset="utf-8"
+        project="ramsli", version=VERSION, copyright_holder="the ramsli authors", msgid_bugs_address="", charset="utf-8"
     )
     for src in SOURCES:
         files = sorted(src.rglob("*.py")) if src.is_dir() else [src]
@@ -66,8 +69,9 @@ def update() -> None:
             with path.open("rb") as f:
                 cat = read_po(f, locale=lang)
         else:
-            cat = Catalog(locale=lang, project="ramsli", version="0.1.0", charset="utf-8")
+            cat = Catalog(locale=lang, project="ramsli", version=VERSION, charset="utf-8")
         cat.update(template, no_fuzzy_matching=True)
+        cat.project, cat.version = template.project, template.version  # the header follows a new release
         path.parent.mkdir(parents=True, exist_ok=True)
         buf = io.BytesIO()
         write_po(buf, cat, width=100, sort_output=True, ignore_obsolete=True)

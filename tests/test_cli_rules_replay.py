@@ -15,16 +15,13 @@ from ramsli.cli import app
 from ramsli.history import HandHistory
 from ramsli.rules import OPTIONS, PRESETS, Rules
 
-DATA = Path(__file__).parent / "data" / "histories"
+from helpers import HISTORIES, line_of
+
 runner = CliRunner()
 
 
 def run(*args: str):
     return runner.invoke(app, list(args))
-
-
-def line_of(text: str, needle: str, nth: int = 0) -> int:
-    return [i for i, line in enumerate(text.splitlines(), 1) if needle in line][nth]
 
 
 # -- presets / rules -----------------------------------------------------------------------------
@@ -94,7 +91,7 @@ def test_rules_errors_exit_2_and_list_what_is_allowed(args, fragments):
 
 
 def test_replay_prints_trick_by_trick_and_settlement():
-    path = DATA / "general-rams-made.toml"
+    path = HISTORIES / "general-rams-made.toml"
     hh = HandHistory.read(path)
     hand = hh.replay()
     r = run("replay", str(path))
@@ -114,20 +111,20 @@ def test_replay_prints_trick_by_trick_and_settlement():
 
 
 def test_replay_targets_and_folded_and_special_hands():
-    out = run("replay", str(DATA / "nap-targets.toml")).stdout
+    out = run("replay", str(HISTORIES / "nap-targets.toml")).stdout
     assert "Targets: " in out and "met (R5.7)" in out and "missed (R5.7)" in out
-    out = run("replay", str(DATA / "traditional-folded.toml")).stdout
+    out = run("replay", str(HISTORIES / "traditional-folded.toml")).stdout
     assert "?? ?? ?? ?? ??" in out and "Bete: " in out
-    out = run("replay", str(DATA / "walkover.toml")).stdout
+    out = run("replay", str(HISTORIES / "walkover.toml")).stdout
     assert "Walkover:" in out and "Trick 1" not in out
-    out = run("replay", str(DATA / "thrown-in.toml")).stdout
+    out = run("replay", str(HISTORIES / "thrown-in.toml")).stdout
     assert "thrown in" in out
-    out = run("replay", str(DATA / "joker-aside.toml")).stdout
+    out = run("replay", str(HISTORIES / "joker-aside.toml")).stdout
     assert "jokers turned aside" in out
 
 
 def test_replay_json_settlement():
-    path = DATA / "nap-targets.toml"
+    path = HISTORIES / "nap-targets.toml"
     hh = HandHistory.read(path)
     st = hh.replay().settlement
     r = run("replay", str(path), "--json")
@@ -143,7 +140,7 @@ def test_replay_json_settlement():
 
 
 def test_replay_illegal_action_exit_1_one_line():
-    path = DATA / "bad-illegal-follow-suit.toml"
+    path = HISTORIES / "bad-illegal-follow-suit.toml"
     text = path.read_text(encoding="utf-8")
     r = run("replay", str(path))
     assert r.exit_code == 1
@@ -159,7 +156,7 @@ def test_replay_illegal_action_exit_1_one_line():
 
 
 def test_replay_illegal_action_json_also_exit_1():
-    r = run("replay", str(DATA / "bad-illegal-follow-suit.toml"), "--json")
+    r = run("replay", str(HISTORIES / "bad-illegal-follow-suit.toml"), "--json")
     assert r.exit_code == 1 and r.stdout == ""
 
 
@@ -175,7 +172,7 @@ def test_replay_illegal_action_json_also_exit_1():
     ],
 )
 def test_replay_bad_file_exit_2_names_the_line(name, fragment, needle):
-    path = DATA / f"{name}.toml"
+    path = HISTORIES / f"{name}.toml"
     text = path.read_text(encoding="utf-8")
     r = run("replay", str(path))
     assert r.exit_code == 2, r.output
@@ -190,7 +187,7 @@ def test_replay_bad_file_exit_2_names_the_line(name, fragment, needle):
 
 
 def test_replay_card_twice_line_is_the_second_occurrence():
-    path = DATA / "bad-card-twice.toml"
+    path = HISTORIES / "bad-card-twice.toml"
     text = path.read_text(encoding="utf-8")
     msg = run("replay", str(path)).stderr
     card = re.search(r"card (\w\w) is dealt twice", msg).group(1)
@@ -210,18 +207,18 @@ def test_replay_not_a_session_directory_exit_2(tmp_path):
 
 
 def test_replay_session_directory(tmp_path):
-    r = run("replay", str(DATA / "session-3p"))
+    r = run("replay", str(HISTORIES / "session-3p"))
     assert r.exit_code == 0, r.output
     assert r.stdout.count("Carry-over to the next hand:") == 4
     assert "Session ended (hands)" in r.stdout
-    r = run("replay", str(DATA / "session-3p"), "--json")
+    r = run("replay", str(HISTORIES / "session-3p"), "--json")
     data = json.loads(r.stdout)
     assert [d["hand"] for d in data] == [1, 2, 3, 4]
 
 
 def test_replay_session_with_illegal_action_names_the_hand_file(tmp_path):
     d = tmp_path / "s"
-    shutil.copytree(DATA / "session-3p", d)
+    shutil.copytree(HISTORIES / "session-3p", d)
     p = d / "hand-0002.toml"
     text = p.read_text(encoding="utf-8")
     hh = HandHistory.from_toml(text)
@@ -263,7 +260,7 @@ def _one_line_exit_2(r, path) -> tuple[int, str]:
 
 def test_replay_session_cannot_read_files_outside_its_directory(tmp_path):
     d = tmp_path / "s"
-    shutil.copytree(DATA / "session-3p", d)
+    shutil.copytree(HISTORIES / "session-3p", d)
     meta = d / "session.toml"
     text = meta.read_text(encoding="utf-8").replace('"hand-0002.toml"', '"../../../etc/passwd"', 1)
     meta.write_text(text, encoding="utf-8")
@@ -274,7 +271,7 @@ def test_replay_session_cannot_read_files_outside_its_directory(tmp_path):
 
 
 def test_replay_refuses_control_characters_in_names(tmp_path):
-    text = (DATA / "general-rams-made.toml").read_text(encoding="utf-8")
+    text = (HISTORIES / "general-rams-made.toml").read_text(encoding="utf-8")
     p = tmp_path / "h.toml"
     p.write_text(text.replace('"Bruno"', '"Bruno\\u001b[31m"', 1), encoding="utf-8")
     line, msg = _one_line_exit_2(run("replay", str(p)), p)
@@ -282,7 +279,7 @@ def test_replay_refuses_control_characters_in_names(tmp_path):
 
 
 def test_replay_refuses_non_canonical_actions(tmp_path):
-    text = (DATA / "general-rams-made.toml").read_text(encoding="utf-8")
+    text = (HISTORIES / "general-rams-made.toml").read_text(encoding="utf-8")
     p = tmp_path / "h.toml"
     for bad, canon in (('"P2 GR"', "p2 gr"), ('"p2  gr"', "p2 gr")):
         p.write_text(text.replace('"p2 gr"', bad, 1), encoding="utf-8")
@@ -294,7 +291,7 @@ def test_replay_refuses_non_canonical_actions(tmp_path):
 
 
 def test_replay_truncated_file_names_the_last_line(tmp_path):
-    text = (DATA / "general-rams-made.toml").read_text(encoding="utf-8")
+    text = (HISTORIES / "general-rams-made.toml").read_text(encoding="utf-8")
     p = tmp_path / "h.toml"
     short = text[: text.index('    "p1 pl AS"')]
     p.write_text(short, encoding="utf-8")
@@ -304,15 +301,15 @@ def test_replay_truncated_file_names_the_last_line(tmp_path):
 
 def test_replay_accepts_a_byte_order_mark(tmp_path):
     p = tmp_path / "h.toml"
-    p.write_bytes(b"\xef\xbb\xbf" + (DATA / "general-rams-made.toml").read_bytes())
+    p.write_bytes(b"\xef\xbb\xbf" + (HISTORIES / "general-rams-made.toml").read_bytes())
     r = run("replay", str(p))
     assert r.exit_code == 0, r.output
-    assert r.stdout == run("replay", str(DATA / "general-rams-made.toml")).stdout
+    assert r.stdout == run("replay", str(HISTORIES / "general-rams-made.toml")).stdout
 
 
 def test_replay_session_rules_differ_names_the_option(tmp_path):
     d = tmp_path / "s"
-    shutil.copytree(DATA / "session-3p", d)
+    shutil.copytree(HISTORIES / "session-3p", d)
     p = d / "hand-0002.toml"
     text = p.read_text(encoding="utf-8").replace("bete = 5", "bete = 10", 1)
     p.write_text(text, encoding="utf-8")
@@ -332,7 +329,7 @@ def test_rules_refuses_two_session_ends_of_one_kind():
 def _play_folder(tmp_path):
     d = tmp_path / "game"
     d.mkdir(parents=True)
-    for p in sorted((DATA / "session-3p").glob("hand-*.toml")):
+    for p in sorted((HISTORIES / "session-3p").glob("hand-*.toml")):
         shutil.copy(p, d / p.name)
     (d / "session.json").write_text("{}", encoding="utf-8")
     (d / "notes.toml").write_text("not a hand", encoding="utf-8")  # other names are ignored

@@ -22,6 +22,8 @@ from pathlib import Path
 
 import pytest
 
+from helpers import free_port
+
 try:
     import distributed
 except ModuleNotFoundError:  # pragma: no cover - depends on the environment
@@ -47,12 +49,6 @@ TIMING = {"elapsed_s", "hands_per_s", "seconds", "time_median_ms", "time_p95_ms"
 SLOW_BOTS = ["montecarlo:samples=60", "rules", "random"]  # about 0.1 s a duplicate deal: a run lasts
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
 def _dask_cli(kind: str) -> list[str]:
     script = Path(sys.executable).with_name("dask")
     if script.exists():
@@ -76,7 +72,7 @@ def _wait_for_port(port: int, proc: subprocess.Popen, log: Path, deadline_s: flo
 def cluster(tmp_path_factory):
     """``(address, admin client)`` of a scheduler and two one-thread workers on 127.0.0.1."""
     logs = tmp_path_factory.mktemp("dask")
-    port = _free_port()
+    port = free_port()
     address = f"tcp://127.0.0.1:{port}"
     env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(SRC)] + [p for p in [os.environ.get("PYTHONPATH")] if p]))
     procs: list[subprocess.Popen] = []
@@ -347,7 +343,7 @@ def ramsli_version() -> str:
 
 
 def test_an_unreachable_scheduler_is_a_clear_error_within_the_timeout(monkeypatch):
-    address = f"tcp://127.0.0.1:{_free_port()}"  # nothing listens there
+    address = f"tcp://127.0.0.1:{free_port()}"  # nothing listens there
     with pytest.raises(
         ClusterError,
         match=rf"cannot reach the Dask scheduler at {address} within 1 s.*"

@@ -7,13 +7,14 @@ the first lead is p2, p3, p1 (R4.3, R4.5, R4.9).
 from __future__ import annotations
 
 import pytest
-from conftest import SWEEP, SWEEP_PLAY, TIE, TIE_PLAY, cards, make_hand, play, strs
 
 from ramsli.cards import Card, make_deck
 from ramsli.errors import IllegalActionError
 from ramsli.hand import Action, Hand, Phase, legal_plays, trick_winner
 from ramsli.rules import Rules
 from ramsli.testing import walk_cards
+
+from helpers import SWEEP, SWEEP_PLAY, TIE, TIE_PLAY, cards, make_hand, play, strs
 
 T = Rules.preset("traditional")
 WHEN = Rules(overtrump="when-trumping")

@@ -15,7 +15,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from ramsli import Hand, Rules, Session
+from ramsli import Hand, Rules
 from ramsli.errors import IllegalActionError
 from ramsli.hand import Action
 from ramsli.history import (
@@ -30,7 +30,8 @@ from ramsli.history import (
 )
 from ramsli.rules import PRESETS
 
-DATA = Path(__file__).parent / "data" / "histories"
+from helpers import HISTORIES, line_of, play_session
+
 DOCS = Path(__file__).parents[1] / "docs"
 NAMES = ["Anna", "Bruno", "Clara", "Dirk", "Edda", "Fritz"]
 
@@ -45,12 +46,6 @@ def random_hand(preset: str, seed: int, n: int | None = None, **opts) -> Hand:
         legal = hand.legal_actions()
         hand.apply(legal[rng.randrange(len(legal))])
     return hand
-
-
-def line_of(text: str, needle: str, nth: int = 0) -> int:
-    """1-based line of the nth line containing ``needle``."""
-    hits = [i for i, line in enumerate(text.splitlines(), 1) if needle in line]
-    return hits[nth]
 
 
 @pytest.fixture(scope="module")
@@ -174,7 +169,7 @@ def test_folded_hands_written_as_unknown_replay_fine():
 
 
 def test_walkover_with_every_hand_unknown():
-    hh = HandHistory.read(DATA / "walkover.toml")
+    hh = HandHistory.read(HISTORIES / "walkover.toml")
     assert sum(c is None for cards in hh.cards for c in cards) == 5 * len(hh.seated)
     hand = hh.replay()
     assert hand.settlement.kind == "walkover"
@@ -537,7 +532,7 @@ def test_read_names_the_path(tmp_path, base):
 
 
 def test_illegal_action_must_follow_suit():
-    text = (DATA / "bad-illegal-follow-suit.toml").read_text(encoding="utf-8")
+    text = (HISTORIES / "bad-illegal-follow-suit.toml").read_text(encoding="utf-8")
     hh = HandHistory.from_toml(text)
     with pytest.raises(ReplayError) as e:
         hh.replay()
@@ -617,7 +612,7 @@ def test_tampered_settlement_is_detected(base):
 
 
 def test_settlement_bool_is_not_an_int():
-    hh = HandHistory.read(DATA / "general-rams-made.toml")
+    hh = HandHistory.read(HISTORIES / "general-rams-made.toml")
     text = hh.to_toml()
     bad = edit(text, "general_rams_made = true", "general_rams_made = 1")
     with pytest.raises(HistoryError, match="general_rams_made"):
@@ -655,7 +650,7 @@ GOOD = [
 
 @pytest.mark.parametrize("name", GOOD)
 def test_example_files_replay_and_round_trip(name):
-    text = (DATA / f"{name}.toml").read_text(encoding="utf-8")
+    text = (HISTORIES / f"{name}.toml").read_text(encoding="utf-8")
     hh = HandHistory.from_toml(text)
     assert hh.to_toml() == text
     hand = hh.replay()
@@ -663,16 +658,16 @@ def test_example_files_replay_and_round_trip(name):
 
 
 def test_example_files_show_what_they_are_named_for():
-    gr = HandHistory.read(DATA / "general-rams-made.toml").replay().settlement
+    gr = HandHistory.read(HISTORIES / "general-rams-made.toml").replay().settlement
     assert gr.general_rams is not None and gr.general_rams_made
-    grf = HandHistory.read(DATA / "general-rams-failed.toml").replay().settlement
+    grf = HandHistory.read(HISTORIES / "general-rams-failed.toml").replay().settlement
     assert grf.general_rams is not None and not grf.general_rams_made
     assert any(p.reason == "general-rams-penalty" and p.owed == 3 * grf.pot for p in grf.payments)  # triple-pot
-    nap = HandHistory.read(DATA / "nap-targets.toml").replay().settlement
+    nap = HandHistory.read(HISTORIES / "nap-targets.toml").replay().settlement
     assert {m for *_, m in nap.targets} == {True, False}
-    assert HandHistory.read(DATA / "joker-aside.toml").turned_aside
-    assert HandHistory.read(DATA / "thrown-in.toml").replay().settlement.kind == "thrown-in"
-    assert len(HandHistory.read(DATA / "modern-52-6p.toml").names) == 6
+    assert HandHistory.read(HISTORIES / "joker-aside.toml").turned_aside
+    assert HandHistory.read(HISTORIES / "thrown-in.toml").replay().settlement.kind == "thrown-in"
+    assert len(HandHistory.read(HISTORIES / "modern-52-6p.toml").names) == 6
 
 
 @pytest.mark.parametrize(
@@ -689,7 +684,7 @@ def test_example_files_show_what_they_are_named_for():
 )
 def test_bad_example_files(name, exc, fragment):
     with pytest.raises(exc) as e:
-        HandHistory.read(DATA / f"{name}.toml").replay()
+        HandHistory.read(HISTORIES / f"{name}.toml").replay()
     assert fragment in str(e.value)
     assert e.value.line is not None
 
@@ -698,23 +693,12 @@ def test_docs_example_is_the_example_file_and_replays():
     doc = (DOCS / "hand-history.md").read_text(encoding="utf-8")
     example = (DOCS / "examples" / "general-rams-made.toml").read_text(encoding="utf-8")
     assert example in doc
-    assert example == (DATA / "general-rams-made.toml").read_text(encoding="utf-8")
+    assert example == (HISTORIES / "general-rams-made.toml").read_text(encoding="utf-8")
     hh = HandHistory.from_toml(example)
     assert hh.replay().settlement.general_rams_made
 
 
 # -- sessions ---------------------------------------------------------------------------------------
-
-
-def play_session(seed: int, **opts) -> Session:
-    s = Session(Rules(**opts), NAMES[:4], seed=seed)
-    rng = random.Random(seed)
-    while not s.is_over:
-        h = s.start_hand()
-        while not h.is_over:
-            legal = h.legal_actions()
-            s.apply(legal[rng.randrange(len(legal))])
-    return s
 
 
 def test_session_round_trip(tmp_path):
@@ -790,7 +774,7 @@ def test_session_missing_or_bad_metadata(tmp_path):
 def test_session_hand_files_must_be_plain_names_in_the_directory(tmp_path, entry):
     """session.toml cannot make the reader open a file outside the session directory."""
     d = tmp_path / "s"
-    shutil.copytree(DATA / "session-3p", d)
+    shutil.copytree(HISTORIES / "session-3p", d)
     meta = d / "session.toml"
     text = edit(
         meta.read_text(encoding="utf-8"),
@@ -806,7 +790,7 @@ def test_session_hand_files_must_be_plain_names_in_the_directory(tmp_path, entry
 
 def test_session_hand_file_linking_outside_is_refused(tmp_path):
     d = tmp_path / "s"
-    shutil.copytree(DATA / "session-3p", d)
+    shutil.copytree(HISTORIES / "session-3p", d)
     outside = tmp_path / "elsewhere.toml"
     (d / "hand-0002.toml").rename(outside)
     (d / "hand-0002.toml").symlink_to(outside)
@@ -818,7 +802,7 @@ def test_session_hand_file_linking_outside_is_refused(tmp_path):
 
 def test_session_rules_differ_names_the_option_and_both_values(tmp_path):
     d = tmp_path / "s"
-    shutil.copytree(DATA / "session-3p", d)
+    shutil.copytree(HISTORIES / "session-3p", d)
     p = d / "hand-0003.toml"
     text = edit(
         edit(p.read_text(encoding="utf-8"), "bete = 5", "bete = 7"),
@@ -836,7 +820,7 @@ def test_session_rules_differ_names_the_option_and_both_values(tmp_path):
 
 def test_session_names_are_checked(tmp_path):
     d = tmp_path / "s"
-    shutil.copytree(DATA / "session-3p", d)
+    shutil.copytree(HISTORIES / "session-3p", d)
     meta = d / "session.toml"
     for names, fragment in (
         ('["Anna", "Bruno\\u001b[31m", "Clara"]', "U+001B"),
@@ -852,7 +836,7 @@ def test_session_names_are_checked(tmp_path):
 
 def test_session_truncated_metadata_names_the_last_line(tmp_path):
     d = tmp_path / "s"
-    shutil.copytree(DATA / "session-3p", d)
+    shutil.copytree(HISTORIES / "session-3p", d)
     meta = d / "session.toml"
     text = meta.read_text(encoding="utf-8")
     short = text[: text.index('    "hand-0003')]
@@ -863,7 +847,7 @@ def test_session_truncated_metadata_names_the_last_line(tmp_path):
 
 
 def test_session_example_directory():
-    sh = read_session(DATA / "session-3p")
+    sh = read_session(HISTORIES / "session-3p")
     assert len(sh.hands) == 4 and sh.end_reason == "hands"
     for hh in sh.hands:
         assert hh.replay().is_over
@@ -873,16 +857,16 @@ def test_example_generator_is_deterministic(tmp_path):
     """make_examples.py reproduces the committed files byte for byte."""
     import importlib.util
 
-    spec = importlib.util.spec_from_file_location("make_examples", DATA / "make_examples.py")
+    spec = importlib.util.spec_from_file_location("make_examples", HISTORIES / "make_examples.py")
     mod = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(mod)
     copy = tmp_path / "h"
-    shutil.copytree(DATA, copy)
+    shutil.copytree(HISTORIES, copy)
     mod.HERE = copy
     mod.DOCS = tmp_path / "docs"
     mod.main()
-    for f in DATA.rglob("*.toml"):
-        rel = f.relative_to(DATA)
+    for f in HISTORIES.rglob("*.toml"):
+        rel = f.relative_to(HISTORIES)
         assert (copy / rel).read_text(encoding="utf-8") == f.read_text(encoding="utf-8"), (
             f"{rel} is stale: run tests/data/histories/make_examples.py"
         )
@@ -915,7 +899,7 @@ def test_nesting_line_names_the_line_where_it_gets_too_deep(base):
 
 
 def test_session_toml_nested_too_deeply_names_the_file(tmp_path):
-    shutil.copytree(DATA / "session-3p", tmp_path / "s")
+    shutil.copytree(HISTORIES / "session-3p", tmp_path / "s")
     meta = tmp_path / "s" / "session.toml"
     meta.write_text(meta.read_text(encoding="utf-8") + "x = " + "{y=" * 400 + "1" + "}" * 400 + "\n", encoding="utf-8")
     with pytest.raises(HistoryError, match="nested too deeply") as e:

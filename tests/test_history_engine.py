@@ -27,13 +27,10 @@ from ramsli.rules import PRESETS
 from ramsli.session import check_names, forbidden_name_char
 from ramsli.toml_text import value
 
-DATA = Path(__file__).parent / "data" / "histories"
+from helpers import HISTORIES, line_of, play_session
+
 SRC = Path(__file__).parents[1] / "src" / "ramsli"
 NAMES = ["Anna", "Bruno", "Clara", "Dirk"]
-
-
-def line_of(text: str, needle: str, nth: int = 0) -> int:
-    return [i for i, line in enumerate(text.splitlines(), 1) if needle in line][nth]
 
 
 @pytest.fixture(scope="module")
@@ -75,7 +72,7 @@ def test_zero_width_space_in_a_name_is_refused_by_session_and_history(base):
 
 def test_zero_width_space_in_session_toml_names_the_file_and_line(tmp_path):
     d = tmp_path / "s"
-    shutil.copytree(DATA / "session-3p", d)
+    shutil.copytree(HISTORIES / "session-3p", d)
     meta = d / "session.toml"
     text = meta.read_text(encoding="utf-8").replace('"Bruno"', '"Bru\\u200Bno"', 1)
     meta.write_text(text, encoding="utf-8")
@@ -242,17 +239,6 @@ def test_table_error_is_a_value_error_and_check_table_changes_nothing():
 # -- session replay through a real Session -------------------------------------------------------
 
 
-def play_session(seed: int, **opts) -> Session:
-    s = Session(Rules(**opts), NAMES, seed=seed)
-    rng = random.Random(seed)
-    while not s.is_over:
-        h = s.start_hand()
-        while not h.is_over:
-            legal = h.legal_actions()
-            s.apply(legal[rng.randrange(len(legal))])
-    return s
-
-
 def test_start_hand_from_cards_replays_a_session_exactly():
     """Dealing the recorded cards into a fresh Session reproduces every hand: its own rotation
     (R3.2), carry-over (R5.4), bust seats leaving (R3.5) and end (R3.6)."""
@@ -290,7 +276,7 @@ def test_start_hand_from_cards_refuses_when_over_or_in_progress():
 
 def copy_session(tmp_path) -> Path:
     d = tmp_path / "s"
-    shutil.copytree(DATA / "session-3p", d)
+    shutil.copytree(HISTORIES / "session-3p", d)
     return d
 
 

@@ -5,7 +5,6 @@ from __future__ import annotations
 import importlib.util
 import random
 import string
-from pathlib import Path
 
 import pytest
 from babel.messages.pofile import read_po
@@ -14,16 +13,14 @@ from ramsli import Hand, Rules
 from ramsli.frontends import i18n
 from ramsli.frontends import text as T
 
-ROOT = Path(__file__).resolve().parent.parent
+from helpers import ROOT
+
 spec = importlib.util.spec_from_file_location("i18n_script", ROOT / "scripts" / "i18n.py")
 script = importlib.util.module_from_spec(spec)
 spec.loader.exec_module(script)
 
 
-@pytest.fixture(autouse=True)
-def _english_after():
-    yield
-    i18n.set_language("en")
+pytestmark = pytest.mark.usefixtures("english")
 
 
 @pytest.mark.parametrize("lang", ["de", "nl", "it"])

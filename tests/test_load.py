@@ -19,7 +19,8 @@ import pytest
 
 from ramsli.analysis.cluster import LocalRunner, stream_chunks, window_size
 
-SRC = Path(__file__).resolve().parents[1] / "src"
+from helpers import SRC
+
 #: a generous bound on the parent's resident memory (before the fix: 2 GB after 30 s, 6 GB later)
 PARENT_RSS_MAX_MB = 500
 

@@ -8,7 +8,6 @@ import json
 import random
 import re
 import shutil
-from pathlib import Path
 
 import pytest
 from typer.testing import CliRunner
@@ -16,7 +15,6 @@ from typer.testing import CliRunner
 from ramsli import Hand, Rules, Session
 from ramsli.cli import app
 from ramsli.errors import TableError
-from ramsli.frontends import i18n
 from ramsli.frontends.game import OPPONENT_NAMES
 from ramsli.frontends.storage import SaveFolder
 from ramsli.history import HandHistory, HistoryError, read_hand_files, read_session
@@ -24,7 +22,8 @@ from ramsli.ledger import PubLedger
 from ramsli.session import name_key
 from ramsli.toml_text import value
 
-DATA = Path(__file__).parent / "data" / "histories"
+from helpers import HISTORIES
+
 runner = CliRunner()
 
 #: (case, a name, a second name that R2.2 takes for the same one or refuses)
@@ -36,11 +35,7 @@ CASES = [
 ]
 
 
-@pytest.fixture(autouse=True)
-def _english():
-    i18n.set_language("en")
-    yield
-    i18n.set_language("en")
+pytestmark = pytest.mark.usefixtures("english")
 
 
 def _history(names) -> str:
@@ -64,7 +59,7 @@ def test_R2_2_sessions_and_histories_agree_on_look_alike_names(case, a, b, tmp_p
         HandHistory.from_toml(_history(names))
     assert str(hand_file.value) == f"line {hand_file.value.line}: seats: {engine.value}"
     d = tmp_path / "s"  # a session history's session.toml
-    shutil.copytree(DATA / "session-3p", d)
+    shutil.copytree(HISTORIES / "session-3p", d)
     meta = d / "session.toml"
     meta.write_text(
         re.sub(r"(?m)^seats = .*$", lambda m: f"seats = {value(names)}", meta.read_text("utf-8"), count=1),

@@ -32,10 +32,7 @@ LETTERS = {"en": "AKQJ", "de": "AKDB", "nl": "AHVB", "it": "ARDF"}
 GERMAN_PACK = ({14: "D", 13: "K", 12: "O", 11: "U"}, {"S": "Gr", "H": "He", "D": "Sc", "C": "Ei"})
 
 
-@pytest.fixture(autouse=True)
-def _english_after():
-    yield
-    i18n.set_language("en")
+pytestmark = pytest.mark.usefixtures("english")
 
 
 def _is_sorted_hand(cards, trump) -> bool:

@@ -11,7 +11,6 @@ import os
 import random
 import subprocess
 import sys
-from pathlib import Path
 
 import pytest
 from textual.widgets import Static
@@ -28,7 +27,8 @@ from ramsli.frontends.tui import CutScreen, RamsliApp
 from ramsli.hand import Hand
 from ramsli.seats import right_of
 
-SRC = Path(__file__).resolve().parents[1] / "src"
+from helpers import SRC, saved_session
+
 runner = CliRunner()
 NAMES = ["Tess", "Anna", "Bruno"]
 #: seed 1 with three players: Anna (p2) deals the first hand, so Tess (p1, the human) cuts it
@@ -36,19 +36,11 @@ SEED = 1
 QUESTION = "lift how many cards from the top? 1 to 31, or Enter for a random cut."
 
 
-@pytest.fixture(autouse=True)
-def _english():
-    i18n.set_language("en")
-    yield
-    i18n.set_language("en")
+pytestmark = pytest.mark.usefixtures("english")
 
 
 def _table(tmp_path, **kw) -> LocalTable:
     return LocalTable.new(Rules(end=["hands:3"]), NAMES, ["random"] * 2, seed=SEED, store=SaveFolder(tmp_path), **kw)
-
-
-def _saved(tmp_path) -> dict:
-    return json.loads((tmp_path / "session.json").read_text(encoding="utf-8"))
 
 
 # -- the engine: the caller's cut point, no I/O ------------------------------------------------------
@@ -140,7 +132,7 @@ def test_plain_asks_the_human_cutter_refuses_bad_answers_and_saves_the_cut(tmp_p
     assert "'abc' is not a cut point: give a whole number from 1 to 31" in text
     assert "'0' is not a cut point" in text and "'40' is not a cut point" in text
     assert "You cut: 12 cards lifted." in text
-    saved = _saved(tmp_path)
+    saved = saved_session(tmp_path)
     assert saved["version"] == 2 and saved["hand_cut"] == 12 and saved["hand_actions"] is not None
     dealt = Session(Rules(end=["hands:3"]), NAMES, seed=SEED).start_hand(cut=12).dealt
     again = LocalTable.resume(SaveFolder(tmp_path).load(), SaveFolder(tmp_path))
@@ -152,12 +144,12 @@ def test_plain_enter_lets_the_cut_be_random_and_quit_at_the_question_saves_betwe
     out = io.StringIO()
     PlainGame(t, io.StringIO("\nquit\n"), out, ask_cut=True).run()
     assert "Random cut: " in out.getvalue()
-    assert _saved(tmp_path / "a")["hand_cut"] is None
+    assert saved_session(tmp_path / "a")["hand_cut"] is None
     random_dealt = Session(Rules(end=["hands:3"]), NAMES, seed=SEED).start_hand().dealt
     assert LocalTable.resume(SaveFolder(tmp_path / "a").load(), None).hand.dealt == random_dealt
     t = _table(tmp_path / "b")
     PlainGame(t, io.StringIO("quit\n"), io.StringIO(), ask_cut=True).run()
-    saved = _saved(tmp_path / "b")
+    saved = saved_session(tmp_path / "b")
     assert saved["hand_actions"] is None and saved["hand_cut"] is None and saved["hands_played"] == 0
 
 
@@ -207,7 +199,7 @@ def test_plain_from_a_pipe_does_not_ask_unless_told(tmp_path):
     )
     assert r.exit_code == 0, r.output
     assert "Du hebst für Anna ab" in r.output and "von 1 bis 31" in r.output
-    assert _saved(tmp_path / "b")["hand_cut"] == 9
+    assert saved_session(tmp_path / "b")["hand_cut"] == 9
 
 
 def _spawn(tmp_path, *extra):
@@ -257,7 +249,7 @@ def test_a_kill_at_the_question_or_after_it_never_changes_the_deal(tmp_path):
         _read_until(proc, QUESTION)
         proc.kill()
         proc.wait(timeout=30)
-        assert _saved(tmp_path)["hand_actions"] is None  # between hands: nothing to take back
+        assert saved_session(tmp_path)["hand_actions"] is None  # between hands: nothing to take back
         proc = _spawn(tmp_path, "--resume")
         _read_until(proc, QUESTION)
         proc.stdin.write("7\n")
@@ -269,7 +261,7 @@ def test_a_kill_at_the_question_or_after_it_never_changes_the_deal(tmp_path):
         if proc.poll() is None:
             proc.kill()
             proc.wait()
-    saved = _saved(tmp_path)
+    saved = saved_session(tmp_path)
     assert saved["hand_cut"] == 7 and saved["hand_actions"] is not None
     dealt = Session(Rules(), NAMES, seed=SEED).start_hand(cut=7).dealt
     for _ in range(2):  # every resume: the same hand
@@ -287,7 +279,7 @@ def test_a_kill_at_the_question_or_after_it_never_changes_the_deal(tmp_path):
 def test_a_version_1_save_without_hand_cut_still_loads(tmp_path):
     t = _table(tmp_path)
     t.start_hand()
-    data = _saved(tmp_path)
+    data = saved_session(tmp_path)
     data["version"] = 1
     del data["hand_cut"]
     (tmp_path / "session.json").write_text(json.dumps(data), encoding="utf-8")
@@ -310,7 +302,7 @@ def test_a_version_1_save_without_hand_cut_still_loads(tmp_path):
 def test_a_bad_hand_cut_is_refused(tmp_path, edit, problem):
     t = _table(tmp_path)
     t.start_hand(cut=12)
-    data = _saved(tmp_path)
+    data = saved_session(tmp_path)
     edit(data)
     with pytest.raises(
         SaveError, match="cannot be used: " + problem.replace("(", r"\(").replace(")", r"\)").replace(".", r"\.")
@@ -341,7 +333,7 @@ def test_app_asks_the_human_cutter_refuses_a_bad_number_and_deals_at_the_chosen_
             assert not isinstance(app_.screen, CutScreen)
             seen["recent"] = list(app_.recent)
             seen["cut"] = t.hand.cut
-            seen["saved"] = _saved(tmp_path)["hand_cut"]
+            seen["saved"] = saved_session(tmp_path)["hand_cut"]
             await pilot.press("q")
 
     asyncio.run(run())

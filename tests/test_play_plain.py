@@ -21,6 +21,8 @@ from ramsli.frontends.plain import ECHO_MAX, PlainGame, _Reply, parse_command
 from ramsli.frontends.storage import SaveError, SaveFolder
 from ramsli.hand import Phase
 
+from helpers import saved_session
+
 runner = CliRunner()
 BAD = "xyz\nplay ZZ\nwhy\ntarget 9\nplay 9\n"
 CYCLE = "in\n1\n2\n3\n4\n5\n" * 150  # always makes progress: some card 1..5 is legal (R4.10)
@@ -50,14 +52,7 @@ def _args(tmp_path, *extra):
     ]
 
 
-@pytest.fixture(autouse=True)
-def _english_after():
-    yield
-    i18n.set_language("en")
-
-
-def _saved(tmp_path) -> dict:
-    return json.loads((tmp_path / "session.json").read_text(encoding="utf-8"))
+pytestmark = pytest.mark.usefixtures("english")
 
 
 def test_whole_session_with_refused_input_then_resume(tmp_path):
@@ -72,7 +67,7 @@ def test_whole_session_with_refused_input_then_resume(tmp_path):
     assert "Not allowed: " in out and "(R4." not in out  # e.g. "in" during play; the rule id only after why
     assert "The session is over: the agreed number of hands is played." in out
     assert "3 hands played." in out
-    saved = _saved(tmp_path)
+    saved = saved_session(tmp_path)
     assert saved["hands_played"] == 3 and saved["end_reason"] == "hands"
     assert sum(saved["stacks"]) + saved["pot"] == 60  # R3.4
     histories = sorted((tmp_path / "sessions" / saved["session_id"]).glob("hand-*.toml"))
@@ -87,14 +82,14 @@ def test_whole_session_with_refused_input_then_resume(tmp_path):
     standings = out[out.index("The session is over") :].strip().splitlines()
     for line in standings:
         assert line in r3.output
-    assert _saved(tmp_path)["stacks"] == saved["stacks"]
+    assert saved_session(tmp_path)["stacks"] == saved["stacks"]
 
 
 def test_eof_mid_session_saves_and_resume_continues(tmp_path):
     r = runner.invoke(app, _args(tmp_path), input=CYCLE[:60])  # input runs out during a hand: quit, saved
     assert r.exit_code == 0
     assert f"Saved. Continue later with: ramsli play --resume --data-dir {tmp_path}" in r.output
-    saved = _saved(tmp_path)
+    saved = saved_session(tmp_path)
     k = saved["hands_played"]
     assert k < 3 and saved["end_reason"] is None and saved["hand_actions"]  # in the middle of hand k+1
     assert sum(saved["stacks"]) + saved["pot"] == 60
@@ -107,7 +102,7 @@ def test_eof_mid_session_saves_and_resume_continues(tmp_path):
     r2 = runner.invoke(app, ["play", "--plain", "--resume", "--speed", "0", "--data-dir", str(tmp_path)], input=CYCLE)
     assert r2.exit_code == 0, r2.output
     assert f"Resuming hand {k + 1} where it was left." in r2.output
-    saved = _saved(tmp_path)
+    saved = saved_session(tmp_path)
     assert saved["hands_played"] == 3 and saved["end_reason"] == "hands" and saved["hand_actions"] is None
     assert sum(saved["stacks"]) + saved["pot"] == 60
 
@@ -148,7 +143,7 @@ def test_resume_continues_the_hand_in_the_middle_no_take_back(tmp_path, answers)
     assert whole.exit_code == 0, whole.output
     part = runner.invoke(app, args(tmp_path / "cut"), input=_cut_at_human_actions(CYCLE, answers))
     assert part.exit_code == 0 and "Saved." in part.output
-    saved = _saved(tmp_path / "cut")
+    saved = saved_session(tmp_path / "cut")
     k = saved["hands_played"]
     assert k < 2 and saved["hand_actions"]
     assert "p1 in" in saved["hand_actions"]
@@ -177,16 +172,18 @@ def test_resume_continues_the_hand_in_the_middle_no_take_back(tmp_path, answers)
     ]
     assert "Not allowed: " in out  # "out" after "in" (or during play) is refused
     assert (
-        "p1 out" not in _saved(tmp_path / "cut")["hand_actions"] if _saved(tmp_path / "cut")["hand_actions"] else True
+        "p1 out" not in saved_session(tmp_path / "cut")["hand_actions"]
+        if saved_session(tmp_path / "cut")["hand_actions"]
+        else True
     )
-    s_whole, s_cut = _saved(tmp_path / "whole"), _saved(tmp_path / "cut")
+    s_whole, s_cut = saved_session(tmp_path / "whole"), saved_session(tmp_path / "cut")
     assert s_cut["stacks"] == s_whole["stacks"] and s_cut["pot"] == s_whole["pot"]  # as if never interrupted
     assert sum(s_cut["stacks"]) + s_cut["pot"] == 80  # R3.4
 
 
 def test_a_saved_action_that_does_not_fit_the_deal_is_a_corrupt_save(tmp_path):
     runner.invoke(app, _args(tmp_path), input="in\nquit\n")
-    d = _saved(tmp_path)
+    d = saved_session(tmp_path)
     assert d["hand_actions"]
     d["hand_actions"] = ["p1 pl AS"] + d["hand_actions"]  # a play before the declarations: R4.12 refuses it
     text = json.dumps(d)
@@ -237,7 +234,7 @@ def test_resume_says_which_options_are_ignored(tmp_path):
     )
     assert r.exit_code == 0, r.output
     assert "Ignored with --resume: --players, --preset, --rule, --seed (the saved session keeps its own)." in r.output
-    assert _saved(tmp_path)["seed"] == 7 and len(_saved(tmp_path)["names"]) == 3
+    assert saved_session(tmp_path)["seed"] == 7 and len(saved_session(tmp_path)["names"]) == 3
     r = runner.invoke(app, ["play", "--plain", "--resume", "--lang", "en", "--data-dir", str(tmp_path)], input="quit\n")
     assert "Ignored" not in r.output
 
@@ -353,7 +350,7 @@ def test_corrupt_save_is_reported_and_can_be_set_aside(tmp_path, monkeypatch):
     assert r.exit_code == 0, r.output
     assert (tmp_path / "session.json.broken-1").read_text(encoding="utf-8") == "{not json"
     assert f"set aside in {tmp_path / 'session.json.broken-1'}" in r.output
-    assert _saved(tmp_path)["hands_played"] == 3
+    assert saved_session(tmp_path)["hands_played"] == 3
 
 
 @pytest.mark.parametrize(
@@ -368,7 +365,7 @@ def test_corrupt_save_is_reported_and_can_be_set_aside(tmp_path, monkeypatch):
 def test_save_validation(tmp_path, mutate, problem):
     store = SaveFolder(tmp_path)
     LocalTable.new(Rules(), ["A", "B", "C"], ["random"] * 2, seed=1, store=store)
-    d = _saved(tmp_path)
+    d = saved_session(tmp_path)
     mutate(d)
     (tmp_path / "session.json").write_text(json.dumps(d), encoding="utf-8")
     with pytest.raises(SaveError, match=problem) as e:
@@ -448,7 +445,7 @@ def test_data_dir_must_be_a_folder_and_not_empty(tmp_path, monkeypatch):
 
 def _good_save(tmp_path, names=("Tess", "Anna", "Bruno", "Carla", "Dario"), **rules) -> dict:
     LocalTable.new(Rules(**rules), list(names), ["random"] * (len(names) - 1), seed=1, store=SaveFolder(tmp_path))
-    return _saved(tmp_path)
+    return saved_session(tmp_path)
 
 
 CORRUPT = [
@@ -503,7 +500,7 @@ def test_a_bust_human_who_departed_is_a_valid_save(tmp_path):
 def _start_and_quit(tmp_path, seed="7"):
     r = runner.invoke(app, _args(tmp_path, "--seed", seed), input="in\n1\n2\n3\n4\n5\n" * 8 + "quit\n")
     assert r.exit_code == 0, r.output
-    return _saved(tmp_path), (tmp_path / "session.json").read_text(encoding="utf-8")
+    return saved_session(tmp_path), (tmp_path / "session.json").read_text(encoding="utf-8")
 
 
 def test_new_session_without_resume_sets_the_old_one_aside_and_says_where(tmp_path):
@@ -519,7 +516,7 @@ def test_new_session_without_resume_sets_the_old_one_aside_and_says_where(tmp_pa
     assert f"The saved session was set aside in {kept}." in r.output
     assert kept.read_text(encoding="utf-8") == text
     assert SaveFolder(kept.parent).load().stacks == old["stacks"]  # it can be resumed from there
-    new = _saved(tmp_path)
+    new = saved_session(tmp_path)
     assert new["session_id"] != old["session_id"] and new["hands_played"] == 0
     # a third session sets the second aside in its own folder: the first is not overwritten
     second = (tmp_path / "session.json").read_text(encoding="utf-8")
@@ -535,8 +532,8 @@ def test_new_session_asks_on_a_terminal(tmp_path, monkeypatch):
     assert r.exit_code == 0, r.output
     assert "Set it aside and start a new session?" in r.output
     assert f"Resuming hand {old['hands_played'] + 1} where it was left." in r.output
-    assert _saved(tmp_path)["session_id"] == old["session_id"]
-    assert _saved(tmp_path)["stacks"] == old["stacks"]
+    assert saved_session(tmp_path)["session_id"] == old["session_id"]
+    assert saved_session(tmp_path)["stacks"] == old["stacks"]
     r = runner.invoke(app, _args(tmp_path), input="y\n" + "quit\n")
     assert r.exit_code == 0, r.output
     kept = tmp_path / "sessions" / old["session_id"] / "session.json"
@@ -575,7 +572,7 @@ def test_empty_name_gets_the_default(tmp_path, monkeypatch, name):
     )
     assert r.exit_code == 0, r.output
     assert "you are Dflt (p1)" in r.output
-    assert _saved(tmp_path)["names"][0] == "Dflt"
+    assert saved_session(tmp_path)["names"][0] == "Dflt"
 
 
 @pytest.mark.parametrize("bots", ["", "random,", ",random", "random,,random", " , "])

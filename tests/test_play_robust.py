@@ -21,7 +21,7 @@ from typer.testing import CliRunner
 from ramsli import Rules
 from ramsli.cli import app
 from ramsli.commands import play as play_cmd
-from ramsli.frontends import i18n, storage, tui
+from ramsli.frontends import storage, tui
 from ramsli.frontends import text as T
 from ramsli.frontends.game import LocalTable
 from ramsli.frontends.plain import PlainGame
@@ -37,10 +37,7 @@ from ramsli.session import Session
 runner = CliRunner()
 
 
-@pytest.fixture(autouse=True)
-def _english_after():
-    yield
-    i18n.set_language("en")
+pytestmark = pytest.mark.usefixtures("english")
 
 
 def _table(tmp_path, end="hands:3", n=3, seed=7, **rules):

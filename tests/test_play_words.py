@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import asyncio
 import re
-from pathlib import Path
 
 import pytest
 from babel.messages.pofile import read_po
@@ -29,17 +28,15 @@ from ramsli.hand import Phase
 from ramsli.refusal import Refusal
 from ramsli.rules import PRESETS
 
+from helpers import ROOT
+
 runner = CliRunner()
-ROOT = Path(__file__).resolve().parent.parent
 #: a rule id anywhere in a line: R4.10, R5.1, D-10
 RULE_ID = re.compile(r"\b(?:R\d+\.\d+|D-\d+)\b")
 CYCLE = "1\n2\n3\n4\n5\n"
 
 
-@pytest.fixture(autouse=True)
-def _english_after():
-    yield
-    i18n.set_language("en")
+pytestmark = pytest.mark.usefixtures("english")
 
 
 def _play(tmp_path, lang, text, *extra, name="Zed"):

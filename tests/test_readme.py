@@ -1,8 +1,6 @@
 """The README's two commands stay true: CI runs exactly the second one."""
 
-from pathlib import Path
-
-ROOT = Path(__file__).resolve().parent.parent
+from helpers import ROOT
 
 
 def _commands() -> list[str]:

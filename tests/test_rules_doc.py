@@ -1,10 +1,8 @@
 """docs/RULES.md is the shipped copy of the normative rule book (shared/RULES.md beside the repo)."""
 
-from pathlib import Path
-
 import pytest
 
-ROOT = Path(__file__).resolve().parent.parent
+from helpers import ROOT
 
 
 def test_shipped_rule_book_matches_the_normative_one():

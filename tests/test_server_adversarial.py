@@ -13,57 +13,11 @@ import json
 import pytest
 
 from ramsli.server.hub import MAX_BODY, MAX_RULES, Conn, Hub, SpecError
-from ramsli.server.storage import EventStore
 from ramsli.server.table import TableError
 
-SEATS3 = [{"kind": "human"}, {"kind": "human"}, {"kind": "bot", "bot": "rules"}]
+from helpers import SEATS3, last_view, open_hub, seat_table, table_state
 
-
-def run(coro):
-    return asyncio.run(coro)
-
-
-async def _hub(url, allow_test_seeds=True):
-    store = await EventStore.open(url)
-    return Hub(store, allow_test_seeds=allow_test_seeds), store
-
-
-async def _table(hub, seats=SEATS3, sit=None, **opts):
-    """Create and start a table; the seats in ``sit`` (default: every human seat) sit down and say hello
-    with their personal tokens. Returns (made, table, {seat index: (personal token, conn)})."""
-    body = {
-        "rules": opts.pop("rules", ["end=hands:3"]),
-        "seats": seats,
-        "bot_pace_seconds": 0,
-        "hand_pause_seconds": 0,
-        "seed": opts.pop("seed", 3),
-        **opts,
-    }
-    made = await hub.create_table(body)
-    tid = made["table"]
-    sit = [i for i, s in enumerate(seats) if s["kind"] == "human"] if sit is None else sit
-    people = {}
-    for i in sit:
-        personal = (await hub.sit(tid, made["seats"][i]["token"], f"P{i + 1}"))["token"]
-        c = Conn()
-        await hub.receive(c, json.dumps({"type": "hello", "token": personal}), tid)
-        people[i] = (personal, c)
-    await hub.start(tid, made["creator_token"])
-    return made, hub.tables[tid], people
-
-
-def _state(t):
-    s = t.session
-    return (
-        t.seq,
-        t.status,
-        None if s is None or s.hand is None else s.hand.fingerprint(),
-        None if s is None else (tuple(s.stacks), s.pot, len(s.results)),
-    )
-
-
-def _last_view(conn):
-    return [m for m in conn.sent if m["type"] == "view"][-1]
+run = asyncio.run
 
 
 # -- finding 4: a token that does not belong to the person sitting there acts for nobody -------------
@@ -74,20 +28,20 @@ def test_bot_seat_and_untaken_seat_tokens_neither_see_cards_nor_act(sqlite_url):
     no legal moves, and an act is refused with ``not_sitting`` (R7)."""
 
     async def go():
-        hub, store = await _hub(sqlite_url)
+        hub, store = await open_hub(sqlite_url)
         seats = [{"kind": "human"}, {"kind": "human"}, {"kind": "human"}, {"kind": "bot", "bot": "rules"}]
-        made, t, people = await _table(hub, seats=seats, sit=[0, 1], bot_pace_seconds=30)
+        made, t, people = await seat_table(hub, seats=seats, sit=[0, 1], bot_pace_seconds=30)
         assert t.session.hand is not None
         for i in (2, 3):  # p3: a human seat nobody took, now bot-played; p4: a bot seat
             c = Conn()
             await hub.receive(c, json.dumps({"type": "hello", "token": made["seats"][i]["token"]}), t.id)
             assert c.sent[0]["role"] == "spectator"
-            v = _last_view(c)
+            v = last_view(c)
             assert v["your_cards"] == [] and v["legal"] == [] and v["you"]["seat"] is None
-            before = _state(t)
+            before = table_state(t)
             for action in (f"p{i + 1} in", f"p{i + 1} out"):
                 await hub.receive(c, json.dumps({"type": "act", "action": action, "seq": t.seq}))
-                assert c.sent[-1]["code"] == "not_sitting" and _state(t) == before
+                assert c.sent[-1]["code"] == "not_sitting" and table_state(t) == before
             assert all(v["seats"][i]["kind"] == "bot" for v in (m for m in c.sent if m["type"] == "view"))
         await hub.close()
         await store.close()
@@ -100,21 +54,21 @@ def test_the_invite_link_of_a_taken_seat_no_longer_acts_or_sees_cards(sqlite_url
     cannot act, see the cards, sit again or ask for the hint: the friend's personal token can."""
 
     async def go():
-        hub, store = await _hub(sqlite_url)
-        made, t, people = await _table(hub, bot_pace_seconds=30)
+        hub, store = await open_hub(sqlite_url)
+        made, t, people = await seat_table(hub, bot_pace_seconds=30)
         personal, friend = people[0]
         invite = made["seats"][0]["token"]
         assert personal != invite and t.owns(t.seats[0], personal) and not t.owns(t.seats[0], invite)
         creator = Conn()
         await hub.receive(creator, json.dumps({"type": "hello", "token": invite}), t.id)
         assert creator.sent[0]["role"] == "spectator" and t.seats[0].conn is friend  # not replaced
-        v = _last_view(creator)
+        v = last_view(creator)
         assert v["your_cards"] == [] and v["legal"] == []
-        assert len(_last_view(friend)["your_cards"]) == 5
-        before = _state(t)
+        assert len(last_view(friend)["your_cards"]) == 5
+        before = table_state(t)
         for action in ("p1 in", "p1 out"):
             await hub.receive(creator, json.dumps({"type": "act", "action": action, "seq": t.seq}))
-            assert creator.sent[-1]["code"] == "not_sitting" and _state(t) == before
+            assert creator.sent[-1]["code"] == "not_sitting" and table_state(t) == before
         with pytest.raises(TableError) as e:
             await hub.sit(t.id, invite, "P1")
         assert e.value.code == "seat_taken" and "p1" in str(e.value.fields)
@@ -132,13 +86,13 @@ def test_the_invite_link_of_a_taken_seat_cannot_read_that_seats_folded_cards_aft
     from ramsli.history import HandHistory
 
     async def go():
-        hub, store = await _hub(sqlite_url)
-        made, t, people = await _table(hub, rules=["end=hands:1"])
+        hub, store = await open_hub(sqlite_url)
+        made, t, people = await seat_table(hub, rules=["end=hands:1"])
         for _ in range(2000):  # the humans declare out when asked; bots play the hand out
             if t.status == "over":
                 break
             for _personal, conn in people.values():
-                v = _last_view(conn)
+                v = last_view(conn)
                 if v["legal"] and v["seq"] == t.seq:
                     act = next((a for a in v["legal"] if a.endswith(" out")), v["legal"][0])
                     await hub.receive(conn, json.dumps({"type": "act", "action": act, "seq": v["seq"]}))
@@ -160,24 +114,24 @@ def test_the_invite_link_of_a_taken_seat_cannot_read_that_seats_folded_cards_aft
 
 def test_taking_over_a_bot_seat_acts_and_sees_cards_only_from_the_next_deal(sqlite_url):
     async def go():
-        hub, store = await _hub(sqlite_url)
-        made, t, people = await _table(hub, rules=["end=hands:2"])
+        hub, store = await open_hub(sqlite_url)
+        made, t, people = await seat_table(hub, rules=["end=hands:2"])
         n_hand = t.session.hands_played
         res = await hub.sit(t.id, made["seats"][2]["token"], "Cy")
         assert res["pending"] is True and res["token"] != made["seats"][2]["token"]
         cy = Conn()
         await hub.receive(cy, json.dumps({"type": "hello", "token": res["token"]}), t.id)
-        v = _last_view(cy)
+        v = last_view(cy)
         assert v["your_cards"] == [] and v["legal"] == [] and v["seats"][2]["kind"] == "bot"
-        before = _state(t)
+        before = table_state(t)
         await hub.receive(cy, json.dumps({"type": "act", "action": "p3 in", "seq": t.seq}))
-        assert cy.sent[-1]["code"] == "pending_seat" and "p3" in cy.sent[-1]["message"] and _state(t) == before
+        assert cy.sent[-1]["code"] == "pending_seat" and "p3" in cy.sent[-1]["message"] and table_state(t) == before
         conns = [c for _tok, c in people.values()]
         loop = asyncio.get_running_loop()
         end = loop.time() + 20
         while t.session.hands_played == n_hand and loop.time() < end:
             for c in conns:
-                v = _last_view(c)
+                v = last_view(c)
                 if v["legal"] and v["seq"] == t.seq:
                     await hub.receive(c, json.dumps({"type": "act", "action": v["legal"][-1], "seq": v["seq"]}))
             assert all(not m["your_cards"] for m in cy.sent if m["type"] == "view" and not m["seats"][2]["taken"])
@@ -188,7 +142,7 @@ def test_taking_over_a_bot_seat_acts_and_sees_cards_only_from_the_next_deal(sqli
             await asyncio.sleep(0.01)
         assert t.seats[2].taken
         if t.status == "playing":
-            assert len(_last_view(cy)["your_cards"]) == 5
+            assert len(last_view(cy)["your_cards"]) == 5
         await hub.close()
         await store.close()
 
@@ -197,8 +151,8 @@ def test_taking_over_a_bot_seat_acts_and_sees_cards_only_from_the_next_deal(sqli
 
 def test_personal_tokens_survive_a_restart(sqlite_url):
     async def go():
-        hub, store = await _hub(sqlite_url)
-        made, t, people = await _table(hub, bot_pace_seconds=30)
+        hub, store = await open_hub(sqlite_url)
+        made, t, people = await seat_table(hub, bot_pace_seconds=30)
         await hub.close()
         hub2 = Hub(store, allow_test_seeds=True)
         await hub2.restore()
@@ -303,8 +257,8 @@ def test_no_message_in_any_language_keeps_a_placeholder():
 
 def test_stale_seq_over_the_websocket_names_the_current_seq(sqlite_url):
     async def go():
-        hub, store = await _hub(sqlite_url)
-        made, t, people = await _table(hub, bot_pace_seconds=30)
+        hub, store = await open_hub(sqlite_url)
+        made, t, people = await seat_table(hub, bot_pace_seconds=30)
         for lang in ("en", "de", "nl", "it"):
             c = Conn()
             await hub.receive(c, json.dumps({"type": "hello", "token": people[0][0], "lang": lang}), t.id)
@@ -322,7 +276,7 @@ def test_stale_seq_over_the_websocket_names_the_current_seq(sqlite_url):
 
 def test_absurd_bot_options_are_refused_naming_the_range(sqlite_url):
     async def go():
-        hub, store = await _hub(sqlite_url)
+        hub, store = await open_hub(sqlite_url)
         for spec in ("montecarlo:samples=999999999999", "montecarlo:nodes=0", "montecarlo:ms=99999999"):
             with pytest.raises(SpecError, match=r"out of range: allowed is \d+\.\.\d+"):
                 await hub.create_table({"seats": [{"kind": "human"}, {"kind": "bot", "bot": spec}]})
@@ -340,13 +294,13 @@ def test_a_bot_over_its_time_cap_plays_a_seeded_rules_move(tmp_path, monkeypatch
     monkeypatch.setattr(table_mod, "BOT_MOVE_SECONDS", 0)
 
     async def one(n):
-        hub, store = await _hub(f"sqlite+aiosqlite:///{tmp_path / f'cap{n}.sqlite'}")
+        hub, store = await open_hub(f"sqlite+aiosqlite:///{tmp_path / f'cap{n}.sqlite'}")
         seats = [
             {"kind": "bot", "bot": "montecarlo:samples=4"},
             {"kind": "bot", "bot": "rules"},
             {"kind": "bot", "bot": "rules"},
         ]
-        made, t, _people = await _table(hub, seats=seats, rules=["end=hands:1"], seed=5)
+        made, t, _people = await seat_table(hub, seats=seats, rules=["end=hands:1"], seed=5)
         for _ in range(2000):
             if t.status == "over":
                 break
@@ -374,9 +328,9 @@ def test_a_table_that_does_not_replay_is_marked_broken_and_the_others_start(tmp_
     url = f"sqlite+aiosqlite:///{path}"
 
     async def make():
-        hub, store = await _hub(url)
-        good, t1, _p = await _table(hub, bot_pace_seconds=30)
-        bad, t2, _q = await _table(hub, bot_pace_seconds=30)
+        hub, store = await open_hub(url)
+        good, t1, _p = await seat_table(hub, bot_pace_seconds=30)
+        bad, t2, _q = await seat_table(hub, bot_pace_seconds=30)
         await hub.close()
         await store.close()
         return good["table"], bad["table"], t1.seq
@@ -389,7 +343,7 @@ def test_a_table_that_does_not_replay_is_marked_broken_and_the_others_start(tmp_
         )
 
     async def restart():
-        hub, store = await _hub(url)
+        hub, store = await open_hub(url)
         with caplog.at_level("ERROR", logger="ramsli.server"):
             assert await hub.restore() == 1
         assert hub.tables[good].seq == good_seq and bad in hub.broken and "does not replay" in hub.broken[bad]
@@ -419,9 +373,9 @@ def test_serve_on_a_damaged_database_file_says_so_in_one_line_and_exits_2(tmp_pa
     else:
 
         async def make():
-            hub, store = await _hub(url)
+            hub, store = await open_hub(url)
             for _ in range(6):
-                await _table(hub, bot_pace_seconds=30)
+                await seat_table(hub, bot_pace_seconds=30)
             await hub.close()
             await store.close()
 
@@ -445,8 +399,8 @@ def test_rate_limit_is_a_token_bucket_and_names_a_dropped_intent(sqlite_url):
     from ramsli.server.hub import RATE_LIMIT
 
     async def go():
-        hub, store = await _hub(sqlite_url)
-        made, t, people = await _table(hub, bot_pace_seconds=30)
+        hub, store = await open_hub(sqlite_url)
+        made, t, people = await seat_table(hub, bot_pace_seconds=30)
         c = people[0][1]
         c._tokens, c._last = 0.0, 1000.0  # an empty bucket at a fixed clock (no timing in the test)
         assert c.flooding(1000.0)
@@ -454,13 +408,13 @@ def test_rate_limit_is_a_token_bucket_and_names_a_dropped_intent(sqlite_url):
         assert c.flooding(1000.0 + 1.0 / RATE_LIMIT + 2e-6)
         assert not any(c.flooding(2000.0) for _ in range(RATE_LIMIT))  # a full bucket: a burst passes
         assert c.flooding(2000.0)
-        before = _state(t)
+        before = table_state(t)
         c._tokens = 0.0
         c._last = float("inf")  # the clock of the next message is before it: no refill
         await hub.receive(c, json.dumps({"type": "act", "action": "p1 in", "seq": t.seq}))
         err = c.sent[-1]
         assert err["code"] == "rate_limited" and err["action"] == "p1 in" and err["intent_seq"] == t.seq
-        assert "p1 in" in err["message"] and "{" not in err["message"] and _state(t) == before
+        assert "p1 in" in err["message"] and "{" not in err["message"] and table_state(t) == before
         await hub.close()
         await store.close()
 
@@ -511,7 +465,7 @@ def test_R2_2_distinct_and_emoji_names_still_work():
 
 def test_server_refuses_invisible_look_alike_and_bot_imitating_names(sqlite_url):
     async def go():
-        hub, store = await _hub(sqlite_url)
+        hub, store = await open_hub(sqlite_url)
         seats = [{"kind": "human"}, {"kind": "human"}, {"kind": "human"}, {"kind": "bot", "bot": "rules"}]
         made = await hub.create_table({"seats": seats, "seed": 1})
         tid = made["table"]
@@ -567,9 +521,9 @@ def test_concurrent_hints_for_one_seat_cost_one_computation(sqlite_url, monkeypa
     monkeypatch.setattr(odds, "estimate", fake_estimate)
 
     async def go():
-        hub, store = await _hub(sqlite_url)
+        hub, store = await open_hub(sqlite_url)
         seats = [{"kind": "human"}] * 3
-        made, t, people = await _table(hub, seats=seats, hint=True)  # the table's stored hint option
+        made, t, people = await seat_table(hub, seats=seats, hint=True)  # the table's stored hint option
         app = create_app(sqlite_url)
         app.state.hub = hub
         me = t.session.hand.to_act

@@ -11,62 +11,10 @@ from __future__ import annotations
 
 import asyncio
 import json
-import urllib.request
 
 import pytest
-from conftest import WSPlayer, cards_in, known_cards  # noqa: F401
 
-from ramsli import Action, Rules, Session
-from ramsli.cards import Card
-
-
-def _post(base: str, path: str, body: dict) -> tuple[int, dict]:
-    req = urllib.request.Request(
-        base + path, data=json.dumps(body).encode(), method="POST", headers={"Content-Type": "application/json"}
-    )
-    try:
-        with urllib.request.urlopen(req, timeout=10) as r:
-            return r.status, json.loads(r.read())
-    except urllib.error.HTTPError as e:
-        return e.code, json.loads(e.read())
-
-
-def _get(base: str, path: str) -> tuple[int, bytes]:
-    try:
-        with urllib.request.urlopen(base + path, timeout=10) as r:
-            return r.status, r.read()
-    except urllib.error.HTTPError as e:
-        return e.code, e.read()
-
-
-def _stable(view: dict) -> dict:
-    """A view without the connection-dependent flags (who is connected right now)."""
-    v = json.loads(json.dumps(view))
-    for s in v["seats"]:
-        s.pop("away")
-        s.pop("bot_playing")
-    return v
-
-
-async def _engine_replay(url: str, table: str) -> Session:
-    """Replay the stored deals and actions with the engine alone (no server code but the store)."""
-    from ramsli.server.storage import EventStore
-
-    store = await EventStore.open(url)
-    try:
-        row = next(r for r in await store.load() if r["id"] == table)
-    finally:
-        await store.close()
-    rules = Rules.from_dict(row["spec"]["rules"])
-    session = None
-    for _seq, kind, data in row["events"]:
-        if kind == "start":
-            session = Session(rules, data["names"], dealer=data["dealer"])
-        elif kind == "deal":
-            session.start_hand(deck=[Card.parse(c) for c in data["deck"]], cut=data["cut"])
-        elif kind == "act":
-            session.apply(Action.parse(data["action"]))
-    return session
+from helpers import WSPlayer, engine_replay, http_get, post_json, stable_view
 
 
 def _human_choice(view: dict) -> str:
@@ -114,7 +62,7 @@ def test_two_people_three_bots_session_survives_sigkill(db_url, server_factory):
     server = server_factory(url)
 
     async def run():
-        status, made = _post(
+        status, made = post_json(
             server.http,
             "/api/tables",
             {
@@ -135,14 +83,16 @@ def test_two_people_three_bots_session_survives_sigkill(db_url, server_factory):
         assert status == 201, made
         table = made["table"]
         for i, name in ((0, "Ann"), (2, "Bo")):
-            st, sat = _post(server.http, f"/api/tables/{table}/sit", {"token": made["seats"][i]["token"], "name": name})
+            st, sat = post_json(
+                server.http, f"/api/tables/{table}/sit", {"token": made["seats"][i]["token"], "name": name}
+            )
             assert st == 200 and sat["seat"] == f"p{i + 1}", sat
             made["seats"][i]["token"] = sat["token"]  # the personal token acts from now on
         ann = await WSPlayer(server.ws, table, made["seats"][0]["token"]).start()
         bo = await WSPlayer(server.ws, table, made["seats"][2]["token"], lang="de").start()
         spec_token = made["spectate"].rsplit("/", 1)[1]
         watcher = await WSPlayer(server.ws, table, spec_token).start()
-        st, started = _post(server.http, f"/api/tables/{table}/start", {"creator_token": made["creator_token"]})
+        st, started = post_json(server.http, f"/api/tables/{table}/start", {"creator_token": made["creator_token"]})
         assert st == 200 and started["status"] == "playing"
         players = [ann, bo]
         bank = 5 * 30
@@ -152,14 +102,14 @@ def test_two_people_three_bots_session_survives_sigkill(db_url, server_factory):
             seq = max(p.view["seq"] for p in players + [watcher])
             for p in players + [watcher]:
                 await p.wait(lambda p=p, seq=seq: p.view["seq"] == seq)
-            before = [_stable(p.view) for p in players + [watcher]]
+            before = [stable_view(p.view) for p in players + [watcher]]
             assert sum(s["stack"] for s in before[0]["seats"]) + before[0]["hand"]["pot"] == bank  # R3.4
             seen = [len(p.views) for p in players + [watcher]]
             server.kill()
             server.start()
             for p, n in zip(players + [watcher], seen):
                 await p.wait(lambda p=p, n=n: len(p.views) > n)  # reconnected by itself: the whole view
-            after = [_stable(p.views[n]) for p, n in zip(players + [watcher], seen)]
+            after = [stable_view(p.views[n]) for p, n in zip(players + [watcher], seen)]
             assert after == before, point.__name__  # same cards, same actions, same counters, same seq
         await _play_until(players, lambda v: v["status"] == "over", timeout=120)
         for p in players + [watcher]:
@@ -175,14 +125,14 @@ def test_two_people_three_bots_session_survives_sigkill(db_url, server_factory):
         ]  # friendly bot names (fresh-user finding c)
         stacks = [s["stack"] for s in final["seats"]]
         assert sum(stacks) + final["ledger"][-1]["pot_after"] == bank  # R3.4 across three restarts
-        session = await _engine_replay(url, table)
+        session = await engine_replay(url, table)
         assert session.is_over and session.end_reason == "hands"
         assert stacks == session.stacks and final["ledger"][-1]["stacks_after"] == session.stacks
         assert [e["stacks_after"] for e in final["ledger"]] == [list(e.stacks_after) for e in session.results]
         # a spectator never saw a card beyond the turn-up, the jokers aside and the played cards
         assert all(v["your_cards"] == [] and v["legal"] == [] for v in watcher.views)
         # the hand history download hides the folded hands and the cut (R7, D-16)
-        st, body = _get(server.http, f"/api/tables/{table}/hands/1.toml?token={spec_token}")
+        st, body = http_get(server.http, f"/api/tables/{table}/hands/1.toml?token={spec_token}")
         assert st == 200
         text = body.decode()
         assert "cut =" not in text
@@ -191,7 +141,7 @@ def test_two_people_three_bots_session_survives_sigkill(db_url, server_factory):
         for s in first.seated:
             line = next(ln for ln in text.splitlines() if ln.startswith(f"p{s + 1} = "))
             assert ("??" in line) == (s not in played), line
-        st, _ = _get(server.http, f"/api/tables/{table}/hands/1.toml?token=nope")
+        st, _ = http_get(server.http, f"/api/tables/{table}/hands/1.toml?token=nope")
         assert st == 403
         for p in players + [watcher]:
             await p.close()
@@ -203,7 +153,7 @@ def test_hostile_input_over_real_websockets(sqlite_url, server_factory):
     import websockets
 
     server = server_factory(sqlite_url)
-    status, made = _post(
+    status, made = post_json(
         server.http,
         "/api/tables",
         {"seats": [{"kind": "human"}, {"kind": "human"}, {"kind": "human"}], "seed": 4, "bot_pace_seconds": 0},
@@ -211,29 +161,32 @@ def test_hostile_input_over_real_websockets(sqlite_url, server_factory):
     assert status == 201
     table = made["table"]
     for i, name in enumerate(["Ann", "Bo", "Cy"]):  # three people: nobody moves but them
-        st, sat = _post(server.http, f"/api/tables/{table}/sit", {"token": made["seats"][i]["token"], "name": name})
+        st, sat = post_json(server.http, f"/api/tables/{table}/sit", {"token": made["seats"][i]["token"], "name": name})
         assert st == 200
         if i == 0:
             token = sat["token"]  # the personal token acts from now on
-    assert _post(server.http, f"/api/tables/{table}/sit", {"token": "forged", "name": "Eve"})[0] == 403
-    assert _post(server.http, f"/api/tables/{table}/start", {"creator_token": "forged"})[0] == 403
-    st, bad = _post(server.http, "/api/tables", {"seats": [{"kind": "human"}] * 3, "rules": ["bete=lots"]})
+    assert post_json(server.http, f"/api/tables/{table}/sit", {"token": "forged", "name": "Eve"})[0] == 403
+    assert post_json(server.http, f"/api/tables/{table}/start", {"creator_token": "forged"})[0] == 403
+    st, bad = post_json(server.http, "/api/tables", {"seats": [{"kind": "human"}] * 3, "rules": ["bete=lots"]})
     assert st == 422 and bad["error"] == "bad_spec" and "bete" in bad["message"]
-    assert _post(server.http, f"/api/tables/{table}/start", {"creator_token": made["creator_token"]})[0] == 200
-    st, page = _get(server.http, "/")
+    assert post_json(server.http, f"/api/tables/{table}/start", {"creator_token": made["creator_token"]})[0] == 200
+    st, page = http_get(server.http, "/")
     assert st == 200 and b"lobby.js" in page  # the browser lobby (issue 11)
-    st, listing = _get(server.http, "/api/tables")
+    st, listing = http_get(server.http, "/api/tables")
     assert st == 200 and table.encode() in listing
     for secret in (made["creator_token"], token):  # no seat or creator token listed
         assert secret.encode() not in page and secret.encode() not in listing
-    assert _get(server.http, f"/t/{table}/s/{token}")[0] == 200 and _get(server.http, f"/t/{table}/s/forged")[0] == 403
+    assert (
+        http_get(server.http, f"/t/{table}/s/{token}")[0] == 200
+        and http_get(server.http, f"/t/{table}/s/forged")[0] == 403
+    )
     url = f"{server.ws}/ws/{table}"
 
     async def recv(ws):
         return json.loads(await asyncio.wait_for(ws.recv(), 10))
 
     async def run():
-        seq0 = json.loads(_get(server.http, f"/api/tables/{table}")[1])["seq"]
+        seq0 = json.loads(http_get(server.http, f"/api/tables/{table}")[1])["seq"]
         async with websockets.connect(url) as ws:
             await ws.send("{bad")
             assert (await recv(ws))["code"] == "bad_json"
@@ -265,7 +218,7 @@ def test_hostile_input_over_real_websockets(sqlite_url, server_factory):
             while True:
                 await recv(second)
         assert second.close_code == 1009
-        info = json.loads(_get(server.http, f"/api/tables/{table}")[1])
+        info = json.loads(http_get(server.http, f"/api/tables/{table}")[1])
         assert info["seq"] == seq0 == 5  # 3 sits, start, deal: nothing of this changed the table
 
     asyncio.run(run())

@@ -19,13 +19,14 @@ import random
 import tempfile
 from pathlib import Path
 
-from conftest import FORBIDDEN_KEYS, cards_in, keys_in, known_cards
 from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 
 from ramsli.history import HandHistory
 from ramsli.server.hub import Conn, Hub
 from ramsli.server.storage import EventStore
+
+from helpers import FORBIDDEN_KEYS, cards_in, keys_in, known_cards
 
 
 class CheckingConn(Conn):

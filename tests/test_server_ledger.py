@@ -6,22 +6,10 @@ from __future__ import annotations
 
 import csv
 import io
-import json
-import urllib.error
-import urllib.request
 
 import pytest
 
-
-def call(sp, method: str, path: str, body=None):
-    data = None if body is None else json.dumps(body).encode()
-    req = urllib.request.Request(sp.http + path, data=data, method=method, headers={"Content-Type": "application/json"})
-    try:
-        with urllib.request.urlopen(req, timeout=10) as r:
-            raw = r.read()
-            return r.status, (json.loads(raw) if r.headers.get_content_type() == "application/json" else raw.decode())
-    except urllib.error.HTTPError as e:
-        return e.code, json.loads(e.read())
+from helpers import http_json
 
 
 @pytest.fixture
@@ -30,8 +18,8 @@ def server(server_factory, sqlite_url):
 
 
 def test_a_ledger_books_refuses_edits_and_survives_a_restart(server, server_factory):
-    st, made = call(
-        server,
+    st, made = http_json(
+        server.http,
         "POST",
         "/api/ledgers",
         {"names": ["Ann", "Bo", "Cy"], "preset": "general-rams", "first_dealer": 2, "cents": True},
@@ -40,9 +28,9 @@ def test_a_ledger_books_refuses_edits_and_survives_a_restart(server, server_fact
     lid, tok = made["ledger"], made["token"]
     follow = made["follow"].rsplit("/", 1)[1]
     hands = f"/api/ledgers/{lid}/hands?token={tok}"
-    st, s = call(server, "POST", hands, {"active": [0, 1], "tricks": {"0": 3, "1": 2}})
+    st, s = http_json(server.http, "POST", hands, {"active": [0, 1], "tricks": {"0": 3, "1": 2}})
     assert st == 200 and s["stacks"] == [22, 19, 19] and s["dealer"] == 0  # R5.1, R3.2
-    st, s = call(server, "POST", hands, {"active": [0, 1, 2], "tricks": {"0": 5}, "general_rams": 0})
+    st, s = http_json(server.http, "POST", hands, {"active": [0, 1, 2], "tricks": {"0": 5}, "general_rams": 0})
     assert st == 200 and s["hands"][1]["settlement"]["general_rams"] == {"seat": "Ann", "made": True}  # R5.6
     # refused with the rule, nothing stored (R4.9, R4.7)
     for bad, rule in [
@@ -50,35 +38,35 @@ def test_a_ledger_books_refuses_edits_and_survives_a_restart(server, server_fact
         ({"active": [0, 1], "tricks": {"0": 3, "1": 2}, "general_rams": 2}, "R4.7"),
         ({"active": [0, "x"]}, "R4.5"),
     ]:
-        st, err = call(server, "POST", hands, bad)
+        st, err = http_json(server.http, "POST", hands, bad)
         assert st == 422 and err["error"] == "refused" and err["rule"] == rule, err
-    st, again = call(server, "GET", f"/api/ledgers/{lid}?token={follow}")
+    st, again = http_json(server.http, "GET", f"/api/ledgers/{lid}?token={follow}")
     assert len(again["hands"]) == 2 and again["stacks"] == s["stacks"] and again["keeper"] is False
     # the follow link is read-only
-    st, err = call(
-        server, "POST", f"/api/ledgers/{lid}/hands?token={follow}", {"active": [0, 1], "tricks": {"0": 3, "1": 2}}
+    st, err = http_json(
+        server.http, "POST", f"/api/ledgers/{lid}/hands?token={follow}", {"active": [0, 1], "tricks": {"0": 3, "1": 2}}
     )
     assert st == 403
     # an edit of hand 1 settles hand 2 again (R3.4)
-    st, e = call(
-        server, "PUT", f"/api/ledgers/{lid}/hands/1?token={tok}", {"active": [0, 1], "tricks": {"0": 2, "1": 3}}
+    st, e = http_json(
+        server.http, "PUT", f"/api/ledgers/{lid}/hands/1?token={tok}", {"active": [0, 1], "tricks": {"0": 2, "1": 3}}
     )
     assert st == 200 and e["hands"][0]["edited"] and e["stacks"] != s["stacks"]
     assert sum(e["stacks"]) + e["pot"] == 60 and len(e["edits"]) == 1
-    st, sheet = call(server, "GET", f"/api/ledgers/{lid}/ledger.csv?token={follow}")
+    st, sheet = http_json(server.http, "GET", f"/api/ledgers/{lid}/ledger.csv?token={follow}")
     rows = list(csv.reader(io.StringIO(sheet)))
     assert rows[0][:5] == ["hand", "dealer", "Ann in", "Ann tricks", "Ann stack"]
     assert rows[2][0] == "1" and rows[2][-1] == "edited" and rows[3][0] == "2"
     before = e
     server.kill()  # SIGKILL: nothing but the database is left
     sp = server_factory(server.database)
-    st, after = call(sp, "GET", f"/api/ledgers/{lid}?token={tok}")
+    st, after = http_json(sp.http, "GET", f"/api/ledgers/{lid}?token={tok}")
     assert st == 200 and after == before  # same hands, same counters, the edit kept
-    st, done = call(sp, "POST", f"/api/ledgers/{lid}/end?token={tok}")
+    st, done = http_json(sp.http, "POST", f"/api/ledgers/{lid}/end?token={tok}")
     assert st == 200 and done["over"] and done["standings"][0]["winner"]  # R3.7
-    st, err = call(sp, "GET", f"/api/ledgers/{lid}?token=nope")
+    st, err = http_json(sp.http, "GET", f"/api/ledgers/{lid}?token=nope")
     assert st == 403
-    st, tables = call(sp, "GET", "/api/tables")
+    st, tables = http_json(sp.http, "GET", "/api/tables")
     assert st == 200  # the card tables still restore beside the ledger
 
 
@@ -90,5 +78,5 @@ def test_a_bad_ledger_spec_is_refused(server):
         {"names": ["A", "B"], "options": {"bete": -3}},
         {"names": ["A", "B"], "first_dealer": 5},
     ]:
-        st, err = call(server, "POST", "/api/ledgers", body)
+        st, err = http_json(server.http, "POST", "/api/ledgers", body)
         assert st == 400 and err["error"] == "bad_spec", (body, err)

@@ -14,61 +14,25 @@ import secrets
 
 import pytest
 
-from ramsli.server.hub import MAX_MESSAGE, RATE_LIMIT, Conn, Hub, SpecError
-from ramsli.server.storage import EventStore
+from ramsli.server.hub import MAX_MESSAGE, RATE_LIMIT, Conn, SpecError
 from ramsli.server.table import TableError
 
-SEATS3 = [{"kind": "human"}, {"kind": "human"}, {"kind": "bot", "bot": "rules"}]
+from helpers import SEATS3, last_view, open_hub, seat_table, table_state
 
-
-def run(coro):
-    return asyncio.run(coro)
-
-
-async def _hub(url, allow_test_seeds=True):
-    store = await EventStore.open(url)
-    return Hub(store, allow_test_seeds=allow_test_seeds), store
+run = asyncio.run
 
 
 async def _table(hub, seats=SEATS3, start=True, **opts):
-    body = {
-        "rules": opts.pop("rules", ["end=hands:3"]),
-        "seats": seats,
-        "bot_pace_seconds": 0,
-        "hand_pause_seconds": 0,
-        "seed": opts.pop("seed", 3),
-        **opts,
-    }
-    made = await hub.create_table(body)
-    tid = made["table"]
-    conns = []
-    for i, s in enumerate(made["seats"]):
-        if s["kind"] == "human":
-            s["token"] = (await hub.sit(tid, s["token"], f"P{i + 1}"))["token"]  # the personal token acts now
-            c = Conn()
-            await hub.receive(c, json.dumps({"type": "hello", "token": s["token"]}), tid)
-            conns.append(c)
-    if start:
-        await hub.start(tid, made["creator_token"])
-    return made, hub.tables[tid], conns
-
-
-def _state(t):
-    s = t.session
-    return (
-        t.seq,
-        t.status,
-        None if s is None or s.hand is None else s.hand.fingerprint(),
-        None if s is None else (tuple(s.stacks), s.pot, len(s.results)),
-    )
+    """:func:`helpers.seat_table` with every human seat; ``made``'s seat tokens become the personal
+    tokens, and the connections come as a list in seat order."""
+    made, t, people = await seat_table(hub, seats, start=start, **opts)
+    for i, (personal, _) in people.items():
+        made["seats"][i]["token"] = personal  # the personal token acts now
+    return made, t, [c for _, c in people.values()]
 
 
 async def _events(store, tid):
     return next(r["events"] for r in await store.load() if r["id"] == tid)
-
-
-def _last_view(conn):
-    return [m for m in conn.sent if m["type"] == "view"][-1]
 
 
 async def _until_human_turn(t, conns, timeout=10.0):
@@ -77,7 +41,7 @@ async def _until_human_turn(t, conns, timeout=10.0):
     end = loop.time() + timeout
     while loop.time() < end:
         for c in conns:
-            v = _last_view(c)
+            v = last_view(c)
             if v["legal"] and v["seq"] == t.seq:
                 return c
         await asyncio.sleep(0.005)
@@ -86,13 +50,13 @@ async def _until_human_turn(t, conns, timeout=10.0):
 
 def test_hostile_input_is_refused_with_its_reason_and_changes_nothing(sqlite_url):
     async def go():
-        hub, store = await _hub(sqlite_url)
+        hub, store = await open_hub(sqlite_url)
         made, t, conns = await _table(hub)
         c = await _until_human_turn(t, conns)
         me = c.seat.index
-        before = _state(t)
+        before = table_state(t)
         ev_before = len(await _events(store, t.id))
-        v = _last_view(c)
+        v = last_view(c)
         other = next(x for x in conns if x is not c)
         cases = [
             (c, "{not json", "bad_json"),
@@ -115,7 +79,7 @@ def test_hostile_input_is_refused_with_its_reason_and_changes_nothing(sqlite_url
             errs = [m for m in conn.sent[n:] if m["type"] == "error"]
             assert [e["code"] for e in errs] == [code], (raw[:60], conn.sent[n:])
             assert errs[0]["message"] and errs[0]["message"] != code
-            assert _state(t) == before, code
+            assert table_state(t) == before, code
         # the engine's reason, with the rule id (R4.12); not your turn is R4.5 in the declarations
         ill = [m for m in other.sent if m.get("code") == "illegal"][-1]
         assert ill["rule"].startswith("R4") and "turn" in ill["message"]
@@ -134,7 +98,7 @@ def test_hostile_input_is_refused_with_its_reason_and_changes_nothing(sqlite_url
         nobody = Conn()
         await hub.receive(nobody, json.dumps({"type": "hello", "token": "x"}), "no-such-table")
         assert nobody.sent[-1]["code"] == "no_table" and nobody.closed_with[0] == 4004
-        assert _state(t) == before
+        assert table_state(t) == before
         assert len(await _events(store, t.id)) == ev_before
         # the legal intent on the same view is accepted once; sending it again is stale (never twice)
         intent = json.dumps({"type": "act", "action": v["legal"][0], "seq": v["seq"]})
@@ -153,18 +117,18 @@ def test_hostile_input_is_refused_with_its_reason_and_changes_nothing(sqlite_url
 
 def test_flood_is_rate_limited_and_changes_nothing(sqlite_url):
     async def go():
-        hub, store = await _hub(sqlite_url)
+        hub, store = await open_hub(sqlite_url)
         made, t, conns = await _table(hub)
         c = await _until_human_turn(t, conns)
-        before = _state(t)
-        v = _last_view(c)
+        before = table_state(t)
+        v = last_view(c)
         for _ in range(RATE_LIMIT + 10):
             await hub.receive(c, json.dumps({"type": "ping"}))
         codes = [m.get("code") for m in c.sent if m["type"] == "error"]
         assert 10 <= codes.count("rate_limited") <= 11  # the hello may still count in the window
         assert [m["type"] for m in c.sent].count("pong") >= RATE_LIMIT - 1
         await hub.receive(c, json.dumps({"type": "act", "action": v["legal"][0], "seq": v["seq"]}))
-        assert c.sent[-1]["code"] == "rate_limited" and _state(t) == before
+        assert c.sent[-1]["code"] == "rate_limited" and table_state(t) == before
         await hub.close()
         await store.close()
 
@@ -173,7 +137,7 @@ def test_flood_is_rate_limited_and_changes_nothing(sqlite_url):
 
 def test_newer_connection_wins_the_seat(sqlite_url):
     async def go():
-        hub, store = await _hub(sqlite_url)
+        hub, store = await open_hub(sqlite_url)
         made, t, conns = await _table(hub)
         c = await _until_human_turn(t, conns)
         token = made["seats"][c.seat.index]["token"]
@@ -181,14 +145,14 @@ def test_newer_connection_wins_the_seat(sqlite_url):
         await hub.receive(newer, json.dumps({"type": "hello", "token": token, "lang": "nl"}), t.id)
         assert c.sent[-1]["code"] == "replaced" and c.closed_with == (4001, "replaced")
         assert newer.sent[0] == {"type": "welcome", "table": t.id, "role": "seat", "seat": f"p{c.seat.index + 1}"}
-        before = _state(t)
-        v = _last_view(newer)
+        before = table_state(t)
+        v = last_view(newer)
         await hub.receive(c, json.dumps({"type": "act", "action": v["legal"][0], "seq": v["seq"]}))
-        assert c.sent[-1]["code"] == "replaced" and _state(t) == before
+        assert c.sent[-1]["code"] == "replaced" and table_state(t) == before
         await hub.receive(newer, json.dumps({"type": "act", "action": v["legal"][0], "seq": v["seq"]}))
         assert t.seq == before[0] + 1
         hub.disconnect(c)  # the old transport closing later must not mark the seat away
-        assert not any(s["away"] for s in _last_view(newer)["seats"] if s["taken"])
+        assert not any(s["away"] for s in last_view(newer)["seats"] if s["taken"])
         await hub.close()
         await store.close()
 
@@ -198,7 +162,7 @@ def test_newer_connection_wins_the_seat(sqlite_url):
 @pytest.mark.parametrize("lang,word", [("de", "Platz"), ("nl", "plaats"), ("it", "posto"), ("en", "seat")])
 def test_refusals_speak_the_players_language(sqlite_url, lang, word):
     async def go():
-        hub, store = await _hub(sqlite_url)
+        hub, store = await open_hub(sqlite_url)
         made, t, conns = await _table(hub)
         c = await _until_human_turn(t, conns)
         token = made["seats"][c.seat.index]["token"]
@@ -215,7 +179,7 @@ def test_refusals_speak_the_players_language(sqlite_url, lang, word):
 
 def test_before_the_start_and_table_requests(sqlite_url):
     async def go():
-        hub, store = await _hub(sqlite_url, allow_test_seeds=False)
+        hub, store = await open_hub(sqlite_url, allow_test_seeds=False)
         with pytest.raises(SpecError, match="--allow-test-seeds"):
             await hub.create_table({"seats": SEATS3, "seed": 1})
         for body, words in [
@@ -261,7 +225,7 @@ def test_before_the_start_and_table_requests(sqlite_url):
 
 def test_test_seeded_tables_say_so_in_every_view(sqlite_url):
     async def go():
-        hub, store = await _hub(sqlite_url)
+        hub, store = await open_hub(sqlite_url)
         made, t, conns = await _table(hub, seed=99)
         await _until_human_turn(t, conns)
         views = [m for c in conns for m in c.sent if m["type"] == "view"]
@@ -274,7 +238,7 @@ def test_test_seeded_tables_say_so_in_every_view(sqlite_url):
 
 def test_a_person_takes_over_a_bot_seat_between_hands(sqlite_url):
     async def go():
-        hub, store = await _hub(sqlite_url)
+        hub, store = await open_hub(sqlite_url)
         made, t, conns = await _table(hub, rules=["end=hands:2"])
         bot_token = made["seats"][2]["token"]
         n_hand = t.session.hands_played
@@ -286,13 +250,13 @@ def test_a_person_takes_over_a_bot_seat_between_hands(sqlite_url):
         # play the hand out with the humans; the bot still plays p3 in this hand
         while t.session.hands_played == n_hand:
             c = await _until_human_turn(t, conns)
-            v = _last_view(c)
+            v = last_view(c)
             await hub.receive(c, json.dumps({"type": "act", "action": v["legal"][-1], "seq": v["seq"]}))
         for _ in range(200):
             if t.session.hand is not None or t.status == "over":
                 break
             await asyncio.sleep(0.01)
-        v = _last_view(cy)
+        v = last_view(cy)
         p3 = v["seats"][2]
         assert (p3["name"], p3["kind"], p3["taken"]) == ("Cy", "human", True)
         await hub.close()
@@ -303,14 +267,14 @@ def test_a_person_takes_over_a_bot_seat_between_hands(sqlite_url):
 
 def test_grace_period_then_a_bot_plays_the_away_seat_until_the_player_returns(sqlite_url):
     async def go():
-        hub, store = await _hub(sqlite_url)
+        hub, store = await open_hub(sqlite_url)
         made, t, conns = await _table(hub, grace_seconds=0.2)
         c = await _until_human_turn(t, conns)
         seat = c.seat.index
         seq = t.seq
         hub.disconnect(c)
         other = next(x for x in conns if x is not c)
-        assert _last_view(other)["seats"][seat]["away"] is True
+        assert last_view(other)["seats"][seat]["away"] is True
         for _ in range(300):
             if t.seq > seq:
                 break
@@ -320,7 +284,7 @@ def test_grace_period_then_a_bot_plays_the_away_seat_until_the_player_returns(sq
         assert evs[seq][2]["by"] == "proxy" and evs[seq][2]["action"].startswith(f"p{seat + 1} ")
         back = Conn()
         await hub.receive(back, json.dumps({"type": "hello", "token": made["seats"][seat]["token"]}), t.id)
-        v = _last_view(back)
+        v = last_view(back)
         assert v["seats"][seat]["away"] is False and v["seats"][seat]["bot_playing"] is False
         assert v["seq"] == t.seq  # the whole current view on reconnect
         await hub.close()
@@ -334,7 +298,7 @@ def test_a_person_who_sat_down_but_never_connected_is_played_by_a_bot_after_the_
     away from the start, so after the grace period a bot plays it (issue 10, item 7)."""
 
     async def go():
-        hub, store = await _hub(sqlite_url)
+        hub, store = await open_hub(sqlite_url)
         made = await hub.create_table(
             {
                 "rules": ["end=hands:1"],
@@ -366,7 +330,7 @@ def test_a_person_who_sat_down_but_never_connected_is_played_by_a_bot_after_the_
 
 def test_turn_timer_lets_a_bot_move_for_a_slow_player(sqlite_url):
     async def go():
-        hub, store = await _hub(sqlite_url)
+        hub, store = await open_hub(sqlite_url)
         made, t, conns = await _table(hub, turn_seconds=1)
         c = await _until_human_turn(t, conns)
         seq = t.seq

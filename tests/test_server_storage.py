@@ -19,13 +19,7 @@ from ramsli.server.hub import Conn, Hub, SpecError
 from ramsli.server.storage import EventStore, StoreError
 from ramsli.server.table import TableError
 
-
-def _stable(view):
-    v = json.loads(json.dumps(view))
-    for s in v["seats"]:
-        s.pop("away")
-        s.pop("bot_playing")
-    return v
+from helpers import stable_view
 
 
 def test_every_point_of_a_session_restores_exactly(db_url):
@@ -50,7 +44,7 @@ def test_every_point_of_a_session_restores_exactly(db_url):
         checked = 0
         while True:
             t = hub.tables[tid]
-            views = [_stable(t.view(i)) for i in range(4)] + [_stable(t.view(None))]
+            views = [stable_view(t.view(i)) for i in range(4)] + [stable_view(t.view(None))]
             fp = t.session.hand.fingerprint() if t.session.hand is not None else None
             seq, ledger = t.seq, [(e.number, e.stacks_after, e.pot_after) for e in t.session.results]
             await store.close()
@@ -60,7 +54,7 @@ def test_every_point_of_a_session_restores_exactly(db_url):
             await hub.close()
             r = hub.tables[tid]
             assert r.seq == seq
-            assert [_stable(r.view(i)) for i in range(4)] + [_stable(r.view(None))] == views
+            assert [stable_view(r.view(i)) for i in range(4)] + [stable_view(r.view(None))] == views
             assert (r.session.hand.fingerprint() if r.session.hand is not None else None) == fp
             assert [(e.number, e.stacks_after, e.pot_after) for e in r.session.results] == ledger
             assert r.session.total() == r.session.bank == 32  # R3.4

@@ -6,12 +6,13 @@ from __future__ import annotations
 import random
 
 import pytest
-from conftest import SWEEP, SWEEP_PLAY, TIE, TIE_PLAY, cards
 
 from ramsli.cards import Card, make_deck
 from ramsli.errors import SessionError
 from ramsli.rules import Rules
 from ramsli.session import Session, first_dealer_cut
+
+from helpers import SWEEP, SWEEP_PLAY, TIE, TIE_PLAY, cards
 
 NAMES = ["Ann", "Bo", "Cy", "Di", "Ed", "Fay"]
 

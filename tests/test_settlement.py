@@ -8,11 +8,12 @@ SWEEP: p2 takes all five tricks, p3 and p1 none. TIE: p2 2, p3 2, p1 1.
 from __future__ import annotations
 
 import pytest
-from conftest import SWEEP, SWEEP_PLAY, TIE, TIE_PLAY, make_hand, play
 
 from ramsli.hand import Hand
 from ramsli.rules import Rules
 from ramsli.settlement import settle
+
+from helpers import SWEEP, SWEEP_PLAY, TIE, TIE_PLAY, make_hand, play
 
 
 def sweep(rules: Rules, before_play: str = "p2 in; p3 in; p1 in", **kw) -> Hand:

@@ -8,7 +8,6 @@ keeps that table true.
 from __future__ import annotations
 
 import re
-from pathlib import Path
 
 import pytest
 
@@ -18,7 +17,8 @@ from ramsli.bots.tips import TipsBot, choose_play
 from ramsli.cards import make_deck
 from ramsli.hand import Phase
 
-ROOT = Path(__file__).resolve().parents[1]
+from helpers import ROOT
+
 #: the lines of the seven tips in ``seeds/rules-en.txt`` ("Tips and Strategy"; the same lines in de, nl, it)
 TIP_LINES = range(66, 73)
 

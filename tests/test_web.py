@@ -20,28 +20,17 @@ import asyncio
 import json
 import os
 import re
-import socket
-import subprocess
-import sys
 import time
-import urllib.error
-import urllib.request
 from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parent.parent
-CARD = re.compile(r"^(?:[2-9TJQKA][SHDC]|X[12])$")
+from helpers import ROOT, ServerProcess, cards_in, engine_replay, http_get, known_cards, post_ok
+
 LAPTOP = {"width": 1280, "height": 800}
 PHONE = {"width": 360, "height": 640}
 #: fast pages: a finished trick stays 0.3 s (the player's setting)
 FAST_SETTINGS = json.dumps({"trickPause": 0.3})
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 @pytest.fixture(scope="module")
@@ -49,67 +38,13 @@ def server(tmp_path_factory):
     """A real ``ramsli serve --allow-test-seeds`` on 127.0.0.1 and a free port; yields (base URL, db URL)."""
     d = tmp_path_factory.mktemp("web")
     db = f"sqlite+aiosqlite:///{d / 'server.sqlite'}"
-    port = _free_port()
-    env = dict(os.environ, PYTHONPATH=str(ROOT / "src") + os.pathsep + os.environ.get("PYTHONPATH", ""))
-    log = open(d / "server.log", "wb")
-    proc = subprocess.Popen(
-        [
-            sys.executable,
-            "-c",
-            "from ramsli.cli import main; main()",
-            "serve",
-            "--host",
-            "127.0.0.1",
-            "--port",
-            str(port),
-            "--database",
-            db,
-            "--allow-test-seeds",
-        ],
-        env=env,
-        stdout=log,
-        stderr=subprocess.STDOUT,
-    )
-    base = f"http://127.0.0.1:{port}"
-    deadline = time.monotonic() + 30
-    while True:
-        if proc.poll() is not None:
-            raise RuntimeError("server exited: " + (d / "server.log").read_text()[-2000:])
-        try:
-            with urllib.request.urlopen(base + "/api/tables", timeout=1):
-                break
-        except OSError:
-            if time.monotonic() > deadline:
-                proc.kill()
-                raise RuntimeError("server did not answer in time") from None
-            time.sleep(0.1)
-    yield base, db
-    proc.terminate()
-    try:
-        proc.wait(10)
-    except subprocess.TimeoutExpired:
-        proc.kill()
-        proc.wait(10)
-
-
-def _post(base: str, path: str, body: dict) -> dict:
-    req = urllib.request.Request(
-        base + path, data=json.dumps(body).encode(), method="POST", headers={"Content-Type": "application/json"}
-    )
-    with urllib.request.urlopen(req, timeout=10) as r:
-        return json.loads(r.read())
-
-
-def _get(base: str, path: str) -> tuple[int, bytes]:
-    try:
-        with urllib.request.urlopen(base + path, timeout=10) as r:
-            return r.status, r.read()
-    except urllib.error.HTTPError as e:
-        return e.code, e.read()
+    sp = ServerProcess(db, d).start()
+    yield sp.http, db
+    sp.stop()
 
 
 def _table(base: str, seats: list[dict], seed: int, rules: list[str], hint: bool = False) -> dict:
-    return _post(
+    return post_ok(
         base,
         "/api/web/tables",
         {
@@ -176,63 +111,12 @@ class Seat:
             self.page_cards.append((int(hand), set(codes)))
 
 
-def _cards_in(msg) -> set[str]:
-    found: set[str] = set()
-
-    def walk(x):
-        if isinstance(x, dict):
-            for k, val in x.items():
-                walk(k)
-                walk(val)
-        elif isinstance(x, list):
-            for val in x:
-                walk(val)
-        elif isinstance(x, str):
-            for tok in x.replace(",", " ").split():
-                if CARD.match(tok):
-                    found.add(tok)
-
-    walk(msg)
-    return found
-
-
-def _known(hand, seat: int | None) -> set[str]:
-    """What ``seat`` (None: a spectator) may know of a finished ``hand`` (R7): turn-up, jokers turned
-    aside, every card played, and its own dealt cards."""
-    known = {str(hand.turn_up)} | {str(c) for c in hand.turned_aside}
-    known |= {str(a.card) for a in hand.history if a.kind == "pl"}
-    if seat is not None:
-        known |= {str(c) for c in hand.dealt[seat] if c is not None}
-    return known
-
-
 def _engine_session(db: str, table: str):
-    """Replay the table's stored deals and actions with the engine alone."""
-    from ramsli import Action, Rules, Session
-    from ramsli.cards import Card
-    from ramsli.server.storage import EventStore
-
-    async def load():
-        store = await EventStore.open(db)
-        try:
-            return next(r for r in await store.load() if r["id"] == table)
-        finally:
-            await store.close()
-
+    """Replay the table's stored deals and actions with the engine alone (:func:`helpers.engine_replay`)."""
     from concurrent.futures import ThreadPoolExecutor
 
     with ThreadPoolExecutor(1) as pool:  # Playwright's sync API keeps an event loop in this thread
-        row = pool.submit(asyncio.run, load()).result()
-    rules = Rules.from_dict(row["spec"]["rules"])
-    session = None
-    for _seq, kind, data in row["events"]:
-        if kind == "start":
-            session = Session(rules, data["names"], dealer=data["dealer"])
-        elif kind == "deal":
-            session.start_hand(deck=[Card.parse(c) for c in data["deck"]], cut=data["cut"])
-        elif kind == "act":
-            session.apply(Action.parse(data["action"]))
-    return session
+        return pool.submit(asyncio.run, engine_replay(db, table)).result()
 
 
 def _click(page, selector: str, **kw) -> bool:
@@ -291,7 +175,7 @@ def test_two_humans_and_three_bots_play_a_session(chromium, server):
         ann.sit("Ann")
         bo.sit("Bo")
         watcher = Seat(watch_ctx, base, made["spectate"])
-        _post(base, f"/api/tables/{tid}/start", {"creator_token": made["creator_token"]})
+        post_ok(base, f"/api/tables/{tid}/start", {"creator_token": made["creator_token"]})
         refused: list[tuple[str, str]] = []
         summaries: dict[int, list[str]] = {}
         reloaded = False
@@ -379,13 +263,13 @@ def test_two_humans_and_three_bots_play_a_session(chromium, server):
             assert who.frames and not who.errors
             for f in who.frames:
                 if f.get("type") != "view" or not f.get("hand"):
-                    assert not _cards_in(f), f
+                    assert not cards_in(f), f
                     continue
                 n = f["hand"]["number"]
-                extra = _cards_in(f) - _known(hands[n], seat)
+                extra = cards_in(f) - known_cards(hands[n], seat)
                 assert not extra, (seat, n, extra)
             for n, codes in who.page_cards:
-                assert codes <= _known(hands[n], seat), (seat, n, codes)
+                assert codes <= known_cards(hands[n], seat), (seat, n, codes)
         assert not [c for n, codes in watcher.page_cards for c in codes]  # a spectator holds no cards
     finally:
         for c in (ann_ctx, bo_ctx, watch_ctx):
@@ -409,7 +293,7 @@ def test_keyboard_only_play_finishes_a_hand(chromium, server):
         me.page.keyboard.type("Kay")
         me.page.keyboard.press("Enter")
         me.page.wait_for_selector(".felt")
-        _post(base, f"/api/tables/{made['table']}/start", {"creator_token": made["creator_token"]})
+        post_ok(base, f"/api/tables/{made['table']}/start", {"creator_token": made["creator_token"]})
         deadline = time.monotonic() + 40
         keys_used = set()
         mid_hand_names: list[str] = []
@@ -501,7 +385,7 @@ def _texts(page) -> list[str]:
 
 def _sit(base: str, made: dict, i: int, name: str) -> None:
     """Sit ``name`` at seat ``i``; from then on the seat's personal token (and its link) plays it."""
-    sat = _post(base, f"/api/tables/{made['table']}/sit", {"token": made["seats"][i]["token"], "name": name})
+    sat = post_ok(base, f"/api/tables/{made['table']}/sit", {"token": made["seats"][i]["token"], "name": name})
     made["seats"][i]["token"] = sat["token"]
     made["seats"][i]["invite"] = f"/t/{made['table']}/s/{sat['token']}"
 
@@ -512,7 +396,7 @@ def _mid_hand(base: str, seed: int = 3) -> dict:
         base, [{"kind": "human"}] + [{"kind": "bot", "bot": "rules"}] * 4, seed=seed, rules=["end=hands:3"], hint=True
     )
     _sit(base, made, 0, "Ann")
-    _post(base, f"/api/tables/{made['table']}/start", {"creator_token": made["creator_token"]})
+    post_ok(base, f"/api/tables/{made['table']}/start", {"creator_token": made["creator_token"]})
     return made
 
 
@@ -600,7 +484,7 @@ def test_screenshots_of_lobby_and_table(chromium, server, tmp_path):
     out.mkdir(parents=True, exist_ok=True)
     made = _table(base, [{"kind": "human"}] + [{"kind": "bot", "bot": "rules"}] * 4, seed=21, rules=["end=hands:5"])
     _sit(base, made, 0, "Ann")
-    _post(base, f"/api/tables/{made['table']}/start", {"creator_token": made["creator_token"]})
+    post_ok(base, f"/api/tables/{made['table']}/start", {"creator_token": made["creator_token"]})
     for name, viewport in (("laptop", LAPTOP), ("phone", PHONE)):
         ctx = _context(chromium, viewport, reduced_motion="reduce")  # no card caught mid-animation
         try:
@@ -651,7 +535,7 @@ def test_lobby_one_click_and_a_table_set_up_in_full(chromium, server):
         assert len(page.query_selector_all(".seat")) == 5
         assert len(page.query_selector_all(".hand-card")) == 5
         tid = page.url.split("/t/")[1].split("/")[0]
-        info = json.loads(_get(base, f"/api/tables/{tid}")[1])
+        info = json.loads(http_get(base, f"/api/tables/{tid}")[1])
         assert info["status"] == "playing" and info["rules"]["preset"] == "traditional"
         assert info["rules"]["options"]["end"] == ["hands:10"]
         # the lobby remembers the table
@@ -679,7 +563,7 @@ def test_lobby_one_click_and_a_table_set_up_in_full(chromium, server):
         page.wait_for_selector(".hand-card")
         friend.wait_for_selector(".hand-card")
         tid2 = page.url.split("/t/")[1].split("/")[0]
-        info = json.loads(_get(base, f"/api/tables/{tid2}")[1])
+        info = json.loads(http_get(base, f"/api/tables/{tid2}")[1])
         assert info["status"] == "playing" and info["rules"]["preset"] == "general-rams"
         assert info["rules"]["options"]["bete"] == "pot" and info["rules"]["options"]["end"] == ["hands:3"]
         assert [s["name"] for s in info["seats"]][:2] == ["Ann", "Bo"]
@@ -698,10 +582,10 @@ def test_pages_ship_no_outside_resources(server):
         text = f.read_text(encoding="utf-8")
         assert not re.search(r"(?:src|href|url)\s*[=(]\s*[\"']?(?:https?:)?//", text), f.name
         assert "@import" not in text and "fonts.googleapis" not in text
-        status, body = _get(base, f"/static/{f.name}")
+        status, body = http_get(base, f"/static/{f.name}")
         assert status == 200 and body == f.read_bytes()
-    assert _get(base, "/static/..%2Fpages.py")[0] == 404
-    status, body = _get(base, "/")
+    assert http_get(base, "/static/..%2Fpages.py")[0] == 404
+    status, body = http_get(base, "/")
     assert status == 200 and b"http://" not in body and b"https://" not in body
 
 
@@ -709,13 +593,13 @@ def test_hint_follows_the_creator(server):
     """The hint is refused where the creator did not allow it, and only for one's own turn to declare."""
     base, _db = server
     off = _table(base, [{"kind": "human"}] + [{"kind": "bot", "bot": "rules"}] * 2, seed=2, rules=["end=hands:1"])
-    status, body = _get(base, f"/api/tables/{off['table']}/hint?token={off['seats'][0]['token']}")
+    status, body = http_get(base, f"/api/tables/{off['table']}/hint?token={off['seats'][0]['token']}")
     assert status == 403 and json.loads(body)["error"] == "hint_off"
     on = _mid_hand(base, seed=6)
-    status, body = _get(base, f"/api/tables/{on['table']}/hint?token=nope")
+    status, body = http_get(base, f"/api/tables/{on['table']}/hint?token=nope")
     assert status == 403 and json.loads(body)["error"] == "bad_token"
     # a bot plays seat p2: no hint for it, whoever is to act
-    status, body = _get(base, f"/api/tables/{on['table']}/hint?token={on['seats'][1]['token']}")
+    status, body = http_get(base, f"/api/tables/{on['table']}/hint?token={on['seats'][1]['token']}")
     assert status == 409 and json.loads(body)["error"] == "no_hint", body
 
 
@@ -776,7 +660,7 @@ def test_general_rams_and_target_questions(chromium, server):
     ctx = _context(chromium)
     try:
         me = Seat(ctx, base, made["seats"][0]["invite"])
-        _post(base, f"/api/tables/{made['table']}/start", {"creator_token": made["creator_token"]})
+        post_ok(base, f"/api/tables/{made['table']}/start", {"creator_token": made["creator_token"]})
         seen: dict[str, list[str]] = {}
         deadline = time.monotonic() + 40
         while not ({"general-rams", "targets"} <= set(seen)) and not me.page.query_selector(".standings"):
@@ -939,11 +823,11 @@ def test_a_name_is_required_and_refusals_speak_the_page_language(chromium, serve
         page = ctx.new_page()
         page.goto(base + "/?lang=de")
         page.fill("#your-name", "  ")
-        before = len(json.loads(_get(base, "/api/tables")[1]))
+        before = len(json.loads(http_get(base, "/api/tables")[1]))
         page.click("#quick")
         page.wait_for_selector(".toast.show")
         assert page.text_content(".toast") == "Bitte gib deinen Namen an."
-        assert len(json.loads(_get(base, "/api/tables")[1])) == before  # no table made, no "You"
+        assert len(json.loads(http_get(base, "/api/tables")[1])) == before  # no table made, no "You"
         page.goto(f"{base}{made['seats'][1]['invite']}?lang=de")
         page.fill("#sit-name", "ann")
         page.click("#sit button[type=submit]")
@@ -992,7 +876,7 @@ def test_the_last_hand_summary_then_standings_and_a_finished_hand_to_read(chromi
         rules=["end=hands:1", "dealer_forced=false"],
     )
     _sit(base, made, 0, "Ann")
-    _post(base, f"/api/tables/{made['table']}/start", {"creator_token": made["creator_token"]})
+    post_ok(base, f"/api/tables/{made['table']}/start", {"creator_token": made["creator_token"]})
     ctx = _context(chromium, {"width": 1280, "height": 680})
     try:
         page = ctx.new_page()
@@ -1012,9 +896,9 @@ def test_the_last_hand_summary_then_standings_and_a_finished_hand_to_read(chromi
             ".dialog .trick-list", "ls => [...ls[0].querySelectorAll('.card')].map(e => e.getAttribute('aria-label'))"
         )
         assert shown == 5 and len(names) == 5
-        status, toml = _get(base, f"/api/tables/{made['table']}/hands/1.toml?token={made['seats'][0]['token']}")
+        status, toml = http_get(base, f"/api/tables/{made['table']}/hands/1.toml?token={made['seats'][0]['token']}")
         assert status == 200 and all(c in toml.decode() for c in dealt)  # her own download shows her cards
-        status, toml = _get(
+        status, toml = http_get(
             base, f"/api/tables/{made['table']}/hands/1.toml?token={made['spectate'].rsplit('/', 1)[1]}"
         )
         assert status == 200 and not any(

@@ -34,6 +34,7 @@ from ramsli.seats import MAX_SEATS, left_of, order_from_dealer, parse_seat, seat
 from ramsli.session import EndReason, HandResult, Session
 from ramsli.settlement import Payment, PaymentReason, Settlement, SettlementKind
 
+#: the version of ramsli, written only here (pyproject.toml and scripts/i18n.py read it)
 __version__ = "0.1.0"
 
 __all__ = [

@@ -1,0 +1,581 @@
+"""What the test files share, besides fixtures (those are in ``conftest.py``).
+
+Import by name: ``from helpers import make_hand, play`` (pytest puts ``tests/`` on ``sys.path``).
+The sections, in order:
+
+- paths of the checkout (``ROOT``, ``SRC``, ``HISTORIES``);
+- engine positions built by hand: :func:`make_hand` (``Hand.from_cards``) and :func:`play` from
+  action strings, so that every expected number in a test can be worked out from RULES.md with
+  pencil and paper; the standard deals ``SWEEP`` and ``TIE``; :func:`play_session`;
+- text: :func:`line_of`;
+- hidden cards (R7, D-16): :func:`cards_in`, :func:`keys_in`, :func:`known_cards`;
+- HTTP against a running server: :func:`http_json`, :func:`post_json`, :func:`post_ok`, :func:`http_get`;
+- processes on 127.0.0.1: :func:`free_port`, :class:`ServerProcess` (a real ``ramsli serve``),
+  :class:`WSPlayer` (one seat's WebSocket client);
+- the table server in-process: ``SEATS3``, :func:`open_hub`, :func:`seat_table`, :func:`table_state`,
+  :func:`last_view`, :func:`stable_view`, :func:`engine_replay`;
+- the terminal's save folder: :func:`saved_session`;
+- the services the CI machine provides (PostgreSQL, Chromium): :func:`postgres_base`,
+  :func:`pg_admin`, :func:`chromium_path`.
+
+The invariant checks (R3.4 conservation, every card in one place, a legal action always exists,
+R7 hidden cards) live in :mod:`ramsli.testing` so that the soak script ``bench/soak.py`` and the
+property tests check exactly the same things; no test imports from ``bench/``.
+
+Heavy or optional packages (the server, websockets, asyncpg, Playwright) are imported inside the
+functions that need them, so that an engine test does not load them.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import random
+import re
+import socket
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
+from collections.abc import Iterable, Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from ramsli.cards import Card, parse_cards
+from ramsli.hand import Hand
+from ramsli.rules import Rules
+from ramsli.session import Session
+
+# --- paths ---------------------------------------------------------------------------------------
+
+#: the checkout (the folder holding ``pyproject.toml``)
+ROOT = Path(__file__).resolve().parent.parent
+#: the source folder put on ``PYTHONPATH`` of the subprocesses the tests start
+SRC = ROOT / "src"
+#: the hand and session histories of ``tests/data`` (R6)
+HISTORIES = ROOT / "tests" / "data" / "histories"
+
+
+# --- engine positions ----------------------------------------------------------------------------
+
+
+def cards(text: str) -> list[Card]:
+    """``"AS KS 9H"`` -> list of cards (R1.6)."""
+    return parse_cards(text)
+
+
+def make_hand(
+    rules: Rules,
+    deal: Mapping[str, str],
+    turn_up: str,
+    dealer: str = "p1",
+    stacks: Iterable[int] | None = None,
+    pot: int = 0,
+    aside: str = "",
+    seated: Iterable[int] | None = None,
+) -> Hand:
+    """A hand with the given cards (``{"p1": "AC KC QC JC TC", ...}``) via ``Hand.from_cards``.
+
+    The number of seats is the highest ``pN`` named in ``deal`` (or ``len(stacks)``);
+    seats not named get no cards. Stacks default to 20 each (D-5), before the ante.
+    """
+    stacks = list(stacks) if stacks is not None else None
+    n = max(int(k[1:]) for k in deal)
+    if stacks is not None:
+        n = max(n, len(stacks))
+    else:
+        stacks = [20] * n
+    hands = [cards(deal.get(f"p{i + 1}", "")) for i in range(n)]
+    return Hand.from_cards(
+        rules, stacks, int(dealer[1:]) - 1, hands, Card.parse(turn_up), cards(aside), pot=pot, seated=seated
+    )
+
+
+def play(hand: Hand, actions: str) -> Hand:
+    """Apply actions given as text separated by ``;`` or newlines, e.g. ``"p2 in; p3 out"``."""
+    for a in actions.replace("\n", ";").split(";"):
+        a = a.strip()
+        if a:
+            hand.apply(a)
+    return hand
+
+
+def strs(items) -> list[str]:
+    """``[str(x) for x in items]``."""
+    return [str(x) for x in items]
+
+
+# standard deals (3 seats, dealer p1, so the order is p2, p3, p1; trump ♥ by 7H)
+
+#: p2 holds five spades and takes every trick; nobody holds a heart (trump).
+SWEEP = {"p2": "AS KS QS JS TS", "p3": "AD KD QD JD TD", "p1": "AC KC QC JC TC"}
+#: the five tricks of SWEEP, p2 leading every trick.
+SWEEP_PLAY = """
+p2 pl AS; p3 pl TD; p1 pl TC
+p2 pl KS; p3 pl JD; p1 pl JC
+p2 pl QS; p3 pl QD; p1 pl QC
+p2 pl JS; p3 pl KD; p1 pl KC
+p2 pl TS; p3 pl AD; p1 pl AC
+"""
+
+#: a deal that ends 2-2-1 in tricks: p2 2, p3 2, p1 1 (trump ♥, nobody holds a heart).
+TIE = {"p2": "AS KS 7C 8C 9C", "p3": "7S 9S AC AD 8D", "p1": "8S TS KC 7D KD"}
+TIE_PLAY = """
+p2 pl AS; p3 pl 7S; p1 pl 8S
+p2 pl KS; p3 pl 9S; p1 pl TS
+p2 pl 7C; p3 pl AC; p1 pl KC
+p3 pl AD; p1 pl 7D; p2 pl 8C
+p3 pl 8D; p1 pl KD; p2 pl 9C
+"""
+
+
+def play_session(seed: int, names: Sequence[str] = ("Anna", "Bruno", "Clara", "Dirk"), **opts) -> Session:
+    """A whole session under ``Rules(**opts)``, every action drawn from the legal ones by ``seed``."""
+    s = Session(Rules(**opts), list(names), seed=seed)
+    rng = random.Random(seed)
+    while not s.is_over:
+        h = s.start_hand()
+        while not h.is_over:
+            legal = h.legal_actions()
+            s.apply(legal[rng.randrange(len(legal))])
+    return s
+
+
+# --- text ----------------------------------------------------------------------------------------
+
+
+def line_of(text: str, needle: str, nth: int = 0) -> int:
+    """1-based number of the ``nth`` (0-based) line of ``text`` that contains ``needle``."""
+    return [i for i, line in enumerate(text.splitlines(), 1) if needle in line][nth]
+
+
+# --- hidden cards (R7, D-16) ---------------------------------------------------------------------
+
+#: a card in the text notation of R1.6 as the server writes it (``TH``, ``X1`` for a joker)
+CARD_TOKEN = re.compile(r"^(?:[2-9TJQKA][SHDC]|X[12])$")
+#: keys no server message may hold (R7, D-16)
+FORBIDDEN_KEYS = {"deck", "cut", "stock", "seed", "rng", "rng_state", "dealt", "hands"}
+
+
+def cards_in(msg) -> set[str]:
+    """Every card named anywhere in a JSON message (also inside action texts like ``p2 pl AS``)."""
+    found: set[str] = set()
+
+    def walk(x):
+        if isinstance(x, dict):
+            for k, v in x.items():
+                walk(k)
+                walk(v)
+        elif isinstance(x, (list, tuple)):
+            for v in x:
+                walk(v)
+        elif isinstance(x, str):
+            for tok in x.replace("[", " ").replace("]", " ").replace(",", " ").replace('"', " ").split():
+                if CARD_TOKEN.match(tok):
+                    found.add(tok)
+
+    walk(msg)
+    return found
+
+
+def keys_in(msg) -> set[str]:
+    """Every key of every object in a JSON message."""
+    out: set[str] = set()
+    if isinstance(msg, dict):
+        for k, v in msg.items():
+            out.add(k)
+            out |= keys_in(v)
+    elif isinstance(msg, list):
+        for v in msg:
+            out |= keys_in(v)
+    return out
+
+
+def known_cards(hand, seat) -> set[str]:
+    """The cards ``seat`` (None: a spectator) may know of ``hand`` (R7): the turn-up, jokers turned
+    aside, every card played so far, and its own dealt cards."""
+    known = {str(hand.turn_up)} | {str(c) for c in hand.turned_aside}
+    known |= {str(a.card) for a in hand.history if a.kind == "pl"}
+    if seat is not None:
+        known |= {str(c) for c in hand.dealt[seat] if c is not None}
+    return known
+
+
+# --- HTTP against a running server ---------------------------------------------------------------
+
+
+def http_json(base: str, method: str, path: str, body=None) -> tuple[int, Any]:
+    """``(status, answer)`` of one request with a JSON body (or none); the answer is decoded JSON when
+    the server says so (and for every error), else text. Timeout 10 seconds."""
+    data = None if body is None else json.dumps(body).encode()
+    req = urllib.request.Request(base + path, data=data, method=method, headers={"Content-Type": "application/json"})
+    try:
+        with urllib.request.urlopen(req, timeout=10) as r:
+            raw = r.read()
+            return r.status, (json.loads(raw) if r.headers.get_content_type() == "application/json" else raw.decode())
+    except urllib.error.HTTPError as e:
+        return e.code, json.loads(e.read())
+
+
+def post_json(base: str, path: str, body: dict) -> tuple[int, Any]:
+    """``(status, answer)`` of a POST with a JSON body."""
+    return http_json(base, "POST", path, body)
+
+
+def post_ok(base: str, path: str, body: dict) -> Any:
+    """The answer of a POST that must succeed (an error status fails the test with the answer)."""
+    status, answer = http_json(base, "POST", path, body)
+    assert status < 400, (path, status, answer)
+    return answer
+
+
+def http_get(base: str, path: str) -> tuple[int, bytes]:
+    """``(status, raw body)`` of a GET, errors included. Timeout 10 seconds."""
+    try:
+        with urllib.request.urlopen(base + path, timeout=10) as r:
+            return r.status, r.read()
+    except urllib.error.HTTPError as e:
+        return e.code, e.read()
+
+
+# --- processes on 127.0.0.1 ----------------------------------------------------------------------
+
+
+def free_port() -> int:
+    """A free TCP port on 127.0.0.1."""
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+class ServerProcess:
+    """A real ``ramsli serve --allow-test-seeds`` process on 127.0.0.1 (a free port) for the end-to-end
+    tests; its output goes to ``log_dir/server-N.log`` (N counts the starts)."""
+
+    def __init__(self, database: str, log_dir: Path) -> None:
+        self.database = database
+        self.port = free_port()
+        self.log_dir = log_dir
+        self.proc = None
+        self.starts = 0
+
+    @property
+    def http(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    @property
+    def ws(self) -> str:
+        return f"ws://127.0.0.1:{self.port}"
+
+    def start(self, timeout: float = 30.0) -> ServerProcess:
+        """Start the process and wait until ``GET /api/tables`` answers (RuntimeError with the log's
+        tail if it exits or does not answer within ``timeout`` seconds)."""
+        env = dict(os.environ)
+        env["PYTHONPATH"] = str(SRC) + os.pathsep + env.get("PYTHONPATH", "")
+        self.starts += 1
+        log = open(self.log_dir / f"server-{self.starts}.log", "wb")
+        self.proc = subprocess.Popen(
+            [
+                sys.executable,
+                "-c",
+                "from ramsli.cli import main; main()",
+                "serve",
+                "--host",
+                "127.0.0.1",
+                "--port",
+                str(self.port),
+                "--database",
+                self.database,
+                "--allow-test-seeds",
+            ],
+            env=env,
+            stdout=log,
+            stderr=subprocess.STDOUT,
+        )
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if self.proc.poll() is not None:
+                raise RuntimeError(
+                    f"server exited with {self.proc.returncode}: "
+                    + (self.log_dir / f"server-{self.starts}.log").read_text()[-2000:]
+                )
+            try:
+                with urllib.request.urlopen(self.http + "/api/tables", timeout=1) as r:
+                    if r.status == 200:
+                        return self
+            except OSError:
+                time.sleep(0.1)
+        self.kill()
+        raise RuntimeError("server did not answer in time")
+
+    def kill(self) -> None:
+        """SIGKILL: no shutdown code runs."""
+        import signal
+
+        if self.proc is not None and self.proc.poll() is None:
+            self.proc.send_signal(signal.SIGKILL)
+            self.proc.wait(10)
+
+    def stop(self) -> None:
+        """SIGTERM, and SIGKILL if it has not ended within 10 seconds."""
+        if self.proc is not None and self.proc.poll() is None:
+            self.proc.terminate()
+            try:
+                self.proc.wait(10)
+            except Exception:  # noqa: BLE001
+                self.proc.kill()
+                self.proc.wait(10)
+
+
+class WSPlayer:
+    """A WebSocket client of one seat (or a spectator) that reconnects by itself, as a browser would.
+
+    ``views`` holds every view received, ``errors`` every error; :meth:`act` sends an intent on the
+    latest view.
+    """
+
+    def __init__(self, base_ws: str, table: str, token: str, lang: str = "en") -> None:
+        self.url = f"{base_ws}/ws/{table}"
+        self.token = token
+        self.lang = lang
+        self.views: list[dict] = []
+        self.errors: list[dict] = []
+        self.messages: list[dict] = []
+        self.welcomes = 0
+        self.ws = None
+        self.task = None
+        self.stopped = False
+
+    @property
+    def view(self) -> dict | None:
+        return self.views[-1] if self.views else None
+
+    async def start(self) -> WSPlayer:
+        self.task = asyncio.get_running_loop().create_task(self._run())
+        await self.wait(lambda: self.view is not None)
+        return self
+
+    async def _run(self) -> None:
+        import websockets
+
+        delay = 0.1
+        while not self.stopped:
+            try:
+                async with websockets.connect(self.url, open_timeout=5) as ws:
+                    self.ws = ws
+                    await ws.send(json.dumps({"type": "hello", "token": self.token, "lang": self.lang}))
+                    delay = 0.1
+                    async for raw in ws:
+                        msg = json.loads(raw)
+                        self.messages.append(msg)
+                        if msg["type"] == "view":
+                            self.views.append(msg)
+                        elif msg["type"] == "error":
+                            self.errors.append(msg)
+                        elif msg["type"] == "welcome":
+                            self.welcomes += 1
+            except (TimeoutError, OSError, websockets.exceptions.WebSocketException):
+                pass
+            self.ws = None
+            if self.stopped:
+                return
+            await asyncio.sleep(delay)
+            delay = min(delay * 2, 0.5)
+
+    async def wait(self, pred, timeout: float = 30.0) -> None:
+        """Until ``pred()`` holds (AssertionError with the last view after ``timeout`` seconds)."""
+        deadline = time.monotonic() + timeout
+        while not pred():
+            if time.monotonic() > deadline:
+                raise AssertionError(f"timed out; last view: {self.view}")
+            await asyncio.sleep(0.02)
+
+    async def send(self, msg) -> None:
+        await self.ws.send(msg if isinstance(msg, str) else json.dumps(msg))
+
+    async def act(self, action: str, seq: int | None = None) -> None:
+        await self.send({"type": "act", "action": action, "seq": self.view["seq"] if seq is None else seq})
+
+    async def close(self) -> None:
+        self.stopped = True
+        if self.ws is not None:
+            await self.ws.close()
+        if self.task is not None:
+            self.task.cancel()
+
+
+# --- the table server in-process -----------------------------------------------------------------
+
+#: two people and the rules bot
+SEATS3 = [{"kind": "human"}, {"kind": "human"}, {"kind": "bot", "bot": "rules"}]
+
+
+async def open_hub(url: str, allow_test_seeds: bool = True):
+    """``(Hub, EventStore)`` on the database ``url``."""
+    from ramsli.server.hub import Hub
+    from ramsli.server.storage import EventStore
+
+    store = await EventStore.open(url)
+    return Hub(store, allow_test_seeds=allow_test_seeds), store
+
+
+async def seat_table(hub, seats=SEATS3, sit=None, start: bool = True, **opts):
+    """Create a table (no pauses, seed 3, three hands unless ``rules`` is given); the seats in ``sit``
+    (default: every human seat, in seat order) sit down as ``P1``, ``P2``, … and say hello with their
+    personal tokens; then start it unless ``start`` is false.
+
+    Returns ``(made, table, {seat index: (personal token, conn)})``; ``made`` is the creation's answer
+    (its seat tokens are the invitation tokens).
+    """
+    from ramsli.server.hub import Conn
+
+    body = {
+        "rules": opts.pop("rules", ["end=hands:3"]),
+        "seats": seats,
+        "bot_pace_seconds": 0,
+        "hand_pause_seconds": 0,
+        "seed": opts.pop("seed", 3),
+        **opts,
+    }
+    made = await hub.create_table(body)
+    tid = made["table"]
+    sit = [i for i, s in enumerate(seats) if s["kind"] == "human"] if sit is None else sit
+    people = {}
+    for i in sit:
+        personal = (await hub.sit(tid, made["seats"][i]["token"], f"P{i + 1}"))["token"]
+        c = Conn()
+        await hub.receive(c, json.dumps({"type": "hello", "token": personal}), tid)
+        people[i] = (personal, c)
+    if start:
+        await hub.start(tid, made["creator_token"])
+    return made, hub.tables[tid], people
+
+
+def table_state(t):
+    """What a refusal must leave as it was: seq, status, the hand's fingerprint, stacks, pot, hands played."""
+    s = t.session
+    return (
+        t.seq,
+        t.status,
+        None if s is None or s.hand is None else s.hand.fingerprint(),
+        None if s is None else (tuple(s.stacks), s.pot, len(s.results)),
+    )
+
+
+def last_view(conn):
+    """The last view sent to an in-process connection."""
+    return [m for m in conn.sent if m["type"] == "view"][-1]
+
+
+def stable_view(view: dict) -> dict:
+    """A view without the connection-dependent flags (who is connected right now)."""
+    v = json.loads(json.dumps(view))
+    for s in v["seats"]:
+        s.pop("away")
+        s.pop("bot_playing")
+    return v
+
+
+async def engine_replay(url: str, table: str) -> Session:
+    """Replay the table's stored deals and actions with the engine alone (no server code but the store)."""
+    from ramsli.hand import Action
+    from ramsli.server.storage import EventStore
+
+    store = await EventStore.open(url)
+    try:
+        row = next(r for r in await store.load() if r["id"] == table)
+    finally:
+        await store.close()
+    rules = Rules.from_dict(row["spec"]["rules"])
+    session = None
+    for _seq, kind, data in row["events"]:
+        if kind == "start":
+            session = Session(rules, data["names"], dealer=data["dealer"])
+        elif kind == "deal":
+            session.start_hand(deck=[Card.parse(c) for c in data["deck"]], cut=data["cut"])
+        elif kind == "act":
+            session.apply(Action.parse(data["action"]))
+    return session
+
+
+# --- the terminal's save folder ------------------------------------------------------------------
+
+
+def saved_session(folder: Path) -> dict:
+    """The saved session of a data folder (``session.json``) as JSON."""
+    return json.loads((folder / "session.json").read_text(encoding="utf-8"))
+
+
+# --- services of the CI machine ------------------------------------------------------------------
+
+POSTGRES_ENV = "RAMSLI_TEST_POSTGRES_URL"
+
+
+def postgres_base() -> str:
+    """The PostgreSQL URL of the test cluster; skip locally without it, fail under CI=true."""
+    base = os.environ.get(POSTGRES_ENV)
+    if not base:
+        if os.environ.get("CI") == "true":
+            pytest.fail(
+                f"{POSTGRES_ENV} is not set but CI=true: the storage tests must run on PostgreSQL "
+                "(.ci/run starts a throwaway cluster and sets it)"
+            )
+        pytest.skip(
+            f"PostgreSQL storage tests need {POSTGRES_ENV}, e.g. "
+            "postgresql+asyncpg://postgres@127.0.0.1:55432/postgres (.ci/run sets it)"
+        )
+    return base
+
+
+def pg_admin(base: str, sql: str) -> None:
+    """Run one SQL statement on the cluster ``base`` (CREATE / DROP DATABASE)."""
+    import asyncpg
+
+    dsn = base.replace("postgresql+asyncpg://", "postgresql://", 1)
+
+    async def run():
+        conn = await asyncpg.connect(dsn)
+        try:
+            await conn.execute(sql)
+        finally:
+            await conn.close()
+
+    asyncio.run(run())
+
+
+# A real Chromium for the browser tests (tests/test_web*.py): Debian's package through Playwright's
+# executable_path, since Playwright's own browser download is not reachable here. Without it the
+# tests skip with a reason; under CI=true they fail instead.
+
+CHROMIUM_PATHS = ("/usr/lib/chromium/chromium", "/usr/bin/chromium")
+LAUNCH_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+
+
+def _need(what: str) -> None:
+    if os.environ.get("CI") == "true":
+        pytest.fail(f"{what} is missing but CI=true: the browser tests must run (.ci/run installs chromium)")
+    pytest.skip(f"the browser tests need {what} (apt-get install chromium; pip install playwright)")
+
+
+def chromium_path() -> str:
+    """The Chromium executable, once Playwright for Python is known to import; skip locally without
+    either, fail under CI=true."""
+    try:
+        import playwright.sync_api  # noqa: F401
+    except ImportError:
+        _need("Playwright for Python")
+    path = next((p for p in CHROMIUM_PATHS if os.path.exists(p)), None)
+    if path is None:
+        _need("Chromium (" + " or ".join(CHROMIUM_PATHS) + ")")
+    return path
