@@ -24,7 +24,7 @@ from ramsli.bots import make_bot
 from ramsli.errors import TableError
 from ramsli.frontends import game
 from ramsli.frontends import text as T
-from ramsli.frontends.game import OPPONENT_NAMES, LocalTable, default_bot, split_bot_specs
+from ramsli.frontends.game import OPPONENT_NAMES, LocalTable, check_bot_names, default_bot, split_bot_specs
 from ramsli.frontends.i18n import _, detect_language, ngettext, set_language
 from ramsli.frontends.plain import PlainGame, echo_text, is_yes
 from ramsli.frontends.storage import FolderLocked, SavedSession, SaveError, SaveFolder
@@ -192,8 +192,9 @@ def play(
         except TableError as e:
             raise typer.BadParameter(T.refusal_text(e), param_hint="--name") from None
         try:
+            check_bot_names(specs)  # an unknown bot is refused before the saved session is moved
             for spec in set(specs):
-                make_bot(spec, 0)  # an unknown bot is refused before the saved session is moved
+                make_bot(spec, 0)  # and a bad bot option
         except ValueError as e:
             raise typer.BadParameter(T.refusal_text(e), param_hint="--bots") from None
         return rules, names, specs

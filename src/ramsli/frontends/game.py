@@ -26,7 +26,8 @@ import shlex
 from collections.abc import Sequence
 
 from ramsli.bots import bot_names, make_bot
-from ramsli.bots.base import allowed_bots_text
+from ramsli.bots.base import BOT_MODULES, BOTS
+from ramsli.bots.levels import LEVELS
 from ramsli.frontends.i18n import _
 from ramsli.frontends.storage import SavedSession, SaveFolder, default_data_dir
 from ramsli.frontends.text import hand_title, refusal_text, session_end_text, who
@@ -42,6 +43,8 @@ __all__ = [
     "default_name",
     "OPPONENT_NAMES",
     "split_bot_specs",
+    "allowed_bots_words",
+    "check_bot_names",
     "bot_seed",
     "decision_seed",
 ]
@@ -73,6 +76,46 @@ def default_name() -> str:
     return n[:1].upper() + n[1:] if n and n != "root" else _("Player")
 
 
+def allowed_bots_words() -> str:
+    """The bots ``--bots`` accepts, then the levels as a group, in the player's language (as
+    :func:`ramsli.bots.base.allowed_bots_text` says it in English).
+
+    >>> allowed_bots_words().endswith("or a level: easy, medium, hard, expert (weakest first)")
+    True
+    """
+    names = bot_names()  # loads the built-in bots first
+    bots = [b for b in names if b in BOTS or b in BOT_MODULES]
+    return _("{bots}, or a level: {levels} (weakest first)").format(bots=", ".join(bots), levels=", ".join(LEVELS))
+
+
+def check_bot_names(specs: Sequence[str]) -> None:
+    """Refuse, in the player's language, a spec whose bot name (before any ``:options``) is
+    neither a bot nor a level (:func:`ramsli.bots.bot_names`); the bot's options are checked by
+    :func:`ramsli.bots.make_bot` itself.
+
+    Raises:
+        ValueError: for the first unknown name; the message lists the bots and the levels.
+
+    >>> check_bot_names(["hard", "montecarlo:samples=8"])
+    >>> check_bot_names(["Hard"])
+    Traceback (most recent call last):
+    ...
+    ValueError: unknown bot 'Hard' (names are lower case: 'hard'); allowed are random, tips, rules, montecarlo, expert, equilibrium, or a level: easy, medium, hard, expert (weakest first)
+    """
+    names = bot_names()
+    for spec in specs:
+        name = spec.strip().partition(":")[0].strip()
+        if name in names:
+            continue
+        if name.lower() in names:
+            raise ValueError(
+                _("unknown bot {name} (names are lower case: {lower}); allowed are {bots}").format(
+                    name=repr(name), lower=repr(name.lower()), bots=allowed_bots_words()
+                )
+            )
+        raise ValueError(_("unknown bot {name}; allowed are {bots}").format(name=repr(name), bots=allowed_bots_words()))
+
+
 def split_bot_specs(text: str) -> list[str]:
     """Split ``--bots`` text into specs: ``"rules,montecarlo:samples=64,depth=2"`` gives
     ``["rules", "montecarlo:samples=64,depth=2"]`` (a ``key=value`` part belongs to the spec before it).
@@ -81,13 +124,13 @@ def split_bot_specs(text: str) -> list[str]:
         ValueError: for an empty text or an empty part (``"random,"``); the message lists the bot names.
     """
     if not text.strip():
-        raise ValueError(_("--bots is empty; give a bot name, allowed are {bots}").format(bots=allowed_bots_text()))
+        raise ValueError(_("--bots is empty; give a bot name, allowed are {bots}").format(bots=allowed_bots_words()))
     specs: list[str] = []
     for part in (p.strip() for p in text.split(",")):
         if not part:
             raise ValueError(
                 _("--bots {text} has an empty bot name; allowed are {bots}").format(
-                    text=repr(text), bots=allowed_bots_text()
+                    text=repr(text), bots=allowed_bots_words()
                 )
             )
         if "=" in part and ":" not in part and specs:
