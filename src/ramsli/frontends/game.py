@@ -424,8 +424,9 @@ class LocalTable:
         depends only on the observation and the seed: the same after a resume.
         """
         hand = self.hand
-        assert hand is not None and hand.to_act != self.human
+        assert hand is not None
         seat = hand.to_act
+        assert seat is not None and seat != self.human, "no bot is to act"
         spec = self.bots[seat]
         assert spec is not None  # every seat but the human's has a bot
         bot = make_bot(spec, decision_seed(self.seed, seat, self.hand_number, len(hand.history)))

@@ -451,7 +451,7 @@ class PlainGame:
         obs = hand.observe(t.human)
         self.say("")
         self.say(t.hand_title(), style="bold")
-        if asked:
+        if asked and hand.cut is not None:  # the cut point is recorded with the deal (R4.2)
             self.say(C.cut_done_text(hand.cut, cut is not None))
         self.say(T.info_line(obs, self.suits))
         if resumed:  # continued in the middle: what was played before the quit
@@ -480,6 +480,7 @@ class PlainGame:
                 if self.speed > 0:
                     time.sleep(self.speed)
         t.finish_hand()
+        assert hand.settlement is not None  # a hand that is over is settled (R5)
         for line in T.settlement_lines(hand.settlement, t.names, t.human):
             self.say(line)
         return True

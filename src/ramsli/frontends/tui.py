@@ -378,7 +378,7 @@ class RamsliApp(App[int]):
         except OSError as e:
             self._save_failed(e)
             return
-        self.recent = [C.cut_done_text(hand.cut, cut is not None)] if asked else []
+        self.recent = [C.cut_done_text(hand.cut, cut is not None)] if asked and hand.cut is not None else []
         if resumed:  # continued in the middle: what was played before the quit
             self.recent = T.log_lines(hand, t.names, self.suits, t.human)[2:][-RECENT_KEPT:]
         self.message = ""
