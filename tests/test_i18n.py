@@ -109,18 +109,18 @@ def test_engine_reasons_are_translated(lang):
 
 
 def test_new_play_messages_are_translated_with_the_r9_words():
-    """The round-2 messages of ``ramsli play`` in de/nl/it (R9: Grundeinsatz, inzet, puntata iniziale)."""
+    """The round-2 messages of ``ramsli play`` in de/nl/it (R9: Grundeinsatz, inzet, puntata iniziale);
+    the ante above the starting stack is the engine's refusal (R3.5), rendered by its code."""
     from ramsli.frontends import i18n as I
     from ramsli.frontends.i18n import _
+    from ramsli.refusal import Refusal
 
-    msg = (
-        "ante {ante} is more than the starting stack {stack}: no one could pay the first ante (R3.5); "
-        "allowed is an ante of 0 to {stack}"
-    )
+    ante = Refusal("ante_above_stack", "R3.5", {"ante": 30, "stack": 20})
     try:
         for lang, word in (("de", "Grundeinsatz"), ("nl", "inzet"), ("it", "puntata iniziale")):
             I.set_language(lang)
-            assert word in _(msg) and "(R3.5)" in _(msg)
+            shown = T.reason_text(ante)
+            assert word in shown and shown.endswith("(R3.5)") and ante.text() not in shown
             assert "{command}" in _("Saved. Continue later with: {command}")
             assert _("Your turn: play your last card (1).") != "Your turn: play your last card (1)."
     finally:

@@ -100,7 +100,7 @@ def _odds(*extra):
         (["--pot", "99999999999999999999"], ["--pot 99999999999999999999", "0..1_000_000_000", "R5.4"]),
         (["--rule", "starting_stack=99999999999999999999"], ["starting_stack", "at most 1_000_000_000"]),
         (["--rule", "bete=99999999999999999999"], ["bete", "at most 1_000_000_000"]),
-        (["--rule", "ante=999"], ["ante=999", "starting_stack=20", "R3.5"]),
+        (["--rule", "ante=999"], ["ante 999", "starting stack 20", "R3.5"]),
         (["--pot", "-5", "--seed", "-1"], ["--pot -5", "--seed -1: allowed is a whole number >= 0"]),
         (["--time", "-1"], ["--time -1", "finite number > 0"]),
         (["--time", "nan"], ["--time nan", "finite number > 0"]),

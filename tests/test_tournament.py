@@ -212,7 +212,7 @@ def test_library_starts_no_more_processes_than_work_units(monkeypatch):
 def test_cli_one_bot_is_one_bot_given():
     r = CliRunner().invoke(app, ["tournament", "--bots", "easy", "-n", "1", "-q"])
     assert r.exit_code == 2
-    assert "1 bot given; a table seats 2..6 (R2.1)" in r.output
+    assert "allowed are 2 to 6 (R2.1)" in r.output and "1 bots" not in r.output  # the engine's set-up check
 
 
 def test_results_say_what_a_level_stood_for(tmp_path):

@@ -8,7 +8,10 @@ Run ``ramsli --help`` for the list.
 from __future__ import annotations
 
 import importlib
+from collections.abc import Callable
+from typing import Any
 
+import click
 import typer
 import typer.core
 
@@ -18,17 +21,18 @@ from ramsli import __version__
 def _flags_as_flags() -> None:
     """``--help`` shows a flag as a flag (``--plain``, not ``--plain <bool>``) in every command:
     Typer prints the type of on/off options too; a flag takes no value, so none is shown (issue #12)."""
-    option = getattr(typer.core, "TyperOption", None)
-    shown = getattr(option, "display_type_rich", None)
+    option: Any = getattr(typer.core, "TyperOption", None)  # patched in place: Typer's own class
+    shown: Callable[[click.Parameter, click.Context], str | None] | None = getattr(option, "display_type_rich", None)
     if shown is None or getattr(shown, "_flags_as_flags", False):
         return
+    original = shown
 
-    def display_type_rich(self, ctx):
+    def display_type_rich(self: click.Parameter, ctx: click.Context) -> str | None:
         if getattr(self, "is_flag", False) and getattr(self, "metavar", None) is None:
             return None
-        return shown(self, ctx)
+        return original(self, ctx)
 
-    display_type_rich._flags_as_flags = True
+    display_type_rich.__dict__["_flags_as_flags"] = True
     option.display_type_rich = display_type_rich
 
 

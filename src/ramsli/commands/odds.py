@@ -15,7 +15,7 @@ from rich.console import Console
 from rich.table import Table
 
 from ramsli.analysis.cluster import ClusterError
-from ramsli.commands import fail
+from ramsli.commands import fail, setup_errors
 from ramsli.commands.cluster_opts import SchedulerOption, check_scheduler, interrupted
 from ramsli.lab.limits import LimitError, check_counters, check_positive_time, check_seed
 from ramsli.rules import PRESETS, Rules, RulesError
@@ -85,13 +85,11 @@ def odds_cmd(
         rules = Rules.preset(preset).with_assignments(rule or [])
     except RulesError as e:
         fail([str(e)])
-    errors = []
     if players is None:
         players = rules.players or 5
-    elif rules.players is not None and players != rules.players:
-        errors.append(f"--players {players} but option players={rules.players}: give the same number of players (R2.1)")
+    errors = setup_errors(rules, players, f"--players {players}")  # R2.1, R3.5: the engine's set-up check
     for check in (
-        lambda: check_counters(rules, pot),
+        lambda: check_counters(rules, pot, ante_payable=False),  # the ante: checked with the set-up
         lambda: check_positive_time(time_s, "--time"),
         lambda: check_positive_time(precision, "--precision", allow_zero=True, unit="counters"),
         lambda: check_seed(seed),

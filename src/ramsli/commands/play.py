@@ -12,8 +12,10 @@ import functools
 import math
 import sys
 import unicodedata
+from collections.abc import Callable
 from enum import StrEnum
 from pathlib import Path
+from typing import ParamSpec, TypeVar
 
 import platformdirs
 import typer
@@ -22,14 +24,17 @@ from ramsli.bots import make_bot
 from ramsli.errors import TableError
 from ramsli.frontends import game
 from ramsli.frontends import text as T
-from ramsli.frontends.game import OPPONENT_NAMES, LocalTable, default_bot, split_bot_specs
-from ramsli.frontends.i18n import _, detect_language, set_language
+from ramsli.frontends.game import OPPONENT_NAMES, LocalTable, check_bot_names, default_bot, split_bot_specs
+from ramsli.frontends.i18n import _, detect_language, ngettext, set_language
 from ramsli.frontends.plain import PlainGame, echo_text, is_yes
-from ramsli.frontends.storage import FolderLocked, SaveError, SaveFolder
+from ramsli.frontends.storage import FolderLocked, SavedSession, SaveError, SaveFolder
 from ramsli.rules import Rules, RulesError
-from ramsli.session import check_names, name_key
+from ramsli.session import check_names, check_setup, name_key
 
 __all__ = ["register", "play"]
+
+P = ParamSpec("P")
+R = TypeVar("R")
 
 
 def _default_data_dir() -> str:
@@ -137,8 +142,8 @@ def play(
 ) -> None:
     """Play a session of Ramsli against bots, in the terminal (full-screen app, or --plain lines)."""
     set_language(lang.value if lang else detect_language())
-    if players is not None and not 2 <= players <= 6:
-        raise typer.BadParameter(_("{n} players: allowed are 2..6 (R2.1)").format(n=players), param_hint="--players")
+    if players is not None:
+        _check_players(players)  # also with --resume, which then ignores it
     if speed is not None and not (math.isfinite(speed) and 0 <= speed <= MAX_SPEED):
         raise typer.BadParameter(
             _("{x} seconds: allowed are 0 to {max} seconds after each bot move").format(
@@ -157,29 +162,25 @@ def play(
         try:
             rules = Rules.preset(preset or "traditional").with_assignments(list(rule or []))
         except RulesError as e:
-            raise typer.BadParameter(str(e), param_hint="--preset/--rule") from None
-        if rules.ante > rules.starting_stack:
-            raise typer.BadParameter(
-                _(
-                    "ante {ante} is more than the starting stack {stack}: no one could pay the "
-                    "first ante (R3.5); allowed is an ante of 0 to {stack}"
-                ).format(ante=rules.ante, stack=rules.starting_stack),
-                param_hint="--rule",
-            )
+            raise typer.BadParameter(T.refusal_text(e), param_hint="--preset/--rule") from None
         n = players or rules.players or 5
-        if rules.players is not None and rules.players != n:
-            raise typer.BadParameter(
-                f"--players {n} but the rule option players={rules.players} (R2.1)", param_hint="--players"
-            )
+        try:
+            check_setup(rules, n)  # R2.1, R3.5: the engine's one set-up check, as the server and the lab
+        except TableError as e:
+            raise typer.BadParameter(T.refusal_text(e), param_hint=_SETUP_OPTION.get(e.field, "--players")) from None
         try:
             specs = split_bot_specs(bots) if bots is not None else [default_bot()]
         except ValueError as e:
-            raise typer.BadParameter(str(e), param_hint="--bots") from None
+            raise typer.BadParameter(T.refusal_text(e), param_hint="--bots") from None
         if len(specs) == 1:
             specs = specs * (n - 1)
         if len(specs) != n - 1:
             raise typer.BadParameter(
-                f"{len(specs)} bots given for {n - 1} other seats; give one bot for all or one per seat",
+                ngettext(
+                    "{given} bots given for {n} other seat; give one bot for all or one per seat",
+                    "{given} bots given for {n} other seats; give one bot for all or one per seat",
+                    n - 1,
+                ).format(given=len(specs), n=n - 1),
                 param_hint="--bots",
             )
         me = _clean_name(name or "") or game.default_name()
@@ -189,20 +190,21 @@ def play(
         try:
             check_names(names)  # before a saved session is set aside: a refused name changes nothing
         except TableError as e:
-            raise typer.BadParameter(str(e), param_hint="--name") from None
+            raise typer.BadParameter(T.refusal_text(e), param_hint="--name") from None
         try:
+            check_bot_names(specs)  # an unknown bot is refused before the saved session is moved
             for spec in set(specs):
-                make_bot(spec, 0)  # an unknown bot is refused before the saved session is moved
+                make_bot(spec, 0)  # and a bad bot option
         except ValueError as e:
-            raise typer.BadParameter(str(e), param_hint="--bots") from None
+            raise typer.BadParameter(T.refusal_text(e), param_hint="--bots") from None
         return rules, names, specs
 
     # every option of a new session is refused before a saved session is even mentioned (issue 13)
     fresh = None if resume else new_session_args()
     store = SaveFolder(_data_dir(data_dir, _) if data_dir is not None else None)
     _lock(store, _)
-    table = None
-    saved = None
+    table: LocalTable | None = None
+    saved: SavedSession | None = None
     announce_aside = False
     aside = None  # "The saved session was set aside in ...": printed, and shown inside the app too
     notice = None  # "Resuming the session after hand N.": printed in --plain mode, shown inside the app
@@ -237,7 +239,9 @@ def play(
                 if saved.end_reason is None:
                     table = LocalTable.resume(saved, store)
             except (SaveError, ValueError) as e:
-                path, problem = (e.path, e.problem) if isinstance(e, SaveError) else (store.session_file, str(e))
+                path, problem = (
+                    (e.path, e.problem) if isinstance(e, SaveError) else (store.session_file, T.refusal_text(e))
+                )
                 typer.echo(
                     _("The saved session {file} cannot be used: {problem}").format(file=path, problem=problem), err=True
                 )
@@ -263,6 +267,7 @@ def play(
                         typer.echo(T.player_words(line))  # the game's words; rule ids are for why
                     typer.echo(_("Start a new session with: ramsli play"))
                     return
+                assert table is not None  # a saved session that is not over was resumed above
                 if lang is not None:
                     table.lang = lang.value
                 if suits is not None:
@@ -322,9 +327,10 @@ def play(
                 four_colour=bool(four_colour),
             )
         except TableError as e:  # a name the engine refuses (R2.2): the player's own, from --name
-            raise typer.BadParameter(str(e), param_hint="--name" if e.field == "names" else "--players") from None
+            hint = "--name" if e.field == "names" else _SETUP_OPTION.get(e.field, "--players")
+            raise typer.BadParameter(T.refusal_text(e), param_hint=hint) from None
         except ValueError as e:
-            raise typer.BadParameter(str(e), param_hint="--bots/--players") from None
+            raise typer.BadParameter(T.refusal_text(e), param_hint="--bots/--players") from None
         except OSError as e:
             raise typer.BadParameter(
                 _("cannot write the session into {dir}: {problem}").format(dir=store.root, problem=e.strerror or e),
@@ -350,6 +356,23 @@ def play(
         raise typer.Exit(code)
 
 
+#: the option to name when the engine's set-up check refuses a field (TableError.field, R2.1, R3.5)
+_SETUP_OPTION = {"names": "--players", "players": "--players", "ante": "--rule"}
+
+
+def _check_players(players: int) -> None:
+    """``--players`` checked by the engine's set-up check (2..6 players, R2.1) before anything else,
+    also with ``--resume`` (which then ignores it); the default rules have no other set-up to refuse.
+
+    Raises:
+        typer.BadParameter: exit code 2, the engine's refusal in the player's language.
+    """
+    try:
+        check_setup(Rules(), players)
+    except TableError as e:
+        raise typer.BadParameter(T.refusal_text(e), param_hint="--players") from None
+
+
 #: the longest wait after a bot move (seconds) that --speed accepts
 MAX_SPEED = 10.0
 #: the longest player name kept (characters)
@@ -358,7 +381,7 @@ MAX_NAME = 20
 MAX_SEED = 2**63
 
 
-def _short(value) -> str:
+def _short(value: object) -> str:
     """A value read from a save file, made safe and short to print."""
     return repr(echo_text(value if isinstance(value, str) else repr(value), 20))
 
@@ -390,7 +413,7 @@ def _clean_name(text: str) -> str:
     return kept.strip()[:MAX_NAME].strip()
 
 
-def _data_dir(text: str, _) -> Path:
+def _data_dir(text: str, _: Callable[[str], str]) -> Path:
     """``--data-dir`` checked: not empty, and a folder (or a path where one can be made).
 
     Raises:
@@ -412,7 +435,7 @@ def _data_dir(text: str, _) -> Path:
     return path
 
 
-def _lock(store: SaveFolder, _) -> None:
+def _lock(store: SaveFolder, _: Callable[[str], str]) -> None:
     """Hold the data folder's lock while this command runs (issue #12): a second ``ramsli play``
     on the same folder, in the app or in --plain mode, stops with exit 1 and says why.
 
@@ -443,11 +466,11 @@ def _lock(store: SaveFolder, _) -> None:
 _HELD: list[SaveFolder] = []
 
 
-def _releasing_locks(command):
+def _releasing_locks(command: Callable[P, R]) -> Callable[P, R]:
     """Wrap a command so that every folder lock it took is released when it returns or raises."""
 
     @functools.wraps(command)
-    def run(*args, **kwargs):
+    def run(*args: P.args, **kwargs: P.kwargs) -> R:
         try:
             return command(*args, **kwargs)
         finally:
@@ -457,7 +480,7 @@ def _releasing_locks(command):
     return run
 
 
-def _set_aside(store, _) -> Path | None:
+def _set_aside(store: SaveFolder, _: Callable[[str], str]) -> Path | None:
     """Move the saved session out of the way (never deleted); exit 2 with the reason if the folder refuses."""
     try:
         return store.set_aside()

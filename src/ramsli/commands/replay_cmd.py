@@ -89,9 +89,10 @@ def describe_hand(hh: HandHistory, hand: Hand) -> list[str]:
                 f"{label(s)} {t}" for s, t in sorted(hand.targets.items(), key=lambda kv: hand.order.index(kv[0]))
             )
         )
-    for i, t in enumerate(hand.tricks, 1):
-        plays = ", ".join(f"{seat_name(s)} {_card(c)}" for s, c in t.plays)
-        out.append(f"Trick {i}: {label(t.leader)} leads: {plays}; won by {label(t.winner)}")
+    for i, trick in enumerate(hand.tricks, 1):
+        plays = ", ".join(f"{seat_name(s)} {_card(c)}" for s, c in trick.plays)
+        assert trick.winner is not None  # a finished trick has its winner (R4.11)
+        out.append(f"Trick {i}: {label(trick.leader)} leads: {plays}; won by {label(trick.winner)}")
     if hand.current:
         out.append("Trick in progress: " + ", ".join(f"{seat_name(s)} {_card(c)}" for s, c in hand.current))
     st = hand.settlement
@@ -134,9 +135,8 @@ def settlement_json(hh: HandHistory, hand: Hand) -> dict[str, Any]:
     counters won and counters paid (see :meth:`ramsli.settlement.Settlement.to_dict`)."""
     if hand.settlement is None:
         return {"hand": hh.hand_number, "finished": False}
-    d = hand.settlement.to_dict(hh.names)
-    for i, seat in enumerate(d["seats"]):
-        seat["id"] = seat_name(i)
+    d: dict[str, Any] = dict(hand.settlement.to_dict(hh.names))
+    d["seats"] = [{**seat, "id": seat_name(i)} for i, seat in enumerate(d["seats"])]  # the seat's notation too
     return {"hand": hh.hand_number, "finished": True, **d}
 
 

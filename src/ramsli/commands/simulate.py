@@ -9,6 +9,8 @@ nor ``--sessions`` it plays :data:`DEFAULT_HANDS` hands. Exit status 2 for bad i
 
 from __future__ import annotations
 
+import functools
+from collections.abc import Callable
 from typing import Annotated
 
 import typer
@@ -18,6 +20,7 @@ from rich.table import Table
 
 from ramsli.analysis.cluster import ClusterError
 from ramsli.commands import fail as _fail
+from ramsli.commands import setup_errors
 from ramsli.commands.cluster_opts import SchedulerOption, check_scheduler, interrupted
 from ramsli.lab.limits import MAX_HANDS, MAX_SESSIONS, LimitError, check_count, check_jobs, check_writable, out_targets
 from ramsli.rules import PRESETS, Rules, RulesError
@@ -113,32 +116,28 @@ def simulate_cmd(
     except RulesError as e:
         _fail(str(e))
     specs = [b.strip() for b in bots.split(",") if b.strip()]
-    errors = []
-    if players is not None and not 2 <= players <= 6:
-        errors.append(f"--players {players}: allowed are 2..6 (R2.1)")
-    elif players is not None and rules.players is not None and players != rules.players:
-        errors.append(f"--players {players} but option players={rules.players}: give the same number of seats (R2.1)")
-    else:
-        count = players if players is not None else rules.players
-        if len(specs) == 1:
-            specs = specs * (count or 5)
-        elif count is not None and count != len(specs):
-            src = f"--players {players}" if players is not None else f"option players={rules.players}"
-            errors.append(
-                f"--bots names {len(specs)} bots but {src}: name one bot per seat, or a single bot "
-                "to fill every seat (R2.1)"
-            )
-        if not errors and not 2 <= len(specs) <= 6:
-            errors.append(f"{len(specs)} bots given; a table seats 2..6 (R2.1), one bot per seat")
+    errors: list[str] = []
+    count = players if players is not None else rules.players
+    n = count if count is not None else (5 if len(specs) == 1 else len(specs))
+    errors += setup_errors(rules, n, f"--players {players}" if players is not None else "--bots")
+    if not errors and len(specs) == 1:
+        specs = specs * n  # a single bot fills every seat
+    elif not errors and len(specs) != n:
+        src = f"--players {players}" if players is not None else f"option players={rules.players}"
+        errors.append(
+            f"--bots names {len(specs)} bots but {src}: name one bot per seat, or a single bot to fill every seat (R2.1)"
+        )
     if hands is not None and sessions is not None:
         errors.append("give one of --hands N or --sessions N, not both")
     elif hands is None and sessions is None:
         hands = DEFAULT_HANDS
-    for check in (
-        lambda: hands is None or check_count(hands, "--hands", MAX_HANDS),
-        lambda: sessions is None or check_count(sessions, "--sessions", MAX_SESSIONS, "sessions"),
-        lambda: check_jobs(jobs),
-    ):
+    checks: list[Callable[[], None]] = []
+    if hands is not None:
+        checks.append(functools.partial(check_count, hands, "--hands", MAX_HANDS))
+    if sessions is not None:
+        checks.append(functools.partial(check_count, sessions, "--sessions", MAX_SESSIONS, "sessions"))
+    checks.append(functools.partial(check_jobs, jobs))
+    for check in checks:
         try:
             check()
         except LimitError as e:

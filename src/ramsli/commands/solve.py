@@ -14,18 +14,21 @@ Exit status 2 for bad input.
 
 from __future__ import annotations
 
+import functools
 import json
+from collections.abc import Callable
 from pathlib import Path
+from types import ModuleType
 from typing import Annotated
 
 import typer
 from rich.console import Console
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TaskID, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
 from ramsli.analysis.cluster import ClusterError
 from ramsli.cards import CardError, make_deck, parse_cards
-from ramsli.commands import fail
+from ramsli.commands import fail, setup_errors
 from ramsli.commands.cluster_opts import SchedulerOption, check_scheduler, interrupted
 from ramsli.lab.equilibrium import PolicyError, default_policy, load_policy, save_policy
 from ramsli.lab.limits import LimitError, check_jobs, check_positive_time, check_seed, check_writable
@@ -202,12 +205,11 @@ def solve_cmd(
 
     rules = _rules(preset, rule)
     n = players if players is not None else (rules.players or 5)
-    errors: list[str] = []
-    for check in (
-        lambda: check_seed(seed),
-        lambda: check_jobs(jobs),
-        lambda: time_s is None or check_positive_time(time_s, "--time"),
-    ):
+    errors = setup_errors(rules, n, f"--players {n}")  # R2.1, R3.5: the engine's set-up check
+    checks: list[Callable[[], None]] = [functools.partial(check_seed, seed), functools.partial(check_jobs, jobs)]
+    if time_s is not None:
+        checks.append(functools.partial(check_positive_time, time_s, "--time"))
+    for check in checks:
         try:
             check()
         except LimitError as e:
@@ -265,7 +267,7 @@ def solve_cmd(
                 transient=True,
             ) as prog,
         ):
-            tasks: dict[str, int] = {}
+            tasks: dict[str, TaskID] = {}
 
             def progress(phase: str, done: int, total: int) -> None:
                 if phase not in tasks:
@@ -382,7 +384,7 @@ def _show_exploit(res: dict) -> None:
 
 
 def _ask(
-    SV,
+    SV: ModuleType,
     rules: Rules,
     n: int,
     cards: str,

@@ -23,9 +23,10 @@ from rich.table import Table
 
 from ramsli.analysis.cluster import ClusterError
 from ramsli.analysis.tournament import TournamentResult, run_tournament
-from ramsli.bots.base import bot_names, make_bot
-from ramsli.commands import fail
+from ramsli.bots.base import make_bot
+from ramsli.commands import fail, setup_errors
 from ramsli.commands.cluster_opts import SchedulerOption, check_scheduler, interrupted
+from ramsli.frontends.text import refusal_text
 from ramsli.lab.limits import MAX_DEALS, LimitError, atomic_output, check_count, check_jobs, check_writable, out_targets
 from ramsli.rules import PRESETS, Rules, RulesError
 
@@ -182,26 +183,17 @@ def tournament(
     if seed < 0:
         errors.append(f"--seed {seed}: allowed is a whole number >= 0")
     bad_bots = []
-    for s in specs:  # names and options first: "--bots foo" is an unknown bot, not "1 bots given"
+    for s in specs:  # names and options first: "--bots foo" is an unknown bot, not a count of seats
         try:
             make_bot(s, seed=0)
         except ValueError as e:
-            msg = str(e)
-            if "unknown bot" in msg and "allowed are" not in msg:
-                msg += f"; allowed are {', '.join(bot_names())}"
-            bad_bots.append(msg)
+            bad_bots.append(str(e))  # the bots' message names the bot and lists the allowed names
     if bad_bots:
         errors.append(bad_bots[0])  # the first is enough (each message lists the allowed names)
     elif not specs:
         errors.append(f"--bots {bots!r} names no bot; a table seats 2..6 (R2.1), one bot per seat, e.g. rules,random")
-    elif not 2 <= len(specs) <= 6:
-        errors.append(
-            f"{len(specs)} bot{'s' if len(specs) != 1 else ''} given; a table seats 2..6 (R2.1), one bot per seat"
-        )
-    elif rules.players is not None and rules.players != len(specs):
-        errors.append(
-            f"--bots names {len(specs)} bots but option players={rules.players}: name one bot per seat (R2.1)"
-        )
+    else:
+        errors += setup_errors(rules, len(specs), "--bots")  # one bot per seat: R2.1, R3.5
     try:
         if out is not None:
             for p in out_targets(out):
@@ -249,11 +241,7 @@ def tournament(
     except ClusterError as e:
         fail(str(e))
     except ValueError as e:
-        msg = str(e)
-        if "unknown bot" in msg and "allowed are" not in msg:
-            msg += f"; allowed are {', '.join(bot_names())}"
-        typer.echo(f"error: {msg}", err=True)
-        raise typer.Exit(2) from None
+        fail(refusal_text(e))
     table = Table(
         title=f"{res.deals} deals, {res.hands} hands{' (duplicate)' if res.duplicate else ''}, "
         f"preset {preset}, seed {seed}"

@@ -26,11 +26,11 @@ import shlex
 from collections.abc import Sequence
 
 from ramsli.bots import bot_names, make_bot
-from ramsli.bots.base import allowed_bots_text
-from ramsli.errors import IllegalActionError
+from ramsli.bots.base import BOT_MODULES, BOTS
+from ramsli.bots.levels import LEVELS
 from ramsli.frontends.i18n import _
 from ramsli.frontends.storage import SavedSession, SaveFolder, default_data_dir
-from ramsli.frontends.text import hand_title, session_end_text, who
+from ramsli.frontends.text import hand_title, refusal_text, session_end_text, who
 from ramsli.hand import Action, Hand, Phase
 from ramsli.history import HandHistory
 from ramsli.refusal import Refusal
@@ -43,6 +43,8 @@ __all__ = [
     "default_name",
     "OPPONENT_NAMES",
     "split_bot_specs",
+    "allowed_bots_words",
+    "check_bot_names",
     "bot_seed",
     "decision_seed",
 ]
@@ -74,6 +76,46 @@ def default_name() -> str:
     return n[:1].upper() + n[1:] if n and n != "root" else _("Player")
 
 
+def allowed_bots_words() -> str:
+    """The bots ``--bots`` accepts, then the levels as a group, in the player's language (as
+    :func:`ramsli.bots.base.allowed_bots_text` says it in English).
+
+    >>> allowed_bots_words().endswith("or a level: easy, medium, hard, expert (weakest first)")
+    True
+    """
+    names = bot_names()  # loads the built-in bots first
+    bots = [b for b in names if b in BOTS or b in BOT_MODULES]
+    return _("{bots}, or a level: {levels} (weakest first)").format(bots=", ".join(bots), levels=", ".join(LEVELS))
+
+
+def check_bot_names(specs: Sequence[str]) -> None:
+    """Refuse, in the player's language, a spec whose bot name (before any ``:options``) is
+    neither a bot nor a level (:func:`ramsli.bots.bot_names`); the bot's options are checked by
+    :func:`ramsli.bots.make_bot` itself.
+
+    Raises:
+        ValueError: for the first unknown name; the message lists the bots and the levels.
+
+    >>> check_bot_names(["hard", "montecarlo:samples=8"])
+    >>> check_bot_names(["Hard"])  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    ValueError: unknown bot 'Hard' (names are lower case: 'hard'); allowed are random, ..., or a level: easy, ...
+    """
+    names = bot_names()
+    for spec in specs:
+        name = spec.strip().partition(":")[0].strip()
+        if name in names:
+            continue
+        if name.lower() in names:
+            raise ValueError(
+                _("unknown bot {name} (names are lower case: {lower}); allowed are {bots}").format(
+                    name=repr(name), lower=repr(name.lower()), bots=allowed_bots_words()
+                )
+            )
+        raise ValueError(_("unknown bot {name}; allowed are {bots}").format(name=repr(name), bots=allowed_bots_words()))
+
+
 def split_bot_specs(text: str) -> list[str]:
     """Split ``--bots`` text into specs: ``"rules,montecarlo:samples=64,depth=2"`` gives
     ``["rules", "montecarlo:samples=64,depth=2"]`` (a ``key=value`` part belongs to the spec before it).
@@ -82,11 +124,15 @@ def split_bot_specs(text: str) -> list[str]:
         ValueError: for an empty text or an empty part (``"random,"``); the message lists the bot names.
     """
     if not text.strip():
-        raise ValueError(f"--bots is empty; give a bot name, allowed are {allowed_bots_text()}")
+        raise ValueError(_("--bots is empty; give a bot name, allowed are {bots}").format(bots=allowed_bots_words()))
     specs: list[str] = []
     for part in (p.strip() for p in text.split(",")):
         if not part:
-            raise ValueError(f"--bots {text!r} has an empty bot name; allowed are {allowed_bots_text()}")
+            raise ValueError(
+                _("--bots {text} has an empty bot name; allowed are {bots}").format(
+                    text=repr(text), bots=allowed_bots_words()
+                )
+            )
         if "=" in part and ":" not in part and specs:
             specs[-1] += "," + part
         else:
@@ -215,7 +261,7 @@ class LocalTable:
         """
         if [s for s, b in enumerate(saved.bots) if b is None] != [saved.human]:
             raise ValueError("'bots' must have exactly one null, at the human's seat")
-        for spec in set(saved.bots) - {None}:
+        for spec in {b for b in saved.bots if b is not None}:
             make_bot(spec, 0)  # an unknown bot fails here, before anything is written
         rules = saved.rules
         session = Session.restore(
@@ -257,10 +303,12 @@ class LocalTable:
                     raise ValueError(f"saved action {i} {text!r}: hand {t.hand_number} is already over (R4.12)")
                 try:
                     session.apply(Action.parse(text, len(saved.names)))
-                except (IllegalActionError, ValueError) as e:
-                    why = f"{e.reason} ({e.rule})" if isinstance(e, IllegalActionError) else str(e)
+                except ValueError as e:  # IllegalActionError (a refusal), CardError, a malformed action
+                    why = refusal_text(e, t.names, t.suits, t.human)
                     raise ValueError(
-                        f"saved action {i} {text!r} of hand {t.hand_number} does not fit the deal: {why}"
+                        _("saved action {i} {action} of hand {n} does not fit the deal: {reason}").format(
+                            i=i, action=repr(text), n=t.hand_number, reason=why
+                        )
                     ) from None
             t.resumed_hand = True
         return t
@@ -305,8 +353,9 @@ class LocalTable:
 
     def forced_declaration(self) -> Action | None:
         """The human's only legal declaration when the dealer is forced in (R4.5), else None."""
-        if self.human_to_act() and self.hand.phase is Phase.DECLARE:
-            legal = self.hand.legal_actions()
+        hand = self.hand
+        if hand is not None and self.human_to_act() and hand.phase is Phase.DECLARE:
+            legal = hand.legal_actions()
             if len(legal) == 1:
                 return legal[0]
         return None
@@ -361,7 +410,7 @@ class LocalTable:
             raise ValueError(
                 f"cut {cut!r} must leave at least one card in each packet: 1..{len(self.cut_points)} (R4.2)"
             )
-        for spec in set(self.bots) - {None}:
+        for spec in {b for b in self.bots if b is not None}:
             make_bot(spec, 0)  # before saving: a bad bot changes nothing
         self._before = dataclasses.replace(self.snapshot(), hand_cut=cut)  # the state the hand is dealt from
         self.hand = self.session.start_hand(cut=cut)
@@ -375,9 +424,12 @@ class LocalTable:
         depends only on the observation and the seed: the same after a resume.
         """
         hand = self.hand
-        assert hand is not None and hand.to_act != self.human
+        assert hand is not None
         seat = hand.to_act
-        bot = make_bot(self.bots[seat], decision_seed(self.seed, seat, self.hand_number, len(hand.history)))
+        assert seat is not None and seat != self.human, "no bot is to act"
+        spec = self.bots[seat]
+        assert spec is not None  # every seat but the human's has a bot
+        bot = make_bot(spec, decision_seed(self.seed, seat, self.hand_number, len(hand.history)))
         return bot.act(hand.observe(seat))
 
     def apply(self, action: Action) -> Action:
@@ -416,13 +468,15 @@ class LocalTable:
     def _settle_on_disk(self) -> None:
         """A settled hand: its history (folded hands hidden, D-16), then the session between hands."""
         hand = self.hand
-        if self._settled is hand:
+        if hand is None or self._settled is hand:
             return
         self._write_history(hand, self.hands_played)
         self.save()
         self._settled = hand
 
     def _store_save(self, saved: SavedSession) -> None:
+        if self.store is None:
+            return
         try:
             self.store.save(saved)
         except OSError as e:

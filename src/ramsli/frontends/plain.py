@@ -29,7 +29,7 @@ from ramsli.frontends import cut as C
 from ramsli.frontends import text as T
 from ramsli.frontends.game import LocalTable
 from ramsli.frontends.i18n import _, pgettext
-from ramsli.hand import Action, Phase
+from ramsli.hand import Action, Hand, Phase
 
 __all__ = ["PlainGame", "parse_command", "save_failed_text", "is_yes", "parse_card", "AmbiguousCard"]
 
@@ -281,7 +281,7 @@ class _Out:
 
     def __init__(self, stream: TextIO) -> None:
         self.stream = stream
-        self.console = None
+        self.console: Console | None = None
         #: the rule ids behind the last message that had any (shown by ``why``)
         self.cited: list[str] = []
         self._fresh = True
@@ -345,9 +345,15 @@ class PlainGame:
     def _names(self) -> list[str]:
         return self.table.names
 
+    def _hand(self) -> Hand:
+        """The hand in progress (the game asks the player only during one)."""
+        hand = self.table.hand
+        assert hand is not None, "no hand in progress"
+        return hand
+
     def _show_state(self) -> None:
         t = self.table
-        obs = t.hand.observe(t.human)
+        obs = self._hand().observe(t.human)
         for line in T.table_lines(obs, t.names, t.human):
             self.say(line)
         self.say(T.info_line(obs, self.suits))
@@ -358,11 +364,11 @@ class PlainGame:
 
     def _announce(self, action: Action, tricks_before: int) -> None:
         t = self.table
-        hand = t.hand
+        hand = self._hand()
         self.say(T.action_text(action, t.names, self.suits, t.human))
-        if len(hand.tricks) > tricks_before:
-            tr = hand.tricks[-1]
-            self.say("  " + T.takes_trick_text(tr.winner, t.names, t.human, len(hand.tricks)), style="green")
+        winner = hand.tricks[-1].winner if len(hand.tricks) > tricks_before else None
+        if winner is not None:  # the action finished a trick (R4.11)
+            self.say("  " + T.takes_trick_text(winner, t.names, t.human, len(hand.tricks)), style="green")
 
     def _read(self) -> str | None:
         self.say.new_batch()
@@ -374,7 +380,8 @@ class PlainGame:
         return line.strip()
 
     def stream_prompt(self) -> None:
-        self.say.console.print("> ", end="", markup=False)
+        if self.say.console is not None:
+            self.say.console.print("> ", end="", markup=False)
 
     # -- the game ------------------------------------------------------------------------
 
@@ -444,7 +451,7 @@ class PlainGame:
         obs = hand.observe(t.human)
         self.say("")
         self.say(t.hand_title(), style="bold")
-        if asked:
+        if asked and hand.cut is not None:  # the cut point is recorded with the deal (R4.2)
             self.say(C.cut_done_text(hand.cut, cut is not None))
         self.say(T.info_line(obs, self.suits))
         if resumed:  # continued in the middle: what was played before the quit
@@ -473,6 +480,7 @@ class PlainGame:
                 if self.speed > 0:
                     time.sleep(self.speed)
         t.finish_hand()
+        assert hand.settlement is not None  # a hand that is over is settled (R5)
         for line in T.settlement_lines(hand.settlement, t.names, t.human):
             self.say(line)
         return True
@@ -505,7 +513,7 @@ class PlainGame:
                 self.say(str(r), style="red")
                 continue
             if cmd == "empty":
-                self.say(T.prompt_text(t.hand.observe(t.human)), style="bold cyan")
+                self.say(T.prompt_text(self._hand().observe(t.human)), style="bold cyan")
                 continue
             if cmd == "quit":
                 return False
@@ -524,16 +532,17 @@ class PlainGame:
                     self.say.raw(h)
                 continue
             if cmd == "last":
-                for h in T.last_trick_lines(t.hand.observe(t.human), t.names, self.suits):
+                for h in T.last_trick_lines(self._hand().observe(t.human), t.names, self.suits):
                     self.say(h)
                 continue
             if cmd == "log":
-                for h in T.log_lines(t.hand, t.names, self.suits, t.human):
+                for h in T.log_lines(self._hand(), t.names, self.suits, t.human):
                     self.say(h, cite=False)
                 continue
             if cmd == "state":
                 self._show_state()
                 continue
+            assert action is not None  # "act" comes with its action
             why = t.why_illegal(action)
             if why is not None:
                 self.say(
@@ -541,7 +550,7 @@ class PlainGame:
                     style="red",
                 )
                 continue
-            before = len(t.hand.tricks)
+            before = len(self._hand().tricks)
             try:
                 t.apply(action)
             except IllegalActionError as e:  # the engine is the judge; why_illegal said yes

@@ -30,7 +30,7 @@ import tempfile
 import unicodedata
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, BinaryIO
 
 import platformdirs
 
@@ -389,7 +389,7 @@ class SaveFolder:
 
     def __init__(self, root: Path | str | None = None) -> None:
         self.root = Path(root) if root is not None else default_data_dir()
-        self._lock_file = None
+        self._lock_file: BinaryIO | None = None
 
     def lock(self) -> None:
         """Take the folder's lock (``<root>/lock``, ``flock``), held until :meth:`unlock` or the

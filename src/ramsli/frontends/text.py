@@ -41,6 +41,7 @@ __all__ = [
     "end_reason_text",
     "help_lines",
     "reason_text",
+    "refusal_text",
     "phase_text",
     "declaration_text",
     "counters",
@@ -287,6 +288,9 @@ def action_text(action: Action, names: Sequence[str], suits: str = "french", hum
     """
     who = names[action.seat]
     k = action.kind
+    if k == "pl":
+        assert action.card is not None  # a play always names its card (R4.10)
+        card = card_label(action.card, suits)
     if human is not None and action.seat == human:
         if k in ("in", "out"):
             return _("You: {declaration}").format(declaration=declaration_text(k))
@@ -296,7 +300,7 @@ def action_text(action: Action, names: Sequence[str], suits: str = "french", hum
             return _("You announce General Rams")
         if k == "t":
             return _("You announce a target of {n} tricks").format(n=action.target)
-        return _("You play {card}").format(card=card_label(action.card, suits))
+        return _("You play {card}").format(card=card)
     if k in ("in", "out"):
         return _("{name}: {declaration}").format(name=who, declaration=declaration_text(k))
     if k == "gr":
@@ -305,7 +309,7 @@ def action_text(action: Action, names: Sequence[str], suits: str = "french", hum
         return _("{name}: no announcement").format(name=who)
     if k == "t":
         return _("{name} announces a target of {n} tricks").format(name=who, n=action.target)
-    return _("{name} plays {card}").format(name=who, card=card_label(action.card, suits))
+    return _("{name} plays {card}").format(name=who, card=card)
 
 
 def trick_text(obs: Observation, names: Sequence[str], suits: str = "french") -> str:
@@ -320,8 +324,9 @@ def trick_text(obs: Observation, names: Sequence[str], suits: str = "french") ->
         return _("No card on the table yet.")
     body = ", ".join(f"{who(s, names, obs.seat)} {card_label(c, suits)}" for s, c in plays)
     line = _("Trick {n}: {cards}").format(n=n, cards=body)
-    if not obs.current and obs.tricks:
-        line += " — " + takes_trick_text(obs.tricks[-1].winner, names, obs.seat)
+    winner = obs.tricks[-1].winner if not obs.current and obs.tricks else None
+    if winner is not None:  # a finished trick has its winner (R4.11)
+        line += " — " + takes_trick_text(winner, names, obs.seat)
     return line
 
 
@@ -344,7 +349,8 @@ def last_trick_lines(obs: Observation, names: Sequence[str], suits: str = "frenc
         return [_("No trick is finished yet.")]
     lines = [_("Trick {n}").format(n=len(obs.tricks))]
     lines += [f"  {who(s, names, obs.seat)}: {card_label(c, suits)}" for s, c in tr.plays]
-    lines.append(takes_trick_text(tr.winner, names, obs.seat))
+    if tr.winner is not None:  # a finished trick has its winner (R4.11)
+        lines.append(takes_trick_text(tr.winner, names, obs.seat))
     return lines
 
 
@@ -443,7 +449,7 @@ def prompt_text(obs: Observation) -> str:
     if ph is Phase.GENERAL_RAMS:
         return _("Announce General Rams (gr) or pass?")
     if ph is Phase.TARGETS:
-        top = max(a.target for a in obs.legal if a.kind == "t")
+        top = max(a.target for a in obs.legal if a.kind == "t" and a.target is not None)
         return _("Announce a trick target (target 2 to {top}) or pass?").format(top=top)
     if ph is Phase.PLAY:
         if len(obs.cards) == 1:
@@ -475,9 +481,10 @@ def log_lines(hand: Hand, names: Sequence[str], suits: str = "french", human: in
         if a.kind == "pl":
             plays += 1
             if plays % n_active == 0 and done < len(hand.tricks):
-                t = hand.tricks[done]
+                winner = hand.tricks[done].winner
                 done += 1
-                out.append("  " + takes_trick_text(t.winner, names, human, done))
+                if winner is not None:  # a finished trick has its winner (R4.11)
+                    out.append("  " + takes_trick_text(winner, names, human, done))
     return out
 
 
@@ -622,14 +629,15 @@ def session_end_text(rules: Rules, elapsed: float = 0.0, now: _dt.datetime | Non
 
 def end_reason_text(reason: str | None) -> str:
     """Why the session ended (R3.5, R3.6)."""
-    return {
+    texts: dict[str, str] = {
         EndReason.BUST: _("a player cannot pay the ante (R3.5)"),
         EndReason.PLAYERS: _("fewer than two players are left (R3.5)"),
         EndReason.WIN_AT: _("a player reached the winning stack (R3.6)"),
         EndReason.HANDS: _("the agreed number of hands is played (R3.6)"),
         EndReason.TIME: _("the agreed time is up (R3.6)"),
         EndReason.QUIT: _("the session was stopped"),
-    }.get(reason or "", _("the session is not over"))
+    }
+    return texts.get(reason or "", _("the session is not over"))
 
 
 def standings_lines(
@@ -665,21 +673,76 @@ def standings_lines(
     return out
 
 
-def reason_text(refusal: Refusal, names: Sequence[str], suits: str = "french", human: int | None = None) -> str:
-    """A refusal (``hand.why_illegal``, ``IllegalActionError.refusal``) in the player's language,
-    rendered by its code, with seats as names and the rule id; seat ``human`` (the player
-    reading) in the second person ("you do not hold A♠")."""
+def reason_text(
+    refusal: Refusal,
+    names: Sequence[str] = (),
+    suits: str = "french",
+    human: int | None = None,
+    *,
+    with_rule: bool = True,
+) -> str:
+    """A refusal (``hand.why_illegal``, ``IllegalActionError.refusal``, a set-up check's
+    ``TableError.refusal``) in the player's language, rendered by its code, with seats as names
+    and the rule id in parentheses (``with_rule``); seat ``human`` (the player reading) in the
+    second person ("you do not hold A♠"). A seat without a name in ``names`` reads ``p3``.
+
+    >>> from ramsli.frontends.i18n import set_language
+    >>> set_language("de") and reason_text(Refusal("must_follow", "R4.10", {"suit": "H"}))
+    'Farbe bedienen: spiel ♥ (R4.10)'
+    >>> set_language("en") and reason_text(Refusal("not_held", "R4.10", {"seat": 0, "card": "AS"}), ["Zed"])
+    'Zed does not hold A♠ (R4.10)'
+    """
 
     def seat(i: int) -> str:
         return names[i] if 0 <= i < len(names) else seat_name(i)
 
+    def card(text: str) -> str:
+        try:
+            return card_label(Card.parse(text), suits)
+        except ValueError:  # a card the engine quotes as given: shown as it is
+            return text
+
     return render_refusal(
         refusal,
         seat_label=seat,
-        card_label=lambda t: card_label(Card.parse(t), suits),
-        suit_label=lambda s: suit_label(s, suits),
+        card_label=card,
+        suit_label=lambda s: suit_label(s, suits) if s in Suit.SYMBOLS else s,
         reader=human,
+        with_rule=with_rule,
     )
+
+
+def refusal_text(
+    error: BaseException,
+    names: Sequence[str] = (),
+    suits: str = "french",
+    human: int | None = None,
+    *,
+    with_rule: bool = True,
+) -> str:
+    """What the player reads for a refused input: the error's :class:`~ramsli.refusal.Refusal`
+    (its ``refusal`` attribute: :class:`~ramsli.errors.TableError`,
+    :class:`~ramsli.errors.IllegalActionError`, :class:`~ramsli.refusal.Refused`, and any other
+    error that carries one) rendered by its code in the player's language with
+    :func:`reason_text`; an error without a refusal reads as its own message. No message is
+    taken apart.
+
+    Args:
+        error: the exception caught.
+        names, suits, human, with_rule: as for :func:`reason_text`.
+
+    >>> from ramsli.errors import TableError
+    >>> from ramsli.frontends.i18n import set_language
+    >>> e = TableError(Refusal("ante_above_stack", "R3.5", {"ante": 30, "stack": 20}), "ante")
+    >>> set_language("nl") and refusal_text(e)
+    'de inzet 30 is hoger dan de startstapel 20: niemand zou hem kunnen betalen (R3.5)'
+    >>> set_language("en") and refusal_text(ValueError("no such folder"))
+    'no such folder'
+    """
+    refusal = getattr(error, "refusal", None)
+    if isinstance(refusal, Refusal):
+        return reason_text(refusal, names, suits, human, with_rule=with_rule)
+    return str(error)
 
 
 def help_lines(suits: str = "french") -> list[str]:

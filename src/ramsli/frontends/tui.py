@@ -23,13 +23,16 @@ from __future__ import annotations
 import dataclasses
 import io
 import sys
+from typing import ClassVar
 
 from rich.console import Console
 from rich.text import Text
+from textual import events
 from textual.app import App, ComposeResult
-from textual.binding import Binding, BindingsMap
+from textual.binding import Binding, BindingsMap, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import ModalScreen
+from textual.timer import Timer
 from textual.widgets import Button, Footer, Header, Static
 
 from ramsli.frontends import cut as C
@@ -37,7 +40,7 @@ from ramsli.frontends import text as T
 from ramsli.frontends.game import LocalTable
 from ramsli.frontends.i18n import _, ngettext
 from ramsli.frontends.plain import ngettext_cards, save_failed_text
-from ramsli.hand import Action, Phase
+from ramsli.hand import Action, Hand, Phase
 
 __all__ = ["RamsliApp", "run_app", "app_bindings", "quit_line", "CutScreen"]
 
@@ -145,16 +148,22 @@ class InfoScreen(ModalScreen[None]):
     def action_close(self) -> None:
         self.dismiss(None)
 
+    @property
+    def table_app(self) -> RamsliApp:
+        """The :class:`RamsliApp` this panel is shown by."""
+        assert isinstance(self.app, RamsliApp)
+        return self.app
+
     def action_why(self) -> None:
         """``r`` on a panel: the rule ids behind it (the settlement's, the standings')."""
-        self.app.action_why()
+        self.table_app.action_why()
 
     def action_quit_game(self) -> None:
         """``q``: save and quit (the standings panel just closes: the session is over)."""
         if self.kind == "standings":
             self.dismiss(None)
         else:
-            self.app.action_quit_game()
+            self.table_app.action_quit_game()
 
 
 class CutScreen(ModalScreen[int | None]):
@@ -168,7 +177,8 @@ class CutScreen(ModalScreen[int | None]):
     """
 
     AUTO_FOCUS = None  # Enter is the binding, not a focused button
-    BINDINGS = [Binding(str(k), f"digit({k})", show=False) for k in range(10)] + [
+    BINDINGS: ClassVar[list[BindingType]] = [
+        *(Binding(str(k), f"digit({k})", show=False) for k in range(10)),
         Binding("backspace", "erase", show=False),
         Binding("enter", "cut", show=False),
         Binding("r", "random", show=False),
@@ -228,7 +238,9 @@ class CutScreen(ModalScreen[int | None]):
         self.dismiss(None)
 
     def action_quit_game(self) -> None:
-        self.app.action_quit_game()
+        app = self.app
+        assert isinstance(app, RamsliApp)
+        app.action_quit_game()
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
         event.stop()
@@ -275,7 +287,9 @@ class RamsliApp(App[int]):
     .hidden { display: none; }
     """
 
-    BINDINGS = app_bindings()  # English; rebuilt translated in __init__ (the language is set by then)
+    BINDINGS: ClassVar[list[BindingType]] = list(
+        app_bindings()
+    )  # English; rebuilt translated in __init__ (the language is set by then)
 
     def __init__(
         self, table: LocalTable, speed: float = 0.6, notice: str | None = None, ask_cut: bool | None = None
@@ -297,7 +311,7 @@ class RamsliApp(App[int]):
         self.cited: list[str] = []
         self._cited_message = ""
         self._waiting = False  # a panel is open or the session is over
-        self._pause = None  # the timer of the pause after a finished trick (None when not pausing)
+        self._pause: Timer | None = None  # the timer of the pause after a finished trick (None when not pausing)
         #: how many times a finished trick was held on the table (the trick pause, issue #12)
         self.trick_pauses = 0
         #: True once the player left with q (the session is saved; run_app prints :func:`quit_line`)
@@ -360,13 +374,13 @@ class RamsliApp(App[int]):
             self.push_screen(CutScreen(t.cut_points, t.names[t.session.dealer]), self._after_cut)
             return
         try:
-            t.start_hand(cut)
+            hand = t.start_hand(cut)
         except OSError as e:
             self._save_failed(e)
             return
-        self.recent = [C.cut_done_text(t.hand.cut, cut is not None)] if asked else []
+        self.recent = [C.cut_done_text(hand.cut, cut is not None)] if asked and hand.cut is not None else []
         if resumed:  # continued in the middle: what was played before the quit
-            self.recent = T.log_lines(t.hand, t.names, self.suits, t.human)[2:][-RECENT_KEPT:]
+            self.recent = T.log_lines(hand, t.names, self.suits, t.human)[2:][-RECENT_KEPT:]
         self.message = ""
         self.sub_title = t.hand_title()
         self.refresh_table()
@@ -460,20 +474,24 @@ class RamsliApp(App[int]):
 
     def _do(self, action: Action) -> None:
         t = self.table
-        before = len(t.hand.tricks)
+        hand = t.hand
+        assert hand is not None, "no hand in progress"
+        before = len(hand.tricks)
         try:
             t.apply(action)
         except OSError as e:
             self._save_failed(e)
             return
         self.recent.append(T.action_text(action, t.names, self.suits, t.human))
-        if len(t.hand.tricks) > before:
-            self.recent.append(T.takes_trick_text(t.hand.tricks[-1].winner, t.names, t.human, len(t.hand.tricks)))
+        winner = hand.tricks[-1].winner if len(hand.tricks) > before else None
+        if winner is not None:  # the action finished a trick (R4.11)
+            self.recent.append(T.takes_trick_text(winner, t.names, t.human, len(hand.tricks)))
         self.recent = self.recent[-RECENT_KEPT:]
 
     def _hand_over(self) -> None:
         t = self.table
         hand = t.hand
+        assert hand is not None and hand.settlement is not None, "no hand to settle"
         try:
             t.finish_hand()
         except OSError as e:
@@ -639,7 +657,7 @@ class RamsliApp(App[int]):
         self.quit_saved = not self.table.is_over
         self.exit(0)
 
-    def on_resize(self, _event) -> None:
+    def on_resize(self, _event: events.Resize) -> None:
         if self.table.hand is not None or self.table.last is not None:
             self.refresh_table()
 
@@ -665,15 +683,17 @@ class RamsliApp(App[int]):
 
     # -- drawing ------------------------------------------------------------------------------
 
-    def refresh_table(self, hand=None) -> None:
-        """Redraw every widget from the human seat's observation (R7)."""
+    def refresh_table(self, hand: Hand | None = None) -> None:
+        """Redraw every widget from the human seat's observation (R7): of ``hand`` (a hand just
+        settled) or else of the hand in progress."""
         t = self.table
         hand = hand or t.hand
         if hand is None:
             return
         obs = hand.observe(t.human)
         # the trick in front of the seats that played it; a finished trick until the next lead (R4.9)
-        on_table = dict(obs.current) if obs.current else (dict(obs.last_trick.plays) if obs.trick_complete else {})
+        last = obs.last_trick
+        on_table = dict(obs.current) if obs.current else (dict(last.plays) if obs.trick_complete and last else {})
         # narrow seats (6 players on 80 columns): one fact a line, so that nothing is cut off (issue #12)
         compact = self.size.width // max(len(t.names), 1) < COMPACT_SEAT
         boxes = []
