@@ -100,9 +100,14 @@ class Entrant(Protocol):
             processes or on a Dask cluster); False keeps every match in this process.
     """
 
-    label: str
-    spec: str
-    portable: bool
+    @property
+    def label(self) -> str: ...
+
+    @property
+    def spec(self) -> str: ...
+
+    @property
+    def portable(self) -> bool: ...
 
     def bot(self, seed: int) -> Bot:
         """A fresh player for one hand, seeded with ``seed``."""
@@ -408,9 +413,10 @@ def run_arena(
         mu=MODEL["mu"], sigma=MODEL["sigma"], beta=MODEL["beta"], tau=MODEL["tau"], kappa=MODEL["kappa"]
     )
     ratings = [model.rating(name=e.label) for e in ents]
-    tally = {key: [0] * k for key in ("matches", "hands", "sum", "sum_sq", "firsts", "faults", "decisions")} | {
-        "seconds": [0.0] * k
+    tally: dict[str, list[int]] = {
+        key: [0] * k for key in ("matches", "hands", "sum", "sum_sq", "firsts", "faults", "decisions")
     }
+    thinking = [0.0] * k  # seconds per entrant
     errors: list[str | None] = [None] * k
     every = max(1, matches // 200)
     history: list[list[float]] = []
@@ -420,7 +426,7 @@ def run_arena(
     def rate(res: dict[str, Any]) -> None:
         seats = res["lineup"]
         ranks = match_ranks(res["net"])
-        new = model.rate([[ratings[i]] for i in seats], ranks=ranks)
+        new = model.rate([[ratings[i]] for i in seats], ranks=[float(r) for r in ranks])
         for slot, i in enumerate(seats):
             ratings[i] = new[slot][0]
             tally["matches"][i] += 1
@@ -430,7 +436,7 @@ def run_arena(
             tally["firsts"][i] += ranks[slot] == 1
             tally["faults"][i] += res["faults"][slot]
             tally["decisions"][i] += res["decisions"][slot]
-            tally["seconds"][i] += res["seconds"][slot]
+            thinking[i] += res["seconds"][slot]
             if errors[i] is None and res["errors"][slot] is not None:
                 errors[i] = res["errors"][slot]
         if (res["m"] + 1) % every == 0:
@@ -471,7 +477,7 @@ def run_arena(
                 firsts=tally["firsts"][i],
                 faults=tally["faults"][i],
                 decisions=tally["decisions"][i],
-                time_mean_ms=1000 * tally["seconds"][i] / tally["decisions"][i] if tally["decisions"][i] else 0.0,
+                time_mean_ms=1000 * thinking[i] / tally["decisions"][i] if tally["decisions"][i] else 0.0,
                 error=errors[i] or (info.error if info is not None else None),
             )
         )

@@ -159,12 +159,13 @@ def play_dataset_hand(specs: Sequence[str], rules: Rules, seed: int, i: int) -> 
         hand.apply(bots[s].act(hand.observe(s)))
         decisions[entrant_at[s]] += 1
     names = [labels[entrant_at[s]] for s in range(n)]
-    line = HandHistory.from_hand(hand, names, hand_number=i + 1).to_json()
+    hh = HandHistory.from_hand(hand, names, hand_number=i + 1)
+    line = hh.to_json()
     st = hand.settlement
     assert st is not None
     stats: dict[str, Any] = {
         "kind": str(st.kind),
-        "actions": len(hand.history),
+        "actions": len(hh.actions),
         "gr": st.general_rams is not None,
         "targets": bool(st.targets),
         "inn": [0] * n,

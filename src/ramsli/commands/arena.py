@@ -190,9 +190,9 @@ def arena(
         errors.append(f"--deals {deals} is not a multiple of --set-deals {set_deals}: every match is a whole set")
     if not preset_list:
         errors.append(f"--presets {presets!r} names no preset; allowed are {', '.join(PRESETS)}")
-    for p in preset_list:
+    for name in preset_list:
         try:
-            Rules.preset(p).with_assignments(list(rule or []))
+            Rules.preset(name).with_assignments(list(rule or []))
         except RulesError as e:
             errors.append(str(e))
             break
@@ -213,8 +213,8 @@ def arena(
             )
     if out is not None:
         try:
-            for p in arena_targets(out):
-                check_writable(p, "--out")
+            for path in arena_targets(out):
+                check_writable(path, "--out")
         except LimitError as e:
             errors.append(str(e))
     errors += check_scheduler(scheduler, jobs)
@@ -259,27 +259,27 @@ def arena(
     )
     for col in ("#", "bot", "rating", "μ", "σ", "matches", "counters/hand", "95% CI", "first", "faults"):
         table.add_column(col, justify="left" if col == "bot" else "right")
-    for i, e in enumerate(res.ranked(), 1):
+    for i, ent in enumerate(res.ranked(), 1):
         table.add_row(
             str(i),
-            e.label,
-            f"{e.rating:.2f}",
-            f"{e.mu:.2f}",
-            f"{e.sigma:.2f}",
-            str(e.matches),
-            f"{e.mean:+.3f}",
-            f"±{e.ci95:.3f}",
-            str(e.firsts),
-            str(e.faults),
+            ent.label,
+            f"{ent.rating:.2f}",
+            f"{ent.mu:.2f}",
+            f"{ent.sigma:.2f}",
+            str(ent.matches),
+            f"{ent.mean:+.3f}",
+            f"±{ent.ci95:.3f}",
+            str(ent.firsts),
+            str(ent.faults),
         )
     Console(highlight=False, width=max(Console().width, 120)).print(table)
-    for e in res.ranked():
-        if e.faults:
-            typer.echo(f"warning: {e.label}: {e.faults} decisions taken by the tips player: {e.error}", err=True)
+    for ent in res.ranked():
+        if ent.faults:
+            typer.echo(f"warning: {ent.label}: {ent.faults} decisions taken by the tips player: {ent.error}", err=True)
     if out is not None:
         try:
-            for p in write_arena(res, out):
-                typer.echo(f"wrote {p}")
+            for path in write_arena(res, out):
+                typer.echo(f"wrote {path}")
         except OSError as e:
             fail(f"cannot write {e.filename or ''}: {e.strerror or e}")
 
