@@ -401,3 +401,11 @@ def test_arena_command_warns_about_a_bot_that_cannot_be_used(faulty_target, exam
     assert r.returncode == 0, r.stdout + r.stderr
     assert "warning: bot 'ghost' (package faulty-bots 0.1) cannot be used" in r.stderr
     assert "decisions taken by the tips player" in r.stderr
+
+
+def test_docs_show_the_example_package_as_it_is():
+    """docs/bots.md holds the example's files verbatim, each in a fenced block."""
+    doc = (ROOT / "docs" / "bots.md").read_text(encoding="utf-8")
+    for rel, lang in (("pyproject.toml", "toml"), ("src/ramsli_example_bot/__init__.py", "python")):
+        text = (EXAMPLE / rel).read_text(encoding="utf-8")
+        assert f"`examples/ramsli-example-bot/{rel}`:\n\n```{lang}\n{text}```\n" in doc, rel

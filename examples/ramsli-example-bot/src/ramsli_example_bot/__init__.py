@@ -34,11 +34,8 @@ def _cheapness(card: Card, trump: str) -> tuple[bool, int]:
 def trick_chance(cards: tuple[Card, ...] | list[Card], trump: str) -> float:
     """A rough chance, 0..1, that these cards take at least one trick: each card is given a chance of
     its own (a joker 0.95, a trump 0.3 plus 0.05 a rank above the 7, a plain ace 0.5, a plain king
-    0.2, anything else nothing) and the cards are taken as independent.
-
-    >>> from ramsli.cards import parse_cards
-    >>> round(trick_chance(parse_cards("AS 7H 9D 8C KC"), "H"), 3)
-    0.72
+    0.2, anything else nothing) and the cards are taken as independent: ``AS 7H 9D 8C KC`` with
+    trump ♥ has 1 − 0.5 · 0.7 · 0.8 = 0.72.
     """
     miss = 1.0
     for c in cards:
