@@ -148,6 +148,22 @@ def _env(*folders: Path) -> dict[str, str]:
 # -- the example package --------------------------------------------------------------------
 
 
+def test_option_types_follow_annotations_and_defaults():
+    """A bool option reads true/false (not any text as True); a float option annotated ``float`` with an
+    int default takes fractions; an int option refuses them; a range is enforced."""
+    assert make_bot("tips:tracking=false").tracking is False
+    assert make_bot("tips:tracking=on").tracking is True
+    with pytest.raises(ValueError, match="tracking: 'perhaps' is not true or false"):
+        make_bot("tips:tracking=perhaps")
+    assert make_bot("montecarlo:ms=2.5").ms == 2.5
+    with pytest.raises(ValueError, match="samples: 2.5 is not a whole number"):
+        make_bot("montecarlo:samples=2.5")
+    with pytest.raises(ValueError, match=r"variant=9 is out of range: allowed is 0..7"):
+        make_bot("tips:variant=9")
+    assert [o.kind for o in describe_bot("montecarlo").options] == ["int", "float", "int", "float", "int"]
+    assert describe_bot("hard").kind == "level" and describe_bot("hard").plays_as == "montecarlo"
+
+
 def test_example_bot_is_known_with_its_options_and_ranges(example):
     assert "lowest" in bot_names()
     assert package_bots()["lowest"].package == "ramsli-example-bot"

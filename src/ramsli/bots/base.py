@@ -17,14 +17,20 @@ from __future__ import annotations
 
 import importlib
 import inspect
-import logging
 import random
 from collections.abc import Callable, Mapping
-from dataclasses import asdict, dataclass
 from typing import Protocol, runtime_checkable
 
 from ramsli.bots.levels import LEVELS, level_spec
-from ramsli.bots.packages import BotOption, GuardedBot, PackageBot, discover, option_specs, origin_text
+from ramsli.bots.packages import (
+    BotInfo,
+    GuardedBot,
+    PackageBot,
+    discover,
+    load_factory,
+    option_specs,
+    standin_factory,
+)
 from ramsli.hand import Action, Hand, Observation, random_source
 
 __all__ = [
@@ -161,7 +167,7 @@ def bot_factory(name: str) -> Callable[..., Bot]:
         module, _, attr = BOT_MODULES[name].partition(":")
         BOTS.setdefault(name, getattr(importlib.import_module(module), attr))
     if name not in BOTS and name in package_bots():
-        BOTS[name] = _load_package(package_bots()[name])
+        BOTS[name] = load_factory(package_bots()[name], _tips_fallback)
     if name not in BOTS:
         hint = f" (names are lower case: {name.lower()!r})" if name.lower() in bot_names() else ""
         raise ValueError(f"unknown bot {name!r}{hint}; allowed are {allowed_bots_text()}")
@@ -275,43 +281,15 @@ def _make_package_bot(
             raise ValueError(
                 f"bad option for bot {package.name!r}: {e}; its options are {', '.join(allowed) if allowed else 'none'}"
             ) from None
-        return _standin(package, f"its factory raised {type(e).__name__}: {e}")(seed=seed)
+        return standin_factory(package, f"its factory raised {type(e).__name__}: {e}", _tips_fallback)(seed=seed)
     except Exception as e:  # noqa: BLE001 - a package's bug must not stop the table
-        return _standin(package, f"its factory raised {type(e).__name__}: {e}")(seed=seed)
+        return standin_factory(package, f"its factory raised {type(e).__name__}: {e}", _tips_fallback)(seed=seed)
     return GuardedBot(inner, package.name, package.origin, _tips_fallback)
 
 
 def _tips_fallback() -> Bot:
     """The ``tips`` player, who takes a guarded bot's faulty decisions (deterministic: no seed needed)."""
     return make_bot("tips")
-
-
-def _standin(package: PackageBot, error: str) -> Callable[..., Bot]:
-    """A factory of stand-ins for a package bot that cannot be made: each plays the ``tips`` moves."""
-    logging.getLogger("ramsli.bots").error(
-        "%s cannot be used: %s; its seats play the tips moves", origin_text(package), error
-    )
-
-    def standin(seed: int | None = None, rng: random.Random | None = None, **options: object) -> Bot:
-        return GuardedBot(None, package.name, package.origin, _tips_fallback, error=error)
-
-    standin.standin = True  # type: ignore[attr-defined]
-    standin.error = error  # type: ignore[attr-defined]
-    return standin
-
-
-def _load_package(package: PackageBot) -> Callable[..., Bot]:
-    """Import a package's bot factory; a failure is logged and gives a stand-in factory."""
-    module, _, attr = package.target.partition(":")
-    try:
-        obj: object = importlib.import_module(module.strip())
-        for part in filter(None, attr.strip().split(".")):
-            obj = getattr(obj, part)
-    except Exception as e:  # noqa: BLE001 - a broken package must not stop ramsli
-        return _standin(package, f"{package.target} failed to import: {type(e).__name__}: {e}")
-    if not callable(obj):
-        return _standin(package, f"{package.target} is not a bot factory (a class or function), it is {obj!r}")
-    return obj  # type: ignore[return-value]
 
 
 _packages: dict[str, PackageBot] | None = None
@@ -344,33 +322,6 @@ def refresh_bots() -> dict[str, PackageBot]:
     _packages = None
     importlib.invalidate_caches()
     return package_bots()
-
-
-@dataclass(frozen=True)
-class BotInfo:
-    """What :func:`describe_bot` tells about a bot.
-
-    Attributes:
-        name: the name asked for.
-        kind: ``"built-in"``, ``"level"`` or ``"package"``.
-        origin: ``"ramsli"``, or ``"package NAME VERSION"``.
-        plays_as: the spec a level stands for (else the name).
-        summary: the first line of the bot's docstring ("" if none).
-        options: the options it takes in a spec (none for a level), with types and ranges.
-        error: why a package's bot cannot be used (it then plays the ``tips`` moves), else None.
-    """
-
-    name: str
-    kind: str
-    origin: str
-    plays_as: str
-    summary: str
-    options: tuple[BotOption, ...]
-    error: str | None
-
-    def to_dict(self) -> dict[str, object]:
-        """JSON-ready: every attribute, options as ``{name, default, kind, low, high}``."""
-        return asdict(self)
 
 
 def describe_bot(name: str) -> BotInfo:

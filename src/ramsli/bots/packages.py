@@ -32,12 +32,13 @@ True
 
 from __future__ import annotations
 
+import importlib
 import importlib.metadata
 import inspect
 import logging
 import re
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from typing import Any
 
 from ramsli.hand import Action, Observation
@@ -51,6 +52,9 @@ __all__ = [
     "option_specs",
     "origin_text",
     "LOGGED_FAULTS",
+    "BotInfo",
+    "load_factory",
+    "standin_factory",
 ]
 
 #: the entry-point group a package declares its bots in
@@ -293,6 +297,64 @@ class GuardedBot:
 
     def __repr__(self) -> str:
         return f"GuardedBot({self.inner!r}, name={self.name!r}, origin={self.origin!r})"
+
+
+def standin_factory(package: PackageBot, error: str, fallback: Callable[[], Any]) -> Callable[..., Any]:
+    """A factory of stand-ins for a package's bot that cannot be made (logged once, as an error): each
+    stand-in is a :class:`GuardedBot` without a bot, so it plays ``fallback()``'s moves (the ``tips``
+    player's) and counts every decision as a fault. The factory has ``standin = True`` and ``error``."""
+    log.error("%s cannot be used: %s; its seats play the tips moves", origin_text(package), error)
+
+    def standin(seed: int | None = None, rng: Any = None, **options: object) -> GuardedBot:
+        return GuardedBot(None, package.name, package.origin, fallback, error=error)
+
+    standin.standin = True  # type: ignore[attr-defined]
+    standin.error = error  # type: ignore[attr-defined]
+    return standin
+
+
+def load_factory(package: PackageBot, fallback: Callable[[], Any]) -> Callable[..., Any]:
+    """Import a package's bot factory (``module:attribute``); if that fails, or it is not callable, the
+    error is logged and a :func:`standin_factory` is returned instead."""
+    module, _, attr = package.target.partition(":")
+    try:
+        obj: object = importlib.import_module(module.strip())
+        for part in filter(None, attr.strip().split(".")):
+            obj = getattr(obj, part)
+    except Exception as e:  # noqa: BLE001 - a broken package must not stop ramsli
+        return standin_factory(package, f"{package.target} failed to import: {type(e).__name__}: {e}", fallback)
+    if not callable(obj):
+        return standin_factory(
+            package, f"{package.target} is not a bot factory (a class or function), it is {obj!r}", fallback
+        )
+    return obj  # type: ignore[return-value]
+
+
+@dataclass(frozen=True)
+class BotInfo:
+    """What :func:`describe_bot` tells about a bot.
+
+    Attributes:
+        name: the name asked for.
+        kind: ``"built-in"``, ``"level"`` or ``"package"``.
+        origin: ``"ramsli"``, or ``"package NAME VERSION"``.
+        plays_as: the spec a level stands for (else the name).
+        summary: the first line of the bot's docstring ("" if none).
+        options: the options it takes in a spec (none for a level), with types and ranges.
+        error: why a package's bot cannot be used (it then plays the ``tips`` moves), else None.
+    """
+
+    name: str
+    kind: str
+    origin: str
+    plays_as: str
+    summary: str
+    options: tuple[BotOption, ...]
+    error: str | None
+
+    def to_dict(self) -> dict[str, object]:
+        """JSON-ready: every attribute, options as ``{name, default, kind, low, high}``."""
+        return asdict(self)
 
 
 #: faults per bot name in this process (what decides the log level)

@@ -107,7 +107,7 @@ def list_bots() -> None:
         except (ValueError, ModuleNotFoundError) as e:  # a bot of a missing extra
             table.add_row(name, "", "", "", f"not available: {e}")
             continue
-        about = f"cannot be used: {info.error}" if info.error else info.summary
+        about = f"cannot be used: {info.error}" if info.error else info.summary.replace("``", "")
         if info.kind == "level":
             about = f"plays as {info.plays_as}"
         table.add_row(name, info.kind, info.origin, ", ".join(o.text() for o in info.options), about)

@@ -22,6 +22,7 @@ import json
 import logging
 import secrets
 import time
+from collections.abc import Iterable
 from typing import Any
 
 from ramsli.bots import make_bot
@@ -173,7 +174,7 @@ class Hub:
             seat (``ramsli serve --allow-bot NAME``); the built-in bots are always allowed.
     """
 
-    def __init__(self, store: Any, allow_test_seeds: bool = False, allowed_bots: Any = ()) -> None:
+    def __init__(self, store: Any, allow_test_seeds: bool = False, allowed_bots: Iterable[str] = ()) -> None:
         self.store = store
         self.allow_test_seeds = allow_test_seeds
         self.allowed_bots: frozenset[str] = frozenset(allowed_bots)
