@@ -63,7 +63,19 @@ def _root(
 
 
 #: command modules; each exposes ``register(app)``
-COMMAND_MODULES = ("rules_cmd", "replay_cmd", "play", "tournament", "simulate", "odds", "tips", "serve", "solve")
+COMMAND_MODULES = (
+    "rules_cmd",
+    "replay_cmd",
+    "play",
+    "tournament",
+    "simulate",
+    "odds",
+    "tips",
+    "serve",
+    "solve",
+    "arena",
+    "dataset",
+)
 
 
 def _register() -> None:

@@ -33,7 +33,9 @@ and :func:`read_session`.
 
 from __future__ import annotations
 
+import copy
 import dataclasses
+import json
 import re
 import tomllib
 from collections.abc import Iterable, Sequence
@@ -628,6 +630,61 @@ class HandHistory:
                     out += _kv(k, self.settlement[k], multiline=k in ("payments", "targets"))
         return "\n".join(out) + "\n"
 
+    def to_data(self) -> dict[str, Any]:
+        """The history as plain data: the keys and tables of :meth:`to_toml` in the same order, with the
+        same values (``tomllib.loads(hh.to_toml()) == hh.to_data()``); JSON-ready.
+
+        >>> import random
+        >>> from ramsli import Hand, Rules
+        >>> hand = Hand.new(Rules(), stacks=[20] * 3, dealer=0, rng=random.Random(3))
+        >>> while not hand.is_over:
+        ...     hand.apply(hand.legal_actions()[0])
+        >>> data = HandHistory.from_hand(hand, ["Ann", "Bo", "Cy"]).to_data()
+        >>> list(data)
+        ['format', 'seats', 'seated', 'dealer', 'stacks', 'pot', 'rules', 'deal', 'play', 'settlement']
+        >>> HandHistory.from_data(data).replay().settlement == hand.settlement
+        True
+        """
+        out: dict[str, Any] = {"format": FORMAT}
+        if self.hand_number is not None:
+            out["hand"] = self.hand_number
+        out["seats"] = list(self.names)
+        out["seated"] = [seat_name(s) for s in self.seated]
+        out["dealer"] = seat_name(self.dealer)
+        out["stacks"] = list(self.stacks)
+        out["pot"] = self.pot
+        out["rules"] = dict(self.rules.to_dict())
+        deal: dict[str, Any] = {}
+        if self.cut is not None:
+            deal["cut"] = self.cut
+        for s in self.seated:
+            deal[seat_name(s)] = [UNKNOWN if c is None else str(c) for c in self.cards[s]]
+        deal["turn_up"] = str(self.turn_up)
+        deal["turned_aside"] = [str(c) for c in self.turned_aside]
+        out["deal"] = deal
+        out["play"] = {"actions": [str(a) for a in self.actions]}
+        if self.settlement is not None:
+            out["settlement"] = {k: copy.deepcopy(self.settlement[k]) for k in _SETTLEMENT_KEYS if k in self.settlement}
+        return out
+
+    def to_json(self) -> str:
+        """:meth:`to_data` as one line of JSON (UTF-8 text, no spaces, keys in the order of the TOML form):
+        a line of a JSON-lines file. ``from_json(hh.to_json()) == hh``."""
+        return json.dumps(self.to_data(), ensure_ascii=False, separators=(",", ":"))
+
+    @classmethod
+    def from_json(cls, text: str) -> HandHistory:
+        """A history from one JSON object (:meth:`to_json`), checked as :meth:`from_data` checks it.
+
+        Raises:
+            HistoryError: for text that is not JSON, or for anything :meth:`from_data` refuses.
+        """
+        try:
+            data = json.loads(text)
+        except (ValueError, RecursionError) as e:
+            raise HistoryError(f"not JSON: {e}") from None
+        return cls.from_data(data)
+
     # -- reading -----------------------------------------------------------------------
 
     @classmethod
@@ -646,8 +703,24 @@ class HandHistory:
         """
         if text.startswith("\ufeff"):
             text = text[1:]  # a byte order mark (some editors write one) is not part of the TOML
-        data = _loads(text)
-        L = _Lines(text)
+        return cls._from_data(_loads(text), _Lines(text), text)
+
+    @classmethod
+    def from_data(cls, data: Any) -> HandHistory:
+        """A history from plain data: the keys and tables of its TOML form (as :meth:`to_data` gives them,
+        e.g. one line of a JSON-lines dataset read with ``json.loads``), with every check of
+        :meth:`from_toml`. Errors carry no line (``line`` is None).
+
+        Raises:
+            HistoryError: if ``data`` is not a mapping, or for anything :meth:`from_toml` refuses.
+        """
+        if not isinstance(data, dict):
+            raise HistoryError(f"a hand history is an object of keys, not {type(data).__name__}")
+        return cls._from_data(data, _Lines(""), "")
+
+    @classmethod
+    def _from_data(cls, data: dict[str, Any], L: _Lines, text: str) -> HandHistory:
+        """:meth:`from_toml` after parsing: ``L`` finds the lines of ``text`` (empty for data without text)."""
 
         def err(reason: str, table: str = "", key: str = "", index: int | None = None) -> HistoryError:
             line = L.elem(table, key, index) if index is not None else L.key(table, key)
@@ -661,7 +734,7 @@ class HandHistory:
                 raise HistoryError(
                     f"missing key {k!r} (a hand history needs format, seats, dealer, stacks, pot, "
                     "[rules], [deal], [play])",
-                    1,
+                    1 if text else None,
                 )
         if data["format"] != FORMAT:
             raise err(f"format {data['format']!r} is not supported; this reader reads {FORMAT!r}", "", "format")

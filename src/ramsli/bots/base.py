@@ -22,6 +22,15 @@ from collections.abc import Callable, Mapping
 from typing import Protocol, runtime_checkable
 
 from ramsli.bots.levels import LEVELS, level_spec
+from ramsli.bots.packages import (
+    BotInfo,
+    GuardedBot,
+    PackageBot,
+    discover,
+    load_factory,
+    option_specs,
+    standin_factory,
+)
 from ramsli.hand import Action, Hand, Observation, random_source
 
 __all__ = [
@@ -36,6 +45,10 @@ __all__ = [
     "bot_factory",
     "BOT_MODULES",
     "play_hand",
+    "BotInfo",
+    "describe_bot",
+    "package_bots",
+    "refresh_bots",
 ]
 
 
@@ -115,24 +128,26 @@ def bot_names() -> list[str]:
     """Names of all bots: those registered and those of :data:`BOT_MODULES` (whose modules are not imported).
 
     The levels for people (:data:`ramsli.bots.levels.LEVELS`: ``easy``, ``medium``, ``hard``,
-    ``expert``) are names too.
+    ``expert``) are names too, and so are the bots of installed packages (:func:`package_bots`), last.
 
     >>> {"random", "rules", "montecarlo", "tips", "easy", "medium", "hard", "expert"} <= set(bot_names())
     True
     """
     _load_builtin()
-    return list(dict.fromkeys([*BOTS, *BOT_MODULES, *LEVELS]))
+    return list(dict.fromkeys([*BOTS, *BOT_MODULES, *LEVELS, *package_bots()]))
 
 
 def allowed_bots_text() -> str:
     """The bot names, then the levels as a group, for error messages (issue #13).
 
-    >>> allowed_bots_text().endswith("or a level: easy, medium, hard, expert (weakest first)")
+    >>> "or a level: easy, medium, hard, expert (weakest first)" in allowed_bots_text()
     True
     """
     _load_builtin()
-    bots = list(dict.fromkeys([*BOTS, *BOT_MODULES]))
-    return f"{', '.join(bots)}, or a level: {', '.join(LEVELS)} (weakest first)"
+    packages = package_bots()
+    bots = [b for b in dict.fromkeys([*BOTS, *BOT_MODULES]) if b not in packages]
+    text = f"{', '.join(bots)}, or a level: {', '.join(LEVELS)} (weakest first)"
+    return text + (f"; installed: {', '.join(packages)}" if packages else "")
 
 
 def bot_factory(name: str) -> Callable[..., Bot]:
@@ -142,11 +157,17 @@ def bot_factory(name: str) -> Callable[..., Bot]:
     Raises:
         ValueError: for an unknown bot name (the message lists the names).
         ModuleNotFoundError: if the bot's module needs an optional extra that is not installed.
+
+    A bot of an installed package (:func:`package_bots`) is imported on first use too; if that fails,
+    the error is logged with the bot's name and package and its factory makes a stand-in that plays the
+    ``tips`` move for every decision (:class:`~ramsli.bots.packages.GuardedBot`).
     """
     _load_builtin()
     if name not in BOTS and name in BOT_MODULES:
         module, _, attr = BOT_MODULES[name].partition(":")
         BOTS.setdefault(name, getattr(importlib.import_module(module), attr))
+    if name not in BOTS and name in package_bots():
+        BOTS[name] = load_factory(package_bots()[name], _tips_fallback)
     if name not in BOTS:
         hint = f" (names are lower case: {name.lower()!r})" if name.lower() in bot_names() else ""
         raise ValueError(f"unknown bot {name!r}{hint}; allowed are {allowed_bots_text()}")
@@ -159,7 +180,14 @@ def make_bot(spec: str, seed: int | None = None, *, rng: random.Random | None = 
 
     Give the bot's random source as ``seed`` or as ``rng`` (a ``random.Random``), not both;
     the same seed gives the same choices. A level (``easy``, ``medium``, ``hard``, ``expert``,
-    :mod:`ramsli.bots.levels`) stands for its bot and budget.
+    :mod:`ramsli.bots.levels`) stands for its bot and budget. An option whose default is a
+    ``bool`` takes ``true``/``false`` (also ``yes``/``no``, ``on``/``off``, ``1``/``0``).
+
+    A bot of an installed package (:func:`package_bots`) comes wrapped in a
+    :class:`~ramsli.bots.packages.GuardedBot`: where it raises or answers with an illegal action,
+    the ``tips`` move is played for that decision (logged); a package that fails to import, or
+    whose factory raises for other reasons than a bad option, gives a stand-in that plays the
+    ``tips`` moves (logged), so a table, a tournament or the arena goes on.
 
     Raises:
         ValueError: for an unknown bot name (the message lists the names) or a bad option, e.g.
@@ -171,12 +199,16 @@ def make_bot(spec: str, seed: int | None = None, *, rng: random.Random | None = 
     _load_builtin()
     spec = level_spec(spec)
     name, _, opts = spec.strip().partition(":")
-    bot_factory(name)  # an unknown name is refused; a bot of BOT_MODULES is imported
+    factory = bot_factory(name)  # an unknown name is refused; a bot of BOT_MODULES or a package is imported
+    if getattr(factory, "standin", False):  # a package that cannot be used: its options are not known
+        return factory(seed=seed)
     kwargs: dict[str, object] = {}
+    opts_text: dict[str, str] = {}
     for part in filter(None, (p.strip() for p in opts.split(","))):
         k, eq, v = part.partition("=")
         if not eq:
             raise ValueError(f"bot option {part!r} is not key=value (in {spec!r})")
+        opts_text[k.strip()] = v.strip()
         try:
             kwargs[k.strip()] = (
                 int(v) if (v.strip().lstrip("-").isascii() and v.strip().lstrip("-").isdigit()) else float(v)
@@ -185,14 +217,22 @@ def make_bot(spec: str, seed: int | None = None, *, rng: random.Random | None = 
             kwargs[k.strip()] = v.strip()
     allowed = bot_options(name)
     defaults = _option_defaults(name)
+    kinds = {o.name: o.kind for o in option_specs(BOTS[name])}
     for k, v in kwargs.items():
-        d = defaults.get(k)
-        if isinstance(d, bool) or d is None:
-            continue
-        if isinstance(d, int) and not isinstance(v, int):
+        d, kind = defaults.get(k), kinds.get(k)
+        if kind == "bool":
+            flag = _FLAGS.get(str(v).strip().lower())
+            if flag is None:
+                raise ValueError(
+                    f"bot {name!r} option {k}: {v!r} is not true or false (e.g. {name}:{k}={str(d).lower()})"
+                )
+            kwargs[k] = flag
+        elif kind == "int" and not isinstance(v, int):
             raise ValueError(f"bot {name!r} option {k}: {v!r} is not a whole number (e.g. {name}:{k}={d})")
-        if isinstance(d, float) and not isinstance(v, (int, float)):
+        elif kind == "float" and not isinstance(v, (int, float)):
             raise ValueError(f"bot {name!r} option {k}: {v!r} is not a number (e.g. {name}:{k}={d})")
+        elif kind == "str" and not isinstance(v, str):
+            kwargs[k] = opts_text[k]  # a text option that looks like a number stays text
     ranges = getattr(BOTS[name], "OPTION_RANGES", {})  # bounds a bot declares with its options
     for k, v in kwargs.items():
         if k in ranges and isinstance(v, (int, float)) and not ranges[k][0] <= v <= ranges[k][1]:
@@ -208,6 +248,9 @@ def make_bot(spec: str, seed: int | None = None, *, rng: random.Random | None = 
             if allowed
             else f"bot {name!r} has no option {unknown[0]!r}; it takes no options"
         )
+    package = _package_of(name)
+    if package is not None:
+        return _make_package_bot(package, seed, rng, kwargs, allowed)
     try:
         if rng is not None:
             return BOTS[name](rng=rng, **kwargs)
@@ -216,6 +259,100 @@ def make_bot(spec: str, seed: int | None = None, *, rng: random.Random | None = 
         raise ValueError(
             f"bad option for bot {name!r}: {e}; its options are {', '.join(allowed) if allowed else 'none'}"
         ) from None
+
+
+#: the texts a bool option takes in a spec
+_FLAGS = {"true": True, "false": False, "yes": True, "no": False, "on": True, "off": False, "1": True, "0": False}
+
+
+def _make_package_bot(
+    package: PackageBot, seed: int | None, rng: random.Random | None, kwargs: dict[str, object], allowed: list[str]
+) -> Bot:
+    """A package's bot, guarded; a stand-in (logged) if its factory fails for other reasons than a bad option."""
+    factory = BOTS[package.name]
+    if getattr(factory, "standin", False):
+        return factory(seed=seed)
+    if rng is not None and "rng" not in inspect.signature(factory).parameters:
+        seed, rng = rng.getrandbits(32), None  # a factory without rng= gets a seed drawn from it
+    try:
+        inner = factory(rng=rng, **kwargs) if rng is not None else factory(seed=seed, **kwargs)
+    except (TypeError, ValueError) as e:
+        if kwargs:
+            raise ValueError(
+                f"bad option for bot {package.name!r}: {e}; its options are {', '.join(allowed) if allowed else 'none'}"
+            ) from None
+        return standin_factory(package, f"its factory raised {type(e).__name__}: {e}", _tips_fallback)(seed=seed)
+    except Exception as e:  # noqa: BLE001 - a package's bug must not stop the table
+        return standin_factory(package, f"its factory raised {type(e).__name__}: {e}", _tips_fallback)(seed=seed)
+    return GuardedBot(inner, package.name, package.origin, _tips_fallback)
+
+
+def _tips_fallback() -> Bot:
+    """The ``tips`` player, who takes a guarded bot's faulty decisions (deterministic: no seed needed)."""
+    return make_bot("tips")
+
+
+_packages: dict[str, PackageBot] | None = None
+
+
+def _package_of(name: str) -> PackageBot | None:
+    """The package declaring bot ``name``, if it is one (known once :func:`bot_factory` has loaded it)."""
+    return _packages.get(name) if _packages else None
+
+
+def package_bots() -> dict[str, PackageBot]:
+    """The bots of installed packages (entry-point group ``ramsli.bots``, ``docs/bots.md``), by name.
+
+    Read from the packages' metadata once per process (nothing is imported); :func:`refresh_bots`
+    reads it again.
+    """
+    global _packages
+    if _packages is None:
+        _load_builtin()
+        _packages = discover(set(BOTS) | set(BOT_MODULES) | set(LEVELS))
+    return _packages
+
+
+def refresh_bots() -> dict[str, PackageBot]:
+    """Forget the installed packages' bots (and those loaded) and read the packages' metadata again,
+    e.g. after a package was installed while this process runs. Returns :func:`package_bots`."""
+    global _packages
+    for name in _packages or {}:
+        BOTS.pop(name, None)
+    _packages = None
+    importlib.invalidate_caches()
+    return package_bots()
+
+
+def describe_bot(name: str) -> BotInfo:
+    """A bot's kind, origin, summary and options with their types and ranges (a package's bot is imported).
+
+    Raises:
+        ValueError: for an unknown bot name.
+
+    >>> info = describe_bot("montecarlo")
+    >>> info.kind, [o.text() for o in info.options][:2]
+    ('built-in', ['samples=20 (int, 1..2000)', 'ms=0 (float, 0..60000)'])
+    >>> describe_bot("easy").plays_as
+    'tips'
+    """
+    name = name.strip()
+    if name in LEVELS and LEVELS[name] != name:
+        bot_factory(LEVELS[name].partition(":")[0])
+        return BotInfo(name, "level", "ramsli", LEVELS[name], f"the level {name!r}", (), None)
+    factory = bot_factory(name)
+    package = _package_of(name)
+    doc = (inspect.getdoc(factory) or "").strip().splitlines()
+    error = getattr(factory, "error", None) if getattr(factory, "standin", False) else None
+    return BotInfo(
+        name,
+        "package" if package is not None else "built-in",
+        package.origin if package is not None else "ramsli",
+        name,
+        doc[0] if doc and error is None else "",
+        () if error is not None else option_specs(factory),
+        error,
+    )
 
 
 def _option_defaults(name: str) -> dict[str, object]:

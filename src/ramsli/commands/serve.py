@@ -3,8 +3,11 @@
 Tables, invite links and the protocol are in ``docs/protocol.md``; running,
 storage and crash safety in ``docs/server.md``. Exit status 2 for a bad option
 (a database URL that is not SQLite or PostgreSQL, a port outside 1..65535, a port another
-program already listens on, or a database that cannot be opened or is damaged: checked before
-anything is announced, one line naming it).
+program already listens on, a database that cannot be opened or is damaged, or an ``--allow-bot``
+that names no installed package's bot: checked before anything is announced, one line naming it).
+
+The bots of installed packages (``docs/bots.md``) are seated at a new table only if the operator
+names each with ``--allow-bot NAME``: a package is code the server runs.
 """
 
 from __future__ import annotations
@@ -18,6 +21,7 @@ from typing import Annotated
 
 import typer
 
+from ramsli.bots.base import package_bots
 from ramsli.commands import fail
 
 __all__ = ["register", "serve"]
@@ -53,6 +57,15 @@ def serve(
             "test_seeded in every view. Without it every shuffle uses secrets.SystemRandom.",
         ),
     ] = False,
+    allow_bot: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--allow-bot",
+            metavar="NAME",
+            help="Let new tables seat the bot NAME of an installed package (docs/bots.md); repeatable. "
+            "The built-in bots are always allowed.",
+        ),
+    ] = None,
 ) -> None:
     """Run the table server: tables with invite links, bots in empty seats, nothing lost on a crash."""
     if not 1 <= port <= 65535:
@@ -64,6 +77,7 @@ def serve(
             f"--database {database!r} is not supported; allowed are sqlite+aiosqlite:///PATH and "
             "postgresql+asyncpg://USER@HOST:PORT/DB"
         )
+    allowed = _check_allowed_bots(allow_bot or [])
     _check_port(host, port)
     import uvicorn
 
@@ -75,12 +89,24 @@ def serve(
         asyncio.run(check_database(url))
     except StoreError as e:
         fail(str(e))
-    app = create_app(url, allow_test_seeds=allow_test_seeds)
+    app = create_app(url, allow_test_seeds=allow_test_seeds, allowed_bots=allowed)
     address = f"http://{host if ':' not in host else f'[{host}]'}:{port}/"
     typer.echo(f"ramsli table server at {address}  (database {url.split('@')[-1]}; Ctrl-C to stop)")
     if open_browser:
         threading.Timer(1.0, _open, args=(address,)).start()
     uvicorn.run(app, host=host, port=port, ws_max_size=WS_MAX_SIZE, log_level="warning")
+
+
+def _check_allowed_bots(names: list[str]) -> list[str]:
+    """The ``--allow-bot`` names, each checked to be an installed package's bot (else exit status 2)."""
+    installed = package_bots()
+    for name in names:
+        if name.strip() not in installed:
+            fail(
+                f"--allow-bot {name!r} names no bot of an installed package; installed are "
+                f"{', '.join(installed) if installed else 'none'} (the built-in bots need no --allow-bot)"
+            )
+    return [n.strip() for n in names]
 
 
 def _check_port(host: str, port: int) -> None:

@@ -16,6 +16,7 @@ import html
 import json
 import os
 import secrets
+from collections.abc import Sequence
 from typing import Any
 
 from fastapi import FastAPI, Request, WebSocket
@@ -106,13 +107,16 @@ protocol (<code>docs/protocol.md</code>) and their storage; clients talk to it o
 </html>"""
 
 
-def create_app(database: str | None = None, allow_test_seeds: bool = False) -> FastAPI:
-    """The app. ``database`` is an SQLAlchemy async URL (default: SQLite in the data folder)."""
+def create_app(
+    database: str | None = None, allow_test_seeds: bool = False, allowed_bots: Sequence[str] = ()
+) -> FastAPI:
+    """The app. ``database`` is an SQLAlchemy async URL (default: SQLite in the data folder);
+    ``allowed_bots``: the installed packages' bots a new table may seat (``--allow-bot``)."""
 
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI):
         store = await EventStore.open(database)
-        hub = Hub(store, allow_test_seeds=allow_test_seeds)
+        hub = Hub(store, allow_test_seeds=allow_test_seeds, allowed_bots=app.state.allowed_bots)
         await hub.restore()
         app.state.hub = hub
         try:
@@ -123,6 +127,7 @@ def create_app(database: str | None = None, allow_test_seeds: bool = False) -> F
             shutdown_bot_pool()
 
     app = FastAPI(title="ramsli", lifespan=lifespan, docs_url=None, redoc_url=None, openapi_url=None)
+    app.state.allowed_bots = frozenset(allowed_bots)
     app.include_router(pages_router)  # the browser table (issue 11), before the routes below
     app.include_router(ledger_router)  # the pub ledger (issue 16, docs/ledger.md)
 
@@ -274,7 +279,10 @@ def create_app(database: str | None = None, allow_test_seeds: bool = False) -> F
 
 
 def app_from_env() -> FastAPI:
-    """The app configured from ``RAMSLI_DATABASE`` and ``RAMSLI_ALLOW_TEST_SEEDS`` (for ``uvicorn --factory``)."""
+    """The app configured from ``RAMSLI_DATABASE``, ``RAMSLI_ALLOW_TEST_SEEDS`` and ``RAMSLI_ALLOW_BOTS``
+    (installed packages' bots, comma-separated) (for ``uvicorn --factory``)."""
     return create_app(
-        os.environ.get("RAMSLI_DATABASE") or None, allow_test_seeds=os.environ.get("RAMSLI_ALLOW_TEST_SEEDS") == "1"
+        os.environ.get("RAMSLI_DATABASE") or None,
+        allow_test_seeds=os.environ.get("RAMSLI_ALLOW_TEST_SEEDS") == "1",
+        allowed_bots=[b.strip() for b in os.environ.get("RAMSLI_ALLOW_BOTS", "").split(",") if b.strip()],
     )

@@ -22,10 +22,11 @@ import json
 import logging
 import secrets
 import time
+from collections.abc import Iterable
 from typing import Any
 
 from ramsli.bots import make_bot
-from ramsli.bots.base import bot_factory
+from ramsli.bots.base import bot_factory, package_bots
 from ramsli.history import HandHistory
 from ramsli.refusal import Refusal
 from ramsli.rules import Rules, RulesError, check_play_limits
@@ -169,11 +170,14 @@ class Hub:
         allow_test_seeds: accept a ``seed`` when a table is created (tests only); such
             a table says ``test_seeded`` in every view. Otherwise shuffles use
             ``secrets.SystemRandom``.
+        allowed_bots: the names of installed packages' bots (``docs/bots.md``) a new table may
+            seat (``ramsli serve --allow-bot NAME``); the built-in bots are always allowed.
     """
 
-    def __init__(self, store: Any, allow_test_seeds: bool = False) -> None:
+    def __init__(self, store: Any, allow_test_seeds: bool = False, allowed_bots: Iterable[str] = ()) -> None:
         self.store = store
         self.allow_test_seeds = allow_test_seeds
+        self.allowed_bots: frozenset[str] = frozenset(allowed_bots)
         self.tables: dict[str, Table] = {}
         #: tables that did not replay at start-up: id -> reason (listed as unavailable, never served)
         self.broken: dict[str, str] = {}
@@ -265,6 +269,12 @@ class Hub:
                     raise SpecError(f"seat p{i + 1}: bot must be a bot spec such as 'rules' or 'montecarlo'")
                 try:
                     name, _, opts = spec.partition(":")
+                    package = package_bots().get(name.strip())
+                    if package is not None and name.strip() not in self.allowed_bots:  # the operator's list
+                        raise ValueError(
+                            f"bot {name.strip()!r} comes from the installed {package.origin}; this server "
+                            f"seats it only when started with --allow-bot {name.strip()}"
+                        )
                     try:
                         files = getattr(bot_factory(name.strip()), "FILE_OPTIONS", ())
                     except ValueError:  # a level name, or unknown: make_bot below says which
