@@ -84,7 +84,7 @@ class PackageBot:
 
     @property
     def origin(self) -> str:
-        """``"package ramsli-example-bot 0.1.0"``: where the bot comes from, for messages."""
+        """``"package ramsli-example-bot 1.0.0"``: where the bot comes from, for messages."""
         return f"package {self.package} {self.version}"
 
 
@@ -134,7 +134,7 @@ def discover(builtin: frozenset[str] | set[str] = frozenset()) -> dict[str, Pack
 
 
 def origin_text(bot: PackageBot) -> str:
-    """``"bot 'lowest' (package ramsli-example-bot 0.1.0)"``, the name used in every fault message."""
+    """``"bot 'lowest' (package ramsli-example-bot 1.0.0)"``, the name used in every fault message."""
     return f"bot {bot.name!r} ({bot.origin})"
 
 
@@ -212,7 +212,7 @@ class GuardedBot:
     Args:
         inner: the bot, or None.
         name: its registry name (the entry point's name); ``bot.name`` is this.
-        origin: where it comes from, e.g. ``"package ramsli-example-bot 0.1.0"``.
+        origin: where it comes from, e.g. ``"package ramsli-example-bot 1.0.0"``.
         fallback: makes the ``tips`` bot that plays the faulty decisions (called on the first fault).
         error: why there is no ``inner`` (the import error), for the messages.
 

@@ -19,7 +19,7 @@ from ramsli.hand import Action, Observation, Phase, trick_winner
 
 __all__ = ["LowestBot", "trick_chance"]
 
-__version__ = "0.1.0"
+__version__ = "1.0.0"
 
 
 def _is_trump(card: Card, trump: str) -> bool:
