@@ -168,7 +168,7 @@ def test_example_bot_is_known_with_its_options_and_ranges(example):
     assert "lowest" in bot_names()
     assert package_bots()["lowest"].package == "ramsli-example-bot"
     info = describe_bot("lowest")
-    assert (info.kind, info.origin) == ("package", "package ramsli-example-bot 0.1.0")
+    assert (info.kind, info.origin) == ("package", "package ramsli-example-bot 1.0.0")
     assert [o.text() for o in info.options] == ["threshold=0.45 (float, 0..1)", "lead_trumps=False (bool)"]
     bot = make_bot("lowest:threshold=0.6,lead_trumps=yes", seed=3)
     assert isinstance(bot, GuardedBot) and bot.name == "lowest"
@@ -268,7 +268,7 @@ def test_example_bot_in_the_tournament_and_arena_commands(example_target, tmp_pa
     assert a.returncode == 0, a.stdout + a.stderr
     data = json.loads(out.read_text(encoding="utf-8"))
     lowest = next(e for e in data["entrants"] if e["label"] == "lowest")
-    assert (lowest["origin"], lowest["matches"], lowest["faults"]) == ("package ramsli-example-bot 0.1.0", 6, 0)
+    assert (lowest["origin"], lowest["matches"], lowest["faults"]) == ("package ramsli-example-bot 1.0.0", 6, 0)
     listed = subprocess.run(base + ["arena", "--list-bots"], capture_output=True, text=True, timeout=60, env=env)
     assert "lowest" in listed.stdout and "ramsli-example-bot" in listed.stdout
 
@@ -276,7 +276,7 @@ def test_example_bot_in_the_tournament_and_arena_commands(example_target, tmp_pa
 def test_example_bot_in_the_arena(example):
     res = run_arena(["lowest", "easy", "random"], deals=9, seed=4, presets=["traditional", "nap"])
     got = {e.label: e for e in res.entrants}
-    assert got["lowest"].origin == "package ramsli-example-bot 0.1.0"
+    assert got["lowest"].origin == "package ramsli-example-bot 1.0.0"
     assert got["lowest"].matches == 9 and got["lowest"].faults == 0
     assert got["lowest"].hands == 27
 
