@@ -29,7 +29,15 @@ LOCALE = SRC / "locale"
 POT = LOCALE / "ramsli.pot"
 LANGS = ("de", "nl", "it")
 KEYWORDS = {"_": None, "N_": None, "ngettext": (1, 2), "pgettext": ((1, "c"), 2)}
-SOURCES = [SRC / "refusal.py", SRC / "ledger.py", SRC / "frontends", SRC / "commands" / "play.py", SRC / "server"]
+SOURCES = [
+    SRC / "refusal.py",
+    SRC / "ledger.py",
+    SRC / "rules.py",
+    SRC / "cards.py",
+    SRC / "frontends",
+    SRC / "commands" / "play.py",
+    SRC / "server",
+]
 WEB = SRC / "server" / "web"
 
 
