@@ -57,6 +57,7 @@ __all__ = [
     "left_of",
     "order_from_dealer",
     "random_source",
+    "check_table",
     "MAX_SEATS",
 ]
 

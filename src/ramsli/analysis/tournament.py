@@ -44,6 +44,7 @@ from ramsli.bots.levels import level_spec
 from ramsli.cards import make_deck
 from ramsli.hand import Hand
 from ramsli.rules import Rules
+from ramsli.session import check_setup
 
 __all__ = ["BotResult", "TournamentResult", "run_tournament", "play_deal", "deal_deck", "PER_DEAL_KEPT"]
 
@@ -296,15 +297,14 @@ def run_tournament(
             The results are the same as locally (:mod:`ramsli.analysis.cluster`).
 
     Raises:
-        ValueError: for fewer than 2 or more than 6 bots, a number of bots unlike the option
-            ``players`` (R2.1), an unknown bot, deals < 1, or a negative seed.
+        TableError: (a ``ValueError``) from :func:`ramsli.session.check_setup`: fewer than 2 or
+            more than 6 bots, a number of bots unlike the option ``players`` (R2.1), an ante above
+            the starting stack (R3.5).
+        ValueError: for an unknown bot, deals < 1, or a negative seed.
         ClusterError: (``ramsli.analysis.cluster``) when the cluster cannot be used.
     """
     specs = list(specs)
-    if not 2 <= len(specs) <= 6:
-        raise ValueError(f"{len(specs)} bots: a table seats 2..6 (R2.1), one bot per seat")
-    if rules.players is not None and rules.players != len(specs):
-        raise ValueError(f"{len(specs)} bots but option players={rules.players}: name one bot per seat (R2.1)")
+    check_setup(rules, len(specs))  # one bot per seat
     if deals < 1:
         raise ValueError(f"deals={deals}: allowed is a whole number >= 1")
     if type(seed) is not int or seed < 0:

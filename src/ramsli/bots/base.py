@@ -185,19 +185,19 @@ def make_bot(spec: str, seed: int | None = None, *, rng: random.Random | None = 
             kwargs[k.strip()] = v.strip()
     allowed = bot_options(name)
     defaults = _option_defaults(name)
-    for k, v in kwargs.items():
+    for k, given in kwargs.items():
         d = defaults.get(k)
         if isinstance(d, bool) or d is None:
             continue
-        if isinstance(d, int) and not isinstance(v, int):
-            raise ValueError(f"bot {name!r} option {k}: {v!r} is not a whole number (e.g. {name}:{k}={d})")
-        if isinstance(d, float) and not isinstance(v, (int, float)):
-            raise ValueError(f"bot {name!r} option {k}: {v!r} is not a number (e.g. {name}:{k}={d})")
+        if isinstance(d, int) and not isinstance(given, int):
+            raise ValueError(f"bot {name!r} option {k}: {given!r} is not a whole number (e.g. {name}:{k}={d})")
+        if isinstance(d, float) and not isinstance(given, (int, float)):
+            raise ValueError(f"bot {name!r} option {k}: {given!r} is not a number (e.g. {name}:{k}={d})")
     ranges = getattr(BOTS[name], "OPTION_RANGES", {})  # bounds a bot declares with its options
-    for k, v in kwargs.items():
-        if k in ranges and isinstance(v, (int, float)) and not ranges[k][0] <= v <= ranges[k][1]:
+    for k, given in kwargs.items():
+        if k in ranges and isinstance(given, (int, float)) and not ranges[k][0] <= given <= ranges[k][1]:
             raise ValueError(
-                f"bot {name!r} option {k}={v!r} is out of range: allowed is "
+                f"bot {name!r} option {k}={given!r} is out of range: allowed is "
                 f"{ranges[k][0]}..{ranges[k][1]} (e.g. {name}:{k}={defaults.get(k, ranges[k][0])})"
             )
     unknown = [k for k in kwargs if k not in allowed]
@@ -274,6 +274,7 @@ def play_hand(hand: Hand, bots: Mapping[int, Bot], on_action: Callable[[Hand, Ac
     """
     while not hand.is_over:
         seat = hand.to_act
+        assert seat is not None  # a hand that is not over has a seat to act
         action = bots[seat].act(hand.observe(seat))
         hand.apply(action)
         if on_action is not None:

@@ -36,9 +36,9 @@ from ramsli.bots.base import make_bot, play_hand
 from ramsli.cards import Card
 from ramsli.hand import Hand
 from ramsli.lab import kernel as K
-from ramsli.lab.limits import LimitError, atomic_output, check_ante, check_counters
+from ramsli.lab.limits import LimitError, atomic_output, check_counters
 from ramsli.rules import Rules
-from ramsli.session import Session
+from ramsli.session import Session, check_setup
 
 __all__ = ["KERNEL_BOTS", "Stats", "simulate", "write_out", "kernel_policy"]
 
@@ -259,17 +259,16 @@ def simulate(
             number of the summary but ``elapsed_s`` and ``hands_per_s`` is the same as locally.
 
     Raises:
-        ValueError: for a bad number of bots, both or neither of hands/sessions, a bot the
-            kernel cannot play with ``use_kernel=True``, an unknown bot, an ante above the
-            starting stack in hands mode (R3.5), or, on the kernel path, counters above
+        TableError: (a ``ValueError``) from :func:`ramsli.session.check_setup`: not 2..6 bots,
+            a ``players`` option that does not match them (R2.1), an ante above the starting
+            stack (R3.5).
+        ValueError: for both or neither of hands/sessions, a bot the kernel cannot play with
+            ``use_kernel=True``, an unknown bot, or, on the kernel path, counters above
             :data:`ramsli.lab.limits.MAX_COUNTERS` (the engine path has no such limit).
         ClusterError: (``ramsli.analysis.cluster``) when the cluster cannot be used.
     """
     n = len(bots)
-    if not 2 <= n <= K.MAX_SEATS:
-        raise ValueError(f"{n} bots given: one per seat, 2..6 seats (R2.1)")
-    if rules.players is not None and rules.players != n:
-        raise ValueError(f"option players={rules.players} but {n} bots were given (R2.1)")
+    check_setup(rules, n)  # 2..6 seats, the players option (R2.1), an ante the starting stack pays (R3.5)
     if (hands > 0) == (sessions > 0):
         raise ValueError("give either a number of hands or a number of sessions (both > 0 not allowed)")
     if seed < 0:
@@ -280,11 +279,9 @@ def simulate(
     if use_kernel and pol is None:
         raise ValueError(f"the kernel plays only {', '.join(KERNEL_BOTS)}; got {', '.join(bots)}")
     kern = pol is not None if use_kernel is None else use_kernel
-    if hands:
-        check_ante(rules)  # every independent hand starts from starting_stack (R3.5)
     if kern:
         try:
-            check_counters(rules, ante_payable=False)
+            check_counters(rules)
         except LimitError as e:
             raise LimitError(f"{e}; or play through the engine with --engine (any size, slower)") from None
     total = hands or sessions

@@ -62,6 +62,7 @@ import numpy as np
 from ramsli.analysis.cluster import LAB_PACKAGES, DaskRunner, LocalRunner, Runner, run_chunks
 from ramsli.bots.base import make_bot
 from ramsli.cards import Card, make_deck
+from ramsli.errors import TableError
 from ramsli.hand import Action, Hand
 from ramsli.lab import kernel as K
 from ramsli.lab import solve_kernel as S
@@ -80,6 +81,7 @@ from ramsli.lab.equilibrium import (
 from ramsli.lab.limits import LimitError, check_counters, check_seed
 from ramsli.lab.odds import OddsError, parse_query
 from ramsli.rules import Rules
+from ramsli.session import check_setup
 
 __all__ = [
     "SolveError",
@@ -122,13 +124,16 @@ def check_game(rules: Rules, n: int) -> None:
     """Refuse games the solver does not cover.
 
     Raises:
-        SolveError: for 2..6 players not given (R2.1), compulsory Ramsli (no declarations, R4.5),
-            or counters beyond the kernel's limits.
+        SolveError: for what the engine's set-up check refuses (:func:`ramsli.session.check_setup`:
+            not 2..6 players, a ``players`` option that does not match, R2.1; an ante above the
+            starting stack, R3.5; the same message, the engine's ``TableError`` as its
+            ``__cause__``), compulsory Ramsli (no declarations, R4.5), or counters beyond the
+            kernel's limits.
     """
-    if not 2 <= n <= K.MAX_SEATS:
-        raise SolveError(f"--players {n}: allowed are 2..{K.MAX_SEATS} (R2.1)")
-    if rules.players is not None and rules.players != n:
-        raise SolveError(f"--players {n} but option players={rules.players}: give the same number (R2.1)")
+    try:
+        check_setup(rules, n)
+    except TableError as e:
+        raise SolveError(str(e)) from e
     if rules.compulsory:
         raise SolveError("compulsory Ramsli has no declarations to solve (R4.5); choose another preset")
     try:

@@ -81,7 +81,8 @@ from ramsli.cards import Card, format_cards
 from ramsli.hand import Action, Observation, Phase, Trick, seat_name
 from ramsli.inference import revealed_voids
 from ramsli.inference import trump_caps as _trump_caps
-from ramsli.rules import PRESETS, Rules, RulesError
+from ramsli.rules import Rules
+from ramsli.session import check_setup
 
 __all__ = [
     "check_action_id",
@@ -479,16 +480,18 @@ def rules_from_text(preset: str, rules: str = "", players: int | None = None) ->
     """The :class:`~ramsli.rules.Rules` of ``preset`` plus options ``"key=value;key=value"`` (R6, R8).
 
     ``key:value`` is accepted as well as ``key=value`` (OpenSpiel game strings cannot hold ``=``).
+    With ``players`` given, the table is checked by the engine's set-up check,
+    :func:`ramsli.session.check_setup`.
 
     Raises:
         RulesError: for an unknown preset or option or a bad value (the message lists
-            what is allowed), or a ``players`` option that contradicts ``players`` (R2.1).
+            what is allowed).
+        TableError: with ``players`` given: not 2..6 players, a ``players`` option that does not
+            match them (R2.1), an ante above the starting stack (R3.5).
 
     >>> rules_from_text("nap", "bete=10;ante:2").bete
     10
     """
-    if preset not in PRESETS:
-        raise RulesError(f"unknown preset {preset!r} (R6); allowed are {', '.join(PRESETS)}")
     r = Rules.preset(preset)
     assignments = []
     for a in rules.split(";"):
@@ -501,8 +504,8 @@ def rules_from_text(preset: str, rules: str = "", players: int | None = None) ->
         assignments.append(a)
     if assignments:
         r = r.with_assignments(assignments)
-    if players is not None and r.players is not None and r.players != players:
-        raise RulesError(f"option players={r.players} contradicts players={players} (R2.1)")
+    if players is not None:
+        check_setup(r, players)
     return r
 
 

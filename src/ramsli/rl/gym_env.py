@@ -48,6 +48,7 @@ from ramsli.rl.encoding import (
     tensor_size,
 )
 from ramsli.rules import Rules
+from ramsli.session import check_setup
 
 __all__ = ["RamsliEnv", "ENV_ID"]
 
@@ -68,8 +69,10 @@ class RamsliEnv(gym.Env):
         render_mode: None or ``"ansi"``.
 
     Raises:
-        ValueError: for players outside 2..6, a bad seat, dealer, opponent list,
-            ``illegal_action`` or bot spec; RulesError for bad rules.
+        TableError: (a ``ValueError``) from :func:`ramsli.session.check_setup`: players outside
+            2..6 or unlike the option ``players`` (R2.1), an ante above the starting stack (R3.5).
+        ValueError: for a bad seat, dealer, opponent list, ``illegal_action`` or bot spec;
+            RulesError for bad rules.
     """
 
     metadata = {"render_modes": ["ansi"]}
@@ -86,8 +89,8 @@ class RamsliEnv(gym.Env):
         illegal_penalty: float = 1.0,
         render_mode: str | None = None,
     ) -> None:
-        if not 2 <= players <= 6:
-            raise ValueError(f"players={players}: allowed are 2..6 (R2.1)")
+        self.rules = rules if isinstance(rules, Rules) else rules_from_text(preset, rules or "")
+        check_setup(self.rules, players)
         if not 0 <= seat < players:
             raise ValueError(f"seat={seat}: allowed are 0..{players - 1}")
         if dealer is not None and not 0 <= dealer < players:
@@ -101,7 +104,6 @@ class RamsliEnv(gym.Env):
             raise ValueError(f"{len(specs)} opponent specs given; {players - 1} needed (one per other seat)")
         for spec in specs:
             make_bot(spec, seed=0)  # validates the spec now (ValueError lists the bot names)
-        self.rules = rules if isinstance(rules, Rules) else rules_from_text(preset, rules or "", players)
         self.n = players
         self.seat = seat
         self.opponent_specs = specs

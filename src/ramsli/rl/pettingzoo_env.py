@@ -44,7 +44,7 @@ from pettingzoo import AECEnv
 from ramsli.hand import Hand, seat_name
 from ramsli.rl.encoding import NUM_ACTIONS, action_mask, encode, id_to_action, rules_from_text, tensor_size
 from ramsli.rules import Rules
-from ramsli.session import Session
+from ramsli.session import Session, check_setup
 
 __all__ = ["RamsliAECEnv", "env", "raw_env"]
 
@@ -80,13 +80,12 @@ class RamsliAECEnv(AECEnv):
         render_mode: str | None = None,
     ) -> None:
         super().__init__()
-        if not 2 <= players <= 6:
-            raise ValueError(f"players={players}: allowed are 2..6 (R2.1)")
+        self.rules = rules if isinstance(rules, Rules) else rules_from_text(preset, rules or "")
+        check_setup(self.rules, players)
         if episode not in ("hand", "session"):
             raise ValueError(f"episode={episode!r}: allowed are 'hand', 'session'")
         if render_mode not in (None, "human", "ansi"):
             raise ValueError(f"render_mode={render_mode!r}: allowed are None, 'human', 'ansi'")
-        self.rules = rules if isinstance(rules, Rules) else rules_from_text(preset, rules or "", players)
         self.n = players
         self.episode = episode
         self.max_hands = max_hands
