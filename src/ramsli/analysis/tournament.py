@@ -41,7 +41,7 @@ from fractions import Fraction
 from ramsli.analysis.cluster import DaskRunner, LocalRunner, Runner, stream_chunks
 from ramsli.bots.base import make_bot
 from ramsli.bots.levels import level_spec
-from ramsli.cards import make_deck
+from ramsli.cards import Card, make_deck
 from ramsli.hand import Hand
 from ramsli.rules import Rules
 from ramsli.session import check_setup
@@ -129,7 +129,7 @@ class TournamentResult:
         }
 
 
-def deal_deck(rules: Rules, seed: int, i: int) -> tuple[list, int]:
+def deal_deck(rules: Rules, seed: int, i: int) -> tuple[list[Card], int]:
     """The shuffled deck (top first) and cut of deal ``i`` (R4.2), from the tournament seed."""
     rng = random.Random(f"{seed}:deal:{i}")
     deck = list(make_deck(rules.deck, rules.jokers))
@@ -137,7 +137,7 @@ def deal_deck(rules: Rules, seed: int, i: int) -> tuple[list, int]:
     return deck, rng.randrange(1, len(deck))
 
 
-def play_deal(specs: Sequence[str], rules: Rules, seed: int, i: int, duplicate: bool) -> dict:
+def play_deal(specs: Sequence[str], rules: Rules, seed: int, i: int, duplicate: bool) -> dict[str, list[list[float]]]:
     """Play deal ``i`` (every rotation if ``duplicate``) and return raw per-bot results.
 
     Returns:
@@ -151,7 +151,7 @@ def play_deal(specs: Sequence[str], rules: Rules, seed: int, i: int, duplicate: 
     deck, cut = deal_deck(rules, seed, i)
     dealer = i % n
     rotations = range(n) if duplicate else [i % n]
-    out = {
+    out: dict[str, list[list[float]]] = {
         "net": [[] for _ in specs],
         "inn": [[] for _ in specs],
         "bete": [[] for _ in specs],
@@ -168,12 +168,14 @@ def play_deal(specs: Sequence[str], rules: Rules, seed: int, i: int, duplicate: 
         pc = time.perf_counter
         while not hand.is_over:
             s = hand.to_act
+            assert s is not None  # a hand that is not over has a seat to act
             obs = hand.observe(s)
             t0 = pc()
             action = bots[s].act(obs)
             times[bot_at[s]].append(pc() - t0)
             hand.apply(action)
         st = hand.settlement
+        assert st is not None  # the hand is over
         for seat in range(n):
             j = bot_at[seat]
             out["net"][j].append(hand.stacks[seat] - start[seat])

@@ -1108,11 +1108,30 @@ class HandBatch:
         0 played, 1 walkover, 2 thrown in; P (B,): the pot at the end of play; carry (B,): the
         carry-over (R5.4); gr (B,): General Rams announcer or -1; nwin (B,): number of seats
         sharing the pot; agree (B,): the policy agreed with forced declarations; trump (B,):
-        trump suit 0..3 (S H D C); dealer (B,): the dealer's seat.
+        trump suit 0..3 (S H D C); dealer (B,): the dealer's seat; stacks0: the stacks before
+        the ante; pot0: the carry-in pot.
     """
 
-    def __init__(self, arrays: dict[str, np.ndarray], stacks0: np.ndarray, pot0) -> None:
-        self.__dict__.update(arrays)
+    tw: np.ndarray
+    tricks: np.ndarray
+    decl: np.ndarray
+    tgt: np.ndarray
+    bete: np.ndarray
+    stacks: np.ndarray
+    kind: np.ndarray
+    P: np.ndarray
+    carry: np.ndarray
+    gr: np.ndarray
+    nwin: np.ndarray
+    agree: np.ndarray
+    trump: np.ndarray
+    dealer: np.ndarray
+    stacks0: np.ndarray
+    pot0: np.ndarray | int
+
+    def __init__(self, arrays: dict[str, np.ndarray], stacks0: np.ndarray, pot0: np.ndarray | int) -> None:
+        for name, value in arrays.items():  # the arrays of new_outputs(), one per annotated attribute
+            setattr(self, name, value)
         self.stacks0 = stacks0
         self.pot0 = pot0
 
@@ -1485,7 +1504,19 @@ def play_sessions(
         pack_rules(rules),
         pol,
         var,
-        *out.values(),
+        out["n_hands"],
+        out["end_reason"],
+        out["final_stacks"],
+        out["final_pot"],
+        out["pos_seated"],
+        out["pos_in"],
+        out["pos_bete"],
+        out["seat_delta"],
+        out["n_split"],
+        out["n_carry"],
+        out["n_walkover"],
+        out["n_thrown"],
+        out["pot_hist"],
         _chunks(count),
     )
     return out

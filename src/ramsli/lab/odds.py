@@ -230,7 +230,9 @@ def estimate(
     pol = np.full(n, K.TIPS if bot == "tips" else K.RANDOM, np.int64)
     var = np.zeros(n, np.int64)
     mine_arr = np.array([c.index for c in mine], np.int64)
-    deltas, tricks, best = [], [], []
+    deltas: list[np.ndarray] = []  # per chunk: (in, out) counter deltas of the accepted samples
+    tricks: list[np.ndarray] = []  # per chunk: my tricks
+    best: list[np.ndarray] = []  # per chunk: 1 where I took the most tricks
     # the engine path forces the declarations before mine; the kernel conditions by rejection first
     conditioning = ("rejection" if kernel_bot else "forced") if bef else "none"
     samples = 0

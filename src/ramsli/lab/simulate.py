@@ -25,9 +25,10 @@ import json
 import math
 import time
 from collections import Counter
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
 
@@ -76,13 +77,13 @@ class Stats:
 
     n: int
     hands: int = 0
-    pos_seated: np.ndarray = None
-    pos_in: np.ndarray = None
-    pos_bete: np.ndarray = None
-    seat_sum: np.ndarray = None
-    seat_sq: np.ndarray = None
-    seat_hands: np.ndarray = None
-    pot_hist: np.ndarray = None
+    pos_seated: np.ndarray = field(init=False)  # the arrays are made by __post_init__ (n per seat)
+    pos_in: np.ndarray = field(init=False)
+    pos_bete: np.ndarray = field(init=False)
+    seat_sum: np.ndarray = field(init=False)
+    seat_sq: np.ndarray = field(init=False)
+    seat_hands: np.ndarray = field(init=False)
+    pot_hist: np.ndarray = field(init=False)
     split: int = 0
     carry: int = 0
     walkover: int = 0
@@ -209,8 +210,7 @@ def _engine_sessions(args: tuple) -> Stats:
         sq0 = st.seat_sq.copy()
         while not sess.is_over and h < SESSION_CAP:
             hand = sess.start_hand()
-            while not hand.is_over:
-                seat = hand.to_act
+            while (seat := hand.to_act) is not None:  # None: the hand is over
                 sess.apply(players[seat].act(hand.observe(seat)))
             st.add_hand(hand, hand.settlement)
             h += 1
@@ -299,8 +299,10 @@ def simulate(
         if runner is not None:  # smaller tasks for a cluster; the kernel's totals do not depend on them
             step = max(1, min(step, max(20_000 if hands else 200, -(-total // (4 * runner.parallelism)))))
         # work units made as they are submitted (a generator): 10**9 hands are 5000 units, never a list
-        work = ((rules, n, lo, min(step, total - lo), seed, pol, bool(hands)) for lo in range(0, total, step))
-        fn = _kernel_chunk
+        work: Iterator[tuple[Any, ...]] = (
+            (rules, n, lo, min(step, total - lo), seed, pol, bool(hands)) for lo in range(0, total, step)
+        )
+        fn: Callable[..., Stats] = _kernel_chunk
     else:
         # the work units depend on the total only (bots are seeded per unit): the same for any jobs
         step = max(1, min(500 if hands else 20, total // 4 or 1))

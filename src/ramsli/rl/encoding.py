@@ -73,7 +73,7 @@ from __future__ import annotations
 import operator
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, SupportsIndex, cast
 
 import numpy as np
 
@@ -130,12 +130,11 @@ _SIMPLE_IDS = {"in": ACTION_IN, "out": ACTION_OUT, "gr": ACTION_GR, "pass": ACTI
 
 def action_id(action: Action) -> int:
     """The dense id 0..61 of an :class:`~ramsli.hand.Action` (the seat is not part of the id)."""
-    k = action.kind
-    if k == "pl":
+    if action.card is not None:  # a play ("pl")
         return PLAY_BASE + action.card.index
-    if k == "t":
+    if action.target is not None:  # a target ("t")
         return TARGET_BASE + action.target - 2
-    return _SIMPLE_IDS[k]
+    return _SIMPLE_IDS[action.kind]
 
 
 def check_action_id(value: object) -> int:
@@ -150,7 +149,7 @@ def check_action_id(value: object) -> int:
     """
     if not isinstance(value, (bool, float, str, bytes)) and value is not None:
         try:
-            return operator.index(value)
+            return operator.index(cast("SupportsIndex", value))  # a TypeError for a non-integer, caught
         except TypeError:
             pass
     raise TypeError(
@@ -159,7 +158,7 @@ def check_action_id(value: object) -> int:
     )
 
 
-def id_to_action(aid: int, seat: int) -> Action:
+def id_to_action(aid: object, seat: int) -> Action:
     """The :class:`~ramsli.hand.Action` of ``seat`` with dense id ``aid``.
 
     Raises:

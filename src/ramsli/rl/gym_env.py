@@ -177,20 +177,24 @@ class RamsliEnv(gym.Env):
 
     # -- internals -------------------------------------------------------------------
 
+    def _current(self) -> Hand:
+        if self.hand is None:
+            raise RuntimeError("no hand yet: call reset() first")
+        return self.hand
+
     def _run_bots(self) -> None:
-        h = self.hand
-        while not h.is_over and h.to_act != self.seat:
-            s = h.to_act
+        h = self._current()
+        while (s := h.to_act) is not None and s != self.seat:  # None: the hand is over
             h.apply(self.bots[s].act(h.observe(s)))
 
     def _mask(self) -> np.ndarray:
-        h = self.hand
+        h = self._current()
         if h.is_over or h.to_act != self.seat:
             return np.zeros(NUM_ACTIONS, dtype=np.int8)
         return action_mask(h.legal_actions())
 
     def _obs(self) -> np.ndarray:
-        return encode(self.hand.observe(self.seat))
+        return encode(self._current().observe(self.seat))
 
     def _info(self) -> dict[str, Any]:
         return {"action_mask": self._mask()}

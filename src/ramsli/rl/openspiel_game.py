@@ -263,9 +263,10 @@ class RamsliState(pyspiel.State):
         h = self._hand
         if h is None:
             return pyspiel.PlayerId.CHANCE
-        if h.is_over:
+        seat = h.to_act
+        if seat is None:  # the hand is over
             return pyspiel.PlayerId.TERMINAL
-        return h.to_act
+        return seat
 
     def _legal_actions(self, player: int) -> list[int]:
         h = self._hand
@@ -285,7 +286,10 @@ class RamsliState(pyspiel.State):
             self._deal(int(action))
         else:
             h = self._hand
-            h.apply(id_to_action(action, h.to_act))
+            seat = h.to_act
+            if seat is None:
+                raise ValueError("the hand is over: no action can be applied (R5)")
+            h.apply(id_to_action(action, seat))
 
     def _deal(self, idx: int) -> None:
         g = self._g
