@@ -346,6 +346,7 @@ def _build_actions() -> None:
 
 
 _build_actions()
+_PLAY_TABLE = Action._PLAY  # seat -> card index -> the interned play (a hot-path global)
 _IN = [Action._SIMPLE[(s, "in")] for s in range(MAX_SEATS)]
 _OUT = [Action._SIMPLE[(s, "out")] for s in range(MAX_SEATS)]
 # hot-path globals (see _PLAYING): an Action's kind is always an ActionKind member, so
@@ -948,7 +949,7 @@ class Hand:
                     return []  # unknown cards (??) of a replayed history cannot be played
                 # no None in held now: this is the hot path, so no cast() call
                 cards: list[Card] = held  # type: ignore[assignment]
-                table = Action._PLAY[seat]
+                table = _PLAY_TABLE[seat]
                 if self.current:
                     legal = [table[c.index] for c in legal_plays(cards, self.current, self.trump, self.rules.overtrump)]
                 else:  # R4.10: the leader plays any card
@@ -957,7 +958,7 @@ class Hand:
                 self._legal_at = step
             return self._legal[:]
         if ph is _DECLARE:
-            if self._dealer_forced():
+            if self.rules.dealer_forced and seat == self.dealer and not self.active:  # _dealer_forced(), inlined
                 return [_IN[seat]]
             return [_IN[seat], _OUT[seat]]
         if ph is _GENERAL_RAMS:
@@ -1238,11 +1239,10 @@ class Hand:
     def _play(self, action: Action) -> None:
         """R4.10 (already checked), R4.11 trick winner, R4.9 winner leads next."""
         seat = action.seat
-        card = action.card
-        assert card is not None  # a play (R4.10)
+        card = action.card  # a Card: every play has one (R4.10); no assert on this hot path
         self.hands[seat].remove(card)
         cur = self.current
-        cur.append((seat, card))
+        cur.append((seat, card))  # type: ignore[arg-type]  # card is not None, see above
         self.history.append(action)
         if len(cur) < len(self.active):
             self.to_act = self._next_active[seat]
