@@ -8,7 +8,8 @@
     python scripts/i18n.py all       # extract, update, compile
 
 Marked strings: ``_()``, ``N_()``, ``ngettext()`` and ``pgettext()`` in
-``src/ramsli/frontends``, ``src/ramsli/commands/play.py`` and ``src/ramsli/server``, and the
+``src/ramsli/frontends``, ``src/ramsli/commands/play.py`` and ``src/ramsli/server``, the engine's
+refusal texts (``N_()`` in ``refusal.py``, ``ledger.py``, ``rules.py`` and ``cards.py``), and the
 same functions in the browser table's ``src/ramsli/server/web/*.js``.
 """
 
