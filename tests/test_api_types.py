@@ -1,5 +1,6 @@
-"""Issue 9, items 2, 4 and 6: kinds as types, the hand's state declared once, derived values on
-Rules, one seat order, reprs that evaluate back, ``seed=`` beside ``rng=``, trick completion."""
+"""Issue 9, items 2, 4 and 6: kinds as types, the hand's state declared plainly (copy and fingerprint
+cover every slot), derived values on Rules, one seat order, reprs that evaluate back, ``seed=`` beside
+``rng=``, trick completion."""
 
 from __future__ import annotations
 

@@ -1293,7 +1293,7 @@ class Hand:
         >>> hand = Hand.new(Rules(), [20] * 3, dealer=0, seed=2)
         >>> other = hand.copy()
         >>> other.apply(other.legal_actions()[0])
-        >>> len(hand.history), len(other.history), hand.fingerprint() == Hand.new(Rules(), [20] * 3, 0, seed=2).fingerprint()
+        >>> len(hand.history), len(other.history), hand.stacks == other.stacks
         (0, 1, True)
         """
         new = object.__new__(Hand)

@@ -387,7 +387,7 @@ class Rules:
             RulesError: for an unknown preset (the message lists the presets) or a bad option.
         """
         if name not in PRESETS:
-            raise RulesError(unknown_preset(name))
+            raise RulesError(_unknown_preset(name))
         return cls.from_dict({**PRESETS[name], **options})
 
     @classmethod
@@ -467,10 +467,10 @@ class Rules:
         return {k: v for k, v in mine.items() if base.get(k) != v}
 
 
-def unknown_preset(name: object) -> Refusal:
+def _unknown_preset(name: object) -> Refusal:
     """The refusal of a preset name that is not one of :data:`PRESETS` (R6): code ``unknown_preset``.
 
-    >>> str(unknown_preset("rounders")).endswith("(R6)")
+    >>> str(_unknown_preset("rounders")).endswith("(R6)")
     True
     """
     return Refusal("unknown_preset", "R6", {"preset": str(name)[:40], "allowed": ", ".join(PRESETS)})
