@@ -2,6 +2,8 @@
 ``oh_hell`` played at random through pyspiel's Python API, in the same run.
 
     python bench/engine.py [--seconds 3] [--rounds 3] [--players 5] [--preset traditional]
+    python bench/engine.py --hands 20000   # a fixed amount of work, for whole-process timing
+
 
 Both loops do the same kind of work per step: ask for the legal actions, pick one
 with ``random.Random.randrange``, apply it. oh_hell is set to 5 players, a 32-card
@@ -9,6 +11,11 @@ deck (4 suits x 8 ranks) and 5 tricks; its deal is played through its chance nod
 Rates are hands per second (median over ``--rounds`` interleaved rounds); the ratio
 is ramsli / oh_hell. Needs ``pip install open-spiel`` (the ``bench`` extra); without
 it only ramsli's rate is printed.
+
+With ``--hands N`` it plays exactly N ramsli hands (the same loop, seed 1) and nothing else, so
+that two trees can be compared by timing the whole process (``/usr/bin/time -v python
+bench/engine.py --hands N``, each tree on ``PYTHONPATH``), pair by pair; it prints a checksum of
+the final stacks, equal in both trees when the engine's results are.
 """
 
 from __future__ import annotations
@@ -38,6 +45,22 @@ def ramsli_rate(seconds: float, players: int, preset: str, seed: int = 1) -> flo
             n += 1
         if time.perf_counter() >= end:
             return n / (time.perf_counter() - start)
+
+
+def ramsli_hands(hands: int, players: int, preset: str, seed: int = 1) -> tuple[float, int]:
+    """Play exactly ``hands`` hands as :func:`ramsli_rate` does: (hands per second, checksum of the stacks)."""
+    rules = Rules.preset(preset)
+    rng = random.Random(seed)
+    stacks = [rules.starting_stack] * players
+    check = 0
+    start = time.perf_counter()
+    for n in range(hands):
+        hand = Hand.new(rules, stacks, n % players, rng)
+        while not hand.is_over:
+            legal = hand.legal_actions()
+            hand.apply(legal[rng.randrange(len(legal))])
+        check = (check * 31 + hash(tuple(hand.stacks))) % (1 << 61)
+    return hands / (time.perf_counter() - start), check
 
 
 def oh_hell_rate(seconds: float, players: int, seed: int = 1) -> float | None:
@@ -74,7 +97,14 @@ def main() -> None:
     ap.add_argument("--rounds", type=int, default=9, help="interleaved rounds; the median is reported (default 9)")
     ap.add_argument("--players", type=int, default=5, help="players (default 5)")
     ap.add_argument("--preset", default="traditional", help="ramsli preset (default traditional)")
+    ap.add_argument("--hands", type=int, default=0, help="play exactly this many ramsli hands, then stop")
     args = ap.parse_args()
+    if args.hands:
+        rate, check = ramsli_hands(args.hands, args.players, args.preset)
+        print(
+            f"ramsli  {args.preset:>12}, {args.players} players: {args.hands} hands, {rate:10.0f} hands/s, checksum {check}"
+        )
+        return
     ours, theirs = [], []
     for r in range(args.rounds):
         ours.append(ramsli_rate(args.seconds, args.players, args.preset, seed=r))

@@ -8,7 +8,8 @@
     python scripts/i18n.py all       # extract, update, compile
 
 Marked strings: ``_()``, ``N_()``, ``ngettext()`` and ``pgettext()`` in
-``src/ramsli/frontends``, ``src/ramsli/commands/play.py`` and ``src/ramsli/server``, and the
+``src/ramsli/frontends``, ``src/ramsli/commands/play.py`` and ``src/ramsli/server``, the engine's
+refusal texts (``N_()`` in ``refusal.py``, ``ledger.py``, ``rules.py`` and ``cards.py``), and the
 same functions in the browser table's ``src/ramsli/server/web/*.js``.
 """
 
@@ -29,7 +30,15 @@ LOCALE = SRC / "locale"
 POT = LOCALE / "ramsli.pot"
 LANGS = ("de", "nl", "it")
 KEYWORDS = {"_": None, "N_": None, "ngettext": (1, 2), "pgettext": ((1, "c"), 2)}
-SOURCES = [SRC / "refusal.py", SRC / "ledger.py", SRC / "frontends", SRC / "commands" / "play.py", SRC / "server"]
+SOURCES = [
+    SRC / "refusal.py",
+    SRC / "ledger.py",
+    SRC / "rules.py",
+    SRC / "cards.py",
+    SRC / "frontends",
+    SRC / "commands" / "play.py",
+    SRC / "server",
+]
 WEB = SRC / "server" / "web"
 
 sys.path.insert(0, str(ROOT / "src"))  # this checkout's ramsli, installed or not

@@ -1,10 +1,13 @@
-"""Issue 9, items 2, 4 and 6: kinds as types, the hand's state declared once, derived values on
-Rules, one seat order, reprs that evaluate back, ``seed=`` beside ``rng=``, trick completion."""
+"""Issue 9, items 2, 4 and 6: kinds as types, the hand's state declared plainly (copy and fingerprint
+cover every slot), derived values on Rules, one seat order, reprs that evaluate back, ``seed=`` beside
+``rng=``, trick completion."""
 
 from __future__ import annotations
 
+import inspect
 import itertools
 import random
+from pathlib import Path
 
 import pytest
 
@@ -123,58 +126,115 @@ def test_R4_5_declarations_have_one_representation_on_hand_and_observation():
     assert seen == {Declaration.IN, Declaration.OUT}
 
 
-# --- item 4: Hand's state declared once ----------------------------------------------------------------------
+# --- Hand's state declared plainly: copy and fingerprint cover every slot ---------------------------------
 
+#: the documented exceptions of Hand.fingerprint: the undealt stock and the caches
 _UNCOMPARED = {"stock", "_legal", "_legal_at", "_next_active", "_unknown"}
+#: caches a copy shares: the hand only ever replaces them, never changes them in place
+_SHARED_CACHES = {"_legal", "_next_active"}
 
 
-def test_hand_state_is_declared_once():
-    names = [name for name, _ in Hand.STATE]
-    assert Hand.__slots__ == tuple(names) and len(set(names)) == len(names)
-    assert {k for _, k in Hand.STATE} <= {"same", "list", "lists", "dict", "stock", "cache"}
-    assert {name for name, k in Hand.STATE if k in ("stock", "cache")} == _UNCOMPARED
+def test_hand_declares_every_slot_as_an_annotated_attribute_and_sets_it():
+    slots = Hand.__slots__
+    assert len(set(slots)) == len(slots)
+    assert set(Hand.__annotations__) == set(slots)  # one annotation per slot, nothing else
+    assert _UNCOMPARED <= set(slots)
+    source = Path(inspect.getfile(Hand)).read_text(encoding="utf-8")
+    assert "exec(" not in source and "STATE" not in source  # copy and fingerprint are written out
     for hand in _random_hands(10, seed=4, finish=False):
-        for name in names:
-            getattr(hand, name)  # _setup sets every declared attribute
+        for name in slots:
+            getattr(hand, name)  # _setup sets every slot
+            getattr(hand.copy(), name)  # and so does copy
 
 
-def _changed(value, kind):
+def _containers(value, out):
+    """Every list, dict and set reachable in ``value`` through lists, dicts, sets and tuples."""
+    if isinstance(value, (list, dict, set)):
+        out.append(value)
+    if isinstance(value, dict):
+        value = list(value.values())
+    if isinstance(value, (list, tuple, set)):
+        for v in value:
+            _containers(v, out)
+    return out
+
+
+def _frozen(value):
+    """``value`` with every container turned into a tuple (a snapshot that later mutation cannot touch)."""
+    if isinstance(value, dict):
+        return ("dict", tuple(sorted((k, _frozen(v)) for k, v in value.items())))
+    if isinstance(value, (list, tuple)) and not hasattr(value, "_fields"):
+        return ("seq", tuple(_frozen(v) for v in value))
+    return value
+
+
+def _mutate(container, marker):
+    if isinstance(container, list):
+        container.append(marker)
+    elif isinstance(container, dict):
+        container[99] = marker
+    else:
+        container.add(marker)
+
+
+def test_copy_owns_every_container_of_every_slot_and_mutating_it_never_changes_the_original():
+    for hand in _random_hands(25, seed=6, finish=False):
+        snapshot = {name: _frozen(getattr(hand, name)) for name in Hand.__slots__}
+        base = hand.fingerprint()
+        for name in Hand.__slots__:
+            c = hand.copy()
+            assert _frozen(getattr(c, name)) == snapshot[name], name  # copied, equal
+            ours = _containers(getattr(hand, name), [])
+            theirs = _containers(getattr(c, name), [])
+            if name in _SHARED_CACHES:
+                assert getattr(c, name) is getattr(hand, name), name
+                continue
+            assert not {id(x) for x in ours} & {id(x) for x in theirs}, name  # a new object, all the way down
+            for container in theirs:
+                _mutate(container, object())
+            assert {n: _frozen(getattr(hand, n)) for n in Hand.__slots__} == snapshot, name
+            assert hand.fingerprint() == base, name
+
+
+def _changed(value):
+    """A value of a slot that differs from ``value`` (a list, dict or tuple grows; anything else is replaced)."""
     marker = object()
-    if kind == "list":
-        return [*value, marker]
-    if kind == "lists":
-        return [[*value[0], marker], *value[1:]]
-    if kind == "dict":
+    if isinstance(value, list):
+        return [*value, marker] if not value or not isinstance(value[0], list) else [[*value[0], marker], *value[1:]]
+    if isinstance(value, dict):
         return {**value, 99: marker}
+    if isinstance(value, tuple) and not hasattr(value, "_fields"):
+        return (*value, marker)
     return marker
 
 
-def test_fingerprint_differs_when_any_one_piece_of_state_differs():
+def test_fingerprint_changes_with_every_compared_slot_and_only_those():
     for hand in _random_hands(20, seed=5, finish=False):
         base = hand.fingerprint()
-        for name, kind in Hand.STATE:
-            if name in _UNCOMPARED:
-                continue
+        assert hand.copy().fingerprint() == base
+        for name in Hand.__slots__:
             other = hand.copy()
-            assert other.fingerprint() == base
-            setattr(other, name, _changed(getattr(hand, name), kind))
-            assert other.fingerprint() != base, name
+            setattr(other, name, _changed(getattr(hand, name)))
+            if name in _UNCOMPARED:
+                assert other.fingerprint() == base, name
+            else:
+                assert other.fingerprint() != base, name
+        for seat in hand.seated:  # an inner list of the hands counts too
+            if hand.hands[seat]:
+                other = hand.copy()
+                other.hands[seat].pop()
+                assert other.fingerprint() != base
 
 
-def test_copy_owns_every_container_of_the_state():
-    for hand in _random_hands(20, seed=6, finish=False):
-        base = hand.fingerprint()
+def test_copy_plays_on_exactly_as_the_original():
+    for hand in _random_hands(20, seed=7, finish=False):
         c = hand.copy()
-        for name, kind in Hand.STATE:
-            v = getattr(c, name)
-            if kind in ("list", "stock") and v is not None:
-                v.append(object())
-            elif kind == "lists":
-                v[0].append(object())
-            elif kind == "dict":
-                v[99] = object()
-        assert hand.fingerprint() == base
-        assert hand.stock is None or all(isinstance(x, Card) for x in hand.stock)
+        rng_a, rng_b = random.Random(1), random.Random(1)
+        for h, rng in ((hand, rng_a), (c, rng_b)):
+            while not h.is_over:
+                legal = h.legal_actions()
+                h.apply(legal[rng.randrange(len(legal))])
+        assert c.fingerprint() == hand.fingerprint() and c.settlement == hand.settlement
 
 
 # --- item 2: derived values on Rules -------------------------------------------------------------------------

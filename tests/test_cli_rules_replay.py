@@ -164,7 +164,7 @@ def test_replay_illegal_action_json_also_exit_1():
     "name,fragment,needle",
     [
         ("bad-malformed", "not valid TOML", "pot = \n"),
-        ("bad-unknown-card", "is not a card (R1.6)", "turn_up = "),
+        ("bad-unknown-card", "is not a card: write rank then suit", "turn_up = "),
         ("bad-card-twice", "is dealt twice", None),
         ("bad-settlement", "settlement does not match the replay", "carry_over = "),
         ("bad-unknown-option", "unknown option 'betee'", "betee"),

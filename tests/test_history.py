@@ -308,7 +308,7 @@ def test_error_unknown_card(base):
     line = deal_line(text, s)
     card = line.split('"')[1]
     bad = edit(text, line, line.replace(f'"{card}"', '"ZZ"', 1))
-    expect_error(bad, f"p{s + 1} = [", f"p{s + 1} card 1", "'ZZ' is not a card (R1.6)")
+    expect_error(bad, f"p{s + 1} = [", f"p{s + 1} card 1", "'ZZ' is not a card: write rank then suit", "(R1.6)")
 
 
 def test_error_card_not_in_deck(base):

@@ -48,7 +48,7 @@ def test_engine_bot_path():
         ("AS 9S KH 8D 7C", "9S", 5, 1, "", "also in my cards"),
         ("AS 9S KH 8D 2C", "TH", 5, 1, "", "not in the piquet32"),
         ("AS 9S KH 8D 7C", "X1", 5, 1, "", "joker"),
-        ("AS 9S KH 8D 7C", "TH", 7, 1, "", "2..6"),
+        ("AS 9S KH 8D 7C", "TH", 7, 1, "", r"7 players: allowed are 2 to 6 \(R2.1\)"),  # the engine's check_setup
         ("AS 9S KH 8D 7C", "TH", 5, 5, "", "--seat 5"),
         ("AS 9S KH 8D 7C", "TH", 5, -1, "", "--seat -1"),
         ("AS 9S KH 8D 7C", "TH", 5, 1, "in,out", "needs 1 entries"),
@@ -100,7 +100,7 @@ def _odds(*extra):
         (["--pot", "99999999999999999999"], ["--pot 99999999999999999999", "0..1_000_000_000", "R5.4"]),
         (["--rule", "starting_stack=99999999999999999999"], ["starting_stack", "at most 1_000_000_000"]),
         (["--rule", "bete=99999999999999999999"], ["bete", "at most 1_000_000_000"]),
-        (["--rule", "ante=999"], ["ante 999", "starting stack 20", "R3.5"]),
+        (["--rule", "ante=999"], ["the ante 999 is more than the starting stack 20", "R3.5"]),  # check_setup
         (["--pot", "-5", "--seed", "-1"], ["--pot -5", "--seed -1: allowed is a whole number >= 0"]),
         (["--time", "-1"], ["--time -1", "finite number > 0"]),
         (["--time", "nan"], ["--time nan", "finite number > 0"]),

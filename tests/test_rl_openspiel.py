@@ -10,7 +10,7 @@ import pytest
 pyspiel = pytest.importorskip("pyspiel")
 
 from ramsli.cards import Card  # noqa: E402
-from ramsli.errors import IllegalActionError  # noqa: E402
+from ramsli.errors import IllegalActionError, TableError  # noqa: E402
 from ramsli.rl import encoding as enc  # noqa: E402
 from ramsli.rl import openspiel_game as og  # noqa: E402
 from ramsli.rules import PRESETS, RulesError  # noqa: E402
@@ -66,14 +66,17 @@ def test_serialize_round_trip_keeps_rules_and_state():
 
 
 def test_bad_parameters_are_refused():
-    with pytest.raises(Exception, match="2..6"):
+    with pytest.raises(Exception, match="allowed are 2 to 6"):  # the engine's check_setup
         pyspiel.load_game(og.GAME_NAME, {"players": 7})
     with pytest.raises(Exception, match="R6"):
         pyspiel.load_game(og.GAME_NAME, {"preset": "skat"})
     with pytest.raises(Exception, match="R8"):
         pyspiel.load_game(og.GAME_NAME, {"rules": "colour=red"})
     with pytest.raises(RulesError):
+        og.rules_from_params("traditional", "colour=red", 3)
+    with pytest.raises(TableError) as e:
         og.rules_from_params("traditional", "players=4", 3)
+    assert e.value.refusal.code == "players_mismatch"
 
 
 def test_game_info_and_shapes():

@@ -11,7 +11,7 @@ pytest.importorskip("pettingzoo")
 
 from pettingzoo.test import api_test, seed_test
 
-from ramsli.errors import IllegalActionError
+from ramsli.errors import IllegalActionError, TableError
 from ramsli.rl import encoding as enc
 from ramsli.rl.pettingzoo_env import RamsliAECEnv, env
 
@@ -107,7 +107,11 @@ def test_illegal_action_raises_and_changes_nothing():
 
 
 def test_bad_arguments():
-    with pytest.raises(ValueError, match="2..6"):
+    with pytest.raises(TableError, match="allowed are 2 to 6") as e:  # the engine's check_setup
         RamsliAECEnv(players=1)
+    assert e.value.refusal.code == "seat_count"
+    with pytest.raises(TableError) as e:
+        RamsliAECEnv(players=3, rules="players=4")
+    assert e.value.refusal.code == "players_mismatch"
     with pytest.raises(ValueError, match="episode"):
         RamsliAECEnv(episode="match")

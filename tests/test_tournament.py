@@ -10,6 +10,7 @@ from typer.testing import CliRunner
 
 from ramsli.analysis.tournament import deal_deck, play_deal, run_tournament
 from ramsli.cli import app
+from ramsli.errors import TableError
 from ramsli.rules import Rules
 
 SPECS = ["montecarlo:samples=2,nodes=300", "rules", "random"]
@@ -42,8 +43,9 @@ def test_same_seed_same_results_whatever_the_jobs():
 
 
 def test_bad_table_is_refused():
-    with pytest.raises(ValueError, match="2..6"):
+    with pytest.raises(TableError, match="allowed are 2 to 6") as e:  # the engine's check_setup
         run_tournament(["rules"], Rules(), deals=1)
+    assert e.value.refusal.code == "seat_count"
     with pytest.raises(ValueError, match="unknown bot"):
         run_tournament(["rules", "nobody"], Rules(), deals=1)
 

@@ -16,8 +16,10 @@ True
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from typing import ClassVar
+
+from ramsli.refusal import N_, Refusal, register
 
 __all__ = [
     "Suit",
@@ -40,8 +42,47 @@ __all__ = [
 class CardError(ValueError):
     """A card string that is not valid notation (R1.6 / D-3).
 
-    The message says what was given and what is allowed.
+    Args:
+        refusal: the record (codes ``card_notation``, ``card_not_text``, ``rank_range``, with the
+            input as given in ``given`` or the ``rank``); or a message of a front end's own, already
+            in the reader's language (its typed-card parser), when no refusal applies.
+
+    Attributes:
+        refusal (Refusal | None): the record; None only for a front end's own message. Every
+            card error the engine raises has one: render it by ``refusal.code``.
+        rule (str): the rule id, ``"R1.6"``.
+
+    The message (``str(error)``) is the English text: what was given, what is allowed, the rule id.
+
+    >>> e = CardError(Refusal("rank_range", "R1.6", {"rank": 1}))
+    >>> str(e), e.refusal.code
+    ('rank 1 is not 2..14 (R1.6)', 'rank_range')
     """
+
+    refusal: Refusal | None
+    rule: str
+
+    def __init__(self, refusal: Refusal | str) -> None:
+        if isinstance(refusal, Refusal):
+            self.refusal = refusal
+            self.rule = refusal.rule or "R1.6"
+            super().__init__(str(refusal))
+        else:
+            self.refusal = None
+            self.rule = "R1.6"
+            super().__init__(refusal)
+
+
+register(
+    {
+        "card_notation": N_(
+            "{given} is not a card: write rank then suit, ranks A K Q J T(10) 9 8 7 6 5 4 3 2, "
+            "suits S H D C or ♠ ♥ ♦ ♣ (any case), jokers X1 (big) and X2 (little); e.g. 'AS', '10H'"
+        ),
+        "card_not_text": N_("a card must be text like 'AS', not {type}"),
+        "rank_range": N_("rank {rank} is not 2..14"),
+    }
+)
 
 
 class Suit(str):
@@ -139,22 +180,18 @@ class Card:
     index: int
     _text: str
 
-    def __new__(
-        cls, suit: Suit | str | None, rank: int | None = None, index: int | None = None, text: str | None = None
-    ) -> Card:
-        if rank is None and index is None and text is None:
-            return cls.parse(suit)  # Card('AS'): the interned card
-        return object.__new__(cls)  # building the deck (_build), once per card
+    def __new__(cls, text: str) -> Card:
+        return cls.parse(text)  # Card('AS'): the interned card
 
-    def __init__(
-        self, suit: Suit | str | None, rank: int | None = None, index: int | None = None, text: str | None = None
-    ) -> None:
-        if rank is None and index is None and text is None:
-            return  # Card('AS') returned an interned card: nothing to set
-        self.suit = suit
-        self.rank = rank
-        self.index = index
-        self._text = text
+    @classmethod
+    def _make(cls, suit: Suit | None, rank: int, index: int, text: str) -> Card:
+        """A new card object: only :func:`_build` calls it, once per card of the 54."""
+        card = object.__new__(cls)
+        card.suit = suit
+        card.rank = rank
+        card.index = index
+        card._text = text
+        return card
 
     @property
     def is_joker(self) -> bool:
@@ -170,7 +207,7 @@ class Card:
         """
         if isinstance(rank, int):
             if not 2 <= rank <= 14:
-                raise CardError(f"rank {rank} is not 2..14 (R1.6)")
+                raise CardError(Refusal("rank_range", "R1.6", {"rank": rank}))
             rch = RANK_CHARS[14 - rank]
         else:
             rch = rank
@@ -198,7 +235,7 @@ class Card:
             CardError: if ``text`` is not a card; the message lists what is allowed.
         """
         if not isinstance(text, str):
-            raise CardError(f"a card must be text like 'AS', not {type(text).__name__} (R1.6)")
+            raise CardError(Refusal("card_not_text", "R1.6", {"type": type(text).__name__}))
         key = text.strip().upper()
         card = cls._BY_TEXT.get(key)
         if card is not None:
@@ -208,10 +245,8 @@ class Card:
         elif len(key) == 2:
             card = cls._BY_TEXT.get(key[0] + _SUIT_INPUT.get(key[1], "?"))
         if card is None:
-            raise CardError(
-                f"{text!r} is not a card (R1.6): write rank then suit, ranks A K Q J T(10) 9 8 7 6 5 4 3 2, "
-                "suits S H D C or ♠ ♥ ♦ ♣ (any case), jokers X1 (big) and X2 (little); e.g. 'AS', '10H'"
-            )
+            given = repr(text) if len(text) <= 40 else repr(text[:40]) + "…"
+            raise CardError(Refusal("card_notation", "R1.6", {"given": given}))
         return card
 
     def display(self, suits: str = "french") -> str:
@@ -232,13 +267,13 @@ class Card:
     def __repr__(self) -> str:
         return f"Card({self._text!r})"
 
-    def __reduce__(self):  # pickling keeps interning
+    def __reduce__(self) -> tuple[Callable[[str], Card], tuple[str]]:  # pickling keeps interning
         return (Card.parse, (self._text,))
 
     def __copy__(self) -> Card:
         return self
 
-    def __deepcopy__(self, memo) -> Card:
+    def __deepcopy__(self, memo: dict[int, object]) -> Card:
         return self
 
     def __lt__(self, other: Card) -> bool:
@@ -251,12 +286,12 @@ def _build() -> None:
     for s in SUITS:
         for r in range(14, 1, -1):
             ch = RANK_CHARS[14 - r]
-            c = Card(s, r, idx, ch + s)
+            c = Card._make(s, r, idx, ch + s)
             Card._BY_TEXT[ch + s] = c
             Card._BY_INDEX.append(c)
             idx += 1
     for text, rank in (("X1", 16), ("X2", 15)):
-        c = Card(None, rank, idx, text)
+        c = Card._make(None, rank, idx, text)
         Card._BY_TEXT[text] = c
         Card._BY_INDEX.append(c)
         idx += 1

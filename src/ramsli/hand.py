@@ -30,9 +30,9 @@ from __future__ import annotations
 import enum
 import functools
 import random
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
-from typing import ClassVar, NamedTuple
+from typing import NamedTuple, cast
 
 from ramsli.cards import Card, CardError, make_deck
 from ramsli.errors import IllegalActionError, TableError
@@ -57,6 +57,7 @@ __all__ = [
     "left_of",
     "order_from_dealer",
     "random_source",
+    "check_table",
     "MAX_SEATS",
 ]
 
@@ -193,6 +194,7 @@ class Action:
     kind: ActionKind
     card: Card | None
     target: int | None
+    _text: str
 
     def __new__(
         cls, seat: int | str, kind: str | None = None, card: Card | None = None, target: int | None = None
@@ -201,16 +203,15 @@ class Action:
             return Action.parse(seat)  # Action('p2 in'), the repr's form
         if type(seat) is not int or not 0 <= seat < MAX_SEATS:
             raise ValueError(f"seat {seat!r} is not a seat index 0..{MAX_SEATS - 1} (p1..p{MAX_SEATS}, R2.2)")
-        try:
-            kind = ActionKind(kind)
-        except (ValueError, TypeError):
-            raise ValueError(f"action kind {kind!r} is unknown; allowed are {', '.join(Action.KINDS)}") from None
+        if not isinstance(kind, str) or kind not in Action.KINDS:
+            raise ValueError(f"action kind {kind!r} is unknown; allowed are {', '.join(Action.KINDS)}")
+        kind = ActionKind(kind)
         if (kind == "pl") != isinstance(card, Card):
             raise ValueError("a play ('pl') needs a Card and no other action has one (R4.10)")
         if (kind == "t") != (type(target) is int and 2 <= target <= 5):
             raise ValueError(f"a target announcement ('t') needs a target 2..5, got {target!r} (R4.8)")
         if Action._PLAY:  # built: hand out the interned action
-            if kind == "pl":
+            if card is not None:  # a play: checked above
                 return Action._PLAY[seat][card.index]
             return Action._SIMPLE[(seat, f"t{target}" if kind == "t" else str(kind))]
         self = object.__new__(cls)
@@ -324,13 +325,13 @@ class Action:
     def __repr__(self) -> str:
         return f"Action({self._text!r})"
 
-    def __reduce__(self):
+    def __reduce__(self) -> tuple[Callable[[str], Action], tuple[str]]:
         return (Action.parse, (self._text,))
 
     def __copy__(self) -> Action:
         return self
 
-    def __deepcopy__(self, memo) -> Action:
+    def __deepcopy__(self, memo: dict[int, object]) -> Action:
         return self
 
 
@@ -345,12 +346,19 @@ def _build_actions() -> None:
 
 
 _build_actions()
+_PLAY_TABLE = Action._PLAY  # seat -> card index -> the interned play (a hot-path global)
 _IN = [Action._SIMPLE[(s, "in")] for s in range(MAX_SEATS)]
 _OUT = [Action._SIMPLE[(s, "out")] for s in range(MAX_SEATS)]
 # hot-path globals (see _PLAYING): an Action's kind is always an ActionKind member, so
 # ``action.kind is _KIND_IN`` is ``action.kind == "in"`` without the str-subclass compare
 _KIND_IN, _KIND_OUT = ActionKind.IN, ActionKind.OUT
 _DECLARED_IN, _DECLARED_OUT = Declaration.IN, Declaration.OUT
+
+
+#: the caches of a new hand (Hand._legal, Hand._next_active): shared and never changed in place,
+#: the hand only replaces them (no allocation per hand)
+_NO_LEGAL: list[Action] = []
+_NO_NEXT: dict[int, int] = {}
 
 
 class Trick(NamedTuple):
@@ -594,51 +602,80 @@ class Hand:
         settlement (Settlement or None).
     """
 
-    #: The hand's whole state, declared once: ``(attribute, how it is kept)``. ``__slots__``,
-    #: :meth:`copy` and :meth:`fingerprint` are derived from it (see ``_STATE_KINDS``):
-    #: ``"same"`` immutable, shared by a copy, compared as is; ``"list"`` a list, copied,
-    #: compared as a tuple; ``"lists"`` a list of lists; ``"dict"`` copied, compared as sorted
-    #: items; ``"stock"`` the undealt stock, copied but not compared (never seen nor played,
-    #: R4.4, and a hand history does not record it); ``"cache"`` derived from the rest for
-    #: speed, shared, not compared. A new attribute goes here and into :meth:`_setup`.
-    STATE: ClassVar[tuple[tuple[str, str], ...]] = (
-        ("rules", "same"),
-        ("n_seats", "same"),
-        ("dealer", "same"),
-        ("seated", "same"),
-        ("order", "same"),
-        ("stacks", "list"),
-        ("start_stacks", "same"),
-        ("carry_in", "same"),
-        ("pot", "same"),
-        ("hands", "lists"),
-        ("dealt", "same"),
-        ("turn_up", "same"),
-        ("turned_aside", "list"),
-        ("trump", "same"),
-        ("cut", "same"),
-        ("stock", "stock"),
-        ("phase", "same"),
-        ("to_act", "same"),
-        ("declarations", "list"),
-        ("active", "list"),
-        ("general_rams", "same"),
-        ("targets", "dict"),
-        ("_ask", "list"),
-        ("tricks", "list"),
-        ("current", "list"),
-        ("leader", "same"),
-        ("tricks_won", "list"),
-        ("history", "list"),
-        ("settlement", "same"),
-        ("_thrown_in", "same"),
-        ("_legal", "cache"),
-        ("_legal_at", "cache"),
-        ("_next_active", "cache"),
-        ("_unknown", "cache"),
+    # The hand's whole state, one annotated attribute per slot. A new attribute goes here, into
+    # ``__slots__``, :meth:`_setup`, :meth:`copy` and (unless it is the stock or a cache)
+    # :meth:`fingerprint`; tests/test_api_types.py walks ``__slots__`` to prove all four agree.
+    __slots__ = (
+        "rules",
+        "n_seats",
+        "dealer",
+        "seated",
+        "order",
+        "stacks",
+        "start_stacks",
+        "carry_in",
+        "pot",
+        "hands",
+        "dealt",
+        "turn_up",
+        "turned_aside",
+        "trump",
+        "cut",
+        "stock",
+        "phase",
+        "to_act",
+        "declarations",
+        "active",
+        "general_rams",
+        "targets",
+        "_ask",
+        "tricks",
+        "current",
+        "leader",
+        "tricks_won",
+        "history",
+        "settlement",
+        "_thrown_in",
+        "_legal",
+        "_legal_at",
+        "_next_active",
+        "_unknown",
     )
-    __slots__ = tuple(name for name, _ in STATE)
-    # copy(), __copy__() and fingerprint() are generated from STATE below the class.
+
+    rules: Rules  #: the rules in force
+    n_seats: int  #: seat slots at the table (2..6), seated or not
+    dealer: int  #: the dealer's seat (R3.2)
+    seated: tuple[int, ...]  #: seats taking part, clockwise from seat 0 (R3.5)
+    order: tuple[int, ...]  #: seated seats from the dealer's left, the dealer last (R4.3)
+    stacks: list[int]  #: counters per seat slot, after the ante
+    start_stacks: tuple[int, ...]  #: counters per seat slot before the ante
+    carry_in: int  #: the pot before the ante (R5.4)
+    pot: int  #: counters in the pot
+    hands: list[list[Card | None]]  #: unplayed cards per seat slot (None: an unknown card ``??``)
+    dealt: tuple[tuple[Card | None, ...], ...]  #: the five cards dealt per seat slot
+    turn_up: Card  #: the trump card (R4.4)
+    turned_aside: list[Card]  #: jokers turned aside before the turn-up (D-9)
+    trump: str  #: the trump suit letter (R4.4)
+    cut: int | None  #: the cut point (R4.2), None when not recorded
+    stock: list[Card] | None  #: the undealt stock (never seen nor played, R4.4), None when unknown
+    phase: Phase  #: where the hand stands
+    to_act: int | None  #: the seat to act, None once the hand is over
+    declarations: list[tuple[int, Declaration]]  #: ``(seat, Declaration)`` in the order made (R4.5)
+    active: list[int]  #: seats in, in order from the dealer's left
+    general_rams: int | None  #: the General Rams announcer (R4.7)
+    targets: dict[int, int]  #: seat -> announced trick target (R4.8)
+    _ask: list[int]  #: seats still to be asked the current question (R4.7, R4.8)
+    tricks: list[Trick]  #: completed tricks with their winners (R4.11)
+    current: list[tuple[int, Card]]  #: ``(seat, card)`` plays of the trick in progress
+    leader: int | None  #: the seat leading the trick in progress
+    tricks_won: list[int]  #: tricks won per seat slot
+    history: list[Action]  #: every action applied, in order
+    settlement: Settlement | None  #: the settlement once the hand is over (R5)
+    _thrown_in: bool  #: everyone declared out with ``dealer_forced`` off (D-10)
+    _legal: list[Action]  #: cache: the legal plays at step ``_legal_at``
+    _legal_at: int  #: cache: the step (``len(history)``) of ``_legal``; -1 for none
+    _next_active: dict[int, int]  #: cache: active seat -> the next active seat (R4.9)
+    _unknown: bool  #: cache: some dealt card is unknown (``None``)
 
     # -- construction -----------------------------------------------------
 
@@ -829,21 +866,24 @@ class Hand:
         self.dealer = dealer
         self.seated = seated_t
         self.order = order
-        self._legal = None
+        self._legal = _NO_LEGAL
         self._legal_at = -1
-        self._next_active = None
+        self._next_active = _NO_NEXT
         self._unknown = any(None in h for h in hands) if unknown is None else unknown
         self.start_stacks = tuple(stacks)
-        self.stacks = list(stacks)
-        self.carry_in = pot
-        self.pot = pot
+        after = list(stacks)
+        ante = rules.ante
         for s in seated_t:  # R4.1 ante
-            self.stacks[s] -= rules.ante
-            self.pot += rules.ante
-        self.hands = [list(h) for h in hands]
-        self.dealt = tuple(tuple(h) for h in hands)
+            after[s] -= ante
+        self.stacks = after
+        self.carry_in = pot
+        self.pot = pot + ante * len(seated_t)
+        self.hands = list(map(list, hands))
+        self.dealt = tuple(map(tuple, hands))
         self.turn_up = turn_up
         self.turned_aside = aside
+        if turn_up.suit is None:  # refused by from_cards and deal_cards already (D-9)
+            raise ValueError("the turn-up must be a suited card; jokers are turned aside (R4.4, D-9)")
         self.trump = turn_up.suit
         self.cut = cut
         self.stock = list(stock) if stock is not None else None
@@ -897,15 +937,19 @@ class Hand:
 
         Never empty while the hand is running (R4.5 dealer forced, R4.10).
         """
-        ph = self.phase
         seat = self.to_act
+        if seat is None:
+            return []  # the hand is over
+        ph = self.phase
         if ph is _PLAYING:
             step = len(self.history)
             if self._legal_at != step:
-                cards = self.hands[seat]
-                if self._unknown and None in cards:
+                held = self.hands[seat]
+                if self._unknown and None in held:
                     return []  # unknown cards (??) of a replayed history cannot be played
-                table = Action._PLAY[seat]
+                # no None in held now: this is the hot path, so no cast() call
+                cards: list[Card] = held  # type: ignore[assignment]
+                table = _PLAY_TABLE[seat]
                 if self.current:
                     legal = [table[c.index] for c in legal_plays(cards, self.current, self.trump, self.rules.overtrump)]
                 else:  # R4.10: the leader plays any card
@@ -914,7 +958,7 @@ class Hand:
                 self._legal_at = step
             return self._legal[:]
         if ph is _DECLARE:
-            if self._dealer_forced():
+            if self.rules.dealer_forced and seat == self.dealer and not self.active:  # _dealer_forced(), inlined
                 return [_IN[seat]]
             return [_IN[seat], _OUT[seat]]
         if ph is _GENERAL_RAMS:
@@ -927,9 +971,13 @@ class Hand:
 
     def legal_cards(self) -> list[Card]:
         """The cards the seat to act may play now (R4.10); empty outside the play phase."""
-        if self.phase is not Phase.PLAY:
+        seat = self.to_act
+        if self.phase is not Phase.PLAY or seat is None:
             return []
-        return legal_plays(self.hands[self.to_act], self.current, self.trump, self.rules.overtrump)
+        cards = self.hands[seat]
+        if None in cards:
+            return []  # unknown cards (??) of a replayed history cannot be played
+        return legal_plays(cast("list[Card]", cards), self.current, self.trump, self.rules.overtrump)
 
     def why_illegal(self, action: Action) -> Refusal | None:
         """Why ``action`` may not be applied now, as a :class:`~ramsli.refusal.Refusal` (its
@@ -1065,11 +1113,12 @@ class Hand:
         """
         if type(action) is not Action:
             if isinstance(action, str):
+                text = action
                 try:
-                    action = Action.parse(action, self.n_seats)
+                    action = Action.parse(text, self.n_seats)
                 except ValueError:
                     raise IllegalActionError(
-                        action[:40], Refusal("not_an_action", "R4.12", {"given": action[:40]})
+                        text[:40], Refusal("not_an_action", "R4.12", {"given": text[:40]})
                     ) from None
             elif not isinstance(action, Action):
                 raise IllegalActionError(
@@ -1088,7 +1137,8 @@ class Hand:
                     and None not in cards
                     and (
                         not self.current
-                        or action.card in legal_plays(cards, self.current, self.trump, self.rules.overtrump)
+                        or action.card
+                        in legal_plays(cast("list[Card]", cards), self.current, self.trump, self.rules.overtrump)
                     )
                 ):
                     self._play(action)
@@ -1171,7 +1221,7 @@ class Hand:
     def _announce_target(self, action: Action) -> None:
         """R4.8 targets, D-13."""
         self.history.append(action)
-        if action.kind == "t":
+        if action.target is not None:  # a target announcement ("t"), not a pass
             self.targets[action.seat] = action.target
         if self._ask:
             self.to_act = self._ask.pop(0)
@@ -1189,15 +1239,16 @@ class Hand:
     def _play(self, action: Action) -> None:
         """R4.10 (already checked), R4.11 trick winner, R4.9 winner leads next."""
         seat = action.seat
-        self.hands[seat].remove(action.card)
+        card = action.card  # a Card: every play has one (R4.10); no assert on this hot path
+        self.hands[seat].remove(card)
         cur = self.current
-        cur.append((seat, action.card))
+        cur.append((seat, card))  # type: ignore[arg-type]  # card is not None, see above
         self.history.append(action)
         if len(cur) < len(self.active):
             self.to_act = self._next_active[seat]
             return
         winner = trick_winner(cur, self.trump)
-        self.tricks.append(Trick(self.leader, tuple(cur), winner))
+        self.tricks.append(Trick(cur[0][0], tuple(cur), winner))  # the first to play led (R4.9)
         self.tricks_won[winner] += 1
         self.current = []
         if len(self.tricks) == 5:
@@ -1232,7 +1283,102 @@ class Hand:
         i = order.index(seat) + 1
         return order[i] if i < len(order) else order[0]
 
-    def __deepcopy__(self, memo) -> Hand:
+    def copy(self) -> Hand:
+        """A cheap independent copy (for search): mutating one never changes the other.
+
+        Every container of the state (stacks, hands, declarations, targets, tricks, history, …)
+        is copied; immutable values (the rules, tuples, cards, the settlement) and the caches,
+        which the hand only ever replaces, are shared.
+
+        >>> hand = Hand.new(Rules(), [20] * 3, dealer=0, seed=2)
+        >>> other = hand.copy()
+        >>> other.apply(other.legal_actions()[0])
+        >>> len(hand.history), len(other.history), hand.stacks == other.stacks
+        (0, 1, True)
+        """
+        new = object.__new__(Hand)
+        new.rules = self.rules
+        new.n_seats = self.n_seats
+        new.dealer = self.dealer
+        new.seated = self.seated
+        new.order = self.order
+        new.stacks = self.stacks[:]
+        new.start_stacks = self.start_stacks
+        new.carry_in = self.carry_in
+        new.pot = self.pot
+        new.hands = [h[:] for h in self.hands]
+        new.dealt = self.dealt
+        new.turn_up = self.turn_up
+        new.turned_aside = self.turned_aside[:]
+        new.trump = self.trump
+        new.cut = self.cut
+        new.stock = None if self.stock is None else self.stock[:]
+        new.phase = self.phase
+        new.to_act = self.to_act
+        new.declarations = self.declarations[:]
+        new.active = self.active[:]
+        new.general_rams = self.general_rams
+        new.targets = self.targets.copy()
+        new._ask = self._ask[:]
+        new.tricks = self.tricks[:]
+        new.current = self.current[:]
+        new.leader = self.leader
+        new.tricks_won = self.tricks_won[:]
+        new.history = self.history[:]
+        new.settlement = self.settlement
+        new._thrown_in = self._thrown_in
+        new._legal = self._legal
+        new._legal_at = self._legal_at
+        new._next_active = self._next_active
+        new._unknown = self._unknown
+        return new
+
+    __copy__ = copy
+
+    def fingerprint(self) -> tuple[object, ...]:
+        """The whole state that matters for equality, as a tuple of immutable values: every
+        attribute except the undealt stock (never seen nor played, R4.4, and not recorded by a
+        hand history) and the caches. Equal fingerprints mean equal states (for tests, e.g. that
+        a refused action changed nothing, R4.12).
+
+        >>> hand = Hand.new(Rules(), [20] * 3, dealer=0, seed=2)
+        >>> before = hand.fingerprint()
+        >>> hand.why_illegal(Action("p1 in")).code, hand.fingerprint() == before
+        ('not_your_turn', True)
+        """
+        return (
+            self.rules,
+            self.n_seats,
+            self.dealer,
+            self.seated,
+            self.order,
+            tuple(self.stacks),
+            self.start_stacks,
+            self.carry_in,
+            self.pot,
+            tuple(map(tuple, self.hands)),
+            self.dealt,
+            self.turn_up,
+            tuple(self.turned_aside),
+            self.trump,
+            self.cut,
+            self.phase,
+            self.to_act,
+            tuple(self.declarations),
+            tuple(self.active),
+            self.general_rams,
+            tuple(sorted(self.targets.items())),
+            tuple(self._ask),
+            tuple(self.tricks),
+            tuple(self.current),
+            self.leader,
+            tuple(self.tricks_won),
+            tuple(self.history),
+            self.settlement,
+            self._thrown_in,
+        )
+
+    def __deepcopy__(self, memo: dict[int, object]) -> Hand:
         return self.copy()
 
     def __repr__(self) -> str:
@@ -1240,42 +1386,6 @@ class Hand:
             f"<Hand phase={self.phase.value} to_act={None if self.to_act is None else seat_name(self.to_act)}"
             f" trump={self.trump} pot={self.pot} tricks={len(self.tricks)}>"
         )
-
-
-#: how each kind of :attr:`Hand.STATE` is copied and compared (None: not compared)
-_STATE_KINDS: dict[str, tuple[str, str | None]] = {
-    "same": ("s.{0}", "s.{0}"),
-    "list": ("s.{0}[:]", "tuple(s.{0})"),
-    "lists": ("[h[:] for h in s.{0}]", "tuple(map(tuple, s.{0}))"),
-    "dict": ("dict(s.{0})", "tuple(sorted(s.{0}.items()))"),
-    "stock": ("None if s.{0} is None else s.{0}[:]", None),
-    "cache": ("s.{0}", None),
-}
-
-
-def _derive_state_methods() -> None:
-    """Generate Hand.copy and Hand.fingerprint from Hand.STATE (plain attribute code: copy is hot)."""
-    copies = "".join(f"\n    new.{f} = {_STATE_KINDS[k][0].format(f)}" for f, k in Hand.STATE)
-    prints = ", ".join(_STATE_KINDS[k][1].format(f) for f, k in Hand.STATE if _STATE_KINDS[k][1] is not None)
-    src = f"def copy(s):\n    new = _new(Hand){copies}\n    return new\n\ndef fingerprint(s):\n    return ({prints},)\n"
-    ns: dict = {"_new": object.__new__, "Hand": Hand}
-    exec(src, ns)
-    copy, fingerprint = ns["copy"], ns["fingerprint"]
-    copy.__qualname__, fingerprint.__qualname__ = "Hand.copy", "Hand.fingerprint"
-    copy.__doc__ = (
-        "A cheap independent copy (for search): mutating one never changes the other.\n\n"
-        "Derived from :attr:`Hand.STATE`: containers are copied, immutable values shared."
-    )
-    fingerprint.__doc__ = (
-        "A tuple of the whole state that matters for equality, every attribute of\n"
-        ":attr:`Hand.STATE` except the undealt stock and caches; equal fingerprints mean\n"
-        "equal states (for tests, e.g. that a refused action changed nothing, R4.12)."
-    )
-    Hand.copy = Hand.__copy__ = copy
-    Hand.fingerprint = fingerprint
-
-
-_derive_state_methods()
 
 
 def _check_table(rules: Rules, stacks: Sequence[int], dealer: int, seated_t: tuple[int, ...], pot: int = 0) -> None:

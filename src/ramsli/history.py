@@ -297,7 +297,7 @@ def _strict_eq(a: Any, b: Any) -> bool:
         return a.keys() == b.keys() and all(_strict_eq(a[k], b[k]) for k in a)
     if isinstance(a, list):
         return len(a) == len(b) and all(_strict_eq(x, y) for x, y in zip(a, b))
-    return a == b
+    return bool(a == b)
 
 
 # -- shared checks: text read from a file, TOML errors, names, rules ------------------------------
@@ -376,6 +376,7 @@ def _too_deep(value: Any) -> bool:
     stack = [(value, 0)]
     while stack:
         v, d = stack.pop()
+        items: Iterable[Any]
         if isinstance(v, dict):
             items = v.values()
         elif isinstance(v, list):
@@ -577,7 +578,7 @@ class HandHistory:
         if len(names) != hand.n_seats:
             raise ValueError(f"{len(names)} names given for {hand.n_seats} seat slots")
         played = {a.seat for a in hand.history if a.kind == "pl"}
-        cards = []
+        cards: list[tuple[Card | None, ...]] = []
         for s, dealt in enumerate(hand.dealt):
             if hide_folded and dealt and s not in played:
                 cards.append(tuple(None for _ in dealt))
@@ -815,6 +816,11 @@ class HandHistory:
             seen[c] = where
             return c
 
+        def known_card(v: Any, key: str, index: int | None) -> Card:
+            c = card(v, key, index, False)
+            assert c is not None  # card() gives None only where an unknown card is allowed
+            return c
+
         cards: list[tuple[Card | None, ...]] = [() for _ in range(n)]
         for s in seated:
             key = seat_name(s)
@@ -826,16 +832,15 @@ class HandHistory:
             cards[s] = tuple(card(x, key, i, True) for i, x in enumerate(v))
         if "turn_up" not in deal:
             raise err("missing turn_up in [deal] (R4.4)", "deal", "")
-        turn_up = card(deal["turn_up"], "turn_up", None, False)
-        assert turn_up is not None
+        turn_up = known_card(deal["turn_up"], "turn_up", None)
         if turn_up.is_joker:
             raise err("the turn-up must be a suited card; jokers are turned aside (R4.4, D-9)", "deal", "turn_up")
         aside_raw = deal.get("turned_aside", [])
         if not isinstance(aside_raw, list):
             raise err('turned_aside must be a list of jokers, like ["X1"] (D-9)', "deal", "turned_aside")
-        aside = tuple(card(x, "turned_aside", i, False) for i, x in enumerate(aside_raw))
+        aside = tuple(known_card(x, "turned_aside", i) for i, x in enumerate(aside_raw))
         for i, c in enumerate(aside):
-            if c is not None and not c.is_joker:
+            if not c.is_joker:
                 raise err(
                     f"turned_aside card {i + 1}: only jokers are turned aside before the turn-up (D-9)",
                     "deal",
@@ -1092,8 +1097,18 @@ def _hand_file(number: int) -> str:
 
 
 def session_histories(session: Session, hide_folded: bool = False) -> list[HandHistory]:
-    """The hand history of every finished hand of a session's ledger, in order."""
-    return [HandHistory.from_hand(e.hand, session.names, e.number, hide_folded=hide_folded) for e in session.results]
+    """The hand history of every finished hand of a session (:attr:`Session.results`), in order.
+
+    Raises:
+        ValueError: for a hand booked without its cards (:meth:`Session.record_hand`): it has no
+            hand history.
+    """
+    out = []
+    for e in session.results:
+        if e.hand is None:
+            raise ValueError(f"hand {e.number} was booked without its cards (record_hand): it has no hand history")
+        out.append(HandHistory.from_hand(e.hand, session.names, e.number, hide_folded=hide_folded))
+    return out
 
 
 def write_session(directory: str | Path, session: Session, hide_folded: bool = False) -> list[Path]:
@@ -1111,7 +1126,7 @@ def write_session(directory: str | Path, session: Session, hide_folded: bool = F
     d = Path(directory)
     d.mkdir(parents=True, exist_ok=True)
     hands = session_histories(session, hide_folded)
-    first_dealer = session.results[0].hand.dealer if session.results else session.dealer
+    first_dealer = hands[0].dealer if hands else session.dealer
     sh = SessionHistory(
         rules=session.rules,
         names=tuple(session.names),

@@ -133,6 +133,8 @@ class Refusal(Mapping[str, Any]):
 
     code: str
     rule: str | None
+    _fields: Mapping[str, Any]
+    _key: tuple[str, str | None, tuple[tuple[str, str], ...]]
 
     def __init__(self, code: str, rule: str | None = None, fields: Mapping[str, Any] | None = None) -> None:
         items = dict(fields or {})

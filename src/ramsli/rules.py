@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ramsli import toml_text
+from ramsli.refusal import N_, Refusal, register
 
 __all__ = [
     "Rules",
@@ -64,8 +65,61 @@ def format_number(x: int) -> str:
 class RulesError(ValueError):
     """An unknown option, a bad option value or an unknown preset (R8, R6).
 
-    The message names the option and lists what is allowed.
+    Args:
+        refusal: the record: its ``code`` (``option_choice``, ``option_number``,
+            ``unknown_option``, ``unknown_preset``, …, registered below), the rule id and the fields
+            of the message (``option`` the option's name, ``given`` the value as given, cut to 40
+            characters, ``allowed`` or ``most`` what is allowed).
+
+    Attributes:
+        refusal (Refusal): as given; render it by ``refusal.code`` in the reader's language.
+        rule (str | None): the rule id, e.g. ``"R4.1"``.
+        code (str): the refusal's code.
+
+    The message (``str(error)``) is the English text: it names the option, what was given and
+    what is allowed, and ends with the rule id.
+
+    >>> e = RulesError(Refusal("unknown_preset", "R6", {"preset": "rounders", "allowed": "traditional, nap"}))
+    >>> str(e), e.code, e.rule
+    ("unknown preset 'rounders'; allowed are traditional, nap (R6)", 'unknown_preset', 'R6')
     """
+
+    def __init__(self, refusal: Refusal) -> None:
+        self.refusal = refusal
+        self.rule = refusal.rule
+        self.code = refusal.code
+        super().__init__(str(refusal))
+
+
+register(
+    {
+        "unknown_option": N_("unknown option '{option}'; allowed are {allowed}"),
+        "unknown_preset": N_("unknown preset '{preset}'; allowed are {allowed}"),
+        "options_not_table": N_("rule options must be a table of option = value, not {type}; options are {allowed}"),
+        "not_key_value": N_("{given} is not key=value; options are {allowed}"),
+        "rules_toml": N_("the rules file is not valid TOML: {error}"),
+        "option_choice": N_("option '{option}': {given} is not allowed; allowed are {allowed}"),
+        "option_bool": N_("option '{option}': {given} is not a boolean; allowed are true, false"),
+        "option_number": N_(
+            "option '{option}': {given} is not allowed; allowed is a whole number >= {least} and at most {most}"
+        ),
+        "option_bete": N_(
+            "option 'bete': {given} is not allowed; allowed is a whole number >= 0 and at most {most}, or 'pot'"
+        ),
+        "option_digits": N_("option '{option}': a number of {digits} digits is too large; allowed is at most {most}"),
+        "option_too_large": N_("option '{option}': {given} is too large; allowed is at most {most} counters"),
+        "end_invalid": N_(
+            "option 'end': {given} is not a session end; allowed are 'win-at:N' (counters), 'hands:N', "
+            "'time:M' (minutes) with N, M >= 1"
+        ),
+        "end_too_large": N_("option 'end': {given} is too large; allowed is N, M from 1 to {most}"),
+        "end_not_list": N_("option 'end': {given} is not a list of session ends"),
+        "end_twice": N_("option 'end': {given} names one kind twice; give each of win-at, hands, time at most once"),
+        "win_at_too_large": N_("option 'end': win-at:{given} is too large; allowed is win-at:1..{most} (counters)"),
+        "hands_too_large": N_("option 'end': hands:{given} is too large; allowed is hands:1..{most} (hands)"),
+        "time_too_large": N_("option 'end': time:{given} is too large; allowed is time:1..{most} (minutes)"),
+    }
+)
 
 
 @dataclass(frozen=True)
@@ -98,14 +152,10 @@ class EndCondition:
             and (len(num.strip()) > 31 or int(num) > MAX_OPTION_NUMBER)
         ):
             raise RulesError(
-                f"option 'end': {text[:40]!r}{'…' if len(text) > 40 else ''} is too large (R3.6); "
-                f"allowed is N, M from 1 to {format_number(MAX_OPTION_NUMBER)}"
+                Refusal("end_too_large", "R3.6", {"given": _short(text), "most": format_number(MAX_OPTION_NUMBER)})
             )
         if kind not in cls.KINDS or not sep or not (num.strip().isascii() and num.strip().isdigit()) or int(num) < 1:
-            raise RulesError(
-                f"option 'end': {text!r} is not a session end (R3.6); allowed are "
-                "'win-at:N' (counters), 'hands:N', 'time:M' (minutes) with N, M ≥ 1"
-            )
+            raise RulesError(Refusal("end_invalid", "R3.6", {"given": _short(text)}))
         return cls(kind, int(num))
 
     def __str__(self) -> str:
@@ -204,45 +254,40 @@ class Rules:
             v = getattr(self, name)
             if v not in allowed:
                 raise RulesError(
-                    f"option {name!r}: {v!r} is not allowed ({OPTIONS[name].rule}); allowed are {', '.join(allowed)}"
+                    Refusal(
+                        "option_choice",
+                        OPTIONS[name].rule,
+                        {"option": name, "given": _short(v), "allowed": ", ".join(allowed)},
+                    )
                 )
         for name in _BOOLS:
             v = getattr(self, name)
             if not isinstance(v, bool):
-                raise RulesError(
-                    f"option {name!r}: {v!r} is not a boolean ({OPTIONS[name].rule}); allowed are true, false"
-                )
+                raise RulesError(Refusal("option_bool", OPTIONS[name].rule, {"option": name, "given": _short(v)}))
         if self.players is not None and (type(self.players) is not int or not 2 <= self.players <= 6):
-            raise RulesError(f"option 'players': {self.players!r} is not allowed (R2.1); allowed are 2-6")
+            refusal = Refusal(
+                "option_choice", "R2.1", {"option": "players", "given": _short(self.players), "allowed": "2-6"}
+            )
+            raise RulesError(refusal)
         big = format_number(MAX_OPTION_NUMBER)
         if type(self.starting_stack) is not int or not 1 <= self.starting_stack <= MAX_OPTION_NUMBER:
-            raise RulesError(
-                f"option 'starting_stack': {_short(self.starting_stack)} is not allowed (R3.3); "
-                f"allowed is a whole number >= 1 and at most {big}"
-            )
+            fields = {"option": "starting_stack", "given": _short(self.starting_stack), "least": 1, "most": big}
+            raise RulesError(Refusal("option_number", "R3.3", fields))
         if type(self.ante) is not int or not 0 <= self.ante <= MAX_OPTION_NUMBER:
-            raise RulesError(
-                f"option 'ante': {_short(self.ante)} is not allowed (R4.1); "
-                f"allowed is a whole number >= 0 and at most {big}"
-            )
+            fields = {"option": "ante", "given": _short(self.ante), "least": 0, "most": big}
+            raise RulesError(Refusal("option_number", "R4.1", fields))
         if not (self.bete == "pot" or (type(self.bete) is int and 0 <= self.bete <= MAX_OPTION_NUMBER)):
-            raise RulesError(
-                f"option 'bete': {_short(self.bete)} is not allowed (R5.3); "
-                f"allowed is a whole number >= 0 and at most {big}, or 'pot'"
-            )
+            raise RulesError(Refusal("option_bete", "R5.3", {"given": _short(self.bete), "most": big}))
         end = self.end
         if isinstance(end, (str, EndCondition)):
             end = (end,)
         try:
             conds = tuple(e if isinstance(e, EndCondition) else EndCondition.parse(e) for e in end)
         except TypeError:
-            raise RulesError(f"option 'end': {self.end!r} is not a list of session ends (R3.6)") from None
+            raise RulesError(Refusal("end_not_list", "R3.6", {"given": _short(self.end)})) from None
         kinds = [c.kind for c in conds]
         if len(set(kinds)) != len(kinds):
-            raise RulesError(
-                f"option 'end': {', '.join(str(c) for c in conds)} names one kind twice (R3.6); "
-                "give each of win-at, hands, time at most once"
-            )
+            raise RulesError(Refusal("end_twice", "R3.6", {"given": ", ".join(str(c) for c in conds)}))
         object.__setattr__(self, "end", conds)
 
     # -- derived values -------------------------------------------------
@@ -293,7 +338,8 @@ class Rules:
         >>> Rules().bete_for(7), Rules(bete="pot").bete_for(7)
         (5, 7)
         """
-        return pot if self.bete == "pot" else self.bete
+        bete = self.bete
+        return bete if isinstance(bete, int) else pot
 
     def general_rams_penalty_for(self, pot: int) -> int:
         """What a failed General Rams announcer pays into the next pot (R5.6, D-15)
@@ -341,7 +387,7 @@ class Rules:
             RulesError: for an unknown preset (the message lists the presets) or a bad option.
         """
         if name not in PRESETS:
-            raise RulesError(f"unknown preset {name!r} (R6); allowed are {', '.join(PRESETS)}")
+            raise RulesError(_unknown_preset(name))
         return cls.from_dict({**PRESETS[name], **options})
 
     @classmethod
@@ -352,14 +398,13 @@ class Rules:
             RulesError: for an unknown option (the message lists all options) or a bad value.
         """
         if not isinstance(data, Mapping):
-            raise RulesError(
-                f"rule options must be a table of option = value, not {type(data).__name__}; "
-                f"options are {', '.join(OPTIONS)} (R8)"
-            )
+            refusal = Refusal("options_not_table", "R8", {"type": type(data).__name__, "allowed": ", ".join(OPTIONS)})
+            raise RulesError(refusal)
         unknown = [k for k in data if k not in OPTIONS]
         if unknown:
-            raise RulesError(f"unknown option {unknown[0]!r} (R8); allowed are {', '.join(OPTIONS)}")
-        return cls(**{k: (tuple(v) if k == "end" and isinstance(v, list) else v) for k, v in data.items()})
+            raise RulesError(_unknown_option(unknown[0]))
+        options: dict[str, Any] = {k: (tuple(v) if k == "end" and isinstance(v, list) else v) for k, v in data.items()}
+        return cls(**options)
 
     def replace(self, **options: Any) -> Rules:
         """A copy with some options changed (validated).
@@ -383,9 +428,9 @@ class Rules:
             key, sep, raw = a.partition("=")
             key = key.strip().replace("-", "_")
             if not sep:
-                raise RulesError(f"{a!r} is not key=value; options are {', '.join(OPTIONS)} (R8)")
+                raise RulesError(Refusal("not_key_value", "R8", {"given": _short(a), "allowed": ", ".join(OPTIONS)}))
             if key not in OPTIONS:
-                raise RulesError(f"unknown option {key!r} (R8); allowed are {', '.join(OPTIONS)}")
+                raise RulesError(_unknown_option(key))
             changes[key] = _parse_value(key, raw.strip())
         return self.replace(**changes)
 
@@ -412,7 +457,7 @@ class Rules:
         try:
             data = tomllib.loads(text)
         except tomllib.TOMLDecodeError as e:
-            raise RulesError(f"rules file is not valid TOML: {e}") from None
+            raise RulesError(Refusal("rules_toml", "R8", {"error": str(e)})) from None
         return cls.from_dict(data)
 
     def diff(self, other: Rules | None = None) -> dict[str, Any]:
@@ -420,6 +465,19 @@ class Rules:
         base = (other or Rules()).to_dict()
         mine = self.to_dict()
         return {k: v for k, v in mine.items() if base.get(k) != v}
+
+
+def _unknown_preset(name: object) -> Refusal:
+    """The refusal of a preset name that is not one of :data:`PRESETS` (R6): code ``unknown_preset``.
+
+    >>> str(_unknown_preset("rounders")).endswith("(R6)")
+    True
+    """
+    return Refusal("unknown_preset", "R6", {"preset": str(name)[:40], "allowed": ", ".join(PRESETS)})
+
+
+def _unknown_option(name: object) -> Refusal:
+    return Refusal("unknown_option", "R8", {"option": str(name)[:40], "allowed": ", ".join(OPTIONS)})
 
 
 def _short(v: Any) -> str:
@@ -443,7 +501,7 @@ def check_play_limits(rules: Rules) -> None:
     >>> check_play_limits(Rules(starting_stack=10**18))
     Traceback (most recent call last):
     ...
-    ramsli.rules.RulesError: option 'starting_stack': 1000000000000000000 is too large (R3.3); allowed is at most 1_000_000_000 counters
+    ramsli.rules.RulesError: option 'starting_stack': 1000000000000000000 is too large; allowed is at most 1_000_000_000 counters (R3.3)
     """
     for name, value, rule in (
         ("starting_stack", rules.starting_stack, "R3.3"),
@@ -451,22 +509,17 @@ def check_play_limits(rules: Rules) -> None:
         ("bete", rules.bete, "R5.3"),
     ):
         if isinstance(value, int) and value > MAX_COUNTERS:
-            raise RulesError(
-                f"option {name!r}: {_short(value)} is too large ({rule}); "
-                f"allowed is at most {format_number(MAX_COUNTERS)} counters"
-            )
+            fields = {"option": name, "given": _short(value), "most": format_number(MAX_COUNTERS)}
+            raise RulesError(Refusal("option_too_large", rule, fields))
     limits = {
-        "win-at": (MAX_COUNTERS, "counters"),
-        "hands": (MAX_SESSION_HANDS, "hands"),
-        "time": (MAX_SESSION_MINUTES, "minutes"),
+        "win-at": (MAX_COUNTERS, "win_at_too_large"),
+        "hands": (MAX_SESSION_HANDS, "hands_too_large"),
+        "time": (MAX_SESSION_MINUTES, "time_too_large"),
     }
     for cond in rules.end:
-        most, unit = limits[cond.kind]
+        most, code = limits[cond.kind]
         if cond.value > most:
-            raise RulesError(
-                f"option 'end': {cond.kind}:{_short(cond.value)} is too large (R3.6); "
-                f"allowed is {cond.kind}:1..{format_number(most)} ({unit})"
-            )
+            raise RulesError(Refusal(code, "R3.6", {"given": _short(cond.value), "most": format_number(most)}))
 
 
 def _parse_value(key: str, raw: str) -> Any:
@@ -483,10 +536,8 @@ def _parse_value(key: str, raw: str) -> Any:
         digits = raw[1:] if raw.startswith("-") else raw
         if digits.isascii() and digits.isdigit():
             if len(digits.lstrip("0")) > 31:  # int() of thousands of digits is slow, or refused past 4300
-                raise RulesError(
-                    f"option {key!r}: a number of {len(digits)} digits is too large (R8); "
-                    f"allowed is at most {format_number(MAX_OPTION_NUMBER)}"
-                )
+                fields = {"option": key, "digits": len(digits), "most": format_number(MAX_OPTION_NUMBER)}
+                raise RulesError(Refusal("option_digits", "R8", fields))
             return int(raw)
         return raw
     return raw

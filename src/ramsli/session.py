@@ -23,8 +23,9 @@ import enum
 import random
 import time
 import unicodedata
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
+from typing import Any, TypedDict
 
 from ramsli.cards import Card, make_deck
 from ramsli.errors import SessionError, TableError
@@ -38,6 +39,7 @@ __all__ = [
     "Session",
     "HandResult",
     "EndReason",
+    "SessionSnapshot",
     "first_dealer_cut",
     "check_names",
     "check_players",
@@ -91,6 +93,23 @@ class HandResult:
     stacks_after: tuple[int, ...]
     pot_after: int
     left: tuple[int, ...] = ()
+
+
+class SessionSnapshot(TypedDict):
+    """:meth:`Session.snapshot`: a session between two hands as plain data (JSON/TOML-ready)."""
+
+    names: list[str]
+    seed: int | None
+    rules: dict[str, Any]  #: :meth:`Rules.to_dict <ramsli.rules.Rules.to_dict>`
+    stacks: list[int]  #: counters per seat
+    pot: int  #: the carry-over, counters
+    dealer: int
+    seated: list[int]
+    departed: list[list[int]]  #: ``[seat, after hand number]`` pairs (R3.5)
+    hands_played: int
+    rng_state: list[Any]  #: ``[version, internal state (a list of ints), gauss]`` of ``random.Random.getstate``
+    elapsed: float  #: seconds of play so far (R3.6 ``time:M``)
+    end_reason: EndReason | None
 
 
 def first_dealer_cut(
@@ -336,6 +355,24 @@ class Session:
         ``"win-at"``, ``"hands"``, ``"time"``, ``"quit"``); bank (the sum of starting stacks).
     """
 
+    rules: Rules  #: the rules in force
+    names: list[str]  #: one name per seat, clockwise
+    seed: int | None  #: the seed given (None: an unseeded source or ``rng``)
+    rng: random.Random  #: the session's random source (shuffles, cuts, first dealer)
+    clock: Callable[[], float]  #: seconds, for the ``time:M`` end (R3.6)
+    started: float  #: the clock's reading at the start of play
+    stacks: list[int]  #: counters per seat between hands
+    bank: int  #: counters at the table: the sum of the starting stacks (R3.4)
+    pot: int  #: the pot between hands (the carry-over, R5.4)
+    seated: list[int]  #: seats still at the table (R3.5)
+    cut_rounds: list[list[tuple[int, Card]]]  #: the first dealer's cut, round by round (R3.1)
+    dealer: int  #: the dealer of the current or next hand (R3.2)
+    results: list[HandResult]  #: the finished hands, one per hand
+    hands_played: int  #: every deal, also of hands before a restore (R3.6 ``hands:N``)
+    hand: Hand | None  #: the hand in progress
+    end_reason: EndReason | None  #: why the session ended, None while it runs
+    departed: list[tuple[int, int]]  #: ``(seat, after hand number)`` of seats that left (R3.5)
+
     def __init__(
         self,
         rules: Rules,
@@ -361,17 +398,17 @@ class Session:
         self.bank = rules.starting_stack * n
         self.pot = 0
         self.seated = list(range(n))
-        self.cut_rounds: list[list[tuple[int, Card]]] = []
+        self.cut_rounds = []
         if dealer is None:
             dealer, self.cut_rounds = first_dealer_cut(n, self.rng, deck=rules.deck)
         elif type(dealer) is not int or not 0 <= dealer < n:  # 1.0, True, "1" are not seats
             raise TableError(Refusal("dealer_invalid", "R3.2", {"given": repr(dealer)[:40]}), "dealer")
         self.dealer = dealer
-        self.results: list[HandResult] = []
-        self.hands_played = 0  # counts every deal, also of hands before a restore (R3.6 hands:N)
-        self.hand: Hand | None = None
-        self.end_reason: EndReason | None = None
-        self.departed: list[tuple[int, int]] = []  # (seat, after hand number)
+        self.results = []
+        self.hands_played = 0
+        self.hand = None
+        self.end_reason = None
+        self.departed = []
         self._check_before_hand()
 
     # -- queries ---------------------------------------------------------------
@@ -669,7 +706,7 @@ class Session:
         if len(self.seated) < 2:
             self.end_reason = EndReason.PLAYERS
 
-    def snapshot(self) -> dict:
+    def snapshot(self) -> SessionSnapshot:
         """The session between two hands as plain data (JSON/TOML-ready), for saving.
 
         Holds the stacks, pot, dealer, seated seats, departures, hands played, the
@@ -698,7 +735,7 @@ class Session:
         }
 
     @classmethod
-    def restore(cls, data: dict, clock: Callable[[], float] = time.monotonic) -> Session:
+    def restore(cls, data: Mapping[str, Any], clock: Callable[[], float] = time.monotonic) -> Session:
         """Rebuild a session from :meth:`snapshot` data (the results start empty).
 
         Raises:

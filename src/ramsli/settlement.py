@@ -16,12 +16,22 @@ from __future__ import annotations
 
 import enum
 from collections.abc import Mapping, Sequence
-from typing import NamedTuple
+from typing import NamedTuple, TypedDict
 
 from ramsli.rules import Rules
 from ramsli.seats import order_from_dealer
 
-__all__ = ["Payment", "PaymentReason", "Settlement", "SettlementKind", "settle"]
+__all__ = [
+    "Payment",
+    "PaymentReason",
+    "Settlement",
+    "SettlementKind",
+    "SettlementSummary",
+    "SeatSummary",
+    "GeneralRamsSummary",
+    "TargetSummary",
+    "settle",
+]
 
 
 class SettlementKind(enum.StrEnum):
@@ -71,6 +81,50 @@ _GENERAL_RAMS_PENALTY, _TARGET, _TARGET_MISSED = (
     PaymentReason.TARGET_MISSED,
 )
 _PLAYED, _WALKOVER, _THROWN_IN = SettlementKind.PLAYED, SettlementKind.WALKOVER, SettlementKind.THROWN_IN
+
+
+#: One seat's line of :meth:`Settlement.to_dict` (``"in"`` is a keyword, hence this form).
+SeatSummary = TypedDict(
+    "SeatSummary",
+    {
+        "seat": str,  # the seat's name
+        "in": bool,  # declared in (R4.5)
+        "tricks": int,
+        "won": int,  # counters received
+        "paid": int,  # counters paid (not the ante)
+        "bete": bool,  # paid or owed a bete (R5.3)
+        "shortfall": int,  # counters owed but forgiven (D-6)
+        "stack": int,  # counters after settlement
+    },
+)
+
+
+class GeneralRamsSummary(TypedDict):
+    """The General Rams line of :meth:`Settlement.to_dict` (R4.7, R5.6)."""
+
+    seat: str
+    made: bool | None
+
+
+class TargetSummary(TypedDict):
+    """One target line of :meth:`Settlement.to_dict` (R4.8, R5.7)."""
+
+    seat: str
+    target: int
+    met: bool
+
+
+class SettlementSummary(TypedDict):
+    """:meth:`Settlement.to_dict`: a settlement as JSON data (seats by name, counters as ints)."""
+
+    kind: SettlementKind
+    pot: int
+    winners: list[str]
+    share: int
+    carry_over: int
+    general_rams: GeneralRamsSummary | None
+    targets: list[TargetSummary]
+    seats: list[SeatSummary]
 
 
 class Payment(NamedTuple):
@@ -152,7 +206,7 @@ class Settlement(NamedTuple):
                 out[p.payer] = out.get(p.payer, 0) + p.shortfall
         return out
 
-    def to_dict(self, seat_names: Sequence[str] | None = None) -> dict:
+    def to_dict(self, seat_names: Sequence[str] | None = None) -> SettlementSummary:
         """A JSON-ready summary: per seat tricks, counters won and paid, plus the pot facts."""
         n = len(self.tricks)
         names = list(seat_names) if seat_names else [f"p{i + 1}" for i in range(n)]

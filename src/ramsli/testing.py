@@ -116,7 +116,7 @@ def check_observation(hand: Hand, seat: int) -> list[str]:
     """R7 / D-16: ``hand.observe(seat)`` holds no other seat's unplayed card and no stock card."""
     out = []
     obs = hand.observe(seat)
-    hidden = set()
+    hidden: set[Card] = set()
     for s, h in enumerate(hand.hands):
         if s != seat:
             hidden.update(c for c in h if c is not None)
@@ -237,6 +237,11 @@ def ref_settle(hand: Hand) -> tuple[list[int], int]:
     return st, pot
 
 
+def _p(seat: int | None) -> str:
+    """A seat's name in a finding: ``p1`` for 0, ``p?`` for None."""
+    return "p?" if seat is None else f"p{seat + 1}"
+
+
 def check_hand(hand: Hand, bank: int, observe: str = "all") -> list[str]:
     """All invariants of one hand state; returns violation texts (empty: all fine).
 
@@ -262,7 +267,8 @@ def check_hand(hand: Hand, bank: int, observe: str = "all") -> list[str]:
     if hand.stock is not None:
         places.extend(hand.stock)
     if len(set(places)) != len(places):
-        seen, dup = set(), set()
+        seen: set[Card] = set()
+        dup: set[Card] = set()
         for c in places:
             (dup if c in seen else seen).add(c)
         out.append(f"cards in two places: {sorted(map(str, dup))}")
@@ -277,30 +283,35 @@ def check_hand(hand: Hand, bank: int, observe: str = "all") -> list[str]:
         out.append("D-9: joker turn-up or a non-joker turned aside")
     if hand.trump != hand.turn_up.suit:
         out.append("R4.4: trump is not the turn-up's suit")
+    to_act = hand.to_act
     if not hand.is_over:
-        legal = hand.legal_actions()
-        if not legal:
-            out.append(f"no legal action for p{hand.to_act + 1} in phase {hand.phase.value}")
-        for a in legal:
-            if a.seat != hand.to_act:
-                out.append(f"legal action {a} is not of the seat to act p{hand.to_act + 1}")
-            elif not hand.is_legal(a):
-                out.append(f"legal action {a} is refused by is_legal: {hand.why_illegal(a)}")
-        if hand.to_act not in hand.seated:
-            out.append(f"p{hand.to_act + 1} to act is not seated")
-        if hand.phase is Phase.PLAY:
-            if hand.to_act not in hand.active:
-                out.append(f"p{hand.to_act + 1} to play is not in")
-            mine = hand.hands[hand.to_act]
-            if None not in mine:
-                ref = ref_legal_cards(mine, hand.current, hand.trump, hand.rules.overtrump)
-                got = {a.card for a in legal}
-                if got != ref:
-                    out.append(
-                        f"R4.10: legal cards {sorted(map(str, got))} but the rules allow "
-                        f"{sorted(map(str, ref))} (holding {sorted(map(str, mine))}, "
-                        f"trick {[str(c) for _, c in hand.current]}, trump {hand.trump})"
-                    )
+        if to_act is None:
+            out.append(f"the hand is not over (phase {hand.phase.value}) but no seat is to act")
+        else:
+            legal = hand.legal_actions()
+            if not legal:
+                out.append(f"no legal action for {_p(to_act)} in phase {hand.phase.value}")
+            for a in legal:
+                if a.seat != to_act:
+                    out.append(f"legal action {a} is not of the seat to act {_p(to_act)}")
+                elif not hand.is_legal(a):
+                    out.append(f"legal action {a} is refused by is_legal: {hand.why_illegal(a)}")
+            if to_act not in hand.seated:
+                out.append(f"{_p(to_act)} to act is not seated")
+            if hand.phase is Phase.PLAY:
+                if to_act not in hand.active:
+                    out.append(f"{_p(to_act)} to play is not in")
+                held = hand.hands[to_act]
+                mine = [c for c in held if c is not None]
+                if len(mine) == len(held):  # no unknown card
+                    ref = ref_legal_cards(mine, hand.current, hand.trump, hand.rules.overtrump)
+                    got = {a.card for a in legal}
+                    if got != ref:
+                        out.append(
+                            f"R4.10: legal cards {sorted(map(str, got))} but the rules allow "
+                            f"{sorted(map(str, ref))} (holding {sorted(map(str, mine))}, "
+                            f"trick {[str(c) for _, c in hand.current]}, trump {hand.trump})"
+                        )
     else:
         st = hand.settlement
         if st is None:
@@ -323,10 +334,10 @@ def check_hand(hand: Hand, bank: int, observe: str = "all") -> list[str]:
             ]
             for i, t in enumerate(hand.tricks):
                 if t.winner != ref_trick_winner(t.plays, hand.trump):
-                    out.append(f"R4.11: trick {i + 1} {[str(c) for _, c in t.plays]} won by p{t.winner + 1}")
+                    out.append(f"R4.11: trick {i + 1} {[str(c) for _, c in t.plays]} won by {_p(t.winner)}")
                 lead = order[0] if i == 0 else hand.tricks[i - 1].winner
                 if t.leader != lead or t.plays[0][0] != lead:
-                    out.append(f"R4.9: trick {i + 1} led by p{t.leader + 1}, should be p{lead + 1}")
+                    out.append(f"R4.9: trick {i + 1} led by {_p(t.leader)}, should be {_p(lead)}")
                 k = order.index(lead) if lead in order else 0
                 if [s for s, _ in t.plays] != order[k:] + order[:k]:
                     out.append(f"R4.10: trick {i + 1} played in order {[s for s, _ in t.plays]}")

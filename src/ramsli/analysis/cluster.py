@@ -337,7 +337,9 @@ class DaskRunner(Runner):
         self.needs = tuple(needs)
         self.timeout_s = DEFAULT_TIMEOUT_S if timeout_s is None else float(timeout_s)
         self.where = f"the Dask cluster at {self.address}"
-        self.client = None
+        #: the ``distributed.Client`` once connected, else None (Dask is an optional extra, imported
+        #: only on connect, so its type is not named here)
+        self.client: Any = None
         self._run = uuid.uuid4().hex[:12]
         self._n = 0
 

@@ -41,9 +41,10 @@ from fractions import Fraction
 from ramsli.analysis.cluster import DaskRunner, LocalRunner, Runner, stream_chunks
 from ramsli.bots.base import make_bot
 from ramsli.bots.levels import level_spec
-from ramsli.cards import make_deck
+from ramsli.cards import Card, make_deck
 from ramsli.hand import Hand
 from ramsli.rules import Rules
+from ramsli.session import check_setup
 
 __all__ = ["BotResult", "TournamentResult", "run_tournament", "play_deal", "deal_deck", "PER_DEAL_KEPT"]
 
@@ -128,7 +129,7 @@ class TournamentResult:
         }
 
 
-def deal_deck(rules: Rules, seed: int, i: int) -> tuple[list, int]:
+def deal_deck(rules: Rules, seed: int, i: int) -> tuple[list[Card], int]:
     """The shuffled deck (top first) and cut of deal ``i`` (R4.2), from the tournament seed."""
     rng = random.Random(f"{seed}:deal:{i}")
     deck = list(make_deck(rules.deck, rules.jokers))
@@ -136,7 +137,7 @@ def deal_deck(rules: Rules, seed: int, i: int) -> tuple[list, int]:
     return deck, rng.randrange(1, len(deck))
 
 
-def play_deal(specs: Sequence[str], rules: Rules, seed: int, i: int, duplicate: bool) -> dict:
+def play_deal(specs: Sequence[str], rules: Rules, seed: int, i: int, duplicate: bool) -> dict[str, list[list[float]]]:
     """Play deal ``i`` (every rotation if ``duplicate``) and return raw per-bot results.
 
     Returns:
@@ -150,7 +151,7 @@ def play_deal(specs: Sequence[str], rules: Rules, seed: int, i: int, duplicate: 
     deck, cut = deal_deck(rules, seed, i)
     dealer = i % n
     rotations = range(n) if duplicate else [i % n]
-    out = {
+    out: dict[str, list[list[float]]] = {
         "net": [[] for _ in specs],
         "inn": [[] for _ in specs],
         "bete": [[] for _ in specs],
@@ -167,12 +168,14 @@ def play_deal(specs: Sequence[str], rules: Rules, seed: int, i: int, duplicate: 
         pc = time.perf_counter
         while not hand.is_over:
             s = hand.to_act
+            assert s is not None  # a hand that is not over has a seat to act
             obs = hand.observe(s)
             t0 = pc()
             action = bots[s].act(obs)
             times[bot_at[s]].append(pc() - t0)
             hand.apply(action)
         st = hand.settlement
+        assert st is not None  # the hand is over
         for seat in range(n):
             j = bot_at[seat]
             out["net"][j].append(hand.stacks[seat] - start[seat])
@@ -296,15 +299,14 @@ def run_tournament(
             The results are the same as locally (:mod:`ramsli.analysis.cluster`).
 
     Raises:
-        ValueError: for fewer than 2 or more than 6 bots, a number of bots unlike the option
-            ``players`` (R2.1), an unknown bot, deals < 1, or a negative seed.
+        TableError: (a ``ValueError``) from :func:`ramsli.session.check_setup`: fewer than 2 or
+            more than 6 bots, a number of bots unlike the option ``players`` (R2.1), an ante above
+            the starting stack (R3.5).
+        ValueError: for an unknown bot, deals < 1, or a negative seed.
         ClusterError: (``ramsli.analysis.cluster``) when the cluster cannot be used.
     """
     specs = list(specs)
-    if not 2 <= len(specs) <= 6:
-        raise ValueError(f"{len(specs)} bots: a table seats 2..6 (R2.1), one bot per seat")
-    if rules.players is not None and rules.players != len(specs):
-        raise ValueError(f"{len(specs)} bots but option players={rules.players}: name one bot per seat (R2.1)")
+    check_setup(rules, len(specs))  # one bot per seat
     if deals < 1:
         raise ValueError(f"deals={deals}: allowed is a whole number >= 1")
     if type(seed) is not int or seed < 0:

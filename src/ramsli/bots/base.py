@@ -218,26 +218,26 @@ def make_bot(spec: str, seed: int | None = None, *, rng: random.Random | None = 
     allowed = bot_options(name)
     defaults = _option_defaults(name)
     kinds = {o.name: o.kind for o in option_specs(BOTS[name])}
-    for k, v in kwargs.items():
+    for k, value in kwargs.items():
         d, kind = defaults.get(k), kinds.get(k)
         if kind == "bool":
-            flag = _FLAGS.get(str(v).strip().lower())
+            flag = _FLAGS.get(str(value).strip().lower())
             if flag is None:
                 raise ValueError(
-                    f"bot {name!r} option {k}: {v!r} is not true or false (e.g. {name}:{k}={str(d).lower()})"
+                    f"bot {name!r} option {k}: {value!r} is not true or false (e.g. {name}:{k}={str(d).lower()})"
                 )
             kwargs[k] = flag
-        elif kind == "int" and not isinstance(v, int):
-            raise ValueError(f"bot {name!r} option {k}: {v!r} is not a whole number (e.g. {name}:{k}={d})")
-        elif kind == "float" and not isinstance(v, (int, float)):
-            raise ValueError(f"bot {name!r} option {k}: {v!r} is not a number (e.g. {name}:{k}={d})")
-        elif kind == "str" and not isinstance(v, str):
+        elif kind == "int" and not isinstance(value, int):
+            raise ValueError(f"bot {name!r} option {k}: {value!r} is not a whole number (e.g. {name}:{k}={d})")
+        elif kind == "float" and not isinstance(value, (int, float)):
+            raise ValueError(f"bot {name!r} option {k}: {value!r} is not a number (e.g. {name}:{k}={d})")
+        elif kind == "str" and not isinstance(value, str):
             kwargs[k] = opts_text[k]  # a text option that looks like a number stays text
     ranges = getattr(BOTS[name], "OPTION_RANGES", {})  # bounds a bot declares with its options
-    for k, v in kwargs.items():
-        if k in ranges and isinstance(v, (int, float)) and not ranges[k][0] <= v <= ranges[k][1]:
+    for k, given in kwargs.items():
+        if k in ranges and isinstance(given, (int, float)) and not ranges[k][0] <= given <= ranges[k][1]:
             raise ValueError(
-                f"bot {name!r} option {k}={v!r} is out of range: allowed is "
+                f"bot {name!r} option {k}={given!r} is out of range: allowed is "
                 f"{ranges[k][0]}..{ranges[k][1]} (e.g. {name}:{k}={defaults.get(k, ranges[k][0])})"
             )
     unknown = [k for k in kwargs if k not in allowed]
@@ -411,6 +411,7 @@ def play_hand(hand: Hand, bots: Mapping[int, Bot], on_action: Callable[[Hand, Ac
     """
     while not hand.is_over:
         seat = hand.to_act
+        assert seat is not None  # a hand that is not over has a seat to act
         action = bots[seat].act(hand.observe(seat))
         hand.apply(action)
         if on_action is not None:

@@ -89,7 +89,7 @@ class Payoff:
 
 def rollout(
     hands: Sequence[Sequence[int]], leader: int, cur: Sequence[int], tricks: Sequence[int], always: bool, trick_no: int
-) -> tuple:
+) -> tuple[int, ...]:
     """Play the rest of the hand with the ``rules`` policy for every position
     (each seeing the others' cards only as "cards someone else holds").
 
@@ -105,22 +105,22 @@ def rollout(
         tricks per position at the end of the hand.
     """
     n = len(hands)
-    hands = [list(h) for h in hands]
-    cur = list(cur)
-    tricks = list(tricks)
+    held = [list(h) for h in hands]
+    trick = list(cur)
+    won = list(tricks)
     while True:
-        if len(cur) == n:
-            w = (leader + winner_index(cur)) % n
-            tricks[w] += 1
+        if len(trick) == n:
+            w = (leader + winner_index(trick)) % n
+            won[w] += 1
             trick_no += 1
-            cur = []
+            trick = []
             leader = w
-            if not hands[w]:
-                return tuple(tricks)
+            if not held[w]:
+                return tuple(won)
             continue
-        p = (leader + len(cur)) % n
-        h = hands[p]
-        lg = legal(h, cur, always)
+        p = (leader + len(trick)) % n
+        h = held[p]
+        lg = legal(h, trick, always)
         if len(lg) == 1:
             c = lg[0]
         else:
@@ -128,9 +128,9 @@ def rollout(
             trumpless = True
             risk = 0
             for q in range(n):
-                if q != p and hands[q]:
+                if q != p and held[q]:
                     m = 0
-                    for x in hands[q]:
+                    for x in held[q]:
                         m |= 1 << x
                     others |= m
                     if m & SUIT_MASK[0]:
@@ -138,9 +138,9 @@ def rollout(
                         for e in (1, 2, 3):
                             if not m & SUIT_MASK[e]:
                                 risk |= 1 << e
-            c = rule_play(h, lg, cur, n - len(cur) - 1, trick_no, tricks[p], others, trumpless, risk)
+            c = rule_play(h, lg, trick, n - len(trick) - 1, trick_no, won[p], others, trumpless, risk)
         h.remove(c)
-        cur.append(c)
+        trick.append(c)
 
 
 def play_out(

@@ -124,6 +124,7 @@ class Solver:
             if v[p] > bp:
                 bp = v[p]
                 best = v
+        assert best is not None  # the first candidate is always searched, and legal() is never empty (R4.10)
         return best
 
 

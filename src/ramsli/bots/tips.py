@@ -383,7 +383,7 @@ class TipsBot:
         if obs.phase is Phase.TARGETS:
             t = choose_target(cards, trump, obs.rules.largest_target)  # R4.8
             return Action.announce_target(seat, t) if t else Action.pass_(seat)
-        legal = [a.card for a in obs.legal]
+        legal = [a.card for a in obs.legal if a.card is not None]  # the play phase: every legal action is a play
         if len(legal) == 1:
             return obs.legal[0]
         current = [c for _, c in obs.current]

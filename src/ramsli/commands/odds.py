@@ -89,7 +89,7 @@ def odds_cmd(
         players = rules.players or 5
     errors = setup_errors(rules, players, f"--players {players}")  # R2.1, R3.5: the engine's set-up check
     for check in (
-        lambda: check_counters(rules, pot, ante_payable=False),  # the ante: checked with the set-up
+        lambda: check_counters(rules, pot),  # the ante is checked with the set-up (check_setup)
         lambda: check_positive_time(time_s, "--time"),
         lambda: check_positive_time(precision, "--precision", allow_zero=True, unit="counters"),
         lambda: check_seed(seed),

@@ -102,6 +102,8 @@ def bucket_features(cards: Sequence[Card], turn_up: Card, rules: Rules) -> tuple
     (2, 1, 1, 1, 1)
     """
     trump = turn_up.suit
+    if trump is None:
+        raise ValueError("the turn-up is a suited card, never a joker (R4.4, D-9)")
     deck = make_deck(rules.deck, rules.jokers)
     mine = set(cards)
     trumps = [c for c in cards if _is_trump(c, trump)]

@@ -42,9 +42,10 @@ import numpy as np
 from numba import njit, prange
 
 from ramsli.cards import make_deck
+from ramsli.hand import check_table
 from ramsli.lab.limits import MAX_COUNTERS, check_counters
 from ramsli.rules import Rules
-from ramsli.session import EndReason
+from ramsli.session import EndReason, check_setup
 
 __all__ = [
     "MAX_SEATS",
@@ -1107,11 +1108,30 @@ class HandBatch:
         0 played, 1 walkover, 2 thrown in; P (B,): the pot at the end of play; carry (B,): the
         carry-over (R5.4); gr (B,): General Rams announcer or -1; nwin (B,): number of seats
         sharing the pot; agree (B,): the policy agreed with forced declarations; trump (B,):
-        trump suit 0..3 (S H D C); dealer (B,): the dealer's seat.
+        trump suit 0..3 (S H D C); dealer (B,): the dealer's seat; stacks0: the stacks before
+        the ante; pot0: the carry-in pot.
     """
 
-    def __init__(self, arrays: dict[str, np.ndarray], stacks0: np.ndarray, pot0) -> None:
-        self.__dict__.update(arrays)
+    tw: np.ndarray
+    tricks: np.ndarray
+    decl: np.ndarray
+    tgt: np.ndarray
+    bete: np.ndarray
+    stacks: np.ndarray
+    kind: np.ndarray
+    P: np.ndarray
+    carry: np.ndarray
+    gr: np.ndarray
+    nwin: np.ndarray
+    agree: np.ndarray
+    trump: np.ndarray
+    dealer: np.ndarray
+    stacks0: np.ndarray
+    pot0: np.ndarray | int
+
+    def __init__(self, arrays: dict[str, np.ndarray], stacks0: np.ndarray, pot0: np.ndarray | int) -> None:
+        for name, value in arrays.items():  # the arrays of new_outputs(), one per annotated attribute
+            setattr(self, name, value)
         self.stacks0 = stacks0
         self.pot0 = pot0
 
@@ -1159,20 +1179,24 @@ def play_batch(
         a :class:`HandBatch`; the dealer of hand h is seat ``h % n``.
 
     Raises:
-        ValueError: for a bad seat count, a stack below the ante (R3.5), or counters (stacks, ante,
-            bete, pot) above ``ramsli.lab.limits.MAX_COUNTERS`` (the kernel's 64-bit integers).
+        TableError: (a ``ValueError``) from the engine's set-up checks: not 2..6 seats, a
+            ``players`` option that does not match them (R2.1), an ante above the starting stack
+            (R3.5, :func:`ramsli.session.check_setup`), or with ``stacks`` given a seated stack
+            below the ante (R3.5, :func:`ramsli.hand.check_table`).
+        ValueError: for a negative seed, or counters (stacks, ante, bete, pot) above
+            ``ramsli.lab.limits.MAX_COUNTERS`` (the kernel's 64-bit integers).
     """
-    if not 2 <= n <= MAX_SEATS:
-        raise ValueError(f"{n} players: allowed are 2..{MAX_SEATS} (R2.1)")
+    check_setup(rules, n)
     if seed < 0:
         raise ValueError("the seed must be >= 0")
-    check_counters(rules, pot, ante_payable=False, pot_option="pot")
+    check_counters(rules, pot, pot_option="pot")
     if stacks is not None and any(int(x) > MAX_COUNTERS for x in stacks):
         raise ValueError(f"stacks {list(stacks)}: allowed are at most {MAX_COUNTERS} counters each (R3.3)")
     st0 = np.full(n, rules.starting_stack, np.int64) if stacks is None else np.asarray(stacks, np.int64)
     seat_mask = np.ones(n, np.bool_) if seated is None else np.asarray(seated, np.bool_)
-    if (st0[seat_mask] < rules.ante).any():
-        raise ValueError("a seated stack cannot pay the ante (R3.5)")
+    if stacks is not None or seated is not None:  # the engine's check of a table of given stacks (R3.5)
+        in_hand = [s for s in range(n) if seat_mask[s]]
+        check_table(rules, [int(x) for x in st0], in_hand[0] if in_hand else 0, in_hand, pot)
     f = np.full(n, -1, np.int64) if forced is None else np.asarray(forced, np.int64)
     pol, var = _policy_arrays(n, policy, variant)
     out = new_outputs(count, n)
@@ -1442,13 +1466,14 @@ def play_sessions(
     ``time:M`` ends (R3.6) are not simulated; ``cap`` bounds every session (hands).
 
     Raises:
-        ValueError: for a bad seat count or seed, or counters above ``ramsli.lab.limits.MAX_COUNTERS``.
+        TableError: (a ``ValueError``) from :func:`ramsli.session.check_setup`: not 2..6 seats, a
+            ``players`` option that does not match them (R2.1), an ante above the starting stack (R3.5).
+        ValueError: for a negative seed, or counters above ``ramsli.lab.limits.MAX_COUNTERS``.
     """
-    if not 2 <= n <= MAX_SEATS:
-        raise ValueError(f"{n} players: allowed are 2..{MAX_SEATS} (R2.1)")
+    check_setup(rules, n)
     if seed < 0:
         raise ValueError("the seed must be >= 0")
-    check_counters(rules, ante_payable=False)
+    check_counters(rules)
     pol, var = _policy_arrays(n, policy, variant)
     out = dict(
         n_hands=np.empty(count, np.int64),
@@ -1479,7 +1504,19 @@ def play_sessions(
         pack_rules(rules),
         pol,
         var,
-        *out.values(),
+        out["n_hands"],
+        out["end_reason"],
+        out["final_stacks"],
+        out["final_pot"],
+        out["pos_seated"],
+        out["pos_in"],
+        out["pos_bete"],
+        out["seat_delta"],
+        out["n_split"],
+        out["n_carry"],
+        out["n_walkover"],
+        out["n_thrown"],
+        out["pot_hist"],
         _chunks(count),
     )
     return out

@@ -4,7 +4,9 @@
   in 64-bit integers, so stacks (``starting_stack``, R3.3), the ante (R4.1), a fixed bete
   (R5.3) and a carry-over pot (R5.4) are limited to 10**9 counters each there; sums of six
   stacks and a pot then never overflow.
-- :func:`check_counters` refuses values above that limit and an ante a stack cannot pay (R3.5).
+- :func:`check_counters` refuses values above that limit. The number of players, the ``players``
+  option and an ante the starting stack can pay are the engine's one set-up check,
+  :func:`ramsli.session.check_setup`, which the lab calls too.
 - :func:`out_targets` / :func:`check_writable` decide and check output files *before* a long run:
   ``NAME.json`` → JSON, ``NAME.csv`` → CSV, ``NAME`` without a suffix → both ``NAME.json`` and
   ``NAME.csv``; a folder or another suffix is refused.
@@ -40,7 +42,6 @@ __all__ = [
     "check_counters",
     "check_jobs",
     "check_count",
-    "check_ante",
     "check_seed",
     "check_positive_time",
     "out_targets",
@@ -92,15 +93,16 @@ def check_count(value: int, option: str, maximum: int, what: str = "hands", mini
         )
 
 
-def check_counters(rules: Rules, pot: int = 0, *, ante_payable: bool = True, pot_option: str = "--pot") -> None:
-    """Check the counters of ``rules`` and a carry-over ``pot`` against :data:`MAX_COUNTERS`.
+def check_counters(rules: Rules, pot: int = 0, *, pot_option: str = "--pot") -> None:
+    """Check the counters of ``rules`` and a carry-over ``pot`` against :data:`MAX_COUNTERS` (the
+    kernel's 64-bit integers). An ante the starting stack cannot pay is the engine's
+    :func:`~ramsli.session.check_setup`'s to refuse (R3.5).
 
     Args:
         rules: the rules in force; pot: carry-over pot (counters, R5.4), named ``pot_option`` in messages.
-        ante_payable: also refuse ``ante > starting_stack`` (nobody could pay the first ante, R3.5).
 
     Raises:
-        LimitError: for a value above :data:`MAX_COUNTERS`, a negative pot, or an unpayable ante.
+        LimitError: for a value above :data:`MAX_COUNTERS` or a negative pot.
     """
     lim = f"{MAX_COUNTERS:,}".replace(",", "_")
     for name, value, rule in (
@@ -115,22 +117,6 @@ def check_counters(rules: Rules, pot: int = 0, *, ante_payable: bool = True, pot
             )
     if type(pot) is not int or pot < 0 or pot > MAX_COUNTERS:
         raise LimitError(f"{pot_option} {pot}: the carry-over pot is a whole number of counters 0..{lim} (R5.4)")
-    if ante_payable:
-        check_ante(rules)
-
-
-def check_ante(rules: Rules) -> None:
-    """Refuse an ante above the starting stack: nobody could pay it (R3.5).
-
-    Raises:
-        LimitError: naming R3.5 and what is allowed.
-    """
-    if rules.ante > rules.starting_stack:
-        raise LimitError(
-            f"option ante={rules.ante} is above starting_stack={rules.starting_stack}: nobody "
-            f"could pay the ante, every player would be bust before the first hand (R3.5); "
-            f"allowed is ante <= starting_stack"
-        )
 
 
 def check_seed(seed: int, option: str = "--seed") -> None:

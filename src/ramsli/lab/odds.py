@@ -50,10 +50,12 @@ import numpy as np
 from ramsli.analysis.cluster import LAB_PACKAGES, DaskRunner, LocalRunner, Runner
 from ramsli.bots.base import make_bot
 from ramsli.cards import Card, CardError, make_deck, parse_cards
+from ramsli.errors import TableError
 from ramsli.hand import Action, Hand
 from ramsli.lab import kernel as K
 from ramsli.lab.limits import LimitError, check_counters, check_positive_time, check_seed
 from ramsli.rules import Rules
+from ramsli.session import check_setup
 
 __all__ = ["OddsError", "parse_query", "estimate"]
 
@@ -72,8 +74,11 @@ def parse_query(
 
     Raises:
         OddsError: for malformed or duplicate cards, not five cards, cards outside the rules'
-            deck (R1), a joker turn-up (R4.4), the turn-up in my hand, a bad number of players
-            (R2.1), a bad seat, or a ``before`` list that is not seat-1 entries of in/out (R4.5).
+            deck (R1), a joker turn-up (R4.4), the turn-up in my hand, what the engine's set-up
+            check refuses (:func:`ramsli.session.check_setup`: not 2..6 players or a ``players``
+            option that does not match, R2.1; an ante above the starting stack, R3.5; the same
+            message, the engine's ``TableError`` as its ``__cause__``), a bad seat, or a ``before``
+            list that is not seat-1 entries of in/out (R4.5).
     """
     try:
         mine = parse_cards(cards)
@@ -99,8 +104,10 @@ def parse_query(
             )
     if tu in mine:
         raise OddsError(f"--turn-up {tu} is also in my cards: the turn-up stays on the stock (R4.4)")
-    if not 2 <= players <= 6:
-        raise OddsError(f"--players {players}: allowed are 2..6 (R2.1)")
+    try:
+        check_setup(rules, players)
+    except TableError as e:
+        raise OddsError(str(e)) from e
     if not 0 <= seat <= players - 1:
         raise OddsError(
             f"--seat {seat}: allowed are 0..{players - 1} (0 = the dealer's left, declaring first; "
@@ -165,10 +172,10 @@ def estimate(
         ``out_allowed`` (False when the dealer is forced in, R4.5).
 
     Raises:
-        OddsError: for a bad query (see :func:`parse_query`), an unknown bot, counters above
-            :data:`ramsli.lab.limits.MAX_COUNTERS` (stacks, ante, bete, pot), an ante above the
-            starting stack (R3.5), a time or precision that is not finite (> 0, >= 0), a negative
-            seed, or ``players`` unlike the option ``players`` (R2.1).
+        OddsError: for a bad query (see :func:`parse_query`: also the number of players, the
+            option ``players`` and the ante, R2.1, R3.5), an unknown bot, counters above
+            :data:`ramsli.lab.limits.MAX_COUNTERS` (stacks, ante, bete, pot), a time or precision
+            that is not finite (> 0, >= 0) or a negative seed.
         ClusterError: (``ramsli.analysis.cluster``) when the cluster cannot be used.
 
     Every payment in the samples is limited by the payer's stack (R5.8), so ``ev_in`` is never
@@ -179,14 +186,12 @@ def estimate(
         bot = "tips"
     mine, tu, bef = parse_query(cards, turn_up, players, seat, before, rules)
     try:
-        check_counters(rules, pot)  # R3.3, R3.5, R5.4: the kernel's 64-bit counters; a payable ante
+        check_counters(rules, pot)  # R3.3, R5.4: the kernel's 64-bit counters
         check_positive_time(time_s, "time_s")
         check_positive_time(precision, "precision", allow_zero=True, unit="counters")
         check_seed(seed, "seed")
     except LimitError as e:
         raise OddsError(str(e)) from None
-    if rules.players is not None and rules.players != players:
-        raise OddsError(f"players={players} but option players={rules.players}: give the same number (R2.1)")
     n = players
     me = seat
     dealer = n - 1
@@ -225,7 +230,9 @@ def estimate(
     pol = np.full(n, K.TIPS if bot == "tips" else K.RANDOM, np.int64)
     var = np.zeros(n, np.int64)
     mine_arr = np.array([c.index for c in mine], np.int64)
-    deltas, tricks, best = [], [], []
+    deltas: list[np.ndarray] = []  # per chunk: (in, out) counter deltas of the accepted samples
+    tricks: list[np.ndarray] = []  # per chunk: my tricks
+    best: list[np.ndarray] = []  # per chunk: 1 where I took the most tricks
     # the engine path forces the declarations before mine; the kernel conditions by rejection first
     conditioning = ("rejection" if kernel_bot else "forced") if bef else "none"
     samples = 0

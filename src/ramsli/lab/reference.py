@@ -63,8 +63,7 @@ def play_reference(
     variant = [0] * n if variant is None else list(variant)
     bots = {s: TipsBot(variant=variant[s], tracking=False) for s in range(n) if policy[s] == TIPS}
     k = 0
-    while not hand.is_over:
-        seat = hand.to_act
+    while (seat := hand.to_act) is not None:  # None: the hand is over
         if policy[seat] == RANDOM:
             legal = hand.legal_actions()
             action = legal[int(u[k] * len(legal))]
@@ -78,6 +77,8 @@ def play_reference(
 def reference_outcome(hand: Hand) -> dict:
     """The facts the kernel reports, read from a finished hand (same shapes as one HandBatch row)."""
     s = hand.settlement
+    if s is None:
+        raise ValueError("the hand is not over: it has no settlement yet (R5)")
     n = hand.n_seats
     tw = [t.winner for t in hand.tricks] + [-1] * (5 - len(hand.tricks))
     decl = [-1] * n
@@ -171,8 +172,8 @@ def check_agreement(
     stops after ``stop_at`` mismatches. Also checks conservation (R3.4) on both sides.
     """
     decks, cuts, u, dealers, seated, stacks, pots = random_table_inputs(rules, n, count, seed, short_stacks, leave)
-    pol = [policy] * n if np.isscalar(policy) else list(policy)
-    var = [variant] * n if np.isscalar(variant) else list(variant)
+    pol: list[int] = [int(policy)] * n if isinstance(policy, (int, np.integer)) else [int(p) for p in policy]
+    var: list[int] = [int(variant)] * n if isinstance(variant, (int, np.integer)) else [int(v) for v in variant]
     batch = play_table(rules, decks, cuts, u, dealers, stacks, pots, seated, np.array(pol), np.array(var))
     bad = []
     for i in range(count):
@@ -195,7 +196,7 @@ def check_session_agreement(rules: Rules, n: int, count: int, seed: int = 0, pol
     (same first dealer, decks, cuts and decision tables); return the sessions that differ
     (hands played, end reason, final stacks, final pot)."""
     ker = play_sessions(rules, n, count, seed=seed, policy=policy, cap=cap)
-    pol = [policy] * n if np.isscalar(policy) else list(policy)
+    pol: list[int] = [int(policy)] * n if isinstance(policy, (int, np.integer)) else [int(p) for p in policy]
     base = base_deck(rules)
     bad = []
     for k in range(count):
@@ -206,8 +207,7 @@ def check_session_agreement(rules: Rules, n: int, count: int, seed: int = 0, pol
             decks, cuts, u = make_inputs(seed, k * 1048576 + h, 1, base)
             hand = sess.start_hand([Card.from_index(int(i)) for i in decks[0]], int(cuts[0]))
             j = 0
-            while not hand.is_over:
-                seat = hand.to_act
+            while (seat := hand.to_act) is not None:  # None: the hand is over
                 if pol[seat] == RANDOM:
                     legal = hand.legal_actions()
                     a = legal[int(u[0, j] * len(legal))]

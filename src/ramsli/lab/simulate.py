@@ -25,9 +25,10 @@ import json
 import math
 import time
 from collections import Counter
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
 
@@ -36,9 +37,9 @@ from ramsli.bots.base import make_bot, play_hand
 from ramsli.cards import Card
 from ramsli.hand import Hand
 from ramsli.lab import kernel as K
-from ramsli.lab.limits import LimitError, atomic_output, check_ante, check_counters
+from ramsli.lab.limits import LimitError, atomic_output, check_counters
 from ramsli.rules import Rules
-from ramsli.session import Session
+from ramsli.session import Session, check_setup
 
 __all__ = ["KERNEL_BOTS", "Stats", "simulate", "write_out", "kernel_policy"]
 
@@ -76,13 +77,13 @@ class Stats:
 
     n: int
     hands: int = 0
-    pos_seated: np.ndarray = None
-    pos_in: np.ndarray = None
-    pos_bete: np.ndarray = None
-    seat_sum: np.ndarray = None
-    seat_sq: np.ndarray = None
-    seat_hands: np.ndarray = None
-    pot_hist: np.ndarray = None
+    pos_seated: np.ndarray = field(init=False)  # the arrays are made by __post_init__ (n per seat)
+    pos_in: np.ndarray = field(init=False)
+    pos_bete: np.ndarray = field(init=False)
+    seat_sum: np.ndarray = field(init=False)
+    seat_sq: np.ndarray = field(init=False)
+    seat_hands: np.ndarray = field(init=False)
+    pot_hist: np.ndarray = field(init=False)
     split: int = 0
     carry: int = 0
     walkover: int = 0
@@ -209,8 +210,7 @@ def _engine_sessions(args: tuple) -> Stats:
         sq0 = st.seat_sq.copy()
         while not sess.is_over and h < SESSION_CAP:
             hand = sess.start_hand()
-            while not hand.is_over:
-                seat = hand.to_act
+            while (seat := hand.to_act) is not None:  # None: the hand is over
                 sess.apply(players[seat].act(hand.observe(seat)))
             st.add_hand(hand, hand.settlement)
             h += 1
@@ -259,17 +259,16 @@ def simulate(
             number of the summary but ``elapsed_s`` and ``hands_per_s`` is the same as locally.
 
     Raises:
-        ValueError: for a bad number of bots, both or neither of hands/sessions, a bot the
-            kernel cannot play with ``use_kernel=True``, an unknown bot, an ante above the
-            starting stack in hands mode (R3.5), or, on the kernel path, counters above
+        TableError: (a ``ValueError``) from :func:`ramsli.session.check_setup`: not 2..6 bots,
+            a ``players`` option that does not match them (R2.1), an ante above the starting
+            stack (R3.5).
+        ValueError: for both or neither of hands/sessions, a bot the kernel cannot play with
+            ``use_kernel=True``, an unknown bot, or, on the kernel path, counters above
             :data:`ramsli.lab.limits.MAX_COUNTERS` (the engine path has no such limit).
         ClusterError: (``ramsli.analysis.cluster``) when the cluster cannot be used.
     """
     n = len(bots)
-    if not 2 <= n <= K.MAX_SEATS:
-        raise ValueError(f"{n} bots given: one per seat, 2..6 seats (R2.1)")
-    if rules.players is not None and rules.players != n:
-        raise ValueError(f"option players={rules.players} but {n} bots were given (R2.1)")
+    check_setup(rules, n)  # 2..6 seats, the players option (R2.1), an ante the starting stack pays (R3.5)
     if (hands > 0) == (sessions > 0):
         raise ValueError("give either a number of hands or a number of sessions (both > 0 not allowed)")
     if seed < 0:
@@ -280,11 +279,9 @@ def simulate(
     if use_kernel and pol is None:
         raise ValueError(f"the kernel plays only {', '.join(KERNEL_BOTS)}; got {', '.join(bots)}")
     kern = pol is not None if use_kernel is None else use_kernel
-    if hands:
-        check_ante(rules)  # every independent hand starts from starting_stack (R3.5)
     if kern:
         try:
-            check_counters(rules, ante_payable=False)
+            check_counters(rules)
         except LimitError as e:
             raise LimitError(f"{e}; or play through the engine with --engine (any size, slower)") from None
     total = hands or sessions
@@ -302,8 +299,10 @@ def simulate(
         if runner is not None:  # smaller tasks for a cluster; the kernel's totals do not depend on them
             step = max(1, min(step, max(20_000 if hands else 200, -(-total // (4 * runner.parallelism)))))
         # work units made as they are submitted (a generator): 10**9 hands are 5000 units, never a list
-        work = ((rules, n, lo, min(step, total - lo), seed, pol, bool(hands)) for lo in range(0, total, step))
-        fn = _kernel_chunk
+        work: Iterator[tuple[Any, ...]] = (
+            (rules, n, lo, min(step, total - lo), seed, pol, bool(hands)) for lo in range(0, total, step)
+        )
+        fn: Callable[..., Stats] = _kernel_chunk
     else:
         # the work units depend on the total only (bots are seeded per unit): the same for any jobs
         step = max(1, min(500 if hands else 20, total // 4 or 1))

@@ -62,6 +62,7 @@ import numpy as np
 from ramsli.analysis.cluster import LAB_PACKAGES, DaskRunner, LocalRunner, Runner, run_chunks
 from ramsli.bots.base import make_bot
 from ramsli.cards import Card, make_deck
+from ramsli.errors import TableError
 from ramsli.hand import Action, Hand
 from ramsli.lab import kernel as K
 from ramsli.lab import solve_kernel as S
@@ -80,6 +81,7 @@ from ramsli.lab.equilibrium import (
 from ramsli.lab.limits import LimitError, check_counters, check_seed
 from ramsli.lab.odds import OddsError, parse_query
 from ramsli.rules import Rules
+from ramsli.session import check_setup
 
 __all__ = [
     "SolveError",
@@ -122,13 +124,16 @@ def check_game(rules: Rules, n: int) -> None:
     """Refuse games the solver does not cover.
 
     Raises:
-        SolveError: for 2..6 players not given (R2.1), compulsory Ramsli (no declarations, R4.5),
-            or counters beyond the kernel's limits.
+        SolveError: for what the engine's set-up check refuses (:func:`ramsli.session.check_setup`:
+            not 2..6 players, a ``players`` option that does not match, R2.1; an ante above the
+            starting stack, R3.5; the same message, the engine's ``TableError`` as its
+            ``__cause__``), compulsory Ramsli (no declarations, R4.5), or counters beyond the
+            kernel's limits.
     """
-    if not 2 <= n <= K.MAX_SEATS:
-        raise SolveError(f"--players {n}: allowed are 2..{K.MAX_SEATS} (R2.1)")
-    if rules.players is not None and rules.players != n:
-        raise SolveError(f"--players {n} but option players={rules.players}: give the same number (R2.1)")
+    try:
+        check_setup(rules, n)
+    except TableError as e:
+        raise SolveError(str(e)) from e
     if rules.compulsory:
         raise SolveError("compulsory Ramsli has no declarations to solve (R4.5); choose another preset")
     try:
@@ -228,9 +233,9 @@ def deal_sample(
     res = run_chunks(runner, _table_chunk, work, on_done=(lambda k, r: progress(len(r[0]))) if progress else None)
     if not res:
         z = _table_chunk(rules.to_dict(), n, seed, start, 0, pot)
-        return SampledDeals(*z[:5], np.zeros(0), z[5])
-    parts = [np.concatenate([r[j] for r in res]) for j in range(6)]
-    return SampledDeals(*parts[:5], np.ones(count), parts[5])
+        return SampledDeals(z[0], z[1], z[2], z[3], z[4], np.zeros(0), z[5])
+    p = [np.concatenate([r[j] for r in res]) for j in range(6)]
+    return SampledDeals(p[0], p[1], p[2], p[3], p[4], np.ones(count), p[5])
 
 
 # ---------------------------------------------------------------------------
@@ -271,8 +276,7 @@ def _save_checkpoint(
     path: str | os.PathLike, cfg: dict, t: int, state: dict[str, np.ndarray], snapshots: dict[int, np.ndarray]
 ) -> None:
     tmp = f"{path}.tmp.npz"
-    np.savez(
-        tmp,
+    arrays: dict[str, Any] = dict(
         version=np.int64(CHECKPOINT_VERSION),
         config=np.array(json.dumps(cfg, sort_keys=True)),
         t=np.int64(t),
@@ -280,6 +284,7 @@ def _save_checkpoint(
         snaps=np.array([snapshots[k] for k in sorted(snapshots)]).reshape(len(snapshots), len(state["sigma"])),
         **state,
     )
+    np.savez(tmp, **arrays)
     os.replace(tmp, path)
 
 
@@ -364,7 +369,7 @@ def solve(
     state = new_state(n, forced)
     t = 0
     snapshots: dict[int, np.ndarray] = {}
-    if resume:
+    if resume and checkpoint is not None:  # --resume without a checkpoint is refused above
         t, state, snapshots = _load_checkpoint(checkpoint, cfg)
     t0 = time.perf_counter()
     sample = deal_sample(
@@ -820,6 +825,7 @@ def ask(
     if before is not None:
         histories = [[b.strip().lower() for b in before]]
     else:
+        assert ins_before is not None  # exactly one of before and ins_before is given (checked above)
         if not 0 <= ins_before <= d:
             raise SolveError(f"--ins-before {ins_before}: allowed are 0..{d} at position {position}")
         histories = [["in" if j in c else "out" for j in range(d)] for c in combinations(range(d), ins_before)]
@@ -845,6 +851,7 @@ def ask(
         if samples > 0 and not forced:
             ans["hand"] = hand_advantage(policy, mine, tu, d, h, samples, seed)
         answers.append(ans)
+    assert mine is not None and tu is not None  # there is always at least one history
     return {
         "cards": " ".join(str(c) for c in mine),
         "turn_up": str(tu),

@@ -188,7 +188,34 @@ def _heat(deals: SV.SampledDeals, sigma: np.ndarray, n: int, forced: bool):
     return out
 
 
-def _plots(folder: Path, results: list[dict], heat: np.ndarray, clause_rows: list[dict], n_heat: int) -> None:
+def _hands_plot(folder: Path, heat: np.ndarray, n_heat: int) -> None:
+    """``hands.png``: P(in) of the equilibrium per position, trumps held and best trump."""
+    import matplotlib.pyplot as plt
+
+    rows = ("nobody in before", "one in before")
+    fig, axes = plt.subplots(2, n_heat, figsize=(2.3 * n_heat, 4.8), sharey=True)
+    for row in range(2):
+        for d in range(n_heat):
+            ax = axes[row, d]
+            im = ax.imshow(heat[row, d], vmin=0, vmax=1, cmap="RdYlGn", origin="lower", aspect="auto")
+            for (yy, xx), v in np.ndenumerate(heat[row, d]):
+                if not np.isnan(v):
+                    ax.text(xx, yy, f"{v:.0%}"[:-1], ha="center", va="center", fontsize=6)
+            ax.set_xticks(range(6))
+            ax.set_yticks(range(5), ["none", "top", "2nd", "3rd", "lower"])
+            if row == 1:
+                ax.set_xlabel("trumps held")
+            if d == 0:
+                ax.set_ylabel(f"{rows[row]}\nbest trump")
+            if row == 0:
+                ax.set_title(f"position {d + 1}" + (" (dealer)" if d == n_heat - 1 else ""), fontsize=9)
+    fig.colorbar(im, ax=axes, shrink=0.7, label="P(in), %")
+    fig.suptitle("Where the equilibrium stays in (traditional, 5 players; best trump by effective rank)", fontsize=10)
+    fig.savefig(folder / "hands.png", dpi=110)
+    plt.close(fig)
+
+
+def _plots(folder: Path, results: list[dict], heat: np.ndarray | None, clause_rows: list[dict], n_heat: int) -> None:
     import matplotlib
 
     matplotlib.use("Agg")
@@ -240,28 +267,8 @@ def _plots(folder: Path, results: list[dict], heat: np.ndarray, clause_rows: lis
     fig.tight_layout()
     fig.savefig(folder / "exploitability.png", dpi=110)
     plt.close(fig)
-    # hands in/out per position
-    rows = ("nobody in before", "one in before")
-    fig, axes = plt.subplots(2, n_heat, figsize=(2.3 * n_heat, 4.8), sharey=True)
-    for row in range(2):
-        for d in range(n_heat):
-            ax = axes[row, d]
-            im = ax.imshow(heat[row, d], vmin=0, vmax=1, cmap="RdYlGn", origin="lower", aspect="auto")
-            for (yy, xx), v in np.ndenumerate(heat[row, d]):
-                if not np.isnan(v):
-                    ax.text(xx, yy, f"{v:.0%}"[:-1], ha="center", va="center", fontsize=6)
-            ax.set_xticks(range(6))
-            ax.set_yticks(range(5), ["none", "top", "2nd", "3rd", "lower"])
-            if row == 1:
-                ax.set_xlabel("trumps held")
-            if d == 0:
-                ax.set_ylabel(f"{rows[row]}\nbest trump")
-            if row == 0:
-                ax.set_title(f"position {d + 1}" + (" (dealer)" if d == n_heat - 1 else ""), fontsize=9)
-    fig.colorbar(im, ax=axes, shrink=0.7, label="P(in), %")
-    fig.suptitle("Where the equilibrium stays in (traditional, 5 players; best trump by effective rank)", fontsize=10)
-    fig.savefig(folder / "hands.png", dpi=110)
-    plt.close(fig)
+    if heat is not None:
+        _hands_plot(folder, heat, n_heat)
     # tips beside the equilibrium
     fig, axes = plt.subplots(1, len(CLAUSES), figsize=(11, 3.4), sharey=True)
     for ax, c in zip(axes, CLAUSES):
@@ -293,7 +300,7 @@ def write_report(
     seed: int = 0,
     scheduler: str | None = None,
     quiet: bool = False,
-    configs: Sequence[tuple[str, int]] = CONFIGS,
+    configs: Sequence[tuple[str, int, int]] = CONFIGS,
     sizes: dict[int, dict[str, int]] | None = None,
     policies_dir: str | Path | None = None,
     duplicate_deals: int = 0,
@@ -319,8 +326,9 @@ def write_report(
     folder.mkdir(parents=True, exist_ok=True)
     t_start = time.perf_counter()
     say = (lambda m: None) if quiet else (lambda m: print(m, flush=True))
-    results = []
-    heat = None
+    results: list[dict[str, Any]] = []
+    heat: np.ndarray | None = None
+    n_heat = 0
     clause_rows: list[dict] = []
     all_clauses: dict[str, list[dict]] = {}
     with SV.make_runner(scheduler) as runner:
@@ -359,7 +367,7 @@ def write_report(
             ]
             rows = tips_clauses(evs, sol.sigma, n, forced)
             all_clauses[f"{preset}-{n}" + (f"-pot{pot}" if pot else "")] = rows
-            r = {
+            r: dict[str, Any] = {
                 "preset": preset,
                 "players": n,
                 "pot": pot,

@@ -266,7 +266,7 @@ def _command(hands: int, seed: int, out: str, odds_time: float) -> str:
 
 def _markdown(res: dict, hands: int, seed: int, out: str = "tips.md", odds_time: float = 1.0) -> str:
     """The report text. Every verdict follows :func:`sign` (95% interval) and :data:`MIN_EVENTS`."""
-    L = []
+    L: list[str] = []
     a = L.append
     a("# The original rules' tips in numbers")
     a("")

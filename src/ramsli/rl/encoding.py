@@ -73,7 +73,7 @@ from __future__ import annotations
 import operator
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, SupportsIndex, cast
 
 import numpy as np
 
@@ -81,7 +81,8 @@ from ramsli.cards import Card, format_cards
 from ramsli.hand import Action, Observation, Phase, Trick, seat_name
 from ramsli.inference import revealed_voids
 from ramsli.inference import trump_caps as _trump_caps
-from ramsli.rules import PRESETS, Rules, RulesError
+from ramsli.rules import Rules
+from ramsli.session import check_setup
 
 __all__ = [
     "check_action_id",
@@ -129,12 +130,11 @@ _SIMPLE_IDS = {"in": ACTION_IN, "out": ACTION_OUT, "gr": ACTION_GR, "pass": ACTI
 
 def action_id(action: Action) -> int:
     """The dense id 0..61 of an :class:`~ramsli.hand.Action` (the seat is not part of the id)."""
-    k = action.kind
-    if k == "pl":
+    if action.card is not None:  # a play ("pl")
         return PLAY_BASE + action.card.index
-    if k == "t":
+    if action.target is not None:  # a target ("t")
         return TARGET_BASE + action.target - 2
-    return _SIMPLE_IDS[k]
+    return _SIMPLE_IDS[action.kind]
 
 
 def check_action_id(value: object) -> int:
@@ -149,7 +149,7 @@ def check_action_id(value: object) -> int:
     """
     if not isinstance(value, (bool, float, str, bytes)) and value is not None:
         try:
-            return operator.index(value)
+            return operator.index(cast("SupportsIndex", value))  # a TypeError for a non-integer, caught
         except TypeError:
             pass
     raise TypeError(
@@ -158,7 +158,7 @@ def check_action_id(value: object) -> int:
     )
 
 
-def id_to_action(aid: int, seat: int) -> Action:
+def id_to_action(aid: object, seat: int) -> Action:
     """The :class:`~ramsli.hand.Action` of ``seat`` with dense id ``aid``.
 
     Raises:
@@ -479,16 +479,18 @@ def rules_from_text(preset: str, rules: str = "", players: int | None = None) ->
     """The :class:`~ramsli.rules.Rules` of ``preset`` plus options ``"key=value;key=value"`` (R6, R8).
 
     ``key:value`` is accepted as well as ``key=value`` (OpenSpiel game strings cannot hold ``=``).
+    With ``players`` given, the table is checked by the engine's set-up check,
+    :func:`ramsli.session.check_setup`.
 
     Raises:
         RulesError: for an unknown preset or option or a bad value (the message lists
-            what is allowed), or a ``players`` option that contradicts ``players`` (R2.1).
+            what is allowed).
+        TableError: with ``players`` given: not 2..6 players, a ``players`` option that does not
+            match them (R2.1), an ante above the starting stack (R3.5).
 
     >>> rules_from_text("nap", "bete=10;ante:2").bete
     10
     """
-    if preset not in PRESETS:
-        raise RulesError(f"unknown preset {preset!r} (R6); allowed are {', '.join(PRESETS)}")
     r = Rules.preset(preset)
     assignments = []
     for a in rules.split(";"):
@@ -501,8 +503,8 @@ def rules_from_text(preset: str, rules: str = "", players: int | None = None) ->
         assignments.append(a)
     if assignments:
         r = r.with_assignments(assignments)
-    if players is not None and r.players is not None and r.players != players:
-        raise RulesError(f"option players={r.players} contradicts players={players} (R2.1)")
+    if players is not None:
+        check_setup(r, players)
     return r
 
 

@@ -48,6 +48,7 @@ from ramsli.rl.encoding import (
     tensor_size,
 )
 from ramsli.rules import Rules
+from ramsli.session import check_setup
 
 __all__ = ["RamsliEnv", "ENV_ID"]
 
@@ -68,8 +69,10 @@ class RamsliEnv(gym.Env):
         render_mode: None or ``"ansi"``.
 
     Raises:
-        ValueError: for players outside 2..6, a bad seat, dealer, opponent list,
-            ``illegal_action`` or bot spec; RulesError for bad rules.
+        TableError: (a ``ValueError``) from :func:`ramsli.session.check_setup`: players outside
+            2..6 or unlike the option ``players`` (R2.1), an ante above the starting stack (R3.5).
+        ValueError: for a bad seat, dealer, opponent list, ``illegal_action`` or bot spec;
+            RulesError for bad rules.
     """
 
     metadata = {"render_modes": ["ansi"]}
@@ -86,8 +89,8 @@ class RamsliEnv(gym.Env):
         illegal_penalty: float = 1.0,
         render_mode: str | None = None,
     ) -> None:
-        if not 2 <= players <= 6:
-            raise ValueError(f"players={players}: allowed are 2..6 (R2.1)")
+        self.rules = rules if isinstance(rules, Rules) else rules_from_text(preset, rules or "")
+        check_setup(self.rules, players)
         if not 0 <= seat < players:
             raise ValueError(f"seat={seat}: allowed are 0..{players - 1}")
         if dealer is not None and not 0 <= dealer < players:
@@ -101,7 +104,6 @@ class RamsliEnv(gym.Env):
             raise ValueError(f"{len(specs)} opponent specs given; {players - 1} needed (one per other seat)")
         for spec in specs:
             make_bot(spec, seed=0)  # validates the spec now (ValueError lists the bot names)
-        self.rules = rules if isinstance(rules, Rules) else rules_from_text(preset, rules or "", players)
         self.n = players
         self.seat = seat
         self.opponent_specs = specs
@@ -175,20 +177,24 @@ class RamsliEnv(gym.Env):
 
     # -- internals -------------------------------------------------------------------
 
+    def _current(self) -> Hand:
+        if self.hand is None:
+            raise RuntimeError("no hand yet: call reset() first")
+        return self.hand
+
     def _run_bots(self) -> None:
-        h = self.hand
-        while not h.is_over and h.to_act != self.seat:
-            s = h.to_act
+        h = self._current()
+        while (s := h.to_act) is not None and s != self.seat:  # None: the hand is over
             h.apply(self.bots[s].act(h.observe(s)))
 
     def _mask(self) -> np.ndarray:
-        h = self.hand
+        h = self._current()
         if h.is_over or h.to_act != self.seat:
             return np.zeros(NUM_ACTIONS, dtype=np.int8)
         return action_mask(h.legal_actions())
 
     def _obs(self) -> np.ndarray:
-        return encode(self.hand.observe(self.seat))
+        return encode(self._current().observe(self.seat))
 
     def _info(self) -> dict[str, Any]:
         return {"action_mask": self._mask()}

@@ -136,8 +136,9 @@ def rules_from_params(preset: str, rules: str, players: int) -> Rules:
     """The :class:`~ramsli.rules.Rules` of a game: ``preset`` plus ``key=value;...`` options (R6, R8).
 
     Raises:
-        RulesError: for an unknown preset or option or a bad value, or a ``players``
-            option that contradicts ``players`` (R2.1).
+        RulesError: for an unknown preset or option or a bad value.
+        TableError: from :func:`ramsli.session.check_setup`: ``players`` outside 2..6 or unlike
+            the option ``players`` (R2.1), an ante above the starting stack (R3.5).
     """
     return rules_from_text(preset, rules, players)
 
@@ -162,8 +163,6 @@ class _Config:
         p = {**_DEFAULT_PARAMS, **params}
         p["rules"] = _normalize_rules(str(p["rules"]))
         n = int(p["players"])
-        if not 2 <= n <= _MAX_PLAYERS:
-            raise ValueError(f"players={n}: allowed are 2..6 (R2.1)")
         rules = rules_from_params(str(p["preset"]), str(p["rules"]), n)
         stack = int(p["stack"]) or rules.starting_stack
         dealer = int(p["dealer"])
@@ -212,8 +211,10 @@ class RamsliGame(pyspiel.Game):
     ``config.stack`` (counters), ``config.dealer`` (seat).
 
     Raises:
-        ValueError: for ``players`` outside 2..6, a dealer outside the table or a stack
-            below the ante; :class:`~ramsli.rules.RulesError` for bad rules.
+        ValueError: for a dealer outside the table or a stack below the ante;
+            :class:`~ramsli.errors.TableError` (a ``ValueError``, :func:`ramsli.session.check_setup`)
+            for ``players`` outside 2..6 or unlike the option ``players`` (R2.1), or an ante above
+            the starting stack (R3.5); :class:`~ramsli.rules.RulesError` for bad rules.
     """
 
     def __init__(self, params: dict[str, Any] | None = None) -> None:
@@ -262,9 +263,10 @@ class RamsliState(pyspiel.State):
         h = self._hand
         if h is None:
             return pyspiel.PlayerId.CHANCE
-        if h.is_over:
+        seat = h.to_act
+        if seat is None:  # the hand is over
             return pyspiel.PlayerId.TERMINAL
-        return h.to_act
+        return seat
 
     def _legal_actions(self, player: int) -> list[int]:
         h = self._hand
@@ -284,7 +286,10 @@ class RamsliState(pyspiel.State):
             self._deal(int(action))
         else:
             h = self._hand
-            h.apply(id_to_action(action, h.to_act))
+            seat = h.to_act
+            if seat is None:
+                raise ValueError("the hand is over: no action can be applied (R5)")
+            h.apply(id_to_action(action, seat))
 
     def _deal(self, idx: int) -> None:
         g = self._g

@@ -44,7 +44,7 @@ from pettingzoo import AECEnv
 from ramsli.hand import Hand, seat_name
 from ramsli.rl.encoding import NUM_ACTIONS, action_mask, encode, id_to_action, rules_from_text, tensor_size
 from ramsli.rules import Rules
-from ramsli.session import Session
+from ramsli.session import Session, check_setup
 
 __all__ = ["RamsliAECEnv", "env", "raw_env"]
 
@@ -80,13 +80,12 @@ class RamsliAECEnv(AECEnv):
         render_mode: str | None = None,
     ) -> None:
         super().__init__()
-        if not 2 <= players <= 6:
-            raise ValueError(f"players={players}: allowed are 2..6 (R2.1)")
+        self.rules = rules if isinstance(rules, Rules) else rules_from_text(preset, rules or "")
+        check_setup(self.rules, players)
         if episode not in ("hand", "session"):
             raise ValueError(f"episode={episode!r}: allowed are 'hand', 'session'")
         if render_mode not in (None, "human", "ansi"):
             raise ValueError(f"render_mode={render_mode!r}: allowed are None, 'human', 'ansi'")
-        self.rules = rules if isinstance(rules, Rules) else rules_from_text(preset, rules or "", players)
         self.n = players
         self.episode = episode
         self.max_hands = max_hands
@@ -126,21 +125,22 @@ class RamsliAECEnv(AECEnv):
         self._cumulative_rewards = {a: 0.0 for a in self.agents}
         self.terminations = {a: False for a in self.agents}
         self.truncations = {a: False for a in self.agents}
-        self.infos = {a: {} for a in self.agents}
+        self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
         self.hands_played = 0
         if self.episode == "session":
             self.session = Session(self.rules, self.possible_agents, seed=self._rng.getrandbits(63))
-            self.hand = self.session.start_hand()
+            hand = self.session.start_hand()
         else:
             self.session = None
             stacks = [self.rules.starting_stack] * self.n
-            self.hand = Hand.new(self.rules, stacks, dealer=self._rng.randrange(self.n), rng=self._rng)
-        self.agent_selection = seat_name(self.hand.to_act)
+            hand = Hand.new(self.rules, stacks, dealer=self._rng.randrange(self.n), rng=self._rng)
+        self.hand = hand
+        self.agent_selection = seat_name(_to_act(hand))
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         """``{"observation": float32 (size,), "action_mask": int8 (62,)}`` for ``agent`` (R7)."""
         seat = self.agent_name_mapping[agent]
-        obs = self.hand.observe(seat)
+        obs = self._current().observe(seat)
         return {"observation": encode(obs), "action_mask": action_mask(obs.legal)}
 
     def step(self, action: int | None) -> None:
@@ -155,7 +155,7 @@ class RamsliAECEnv(AECEnv):
             self._was_dead_step(action)
             return
         seat = self.agent_name_mapping[agent]
-        hand = self.hand
+        hand = self._current()
         act = id_to_action(action, seat)
         if self.session is not None:
             self.session.apply(act)  # raises IllegalActionError, state unchanged; closes a settled hand
@@ -166,7 +166,7 @@ class RamsliAECEnv(AECEnv):
         if hand.is_over:
             self._hand_over(hand)
         else:
-            self.agent_selection = seat_name(hand.to_act)
+            self.agent_selection = seat_name(_to_act(hand))
         self._accumulate_rewards()
         if self.render_mode == "human":
             print(self.render())
@@ -193,20 +193,31 @@ class RamsliAECEnv(AECEnv):
                 self.truncations[a] = True
             return
         self.hand = sess.start_hand()
-        self.agent_selection = seat_name(self.hand.to_act)
+        self.agent_selection = seat_name(_to_act(self.hand))
         self._deads_step_first()
 
     def render(self) -> str | None:
         """A text line of the whole table (all cards: for humans watching, not for agents)."""
         if self.render_mode is None:
             return None
-        h = self.hand
+        h = self._current()
         hands = " ".join(f"{seat_name(s)}:[{' '.join(map(str, h.hands[s]))}]" for s in h.seated)
         text = f"{h!r} {hands} history: {', '.join(str(a) for a in h.history[-6:])}"
         return text
 
     def close(self) -> None:
         """Nothing to release."""
+
+    def _current(self) -> Hand:
+        if self.hand is None:
+            raise RuntimeError("no hand yet: call reset() first")
+        return self.hand
+
+
+def _to_act(hand: Hand) -> int:
+    seat = hand.to_act
+    assert seat is not None  # a hand that is not over has a seat to act
+    return seat
 
 
 def raw_env(**kwargs: Any) -> RamsliAECEnv:

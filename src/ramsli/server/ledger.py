@@ -127,7 +127,7 @@ def state_of(b: LedgerBook, keeper: bool) -> dict[str, Any]:
     hands = []
     for i, (h, e) in enumerate(zip(book.hands, book.entries)):
         st = e.settlement
-        d = st.to_dict(names)
+        d: dict[str, Any] = {**st.to_dict(names)}  # the summary and its payments
         d["payments"] = [
             {
                 "step": p.step,

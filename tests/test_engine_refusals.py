@@ -1,0 +1,116 @@
+"""The engine's parse errors are refusals as data (R1.6, R3.6, R6, R8): every ``RulesError`` and
+``CardError`` the engine raises carries a :class:`~ramsli.refusal.Refusal` whose code is registered
+by the module that raises it, whose English text says what was given, what is allowed and the rule
+id, and which every catalog translates."""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import pytest
+
+import ramsli
+from ramsli.cards import Card, CardError, parse_cards
+from ramsli.frontends.i18n import render_refusal, translation
+from ramsli.refusal import TEXTS, Refusal
+from ramsli.rules import Rules, RulesError, check_play_limits
+
+SRC = Path(ramsli.__file__).resolve().parent
+
+
+def _registered(module: str) -> set[str]:
+    """The codes a module registers with ``register({...})`` (read from its source)."""
+    tree = ast.parse((SRC / f"{module}.py").read_text(encoding="utf-8"))
+    codes: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Call) and getattr(node.func, "id", None) == "register":
+            for arg in node.args:
+                if isinstance(arg, ast.Dict):
+                    codes |= {k.value for k in arg.keys if isinstance(k, ast.Constant)}
+    return codes
+
+
+BIG = "9" * 40
+
+#: (what raises, code, rule, fragments the English message must hold)
+RULES_CASES = [
+    (lambda: Rules(deck="piquet33"), "option_choice", "R1", ["'deck'", "'piquet33'", "piquet32, full52"]),
+    (lambda: Rules(jokers="yes"), "option_bool", "R1.3", ["'jokers'", "'yes'", "true, false"]),
+    (lambda: Rules(players=7), "option_choice", "R2.1", ["'players'", "7", "2-6"]),
+    (lambda: Rules(starting_stack=0), "option_number", "R3.3", ["'starting_stack'", ": 0 ", ">= 1"]),
+    (lambda: Rules(ante=-1), "option_number", "R4.1", ["'ante'", "-1", ">= 0", "1_000_000"]),
+    (lambda: Rules(bete=-2), "option_bete", "R5.3", ["'bete'", "-2", "'pot'"]),
+    (lambda: Rules(end=["win-at:0"]), "end_invalid", "R3.6", ["'win-at:0'", "'hands:N'"]),
+    (lambda: Rules(end=["hands:" + BIG]), "end_too_large", "R3.6", ["'hands:9999", "from 1 to 1_000"]),
+    (lambda: Rules(end=5), "end_not_list", "R3.6", ["5 is not a list"]),
+    (lambda: Rules(end=["hands:3", "hands:4"]), "end_twice", "R3.6", ["hands:3, hands:4", "at most once"]),
+    (lambda: Rules.preset("rounders"), "unknown_preset", "R6", ["'rounders'", "traditional", "nap"]),
+    (lambda: Rules.from_dict([1]), "options_not_table", "R8", ["not list", "deck, jokers"]),
+    (lambda: Rules.from_dict({"colour": 1}), "unknown_option", "R8", ["'colour'", "deck, jokers"]),
+    (lambda: Rules().with_assignments(["ante"]), "not_key_value", "R8", ["'ante'", "key=value"]),
+    (lambda: Rules().with_assignments(["ante=" + BIG]), "option_digits", "R8", ["'ante'", "40 digits"]),
+    (lambda: Rules.from_toml("ante = = 1"), "rules_toml", "R8", ["not valid TOML", "line 1"]),
+    (lambda: check_play_limits(Rules(ante=10**12)), "option_too_large", "R4.1", ["'ante'", "10000", "counters"]),
+    (lambda: check_play_limits(Rules(end=["win-at:" + "9" * 12])), "win_at_too_large", "R3.6", ["win-at:1.."]),
+    (lambda: check_play_limits(Rules(end=["hands:" + "9" * 12])), "hands_too_large", "R3.6", ["hands:1..100_000"]),
+    (lambda: check_play_limits(Rules(end=["time:" + "9" * 12])), "time_too_large", "R3.6", ["time:1..100_000"]),
+]
+
+CARD_CASES = [
+    (lambda: Card.parse("ZZ"), "card_notation", "R1.6", ["'ZZ'", "A K Q J T(10)", "X1"]),
+    (lambda: parse_cards("AS 11H"), "card_notation", "R1.6", ["'11H'"]),
+    (lambda: Card.parse("Q" * 100), "card_notation", "R1.6", ["'" + "Q" * 40 + "'…"]),
+    (lambda: Card.parse(5), "card_not_text", "R1.6", ["not int"]),
+    (lambda: Card.of(1, "S"), "rank_range", "R1.6", ["rank 1", "2..14"]),
+]
+
+
+@pytest.mark.parametrize("make,code,rule,fragments", RULES_CASES, ids=[c[1] + ":" + c[2] for c in RULES_CASES])
+def test_R8_rules_errors_carry_a_refusal_that_says_what_was_given_and_allowed(make, code, rule, fragments):
+    with pytest.raises(RulesError) as info:
+        make()
+    e = info.value
+    assert isinstance(e.refusal, Refusal) and e.refusal.code == code == e.code and e.rule == rule
+    assert code in TEXTS
+    assert str(e) == str(e.refusal) and str(e).endswith(f"({rule})")
+    for f in fragments:
+        assert f in str(e), (f, str(e))
+    assert "{" not in str(e)  # every placeholder filled
+    assert Refusal.from_dict(e.refusal.to_dict()) == e.refusal  # plain data
+
+
+@pytest.mark.parametrize("make,code,rule,fragments", CARD_CASES, ids=[c[1] for c in CARD_CASES])
+def test_R1_6_card_errors_carry_a_refusal(make, code, rule, fragments):
+    with pytest.raises(CardError) as info:
+        make()
+    e = info.value
+    assert e.refusal is not None and e.refusal.code == code and e.refusal.rule == rule == e.rule
+    assert str(e) == str(e.refusal)
+    for f in fragments:
+        assert f in str(e), (f, str(e))
+
+
+def test_every_code_rules_and_cards_register_is_raised_by_a_case():
+    assert _registered("rules") == {c[1] for c in RULES_CASES}
+    assert _registered("cards") == {c[1] for c in CARD_CASES}
+
+
+def test_a_front_ends_own_card_message_has_no_refusal():
+    e = CardError("'ZZ' ist keine Karte.")
+    assert str(e) == "'ZZ' ist keine Karte." and e.refusal is None and e.rule == "R1.6"
+
+
+@pytest.mark.parametrize("lang", ["de", "nl", "it"])
+def test_every_rules_and_card_refusal_reads_in_each_language(lang):
+    tr = translation(lang)
+    for make, code, rule, _ in RULES_CASES + CARD_CASES:
+        with pytest.raises((RulesError, CardError)) as info:
+            make()
+        refusal = info.value.refusal
+        english = render_refusal(refusal)
+        local = render_refusal(refusal, translations=tr)
+        assert local != english, (lang, code)  # translated, not left in English
+        assert local.endswith(f"({rule})") and "{" not in local
+        for k, v in refusal.fields.items():  # every field shows in the translation
+            assert str(v) in local, (lang, code, k, local)
