@@ -8,7 +8,8 @@
     python scripts/i18n.py all       # extract, update, compile
 
 Marked strings: ``_()``, ``N_()``, ``ngettext()`` and ``pgettext()`` in
-``src/ramsli/frontends``, ``src/ramsli/commands/play.py`` and ``src/ramsli/server``, and the
+``src/ramsli/frontends``, ``src/ramsli/commands/play.py``, ``src/ramsli/commands/review.py``,
+``src/ramsli/coach`` (the coach's lines) and ``src/ramsli/server``, and the
 same functions in the browser table's ``src/ramsli/server/web/*.js``.
 """
 
@@ -29,7 +30,15 @@ LOCALE = SRC / "locale"
 POT = LOCALE / "ramsli.pot"
 LANGS = ("de", "nl", "it")
 KEYWORDS = {"_": None, "N_": None, "ngettext": (1, 2), "pgettext": ((1, "c"), 2)}
-SOURCES = [SRC / "refusal.py", SRC / "ledger.py", SRC / "frontends", SRC / "commands" / "play.py", SRC / "server"]
+SOURCES = [
+    SRC / "refusal.py",
+    SRC / "ledger.py",
+    SRC / "frontends",
+    SRC / "commands" / "play.py",
+    SRC / "commands" / "review.py",
+    SRC / "coach",
+    SRC / "server",
+]
 WEB = SRC / "server" / "web"
 
 

@@ -59,7 +59,18 @@ def _root(
 
 
 #: command modules; each exposes ``register(app)``
-COMMAND_MODULES = ("rules_cmd", "replay_cmd", "play", "tournament", "simulate", "odds", "tips", "serve", "solve")
+COMMAND_MODULES = (
+    "rules_cmd",
+    "replay_cmd",
+    "play",
+    "tournament",
+    "simulate",
+    "odds",
+    "tips",
+    "serve",
+    "solve",
+    "review",
+)
 
 
 def _register() -> None:
