@@ -308,7 +308,7 @@ class HandReview:
             "marked_loss": round(self.marked_loss, 3),
             "marks": {name: sum(1 for d in self.decisions if d.mark == name) for name, _ in MARKS},
             "scale": {name: least for name, least in MARKS},
-            "seed": self.settings.seed,
+            "coach_seed": self.settings.seed,
         }
 
 

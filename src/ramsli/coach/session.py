@@ -133,7 +133,7 @@ class SessionReview:
             "format": FORMAT,
             "hands": self.hands,
             "scale": {name: least for name, least in MARKS},
-            "seed": self.settings.seed,
+            "coach_seed": self.settings.seed,
             "players": [p.to_dict(render) for p in self.players],
         }
         if hands:
