@@ -468,3 +468,13 @@ def test_ramsli_review_bad_seat_and_missing_file(tmp_path):
     assert r.exit_code == 2 and "--seat" in r.output
     r = runner.invoke(app, ["review", str(tmp_path / "nothing.toml")])
     assert r.exit_code == 2 and "no such file" in r.output
+
+
+def test_settings_are_checked():
+    """A coach setting outside its range is refused with the range (the expert's OPTION_RANGES)."""
+    with pytest.raises(ValueError, match="play_samples=0: allowed is a whole number 1..400"):
+        Settings(play_samples=0)
+    with pytest.raises(ValueError, match="equilibrium_samples"):
+        Settings(equilibrium_samples=1)
+    with pytest.raises(ValueError, match="seed"):
+        Settings(seed=-1)

@@ -65,6 +65,9 @@ class Line:
 
     __slots__ = ("code", "_fields")
 
+    code: str
+    _fields: Mapping[str, Any]
+
     def __init__(self, code: str, fields: Mapping[str, Any] | None = None) -> None:
         items = {k: (str(v) if isinstance(v, Card) else v) for k, v in (fields or {}).items()}
         object.__setattr__(self, "code", code)

@@ -114,12 +114,17 @@ class Settings:
     Attributes:
         seed: seed of every sample (the same seed, the same review).
         equilibrium: value declarations by the solved equilibrium where there is one (else the expert).
-        equilibrium_samples: deals per declaration valued by the equilibrium (three times as many
-            where the declarations before make the deals rare: fewer than 300 effective).
+        equilibrium_samples: deals per declaration valued by the equilibrium (a sixth of them first,
+            enough when they show the declaration made to be the better one; twice as many where
+            the declarations before make the deals rare).
         declare_samples: the expert's weighted rollouts per declaration, General Rams or target.
         play_samples: the expert's weighted samples per card decision.
         nodes, budget: the expert's search nodes per sample and per card decision
             (:class:`~ramsli.bots.expert.ExpertBot`).
+
+    Raises:
+        ValueError: for a setting outside its range (the expert's :attr:`~ramsli.bots.expert.ExpertBot.
+            OPTION_RANGES` for its four).
     """
 
     seed: int = 0
@@ -129,6 +134,20 @@ class Settings:
     play_samples: int = 200
     nodes: int = 6000
     budget: int = 200000
+
+    def __post_init__(self) -> None:
+        ranges = {
+            "equilibrium_samples": (2, 200_000),
+            "declare_samples": ExpertBot.OPTION_RANGES["samples"],
+            "play_samples": ExpertBot.OPTION_RANGES["play_samples"],
+            "nodes": ExpertBot.OPTION_RANGES["nodes"],
+            "budget": ExpertBot.OPTION_RANGES["budget"],
+            "seed": (0, 2**63 - 1),
+        }
+        for key, (lo, hi) in ranges.items():
+            value = getattr(self, key)
+            if type(value) is not int or not lo <= value <= hi:
+                raise ValueError(f"coach setting {key}={value!r}: allowed is a whole number {lo}..{hi}")
 
 
 @dataclass(frozen=True)
@@ -346,7 +365,7 @@ def seat_view(hh: HandHistory, seat: int) -> Hand:
         raise CoachError(f"{seat_name(seat)} is not seated in this hand (R3.5)")
     played: dict[int, list[Card]] = {s: [] for s in hh.seated}
     for a in hh.actions:
-        if a.kind == "pl" and a.seat != seat:
+        if a.kind == "pl" and a.seat != seat and a.card is not None:
             played[a.seat].append(a.card)
     hands: list[list[Card | None]] = []
     for s in range(len(hh.names)):
@@ -399,10 +418,15 @@ def _seed(settings: Settings, hand_number: int | None, seat: int, index: int) ->
     return h & 0x7FFF_FFFF_FFFF_FFFF
 
 
-def _equilibrium_values(obs: Observation, hh: HandHistory, settings: Settings, seed: int):
-    """``(values, effective)`` of a declaration by the solved equilibrium, or None where there is
-    none: another game, a carry-in pot it was not solved for, a stack too short for the bete
-    (R5.8), or no lab kernel installed."""
+def _equilibrium_values(obs: Observation, hh: HandHistory, settings: Settings, seed: int, chosen: Action):
+    """``(values, effective)`` of a declaration by the solved equilibrium, or None where there
+    is none: another game, a carry-in pot it was not solved for, a stack too short for the bete
+    (R5.8), no lab kernel installed, or declarations before that the equilibrium (almost) never makes.
+
+    A sixth of :attr:`Settings.equilibrium_samples` first: if they already show the declaration made
+    to be the better one (the sign of in - out outside its 95% interval), that is the answer (no loss,
+    no mark); else all of them (twice as many where the declarations before are rare: fewer than 10%
+    effective deals)."""
     if not settings.equilibrium:
         return None
     players = len(obs.order)
@@ -417,11 +441,18 @@ def _equilibrium_values(obs: Observation, hh: HandHistory, settings: Settings, s
         return None
     position = obs.order.index(obs.seat)
     history = history_bits([d for _, d in obs.declarations])
-    samples = settings.equilibrium_samples
-    r = hand_advantage(pol, list(obs.cards), obs.turn_up, position, history, samples, seed % (2**31))
-    if not (math.isfinite(r["mean"]) and r["effective"] >= 300):
-        samples *= 3  # the declarations before are rare under the equilibrium: more deals
-        r = hand_advantage(pol, list(obs.cards), obs.turn_up, position, history, samples, seed % (2**31))
+
+    def ask(samples: int) -> dict:
+        return hand_advantage(pol, list(obs.cards), obs.turn_up, position, history, samples, seed % (2**31))
+
+    samples = max(2, settings.equilibrium_samples // 6)
+    r = ask(samples)
+    reached = math.isfinite(r["mean"]) and r["effective"] >= 0.1 * samples
+    if not (
+        reached and r["effective"] >= 30 and abs(r["mean"]) > r["ci95"] and (r["mean"] > 0) == (chosen.kind == "in")
+    ):
+        samples = settings.equilibrium_samples * (1 if reached else 2)  # rare declarations before: more deals
+        r = ask(samples)
     if not math.isfinite(r["mean"]) or r["effective"] < 30:
         return None  # (almost) never reached by the equilibrium: the expert judges it
     half = float(r["ci95"])
@@ -444,10 +475,10 @@ def _expert(settings: Settings, seed: int) -> ExpertBot:
     )
 
 
-def _value(obs: Observation, hh: HandHistory, settings: Settings, seed: int):
+def _value(obs: Observation, hh: HandHistory, settings: Settings, seed: int, chosen: Action):
     """``(values, source, effective)`` of a decision with a real choice."""
     if obs.phase is Phase.DECLARE:
-        eq = _equilibrium_values(obs, hh, settings, seed)
+        eq = _equilibrium_values(obs, hh, settings, seed, chosen)
         if eq is not None:
             return eq[0], "equilibrium", eq[1]
     return _expert(settings, seed).action_values(obs), "expert", None
@@ -473,7 +504,7 @@ def _history(source: HandHistory | Hand, names: Sequence[str] | None) -> HandHis
         return source
     if not isinstance(source, Hand):
         raise TypeError(f"review a HandHistory or a Hand, not {type(source).__name__}")
-    names = list(names) if names is not None else [seat_name(s) for s in range(source.n_seats)]
+    names = list(names) if names is not None else [seat_name(s) for s in range(len(source.stacks))]
     return HandHistory.from_hand(source, names)
 
 
@@ -512,23 +543,28 @@ def review_hand(
         check_history(hh)
     if not 0 <= seat < len(hh.names) or seat not in hh.seated:
         raise CoachError(f"{seat_name(seat)} is not seated in this hand (R3.5)")
-    own = hh.cards[seat]
-    base = dict(
-        seat=seat,
-        name=hh.names[seat],
-        hand_number=hh.hand_number,
-        players=len(hh.seated),
-        dealer=hh.dealer,
-        settings=settings,
-    )
-    if None in own:
-        return HandReview(cards_known=False, decisions=(), forced=0, **base)
+
+    def made(known: bool, decisions: tuple[Decision, ...], forced: int) -> HandReview:
+        return HandReview(
+            seat=seat,
+            name=hh.names[seat],
+            hand_number=hh.hand_number,
+            players=len(hh.seated),
+            dealer=hh.dealer,
+            cards_known=known,
+            decisions=decisions,
+            forced=forced,
+            settings=settings,
+        )
+
+    if None in hh.cards[seat]:
+        return made(False, (), 0)
     steps = seat_decisions(hh, seat)
     real = [(i, obs, a) for i, obs, a in steps if len(obs.legal) > 1]
     decisions = []
     for n, (i, obs, chosen) in enumerate(real, 1):
         seed = _seed(settings, hh.hand_number, seat, i)
-        vals, src, eff = _value(obs, hh, settings, seed)
+        vals, src, eff = _value(obs, hh, settings, seed, chosen)
         best = max(vals, key=lambda v: v.mean)
         mine = next(v for v in vals if v.action == chosen)
         if mine.mean >= best.mean:
@@ -559,4 +595,4 @@ def review_hand(
         )
         if progress is not None:
             progress(n, len(real))
-    return HandReview(cards_known=True, decisions=tuple(decisions), forced=len(steps) - len(real), **base)
+    return made(True, tuple(decisions), len(steps) - len(real))

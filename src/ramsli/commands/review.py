@@ -66,7 +66,7 @@ def _choice_label(a: Action, lang: str) -> str:
         return _("pass")
     if a.kind == "t":
         return _("target {n}").format(n=a.target)
-    return a.card.display()
+    return a.card.display() if a.card is not None else str(a)
 
 
 def _where(d: Decision, lang: str) -> str:
@@ -129,9 +129,9 @@ def _print_hand(console: Console, review: HandReview, lang: str) -> None:
         )
         console.print(escape(text.format(what=kinds, n=samples)))
     for d in review.marked:
-        text = decision_line(d, lang)
-        if text:
-            console.print(f"  {d.number}. " + escape(text))
+        line = decision_line(d, lang)
+        if line:
+            console.print(f"  {d.number}. " + escape(line))
     if not review.marked:
         console.print(escape(_("No marked decision: nothing outside the noise cost more than 0.3 counters.")))
 
