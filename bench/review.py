@@ -13,7 +13,8 @@ Reports, for the coach's default :class:`ramsli.coach.Settings`:
 - **hand**: the time to review one hand for one seat (``review_hand``), over every seat of
   ``--hands`` hands: median, p95, max; also for the seats that played (declaration and cards);
 - **session**: the time to review a whole session of 20 hands for every seat
-  (``review_session``), over ``--sessions`` sessions: median, p95;
+  (``review_session``), over ``--sessions`` sessions: median, p95; and for one seat (a player
+  reviewing their own session);
 - **first review in a fresh process**: with the Numba kernel loaded from its cache (not compiled);
 - the **reference** in the same run: the time the expert takes to play the same hands (all seats,
   all decisions), and the ratio review / play.
@@ -142,7 +143,7 @@ def main(argv: list[str] | None = None) -> int:
         else:
             print(f"first review in a fresh process failed: {cold.stderr.strip()[-300:]}")
 
-        s_wall, s_cpu, s_dec = [], [], []
+        s_wall, s_cpu, s_dec, one_wall, one_cpu = [], [], [], [], []
         for k in range(a.sessions):
             folder = os.path.join(tmp, f"s{k}")
             session_folder(folder, a.players, a.seed + k)
@@ -152,10 +153,16 @@ def main(argv: list[str] | None = None) -> int:
             s_wall.append(time.perf_counter() - t0)
             s_cpu.append(time.process_time() - c0)
             s_dec.append(sum(p.decisions for p in sr.players))
+            t0, c0 = time.perf_counter(), time.process_time()
+            review_session(sh, [k % a.players], settings)  # one player reviews their own session
+            one_wall.append(time.perf_counter() - t0)
+            one_cpu.append(time.process_time() - c0)
         if a.sessions:
             print(f"session of 20 hands, every seat (wall): {_fmt(s_wall)}")
             print(f"session of 20 hands, every seat (CPU):  {_fmt(s_cpu)}")
             print(f"decisions per session: {statistics.median(s_dec):.0f}")
+            print(f"session of 20 hands, one seat (wall): {_fmt(one_wall)}")
+            print(f"session of 20 hands, one seat (CPU):  {_fmt(one_cpu)}")
     return 0
 
 
