@@ -8,8 +8,9 @@
     python scripts/i18n.py all       # extract, update, compile
 
 Marked strings: ``_()``, ``N_()``, ``ngettext()`` and ``pgettext()`` in
-``src/ramsli/frontends``, ``src/ramsli/commands/play.py`` and ``src/ramsli/server``, the engine's
-refusal texts (``N_()`` in ``refusal.py``, ``ledger.py``, ``rules.py`` and ``cards.py``), and the
+``src/ramsli/frontends``, ``src/ramsli/commands/play.py``, ``src/ramsli/commands/review.py``,
+``src/ramsli/coach`` (the coach's lines) and ``src/ramsli/server``, the engine's refusal texts
+(``N_()`` in ``refusal.py``, ``ledger.py``, ``rules.py`` and ``cards.py``), and the
 same functions in the browser table's ``src/ramsli/server/web/*.js``.
 """
 
@@ -37,6 +38,8 @@ SOURCES = [
     SRC / "cards.py",
     SRC / "frontends",
     SRC / "commands" / "play.py",
+    SRC / "commands" / "review.py",
+    SRC / "coach",
     SRC / "server",
 ]
 WEB = SRC / "server" / "web"

@@ -9,7 +9,7 @@ first (:data:`LAYERS`)::
     1 engine       ramsli (the package's re-exports), rules, errors, settlement, hand, session, history,
                    seats, toml_text, ledger
     2 bots         ramsli.bots, ramsli.inference (what a seat may infer from its observation)
-    3 research     ramsli.lab, ramsli.rl, ramsli.analysis, ramsli.testing
+    3 research     ramsli.lab, ramsli.rl, ramsli.analysis, ramsli.testing, ramsli.coach (the review of hands)
     4 front ends   ramsli.cli (and ramsli.__main__: python -m ramsli), ramsli.commands, ramsli.frontends,
                    ramsli.server
 
@@ -66,7 +66,7 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
         ),
     ),
     ("bots", ("ramsli.bots", "ramsli.inference")),
-    ("research", ("ramsli.lab", "ramsli.rl", "ramsli.analysis", "ramsli.testing")),
+    ("research", ("ramsli.lab", "ramsli.rl", "ramsli.analysis", "ramsli.testing", "ramsli.coach")),
     ("front ends", ("ramsli.cli", "ramsli.__main__", "ramsli.commands", "ramsli.frontends", "ramsli.server")),
 ]
 

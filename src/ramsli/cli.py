@@ -75,6 +75,7 @@ COMMAND_MODULES = (
     "solve",
     "arena",
     "dataset",
+    "review",
 )
 
 

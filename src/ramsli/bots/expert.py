@@ -30,6 +30,11 @@ budget spent where the counters are decided:
    in all, is valued by a tips rollout after each card instead (so the
    decision time stays bounded, counted in nodes, not seconds).
 
+The values behind every decision are public: :meth:`ExpertBot.action_values` gives
+each legal action's weighted mean counters with its standard error and the number
+of samples (:class:`ActionValue`), from the same samples :meth:`ExpertBot.act`
+decides by; the coach (:mod:`ramsli.coach`) reviews hands with it.
+
 Seeded: the same seed gives the same decisions (no time budget is used). Only
 the seat's :class:`~ramsli.hand.Observation` is read (R7).
 
@@ -47,6 +52,7 @@ from __future__ import annotations
 import math
 import random
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 from ramsli.bots.base import only_choice, register_bot
 from ramsli.bots.fast import (
@@ -64,7 +70,7 @@ from ramsli.bots.solver import Solver
 from ramsli.bots.tracking import Knowledge, sample_deal
 from ramsli.hand import Action, Observation, Phase, random_source
 
-__all__ = ["ExpertBot", "p_in"]
+__all__ = ["ActionValue", "ExpertBot", "p_in"]
 
 
 def p_in(
@@ -111,6 +117,46 @@ def p_in(
         x -= 2.0
     p = 1.0 / (1.0 + math.exp(-x))
     return min(0.97, max(0.03, p))
+
+
+@dataclass(frozen=True)
+class ActionValue:
+    """One legal action with the expert's estimate of what it is worth (:meth:`ExpertBot.action_values`).
+
+    Attributes:
+        action: the action (one of the observation's ``legal``).
+        mean: the weighted mean counters the seat gains from now to the end of the hand (won minus
+            paid, R5; the ante already paid is not counted) if it takes this action; declaring ``out``
+            is worth exactly 0 (R5.5).
+        se: the standard error of ``mean`` (counters; ``inf`` with fewer than two samples).
+        gap_se: the standard error of (the best action's ``mean`` minus this one's), paired over the same
+            samples (counters; 0 for the best action itself).
+        samples: the deals of the hidden cards the estimate averages over.
+    """
+
+    action: Action
+    mean: float
+    se: float
+    gap_se: float
+    samples: int
+
+
+def _weighted(rows: list[tuple[float, float]]) -> tuple[float, float]:
+    """Weighted mean and its standard error (the ratio estimator's) of ``(weight, value)`` rows."""
+    wsum = sum(w for w, _ in rows)
+    if len(rows) < 2 or wsum <= 0:
+        return (rows[0][1] if rows else 0.0), math.inf
+    m = sum(w * v for w, v in rows) / wsum
+    return m, math.sqrt(sum((w * (v - m)) ** 2 for w, v in rows)) / wsum
+
+
+def _totals(rows: list[tuple[float, tuple]], k: int) -> list[float]:
+    """Per choice, the weighted sum of the values of ``rows`` (``(weight, values per choice)``)."""
+    totals = [0.0] * k
+    for w, row in rows:
+        for j in range(k):
+            totals[j] += w * row[j]
+    return totals
 
 
 class ExpertBot:
@@ -305,6 +351,14 @@ class ExpertBot:
         """
         if obs.phase is not Phase.DECLARE:
             raise ValueError(f"declare_value needs the declaration phase (R4.5), not {obs.phase}")
+        total = wsum = 0.0
+        for w, v in self._declare_rows(obs):
+            wsum += w
+            total += w * v
+        return total / max(wsum, 1e-300)
+
+    def _declare_rows(self, obs: Observation) -> list[tuple[float, float]]:
+        """``(weight, counters of in)`` per weighted sample of a declaration (R4.5, R4.6, R5)."""
         k, checks, _ = self._setup(obs)
         pay = Payoff(obs)
         me = obs.seat
@@ -313,7 +367,7 @@ class ExpertBot:
         before_in = list(obs.active)
         bete = bete_value(obs)
         nseat = len(order)
-        total = wsum = 0.0
+        rows: list[tuple[float, float]] = []
         rng = self.rng
         for deal, w in self._samples(obs, k, checks, {}, self.samples):
             active = before_in + [me]
@@ -323,34 +377,79 @@ class ExpertBot:
                 ):
                     active.append(s)
             act_t = tuple(s for s in order if s in active)
-            wsum += w
             if len(act_t) == 1:
-                total += w * obs.pot  # R4.6 walkover
+                rows.append((w, obs.pot))  # R4.6 walkover
                 continue
             gr, targets = self._others_announce(obs, k, act_t, deal, me, me_gr=False)
             tricks = rollout([deal[s] for s in act_t], 0, (), (0,) * len(act_t), k.always, 0)
-            total += w * pay.values(act_t, tricks, gr, targets)[act_t.index(me)]
-        return total / max(wsum, 1e-300)
+            rows.append((w, pay.values(act_t, tricks, gr, targets)[act_t.index(me)]))
+        return rows
+
+    def action_values(self, obs: Observation) -> list[ActionValue]:
+        """Every legal action of ``obs`` with its estimated counters, from the samples :meth:`act` decides
+        by: declarations (R4.5) from ``samples`` weighted rollouts (``out`` is worth 0, R5.5; :meth:`act`
+        goes in when ``in`` beats it by ``margin``), General Rams and targets (R4.7, R4.8) from
+        ``samples`` weighted rollouts, cards (R4.10) from ``play_samples`` weighted searches or
+        rollouts. Only the seat's observation is read (R7). The random source advances as for one
+        decision of :meth:`act` (also when only one action is legal).
+
+        Returns:
+            one :class:`ActionValue` per action of ``obs.legal``, in that order.
+
+        Raises:
+            ValueError: if ``obs.legal`` is empty (not this seat's turn).
+
+        >>> from ramsli import Hand, Rules
+        >>> hand = Hand.new(Rules(), [20] * 4, dealer=0, seed=5)
+        >>> values = ExpertBot(seed=1, samples=32).action_values(hand.observe(hand.to_act))
+        >>> [(str(v.action), v.samples) for v in values]
+        [('p2 in', 32), ('p2 out', 32)]
+        >>> values[1].mean, values[1].se
+        (0.0, 0.0)
+        """
+        only_choice(obs)  # a ValueError when it is not this seat's turn
+        if obs.phase is Phase.DECLARE:
+            drows = self._declare_rows(obs)
+            choices = list(obs.legal)
+            rows = [(w, tuple(v if a.kind == "in" else 0.0 for a in choices)) for w, v in drows]
+        elif obs.phase is Phase.PLAY:
+            choices, rows = self._play_rows(obs)
+        else:
+            choices, rows = self._announce_rows(obs)
+        stats = [_weighted([(w, row[j]) for w, row in rows]) for j in range(len(choices))]
+        best = max(range(len(choices)), key=lambda j: stats[j][0])
+        out = []
+        for j, a in enumerate(choices):
+            gap = 0.0 if j == best else _weighted([(w, row[best] - row[j]) for w, row in rows])[1]
+            out.append(ActionValue(a, stats[j][0], stats[j][1], gap, len(rows)))
+        return out
 
     def _announce(self, obs: Observation) -> Action:
         """R4.7 General Rams or R4.8 target: the choice with the best weighted mean counters."""
+        choices, rows = self._announce_rows(obs)
+        return self._best(obs, choices, _totals(rows, len(choices)))
+
+    def _announce_rows(self, obs: Observation) -> tuple[list[Action], list[tuple[float, tuple]]]:
+        """The choices of R4.7 or R4.8 and ``(weight, counters per choice)`` per weighted sample."""
         k, checks, _ = self._setup(obs)
         pay = Payoff(obs)
         me = obs.seat
         act_t = tuple(obs.active)
         mi = act_t.index(me)
         choices = list(obs.legal)
-        totals = [0.0] * len(choices)
+        rows = []
         for deal, w in self._samples(obs, k, checks, {}, self.samples):
             tricks = rollout([deal[s] for s in act_t], 0, (), (0,) * len(act_t), k.always, 0)
-            for j, a in enumerate(choices):
+            row = []
+            for a in choices:
                 gr, targets = self._others_announce(obs, k, act_t, deal, me, me_gr=a.kind == "gr")
                 if a.kind == "t":
                     d = dict(targets)
                     d[me] = a.target
                     targets = tuple(sorted(d.items()))
-                totals[j] += w * pay.values(act_t, tricks, gr, targets)[mi]
-        return self._best(obs, choices, totals)
+                row.append(pay.values(act_t, tricks, gr, targets)[mi])
+            rows.append((w, tuple(row)))
+        return choices, rows
 
     def _best(self, obs: Observation, choices: list[Action], totals: list[float]) -> Action:
         """The best choice; near-ties (1e-9) go to the tips' choice."""
@@ -363,6 +462,11 @@ class ExpertBot:
 
     def _play(self, obs: Observation) -> Action:
         """R4.10: PIMC — the card with the best weighted mean counters over the samples."""
+        choices, rows = self._play_rows(obs)
+        return self._best(obs, choices, _totals(rows, len(choices)))
+
+    def _play_rows(self, obs: Observation) -> tuple[list[Action], list[tuple[float, tuple]]]:
+        """The legal cards (R4.10) and ``(weight, counters per card)`` per weighted sample (PIMC)."""
         k, checks, played_by = self._setup(obs)
         pay = Payoff(obs)
         me = obs.seat
@@ -376,7 +480,7 @@ class ExpertBot:
         gr = obs.general_rams
         targets = obs.targets
         codes = legal(k.own, cur, k.always)
-        totals = {c: 0.0 for c in codes}
+        rows = []
         pcache: dict[tuple, tuple] = {}
 
         def payoff(tr: tuple) -> tuple:
@@ -390,18 +494,17 @@ class ExpertBot:
                 solver = Solver(n, payoff, k.always, node_limit=min(self.nodes, self.budget - spent), cache=pcache)
                 try:
                     vals = solver.root(hands, leader, cur, tricks0)
-                    for c in codes:
-                        totals[c] += w * vals[c][mi]
+                    rows.append((w, tuple(vals[c][mi] for c in codes)))
                     spent += solver.nodes
                     if spent >= self.budget:
                         search = False
                     continue
                 except OverflowError:
                     search = False  # too big to search this early: the rest are rolled out
-            for c in codes:
-                totals[c] += w * payoff(play_out(hands, mi, c, leader, cur, tricks0, k.always, trick_no))[mi]
-        choices = [Action.play(me, k.codec.dec(c)) for c in codes]
-        return self._best(obs, choices, [totals[c] for c in codes])
+            rows.append(
+                (w, tuple(payoff(play_out(hands, mi, c, leader, cur, tricks0, k.always, trick_no))[mi] for c in codes))
+            )
+        return [Action.play(me, k.codec.dec(c)) for c in codes], rows
 
 
 register_bot("expert", ExpertBot)
