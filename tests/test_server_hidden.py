@@ -157,7 +157,6 @@ async def _session(rules: dict[str, str], kinds: list[str], hands: int, choice_s
                     await c.intent(hub, f"p{c.who + 1} in", seq)
                     errors = [m for m in c.sent if m.get("type") == "error"]
                     if not errors or errors[-1]["code"] not in (
-                        "not_seated",
                         "not_sitting",
                         "pending_seat",
                         "stale_seq",

@@ -16,7 +16,8 @@ import pytest
 import sqlalchemy.exc
 
 from ramsli.refusal import Refused
-from ramsli.server.hub import Conn, Hub, SpecError
+from ramsli.server.hub import Conn, Hub
+from ramsli.server.messages import BadMessage
 from ramsli.server.storage import EventStore, StoreError
 from ramsli.server.views import view
 
@@ -153,9 +154,9 @@ def test_the_hint_option_and_a_changed_bot_pace_survive_a_restart(db_url):
         with pytest.raises(Refused) as e:
             await t.set_pace("not the creator", 0.2)
         assert e.value.refusal.code == "bad_token"
-        with pytest.raises(Refused) as e:
+        with pytest.raises(BadMessage) as e:
             await t.set_pace(made["creator_token"], 99)
-        assert e.value.refusal.code == "bad_message"
+        assert e.value.protocol == "bad_message" and e.value.refusal.code == "field_max"
         seq = t.seq
         await t.set_pace(made["creator_token"], 0.2)
         assert t.seq == seq + 1 and view(t, 0)["options"]["bot_pace_seconds"] == 0.2
@@ -169,7 +170,7 @@ def test_the_hint_option_and_a_changed_bot_pace_survive_a_restart(db_url):
         assert r.options.bot_pace_seconds == 0.2 and r.seq == seq + 1
         await hub.close()
         await store.close()
-        with pytest.raises(SpecError, match="hint must be true or false"):
+        with pytest.raises(BadMessage, match="hint must be true or false"):
             Hub(store).parse_spec({"seats": [{"kind": "human"}, {"kind": "human"}], "hint": "yes"})
 
     asyncio.run(go())

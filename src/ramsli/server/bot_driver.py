@@ -189,7 +189,8 @@ class BotDriver:
             delay, kind = job
             if delay > 0:
                 try:
-                    await asyncio.wait_for(t.changed.wait(), delay)
+                    async with asyncio.timeout(delay):  # not wait_for: in 3.11 it can swallow a cancel
+                        await t.changed.wait()
                     continue  # something changed: look again
                 except TimeoutError:
                     pass
@@ -249,7 +250,8 @@ class BotDriver:
         )
         loop = asyncio.get_running_loop()
         try:
-            return await asyncio.wait_for(loop.run_in_executor(bot_pool(), _decide, spec, seed, obs), BOT_MOVE_SECONDS)
+            async with asyncio.timeout(BOT_MOVE_SECONDS):
+                return await loop.run_in_executor(bot_pool(), _decide, spec, seed, obs)
         except TimeoutError:  # too slow: a seeded tips decision instead (same seed, same move)
             _log.warning(
                 "table %s: bot %s at %s took over %g s; played a rules move instead",
