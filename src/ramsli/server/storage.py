@@ -1,4 +1,4 @@
-"""The table server's database: tables and their event logs (issue 10, item 6).
+"""The table server's database: tables and their event logs.
 
 One row per table (``tables``: id, creation time, the table spec as JSON — rules,
 seats with their tokens, options) and one row per accepted event (``events``:
