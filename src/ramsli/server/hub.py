@@ -33,7 +33,7 @@ from ramsli.refusal import Refusal, Refused
 from ramsli.rules import Rules, RulesError, check_play_limits
 from ramsli.server import views
 from ramsli.server.bot_driver import BotDriver
-from ramsli.server.messages import BadMessage, ProtocolRefusal, SpecError, error_frame
+from ramsli.server.messages import BadMessage, ProtocolRefusal, SpecError, error_frame, rules_refusal
 from ramsli.server.schemas import MAX_MESSAGE, Act, CreateTable, Hello, Ping, client_message, load_message, validate
 from ramsli.server.table import SeatState, Table, TableOptions
 from ramsli.session import check_setup
@@ -194,7 +194,7 @@ class Hub:
             rules = Rules.preset(spec.preset).with_assignments(spec.rules)
             check_play_limits(rules)  # counters and session ends within play (R3.3, R3.6)
         except RulesError as e:
-            raise SpecError(Refusal("bad_spec", None, {"detail": str(e)})) from None
+            raise SpecError(rules_refusal(e)) from None
         try:
             check_setup(rules, len(spec.seats))
         except EngineTableError as e:

@@ -38,7 +38,7 @@ from ramsli.errors import TableError as EngineTableError
 from ramsli.ledger import LedgerError, PubHand, PubLedger
 from ramsli.refusal import Refusal, Refused
 from ramsli.rules import PRESETS, Rules, RulesError
-from ramsli.server.messages import ProtocolRefusal, SpecError
+from ramsli.server.messages import ProtocolRefusal, SpecError, rules_refusal
 from ramsli.server.pages import request_lang, shell
 from ramsli.server.schemas import CreateLedger, LedgerHand, NoBody, body_of
 
@@ -236,16 +236,14 @@ def csv_text(b: LedgerBook) -> str:
 async def create_ledger(request: Request) -> dict[str, Any]:
     """Set up a ledger: names (R2), a preset and options (R6, R8), the first dealer (R3.1), cents (R6 rounce).
 
-    Refusals: ``422 bad_message`` (the body's shape), ``422 bad_spec`` (``unknown_preset``,
-    ``bad_options``, ``first_dealer_range`` or the engine's refusal of the names).
+    Refusals: ``422 bad_message`` (the body's shape), ``422 bad_spec`` (the engine's refusal of
+    the preset, the options or the names, or ``first_dealer_range``).
     """
     body = await body_of(request, CreateLedger)
-    if body.preset not in PRESETS:
-        raise SpecError(Refusal("unknown_preset", "R6", {"preset": body.preset[:40], "allowed": ", ".join(PRESETS)}))
     try:
         rules = Rules.preset(body.preset, **body.options)
-    except (RulesError, TypeError) as e:
-        raise SpecError(Refusal("bad_options", "R8", {"detail": str(e)})) from None
+    except RulesError as e:  # an unknown preset (R6) or option (R8)
+        raise SpecError(rules_refusal(e, "bad_options")) from None
     names = [x.strip() for x in body.names]
     if not 0 <= body.first_dealer < max(1, len(names)):
         raise SpecError(Refusal("first_dealer_range", "R3.1", {"last": max(0, len(names) - 1)}))

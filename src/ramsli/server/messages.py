@@ -40,6 +40,7 @@ from ramsli.ledger import LedgerError
 from ramsli.refusal import N_, Refusal, Refused, register
 
 __all__ = [
+    "rules_refusal",
     "ProtocolRefusal",
     "SpecError",
     "BadMessage",
@@ -143,7 +144,6 @@ register(
         "no_ledger": N_("there is no ledger {ledger}"),
         "not_keeper": N_("this link does not keep this ledger; the keeper's link does"),
         "bad_link": N_("this link does not belong to this ledger"),
-        "unknown_preset": N_("there is no preset {preset}; allowed are {allowed}"),
         "bad_options": N_("the ledger cannot be made: {detail}"),
         "first_dealer_range": N_("the first dealer is a seat 0 to {last}"),
         # pages and files
@@ -211,6 +211,14 @@ STATUS: dict[str, int] = {
     "no_lab": 501,
     "table_broken": 503,
 }
+
+
+def rules_refusal(error: Exception, code: str = "bad_spec") -> Refusal:
+    """The refusal of a :class:`~ramsli.rules.RulesError` (a preset or an option the rules do not
+    have, R6, R8): the engine's own record when it carries one, else ``code`` with the error's
+    text as ``detail``."""
+    refusal = getattr(error, "refusal", None)
+    return refusal if isinstance(refusal, Refusal) else Refusal(code, None, {"detail": str(error)})
 
 
 def answer(error: Exception) -> tuple[str, Refusal]:
