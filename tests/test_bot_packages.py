@@ -302,7 +302,7 @@ def test_server_seats_a_package_bot_only_when_allowed(example):
     from ramsli.server.hub import Hub, SpecError
 
     body = {"seats": [{"kind": "human"}, {"kind": "bot", "bot": "lowest:threshold=0.3"}]}
-    with pytest.raises(SpecError, match=r"seat p2: bot 'lowest' comes from the installed package ramsli-example-bot"):
+    with pytest.raises(SpecError, match=r"seat p2: the bot lowest comes from the installed package ramsli-example-bot"):
         Hub(None).parse_spec(body)
     with pytest.raises(SpecError, match=r"--allow-bot lowest"):
         Hub(None, allowed_bots=["other"]).parse_spec(body)
@@ -399,11 +399,11 @@ def test_faulty_bots_never_stop_a_tournament_an_arena_or_a_dataset(faulty):
 
 def test_a_faulty_bot_never_stops_a_server_table(faulty):
     """The server's bot worker (``_decide``) gets the tips move from a raising package bot."""
-    from ramsli.server.table import _decide
+    from ramsli.server.bot_driver import _decide
 
     hand = Hand.new(Rules(), [20] * 3, dealer=0, rng=random.Random(4))
     obs = hand.observe(hand.to_act)
-    assert _decide("raiser", 1, obs) == str(make_bot("tips").act(obs))
+    assert str(_decide("raiser", 1, obs)) == str(make_bot("tips").act(obs))
 
 
 def test_arena_command_warns_about_a_bot_that_cannot_be_used(faulty_target, example_target):

@@ -69,7 +69,7 @@ def test_R2_2_sessions_and_histories_agree_on_look_alike_names(case, a, b, tmp_p
         read_session(d)
     assert str(engine.value) in str(session_file.value)
     # the server: refused as a name (zero-width) or taken as the same name (look-alikes)
-    from ramsli.server.table import TableError as ServerError
+    from ramsli.refusal import Refused as ServerError
     from ramsli.server.table import check_name
 
     if case == "zero-width":

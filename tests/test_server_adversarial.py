@@ -12,8 +12,10 @@ import json
 
 import pytest
 
-from ramsli.server.hub import MAX_BODY, MAX_RULES, Conn, Hub, SpecError
-from ramsli.server.table import TableError
+from ramsli.refusal import Refused
+from ramsli.server.hub import Conn, Hub, SpecError
+from ramsli.server.schemas import MAX_BODY, MAX_RULES
+from ramsli.server.views import finished_hand
 
 from helpers import SEATS3, last_view, open_hub, seat_table, table_state
 
@@ -69,9 +71,9 @@ def test_the_invite_link_of_a_taken_seat_no_longer_acts_or_sees_cards(sqlite_url
         for action in ("p1 in", "p1 out"):
             await hub.receive(creator, json.dumps({"type": "act", "action": action, "seq": t.seq}))
             assert creator.sent[-1]["code"] == "not_sitting" and table_state(t) == before
-        with pytest.raises(TableError) as e:
+        with pytest.raises(Refused) as e:
             await hub.sit(t.id, invite, "P1")
-        assert e.value.code == "seat_taken" and "p1" in str(e.value.fields)
+        assert e.value.refusal.code == "seat_taken" and e.value.refusal.plain_fields() == {"seat": "p1"}
         assert (await hub.sit(t.id, personal, "P1"))["token"] == personal  # sitting again with one's own token
         await hub.close()
         await store.close()
@@ -103,7 +105,7 @@ def test_the_invite_link_of_a_taken_seat_cannot_read_that_seats_folded_cards_aft
         for i, (personal, _conn) in people.items():
             invite = made["seats"][i]["token"]
             assert HandHistory.from_toml(hub.history(t.id, 1, invite)).cards == public.cards
-            assert t.finished_hand(1, t.owner_of(invite))["your_cards"] == []
+            assert finished_hand(t, 1, t.owner_of(invite))["your_cards"] == []
             own = HandHistory.from_toml(hub.history(t.id, 1, personal))
             assert own.cards[i] == tuple(t.session.results[0].hand.dealt[i])
         await hub.close()
@@ -207,8 +209,10 @@ def test_http_bad_message_fills_its_detail(client):
 # -- finding 6: no message in any language keeps a {placeholder} --------------------------------------
 
 
-def _raise_sites():
-    """(code, fields given) for every error raised or sent in the server's source."""
+def _refusal_sites():
+    """(code, fields given, where) for every refusal made in the server's source: each
+    ``Refusal("code", rule, {...})`` and each ``PydanticCustomError("code", ..., {...})`` of a
+    schema validator (which adds ``field``)."""
     import ast
     from pathlib import Path
 
@@ -221,37 +225,50 @@ def _raise_sites():
                 continue
             f = node.func
             name = f.id if isinstance(f, ast.Name) else f.attr if isinstance(f, ast.Attribute) else ""
-            if name not in ("TableError", "error", "_err") or not isinstance(node.args[0].value, str):
+            if name not in ("Refusal", "PydanticCustomError") or not isinstance(node.args[0].value, str):
                 continue
-            given = {k.arg for k in node.keywords if k.arg}
-            if any(k.arg is None for k in node.keywords):
-                continue  # **fields forwarded from a TableError checked here itself
-            if name == "TableError" and len(node.args) > 1:
-                given.add("detail")
+            fields = node.args[2] if len(node.args) > 2 else None
+            if fields is not None and not (
+                isinstance(fields, ast.Dict) and all(isinstance(k, ast.Constant) for k in fields.keys)
+            ):
+                continue  # fields made at run time (a record passed on)
+            given = {k.value for k in fields.keys} if fields is not None else set()
+            if name == "PydanticCustomError":
+                given.add("field")
             sites.append((node.args[0].value, given, f"{path.name}:{node.lineno}"))
     return sites
 
 
 def test_no_message_in_any_language_keeps_a_placeholder():
+    """Every refusal the server makes has a registered code whose text gets every field it names,
+    in every language; the schema's mapped codes too."""
     import re
     import string
 
-    from ramsli.server.messages import MESSAGES, message, translator
+    from ramsli.frontends.i18n import translation
+    from ramsli.refusal import TEXTS, Refusal
+    from ramsli.server.messages import render
+    from ramsli.server.schemas import _CODES, refusal_of
 
-    sites = _raise_sites()
-    assert len(sites) > 20
+    sites = _refusal_sites()
+    assert len(sites) > 40
     for code, given, where in sites:
-        if code == "illegal" or code not in MESSAGES:
-            continue
-        needed = {f for _t, f, _s, _c in string.Formatter().parse(MESSAGES[code]) if f}
+        assert code in TEXTS, (where, code)  # no unregistered code: it would read as its English fallback
+        needed = {f for _t, f, _s, _c in string.Formatter().parse(TEXTS[code]) if f}
         assert needed <= given, (where, code, needed - given)
         for lang in ("en", "de", "nl", "it"):
-            text = message(lang, code, **{k: "X" for k in given})
+            text = render(Refusal(code, None, {k: "X" for k in given}), lang)
             assert not re.search(r"\{\w*\}", text), (where, lang, text)
-    for code, english in MESSAGES.items():
+    for kind in _CODES:
+        ctx = {"ge": 0, "gt": 0, "le": 9, "lt": 9, "max_length": 9, "min_length": 1, "expected": "'a' or 'b'"}
+        refusal = refusal_of({"type": kind, "loc": ("x",), "ctx": ctx})
+        for lang in ("en", "de", "nl", "it"):
+            text = render(refusal, lang)
+            assert "x" in text and not re.search(r"\{\w*\}", text), (kind, lang, text)
+    for code, english in TEXTS.items():
         fields = {f for _t, f, _s, _c in string.Formatter().parse(english) if f}
         for lang in ("de", "nl", "it"):
-            translated = translator(lang).gettext(english)
+            translated = translation(lang).gettext(english)
             assert {f for _t, f, _s, _c in string.Formatter().parse(translated) if f} == fields, (lang, code)
 
 
@@ -289,9 +306,9 @@ def test_absurd_bot_options_are_refused_naming_the_range(sqlite_url):
 def test_a_bot_over_its_time_cap_plays_a_seeded_rules_move(tmp_path, monkeypatch, caplog):
     """With the cap at 0 s every montecarlo decision is replaced by the seeded rules decision: logged,
     and the same on every run of the same test-seeded table."""
-    import ramsli.server.table as table_mod
+    import ramsli.server.bot_driver as driver_mod
 
-    monkeypatch.setattr(table_mod, "BOT_MOVE_SECONDS", 0)
+    monkeypatch.setattr(driver_mod, "BOT_MOVE_SECONDS", 0)
 
     async def one(n):
         hub, store = await open_hub(f"sqlite+aiosqlite:///{tmp_path / f'cap{n}.sqlite'}")
@@ -348,9 +365,9 @@ def test_a_table_that_does_not_replay_is_marked_broken_and_the_others_start(tmp_
             assert await hub.restore() == 1
         assert hub.tables[good].seq == good_seq and bad in hub.broken and "does not replay" in hub.broken[bad]
         assert sum(bad in r.getMessage() for r in caplog.records) == 1  # logged once
-        with pytest.raises(TableError) as e:
+        with pytest.raises(Refused) as e:
             hub.table(bad)
-        assert e.value.code == "table_broken"
+        assert e.value.refusal.code == "table_broken"
         c = Conn()
         await hub.receive(c, json.dumps({"type": "hello", "token": "x"}), bad)
         assert c.sent[-1]["code"] == "table_broken" and bad in c.sent[-1]["message"] and c.closed_with[0] == 4004
@@ -431,11 +448,11 @@ def test_R2_2_a_name_of_invisible_fillers_is_blank(blank):
 
     with pytest.raises(EngineTableError, match="invisible characters"):
         check_names(["Ann", blank])
-    with pytest.raises(TableError) as e:
+    with pytest.raises(Refused) as e:
         from ramsli.server.table import check_name
 
         check_name(blank)
-    assert e.value.code == "bad_name"
+    assert e.value.refusal.code == "bad_name"
 
 
 @pytest.mark.parametrize(
@@ -478,9 +495,9 @@ def test_server_refuses_invisible_look_alike_and_bot_imitating_names(sqlite_url)
             ("Rules P3", "bot_name"),
             ("montecarlo p2'", "bot_name"),
         ]:
-            with pytest.raises(TableError) as e:
+            with pytest.raises(Refused) as e:
                 await hub.sit(tid, made["seats"][1]["token"], name)
-            assert e.value.code == code, (name, e.value.code)
+            assert e.value.refusal.code == code, (name, e.value.refusal.code)
         assert (await hub.sit(tid, made["seats"][1]["token"], "Rulesy"))["seat"] == "p2"
         await hub.close()
         await store.close()

@@ -115,7 +115,7 @@ def test_two_people_three_bots_session_survives_sigkill(db_url, server_factory):
         for p in players + [watcher]:
             await p.wait(lambda p=p: p.view["status"] == "over")
         final = ann.view
-        assert final["end_reason"] == "hands" and len(final["ledger"]) == 2
+        assert final["end_reason"] == "hands" and len(final["results"]) == 2
         assert [s["name"] for s in final["seats"]] == [
             "Ann",
             "Bert",
@@ -124,11 +124,11 @@ def test_two_people_three_bots_session_survives_sigkill(db_url, server_factory):
             "Elsa",
         ]  # friendly bot names (fresh-user finding c)
         stacks = [s["stack"] for s in final["seats"]]
-        assert sum(stacks) + final["ledger"][-1]["pot_after"] == bank  # R3.4 across three restarts
+        assert sum(stacks) + final["results"][-1]["pot_after"] == bank  # R3.4 across three restarts
         session = await engine_replay(url, table)
         assert session.is_over and session.end_reason == "hands"
-        assert stacks == session.stacks and final["ledger"][-1]["stacks_after"] == session.stacks
-        assert [e["stacks_after"] for e in final["ledger"]] == [list(e.stacks_after) for e in session.results]
+        assert stacks == session.stacks and final["results"][-1]["stacks_after"] == session.stacks
+        assert [e["stacks_after"] for e in final["results"]] == [list(e.stacks_after) for e in session.results]
         # a spectator never saw a card beyond the turn-up, the jokers aside and the played cards
         assert all(v["your_cards"] == [] and v["legal"] == [] for v in watcher.views)
         # the hand history download hides the folded hands and the cut (R7, D-16)

@@ -25,6 +25,7 @@ from hypothesis import strategies as st
 from ramsli.history import HandHistory
 from ramsli.server.hub import Conn, Hub
 from ramsli.server.storage import EventStore
+from ramsli.server.views import finished_hand
 
 from helpers import FORBIDDEN_KEYS, cards_in, keys_in, known_cards
 
@@ -157,7 +158,6 @@ async def _session(rules: dict[str, str], kinds: list[str], hands: int, choice_s
                     await c.intent(hub, f"p{c.who + 1} in", seq)
                     errors = [m for m in c.sent if m.get("type") == "error"]
                     if not errors or errors[-1]["code"] not in (
-                        "not_seated",
                         "not_sitting",
                         "pending_seat",
                         "stale_seq",
@@ -200,7 +200,7 @@ async def _session(rules: dict[str, str], kinds: list[str], hands: int, choice_s
                 for s in e.hand.seated:
                     if s != c.who and (s in played) == any(x is None for x in own.cards[s]):
                         failures.append(f"hand {e.number}: seat p{c.who + 1}'s download shows p{s + 1} wrongly")
-                account = t.finished_hand(e.number, t.owner_of(c.token))  # as GET …/hands/{n}.json reads it
+                account = finished_hand(t, e.number, t.owner_of(c.token))  # as GET …/hands/{n}.json reads it
                 extra = cards_in(account) - known_cards(e.hand, c.who if mine else None)
                 if extra or account["your_cards"] != ([str(x) for x in e.hand.dealt[c.who]] if mine else []):
                     failures.append(
@@ -240,22 +240,22 @@ def test_a_bot_seat_taken_over_mid_hand_shows_no_cards_before_the_takeover(tmp_p
 
 def test_the_checker_catches_a_leak(tmp_path):
     """The property can fail: a view that shows another seat's cards is caught."""
-    from ramsli.server import table as table_mod
+    from ramsli.server import views
 
-    original = table_mod.Table.view
+    original = views.view
 
-    def leaky(self, seat):
-        v = original(self, seat)
-        hand, _ = self.current_hand()
+    def leaky(table, seat):
+        v = original(table, seat)
+        hand, _ = table.current_hand()
         if hand is not None:
             v["your_cards"] = [str(c) for h in hand.hands for c in h if c is not None]
         return v
 
-    table_mod.Table.view = leaky
+    views.view = leaky
     try:
         failures = asyncio.run(
             _session({}, ["human", "human", "rules"], 1, 5, f"sqlite+aiosqlite:///{tmp_path / 's.sqlite'}")
         )
     finally:
-        table_mod.Table.view = original
+        views.view = original
     assert failures and "was sent" in failures[0]

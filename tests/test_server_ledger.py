@@ -33,13 +33,19 @@ def test_a_ledger_books_refuses_edits_and_survives_a_restart(server, server_fact
     st, s = http_json(server.http, "POST", hands, {"active": [0, 1, 2], "tricks": {"0": 5}, "general_rams": 0})
     assert st == 200 and s["hands"][1]["settlement"]["general_rams"] == {"seat": "Ann", "made": True}  # R5.6
     # refused with the rule, nothing stored (R4.9, R4.7)
-    for bad, rule in [
-        ({"active": [0, 1], "tricks": {"0": 3, "1": 1}}, "R4.9"),
-        ({"active": [0, 1], "tricks": {"0": 3, "1": 2}, "general_rams": 2}, "R4.7"),
-        ({"active": [0, "x"]}, "R4.5"),
+    for bad, code, rule in [
+        ({"active": [0, 1], "tricks": {"0": 3, "1": 1}}, "tricks_sum", "R4.9"),
+        ({"active": [0, 1], "tricks": {"0": 3, "1": 2}, "general_rams": 2}, "gr_not_active", "R4.7"),
     ]:
         st, err = http_json(server.http, "POST", hands, bad)
-        assert st == 422 and err["error"] == "refused" and err["rule"] == rule, err
+        assert st == 422 and err["error"] == "refused" and (err["code"], err["rule"]) == (code, rule), err
+        assert err["fields"]["hand"] == 3 and err["message"].endswith(f"({rule})")
+    st, err = http_json(server.http, "POST", hands, {"active": [0, "x"]})  # the shape: refused before the ledger looks
+    assert st == 422 and (err["error"], err["code"], err["fields"]) == (
+        "bad_message",
+        "field_int",
+        {"field": "active[1]"},
+    )
     st, again = http_json(server.http, "GET", f"/api/ledgers/{lid}?token={follow}")
     assert len(again["hands"]) == 2 and again["stacks"] == s["stacks"] and again["keeper"] is False
     # the follow link is read-only
@@ -79,4 +85,4 @@ def test_a_bad_ledger_spec_is_refused(server):
         {"names": ["A", "B"], "first_dealer": 5},
     ]:
         st, err = http_json(server.http, "POST", "/api/ledgers", body)
-        assert st == 400 and err["error"] == "bad_spec", (body, err)
+        assert st == 422 and err["error"] == "bad_spec", (body, err)

@@ -10,12 +10,14 @@ from __future__ import annotations
 
 import asyncio
 import json
+import re
 import secrets
 
 import pytest
 
+from ramsli.refusal import Refused
 from ramsli.server.hub import MAX_MESSAGE, RATE_LIMIT, Conn, SpecError
-from ramsli.server.table import TableError
+from ramsli.server.messages import BadMessage
 
 from helpers import SEATS3, last_view, open_hub, seat_table, table_state
 
@@ -66,9 +68,13 @@ def test_hostile_input_is_refused_with_its_reason_and_changes_nothing(sqlite_url
             (c, json.dumps({"type": "act", "action": "x" * MAX_MESSAGE, "seq": v["seq"]}), "too_big"),
             (c, json.dumps({"type": "act", "action": v["legal"][0]}), "bad_message"),
             (c, json.dumps({"type": "act", "action": v["legal"][0], "seq": v["seq"] - 1}), "stale_seq"),
-            (c, json.dumps({"type": "act", "action": v["legal"][0], "seq": str(v["seq"])}), "stale_seq"),
+            (c, json.dumps({"type": "act", "action": v["legal"][0], "seq": str(v["seq"])}), "bad_message"),
+            (c, json.dumps({"type": "act", "action": v["legal"][0], "seq": True}), "bad_message"),
+            (c, json.dumps({"type": "act", "action": v["legal"][0], "seq": v["seq"], "again": 1}), "bad_message"),
+            (c, json.dumps({"type": "ping", "x": 1}), "bad_message"),
             (c, json.dumps({"type": "act", "action": f"p{me + 1} dance", "seq": v["seq"]}), "bad_action"),
-            (c, json.dumps({"type": "act", "action": 7, "seq": v["seq"]}), "bad_action"),
+            (c, json.dumps({"type": "act", "action": 7, "seq": v["seq"]}), "bad_message"),
+            (c, json.dumps({"type": "act", "action": "p1 " + "x" * 40, "seq": v["seq"]}), "bad_message"),
             (c, json.dumps({"type": "act", "action": f"p{(me + 1) % 3 + 1} in", "seq": v["seq"]}), "not_your_seat"),
             (other, json.dumps({"type": "act", "action": f"p{other.seat.index + 1} out", "seq": v["seq"]}), "illegal"),
             (c, json.dumps({"type": "hello", "token": made["seats"][0]["token"]}), "bad_message"),
@@ -80,9 +86,28 @@ def test_hostile_input_is_refused_with_its_reason_and_changes_nothing(sqlite_url
             assert [e["code"] for e in errs] == [code], (raw[:60], conn.sent[n:])
             assert errs[0]["message"] and errs[0]["message"] != code
             assert table_state(t) == before, code
-        # the engine's reason, with the rule id (R4.12); not your turn is R4.5 in the declarations
+        # the engine's reason, with the rule id (R4.12); not your turn is R4.5 in the declarations,
+        # said to the seat itself ("not yours"); the engine's record comes with it
         ill = [m for m in other.sent if m.get("code") == "illegal"][-1]
-        assert ill["rule"].startswith("R4") and "turn" in ill["message"]
+        assert ill["rule"].startswith("R4") and "turn" in ill["message"] and "yours" in ill["message"]
+        assert (
+            ill["refusal"]["code"] == "not_your_turn" and ill["refusal"]["fields"]["seat"] == f"p{other.seat.index + 1}"
+        )
+        # a malformed intent names its field and what it must be (the schema's record)
+        shapes = [m for m in c.sent if m.get("code") == "bad_message"]
+        assert [(m["refusal"]["code"], m["refusal"]["fields"].get("field")) for m in shapes] == [
+            ("field_missing", "seq"),
+            ("field_int", "seq"),
+            ("field_int", "seq"),
+            ("field_unknown", "again"),
+            ("field_unknown", "x"),
+            ("field_text", "action"),
+            ("field_long", "action"),
+            ("hello_twice", None),
+        ]
+        assert shapes[0]["message"] == "seq is missing" and "action, seq" in shapes[3]["message"]
+        bad = [m for m in c.sent if m.get("code") == "bad_action"][-1]
+        assert bad["refusal"]["code"] == "not_an_action" and bad["rule"] == "R4.12"
         # a spectator cannot act; a connection without hello cannot act
         spec = Conn()
         await hub.receive(spec, json.dumps({"type": "hello", "token": made["spectate"].rsplit("/", 1)[1]}), t.id)
@@ -91,10 +116,15 @@ def test_hostile_input_is_refused_with_its_reason_and_changes_nothing(sqlite_url
         await hub.receive(stranger, json.dumps({"type": "act", "action": v["legal"][0], "seq": v["seq"]}))
         assert spec.sent[-1]["code"] == "spectator" and stranger.sent[-1]["code"] == "no_hello"
         # wrong and missing tokens: refused and closed
-        for token in ("nope", None, made["creator_token"], 12):
+        for token in ("nope", made["creator_token"]):
             bad = Conn()
             await hub.receive(bad, json.dumps({"type": "hello", "token": token}), t.id)
             assert bad.sent[-1]["code"] == "bad_token" and bad.closed_with == (4003, "bad_token")
+        for token in (None, 12):  # no token text at all: the message has the wrong shape
+            bad = Conn()
+            await hub.receive(bad, json.dumps({"type": "hello", "token": token}), t.id)
+            assert bad.sent[-1]["code"] == "bad_message" and bad.sent[-1]["refusal"]["fields"]["field"] == "token"
+            assert bad.table is None
         nobody = Conn()
         await hub.receive(nobody, json.dumps({"type": "hello", "token": "x"}), "no-such-table")
         assert nobody.sent[-1]["code"] == "no_table" and nobody.closed_with[0] == 4004
@@ -182,38 +212,49 @@ def test_before_the_start_and_table_requests(sqlite_url):
         hub, store = await open_hub(sqlite_url, allow_test_seeds=False)
         with pytest.raises(SpecError, match="--allow-test-seeds"):
             await hub.create_table({"seats": SEATS3, "seed": 1})
-        for body, words in [
-            ({"seats": SEATS3, "rules": ["bete=lots"]}, "bete"),
-            ({"seats": SEATS3[:1]}, "2..6"),
-            ({"seats": [{"kind": "bot", "bot": "nobody"}] * 3}, "unknown bot"),
-            ({"seats": SEATS3, "rules": ["players=4"]}, "players=4"),
-            ({"seats": SEATS3, "colour": "red"}, "colour"),
-            ({"seats": SEATS3, "grace_seconds": -1}, "grace_seconds"),
+        for body, kind, code, words in [
+            ({"seats": SEATS3, "rules": ["bete=lots"]}, SpecError, None, "bete"),  # the rules' own refusal
+            ({"seats": SEATS3[:1]}, SpecError, "seat_count", "allowed are 2 to 6 (R2.1)"),
+            ({"seats": [{"kind": "bot", "bot": "nobody"}] * 3}, SpecError, "bad_bot", "unknown bot"),
+            ({"seats": SEATS3, "rules": ["players=4"]}, SpecError, "players_mismatch", "players=4"),
+            ({"seats": SEATS3, "rules": ["ante=30"]}, SpecError, "ante_above_stack", "ante 30"),
+            ({"seats": SEATS3, "colour": "red"}, BadMessage, "field_unknown", "colour is not a field"),
+            ({"seats": SEATS3, "grace_seconds": -1}, BadMessage, "field_min", "grace_seconds must be at least 0"),
+            (
+                {"seats": [{"kind": "human", "bot": "rules"}] * 2},
+                BadMessage,
+                "human_bot",
+                "seats[0].bot: a human seat has no bot",
+            ),
+            ({"seats": [{"kind": "robot"}] * 2}, BadMessage, "field_choice", "seats[0].kind must be one of"),
+            ({"seats": "human,human"}, BadMessage, "field_list", "seats must be a list"),
+            ({"rules": ["end=hands:3"]}, BadMessage, "field_missing", "seats is missing"),
         ]:
-            with pytest.raises(SpecError, match=words):
+            with pytest.raises(kind, match=re.escape(words)) as e:
                 await hub.create_table(body)
+            assert code is None or e.value.refusal.code == code, body
         assert hub.tables == {} and await store.load() == []
         made, t, conns = await _table(hub, start=False, seed=None)
         c = conns[0]
         await hub.receive(c, json.dumps({"type": "act", "action": "p1 in", "seq": t.seq}))
         assert c.sent[-1]["code"] == "not_started"
-        with pytest.raises(TableError) as e:
+        with pytest.raises(Refused) as e:
             await hub.start(t.id, "not-the-creator")
-        assert e.value.code == "bad_token" and t.status == "waiting"
-        with pytest.raises(TableError) as e:
+        assert e.value.refusal.code == "bad_token" and t.status == "waiting"
+        with pytest.raises(Refused) as e:
             await hub.sit(t.id, made["seats"][1]["token"], "p1")  # P1 is taken, ignoring case (R2.2)
-        assert e.value.code == "name_taken"
+        assert e.value.refusal.code == "name_taken"
         for bad in ("", "   ", "x" * 25, "a\nb", 5):
-            with pytest.raises(TableError) as e:
+            with pytest.raises(Refused) as e:
                 await hub.sit(t.id, made["seats"][1]["token"], bad)
-            assert e.value.code == "bad_name"
-        with pytest.raises(TableError) as e:
+            assert e.value.refusal.code == "bad_name"
+        with pytest.raises(Refused) as e:
             await hub.sit(t.id, "forged", "Eve")
-        assert e.value.code == "bad_token"
+        assert e.value.refusal.code == "bad_token"
         await hub.start(t.id, made["creator_token"])
-        with pytest.raises(TableError) as e:
+        with pytest.raises(Refused) as e:
             await hub.start(t.id, made["creator_token"])
-        assert e.value.code == "started"
+        assert e.value.refusal.code == "started"
         # fair shuffles: no seed, the OS CSPRNG, and no view claims to be seeded
         assert isinstance(t._rng, secrets.SystemRandom)
         assert all(not m["test_seeded"] for m in c.sent if m["type"] == "view")

@@ -15,9 +15,11 @@ import random
 import pytest
 import sqlalchemy.exc
 
-from ramsli.server.hub import Conn, Hub, SpecError
+from ramsli.refusal import Refused
+from ramsli.server.hub import Conn, Hub
+from ramsli.server.messages import BadMessage
 from ramsli.server.storage import EventStore, StoreError
-from ramsli.server.table import TableError
+from ramsli.server.views import view
 
 from helpers import stable_view
 
@@ -44,7 +46,7 @@ def test_every_point_of_a_session_restores_exactly(db_url):
         checked = 0
         while True:
             t = hub.tables[tid]
-            views = [stable_view(t.view(i)) for i in range(4)] + [stable_view(t.view(None))]
+            views = [stable_view(view(t, i)) for i in range(4)] + [stable_view(view(t, None))]
             fp = t.session.hand.fingerprint() if t.session.hand is not None else None
             seq, ledger = t.seq, [(e.number, e.stacks_after, e.pot_after) for e in t.session.results]
             await store.close()
@@ -54,17 +56,16 @@ def test_every_point_of_a_session_restores_exactly(db_url):
             await hub.close()
             r = hub.tables[tid]
             assert r.seq == seq
-            assert [stable_view(r.view(i)) for i in range(4)] + [stable_view(r.view(None))] == views
+            assert [stable_view(view(r, i)) for i in range(4)] + [stable_view(view(r, None))] == views
             assert (r.session.hand.fingerprint() if r.session.hand is not None else None) == fp
             assert [(e.number, e.stacks_after, e.pot_after) for e in r.session.results] == ledger
             assert r.session.total() == r.session.bank == 32  # R3.4
-            assert all(s["away"] for s in r.view(0)["seats"])  # nobody is connected after a restart
+            assert all(s["away"] for s in view(r, 0)["seats"])  # nobody is connected after a restart
             checked += 1
             if r.status == "over":
                 break
             if r.session.hand is None:
-                async with r.lock:
-                    await r._deal()
+                assert await r.deal_next()
             else:
                 seat = r.session.hand.to_act
                 await r.intent(seat, rng.choice([str(a) for a in r.session.hand.legal_actions()]), r.seq)
@@ -144,26 +145,26 @@ def test_the_hint_option_and_a_changed_bot_pace_survive_a_restart(db_url):
         await hub.sit(tid, made["seats"][0]["token"], "Ann")
         await hub.start(tid, made["creator_token"])
         t = hub.tables[tid]
-        with pytest.raises(TableError) as e:
+        with pytest.raises(Refused) as e:
             await t.set_pace("not the creator", 0.2)
-        assert e.value.code == "bad_token"
-        with pytest.raises(TableError) as e:
+        assert e.value.refusal.code == "bad_token"
+        with pytest.raises(BadMessage) as e:
             await t.set_pace(made["creator_token"], 99)
-        assert e.value.code == "bad_message"
+        assert e.value.protocol == "bad_message" and e.value.refusal.code == "field_max"
         seq = t.seq
         await t.set_pace(made["creator_token"], 0.2)
-        assert t.seq == seq + 1 and t.view(0)["options"]["bot_pace_seconds"] == 0.2
+        assert t.seq == seq + 1 and view(t, 0)["options"]["bot_pace_seconds"] == 0.2
         await hub.close()
         await store.close()
         store = await EventStore.open(db_url)
         hub = Hub(store)
         await hub.restore()
         r = hub.tables[tid]
-        assert r.view(0)["options"]["hint"] is True and r.options.hint is True
+        assert view(r, 0)["options"]["hint"] is True and r.options.hint is True
         assert r.options.bot_pace_seconds == 0.2 and r.seq == seq + 1
         await hub.close()
         await store.close()
-        with pytest.raises(SpecError, match="hint must be true or false"):
+        with pytest.raises(BadMessage, match="hint must be true or false"):
             Hub(store).parse_spec({"seats": [{"kind": "human"}, {"kind": "human"}], "hint": "yes"})
 
     asyncio.run(go())

@@ -609,7 +609,7 @@ def test_hint_query_is_a_valid_odds_query():
     pytest.importorskip("numpy")
     from ramsli import Hand, Rules
     from ramsli.lab.odds import parse_query
-    from ramsli.server.pages import hint_query
+    from ramsli.server.hints import hint_query
 
     rules = Rules.preset("traditional")
     hand = Hand.new(rules, [20] * 5, dealer=4, rng=__import__("random").Random(8), pot=3)

@@ -1,8 +1,13 @@
-"""The FastAPI app of ``ramsli serve``: HTTP endpoints and one WebSocket per seat (issue 10).
+"""The FastAPI app of ``ramsli serve``: the card tables' HTTP API and one WebSocket per seat.
 
 :func:`create_app` wires the routes of ``docs/protocol.md`` to a
-:class:`~ramsli.server.hub.Hub`; at start-up it opens the database (applying
-the Alembic migrations) and restores every table by replaying its events.
+:class:`~ramsli.server.hub.Hub` and includes the pages (:mod:`ramsli.server.pages`), the hint
+(:mod:`ramsli.server.hints`) and the pub ledger (:mod:`ramsli.server.ledger`); at start-up it
+opens the database (applying the Alembic migrations) and restores every table by replaying its
+events. Every request body is read through the one capped reader and parsed by its model
+(:mod:`ramsli.server.schemas`) before anything else; every refusal is answered by its code in
+the language the request asks for (``?lang=``, else ``Accept-Language``;
+:func:`ramsli.server.messages.error_body`).
 
 Run it with ``ramsli serve`` or ``uvicorn --factory ramsli.server.app:app_from_env``
 (``RAMSLI_DATABASE``, ``RAMSLI_ALLOW_TEST_SEEDS=1``).
@@ -12,24 +17,30 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import html
 import json
 import os
-import secrets
-from collections.abc import Sequence
+from collections.abc import AsyncIterator, Sequence
 from typing import Any
 
 from fastapi import FastAPI, Request, WebSocket
-from fastapi.responses import HTMLResponse, JSONResponse, PlainTextResponse
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import JSONResponse, PlainTextResponse
+from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.websockets import WebSocketDisconnect, WebSocketState
 
-from ramsli.server.hub import HELLO_SECONDS, MAX_MESSAGE, Conn, Hub, SpecError, read_body
+from ramsli.errors import SessionError
+from ramsli.errors import TableError as EngineTableError
+from ramsli.ledger import LedgerError
+from ramsli.refusal import Refusal, Refused
+from ramsli.server import hints, views
+from ramsli.server.bot_driver import shutdown_bot_pool
+from ramsli.server.hub import HELLO_SECONDS, Conn, Hub
 from ramsli.server.ledger import router as ledger_router
-from ramsli.server.messages import message
-from ramsli.server.pages import page_lang
+from ramsli.server.messages import BadMessage, error_body
+from ramsli.server.pages import page_lang, request_lang
 from ramsli.server.pages import router as pages_router
+from ramsli.server.schemas import MAX_MESSAGE, CreateTable, Pace, Sit, Start, body_of, refusal_of
 from ramsli.server.storage import EventStore
-from ramsli.server.table import TableError, shutdown_bot_pool
 
 __all__ = ["create_app", "app_from_env", "WebSocketConn", "WS_MAX_SIZE"]
 
@@ -37,35 +48,18 @@ __all__ = ["create_app", "app_from_env", "WebSocketConn", "WS_MAX_SIZE"]
 #: frames up to it but over MAX_MESSAGE get a ``too_big`` error
 WS_MAX_SIZE = 65536
 
-_STATUS = {
-    "no_table": 404,
-    "no_hand": 404,
-    "bad_token": 403,
-    "started": 409,
-    "session_over": 409,
-    "name_taken": 409,
-    "seat_taken": 409,
-    "bad_name": 422,
-    "bot_name": 422,
-    "bad_spec": 422,
-    "bad_message": 422,
-    "table_broken": 503,
-}
-
-
-def _err(code: str, lang: str = "en", **fields: Any) -> JSONResponse:
-    return JSONResponse({"error": code, "message": message(lang, code, **fields)}, status_code=_STATUS.get(code, 400))
-
 
 class WebSocketConn(Conn):
     """A :class:`~ramsli.server.hub.Conn` over a Starlette WebSocket, with its own writer task.
 
     Messages are queued and written in order by one task, so a slow client never
-    blocks a table; a client more than 256 messages behind is closed.
+    blocks a table; a client more than 256 messages behind is closed. Until its ``hello``
+    names a language, its messages are in the language of the handshake (``?lang=``, else
+    ``Accept-Language``).
     """
 
     def __init__(self, ws: WebSocket) -> None:
-        super().__init__()
+        super().__init__(page_lang(ws.query_params.get("lang"), ws.headers.get("accept-language")))
         self.ws = ws
         self.queue: asyncio.Queue[Any] = asyncio.Queue(maxsize=256)
         self.writer = asyncio.get_running_loop().create_task(self._write())
@@ -98,13 +92,9 @@ class WebSocketConn(Conn):
             return
 
 
-_PAGE = """<!doctype html><html lang="en"><meta charset="utf-8"><title>ramsli</title>
-<style>body{{font-family:sans-serif;max-width:46em;margin:2em auto;padding:0 1em}}code{{background:#eee}}</style>
-<h1>ramsli table server</h1>
-<p>The browser card table is coming in the next release. Today this server runs the tables, their
-protocol (<code>docs/protocol.md</code>) and their storage; clients talk to it over <code>/ws/TABLE</code>.</p>
-{body}
-</html>"""
+def _answer(request: Request, error: Exception) -> JSONResponse:
+    status, body = error_body(error, request_lang(request))
+    return JSONResponse(body, status_code=status)
 
 
 def create_app(
@@ -114,7 +104,7 @@ def create_app(
     ``allowed_bots``: the installed packages' bots a new table may seat (``--allow-bot``)."""
 
     @contextlib.asynccontextmanager
-    async def lifespan(app: FastAPI):
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         store = await EventStore.open(database)
         hub = Hub(store, allow_test_seeds=allow_test_seeds, allowed_bots=app.state.allowed_bots)
         await hub.restore()
@@ -128,62 +118,87 @@ def create_app(
 
     app = FastAPI(title="ramsli", lifespan=lifespan, docs_url=None, redoc_url=None, openapi_url=None)
     app.state.allowed_bots = frozenset(allowed_bots)
-    app.include_router(pages_router)  # the browser table (issue 11), before the routes below
-    app.include_router(ledger_router)  # the pub ledger (issue 16, docs/ledger.md)
+    app.include_router(pages_router)
+    app.include_router(hints.router)
+    app.include_router(ledger_router)
 
-    def hub_of(request: Any) -> Hub:
-        return request.app.state.hub
+    def hub_of(request: Request) -> Hub:
+        hub: Hub = request.app.state.hub
+        return hub
 
-    async def body_of(request: Request) -> Any:
-        return await read_body(request.stream())
+    async def refused(request: Request, e: Exception) -> JSONResponse:
+        return _answer(request, e)
 
-    @app.exception_handler(TableError)
-    async def _table_error(request: Request, e: TableError):
-        return _err(
-            e.code, page_lang(request.query_params.get("lang"), request.headers.get("accept-language")), **e.fields
-        )
+    for kind in (Refused, LedgerError, EngineTableError, SessionError):
+        app.add_exception_handler(kind, refused)
 
-    @app.exception_handler(SpecError)
-    async def _spec_error(request: Request, e: SpecError):
-        return _err("bad_spec", detail=str(e))
+    @app.exception_handler(RequestValidationError)
+    async def _invalid(request: Request, e: RequestValidationError) -> JSONResponse:
+        error = dict(e.errors()[0])
+        error["loc"] = tuple(error.get("loc", ()))[1:]  # ("path", "number") -> "number"
+        return _answer(request, BadMessage(refusal_of(error)))
+
+    @app.exception_handler(StarletteHTTPException)
+    async def _http(request: Request, e: StarletteHTTPException) -> JSONResponse:
+        if e.status_code == 405:
+            refusal = Refusal("no_method", None, {"path": request.url.path[:80], "method": request.method})
+        else:
+            refusal = Refusal("no_page", None, {"path": request.url.path[:80]})
+        status, body = error_body(Refused(refusal), request_lang(request))
+        return JSONResponse(body, status_code=e.status_code if e.status_code in (404, 405) else status)
 
     @app.post("/api/tables", status_code=201)
-    async def create(request: Request):
-        return await hub_of(request).create_table(await body_of(request))
+    async def create(request: Request) -> dict[str, Any]:
+        return await hub_of(request).create_table(await body_of(request, CreateTable))
+
+    @app.post("/api/web/tables", status_code=201)
+    async def create_web_table(request: Request) -> dict[str, Any]:
+        """``POST /api/tables``, answered with ``"hint"`` too; a hint table starts the lab's warm-up."""
+        spec = await body_of(request, CreateTable)
+        answer = await hub_of(request).create_table(spec)  # ``hint`` is a stored table option
+        if spec.hint:
+            hints.warm_up_lab()
+        return dict(answer, hint=spec.hint)
 
     @app.get("/api/tables")
-    async def list_tables(request: Request):
+    async def list_tables(request: Request) -> list[dict[str, Any]]:
         hub = hub_of(request)
         return [
             {
                 "table": t.id,
                 "status": t.status,
                 "spectate": f"/t/{t.id}/watch/{t.spectator_token}",
-                "seats": [s["name"] for s in t.info()["seats"]],
+                "seats": [s.name for s in t.seats],
             }
             for t in hub.tables.values()
         ] + [{"table": tid, "status": "broken", "reason": reason} for tid, reason in hub.broken.items()]
 
     @app.get("/api/tables/{table_id}")
-    async def info(request: Request, table_id: str):
-        return hub_of(request).table(table_id).info()
+    async def info(request: Request, table_id: str) -> dict[str, Any]:
+        return views.info(hub_of(request).table(table_id))
 
     @app.post("/api/tables/{table_id}/sit")
-    async def sit(request: Request, table_id: str):
-        body = await body_of(request)
-        if not isinstance(body, dict):
-            raise TableError("bad_message", detail='give {"token": ..., "name": ...}')
-        return await hub_of(request).sit(table_id, body.get("token"), body.get("name"))
+    async def sit(request: Request, table_id: str) -> dict[str, Any]:
+        body = await body_of(request, Sit)
+        return await hub_of(request).sit(table_id, body.token, body.name)
 
     @app.post("/api/tables/{table_id}/start")
-    async def start(request: Request, table_id: str):
-        body = await body_of(request)
-        if not isinstance(body, dict):
-            raise TableError("bad_message", detail='give {"creator_token": ...}')
-        return await hub_of(request).start(table_id, body.get("creator_token"))
+    async def start(request: Request, table_id: str) -> dict[str, Any]:
+        body = await body_of(request, Start)
+        return await hub_of(request).start(table_id, body.creator_token)
+
+    @app.post("/api/tables/{table_id}/pace")
+    async def set_bot_pace(request: Request, table_id: str) -> dict[str, Any]:
+        """The creator changes the bots' speed during play: ``{"creator_token", "bot_pace_seconds"}``
+        (seconds 0..60) answers ``{"bot_pace_seconds", "seq"}``; stored, so it survives a restart.
+        Errors: ``403 bad_token`` (not the creator), ``422 bad_message``, ``404 no_table``."""
+        body = await body_of(request, Pace)
+        t = hub_of(request).table(table_id)
+        await t.set_pace(body.creator_token, body.bot_pace_seconds)
+        return {"bot_pace_seconds": t.options.bot_pace_seconds, "seq": t.seq}
 
     @app.get("/api/tables/{table_id}/hands/{number}.toml")
-    async def history(request: Request, table_id: str, number: int, token: str = ""):
+    async def history(request: Request, table_id: str, number: int, token: str = "") -> PlainTextResponse:
         text = hub_of(request).history(table_id, number, token)
         return PlainTextResponse(
             text,
@@ -191,53 +206,19 @@ def create_app(
             headers={"Content-Disposition": f'attachment; filename="{table_id}-hand-{number:04d}.toml"'},
         )
 
-    @app.get("/", response_class=HTMLResponse)
-    async def index(request: Request):
-        rows = []
-        for t in hub_of(request).tables.values():
-            names = ", ".join(html.escape(s.name or "(open)") for s in t.seats)
-            link = html.escape(f"/t/{t.id}/watch/{t.spectator_token}")
-            rows.append(
-                f"<li><code>{html.escape(t.id)}</code> {html.escape(t.status)}: {names} — "
-                f'<a href="{link}">watch</a></li>'
-            )
-        body = ("<h2>Tables</h2><ul>" + "".join(rows) + "</ul>") if rows else "<p>No tables yet.</p>"
-        body += (
-            '<p>Create one with <code>POST /api/tables</code>, e.g. <code>curl -d \'{"seats": '
-            '[{"kind":"human"},{"kind":"human"},{"kind":"bot","bot":"rules"}]}\' '
-            "http://HOST:PORT/api/tables</code>; the answer holds an invite link per seat.</p>"
-        )
-        return _PAGE.format(body=body)
-
-    @app.get("/t/{table_id}/s/{token}", response_class=HTMLResponse)
-    async def invite(request: Request, table_id: str, token: str):
+    @app.get("/api/tables/{table_id}/hands/{number}.json")
+    async def finished_hand(request: Request, table_id: str, number: int, token: str = "") -> dict[str, Any]:
+        """A finished hand to read in the page (:func:`ramsli.server.views.finished_hand`): the
+        public log plus the token's own cards. Errors: ``403 bad_token``, ``404 no_hand``."""
         t = hub_of(request).table(table_id)
-        seat = t.seat_of_token(token)
-        if seat is None:
-            raise TableError("bad_token")
-        body = (
-            f"<p>This is the invite link of seat <b>p{seat.index + 1}</b> at table "
-            f"<code>{html.escape(t.id)}</code> ({html.escape(t.rules_summary())}, {html.escape(t.status)}).</p>"
-            "<p>To sit down, send your name: <code>POST /api/tables/"
-            f'{html.escape(t.id)}/sit</code> with <code>{{"token": "…", "name": "…"}}</code>; '
-            "then connect to the table's WebSocket. The page to play here in the browser is coming.</p>"
-        )
-        return _PAGE.format(body=body)
-
-    @app.get("/t/{table_id}/watch/{token}", response_class=HTMLResponse)
-    async def watch(request: Request, table_id: str, token: str):
-        t = hub_of(request).table(table_id)
-        if not secrets.compare_digest(token.encode(), t.spectator_token.encode()):
-            raise TableError("bad_token")
-        body = (
-            f"<p>Spectator link of table <code>{html.escape(t.id)}</code> "
-            f"({html.escape(t.rules_summary())}, {html.escape(t.status)}). The spectator view in the "
-            "browser is coming; the WebSocket already serves it.</p>"
-        )
-        return _PAGE.format(body=body)
+        if t.seat_of_token(token) is None and not t.is_spectator(token):
+            raise Refused(Refusal("bad_token"))
+        # only the person sitting there sees the seat's own cards: an invite link (which the creator
+        # holds for every seat) reads the hand as a spectator does (R7, D-16)
+        return views.finished_hand(t, number, t.owner_of(token))
 
     @app.websocket("/ws/{table_id}")
-    async def ws(websocket: WebSocket, table_id: str):
+    async def ws(websocket: WebSocket, table_id: str) -> None:
         await websocket.accept()
         hub: Hub = websocket.app.state.hub
         conn = WebSocketConn(websocket)
@@ -247,7 +228,7 @@ def create_app(
                 try:
                     frame = await asyncio.wait_for(websocket.receive(), timeout)
                 except TimeoutError:
-                    conn.error("no_hello")
+                    conn.refuse(Refused(Refusal("no_hello")))
                     conn.close(4000, "no_hello")
                     break
                 if frame["type"] == "websocket.disconnect":
@@ -256,9 +237,9 @@ def create_app(
                 if text is None:
                     data = frame.get("bytes") or b""
                     if len(data) > MAX_MESSAGE:
-                        conn.error("too_big", limit=MAX_MESSAGE)
+                        conn.refuse(Refused(Refusal("too_big", None, {"limit": MAX_MESSAGE})))
                     else:
-                        conn.error("bad_json")
+                        conn.refuse(Refused(Refusal("bad_json")))
                     continue
                 await hub.receive(conn, text, table_id)
         except (WebSocketDisconnect, RuntimeError):

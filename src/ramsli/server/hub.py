@@ -1,24 +1,24 @@
-"""The server's core, without HTTP: every table, every connection, every message (issue 10).
+"""The server's core, without HTTP: every table, every connection, every client message.
 
-:class:`Hub` owns the :class:`~ramsli.server.storage.EventStore` and the live
-:class:`~ramsli.server.table.Table` objects. The FastAPI app
-(:mod:`ramsli.server.app`) only moves bytes: it hands each WebSocket text to
-:meth:`Hub.receive` with a :class:`Conn`, and each HTTP request to
-:meth:`Hub.create_table`, :meth:`Hub.sit`, :meth:`Hub.start` or
+:class:`Hub` owns the :class:`~ramsli.server.storage.EventStore`, the live
+:class:`~ramsli.server.table.Table` objects and their
+:class:`~ramsli.server.bot_driver.BotDriver`. The FastAPI app (:mod:`ramsli.server.app`) only
+moves bytes: it hands each WebSocket text to :meth:`Hub.receive` with a :class:`Conn`, and each
+HTTP request to :meth:`Hub.create_table`, :meth:`Hub.sit`, :meth:`Hub.start` or
 :meth:`Hub.history`. Tests drive the same methods in-process.
 
-Hostile input (issue 10, item 5) is refused here, each with its protocol error
-code and a message in the connection's language, and never changes a table:
-a missing or wrong token, a second connection for the same seat (the newer
-wins), malformed JSON, an unknown message type, an oversized message
-(:data:`MAX_MESSAGE` bytes) and a flood (a token bucket of :data:`RATE_LIMIT` messages,
-refilled at :data:`RATE_LIMIT` a second; a dropped ``act`` is named in its error).
+Hostile input is refused here (or in :mod:`ramsli.server.schemas`, which reads every message),
+each with its protocol error code and a message in the connection's language, and never
+changes a table: a missing or wrong token, a second connection for the same seat (the newer
+wins), malformed JSON, an unknown message type, a field missing, unknown or of the wrong type,
+an oversized message (:data:`~ramsli.server.schemas.MAX_MESSAGE` bytes) and a flood (a token
+bucket of :data:`RATE_LIMIT` messages, refilled at :data:`RATE_LIMIT` a second; a dropped
+``act`` is named in its error).
 """
 
 from __future__ import annotations
 
 import dataclasses
-import json
 import logging
 import secrets
 import time
@@ -27,68 +27,24 @@ from typing import Any
 
 from ramsli.bots import make_bot
 from ramsli.bots.base import bot_factory, package_bots
+from ramsli.errors import TableError as EngineTableError
+from ramsli.frontends.i18n import LANGS
 from ramsli.history import HandHistory
-from ramsli.refusal import Refusal
+from ramsli.refusal import Refusal, Refused
 from ramsli.rules import Rules, RulesError, check_play_limits
-from ramsli.server.messages import message
-from ramsli.server.table import Table, TableError, TableOptions
+from ramsli.server import views
+from ramsli.server.bot_driver import BotDriver
+from ramsli.server.messages import BadMessage, ProtocolRefusal, SpecError, error_frame, rules_refusal
+from ramsli.server.schemas import MAX_MESSAGE, Act, CreateTable, Hello, Ping, client_message, load_message, validate
+from ramsli.server.table import SeatState, Table, TableOptions
+from ramsli.session import check_setup
 
-__all__ = ["Hub", "Conn", "MAX_MESSAGE", "MAX_BODY", "MAX_RULES", "RATE_LIMIT", "SpecError", "parse_body", "read_body"]
+__all__ = ["Hub", "Conn", "RATE_LIMIT", "HELLO_SECONDS", "MAX_MESSAGE", "SpecError"]
 
-#: the longest client message accepted, bytes
-MAX_MESSAGE = 4096
-#: the longest HTTP request body accepted (``POST /api/tables``, ``/api/web/tables``, ``sit``, ``start``), bytes
-MAX_BODY = 16384
-#: the most ``key=value`` entries in a table spec's ``rules`` list (R8 has fewer options than this)
-MAX_RULES = 64
 #: client messages accepted per connection within one second
 RATE_LIMIT = 20
 #: seconds a new connection has to say hello
 HELLO_SECONDS = 10.0
-
-
-class SpecError(ValueError):
-    """A table spec the server cannot make; the message says what is wrong and what is allowed."""
-
-
-def parse_body(raw: bytes) -> Any:
-    """The JSON value of an HTTP request body (an empty body is ``{}``).
-
-    Raises:
-        TableError: ``bad_message`` for a body over :data:`MAX_BODY` bytes, one that is not
-            JSON, or one nested too deeply to read (the message says which).
-
-    >>> parse_body(b'{"seats": []}')
-    {'seats': []}
-    >>> parse_body(b"[" * 5000)
-    Traceback (most recent call last):
-    ...
-    ramsli.server.table.TableError: bad_message: the request body is not JSON (or nested too deeply)
-    """
-    if len(raw) > MAX_BODY:
-        raise TableError("bad_message", detail=f"the request body is over {MAX_BODY} bytes")
-    try:
-        return json.loads(raw or b"{}")
-    except (ValueError, RecursionError):
-        raise TableError("bad_message", detail="the request body is not JSON (or nested too deeply)") from None
-
-
-async def read_body(chunks: Any) -> Any:
-    """Read an HTTP request body from an async iterator of byte chunks (Starlette's
-    ``request.stream()``), stopping as soon as it passes :data:`MAX_BODY` bytes, and parse it
-    as :func:`parse_body` does.
-
-    Raises:
-        TableError: ``bad_message``, as :func:`parse_body`.
-    """
-    parts: list[bytes] = []
-    size = 0
-    async for chunk in chunks:
-        size += len(chunk)
-        if size > MAX_BODY:
-            raise TableError("bad_message", detail=f"the request body is over {MAX_BODY} bytes")
-        parts.append(chunk)
-    return parse_body(b"".join(parts))
 
 
 class Conn:
@@ -99,15 +55,17 @@ class Conn:
     :attr:`sent`, which is what the in-process tests use.
 
     Attributes:
-        lang: language of its error messages (``en``, ``de``, ``nl``, ``it``).
+        lang: language of its error messages (``en``, ``de``, ``nl``, ``it``), from its ``hello``.
         table: the table after ``hello``, else None. seat: its seat, or None (spectator).
+        role: ``seat``, ``invite`` (an invite token that owns no seat) or ``spectator`` after
+            ``hello``, else None.
         sent: every message delivered (base class only).
     """
 
-    def __init__(self) -> None:
-        self.lang = "en"
+    def __init__(self, lang: str = "en") -> None:
+        self.lang = lang
         self.table: Table | None = None
-        self.seat: Any = None
+        self.seat: SeatState | None = None
         self.role: str | None = None
         self.closed_with: tuple[int, str] | None = None
         self.sent: list[dict[str, Any]] = []
@@ -122,20 +80,12 @@ class Conn:
         """Close the transport with a WebSocket close code."""
         self.closed_with = (code, reason)
 
-    def error(self, code: str, seq: int | None = None, rule: str | None = None, **fields: Any) -> dict[str, Any]:
-        """Deliver an ``error`` message in the connection's language; returns it."""
-        if rule is not None:
-            fields["rule"] = rule
-        if seq is not None:
-            fields.setdefault("seq", seq)  # fills the {seq} of stale_seq
-        msg: dict[str, Any] = {"type": "error", "code": code, "message": message(self.lang, code, **fields)}
-        refusal = fields.get("refusal")
-        if isinstance(refusal, Refusal):  # the engine's record: its stable code and fields (docs/protocol.md)
-            msg["refusal"] = refusal.to_dict()
-        if rule is not None:
-            msg["rule"] = rule
-        if seq is not None:
-            msg["seq"] = seq
+    def refuse(self, error: Exception, seq: int | None = None) -> dict[str, Any]:
+        """Deliver the ``error`` message of a refusal in the connection's language
+        (:func:`~ramsli.server.messages.error_frame`); ``seq`` is the table's current ``seq``.
+        Returns the message."""
+        reader = self.seat.index if self.seat is not None else None
+        msg = error_frame(error, self.lang, seq=seq, reader=reader)
         self.deliver(msg)
         return msg
 
@@ -152,14 +102,28 @@ class Conn:
         return False
 
 
-def _seconds(v: Any, name: str, lo: float, hi: float, allow_none: bool) -> float | None:
-    if v is None and allow_none:
-        return None
-    if isinstance(v, bool) or not isinstance(v, (int, float)) or not lo <= v <= hi:
-        raise SpecError(
-            f"{name} must be a number of seconds {lo:g}..{hi:g}{' or null (off)' if allow_none else ''}, got {v!r}"
-        )
-    return float(v)
+def _bot_spec(i: int, spec: str, allowed: frozenset[str] = frozenset()) -> str:
+    """A seat's bot spec as a client may give it, or a :class:`SpecError` naming the seat. A bot of
+    an installed package (``docs/bots.md``) is seated only if the operator allowed it (``allowed``,
+    ``ramsli serve --allow-bot NAME``); it is not even imported otherwise."""
+    name, _, opts = spec.partition(":")
+    package = package_bots().get(name.strip())
+    if package is not None and name.strip() not in allowed:  # the operator's list
+        refusal = Refusal("bot_not_allowed", None, {"seat": i, "bot": name.strip(), "origin": package.origin})
+        raise SpecError(refusal)
+    try:
+        files = getattr(bot_factory(name.strip()), "FILE_OPTIONS", ())
+    except ValueError:  # a level name, or unknown: make_bot below says which
+        files = ()
+    named = {part.partition("=")[0].strip() for part in opts.split(",") if part.strip()}
+    if named & set(files):  # a path on the server's disk: never opened for a client
+        option = sorted(named & set(files))[0]
+        raise SpecError(Refusal("bot_file", None, {"seat": i, "option": option}))
+    try:
+        make_bot(spec, seed=0)
+    except ValueError as e:
+        raise SpecError(Refusal("bad_bot", None, {"seat": i, "detail": str(e)})) from None
+    return spec
 
 
 class Hub:
@@ -179,10 +143,16 @@ class Hub:
         self.allow_test_seeds = allow_test_seeds
         self.allowed_bots: frozenset[str] = frozenset(allowed_bots)
         self.tables: dict[str, Table] = {}
+        self.drivers: dict[str, BotDriver] = {}
         #: tables that did not replay at start-up: id -> reason (listed as unavailable, never served)
         self.broken: dict[str, str] = {}
 
     # -- lifecycle --------------------------------------------------------------------
+
+    def _serve(self, t: Table) -> None:
+        self.tables[t.id] = t
+        driver = self.drivers[t.id] = BotDriver(t)
+        driver.start()
 
     async def restore(self) -> int:
         """Rebuild every stored table by replaying its events; start their drivers. Returns the count.
@@ -193,7 +163,7 @@ class Hub:
         """
         log = logging.getLogger("ramsli.server")
         for row in await self.store.load():
-            if row["spec"].get("kind") == "ledger":  # a pub ledger (issue 16): ramsli.server.ledger restores it
+            if row["spec"] is not None and row["spec"].get("kind") == "ledger":  # ramsli.server.ledger restores it
                 continue
             try:
                 if row.get("error"):
@@ -204,122 +174,65 @@ class Hub:
                 self.broken[row["id"]] = reason
                 log.error("table %s is broken and not served: %s", row["id"], reason)
                 continue
-            self.tables[t.id] = t
-            t.start_driver()
+            self._serve(t)
         return len(self.tables)
 
     async def close(self) -> None:
         """Stop every table's driver (the database keeps everything)."""
-        for t in self.tables.values():
-            await t.stop_driver()
+        for driver in self.drivers.values():
+            await driver.stop()
 
     # -- HTTP requests ------------------------------------------------------------------
 
-    def parse_spec(self, body: Any) -> tuple[Rules, str, list[dict[str, Any]], TableOptions, int | None]:
-        """Check a create-table request (see ``docs/protocol.md``).
+    def parse_spec(
+        self, body: CreateTable | dict[str, Any]
+    ) -> tuple[Rules, str, list[dict[str, Any]], TableOptions, int | None]:
+        """Check a create-table request (``docs/protocol.md``): its shape
+        (:class:`~ramsli.server.schemas.CreateTable`), the rules (R6, R8, within play), the
+        set-up (:func:`ramsli.session.check_setup`: 2..6 seats, the ``players`` option, the
+        ante, R2.1, R3.5), each bot spec and the seed.
+
+        Returns:
+            (rules, preset, seats as ``{"kind", "bot"}``, options, seed).
 
         Raises:
-            SpecError: naming the first bad field and what is allowed.
+            BadMessage: a field missing, unknown or of the wrong type (named).
+            SpecError: the first thing that cannot be made, and what is allowed.
         """
-        if not isinstance(body, dict):
-            raise SpecError("the request must be a JSON object with preset, rules, seats")
-        unknown = set(body) - {
-            "preset",
-            "rules",
-            "seats",
-            "grace_seconds",
-            "turn_seconds",
-            "bot_pace_seconds",
-            "hand_pause_seconds",
-            "seed",
-            "hint",
-        }
-        if unknown:
-            raise SpecError(
-                f"unknown field {sorted(unknown)[0]!r}; allowed are preset, rules, seats, "
-                "grace_seconds, turn_seconds, bot_pace_seconds, hand_pause_seconds, seed, hint"
-            )
-        if not isinstance(body.get("hint", False), bool):
-            raise SpecError(f"hint must be true or false, got {body.get('hint')!r}")
-        preset = body.get("preset", "traditional")
-        assignments = body.get("rules", [])
-        if not isinstance(preset, str):
-            raise SpecError("preset must be the name of a preset (R6)")
-        if not isinstance(assignments, list) or not all(isinstance(a, str) for a in assignments):
-            raise SpecError("rules must be a list of 'key=value' texts (R8), e.g. [\"end=hands:10\"]")
-        if len(assignments) > MAX_RULES:
-            raise SpecError(f"rules has {len(assignments)} entries; allowed are at most {MAX_RULES} (R8)")
+        spec = body if isinstance(body, CreateTable) else validate(CreateTable, body)
         try:
-            rules = Rules.preset(preset).with_assignments(assignments)
+            rules = Rules.preset(spec.preset).with_assignments(spec.rules)
             check_play_limits(rules)  # counters and session ends within play (R3.3, R3.6)
         except RulesError as e:
-            raise SpecError(str(e)) from None
-        seats = body.get("seats")
-        if not isinstance(seats, list) or not 2 <= len(seats) <= 6:
-            raise SpecError(
-                'seats must be a list of 2..6 seats (R2.1), each {"kind": "human"} or {"kind": "bot", "bot": "rules"}'
-            )
-        out = []
-        for i, s in enumerate(seats):
-            if not isinstance(s, dict) or s.get("kind") not in ("human", "bot") or set(s) - {"kind", "bot"}:
-                raise SpecError(f'seat p{i + 1}: give {{"kind": "human"}} or {{"kind": "bot", "bot": NAME}}')
-            if s["kind"] == "bot":
-                spec = s.get("bot", "rules")
-                if not isinstance(spec, str) or len(spec) > 80:
-                    raise SpecError(f"seat p{i + 1}: bot must be a bot spec such as 'rules' or 'montecarlo'")
-                try:
-                    name, _, opts = spec.partition(":")
-                    package = package_bots().get(name.strip())
-                    if package is not None and name.strip() not in self.allowed_bots:  # the operator's list
-                        raise ValueError(
-                            f"bot {name.strip()!r} comes from the installed {package.origin}; this server "
-                            f"seats it only when started with --allow-bot {name.strip()}"
-                        )
-                    try:
-                        files = getattr(bot_factory(name.strip()), "FILE_OPTIONS", ())
-                    except ValueError:  # a level name, or unknown: make_bot below says which
-                        files = ()
-                    named = {part.partition("=")[0].strip() for part in opts.split(",") if part.strip()}
-                    if named & set(files):  # a path on the server's disk: never opened for a client
-                        raise ValueError(
-                            f"bot option {sorted(named & set(files))[0]!r} names a file on the "
-                            f"server; a table's {name.strip()} bot uses the policies shipped with ramsli"
-                        )
-                    make_bot(spec, seed=0)
-                except ValueError as e:
-                    raise SpecError(f"seat p{i + 1}: {e}") from None
-                out.append({"kind": "bot", "bot": spec})
-            else:
-                if s.get("bot") is not None:
-                    raise SpecError(f"seat p{i + 1}: a human seat has no bot")
-                out.append({"kind": "human", "bot": None})
-        if rules.players is not None and rules.players != len(out):
-            raise SpecError(f"option players={rules.players} but {len(out)} seats were given (R2.1)")
-        if rules.ante > rules.starting_stack:
-            raise SpecError(f"ante {rules.ante} is more than the starting stack {rules.starting_stack} (R3.3, R4.1)")
-        opts = TableOptions(
-            grace_seconds=_seconds(body.get("grace_seconds", 60), "grace_seconds", 0, 3600, False),
-            turn_seconds=_seconds(body.get("turn_seconds"), "turn_seconds", 1, 3600, True),
-            bot_pace_seconds=_seconds(body.get("bot_pace_seconds", 0.8), "bot_pace_seconds", 0, 60, False),
-            hand_pause_seconds=_seconds(body.get("hand_pause_seconds", 4), "hand_pause_seconds", 0, 600, False),
-            hint=body.get("hint", False),
-        )
-        seed = body.get("seed")
-        if seed is not None:
-            if not self.allow_test_seeds:
-                raise SpecError(
-                    "a seed is accepted only when the server runs with --allow-test-seeds "
-                    "(tables of real play shuffle with secrets.SystemRandom)"
+            raise SpecError(rules_refusal(e)) from None
+        try:
+            check_setup(rules, len(spec.seats))
+        except EngineTableError as e:
+            raise SpecError(e.refusal) from None
+        seats: list[dict[str, Any]] = []
+        for i, s in enumerate(spec.seats):
+            if s.kind == "bot":
+                seats.append(
+                    {"kind": "bot", "bot": _bot_spec(i, s.bot if s.bot is not None else "rules", self.allowed_bots)}
                 )
-            if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 2**63:
-                raise SpecError(f"seed must be a whole number 0..2**63-1, got {seed!r}")
-        return rules, preset, out, opts, seed
+            else:
+                seats.append({"kind": "human", "bot": None})
+        if spec.seed is not None and not self.allow_test_seeds:
+            raise SpecError(Refusal("seed_off"))
+        opts = TableOptions(
+            grace_seconds=spec.grace_seconds,
+            turn_seconds=spec.turn_seconds,
+            bot_pace_seconds=spec.bot_pace_seconds,
+            hand_pause_seconds=spec.hand_pause_seconds,
+            hint=spec.hint,
+        )
+        return rules, spec.preset, seats, opts, spec.seed
 
-    async def create_table(self, body: Any) -> dict[str, Any]:
+    async def create_table(self, body: CreateTable | dict[str, Any]) -> dict[str, Any]:
         """Create a table from a request body; returns the links (``docs/protocol.md``).
 
         Raises:
-            SpecError: for a bad request (nothing is stored).
+            BadMessage, SpecError: for a bad request (nothing is stored).
         """
         rules, preset, seats, opts, seed = self.parse_spec(body)
         table_id = secrets.token_urlsafe(6).replace("-", "x").replace("_", "y")
@@ -327,9 +240,7 @@ class Hub:
             table_id = secrets.token_urlsafe(6).replace("-", "x").replace("_", "y")
         spec = Table.new_spec(rules, preset, seats, opts, seed)
         await self.store.create_table(table_id, spec, time.time())
-        t = Table(table_id, spec, self.store)
-        self.tables[table_id] = t
-        t.start_driver()
+        self._serve(Table(table_id, spec, self.store))
         return {
             "table": table_id,
             "creator_token": spec["creator_token"],
@@ -351,13 +262,13 @@ class Hub:
         """The table ``table_id``.
 
         Raises:
-            TableError: ``no_table``.
+            Refused: ``no_table``, ``table_broken``.
         """
         t = self.tables.get(table_id) if isinstance(table_id, str) else None
         if t is None:
             if isinstance(table_id, str) and table_id in self.broken:
-                raise TableError("table_broken", table=table_id)
-            raise TableError("no_table", table=str(table_id)[:40])
+                raise Refused(Refusal("table_broken", None, {"table": table_id}))
+            raise Refused(Refusal("no_table", None, {"table": str(table_id)[:40]}))
         return t
 
     async def sit(self, table_id: Any, token: Any, name: Any) -> dict[str, Any]:
@@ -378,25 +289,20 @@ class Hub:
         a seat's own token also shows that seat's own cards (when it sat there in that hand).
 
         Raises:
-            TableError: ``no_table``, ``bad_token`` (not a token of this table), ``no_hand``.
+            Refused: ``no_table``, ``bad_token`` (not a token of this table), ``no_hand``.
         """
         t = self.table(table_id)
-        ok = isinstance(token, str) and (
-            t.seat_of_token(token) is not None
-            or secrets.compare_digest(token.encode(), t.spectator_token.encode())
-            or secrets.compare_digest(token.encode(), t.creator_token.encode())
-        )
-        if not ok:
-            raise TableError("bad_token")
+        if t.seat_of_token(token) is None and not t.is_spectator(token) and not t.is_creator(token):
+            raise Refused(Refusal("bad_token"))
         s = t.session
-        if s is None or not 1 <= number <= len(s.results):
-            raise TableError("no_hand", number=number)
-        entry = s.results[number - 1]
+        entry = s.results[number - 1] if s is not None and 1 <= number <= len(s.results) else None
+        if entry is None or entry.hand is None:
+            raise Refused(Refusal("no_hand", None, {"number": number}))
         names = [seat.name or f"p{seat.index + 1}" for seat in t.seats]
         hh = HandHistory.from_hand(entry.hand, names, entry.number, hide_folded=True)
         hh = dataclasses.replace(hh, cut=None)  # the cut is never shown (R7, D-16)
         own = t.owner_of(token)  # an invite link (the creator holds them all) owns no cards (R7, D-16)
-        if t.own_cards_shown(own, number):  # a seat's own download shows its own cards, also folded
+        if own is not None and t.own_cards_shown(own, number):  # a seat's own download shows its own cards
             cards = list(hh.cards)
             cards[own.index] = tuple(entry.hand.dealt[own.index])
             hh = dataclasses.replace(hh, cards=tuple(cards))
@@ -407,101 +313,91 @@ class Hub:
     async def receive(self, conn: Conn, raw: Any, table_id: str | None = None) -> None:
         """Handle one client message (text). Every refusal is an ``error`` to ``conn`` only."""
         if not isinstance(raw, str):
-            conn.error("bad_json")
+            conn.refuse(Refused(Refusal("bad_json")))
             return
-        if len(raw.encode("utf-8", "surrogatepass")) > MAX_MESSAGE:
-            conn.error("too_big", limit=MAX_MESSAGE)
-            return
+        bad: Refused | None = None
         try:
-            msg = json.loads(raw)
-        except (ValueError, RecursionError):
-            msg = None
+            value = load_message(raw)
+        except Refused as e:
+            if e.refusal.code == "too_big":  # ignored before anything else, the bucket untouched
+                conn.refuse(e)
+                return
+            value, bad = None, e
         if conn.flooding(time.monotonic()):
-            if isinstance(msg, dict) and msg.get("type") == "act":
-                # never drop an intent without saying which: the client may send it again
-                action, seq = str(msg.get("action"))[:40], msg.get("seq")
-                conn.deliver(
-                    {
-                        "type": "error",
-                        "code": "rate_limited",
-                        "action": action,
-                        "intent_seq": seq if type(seq) is int else None,
-                        "message": message(conn.lang, "rate_limited_act", limit=RATE_LIMIT, action=action),
-                    }
-                )
-            else:
-                conn.error("rate_limited", limit=RATE_LIMIT)
+            self._flooded(conn, value)
             return
-        if msg is None:
-            conn.error("bad_json")
-            return
-        if not isinstance(msg, dict) or not isinstance(msg.get("type"), str):
-            conn.error("bad_json")
-            return
-        kind = msg["type"]
-        if kind == "ping":
-            conn.deliver({"type": "pong"})
-            return
-        if kind == "hello":
-            await self._hello(conn, msg, table_id)
-            return
-        if kind != "act":
-            conn.error("unknown_type", kind=repr(kind[:30]))
+        if bad is not None:
+            conn.refuse(bad)
             return
         t = conn.table
+        try:
+            msg = client_message(value)
+        except BadMessage as e:
+            conn.refuse(e, seq=t.seq if t is not None else None)
+            return
+        except Refused as e:
+            conn.refuse(e)
+            return
+        if isinstance(msg, Ping):
+            conn.deliver({"type": "pong"})
+        elif isinstance(msg, Hello):
+            await self._hello(conn, msg, table_id)
+        else:
+            await self._act(conn, msg)
+
+    @staticmethod
+    def _flooded(conn: Conn, value: Any) -> None:
+        if isinstance(value, dict) and value.get("type") == "act":
+            # never drop an intent without saying which: the client may send it again
+            action, seq = str(value.get("action"))[:40], value.get("seq")
+            refusal = Refusal("rate_limited_act", None, {"limit": RATE_LIMIT, "action": action})
+            msg = conn.refuse(ProtocolRefusal(refusal, "rate_limited"))
+            msg["action"], msg["intent_seq"] = action, seq if type(seq) is int else None
+        else:
+            conn.refuse(Refused(Refusal("rate_limited", None, {"limit": RATE_LIMIT})))
+
+    async def _act(self, conn: Conn, msg: Act) -> None:
+        t = conn.table
         if t is None:
-            conn.error("no_hello")
+            conn.refuse(Refused(Refusal("no_hello")))
             return
-        if conn.seat is None:
-            if conn.role == "invite":
-                conn.error("not_sitting", seq=t.seq)
-            else:
-                conn.error("spectator", seq=t.seq)
+        seat = conn.seat
+        if seat is None:
+            conn.refuse(Refused(Refusal("not_sitting" if conn.role == "invite" else "spectator")), seq=t.seq)
             return
-        if conn.seat.conn is not conn:
-            conn.error("replaced")
+        if seat.conn is not conn:
+            conn.refuse(Refused(Refusal("replaced")))
             return
-        if not conn.seat.taken:  # a take-over waits for the next deal; a bot plays this hand
-            conn.error("pending_seat", seq=t.seq, seat=f"p{conn.seat.index + 1}")
-            return
-        if "action" not in msg or "seq" not in msg:
-            conn.error("bad_message", detail="act needs action (text) and seq (the view's seq)", seq=t.seq)
+        if not seat.taken:  # a take-over waits for the next deal; a bot plays this hand
+            conn.refuse(Refused(Refusal("pending_seat", None, {"seat": seat.index})), seq=t.seq)
             return
         try:
-            await t.intent(conn.seat.index, msg["action"], msg["seq"])
-        except TableError as e:
-            refusal = e.fields.get("refusal")
-            rule = refusal.rule if isinstance(refusal, Refusal) else ("R4.12" if e.code == "bad_action" else None)
-            fields = {k: v for k, v in e.fields.items() if k not in ("seq", "rule")}
-            conn.error(e.code, seq=t.seq, rule=rule, **fields)
-        except Exception:  # noqa: BLE001 - the store failed: nothing was applied
-            conn.error("storage", seq=t.seq)
+            await t.intent(seat.index, msg.action, msg.seq)
+        except Refused as e:
+            conn.refuse(e, seq=t.seq)
+        except Exception:
+            logging.getLogger("ramsli.server").exception("table %s: an intent was not stored", t.id)
+            conn.refuse(Refused(Refusal("storage")), seq=t.seq)
 
-    async def _hello(self, conn: Conn, msg: dict[str, Any], table_id: str | None) -> None:
-        lang = msg.get("lang", "en")
-        if isinstance(lang, str) and lang in ("en", "de", "nl", "it"):
-            conn.lang = lang
+    async def _hello(self, conn: Conn, msg: Hello, table_id: str | None) -> None:
+        if msg.lang in LANGS:
+            conn.lang = msg.lang
         if conn.table is not None:
-            conn.error("bad_message", detail="hello was already said")
+            conn.refuse(ProtocolRefusal(Refusal("hello_twice"), "bad_message"))
             return
-        tid = table_id if table_id is not None else msg.get("table")
-        t = self.tables.get(tid) if isinstance(tid, str) else None
-        if t is None and isinstance(tid, str) and tid in self.broken:
-            conn.error("table_broken", table=tid)
-            conn.close(4004, "table_broken")
-            return
+        tid = table_id if table_id is not None else msg.table
+        t = self.tables.get(tid) if tid is not None else None
         if t is None:
-            conn.error("no_table", table=str(tid)[:40])
-            conn.close(4004, "no_table")
+            code = "table_broken" if tid is not None and tid in self.broken else "no_table"
+            conn.refuse(Refused(Refusal(code, None, {"table": str(tid)[:40]})))
+            conn.close(4004, code)
             return
-        token = msg.get("token")
-        seat = t.seat_of_token(token)
-        spectator = isinstance(token, str) and secrets.compare_digest(token.encode(), t.spectator_token.encode())
-        if seat is None and not spectator:
-            conn.error("bad_token")
+        seat = t.seat_of_token(msg.token)
+        if seat is None and not t.is_spectator(msg.token):
+            conn.refuse(Refused(Refusal("bad_token")))
             conn.close(4003, "bad_token")
             return
-        invite = seat is not None and not t.owns(seat, token)
+        invite = seat is not None and not t.owns(seat, msg.token)
         if invite:
             seat = None  # an invite token that owns no seat: a spectator's view, no cards, no acts (R7)
         conn.table = t
@@ -517,9 +413,9 @@ class Hub:
         )
         old = t.attach(seat, conn)
         if seat is None:
-            conn.deliver(t.view(None))
-        if old is not None and old is not conn:
-            old.error("replaced")
+            conn.deliver(views.view(t, None))
+        if isinstance(old, Conn) and old is not conn:
+            old.refuse(Refused(Refusal("replaced")))
             old.close(4001, "replaced")
 
     def disconnect(self, conn: Conn) -> None:

@@ -1,4 +1,4 @@
-"""The pub ledger of ``ramsli serve`` (issue 16): the books of a table that plays with real cards.
+"""The pub ledger of ``ramsli serve``: the books of a table that plays with real cards.
 
 A ledger is a row of the existing ``tables`` table with spec ``{"kind": "ledger", ...}``; its
 hands are events of the existing ``events`` table (``ledger-hand``, ``ledger-edit``,
@@ -10,11 +10,16 @@ settlement, R5, and session bookkeeping, R3). Endpoints (``docs/ledger.md``):
   "first_dealer": 0, "cents": false}`` -> ``201`` with the keeper's link and the follow link;
 - ``GET /api/ledgers/{id}?token=``: the books (keeper or follow token);
 - ``POST /api/ledgers/{id}/hands?token=``: book the next hand (keeper token); a refused entry
-  answers ``422 {"error": "refused", "code", "rule", "hand", "message"}`` and stores nothing;
+  answers ``422 {"error": "refused", "code", "rule", "fields", "message"}`` and stores nothing;
 - ``PUT /api/ledgers/{id}/hands/{n}?token=``: correct hand ``n`` (an edit, settled again);
 - ``POST /api/ledgers/{id}/end?token=``: end the session now (R3.6, R3.7);
 - ``GET /api/ledgers/{id}/ledger.csv?token=``: the score sheet as CSV;
 - pages: ``GET /ledger`` (set up), ``GET /l/{id}/{token}`` (keeper), ``GET /l/{id}/follow/{token}``.
+
+Every body is read through the one capped reader and parsed by its model
+(:class:`~ramsli.server.schemas.CreateLedger`, :class:`~ramsli.server.schemas.LedgerHand`,
+:class:`~ramsli.server.schemas.NoBody`) before anything else; every refusal is answered by its
+code in the request's language (the app's handlers, :mod:`ramsli.server.messages`).
 """
 
 from __future__ import annotations
@@ -22,19 +27,20 @@ from __future__ import annotations
 import asyncio
 import csv
 import io
-import json
 import secrets
 import time
 from typing import Any
 
 from fastapi import APIRouter, Request
-from fastapi.responses import HTMLResponse, JSONResponse, Response
+from fastapi.responses import HTMLResponse, Response
 
 from ramsli.errors import TableError as EngineTableError
 from ramsli.ledger import LedgerError, PubHand, PubLedger
-from ramsli.refusal import Refusal
+from ramsli.refusal import Refusal, Refused
 from ramsli.rules import PRESETS, Rules, RulesError
-from ramsli.server.pages import _lang, _shell
+from ramsli.server.messages import ProtocolRefusal, SpecError, rules_refusal
+from ramsli.server.pages import request_lang, shell
+from ramsli.server.schemas import CreateLedger, LedgerHand, NoBody, body_of
 
 __all__ = ["router", "KIND", "LedgerBook", "csv_text", "state_of"]
 
@@ -42,7 +48,6 @@ router = APIRouter()
 
 #: the spec kind of a ledger row in the ``tables`` table
 KIND = "ledger"
-_MAX_BODY = 16384
 
 
 class LedgerBook:
@@ -70,8 +75,8 @@ class LedgerBook:
             raise ValueError(f"unknown ledger event {kind!r}")
 
 
-def _err(status: int, error: str, message: str, **extra: Any) -> JSONResponse:
-    return JSONResponse(dict({"error": error, "message": message}, **extra), status_code=status)
+def _same(a: str, b: str) -> bool:
+    return secrets.compare_digest(a.encode(), b.encode())
 
 
 async def _books(request: Request) -> dict[str, LedgerBook]:
@@ -85,7 +90,7 @@ async def _books(request: Request) -> dict[str, LedgerBook]:
             if getattr(state, "ledgers", None) is None:
                 books: dict[str, LedgerBook] = {}
                 for row in await state.hub.store.load():
-                    if row["spec"].get("kind") != KIND:
+                    if row["spec"] is None or row["spec"].get("kind") != KIND:
                         continue
                     b = LedgerBook(row["id"], row["spec"], row["created"])
                     for seq, kind, data in row["events"]:
@@ -96,23 +101,21 @@ async def _books(request: Request) -> dict[str, LedgerBook]:
     return state.ledgers
 
 
-async def _book(request: Request, ledger_id: str, token: str, keeper: bool) -> LedgerBook | JSONResponse:
+async def _book(request: Request, ledger_id: str, token: str, keeper: bool) -> LedgerBook:
+    """The ledger ``ledger_id`` if ``token`` may read it (``keeper``: may change it).
+
+    Raises:
+        Refused: ``no_ledger``; ``bad_token`` (``not_keeper``, ``bad_link``).
+    """
     b = (await _books(request)).get(ledger_id)
     if b is None:
-        return _err(404, "no_ledger", f"there is no ledger {ledger_id!r}")
-    ok = secrets.compare_digest(token, b.spec["token"])
+        raise Refused(Refusal("no_ledger", None, {"ledger": ledger_id[:40]}))
+    ok = _same(token, b.spec["token"])
     if not keeper:
-        ok = ok or secrets.compare_digest(token, b.spec["follow_token"])
+        ok = ok or _same(token, b.spec["follow_token"])
     if not ok:
-        return _err(403, "bad_token", "this link does not keep this ledger" if keeper else "wrong link")
+        raise ProtocolRefusal(Refusal("not_keeper" if keeper else "bad_link"), "bad_token")
     return b
-
-
-async def _body(request: Request) -> Any:
-    raw = await request.body()
-    if len(raw) > _MAX_BODY:
-        raise ValueError(f"the request body is over {_MAX_BODY} bytes")
-    return json.loads(raw or b"{}")
 
 
 def state_of(b: LedgerBook, keeper: bool) -> dict[str, Any]:
@@ -230,33 +233,31 @@ def csv_text(b: LedgerBook) -> str:
 
 
 @router.post("/api/ledgers", status_code=201)
-async def create_ledger(request: Request) -> Any:
-    """Set up a ledger: names (R2), a preset and options (R6, R8), the first dealer (R3.1), cents (R6 rounce)."""
+async def create_ledger(request: Request) -> dict[str, Any]:
+    """Set up a ledger: names (R2), a preset and options (R6, R8), the first dealer (R3.1), cents (R6 rounce).
+
+    Refusals: ``422 bad_message`` (the body's shape), ``422 bad_spec`` (the engine's refusal of
+    the preset, the options or the names, or ``first_dealer_range``).
+    """
+    body = await body_of(request, CreateLedger)
     try:
-        body = await _body(request)
-        if not isinstance(body, dict):
-            raise ValueError('give {"names": [...], "preset": ..., "options": {...}}')
-        preset = body.get("preset") or "traditional"
-        if preset not in PRESETS:
-            raise ValueError(f"unknown preset {preset!r}; allowed are {', '.join(PRESETS)} (R6)")
-        options = body.get("options") or {}
-        if not isinstance(options, dict):
-            raise ValueError("options is an object of R8 options")
-        rules = Rules.preset(preset, **options)
-        names = [str(x).strip() for x in body.get("names") or []]
-        first = body.get("first_dealer", 0)
-        if isinstance(first, bool) or not isinstance(first, int) or not 0 <= first < max(1, len(names)):
-            raise ValueError(f"first_dealer is a seat 0..{len(names) - 1} (R3.1)")
-        PubLedger(rules, names, first)  # checks the names (R2.1, R2.2)
-    except (ValueError, RulesError, EngineTableError, TypeError) as e:
-        return _err(400, "bad_spec", str(e))
+        rules = Rules.preset(body.preset, **body.options)
+    except RulesError as e:  # an unknown preset (R6) or option (R8)
+        raise SpecError(rules_refusal(e, "bad_options")) from None
+    names = [x.strip() for x in body.names]
+    if not 0 <= body.first_dealer < max(1, len(names)):
+        raise SpecError(Refusal("first_dealer_range", "R3.1", {"last": max(0, len(names) - 1)}))
+    try:
+        PubLedger(rules, names, body.first_dealer)  # checks the names (R2.1, R2.2)
+    except EngineTableError as e:
+        raise SpecError(e.refusal) from None
     spec = {
         "kind": KIND,
-        "preset": preset,
+        "preset": body.preset,
         "rules": rules.to_dict(),
         "names": names,
-        "first_dealer": first,
-        "cents": bool(body.get("cents")),
+        "first_dealer": body.first_dealer,
+        "cents": body.cents,
         "token": secrets.token_urlsafe(16),
         "follow_token": secrets.token_urlsafe(16),
     }
@@ -274,45 +275,44 @@ async def create_ledger(request: Request) -> Any:
 
 
 @router.get("/api/ledgers/{ledger_id}")
-async def get_ledger(request: Request, ledger_id: str, token: str = "") -> Any:
+async def get_ledger(request: Request, ledger_id: str, token: str = "") -> dict[str, Any]:
     """The books, for the keeper or a follower (read-only)."""
     b = await _book(request, ledger_id, token, keeper=False)
-    if isinstance(b, JSONResponse):
-        return b
-    return state_of(b, keeper=secrets.compare_digest(token, b.spec["token"]))
+    return state_of(b, keeper=_same(token, b.spec["token"]))
 
 
-async def _change(request: Request, ledger_id: str, token: str, kind: str, number: int | None) -> Any:
+async def _change(request: Request, ledger_id: str, token: str, kind: str, number: int | None) -> dict[str, Any]:
+    """Book, correct or end: the body first (capped and parsed), then the keeper's token, then
+    the engine's check of the hand; committed before the books change.
+
+    Raises:
+        BadMessage, Refused: the body, the ledger or the token; LedgerError: the hand (``refused``).
+    """
+    hand: LedgerHand | None = None
+    if kind == "ledger-end":
+        await body_of(request, NoBody)
+    else:
+        hand = await body_of(request, LedgerHand)
     b = await _book(request, ledger_id, token, keeper=True)
-    if isinstance(b, JSONResponse):
-        return b
-    try:
-        body = await _body(request) if kind != "ledger-end" else {}
-        if not isinstance(body, dict):
-            raise ValueError("give a hand object")
-    except ValueError as e:
-        return _err(400, "bad_message", str(e))
     async with b.lock:
-        try:
-            data: dict[str, Any] = {}
-            if kind == "ledger-hand":
-                hand = PubHand.from_dict(dict(body, elapsed=time.time() - b.created))
-                b.book.check(hand)  # refused before anything is saved
-                data = {"hand": hand.to_dict()}
-            elif kind == "ledger-edit":
-                assert number is not None
-                if not 1 <= number <= len(b.book.hands):
-                    raise LedgerError(Refusal("no_such_hand", "R3.6", {"hand": number, "count": len(b.book.hands)}))
-                old = b.book.hands[number - 1]
-                hand = PubHand.from_dict(dict(body, elapsed=old.elapsed))
-                trial = PubLedger(b.book.rules, b.book.names, b.book.first_dealer)
-                trial.ended = b.book.ended
-                trial.replay(b.book.hands[: number - 1] + [hand] + b.book.hands[number:])  # every later hand fits
-                data = {"number": number, "hand": hand.to_dict()}
-            elif b.book.is_over:
-                raise LedgerError(Refusal("over", "R3.6", {"hand": len(b.book.hands) + 1}))
-        except LedgerError as e:
-            return _err(422, "refused", str(e), code=e.code, rule=e.rule, hand=e.hand)
+        data: dict[str, Any] = {}
+        if kind == "ledger-hand":
+            assert hand is not None
+            entry = PubHand.from_dict(dict(hand.entry(), elapsed=time.time() - b.created))
+            b.book.check(entry)  # refused before anything is saved
+            data = {"hand": entry.to_dict()}
+        elif kind == "ledger-edit":
+            assert hand is not None and number is not None
+            if not 1 <= number <= len(b.book.hands):
+                raise LedgerError(Refusal("no_such_hand", "R3.6", {"hand": number, "count": len(b.book.hands)}))
+            old = b.book.hands[number - 1]
+            entry = PubHand.from_dict(dict(hand.entry(), elapsed=old.elapsed))
+            trial = PubLedger(b.book.rules, b.book.names, b.book.first_dealer)
+            trial.ended = b.book.ended
+            trial.replay(b.book.hands[: number - 1] + [entry] + b.book.hands[number:])  # every later hand fits
+            data = {"number": number, "hand": entry.to_dict()}
+        elif b.book.is_over:
+            raise LedgerError(Refusal("over", "R3.6", {"hand": len(b.book.hands) + 1}))
         await request.app.state.hub.store.append(b.id, b.seq + 1, kind, data)  # committed first
         b.seq += 1
         b.apply(kind, data)
@@ -320,19 +320,19 @@ async def _change(request: Request, ledger_id: str, token: str, kind: str, numbe
 
 
 @router.post("/api/ledgers/{ledger_id}/hands")
-async def add_hand(request: Request, ledger_id: str, token: str = "") -> Any:
+async def add_hand(request: Request, ledger_id: str, token: str = "") -> dict[str, Any]:
     """Book the next hand (keeper); refused entries answer 422 with the rule and store nothing."""
     return await _change(request, ledger_id, token, "ledger-hand", None)
 
 
 @router.put("/api/ledgers/{ledger_id}/hands/{number}")
-async def edit_hand(request: Request, ledger_id: str, number: int, token: str = "") -> Any:
+async def edit_hand(request: Request, ledger_id: str, number: int, token: str = "") -> dict[str, Any]:
     """Correct hand ``number``; every later hand is settled again (an edit, kept as such)."""
     return await _change(request, ledger_id, token, "ledger-edit", number)
 
 
 @router.post("/api/ledgers/{ledger_id}/end")
-async def end_ledger(request: Request, ledger_id: str, token: str = "") -> Any:
+async def end_ledger(request: Request, ledger_id: str, token: str = "") -> dict[str, Any]:
     """End the session now; the standings are final (R3.7)."""
     return await _change(request, ledger_id, token, "ledger-end", None)
 
@@ -341,8 +341,6 @@ async def end_ledger(request: Request, ledger_id: str, token: str = "") -> Any:
 async def ledger_csv(request: Request, ledger_id: str, token: str = "") -> Response:
     """The score sheet as CSV (keeper or follow token)."""
     b = await _book(request, ledger_id, token, keeper=False)
-    if isinstance(b, JSONResponse):
-        return b
     return Response(
         csv_text(b),
         media_type="text/csv; charset=utf-8",
@@ -356,16 +354,16 @@ async def ledger_csv(request: Request, ledger_id: str, token: str = "") -> Respo
 @router.get("/ledger", response_class=HTMLResponse)
 async def ledger_setup_page(request: Request) -> HTMLResponse:
     """Set up a ledger: players, preset, options, starting stack, cents."""
-    return _shell("ledger", _lang(request), "Ramsli", {"mode": "setup", "presets": list(PRESETS)})
+    return shell("ledger", request_lang(request), "Ramsli", {"mode": "setup", "presets": list(PRESETS)})
 
 
 @router.get("/l/{ledger_id}/follow/{token}", response_class=HTMLResponse)
 async def ledger_follow_page(request: Request, ledger_id: str, token: str) -> HTMLResponse:
     """The books, read-only (the follow link)."""
-    return _shell("ledger", _lang(request), "Ramsli", {"mode": "follow", "ledger": ledger_id, "token": token})
+    return shell("ledger", request_lang(request), "Ramsli", {"mode": "follow", "ledger": ledger_id, "token": token})
 
 
 @router.get("/l/{ledger_id}/{token}", response_class=HTMLResponse)
 async def ledger_page(request: Request, ledger_id: str, token: str) -> HTMLResponse:
     """The keeper's page: book hand after hand, correct, end, share, download, print."""
-    return _shell("ledger", _lang(request), "Ramsli", {"mode": "keep", "ledger": ledger_id, "token": token})
+    return shell("ledger", request_lang(request), "Ramsli", {"mode": "keep", "ledger": ledger_id, "token": token})

@@ -1,4 +1,4 @@
-"""The table server's database: tables and their event logs (issue 10, item 6).
+"""The table server's database: tables and their event logs.
 
 One row per table (``tables``: id, creation time, the table spec as JSON — rules,
 seats with their tokens, options) and one row per accepted event (``events``:
@@ -91,8 +91,8 @@ class EventStore:
     def __init__(self, engine: AsyncEngine, url: str) -> None:
         self.engine = engine
         self.url = url
-        self._queue: asyncio.Queue | None = None
-        self._writer: asyncio.Task | None = None
+        self._queue: asyncio.Queue[Any] = asyncio.Queue()
+        self._writer: asyncio.Task[None] | None = None
 
     @classmethod
     async def open(cls, url: str | None = None) -> EventStore:
@@ -139,7 +139,7 @@ class EventStore:
         await self.engine.dispose()
 
     async def create_table(self, table_id: str, spec: dict[str, Any], created: float) -> None:
-        """EventStore a new table with its spec (JSON-ready data)."""
+        """Store a new table with its spec (JSON-ready data)."""
         async with self.engine.begin() as conn:
             await conn.execute(tables_t.insert().values(id=table_id, created=created, spec=json.dumps(spec)))
 

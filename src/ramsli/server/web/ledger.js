@@ -11,23 +11,6 @@
   const app = document.getElementById("app");
   let state = null, editing = null;
 
-  const REFUSALS = {
-    tricks_sum: _("The tricks must add up to 5 when two or more are in (R4.9)."),
-    out_tricks: _("A player who is out takes no tricks (R4.9)."),
-    tricks_range: _("A player takes 0 to 5 tricks (R4.9)."),
-    walkover_tricks: _("With one player in (walkover) no tricks are played (R4.6)."),
-    all_out_dealer_forced: _("Everyone out: the dealer is forced in (R4.5)."),
-    compulsory: _("Compulsory Ramsli: every seated player is in (R4.5)."),
-    bust_in: _("A bust player cannot be dealt in (R3.5)."),
-    gr_off: _("General Rams is not played at this table (R4.7)."),
-    gr_not_active: _("Only an active player may announce General Rams, with two or more in (R4.7)."),
-    targets_off: _("Targets are not played at this table (R4.8)."),
-    target_not_active: _("Only an active player may announce a target (R4.8)."),
-    target_gr: _("The General Rams announcer announces no target (R4.8)."),
-    target_not_offered: _("That target is not allowed (R4.8)."),
-    over: _("The session is over (R3.6)."),
-  };
-
   function money(n) {
     if (!state || !state.cents) return String(n);
     return new Intl.NumberFormat(R.lang, { minimumFractionDigits: 2, maximumFractionDigits: 2 }).format(n / 100);
@@ -38,15 +21,16 @@
       el("h1", { text: title }), R.langPicker());
   }
   function alertBox() { return el("div", { id: "lg-alert", class: "lg-alert", role: "alert", "aria-live": "assertive" }); }
+  /* the server's refusal, in the page's language (it names the rule); nothing was saved */
   function showError(err) {
     const box = document.getElementById("lg-alert");
-    const main = (err.code && REFUSALS[err.code]) || _("That entry was refused; nothing was saved.");
-    box.replaceChildren(el("strong", { text: main }), el("div", { class: "lg-detail", text: err.message || "" }));
+    box.replaceChildren(el("strong", { text: err.message || _("That entry was refused; nothing was saved.") }),
+      el("div", { class: "lg-detail", text: _("That entry was refused; nothing was saved.") }));
     box.focus && box.setAttribute("tabindex", "-1");
     box.focus();
   }
   async function call(method, path, body) {
-    const opts = { method: method, headers: { "Content-Type": "application/json" } };
+    const opts = { method: method, headers: { "Content-Type": "application/json", "Accept-Language": R.lang } };
     if (body !== undefined) opts.body = JSON.stringify(body);
     const r = await fetch(path, opts);
     const data = await r.json().catch(() => null);

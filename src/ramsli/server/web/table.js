@@ -320,7 +320,7 @@
           d: (d >= 0 ? "+" : "") + d.toFixed(2), ci: ci.toFixed(2), p: Math.round(r.p_trick.mean * 100), advice: advice,
         });
       }
-    } catch (e) { hintText = e.code === "no_lab" ? _("The hint needs the lab extra (NumPy and Numba): pip install -e '.[lab]'") : e.message; }
+    } catch (e) { hintText = e.message; } // the server's refusal, in the page's language
     render();
   }
 
@@ -404,10 +404,10 @@
   }
 
   function sheetBody() {
-    if (!view.ledger.length) return [el("p", { text: _("No hand finished yet.") })];
+    if (!view.results.length) return [el("p", { text: _("No hand finished yet.") })];
     const head = el("tr", {}, el("th", { text: _("Hand") }), view.seats.map((s) => el("th", { text: s.name || s.seat })), el("th", { text: _("pot") }));
     const tb = el("tbody");
-    for (const e of view.ledger) {
+    for (const e of view.results) {
       const cells = view.seats.map((s, i) => {
         const win = e.winners.includes(s.seat), bete = e.bete.includes(s.seat);
         return el("td", { class: "num" + (win ? " win" : "") + (bete ? " bete" : ""), text: String(e.stacks_after[i]) + (win ? " ✦" : "") + (bete ? " ✗" : "") });
