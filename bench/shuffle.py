@@ -23,7 +23,8 @@ and tests the dealt order, each at 99 % confidence (p >= 0.01 passes):
 A control in the same run: the same tests on a known-bad shuffle (each position swapped with
 any position, not only the later ones: a classic bias) must fail the card x position test, or
 the measurement could tell nothing and the script exits 1. ``--write FILE`` puts the results
-between the ``<!-- shuffle:begin -->`` and ``<!-- shuffle:end -->`` lines of ``FILE``.
+between the lines ``<!-- shuffle DECK:begin -->`` and ``<!-- shuffle DECK:end -->`` of ``FILE``
+(DECK: ``piquet32``, ``full52``, with ``+jokers`` for ``--jokers``).
 """
 
 from __future__ import annotations
@@ -44,7 +45,6 @@ from ramsli.rules import Rules
 from ramsli.server.table import shuffled_deck
 
 ALPHA = 0.01
-BEGIN, END = "<!-- shuffle:begin -->", "<!-- shuffle:end -->"
 
 
 def server_deals(rules: Rules, hands: int) -> tuple[np.ndarray, np.ndarray]:
@@ -203,6 +203,8 @@ def main(argv: list[str] | None = None) -> int:
         print("the control shuffle was not detected: these tests measure nothing at this size", file=sys.stderr)
         return 1
     if args.write is not None:
+        key = f"{args.deck}{'+jokers' if args.jokers else ''}"
+        BEGIN, END = f"<!-- shuffle {key}:begin -->", f"<!-- shuffle {key}:end -->"
         doc = args.write.read_text(encoding="utf-8")
         if BEGIN not in doc or END not in doc:
             print(f"{args.write}: no {BEGIN} ... {END} lines", file=sys.stderr)

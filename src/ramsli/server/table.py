@@ -703,8 +703,8 @@ class Table:
 
     def proof(self, number: int, reader: SeatState | None) -> DealProof | None:
         """What ``reader`` (None: a spectator) may check of hand ``number`` now: the hand's
-        commitments and the openings of the cards it may know (its own cards only when
-        :meth:`own_cards_shown`; R7, D-16), from the salts of the stored deal event; None for a
+        commitments and the openings of the cards it may know (its own cards only when it is
+        seated in that hand and :meth:`own_cards_shown`; R7, D-16), from the salts of the stored deal event; None for a
         hand without commitments or a number not dealt."""
         deal = self.deals.get(number)
         s = self.session
@@ -718,8 +718,8 @@ class Table:
             hand = None
         if hand is None:
             return None
-        seat = reader.index if reader is not None and self.own_cards_shown(reader, number) else None
-        return DealProof.of(deal, hand, seat)
+        mine = reader is not None and reader.index in hand.seated and self.own_cards_shown(reader, number)
+        return DealProof.of(deal, hand, reader.index if mine and reader is not None else None)
 
     def own_cards_shown(self, seat: SeatState | None, number: int) -> bool:
         """True if the person at ``seat`` (None: a spectator) may see that seat's own dealt cards
