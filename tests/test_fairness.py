@@ -457,7 +457,7 @@ def test_forged_requests_get_no_opening_they_may_not_have(sqlite_url):
             assert {o["position"] for o in mine_view["hand"]["fairness"]["openings"]} == mine
             # finish the hand, then ask over HTTP with other seats' positions and links
             while t.status == "playing":
-                for tok, c in people.values():
+                for _tok, c in people.values():
                     vv = [m for m in c.sent if m["type"] == "view"][-1]
                     if vv["legal"] and vv["seq"] == t.seq:
                         await hub.receive(c, json.dumps({"type": "act", "action": vv["legal"][0], "seq": t.seq}))
