@@ -460,12 +460,14 @@ def check_deal(proof: DealProof, hand: Hand) -> list[Refusal]:
             at[o.card] = o.position
     expected = dict(known_cards(hand, proof.seat))
     for p, c in expected.items():
-        o = by_pos.get(p)
-        if o is None:
+        there = by_pos.get(p)
+        if there is None:
             found.append(Refusal("fair_not_opened", None, {"card": str(c), "position": p}))
-        elif o.card != c:
-            found.append(Refusal("fair_wrong_place", None, {"position": p, "expected": str(c), "card": str(o.card)}))
-    for p, o in sorted(by_pos.items()):
+        elif there.card != c:
+            found.append(
+                Refusal("fair_wrong_place", None, {"position": p, "expected": str(c), "card": str(there.card)})
+            )
+    for p, extra in sorted(by_pos.items()):
         if p not in expected:
-            found.append(Refusal("fair_not_known", None, {"position": p, "card": str(o.card)}))
+            found.append(Refusal("fair_not_known", None, {"position": p, "card": str(extra.card)}))
     return found
