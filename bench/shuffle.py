@@ -206,7 +206,7 @@ def main(argv: list[str] | None = None) -> int:
     lines = [
         f"{args.hands} hands of the {name} deck ({len(deck)} cards) dealt by `shuffled_deck` with "
         f"`secrets.SystemRandom` in {took:.0f} s (`python bench/shuffle.py --hands {args.hands} --deck {args.deck}"
-        f"{' --jokers' if args.jokers else ''}`):",
+        f"{' --jokers' if args.jokers else ''} --players {args.players}`):",
         "",
         *report("The server's shuffle", rows, again),
         "",
