@@ -263,7 +263,7 @@ class DealCommitment:
             raise ValueError(f"{len(salts)} salts for {len(cards)} cards: one salt per position")
         for s in salts:
             if not isinstance(s, str) or not _SALT.match(s):
-                raise ValueError(f"a salt is {MIN_SALT_HEX}..256 lower-case hex digits (an even number), not {s!r}")
+                raise ValueError(f"a salt is {MIN_SALT_HEX}..128 lower-case hex digits (an even number), not {s!r}")
         commits = tuple(commitment(s, i, c) for i, (s, c) in enumerate(zip(salts, cards)))
         return cls(tuple(cards), tuple(salts), commits, deck_digest(commits))
 

@@ -129,7 +129,7 @@
   /* seat -> positions of its five cards, the jokers turned aside, the turn-up (R4.3, R4.4, D-9) */
   function dealPlaces(v) {
     const h = v.hand, opts = v.rules.options || {};
-    const ids = v.seats.filter((s) => s.seated).map((s) => s.seat);
+    const ids = h.fairness.seated; // the seats dealt in this hand (R3.5), not those seated now
     const all = v.seats.map((s) => s.seat);
     const d = all.indexOf(h.dealer);
     const order = [];
@@ -180,12 +180,14 @@
   }
   function dealMark() {
     const h = view.hand, c = h && dealChecks[h.number];
+    const bad = Object.keys(dealChecks).filter((n) => dealChecks[n].state === "bad");
     document.body.dataset.deal = c && c.state ? c.state : "";
-    if (!c || !c.state) return "";
-    if (c.state === "bad") {
-      return el("div", { class: "banner deal-warning", role: "alert", id: "deal-warning",
-        text: _("Warning: the deal of hand {hand} does not match what was committed before the first declaration: {reason}. Download the hand history and check it with ramsli verify.", { hand: h.number, reason: c.reason }) });
+    if (bad.length) { // every hand that did not check stays on the page, loud
+      return el("div", { id: "deal-warning", class: "deal-warnings", role: "alert" }, bad.map((n) =>
+        el("div", { class: "banner deal-warning", "data-hand": n,
+          text: _("Warning: the deal of hand {hand} does not match what was committed before the first declaration: {reason}. Download the hand history and check it with ramsli verify.", { hand: n, reason: dealChecks[n].reason }) })));
     }
+    if (!c || !c.state) return "";
     if (c.state === "off") {
       return el("p", { class: "deal-mark muted", id: "deal-mark", text: _("Deal not checked: this browser checks deals only on https or localhost pages; check the downloaded hand with ramsli verify.") });
     }
