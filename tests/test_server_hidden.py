@@ -95,6 +95,8 @@ class CheckingConn(Conn):
         for o in f["openings"]:
             if sha(f"{o['salt']}:{o['position']}:{o['card']}") != f["commitments"][o["position"]]:
                 self.failures.append(f"seat {self.who}: hand {number}: opening {o} does not match")
+        if f["seated"] != [f"p{s + 1}" for s in hand.seated]:  # the seats dealt, not those seated now (R3.5)
+            self.failures.append(f"seat {self.who}: hand {number}: seated {f['seated']} is not the hand's")
         reader = self.who if self.role == "seat" and t.seats[self.who].taken else None
         expected = {(p, str(c)) for p, c in fairness.known_cards(hand, reader)}
         got = {(o["position"], o["card"]) for o in f["openings"]}
