@@ -503,6 +503,7 @@
       tb.append(el("tr", {}, el("th", { scope: "row", class: "hand-no" },
         el("button", { type: "button", class: "small link-like", "data-hand": String(e.hand), onclick: () => openHand(e.hand),
           "aria-label": _("Show hand {n}", { n: e.hand }), text: String(e.hand) }),
+        dealChecks[e.hand] && dealChecks[e.hand].state === "ok" ? el("span", { class: "deal-ok", role: "img", title: _("Deal checked"), "aria-label": _("Deal checked"), text: "✓" }) : "",
         el("a", { href: e.history + "?token=" + encodeURIComponent(P.token), class: "dl", download: "", title: _("Download hand {n} (TOML)", { n: e.hand }),
           "aria-label": _("Download hand {n} (TOML)", { n: e.hand }), text: "⤓" })), cells, el("td", { class: "num", text: String(e.pot_after) })));
     }
