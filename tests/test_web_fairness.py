@@ -112,3 +112,24 @@ def test_a_tampered_deal_raises_the_loud_warning(chromium, server):
     finally:
         for ctx, _p, _f in pages:
             ctx.close()
+
+
+def _luminance(rgb: str) -> float:
+    r, g, b = (int(x) / 255 for x in rgb[rgb.index("(") + 1 : rgb.index(")")].split(",")[:3])
+    f = lambda c: c / 12.92 if c <= 0.03928 else ((c + 0.055) / 1.055) ** 2.4  # noqa: E731
+    return 0.2126 * f(r) + 0.7152 * f(g) + 0.0722 * f(b)
+
+
+def test_the_quiet_mark_is_readable(chromium, server):
+    """WCAG AA: the mark's text against the darkest and the lightest colour of the table's background."""
+    made = _started(server, tamper=False, seed=7)
+    pages = _pages(chromium, server, made)
+    try:
+        page = pages[0][1]
+        colour = page.evaluate("getComputedStyle(document.getElementById('deal-mark')).color")
+        for background in ("rgb(58, 43, 30)", "rgb(29, 22, 16)"):  # body.page-table's gradient
+            hi, lo = sorted([_luminance(colour), _luminance(background)], reverse=True)
+            assert (hi + 0.05) / (lo + 0.05) >= 4.5, (colour, background)
+    finally:
+        for ctx, _p, _f in pages:
+            ctx.close()
