@@ -10,7 +10,8 @@
 Marked strings: ``_()``, ``N_()``, ``ngettext()`` and ``pgettext()`` in
 ``src/ramsli/frontends``, ``src/ramsli/commands/play.py``, ``src/ramsli/commands/review.py``,
 ``src/ramsli/coach`` (the coach's lines) and ``src/ramsli/server``, the engine's refusal texts
-(``N_()`` in ``refusal.py``, ``ledger.py``, ``rules.py`` and ``cards.py``), and the
+(``N_()`` in ``refusal.py``, ``ledger.py``, ``rules.py``, ``cards.py`` and ``fairness.py``; the
+texts of ``commands/verify.py``), and the
 same functions in the browser table's ``src/ramsli/server/web/*.js``.
 """
 
@@ -36,9 +37,11 @@ SOURCES = [
     SRC / "ledger.py",
     SRC / "rules.py",
     SRC / "cards.py",
+    SRC / "fairness.py",
     SRC / "frontends",
     SRC / "commands" / "play.py",
     SRC / "commands" / "review.py",
+    SRC / "commands" / "verify.py",
     SRC / "coach",
     SRC / "server",
 ]

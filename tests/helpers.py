@@ -158,7 +158,7 @@ def line_of(text: str, needle: str, nth: int = 0) -> int:
 #: a card in the text notation of R1.6 as the server writes it (``TH``, ``X1`` for a joker)
 CARD_TOKEN = re.compile(r"^(?:[2-9TJQKA][SHDC]|X[12])$")
 #: keys no server message may hold (R7, D-16)
-FORBIDDEN_KEYS = {"deck", "cut", "stock", "seed", "rng", "rng_state", "dealt", "hands"}
+FORBIDDEN_KEYS = {"deck", "cut", "stock", "seed", "rng", "rng_state", "dealt", "hands", "salts"}
 
 
 def cards_in(msg) -> set[str]:

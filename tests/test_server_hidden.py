@@ -14,6 +14,7 @@ person sat there — a bot seat taken over mid-hand sees nothing of that hand be
 from __future__ import annotations
 
 import asyncio
+import hashlib
 import json
 import random
 import tempfile
@@ -22,6 +23,7 @@ from pathlib import Path
 from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 
+from ramsli import fairness
 from ramsli.history import HandHistory
 from ramsli.server.hub import Conn, Hub
 from ramsli.server.storage import EventStore
@@ -47,6 +49,8 @@ class CheckingConn(Conn):
         #: the first hand this connection's person played at its seat (a taker: set when it sits)
         self.since = 1 if seat is not None and not taker else None
         self.token = ""
+        #: how many openings this connection checked
+        self.openings = 0
 
     async def intent(self, hub: Hub, action: str, seq: int) -> None:
         self.echo = cards_in(action)
@@ -68,11 +72,40 @@ class CheckingConn(Conn):
         bad_keys = keys_in({k: v for k, v in msg.items() if k != "rules"}) & FORBIDDEN_KEYS  # rules name the deck kind
         if bad_keys:
             self.failures.append(f"seat {self.who} was sent keys {sorted(bad_keys)}")
+        if msg.get("type") == "view" and msg.get("hand") and hand is not None:
+            self.check_openings(t, hand, msg)
         if msg.get("type") == "view" and who is None and (msg["your_cards"] or msg["legal"]):
             self.failures.append(
                 f"seat {self.who} (a spectator{' until its takeover' if self.taker else ''}) "
                 "was sent cards or legal actions"
             )
+
+    def check_openings(self, t, hand, msg) -> None:
+        """The view's commitments are the stored deal's; its openings are exactly the cards this
+        reader may know now (its own only while its person sits there), each matching its
+        commitment, recomputed here with hashlib alone (docs/fairness.md)."""
+        f = msg["hand"]["fairness"]
+        number = msg["hand"]["number"]
+        if f is None:
+            self.failures.append(f"seat {self.who}: hand {number} came without commitments")
+            return
+        sha = lambda text: hashlib.sha256(text.encode("ascii")).hexdigest()  # noqa: E731
+        if f["digest"] != t.deals[number].digest or sha("".join(f["commitments"])) != f["digest"]:
+            self.failures.append(f"seat {self.who}: hand {number}: the digest is not the stored deal's")
+        for o in f["openings"]:
+            if sha(f"{o['salt']}:{o['position']}:{o['card']}") != f["commitments"][o["position"]]:
+                self.failures.append(f"seat {self.who}: hand {number}: opening {o} does not match")
+        if f["seated"] != [f"p{s + 1}" for s in hand.seated]:  # the seats dealt, not those seated now (R3.5)
+            self.failures.append(f"seat {self.who}: hand {number}: seated {f['seated']} is not the hand's")
+        reader = self.who if self.role == "seat" and t.seats[self.who].taken else None
+        expected = {(p, str(c)) for p, c in fairness.known_cards(hand, reader)}
+        got = {(o["position"], o["card"]) for o in f["openings"]}
+        if got != expected:
+            self.failures.append(
+                f"seat {self.who} ({self.role}): hand {number}: openings {sorted(got - expected)} too many, "
+                f"{sorted(expected - got)} missing"
+            )
+        self.openings += len(got)
 
 
 RULE_CHOICES = {
@@ -187,6 +220,9 @@ async def _session(rules: dict[str, str], kinds: list[str], hands: int, choice_s
             leaked = cards_in(text.split("[play]")[0]) - known_cards(e.hand, None)
             if leaked:
                 failures.append(f"hand {e.number}: the history shows {sorted(leaked)}")
+            public = {(p, str(c)) for p, c in fairness.known_cards(e.hand, None)}
+            if {(o.position, str(o.card)) for o in hh.fairness.openings} != public:
+                failures.append(f"hand {e.number}: the spectator's download opens {hh.fairness.openings}")
             # a seat's own download and hand account show its own cards (also folded), if its
             # person sat there in that hand, and nobody else's (R7)
             for c in conns:
@@ -197,6 +233,11 @@ async def _session(rules: dict[str, str], kinds: list[str], hands: int, choice_s
                         f"hand {e.number}: seat p{c.who + 1}'s own download shows its cards: "
                         f"{own.cards[c.who]} (its person sat there from hand {c.since})"
                     )
+                opened = {(o.position, str(o.card)) for o in own.fairness.openings}
+                if opened != {(p, str(x)) for p, x in fairness.known_cards(e.hand, c.who if mine else None)}:
+                    failures.append(f"hand {e.number}: seat p{c.who + 1}'s download opens {sorted(opened)}")
+                if fairness.check_deal(own.fairness, own.replay()):
+                    failures.append(f"hand {e.number}: seat p{c.who + 1}'s download does not verify")
                 for s in e.hand.seated:
                     if s != c.who and (s in played) == any(x is None for x in own.cards[s]):
                         failures.append(f"hand {e.number}: seat p{c.who + 1}'s download shows p{s + 1} wrongly")
@@ -207,6 +248,8 @@ async def _session(rules: dict[str, str], kinds: list[str], hands: int, choice_s
                         f"hand {e.number}: seat p{c.who + 1}'s hand account shows {sorted(extra)} "
                         f"/ {account['your_cards']}"
                     )
+        if not watcher.openings or not any(c.openings for c in conns):
+            failures.append("no opening was checked: the check of the openings measured nothing")
         assert t.session.total() == t.session.bank  # R3.4
     finally:
         await hub.close()

@@ -76,6 +76,7 @@ COMMAND_MODULES = (
     "arena",
     "dataset",
     "review",
+    "verify",
 )
 
 

@@ -45,6 +45,7 @@ from typing import Any
 
 from ramsli.cards import Card, CardError, make_deck
 from ramsli.errors import IllegalActionError, RamsliError, SessionError, TableError
+from ramsli.fairness import DealProof, ProofError
 from ramsli.hand import MAX_SEATS, Action, Hand, check_table, parse_seat, seat_name
 from ramsli.refusal import Refusal
 from ramsli.rules import OPTIONS, Rules, RulesError
@@ -56,6 +57,7 @@ from ramsli.toml_text import value as _val
 
 __all__ = [
     "FORMAT",
+    "FORMAT_CHECKED",
     "SESSION_FORMAT",
     "UNKNOWN",
     "HistoryError",
@@ -70,14 +72,30 @@ __all__ = [
     "session_histories",
 ]
 
-#: The format version written to (and required in) every hand history.
+#: The format version written to every hand history without commitments.
 FORMAT = "ramsli-hh/1"
+#: The format version of a hand history with a ``[fairness]`` table (``ramsli-hh/1`` plus the
+#: deal's commitments and the reader's openings; ``docs/fairness.md``).
+FORMAT_CHECKED = "ramsli-hh/2"
 #: The format version of a session directory's ``session.toml``.
 SESSION_FORMAT = "ramsli-session/1"
 #: How an unknown card is written (R7, D-16: a folded hand is never shown).
 UNKNOWN = "??"
 
-_TOP_KEYS = ("format", "hand", "seats", "seated", "dealer", "stacks", "pot", "rules", "deal", "play", "settlement")
+_TOP_KEYS = (
+    "format",
+    "hand",
+    "seats",
+    "seated",
+    "dealer",
+    "stacks",
+    "pot",
+    "rules",
+    "deal",
+    "play",
+    "settlement",
+    "fairness",
+)
 _SETTLEMENT_KEYS = (
     "kind",
     "pot",
@@ -521,7 +539,7 @@ def _rules_diff(mine: Rules, theirs: Rules) -> list[tuple[str, Any, Any]]:
 
 @dataclass(frozen=True)
 class HandHistory:
-    """One hand as recorded (format ``ramsli-hh/1``).
+    """One hand as recorded (format ``ramsli-hh/1``; ``ramsli-hh/2`` with :attr:`fairness`).
 
     Attributes:
         rules: the rules in force (R8).
@@ -539,6 +557,8 @@ class HandHistory:
         settlement: the recorded ``[settlement]`` table (see :func:`settlement_record`),
             or None for a hand that is not finished.
         hand_number: the 1-based number of the hand in its session, or None.
+        fairness: the deal's commitments and the reader's openings (the ``[fairness]`` table,
+            :class:`~ramsli.fairness.DealProof`; ``docs/fairness.md``), or None.
     """
 
     rules: Rules
@@ -554,6 +574,7 @@ class HandHistory:
     actions: tuple[Action, ...]
     settlement: dict[str, Any] | None
     hand_number: int | None = None
+    fairness: DealProof | None = None
     _source: str | None = field(default=None, compare=False, repr=False)
 
     # -- building --------------------------------------------------------------------
@@ -604,7 +625,8 @@ class HandHistory:
 
     def to_toml(self) -> str:
         """The history as TOML text (canonical layout; ``from_toml(t).to_toml() == t``)."""
-        out: list[str] = [f"# Ramsli hand history ({FORMAT}); see docs/hand-history.md", f"format = {_q(FORMAT)}"]
+        fmt = FORMAT if self.fairness is None else FORMAT_CHECKED
+        out: list[str] = [f"# Ramsli hand history ({fmt}); see docs/hand-history.md", f"format = {_q(fmt)}"]
         if self.hand_number is not None:
             out += _kv("hand", self.hand_number)
         out += _kv("seats", list(self.names))
@@ -629,6 +651,10 @@ class HandHistory:
             for k in _SETTLEMENT_KEYS:
                 if k in self.settlement:
                     out += _kv(k, self.settlement[k], multiline=k in ("payments", "targets"))
+        if self.fairness is not None:
+            out += ["", "[fairness]"]
+            for k, v in self.fairness.to_data().items():
+                out += _kv(k, v, multiline=k in ("commitments", "openings"))
         return "\n".join(out) + "\n"
 
     def to_data(self) -> dict[str, Any]:
@@ -646,7 +672,7 @@ class HandHistory:
         >>> HandHistory.from_data(data).replay().settlement == hand.settlement
         True
         """
-        out: dict[str, Any] = {"format": FORMAT}
+        out: dict[str, Any] = {"format": FORMAT if self.fairness is None else FORMAT_CHECKED}
         if self.hand_number is not None:
             out["hand"] = self.hand_number
         out["seats"] = list(self.names)
@@ -666,6 +692,8 @@ class HandHistory:
         out["play"] = {"actions": [str(a) for a in self.actions]}
         if self.settlement is not None:
             out["settlement"] = {k: copy.deepcopy(self.settlement[k]) for k in _SETTLEMENT_KEYS if k in self.settlement}
+        if self.fairness is not None:
+            out["fairness"] = self.fairness.to_data()
         return out
 
     def to_json(self) -> str:
@@ -737,8 +765,16 @@ class HandHistory:
                     "[rules], [deal], [play])",
                     1 if text else None,
                 )
-        if data["format"] != FORMAT:
-            raise err(f"format {data['format']!r} is not supported; this reader reads {FORMAT!r}", "", "format")
+        if data["format"] not in (FORMAT, FORMAT_CHECKED):
+            raise err(
+                f"format {data['format']!r} is not supported; this reader reads {FORMAT!r} and {FORMAT_CHECKED!r}",
+                "",
+                "format",
+            )
+        if data["format"] == FORMAT and "fairness" in data:
+            raise err(f"[fairness] needs format = {FORMAT_CHECKED!r}", "", "format")
+        if data["format"] == FORMAT_CHECKED and "fairness" not in data:
+            raise err(f"format {FORMAT_CHECKED!r} needs a [fairness] table (docs/fairness.md)", "", "format")
         hand_number = data.get("hand")
         if hand_number is not None and (type(hand_number) is not int or hand_number < 1):
             raise err(f"hand {hand_number!r}: the hand number must be a whole number >= 1", "", "hand")
@@ -894,6 +930,21 @@ class HandHistory:
                         f"unknown key {k!r} in [settlement]; allowed are {', '.join(_SETTLEMENT_KEYS)}", "settlement", k
                     )
 
+        # the deal's commitments and the reader's openings (docs/fairness.md)
+        fairness = None
+        if "fairness" in data:
+            try:
+                fairness = DealProof.from_data(data["fairness"], deck, n)
+            except ProofError as e:
+                line = L.key("fairness", "")
+                if e.refusal.code in ("fair_bad_opening", "fair_position_twice") and "index" in e.refusal:
+                    line = L.elem("fairness", "openings", int(e.refusal["index"]) - 1)
+                elif e.refusal.code == "fair_bad_commitment":
+                    line = L.elem("fairness", "commitments", int(e.refusal["position"]))
+                raise HistoryError(f"[fairness]: {e}", line) from None
+            if fairness.seat is not None and fairness.seat not in seated:
+                raise err(f"[fairness]: the reader {seat_name(fairness.seat)} is not seated (R3.5)", "fairness", "seat")
+
         return cls(
             rules=rules,
             names=tuple(names),
@@ -908,6 +959,7 @@ class HandHistory:
             actions=tuple(actions),
             settlement=settlement,
             hand_number=hand_number,
+            fairness=fairness,
             _source=text,
         )
 

@@ -234,11 +234,16 @@ class Hub:
         Raises:
             BadMessage, SpecError: for a bad request (nothing is stored).
         """
+        body = body if isinstance(body, CreateTable) else validate(CreateTable, body)
         rules, preset, seats, opts, seed = self.parse_spec(body)
+        if body.test_tamper and (seed is None or not self.allow_test_seeds):
+            raise SpecError(Refusal("tamper_off"))
         table_id = secrets.token_urlsafe(6).replace("-", "x").replace("_", "y")
         while table_id in self.tables:
             table_id = secrets.token_urlsafe(6).replace("-", "x").replace("_", "y")
         spec = Table.new_spec(rules, preset, seats, opts, seed)
+        if body.test_tamper:
+            spec["test_tamper"] = True
         await self.store.create_table(table_id, spec, time.time())
         self._serve(Table(table_id, spec, self.store))
         return {
@@ -286,7 +291,9 @@ class Hub:
 
     def history(self, table_id: Any, number: int, token: Any) -> str:
         """The hand history (TOML) of finished hand ``number``, folded hands and the cut hidden (R7, D-16);
-        a seat's own token also shows that seat's own cards (when it sat there in that hand).
+        a seat's own token also shows that seat's own cards (when it sat there in that hand). It
+        carries the deal's commitments and the openings of exactly the cards shown
+        (``[fairness]``, ``docs/fairness.md``), so ``ramsli verify`` can check it.
 
         Raises:
             Refused: ``no_table``, ``bad_token`` (not a token of this table), ``no_hand``.
@@ -306,6 +313,8 @@ class Hub:
             cards = list(hh.cards)
             cards[own.index] = tuple(entry.hand.dealt[own.index])
             hh = dataclasses.replace(hh, cards=tuple(cards))
+        # the deal's commitments and this reader's openings: its own cards only as above (R7, D-16)
+        hh = dataclasses.replace(hh, fairness=t.proof(number, own))
         return hh.to_toml()
 
     # -- WebSocket messages -------------------------------------------------------------

@@ -138,6 +138,10 @@ register(
             "a seed is accepted only when the server runs with --allow-test-seeds "
             "(tables of real play shuffle with secrets.SystemRandom)"
         ),
+        "tamper_off": N_(
+            "test_tamper is accepted only with a seed, on a server run with --allow-test-seeds "
+            "(it makes a table that cheats, to test the deal checks)"
+        ),
         # the "should I stay in?" hint
         "hint_off": N_("the creator of this table did not allow the hint"),
         "no_lab": N_("the hint needs the lab extra: pip install -e '.[lab]' (NumPy and Numba)"),

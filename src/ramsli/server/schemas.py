@@ -150,6 +150,9 @@ class CreateTable(Model):
     hand_pause_seconds: Annotated[float, Field(ge=0, le=600)] = 4.0
     hint: bool = False
     seed: Annotated[int, Field(ge=0, lt=2**63)] | None = None
+    #: tests only, with a ``seed``: the table swaps two unplayed cards after each deal's
+    #: commitment, so that the deal checks can be seen to catch it (``docs/fairness.md``)
+    test_tamper: bool = False
 
 
 class Sit(Model):

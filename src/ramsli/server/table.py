@@ -33,6 +33,7 @@ from typing import Any, Protocol
 from ramsli import Action, Hand, Rules, Session
 from ramsli.bots.base import bot_names
 from ramsli.cards import Card, make_deck
+from ramsli.fairness import SALT_BYTES, DealCommitment, DealProof, dealt_order
 from ramsli.refusal import Refusal, Refused
 from ramsli.server import views
 from ramsli.server.messages import BadMessage, ProtocolRefusal
@@ -52,6 +53,7 @@ __all__ = [
     "BOT_SEAT_NAMES",
     "check_name",
     "looks_like_a_bot",
+    "shuffled_deck",
 ]
 
 #: the bot that plays an empty human seat, and an away player's seat after the grace period (the tips
@@ -225,6 +227,33 @@ def check_name(name: Any) -> str:
     return name.strip()
 
 
+def shuffled_deck(rules: Rules, rng: random.Random) -> tuple[list[Card], int]:
+    """The server's shuffle and cut of one hand (R4.2): the rules' deck shuffled with ``rng``
+    (``secrets.SystemRandom`` at a table that is not test-seeded) and a cut point 1..size - 1
+    drawn from it. ``bench/shuffle.py`` measures this very function.
+
+    >>> deck, cut = shuffled_deck(Rules(), random.Random(1))
+    >>> len(deck), 1 <= cut <= 31
+    (32, True)
+    """
+    deck = list(make_deck(rules.deck, rules.jokers))
+    rng.shuffle(deck)
+    return deck, rng.randrange(1, len(deck))
+
+
+def _swap_two_unplayed(hand: Hand) -> None:
+    """The test-only tamper of :attr:`Table.tamper`: swap the first dealt cards of the first two
+    seats to be dealt, after the deal's commitment (a cheating server would do this; every check
+    of ``docs/fairness.md`` must catch it)."""
+    a, b = hand.order[0], hand.order[1]
+    ca, cb = hand.hands[a][0], hand.hands[b][0]
+    hand.hands[a][0], hand.hands[b][0] = cb, ca
+    dealt = [list(d) for d in hand.dealt]
+    dealt[a][0], dealt[b][0] = cb, ca
+    hand.dealt = tuple(tuple(d) for d in dealt)
+    hand._legal_at = -1  # the test-only hook forgets the hand's cached legal plays
+
+
 def _same(a: str, b: str) -> bool:
     """Tokens compared in constant time."""
     return secrets.compare_digest(a.encode(), b.encode())
@@ -272,6 +301,11 @@ class Table:
         self.replaying = False
         self._last_elapsed = 0.0
         self._rng: random.Random = secrets.SystemRandom() if self.seed is None else random.Random(self.seed)
+        #: hand number -> its commitments and salts (from the deal's stored event; R7, D-16)
+        self.deals: dict[int, DealCommitment] = {}
+        #: the test-only hook of a test-seeded table: swap two unplayed cards after each deal's
+        #: commitment (``docs/fairness.md``), so that the checks can be seen to catch it
+        self.tamper: bool = bool(spec.get("test_tamper")) and self.seed is not None
         self.rules_view = views.rules_view(self.preset, self.rules)
 
     # -- construction ----------------------------------------------------------------
@@ -351,6 +385,7 @@ class Table:
                     s.since_hand = session.hands_played + 1
                     self._away_unless_connected(s)
             deck = [Card.parse(c) for c in data["deck"]]
+            number = session.hands_played + 1
             hand = session.start_hand(deck=deck, cut=data["cut"])
             if (
                 hand.dealer != data["dealer"]
@@ -358,6 +393,13 @@ class Table:
                 or hand.carry_in != data["pot"]
             ):
                 raise ValueError("the deal does not match the recorded dealer, stacks and pot")
+            if "salts" in data:  # a deal stored before its commitments existed has none
+                deal = DealCommitment.build(dealt_order(deck, data["cut"]), data["salts"])
+                if deal.digest != data["digest"]:
+                    raise ValueError("the deal's commitments do not match its stored digest")
+                self.deals[number] = deal
+            if self.tamper and not self.replaying:
+                _swap_two_unplayed(hand)
         elif kind is EventKind.PACE:
             self.options.bot_pace_seconds = float(data["seconds"])
         elif kind is EventKind.ACT:
@@ -521,14 +563,16 @@ class Table:
             return False
 
     async def _deal(self) -> None:
-        """Shuffle (``secrets.SystemRandom``, or the test seed), cut, commit the deal, deal it
-        (R4.1–R4.4); the caller holds :attr:`lock`."""
+        """Shuffle (``secrets.SystemRandom``, or the test seed), cut, commit to every card with a
+        fresh salt per position (``secrets.token_hex``; ``docs/fairness.md``), store the deal with
+        its salts and digest, then deal it (R4.1–R4.4): the digest is stored before anyone sees
+        the hand. The caller holds :attr:`lock`."""
         s = self._session()
         number = s.hands_played + 1
         rng = random.Random(f"{self.seed}:hand:{number}") if self.seed is not None else self._rng
-        deck = list(make_deck(self.rules.deck, self.rules.jokers))
-        rng.shuffle(deck)
-        cut = rng.randrange(1, len(deck))
+        deck, cut = shuffled_deck(self.rules, rng)
+        salts = [secrets.token_hex(SALT_BYTES) for _ in deck]
+        deal = DealCommitment.build(dealt_order(deck, cut), salts)
         await self._commit(
             EventKind.DEAL,
             {
@@ -539,6 +583,8 @@ class Table:
                 "stacks": list(s.stacks),
                 "pot": s.pot,
                 "seated": list(s.seated),
+                "salts": salts,
+                "digest": deal.digest,
             },
         )
 
@@ -654,6 +700,26 @@ class Table:
         if s.results:
             return s.results[-1].hand, s.results[-1].number
         return None, None
+
+    def proof(self, number: int, reader: SeatState | None) -> DealProof | None:
+        """What ``reader`` (None: a spectator) may check of hand ``number`` now: the hand's
+        commitments and the openings of the cards it may know (its own cards only when it is
+        seated in that hand and :meth:`own_cards_shown`; R7, D-16), from the salts of the stored deal event; None for a
+        hand without commitments or a number not dealt."""
+        deal = self.deals.get(number)
+        s = self.session
+        if deal is None or s is None:
+            return None
+        if 1 <= number <= len(s.results):
+            hand = s.results[number - 1].hand
+        elif number == s.hands_played + 1:
+            hand = s.hand
+        else:
+            hand = None
+        if hand is None:
+            return None
+        mine = reader is not None and reader.index in hand.seated and self.own_cards_shown(reader, number)
+        return DealProof.of(deal, hand, reader.index if mine and reader is not None else None)
 
     def own_cards_shown(self, seat: SeatState | None, number: int) -> bool:
         """True if the person at ``seat`` (None: a spectator) may see that seat's own dealt cards

@@ -26,7 +26,17 @@ from ramsli.session import Session
 if TYPE_CHECKING:
     from ramsli.server.table import SeatState, Table
 
-__all__ = ["view", "finished_hand", "info", "trick_record", "results", "standings", "rules_view", "rules_summary"]
+__all__ = [
+    "view",
+    "finished_hand",
+    "info",
+    "trick_record",
+    "results",
+    "standings",
+    "rules_view",
+    "rules_summary",
+    "fairness_record",
+]
 
 
 def trick_record(t: Trick) -> dict[str, Any]:
@@ -128,6 +138,24 @@ def _seat_record(table: Table, s: SeatState, obs: Observation | None, now: float
     }
 
 
+def fairness_record(
+    table: Table, number: int | None, reader: SeatState | None, seated: tuple[int, ...]
+) -> dict[str, Any] | None:
+    """The ``fairness`` of a hand as ``reader`` (None: a spectator) is sent it
+    (``docs/fairness.md``): ``{"scheme", "digest", "commitments", "openings": [{"position",
+    "card", "salt"}], "seated"}``, one commitment per deck position in dealt order, the openings
+    of the cards the reader may know now (R7, D-16; :meth:`~ramsli.server.table.Table.proof`) and
+    the seats dealt in that hand (``seated``, R3.5: the deal's places follow from them); None
+    for a hand dealt without commitments."""
+    proof = table.proof(number, reader) if number is not None else None
+    if proof is None:
+        return None
+    data = proof.to_data()
+    data.pop("seat", None)
+    data["seated"] = [seat_name(s) for s in seated]
+    return data
+
+
 def _hand_record(table: Table, obs: Observation, number: int | None, log: list[str]) -> dict[str, Any]:
     tricks = [trick_record(t) for t in obs.tricks]
     return {
@@ -170,6 +198,8 @@ def view(table: Table, seat: int | None) -> dict[str, Any]:
     hand_v = None
     if hand is not None and obs is not None:
         hand_v = _hand_record(table, obs, number, [str(a) for a in hand.history])
+        reader = table.seats[seat] if private and seat is not None else None
+        hand_v["fairness"] = fairness_record(table, number, reader, obs.seated)
     mine = obs if private else None
     return {
         "type": "view",
@@ -224,6 +254,7 @@ def finished_hand(table: Table, number: int, seat: SeatState | None) -> dict[str
         "settlement": settlement_record(entry.settlement),
         "your_cards": [str(c) for c in hand.dealt[own.index] if c is not None] if own is not None else [],
         "history": f"/api/tables/{table.id}/hands/{number}.toml",
+        "fairness": fairness_record(table, number, own, hand.seated),
     }
 
 

@@ -1,0 +1,473 @@
+"""Deals anyone can check: the deck committed before the first declaration, opened card by card.
+
+When a server table deals a hand it commits to every card of the deck in **dealt order** (the
+shuffled deck after the cut, R4.2: position 0 is the first card dealt, then the rest of the
+deal, any jokers turned aside, the turn-up and the stock, R4.3, R4.4, D-9): one
+:func:`commitment` per position, the SHA-256 of a fresh random salt, the position and the card,
+and one :func:`deck_digest` over all of them. A seat is sent the commitments at the deal and the
+salt of a position (an :class:`Opening`) exactly when it may know that position's card (R7): its
+own five cards, the turn-up and the jokers turned aside at the deal, every card when it is
+played. A folded hand, another seat's unplayed card and the stock are never opened (D-16), so
+their salts never leave the server and their commitments say nothing about them.
+
+The byte format (``docs/fairness.md``, scheme :data:`SCHEME`)::
+
+    message    = salt ":" position ":" card        (ASCII text)
+    salt       = 32 or more lower-case hex digits  (16 or more random bytes)
+    position   = the 0-based position in dealt order, in decimal
+    card       = the card as R1.6 writes it: TH, AS, X1
+    commitment = lower-case hex of SHA-256(message)
+    digest     = lower-case hex of SHA-256(commitment 0 + commitment 1 + ...)  (the hex texts, concatenated)
+
+>>> salt = "00" * 16
+>>> c = commitment(salt, 0, "AS")
+>>> c == hashlib.sha256(b"00000000000000000000000000000000:0:AS").hexdigest()
+True
+>>> Opening(0, Card.parse("AS"), salt).matches(c)
+True
+
+This module does no I/O and draws no random numbers: the server makes the salts
+(``secrets.token_bytes``) and passes them in. :func:`check_deal` checks a hand's openings as
+``ramsli verify`` does.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from ramsli.cards import Card, CardError, make_deck
+from ramsli.hand import Hand
+from ramsli.refusal import N_, Refusal, register
+from ramsli.seats import seat_name
+
+__all__ = [
+    "SCHEME",
+    "SALT_BYTES",
+    "MIN_SALT_HEX",
+    "commitment",
+    "deck_digest",
+    "dealt_order",
+    "Places",
+    "places",
+    "hand_places",
+    "Opening",
+    "DealCommitment",
+    "DealProof",
+    "ProofError",
+    "known_cards",
+    "openings_for",
+    "check_deal",
+    "MALFORMED",
+]
+
+#: the name and version of the byte format (``docs/fairness.md``)
+SCHEME = "ramsli-deal/1"
+#: bytes of a fresh salt as the server makes them (``secrets.token_bytes``)
+SALT_BYTES = 16
+#: the fewest hex digits a salt may have (16 bytes)
+MIN_SALT_HEX = 2 * SALT_BYTES
+
+_HEX64 = re.compile(r"^[0-9a-f]{64}$")
+_SALT = re.compile(r"^(?:[0-9a-f]{2}){16,64}$")
+
+register(
+    {
+        # a [fairness] table that cannot be read (ramsli verify: exit status 2)
+        "fair_scheme": N_("the commitments use the scheme {given}; this reader checks {scheme}"),
+        "fair_length": N_(
+            "the deal has {given} commitments, but the {deck} deck has {size} cards: "
+            "one commitment per deck position is needed"
+        ),
+        "fair_bad_commitment": N_("commitment {position} is not 64 lower-case hex digits"),
+        "fair_bad_digest": N_("the digest is not 64 lower-case hex digits"),
+        "fair_bad_opening": N_("opening {index}: {problem}"),
+        "fair_position_twice": N_("position {position} is opened twice"),
+        "fair_bad_seat": N_("the reader {given} is not a seat of this hand"),
+        # what ramsli verify finds wrong (exit status 1)
+        "fair_digest": N_("the digest does not match the commitments: a commitment was changed"),
+        "fair_mismatch": N_("position {position}: {card} does not match its commitment (a changed card or salt)"),
+        "fair_wrong_place": N_("position {position} holds {expected} in this hand, but it opens as {card}"),
+        "fair_not_opened": N_("{card} (position {position}) is known to this reader but has no opening"),
+        "fair_card_twice": N_("{card} is opened at positions {position} and {other}: not one deck"),
+        "fair_not_known": N_("position {position} ({card}) is opened, but it is not a card this reader may know"),
+        "fair_no_proof": N_("this history has no commitments ([fairness]): its deal cannot be checked"),
+    }
+)
+
+#: the codes of a proof that cannot be read at all (``ramsli verify`` exit status 2); every other
+#: finding of :func:`check_deal` is a mismatch (exit status 1)
+MALFORMED = frozenset(
+    {
+        "fair_scheme",
+        "fair_length",
+        "fair_bad_commitment",
+        "fair_bad_digest",
+        "fair_bad_opening",
+        "fair_position_twice",
+        "fair_bad_seat",
+        "fair_no_proof",
+    }
+)
+
+
+def commitment(salt: str, position: int, card: Card | str) -> str:
+    """The commitment to ``card`` at ``position``: lower-case hex SHA-256 of the ASCII text
+    ``salt:position:card`` (``docs/fairness.md``).
+
+    Args:
+        salt: lower-case hex digits (:data:`MIN_SALT_HEX` or more).
+        position: 0-based position in dealt order.
+        card: a card, or its text as R1.6 writes it (``TH``).
+
+    >>> commitment("ab" * 16, 3, "TH")[:16]
+    '7a4e686fcd77c390'
+    """
+    return hashlib.sha256(f"{salt}:{position}:{card}".encode("ascii")).hexdigest()
+
+
+def deck_digest(commitments: Iterable[str]) -> str:
+    """The digest of a deal: lower-case hex SHA-256 of the commitments' hex texts concatenated in
+    position order.
+
+    >>> deck_digest([]) == hashlib.sha256(b"").hexdigest()
+    True
+    """
+    return hashlib.sha256("".join(commitments).encode("ascii")).hexdigest()
+
+
+def dealt_order(deck: Sequence[Card], cut: int) -> list[Card]:
+    """The cards in the order they are dealt: the shuffled ``deck`` (top first) cut at ``cut``
+    (the lower packet on top, R4.2), as :func:`ramsli.hand.deal_cards` deals them.
+
+    >>> [str(c) for c in dealt_order([Card.parse(x) for x in ("AS", "KS", "QS")], 1)]
+    ['KS', 'QS', 'AS']
+    """
+    return list(deck[cut:]) + list(deck[:cut])
+
+
+@dataclass(frozen=True)
+class Places:
+    """Which position of the dealt order goes where (R4.3, R4.4, D-9).
+
+    Attributes:
+        seats: seat -> the positions of its five cards, in the order dealt (its ``dealt`` cards).
+        aside: the positions of the jokers turned aside before the turn-up.
+        turn_up: the turn-up's position.
+        size: the number of cards in the deck (positions ``0 .. size - 1``).
+    """
+
+    seats: Mapping[int, tuple[int, ...]]
+    aside: tuple[int, ...]
+    turn_up: int
+    size: int
+
+    @property
+    def stock(self) -> tuple[int, ...]:
+        """The positions of the undealt stock (never opened, R4.4, D-16)."""
+        return tuple(range(self.turn_up + 1, self.size))
+
+    def owner(self, position: int) -> int | None:
+        """The seat dealt ``position``, or None (turned aside, turn-up or stock)."""
+        for s, ps in self.seats.items():
+            if position in ps:
+                return s
+        return None
+
+
+def places(order: Sequence[int], first_batch: int, size: int, n_aside: int = 0) -> Places:
+    """Where each position goes when the seats ``order`` (the dealer's left first, the dealer last)
+    are dealt ``first_batch`` cards, then ``5 - first_batch`` (R4.3, D-19), ``n_aside`` jokers are
+    turned aside (D-9) and the next card is turned up (R4.4).
+
+    Raises:
+        ValueError: if the deck of ``size`` cards is too small for the deal.
+
+    >>> p = places([1, 2, 0], 3, 32)
+    >>> p.seats[1], p.seats[0], p.turn_up
+    ((0, 1, 2, 9, 10), (6, 7, 8, 13, 14), 15)
+    """
+    seats: dict[int, list[int]] = {s: [] for s in order}
+    pos = 0
+    for batch in (first_batch, 5 - first_batch):
+        for s in order:
+            seats[s].extend(range(pos, pos + batch))
+            pos += batch
+    aside = tuple(range(pos, pos + n_aside))
+    turn_up = pos + n_aside
+    if turn_up >= size:
+        raise ValueError(f"a deck of {size} cards is too small to deal {len(order)} seats and turn up a card (R4.4)")
+    return Places({s: tuple(v) for s, v in seats.items()}, aside, turn_up, size)
+
+
+def hand_places(hand: Hand) -> Places:
+    """The :class:`Places` of ``hand``: its seats in dealing order, the rules' batches and deck,
+    its jokers turned aside (public, D-9)."""
+    size = len(make_deck(hand.rules.deck, hand.rules.jokers))
+    return places(hand.order, hand.rules.first_batch, size, len(hand.turned_aside))
+
+
+@dataclass(frozen=True)
+class Opening:
+    """The salt of one position, sent when its card may be known: the card can then be checked
+    against the position's commitment.
+
+    Attributes:
+        position: 0-based position in dealt order.
+        card: the card the game has at that position.
+        salt: the position's salt (lower-case hex).
+    """
+
+    position: int
+    card: Card
+    salt: str
+
+    def matches(self, committed: str) -> bool:
+        """True if this opening's :func:`commitment` is ``committed``."""
+        return commitment(self.salt, self.position, self.card) == committed
+
+    def to_data(self) -> dict[str, Any]:
+        """``{"position", "card", "salt"}`` as sent in a view and written in a history."""
+        return {"position": self.position, "card": str(self.card), "salt": self.salt}
+
+
+@dataclass(frozen=True)
+class DealCommitment:
+    """A dealt hand's commitments with the salts behind them (the server's side; the salts are
+    stored in the deal's event and never sent but as :class:`Opening` s).
+
+    Attributes:
+        cards: the deck in dealt order, as committed.
+        salts: one salt per position (lower-case hex).
+        commitments: one :func:`commitment` per position.
+        digest: :func:`deck_digest` of the commitments.
+    """
+
+    cards: tuple[Card, ...]
+    salts: tuple[str, ...]
+    commitments: tuple[str, ...]
+    digest: str
+
+    @classmethod
+    def build(cls, cards: Sequence[Card], salts: Sequence[str]) -> DealCommitment:
+        """Commit to ``cards`` (dealt order) with one salt per position.
+
+        Raises:
+            ValueError: if the numbers of cards and salts differ or a salt is not
+                :data:`MIN_SALT_HEX` or more lower-case hex digits.
+        """
+        if len(cards) != len(salts):
+            raise ValueError(f"{len(salts)} salts for {len(cards)} cards: one salt per position")
+        for s in salts:
+            if not isinstance(s, str) or not _SALT.match(s):
+                raise ValueError(f"a salt is {MIN_SALT_HEX}..128 lower-case hex digits (an even number), not {s!r}")
+        commits = tuple(commitment(s, i, c) for i, (s, c) in enumerate(zip(salts, cards)))
+        return cls(tuple(cards), tuple(salts), commits, deck_digest(commits))
+
+    def opening(self, position: int, card: Card) -> Opening:
+        """The opening of ``position`` for ``card``, the card the game has there (a card changed
+        after the commitment does not match it)."""
+        return Opening(position, card, self.salts[position])
+
+
+def known_cards(hand: Hand, seat: int | None) -> list[tuple[int, Card]]:
+    """The ``(position, card)`` pairs ``seat`` may know now (None: a spectator; R7): its own five
+    dealt cards (when ``seat`` is given), the jokers turned aside and the turn-up (D-9, R4.4), and
+    every card played so far, each at the position the deal gives it. The card is the one the
+    hand has (its ``dealt`` cards, its played cards), so a card changed after the commitment is
+    opened as it is and does not match. Never a folded hand, another seat's unplayed card or the
+    stock (D-16). Sorted by position.
+    """
+    pl = hand_places(hand)
+    out: dict[int, Card] = {}
+    if seat is not None and seat in pl.seats:
+        for p, c in zip(pl.seats[seat], hand.dealt[seat]):
+            if c is not None:
+                out[p] = c
+    for p, c in zip(pl.aside, hand.turned_aside):
+        out[p] = c
+    out[pl.turn_up] = hand.turn_up
+    for a in hand.history:
+        if a.kind == "pl" and a.card is not None and a.card in hand.dealt[a.seat]:
+            out[pl.seats[a.seat][hand.dealt[a.seat].index(a.card)]] = a.card
+    return sorted(out.items())
+
+
+def openings_for(deal: DealCommitment, hand: Hand, seat: int | None) -> list[Opening]:
+    """The openings ``seat`` (None: a spectator) is sent now: one per :func:`known_cards` pair."""
+    return [deal.opening(p, c) for p, c in known_cards(hand, seat)]
+
+
+class ProofError(ValueError):
+    """A ``[fairness]`` table (or its JSON) that cannot be read; ``refusal`` says why (a code of
+    :data:`MALFORMED`)."""
+
+    def __init__(self, refusal: Refusal) -> None:
+        self.refusal = refusal
+        super().__init__(refusal.text())
+
+
+@dataclass(frozen=True)
+class DealProof:
+    """What a reader of one hand can check: the commitments sent at the deal and the openings it
+    was sent (the ``[fairness]`` table of a hand history, ``docs/hand-history.md``).
+
+    Attributes:
+        commitments: one per deck position, in dealt order.
+        digest: :func:`deck_digest` of them, as the server stored it before the deal was shown.
+        openings: the reader's openings, by position.
+        seat: the reader whose own cards are opened, or None (a spectator's download).
+        scheme: :data:`SCHEME`.
+    """
+
+    commitments: tuple[str, ...]
+    digest: str
+    openings: tuple[Opening, ...]
+    seat: int | None = None
+    scheme: str = SCHEME
+
+    @classmethod
+    def of(cls, deal: DealCommitment, hand: Hand, seat: int | None) -> DealProof:
+        """The proof of ``hand`` for ``seat`` (None: a spectator)."""
+        return cls(deal.commitments, deal.digest, tuple(openings_for(deal, hand, seat)), seat)
+
+    def to_data(self) -> dict[str, Any]:
+        """The ``[fairness]`` table as plain data (TOML- and JSON-ready), keys in the order written."""
+        out: dict[str, Any] = {"scheme": self.scheme}
+        if self.seat is not None:
+            out["seat"] = seat_name(self.seat)
+        out["digest"] = self.digest
+        out["commitments"] = list(self.commitments)
+        out["openings"] = [o.to_data() for o in self.openings]
+        return out
+
+    @classmethod
+    def from_data(cls, data: Any, deck: Sequence[Card], n_seats: int) -> DealProof:
+        """Read a ``[fairness]`` table for a hand of ``deck`` (the rules' deck) and ``n_seats`` seat slots.
+
+        Raises:
+            ProofError: a key missing or unknown, a wrong scheme, a commitment list whose length is
+                not the deck's, a value that is not hex, an opening that is not
+                ``{position, card, salt}`` of this deck, a position opened twice (codes in
+                :data:`MALFORMED`).
+        """
+
+        def bad(code: str, **fields: Any) -> ProofError:
+            return ProofError(Refusal(code, None, fields))
+
+        def bad_opening(index: int, problem: str) -> ProofError:
+            return bad("fair_bad_opening", index=index + 1, problem=problem)
+
+        if not isinstance(data, dict):
+            raise bad("fair_bad_opening", index=0, problem="[fairness] is not a table")
+        keys = {"scheme", "seat", "digest", "commitments", "openings"}
+        for k in data:
+            if k not in keys:
+                raise bad("fair_bad_opening", index=0, problem=f"unknown key {k!r} in [fairness]")
+        for k in ("scheme", "digest", "commitments", "openings"):
+            if k not in data:
+                raise bad("fair_bad_opening", index=0, problem=f"missing key {k!r} in [fairness]")
+        if data["scheme"] != SCHEME:
+            raise bad("fair_scheme", given=str(data["scheme"])[:40], scheme=SCHEME)
+        seat: int | None = None
+        if "seat" in data:
+            given = data["seat"]
+            if not isinstance(given, str) or not re.fullmatch(r"p[1-6]", given) or int(given[1:]) > n_seats:
+                raise bad("fair_bad_seat", given=str(given)[:10])
+            seat = int(given[1:]) - 1
+        commits = data["commitments"]
+        if not isinstance(commits, list):
+            raise bad("fair_length", given=0, deck=_deck_name(deck), size=len(deck))
+        if len(commits) != len(deck):
+            raise bad("fair_length", given=len(commits), deck=_deck_name(deck), size=len(deck))
+        for i, c in enumerate(commits):
+            if not isinstance(c, str) or not _HEX64.match(c):
+                raise bad("fair_bad_commitment", position=i)
+        if not isinstance(data["digest"], str) or not _HEX64.match(data["digest"]):
+            raise bad("fair_bad_digest")
+        raw = data["openings"]
+        if not isinstance(raw, list):
+            raise bad_opening(0, "openings must be a list of { position, card, salt }")
+        in_deck = set(deck)
+        opened: list[Opening] = []
+        seen: set[int] = set()
+        for i, o in enumerate(raw):
+            if not isinstance(o, dict) or set(o) != {"position", "card", "salt"}:
+                raise bad_opening(i, 'an opening is { position = N, card = "AS", salt = "..." }')
+            p = o["position"]
+            if type(p) is not int or not 0 <= p < len(deck):
+                raise bad_opening(i, f"position {p!r} is not 0..{len(deck) - 1}")
+            if p in seen:
+                raise bad("fair_position_twice", position=p)
+            seen.add(p)
+            try:
+                card = Card.parse(o["card"]) if isinstance(o["card"], str) else None
+            except CardError:
+                card = None
+            if card is None or str(card) != o["card"] or card not in in_deck:
+                raise bad_opening(i, f"{str(o['card'])[:10]!r} is not a card of the {_deck_name(deck)} deck (R1.6)")
+            salt = o["salt"]
+            if not isinstance(salt, str) or not _SALT.match(salt):
+                raise bad_opening(i, f"the salt is not {MIN_SALT_HEX} or more lower-case hex digits")
+            opened.append(Opening(p, card, salt))
+        return cls(tuple(commits), data["digest"], tuple(opened), seat)
+
+
+def _deck_name(deck: Sequence[Card]) -> str:
+    n = len(deck)
+    return {32: "piquet32", 34: "piquet32 + jokers", 52: "full52", 54: "full52 + jokers"}.get(n, f"{n}-card")
+
+
+def check_deal(proof: DealProof, hand: Hand) -> list[Refusal]:
+    """Check a reader's proof against the hand as recorded (``ramsli verify``): the digest is the
+    commitments'; every opening matches its commitment; every card the reader may know of the
+    hand (:func:`known_cards` for ``proof.seat``: its own cards, the turn-up, the jokers turned
+    aside, every played card) is opened at the position the deal gives it and as that card; no
+    card is opened at two positions (one deck) and nothing else is opened (R7, D-16).
+
+    Args:
+        proof: the commitments and openings (:meth:`DealProof.from_data` checked their form).
+        hand: the hand as recorded (e.g. ``HandHistory.replay()``; unknown cards ``??`` are None).
+
+    Returns:
+        every problem found, each a :class:`~ramsli.refusal.Refusal` (codes ``fair_digest``,
+        ``fair_mismatch``, ``fair_wrong_place``, ``fair_not_opened``, ``fair_card_twice``,
+        ``fair_not_known``, or ``fair_length`` for a proof of another deck); ``[]`` when the
+        deal checks.
+    """
+    pl = hand_places(hand)
+    if len(proof.commitments) != pl.size:
+        deck = make_deck(hand.rules.deck, hand.rules.jokers)
+        return [
+            Refusal("fair_length", None, {"given": len(proof.commitments), "deck": _deck_name(deck), "size": pl.size})
+        ]
+    found: list[Refusal] = []
+    if deck_digest(proof.commitments) != proof.digest:
+        found.append(Refusal("fair_digest"))
+    by_pos = {o.position: o for o in proof.openings}
+    at: dict[Card, int] = {}
+    for o in proof.openings:
+        if not o.matches(proof.commitments[o.position]):
+            found.append(Refusal("fair_mismatch", None, {"position": o.position, "card": str(o.card)}))
+        if o.card in at:
+            found.append(
+                Refusal("fair_card_twice", None, {"card": str(o.card), "position": at[o.card], "other": o.position})
+            )
+        else:
+            at[o.card] = o.position
+    expected = dict(known_cards(hand, proof.seat))
+    for p, c in expected.items():
+        there = by_pos.get(p)
+        if there is None:
+            found.append(Refusal("fair_not_opened", None, {"card": str(c), "position": p}))
+        elif there.card != c:
+            found.append(
+                Refusal("fair_wrong_place", None, {"position": p, "expected": str(c), "card": str(there.card)})
+            )
+    for p, extra in sorted(by_pos.items()):
+        if p not in expected:
+            found.append(Refusal("fair_not_known", None, {"position": p, "card": str(extra.card)}))
+    return found
