@@ -62,7 +62,7 @@ __all__ = [
     "parse_cards",
     "trick_winner",
     "__version__",
-    # kinds as types (issue 9.4) and seat helpers (issue 9.6)
+    # kinds as types and seat helpers
     "ActionKind",
     "Declaration",
     "EndReason",

@@ -1,4 +1,4 @@
-"""Hand histories: one hand of Ramsli as a TOML text file (issue 2, item 5).
+"""Hand histories: one hand of Ramsli as a TOML text file.
 
 The format (``ramsli-hh/1``, documented in ``docs/hand-history.md``) is
 modelled on pokerkit's PHH: a format version, the rules (R8), the seat names,

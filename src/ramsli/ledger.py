@@ -1,4 +1,4 @@
-"""The pub ledger: ramsli keeps the counters for a table that plays with real cards (issue 16).
+"""The pub ledger: ramsli keeps the counters for a table that plays with real cards.
 
 A :class:`PubLedger` knows the players, the rules and the first dealer. Hand by hand it is
 told what the table declared and took (a :class:`PubHand`: who was in, General Rams and
@@ -156,7 +156,7 @@ class Edit:
 
 
 class PubLedger:
-    """The books of a session played with real cards (issue 16).
+    """The books of a session played with real cards.
 
     Args:
         rules: the rules in force (preset and options, R6, R8).

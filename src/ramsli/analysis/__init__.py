@@ -4,7 +4,7 @@
   confidence intervals (issue #4), the work behind ``ramsli tournament``.
 - :mod:`ramsli.analysis.cluster` — where the chunks of a long run are played:
   in this process, in local worker processes, or as tasks on a Dask cluster
-  (``--scheduler``, issue 15), for the tournaments and the lab alike.
+  (``--scheduler``), for the tournaments and the lab alike.
 
 Like the lab and the research adapters this layer stands on the bots and the
 engine and is used by the front ends, never the other way round (README,

@@ -1,4 +1,4 @@
-"""The arena: duplicate matches between any set of bots, each bot rated with OpenSkill (issue 26). No I/O here.
+"""The arena: duplicate matches between any set of bots, each bot rated with OpenSkill. No I/O here.
 
 A **match** is a duplicate set: ``set_deals`` deals (default 1), each played
 once in every rotation of the match's bots around the table (bot ``j`` at seat

@@ -1,4 +1,4 @@
-"""Where the chunks of a long run are played: here, in local worker processes, or on a Dask cluster (issue 15).
+"""Where the chunks of a long run are played: here, in local worker processes, or on a Dask cluster.
 
 ``ramsli simulate``, ``ramsli tournament`` and ``ramsli odds`` split their work
 into chunks, each with its own random streams taken from the run's seed (so a
@@ -19,7 +19,7 @@ same numbers bit for bit locally and on any cluster with any number of
 workers. :func:`stream_chunks` plays chunks from any iterable, handing each
 result to a callback and keeping none: only a bounded window of chunks
 (:func:`window_size`) is submitted at a time, so the memory of a run does not
-grow with its length (issue 12, "Load"). A task whose worker dies is run again by Dask (``allowed-failures`` on
+grow with its length. A task whose worker dies is run again by Dask (``allowed-failures`` on
 the scheduler, default 3); one that raises is tried again ``TASK_RETRIES``
 times. An exception, or Ctrl-C (``KeyboardInterrupt``), cancels every task of
 the run that is not finished yet before it propagates; local worker processes
@@ -69,7 +69,7 @@ TASK_RETRIES = 2
 #: the packages of the extra 'lab' that the kernel needs on every worker (simulate, odds)
 LAB_PACKAGES = ("numpy", "numba")
 #: chunks submitted ahead per worker (process or Dask thread): enough to keep every worker busy,
-#: few enough that a run of 10**9 hands holds a few dozen chunks, not millions (issue 12)
+#: few enough that a run of 10**9 hands holds a few dozen chunks, not millions
 WINDOW_PER_WORKER = 4
 
 _ADDRESS = re.compile(r"^(tcp|tls)://(\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9.-]+):([0-9]{1,5})$")

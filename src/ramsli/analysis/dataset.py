@@ -1,4 +1,4 @@
-"""Self-play datasets: many hands played by bots, one ``ramsli-hh/1`` hand history per line of JSON (issue 26).
+"""Self-play datasets: many hands played by bots, one ``ramsli-hh/1`` hand history per line of JSON.
 
 :func:`write_dataset` writes a folder with two files:
 

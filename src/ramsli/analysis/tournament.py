@@ -19,8 +19,8 @@ results whatever ``jobs`` is.
 
 Results are aggregated as the work units finish (exact integer sums per bot,
 decision times in a histogram), never kept per hand or per decision, so a
-tournament of a million deals needs as little memory as one of a hundred
-(issue 12); only the first :data:`PER_DEAL_KEPT` deals keep their per-deal row.
+tournament of a million deals needs as little memory as one of a hundred;
+only the first :data:`PER_DEAL_KEPT` deals keep their per-deal row.
 
 >>> from ramsli.rules import Rules
 >>> res = run_tournament(["rules", "random", "random"], Rules(), deals=4, seed=1, duplicate=True)

@@ -10,7 +10,7 @@ never import the strategy lab, the research adapters or a front end; those may
 import bots. A bot that lived in such a higher package would be named in
 :data:`BOT_MODULES` by its module path and imported only when it is first asked
 for by name, so the registry finds it without a bots → lab import (the tips
-player, ``tips``, alias ``rules``, now lives here: :mod:`ramsli.bots.tips`).
+player, ``tips``, alias ``rules``, is a bot of this package: :mod:`ramsli.bots.tips`).
 """
 
 from __future__ import annotations
@@ -112,10 +112,9 @@ def only_choice(obs: Observation) -> Action | None:
 BOTS: dict[str, Callable[..., Bot]] = {"random": RandomBot}
 
 #: Bots of packages above the bots, known by name and imported only when first asked for:
-#: name -> ``"module:factory"``; naming a bot here is a lookup at run time, not an import. (``tips``
-#: used to live in the lab; it is now :mod:`ramsli.bots.tips`, registered with its alias ``rules``.)
+#: name -> ``"module:factory"``; naming a bot here is a lookup at run time, not an import.
 BOT_MODULES: dict[str, str] = {}
-#: ``equilibrium`` declares by the solved declaration policy (issue 14, :mod:`ramsli.lab.equilibrium`)
+#: ``equilibrium`` declares by the solved declaration policy (:mod:`ramsli.lab.equilibrium`, docs/solve.md)
 BOT_MODULES["equilibrium"] = "ramsli.lab.equilibrium:EquilibriumBot"
 
 

@@ -1,4 +1,4 @@
-"""The ``--scheduler`` option shared by ``simulate``, ``tournament`` and ``odds`` (issue 15), and Ctrl-C.
+"""The ``--scheduler`` option shared by ``simulate``, ``tournament`` and ``odds``, and Ctrl-C.
 
 With ``--scheduler tcp://HOST:PORT`` a command's chunks become tasks on that Dask
 cluster (:mod:`ramsli.analysis.cluster`, docs/cluster.md); without it nothing

@@ -199,7 +199,7 @@ def play(
             raise typer.BadParameter(T.refusal_text(e), param_hint="--bots") from None
         return rules, names, specs
 
-    # every option of a new session is refused before a saved session is even mentioned (issue 13)
+    # every option of a new session is refused before a saved session is even mentioned
     fresh = None if resume else new_session_args()
     store = SaveFolder(_data_dir(data_dir, _) if data_dir is not None else None)
     _lock(store, _)

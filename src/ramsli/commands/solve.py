@@ -1,4 +1,4 @@
-"""``ramsli solve``: a declaration equilibrium, its exploitability, and the player's question (issue 14).
+"""``ramsli solve``: a declaration equilibrium, its exploitability, and the player's question.
 
 Four modes (see :mod:`ramsli.lab.solve` for the game, abstraction and algorithm):
 

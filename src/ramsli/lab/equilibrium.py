@@ -1,4 +1,4 @@
-"""Declaration policies as files, the hand buckets they are keyed by, and the ``equilibrium`` bot (issue 14).
+"""Declaration policies as files, the hand buckets they are keyed by, and the ``equilibrium`` bot.
 
 A *declaration policy* gives, for every seat position in declaration order
 (0 = the dealer's left .. ``n - 1`` = the dealer, R4.5), every history of the

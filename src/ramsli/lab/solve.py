@@ -1,4 +1,4 @@
-"""The in/out question, solved: a declaration equilibrium and its exploitability (``ramsli solve``, issue 14).
+"""The in/out question, solved: a declaration equilibrium and its exploitability (``ramsli solve``).
 
 **The game.** One hand of Ramsli (R4, R5) from starting stacks (``starting_stack``
 each) and an empty carry-in pot (``--pot`` to change it): the seats declare

@@ -1,4 +1,4 @@
-"""The report of ``ramsli solve --report docs/solve.md`` (issue 14): solve, measure, plot, write.
+"""The report of ``ramsli solve --report docs/solve.md``: solve, measure, plot, write.
 
 For each game of :data:`CONFIGS` it solves the declaration stage
 (:func:`ramsli.lab.solve.solve`, keeping snapshots of the average strategy), deals

@@ -1,4 +1,4 @@
-"""Alembic environment of the table server's database (issue 10).
+"""Alembic environment of the table server's database.
 
 Run programmatically by :meth:`ramsli.server.storage.EventStore.open`: the caller passes
 an open synchronous connection in ``config.attributes["connection"]`` (inside

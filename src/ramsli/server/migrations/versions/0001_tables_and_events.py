@@ -1,4 +1,4 @@
-"""Tables and their event log (issue 10).
+"""Tables and their event log.
 
 Revision ID: 0001
 Revises:
