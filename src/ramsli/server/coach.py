@@ -48,6 +48,7 @@ from concurrent.futures import Executor, ProcessPoolExecutor
 from dataclasses import dataclass, field
 from typing import Annotated, Any, Literal
 
+from babel.numbers import format_decimal
 from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse
 from pydantic import Field
@@ -805,7 +806,12 @@ async def answer_position(request: Request, body: AnswerRequest) -> dict[str, An
     if source == "equilibrium":
         detail = tr.gettext(
             N_("In − out for this hand against the solved equilibrium: {d} counters (± {ci}); {n} deals, {e} effective")
-        ).format(d=hints._signed(mean, lang), ci=format_counters(ci, lang, 2), n=samples, e=round(effective or 0))
+        ).format(
+            d=hints._signed(mean, lang),
+            ci=format_counters(ci, lang, 2),
+            n=format_decimal(samples or 0, locale=lang),
+            e=format_decimal(round(effective or 0), locale=lang),
+        )
     else:
         detail = tr.gettext(N_("In − out for hands like this in the equilibrium's table: {d} counters")).format(
             d=hints._signed(mean, lang)

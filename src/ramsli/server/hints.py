@@ -51,12 +51,13 @@ from enum import StrEnum
 from pathlib import Path
 from typing import Any
 
+from babel.numbers import format_decimal
 from fastapi import APIRouter, Request
 
 from ramsli.bots.expert import ExpertBot
 from ramsli.cards import Card
 from ramsli.coach.review import Z95
-from ramsli.coach.words import catalog, format_counters
+from ramsli.coach.words import LANGS, catalog, format_counters
 from ramsli.hand import Observation
 from ramsli.lab.equilibrium import default_policy
 from ramsli.refusal import N_, Refusal, Refused
@@ -540,13 +541,14 @@ def detail_text(answer: dict[str, Any], lang: str = "en") -> str:
     if answer.get("p_trick"):
         parts.append(tr.gettext(N_("a trick in {p}% of deals")).format(p=round(100 * answer["p_trick"]["mean"])))
     n = int(answer.get("accepted") or answer.get("samples") or 0)
+    count = format_decimal(n, locale=lang if lang in LANGS else "en")
     if answer.get("estimate") == "kernel":
         parts.append(
             tr.ngettext(
                 "{n} deal played by tips players (the lab's kernel)",
                 "{n} deals played by tips players (the lab's kernel)",
                 n,
-            ).format(n=n)
+            ).format(n=count)
         )
     else:
         parts.append(
@@ -554,7 +556,7 @@ def detail_text(answer: dict[str, Any], lang: str = "en") -> str:
                 "{n} weighted deal by the expert (the quick estimate)",
                 "{n} weighted deals by the expert (the quick estimate)",
                 n,
-            ).format(n=n)
+            ).format(n=count)
         )
     return "; ".join(parts)
 

@@ -99,7 +99,7 @@
     if (!public_ && d.cards && d.cards.length) kids.push(el("div", { class: "cv-row" }, el("span", { class: "cv-label", text: _("Your cards") }), cardRow(d.cards, d.trump, _("Your cards"))));
     if (d.lead && d.lead.length) kids.push(el("div", { class: "cv-row" }, el("span", { class: "cv-label", text: _("On the table") }),
       el("span", { text: d.lead.map(([s, c]) => _("{name} played {card}", { name: nameOf(s), card: R.cardName(c) })).join(" · ") })));
-    if (d.declarations && d.declarations.length) kids.push(el("div", { class: "cv-row" }, el("span", { class: "cv-label", text: _("Before you") }),
+    if (d.kind === "declare" && d.declarations && d.declarations.length) kids.push(el("div", { class: "cv-row" }, el("span", { class: "cv-label", text: _("Before you") }),
       el("span", { text: d.declarations.map(([s, x]) => nameOf(s) + " " + (x === "in" ? _("in") : _("out"))).join(" · ") })));
     if (public_) {
       kids.push(el("p", { class: "cv-chosen", text: _("Chose: {action}", { action: actionText(d.chosen) }) }));

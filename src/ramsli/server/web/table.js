@@ -420,7 +420,7 @@
           "aria-label": _("Show hand {n}", { n: e.hand }), text: String(e.hand) }),
         el("a", { href: e.history + "?token=" + encodeURIComponent(P.token), class: "dl", download: "", title: _("Download hand {n} (TOML)", { n: e.hand }),
           "aria-label": _("Download hand {n} (TOML)", { n: e.hand }), text: "⤓" }),
-        reviewLink(e.hand)), cells, el("td", { class: "num", text: String(e.pot_after) })));
+        " · ", reviewLink(e.hand)), cells, el("td", { class: "num", text: String(e.pot_after) })));
     }
     return [el("div", { class: "scroll", tabindex: "0", "aria-label": _("Score sheet") }, el("table", { class: "sheet" }, el("thead", {}, head), tb)),
       el("p", { class: "note scroll-hint", hidden: true, text: _("Swipe the table sideways to see every column.") }),
@@ -432,7 +432,7 @@
   function reviewLink(n, words) {
     const label = _("The coach on hand {n}", { n: n });
     return el("a", { href: `/t/${P.table}/review?token=${encodeURIComponent(P.token)}&hand=${n}&lang=${R.lang}`, target: "_blank",
-      class: "review-link", "data-review": String(n), title: words ? null : label, "aria-label": words ? null : label, text: words ? label : "☆" });
+      class: "review-link", "data-review": String(n), title: words ? null : label, "aria-label": words ? null : label, text: words ? label : _("review") });
   }
 
   let shownHand = null; // a finished hand read from the score sheet

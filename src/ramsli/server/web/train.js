@@ -87,10 +87,11 @@
 
   function answerBar() {
     const done = !!state.result;
+    const chosen = state.result ? state.result.answer : null;
     return el("div", { class: "actions tr-actions", role: "toolbar", "aria-label": _("Your answer") },
-      el("button", { type: "button", class: "act act-in primary", id: "train-in", disabled: done || state.busy, "aria-keyshortcuts": "i",
+      el("button", { type: "button", class: "act act-in primary" + (chosen === "in" ? " chosen" : ""), id: "train-in", "aria-pressed": chosen ? String(chosen === "in") : null, disabled: done || state.busy, "aria-keyshortcuts": "i",
         onclick: () => answer("in") }, _("in"), el("kbd", { "aria-hidden": "true", text: "I" })),
-      el("button", { type: "button", class: "act act-out", id: "train-out", disabled: done || state.busy, "aria-keyshortcuts": "o",
+      el("button", { type: "button", class: "act act-out" + (chosen === "out" ? " chosen" : ""), id: "train-out", "aria-pressed": chosen ? String(chosen === "out") : null, disabled: done || state.busy, "aria-keyshortcuts": "o",
         onclick: () => answer("out") }, _("out"), el("kbd", { "aria-hidden": "true", text: "O" })));
   }
 
