@@ -539,3 +539,51 @@ def test_training_positions_hold_only_the_seats_own_cards(tmp_path, quiet_warm_u
         assert r.status_code == 404 and r.json()["error"] == "no_position"
         r = client.post("/api/train/answer", json={"id": "x", "answer": "maybe"})
         assert r.status_code == 422 and r.json()["error"] == "bad_message"
+
+
+def test_a_failed_review_says_so_once_and_a_busy_coach_refuses_or_queues(tmp_path, quiet_warm_up, monkeypatch):
+    """A review that fails is answered ``409 review_failed`` (and tried again on the next request);
+    with the coach at its limit a hand's review is refused ``429 coach_busy``, and a session review
+    starts its hands in turns instead of failing."""
+    from starlette.testclient import TestClient
+
+    app = _app(f"sqlite+aiosqlite:///{tmp_path / 's.sqlite'}")
+    original = coach._review_task
+    fail = {"on": True}
+
+    def flaky(job, toml, seat, settings):
+        if fail["on"]:
+            raise RuntimeError("the worker died")
+        return original(job, toml, seat, settings)
+
+    monkeypatch.setattr(coach, "_review_task", flaky)
+    with TestClient(app) as client:
+        _made, tid, people = _session_table(client, ["human", "tips", "tips"], ["end=hands:3"], 6, False)
+        path = f"/api/tables/{tid}/hands/1/review?token={people[0]}"
+        deadline = time.monotonic() + 30
+        while (r := client.get(path)).status_code == 200:
+            assert time.monotonic() < deadline
+            time.sleep(0.02)
+        assert (
+            r.status_code == 409 and r.json()["error"] == "review_failed" and "the worker died" in r.json()["message"]
+        )
+        fail["on"] = False
+        status, done = _review(client, path)  # tried again
+        assert status == 200 and done["status"] == "done"
+        monkeypatch.setattr(coach, "MAX_PENDING", 1)
+        gate = threading.Event()
+
+        def held(job, toml, seat, settings):
+            gate.wait(20)
+            return original(job, toml, seat, settings)
+
+        monkeypatch.setattr(coach, "_review_task", held)
+        first = client.get(f"/api/tables/{tid}/hands/2/review?token={people[0]}").json()
+        assert first["status"] in ("waiting", "running")
+        r = client.get(f"/api/tables/{tid}/hands/3/review?token={people[0]}")
+        assert r.status_code == 429 and r.json()["error"] == "coach_busy"
+        s = client.get(f"/api/tables/{tid}/review?token={people[0]}").json()
+        assert s["status"] == "running" and s["progress"]["total"] == 3 and s["progress"]["done"] == 1
+        gate.set()
+        status, sess = _review(client, f"/api/tables/{tid}/review?token={people[0]}")
+        assert status == 200 and sess["review"]["players"][0]["hands"] == 3

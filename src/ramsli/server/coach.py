@@ -396,9 +396,14 @@ class CoachService:
         """Hand reviews waiting or running."""
         return sum(1 for j in self.jobs.values() if j.state in ("waiting", "running"))
 
-    def hand_job(self, t: Table, number: int, seat: int) -> _Job:
+    def hand_job(self, t: Table, number: int, seat: int, wait: bool = False) -> _Job | None:
         """The review job of ``seat`` in finished hand ``number`` (started if new; R7: from the
-        seat's own history, :func:`own_history`).
+        seat's own history, :func:`own_history`). A failed job is given once (its reader says so)
+        and tried again on the next request.
+
+        Args:
+            wait: when :data:`MAX_PENDING` reviews are waiting, answer None (start it later)
+                instead of refusing.
 
         Raises:
             Refused: ``no_hand``; ``coach_busy`` when :data:`MAX_PENDING` reviews are waiting.
@@ -408,9 +413,13 @@ class CoachService:
         if cached is not None:
             return _Job("", key, "", state="done", result=cached)
         job = self.jobs.get(key)
-        if job is not None and job.state != "failed":
+        if job is not None:
+            if job.state == "failed":
+                self.jobs.pop(key, None)
             return job
         if self.pending() >= MAX_PENDING:
+            if wait:
+                return None
             raise Refused(Refusal("coach_busy", None, {"limit": MAX_PENDING}))
         job = _Job(secrets.token_hex(8), key, own_history(t, number, seat).to_toml())
         self.jobs[key] = job
@@ -497,7 +506,9 @@ async def hand_review(
     if index not in hand.seated:
         return base | {"status": "done", "review": public_decisions(t, number, index)}
     service = coach_service(request.app)
-    return base | _job_answer(service.hand_job(t, number, index), pages.request_lang(request), service.warm)
+    job = service.hand_job(t, number, index)
+    assert job is not None  # (refused when busy)
+    return base | _job_answer(job, pages.request_lang(request), service.warm)
 
 
 def _own_hands(t: Table, seat: SeatState) -> list[int]:
@@ -530,22 +541,24 @@ async def session_review(request: Request, table_id: str, token: str = "") -> di
     service = coach_service(request.app)
     lang = pages.request_lang(request)
     numbers = _own_hands(t, own)
-    jobs = [service.hand_job(t, n, own.index) for n in numbers]
-    failed = next((j for j in jobs if j.state == "failed"), None)
+    jobs = [service.hand_job(t, n, own.index, wait=True) for n in numbers]  # a long session: in turns
+    failed = next((j for j in jobs if j is not None and j.state == "failed"), None)
     if failed is not None:
         raise Refused(Refusal("review_failed", None, {"detail": failed.error or ""}))
     base = {"access": "own", "seat": seat_name(own.index), "hands": numbers}
-    if all(j.state == "done" for j in jobs):
-        reviews = tuple((n, j.result) for n, j in zip(numbers, jobs) if j.result is not None)
+    if all(j is not None and j.state == "done" for j in jobs):
+        reviews = tuple((n, j.result) for n, j in zip(numbers, jobs) if j is not None and j.result is not None)
         players = (summarize(own.index, own.name or seat_name(own.index), reviews),)
         played = len(t.session.results) if t.session is not None else 0
         review = SessionReview(players, reviews, played, service.settings)
         return base | {"status": "done", "review": review.to_dict(lambda d: decision_line(d, lang), hands=False)}
-    fraction = sum(1.0 if j.state == "done" else (j.done / j.total if j.total else 0.0) for j in jobs)
+    fraction = sum(
+        0.0 if j is None else 1.0 if j.state == "done" else (j.done / j.total if j.total else 0.0) for j in jobs
+    )
     return base | {
         "status": "running",
         "progress": {
-            "done": sum(1 for j in jobs if j.state == "done"),
+            "done": sum(1 for j in jobs if j is not None and j.state == "done"),
             "total": len(jobs),
             "fraction": round(fraction / max(1, len(jobs)), 3),
         },
