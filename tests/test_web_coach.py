@@ -159,6 +159,9 @@ def test_a_finished_hands_review_opens_from_the_score_sheet_with_its_marks(chrom
         page.wait_for_function("document.body.dataset.overlay", timeout=30000)
         while page.evaluate("document.body.dataset.overlay") != "standings":
             page.click("#dialog-close")
+        # the session's end offers the session review
+        href = page.get_attribute(".dialog .standings-review", "href")
+        assert href == f"/t/{made['table']}/review?token={made['me']}&lang=en"
         n = marked[0]
         with ctx.expect_page() as popup:
             page.click(f".review-link[data-review='{n}']")

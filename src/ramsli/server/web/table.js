@@ -460,6 +460,9 @@
     const ol = el("ol", { class: "standings" }, (view.standings || []).map((s) =>
       el("li", { class: s.seat === me() ? "me" : "" }, el("span", { class: "place", text: String(s.place) + "." }), el("span", { class: "who", text: s.name || s.seat }), el("span", { class: "num", text: counters(s.stack) }))));
     return [reason ? el("p", { text: _("The session is over: {reason}.", { reason: reason }) }) : "", ol,
+      // the session's review at its end (a seat's own only, R7)
+      view.status === "over" && P.role === "seat" ? el("p", {}, el("a", { href: `/t/${P.table}/review?token=${encodeURIComponent(P.token)}&lang=${R.lang}`,
+        target: "_blank", class: "standings-review", text: _("The coach on your session") })) : "",
       el("div", { class: "row" }, el("a", { class: "button", href: "/?lang=" + R.lang, text: _("Back to the lobby") }))];
   }
 
