@@ -640,3 +640,46 @@ def test_a_bad_option_is_refused_before_the_saved_session_is_mentioned(tmp_path,
     assert message in _usage_error(r)
     assert "A saved session" not in r.output
     assert (tmp_path / "session.json").read_text(encoding="utf-8") == text
+
+
+def test_review_at_the_next_turn_gives_the_coachs_words_on_the_last_hand(tmp_path, monkeypatch):
+    """Issue 23: ``review`` (or the player's word for it) at any prompt gives the coach's words on the
+    player's own seat in the last finished hand; before any hand is finished it says so."""
+    from ramsli.frontends import plain
+
+    asked = []
+
+    def fake_lines(hand, seat, lang, **kw):
+        asked.append((seat, lang, hand.is_over, kw["names"]))
+        return ["No marked decision in this hand (6 reviewed)."]
+
+    monkeypatch.setattr(plain, "review_lines", fake_lines)
+    r = runner.invoke(app, _args(tmp_path), input="review\n" + "review\nin\n1\n2\n3\n4\n5\n" * 150)
+    out = r.output
+    assert r.exit_code == 0, out
+    assert "No hand is finished yet: the coach reviews finished hands." in out
+    assert "Type review at your next turn for the coach's review of this hand." in out
+    assert "The coach on hand 1:" in out and "No marked decision in this hand (6 reviewed)." in out
+    assert asked and all(seat == 0 and lang == "en" and over for seat, lang, over, _n in asked)
+    assert asked[0][3] == ["Tess", "Anna", "Bruno"]
+    r = runner.invoke(app, _args(tmp_path / "de", "--lang", "de"), input="analyse\n" + CYCLE)
+    assert "Noch ist kein Spiel zu Ende" in r.output
+
+
+def test_last_hand_review_is_the_coachs_own_lines(tmp_path):
+    """The real coach on the player's seat of a played hand: one line per marked decision or one
+    saying there is none, in the player's language (R7: its own cards only)."""
+    from ramsli.bots.base import make_bot
+    from ramsli.frontends.plain import last_hand_review
+
+    table = LocalTable.new(Rules(), ["Tess", "Anna", "Bruno"], ["random", "random"], seed=3, store=SaveFolder(tmp_path))
+    table.start_hand()
+    me = make_bot("random", seed=1)
+    while not table.hand.is_over:
+        table.apply(me.act(table.hand.observe(table.human)) if table.human_to_act() else table.bot_action())
+    table.finish_hand()
+    title, lines = last_hand_review(table)
+    assert title == "The coach on hand 1" and lines
+    assert all(line.split(" — ")[0] in ("Blunder", "Mistake", "Inaccuracy") for line in lines) or (
+        len(lines) == 1 and lines[0].startswith("No marked decision")
+    )

@@ -204,7 +204,7 @@ def test_q_on_the_hand_panel_saves_and_quits(tmp_path):
     asyncio.run(run())
     assert app.quit_saved and app.return_code == 0
     assert seen["title"].startswith("Hand 1 of 5 — dealer: ")  # R3.6 end shown in the header
-    assert seen["buttons"] == ["Next (Enter, Esc)", "save and quit (q)"]
+    assert seen["buttons"] == ["Next (Enter, Esc)", "The coach's review (c)", "save and quit (q)"]
     assert len(seen["recent"]) >= 8  # the last events of the hand stay on screen
     saved = store.load()
     assert saved.hands_played == 1 and saved.end_reason is None
@@ -365,3 +365,40 @@ def test_quit_in_the_app_and_resume_continues_the_hand(tmp_path):
     asyncio.run(run(app2, resumed, "again"))
     assert seen["again"][:2] == seen["first"][:2]  # the same hand, the same cards, nothing re-dealt
     assert "You: in" in seen["again"][2]  # the declaration made before the quit is shown
+
+
+def test_c_on_the_hand_panel_opens_the_coachs_review(tmp_path, monkeypatch):
+    """Issue 23: ``c`` on a finished hand's panel opens the coach's review of the player's own
+    decisions (computed on a thread; the panel says so meanwhile); Esc goes back to the panel."""
+    from ramsli.frontends import tui
+    from ramsli.frontends.tui import ReviewScreen
+
+    i18n.set_language("en")
+    asked = []
+
+    def fake_review(table):
+        asked.append((table.human, table.last.number))
+        return "The coach on hand 1", ["Mistake — Leading A♠ to trick 2: about 1.4 counters worse than leading 7♥"]
+
+    monkeypatch.setattr(tui, "last_hand_review", fake_review)
+    table = LocalTable.new(Rules(end=["hands:5"]), NAMES, ["random"] * 4, seed=5, store=SaveFolder(tmp_path))
+    app = RamsliApp(table, speed=0)
+    seen = {}
+
+    async def run():
+        async with app.run_test(size=(110, 36)) as pilot:
+            await _play_one_hand(app, pilot, table, {"illegal": "skip"})
+            await pilot.press("c")
+            for _ in range(200):
+                await pilot.pause()
+                if isinstance(app.screen, ReviewScreen) and app.screen.lines is not None:
+                    break
+            assert isinstance(app.screen, ReviewScreen)
+            seen["text"] = _content(app, "#review-text")
+            await pilot.press("escape")
+            await pilot.pause()
+            seen["back"] = isinstance(app.screen, InfoScreen) and app.screen.kind == "hand"
+
+    asyncio.run(run())
+    assert asked == [(0, 1)]
+    assert "Leading A♠ to trick 2" in seen["text"] and seen["back"]

@@ -28,7 +28,7 @@ from ramsli.coach.review import (
     seat_decisions,
     seat_view,
 )
-from ramsli.coach.session import PlayerSummary, SessionReview, review_session
+from ramsli.coach.session import PlayerSummary, SessionReview, review_session, summarize
 from ramsli.coach.words import decision_line, render_line, review_lines
 
 __all__ = [
@@ -45,6 +45,7 @@ __all__ = [
     "PlayerSummary",
     "SessionReview",
     "review_session",
+    "summarize",
     "LINES",
     "Line",
     "decision_line",

@@ -28,7 +28,7 @@ from ramsli.coach.review import MARKS, Decision, HandReview, Settings, check_his
 from ramsli.history import HandHistory, SessionHistory
 from ramsli.seats import seat_name
 
-__all__ = ["FORMAT", "WORST", "PlayerSummary", "SessionReview", "review_session"]
+__all__ = ["FORMAT", "WORST", "PlayerSummary", "SessionReview", "review_session", "summarize"]
 
 #: the format of :meth:`SessionReview.to_dict`
 FORMAT = "ramsli-session-review/1"
@@ -191,23 +191,26 @@ def review_session(
             done += 1
             if progress is not None:
                 progress(done, total)
-    players = []
-    for s in seats:
-        mine = [(h, r) for h, r in reviews if r.seat == s]
-        decisions = [(h, d) for h, r in mine for d in r.decisions]
-        marked = [(h, d) for h, d in decisions if d.mark is not None]
-        worst = sorted(marked, key=lambda hd: (-hd[1].loss, hd[0], hd[1].number))[:WORST]
-        players.append(
-            PlayerSummary(
-                seat=s,
-                name=names[s],
-                hands=sum(1 for _, r in mine if r.cards_known),
-                not_reviewed=sum(1 for _, r in mine if not r.cards_known),
-                decisions=len(decisions),
-                declaration_loss=sum(d.loss for _, d in marked if d.kind in _DECLARATION_KINDS),
-                card_loss=sum(d.loss for _, d in marked if d.kind not in _DECLARATION_KINDS),
-                marks={name: sum(1 for _, d in marked if d.mark == name) for name, _ in MARKS},
-                worst=tuple(worst),
-            )
-        )
+    players = [summarize(s, names[s], reviews) for s in seats]
     return SessionReview(tuple(players), tuple(reviews), len(histories), settings)
+
+
+def summarize(seat: int, name: str, reviews: Sequence[tuple[int, HandReview]]) -> PlayerSummary:
+    """One player's :class:`PlayerSummary` from hand reviews ``(hand number, review)`` (the reviews
+    of other seats among them are passed over): the counters lost to marked decisions, split
+    into declarations and card play, the worst :data:`WORST`, the marks."""
+    mine = [(h, r) for h, r in reviews if r.seat == seat]
+    decisions = [(h, d) for h, r in mine for d in r.decisions]
+    marked = [(h, d) for h, d in decisions if d.mark is not None]
+    worst = sorted(marked, key=lambda hd: (-hd[1].loss, hd[0], hd[1].number))[:WORST]
+    return PlayerSummary(
+        seat=seat,
+        name=name,
+        hands=sum(1 for _, r in mine if r.cards_known),
+        not_reviewed=sum(1 for _, r in mine if not r.cards_known),
+        decisions=len(decisions),
+        declaration_loss=sum(d.loss for _, d in marked if d.kind in _DECLARATION_KINDS),
+        card_loss=sum(d.loss for _, d in marked if d.kind not in _DECLARATION_KINDS),
+        marks={mark: sum(1 for _, d in marked if d.mark == mark) for mark, _ in MARKS},
+        worst=tuple(worst),
+    )

@@ -4,7 +4,8 @@ For screen readers, scripts and tests. The state is printed when it is your
 turn; you type ``in``, ``out``, ``play AS`` (or ``play 10h``, a card in your
 language's letters such as de ``play DKr``, or a card number 1–5 as the sorted
 hand shows them), ``gr``, ``pass``, ``target 3``, ``state``, ``log``, ``last``, ``why``,
-``rules``, ``help``, ``quit`` — or the words of the player's language (``rein``/``raus``,
+``rules``, ``review`` (the coach on the last finished hand), ``help``, ``quit`` — or the words of
+the player's language (``rein``/``raus``,
 ``mee``/``pas``, ``dentro``/``fuori``...; English always works too).
 Bad input gets a one-line reason and the prompt again; nothing changes. Lines
 say what happened in the game's words; the rule ids behind the last message
@@ -24,6 +25,7 @@ from rich.console import Console
 from rich.text import Text
 
 from ramsli.cards import Card, CardError
+from ramsli.coach import review_lines
 from ramsli.errors import IllegalActionError
 from ramsli.frontends import cut as C
 from ramsli.frontends import text as T
@@ -31,7 +33,15 @@ from ramsli.frontends.game import LocalTable
 from ramsli.frontends.i18n import _, pgettext
 from ramsli.hand import Action, Hand, Phase
 
-__all__ = ["PlainGame", "parse_command", "save_failed_text", "is_yes", "parse_card", "AmbiguousCard"]
+__all__ = [
+    "PlainGame",
+    "parse_command",
+    "save_failed_text",
+    "is_yes",
+    "parse_card",
+    "AmbiguousCard",
+    "last_hand_review",
+]
 
 #: command word -> canonical command; English words always work, the player's language's too
 _EN = {
@@ -59,6 +69,8 @@ _EN = {
     "why": "why",
     "rule": "why",
     "rules": "rules",
+    "review": "review",
+    "coach": "review",
 }
 
 
@@ -77,7 +89,13 @@ def _localized_words() -> dict[str, str]:
         "last": pgettext("command", "last"),
         "why": pgettext("command", "why"),
         "rules": pgettext("command", "rules"),
+        "review": pgettext("command", "review"),
     }
+
+
+def _review_word() -> str:
+    """The typed word of ``review`` in the player's language (its first word)."""
+    return next((w.strip() for w in pgettext("command", "review").split("|") if w.strip()), "review")
 
 
 def _commands() -> dict[str, str]:
@@ -110,8 +128,8 @@ def parse_command(line: str, table: LocalTable) -> tuple[str, Action | None]:
 
     Returns:
         ``(command, action)``: command is ``"act"`` (with the action to try), or
-        ``"help"``, ``"log"``, ``"state"``, ``"last"``, ``"why"``, ``"rules"``, ``"quit"``,
-        ``"empty"`` (action None).
+        ``"help"``, ``"log"``, ``"state"``, ``"last"``, ``"why"``, ``"rules"``, ``"review"``,
+        ``"quit"``, ``"empty"`` (action None).
 
     Raises:
         _Reply: for input that is not a command, a malformed card or a card number
@@ -146,7 +164,7 @@ def parse_command(line: str, table: LocalTable) -> tuple[str, Action | None]:
                     ) from None
     else:
         head = cmds[head]
-    if head in ("help", "log", "state", "quit", "last", "why", "rules"):
+    if head in ("help", "log", "state", "quit", "last", "why", "rules", "review"):
         return head, None
     if head == "in":
         return "act", Action.declare(me, True)
@@ -245,6 +263,25 @@ def parse_card(word: str, suits: str = "french", deck: str = "piquet32") -> Card
             ).format(text=echo_text(word), one=labels[0], other=labels[1], one_code=codes[0], other_code=codes[1])
         )
     raise CardError(_("'{text}' is not a card.").format(text=echo_text(word)) + " " + T.card_notation_text(suits, deck))
+
+
+def last_hand_review(table: LocalTable) -> tuple[str, list[str]]:
+    """The coach's words on the player's seat in the last finished hand, in the player's language:
+    ``(title, lines)`` — one line per marked decision, or one saying there is none
+    (:func:`ramsli.coach.review_lines`, from the seat's own knowledge only, R7); a line saying
+    that no hand is finished yet, or that the player sat that hand out (R3.5).
+    Takes a few seconds (the coach samples every decision)."""
+    last = table.last
+    if last is None or last.hand is None:
+        return _("The coach"), [_("No hand is finished yet: the coach reviews finished hands.")]
+    title = _("The coach on hand {n}").format(n=last.number)
+    if table.human not in last.hand.seated:
+        return title, [_("You did not play this hand (R3.5).")]
+    suits = table.suits
+    lines = review_lines(
+        last.hand, table.human, table.lang, names=table.names, card_label=lambda c: T.card_label(c, suits)
+    )
+    return title, lines
 
 
 def save_failed_text(table: LocalTable, error: OSError) -> str:
@@ -439,6 +476,15 @@ class PlainGame:
         for line in T.standings_lines(s.stacks, s.pot, t.names, s.winners(), s.end_reason, t.hands_played, t.human):
             self.say(line, style="bold")
 
+    def _review(self) -> None:
+        """``review``: the coach's words on the player's last finished hand (R7: its own cards only)."""
+        if self.table.last is not None:
+            self.say(_("The coach is looking at hand {n} (a few seconds)…").format(n=self.table.last.number))
+        title, lines = last_hand_review(self.table)
+        self.say(title + ":", style="bold")
+        for line in lines:
+            self.say("  " + line, cite=False)
+
     def _play_hand(self) -> bool:
         t = self.table
         resumed = t.resumed_hand
@@ -483,6 +529,10 @@ class PlainGame:
         assert hand.settlement is not None  # a hand that is over is settled (R5)
         for line in T.settlement_lines(hand.settlement, t.names, t.human):
             self.say(line)
+        if t.hands_played == 1 and t.human in hand.seated:  # said once a session
+            self.say(
+                _("Type {word} at your next turn for the coach's review of this hand.").format(word=_review_word())
+            )
         return True
 
     def _ask_cut(self) -> tuple[bool, int | None]:
@@ -521,6 +571,13 @@ class PlainGame:
                 self.say(T.rules_line(t.rules), cite=False)
                 for h in T.help_lines(self.suits):
                     self.say(h, cite=False)
+                self.say(
+                    _("And: {word} — the coach's review of your last finished hand").format(word=_review_word()),
+                    cite=False,
+                )
+                continue
+            if cmd == "review":
+                self._review()
                 continue
             if cmd == "rules":
                 self.say(T.rules_line(t.rules), cite=False)

@@ -15,7 +15,8 @@ apply now; the header says when the session ends (R3.5, R3.6), the line
 under it which preset, ante, bete and options are in force (R6, R8).
 A card you may not play is dimmed, and trying it says why (the engine's
 reason, translated; ``r`` names the rule). After each hand a panel gives the
-settlement (R5); at the end, the standings (R3.7).
+settlement (R5), and ``c`` on it opens the coach's review of your decisions in that hand
+(:class:`ReviewScreen`); at the end, the standings (R3.7).
 """
 
 from __future__ import annotations
@@ -39,10 +40,10 @@ from ramsli.frontends import cut as C
 from ramsli.frontends import text as T
 from ramsli.frontends.game import LocalTable
 from ramsli.frontends.i18n import _, ngettext
-from ramsli.frontends.plain import ngettext_cards, save_failed_text
+from ramsli.frontends.plain import last_hand_review, ngettext_cards, save_failed_text
 from ramsli.hand import Action, Hand, Phase
 
-__all__ = ["RamsliApp", "run_app", "app_bindings", "quit_line", "CutScreen"]
+__all__ = ["RamsliApp", "run_app", "app_bindings", "quit_line", "CutScreen", "ReviewScreen"]
 
 #: events kept for the hand (the screen shows the newest that fit, at least :data:`RECENT_SHOWN` on 24 rows)
 RECENT_KEPT = 60
@@ -104,6 +105,7 @@ class InfoScreen(ModalScreen[None]):
         Binding("n", "close", show=False),
         Binding("q", "quit_game", show=False),
         Binding("r", "why", show=False),
+        Binding("c", "review", show=False),
     ]
 
     DEFAULT_CSS = """
@@ -135,6 +137,8 @@ class InfoScreen(ModalScreen[None]):
                 yield Static(text, id="panel-text", markup=False)
             with Horizontal(id="panel-buttons"):
                 yield Button(self.button, id="panel-ok", variant="primary")
+                if self.kind == "hand":
+                    yield Button(_("The coach's review") + " (c)", id="panel-review")
                 if self.quit_button:
                     yield Button(self.quit_button, id="panel-quit")
 
@@ -142,8 +146,15 @@ class InfoScreen(ModalScreen[None]):
         event.stop()
         if event.button.id == "panel-quit":
             self.action_quit_game()
+        elif event.button.id == "panel-review":
+            self.action_review()
         else:
             self.dismiss(None)
+
+    def action_review(self) -> None:
+        """``c`` on the hand's panel: the coach's review of the player's decisions in that hand."""
+        if self.kind == "hand":
+            self.app.push_screen(ReviewScreen(self.table_app.table))
 
     def action_close(self) -> None:
         self.dismiss(None)
@@ -164,6 +175,63 @@ class InfoScreen(ModalScreen[None]):
             self.dismiss(None)
         else:
             self.table_app.action_quit_game()
+
+
+class ReviewScreen(ModalScreen[None]):
+    """The coach's words on the player's last finished hand (:func:`ramsli.frontends.plain.last_hand_review`:
+    one line per marked decision, from the player's own cards only, R7), computed on a thread while
+    the panel says so; Enter or Esc closes it."""
+
+    BINDINGS = [
+        Binding("escape", "close", show=False),
+        Binding("enter", "close", show=False),
+        Binding("c", "close", show=False),
+    ]
+
+    DEFAULT_CSS = """
+    ReviewScreen { align: center middle; }
+    ReviewScreen > Vertical { width: 90%; max-width: 100; height: auto; max-height: 90%;
+                              border: thick $success; background: $surface; padding: 1 2; }
+    ReviewScreen #review-body { height: auto; max-height: 30; }
+    ReviewScreen Button { margin-top: 1; }
+    """
+
+    def __init__(self, table: LocalTable) -> None:
+        super().__init__()
+        self.table = table
+        #: the review's lines once computed (None while the coach is looking)
+        self.lines: list[str] | None = None
+
+    def compose(self) -> ComposeResult:
+        number = self.table.last.number if self.table.last is not None else 0
+        with Vertical():
+            yield Static(_("The coach on hand {n}").format(n=number), id="review-title", classes="title")
+            with VerticalScroll(id="review-body"):
+                yield Static(
+                    _("The coach is looking at hand {n} (a few seconds)…").format(n=number),
+                    id="review-text",
+                    markup=False,
+                )
+            yield Button(_("Close") + " (Enter, Esc)", id="review-close", variant="primary")
+
+    def on_mount(self) -> None:
+        self.run_worker(self._compute, thread=True, exclusive=True)
+
+    def _compute(self) -> None:
+        title, lines = last_hand_review(self.table)
+        self.app.call_from_thread(self._show, title, lines)
+
+    def _show(self, title: str, lines: list[str]) -> None:
+        self.lines = lines
+        self.query_one("#review-title", Static).update(title)
+        self.query_one("#review-text", Static).update("\n".join(lines))
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        event.stop()
+        self.dismiss(None)
+
+    def action_close(self) -> None:
+        self.dismiss(None)
 
 
 class CutScreen(ModalScreen[int | None]):

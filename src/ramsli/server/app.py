@@ -2,9 +2,10 @@
 
 :func:`create_app` wires the routes of ``docs/protocol.md`` to a
 :class:`~ramsli.server.hub.Hub` and includes the pages (:mod:`ramsli.server.pages`), the hint
-(:mod:`ramsli.server.hints`) and the pub ledger (:mod:`ramsli.server.ledger`); at start-up it
-opens the database (applying the Alembic migrations) and restores every table by replaying its
-events. Every request body is read through the one capped reader and parsed by its model
+(:mod:`ramsli.server.hints`), the coach (:mod:`ramsli.server.coach`) and the pub ledger
+(:mod:`ramsli.server.ledger`); at start-up it opens the database (applying the Alembic
+migrations), restores every table by replaying its events and starts making the lab's kernel
+ready in the background (:func:`ramsli.server.hints.warm_up_lab`). Every request body is read through the one capped reader and parsed by its model
 (:mod:`ramsli.server.schemas`) before anything else; every refusal is answered by its code in
 the language the request asks for (``?lang=``, else ``Accept-Language``;
 :func:`ramsli.server.messages.error_body`).
@@ -32,7 +33,7 @@ from ramsli.errors import SessionError
 from ramsli.errors import TableError as EngineTableError
 from ramsli.ledger import LedgerError
 from ramsli.refusal import Refusal, Refused
-from ramsli.server import hints, views
+from ramsli.server import coach, hints, views
 from ramsli.server.bot_driver import shutdown_bot_pool
 from ramsli.server.hub import HELLO_SECONDS, Conn, Hub
 from ramsli.server.ledger import router as ledger_router
@@ -109,17 +110,20 @@ def create_app(
         hub = Hub(store, allow_test_seeds=allow_test_seeds, allowed_bots=app.state.allowed_bots)
         await hub.restore()
         app.state.hub = hub
+        hints.warm_up_lab()  # the lab's kernel made ready in the background (progress in the log)
         try:
             yield
         finally:
             await hub.close()
             await store.close()
             shutdown_bot_pool()
+            coach.shutdown_coach_pool()
 
     app = FastAPI(title="ramsli", lifespan=lifespan, docs_url=None, redoc_url=None, openapi_url=None)
     app.state.allowed_bots = frozenset(allowed_bots)
     app.include_router(pages_router)
     app.include_router(hints.router)
+    app.include_router(coach.router)
     app.include_router(ledger_router)
 
     def hub_of(request: Request) -> Hub:
@@ -153,11 +157,9 @@ def create_app(
 
     @app.post("/api/web/tables", status_code=201)
     async def create_web_table(request: Request) -> dict[str, Any]:
-        """``POST /api/tables``, answered with ``"hint"`` too; a hint table starts the lab's warm-up."""
+        """``POST /api/tables``, answered with ``"hint"`` too."""
         spec = await body_of(request, CreateTable)
         answer = await hub_of(request).create_table(spec)  # ``hint`` is a stored table option
-        if spec.hint:
-            hints.warm_up_lab()
         return dict(answer, hint=spec.hint)
 
     @app.get("/api/tables")

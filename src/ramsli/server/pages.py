@@ -8,6 +8,9 @@ through the protocol of ``docs/protocol.md`` only. This module serves:
   invite link); ``GET /t/{table}/watch/{token}``: the spectator's table;
 - ``GET /how-to-play?lang=de&table=ID``: the rules for players, with the
   table's own variant (R6, R8);
+- ``GET /t/{table}/review?token=&hand=N&seat=p2``: the coach's review of a finished hand (or,
+  without ``hand``, of one's session), opened from the score sheet; the training page ``/train``
+  is in :mod:`ramsli.server.coach`;
 - ``GET /static/{name}``: a file of the pages; ``GET /api/i18n/{lang}.json``: the Babel catalog
   of a language as JSON.
 
@@ -42,8 +45,7 @@ from fastapi.responses import HTMLResponse, JSONResponse, Response
 from ramsli.frontends.i18n import DOMAIN, LANGS, LOCALE_DIR
 from ramsli.refusal import Refusal, Refused
 from ramsli.rules import PRESETS, Rules
-from ramsli.server import views
-from ramsli.server.hints import hint_allowed, lab_available
+from ramsli.server import hints, views
 from ramsli.server.table import Table
 
 __all__ = ["router", "WEB_DIR", "page_lang", "request_lang", "catalog", "shell"]
@@ -155,7 +157,7 @@ async def lobby(request: Request) -> HTMLResponse:
         {
             "presets": _presets(),
             "bots": ["easy", "medium", "hard", "expert", "tips", "montecarlo", "random"],
-            "lab": lab_available(),
+            "lab": hints.lab_available(),
         },
     )
 
@@ -186,7 +188,7 @@ async def seat_page(request: Request, table_id: str, token: str) -> HTMLResponse
             "seat": f"p{seat.index + 1}",
             "taken": seat.taken,
             "name": seat.name,
-            "hint": hint_allowed(request.app, t.id),
+            "hint": hints.hint_allowed(request.app, t.id),
             "info": _public_info(t),
         },
     )
@@ -214,6 +216,37 @@ async def watch_page(request: Request, table_id: str, token: str) -> HTMLRespons
         request_lang(request),
         "Ramsli",
         {"table": t.id, "token": token, "role": "spectator", "seat": None, "hint": False},
+    )
+
+
+@router.get("/t/{table_id}/review", response_class=HTMLResponse)
+async def review_page(request: Request, table_id: str, token: str = "", hand: int | None = None) -> HTMLResponse:
+    """The coach's review page of a table (``web/review.js``): one finished hand (``?hand=N``, the
+    seat ``?seat=p2``, by default the token's own) or, without ``hand``, the session review of the
+    token's own seat. The page itself holds no card: it asks ``/api/tables/{table}/hands/{n}/review``
+    and ``/api/tables/{table}/review`` (:mod:`ramsli.server.coach`), which decide what the token may see."""
+    try:
+        t = _hub(request).table(table_id)
+        if t.seat_of_token(token) is None and not t.is_spectator(token):
+            raise Refused(Refusal("bad_token"))
+    except Refused as e:
+        return _error_page(request, e)
+    own = t.owner_of(token)
+    s = t.session
+    return shell(
+        "review",
+        request_lang(request),
+        "Ramsli",
+        {
+            "table": t.id,
+            "token": token,
+            "hand": hand,
+            "seat": request.query_params.get("seat"),
+            "mine": None if own is None else f"p{own.index + 1}",
+            "names": [x.name or f"p{x.index + 1}" for x in t.seats],
+            "hands": [e.number for e in s.results] if s is not None else [],
+            "preset": t.preset,
+        },
     )
 
 

@@ -16,6 +16,8 @@
   let summarySeen = 0;    // the last hand whose summary was closed
   let pendingSummary = null; // {number, settlement}: the summary of a finished hand, open until closed
   let hintText = null;
+  let hintDetail = null;  // the hint's numbers and which estimate answered
+  let hintBusy = false;   // a hint is being computed: the button waits
   let lastTurnKey = null;
 
   const seatName = (sid) => {
@@ -104,7 +106,7 @@
     const turnKey = v.to_act && v.to_act === me() ? `${handNo}:${v.seq}` : null;
     if (turnKey && turnKey !== lastTurnKey) R.beep();
     lastTurnKey = turnKey;
-    if (!(v.hand && v.hand.phase === "declare" && v.to_act === me())) hintText = null;
+    if (!(v.hand && v.hand.phase === "declare" && v.to_act === me())) { hintText = null; hintDetail = null; }
     checkDeal(v);
     render();
   }
@@ -389,26 +391,27 @@
       key ? el("kbd", { "aria-hidden": "true", text: key.toUpperCase() }) : ""));
     }
     if (P.hint && view.hand && view.hand.phase === "declare" && view.to_act === me()) {
-      bar.append(el("button", { type: "button", class: "act hint-btn", onclick: askHint, text: _("Should I stay in?") }));
+      bar.append(el("button", { type: "button", class: "act hint-btn", id: "hint-btn", onclick: askHint, disabled: hintBusy,
+        "aria-busy": hintBusy ? "true" : null, text: _("Should I stay in?") }));
     }
-    if (hintText) bar.append(el("div", { class: "hint", role: "status", text: hintText }));
+    if (hintText) {
+      bar.append(el("div", { class: "hint", role: "status", id: "hint" }, el("div", { class: "hint-words", text: hintText }),
+        hintDetail ? el("div", { class: "hint-detail note", text: hintDetail }) : ""));
+    }
     return bar;
   }
 
-  async function askHint(ev) {
-    ev.target.disabled = true;
-    hintText = _("Thinking…"); render();
+  /* the hint in player words first ("Stay in: about 2.0 counters better than going out"), the numbers
+     and which estimate answered in the detail line; the words come from the server in the page's language */
+  async function askHint() {
+    if (hintBusy) return; // one question at a time: the button waits while the coach thinks
+    hintBusy = true;
+    hintText = _("Thinking…"); hintDetail = null; render();
     try {
-      const r = await R.api("GET", `/api/tables/${P.table}/hint?token=${encodeURIComponent(P.token)}`);
-      if (!r.ev_diff) hintText = _("You must stay in: the dealer cannot go out here.");
-      else {
-        const d = r.ev_diff.mean, ci = r.ev_diff.ci95;
-        const advice = d > ci ? _("Stay in.") : d < -ci ? _("Go out.") : _("Too close to call.");
-        hintText = _("In − out: {d} counters (± {ci}); a trick in {p}% of deals. {advice}", {
-          d: (d >= 0 ? "+" : "") + d.toFixed(2), ci: ci.toFixed(2), p: Math.round(r.p_trick.mean * 100), advice: advice,
-        });
-      }
-    } catch (e) { hintText = e.message; } // the server's refusal, in the page's language
+      const r = await R.api("GET", `/api/tables/${P.table}/hint?token=${encodeURIComponent(P.token)}&lang=${R.lang}`);
+      hintText = r.text; hintDetail = r.detail;
+    } catch (e) { hintText = e.message; hintDetail = null; } // the server's refusal, in the page's language
+    hintBusy = false;
     render();
   }
 
@@ -505,11 +508,20 @@
           "aria-label": _("Show hand {n}", { n: e.hand }), text: String(e.hand) }),
         dealChecks[e.hand] && dealChecks[e.hand].state === "ok" ? el("span", { class: "deal-ok", role: "img", title: _("Deal checked"), "aria-label": _("Deal checked"), text: "✓" }) : "",
         el("a", { href: e.history + "?token=" + encodeURIComponent(P.token), class: "dl", download: "", title: _("Download hand {n} (TOML)", { n: e.hand }),
-          "aria-label": _("Download hand {n} (TOML)", { n: e.hand }), text: "⤓" })), cells, el("td", { class: "num", text: String(e.pot_after) })));
+          "aria-label": _("Download hand {n} (TOML)", { n: e.hand }), text: "⤓" }),
+        " · ", reviewLink(e.hand)), cells, el("td", { class: "num", text: String(e.pot_after) })));
     }
     return [el("div", { class: "scroll", tabindex: "0", "aria-label": _("Score sheet") }, el("table", { class: "sheet" }, el("thead", {}, head), tb)),
       el("p", { class: "note scroll-hint", hidden: true, text: _("Swipe the table sideways to see every column.") }),
-      el("p", { class: "note", text: _("✦ took a share of the pot · ✗ paid bete · numbers are stacks after the hand") })];
+      el("p", { class: "note", text: _("✦ took a share of the pot · ✗ paid bete · numbers are stacks after the hand") }),
+      P.role === "seat" ? el("p", {}, el("a", { href: `/t/${P.table}/review?token=${encodeURIComponent(P.token)}&lang=${R.lang}`, target: "_blank",
+        id: "review-session-link", text: _("The coach on your session") })) : ""];
+  }
+  /* the coach's review of a finished hand (a new tab: the table stays open); your own seat by default */
+  function reviewLink(n, words) {
+    const label = _("The coach on hand {n}", { n: n });
+    return el("a", { href: `/t/${P.table}/review?token=${encodeURIComponent(P.token)}&hand=${n}&lang=${R.lang}`, target: "_blank",
+      class: "review-link", "data-review": String(n), title: words ? null : label, "aria-label": words ? null : label, text: words ? label : _("review") });
   }
 
   let shownHand = null; // a finished hand read from the score sheet
@@ -527,7 +539,8 @@
     if (decl.length) rows.push(el("p", { text: decl.join(" · ") }));
     hv.tricks.forEach((t, k) => rows.push(el("h3", { text: _("Trick {n}", { n: k + 1 }) }), trickList(t)));
     rows.push(el("h3", { text: _("Result") }), ...summaryBody(hv.settlement));
-    rows.push(el("p", {}, el("a", { href: hv.history + "?token=" + encodeURIComponent(P.token), download: "", text: _("Download hand {n} (TOML)", { n: hv.number }) })));
+    rows.push(el("p", {}, el("a", { href: hv.history + "?token=" + encodeURIComponent(P.token), download: "", text: _("Download hand {n} (TOML)", { n: hv.number }) }),
+      " · ", reviewLink(hv.number, true)));
     return rows;
   }
 
@@ -536,6 +549,9 @@
     const ol = el("ol", { class: "standings" }, (view.standings || []).map((s) =>
       el("li", { class: s.seat === me() ? "me" : "" }, el("span", { class: "place", text: String(s.place) + "." }), el("span", { class: "who", text: s.name || s.seat }), el("span", { class: "num", text: counters(s.stack) }))));
     return [reason ? el("p", { text: _("The session is over: {reason}.", { reason: reason }) }) : "", ol,
+      // the session's review at its end (a seat's own only, R7)
+      view.status === "over" && P.role === "seat" ? el("p", {}, el("a", { href: `/t/${P.table}/review?token=${encodeURIComponent(P.token)}&lang=${R.lang}`,
+        target: "_blank", class: "standings-review", text: _("The coach on your session") })) : "",
       el("div", { class: "row" }, el("a", { class: "button", href: "/?lang=" + R.lang, text: _("Back to the lobby") }))];
   }
 
