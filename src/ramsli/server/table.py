@@ -488,6 +488,9 @@ class Table:
                     self.clock.fixed = None
             if session.hand is None:
                 self.hand_ended = time.monotonic()
+                for s in self.seats:
+                    if s.pending is not None and s.index not in session.seated:
+                        s.pending = None  # the seat left as bust: nobody takes it over (R3.5)
                 if session.is_over:
                     self.status = TableStatus.OVER
         self.turn_since = time.monotonic()
