@@ -121,7 +121,7 @@
         !(pendingSummary && pendingSummary.number === v.hand.number)) {
       pendingSummary = { number: v.hand.number, settlement: v.hand.settlement };
     }
-    if (v.status === "over" && !pendingSummary && overlay !== "settings") overlay = "standings";
+    if (v.status === "over" && (!prev || prev.status !== "over") && !pendingSummary && overlay !== "settings") overlay = "standings";
     if (prev && prev.seq !== v.seq) R.toastHide(); // a refusal's message is about the move before this one
     const turnKey = v.to_act && v.to_act === me() ? `${handNo}:${v.seq}` : null;
     if (turnKey && turnKey !== lastTurnKey) { R.beep(); turnElsewhere(true); }
@@ -540,9 +540,10 @@
       const c = R.parseCard(code);
       const trump = c.joker || c.suit === h.trump;
       const name = R.cardName(code) + (trump ? ", " + _("trump") : "") + (playing && !ok ? ", " + _("not playable") : "");
+      // the name is the button's own (hidden) text, so what it shows and what it is called never differ
       const b = el("button", { type: "button", class: "card hand-card" + (ok ? "" : " dim") + (playing && ok ? " can-play" : "") + (trump ? " is-trump" : ""),
-        "aria-label": name, "aria-disabled": playing && !ok ? "true" : null, "data-card": code, "aria-keyshortcuts": String(k + 1),
-        onclick: () => send(`${me()} pl ${code}`) }, R.cardSVG(code));
+        "aria-disabled": playing && !ok ? "true" : null, "data-card": code, "aria-keyshortcuts": String(k + 1),
+        onclick: () => send(`${me()} pl ${code}`) }, el("span", { class: "sr-only card-name", text: name }), R.cardSVG(code));
       if (trump) b.append(el("span", { class: "trump-flag", "aria-hidden": "true", text: _("trump") }));
       if (playing && !ok) b.append(el("span", { class: "no-flag", "aria-hidden": "true", text: "⊘" }));
       row.append(b);
