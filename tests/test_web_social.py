@@ -296,6 +296,16 @@ def test_the_lobby_s_15_second_turn_timer_plays_for_a_person_who_does_not_move(c
         ctx.close()
 
 
+def _close_summaries_until_standings(s: Seat) -> None:
+    """Close the hand summaries a seat shows (the last one opens after the trick pause) until the
+    standings dialog, which has its own "Play again", is open."""
+    while True:
+        s.page.wait_for_function("['summary', 'standings'].includes(document.body.dataset.overlay)", timeout=15000)
+        if s.page.evaluate("document.body.dataset.overlay") == "standings":
+            return
+        s.page.click("#dialog-close")
+
+
 def test_play_again_brings_both_to_a_new_session_and_nothing_covers_your_turn(chromium, server):
     """Two hands: whenever it is a person's turn, no In/Out (or other) choice is covered; one
     person leaves the summary open and the next hand closes it; at the end both click "Play
@@ -336,14 +346,14 @@ def test_play_again_brings_both_to_a_new_session_and_nothing_covers_your_turn(ch
                 time.sleep(0.05)
         assert covered == [], covered
         assert closed_by_deal
-        for s in (ann, bo):
-            if s.page.evaluate("document.body.dataset.overlay"):
-                s.page.click("#dialog-close")
-        ann.page.click(".final .play-again")
+        for s in (ann, bo):  # the last summary (after the trick pause), then the standings dialog
+            _close_summaries_until_standings(s)
+        ann.page.click(".dialog .play-again")
         ann.page.wait_for_url(re.compile(r"/t/(?!" + made["table"] + ")"))
         new = ann.page.url.split("/t/")[1].split("/")[0]
         bo.page.wait_for_selector(".final .play-again")
-        bo.page.click(".final .play-again")
+        _close_summaries_until_standings(bo)
+        bo.page.click(".dialog .play-again")
         bo.page.wait_for_url(re.compile("/t/" + new + "/s/"))
         for s in (ann, bo):
             s.page.wait_for_selector(".hand-card", timeout=30000)
@@ -377,7 +387,9 @@ def test_the_app_manifest_the_service_worker_and_offline(chromium, server):
         page = ctx.new_page()
         page.goto(base + "/?lang=de")
         assert page.evaluate("document.querySelector('link[rel=manifest]').href").endswith("/manifest.webmanifest")
-        assert page.evaluate("navigator.serviceWorker.ready.then(r => r.active.state)") == "activated"
+        state = page.evaluate("""navigator.serviceWorker.ready.then(r => r.active.state === 'activated' ? 'activated'
+            : new Promise(ok => r.active.addEventListener('statechange', e => ok(e.target.state))))""")
+        assert state == "activated"
         page.reload()
         page.wait_for_function("!!navigator.serviceWorker.controller")
         page.evaluate("fetch('/api/tables').then(r => r.json())")

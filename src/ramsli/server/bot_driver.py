@@ -183,9 +183,15 @@ class BotDriver:
         if t.status is not TableStatus.PLAYING or t.session is None:
             return None
         if t.session.hand is None:
-            return max(0.0, t.deal_due() - now), JobKind.DEAL
-        to_act = t.session.hand.to_act
-        return None if to_act is None else self._controller(t.seats[to_act], now)
+            job: tuple[float, JobKind] | None = (max(0.0, t.deal_due() - now), JobKind.DEAL)
+        else:
+            to_act = t.session.hand.to_act
+            job = None if to_act is None else self._controller(t.seats[to_act], now)
+        # an away seat's grace period that ends before then: every view says so at that moment
+        ends = [d for s in t.seats if (d := t.bot_due(s)) is not None and d > now]
+        if ends and (job is None or min(ends) - now < job[0]):
+            return min(ends) - now, JobKind.RECHECK
+        return job
 
     async def _drive(self) -> None:
         t = self.table
