@@ -354,7 +354,7 @@
     const rel = (i - m + n) % n;
     const th = (rel * 2 * Math.PI) / n;
     const phone = window.matchMedia("(max-width: 700px)").matches;
-    const pr = phone ? 16 : 21, pq = phone ? 22 : 20;
+    const pr = phone ? 12 : 21, pq = phone ? 17 : 20; // on a phone the trick stays clear of the seats, six of them too
     return { x: 50 - 44 * Math.sin(th), y: 50 + 41 * Math.cos(th), px: 50 - pr * Math.sin(th), py: (phone ? 50 : 48) + pq * Math.cos(th), rel: rel };
   }
 
