@@ -83,9 +83,15 @@ class Seat:
         self.page.on("dialog", self._dialog)
         self.page.goto(f"{base}{link}?lang={lang}")
 
+    #: the answer to the page's next prompt or confirm (None: dismiss it)
+    answer: str | None = None
+
     def _dialog(self, d):
         self.dialogs.append(d.message)
-        d.dismiss()
+        if self.answer is None:
+            d.dismiss()
+        else:
+            d.accept(self.answer)
 
     def _got(self, payload):
         try:
@@ -631,3 +637,83 @@ def test_new_user_at_the_table_six_players_phone_and_laptop(chromium, server):
     finally:
         a_ctx.close()
         b_ctx.close()
+
+
+def test_cards_move_the_bot_at_once_take_a_seat_and_leave_from_the_table(chromium, server):
+    """Items 1, 4 and 7 from the pages: the creator hands an away friend's seat to the bot at once
+    (the countdown goes, the bot plays); a card just played travels to the trick (a CSS
+    transition), and nothing moves for a spectator who asked for reduced motion; the spectator
+    takes over a bot's seat from the table (from the next hand on); Ann leaves the table from
+    its settings and everyone reads that a bot plays for her."""
+    base, _db = server
+    made = _table(
+        base,
+        [{"kind": "human"}, {"kind": "human"}, {"kind": "bot", "bot": "random"}],
+        ["end=hands:3"],
+        seed=12,
+        grace_seconds=60,
+        bot_pace_seconds=0.3,
+    )
+    _sit(base, made, 0, "Ann")
+    _sit(base, made, 1, "Bo")
+    mine = json.dumps([{"table": made["table"], "token": made["seats"][0]["token"], "creator": made["creator_token"]}])
+    a_ctx = _context(chromium, settings=json.dumps({"trickPause": 1.6}))
+    a_ctx.add_init_script(f"localStorage.setItem('ramsli.tables', {json.dumps(mine)});")
+    b_ctx = _context(chromium, PHONE, "de")
+    w_ctx = _context(chromium, reduced_motion="reduce")
+    try:
+        ann = Seat(a_ctx, base, made["seats"][0]["invite"])
+        bo = Seat(b_ctx, base, made["seats"][1]["invite"], "de")
+        watcher = Seat(w_ctx, base, made["spectate"])
+        for s in (ann, bo, watcher):
+            s.page.wait_for_selector(".seat")
+        _start(base, made)
+        bo.page.wait_for_selector(".hand-card")
+        bo.page.close()
+        # the creator hands Bo's seat to the bot at once: the countdown goes, a bot plays for Bo
+        ann.page.wait_for_selector(".away-notice[data-seat=p2] [data-bot-now=p2]")
+        assert re.search(r"A bot plays for Bo in (\d+) s", ann.page.text_content(".away-notice[data-seat=p2]"))
+        ann.page.click("[data-bot-now=p2]")
+        ann.page.wait_for_selector(".away-notice[data-seat=p2]", state="detached")
+        watcher.page.wait_for_function(
+            "document.querySelector('.seat[data-seat=p2]').textContent.includes('a bot plays')"
+        )
+        # cards that move, and none for reduced motion
+        moved = watched = False
+        deadline = time.monotonic() + 60
+        while not (moved and watched):
+            assert time.monotonic() < deadline, (moved, watched)
+            moved = moved or ann.page.evaluate(
+                "[...document.querySelectorAll('.card.played.moving')].some(e => e.style.translate !== '')"
+            )
+            if watcher.page.query_selector(".card.played"):
+                watched = True
+                assert watcher.page.query_selector(".card.played.moving") is None
+                assert not watcher.page.evaluate(MOVING)
+            if ann.page.evaluate("document.body.dataset.overlay") == "summary":
+                ann.page.click("#dialog-close")
+            if not _play_step(ann, []):
+                time.sleep(0.05)
+        # the spectator takes over the bot's seat from the table, from the next hand on
+        watcher.answer = "Cy"
+        watcher.page.click("[data-take=p3]")
+        watcher.page.wait_for_url(re.compile("/t/" + made["table"] + "/s/"))
+        assert watcher.dialogs[-1] == "Your name for seat 3"
+        watcher.page.wait_for_function("document.body.dataset.seq")  # the table, not the name form again
+        assert watcher.page.query_selector("#sit-name") is None
+        views = [f for f in watcher.frames if f.get("type") == "view"]
+        you = views[-1]["you"]
+        assert (you["role"], you["seat"], you["pending"]) == ("seat", "p3", True), you
+        # Ann leaves from the settings: to the lobby; the others read that a bot plays for her
+        ann.answer = ""
+        ann.page.keyboard.press("Escape")
+        ann.page.click("#btn-settings")
+        ann.page.click("#btn-leave")
+        ann.page.wait_for_url(re.compile(r"/\?lang=en$"))
+        watcher.page.wait_for_function(
+            "document.getElementById('notices').textContent.includes('Ann left the table; a bot plays')"
+        )
+        assert not ann.errors and not watcher.errors
+    finally:
+        for c in (a_ctx, b_ctx, w_ctx):
+            c.close()

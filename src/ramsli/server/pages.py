@@ -206,6 +206,8 @@ async def seat_page(request: Request, table_id: str, token: str) -> HTMLResponse
             raise Refused(Refusal("bad_token"))
     except Refused as e:
         return _error_page(request, e)
+    # a person taking the seat over at the next deal opens the table with their own token, no form
+    taking = seat.pending is not None and t.owns(seat, token)
     return shell(
         "table",
         request_lang(request),
@@ -215,8 +217,8 @@ async def seat_page(request: Request, table_id: str, token: str) -> HTMLResponse
             "token": token,
             "role": "seat",
             "seat": f"p{seat.index + 1}",
-            "taken": seat.taken,
-            "name": seat.name,
+            "taken": seat.taken or taking,
+            "name": seat.pending if taking else seat.name,
             "hint": hint_allowed(request.app, t.id),
             "info": _public_info(t),
         },

@@ -579,7 +579,7 @@
     sendChat({ type: "leave" });
   }
   function askTake(s) {
-    const name = (window.prompt(_("Your name for seat {seat}", { seat: s.seat }), R.settings.name || "") || "").trim();
+    const name = (window.prompt(_("Your name for seat {seat}", { seat: s.seat.slice(1) }), R.settings.name || "") || "").trim();
     if (!name) return;
     R.api("POST", `/api/tables/${P.table}/take`, { token: P.token, seat: s.seat, name: name }).then((r) => {
       R.settings.name = name; R.saveSettings();
