@@ -472,11 +472,15 @@ def last_view(conn):
 
 
 def stable_view(view: dict) -> dict:
-    """A view without the connection-dependent flags (who is connected right now)."""
+    """A view without the connection-dependent flags (who is connected right now) and the
+    countdowns (seconds from the moment the view was made)."""
     v = json.loads(json.dumps(view))
     for s in v["seats"]:
         s.pop("away")
         s.pop("bot_playing")
+        s.pop("bot_in", None)
+    for key in ("timer", "next_deal", "starts_in"):
+        v.pop(key, None)
     return v
 
 

@@ -2,8 +2,9 @@
 
 Hypothesis draws rule options (every R8 option that changes what is dealt or shown), a table
 of 2..6 seats mixing people and bots, and the people's choices; a whole short session is
-played through the hub with real SQLite storage, and every message delivered to every
-connection (each seat, a spectator) is checked the moment it is sent: it may name only cards
+played through the hub with real SQLite storage (the people chatting and reacting meanwhile),
+and every message delivered to every connection (each seat, a spectator, one that joins after
+the chat) is checked the moment it is sent — views, ``chat`` and ``chat_log`` alike: it may name only cards
 its recipient may know — the turn-up, jokers turned aside, cards played so far in that hand,
 and, for a seat, its own dealt cards — and holds no deck, cut, stock, seed or RNG state.
 The downloaded hand histories show ``??`` for every seat that played no card, and no cut; a
@@ -178,6 +179,7 @@ async def _session(rules: dict[str, str], kinds: list[str], hands: int, choice_s
                     await hub.receive(mine, json.dumps({"type": "hello", "token": personal}), tid)
                     conns.append(mine)
         loop = asyncio.get_running_loop()
+        chats = 0
         deadline = loop.time() + 60.0  # bound in time: some bots think in a thread
         while t.status == "playing" and loop.time() < deadline:
             acted = False
@@ -196,6 +198,12 @@ async def _session(rules: dict[str, str], kinds: list[str], hands: int, choice_s
                         "stale_seq",
                     ):
                         failures.append(f"seat {c.who}: an intent before the takeover was not refused")
+                if not c.taker and rng.random() < 0.02:  # people chat and react meanwhile (issue 27)
+                    said = rng.choice(
+                        [{"type": "chat", "text": "well played, all"}, {"type": "react", "code": "laugh"}]
+                    )
+                    await hub.receive(c, json.dumps(said))
+                    chats += c.sent[-1]["type"] == "chat"  # not refused (a flood waits)
                 if v and v["legal"] and v["seq"] == t.seq:
                     roll = rng.random()
                     if roll < 0.05:  # a stale intent now and then: refused, and must not leak either
@@ -207,6 +215,12 @@ async def _session(rules: dict[str, str], kinds: list[str], hands: int, choice_s
             if not acted:
                 await asyncio.sleep(0.001)
         assert t.status == "over", "the session did not finish"
+        # a connection made after the chat gets it replayed (chat_log); it too is checked
+        late = CheckingConn(hub, tid, None, failures)
+        await hub.receive(late, json.dumps({"type": "hello", "token": made["spectate"].rsplit("/", 1)[1]}), tid)
+        heard = [m for m in watcher.sent if m["type"] == "chat"]
+        if len(heard) != chats or (chats and not any(m["type"] == "chat_log" for m in late.sent)):
+            failures.append(f"{chats} chat messages sent, the spectator heard {len(heard)}")
         # downloads of finished hands: folded hands and the stock hidden, no cut (R7, D-16)
         for e in t.session.results:
             text = hub.history(tid, e.number, made["spectate"].rsplit("/", 1)[1])

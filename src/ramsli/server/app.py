@@ -33,7 +33,7 @@ from ramsli.errors import SessionError
 from ramsli.errors import TableError as EngineTableError
 from ramsli.ledger import LedgerError
 from ramsli.refusal import Refusal, Refused
-from ramsli.server import coach, hints, views
+from ramsli.server import coach, hints, social, views
 from ramsli.server.bot_driver import shutdown_bot_pool
 from ramsli.server.hub import HELLO_SECONDS, Conn, Hub
 from ramsli.server.ledger import router as ledger_router
@@ -125,6 +125,7 @@ def create_app(
     app.include_router(hints.router)
     app.include_router(coach.router)
     app.include_router(ledger_router)
+    app.include_router(social.router)
 
     def hub_of(request: Request) -> Hub:
         hub: Hub = request.app.state.hub

@@ -5,11 +5,15 @@ will make in time and makes it (:class:`JobKind`):
 
 - ``bot``: a seat a bot plays for good (a bot seat, or a human seat nobody took), after the
   table's ``bot_pace_seconds``;
-- ``proxy``: a person's seat while they are away, once ``grace_seconds`` have passed (the
+- ``proxy``: a person's seat while they are away, once ``grace_seconds`` have passed, or at
+  once when they left the table or the creator handed the seat to the bot (the
   :data:`~ramsli.server.table.FILL_BOT` plays it until they are back);
 - ``timer``: a person's move when ``turn_seconds`` run out;
 - ``recheck``: nothing to play yet, but a grace period ends now (the views say ``bot_playing``);
-- ``deal``: the next hand, ``hand_pause_seconds`` after the last one ended.
+- ``deal``: the next hand, as soon as every connected person closed the last hand's summary,
+  at most ``hand_pause_seconds`` after the last one ended (:meth:`Table.deal_due`);
+- ``start``: a table made by "Play again" starts, bots in the seats of the people who did not
+  come, :data:`~ramsli.server.table.REMATCH_WAIT_SECONDS` after its first person sat down.
 
 Bots see only their seat's :class:`~ramsli.hand.Observation` (R7). Cheap bots
 (:data:`FAST_BOTS`) decide on the event loop; slower ones (``montecarlo``, ``expert``) in a pool
@@ -58,6 +62,7 @@ class JobKind(StrEnum):
     TIMER = "timer"
     RECHECK = "recheck"
     DEAL = "deal"
+    START = "start"
 
 
 _POOL: ProcessPoolExecutor | None = None
@@ -158,25 +163,35 @@ class BotDriver:
         pace = t.options.bot_pace_seconds
         if s.bot_controlled:
             return max(0.0, t.turn_since + pace - now), JobKind.BOT
-        if s.conn is None and s.away_since is not None:
-            due = s.away_since + t.options.grace_seconds
+        due = t.bot_due(s)
+        if due is not None:
             if now >= due:
                 return max(0.0, max(t.turn_since, due) + pace - now), JobKind.PROXY
             return due - now, JobKind.RECHECK
-        if t.options.turn_seconds is not None:
-            return max(0.0, t.turn_since + t.options.turn_seconds - now), JobKind.TIMER
+        timer = t.timer_due()
+        if timer is not None:
+            return max(0.0, timer - now), JobKind.TIMER
         return None
 
     def next_job(self, now: float) -> tuple[float, JobKind] | None:
         """The next job and its delay in seconds from ``now`` (``time.monotonic()``), or None
         while nothing is due (a person's turn without a timer, or the session not playing)."""
         t = self.table
+        start = t.start_due()
+        if start is not None:
+            return max(0.0, start - now), JobKind.START
         if t.status is not TableStatus.PLAYING or t.session is None:
             return None
         if t.session.hand is None:
-            return max(0.0, t.hand_ended + t.options.hand_pause_seconds - now), JobKind.DEAL
-        to_act = t.session.hand.to_act
-        return None if to_act is None else self._controller(t.seats[to_act], now)
+            job: tuple[float, JobKind] | None = (max(0.0, t.deal_due() - now), JobKind.DEAL)
+        else:
+            to_act = t.session.hand.to_act
+            job = None if to_act is None else self._controller(t.seats[to_act], now)
+        # an away seat's grace period that ends before then: every view says so at that moment
+        ends = [d for s in t.seats if (d := t.bot_due(s)) is not None and d > now]
+        if ends and (job is None or min(ends) - now < job[0]):
+            return min(ends) - now, JobKind.RECHECK
+        return job
 
     async def _drive(self) -> None:
         t = self.table
@@ -214,6 +229,12 @@ class BotDriver:
         t = self.table
         if kind is JobKind.DEAL:
             await t.deal_next()
+            return
+        if kind is JobKind.START:
+            try:
+                await t.start(t.creator_token)
+            except Refused:
+                pass  # started meanwhile
             return
         hand = t.session.hand if t.session is not None else None
         if hand is None or hand.to_act is None:

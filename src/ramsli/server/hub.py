@@ -32,7 +32,7 @@ from ramsli.frontends.i18n import LANGS
 from ramsli.history import HandHistory
 from ramsli.refusal import Refusal, Refused
 from ramsli.rules import Rules, RulesError, check_play_limits
-from ramsli.server import views
+from ramsli.server import social, views
 from ramsli.server.bot_driver import BotDriver
 from ramsli.server.messages import BadMessage, ProtocolRefusal, SpecError, error_frame, rules_refusal
 from ramsli.server.schemas import MAX_MESSAGE, Act, CreateTable, Hello, Ping, client_message, load_message, validate
@@ -238,14 +238,10 @@ class Hub:
         rules, preset, seats, opts, seed = self.parse_spec(body)
         if body.test_tamper and (seed is None or not self.allow_test_seeds):
             raise SpecError(Refusal("tamper_off"))
-        table_id = secrets.token_urlsafe(6).replace("-", "x").replace("_", "y")
-        while table_id in self.tables:
-            table_id = secrets.token_urlsafe(6).replace("-", "x").replace("_", "y")
         spec = Table.new_spec(rules, preset, seats, opts, seed)
         if body.test_tamper:
             spec["test_tamper"] = True
-        await self.store.create_table(table_id, spec, time.time())
-        self._serve(Table(table_id, spec, self.store))
+        table_id = (await self.add_table(spec)).id
         return {
             "table": table_id,
             "creator_token": spec["creator_token"],
@@ -262,6 +258,17 @@ class Hub:
             "spectate": f"/t/{table_id}/watch/{spec['spectator_token']}",
             "ws": f"/ws/{table_id}",
         }
+
+    async def add_table(self, spec: dict[str, Any]) -> Table:
+        """Store a new table of ``spec`` (:meth:`Table.new_spec`, already checked) under a fresh
+        random id and serve it (its bot driver started); returns it."""
+        table_id = secrets.token_urlsafe(6).replace("-", "x").replace("_", "y")
+        while table_id in self.tables:
+            table_id = secrets.token_urlsafe(6).replace("-", "x").replace("_", "y")
+        await self.store.create_table(table_id, spec, time.time())
+        t = Table(table_id, spec, self.store)
+        self._serve(t)
+        return t
 
     def table(self, table_id: Any) -> Table:
         """The table ``table_id``.
@@ -351,8 +358,10 @@ class Hub:
             conn.deliver({"type": "pong"})
         elif isinstance(msg, Hello):
             await self._hello(conn, msg, table_id)
-        else:
+        elif isinstance(msg, Act):
             await self._act(conn, msg)
+        else:  # chat, reactions, ready, leave (ramsli.server.social)
+            await social.receive(conn, msg)
 
     @staticmethod
     def _flooded(conn: Conn, value: Any) -> None:

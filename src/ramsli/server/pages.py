@@ -12,7 +12,10 @@ through the protocol of ``docs/protocol.md`` only. This module serves:
   without ``hand``, of one's session), opened from the score sheet; the training page ``/train``
   is in :mod:`ramsli.server.coach`;
 - ``GET /static/{name}``: a file of the pages; ``GET /api/i18n/{lang}.json``: the Babel catalog
-  of a language as JSON.
+  of a language as JSON;
+- the app on the phone: ``GET /manifest.webmanifest`` (the web app manifest), ``GET /sw.js``
+  (the service worker, scope ``/``: static files from its cache, ``/api`` and ``/ws`` never
+  touched) and ``GET /offline?lang=de`` (what a page without a network shows).
 
 The table API the pages call is in :mod:`ramsli.server.app`, the hint in
 :mod:`ramsli.server.hints`, the pub ledger's pages in :mod:`ramsli.server.ledger`.
@@ -59,6 +62,8 @@ _TYPES = {
     ".js": "text/javascript; charset=utf-8",
     ".css": "text/css; charset=utf-8",
     ".svg": "image/svg+xml",
+    ".png": "image/png",
+    ".webmanifest": "application/manifest+json",
     ".html": "text/html; charset=utf-8",
 }
 
@@ -114,7 +119,9 @@ def shell(kind: str, lang: str, title: str, page: dict[str, Any], status: int = 
         f'<!doctype html><html lang="{lang}"><head><meta charset="utf-8">'
         '<meta name="viewport" content="width=device-width, initial-scale=1">'
         f'<title>{html.escape(title)}</title><link rel="stylesheet" href="/static/style.css">'
-        '<link rel="icon" href="/static/icon.svg" type="image/svg+xml"></head>'
+        '<link rel="icon" href="/static/icon.svg" type="image/svg+xml">'
+        '<link rel="manifest" href="/manifest.webmanifest"><meta name="theme-color" content="#1f6b43">'
+        '<link rel="apple-touch-icon" href="/static/icon-192.png"></head>'
         f'<body class="page-{kind}">'
         f'<script type="application/json" id="ramsli-catalog">{_json_script(catalog(lang))}</script>'
         f'<script type="application/json" id="ramsli-page">{_json_script(page)}</script>'
@@ -147,6 +154,30 @@ async def static(name: str) -> Response:
     return Response(path.read_bytes(), media_type=_TYPES[path.suffix], headers={"Cache-Control": "no-cache"})
 
 
+@router.get("/manifest.webmanifest")
+async def manifest() -> Response:
+    """The web app manifest: name, start page, icons (192 and 512 px PNG), standalone display."""
+    data = (WEB_DIR / "manifest.webmanifest").read_bytes()
+    return Response(data, media_type="application/manifest+json", headers={"Cache-Control": "no-cache"})
+
+
+@router.get("/sw.js")
+async def service_worker() -> Response:
+    """The service worker (``web/sw.js``), served from the root so that its scope is every page."""
+    data = (WEB_DIR / "sw.js").read_bytes()
+    return Response(
+        data,
+        media_type=_TYPES[".js"],
+        headers={"Cache-Control": "no-cache", "Service-Worker-Allowed": "/"},
+    )
+
+
+@router.get("/offline", response_class=HTMLResponse)
+async def offline(request: Request) -> HTMLResponse:
+    """The page the service worker shows when there is no network (it keeps one per language)."""
+    return shell("offline", request_lang(request), "Ramsli", {})
+
+
 @router.get("/", response_class=HTMLResponse)
 async def lobby(request: Request) -> HTMLResponse:
     """The lobby: one-click table against bots, a table set up in full, invite links, your tables."""
@@ -177,6 +208,8 @@ async def seat_page(request: Request, table_id: str, token: str) -> HTMLResponse
             raise Refused(Refusal("bad_token"))
     except Refused as e:
         return _error_page(request, e)
+    # a person taking the seat over at the next deal opens the table with their own token, no form
+    taking = seat.pending is not None and t.owns(seat, token)
     return shell(
         "table",
         request_lang(request),
@@ -186,8 +219,8 @@ async def seat_page(request: Request, table_id: str, token: str) -> HTMLResponse
             "token": token,
             "role": "seat",
             "seat": f"p{seat.index + 1}",
-            "taken": seat.taken,
-            "name": seat.name,
+            "taken": seat.taken or taking,
+            "name": seat.pending if taking else seat.name,
             "hint": hints.hint_allowed(request.app, t.id),
             "info": _public_info(t),
         },

@@ -10,10 +10,11 @@ Pydantic error's location, ``seats[1].bot``) and what it must be, before anythin
 What a value *means* (a legal action, a known preset, a free name) is checked afterwards by the
 engine or the table.
 
-Models: WebSocket :class:`Hello`, :class:`Act`, :class:`Ping` (:func:`client_message`); HTTP
-:class:`CreateTable` (``POST /api/tables``, ``/api/web/tables``), :class:`Sit`, :class:`Start`,
-:class:`Pace`, :class:`CreateLedger`, :class:`LedgerHand` and :class:`NoBody` (the ledger's
-``end``). The fields are those of ``docs/protocol.md`` and ``docs/ledger.md``.
+Models: WebSocket :class:`Hello`, :class:`Act`, :class:`Ping`, :class:`Chat`, :class:`React`,
+:class:`Ready`, :class:`Leave` (:func:`client_message`); HTTP :class:`CreateTable`
+(``POST /api/tables``, ``/api/web/tables``), :class:`Sit`, :class:`Start`, :class:`Pace`,
+:class:`BotNow`, :class:`Take`, :class:`Rematch`, :class:`CreateLedger`, :class:`LedgerHand`
+and :class:`NoBody` (the ledger's ``end``). The fields are those of ``docs/protocol.md`` and ``docs/ledger.md``.
 
 >>> parse(Sit, b'{"token": "abc", "name": "Ann"}')
 Sit(token='abc', name='Ann')
@@ -50,12 +51,20 @@ __all__ = [
     "Hello",
     "Act",
     "Ping",
+    "Chat",
+    "React",
+    "Ready",
+    "Leave",
     "ClientMessage",
+    "CLIENT_TYPES",
     "SeatSpec",
     "CreateTable",
     "Sit",
     "Start",
     "Pace",
+    "BotNow",
+    "Take",
+    "Rematch",
     "CreateLedger",
     "LedgerHand",
     "NoBody",
@@ -114,8 +123,49 @@ class Ping(Model):
     type: Literal["ping"]
 
 
-ClientMessage = Hello | Act | Ping
-_CLIENT: dict[str, type[Hello] | type[Act] | type[Ping]] = {"hello": Hello, "act": Act, "ping": Ping}
+class Chat(Model):
+    """``{"type": "chat", "text": "Gut gespielt!"}``: a chat message of at most 200 characters
+    (the table strips it and turns control characters into spaces; spectators may not chat)."""
+
+    type: Literal["chat"]
+    text: Annotated[str, Field(max_length=200)]
+
+
+class React(Model):
+    """``{"type": "react", "code": "thumbs_up"}``: a reaction or a short phrase, by its code
+    (``ramsli.server.table.REACTIONS``, ``PHRASES``); each reader's page shows it in its language."""
+
+    type: Literal["react"]
+    code: Annotated[str, Field(max_length=20)]
+
+
+class Ready(Model):
+    """``{"type": "ready", "hand": 3}``: the person closed the summary of finished hand 3 (the
+    next deal waits for every connected person, at most the table's ``hand_pause_seconds``)."""
+
+    type: Literal["ready"]
+    hand: int
+
+
+class Leave(Model):
+    """``{"type": "leave"}``: the person leaves the table during the session: a bot plays their
+    seat at once until they open their link again; the connection is closed (code 4002)."""
+
+    type: Literal["leave"]
+
+
+ClientMessage = Hello | Act | Ping | Chat | React | Ready | Leave
+_CLIENT: dict[str, type[Model]] = {
+    "hello": Hello,
+    "act": Act,
+    "ping": Ping,
+    "chat": Chat,
+    "react": React,
+    "ready": Ready,
+    "leave": Leave,
+}
+#: the ``type`` of every message a client may send
+CLIENT_TYPES = tuple(_CLIENT)
 
 
 # -- HTTP bodies ------------------------------------------------------------------------------
@@ -147,7 +197,7 @@ class CreateTable(Model):
     grace_seconds: Annotated[float, Field(ge=0, le=3600)] = 60.0
     turn_seconds: Annotated[float, Field(ge=1, le=3600)] | None = None
     bot_pace_seconds: Annotated[float, Field(ge=0, le=60)] = 0.8
-    hand_pause_seconds: Annotated[float, Field(ge=0, le=600)] = 4.0
+    hand_pause_seconds: Annotated[float, Field(ge=0, le=600)] = 8.0
     hint: bool = False
     seed: Annotated[int, Field(ge=0, lt=2**63)] | None = None
     #: tests only, with a ``seed``: the table swaps two unplayed cards after each deal's
@@ -174,6 +224,32 @@ class Pace(Model):
 
     creator_token: str
     bot_pace_seconds: float
+
+
+class BotNow(Model):
+    """``POST /api/tables/{table}/bot-now``: the creator hands an away person's seat (``"p2"``)
+    to the bot at once."""
+
+    creator_token: str
+    seat: Annotated[str, Field(max_length=4)]
+
+
+class Take(Model):
+    """``POST /api/tables/{table}/take``: a person watching (the spectator token) takes over the
+    bot-played seat ``seat`` (``"p3"``) under ``name`` (R2.2), from the next hand on."""
+
+    token: str
+    seat: Annotated[str, Field(max_length=4)]
+    name: str
+
+
+class Rematch(Model):
+    """``POST /api/tables/{table}/rematch``: "Play again" at the end of a session. ``token`` is the
+    person's own seat token (or the creator's token); ``creator_token``, when the creator's page
+    sends it too, gets the new table's creator token and every invite link."""
+
+    token: str
+    creator_token: str | None = None
 
 
 class CreateLedger(Model):
@@ -335,7 +411,7 @@ def load_message(raw: str) -> Any:
         raise Refused(Refusal("bad_json")) from None
 
 
-def client_message(value: Any) -> Hello | Act | Ping:
+def client_message(value: Any) -> Model:
     """The model of one WebSocket message (the JSON value of :func:`load_message`), by its ``type``.
 
     Raises:

@@ -3,10 +3,12 @@
 Where a table's things are made:
 
 - **here**: the seats (tokens, names, people and bots, connections), the events that change a
-  table (``sit``, ``start``, ``deal``, ``act``, ``pace``), each committed to the
-  :class:`~ramsli.server.storage.EventStore` **before** it is applied and broadcast, and
+  table (``sit``, ``start``, ``deal``, ``act``, ``pace``, ``chat``, ``rematch``), each committed
+  to the :class:`~ramsli.server.storage.EventStore` **before** it is applied and broadcast, and
   :meth:`Table.replay`, which rebuilds a table from its events through the engine (so a
-  restarted server has the same cards, actions and counters, R3.4);
+  restarted server has the same cards, actions, counters and chat, R3.4); the presence of
+  people (connected, away, left, handed to a bot, closed the last hand's summary), which is
+  not stored: after a restart every person is away until they connect;
 - :mod:`ramsli.server.views`: what each seat is sent (the ``view``, a finished hand, the
   public table info);
 - :mod:`ramsli.server.bot_driver`: the moves of bots, of proxies for away players and of turn
@@ -25,6 +27,8 @@ import asyncio
 import random
 import secrets
 import time
+import unicodedata
+from collections import deque
 from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import StrEnum
@@ -34,7 +38,7 @@ from ramsli import Action, Hand, Rules, Session
 from ramsli.bots.base import bot_names
 from ramsli.cards import Card, make_deck
 from ramsli.fairness import SALT_BYTES, DealCommitment, DealProof, dealt_order
-from ramsli.refusal import Refusal, Refused
+from ramsli.refusal import N_, Refusal, Refused, register
 from ramsli.server import views
 from ramsli.server.messages import BadMessage, ProtocolRefusal
 from ramsli.session import first_dealer_cut, forbidden_name_char, name_is_blank, name_key
@@ -51,7 +55,15 @@ __all__ = [
     "NAME_MAX",
     "PACE_MAX",
     "BOT_SEAT_NAMES",
+    "CHAT_MAX",
+    "CHAT_KEEP",
+    "CHAT_BURST",
+    "CHAT_REFILL_SECONDS",
+    "REACTIONS",
+    "PHRASES",
+    "REMATCH_WAIT_SECONDS",
     "check_name",
+    "chat_text",
     "looks_like_a_bot",
     "shuffled_deck",
 ]
@@ -65,6 +77,37 @@ NAME_MAX = 24
 PACE_MAX = 60.0
 #: the names of bots filling seats p1..p6 at the start (the same in every language)
 BOT_SEAT_NAMES = ("Ada", "Bert", "Cleo", "Dario", "Elsa", "Finn")
+#: longest chat message, characters
+CHAT_MAX = 200
+#: chat lines a table keeps in memory and sends to a connection that says hello
+CHAT_KEEP = 100
+#: chat messages a seat may send at once; then one each :data:`CHAT_REFILL_SECONDS`
+CHAT_BURST = 5
+#: seconds until a seat may send one more chat message after a burst
+CHAT_REFILL_SECONDS = 2.0
+#: the reactions a person may send (the page draws each as its emoji, named in the reader's language)
+REACTIONS = ("thumbs_up", "laugh", "wow", "grimace", "clap", "facepalm")
+#: the short phrases a person may send (the page shows each in the reader's language)
+PHRASES = ("well_played", "good_luck", "thanks", "nice_hand", "oops", "one_more")
+#: seconds a new session made by "Play again" waits, after its first person sat down, for the
+#: others before it starts with bots in the seats nobody took
+REMATCH_WAIT_SECONDS = 60.0
+
+
+register(
+    {
+        "chat_empty": N_("a chat message needs some text"),
+        "chat_long": N_("a chat message is at most {limit} characters"),
+        "chat_code": N_("there is no reaction or phrase {code}"),
+        "chat_flood": N_("you are chatting too fast; wait {seconds} s"),
+        "seat_left": N_("seat {seat} left the table as bust; nobody can take it over"),
+        "no_seat": N_("there is no seat {seat} at this table"),
+        "not_a_bot_seat": N_("a person plays seat {seat}; only a seat a bot plays can be taken over"),
+        "not_away": N_("the person at seat {seat} is at the table; only an away seat can go to the bot"),
+        "not_over": N_("the session is not over yet; play again at its end"),
+        "left": N_("you left the table; a bot plays your seat until you come back"),
+    }
+)
 
 
 class TableStatus(StrEnum):
@@ -83,6 +126,13 @@ class EventKind(StrEnum):
     DEAL = "deal"
     ACT = "act"
     PACE = "pace"
+    CHAT = "chat"
+    REMATCH = "rematch"
+
+
+#: events that are no move of the game: they do not count in :attr:`Table.seq`, so a chat line
+#: never makes a person's intent stale
+_NOT_PLAY = (EventKind.CHAT,)
 
 
 class Connection(Protocol):
@@ -101,15 +151,16 @@ class EventLog(Protocol):
 
 @dataclass
 class TableOptions:
-    """A table's options: timings (seconds; ``turn_seconds`` None means no turn timer) and
-    ``hint``, whether the creator allows the "should I stay in?" hint. They are part of the
-    stored spec, so they survive a restart; ``bot_pace_seconds`` may change during play (a
-    ``pace`` event)."""
+    """A table's options: timings (seconds; ``turn_seconds`` None means no turn timer;
+    ``hand_pause_seconds`` is the longest pause between hands: the next hand is dealt as soon as
+    every connected person has closed the last hand's summary) and ``hint``, whether the creator
+    allows the "should I stay in?" hint. They are part of the stored spec, so they survive a
+    restart; ``bot_pace_seconds`` may change during play (a ``pace`` event)."""
 
     grace_seconds: float = 60.0
     turn_seconds: float | None = None
     bot_pace_seconds: float = 0.8
-    hand_pause_seconds: float = 4.0
+    hand_pause_seconds: float = 8.0
     hint: bool = False
 
     def to_dict(self) -> dict[str, Any]:
@@ -143,6 +194,8 @@ class SeatState:
             that person may see this seat's own cards of hands from then on (R7).
         conn: the person's live connection, or None.
         away_since: ``time.monotonic()`` seconds since the person is away (no connection), or None.
+        left: the person left the table (``leave``): a bot plays the seat at once until they are back.
+        handed: the creator handed the away person's seat to the bot at once (``bot_now``).
     """
 
     index: int
@@ -156,6 +209,8 @@ class SeatState:
     since_hand: int | None = None
     conn: Connection | None = None
     away_since: float | None = None
+    left: bool = False
+    handed: bool = False
 
     @property
     def bot_controlled(self) -> bool:
@@ -254,6 +309,26 @@ def _swap_two_unplayed(hand: Hand) -> None:
     hand._legal_at = -1  # the test-only hook forgets the hand's cached legal plays
 
 
+def chat_text(text: Any) -> str:
+    """A chat message as it is stored and sent: control characters and runs of white space become
+    one space, the ends are stripped; 1..:data:`CHAT_MAX` characters.
+
+    Raises:
+        Refused: ``chat_empty`` (nothing but white space), ``chat_long`` (over :data:`CHAT_MAX`).
+
+    >>> chat_text("  well\n\tplayed  ")
+    'well played'
+    """
+    if not isinstance(text, str):
+        raise Refused(Refusal("chat_empty"))
+    clean = " ".join("".join(" " if unicodedata.category(c)[0] == "C" else c for c in text).split())
+    if not clean or name_is_blank(clean):
+        raise Refused(Refusal("chat_empty"))
+    if len(clean) > CHAT_MAX:
+        raise Refused(Refusal("chat_long", None, {"limit": CHAT_MAX}))
+    return clean
+
+
 def _same(a: str, b: str) -> bool:
     """Tokens compared in constant time."""
     return secrets.compare_digest(a.encode(), b.encode())
@@ -272,9 +347,18 @@ class Table:
 
     Attributes:
         status (TableStatus), session (Session | None, None before the start), seq (int: how
-        many events were accepted), seats (list of SeatState), options (TableOptions).
-        turn_since, hand_ended: ``time.monotonic()`` seconds of the last event and of the end of
-        the last hand (the bot driver's timers count from them).
+        many events of the game were accepted: every event but ``chat``; an intent carries it),
+        log_seq (int: how many events are stored, chat lines included), seats (list of
+        SeatState), options (TableOptions).
+        turn_since, hand_ended: ``time.monotonic()`` seconds of the last move (or deal) and of
+        the end of the last hand (the bot driver's timers count from them).
+        chat: the last :data:`CHAT_KEEP` chat lines (``{"n", "seat", "name", "text" | "code"}``).
+        ready: the seats whose person closed the last hand's summary (the next deal waits for
+            every connected person, at most ``hand_pause_seconds``).
+        next_table: the id of the table "Play again" made for the next session, or None.
+        rematch: ``{"of", "expect"}`` for a table made by "Play again" (the table before and the
+            seats kept for its people), else None; waiting_since: ``time.monotonic()`` seconds
+            of its first person sitting down (it starts :data:`REMATCH_WAIT_SECONDS` later).
         changed: set after every change (the bot driver waits for it); lock: held by every change.
     """
 
@@ -292,6 +376,14 @@ class Table:
         self.status = TableStatus.WAITING
         self.session: Session | None = None
         self.seq = 0
+        self.log_seq = 0
+        self.chat: deque[dict[str, Any]] = deque(maxlen=CHAT_KEEP)
+        self.chat_count = 0
+        self._chat_bucket: dict[int, tuple[float, float]] = {}
+        self.ready: set[int] = set()
+        self.next_table: str | None = spec.get("next_table")
+        self.rematch: dict[str, Any] | None = spec.get("rematch")
+        self.waiting_since: float | None = None
         self.clock = _Clock()
         self.lock = asyncio.Lock()
         self.changed = asyncio.Event()
@@ -338,14 +430,19 @@ class Table:
         t = cls(table_id, spec, store)
         t.replaying = True
         for seq, kind, data in events:
-            if seq != t.seq + 1:
-                raise ValueError(f"table {table_id}: event {seq} follows event {t.seq}; the log has a gap")
+            if seq != t.log_seq + 1:
+                raise ValueError(f"table {table_id}: event {seq} follows event {t.log_seq}; the log has a gap")
             try:
-                t._apply(EventKind(kind), data)
+                k = EventKind(kind)
+                t._apply(k, data)
             except Exception as e:  # noqa: BLE001 - any failure is a corrupt log, named below
                 raise ValueError(f"table {table_id}: event {seq} ({kind}) does not replay: {e}") from None
-            t.seq = seq
+            t.log_seq = seq
+            if k not in _NOT_PLAY:
+                t.seq += 1
         t.replaying = False
+        if t.rematch is not None and t.status is TableStatus.WAITING and any(s.taken for s in t.seats):
+            t.waiting_since = time.monotonic()
         if t.session is not None:
             t.clock.run_from(t._last_elapsed)
         now = time.monotonic()
@@ -367,6 +464,8 @@ class Table:
                 seat.taken = True
                 seat.since_hand = 1
                 self._away_unless_connected(seat)
+                if self.waiting_since is None and not self.replaying:
+                    self.waiting_since = time.monotonic()
             else:
                 seat.pending = data["name"]
         elif kind is EventKind.START:
@@ -379,8 +478,11 @@ class Table:
             self.status = TableStatus.OVER if self.session.is_over else TableStatus.PLAYING
         elif kind is EventKind.DEAL:
             session = self._session()
+            self.ready = set()
             for s in self.seats:
-                if s.pending is not None:  # a person takes over a bot-played seat between hands
+                if s.pending is not None and s.index not in session.seated:
+                    s.pending = None  # the seat left as bust meanwhile: nobody takes it over (R3.5)
+                elif s.pending is not None:  # a person takes over a bot-played seat between hands
                     s.name, s.taken, s.pending = s.pending, True, None
                     s.since_hand = session.hands_played + 1
                     self._away_unless_connected(s)
@@ -402,6 +504,18 @@ class Table:
                 _swap_two_unplayed(hand)
         elif kind is EventKind.PACE:
             self.options.bot_pace_seconds = float(data["seconds"])
+        elif kind is EventKind.CHAT:
+            self.chat_count += 1
+            line = {"n": self.chat_count, "seat": f"p{int(data['seat']) + 1}", "name": str(data["name"])}
+            if "code" in data:
+                line["code"] = str(data["code"])
+            else:
+                line["text"] = str(data["text"])
+            self.chat.append(line)
+            return  # a chat line is no move: the turn timer goes on
+        elif kind is EventKind.REMATCH:
+            self.next_table = str(data["table"])
+            return
         elif kind is EventKind.ACT:
             session = self._session()
             if action is None:
@@ -416,14 +530,22 @@ class Table:
                     self.clock.fixed = None
             if session.hand is None:
                 self.hand_ended = time.monotonic()
+                for s in self.seats:
+                    if s.pending is not None and s.index not in session.seated:
+                        s.pending = None  # the seat left as bust: nobody takes it over (R3.5)
                 if session.is_over:
                     self.status = TableStatus.OVER
         self.turn_since = time.monotonic()
 
     async def _commit(self, kind: EventKind, data: dict[str, Any], action: Action | None = None) -> None:
-        """Commit the event, then apply it, then count it and broadcast; the caller holds :attr:`lock`."""
-        await self.store.append(self.id, self.seq + 1, kind.value, data)
+        """Commit the event, then apply it, then count it and broadcast (a chat line goes out as
+        a ``chat`` message, every other event as new views); the caller holds :attr:`lock`."""
+        await self.store.append(self.id, self.log_seq + 1, kind.value, data)
         self._apply(kind, data, action)
+        self.log_seq += 1
+        if kind in _NOT_PLAY:
+            self._send_all({"type": "chat", **self.chat[-1]})
+            return
         self.seq += 1
         self.broadcast()
         self.changed.set()
@@ -479,10 +601,48 @@ class Table:
         The first ``sit`` at a seat issues the seat's personal token (:attr:`SeatState.personal`);
         from then on ``sit`` again needs that token (the invite token gets ``seat_taken``).
 
+        At a table made by "Play again" the session starts as soon as every seat kept for a
+        person of the last session is taken (:attr:`rematch`).
+
         Raises:
             Refused: ``bad_token``, ``bad_name``, ``bot_name``, ``name_taken`` (R2.2),
-                ``seat_taken``, ``session_over`` (R3.6).
+                ``seat_taken``, ``seat_left`` (the seat left as bust, R3.5), ``session_over`` (R3.6).
         """
+        seat = await self._sit(token, name)
+        if self._everyone_back():
+            try:
+                await self.start(self.creator_token)
+            except Refused:
+                pass  # started meanwhile
+        return seat
+
+    async def take(self, token: Any, seat: int, name: Any) -> SeatState:
+        """A person watching the table (the spectator token) takes over the bot-played seat
+        ``seat`` (0-based) from the table itself, as its invite link would: before the start at
+        once, during the session from the next hand on.
+
+        Raises:
+            Refused: ``bad_token`` (not the spectator token), ``no_seat``, ``not_a_bot_seat``
+                (a person sits there or takes it over), ``seat_left`` (R3.5), and the refusals of
+                :meth:`sit`.
+        """
+        if not self.is_spectator(token):
+            raise Refused(Refusal("bad_token"))
+        if not isinstance(seat, int) or not 0 <= seat < len(self.seats):
+            raise Refused(Refusal("no_seat", None, {"seat": str(seat)[:8]}))
+        target = self.seats[seat]
+        if target.taken or target.pending is not None or target.personal is not None:
+            raise Refused(Refusal("not_a_bot_seat", None, {"seat": seat}))
+        return await self.sit(target.token, name)
+
+    def _everyone_back(self) -> bool:
+        """True if this table was made by "Play again", is waiting, and every seat kept for a
+        person of the last session is taken."""
+        if self.rematch is None or self.status is not TableStatus.WAITING:
+            return False
+        return all(self.seats[i].taken for i in self.rematch.get("expect", []))
+
+    async def _sit(self, token: Any, name: Any) -> SeatState:
         async with self.lock:
             seat = self.seat_of_token(token)
             if seat is None:
@@ -492,6 +652,8 @@ class Table:
                 raise Refused(Refusal("session_over", "R3.6"))
             if seat.personal is not None and not self.owns(seat, token):
                 raise Refused(Refusal("seat_taken", None, {"seat": seat.index}))
+            if self.session is not None and seat.index not in self.session.seated:
+                raise Refused(Refusal("seat_left", "R3.5", {"seat": seat.index}))  # its bot left as bust
             if seat.taken and self.status is not TableStatus.WAITING:
                 return seat  # already sitting; the name stays (R2.2: names are fixed in a session)
             if seat.pending is not None:
@@ -553,6 +715,117 @@ class Table:
             if seconds > PACE_MAX:
                 raise BadMessage(Refusal("field_max", None, {"field": "bot_pace_seconds", "limit": int(PACE_MAX)}))
             await self._commit(EventKind.PACE, {"seconds": float(seconds)})
+
+    async def say(self, seat: SeatState, text: Any = None, code: Any = None) -> None:
+        """A person at ``seat`` says something: a chat ``text`` (:func:`chat_text`) or a reaction
+        or phrase ``code`` (:data:`REACTIONS`, :data:`PHRASES`). Stored as a ``chat`` event (it
+        survives a restart, and does not count in :attr:`seq`) and sent to every connection as a
+        ``chat`` message. Nothing in it comes from the game's state: only the person's words.
+
+        Raises:
+            Refused: ``not_sitting`` (nobody sits there and nobody takes it over), ``chat_empty``,
+                ``chat_long``, ``chat_code`` (no such reaction or phrase), ``chat_flood`` (over
+                :data:`CHAT_BURST` messages, then one each :data:`CHAT_REFILL_SECONDS`).
+        """
+        name = seat.pending or (seat.name if seat.taken else None)
+        if name is None:
+            raise Refused(Refusal("not_sitting"))
+        data: dict[str, Any] = {"seat": seat.index, "name": name}
+        if code is not None:
+            if code not in REACTIONS and code not in PHRASES:
+                raise Refused(Refusal("chat_code", None, {"code": str(code)[:20]}))
+            data["code"] = code
+        else:
+            data["text"] = chat_text(text)
+        now = time.monotonic()
+        tokens, last = self._chat_bucket.get(seat.index, (float(CHAT_BURST), now))
+        tokens = min(float(CHAT_BURST), tokens + (now - last) / CHAT_REFILL_SECONDS)
+        if tokens < 1.0:
+            wait = max(1, round((1.0 - tokens) * CHAT_REFILL_SECONDS))
+            raise Refused(Refusal("chat_flood", None, {"seconds": wait}))
+        self._chat_bucket[seat.index] = (tokens - 1.0, now)
+        async with self.lock:
+            await self._commit(EventKind.CHAT, data)
+
+    def leave(self, seat: SeatState) -> None:
+        """The person at ``seat`` leaves the table during the session: a bot plays the seat at
+        once (the proxy), until they open their link again (:meth:`attach`)."""
+        if seat.taken and not seat.left:
+            seat.left = True
+            self.broadcast()
+            self.changed.set()
+
+    def bot_now(self, creator_token: Any, index: Any) -> None:
+        """The creator hands the seat of an away person to the bot at once, without waiting for
+        the rest of the grace period; the person gets it back when they connect.
+
+        Raises:
+            Refused: ``bad_token`` (not the creator), ``no_seat``, ``not_away`` (nobody sits there,
+                or the person is connected).
+        """
+        if not self.is_creator(creator_token):
+            raise Refused(Refusal("bad_token"))
+        if not isinstance(index, int) or not 0 <= index < len(self.seats):
+            raise Refused(Refusal("no_seat", None, {"seat": str(index)[:8]}))
+        seat = self.seats[index]
+        if not self.is_away(seat):
+            raise Refused(Refusal("not_away", None, {"seat": index}))
+        if not seat.handed:
+            seat.handed = True
+            self.broadcast()
+            self.changed.set()
+
+    def set_ready(self, seat: SeatState, number: int) -> None:
+        """The person at ``seat`` closed the summary of finished hand ``number``; the next deal
+        comes as soon as every connected person has (or ``hand_pause_seconds`` have passed).
+        A number that is not the last finished hand's, or a hand in progress, changes nothing."""
+        s = self.session
+        if s is None or s.hand is not None or not s.results or s.results[-1].number != number:
+            return
+        if seat.taken and seat.index not in self.ready:
+            self.ready.add(seat.index)
+            self.broadcast()
+            self.changed.set()
+
+    def readers(self) -> list[SeatState]:
+        """The people the next deal waits for: connected, at the table, not yet ready."""
+        return [s for s in self.seats if s.taken and s.conn is not None and not s.left and s.index not in self.ready]
+
+    def deal_due(self) -> float:
+        """``time.monotonic()`` seconds of the next deal between hands: the end of the pause, or
+        now if every connected person has closed the last hand's summary."""
+        if not self.readers() and any(s.taken and s.conn is not None and not s.left for s in self.seats):
+            return time.monotonic()
+        return self.hand_ended + self.options.hand_pause_seconds
+
+    def start_due(self) -> float | None:
+        """``time.monotonic()`` seconds when a table made by "Play again" starts without the
+        people still missing (bots take their seats), or None (another table, or nobody sat yet)."""
+        if self.rematch is None or self.status is not TableStatus.WAITING or self.waiting_since is None:
+            return None
+        return self.waiting_since + REMATCH_WAIT_SECONDS
+
+    async def set_next_table(self, table_id: str) -> None:
+        """Record the table made by "Play again" (a ``rematch`` event: it survives a restart)."""
+        async with self.lock:
+            if self.next_table is None:
+                await self._commit(EventKind.REMATCH, {"table": table_id})
+
+    def rematch_spec(self) -> tuple[list[dict[str, Any]], list[int]]:
+        """The seats of the next session at this table, as :meth:`new_spec` takes them, and the
+        seats kept for its people: a seat a person sat at stays theirs (a human seat), a bot seat
+        keeps its bot, a human seat nobody took is open again (its invite link, a bot at the start)."""
+        seats: list[dict[str, Any]] = []
+        expect: list[int] = []
+        for s in self.seats:
+            if s.taken:
+                seats.append({"kind": "human"})
+                expect.append(s.index)
+            elif s.kind == "bot":
+                seats.append({"kind": "bot", "bot": s.bot})
+            else:
+                seats.append({"kind": "human"})
+        return seats, expect
 
     async def deal_next(self) -> bool:
         """Deal the next hand if the session is playing and between hands; True if it dealt."""
@@ -659,13 +932,22 @@ class Table:
         """Attach a connection to a seat (or as spectator); returns the replaced connection, if any."""
         if seat is None:
             self.spectators.add(conn)
+            if self.chat:
+                conn.deliver(self.chat_log())
             return None
         old = seat.conn
         seat.conn = conn
         seat.away_since = None
+        seat.left = seat.handed = False  # back at the table
+        if self.chat:
+            conn.deliver(self.chat_log())
         self.broadcast()
         self.changed.set()
         return old
+
+    def chat_log(self) -> dict[str, Any]:
+        """The ``chat_log`` message: the last :data:`CHAT_KEEP` chat lines, oldest first."""
+        return {"type": "chat_log", "lines": list(self.chat)}
 
     def detach(self, seat: SeatState | None, conn: Connection) -> None:
         """Forget a closed connection; its seat is away from now on (grace period starts)."""
@@ -677,6 +959,14 @@ class Table:
             seat.away_since = time.monotonic()
             self.broadcast()
             self.changed.set()
+
+    def _send_all(self, msg: dict[str, Any]) -> None:
+        """Send one message (the same for everyone, e.g. a chat line) to every connection."""
+        for s in self.seats:
+            if s.conn is not None:
+                s.conn.deliver(msg)
+        for c in list(self.spectators):
+            c.deliver(msg)
 
     def broadcast(self) -> None:
         """Send every connection its own current view (:func:`ramsli.server.views.view`; never blocks)."""
@@ -731,9 +1021,31 @@ class Table:
         """True if a person sits at ``s`` with no live connection."""
         return s.taken and s.conn is None
 
+    def bot_due(self, s: SeatState) -> float | None:
+        """``time.monotonic()`` seconds from which a bot plays ``s`` for its person: the end of the
+        grace period of an away person (at once if they left or the creator handed the seat to
+        the bot), or None while the person is at the table (or nobody sits there)."""
+        if not s.taken:
+            return None
+        if s.left or s.handed:
+            return -float("inf")
+        if s.conn is None and s.away_since is not None:
+            return s.away_since + self.options.grace_seconds
+        return None
+
     def proxy_playing(self, s: SeatState, now: float | None = None) -> bool:
-        """True if a bot plays ``s`` for its away person (the grace period is over)."""
+        """True if a bot plays ``s`` for its person (away past the grace period, left, or handed)."""
         now = time.monotonic() if now is None else now
-        return (
-            s.taken and s.conn is None and s.away_since is not None and now - s.away_since >= self.options.grace_seconds
-        )
+        due = self.bot_due(s)
+        return due is not None and now >= due
+
+    def timer_due(self) -> float | None:
+        """``time.monotonic()`` seconds when the turn timer plays for the person to act, or None
+        (no timer, no hand in progress, a bot to act, or the person away: then :meth:`bot_due`)."""
+        s = self.session
+        if self.options.turn_seconds is None or s is None or s.hand is None or s.hand.to_act is None:
+            return None
+        seat = self.seats[s.hand.to_act]
+        if not seat.taken or self.bot_due(seat) is not None:
+            return None
+        return self.turn_since + self.options.turn_seconds

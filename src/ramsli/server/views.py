@@ -28,6 +28,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "view",
+    "countdowns",
     "finished_hand",
     "info",
     "trick_record",
@@ -134,6 +135,8 @@ def _seat_record(table: Table, s: SeatState, obs: Observation | None, now: float
         "cards_left": obs.cards_left[i] if obs is not None else 0,
         "away": table.is_away(s),
         "bot_playing": table.proxy_playing(s, now),
+        "bot_in": _seconds_until(table.bot_due(s), now),
+        "left": s.left,
         "dealer": obs is not None and obs.dealer == i,
     }
 
@@ -154,6 +157,51 @@ def fairness_record(
     data.pop("seat", None)
     data["seated"] = [seat_name(s) for s in seated]
     return data
+
+
+def _seconds_until(due: float | None, now: float) -> float | None:
+    """Seconds from ``now`` until ``due`` (both ``time.monotonic()``), one decimal; None if
+    ``due`` is None or has passed."""
+    if due is None or due <= now:
+        return None
+    return round(due - now, 1)
+
+
+def countdowns(table: Table, now: float) -> dict[str, Any]:
+    """The view's countdowns, in seconds from the moment the view is made (a client counts them
+    down itself; every seat sees the same):
+
+    - ``timer``: ``{"seat", "left", "seconds"}`` — the turn timer of the person to act (a bot
+      plays their move at 0), or None;
+    - ``next_deal``: ``{"in", "waiting"}`` between hands — the next deal at the latest, and the
+      seats whose person has not closed the summary yet (the deal comes when none is left), or None;
+    - ``starts_in``: a table made by "Play again" that is waiting: seconds until it starts with
+      bots in the seats of those who did not come, or None; ``expect``: the seats kept for the
+      people of the last session (``[]`` at another table).
+
+    Each seat's ``bot_in`` (in :func:`view`) is the seconds until a bot plays for its away person.
+    """
+    timer = None
+    due = table.timer_due()
+    sess = table.session
+    if due is not None and sess is not None and sess.hand is not None and sess.hand.to_act is not None:
+        timer = {
+            "seat": seat_name(sess.hand.to_act),
+            "left": max(0.0, round(due - now, 1)),
+            "seconds": table.options.turn_seconds,
+        }
+    next_deal = None
+    if table.status == "playing" and sess is not None and sess.hand is None:
+        next_deal = {
+            "in": max(0.0, round(table.deal_due() - now, 1)),
+            "waiting": [seat_name(s.index) for s in table.readers()],
+        }
+    return {
+        "timer": timer,
+        "next_deal": next_deal,
+        "starts_in": _seconds_until(table.start_due(), now),
+        "expect": [seat_name(i) for i in (table.rematch or {}).get("expect", [])],
+    }
 
 
 def _hand_record(table: Table, obs: Observation, number: int | None, log: list[str]) -> dict[str, Any]:
@@ -222,6 +270,9 @@ def view(table: Table, seat: int | None) -> dict[str, Any]:
         "results": results(table.id, sess),
         "standings": standings(table),
         "end_reason": sess.end_reason if sess is not None else None,
+        "pot_left": sess.pot if sess is not None and sess.is_over else None,
+        "next_table": table.next_table,
+        **countdowns(table, now),
     }
 
 

@@ -29,7 +29,7 @@ function pgettext(ctx, msg, vars) {
 R._ = _; R.ngettext = ngettext; R.pgettext = pgettext;
 
 /* settings kept in localStorage */
-const DEFAULTS = { fourColour: false, german: false, sound: false, reduceMotion: false, trickPause: 1.6, name: "" };
+const DEFAULTS = { fourColour: false, german: false, sound: false, notify: false, reduceMotion: false, trickPause: 1.6, name: "" };
 R.settings = Object.assign({}, DEFAULTS, JSON.parse(localStorage.getItem("ramsli.settings") || "{}"));
 R.saveSettings = function () { localStorage.setItem("ramsli.settings", JSON.stringify(R.settings)); };
 R.applySettings = function () {
@@ -39,6 +39,17 @@ R.applySettings = function () {
   b.classList.toggle("reduce-motion", !!R.settings.reduceMotion ||
     window.matchMedia("(prefers-reduced-motion: reduce)").matches);
 };
+
+/* true if things may move on the page (cards travelling to the trick): not with reduced motion */
+R.moves = function () {
+  return !document.body.classList.contains("reduce-motion") && !window.matchMedia("(prefers-reduced-motion: reduce)").matches;
+};
+
+/* an app on the phone: the service worker keeps the static files for offline starts
+   (it never touches /api or /ws); a page without it works the same */
+if ("serviceWorker" in navigator && window.isSecureContext) {
+  navigator.serviceWorker.register("/sw.js", { scope: "/" }).catch(() => { /* e.g. a private window: fine */ });
+}
 
 /* tables this browser sits at: {table, token, seat, name, invite, creator, created} */
 R.myTables = function () { return JSON.parse(localStorage.getItem("ramsli.tables") || "[]"); };
@@ -148,16 +159,20 @@ R.botLevel = function (spec) {
   };
   return Object.prototype.hasOwnProperty.call(names, kind) ? names[kind] : kind;
 };
-R.endText = function (end) {
+/* the session's end in words; ``or`` joins several ends as alternatives ("after 10 hands or when …") */
+R.endText = function (end, or) {
   if (!end || !end.length) return _("when a player is bust");
-  return end.map((e) => {
+  const parts = end.map((e) => {
     const [k, v] = String(e).split(":");
     const n = +v;
     if (k === "hands") return ngettext("after {n} hand", "after {n} hands", n);
     if (k === "win-at") return _("when a player has {n}", { n: ngettext("{n} counter", "{n} counters", n) });
     if (k === "time") return ngettext("after {n} minute", "after {n} minutes", n);
     return e;
-  }).join(" · ");
+  });
+  if (!or) return parts.join(" · ");
+  try { return new Intl.ListFormat(R.lang, { style: "long", type: "disjunction" }).format(parts); }
+  catch (e) { return parts.join(", "); }
 };
 /* "A, B and C" in the page's language */
 R.listText = function (items) {

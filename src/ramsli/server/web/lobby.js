@@ -1,7 +1,7 @@
 /* ramsli web: the lobby. One click to a table against bots, or a table set up in full. */
 "use strict";
 (function () {
-  const R = window.R, _ = R._, el = R.el;
+  const R = window.R, _ = R._, ngettext = R.ngettext, el = R.el;
   R.applySettings();
   const app = document.getElementById("app");
   const page = R.page;
@@ -82,6 +82,9 @@
     const pace = el("select", { id: "pace" },
       el("option", { value: "0.3", text: _("fast") }), el("option", { value: "0.8", text: _("normal"), selected: true }),
       el("option", { value: "1.6", text: _("slow") }));
+    const timer = el("select", { id: "turn-timer" },
+      el("option", { value: "", text: _("off") }),
+      [15, 30, 60].map((n) => el("option", { value: String(n), text: ngettext("{n} second", "{n} seconds", n) })));
     const rules = el("textarea", { id: "rule-options", rows: "3", placeholder: "bete=pot\njokers=true", spellcheck: "false" });
     const hint = el("input", { id: "hint", type: "checkbox", checked: page.lab, disabled: !page.lab });
     const form = el("form", { id: "setup", class: "panel" },
@@ -93,6 +96,7 @@
       el("div", { class: "form-grid" },
         el("label", { for: "end-kind", text: _("Session end") }), el("div", { class: "inline" }, endKind, endN),
         el("label", { for: "pace", text: _("Bot speed") }), pace,
+        el("label", { for: "turn-timer", text: _("Turn timer (a bot moves for whoever runs out)") }), timer,
         el("label", { for: "rule-options", text: _("More rule options (key=value, one a line)") }), rules),
       el("div", { class: "check" }, hint, el("label", { for: "hint", text: _("Allow the \"should I stay in?\" hint") })),
       page.lab ? "" : el("p", { class: "note", text: _("The hint needs the lab extra (NumPy and Numba): pip install -e '.[lab]'") }),
@@ -106,7 +110,8 @@
       }
       const list = rules.value.split(/\n|,/).map((x) => x.trim()).filter(Boolean);
       if (endKind.value) list.push(`end=${endKind.value}:${Math.max(1, parseInt(endN.value || "1", 10))}`);
-      const spec = { preset: preset.value, rules: list, seats: seatSpecs, bot_pace_seconds: +pace.value };
+      const spec = { preset: preset.value, rules: list, seats: seatSpecs, bot_pace_seconds: +pace.value,
+        turn_seconds: timer.value ? +timer.value : null };
       try {
         const made = await createAndSit(spec, hint.checked, false);
         showCreated(made);
@@ -133,8 +138,8 @@
   function showCreated(made) {
     const box = document.getElementById("created");
     const rows = made.seats.slice(1).map((s) => linkRow(s.kind === "bot"
-      ? _("Seat {seat}, bot ({level}): a friend may take it over", { seat: s.seat, level: R.botLevel(s.bot) })
-      : _("Invite for seat {seat}", { seat: s.seat }), s.invite));
+      ? _("Seat {n}, bot ({level}): a friend may take it over", { n: s.seat.slice(1), level: R.botLevel(s.bot) })
+      : _("Invite for seat {n}", { n: s.seat.slice(1) }), s.invite));
     rows.push(linkRow(_("Spectators"), made.spectate));
     box.replaceChildren(el("h2", { text: _("Your table is ready") }),
       el("p", { text: _("Send each friend their own link. Seats nobody takes are played by a bot when you start.") }),

@@ -19,6 +19,12 @@
   let hintDetail = null;  // the hint's numbers and which estimate answered
   let hintBusy = false;   // a hint is being computed: the button waits
   let lastTurnKey = null;
+  let viewAt = 0;         // performance.now() when the latest view came: its countdowns count from here
+  let chatLines = [];     // the table's chat, oldest first ({n, seat, name, text | code})
+  let chatOpen = false, chatUnread = 0;
+  const bubbles = {};     // seat -> {text, until}: a chat line shown at its seat for a few seconds
+  let readySent = 0;      // the last hand whose summary this page told the server it closed
+  let prevRects = null;   // where seats and cards were in the last render (cards that move)
 
   const seatName = (sid) => {
     if (!view) return sid;
@@ -37,8 +43,11 @@
       const msg = JSON.parse(ev.data);
       if (msg.type === "view") onView(msg);
       else if (msg.type === "error") onError(msg);
+      else if (msg.type === "chat") onChat(msg, true);
+      else if (msg.type === "chat_log") { chatLines = msg.lines.slice(); drawChat(); }
     };
     ws.onclose = (ev) => {
+      if (ev.code === 4002) { location.href = "/?lang=" + R.lang; return; } // left the table: to the lobby
       if ([4001, 4003, 4004].includes(ev.code)) {
         closedFor = ev.code; // no reconnecting: one clear banner, the table greyed out
         setConn(true);
@@ -53,15 +62,21 @@
   }
   function setConn(ok) {
     const c = document.getElementById("conn");
-    if (c) { c.textContent = ok ? "" : _("Connection lost — reconnecting…"); c.hidden = ok; }
+    if (!c) return;
+    c.textContent = ok ? "" : navigator.onLine === false
+      ? _("You are offline. The table goes on: after the grace period a bot plays for you until you are back.")
+      : _("Connection lost — reconnecting…");
+    c.hidden = ok;
   }
+  window.addEventListener("offline", () => setConn(false));
+  window.addEventListener("online", () => { if (ws && ws.readyState === 1) setConn(true); });
   function send(action) {
     if (!ws || ws.readyState !== 1 || !view) return;
     ws.send(JSON.stringify({ type: "act", action: action, seq: view.seq }));
   }
   function onError(e) {
     if (e.code === "stale_seq") return; // a newer view is on its way
-    if (e.code === "replaced") return;
+    if (e.code === "replaced" || e.code === "left") return;
     // the rule id once, in the detail line: "must follow suit: play ♦" / "Rule R4.10"
     const text = e.rule ? e.message.replace(` (${e.rule})`, "") : e.message;
     R.toast(text, e.rule ? _("Rule {rule}", { rule: e.rule }) : "", "bad");
@@ -83,6 +98,7 @@
   function onView(v) {
     const prev = view;
     view = v;
+    viewAt = performance.now();
     const tricks = v.hand ? v.hand.tricks.length : 0;
     const handNo = v.hand ? v.hand.number : 0;
     if (shownTricks === null || !prev || !prev.hand || prev.hand.number !== handNo) {
@@ -97,20 +113,193 @@
       clearTimeout(holdTimer);
       holdTimer = setTimeout(releaseHold, Math.max(300, (R.settings.trickPause || 1.6) * 1000));
     }
+    if (pendingSummary && v.hand && v.hand.number > pendingSummary.number) {
+      // the next hand is dealt: its summary never covers the new hand's choices (it stays in the score sheet)
+      summarySeen = pendingSummary.number; pendingSummary = null;
+      if (overlay === "summary") overlay = null;
+    }
     if (v.hand && v.hand.phase === "over" && v.hand.settlement && v.hand.number > summarySeen &&
         !(pendingSummary && pendingSummary.number === v.hand.number)) {
       pendingSummary = { number: v.hand.number, settlement: v.hand.settlement };
     }
-    if (v.status === "over" && !pendingSummary && overlay !== "settings") overlay = "standings";
+    if (v.status === "over" && (!prev || prev.status !== "over") && !pendingSummary && overlay !== "settings") overlay = "standings";
     if (prev && prev.seq !== v.seq) R.toastHide(); // a refusal's message is about the move before this one
     const turnKey = v.to_act && v.to_act === me() ? `${handNo}:${v.seq}` : null;
-    if (turnKey && turnKey !== lastTurnKey) R.beep();
+    if (turnKey && turnKey !== lastTurnKey) { R.beep(); turnElsewhere(true); }
+    if (!turnKey) turnElsewhere(false);
     lastTurnKey = turnKey;
     if (!(v.hand && v.hand.phase === "declare" && v.to_act === me())) { hintText = null; hintDetail = null; }
     checkDeal(v);
     render();
   }
-  function releaseHold() { hold = null; clearTimeout(holdTimer); render(); }
+  function releaseHold() {
+    clearTimeout(holdTimer);
+    if (!hold) return;
+    const won = hold.trick.winner, moving = document.querySelectorAll(".card.played");
+    const to = document.querySelector(`.seat[data-seat="${won}"]`);
+    hold = null;
+    if (!R.moves() || !to || !moving.length) { render(); return; }
+    // the trick travels to its winner, then the table goes on
+    const t = to.getBoundingClientRect();
+    for (const c of moving) {
+      const r = c.getBoundingClientRect();
+      c.classList.add("collect");
+      c.style.translate = `${t.left + t.width / 2 - (r.left + r.width / 2)}px ${t.top + t.height / 2 - (r.top + r.height / 2)}px`;
+    }
+    setTimeout(render, 320);
+  }
+
+  /* ---------------- your turn in another tab ---------------- */
+  const plainTitle = () => _("Ramsli — a card table");
+  let turnMarked = false;
+  function setIcon(href) {
+    const link = document.querySelector("link[rel=icon]");
+    if (link) link.href = href;
+  }
+  function turnElsewhere(mine) {
+    if (mine && document.hidden) {
+      turnMarked = true;
+      document.title = "▶ " + _("Your turn — Ramsli");
+      setIcon("/static/icon-turn.svg");
+      if (R.settings.notify && window.Notification && Notification.permission === "granted") {
+        try { new Notification(_("Your turn — Ramsli"), { body: statusText(), tag: "ramsli-turn", icon: "/static/icon-192.png" }); }
+        catch (e) { /* a page without notifications: the title says it */ }
+      }
+    } else if (!mine || !document.hidden) {
+      if (turnMarked) { document.title = plainTitle(); setIcon("/static/icon.svg"); turnMarked = false; }
+    }
+  }
+  document.addEventListener("visibilitychange", () => { if (!document.hidden) turnElsewhere(false); });
+
+  /* ---------------- countdowns ---------------- */
+  /* a countdown element: its text is fmt(seconds left), counted from the view it came in */
+  function countdown(seconds, fmt, cls) {
+    const until = viewAt + seconds * 1000;
+    const e = el("span", { class: "countdown " + (cls || ""), "data-until": String(until) });
+    e._fmt = fmt;
+    tickOne(e, performance.now());
+    return e;
+  }
+  function tickOne(e, now) {
+    const left = Math.max(0, Math.ceil((+e.dataset.until - now) / 1000));
+    const text = e._fmt(left);
+    if (e.textContent !== text) e.textContent = text;
+    e.classList.toggle("last-seconds", left <= 5);
+  }
+  setInterval(() => {
+    const now = performance.now();
+    for (const e of document.querySelectorAll(".countdown")) if (e._fmt) tickOne(e, now);
+    for (const k of Object.keys(bubbles)) if (bubbles[k].until < Date.now()) { delete bubbles[k]; const b = document.querySelector(`.seat[data-seat="${k}"] .bubble`); if (b) b.remove(); }
+  }, 250);
+  const secs = (n) => ngettext("{n} second", "{n} seconds", n);
+
+  /* what everyone sees about waiting: an away seat's countdown, the turn timer, the next deal */
+  function notices() {
+    const box = el("div", { class: "notices", id: "notices" });
+    const creator = R.creatorToken(P.table);
+    for (const s of view.seats) {
+      if (s.bot_in !== null && s.bot_in !== undefined) {
+        const who = s.name || s.seat;
+        const row = el("p", { class: "notice away-notice", "data-seat": s.seat },
+          countdown(s.bot_in, (n) => _("A bot plays for {name} in {n} s", { name: who, n: n })));
+        if (creator) row.append(" ", el("button", { type: "button", class: "small", "data-bot-now": s.seat,
+          text: _("Let the bot play now"), onclick: async () => {
+            try { await R.api("POST", `/api/tables/${P.table}/bot-now`, { creator_token: creator, seat: s.seat }); }
+            catch (e) { R.toast(e.message, "", "bad"); }
+          } }));
+        box.append(row);
+      } else if (s.left && s.bot_playing) {
+        box.append(el("p", { class: "notice", text: _("{name} left the table; a bot plays until they are back.", { name: s.name || s.seat }) }));
+      }
+    }
+    if (view.timer) {
+      const mine = view.timer.seat === me();
+      box.append(el("p", { class: "notice timer-notice" + (mine ? " mine" : ""), id: mine ? "my-timer" : "turn-timer", role: mine ? "timer" : null },
+        countdown(view.timer.left, (n) => mine ? _("{n} s left, then a bot moves for you", { n: n })
+          : _("{name} has {n} s left", { name: seatName(view.timer.seat), n: n }), "turn-left")));
+    }
+    if (view.next_deal && overlay !== "summary") {
+      const wait = view.next_deal.waiting.filter((x) => x !== me()).map(seatName);
+      box.append(el("p", { class: "notice" }, countdown(view.next_deal.in, (n) => wait.length
+        ? _("Next hand in {n} s, or when {names} closed the summary", { n: n, names: R.listText(wait) })
+        : _("Next hand in {n} s", { n: n }))));
+    }
+    return box;
+  }
+
+  /* ---------------- chat ---------------- */
+  const REACTIONS = { thumbs_up: "👍", laugh: "😄", wow: "😮", grimace: "😬", clap: "👏", facepalm: "🤦" };
+  const reactionName = (code) => ({ thumbs_up: _("thumbs up"), laugh: _("laughing"), wow: _("surprised"),
+    grimace: _("grimacing"), clap: _("applause"), facepalm: _("facepalm") })[code] || code;
+  const phraseText = (code) => ({ well_played: _("Well played"), good_luck: _("Good luck"), thanks: _("Thanks"),
+    nice_hand: _("Nice hand"), oops: _("Oops"), one_more: _("One more session?") })[code] || code;
+  const lineText = (m) => m.code ? (REACTIONS[m.code] ? REACTIONS[m.code] : phraseText(m.code)) : m.text;
+  const mutedKey = "ramsli.muted." + P.table;
+  const muted = () => new Set(JSON.parse(localStorage.getItem(mutedKey) || "[]"));
+  function setMuted(seat, on) {
+    const m = muted(); if (on) m.add(seat); else m.delete(seat);
+    localStorage.setItem(mutedKey, JSON.stringify([...m])); drawChat(); render();
+  }
+  const canChat = () => P.role === "seat" && view && view.you.seat && (view.you.pending || (view.seats.find((x) => x.seat === me()) || {}).taken);
+  function onChat(m, live) {
+    chatLines.push(m);
+    if (chatLines.length > 200) chatLines.shift();
+    if (live && !muted().has(m.seat)) {
+      if (m.seat !== me()) { bubbles[m.seat] = { text: lineText(m), until: Date.now() + 5000 }; if (!chatOpen) chatUnread++; }
+      render();
+    }
+    drawChat();
+  }
+  function sendChat(msg) { if (ws && ws.readyState === 1) ws.send(JSON.stringify(msg)); }
+  /* the chat panel lives outside the re-rendered table, so typing survives every new view */
+  function chatPanel() {
+    let box = document.getElementById("chat");
+    if (box) return box;
+    const input = el("input", { id: "chat-text", type: "text", maxlength: "200", autocomplete: "off", "aria-label": _("Your message") });
+    const form = el("form", { class: "chat-form", id: "chat-form" }, input, el("button", { type: "submit", class: "small", text: _("Send") }));
+    form.addEventListener("submit", (ev) => { ev.preventDefault(); const t = input.value.trim(); if (t) { sendChat({ type: "chat", text: t }); input.value = ""; } });
+    const reacts = el("div", { class: "reactions", role: "group", "aria-label": _("Reactions") },
+      Object.entries(REACTIONS).map(([code, emoji]) => el("button", { type: "button", class: "small react", "data-code": code,
+        "aria-label": reactionName(code), title: reactionName(code), onclick: () => sendChat({ type: "react", code: code }), text: emoji })));
+    const phrases = el("div", { class: "phrases", role: "group", "aria-label": _("Short phrases") },
+      ["well_played", "good_luck", "thanks", "nice_hand", "oops", "one_more"].map((code) => el("button", { type: "button", class: "small phrase",
+        "data-code": code, onclick: () => sendChat({ type: "react", code: code }), text: phraseText(code) })));
+    box = el("aside", { id: "chat", class: "chat-panel", hidden: true, "aria-label": _("Chat") },
+      el("div", { class: "chat-head" }, el("h2", { text: _("Chat") }),
+        el("button", { type: "button", class: "small", id: "chat-close", text: _("Close"), onclick: () => toggleChat(false) })),
+      el("ol", { class: "chat-log", id: "chat-log", "aria-live": "polite" }),
+      el("div", { class: "chat-send", id: "chat-send" }, reacts, phrases, form),
+      el("p", { class: "note", id: "chat-readonly", text: _("Spectators read the chat; only the players write.") }),
+      el("details", { class: "mutes" }, el("summary", { text: _("Mute someone") }), el("ul", { id: "mute-list" })));
+    document.body.append(box);
+    return box;
+  }
+  function drawChat() {
+    if (!view) return;
+    const box = chatPanel();
+    const m = muted();
+    const log = box.querySelector("#chat-log");
+    log.replaceChildren(...chatLines.filter((x) => !m.has(x.seat)).map((x) => el("li", { class: "chat-line" + (x.code ? " code" : ""), "data-seat": x.seat },
+      el("b", { class: "who", text: x.name + ": " }), el("span", { class: "what", text: lineText(x), title: x.code && REACTIONS[x.code] ? reactionName(x.code) : null }))));
+    log.scrollTop = log.scrollHeight;
+    const writes = !!canChat();
+    box.querySelector("#chat-send").hidden = !writes;
+    box.querySelector("#chat-readonly").hidden = writes;
+    const people = view.seats.filter((s) => s.kind === "human" && s.name && s.seat !== me());
+    box.querySelector("#mute-list").replaceChildren(...people.map((s) => el("li", {}, el("button", { type: "button", class: "small mute",
+      "data-seat": s.seat, "aria-pressed": m.has(s.seat) ? "true" : "false", onclick: () => setMuted(s.seat, !m.has(s.seat)),
+      text: m.has(s.seat) ? _("Unmute {name}", { name: s.name }) : _("Mute {name}", { name: s.name }) }))));
+    const b = document.getElementById("btn-chat");
+    if (b) b.querySelector(".badge").textContent = chatUnread ? String(chatUnread) : "";
+  }
+  function toggleChat(open) {
+    chatOpen = open === undefined ? !chatOpen : open;
+    const box = chatPanel();
+    box.hidden = !chatOpen;
+    if (chatOpen) { chatUnread = 0; drawChat(); const i = document.getElementById("chat-text"); if (i && !i.closest("[hidden]")) i.focus(); }
+    const b = document.getElementById("btn-chat");
+    if (b) { b.setAttribute("aria-expanded", chatOpen ? "true" : "false"); b.querySelector(".badge").textContent = ""; }
+  }
 
   /* ---------------- the deal check (docs/fairness.md) ----------------
      Every view carries the hand's commitments (one SHA-256 per deck position, dealt order) and the
@@ -254,7 +443,7 @@
     const rel = (i - m + n) % n;
     const th = (rel * 2 * Math.PI) / n;
     const phone = window.matchMedia("(max-width: 700px)").matches;
-    const pr = phone ? 16 : 21, pq = phone ? 22 : 20;
+    const pr = phone ? 12 : 21, pq = phone ? 17 : 20; // on a phone the trick stays clear of the seats, six of them too
     return { x: 50 - 44 * Math.sin(th), y: 50 + 41 * Math.cos(th), px: 50 - pr * Math.sin(th), py: (phone ? 50 : 48) + pq * Math.cos(th), rel: rel };
   }
 
@@ -284,9 +473,10 @@
       class: `seat rel-${pos.rel}` + (turn ? " turn" : "") + (isMe ? " me" : "") + (s.in === false ? " folded" : "") + (!s.seated ? " gone" : ""),
       style: `left:${pos.x}%;top:${pos.y}%`, role: "group", "aria-label": label.join(", "), "data-seat": s.seat, "data-stack": String(s.stack),
     });
+    const waitingBot = !s.name && s.kind === "bot";
     const head = el("div", { class: "seat-head" },
       turn ? el("span", { class: "turn-mark", "aria-hidden": "true", text: "▶" }) : "",
-      el("span", { class: "seat-name", text: s.name || _("open seat") }),
+      el("span", { class: "seat-name", text: s.name || (waitingBot ? _("bot ({level})", { level: R.botLevel(s.bot) }) : _("open seat")) }),
       s.dealer ? el("span", { class: "dealer-button", title: _("dealer"), "aria-hidden": "true", text: pgDealer() }) : "");
     bits.push(head);
     const line = el("div", { class: "seat-line" },
@@ -296,9 +486,17 @@
     bits.push(line);
     const tags = [];
     if (turn) tags.push(el("span", { class: "tag turn-tag", text: isMe ? _("your turn") : _("to act") }));
-    if (s.away) tags.push(el("span", { class: "tag", text: s.bot_playing ? _("away, a bot plays") : _("away") }));
-    if (s.kind === "bot") tags.push(el("span", { class: "tag muted bot-tag", text: _("bot ({level})", { level: R.botLevel(s.bot) }) }));
+    if (turn && view.timer && view.timer.seat === s.seat) tags.push(countdown(view.timer.left, (n) => "⏱ " + _("{n} s", { n: n }), "tag timer-tag"));
+    if (s.away || s.left) tags.push(el("span", { class: "tag", text: s.bot_playing ? _("away, a bot plays") : _("away") }));
+    if (s.bot_in !== null && s.bot_in !== undefined) tags.push(countdown(s.bot_in, (n) => _("bot in {n} s", { n: n }), "tag away-tag"));
+    if (s.kind === "bot" && !waitingBot) tags.push(el("span", { class: "tag muted bot-tag", text: _("bot ({level})", { level: R.botLevel(s.bot) }) }));
     if (tags.length) bits.push(el("div", { class: "seat-tags" }, tags));
+    if (P.role === "spectator" && s.kind === "bot" && s.seated && view.status !== "over" && !s.taken) {
+      bits.push(el("button", { type: "button", class: "small take-seat", "data-take": s.seat, text: _("Take this seat"),
+        onclick: (ev) => { ev.stopPropagation(); askTake(s); } }));
+    }
+    const bubble = bubbles[s.seat];
+    if (bubble && bubble.until > Date.now()) bits.push(el("div", { class: "bubble", role: "status", text: bubble.text }));
     if (h && !isMe && s.cards_left > 0 && s.in !== false) {
       const backs = el("div", { class: "backs", "aria-hidden": "true" });
       for (let k = 0; k < s.cards_left; k++) backs.append(R.cardSVG(null));
@@ -321,15 +519,17 @@
       const pos = seatPos(sid);
       const win = hold && trick.winner === sid;
       const c = cardFace(code, { class: "card played" + (win ? " winner" : ""), style: `left:${pos.px}%;top:${pos.py}%`,
+        "data-played": `${h.number}:${code}`, "data-by": sid, "data-card-code": code,
         "aria-label": _("{name} played {card}", { name: seatName(sid), card: R.cardName(code) }) + (win ? ", " + _("takes the trick") : "") });
       felt.append(c);
     }
-    if (hold) {
-      felt.append(el("button", { class: "trick-caption", type: "button", onclick: releaseHold,
-        "aria-label": _("{name} takes the trick", { name: seatName(trick.winner) }) + " — " + _("tap to go on") },
-        el("span", { text: _("{name} takes the trick", { name: seatName(trick.winner) }) }),
-        el("span", { class: "tap-hint", text: " — " + _("tap to go on") })));
-    }
+  }
+  /* while a finished trick stays on the table, the status line says who takes it (never over the felt) */
+  function trickCaption() {
+    const trick = hold.trick;
+    return el("button", { class: "trick-caption", type: "button", onclick: releaseHold },
+      el("span", { text: _("{name} takes the trick", { name: seatName(trick.winner) }) }),
+      el("span", { class: "tap-hint", text: " — " + _("tap to go on") }));
   }
 
   function centre() {
@@ -392,7 +592,7 @@
     }
     if (P.hint && view.hand && view.hand.phase === "declare" && view.to_act === me()) {
       bar.append(el("button", { type: "button", class: "act hint-btn", id: "hint-btn", onclick: askHint, disabled: hintBusy,
-        "aria-busy": hintBusy ? "true" : null, text: _("Should I stay in?") }));
+        "aria-busy": hintBusy ? "true" : null, text: hintBusy ? _("Thinking…") : _("Should I stay in?") }));
     }
     if (hintText) {
       bar.append(el("div", { class: "hint", role: "status", id: "hint" }, el("div", { class: "hint-words", text: hintText }),
@@ -427,9 +627,10 @@
       const c = R.parseCard(code);
       const trump = c.joker || c.suit === h.trump;
       const name = R.cardName(code) + (trump ? ", " + _("trump") : "") + (playing && !ok ? ", " + _("not playable") : "");
+      // the name is the button's own (hidden) text, so what it shows and what it is called never differ
       const b = el("button", { type: "button", class: "card hand-card" + (ok ? "" : " dim") + (playing && ok ? " can-play" : "") + (trump ? " is-trump" : ""),
-        "aria-label": name, "aria-disabled": playing && !ok ? "true" : null, "data-card": code, "aria-keyshortcuts": String(k + 1),
-        onclick: () => send(`${me()} pl ${code}`) }, R.cardSVG(code));
+        "aria-disabled": playing && !ok ? "true" : null, "data-card": code, "aria-keyshortcuts": String(k + 1),
+        onclick: () => send(`${me()} pl ${code}`) }, el("span", { class: "sr-only card-name", text: name }), R.cardSVG(code));
       if (trump) b.append(el("span", { class: "trump-flag", "aria-hidden": "true", text: _("trump") }));
       if (playing && !ok) b.append(el("span", { class: "no-flag", "aria-hidden": "true", text: "⊘" }));
       row.append(b);
@@ -440,20 +641,76 @@
   function topBar() {
     const h = view.hand;
     return el("header", { class: "table-top" },
-      el("a", { href: "/?lang=" + R.lang, class: "brand-small", "aria-label": _("Lobby"), text: "Ramsli" }),
-      el("span", { class: "muted info", text: R.presetName(view.rules.preset || "") + (h ? " · " + _("Hand {n}", { n: h.number }) : "") + (view.test_seeded ? " · " + _("test table") : "") }),
-      el("nav", { class: "tools" },
+      el("h1", { class: "brand-small" }, el("a", { href: "/?lang=" + R.lang, title: _("Lobby"), text: "Ramsli" })),
+      el("span", { class: "muted info" },
+        el("span", { class: "preset", text: R.presetName(view.rules.preset || "") + (view.test_seeded ? " · " + _("test table") : "") }),
+        h ? el("span", { class: "hand-no", text: _("Hand {n}", { n: h.number }) }) : ""),
+      el("nav", { class: "tools", "aria-label": _("Table tools") },
+        el("button", { type: "button", id: "btn-chat", "aria-expanded": chatOpen ? "true" : "false", "aria-controls": "chat", onclick: () => toggleChat() },
+          el("span", { text: _("Chat") }), el("span", { class: "badge", "aria-hidden": "true", text: chatUnread ? String(chatUnread) : "" })),
+
         el("button", { type: "button", id: "btn-last", "aria-keyshortcuts": "l", disabled: !(h && (h.last_trick)), onclick: () => openOverlay("last"), text: _("Last trick") }),
         el("button", { type: "button", id: "btn-sheet", "aria-keyshortcuts": "s", onclick: () => openOverlay("sheet"), text: _("Score sheet") }),
-        el("a", { class: "button", href: "/how-to-play?lang=" + R.lang + "&table=" + P.table, target: "_blank", "aria-label": _("How to play") },
-          el("span", { class: "wide-only", text: _("How to play") }), el("span", { class: "phone-only", "aria-hidden": "true", text: "?" })),
-        el("button", { type: "button", id: "btn-settings", onclick: () => openOverlay("settings"), "aria-label": _("Settings"), text: "⚙" })));
+        el("a", { class: "button", href: "/how-to-play?lang=" + R.lang + "&table=" + P.table, target: "_blank", title: _("How to play") },
+          el("span", { class: "wide-only", text: _("How to play") }), el("span", { class: "phone-only", text: "?" }),
+          el("span", { class: "sr-only phone-only", text: _("How to play") })),
+        el("button", { type: "button", id: "btn-settings", onclick: () => openOverlay("settings"), "aria-label": _("Settings"), title: _("Settings") },
+          el("span", { "aria-hidden": "true", text: "⚙" }))));
+  }
+  function canLeave() {
+    const mine = view.seats.find((x) => x.seat === me());
+    return P.role === "seat" && view.status === "playing" && mine && mine.taken;
+  }
+  function leaveTable() {
+    if (!window.confirm(_("Leave the table? A bot plays your seat until you come back through your link (Your tables, in the lobby)."))) return;
+    sendChat({ type: "leave" });
+  }
+  function askTake(s) {
+    const name = (window.prompt(_("Your name for seat {seat}", { seat: s.seat.slice(1) }), R.settings.name || "") || "").trim();
+    if (!name) return;
+    R.api("POST", `/api/tables/${P.table}/take`, { token: P.token, seat: s.seat, name: name }).then((r) => {
+      R.settings.name = name; R.saveSettings();
+      R.rememberTable({ table: P.table, token: r.token, seat: r.seat, name: name, invite: `/t/${P.table}/s/${r.token}`, created: Date.now() });
+      location.href = `/t/${P.table}/s/${r.token}?lang=${R.lang}`;
+    }).catch((e) => R.toast(e.message, "", "bad"));
+  }
+
+  function nextDealLine() {
+    if (!view.next_deal) return "";
+    const wait = view.next_deal.waiting.filter((x) => x !== me()).map(seatName);
+    return el("p", { class: "note next-deal" }, countdown(view.next_deal.in, (n) => wait.length
+      ? _("Next hand in {n} s, or when {names} closed the summary", { n: n, names: R.listText(wait) })
+      : _("Next hand in {n} s", { n: n })));
+  }
+
+  /* cards that move: a card just played travels from its player's seat (or your hand) to the trick */
+  function moveCards(before) {
+    const now = { seats: {}, cards: {}, played: new Set() };
+    for (const e of document.querySelectorAll(".seat[data-seat]")) now.seats[e.dataset.seat] = e.getBoundingClientRect();
+    for (const e of document.querySelectorAll(".hand-card[data-card]")) now.cards[e.dataset.card] = e.getBoundingClientRect();
+    for (const e of document.querySelectorAll(".card.played[data-played]")) {
+      now.played.add(e.dataset.played);
+      if (!before || before.played.has(e.dataset.played) || !R.moves()) continue;
+      const from = before.cards[e.dataset.cardCode] || before.seats[e.dataset.by];
+      if (!from) continue;
+      const to = e.getBoundingClientRect();
+      e.style.transition = "none";
+      e.style.translate = `${from.left + from.width / 2 - (to.left + to.width / 2)}px ${from.top + from.height / 2 - (to.top + to.height / 2)}px`;
+      e.getBoundingClientRect(); // the start, then the way to the trick
+      e.style.transition = "";
+      e.classList.add("moving");
+      e.style.translate = "0px 0px";
+    }
+    return now;
   }
 
   function openOverlay(which) { overlay = which; render(); const d = document.querySelector(".dialog button, .dialog input, .dialog select"); if (d) d.focus(); }
   function closeOverlay() {
     const wasSummary = overlay === "summary";
-    if (wasSummary && pendingSummary) { summarySeen = pendingSummary.number; pendingSummary = null; }
+    if (wasSummary && pendingSummary) {
+      summarySeen = pendingSummary.number; pendingSummary = null;
+      if (readySent < summarySeen) { readySent = summarySeen; sendChat({ type: "ready", hand: summarySeen }); } // the next deal need not wait for me
+    }
     overlay = wasSummary && view && view.status === "over" ? "standings" : null; // the last hand's summary, then the standings
     render();
   }
@@ -478,8 +735,14 @@
     if (st.kind === "thrown-in") rows.push(el("p", { text: _("Everyone went out: the pot stays for the next hand.") }));
     else if (st.winners.length) rows.push(el("p", { class: "big-line", text: ngettext("{names} takes the pot of {pot}.", "{names} share the pot of {pot}.", st.winners.length, { names: names(st.winners), pot: counters(st.pot) }) }));
     if (st.kind === "walkover") rows.push(el("p", { text: _("Walkover: nobody else stayed in.") }));
-    if (st.bete.length) rows.push(el("p", { text: _("Bete (no trick): {names} pay.", { names: names(st.bete) }) }));
+    if (st.bete.length) rows.push(el("p", { text: ngettext("Bete (no trick): {names} pays.", "Bete (no trick): {names} pay.", st.bete.length, { names: names(st.bete) }) }));
     else if (st.kind === "played") rows.push(el("p", { text: _("Nobody paid bete.") }));
+    const idx = (sid) => view.seats.findIndex((x) => x.seat === sid);
+    for (const sid of st.bete) {
+      const i = idx(sid), short = (st.shortfall || [])[i] || 0;
+      if (short > 0) rows.push(el("p", { class: "shortfall", text: _("{name} could pay only {paid}; {short} forgiven (R3.3).", {
+        name: seatName(sid), paid: counters(st.paid[i]), short: counters(short) }) }));
+    }
     if (st.carry_over) rows.push(el("p", { text: _("Carried over to the next pot: {n}", { n: counters(st.carry_over) }) }));
     if (st.general_rams) rows.push(el("p", { text: st.general_rams_made ? _("{name} made General Rams.", { name: seatName(st.general_rams) }) : _("{name} failed General Rams.", { name: seatName(st.general_rams) }) }));
     for (const t of st.targets || []) rows.push(el("p", { text: t.met ? _("{name} made the target of {n}.", { name: seatName(t.seat), n: t.target }) : _("{name} missed the target of {n}.", { name: seatName(t.seat), n: t.target }) }));
@@ -487,7 +750,9 @@
     const tb = el("tbody");
     view.seats.forEach((s, i) => {
       tb.append(el("tr", {}, el("th", { scope: "row", text: s.name || s.seat }), el("td", { text: String(st.tricks[i]) }),
-        el("td", { text: st.won[i] ? "+" + st.won[i] : "" }), el("td", { text: st.paid[i] ? "−" + st.paid[i] : "" }), el("td", { class: "num", text: String(st.stacks_after[i]) })));
+        el("td", { text: st.won[i] ? "+" + st.won[i] : "" }),
+        el("td", { text: (st.paid[i] ? "−" + st.paid[i] : "") + ((st.shortfall || [])[i] ? " (" + _("{n} forgiven", { n: st.shortfall[i] }) + ")" : "") }),
+        el("td", { class: "num", text: String(st.stacks_after[i]) })));
     });
     table.append(tb);
     rows.push(el("div", { class: "scroll" }, table), el("p", { class: "note scroll-hint", hidden: true, text: _("Swipe the table sideways to see every column.") }));
@@ -548,11 +813,39 @@
     const reason = { bust: _("a player is bust"), players: _("only one player is left"), "win-at": _("a player reached the target"), hands: _("all hands are played"), time: _("the time is up") }[view.end_reason] || "";
     const ol = el("ol", { class: "standings" }, (view.standings || []).map((s) =>
       el("li", { class: s.seat === me() ? "me" : "" }, el("span", { class: "place", text: String(s.place) + "." }), el("span", { class: "who", text: s.name || s.seat }), el("span", { class: "num", text: counters(s.stack) }))));
+    const pot = view.pot_left || 0;
+    const mineTaken = P.role === "seat" && (view.seats.find((x) => x.seat === me()) || {}).taken;
+    const again = mineTaken || R.creatorToken(P.table);
+    const starter = view.next_table ? _("A new session is ready: the same people, the same rules.") : "";
     return [reason ? el("p", { text: _("The session is over: {reason}.", { reason: reason }) }) : "", ol,
+      el("p", { class: "pot-left", text: pot ? _("Left in the pot, won by nobody: {n} (R3.7).", { n: counters(pot) }) : _("The pot is empty.") }),
+      starter ? el("p", { class: "note", text: starter }) : "",
       // the session's review at its end (a seat's own only, R7)
       view.status === "over" && P.role === "seat" ? el("p", {}, el("a", { href: `/t/${P.table}/review?token=${encodeURIComponent(P.token)}&lang=${R.lang}`,
         target: "_blank", class: "standings-review", text: _("The coach on your session") })) : "",
-      el("div", { class: "row" }, el("a", { class: "button", href: "/?lang=" + R.lang, text: _("Back to the lobby") }))];
+      el("div", { class: "row" },
+        again ? el("button", { type: "button", class: "primary play-again", onclick: playAgain, text: _("Play again") }) : "",
+        el("a", { class: "button", href: "/?lang=" + R.lang, text: _("Back to the lobby") }))];
+  }
+  async function playAgain(ev) {
+    const b = ev.currentTarget; b.disabled = true;
+    try {
+      const creator = R.creatorToken(P.table);
+      const r = await R.api("POST", `/api/tables/${P.table}/rematch`, { token: P.token, creator_token: creator || null });
+      let link = null;
+      if (r.invite) {
+        const sat = await R.api("POST", `/api/tables/${r.table}/sit`, { token: r.invite.split("/").pop(), name: r.name });
+        link = `/t/${r.table}/s/${sat.token}`;
+        R.rememberTable({ table: r.table, token: sat.token, seat: sat.seat, name: r.name, invite: link, created: Date.now(),
+          preset: view.rules.preset, creator: r.creator_token || undefined, spectate: r.spectate,
+          invites: r.seats ? r.seats.filter((x) => x.seat !== sat.seat).map((x) => ({ seat: x.seat, invite: x.invite, kind: x.kind, bot: x.bot })) : undefined });
+      } else if (r.creator_token) {
+        R.rememberTable({ table: r.table, token: r.creator_token, seat: null, name: null, invite: r.spectate, created: Date.now(), creator: r.creator_token,
+          invites: r.seats.map((x) => ({ seat: x.seat, invite: x.invite, kind: x.kind, bot: x.bot })), spectate: r.spectate });
+        link = r.spectate;
+      }
+      if (link) location.href = link + "?lang=" + R.lang;
+    } catch (e) { R.toast(e.message, "", "bad"); b.disabled = false; }
   }
 
   function settingsBody() {
@@ -574,11 +867,24 @@
     return [check("set-four", "fourColour", _("Four-colour suits (♠ black, ♥ red, ♦ blue, ♣ green)")),
       check("set-german", "german", _("German-suited cards (acorns, leaves, hearts, bells)")),
       check("set-sound", "sound", _("Sound on your turn")),
+      notifyCheck(),
       check("set-motion", "reduceMotion", _("Reduce motion")),
       el("div", { class: "form-grid" }, el("label", { for: "set-pause", text: _("A finished trick stays") }), pause,
         creator ? el("label", { for: "set-bot-pace", text: _("Bot speed") }) : "", creator ? botPace : "",
         el("label", { for: "lang", text: _("Language") }), R.langPicker()),
-      el("p", { class: "note", text: _("Keys: 1–5 play a card, I in, O out, L last trick, S score sheet, Esc closes.") })];
+      el("p", { class: "note", text: _("Keys: 1–5 play a card, I in, O out, L last trick, S score sheet, Esc closes.") }),
+      canLeave() ? el("div", { class: "row" }, el("button", { type: "button", id: "btn-leave", onclick: leaveTable, text: _("Leave the table") })) : ""];
+  }
+
+  /* a system notification when it is your turn in another tab, if the person allows it */
+  function notifyCheck() {
+    const c = el("input", { type: "checkbox", id: "set-notify", checked: !!R.settings.notify && window.Notification && Notification.permission === "granted",
+      disabled: !window.Notification, onchange: async (e) => {
+        let on = e.target.checked;
+        if (on && Notification.permission !== "granted") on = (await Notification.requestPermission()) === "granted";
+        R.settings.notify = on; R.saveSettings(); e.target.checked = on;
+      } });
+    return el("div", { class: "check" }, c, el("label", { for: "set-notify", text: _("Notify me when it is my turn and this tab is hidden") }));
   }
 
   function waitingPanel() {
@@ -588,9 +894,10 @@
     if (creator) {
       const links = (entry.invites || []).map((s) => {
         const url = location.origin + s.invite;
+        const n = s.seat.slice(1);
         const label = s.kind === "bot"
-          ? _("Seat {seat}, bot ({level}): a friend may take it over", { seat: s.seat, level: R.botLevel(s.bot) })
-          : _("Invite for seat {seat}", { seat: s.seat });
+          ? _("Seat {n}, bot ({level}): a friend may take it over", { n: n, level: R.botLevel(s.bot) })
+          : _("Invite for seat {n}", { n: n });
         return el("li", { class: "link-row" }, el("span", { class: "link-label", text: label }),
           el("input", { type: "text", readonly: true, value: url, "aria-label": label }),
           el("button", { type: "button", class: "small", text: _("Copy"), onclick: () => navigator.clipboard && navigator.clipboard.writeText(url) }));
@@ -602,7 +909,15 @@
         catch (e) { R.toast(e.message, "", "bad"); ev.target.disabled = false; }
       } }));
       box.append(el("p", { class: "note", text: _("Seats nobody takes are played by a bot when you start.") }));
-    } else box.append(el("p", { class: "note", text: _("The person who made the table starts the session.") }));
+    } else if (!view.expect.length) box.append(el("p", { class: "note", text: _("The person who made the table starts the session.") }));
+    if (view.expect.length) {
+      const missing = view.seats.filter((s) => view.expect.includes(s.seat) && !s.taken).map((s) => s.seat);
+      const names = missing.map((sid) => _("Seat {n}", { n: sid.slice(1) }));
+      box.append(el("p", { class: "rematch-wait" }, missing.length ? (view.starts_in !== null
+        ? countdown(view.starts_in, (n) => _("Waiting for {names}; the session starts when everyone is here, at the latest in {n} s (a bot takes a seat nobody comes to).", { names: R.listText(names), n: n }))
+        : _("Waiting for {names}; the session starts when everyone is here.", { names: R.listText(names) }))
+        : _("Everyone is here.")));
+    }
     return box;
   }
 
@@ -615,11 +930,13 @@
     if (!phone) felt.append(centre());
     for (const s of view.seats) felt.append(seatBox(s));
     trickOnTable(felt);
-    const status = el("div", { class: "status-line" + (view.to_act && view.to_act === me() ? " mine" : ""), role: "status", "aria-live": "polite", id: "status", text: statusText() });
+    const status = el("div", { class: "status-line" + (view.to_act && view.to_act === me() ? " mine" : ""), role: "status", "aria-live": "polite", id: "status" },
+      hold ? trickCaption() : statusText());
     const parts = [topBar(),
       el("div", { id: "banner", class: "banner", hidden: true }),
       el("div", { id: "conn", class: "banner", hidden: true }),
-      el("main", { class: "table-main" }, phone ? el("div", { class: "centre-strip" }, centre()) : "", el("div", { class: "felt-wrap" }, felt), status, dealMark(),
+      el("main", { class: "table-main" }, phone ? el("div", { class: "centre-strip" }, centre()) : "", el("div", { class: "felt-wrap" }, felt),
+        el("div", { class: "status-row" }, status, notices()), dealMark(),
         view.status === "waiting" ? waitingPanel() : "",
         view.status === "over" && view.standings ? el("section", { class: "panel final" }, el("h2", { text: _("Standings") }), ...standingsBody()) : "",
         actionButtons(), handRow())];
@@ -630,11 +947,14 @@
     else if (overlay === "sheet") parts.push(dialog(_("Score sheet"), ...sheetBody()));
     else if (overlay === "hand" && shownHand) parts.push(dialog(_("Hand {n}", { n: shownHand.number }), ...handBody()));
     else if (overlay === "settings") parts.push(dialog(_("Settings"), ...settingsBody()));
-    else if (overlay === "summary") parts.push(dialog(_("Hand {n} is over", { n: pendingSummary.number }), ...summaryBody()));
+    else if (overlay === "summary") parts.push(dialog(_("Hand {n} is over", { n: pendingSummary.number }), ...summaryBody(), nextDealLine()));
     else if (overlay === "standings" && view.standings) parts.push(dialog(_("Standings"), ...standingsBody(), ...sheetBody()));
     const dlg = parts.findIndex((x) => x && x.classList && x.classList.contains("overlay"));
     if (closedFor && dlg >= 0) parts.splice(dlg, 1); // a replaced tab shows no dialog over the greyed table
+    const before = prevRects;
     app.replaceChildren(...parts);
+    if (!document.getElementById("chat")) drawChat();
+    prevRects = moveCards(before);
     // a table wider than the dialog scrolls sideways; say so only when it does
     for (const box of document.querySelectorAll(".dialog .scroll")) {
       const hint = box.nextElementSibling;
