@@ -184,8 +184,9 @@ async def seat_page(request: Request, table_id: str, token: str) -> HTMLResponse
             "token": token,
             "role": "seat",
             "seat": f"p{seat.index + 1}",
-            "taken": seat.taken,
-            "name": seat.name,
+            # a person taking the seat over from the next hand sat down already (open tables' join)
+            "taken": seat.taken or (seat.pending is not None and t.owns(seat, token)),
+            "name": seat.pending if seat.pending is not None and not seat.taken else seat.name,
             "hint": hint_allowed(request.app, t.id),
             "info": _public_info(t),
         },

@@ -25,7 +25,7 @@ import asyncio
 import random
 import secrets
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any, Protocol
@@ -247,6 +247,8 @@ class Table:
         turn_since, hand_ended: ``time.monotonic()`` seconds of the last event and of the end of
         the last hand (the bot driver's timers count from them).
         changed: set after every change (the bot driver waits for it); lock: held by every change.
+        listeners: functions ``f(table, kind)`` called after every committed event (``kind`` the
+            event's kind, e.g. ``"act"``); they must not block.
     """
 
     def __init__(self, table_id: str, spec: dict[str, Any], store: EventLog) -> None:
@@ -266,6 +268,7 @@ class Table:
         self.clock = _Clock()
         self.lock = asyncio.Lock()
         self.changed = asyncio.Event()
+        self.listeners: list[Callable[[Table, str], None]] = []
         self.spectators: set[Connection] = set()
         self.turn_since = time.monotonic()
         self.hand_ended = time.monotonic()
@@ -385,6 +388,8 @@ class Table:
         self.seq += 1
         self.broadcast()
         self.changed.set()
+        for listener in self.listeners:
+            listener(self, kind.value)
 
     def _session(self) -> Session:
         if self.session is None:
