@@ -35,7 +35,7 @@ from ramsli.server import hints
 from ramsli.server.accounts import Player, current_player
 from ramsli.server.directory import Directory
 from ramsli.server.messages import STATUS, SpecError, rules_refusal
-from ramsli.server.schemas import CreateTable, JoinTable, QuickPlay, Sit, body_of
+from ramsli.server.schemas import CreateTable, JoinTable, QuickPlay, SeatSpec, Sit, body_of
 from ramsli.server.table import SeatState, Table, TableStatus, check_name
 
 __all__ = [
@@ -235,7 +235,9 @@ async def quick_play(request: Request) -> dict[str, Any]:
         except Refused as e:
             if e.refusal.code not in ("no_free_seat", "session_over", "name_taken"):
                 raise
-    spec = CreateTable(preset=body.preset, rules=list(QUICK_RULES), seats=[{"kind": "human"}] * QUICK_SEATS, open=True)
+    spec = CreateTable(
+        preset=body.preset, rules=list(QUICK_RULES), seats=[SeatSpec(kind="human")] * QUICK_SEATS, open=True
+    )
     made = await create_table(request, spec)
     t = hub.table(made["table"])
     answer = _page(await _join(request, player, t, name))

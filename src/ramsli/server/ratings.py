@@ -267,9 +267,9 @@ def load_calibration(path: str | Path | None = None) -> dict[str, Rating]:
             "or an arena result (ramsli arena --out FILE.json, ramsli-arena/1)"
         )
     out: dict[str, Rating] = {}
-    for e in data["entrants"]:
+    for entrant in data["entrants"]:
         try:
-            out[bot_key(str(e["spec"]))] = Rating(float(e["mu"]), float(e["sigma"]), 0)
+            out[bot_key(str(entrant["spec"]))] = Rating(float(entrant["mu"]), float(entrant["sigma"]), 0)
         except (KeyError, TypeError, ValueError):
             raise ValueError(f"{p}: an entrant without spec, mu and sigma") from None
     return out
