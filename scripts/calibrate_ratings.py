@@ -26,7 +26,7 @@ from ramsli.server.ratings import CALIBRATION, calibrate  # noqa: E402 - after t
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--bots", default="easy,medium,hard,expert,random", help="bot specs, comma-separated")
-    ap.add_argument("--sessions", type=int, default=120, help="duplicate sessions (each in every rotation)")
+    ap.add_argument("--sessions", type=int, default=60, help="duplicate sessions (each in every rotation)")
     ap.add_argument("--hands", type=int, default=10, help="hands a session")
     ap.add_argument("--preset", default="traditional")
     ap.add_argument("--seed", type=int, default=0)

@@ -156,7 +156,7 @@ def test_bot_keys_and_the_calibration():
     assert cal["random"].mu < cal["easy"].mu < min(cal["medium"].mu, cal["hard"].mu, cal["expert"].mu)
     assert all(r.sigma < 3 for r in cal.values())
     data = json.loads(CALIBRATION.read_text())
-    assert data["format"] == "ramsli-calibration/1" and data["hands"] == 10 and data["sessions"] >= 100
+    assert data["format"] == "ramsli-calibration/1" and data["hands"] == 10 and data["sessions"] >= 60
     small = calibrate(["tips", "random"], sessions=3, hands=3, seed=4)
     assert small == calibrate(["tips", "random"], sessions=3, hands=3, seed=4)
     assert [e["sessions"] for e in small["entrants"]] == [6, 6]

@@ -154,6 +154,7 @@ def test_two_players_play_a_club_session_and_see_it_in_the_season_table(chromium
         ] == ["Ann", "Bo"]
         assert ann.get_attribute("#season-table th:first-child", "aria-sort") == "ascending"
         assert len(ann.query_selector_all("#chart svg polyline")) == 2
+        assert not cards_in(json.dumps(ann.text_content("main").split()))  # the season's page (R7)
         # both ratings moved from the first rating 25.0 ± 8.3
         ratings = ann.eval_on_selector_all(
             "#club-ratings tbody tr",

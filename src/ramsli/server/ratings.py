@@ -66,7 +66,7 @@ __all__ = [
 #: the format tag of :func:`calibrate`'s result
 CALIBRATION_FORMAT = "ramsli-calibration/1"
 
-#: the bundled calibration: an arena result of duplicate sessions of the bot levels (package data)
+#: the bundled calibration: 60 duplicate sessions of the five bot levels (:func:`calibrate`, package data)
 CALIBRATION = Path(__file__).resolve().parent / "calibration.json"
 
 
