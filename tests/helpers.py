@@ -10,7 +10,8 @@ The sections, in order:
 - text: :func:`line_of`;
 - hidden cards (R7, D-16): :func:`cards_in`, :func:`keys_in`, :func:`known_cards`;
 - HTTP against a running server: :func:`http_json`, :func:`post_json`, :func:`post_ok`, :func:`http_get`;
-- processes on 127.0.0.1: :func:`free_port`, :class:`ServerProcess` (a real ``ramsli serve``),
+- processes on 127.0.0.1: :func:`free_port`, :class:`ServerProcess` (a real ``ramsli serve``) and
+  :func:`admin_tables` (its every table),
   :class:`WSPlayer` (one seat's WebSocket client);
 - the table server in-process: ``SEATS3``, :func:`open_hub`, :func:`seat_table`, :func:`table_state`,
   :func:`last_view`, :func:`stable_view`, :func:`engine_replay`;
@@ -252,9 +253,21 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
+#: the admin token of every :class:`ServerProcess` (``GET /api/tables`` lists every table with it)
+ADMIN_TOKEN = "test-admin-token-0123456789"
+
+
+def admin_tables(base: str) -> list:
+    """Every table of the server at ``base`` (``GET /api/tables`` with :data:`ADMIN_TOKEN`)."""
+    req = urllib.request.Request(base + "/api/tables", headers={"Authorization": f"Bearer {ADMIN_TOKEN}"})
+    with urllib.request.urlopen(req, timeout=10) as r:
+        return json.loads(r.read())
+
+
 class ServerProcess:
-    """A real ``ramsli serve --allow-test-seeds`` process on 127.0.0.1 (a free port) for the end-to-end
-    tests; its output goes to ``log_dir/server-N.log`` (N counts the starts)."""
+    """A real ``ramsli serve --allow-test-seeds --admin-token ADMIN_TOKEN`` process on 127.0.0.1 (a
+    free port) for the end-to-end tests; its output goes to ``log_dir/server-N.log`` (N counts the
+    starts)."""
 
     def __init__(self, database: str, log_dir: Path) -> None:
         self.database = database
@@ -291,6 +304,8 @@ class ServerProcess:
                 "--database",
                 self.database,
                 "--allow-test-seeds",
+                "--admin-token",
+                ADMIN_TOKEN,
             ],
             env=env,
             stdout=log,

@@ -97,6 +97,7 @@ LOCAL_ALLOWED: dict[tuple[str, str], str] = {
     ("ramsli.commands.serve", "uvicorn"): "start-up time of the CLI",
     ("ramsli.commands.serve", "ramsli.server.app"): "start-up time of the CLI",
     ("ramsli.commands.serve", "ramsli.server.storage"): "start-up time of the CLI",
+    ("ramsli.commands.serve", "ramsli.server.ratings"): "start-up time of the CLI",
     # The probe that asks every Dask worker for its ramsli version travels by value (cloudpickle) and
     # must also run on a worker without ramsli, to report that; so it imports ramsli inside itself.
     ("ramsli.analysis.cluster", "ramsli"): "runs on Dask workers that may lack ramsli",

@@ -14,7 +14,7 @@ import json
 
 import pytest
 
-from helpers import WSPlayer, engine_replay, http_get, post_json, stable_view
+from helpers import WSPlayer, admin_tables, engine_replay, http_get, post_json, stable_view
 
 
 def _human_choice(view: dict) -> str:
@@ -173,9 +173,11 @@ def test_hostile_input_over_real_websockets(sqlite_url, server_factory):
     st, page = http_get(server.http, "/")
     assert st == 200 and b"lobby.js" in page  # the browser lobby (issue 11)
     st, listing = http_get(server.http, "/api/tables")
-    assert st == 200 and table.encode() in listing
+    assert st == 200 and table.encode() not in listing  # a private table is listed to nobody (docs/clubs.md)
+    full = json.dumps(admin_tables(server.http)).encode()
+    assert table.encode() in full  # but to the admin token
     for secret in (made["creator_token"], token):  # no seat or creator token listed
-        assert secret.encode() not in page and secret.encode() not in listing
+        assert secret.encode() not in page and secret.encode() not in listing and secret.encode() not in full
     assert (
         http_get(server.http, f"/t/{table}/s/{token}")[0] == 200
         and http_get(server.http, f"/t/{table}/s/forged")[0] == 403

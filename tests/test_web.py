@@ -25,7 +25,7 @@ from pathlib import Path
 
 import pytest
 
-from helpers import ROOT, ServerProcess, cards_in, engine_replay, http_get, known_cards, post_ok
+from helpers import ROOT, ServerProcess, admin_tables, cards_in, engine_replay, http_get, known_cards, post_ok
 
 LAPTOP = {"width": 1280, "height": 800}
 PHONE = {"width": 360, "height": 640}
@@ -828,11 +828,11 @@ def test_a_name_is_required_and_refusals_speak_the_page_language(chromium, serve
         page = ctx.new_page()
         page.goto(base + "/?lang=de")
         page.fill("#your-name", "  ")
-        before = len(json.loads(http_get(base, "/api/tables")[1]))
+        before = len(admin_tables(base))
         page.click("#quick")
         page.wait_for_selector(".toast.show")
         assert page.text_content(".toast") == "Bitte gib deinen Namen an."
-        assert len(json.loads(http_get(base, "/api/tables")[1])) == before  # no table made, no "You"
+        assert len(admin_tables(base)) == before  # no table made, no "You"
         page.goto(f"{base}{made['seats'][1]['invite']}?lang=de")
         page.fill("#sit-name", "ann")
         page.click("#sit button[type=submit]")

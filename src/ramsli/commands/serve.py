@@ -66,6 +66,25 @@ def serve(
             "The built-in bots are always allowed.",
         ),
     ] = None,
+    admin_token: Annotated[
+        str | None,
+        typer.Option(
+            "--admin-token",
+            metavar="TOKEN",
+            envvar="RAMSLI_ADMIN_TOKEN",
+            help="The token that lists every table (GET /api/tables with 'Authorization: Bearer TOKEN'); "
+            "without it the list shows the tables open to anyone only. Also read from RAMSLI_ADMIN_TOKEN.",
+        ),
+    ] = None,
+    calibration: Annotated[
+        str | None,
+        typer.Option(
+            "--calibration",
+            metavar="FILE",
+            help="An arena result (ramsli arena --out FILE.json) giving the bots' first ratings "
+            "(docs/clubs.md); default: the bundled duplicate sessions of the bot levels.",
+        ),
+    ] = None,
 ) -> None:
     """Run the table server: tables with invite links, bots in empty seats, nothing lost on a crash."""
     if not 1 <= port <= 65535:
@@ -78,6 +97,17 @@ def serve(
             "postgresql+asyncpg://USER@HOST:PORT/DB"
         )
     allowed = _check_allowed_bots(allow_bot or [])
+    if admin_token is not None and len(admin_token) < 16:
+        fail(
+            "--admin-token must be at least 16 characters long (e.g. python -c 'import secrets; print(secrets.token_urlsafe())')"
+        )
+    if calibration is not None:
+        from ramsli.server.ratings import load_calibration
+
+        try:
+            load_calibration(calibration)
+        except (OSError, ValueError) as e:
+            fail(f"--calibration: {e}")
     _check_port(host, port)
     import uvicorn
 
@@ -89,7 +119,9 @@ def serve(
         asyncio.run(check_database(url))
     except StoreError as e:
         fail(str(e))
-    app = create_app(url, allow_test_seeds=allow_test_seeds, allowed_bots=allowed)
+    app = create_app(
+        url, allow_test_seeds=allow_test_seeds, allowed_bots=allowed, admin_token=admin_token, calibration=calibration
+    )
     address = f"http://{host if ':' not in host else f'[{host}]'}:{port}/"
     typer.echo(f"ramsli table server at {address}  (database {url.split('@')[-1]}; Ctrl-C to stop)")
     if open_browser:

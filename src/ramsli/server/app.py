@@ -10,8 +10,11 @@ ready in the background (:func:`ramsli.server.hints.warm_up_lab`). Every request
 the language the request asks for (``?lang=``, else ``Accept-Language``;
 :func:`ramsli.server.messages.error_body`).
 
+Players, clubs, seasons and ratings are :mod:`ramsli.server.accounts` and
+:mod:`ramsli.server.clubs`; open tables, quick play and the table list :mod:`ramsli.server.lobby`.
+
 Run it with ``ramsli serve`` or ``uvicorn --factory ramsli.server.app:app_from_env``
-(``RAMSLI_DATABASE``, ``RAMSLI_ALLOW_TEST_SEEDS=1``).
+(``RAMSLI_DATABASE``, ``RAMSLI_ALLOW_TEST_SEEDS=1``, ``RAMSLI_ADMIN_TOKEN``, ``RAMSLI_CALIBRATION``).
 """
 
 from __future__ import annotations
@@ -33,9 +36,14 @@ from ramsli.errors import SessionError
 from ramsli.errors import TableError as EngineTableError
 from ramsli.ledger import LedgerError
 from ramsli.refusal import Refusal, Refused
-from ramsli.server import coach, hints, social, views
+from ramsli.server import accounts, coach, hints, lobby, social, views
+from ramsli.server.accounts import Accounts
 from ramsli.server.bot_driver import shutdown_bot_pool
+from ramsli.server.clubs import Clubs
+from ramsli.server.clubs import router as clubs_router
+from ramsli.server.directory import Directory
 from ramsli.server.hub import HELLO_SECONDS, Conn, Hub
+from ramsli.server.ledger import load_books
 from ramsli.server.ledger import router as ledger_router
 from ramsli.server.messages import BadMessage, error_body
 from ramsli.server.pages import page_lang, request_lang
@@ -99,21 +107,34 @@ def _answer(request: Request, error: Exception) -> JSONResponse:
 
 
 def create_app(
-    database: str | None = None, allow_test_seeds: bool = False, allowed_bots: Sequence[str] = ()
+    database: str | None = None,
+    allow_test_seeds: bool = False,
+    allowed_bots: Sequence[str] = (),
+    admin_token: str | None = None,
+    calibration: str | None = None,
 ) -> FastAPI:
     """The app. ``database`` is an SQLAlchemy async URL (default: SQLite in the data folder);
-    ``allowed_bots``: the installed packages' bots a new table may seat (``--allow-bot``)."""
+    ``allowed_bots``: the installed packages' bots a new table may seat (``--allow-bot``);
+    ``admin_token``: the token that lists every table (``--admin-token``; None: nobody may);
+    ``calibration``: an arena result for the bots' first ratings (``--calibration``; default the
+    bundled one, :data:`ramsli.server.ratings.CALIBRATION`)."""
 
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         store = await EventStore.open(database)
         hub = Hub(store, allow_test_seeds=allow_test_seeds, allowed_bots=app.state.allowed_bots)
+        directory = Directory(store.engine)
+        clubs = app.state.clubs = Clubs(directory, hub, calibration)
+        app.state.accounts = Accounts(directory)
+        hub.watchers.append(clubs.watch)  # a session that ends is recorded (docs/clubs.md)
         await hub.restore()
         app.state.hub = hub
         hints.warm_up_lab()  # the lab's kernel made ready in the background (progress in the log)
+        await clubs.reconcile((await load_books(app.state)).values())
         try:
             yield
         finally:
+            await clubs.settle()
             await hub.close()
             await store.close()
             shutdown_bot_pool()
@@ -121,11 +142,15 @@ def create_app(
 
     app = FastAPI(title="ramsli", lifespan=lifespan, docs_url=None, redoc_url=None, openapi_url=None)
     app.state.allowed_bots = frozenset(allowed_bots)
+    app.state.admin_token = admin_token or None
     app.include_router(pages_router)
     app.include_router(hints.router)
     app.include_router(coach.router)
     app.include_router(ledger_router)
     app.include_router(social.router)
+    accounts.install(app)  # players and logins; the CSRF guard of every request with a login
+    app.include_router(clubs_router)
+    app.include_router(lobby.router)
 
     def hub_of(request: Request) -> Hub:
         hub: Hub = request.app.state.hub
@@ -154,27 +179,18 @@ def create_app(
 
     @app.post("/api/tables", status_code=201)
     async def create(request: Request) -> dict[str, Any]:
-        return await hub_of(request).create_table(await body_of(request, CreateTable))
+        """A new table (``open``: listed for anyone; ``club``: the club's table), :func:`ramsli.server.lobby.create_table`."""
+        return await lobby.create_table(request, await body_of(request, CreateTable))
 
     @app.post("/api/web/tables", status_code=201)
     async def create_web_table(request: Request) -> dict[str, Any]:
-        """``POST /api/tables``, answered with ``"hint"`` too."""
-        spec = await body_of(request, CreateTable)
-        answer = await hub_of(request).create_table(spec)  # ``hint`` is a stored table option
-        return dict(answer, hint=spec.hint)
+        """``POST /api/tables``, answered with ``"hint"`` too; a hint table starts the lab's warm-up."""
+        return await lobby.create_web_table(request, await body_of(request, CreateTable))
 
     @app.get("/api/tables")
     async def list_tables(request: Request) -> list[dict[str, Any]]:
-        hub = hub_of(request)
-        return [
-            {
-                "table": t.id,
-                "status": t.status,
-                "spectate": f"/t/{t.id}/watch/{t.spectator_token}",
-                "seats": [s.name for s in t.seats],
-            }
-            for t in hub.tables.values()
-        ] + [{"table": tid, "status": "broken", "reason": reason} for tid, reason in hub.broken.items()]
+        """The open tables; every table with the admin token (:func:`ramsli.server.lobby.listing`)."""
+        return await lobby.listing(request)
 
     @app.get("/api/tables/{table_id}")
     async def info(request: Request, table_id: str) -> dict[str, Any]:
@@ -183,7 +199,7 @@ def create_app(
     @app.post("/api/tables/{table_id}/sit")
     async def sit(request: Request, table_id: str) -> dict[str, Any]:
         body = await body_of(request, Sit)
-        return await hub_of(request).sit(table_id, body.token, body.name)
+        return await lobby.sit(request, table_id, body)
 
     @app.post("/api/tables/{table_id}/start")
     async def start(request: Request, table_id: str) -> dict[str, Any]:
@@ -263,10 +279,13 @@ def create_app(
 
 
 def app_from_env() -> FastAPI:
-    """The app configured from ``RAMSLI_DATABASE``, ``RAMSLI_ALLOW_TEST_SEEDS`` and ``RAMSLI_ALLOW_BOTS``
-    (installed packages' bots, comma-separated) (for ``uvicorn --factory``)."""
+    """The app configured from ``RAMSLI_DATABASE``, ``RAMSLI_ALLOW_TEST_SEEDS``, ``RAMSLI_ALLOW_BOTS``
+    (installed packages' bots, comma-separated), ``RAMSLI_ADMIN_TOKEN`` and ``RAMSLI_CALIBRATION``
+    (for ``uvicorn --factory``)."""
     return create_app(
         os.environ.get("RAMSLI_DATABASE") or None,
         allow_test_seeds=os.environ.get("RAMSLI_ALLOW_TEST_SEEDS") == "1",
         allowed_bots=[b.strip() for b in os.environ.get("RAMSLI_ALLOW_BOTS", "").split(",") if b.strip()],
+        admin_token=os.environ.get("RAMSLI_ADMIN_TOKEN") or None,
+        calibration=os.environ.get("RAMSLI_CALIBRATION") or None,
     )

@@ -22,7 +22,7 @@ import dataclasses
 import logging
 import secrets
 import time
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from typing import Any
 
 from ramsli.bots import make_bot
@@ -146,11 +146,15 @@ class Hub:
         self.drivers: dict[str, BotDriver] = {}
         #: tables that did not replay at start-up: id -> reason (listed as unavailable, never served)
         self.broken: dict[str, str] = {}
+        #: functions ``f(table)`` called for every table this hub serves (new or restored)
+        self.watchers: list[Callable[[Table], None]] = []
 
     # -- lifecycle --------------------------------------------------------------------
 
     def _serve(self, t: Table) -> None:
         self.tables[t.id] = t
+        for watch in self.watchers:
+            watch(t)
         driver = self.drivers[t.id] = BotDriver(t)
         driver.start()
 

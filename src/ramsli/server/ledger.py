@@ -2,7 +2,10 @@
 
 A ledger is a row of the existing ``tables`` table with spec ``{"kind": "ledger", ...}``; its
 hands are events of the existing ``events`` table (``ledger-hand``, ``ledger-edit``,
-``ledger-end``), so no migration is needed. Every event is committed before the answer is
+``ledger-end``). A **club's ledger** (``"club"`` and ``"players"``: a member's player id or null
+per seat; made by a logged-in member) has a ``table_links`` row and its members' seats
+``seat_links`` rows (:mod:`ramsli.server.directory`); when its session ends it is recorded for the
+club's season and the ratings (:mod:`ramsli.server.clubs`). Only its keeper's link changes it. Every event is committed before the answer is
 sent; a restart replays the events through :class:`ramsli.ledger.PubLedger` (the engine's
 settlement, R5, and session bookkeeping, R3). Endpoints (``docs/ledger.md``):
 
@@ -36,15 +39,26 @@ from fastapi.responses import HTMLResponse, Response
 
 from ramsli.errors import TableError as EngineTableError
 from ramsli.ledger import LedgerError, PubHand, PubLedger
-from ramsli.refusal import Refusal, Refused
+from ramsli.refusal import N_, Refusal, Refused, register
 from ramsli.rules import PRESETS, Rules, RulesError
-from ramsli.server.messages import ProtocolRefusal, SpecError, rules_refusal
+from ramsli.server.accounts import current_player
+from ramsli.server.messages import STATUS, ProtocolRefusal, SpecError, rules_refusal
 from ramsli.server.pages import request_lang, shell
 from ramsli.server.schemas import CreateLedger, LedgerHand, NoBody, body_of
 
-__all__ = ["router", "KIND", "LedgerBook", "csv_text", "state_of"]
+__all__ = ["router", "KIND", "LedgerBook", "csv_text", "state_of", "load_books"]
 
 router = APIRouter()
+
+register(
+    {
+        "players_need_club": N_("players are linked to a ledger's seats only in a club's ledger (give its club)"),
+        "players_count": N_("players gives {count} seats; the ledger has {seats}"),
+        "not_a_member": N_("the player {player} is not a member of this club"),
+        "player_twice": N_("a player keeps one seat only: {player} is given twice"),
+    }
+)
+STATUS.update({"players_need_club": 422, "players_count": 422, "not_a_member": 422, "player_twice": 422})
 
 #: the spec kind of a ledger row in the ``tables`` table
 KIND = "ledger"
@@ -79,9 +93,8 @@ def _same(a: str, b: str) -> bool:
     return secrets.compare_digest(a.encode(), b.encode())
 
 
-async def _books(request: Request) -> dict[str, LedgerBook]:
-    """The ledgers of this server, loaded from the store on first use."""
-    state = request.app.state
+async def load_books(state: Any) -> dict[str, LedgerBook]:
+    """The ledgers of a server (its ``app.state``), loaded from the store on first use."""
     if getattr(state, "ledgers", None) is None:
         lock = getattr(state, "ledgers_lock", None)
         if lock is None:
@@ -98,7 +111,13 @@ async def _books(request: Request) -> dict[str, LedgerBook]:
                         b.seq = seq
                     books[b.id] = b
                 state.ledgers = books
-    return state.ledgers
+    ledgers: dict[str, LedgerBook] = state.ledgers
+    return ledgers
+
+
+async def _books(request: Request) -> dict[str, LedgerBook]:
+    """The ledgers of this server, loaded from the store on first use."""
+    return await load_books(request.app.state)
 
 
 async def _book(request: Request, ledger_id: str, token: str, keeper: bool) -> LedgerBook:
@@ -232,6 +251,42 @@ def csv_text(b: LedgerBook) -> str:
 # -- the API -----------------------------------------------------------------------------------
 
 
+async def _club_seats(
+    request: Request, club_id: str | None, players: list[str | None] | None, names: list[str], player: Any
+) -> tuple[str | None, dict[int, str]]:
+    """The club of a new ledger and the players at its seats (each a member; the seat takes the
+    member's name); ``names`` is changed in place.
+
+    Raises:
+        Refused: ``players_need_club``, ``not_logged_in``, ``no_club``, ``not_member`` (the keeper),
+            ``players_count``, ``not_a_member``, ``player_twice``.
+    """
+    if club_id is None:
+        if players is not None and any(p is not None for p in players):
+            raise Refused(Refusal("players_need_club"))
+        return None, {}
+    if player is None:
+        raise Refused(Refusal("not_logged_in"))
+    clubs = request.app.state.clubs
+    club, _m = await clubs.member_of(club_id, player)
+    if players is None:
+        return club["id"], {}
+    if len(players) != len(names):
+        raise Refused(Refusal("players_count", None, {"count": len(players), "seats": len(names)}))
+    members = {m["id"]: m["name"] for m in await clubs.directory.members(club["id"])}
+    seats: dict[int, str] = {}
+    for i, pid in enumerate(players):
+        if pid is None:
+            continue
+        if pid not in members:
+            raise Refused(Refusal("not_a_member", None, {"player": pid[:40]}))
+        if pid in seats.values():
+            raise Refused(Refusal("player_twice", None, {"player": members[pid]}))
+        seats[i] = pid
+        names[i] = members[pid]
+    return club["id"], seats
+
+
 @router.post("/api/ledgers", status_code=201)
 async def create_ledger(request: Request) -> dict[str, Any]:
     """Set up a ledger: names (R2), a preset and options (R6, R8), the first dealer (R3.1), cents (R6 rounce).
@@ -245,6 +300,8 @@ async def create_ledger(request: Request) -> dict[str, Any]:
     except RulesError as e:  # an unknown preset (R6) or option (R8)
         raise SpecError(rules_refusal(e, "bad_options")) from None
     names = [x.strip() for x in body.names]
+    player = await current_player(request)
+    club, seats = await _club_seats(request, body.club, body.players, names, player)
     if not 0 <= body.first_dealer < max(1, len(names)):
         raise SpecError(Refusal("first_dealer_range", "R3.1", {"last": max(0, len(names) - 1)}))
     try:
@@ -266,6 +323,11 @@ async def create_ledger(request: Request) -> dict[str, Any]:
     created = time.time()
     await request.app.state.hub.store.create_table(ledger_id, spec, created)
     books[ledger_id] = LedgerBook(ledger_id, spec, created)
+    if club is not None:
+        directory = request.app.state.clubs.directory
+        await directory.link_table(ledger_id, False, club, player.id if player is not None else None)
+        for i, pid in seats.items():
+            await directory.link_seat(ledger_id, i, pid, created)
     return {
         "ledger": ledger_id,
         "token": spec["token"],
@@ -316,6 +378,8 @@ async def _change(request: Request, ledger_id: str, token: str, kind: str, numbe
         await request.app.state.hub.store.append(b.id, b.seq + 1, kind, data)  # committed first
         b.seq += 1
         b.apply(kind, data)
+    if b.book.is_over:  # a finished session counts for its club and the ratings (docs/clubs.md)
+        await request.app.state.clubs.record_ledger(b)
     return state_of(b, keeper=True)
 
 
@@ -353,8 +417,10 @@ async def ledger_csv(request: Request, ledger_id: str, token: str = "") -> Respo
 
 @router.get("/ledger", response_class=HTMLResponse)
 async def ledger_setup_page(request: Request) -> HTMLResponse:
-    """Set up a ledger: players, preset, options, starting stack, cents."""
-    return shell("ledger", request_lang(request), "Ramsli", {"mode": "setup", "presets": list(PRESETS)})
+    """Set up a ledger: players, preset, options, starting stack, cents; ``?club=ID`` a club's ledger."""
+    club = request.query_params.get("club")
+    page = {"mode": "setup", "presets": list(PRESETS), "club": club[:40] if club else None}
+    return shell("ledger", request_lang(request), "Ramsli", page)
 
 
 @router.get("/l/{ledger_id}/follow/{token}", response_class=HTMLResponse)

@@ -68,6 +68,17 @@ __all__ = [
     "CreateLedger",
     "LedgerHand",
     "NoBody",
+    "NewPlayer",
+    "Login",
+    "Password",
+    "NewPassword",
+    "MeSettings",
+    "ClaimSeat",
+    "CreateClub",
+    "NewSeason",
+    "JoinClub",
+    "JoinTable",
+    "QuickPlay",
     "read_body",
     "body_of",
     "parse",
@@ -203,6 +214,8 @@ class CreateTable(Model):
     #: tests only, with a ``seed``: the table swaps two unplayed cards after each deal's
     #: commitment, so that the deal checks can be seen to catch it (``docs/fairness.md``)
     test_tamper: bool = False
+    open: bool = False
+    club: Annotated[str, Field(max_length=40)] | None = None
 
 
 class Sit(Model):
@@ -261,6 +274,8 @@ class CreateLedger(Model):
     options: dict[str, Any] = {}
     first_dealer: int = 0
     cents: bool = False
+    club: Annotated[str, Field(max_length=40)] | None = None
+    players: Annotated[list[Annotated[str, Field(max_length=40)] | None], Field(max_length=6)] | None = None
 
 
 _SEAT_KEY = re.compile(r"[0-9]{1,3}")
@@ -311,6 +326,90 @@ class LedgerHand(Model):
 
 class NoBody(Model):
     """A request that takes no fields (``POST /api/ledgers/{id}/end``): an empty body or ``{}``."""
+
+
+# -- players, clubs, open tables (docs/clubs.md) ----------------------------------------------------
+
+_Name = Annotated[str, Field(max_length=64)]
+#: passwords longer than the accounts accept are refused there, with their own message
+_Password = Annotated[str, Field(max_length=1024)]
+
+
+class NewPlayer(Model):
+    """``POST /api/players``: a new player's name (R2.2), password, and whether the player is
+    listed in the server-wide ratings."""
+
+    name: _Name
+    password: _Password
+    listed: bool = False
+
+
+class Login(Model):
+    """``POST /api/login``: a player's name and password."""
+
+    name: _Name
+    password: _Password
+
+
+class Password(Model):
+    """``DELETE /api/me``: the password, confirming it."""
+
+    password: _Password
+
+
+class NewPassword(Model):
+    """``POST /api/me/password``: the password now and the new one."""
+
+    password: _Password
+    new_password: _Password
+
+
+class MeSettings(Model):
+    """``PUT /api/me``: whether the player is listed in the server-wide ratings."""
+
+    listed: bool
+
+
+class ClaimSeat(Model):
+    """``POST /api/me/claim``: a table and the personal token its guest seat was played with."""
+
+    table: Annotated[str, Field(max_length=40)]
+    token: Annotated[str, Field(max_length=80)]
+
+
+class NewSeason(Model):
+    """A season: a name and its first and last day (``YYYY-MM-DD``)."""
+
+    name: _Name
+    starts: Annotated[str, Field(max_length=10)]
+    ends: Annotated[str, Field(max_length=10)]
+
+
+class CreateClub(Model):
+    """``POST /api/clubs``: a club's name, and its first season (default: this year's, from today)."""
+
+    name: _Name
+    season: NewSeason | None = None
+
+
+class JoinClub(Model):
+    """``POST /api/clubs/join``: the token of a club's invite link."""
+
+    token: Annotated[str, Field(max_length=80)]
+
+
+class JoinTable(Model):
+    """``POST /api/tables/{table}/join``: take a free seat at an open table (the name is the
+    player's when logged in)."""
+
+    name: _Name | None = None
+
+
+class QuickPlay(Model):
+    """``POST /api/quick-play``: a seat at the fullest open table of ``preset``, or a new one."""
+
+    preset: Annotated[str, Field(max_length=40)] = "traditional"
+    name: _Name | None = None
 
 
 # -- reading and validating -----------------------------------------------------------------

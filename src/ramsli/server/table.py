@@ -29,7 +29,7 @@ import secrets
 import time
 import unicodedata
 from collections import deque
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any, Protocol
@@ -360,6 +360,8 @@ class Table:
             seats kept for its people), else None; waiting_since: ``time.monotonic()`` seconds
             of its first person sitting down (it starts :data:`REMATCH_WAIT_SECONDS` later).
         changed: set after every change (the bot driver waits for it); lock: held by every change.
+        listeners: functions ``f(table, kind)`` called after every committed event (``kind`` the
+            event's kind, e.g. ``"act"``); they must not block.
     """
 
     def __init__(self, table_id: str, spec: dict[str, Any], store: EventLog) -> None:
@@ -387,6 +389,7 @@ class Table:
         self.clock = _Clock()
         self.lock = asyncio.Lock()
         self.changed = asyncio.Event()
+        self.listeners: list[Callable[[Table, str], None]] = []
         self.spectators: set[Connection] = set()
         self.turn_since = time.monotonic()
         self.hand_ended = time.monotonic()
@@ -549,6 +552,8 @@ class Table:
         self.seq += 1
         self.broadcast()
         self.changed.set()
+        for listener in self.listeners:
+            listener(self, kind.value)
 
     def _session(self) -> Session:
         if self.session is None:

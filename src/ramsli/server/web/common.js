@@ -67,8 +67,25 @@ R.creatorToken = function (table) {
   return e ? e.creator : null;
 };
 
+/* the CSRF token of this browser's login (docs/clubs.md): sent with every request that changes something */
+R.csrf = function () {
+  const m = document.cookie.match(/(?:^|;\s*)ramsli_csrf=([^;]+)/);
+  return m ? decodeURIComponent(m[1]) : "";
+};
+R.headers = function () {
+  const h = { "Content-Type": "application/json", "Accept-Language": R.lang };
+  const t = R.csrf();
+  if (t) h["X-CSRF-Token"] = t;
+  return h;
+};
+/* the logged-in player, or null for a guest (asked once a page) */
+R.me = function () {
+  if (!R._me) R._me = R.api("GET", "/api/me").then((d) => d, () => ({ player: null }));
+  return R._me;
+};
+
 R.api = async function (method, path, body) {
-  const opts = { method: method, headers: { "Content-Type": "application/json", "Accept-Language": R.lang } };
+  const opts = { method: method, headers: R.headers() };
   if (body !== undefined) opts.body = JSON.stringify(body);
   const r = await fetch(path, opts);
   let data = null;

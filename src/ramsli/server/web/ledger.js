@@ -30,7 +30,7 @@
     box.focus();
   }
   async function call(method, path, body) {
-    const opts = { method: method, headers: { "Content-Type": "application/json", "Accept-Language": R.lang } };
+    const opts = { method: method, headers: R.headers() };
     if (body !== undefined) opts.body = JSON.stringify(body);
     const r = await fetch(path, opts);
     const data = await r.json().catch(() => null);
@@ -40,13 +40,39 @@
 
   /* ---- setup ---- */
   function setup() {
-    const names = [];
+    const names = [], members = [];
     const list = el("div", { class: "lg-names" });
     for (let i = 0; i < 6; i++) {
       const inp = el("input", { id: "name-" + i, type: "text", maxlength: "24", autocomplete: "off" });
+      const who = el("select", { id: "member-" + i, hidden: true, "aria-label": _("Club member at seat {n}", { n: i + 1 }) });
+      who.addEventListener("change", () => {
+        const opt = who.selectedOptions[0];
+        inp.disabled = !!who.value;
+        if (who.value) inp.value = opt.textContent;
+      });
       names.push(inp);
-      list.append(el("label", { for: "name-" + i, text: _("Player {n}", { n: i + 1 }) }), inp);
+      members.push(who);
+      list.append(el("label", { for: "name-" + i, text: _("Player {n}", { n: i + 1 }) }), el("div", { class: "lg-seat" }, who, inp));
     }
+    /* a club's ledger counts for the club's season: its members sit at the seats (docs/clubs.md) */
+    const club = el("select", { id: "club" }, el("option", { value: "", text: _("no club") }));
+    const clubRow = el("div", { id: "club-row", hidden: true }, el("label", { for: "club", text: _("Club") }), club);
+    async function pickClub() {
+      for (const w of members) { w.replaceChildren(el("option", { value: "", text: _("a guest (type the name)") })); w.hidden = !club.value; }
+      for (let i = 0; i < 6; i++) names[i].disabled = false;
+      if (!club.value) return;
+      try {
+        const info = await call("GET", "/api/clubs/" + club.value);
+        for (const w of members) for (const m of info.members) w.append(el("option", { value: m.player, text: m.name }));
+      } catch (e) { showError(e); }
+    }
+    club.addEventListener("change", pickClub);
+    R.me().then((me) => {
+      if (!me.player || !me.clubs || !me.clubs.length) return;
+      for (const c of me.clubs) club.append(el("option", { value: c.id, text: c.name, selected: c.id === page.club }));
+      clubRow.hidden = false;
+      if (club.value) pickClub();
+    });
     const preset = el("select", { id: "preset" });
     for (const p of page.presets) preset.append(el("option", { value: p, text: p }));
     const stack = el("input", { id: "stack", type: "number", min: "1", value: "20", inputmode: "numeric" });
@@ -58,16 +84,20 @@
     preset.addEventListener("change", () => { if (preset.value === "rounce") cents.checked = true; });
     const form = el("form", { class: "lg-card", onsubmit: async (ev) => {
       ev.preventDefault();
-      const chosen = names.map((n) => n.value.trim()).filter((n) => n);
+      const seats = names.map((n, i) => ({ name: n.value.trim(), player: members[i].value || null })).filter((x) => x.name);
+      const chosen = seats.map((x) => x.name);
       const options = { starting_stack: Number(stack.value), ante: Number(ante.value) };
       if (hands.value) options.end = ["hands:" + Number(hands.value)];
+      const body = { names: chosen, preset: preset.value, options: options,
+        first_dealer: Math.min(Number(first.value), Math.max(0, chosen.length - 1)), cents: cents.checked };
+      if (club.value) { body.club = club.value; body.players = seats.map((x) => x.player); }
       try {
-        const made = await call("POST", "/api/ledgers", { names: chosen, preset: preset.value, options: options,
-          first_dealer: Math.min(Number(first.value), Math.max(0, chosen.length - 1)), cents: cents.checked });
+        const made = await call("POST", "/api/ledgers", body);
         location.href = made.page + "?lang=" + R.lang;
       } catch (e) { showError(e); }
     } },
       el("p", { class: "note", text: _("Play with a real pack; one phone keeps the counters. ramsli settles every hand by the rules.") }),
+      clubRow,
       el("fieldset", {}, el("legend", { text: _("Players, clockwise") }), list),
       el("label", { for: "preset", text: _("Preset") }), preset,
       el("label", { for: "stack", text: _("Starting stack (counters)") }), stack,

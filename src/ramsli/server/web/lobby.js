@@ -1,4 +1,5 @@
-/* ramsli web: the lobby. One click to a table against bots, or a table set up in full. */
+/* ramsli web: the lobby. One click to a table against bots, or a table set up in full; the tables open
+   to anyone (take a free seat, watch) and quick play; a club's table when logged in (docs/clubs.md). */
 "use strict";
 (function () {
   const R = window.R, _ = R._, ngettext = R.ngettext, el = R.el;
@@ -9,7 +10,7 @@
 
   function nameInput() {
     const inp = el("input", { id: "your-name", type: "text", maxlength: "24", autocomplete: "nickname",
-      value: R.settings.name || "", placeholder: _("Your name") });
+      value: me.player ? me.player.name : (R.settings.name || ""), placeholder: _("Your name"), readonly: !!me.player });
     inp.addEventListener("change", () => { R.settings.name = inp.value.trim(); R.saveSettings(); });
     return inp;
   }
@@ -24,6 +25,8 @@
     }
     return v;
   }
+
+  let me = { player: null };
 
   async function createAndSit(spec, hint, startNow) {
     const name = myName();
@@ -87,6 +90,10 @@
       [15, 30, 60].map((n) => el("option", { value: String(n), text: ngettext("{n} second", "{n} seconds", n) })));
     const rules = el("textarea", { id: "rule-options", rows: "3", placeholder: "bete=pot\njokers=true", spellcheck: "false" });
     const hint = el("input", { id: "hint", type: "checkbox", checked: page.lab, disabled: !page.lab });
+    const open = el("input", { id: "open", type: "checkbox" });
+    const club = el("select", { id: "club" }, el("option", { value: "", text: _("no club") }));
+    const wanted = new URL(location.href).searchParams.get("club");
+    for (const c of (me.clubs || [])) club.append(el("option", { value: c.id, text: c.name, selected: c.id === wanted }));
     const form = el("form", { id: "setup", class: "panel" },
       el("h2", { text: _("Set up a table") }),
       el("div", { class: "form-grid" },
@@ -99,6 +106,8 @@
         el("label", { for: "turn-timer", text: _("Turn timer (a bot moves for whoever runs out)") }), timer,
         el("label", { for: "rule-options", text: _("More rule options (key=value, one a line)") }), rules),
       el("div", { class: "check" }, hint, el("label", { for: "hint", text: _("Allow the \"should I stay in?\" hint") })),
+      el("div", { class: "check" }, open, el("label", { for: "open", text: _("Open to anyone: list the table in the lobby") })),
+      me.clubs && me.clubs.length ? el("div", { class: "form-grid" }, el("label", { for: "club", text: _("Club table") }), club) : "",
       page.lab ? "" : el("p", { class: "note", text: _("The hint needs the lab extra (NumPy and Numba): pip install -e '.[lab]'") }),
       el("button", { type: "submit", class: "primary", text: _("Create the table") }));
     form.addEventListener("submit", async (ev) => {
@@ -111,11 +120,13 @@
       const list = rules.value.split(/\n|,/).map((x) => x.trim()).filter(Boolean);
       if (endKind.value) list.push(`end=${endKind.value}:${Math.max(1, parseInt(endN.value || "1", 10))}`);
       const spec = { preset: preset.value, rules: list, seats: seatSpecs, bot_pace_seconds: +pace.value,
-        turn_seconds: timer.value ? +timer.value : null };
+        turn_seconds: timer.value ? +timer.value : null, open: open.checked };
+      if (club.value) spec.club = club.value;
       try {
         const made = await createAndSit(spec, hint.checked, false);
         showCreated(made);
         document.getElementById("my-tables").replaceWith(await myTablesBox());
+        refreshOpen();
       } catch (e) {
         R.toast(e.noName ? e.message : _("The table could not be made."), e.noName ? "" : e.message, "bad");
       }
@@ -166,6 +177,73 @@
     return f;
   }
 
+  /* -- tables open to anyone, and quick play -- */
+  function paceText(p) {
+    const speed = p.bot_pace_seconds <= 0.4 ? _("fast") : p.bot_pace_seconds <= 1.0 ? _("normal") : _("slow");
+    const turn = p.turn_seconds ? _("{n} s a turn", { n: Math.round(p.turn_seconds) }) : _("no turn timer");
+    return _("bots {speed}, {turn}", { speed: speed, turn: turn });
+  }
+  async function takeSeat(t, ev) {
+    if (ev) ev.target.disabled = true;
+    try {
+      const name = myName();
+      const sat = await R.api("POST", `/api/tables/${t}/join`, { name: name });
+      R.rememberTable({ table: t, token: sat.token, seat: sat.seat, name: name, invite: sat.page, created: Date.now() });
+      location.href = sat.page + "?lang=" + R.lang;
+    } catch (e) {
+      R.toast(e.noName ? e.message : _("You could not take that seat."), e.noName ? "" : e.message, "bad");
+      if (ev) ev.target.disabled = false;
+      refreshOpen();
+    }
+  }
+  function openRow(t) {
+    const people = t.seats.filter((s) => s.taken).map((s) => s.name);
+    const status = t.status === "waiting" ? _("waiting for the start") : _("playing");
+    return el("li", { class: "open-table", "data-table": t.table },
+      el("div", { class: "open-main" },
+        el("b", { text: R.presetName(t.rules.preset) }), " ",
+        el("span", { class: "muted", text: t.rules.summary }), t.club ? el("span", { class: "club-tag", text: t.club.name }) : "",
+        el("div", { class: "open-facts" },
+          el("span", { text: ngettext("{n} free seat", "{n} free seats", t.free) }), " · ",
+          el("span", { text: status }), " · ", el("span", { text: paceText(t.pace) })),
+        people.length ? el("div", { class: "note", text: _("At the table: {names}", { names: R.listText(people) }) }) : ""),
+      el("div", { class: "row" },
+        t.free ? el("button", { type: "button", class: "primary small take-seat", text: _("Take a seat"),
+          "aria-label": _("Take a seat at table {table}", { table: t.table }), onclick: (ev) => takeSeat(t.table, ev) }) : "",
+        el("a", { class: "button small", href: t.spectate + "?lang=" + R.lang, text: _("Watch") })));
+  }
+  async function refreshOpen() {
+    const list = document.getElementById("open-list");
+    if (!list) return;
+    let tables = [];
+    try { tables = await R.api("GET", "/api/tables"); } catch (e) { tables = []; }
+    list.replaceChildren(...(tables.length ? tables.map(openRow)
+      : [el("li", { class: "note", text: _("No table is open right now. Quick play opens one.") })]));
+  }
+  function openBox() {
+    const preset = el("select", { id: "quick-preset", "aria-label": _("Rules (preset)") });
+    for (const p of page.presets) preset.append(el("option", { value: p, text: R.presetName(p), selected: p === "traditional" }));
+    const go = el("button", { id: "quick-play", type: "button", class: "primary", text: _("Quick play"), onclick: async (ev) => {
+      ev.target.disabled = true;
+      try {
+        const name = myName();
+        const sat = await R.api("POST", "/api/quick-play", { preset: preset.value, name: name });
+        R.rememberTable({ table: sat.table, token: sat.token, seat: sat.seat, name: name, invite: sat.page, created: Date.now(),
+          preset: preset.value, creator: sat.creator_token || undefined, spectate: sat.spectate });
+        location.href = sat.page + "?lang=" + R.lang;
+      } catch (e) {
+        R.toast(e.noName ? e.message : _("Quick play found no seat."), e.noName ? "" : e.message, "bad");
+        ev.target.disabled = false;
+      }
+    } });
+    return el("section", { class: "panel", id: "open-tables" },
+      el("h2", { text: _("Open tables") }),
+      el("p", { class: "note", text: _("Tables anyone may join. Take a free seat, or watch.") }),
+      el("div", { class: "inline" }, preset, go),
+      el("p", { class: "note", text: _("Quick play seats you at the fullest open table of these rules, or opens one.") }),
+      el("ul", { class: "open-list", id: "open-list" }));
+  }
+
   async function myTablesBox() {
     const box = el("section", { class: "panel", id: "my-tables" }, el("h2", { text: _("Your tables") }));
     const list = R.myTables();
@@ -191,13 +269,18 @@
       el("div", { class: "brand" }, el("span", { class: "logo", "aria-hidden": "true" }, R.cardSVG("AH"), R.cardSVG("KS")),
         el("div", {}, el("h1", { text: "Ramsli" }), el("p", { class: "tagline", text: _("Five cards, a turned-up trump, one question: in or out?") }))),
       el("nav", { class: "top-nav" }, el("a", { href: "/how-to-play?lang=" + R.lang, text: _("How to play") }),
-        el("a", { href: "/ledger?lang=" + R.lang, id: "ledger-link", text: _("Pub ledger") }), R.langPicker()));
+        el("a", { href: "/ledger?lang=" + R.lang, id: "ledger-link", text: _("Pub ledger") }),
+        el("a", { href: "/ratings?lang=" + R.lang, id: "ratings-link", text: _("Ratings") }),
+        el("a", { href: "/account?lang=" + R.lang, id: "account-link",
+          text: me.player ? _("{name}: clubs and account", { name: me.player.name }) : _("Log in") }), R.langPicker()));
     const quick = el("section", { class: "panel hero" },
       el("div", { class: "name-row" }, el("label", { for: "your-name", text: _("Your name") }), nameInput()),
       el("button", { id: "quick", class: "primary big", type: "button", onclick: quickStart, text: _("Play now against 4 bots") }),
       el("p", { class: "note", text: _("Five players, traditional rules, ten hands.") }));
     const created = el("section", { class: "panel", id: "created", hidden: true });
-    app.replaceChildren(header, el("main", { class: "lobby" }, quick, created, setupForm(), joinBox(), await myTablesBox()));
+    app.replaceChildren(header, el("main", { class: "lobby" }, quick, created, openBox(), setupForm(), joinBox(), await myTablesBox()));
+    refreshOpen();
+    setInterval(refreshOpen, 10000);
   }
-  render();
+  R.me().then((m) => { me = m || { player: null }; render(); });
 })();
