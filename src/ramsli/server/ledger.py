@@ -90,7 +90,7 @@ async def _books(request: Request) -> dict[str, LedgerBook]:
             if getattr(state, "ledgers", None) is None:
                 books: dict[str, LedgerBook] = {}
                 for row in await state.hub.store.load():
-                    if row["spec"] is None or row["spec"].get("kind") != KIND:
+                    if row["spec"] is None or row["spec"].get("kind") != KIND or row.get("closed") is not None:
                         continue
                     b = LedgerBook(row["id"], row["spec"], row["created"])
                     for seq, kind, data in row["events"]:
