@@ -196,6 +196,7 @@ def serve(
         ws_ping_timeout=ws_ping_seconds,
         log_level="warning" if log_format == "text" else "info",
         log_config=None,
+        access_log=False,  # uvicorn's would log every token in the paths; the app logs requests redacted
         proxy_headers=False,  # the app reads the trusted proxies' headers itself (--trusted-proxy)
         http="h11",
         h11_max_incomplete_event_size=16384,  # request line and headers: 16 KiB at most

@@ -56,7 +56,7 @@ from ramsli.server.proxy import ClientAddress, Forwarder, gather_from_peers
 from ramsli.server.schemas import MAX_MESSAGE, CreateTable, Pace, Sit, Start, body_of, refusal_of
 from ramsli.server.storage import EventStore, default_url
 
-__all__ = ["create_app", "app_from_env", "WebSocketConn", "WS_MAX_SIZE"]
+__all__ = ["create_app", "app_from_env", "attach_hub", "WebSocketConn", "WS_MAX_SIZE"]
 
 #: frames larger than this are refused by the WebSocket layer itself (close 1009);
 #: frames up to it but over MAX_MESSAGE get a ``too_big`` error
@@ -157,8 +157,7 @@ def create_app(
         )
         if claim_seconds is not None:
             hub.claim_seconds = claim_seconds
-        hub.ledger_hook = lambda ledger_id, row: _ledger_changed(app, ledger_id, row)
-        app.state.hub = hub
+        attach_hub(app, hub)
         await hub.restore()
         try:
             yield
@@ -340,6 +339,15 @@ def create_app(
                     await websocket.close()
 
     return app
+
+
+def attach_hub(app: FastAPI, hub: Hub) -> None:
+    """Make ``hub`` the app's (as its start-up does; tests that build the hub themselves call it):
+    the app's metrics count the hub's events, and the app's pub ledgers follow the hub's."""
+    if hub.metrics is None:
+        hub.metrics = app.state.metrics
+    hub.ledger_hook = lambda ledger_id, row: _ledger_changed(app, ledger_id, row)
+    app.state.hub = hub
 
 
 def _secret(app: FastAPI) -> str | None:
