@@ -51,6 +51,7 @@ def serve(
         typer.Option(
             "--database",
             metavar="URL",
+            envvar="RAMSLI_DATABASE",
             help="sqlite+aiosqlite:///PATH or postgresql+asyncpg://USER@HOST:PORT/DB; "
             "default: server.sqlite in your data folder.",
         ),
@@ -90,8 +91,10 @@ def serve(
         typer.Option(
             "--trusted-proxy",
             metavar="ADDRESS",
+            envvar="RAMSLI_TRUSTED_PROXIES",
             help="An address or network (127.0.0.1, 10.0.0.0/8) of a reverse proxy whose X-Forwarded-For "
-            "and X-Forwarded-Proto are believed; repeatable. Nobody's by default.",
+            "and X-Forwarded-Proto are believed; repeatable (RAMSLI_TRUSTED_PROXIES: separated by spaces). "
+            "Nobody's by default.",
         ),
     ] = None,
     admin_token_file: Annotated[
@@ -103,12 +106,21 @@ def serve(
         ),
     ] = None,
     log_format: Annotated[
-        str, typer.Option("--log-format", metavar="FORMAT", help="text (warnings only) or json (a line per request).")
+        str,
+        typer.Option(
+            "--log-format",
+            metavar="FORMAT",
+            envvar="RAMSLI_LOG_FORMAT",
+            help="text (warnings only) or json (a line per request).",
+        ),
     ] = "text",
     create_limit: Annotated[
         int,
         typer.Option(
-            "--create-limit", metavar="N", help="New tables and ledgers a minute per client address; 0: no limit."
+            "--create-limit",
+            metavar="N",
+            envvar="RAMSLI_CREATE_LIMIT",
+            help="New tables and ledgers a minute per client address; 0: no limit.",
         ),
     ] = 30,
     ws_ping_seconds: Annotated[
