@@ -4,9 +4,10 @@ only the runtime. ``compose.yaml`` wires the documented pieces together.
 
 No container registry is reachable from the CI machines, so the base is made from Debian's
 packages (``debootstrap`` + ``docker import``, ``../shared/RECIPES.md``) and the wheels are built on
-the host: ``.ci/run`` starts Debian's ``dockerd``, makes the base and the wheels before the
-tests and exports ``RAMSLI_TEST_DOCKER_BASE`` and ``RAMSLI_TEST_WHEELS``. Without a Docker engine
-the image test skips with the reason locally and fails under ``CI=true``.
+the host (``pip wheel``, from pip's cache after the install; or a folder of them named by
+``RAMSLI_TEST_WHEELS``): ``.ci/run`` starts Debian's ``dockerd``, makes the base while pip
+installs and exports ``RAMSLI_TEST_DOCKER_BASE``. Without a Docker engine the image test skips
+with the reason locally and fails under ``CI=true``.
 """
 
 from __future__ import annotations
