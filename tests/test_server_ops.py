@@ -421,6 +421,8 @@ def test_the_admin_lists_and_closes_tables_and_ledgers(sqlite_url):
             # a restart never restores a closed table
             fresh = Hub(w.store, allow_test_seeds=True)
             await fresh.restore()
+            assert w.tid not in fresh.tables  # not even read at start-up: only when asked for
+            assert await fresh.locate(w.tid) == ("closed", None)
             assert w.tid not in fresh.tables and w.tid in fresh.closed
             await fresh.close()
 

@@ -244,7 +244,7 @@ def create_app(
             for t in hub.tables.values()
         ] + [{"table": tid, "status": "broken", "reason": reason} for tid, reason in hub.broken.items()]
         if not hub.ownership.solo and not request.scope.get("ramsli.forwarded"):
-            seen = {x["table"] for x in listed}
+            seen: set[Any] = {x["table"] for x in listed}
             for answer in await gather_from_peers(request.app.state, "/api/tables"):
                 for x in answer if isinstance(answer, list) else []:
                     if isinstance(x, dict) and x.get("table") not in seen:

@@ -53,7 +53,7 @@ from ramsli.server.messages import BadMessage, ProtocolRefusal, SpecError, error
 from ramsli.server.metrics import Metrics
 from ramsli.server.ownership import Ownership, OwnershipLost, Peer, SingleProcess
 from ramsli.server.schemas import MAX_MESSAGE, Act, CreateTable, Hello, Ping, client_message, load_message, validate
-from ramsli.server.table import SeatState, Table, TableOptions
+from ramsli.server.table import SeatState, Table, TableOptions, TableStatus
 from ramsli.session import check_setup
 
 __all__ = [
@@ -268,6 +268,8 @@ class Hub:
         self._quiet = asyncio.Condition()  # notified whenever a table's last commit in flight ends
         self._fence_all = False
         self._claiming: dict[str, tuple[asyncio.Lock, int]] = {}  # id -> (its lock, claims waiting)
+        self._solo_ledgers: set[str] = set()  # one process: ids of pub ledgers (not read on demand)
+        self._reading: dict[str, asyncio.Lock] = {}  # id -> the lock of its read on demand (one process)
         self._owners: dict[str, tuple[float, Peer]] = {}
         self._claim_task: asyncio.Task[None] | None = None
         self._wake = asyncio.Event()
@@ -284,9 +286,11 @@ class Hub:
             driver.on_decision = self.metrics.observe_bot
         driver.start()
 
-    def _load(self, row: dict[str, Any]) -> None:
+    def _load(self, row: dict[str, Any], finished: list[str] | None = None) -> None:
         """Run one stored table (or ledger) from its row: replayed, its driver started; a table
-        that does not replay is put in :attr:`broken` with its reason and logged once."""
+        that does not replay is put in :attr:`broken` with its reason and logged once. With
+        ``finished`` (start-up and takeovers), a table whose session is over is not run: its id
+        goes to ``finished`` (the caller marks it in the database; it is read on demand)."""
         if row.get("closed") is not None:
             self.closed.add(row["id"])
             return
@@ -297,6 +301,8 @@ class Hub:
                 self.ledgers.add(row["id"])
                 if self.ledger_hook is not None:
                     self.ledger_hook(row["id"], row)
+            else:
+                self._solo_ledgers.add(row["id"])
             return
         try:
             if row.get("error"):
@@ -307,7 +313,34 @@ class Hub:
             self.broken[row["id"]] = reason
             logging.getLogger("ramsli.server").error("table %s is broken and not served: %s", row["id"], reason)
             return
+        if finished is not None and t.status == TableStatus.OVER:
+            finished.append(t.id)
+            return
         self._serve(t)
+
+    async def _mark_finished(self, ids: list[str]) -> None:
+        if ids:
+            await self.database.mark_finished(ids, time.time())
+
+    async def _on_demand(self, table_id: str) -> str:
+        """Read ``table_id`` from the database and run it here (one process: a finished table,
+        which start-up leaves in the database). Returns ``local``, ``unknown`` or ``closed``."""
+        if table_id in self._solo_ledgers:
+            return "unknown"  # a pub ledger: ramsli.server.ledger runs it
+        lock = self._reading.setdefault(table_id, asyncio.Lock())
+        try:
+            async with lock:
+                if not self.runs(table_id) and table_id not in self.closed:
+                    row = await self.database.load_one(table_id)
+                    if row is None:
+                        return "unknown"
+                    self._load(row)
+        finally:
+            if not lock.locked():
+                self._reading.pop(table_id, None)
+        if table_id in self.closed:
+            return "closed"
+        return "local" if self.runs(table_id) else "unknown"
 
     async def restore(self) -> int:
         """Rebuild the stored tables by replaying their events; start their drivers. Returns the
@@ -320,8 +353,10 @@ class Hub:
         once, and the other tables start normally.
         """
         if self.ownership.solo:
-            for row in await self.database.load():
-                self._load(row)
+            finished: list[str] = []
+            for row in await self.database.load(running=True):
+                self._load(row, finished)
+            await self._mark_finished(finished)
         else:
             await self.claim_orphans(share=False)
             self._claim_task = asyncio.get_running_loop().create_task(self._claim_loop())
@@ -354,13 +389,17 @@ class Hub:
         """True if this process runs ``table_id`` (a table, a broken table or a ledger)."""
         return table_id in self.tables or table_id in self.broken or table_id in self.ledgers
 
-    async def claim(self, table_id: str) -> str:
+    async def claim(self, table_id: str, on_demand: bool = True) -> str:
         """Run ``table_id`` here if no live process does: take its lock, replay its events, start
         its driver. Returns ``local`` (runs here now), ``taken`` (another process runs it),
-        ``unknown`` (no such table), ``closed`` (an admin closed it) or ``nobody`` (this process
-        takes no tables now: draining, or its locks are lost)."""
-        if self.runs(table_id) or self.ownership.solo:
+        ``unknown`` (no such table), ``closed`` (an admin closed it), ``finished`` (not
+        ``on_demand``, a takeover: its session is over, so it is marked finished in the database
+        and left there, read when someone asks for it) or ``nobody`` (this process takes no
+        tables now: draining, or its locks are lost)."""
+        if self.runs(table_id):
             return "local"
+        if self.ownership.solo:
+            return await self._on_demand(table_id)
         if table_id in self.closed:
             return "closed"
         if self.draining or not self.ownership.alive:
@@ -384,7 +423,12 @@ class Hub:
                     await self.ownership.release(table_id)
                     return "unknown" if row is None else "closed"
                 self._owners.pop(table_id, None)
-                self._load(row)
+                finished: list[str] | None = None if on_demand else []
+                self._load(row, finished)
+                if finished:
+                    await self._mark_finished(finished)
+                    await self.ownership.release(table_id)
+                    return "finished"
                 if self.metrics is not None:
                     self.metrics.claims.inc()
                 logging.getLogger("ramsli.server").info(
@@ -408,10 +452,12 @@ class Hub:
         (here, claimed now if nobody ran it), ``("remote", peer)`` (forward to ``peer``),
         ``("unknown", None)``, ``("closed", None)`` or ``("nobody", None)`` (nobody can serve it
         this moment: the client tries again)."""
-        if self.ownership.solo or self.runs(table_id):
+        if self.runs(table_id):
             return "local", None
         if table_id in self.closed:
             return "closed", None
+        if self.ownership.solo:
+            return await self._on_demand(table_id), None
         cached = self._owners.get(table_id)
         if cached is not None and time.monotonic() - cached[0] < OWNER_CACHE_SECONDS:
             return "remote", cached[1]
@@ -453,7 +499,7 @@ class Hub:
         for table_id in ids:
             if self.draining:
                 break
-            if await self.claim(table_id) == "local":
+            if await self.claim(table_id, on_demand=False) == "local":
                 claimed += 1
         return claimed
 
@@ -799,7 +845,7 @@ class Hub:
             return
         tid = table_id if table_id is not None else msg.table
         t = self.tables.get(tid) if tid is not None else None
-        if t is None and isinstance(tid, str) and not self.ownership.solo and tid not in self.broken:
+        if t is None and isinstance(tid, str) and tid not in self.broken:
             where, _peer = await self.locate(tid)  # it runs elsewhere, or nowhere this moment
             if where in ("remote", "nobody"):
                 conn.reconnect("moved", after_ms=random.randint(200, 800))

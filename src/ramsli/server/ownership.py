@@ -38,7 +38,7 @@ import logging
 import os
 import secrets
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Coroutine
 from pathlib import Path
 from typing import Any
 
@@ -104,7 +104,7 @@ class Ownership:
         self.address = address
         self.forward_secret: str | None = None
         self.alive = True
-        self.on_notify: Callable[[dict[str, Any]], Awaitable[None]] | None = None
+        self.on_notify: Callable[[dict[str, Any]], Coroutine[Any, Any, None]] | None = None
         self.on_lost: Callable[[], Awaitable[None]] | None = None
 
     async def start(self) -> None:
@@ -128,7 +128,7 @@ class Ownership:
         return None
 
     async def orphans(self) -> list[str]:
-        """Ids of open tables (and ledgers) no live process owns."""
+        """Ids of running tables (and ledgers: neither closed nor marked finished) no live process owns."""
         return []
 
     async def peers(self) -> list[Peer]:
@@ -399,7 +399,9 @@ class PostgresOwnership(Ownership):
     async def orphans(self) -> list[str]:
         rows = await self._fetch(
             "SELECT t.id FROM tables t LEFT JOIN owners o ON o.table_id = t.id "
-            "WHERE t.closed IS NULL AND (o.table_id IS NULL OR NOT " + _HELD.format(key="o.lock_key") + ") "
+            "WHERE t.closed IS NULL AND t.finished IS NULL AND (o.table_id IS NULL OR NOT "
+            + _HELD.format(key="o.lock_key")
+            + ") "
             "ORDER BY t.created"
         )
         return [r["id"] for r in rows if r["id"] not in self.held]

@@ -170,7 +170,7 @@ class Forwarder:
 
     async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
         hub = getattr(self.state, "hub", None)
-        if scope["type"] not in ("http", "websocket") or hub is None or hub.ownership.solo:
+        if scope["type"] not in ("http", "websocket") or hub is None:
             await self.app(scope, receive, send)
             return
         path = get_route_path(scope)
@@ -179,7 +179,7 @@ class Forwarder:
         if table_id is None:
             await self.app(scope, receive, send)
             return
-        where, peer = await hub.locate(table_id)
+        where, peer = await hub.locate(table_id)  # one process: a finished table is read now
         if where in ("local", "unknown", "closed"):
             await self.app(scope, receive, send)
             return

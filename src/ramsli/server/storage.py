@@ -75,6 +75,7 @@ tables_t = sa.Table(
     sa.Column("created", sa.Float, nullable=False),
     sa.Column("spec", sa.Text, nullable=False),
     sa.Column("closed", sa.Float, nullable=True),
+    sa.Column("finished", sa.Float, nullable=True),
 )
 events_t = sa.Table(
     "events",
@@ -259,10 +260,11 @@ class EventStore:
             except Exception:  # noqa: BLE001 - a metric must never fail a commit
                 pass
 
-    async def load(self, ids: Iterable[str] | None = None) -> list[dict[str, Any]]:
-        """Every table (or those of ``ids``): ``{"id", "created", "spec", "events": [(seq, kind,
-        data), ...]}`` in creation order, and ``"closed"`` (seconds since the epoch) for a table an
-        admin closed.
+    async def load(self, ids: Iterable[str] | None = None, running: bool = False) -> list[dict[str, Any]]:
+        """Every table (or those of ``ids``; with ``running``, only those neither closed nor marked
+        finished, :meth:`mark_finished`): ``{"id", "created", "spec", "events": [(seq, kind,
+        data), ...]}`` in creation order, ``"closed"`` (seconds since the epoch) for a table an
+        admin closed and ``"finished"`` for one whose session is over.
 
         A table whose stored spec or events are not JSON any more gets ``"error"`` (a one-line
         reason) instead of failing the whole load.
@@ -275,6 +277,10 @@ class EventStore:
                 return []
             tq = tq.where(tables_t.c.id.in_(wanted))
             eq = eq.where(events_t.c.table_id.in_(wanted))
+        if running:
+            live = sa.select(tables_t.c.id).where(tables_t.c.closed.is_(None), tables_t.c.finished.is_(None))
+            tq = tq.where(tables_t.c.closed.is_(None), tables_t.c.finished.is_(None))
+            eq = eq.where(events_t.c.table_id.in_(live))
         async with self.engine.connect() as conn:
             rows = (await conn.execute(tq)).all()
             evs = (await conn.execute(eq)).all()
@@ -290,6 +296,8 @@ class EventStore:
             row: dict[str, Any] = {"id": r.id, "created": r.created, "spec": None, "events": by_table.get(r.id, [])}
             if r.closed is not None:
                 row["closed"] = r.closed
+            if r.finished is not None:
+                row["finished"] = r.finished
             try:
                 row["spec"] = json.loads(r.spec)
             except (TypeError, ValueError):
@@ -339,6 +347,22 @@ class EventStore:
                 tables_t.update().where(tables_t.c.id == table_id, tables_t.c.closed.is_(None)).values(closed=when)
             )
         return bool(done.rowcount)
+
+    async def mark_finished(self, table_ids: Iterable[str], when: float) -> int:
+        """Record that the sessions of ``table_ids`` ended (``when``: seconds since the epoch): they
+        are no longer loaded with ``load(running=True)`` but read on demand. Returns how many rows
+        were marked (a table already marked keeps its time)."""
+        ids = list(table_ids)
+        done = 0
+        async with self.engine.begin() as conn:
+            for i in range(0, len(ids), 500):
+                result = await conn.execute(
+                    tables_t.update()
+                    .where(tables_t.c.id.in_(ids[i : i + 500]), tables_t.c.finished.is_(None))
+                    .values(finished=when)
+                )
+                done += result.rowcount or 0
+        return done
 
     async def ping(self) -> None:
         """One round trip to the database (``SELECT 1``); raises the driver's error if it is unreachable."""
