@@ -372,7 +372,8 @@ class EventStore:
 
 async def check_database(url: str | None = None) -> int:
     """Open the database at ``url``, check it (SQLite: ``PRAGMA quick_check``) and read every
-    table once; returns the number of tables. ``ramsli serve`` calls it before it listens.
+    running table once (finished ones are read when asked for); returns the number of running
+    tables. ``ramsli serve`` calls it before it listens.
 
     Raises:
         StoreError: a one-line reason naming the database, e.g. for a damaged or truncated
@@ -386,7 +387,7 @@ async def check_database(url: str | None = None) -> int:
                 result = [row[0] for row in (await conn.execute(sa.text("PRAGMA quick_check"))).all()]
             if result != ["ok"]:
                 raise StoreError(f"database {url!r} is damaged: {'; '.join(map(str, result))[:200]}")
-        return len(await store.load())
+        return len(await store.load(running=True))
     except StoreError:
         raise
     except Exception as e:  # noqa: BLE001 - any driver error becomes one clear message
