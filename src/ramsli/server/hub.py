@@ -343,8 +343,9 @@ class Hub:
         return "local" if self.runs(table_id) else "unknown"
 
     async def restore(self) -> int:
-        """Rebuild the stored tables by replaying their events; start their drivers. Returns the
-        number of tables this process runs.
+        """Rebuild the running tables by replaying their events; start their drivers. Returns the
+        number of tables this process runs. A table whose session is over is not kept: it is
+        marked finished in the database and read when someone asks for it (:meth:`locate`).
 
         One process (SQLite) runs every table. With several, this process claims the tables no
         live process runs (:meth:`claim_orphans`) and from then on looks again every
@@ -449,7 +450,8 @@ class Hub:
 
     async def locate(self, table_id: str) -> tuple[str, Peer | None]:
         """Where ``table_id`` runs, for a request that reached this process: ``("local", None)``
-        (here, claimed now if nobody ran it), ``("remote", peer)`` (forward to ``peer``),
+        (here, claimed now if nobody ran it; one process: a finished table read from the database
+        now), ``("remote", peer)`` (forward to ``peer``),
         ``("unknown", None)``, ``("closed", None)`` or ``("nobody", None)`` (nobody can serve it
         this moment: the client tries again)."""
         if self.runs(table_id):
