@@ -20,7 +20,8 @@ RUN python3 -m venv /opt/ramsli \
     else \
         /opt/ramsli/bin/pip install '/src[postgres]'; \
     fi \
- && /opt/ramsli/bin/pip uninstall --yes pip setuptools wheel >/dev/null 2>&1 || true
+ && (/opt/ramsli/bin/pip uninstall --yes pip setuptools wheel >/dev/null 2>&1 || true) \
+ && /opt/ramsli/bin/python -c "import ramsli.server.app"
 
 # the runtime: the base, the virtual environment, a user; no sources, no compilers, no pip
 FROM ${BASE}
