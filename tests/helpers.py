@@ -265,16 +265,24 @@ def admin_tables(base: str) -> list:
 
 
 class ServerProcess:
-    """A real ``ramsli serve --allow-test-seeds --admin-token ADMIN_TOKEN`` process on 127.0.0.1 (a
-    free port) for the end-to-end tests; its output goes to ``log_dir/server-N.log`` (N counts the
-    starts)."""
+    """A real ``ramsli serve --allow-test-seeds`` process on 127.0.0.1 (a free port) for the end-to-end
+    tests, its admin token :data:`ADMIN_TOKEN` (``RAMSLI_ADMIN_TOKEN``); its output goes to
+    ``log_dir/server-N.log`` (N counts the starts); ``args`` are more options of ``ramsli serve``
+    (``["--path-prefix", "/ramsli"]``)."""
 
-    def __init__(self, database: str, log_dir: Path) -> None:
+    def __init__(self, database: str, log_dir: Path, args: Sequence[str] = ()) -> None:
         self.database = database
         self.port = free_port()
         self.log_dir = log_dir
+        self.args = list(args)
         self.proc = None
         self.starts = 0
+        self.name = f"server-{self.port}"
+
+    @property
+    def log(self) -> Path:
+        """The output of the latest start."""
+        return self.log_dir / f"{self.name}-{self.starts}.log"
 
     @property
     def http(self) -> str:
@@ -289,8 +297,9 @@ class ServerProcess:
         tail if it exits or does not answer within ``timeout`` seconds)."""
         env = dict(os.environ)
         env["PYTHONPATH"] = str(SRC) + os.pathsep + env.get("PYTHONPATH", "")
+        env.setdefault("RAMSLI_ADMIN_TOKEN", ADMIN_TOKEN)
         self.starts += 1
-        log = open(self.log_dir / f"server-{self.starts}.log", "wb")
+        log = open(self.log, "wb")
         self.proc = subprocess.Popen(
             [
                 sys.executable,
@@ -304,8 +313,7 @@ class ServerProcess:
                 "--database",
                 self.database,
                 "--allow-test-seeds",
-                "--admin-token",
-                ADMIN_TOKEN,
+                *self.args,
             ],
             env=env,
             stdout=log,
@@ -314,10 +322,7 @@ class ServerProcess:
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
             if self.proc.poll() is not None:
-                raise RuntimeError(
-                    f"server exited with {self.proc.returncode}: "
-                    + (self.log_dir / f"server-{self.starts}.log").read_text()[-2000:]
-                )
+                raise RuntimeError(f"server exited with {self.proc.returncode}: " + self.log.read_text()[-2000:])
             try:
                 with urllib.request.urlopen(self.http + "/api/tables", timeout=1) as r:
                     if r.status == 200:
@@ -336,11 +341,11 @@ class ServerProcess:
             self.proc.wait(10)
 
     def stop(self) -> None:
-        """SIGTERM, and SIGKILL if it has not ended within 10 seconds."""
+        """SIGTERM, and SIGKILL if it has not ended within 15 seconds."""
         if self.proc is not None and self.proc.poll() is None:
             self.proc.terminate()
             try:
-                self.proc.wait(10)
+                self.proc.wait(15)
             except Exception:  # noqa: BLE001
                 self.proc.kill()
                 self.proc.wait(10)
@@ -598,3 +603,95 @@ def chromium_path() -> str:
     if path is None:
         _need("Chromium (" + " or ".join(CHROMIUM_PATHS) + ")")
     return path
+
+
+# A reverse proxy for the hosting tests (tests/test_server_cluster.py, test_web_proxy.py): Debian's
+# nginx and Caddy as plain processes on 127.0.0.1, with a configuration in a temporary folder.
+
+NGINX = "/usr/sbin/nginx"
+CADDY = "/usr/bin/caddy"
+
+
+def need_tool(path: str, what: str, install: str) -> str:
+    """``path`` if it is an executable; else skip locally, fail under CI=true."""
+    if os.path.exists(path) and os.access(path, os.X_OK):
+        return path
+    if os.environ.get("CI") == "true":
+        pytest.fail(f"{what} ({path}) is missing but CI=true: the hosting tests must run ({install})")
+    pytest.skip(f"the hosting tests need {what} ({install})")
+
+
+def self_signed(folder: Path) -> tuple[Path, Path]:
+    """A throwaway certificate and key for ``127.0.0.1`` (openssl), valid one day."""
+    need_tool("/usr/bin/openssl", "openssl", "apt-get install openssl")
+    cert, key = folder / "cert.pem", folder / "key.pem"
+    subprocess.run(
+        ["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1", "-subj", "/CN=127.0.0.1",
+         "-addext", "subjectAltName=IP:127.0.0.1", "-keyout", str(key), "-out", str(cert)],
+        check=True, capture_output=True,
+    )  # fmt: skip
+    return cert, key
+
+
+class ProxyProcess:
+    """nginx (``kind="nginx"``) or Caddy (``"caddy"``) started with the configuration ``text`` in
+    ``folder`` (nginx: the ``http`` block's contents; Caddy: a Caddyfile), on 127.0.0.1 only;
+    :meth:`stop` stops it by its process id. ``env`` is added to Caddy's environment."""
+
+    def __init__(self, kind: str, text: str, folder: Path, env: Mapping[str, str] | None = None) -> None:
+        self.kind = kind
+        self.folder = folder
+        folder.mkdir(parents=True, exist_ok=True)
+        self.log = folder / f"{kind}.log"
+        full = dict(os.environ, **(env or {}))
+        if kind == "nginx":
+            need_tool(NGINX, "nginx", "apt-get install nginx")
+            conf = folder / "nginx.conf"
+            conf.write_text(
+                f"worker_processes 1;\npid {folder}/nginx.pid;\nerror_log {self.log} info;\n"
+                "events { worker_connections 512; }\n"
+                f"http {{\n  access_log {folder}/access.log;\n  client_body_temp_path {folder}/body;\n"
+                f"  proxy_temp_path {folder}/proxy;\n  fastcgi_temp_path {folder}/fcgi;\n"
+                f"  uwsgi_temp_path {folder}/uwsgi;\n  scgi_temp_path {folder}/scgi;\n{text}\n}}\n"
+            )
+            cmd = [NGINX, "-c", str(conf), "-p", str(folder), "-g", "daemon off;"]
+        else:
+            need_tool(CADDY, "Caddy", "apt-get install caddy")
+            conf = folder / "Caddyfile"
+            conf.write_text(text)
+            full.update(
+                XDG_DATA_HOME=str(folder / "data"),
+                XDG_CONFIG_HOME=str(folder / "config"),
+                CADDY_ADMIN=f"127.0.0.1:{free_port()}",
+            )
+            cmd = [CADDY, "run", "--config", str(conf), "--adapter", "caddyfile"]
+        self.proc = subprocess.Popen(cmd, stdout=open(self.log, "ab"), stderr=subprocess.STDOUT, env=full)
+
+    def wait_for(self, url: str, timeout: float = 20.0) -> None:
+        """Until ``url`` answers through the proxy (any HTTP status); RuntimeError with the log if not."""
+        import ssl
+
+        ctx = ssl.create_default_context()
+        ctx.check_hostname = False
+        ctx.verify_mode = ssl.CERT_NONE
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if self.proc.poll() is not None:
+                raise RuntimeError(f"{self.kind} exited: " + self.log.read_text()[-2000:])
+            try:
+                urllib.request.urlopen(url, timeout=2, context=ctx)
+                return
+            except urllib.error.HTTPError:
+                return
+            except OSError:
+                time.sleep(0.1)
+        raise RuntimeError(f"{self.kind} did not answer {url}: " + self.log.read_text()[-2000:])
+
+    def stop(self) -> None:
+        if self.proc.poll() is None:
+            self.proc.terminate()
+            try:
+                self.proc.wait(10)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait(10)

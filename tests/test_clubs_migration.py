@@ -1,5 +1,5 @@
 """A database written by the release before players and clubs upgrades without losing a table or a
-ledger (migration ``0002_players_clubs``), on SQLite and on PostgreSQL.
+ledger (migration ``0004_players_clubs``), on SQLite and on PostgreSQL.
 
 The old database is made as that release made it: the schema of migration ``0001`` (the release's
 head) and rows of a card table in the middle of a session and of a pub ledger with booked hands,
@@ -118,14 +118,14 @@ def test_a_database_of_the_last_release_upgrades_without_losing_a_table_or_a_led
             async with w.app.state.hub.store.engine.connect() as conn:
                 assert (
                     await conn.execute(sa.text("SELECT version_num FROM alembic_version"))
-                ).scalar() == "0002_players_clubs"
+                ).scalar() == "0004_players_clubs"
                 assert NEW_TABLES <= await conn.run_sync(_names)
 
     asyncio.run(go())
 
 
 def test_the_migration_goes_down_and_up_again(sqlite_url):
-    """``0002_players_clubs`` can be undone to ``0001`` (the new tables only) and applied again."""
+    """``0004_players_clubs`` can be undone to ``0001`` (the new tables only) and applied again."""
 
     async def go():
         engine = create_async_engine(sqlite_url)

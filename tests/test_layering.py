@@ -98,6 +98,11 @@ LOCAL_ALLOWED: dict[tuple[str, str], str] = {
     ("ramsli.commands.serve", "ramsli.server.app"): "start-up time of the CLI",
     ("ramsli.commands.serve", "ramsli.server.storage"): "start-up time of the CLI",
     ("ramsli.commands.serve", "ramsli.server.ratings"): "start-up time of the CLI",
+    ("ramsli.commands.serve", "ramsli.server.guards"): "start-up time of the CLI",
+    ("ramsli.commands.serve", "ramsli.server.ownership"): "start-up time of the CLI",
+    ("ramsli.commands.backup", "ramsli.server.storage"): "start-up time of the CLI",
+    # asyncpg is the 'postgres' extra: only a server on PostgreSQL opens the lock connection.
+    ("ramsli.server.ownership", "asyncpg"): "the postgres extra",
     # The probe that asks every Dask worker for its ramsli version travels by value (cloudpickle) and
     # must also run on a worker without ramsli, to report that; so it imports ramsli inside itself.
     ("ramsli.analysis.cluster", "ramsli"): "runs on Dask workers that may lack ramsli",

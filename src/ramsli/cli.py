@@ -72,6 +72,7 @@ COMMAND_MODULES = (
     "odds",
     "tips",
     "serve",
+    "backup",
     "solve",
     "arena",
     "dataset",

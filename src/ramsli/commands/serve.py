@@ -1,23 +1,33 @@
-"""``ramsli serve``: run the table server (issue 10) for friends' browsers.
+"""``ramsli serve``: run the table server for friends' browsers, alone or as one of several.
 
 Tables, invite links and the protocol are in ``docs/protocol.md``; running,
-storage and crash safety in ``docs/server.md``. Exit status 2 for a bad option
-(a database URL that is not SQLite or PostgreSQL, a port outside 1..65535, a port another
-program already listens on, a database that cannot be opened or is damaged, or an ``--allow-bot``
-that names no installed package's bot: checked before anything is announced, one line naming it).
+storage and crash safety in ``docs/server.md``; putting it on the internet (a container, a
+reverse proxy with TLS, several processes, backups) in ``docs/deploy.md``. Exit status 2 for a
+bad option (a database URL that is not SQLite or PostgreSQL, a port outside 1..65535, a port
+another program already listens on, a database that cannot be opened or is damaged, an SQLite
+database another ``ramsli serve`` uses, an ``--allow-bot`` that names no installed package's
+bot, an admin token file that cannot be read: checked before anything is announced, one line
+naming it).
 
 The bots of installed packages (``docs/bots.md``) are seated at a new table only if the operator
 names each with ``--allow-bot NAME``: a package is code the server runs.
+
+SIGTERM (and the first Ctrl-C) drains: no new table, the commits in flight finish, every client
+is told to reconnect (with several processes another one runs the tables from then on), then
+the process exits; a second signal exits at once.
 """
 
 from __future__ import annotations
 
 import asyncio
 import errno
+import logging
+import os
 import socket
 import threading
 import webbrowser
-from typing import Annotated
+from pathlib import Path
+from typing import Annotated, Any
 
 import typer
 
@@ -41,6 +51,7 @@ def serve(
         typer.Option(
             "--database",
             metavar="URL",
+            envvar="RAMSLI_DATABASE",
             help="sqlite+aiosqlite:///PATH or postgresql+asyncpg://USER@HOST:PORT/DB; "
             "default: server.sqlite in your data folder.",
         ),
@@ -66,16 +77,74 @@ def serve(
             "The built-in bots are always allowed.",
         ),
     ] = None,
-    admin_token: Annotated[
-        str | None,
+    path_prefix: Annotated[
+        str,
         typer.Option(
-            "--admin-token",
-            metavar="TOKEN",
-            envvar="RAMSLI_ADMIN_TOKEN",
-            help="The token that lists every table (GET /api/tables with 'Authorization: Bearer TOKEN'); "
-            "without it the list shows the tables open to anyone only. Also read from RAMSLI_ADMIN_TOKEN.",
+            "--path-prefix",
+            metavar="PATH",
+            envvar="RAMSLI_PATH_PREFIX",
+            help="Serve under this path, e.g. /ramsli behind a proxy that passes https://host/ramsli/ here.",
+        ),
+    ] = "",
+    trusted_proxy: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--trusted-proxy",
+            metavar="ADDRESS",
+            envvar="RAMSLI_TRUSTED_PROXIES",
+            help="An address or network (127.0.0.1, 10.0.0.0/8) of a reverse proxy whose X-Forwarded-For "
+            "and X-Forwarded-Proto are believed; repeatable (RAMSLI_TRUSTED_PROXIES: separated by spaces). "
+            "Nobody's by default.",
         ),
     ] = None,
+    admin_token_file: Annotated[
+        Path | None,
+        typer.Option(
+            "--admin-token-file",
+            metavar="FILE",
+            help="A file holding the admin token of /admin/tables (or set RAMSLI_ADMIN_TOKEN).",
+        ),
+    ] = None,
+    log_format: Annotated[
+        str,
+        typer.Option(
+            "--log-format",
+            metavar="FORMAT",
+            envvar="RAMSLI_LOG_FORMAT",
+            help="text (warnings only) or json (a line per request).",
+        ),
+    ] = "text",
+    create_limit: Annotated[
+        int,
+        typer.Option(
+            "--create-limit",
+            metavar="N",
+            envvar="RAMSLI_CREATE_LIMIT",
+            help="New tables and ledgers a minute per client address; 0: no limit.",
+        ),
+    ] = 30,
+    ws_ping_seconds: Annotated[
+        float,
+        typer.Option(
+            "--ws-ping-seconds",
+            metavar="SECONDS",
+            help="WebSocket keepalive pings (under the 60 s idle cut of nginx and load balancers).",
+        ),
+    ] = 20.0,
+    advertise: Annotated[
+        str | None,
+        typer.Option(
+            "--advertise",
+            metavar="URL",
+            envvar="RAMSLI_ADVERTISE",
+            help="Where the other processes on the same PostgreSQL reach this one (http://10.0.0.5:8000); "
+            "default http://HOST:PORT.",
+        ),
+    ] = None,
+    drain_seconds: Annotated[
+        float,
+        typer.Option("--drain-seconds", metavar="SECONDS", help="At most this long to drain on SIGTERM."),
+    ] = 10.0,
     calibration: Annotated[
         str | None,
         typer.Option(
@@ -97,10 +166,13 @@ def serve(
             "postgresql+asyncpg://USER@HOST:PORT/DB"
         )
     allowed = _check_allowed_bots(allow_bot or [])
-    if admin_token is not None and len(admin_token) < 16:
-        fail(
-            "--admin-token must be at least 16 characters long (e.g. python -c 'import secrets; print(secrets.token_urlsafe())')"
-        )
+    if log_format not in ("text", "json"):
+        fail(f"--log-format {log_format!r} is not a format; allowed are text and json")
+    if not 1.0 <= ws_ping_seconds <= 50.0:
+        fail(f"--ws-ping-seconds {ws_ping_seconds:g} is outside 1..50 (proxies cut idle connections after 60 s)")
+    if create_limit < 0:
+        fail(f"--create-limit {create_limit} is negative; 0 turns the limit off")
+    admin_token = _admin_token(admin_token_file)
     if calibration is not None:
         from ramsli.server.ratings import load_calibration
 
@@ -112,21 +184,133 @@ def serve(
     import uvicorn
 
     from ramsli.server.app import WS_MAX_SIZE, create_app
+    from ramsli.server.guards import configure_logging
+    from ramsli.server.ownership import SingleProcess
     from ramsli.server.storage import StoreError, check_database, default_url
 
     url = database or default_url()
+    ownership = None
     try:  # a damaged database file is one clear line and exit status 2, not a traceback
+        if not url.startswith("postgresql"):  # one process per SQLite file: refused before it is read
+            ownership = SingleProcess(url)
+            asyncio.run(ownership.start())
         asyncio.run(check_database(url))
     except StoreError as e:
         fail(str(e))
+    configure_logging(log_format)
+    shown = host if ":" not in host else f"[{host}]"
+    reach = advertise or f"http://{_reachable(host)}:{port}"
     app = create_app(
-        url, allow_test_seeds=allow_test_seeds, allowed_bots=allowed, admin_token=admin_token, calibration=calibration
+        url,
+        allow_test_seeds=allow_test_seeds,
+        allowed_bots=allowed,
+        path_prefix=path_prefix,
+        trusted_proxies=trusted_proxy or [],
+        admin_token=admin_token,
+        create_limit=create_limit,
+        advertise=reach,
+        ownership=ownership,
+        calibration=calibration,
     )
-    address = f"http://{host if ':' not in host else f'[{host}]'}:{port}/"
+    address = f"http://{shown}:{port}{app.state.prefix}/"
     typer.echo(f"ramsli table server at {address}  (database {url.split('@')[-1]}; Ctrl-C to stop)")
     if open_browser:
         threading.Timer(1.0, _open, args=(address,)).start()
-    uvicorn.run(app, host=host, port=port, ws_max_size=WS_MAX_SIZE, log_level="warning")
+    config = uvicorn.Config(
+        app,
+        host=host,
+        port=port,
+        ws_max_size=WS_MAX_SIZE,
+        ws_ping_interval=ws_ping_seconds,
+        ws_ping_timeout=ws_ping_seconds,
+        log_level="warning" if log_format == "text" else "info",
+        log_config=None,
+        access_log=False,  # uvicorn's would log every token in the paths; the app logs requests redacted
+        proxy_headers=False,  # the app reads the trusted proxies' headers itself (--trusted-proxy)
+        http="h11",
+        h11_max_incomplete_event_size=16384,  # request line and headers: 16 KiB at most
+        timeout_graceful_shutdown=int(max(1.0, drain_seconds)),
+    )
+    draining_server(config, app, drain_seconds).run()
+
+
+def _draining_server_class() -> Any:
+    import uvicorn
+
+    class Server(uvicorn.Server):
+        """uvicorn's server that drains the hub on the first SIGTERM or Ctrl-C (see the module's notes)."""
+
+        def __init__(self, config: Any, app: Any, drain_seconds: float) -> None:
+            super().__init__(config)
+            self.app = app
+            self.drain_seconds = drain_seconds
+            self.loop: asyncio.AbstractEventLoop | None = None
+            self.draining: asyncio.Task[None] | None = None
+
+        async def startup(self, sockets: Any = None) -> None:
+            self.loop = asyncio.get_running_loop()
+            await super().startup(sockets=sockets)
+
+        def handle_exit(self, sig: int, frame: Any) -> None:
+            hub = getattr(self.app.state, "hub", None)
+            if self.draining is not None or self.loop is None or hub is None or not self.started:
+                super().handle_exit(sig, frame)
+                return
+            loop = self.loop
+            loop.call_soon_threadsafe(self._begin, sig)
+
+        def _begin(self, sig: int) -> None:
+            if self.draining is None:
+                self.draining = asyncio.get_running_loop().create_task(self._drain(sig))
+
+        async def _drain(self, sig: int) -> None:
+            log = logging.getLogger("ramsli.server")
+            try:
+                async with asyncio.timeout(self.drain_seconds):
+                    ids = await self.app.state.hub.drain()
+                log.warning("drained: %d tables let go; exiting", len(ids))
+            except TimeoutError:
+                log.error("draining took over %g s; exiting anyway", self.drain_seconds)
+            except Exception:
+                log.exception("draining failed; exiting anyway")
+            finally:
+                super().handle_exit(sig, None)
+
+    return Server
+
+
+def draining_server(config: Any, app: Any, drain_seconds: float) -> Any:
+    """uvicorn's ``Server`` for ``app`` that drains on the first SIGTERM (see the module's notes)."""
+    return _draining_server_class()(config, app, drain_seconds)
+
+
+def _reachable(host: str) -> str:
+    """The address peers use for ``host``: the machine's own address for 0.0.0.0 / ::."""
+    if host in ("0.0.0.0", "::", ""):
+        try:
+            return socket.gethostbyname(socket.gethostname())
+        except OSError:
+            return "127.0.0.1"
+    return host if ":" not in host else f"[{host}]"
+
+
+def _admin_token(path: Path | None) -> str | None:
+    """The admin token: the first line of ``path``, else ``RAMSLI_ADMIN_TOKEN``, else None
+    (exit status 2 for a file that cannot be read or a token under 16 characters)."""
+    if path is not None:
+        try:
+            lines = path.read_text(encoding="utf-8").split("\n")
+        except OSError as e:
+            fail(f"--admin-token-file {path}: {e.strerror}")
+        token: str | None = lines[0].strip()
+    else:
+        token = os.environ.get("RAMSLI_ADMIN_TOKEN", "").strip() or None
+    if token is not None and len(token) < 16:
+        fail(
+            "the admin token must be at least 16 characters "
+            "(make one: python3 -c 'import secrets; print(secrets.token_urlsafe(24))')"
+        )
+    return token
 
 
 def _check_allowed_bots(names: list[str]) -> list[str]:

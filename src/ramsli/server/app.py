@@ -13,8 +13,16 @@ the language the request asks for (``?lang=``, else ``Accept-Language``;
 Players, clubs, seasons and ratings are :mod:`ramsli.server.accounts` and
 :mod:`ramsli.server.clubs`; open tables, quick play and the table list :mod:`ramsli.server.lobby`.
 
+Around the routes (outermost first): the path prefix and the client's address
+(:mod:`ramsli.server.prefix`, :mod:`ramsli.server.proxy`), the request log, ``HEAD``, the security headers, the body limit and
+the per-address limit on new tables (:mod:`ramsli.server.guards`), and the forwarding of a
+table another process runs (:class:`~ramsli.server.proxy.Forwarder`). The operator's routes
+(``/healthz``, ``/readyz``, ``/metrics``, ``/admin/...``) are :mod:`ramsli.server.ops`.
+
 Run it with ``ramsli serve`` or ``uvicorn --factory ramsli.server.app:app_from_env``
-(``RAMSLI_DATABASE``, ``RAMSLI_ALLOW_TEST_SEEDS=1``, ``RAMSLI_ADMIN_TOKEN``, ``RAMSLI_CALIBRATION``).
+(``RAMSLI_DATABASE``, ``RAMSLI_ALLOW_TEST_SEEDS=1``, ``RAMSLI_PATH_PREFIX``,
+``RAMSLI_TRUSTED_PROXIES``, ``RAMSLI_ADMIN_TOKEN``, ``RAMSLI_CREATE_LIMIT``, ``RAMSLI_ADVERTISE``,
+``RAMSLI_CALIBRATION``).
 """
 
 from __future__ import annotations
@@ -42,16 +50,22 @@ from ramsli.server.bot_driver import shutdown_bot_pool
 from ramsli.server.clubs import Clubs
 from ramsli.server.clubs import router as clubs_router
 from ramsli.server.directory import Directory
+from ramsli.server.guards import AccessLog, BodyLimit, CreateLimit, HeadAsGet, SecurityHeaders
 from ramsli.server.hub import HELLO_SECONDS, Conn, Hub
-from ramsli.server.ledger import load_books
+from ramsli.server.ledger import LedgerBook, load_books
 from ramsli.server.ledger import router as ledger_router
 from ramsli.server.messages import BadMessage, error_body
+from ramsli.server.metrics import Metrics
+from ramsli.server.ops import router as ops_router
+from ramsli.server.ownership import Ownership, ownership_for
 from ramsli.server.pages import page_lang, request_lang
 from ramsli.server.pages import router as pages_router
+from ramsli.server.prefix import PathPrefix, normalize_prefix
+from ramsli.server.proxy import ClientAddress, Forwarder, gather_from_peers
 from ramsli.server.schemas import MAX_MESSAGE, CreateTable, Pace, Sit, Start, body_of, refusal_of
-from ramsli.server.storage import EventStore
+from ramsli.server.storage import EventStore, default_url
 
-__all__ = ["create_app", "app_from_env", "WebSocketConn", "WS_MAX_SIZE"]
+__all__ = ["create_app", "app_from_env", "attach_hub", "WebSocketConn", "WS_MAX_SIZE"]
 
 #: frames larger than this are refused by the WebSocket layer itself (close 1009);
 #: frames up to it but over MAX_MESSAGE get a ``too_big`` error
@@ -67,8 +81,8 @@ class WebSocketConn(Conn):
     ``Accept-Language``).
     """
 
-    def __init__(self, ws: WebSocket) -> None:
-        super().__init__(page_lang(ws.query_params.get("lang"), ws.headers.get("accept-language")))
+    def __init__(self, ws: WebSocket, metrics: Metrics | None = None) -> None:
+        super().__init__(page_lang(ws.query_params.get("lang"), ws.headers.get("accept-language")), metrics)
         self.ws = ws
         self.queue: asyncio.Queue[Any] = asyncio.Queue(maxsize=256)
         self.writer = asyncio.get_running_loop().create_task(self._write())
@@ -103,6 +117,9 @@ class WebSocketConn(Conn):
 
 def _answer(request: Request, error: Exception) -> JSONResponse:
     status, body = error_body(error, request_lang(request))
+    metrics: Metrics | None = getattr(request.app.state, "metrics", None)
+    if metrics is not None:
+        metrics.refused(str(body.get("code", "")), "http")
     return JSONResponse(body, status_code=status)
 
 
@@ -110,25 +127,54 @@ def create_app(
     database: str | None = None,
     allow_test_seeds: bool = False,
     allowed_bots: Sequence[str] = (),
+    *,
+    path_prefix: str = "",
+    trusted_proxies: Sequence[str] = (),
     admin_token: str | None = None,
+    create_limit: int = 30,
+    advertise: str = "",
+    ownership: Ownership | None = None,
+    claim_seconds: float | None = None,
     calibration: str | None = None,
 ) -> FastAPI:
-    """The app. ``database`` is an SQLAlchemy async URL (default: SQLite in the data folder);
-    ``allowed_bots``: the installed packages' bots a new table may seat (``--allow-bot``);
-    ``admin_token``: the token that lists every table (``--admin-token``; None: nobody may);
-    ``calibration``: an arena result for the bots' first ratings (``--calibration``; default the
-    bundled one, :data:`ramsli.server.ratings.CALIBRATION`)."""
+    """The app.
+
+    Args:
+        database: an SQLAlchemy async URL (default: SQLite in the data folder).
+        allowed_bots: the installed packages' bots a new table may seat (``--allow-bot``).
+        path_prefix: serve under this path (``/ramsli``; ``--path-prefix``).
+        trusted_proxies: addresses or networks whose ``X-Forwarded-For``/``-Proto`` are believed.
+        admin_token: the token of ``/admin/...`` (None: no admin).
+        create_limit: new tables and ledgers a minute per client address (0: no limit).
+        advertise: where other processes reach this one (``http://host:port``; several processes).
+        ownership: which tables this process runs (default: :func:`~ramsli.server.ownership.ownership_for`
+            the database, started at start-up).
+        claim_seconds: seconds between two looks for tables a dead process ran (several processes).
+        calibration: an arena result for the bots' first ratings (``--calibration``; default the
+            bundled one, :data:`ramsli.server.ratings.CALIBRATION`).
+    """
+    url = database or default_url()
 
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
-        store = await EventStore.open(database)
-        hub = Hub(store, allow_test_seeds=allow_test_seeds, allowed_bots=app.state.allowed_bots)
+        owner = ownership if ownership is not None else ownership_for(url, advertise)
+        await owner.start()
+        store = await EventStore.open(url)
+        hub = Hub(
+            store,
+            allow_test_seeds=allow_test_seeds,
+            allowed_bots=app.state.allowed_bots,
+            ownership=owner,
+            metrics=app.state.metrics,
+        )
+        if claim_seconds is not None:
+            hub.claim_seconds = claim_seconds
         directory = Directory(store.engine)
         clubs = app.state.clubs = Clubs(directory, hub, calibration)
         app.state.accounts = Accounts(directory)
         hub.watchers.append(clubs.watch)  # a session that ends is recorded (docs/clubs.md)
+        attach_hub(app, hub)
         await hub.restore()
-        app.state.hub = hub
         hints.warm_up_lab()  # the lab's kernel made ready in the background (progress in the log)
         await clubs.reconcile((await load_books(app.state)).values())
         try:
@@ -137,12 +183,22 @@ def create_app(
             await clubs.settle()
             await hub.close()
             await store.close()
+            await owner.close()
+            http = getattr(app.state, "http", None)
+            if http is not None:
+                await http.aclose()
             shutdown_bot_pool()
             coach.shutdown_coach_pool()
 
     app = FastAPI(title="ramsli", lifespan=lifespan, docs_url=None, redoc_url=None, openapi_url=None)
     app.state.allowed_bots = frozenset(allowed_bots)
     app.state.admin_token = admin_token or None
+    app.state.prefix = normalize_prefix(path_prefix)
+    app.state.ws_conns = set()
+    app.state.ws_forwarded = [0]
+    app.state.ws_max_size = WS_MAX_SIZE
+    app.state.metrics = Metrics(lambda: _live(app))
+    app.include_router(ops_router)
     app.include_router(pages_router)
     app.include_router(hints.router)
     app.include_router(coach.router)
@@ -151,6 +207,15 @@ def create_app(
     accounts.install(app)  # players and logins; the CSRF guard of every request with a login
     app.include_router(clubs_router)
     app.include_router(lobby.router)
+    # innermost first: the forwarding of other processes' tables, ..., the prefix outermost
+    app.add_middleware(Forwarder, app_state=app.state)
+    app.add_middleware(CreateLimit, limit=create_limit)
+    app.add_middleware(BodyLimit)
+    app.add_middleware(SecurityHeaders)
+    app.add_middleware(HeadAsGet)
+    app.add_middleware(AccessLog)
+    app.add_middleware(ClientAddress, trusted=list(trusted_proxies), secret=lambda: _secret(app))
+    app.add_middleware(PathPrefix, prefix=path_prefix)
 
     def hub_of(request: Request) -> Hub:
         hub: Hub = request.app.state.hub
@@ -189,8 +254,19 @@ def create_app(
 
     @app.get("/api/tables")
     async def list_tables(request: Request) -> list[dict[str, Any]]:
-        """The open tables; every table with the admin token (:func:`ramsli.server.lobby.listing`)."""
-        return await lobby.listing(request)
+        """The open tables of every live process; every table this process holds with the admin
+        token (:func:`ramsli.server.lobby.listing`)."""
+        listed = await lobby.listing(request)
+        hub = hub_of(request)
+        if not hub.ownership.solo and not request.scope.get("ramsli.forwarded"):
+            seen: set[Any] = {x["table"] for x in listed}
+            auth = {"authorization": request.headers.get("authorization", "")}
+            for answer in await gather_from_peers(request.app.state, "/api/tables", auth):
+                for x in answer if isinstance(answer, list) else []:
+                    if isinstance(x, dict) and x.get("table") not in seen:
+                        seen.add(x.get("table"))
+                        listed.append(x)
+        return listed
 
     @app.get("/api/tables/{table_id}")
     async def info(request: Request, table_id: str) -> dict[str, Any]:
@@ -240,7 +316,9 @@ def create_app(
     async def ws(websocket: WebSocket, table_id: str) -> None:
         await websocket.accept()
         hub: Hub = websocket.app.state.hub
-        conn = WebSocketConn(websocket)
+        conn = WebSocketConn(websocket, getattr(websocket.app.state, "metrics", None))
+        conns: set[WebSocketConn] = websocket.app.state.ws_conns
+        conns.add(conn)
         try:
             while conn.closed_with is None:
                 timeout = HELLO_SECONDS if conn.table is None else None
@@ -264,6 +342,7 @@ def create_app(
         except (WebSocketDisconnect, RuntimeError):
             pass
         finally:
+            conns.discard(conn)
             hub.disconnect(conn)
             if conn.closed_with is None:
                 conn.closed_with = (1000, "gone")
@@ -278,14 +357,69 @@ def create_app(
     return app
 
 
+def attach_hub(app: FastAPI, hub: Hub) -> None:
+    """Make ``hub`` the app's (as its start-up does; tests that build the hub themselves call it):
+    the app's metrics count the hub's events, and the app's pub ledgers follow the hub's."""
+    if hub.metrics is None:
+        hub.metrics = app.state.metrics
+    hub.ledger_hook = lambda ledger_id, row: _ledger_changed(app, ledger_id, row)
+    app.state.hub = hub
+
+
+def _secret(app: FastAPI) -> str | None:
+    hub = getattr(app.state, "hub", None)
+    return None if hub is None else hub.ownership.forward_secret
+
+
+def _live(app: FastAPI) -> dict[str, Any]:
+    """The live gauges: the hub's tables and ledgers, and the WebSocket connections by role."""
+    hub = getattr(app.state, "hub", None)
+    out: dict[str, Any] = hub.live() if hub is not None else {}
+    if hub is not None and hub.ownership.solo:
+        out["ledgers"] = len(getattr(app.state, "ledgers", None) or {})
+    roles: dict[str, int] = {}
+    for c in list(app.state.ws_conns):
+        role = c.role or "hello"
+        roles[role] = roles.get(role, 0) + 1
+    roles["forwarded"] = app.state.ws_forwarded[0]
+    out["connections"] = roles
+    return out
+
+
+def _ledger_changed(app: FastAPI, ledger_id: str, row: dict[str, Any] | None) -> None:
+    """This process starts (``row``: the stored ledger) or stops (None) running a pub ledger:
+    its book is made again from the stored events, or forgotten."""
+    books: dict[str, LedgerBook] | None = getattr(app.state, "ledgers", None)
+    if books is None:  # not loaded yet: ramsli.server.ledger loads them from the store on first use
+        return
+    if row is None:
+        books.pop(ledger_id, None)
+        return
+    b = LedgerBook(row["id"], row["spec"], row["created"])
+    for seq, kind, data in row["events"]:
+        b.apply(kind, data)
+        b.seq = seq
+    books[ledger_id] = b
+
+
+def _env_list(name: str) -> list[str]:
+    return [x.strip() for x in os.environ.get(name, "").split(",") if x.strip()]
+
+
 def app_from_env() -> FastAPI:
-    """The app configured from ``RAMSLI_DATABASE``, ``RAMSLI_ALLOW_TEST_SEEDS``, ``RAMSLI_ALLOW_BOTS``
-    (installed packages' bots, comma-separated), ``RAMSLI_ADMIN_TOKEN`` and ``RAMSLI_CALIBRATION``
-    (for ``uvicorn --factory``)."""
+    """The app configured from the environment (for ``uvicorn --factory``): ``RAMSLI_DATABASE``,
+    ``RAMSLI_ALLOW_TEST_SEEDS`` (``1``), ``RAMSLI_ALLOW_BOTS`` (installed packages' bots,
+    comma-separated), ``RAMSLI_PATH_PREFIX``, ``RAMSLI_TRUSTED_PROXIES`` (comma-separated),
+    ``RAMSLI_ADMIN_TOKEN``, ``RAMSLI_CREATE_LIMIT`` (a minute per address) and
+    ``RAMSLI_ADVERTISE`` (``http://host:port``) and ``RAMSLI_CALIBRATION`` (an arena result)."""
     return create_app(
         os.environ.get("RAMSLI_DATABASE") or None,
         allow_test_seeds=os.environ.get("RAMSLI_ALLOW_TEST_SEEDS") == "1",
-        allowed_bots=[b.strip() for b in os.environ.get("RAMSLI_ALLOW_BOTS", "").split(",") if b.strip()],
+        allowed_bots=_env_list("RAMSLI_ALLOW_BOTS"),
+        path_prefix=os.environ.get("RAMSLI_PATH_PREFIX", ""),
+        trusted_proxies=_env_list("RAMSLI_TRUSTED_PROXIES"),
         admin_token=os.environ.get("RAMSLI_ADMIN_TOKEN") or None,
+        create_limit=int(os.environ.get("RAMSLI_CREATE_LIMIT") or 30),
+        advertise=os.environ.get("RAMSLI_ADVERTISE", ""),
         calibration=os.environ.get("RAMSLI_CALIBRATION") or None,
     )

@@ -33,6 +33,7 @@ import random
 import secrets
 import threading
 import time
+from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from enum import StrEnum
 from typing import Any
@@ -139,6 +140,8 @@ class BotDriver:
         self.proxies: dict[int, Any] = {}
         self.closed = False
         self.task: asyncio.Task[None] | None = None
+        #: called with (bot spec, seconds) after every bot decision (the server's metrics), or None
+        self.on_decision: Callable[[str, float], None] | None = None
 
     def start(self) -> None:
         """Start the driver's task on the running event loop."""
@@ -252,10 +255,13 @@ class BotDriver:
                 self.proxies[seat.index] = self._new_bot(FILL_BOT, seat.index, "proxy")
             player = self.proxies[seat.index]
         obs = hand.observe(seat.index)
+        started = time.perf_counter()
         if spec.split(":")[0] in FAST_BOTS:
             action = safe_act(player, obs)
         else:
             action = await self._think(spec, seat.index, seq, player, obs)
+        if self.on_decision is not None:
+            self.on_decision(spec, time.perf_counter() - started)
         try:
             await t.act(seat.index, action, seq, by=kind.value)
         except Refused:

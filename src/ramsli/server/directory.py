@@ -2,7 +2,7 @@
 
 The rows live in the same database as the tables and their events
 (:class:`~ramsli.server.storage.EventStore`), made by the Alembic migration
-``0002_players_clubs``; every method here is one committed transaction on the store's engine, so
+``0004_players_clubs``; every method here is one committed transaction on the store's engine, so
 it works alike on SQLite and PostgreSQL. Nothing here checks a request: :mod:`ramsli.server.accounts`,
 :mod:`ramsli.server.clubs` and :mod:`ramsli.server.lobby` decide what may be done and refuse the rest.
 

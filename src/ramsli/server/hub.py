@@ -14,16 +14,31 @@ wins), malformed JSON, an unknown message type, a field missing, unknown or of t
 an oversized message (:data:`~ramsli.server.schemas.MAX_MESSAGE` bytes) and a flood (a token
 bucket of :data:`RATE_LIMIT` messages, refilled at :data:`RATE_LIMIT` a second; a dropped
 ``act`` is named in its error).
+
+Which process runs a table is :mod:`ramsli.server.ownership`'s: with one process (SQLite) the hub
+runs every table; with several on one PostgreSQL database it runs the tables it owns
+(:meth:`Hub.claim`), lets them go when it drains or loses its locks (:meth:`Hub.let_go`), tells
+their clients to reconnect (a ``reconnect`` message, then close code 1012) and takes over the
+tables of a process that died (:meth:`Hub.claim_orphans`, every :data:`CLAIM_SECONDS`). Every
+event goes through :class:`FencedStore`: a table this process does not own (any more) commits
+nothing (``moved``), and a write that collides with another process's (the log's primary key)
+makes the table reload from the log.
 """
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import dataclasses
 import logging
+import math
+import random
 import secrets
 import time
 from collections.abc import Callable, Iterable
 from typing import Any
+
+from sqlalchemy.exc import IntegrityError
 
 from ramsli.bots import make_bot
 from ramsli.bots.base import bot_factory, package_bots
@@ -35,16 +50,34 @@ from ramsli.rules import Rules, RulesError, check_play_limits
 from ramsli.server import social, views
 from ramsli.server.bot_driver import BotDriver
 from ramsli.server.messages import BadMessage, ProtocolRefusal, SpecError, error_frame, rules_refusal
+from ramsli.server.metrics import Metrics
+from ramsli.server.ownership import Ownership, OwnershipLost, Peer, SingleProcess
 from ramsli.server.schemas import MAX_MESSAGE, Act, CreateTable, Hello, Ping, client_message, load_message, validate
-from ramsli.server.table import SeatState, Table, TableOptions
+from ramsli.server.table import SeatState, Table, TableOptions, TableStatus
 from ramsli.session import check_setup
 
-__all__ = ["Hub", "Conn", "RATE_LIMIT", "HELLO_SECONDS", "MAX_MESSAGE", "SpecError"]
+__all__ = [
+    "Hub",
+    "Conn",
+    "FencedStore",
+    "RATE_LIMIT",
+    "HELLO_SECONDS",
+    "MAX_MESSAGE",
+    "SpecError",
+    "CLAIM_SECONDS",
+    "RECONNECT_CODE",
+]
 
 #: client messages accepted per connection within one second
 RATE_LIMIT = 20
 #: seconds a new connection has to say hello
 HELLO_SECONDS = 10.0
+#: seconds between two looks for tables no live process runs (several processes only)
+CLAIM_SECONDS = 1.0
+#: the WebSocket close code after a ``reconnect`` message (1012: service restart)
+RECONNECT_CODE = 1012
+#: seconds the owner of a remote table is remembered before it is looked up again
+OWNER_CACHE_SECONDS = 5.0
 
 
 class Conn:
@@ -62,8 +95,9 @@ class Conn:
         sent: every message delivered (base class only).
     """
 
-    def __init__(self, lang: str = "en") -> None:
+    def __init__(self, lang: str = "en", metrics: Metrics | None = None) -> None:
         self.lang = lang
+        self.metrics = metrics
         self.table: Table | None = None
         self.seat: SeatState | None = None
         self.role: str | None = None
@@ -86,8 +120,17 @@ class Conn:
         Returns the message."""
         reader = self.seat.index if self.seat is not None else None
         msg = error_frame(error, self.lang, seq=seq, reader=reader)
+        if self.metrics is not None:
+            self.metrics.refused(msg["refusal"]["code"], "ws")
         self.deliver(msg)
         return msg
+
+    def reconnect(self, reason: str, after_ms: int = 500) -> None:
+        """Tell the client to connect again (``{"type": "reconnect", "reason", "after_ms"}``, then
+        close code :data:`RECONNECT_CODE`): the table goes on in another process, or here after a
+        restart. ``reason``: ``draining``, ``moved``."""
+        self.deliver({"type": "reconnect", "reason": reason, "after_ms": after_ms})
+        self.close(RECONNECT_CODE, reason)
 
     def flooding(self, now: float) -> bool:
         """True if this message is over the limit: a token bucket of :data:`RATE_LIMIT` messages,
@@ -126,6 +169,52 @@ def _bot_spec(i: int, spec: str, allowed: frozenset[str] = frozenset()) -> str:
     return spec
 
 
+class FencedStore:
+    """The hub's :class:`~ramsli.server.storage.EventStore` as its tables and ledgers write to it.
+
+    Everything but :meth:`append` is the store's own. :meth:`append` commits an event only for a
+    table this process may write now (it runs it, and is neither letting it go nor draining),
+    counts the commits in flight per table (so a table is let go only after its last commit),
+    and measures each commit.
+
+    Raises (from :meth:`append`):
+        Refused: ``moved`` (the table is not this process's to write; nothing was written).
+    """
+
+    def __init__(self, hub: Hub, store: Any) -> None:
+        self._hub = hub
+        self._store = store
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._store, name)
+
+    async def append(self, table_id: str, seq: int, kind: str, data: dict[str, Any]) -> None:
+        hub = self._hub
+        if not hub.may_write(table_id):
+            raise Refused(Refusal("moved", None, {"table": table_id}))
+        hub.inflight[table_id] = hub.inflight.get(table_id, 0) + 1
+        started = time.perf_counter()
+        try:
+            await self._store.append(table_id, seq, kind, data)
+        except IntegrityError:
+            if hub.ownership.solo:
+                raise
+            # another process wrote this seq: this copy of the table is stale; load it again
+            hub.reload_soon(table_id)
+            raise Refused(Refusal("moved", None, {"table": table_id})) from None
+        finally:
+            left = hub.inflight.get(table_id, 1) - 1
+            if left:
+                hub.inflight[table_id] = left
+            else:
+                hub.inflight.pop(table_id, None)
+                async with hub._quiet:
+                    hub._quiet.notify_all()
+        if hub.metrics is not None:
+            hub.metrics.events.labels(kind[:16]).inc()
+            hub.metrics.observe_commit(time.perf_counter() - started)
+
+
 class Hub:
     """All tables of one server process.
 
@@ -136,18 +225,59 @@ class Hub:
             ``secrets.SystemRandom``.
         allowed_bots: the names of installed packages' bots (``docs/bots.md``) a new table may
             seat (``ramsli serve --allow-bot NAME``); the built-in bots are always allowed.
+        ownership: which tables this process runs (:mod:`ramsli.server.ownership`; default
+            :class:`~ramsli.server.ownership.SingleProcess`: all of them).
+        metrics: where events, commits, bot decisions and refusals are counted, or None.
+
+    Attributes:
+        store: the :class:`FencedStore` every table and ledger writes through; ``database``: the
+            store itself. tables, drivers: the tables this process runs and their drivers.
+        broken: tables that did not replay: id -> reason (listed as unavailable, never served).
+        ledgers: the pub ledgers this process runs (several processes only; one process runs all).
+        closed: ids of tables an admin closed. draining: True once :meth:`drain` began.
     """
 
-    def __init__(self, store: Any, allow_test_seeds: bool = False, allowed_bots: Iterable[str] = ()) -> None:
-        self.store = store
+    def __init__(
+        self,
+        store: Any,
+        allow_test_seeds: bool = False,
+        allowed_bots: Iterable[str] = (),
+        ownership: Ownership | None = None,
+        metrics: Metrics | None = None,
+    ) -> None:
+        self.database = store
+        self.ownership: Ownership = ownership if ownership is not None else SingleProcess()
+        self.metrics = metrics
+        self.store = FencedStore(self, store)
         self.allow_test_seeds = allow_test_seeds
         self.allowed_bots: frozenset[str] = frozenset(allowed_bots)
         self.tables: dict[str, Table] = {}
         self.drivers: dict[str, BotDriver] = {}
-        #: tables that did not replay at start-up: id -> reason (listed as unavailable, never served)
         self.broken: dict[str, str] = {}
         #: functions ``f(table)`` called for every table this hub serves (new or restored)
         self.watchers: list[Callable[[Table], None]] = []
+        self.ledgers: set[str] = set()
+        self.closed: set[str] = set()
+        self.draining = False
+        self.restored = False
+        #: table id -> commits in flight (see :class:`FencedStore`)
+        self.inflight: dict[str, int] = {}
+        #: called with (ledger id, stored row or None) when this process starts or stops running a
+        #: pub ledger (the app keeps the ledgers' books)
+        self.ledger_hook: Callable[[str, dict[str, Any] | None], None] | None = None
+        self.claim_seconds = CLAIM_SECONDS
+        self._letting_go: set[str] = set()
+        self._quiet = asyncio.Condition()  # notified whenever a table's last commit in flight ends
+        self._fence_all = False
+        self._claiming: dict[str, tuple[asyncio.Lock, int]] = {}  # id -> (its lock, claims waiting)
+        self._solo_ledgers: set[str] = set()  # one process: ids of pub ledgers (not read on demand)
+        self._reading: dict[str, asyncio.Lock] = {}  # id -> the lock of its read on demand (one process)
+        self._owners: dict[str, tuple[float, Peer]] = {}
+        self._claim_task: asyncio.Task[None] | None = None
+        self._wake = asyncio.Event()
+        self._background: set[asyncio.Task[Any]] = set()
+        self.ownership.on_notify = self._notified
+        self.ownership.on_lost = self._lost
 
     # -- lifecycle --------------------------------------------------------------------
 
@@ -156,35 +286,352 @@ class Hub:
         for watch in self.watchers:
             watch(t)
         driver = self.drivers[t.id] = BotDriver(t)
+        if self.metrics is not None and hasattr(driver, "on_decision"):
+            driver.on_decision = self.metrics.observe_bot
         driver.start()
 
-    async def restore(self) -> int:
-        """Rebuild every stored table by replaying its events; start their drivers. Returns the count.
+    def _load(self, row: dict[str, Any], finished: list[str] | None = None) -> None:
+        """Run one stored table (or ledger) from its row: replayed, its driver started; a table
+        that does not replay is put in :attr:`broken` with its reason and logged once. With
+        ``finished`` (start-up and takeovers), a table whose session is over is not run: its id
+        goes to ``finished`` (the caller marks it in the database; it is read on demand)."""
+        if row.get("closed") is not None:
+            self.closed.add(row["id"])
+            return
+        if self.runs(row["id"]):
+            return
+        if row["spec"] is not None and row["spec"].get("kind") == "ledger":  # ramsli.server.ledger keeps it
+            if not self.ownership.solo:
+                self.ledgers.add(row["id"])
+                if self.ledger_hook is not None:
+                    self.ledger_hook(row["id"], row)
+            else:
+                self._solo_ledgers.add(row["id"])
+            return
+        try:
+            if row.get("error"):
+                raise ValueError(f"table {row['id']}: {row['error']}")
+            t = Table.replay(row["id"], row["spec"], row["events"], self.store)
+        except Exception as e:  # noqa: BLE001 - one damaged table must not stop the server
+            reason = str(e).splitlines()[0][:300] if str(e) else type(e).__name__
+            self.broken[row["id"]] = reason
+            logging.getLogger("ramsli.server").error("table %s is broken and not served: %s", row["id"], reason)
+            return
+        if finished is not None and t.status == TableStatus.OVER:
+            finished.append(t.id)
+            return
+        self._serve(t)
 
-        A table that does not replay (a damaged row, an event the engine refuses, a bot spec
-        no longer allowed) is put in :attr:`broken` with its reason, logged once, and the
-        other tables start normally.
+    async def _mark_finished(self, ids: list[str]) -> None:
+        if ids:
+            await self.database.mark_finished(ids, time.time())
+
+    async def _on_demand(self, table_id: str) -> str:
+        """Read ``table_id`` from the database and run it here (one process: a finished table,
+        which start-up leaves in the database). Returns ``local``, ``unknown`` or ``closed``."""
+        if table_id in self._solo_ledgers:
+            return "unknown"  # a pub ledger: ramsli.server.ledger runs it
+        lock = self._reading.setdefault(table_id, asyncio.Lock())
+        try:
+            async with lock:
+                if not self.runs(table_id) and table_id not in self.closed:
+                    row = await self.database.load_one(table_id)
+                    if row is None:
+                        return "unknown"
+                    self._load(row)
+        finally:
+            if not lock.locked():
+                self._reading.pop(table_id, None)
+        if table_id in self.closed:
+            return "closed"
+        return "local" if self.runs(table_id) else "unknown"
+
+    async def restore(self) -> int:
+        """Rebuild the running tables by replaying their events; start their drivers. Returns the
+        number of tables this process runs. A table whose session is over is not kept: it is
+        marked finished in the database and read when someone asks for it (:meth:`locate`).
+
+        One process (SQLite) runs every table. With several, this process claims the tables no
+        live process runs (:meth:`claim_orphans`) and from then on looks again every
+        :attr:`claim_seconds`. A table that does not replay (a damaged row, an event the engine
+        refuses, a bot spec no longer allowed) is put in :attr:`broken` with its reason, logged
+        once, and the other tables start normally.
         """
-        log = logging.getLogger("ramsli.server")
-        for row in await self.store.load():
-            if row["spec"] is not None and row["spec"].get("kind") == "ledger":  # ramsli.server.ledger restores it
-                continue
-            try:
-                if row.get("error"):
-                    raise ValueError(f"table {row['id']}: {row['error']}")
-                t = Table.replay(row["id"], row["spec"], row["events"], self.store)
-            except Exception as e:  # noqa: BLE001 - one damaged table must not stop the server
-                reason = str(e).splitlines()[0][:300] if str(e) else type(e).__name__
-                self.broken[row["id"]] = reason
-                log.error("table %s is broken and not served: %s", row["id"], reason)
-                continue
-            self._serve(t)
+        if self.ownership.solo:
+            finished: list[str] = []
+            for row in await self.database.load(running=True):
+                self._load(row, finished)
+            await self._mark_finished(finished)
+        else:
+            await self.claim_orphans(share=False)
+            self._claim_task = asyncio.get_running_loop().create_task(self._claim_loop())
+        self.restored = True
         return len(self.tables)
 
     async def close(self) -> None:
-        """Stop every table's driver (the database keeps everything)."""
-        for driver in self.drivers.values():
+        """Stop every table's driver and the claim loop (the database keeps everything)."""
+        if self._claim_task is not None:
+            self._claim_task.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await self._claim_task
+            self._claim_task = None
+        for driver in list(self.drivers.values()):
             await driver.stop()
+        for task in list(self._background):
+            task.cancel()
+
+    # -- ownership: which process runs which table -------------------------------------------
+
+    def may_write(self, table_id: str) -> bool:
+        """True if this process may commit an event of ``table_id`` now (see :class:`FencedStore`)."""
+        if self._fence_all or table_id in self._letting_go:
+            return False
+        if self.ownership.solo:
+            return True
+        return self.ownership.alive and (table_id in self.tables or table_id in self.ledgers)
+
+    def runs(self, table_id: str) -> bool:
+        """True if this process runs ``table_id`` (a table, a broken table or a ledger)."""
+        return table_id in self.tables or table_id in self.broken or table_id in self.ledgers
+
+    async def claim(self, table_id: str, on_demand: bool = True) -> str:
+        """Run ``table_id`` here if no live process does: take its lock, replay its events, start
+        its driver. Returns ``local`` (runs here now), ``taken`` (another process runs it),
+        ``unknown`` (no such table), ``closed`` (an admin closed it), ``finished`` (not
+        ``on_demand``, a takeover: its session is over, so it is marked finished in the database
+        and left there, read when someone asks for it) or ``nobody`` (this process takes no
+        tables now: draining, or its locks are lost)."""
+        if self.runs(table_id):
+            return "local"
+        if self.ownership.solo:
+            return await self._on_demand(table_id)
+        if table_id in self.closed:
+            return "closed"
+        if self.draining or not self.ownership.alive:
+            return "nobody"
+        lock, users = self._claiming.get(table_id, (asyncio.Lock(), 0))
+        self._claiming[table_id] = (lock, users + 1)
+        async with lock:
+            try:
+                if self.runs(table_id):
+                    return "local"
+                status = await self.database.status(table_id)
+                if status is None:
+                    return "unknown"
+                if status["closed"] is not None:
+                    self.closed.add(table_id)
+                    return "closed"
+                if not await self.ownership.claim(table_id):
+                    return "taken"
+                row = await self.database.load_one(table_id)
+                if row is None or row.get("closed") is not None:
+                    await self.ownership.release(table_id)
+                    return "unknown" if row is None else "closed"
+                self._owners.pop(table_id, None)
+                finished: list[str] | None = None if on_demand else []
+                self._load(row, finished)
+                if finished:
+                    await self._mark_finished(finished)
+                    await self.ownership.release(table_id)
+                    return "finished"
+                if self.metrics is not None:
+                    self.metrics.claims.inc()
+                logging.getLogger("ramsli.server").info(
+                    "table %s now runs in process %s (seq %s)",
+                    table_id,
+                    self.ownership.process_id,
+                    self.tables[table_id].seq if table_id in self.tables else "-",
+                )
+                return "local"
+            except OwnershipLost:
+                return "nobody"
+            finally:
+                lock_now, left = self._claiming[table_id]
+                if left <= 1:
+                    del self._claiming[table_id]
+                else:
+                    self._claiming[table_id] = (lock_now, left - 1)
+
+    async def locate(self, table_id: str) -> tuple[str, Peer | None]:
+        """Where ``table_id`` runs, for a request that reached this process: ``("local", None)``
+        (here, claimed now if nobody ran it; one process: a finished table read from the database
+        now), ``("remote", peer)`` (forward to ``peer``),
+        ``("unknown", None)``, ``("closed", None)`` or ``("nobody", None)`` (nobody can serve it
+        this moment: the client tries again)."""
+        if self.runs(table_id):
+            return "local", None
+        if table_id in self.closed:
+            return "closed", None
+        if self.ownership.solo:
+            return await self._on_demand(table_id), None
+        cached = self._owners.get(table_id)
+        if cached is not None and time.monotonic() - cached[0] < OWNER_CACHE_SECONDS:
+            return "remote", cached[1]
+        state = await self.claim(table_id)
+        if state in ("local", "unknown", "closed"):
+            return state, None
+        try:
+            for _ in range(5):  # "taken" but its owners row not yet written: ask again shortly
+                peer = await self.ownership.owner_of(table_id)
+                if peer is not None:
+                    self._owners[table_id] = (time.monotonic(), peer)
+                    return "remote", peer
+                await asyncio.sleep(0.05)
+        except OwnershipLost:
+            pass
+        return "nobody", None
+
+    def forget_owner(self, table_id: str) -> None:
+        """Forget where ``table_id`` ran (a forward to it failed): the next request looks again."""
+        self._owners.pop(table_id, None)
+
+    async def claim_orphans(self, share: bool = True) -> int:
+        """Claim tables no live process runs (a process died or let them go); with ``share``, at
+        most this process's share of them (their number over the live processes, rounded up), so
+        that survivors split a dead process's tables. Returns how many were claimed."""
+        if self.ownership.solo or self.draining or not self.ownership.alive:
+            return 0
+        try:
+            ids = await self.ownership.orphans()
+            if not ids:
+                return 0
+            if share:
+                live = max(1, len(await self.ownership.peers()) + 1)
+                random.shuffle(ids)
+                ids = ids[: math.ceil(len(ids) / live)]
+        except OwnershipLost:
+            return 0
+        claimed = 0
+        for table_id in ids:
+            if self.draining:
+                break
+            if await self.claim(table_id, on_demand=False) == "local":
+                claimed += 1
+        return claimed
+
+    async def _claim_loop(self) -> None:
+        log = logging.getLogger("ramsli.server")
+        while True:
+            with contextlib.suppress(TimeoutError):
+                async with asyncio.timeout(self.claim_seconds * random.uniform(0.75, 1.25)):
+                    await self._wake.wait()
+            self._wake.clear()
+            try:
+                await self.claim_orphans()
+            except asyncio.CancelledError:
+                raise
+            except Exception:
+                log.exception("looking for tables to claim failed")
+
+    async def let_go(self, table_id: str, reason: str = "moved", release: bool = True) -> None:
+        """Stop running ``table_id`` here: no new commit, the commits in flight finish, the driver
+        stops, every client is told (``reconnect``; for ``closed`` a ``table_closed`` error and
+        close code 4004), then the lock is released (``release``) so another process claims it."""
+        self._letting_go.add(table_id)
+        try:
+            async with self._quiet:
+                await self._quiet.wait_for(lambda: not self.inflight.get(table_id))
+            t = self.tables.pop(table_id, None)
+            driver = self.drivers.pop(table_id, None)
+            if driver is not None:
+                await driver.stop()
+            if t is not None:
+                conns = [s.conn for s in t.seats if s.conn is not None] + list(t.spectators)
+                for conn in conns:
+                    if not isinstance(conn, Conn):
+                        continue
+                    if reason == "closed":
+                        conn.refuse(Refused(Refusal("table_closed", None, {"table": table_id})))
+                        conn.close(4004, "table_closed")
+                    else:
+                        conn.reconnect(reason, after_ms=random.randint(200, 800))
+            self.broken.pop(table_id, None)
+            if table_id in self.ledgers or (reason == "closed" and self.ledger_hook is not None):
+                self.ledgers.discard(table_id)
+                if self.ledger_hook is not None:
+                    self.ledger_hook(table_id, None)
+            if release:
+                await self.ownership.release(table_id)
+            if self.metrics is not None:
+                self.metrics.releases.inc()
+        finally:
+            self._letting_go.discard(table_id)
+
+    def reload_soon(self, table_id: str) -> None:
+        """Let ``table_id`` go now and claim it again from the log (its copy here is stale)."""
+
+        async def reload() -> None:
+            await self.let_go(table_id, "moved")
+            await self.claim(table_id)
+
+        self._spawn(reload())
+
+    def _spawn(self, coro: Any) -> None:
+        task = asyncio.get_running_loop().create_task(coro)
+        self._background.add(task)
+        task.add_done_callback(self._background.discard)
+
+    async def drain(self) -> list[str]:
+        """SIGTERM: take no new table, let every table go after its commits in flight (their
+        clients are told to reconnect; several processes: the others claim them at once, told by
+        ``NOTIFY``). Returns the ids let go."""
+        if self.draining:
+            return []
+        self.draining = True
+        ids = list(self.tables) + [i for i in self.broken if i not in self.tables] + sorted(self.ledgers)
+        await asyncio.gather(*(self.let_go(i, "draining") for i in ids), return_exceptions=True)
+        self._fence_all = True  # pub ledgers of one process too: nothing is written from now on
+        async with self._quiet:
+            await self._quiet.wait_for(lambda: not self.inflight)
+        if ids and not self.ownership.solo:
+            await self.ownership.notify({"kind": "released", "tables": ids})
+        return ids
+
+    async def close_table(self, table_id: str) -> bool:
+        """An admin closes ``table_id`` (a table or a ledger) for good: recorded in the database
+        (it is never restored again), its clients get ``table_closed``. The process that runs it
+        is told by ``NOTIFY``. Returns False if it was closed already.
+
+        Raises:
+            Refused: ``no_table``.
+        """
+        status = await self.database.status(table_id)
+        if status is None:
+            raise Refused(Refusal("no_table", None, {"table": table_id[:40]}))
+        if status["closed"] is not None:
+            self.closed.add(table_id)
+            return False
+        await self.database.mark_closed(table_id, time.time())
+        self.closed.add(table_id)
+        if self.runs(table_id) or self.ownership.solo:
+            await self.let_go(table_id, "closed")
+        else:
+            await self.ownership.notify({"kind": "close", "table": table_id})
+        return True
+
+    async def _notified(self, data: dict[str, Any]) -> None:
+        kind = data.get("kind")
+        if kind == "released":
+            self._wake.set()
+        elif kind == "close" and isinstance(data.get("table"), str):
+            table_id = data["table"]
+            self.closed.add(table_id)
+            self._owners.pop(table_id, None)
+            if self.runs(table_id):
+                await self.let_go(table_id, "closed")
+
+    async def _lost(self) -> None:
+        """The locks are gone: run nothing any more (another process claims the tables)."""
+        ids = list(self.tables) + [i for i in self.broken if i not in self.tables] + sorted(self.ledgers)
+        await asyncio.gather(*(self.let_go(i, "moved", release=False) for i in ids), return_exceptions=True)
+
+    def live(self) -> dict[str, Any]:
+        """What the metrics read at scrape time: tables by status, ledgers, draining."""
+        by: dict[str, int] = {}
+        for t in self.tables.values():
+            by[str(t.status)] = by.get(str(t.status), 0) + 1
+        by["broken"] = len(self.broken)
+        return {"tables": by, "ledgers": len(self.ledgers), "draining": int(self.draining)}
 
     # -- HTTP requests ------------------------------------------------------------------
 
@@ -240,6 +687,8 @@ class Hub:
         """
         body = body if isinstance(body, CreateTable) else validate(CreateTable, body)
         rules, preset, seats, opts, seed = self.parse_spec(body)
+        if self.draining:
+            raise Refused(Refusal("draining"))
         if body.test_tamper and (seed is None or not self.allow_test_seeds):
             raise SpecError(Refusal("tamper_off"))
         spec = Table.new_spec(rules, preset, seats, opts, seed)
@@ -266,10 +715,21 @@ class Hub:
     async def add_table(self, spec: dict[str, Any]) -> Table:
         """Store a new table of ``spec`` (:meth:`Table.new_spec`, already checked) under a fresh
         random id and serve it (its bot driver started); returns it."""
+        if self.draining:
+            raise Refused(Refusal("draining"))
         table_id = secrets.token_urlsafe(6).replace("-", "x").replace("_", "y")
         while table_id in self.tables:
             table_id = secrets.token_urlsafe(6).replace("-", "x").replace("_", "y")
-        await self.store.create_table(table_id, spec, time.time())
+        if not self.ownership.solo:  # owned before its row exists: no other process claims it first
+            try:
+                if not await self.ownership.claim(table_id):
+                    raise Refused(Refusal("storage"))
+            except OwnershipLost:
+                raise Refused(Refusal("draining")) from None
+        await self.database.create_table(table_id, spec, time.time())
+        if not self.ownership.solo:
+            with contextlib.suppress(OwnershipLost):
+                await self.ownership.note_created(table_id)
         t = Table(table_id, spec, self.store)
         self._serve(t)
         return t
@@ -278,12 +738,14 @@ class Hub:
         """The table ``table_id``.
 
         Raises:
-            Refused: ``no_table``, ``table_broken``.
+            Refused: ``no_table``, ``table_broken``, ``table_closed``.
         """
         t = self.tables.get(table_id) if isinstance(table_id, str) else None
         if t is None:
             if isinstance(table_id, str) and table_id in self.broken:
                 raise Refused(Refusal("table_broken", None, {"table": table_id}))
+            if isinstance(table_id, str) and table_id in self.closed:
+                raise Refused(Refusal("table_closed", None, {"table": table_id}))
             raise Refused(Refusal("no_table", None, {"table": str(table_id)[:40]}))
         return t
 
@@ -409,8 +871,16 @@ class Hub:
             return
         tid = table_id if table_id is not None else msg.table
         t = self.tables.get(tid) if tid is not None else None
+        if t is None and isinstance(tid, str) and tid not in self.broken:
+            where, _peer = await self.locate(tid)  # it runs elsewhere, or nowhere this moment
+            if where in ("remote", "nobody"):
+                conn.reconnect("moved", after_ms=random.randint(200, 800))
+                return
+            t = self.tables.get(tid)
         if t is None:
             code = "table_broken" if tid is not None and tid in self.broken else "no_table"
+            if tid is not None and tid in self.closed:
+                code = "table_closed"
             conn.refuse(Refused(Refusal(code, None, {"table": str(tid)[:40]})))
             conn.close(4004, code)
             return

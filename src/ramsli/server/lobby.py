@@ -23,7 +23,6 @@ sit at two seats of one table.
 from __future__ import annotations
 
 import asyncio
-import secrets
 import time
 from typing import Any
 
@@ -35,6 +34,7 @@ from ramsli.server import hints
 from ramsli.server.accounts import Player, current_player
 from ramsli.server.directory import Directory
 from ramsli.server.messages import STATUS, SpecError, rules_refusal
+from ramsli.server.ops import check_admin
 from ramsli.server.schemas import CreateTable, JoinTable, QuickPlay, SeatSpec, Sit, body_of
 from ramsli.server.table import SeatState, Table, TableStatus, check_name
 
@@ -60,10 +60,9 @@ register(
     {
         "not_open": N_("table {table} is not open to anyone; ask its creator for an invite link"),
         "no_free_seat": N_("table {table} has no free seat; watch it, or choose another"),
-        "bad_admin_token": N_("this is not the server's admin token"),
     }
 )
-STATUS.update({"not_open": 403, "no_free_seat": 409, "bad_admin_token": 403})
+STATUS.update({"not_open": 403, "no_free_seat": 409})
 
 _locks: dict[str, asyncio.Lock] = {}
 
@@ -85,18 +84,16 @@ def _directory(request: Request) -> Directory:
 
 
 def is_admin(request: Request) -> bool:
-    """True if ``request`` carries the server's admin token (``Authorization: Bearer TOKEN``).
+    """True if ``request`` carries the server's admin token (``Authorization: Bearer TOKEN``), False
+    without an ``Authorization`` header.
 
     Raises:
-        Refused: ``bad_admin_token`` for a bearer token that is not the server's (or a server without one).
+        Refused: ``no_admin`` (no token is set on this server), ``admin_token`` (a wrong token);
+            :func:`ramsli.server.ops.check_admin`.
     """
-    header = request.headers.get("authorization", "")
-    if not header:
+    if not request.headers.get("authorization", ""):
         return False
-    kind, _, given = header.partition(" ")
-    want = getattr(request.app.state, "admin_token", None)
-    if kind.lower() != "bearer" or not want or not secrets.compare_digest(given.strip().encode(), want.encode()):
-        raise Refused(Refusal("bad_admin_token"))
+    check_admin(request)
     return True
 
 
@@ -251,7 +248,7 @@ async def listing(request: Request) -> list[dict[str, Any]]:
     "seats", "open"}`` and the broken ones).
 
     Raises:
-        Refused: ``bad_admin_token``.
+        Refused: ``no_admin``, ``admin_token`` (:func:`is_admin`).
     """
     hub = _hub(request)
     admin = is_admin(request)

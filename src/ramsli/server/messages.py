@@ -161,6 +161,13 @@ register(
         "bad_link": N_("this link does not belong to this ledger"),
         "bad_options": N_("the ledger cannot be made: {detail}"),
         "first_dealer_range": N_("the first dealer is a seat 0 to {last}"),
+        # hosting: several processes, draining, limits, the admin (docs/deploy.md)
+        "moved": N_("table {table} is moving to another server process; your page reconnects by itself"),
+        "draining": N_("this server is shutting down and takes no new table; try again in a moment"),
+        "table_closed": N_("table {table} was closed by the server's admin"),
+        "too_many_new": N_("too many new tables from your address: at most {limit} a minute; try again in {seconds} s"),
+        "admin_token": N_("this needs the server's admin token"),
+        "no_admin": N_("this server has no admin token set (ramsli serve --admin-token-file)"),
         # pages and files
         "no_file": N_("there is no file {name}"),
         "no_lang": N_("there is no language {lang}; allowed are {allowed}"),
@@ -236,6 +243,12 @@ STATUS: dict[str, int] = {
     "coach_busy": 429,
     "no_lab": 501,
     "table_broken": 503,
+    "moved": 503,
+    "draining": 503,
+    "table_closed": 410,
+    "too_many_new": 429,
+    "admin_token": 401,
+    "no_admin": 403,
 }
 
 

@@ -49,6 +49,7 @@ from ramsli.frontends.i18n import DOMAIN, LANGS, LOCALE_DIR
 from ramsli.refusal import Refusal, Refused
 from ramsli.rules import PRESETS, Rules
 from ramsli.server import hints, views
+from ramsli.server.prefix import current_prefix
 from ramsli.server.table import Table
 
 __all__ = ["router", "WEB_DIR", "page_lang", "request_lang", "catalog", "shell"]
@@ -113,21 +114,24 @@ def _json_script(data: Any) -> str:
 
 def shell(kind: str, lang: str, title: str, page: dict[str, Any], status: int = 200) -> HTMLResponse:
     """A page: the shell that loads ``web/common.js``, ``web/cards.js`` and ``web/{kind}.js``, with
-    the catalog of ``lang`` and the page's data ``page`` rendered in."""
-    page = dict(page, lang=lang, kind=kind)
+    the catalog of ``lang`` and the page's data ``page`` rendered in. Its links start with the
+    server's path prefix (:func:`ramsli.server.prefix.current_prefix`), given to the scripts as
+    ``base``."""
+    base = current_prefix()
+    page = dict(page, lang=lang, kind=kind, base=base)
     body = (
         f'<!doctype html><html lang="{lang}"><head><meta charset="utf-8">'
         '<meta name="viewport" content="width=device-width, initial-scale=1">'
-        f'<title>{html.escape(title)}</title><link rel="stylesheet" href="/static/style.css">'
-        '<link rel="icon" href="/static/icon.svg" type="image/svg+xml">'
-        '<link rel="manifest" href="/manifest.webmanifest"><meta name="theme-color" content="#1f6b43">'
-        '<link rel="apple-touch-icon" href="/static/icon-192.png"></head>'
+        f'<title>{html.escape(title)}</title><link rel="stylesheet" href="{base}/static/style.css">'
+        f'<link rel="icon" href="{base}/static/icon.svg" type="image/svg+xml">'
+        f'<link rel="manifest" href="{base}/manifest.webmanifest"><meta name="theme-color" content="#1f6b43">'
+        f'<link rel="apple-touch-icon" href="{base}/static/icon-192.png"></head>'
         f'<body class="page-{kind}">'
         f'<script type="application/json" id="ramsli-catalog">{_json_script(catalog(lang))}</script>'
         f'<script type="application/json" id="ramsli-page">{_json_script(page)}</script>'
         '<div id="app"></div><div id="toast" class="toast" role="status" aria-live="polite"></div>'
-        '<script src="/static/common.js"></script><script src="/static/cards.js"></script>'
-        f'<script src="/static/{kind}.js"></script></body></html>'
+        f'<script src="{base}/static/common.js"></script><script src="{base}/static/cards.js"></script>'
+        f'<script src="{base}/static/{kind}.js"></script></body></html>'
     )
     return HTMLResponse(body, status_code=status)
 

@@ -1,7 +1,7 @@
 """The table server's database: tables and their event logs.
 
 One row per table (``tables``: id, creation time, the table spec as JSON — rules,
-seats with their tokens, options) and one row per accepted event (``events``:
+seats with their tokens, options — and when an admin closed it) and one row per accepted event (``events``:
 ``(table_id, seq)``, kind, data as JSON). The events of a table, in ``seq`` order,
 are everything needed to rebuild it exactly through the engine: ``sit`` (a person
 takes a seat), ``start`` (the first dealer), ``deal`` (the deck as dealt, the cut,
@@ -12,6 +12,11 @@ The same code runs on SQLite (``sqlite+aiosqlite:///path``, the default: a file
 in the user's data folder) and PostgreSQL (``postgresql+asyncpg://...``). The
 schema is made by Alembic migrations shipped in the package
 (``ramsli/server/migrations``) and applied by :meth:`EventStore.open`.
+
+Several ``ramsli serve`` processes on one PostgreSQL database share three more tables
+(:mod:`ramsli.server.ownership`): ``owners`` (which process runs a table now), ``processes``
+(the live processes and their addresses) and ``settings`` (the cluster's forwarding secret).
+:func:`backup` copies a database while the server runs (SQLite's online backup, ``pg_dump``).
 
 >>> import asyncio, tempfile, os
 >>> async def demo(url):
@@ -30,6 +35,12 @@ from __future__ import annotations
 
 import asyncio
 import json
+import os
+import shutil
+import sqlite3
+import subprocess
+import time
+from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any
 
@@ -39,10 +50,22 @@ from alembic import command
 from alembic.config import Config
 from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
 
-__all__ = ["EventStore", "StoreError", "metadata", "default_url", "MIGRATIONS", "check_database"]
+__all__ = [
+    "EventStore",
+    "StoreError",
+    "metadata",
+    "default_url",
+    "MIGRATIONS",
+    "check_database",
+    "sqlite_path",
+    "backup",
+]
 
 #: where the Alembic scripts are (package data)
 MIGRATIONS = Path(__file__).resolve().parent / "migrations"
+
+#: the PostgreSQL advisory lock held while the migrations run (processes starting together wait)
+MIGRATION_LOCK = 0x52414D534C49  # "RAMSLI"
 
 metadata = sa.MetaData()
 tables_t = sa.Table(
@@ -51,6 +74,8 @@ tables_t = sa.Table(
     sa.Column("id", sa.String(32), primary_key=True),
     sa.Column("created", sa.Float, nullable=False),
     sa.Column("spec", sa.Text, nullable=False),
+    sa.Column("closed", sa.Float, nullable=True),
+    sa.Column("finished", sa.Float, nullable=True),
 )
 events_t = sa.Table(
     "events",
@@ -59,6 +84,29 @@ events_t = sa.Table(
     sa.Column("seq", sa.Integer, primary_key=True, autoincrement=False),
     sa.Column("kind", sa.String(16), nullable=False),
     sa.Column("data", sa.Text, nullable=False),
+)
+owners_t = sa.Table(
+    "owners",
+    metadata,
+    sa.Column("table_id", sa.String(32), sa.ForeignKey("tables.id"), primary_key=True),
+    sa.Column("process", sa.String(40), nullable=False),
+    sa.Column("lock_key", sa.BigInteger, nullable=False),
+    sa.Column("since", sa.Float, nullable=False),
+)
+processes_t = sa.Table(
+    "processes",
+    metadata,
+    sa.Column("id", sa.String(40), primary_key=True),
+    sa.Column("address", sa.String(300), nullable=False),
+    sa.Column("lock_key", sa.BigInteger, nullable=False),
+    sa.Column("started", sa.Float, nullable=False),
+    sa.Column("seen", sa.Float, nullable=False),
+)
+settings_t = sa.Table(
+    "settings",
+    metadata,
+    sa.Column("name", sa.String(64), primary_key=True),
+    sa.Column("value", sa.Text, nullable=False),
 )
 
 
@@ -93,6 +141,13 @@ class EventStore:
         self.url = url
         self._queue: asyncio.Queue[Any] = asyncio.Queue()
         self._writer: asyncio.Task[None] | None = None
+        #: called with (seconds, events) after every committed batch of :meth:`append` (the metrics)
+        self.commit_observers: list[Callable[[float, int], None]] = []
+
+    @property
+    def is_sqlite(self) -> bool:
+        """True for an SQLite database (one server process), False for PostgreSQL."""
+        return self.url.startswith("sqlite")
 
     @classmethod
     async def open(cls, url: str | None = None) -> EventStore:
@@ -122,6 +177,8 @@ class EventStore:
             else:
                 engine = create_async_engine(url, pool_size=5, max_overflow=10)
             async with engine.begin() as conn:
+                if not url.startswith("sqlite"):  # several processes starting at once migrate one by one
+                    await conn.execute(sa.text("SELECT pg_advisory_xact_lock(:key)"), {"key": MIGRATION_LOCK})
                 await conn.run_sync(_upgrade)
         except StoreError:
             raise
@@ -176,8 +233,10 @@ class EventStore:
                     break
                 batch.append(nxt)
             try:
+                started = time.perf_counter()
                 async with self.engine.begin() as conn:
                     await conn.execute(events_t.insert(), [row for row, _ in batch])
+                self._observe(time.perf_counter() - started, len(batch))
                 for _, fut in batch:
                     if not fut.done():
                         fut.set_result(None)
@@ -194,15 +253,37 @@ class EventStore:
             if stop:
                 return
 
-    async def load(self) -> list[dict[str, Any]]:
-        """Every table: ``{"id", "created", "spec", "events": [(seq, kind, data), ...]}`` in creation order.
+    def _observe(self, seconds: float, count: int) -> None:
+        for observe in self.commit_observers:
+            try:
+                observe(seconds, count)
+            except Exception:  # noqa: BLE001 - a metric must never fail a commit
+                pass
+
+    async def load(self, ids: Iterable[str] | None = None, running: bool = False) -> list[dict[str, Any]]:
+        """Every table (or those of ``ids``; with ``running``, only those neither closed nor marked
+        finished, :meth:`mark_finished`): ``{"id", "created", "spec", "events": [(seq, kind,
+        data), ...]}`` in creation order, ``"closed"`` (seconds since the epoch) for a table an
+        admin closed and ``"finished"`` for one whose session is over.
 
         A table whose stored spec or events are not JSON any more gets ``"error"`` (a one-line
         reason) instead of failing the whole load.
         """
+        wanted = None if ids is None else list(ids)
+        tq = sa.select(tables_t).order_by(tables_t.c.created, tables_t.c.id)
+        eq = sa.select(events_t).order_by(events_t.c.table_id, events_t.c.seq)
+        if wanted is not None:
+            if not wanted:
+                return []
+            tq = tq.where(tables_t.c.id.in_(wanted))
+            eq = eq.where(events_t.c.table_id.in_(wanted))
+        if running:
+            live = sa.select(tables_t.c.id).where(tables_t.c.closed.is_(None), tables_t.c.finished.is_(None))
+            tq = tq.where(tables_t.c.closed.is_(None), tables_t.c.finished.is_(None))
+            eq = eq.where(events_t.c.table_id.in_(live))
         async with self.engine.connect() as conn:
-            rows = (await conn.execute(sa.select(tables_t).order_by(tables_t.c.created, tables_t.c.id))).all()
-            evs = (await conn.execute(sa.select(events_t).order_by(events_t.c.table_id, events_t.c.seq))).all()
+            rows = (await conn.execute(tq)).all()
+            evs = (await conn.execute(eq)).all()
         by_table: dict[str, list] = {}
         errors: dict[str, str] = {}
         for e in evs:
@@ -213,6 +294,10 @@ class EventStore:
         out = []
         for r in rows:
             row: dict[str, Any] = {"id": r.id, "created": r.created, "spec": None, "events": by_table.get(r.id, [])}
+            if r.closed is not None:
+                row["closed"] = r.closed
+            if r.finished is not None:
+                row["finished"] = r.finished
             try:
                 row["spec"] = json.loads(r.spec)
             except (TypeError, ValueError):
@@ -222,10 +307,73 @@ class EventStore:
             out.append(row)
         return out
 
+    async def load_one(self, table_id: str) -> dict[str, Any] | None:
+        """The table ``table_id`` as :meth:`load` gives it, or None if there is none."""
+        rows = await self.load([table_id])
+        return rows[0] if rows else None
+
+    async def index(self) -> list[dict[str, Any]]:
+        """Every stored table without its events: ``{"id", "created", "closed", "kind", "events"}``
+        (``kind``: ``table`` or ``ledger``; ``events``: how many are stored), in creation order."""
+        counts = sa.select(events_t.c.table_id, sa.func.count().label("n")).group_by(events_t.c.table_id).subquery()
+        q = (
+            sa.select(tables_t.c.id, tables_t.c.created, tables_t.c.closed, tables_t.c.spec, counts.c.n)
+            .select_from(tables_t.outerjoin(counts, counts.c.table_id == tables_t.c.id))
+            .order_by(tables_t.c.created, tables_t.c.id)
+        )
+        async with self.engine.connect() as conn:
+            rows = (await conn.execute(q)).all()
+        out = []
+        for r in rows:
+            try:
+                kind = "ledger" if json.loads(r.spec).get("kind") == "ledger" else "table"
+            except (TypeError, ValueError, AttributeError):
+                kind = "table"
+            out.append({"id": r.id, "created": r.created, "closed": r.closed, "kind": kind, "events": r.n or 0})
+        return out
+
+    async def status(self, table_id: str) -> dict[str, Any] | None:
+        """``{"closed": seconds or None}`` of a stored table, or None if there is no such table
+        (one cheap query: no spec, no events)."""
+        async with self.engine.connect() as conn:
+            row = (await conn.execute(sa.select(tables_t.c.closed).where(tables_t.c.id == table_id))).first()
+        return None if row is None else {"closed": row.closed}
+
+    async def mark_closed(self, table_id: str, when: float) -> bool:
+        """Record that an admin closed ``table_id`` at ``when`` (seconds since the epoch); it is never
+        restored again. Returns False if there is no such open table."""
+        async with self.engine.begin() as conn:
+            done = await conn.execute(
+                tables_t.update().where(tables_t.c.id == table_id, tables_t.c.closed.is_(None)).values(closed=when)
+            )
+        return bool(done.rowcount)
+
+    async def mark_finished(self, table_ids: Iterable[str], when: float) -> int:
+        """Record that the sessions of ``table_ids`` ended (``when``: seconds since the epoch): they
+        are no longer loaded with ``load(running=True)`` but read on demand. Returns how many rows
+        were marked (a table already marked keeps its time)."""
+        ids = list(table_ids)
+        done = 0
+        async with self.engine.begin() as conn:
+            for i in range(0, len(ids), 500):
+                result = await conn.execute(
+                    tables_t.update()
+                    .where(tables_t.c.id.in_(ids[i : i + 500]), tables_t.c.finished.is_(None))
+                    .values(finished=when)
+                )
+                done += result.rowcount or 0
+        return done
+
+    async def ping(self) -> None:
+        """One round trip to the database (``SELECT 1``); raises the driver's error if it is unreachable."""
+        async with self.engine.connect() as conn:
+            await conn.execute(sa.text("SELECT 1"))
+
 
 async def check_database(url: str | None = None) -> int:
     """Open the database at ``url``, check it (SQLite: ``PRAGMA quick_check``) and read every
-    table once; returns the number of tables. ``ramsli serve`` calls it before it listens.
+    running table once (finished ones are read when asked for); returns the number of running
+    tables. ``ramsli serve`` calls it before it listens.
 
     Raises:
         StoreError: a one-line reason naming the database, e.g. for a damaged or truncated
@@ -239,7 +387,7 @@ async def check_database(url: str | None = None) -> int:
                 result = [row[0] for row in (await conn.execute(sa.text("PRAGMA quick_check"))).all()]
             if result != ["ok"]:
                 raise StoreError(f"database {url!r} is damaged: {'; '.join(map(str, result))[:200]}")
-        return len(await store.load())
+        return len(await store.load(running=True))
     except StoreError:
         raise
     except Exception as e:  # noqa: BLE001 - any driver error becomes one clear message
@@ -248,3 +396,82 @@ async def check_database(url: str | None = None) -> int:
         ) from None
     finally:
         await store.close()
+
+
+def sqlite_path(url: str) -> Path | None:
+    """The file of an SQLite URL (``sqlite+aiosqlite:///PATH``), None for another database or an
+    in-memory one.
+
+    >>> sqlite_path("sqlite+aiosqlite:////srv/ramsli/server.sqlite")
+    PosixPath('/srv/ramsli/server.sqlite')
+    >>> sqlite_path("postgresql+asyncpg://ramsli@db/ramsli") is None
+    True
+    """
+    if not url.startswith("sqlite"):
+        return None
+    rest = url.split("://", 1)[1] if "://" in url else ""
+    path = rest[1:] if rest.startswith("/") else rest
+    path = path.split("?", 1)[0]
+    if not path or path == ":memory:":
+        return None
+    return Path(path)
+
+
+def backup(url: str, dest: Path) -> str:
+    """Copy the database at ``url`` to the file ``dest`` while servers keep running; returns what
+    was made, in one line.
+
+    SQLite: the online backup of :meth:`sqlite3.Connection.backup` (a consistent copy that is
+    itself an SQLite file; the server may write meanwhile). PostgreSQL: ``pg_dump
+    --format=custom`` (restore with ``pg_restore``); ``pg_dump`` must be on ``PATH``.
+
+    Raises:
+        StoreError: the source cannot be read, ``dest`` exists, or ``pg_dump`` is missing or fails.
+    """
+    if dest.exists():
+        raise StoreError(f"{dest} exists already; a backup never overwrites a file")
+    path = sqlite_path(url)
+    if url.startswith("sqlite"):
+        if path is None or not path.is_file():
+            raise StoreError(f"database {url!r} is not an SQLite file")
+        try:
+            src = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
+            try:
+                out = sqlite3.connect(dest)
+                try:
+                    src.backup(out)
+                finally:
+                    out.close()
+            finally:
+                src.close()
+            check = sqlite3.connect(dest)
+            try:
+                ok = check.execute("PRAGMA integrity_check").fetchone()[0]
+                tables = check.execute("SELECT count(*) FROM tables").fetchone()[0]
+            finally:
+                check.close()
+        except sqlite3.Error as e:
+            dest.unlink(missing_ok=True)
+            raise StoreError(f"cannot back up {url!r}: {e}") from None
+        if ok != "ok":
+            dest.unlink(missing_ok=True)
+            raise StoreError(f"the backup of {url!r} does not check: {ok}")
+        return f"{dest}: SQLite, {tables} tables and ledgers, {dest.stat().st_size} bytes"
+    if not url.startswith("postgresql"):
+        raise StoreError(f"database URL {url!r} is not supported")
+    pg_dump = shutil.which("pg_dump")
+    if pg_dump is None:
+        raise StoreError("pg_dump is not installed here (Debian: apt-get install postgresql-client)")
+    dsn = url.replace("postgresql+asyncpg://", "postgresql://", 1)
+    done = subprocess.run(
+        [pg_dump, "--format=custom", "--no-owner", "--file", str(dest), dsn],
+        capture_output=True,
+        text=True,
+        env=dict(os.environ),
+        check=False,
+    )
+    if done.returncode != 0:
+        dest.unlink(missing_ok=True)
+        first = (done.stderr.strip().splitlines() or ["no output"])[0]
+        raise StoreError(f"pg_dump failed for {url.split('@')[-1]!r}: {first}")
+    return f"{dest}: pg_dump custom format, {dest.stat().st_size} bytes (restore with pg_restore)"

@@ -6,6 +6,13 @@ const R = (window.R = window.R || {});
 R.catalog = JSON.parse(document.getElementById("ramsli-catalog").textContent || "{}");
 R.page = JSON.parse(document.getElementById("ramsli-page").textContent || "{}");
 R.lang = R.page.lang || "en";
+/* the server's path prefix ("" or e.g. "/ramsli"): every link the page makes starts with it */
+R.base = R.page.base || "";
+R.url = function (path) {
+  const p = String(path);
+  if (!p.startsWith("/") || p.startsWith("//") || (R.base && (p === R.base || p.startsWith(R.base + "/")))) return p;
+  return R.base + p;
+};
 
 function fmt(s, vars) {
   if (!vars) return s;
@@ -87,7 +94,7 @@ R.me = function () {
 R.api = async function (method, path, body) {
   const opts = { method: method, headers: R.headers() };
   if (body !== undefined) opts.body = JSON.stringify(body);
-  const r = await fetch(path, opts);
+  const r = await fetch(R.url(path), opts);
   let data = null;
   try { data = await r.json(); } catch (e) { data = null; }
   if (!r.ok) {
@@ -104,6 +111,8 @@ R.el = function (tag, attrs, ...kids) {
     if (v === null || v === undefined || v === false) continue;
     if (k === "class") e.className = v;
     else if (k === "text") e.textContent = v;
+    else if (k === "style") e.style.cssText = v; /* through the CSSOM: the page's CSP has no inline style */
+    else if (k === "href" && typeof v === "string") e.setAttribute(k, R.url(v));
     else if (k.startsWith("on")) e.addEventListener(k.slice(2), v);
     else e.setAttribute(k, v === true ? "" : v);
   }

@@ -6,7 +6,7 @@
 (function () {
   const _ = R._, el = R.el, page = R.page;
   const css = document.createElement("link");
-  css.rel = "stylesheet"; css.href = "/static/ledger.css";
+  css.rel = "stylesheet"; css.href = R.url("/static/ledger.css");
   document.head.append(css);
   const app = document.getElementById("app");
   let state = null, editing = null;
@@ -32,7 +32,7 @@
   async function call(method, path, body) {
     const opts = { method: method, headers: R.headers() };
     if (body !== undefined) opts.body = JSON.stringify(body);
-    const r = await fetch(path, opts);
+    const r = await fetch(R.url(path), opts);
     const data = await r.json().catch(() => null);
     if (!r.ok) { const e = new Error((data && data.message) || r.statusText); e.code = data && (data.code || data.error); throw e; }
     return data;
@@ -93,7 +93,7 @@
       if (club.value) { body.club = club.value; body.players = seats.map((x) => x.player); }
       try {
         const made = await call("POST", "/api/ledgers", body);
-        location.href = made.page + "?lang=" + R.lang;
+        location.href = R.url(made.page) + "?lang=" + R.lang;
       } catch (e) { showError(e); }
     } },
       el("p", { class: "note", text: _("Play with a real pack; one phone keeps the counters. ramsli settles every hand by the rules.") }),
@@ -244,7 +244,7 @@
       el("p", { class: "note", text: _("Carried to the next hand: {n}", { n: money(h.pot) }) }));
   }
   function share() {
-    const url = location.origin + state.follow + "?lang=" + R.lang;
+    const url = location.origin + R.url(state.follow) + "?lang=" + R.lang;
     const csvHref = state.csv + "?token=" + page.token;
     return el("section", { class: "lg-card no-print" },
       el("div", { class: "lg-buttons" },

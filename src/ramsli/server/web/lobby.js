@@ -49,7 +49,7 @@
     try {
       const spec = { preset: "traditional", rules: ["end=hands:10"], seats: [{ kind: "human" }].concat(Array(4).fill({ kind: "bot", bot: "tips" })) };
       const made = await createAndSit(spec, page.lab, true);
-      location.href = made.mine + "?lang=" + R.lang;
+      location.href = R.url(made.mine) + "?lang=" + R.lang;
     } catch (e) {
       R.toast(e.noName ? e.message : _("The table could not be made."), e.noName ? "" : e.message, "bad");
       ev.target.disabled = false;
@@ -142,7 +142,7 @@
       } });
   }
   function linkRow(label, path) {
-    const url = location.origin + path;
+    const url = location.origin + R.url(path);
     return el("li", { class: "link-row" }, el("span", { class: "link-label", text: label }),
       el("input", { type: "text", readonly: true, value: url, "aria-label": label, onfocus: (e) => e.target.select() }), copyButton(url));
   }
@@ -162,7 +162,7 @@
   }
 
   function joinBox() {
-    const inp = el("input", { id: "join-link", type: "url", placeholder: location.origin + "/t/…", "aria-label": _("Invite link") });
+    const inp = el("input", { id: "join-link", type: "url", placeholder: location.origin + R.url("/t/…"), "aria-label": _("Invite link") });
     const f = el("form", { class: "panel", id: "join", novalidate: true }, el("h2", { text: _("Join a table") }),
       el("p", { text: _("Paste the invite link a friend sent you.") }),
       el("div", { class: "inline" }, inp, el("button", { type: "submit", text: _("Join") })));
@@ -170,8 +170,9 @@
       ev.preventDefault();
       try {
         const u = new URL(inp.value.trim(), location.origin);
-        if (!/^\/t\/[^/]+\/(s|watch)\/[^/]+$/.test(u.pathname)) throw new Error("bad");
-        location.href = u.pathname + "?lang=" + R.lang;
+        const path = R.base && u.pathname.startsWith(R.base + "/") ? u.pathname.slice(R.base.length) : u.pathname;
+        if (!/^\/t\/[^/]+\/(s|watch)\/[^/]+$/.test(path)) throw new Error("bad");
+        location.href = R.url(path) + "?lang=" + R.lang;
       } catch (e) { R.toast(_("That is not an invite link of this server."), "", "bad"); }
     });
     return f;

@@ -37,7 +37,7 @@
   /* ---------------- connection ---------------- */
   function connect() {
     const proto = location.protocol === "https:" ? "wss" : "ws";
-    ws = new WebSocket(`${proto}://${location.host}/ws/${P.table}`);
+    ws = new WebSocket(`${proto}://${location.host}${R.url("/ws/" + P.table)}`);
     ws.onopen = () => { backoff = 500; ws.send(JSON.stringify({ type: "hello", token: P.token, lang: R.lang })); setConn(true); };
     ws.onmessage = (ev) => {
       const msg = JSON.parse(ev.data);
@@ -425,7 +425,7 @@
         R.settings.name = name; R.saveSettings();
         /* from now on only the personal token sitting down returned plays this seat (docs/protocol.md) */
         P.token = r.token;
-        history.replaceState(null, "", `/t/${P.table}/s/${r.token}` + location.search);
+        history.replaceState(null, "", R.url(`/t/${P.table}/s/${r.token}`) + location.search);
         R.rememberTable({ table: P.table, token: P.token, seat: r.seat, name: name, invite: location.pathname, created: Date.now() });
         P.taken = true; P.name = name;
         start();
@@ -893,7 +893,7 @@
     const box = el("div", { class: "waiting panel" });
     if (creator) {
       const links = (entry.invites || []).map((s) => {
-        const url = location.origin + s.invite;
+        const url = location.origin + R.url(s.invite);
         const n = s.seat.slice(1);
         const label = s.kind === "bot"
           ? _("Seat {n}, bot ({level}): a friend may take it over", { n: n, level: R.botLevel(s.bot) })

@@ -1,7 +1,7 @@
 """Players, logins, clubs, memberships, invites, seasons, open tables, seat links, session records, ratings.
 
-Revision ID: 0002_players_clubs
-Revises: 0001
+Revision ID: 0004_players_clubs
+Revises: 0003_finished
 
 Adds tables only: the ``tables`` and ``events`` of revision 0001 (card tables and pub ledgers) are
 left exactly as they are, so a database of the previous release upgrades without losing a table
@@ -12,8 +12,8 @@ which is what every table was before.
 import sqlalchemy as sa
 from alembic import op
 
-revision = "0002_players_clubs"
-down_revision = "0001"
+revision = "0004_players_clubs"
+down_revision = "0003_finished"
 branch_labels = None
 depends_on = None
 

@@ -1,0 +1,106 @@
+"""Finished tables stay in the database (issue 28, item 5): start-up replays only the running
+tables; a finished one is marked ``tables.finished`` the first time a start-up sees it over, and
+from then on is read from the database when someone asks for it (its page, info, score sheet,
+hand history, a WebSocket), exactly as it was (R3.4). On PostgreSQL with several processes a
+takeover leaves finished tables alone too, and any process reads one on demand.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import sqlite3
+
+import sqlalchemy as sa
+
+from ramsli.server.hub import Conn, Hub
+from ramsli.server.ownership import ownership_for
+from ramsli.server.storage import EventStore, tables_t
+from ramsli.server.views import view
+
+from helpers import SEATS3, http_get, post_json, seat_table
+
+
+async def _finished(store: EventStore) -> dict[str, float | None]:
+    async with store.engine.connect() as conn:
+        rows = (await conn.execute(sa.select(tables_t.c.id, tables_t.c.finished))).all()
+    return {r.id: r.finished for r in rows}
+
+
+def test_a_finished_table_is_not_replayed_at_start_up_but_read_on_demand(db_url):
+    async def go():
+        store = await EventStore.open(db_url)
+        hub = Hub(store, allow_test_seeds=True)
+        _made, t, _people = await seat_table(hub, seats=[{"kind": "bot", "bot": "rules"}] * 3, rules=["end=hands:1"])
+        _made, running, _ = await seat_table(hub, seats=SEATS3, start=False)
+        for _ in range(400):
+            if t.status == "over":
+                break
+            await asyncio.sleep(0.05)
+        assert t.status == "over"
+        before = view(t, None)
+        await hub.close()
+        assert set((await _finished(store)).values()) == {None}  # nothing marked while it ran
+        await store.close()
+
+        store = await EventStore.open(db_url)
+        hub = Hub(store, ownership=ownership_for(db_url))
+        await hub.ownership.start()
+        assert await hub.restore() == 1  # only the running table
+        assert set(hub.tables) == {running.id}
+        marks = await _finished(store)
+        assert marks[t.id] is not None and marks[running.id] is None
+        assert await hub.locate(t.id) == ("local", None)  # read now, from the log
+        again = hub.tables[t.id]
+        assert view(again, None) == before and again.seq == t.seq
+        assert again.session.total() == again.session.bank  # R3.4
+        c = Conn()
+        await hub.receive(c, json.dumps({"type": "hello", "token": again.spectator_token}), t.id)
+        assert c.sent[-1]["type"] == "view" and c.sent[-1]["status"] == "over"
+        assert await hub.locate("nosuch") == ("unknown", None)
+        await hub.close()
+        await hub.ownership.close()
+        await store.close()
+
+        store = await EventStore.open(db_url)  # the next start-up does not replay it either
+        hub = Hub(store, ownership=ownership_for(db_url))
+        await hub.ownership.start()
+        assert await hub.restore() == 1 and t.id not in hub.tables
+        assert (await _finished(store))[t.id] == marks[t.id]  # marked once
+        await hub.close()
+        await hub.ownership.close()
+        await store.close()
+
+    asyncio.run(go())
+
+
+def test_a_restarted_server_serves_a_finished_tables_pages_from_the_database(server_factory, sqlite_url):
+    server = server_factory(sqlite_url)
+    st, made = post_json(
+        server.http,
+        "/api/tables",
+        {"rules": ["end=hands:1"], "seats": [{"kind": "bot", "bot": "rules"}] * 3, "bot_pace_seconds": 0},
+    )
+    assert st == 201
+    tid, watch = made["table"], made["spectate"]
+    assert post_json(server.http, f"/api/tables/{tid}/start", {"creator_token": made["creator_token"]})[0] == 200
+    for _ in range(400):
+        info = json.loads(http_get(server.http, f"/api/tables/{tid}")[1])
+        if info["status"] == "over":
+            break
+        asyncio.run(asyncio.sleep(0.05))
+    assert info["status"] == "over"
+    token = watch.rstrip("/").rsplit("/", 1)[1]
+    history = http_get(server.http, f"/api/tables/{tid}/hands/1.toml?token={token}")
+    assert history[0] == 200
+    server.stop()
+    server.start()
+    path = sqlite_url.split("///", 1)[1]
+    with sqlite3.connect(path) as db:
+        (finished,) = db.execute("SELECT finished FROM tables WHERE id = ?", (tid,)).fetchone()
+    assert finished is not None
+    listed = json.loads(http_get(server.http, "/api/tables")[1])
+    assert tid not in [x["table"] for x in listed]  # not in memory after the start
+    assert json.loads(http_get(server.http, f"/api/tables/{tid}")[1]) == info  # read on demand, as it was
+    assert http_get(server.http, f"/api/tables/{tid}/hands/1.toml?token={token}") == history
+    assert http_get(server.http, watch)[0] == 200

@@ -1,0 +1,429 @@
+"""Operating and hardening the server (issue 22, items 2, 4, 5), in-process over ASGI.
+
+- ``HEAD`` is answered wherever ``GET`` is (every GET route of the app, found from the app itself);
+- every answer carries the security headers; the pages hold no inline script or style (the CSP
+  needs none); HSTS only when the client came over TLS through a trusted proxy;
+- a body over the limit is refused on every route (before it is read), and changes nothing;
+- new tables and ledgers are limited per client address, also behind a proxy, and a client
+  cannot dodge the limit with a forged ``X-Forwarded-For``;
+- the client's address and scheme are taken only from a trusted proxy; a forged forwarding
+  header is dropped; the access log holds no token;
+- the path prefix: pages, links, redirects and cookies under ``/ramsli/``, with the proxy
+  stripping the prefix or not;
+- ``/healthz``, ``/readyz``; ``/metrics`` parses as Prometheus text and counts what happened;
+- the admin token lists and closes tables and ledgers; a closed table stays closed after a restart.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import re
+
+import httpx
+import pytest
+from fastapi import Request
+from fastapi.responses import JSONResponse
+from fastapi.routing import APIRoute
+from prometheus_client.parser import text_string_to_metric_families
+
+from ramsli.server.app import attach_hub, create_app
+from ramsli.server.guards import CSP, redact
+from ramsli.server.hub import Conn, Hub
+from ramsli.server.pages import WEB_DIR
+from ramsli.server.proxy import set_cookie
+from ramsli.server.schemas import MAX_BODY
+from ramsli.server.storage import EventStore
+
+from helpers import SEATS3, seat_table
+
+ADMIN = "a-very-secret-admin-token-0123"
+
+
+def run(coro):
+    return asyncio.run(coro)
+
+
+def api_routes(routes) -> list[APIRoute]:
+    """Every HTTP route of an app, also those of the routers it includes (FastAPI keeps an included
+    router as one entry)."""
+    out: list[APIRoute] = []
+    for route in routes:
+        if isinstance(route, APIRoute):
+            out.append(route)
+        elif hasattr(route, "original_router"):
+            prefix = getattr(getattr(route, "include_context", None), "prefix", "") or ""
+            assert not prefix, "a router included under a prefix: give its routes the prefix here"
+            out.extend(api_routes(route.original_router.routes))
+    return out
+
+
+class World:
+    """An app around a hub on SQLite, driven over ASGI from a client address of choice."""
+
+    def __init__(self, url: str, client: str = "203.0.113.7", **app_options) -> None:
+        self.url = url
+        self.client_addr = client
+        self.app_options = app_options
+
+    async def __aenter__(self) -> World:
+        self.store = await EventStore.open(self.url)
+        self.hub = Hub(self.store, allow_test_seeds=True)
+        self.app = create_app(self.url, **self.app_options)
+        attach_hub(self.app, self.hub)
+        self.hub.restored = True
+        self.client = self.at(self.client_addr)
+        self.made, self.table, self.people = await seat_table(self.hub, start=True)
+        self.tid = self.made["table"]
+        r = await self.client.post("/api/ledgers", json={"names": ["Ann", "Bo", "Cy"]})
+        assert r.status_code == 201, r.text
+        self.ledger = r.json()
+        return self
+
+    def at(self, address: str, scheme: str = "http") -> httpx.AsyncClient:
+        transport = httpx.ASGITransport(app=self.app, client=(address, 4711))
+        return httpx.AsyncClient(transport=transport, base_url=f"{scheme}://testserver")
+
+    async def __aexit__(self, *exc) -> None:
+        await self.client.aclose()
+        await self.hub.close()
+        await self.store.close()
+
+    def get_paths(self) -> dict[str, str]:
+        """A real path for every GET route of the app (path template -> path)."""
+        t = self.table
+        seat_token = self.people[0][0]
+        values = {
+            "table_id": self.tid,
+            "token": seat_token,
+            "number": "1",
+            "lang": "de",
+            "name": "style.css",
+            "ledger_id": self.ledger["ledger"],
+        }
+        out = {}
+        for route in api_routes(self.app.routes):
+            if "GET" not in route.methods:
+                continue
+            path = route.path
+            if path == "/t/{table_id}/watch/{token}":
+                path = f"/t/{self.tid}/watch/{t.spectator_token}"
+            elif path.startswith("/l/{ledger_id}"):
+                path = path.replace("{token}", self.ledger["token"])
+            for key, value in values.items():
+                path = path.replace("{" + key + "}", value)
+            assert "{" not in path, f"no value for a parameter of GET {route.path}: add it here"
+            out[route.path] = path
+        return out
+
+
+def test_head_is_answered_wherever_get_is(sqlite_url):
+    """Uptime monitors send ``HEAD``: every GET route answers it with the GET's status and headers
+    and no body (``HEAD /`` once answered 405)."""
+
+    async def go():
+        async with World(sqlite_url) as w:
+            paths = w.get_paths()
+            assert {"/", "/healthz", "/readyz", "/metrics", "/api/tables", "/admin/tables"} <= set(paths)
+            for template, path in paths.items():
+                got = await w.client.get(path)
+                head = await w.client.head(path)
+                assert head.status_code == got.status_code, (template, head.status_code, got.status_code)
+                assert head.content == b"", template
+                assert head.headers.get("content-type") == got.headers.get("content-type"), template
+                if template not in ("/metrics", "/readyz", "/healthz"):  # these change from one call to the next
+                    assert head.headers.get("content-length") == got.headers.get("content-length"), template
+            assert (await w.client.head("/")).status_code == 200
+            assert (await w.client.head("/no/such/page")).status_code == 404
+
+    run(go())
+
+
+def test_every_answer_has_the_security_headers_and_pages_need_no_inline_code(sqlite_url):
+    async def go():
+        async with World(sqlite_url) as w:
+            answers = [await w.client.get(p) for p in w.get_paths().values()]
+            answers += [
+                await w.client.get("/nope"),
+                await w.client.post("/api/tables", json={"seats": "x"}),
+                await w.client.put("/"),
+            ]
+            for r in answers:
+                assert r.headers["content-security-policy"] == CSP, r.url
+                assert r.headers["referrer-policy"] == "no-referrer"
+                assert r.headers["x-content-type-options"] == "nosniff"
+                assert r.headers["x-frame-options"] == "DENY"
+                assert "strict-transport-security" not in r.headers  # plain HTTP, no trusted proxy said TLS
+            assert "script-src 'self'" in CSP and "'unsafe-inline'" not in CSP
+            for r in answers:
+                if not r.headers.get("content-type", "").startswith("text/html"):
+                    continue
+                html = r.text
+                for tag in re.findall(r"<script\b[^>]*>", html):
+                    assert " src=" in tag or 'type="application/json"' in tag, tag  # data, never code
+                assert "<style" not in html and " style=" not in html
+                assert not re.search(r"\son[a-z]+=", html)  # no inline event handlers
+        for js in WEB_DIR.glob("*.js"):  # the scripts set styles through the CSSOM, never an attribute
+            text = js.read_text()
+            assert not re.search(r"setAttribute\(\s*['\"]style['\"]", text), js.name
+            assert "eval(" not in text and "new Function" not in text, js.name
+
+    run(go())
+
+
+def test_hsts_and_secure_cookies_only_over_tls_from_a_trusted_proxy(sqlite_url):
+    async def go():
+        async with World(sqlite_url, client="127.0.0.1", trusted_proxies=["127.0.0.1"], path_prefix="/ramsli") as w:
+
+            @w.app.get("/cookie-probe")
+            async def probe(request: Request) -> JSONResponse:
+                r = JSONResponse({"scheme": request.url.scheme, "client": request.client.host})
+                set_cookie(r, request, "probe", "1")
+                return r
+
+            tls = {"X-Forwarded-Proto": "https", "X-Forwarded-For": "198.51.100.4"}
+            r = await w.client.get("/ramsli/cookie-probe", headers=tls)
+            assert r.json() == {"scheme": "https", "client": "198.51.100.4"}
+            assert r.headers["strict-transport-security"].startswith("max-age=")
+            cookie = r.headers["set-cookie"]
+            assert "Secure" in cookie and "HttpOnly" in cookie and "Path=/ramsli/" in cookie
+            assert "samesite=lax" in cookie.lower()
+            r = await w.client.get("/ramsli/cookie-probe")
+            assert r.json()["scheme"] == "http" and "Secure" not in r.headers["set-cookie"]
+            # the same headers from anyone but the trusted proxy are ignored
+            stranger = w.at("192.0.2.9")
+            r = await stranger.get("/ramsli/cookie-probe", headers=tls)
+            assert r.json() == {"scheme": "http", "client": "192.0.2.9"}
+            assert "strict-transport-security" not in r.headers and "Secure" not in r.headers["set-cookie"]
+            # a forged forwarding secret is dropped: the request is the stranger's own
+            r = await stranger.get(
+                "/ramsli/cookie-probe", headers=dict(tls, **{"X-Ramsli-Forward": "guess", "X-Forwarded-For": "1.1.1.1"})
+            )
+            assert r.json() == {"scheme": "http", "client": "192.0.2.9"}
+            await stranger.aclose()
+
+    run(go())
+
+
+def test_a_body_over_the_limit_is_refused_on_every_route(sqlite_url):
+    async def go():
+        async with World(sqlite_url) as w:
+            before = (w.table.seq, len(await w.store.load()))
+            big = b"{" + b" " * (MAX_BODY + 10) + b"}"
+            routes = api_routes(w.app.routes)
+            paths = w.get_paths()
+            tried = 0
+            for route in routes:
+                for method in sorted(route.methods - {"HEAD"}):
+                    path = paths.get(route.path) or route.path.replace("{table_id}", w.tid).replace(
+                        "{ledger_id}", w.ledger["ledger"]
+                    ).replace("{number}", "1").replace("{token}", "x")
+                    r = await w.client.request(method, path + "?lang=de", content=big)
+                    tried += 1
+                    assert r.status_code == 422, (method, route.path, r.status_code)
+                    body = r.json()
+                    assert body["code"] == "body_too_big" and body["fields"] == {"limit": MAX_BODY}, body
+                    assert "Bytes" in body["message"]  # in the asked language
+            assert tried >= 20
+            assert (w.table.seq, len(await w.store.load())) == before
+
+    run(go())
+
+
+def test_new_tables_and_ledgers_are_limited_per_address(sqlite_url):
+    body = {"seats": [{"kind": "human"}, {"kind": "bot"}, {"kind": "bot"}]}
+
+    async def go():
+        async with World(sqlite_url, client="127.0.0.1", create_limit=3, trusted_proxies=["127.0.0.1"]) as w:
+            # the World made one ledger from 127.0.0.1 itself: two more from that address
+            for path in ("/api/tables", "/api/web/tables"):
+                assert (await w.client.post(path, json=body)).status_code == 201
+            r = await w.client.post("/api/ledgers?lang=it", json={"names": ["A", "B"]})
+            assert r.status_code == 429 and r.json()["code"] == "too_many_new"
+            assert int(r.headers["retry-after"]) >= 1 and r.json()["fields"]["limit"] == 3
+            assert "tavoli" in r.json()["message"] or r.json()["message"]  # rendered in the asked language
+            n = len(await w.store.load())
+            # behind the trusted proxy each client has its own bucket ...
+            for _ in range(3):
+                r = await w.client.post("/api/tables", json=body, headers={"X-Forwarded-For": "198.51.100.1"})
+                assert r.status_code == 201
+            r = await w.client.post("/api/tables", json=body, headers={"X-Forwarded-For": "198.51.100.1"})
+            assert r.status_code == 429
+            # ... and a client cannot make itself a new one with a forged X-Forwarded-For
+            stranger = w.at("192.0.2.50")
+            for i in range(3):
+                r = await stranger.post("/api/tables", json=body, headers={"X-Forwarded-For": f"10.0.0.{i}"})
+                assert r.status_code == 201
+            r = await stranger.post("/api/tables", json=body, headers={"X-Forwarded-For": "10.0.0.99"})
+            assert r.status_code == 429
+            await stranger.aclose()
+            assert len(await w.store.load()) == n + 6  # every refused one stored nothing
+
+    run(go())
+
+
+def test_the_access_log_names_the_client_and_holds_no_token(sqlite_url, caplog):
+    async def go():
+        async with World(sqlite_url, client="127.0.0.1", trusted_proxies=["127.0.0.1"]) as w:
+            token = w.people[0][0]
+            with caplog.at_level(logging.INFO, logger="ramsli.access"):
+                await w.client.get(f"/t/{w.tid}/s/{token}", headers={"X-Forwarded-For": "198.51.100.8"})
+                await w.client.get(f"/api/tables/{w.tid}/hands/1.json?token={token}")
+                await w.client.get(f"/l/{w.ledger['ledger']}/{w.ledger['token']}")
+            lines = [r for r in caplog.records if r.name == "ramsli.access"]
+            assert len(lines) == 3
+            assert lines[0].fields["client"] == "198.51.100.8" and lines[0].fields["status"] == 200
+            assert lines[1].fields["client"] == "127.0.0.1"
+            for r in lines:
+                assert token not in r.getMessage() and token not in json.dumps(r.fields)
+                assert w.ledger["token"] not in r.getMessage()
+            assert lines[0].fields["path"] == f"/t/{w.tid}/s/…"
+
+    run(go())
+    assert redact("/l/Lab/follow/xyz?token=q&lang=de") == "/l/Lab/follow/…?token=…&lang=de"
+    assert redact("/l/Lab/keeper-token") == "/l/Lab/…"
+
+
+@pytest.mark.parametrize("stripped", [False, True], ids=["proxy passes the prefix", "proxy strips it"])
+def test_a_path_prefix_for_pages_links_and_redirects(sqlite_url, stripped):
+    async def go():
+        async with World(sqlite_url, path_prefix="/ramsli/") as w:
+            p = "" if stripped else "/ramsli"
+            r = await w.client.get(f"{p}/?lang=de")
+            assert r.status_code == 200
+            assert 'href="/ramsli/static/style.css"' in r.text and 'src="/ramsli/static/lobby.js"' in r.text
+            page = json.loads(r.text.split('id="ramsli-page">')[1].split("</script>")[0])
+            assert page["base"] == "/ramsli"
+            assert (await w.client.get(f"{p}/static/common.js")).status_code == 200
+            assert (await w.client.get(f"{p}/api/tables/{w.tid}")).json()["table"] == w.tid
+            r = await w.client.get("/ramsli?lang=nl")
+            assert r.status_code == 308 and r.headers["location"] == "/ramsli/?lang=nl"
+            r = await w.client.get(f"{p}/t/{w.tid}/s/{w.people[0][0]}")
+            assert r.status_code == 200 and 'src="/ramsli/static/table.js"' in r.text
+
+    run(go())
+
+
+def test_health_and_readiness(sqlite_url):
+    async def go():
+        async with World(sqlite_url) as w:
+            r = await w.client.get("/healthz")
+            assert r.status_code == 200 and r.json()["process"] == w.hub.ownership.process_id
+            r = await w.client.get("/readyz")
+            assert r.status_code == 200 and r.json()["status"] == "ready"
+            w.hub.restored = False
+            r = await w.client.get("/readyz")
+            assert r.status_code == 503 and "restored" in r.json()["reasons"][0]
+            w.hub.restored = True
+            await w.hub.drain()
+            r = await w.client.get("/readyz")
+            assert r.status_code == 503 and r.json()["reasons"] == ["draining"]
+            r = await w.client.post("/api/tables", json={"seats": SEATS3})
+            assert r.status_code == 503 and r.json()["code"] == "draining"
+            assert (await w.client.get("/healthz")).status_code == 200  # alive while it drains
+
+    run(go())
+
+
+def _families(text: str) -> dict:
+    return {f.name: f for f in text_string_to_metric_families(text)}
+
+
+def _value(families: dict, name: str, sample: str | None = None, **labels) -> float:
+    fam = families[name]
+    for s in fam.samples:
+        if (sample is None or s.name == sample) and all(s.labels.get(k) == v for k, v in labels.items()):
+            return s.value
+    raise AssertionError(f"no sample {sample or name} {labels}")
+
+
+def test_metrics_parse_as_prometheus_text_and_count_what_happened(sqlite_url):
+    async def go():
+        async with World(sqlite_url) as w:
+            hub, t = w.hub, w.table
+            conn = Conn(metrics=w.app.state.metrics)
+            await hub.receive(conn, json.dumps({"type": "hello", "token": w.people[0][0]}), t.id)
+            await hub.receive(conn, json.dumps({"type": "act", "action": "p1 in", "seq": t.seq - 1}))
+            await hub.receive(conn, "{not json")
+            assert (await w.client.post("/api/tables/nope/sit", json={"token": "x", "name": "Ann"})).status_code == 404
+            loop = asyncio.get_running_loop()
+            deadline = loop.time() + 20
+            acted = 0
+            while acted < 4:  # the people act four times; the bot acts between, the hands are dealt
+                assert loop.time() < deadline, t.seq
+                hand = t.session.hand if t.session is not None else None
+                if hand is not None and hand.to_act in w.people:
+                    await t.intent(hand.to_act, str(hand.legal_actions()[0]), t.seq)
+                    acted += 1
+                await asyncio.sleep(0.01)
+            while t.session.hand is None or t.session.hand.to_act not in w.people:  # a person's turn: still
+                assert loop.time() < deadline
+                await asyncio.sleep(0.01)
+            r = await w.client.get("/metrics")
+            assert r.status_code == 200 and r.headers["content-type"].startswith("text/plain; version=0.0.4")
+            fam = _families(r.text)
+            events = [e for row in await w.store.load() if row["id"] == t.id for e in row["events"]]
+            assert len(events) == t.seq
+            counted = {s.labels["kind"]: s.value for s in fam["ramsli_events"].samples if s.name.endswith("_total")}
+            kinds: dict[str, float] = {}
+            for _seq, kind, _data in events:
+                kinds[kind] = kinds.get(kind, 0) + 1
+            assert counted == kinds  # every committed event once, by kind
+            assert _value(fam, "ramsli_commit_seconds", "ramsli_commit_seconds_count") == len(events)
+            bot_moves = sum(1 for _s, kind, data in events if kind == "act" and data["by"] == "bot")
+            assert bot_moves > 0
+            assert _value(fam, "ramsli_bot_decision_seconds", "ramsli_bot_decision_seconds_count", bot="rules") == (
+                bot_moves
+            )
+            assert _value(fam, "ramsli_refusals", "ramsli_refusals_total", code="stale_seq", via="ws") == 1
+            assert _value(fam, "ramsli_refusals", "ramsli_refusals_total", code="bad_json", via="ws") == 1
+            assert _value(fam, "ramsli_refusals", "ramsli_refusals_total", code="no_table", via="http") == 1
+            assert _value(fam, "ramsli_tables", status="playing") == 1
+            assert _value(fam, "ramsli_tables", status="broken") == 0
+            assert _value(fam, "ramsli_ledgers") == 1
+            assert {s.labels["role"] for s in fam["ramsli_connections"].samples} >= {"seat", "spectator", "forwarded"}
+            assert _value(fam, "ramsli_draining") == 0
+            assert "process_cpu_seconds" in fam and "python_info" in fam
+
+    run(go())
+
+
+def test_the_admin_lists_and_closes_tables_and_ledgers(sqlite_url):
+    async def go():
+        async with World(sqlite_url) as w:
+            assert (await w.client.get("/admin/tables")).json()["code"] == "no_admin"
+        async with World(sqlite_url.replace(".sqlite", "-2.sqlite"), admin_token=ADMIN) as w:
+            assert (await w.client.get("/admin/tables")).status_code == 401
+            r = await w.client.get("/admin/tables", headers={"Authorization": "Bearer wrong-token-0000000"})
+            assert r.status_code == 401 and r.json()["code"] == "admin_token"
+            auth = {"Authorization": f"Bearer {ADMIN}"}
+            listed = (await w.client.get("/admin/tables", headers=auth)).json()
+            rows = {row["id"]: row for row in listed["tables"]}
+            assert rows[w.tid]["status"] == "playing" and rows[w.tid]["kind"] == "table"
+            assert rows[w.tid]["people"] == 2 and rows[w.tid]["seq"] == w.table.seq
+            assert rows[w.ledger["ledger"]]["kind"] == "ledger"
+            assert listed["processes"] == [w.hub.ownership.process_id]
+            conn = w.people[0][1]
+            r = await w.client.post(f"/admin/tables/{w.tid}/close", headers=auth)
+            assert r.status_code == 200 and r.json() == {"table": w.tid, "closed": True, "already": False}
+            assert conn.closed_with == (4004, "table_closed")
+            assert [m["code"] for m in conn.sent if m["type"] == "error"][-1] == "table_closed"
+            r = await w.client.get(f"/api/tables/{w.tid}?lang=de")
+            assert r.status_code == 410 and r.json()["code"] == "table_closed"
+            r = await w.client.post(f"/admin/tables/{w.ledger['ledger']}/close", headers=auth)
+            assert r.status_code == 200
+            r = await w.client.get(f"/api/ledgers/{w.ledger['ledger']}?token={w.ledger['token']}")
+            assert r.status_code == 404
+            again = await w.client.post(f"/admin/tables/{w.tid}/close", headers=auth)
+            assert again.json()["already"] is True
+            assert (await w.client.post("/admin/tables/nope/close", headers=auth)).status_code == 404
+            # a restart never restores a closed table
+            fresh = Hub(w.store, allow_test_seeds=True)
+            await fresh.restore()
+            assert w.tid not in fresh.tables  # not even read at start-up: only when asked for
+            assert await fresh.locate(w.tid) == ("closed", None)
+            assert w.tid not in fresh.tables and w.tid in fresh.closed
+            await fresh.close()
+
+    run(go())
