@@ -121,6 +121,13 @@ async def _settled(players: list[WSPlayer]) -> list[dict]:
     return [stable_view(p.view) for p in players]
 
 
+def _listing(base: str, token: str) -> list:
+    """``GET /api/tables`` with the admin token: every table of every live process."""
+    req = urllib.request.Request(base + "/api/tables", headers={"Authorization": f"Bearer {token}"})
+    with urllib.request.urlopen(req, timeout=10) as r:
+        return json.loads(r.read())
+
+
 def _owner(base: str, token: str, table: str) -> str | None:
     req = urllib.request.Request(base + "/admin/tables", headers={"Authorization": f"Bearer {token}"})
     with urllib.request.urlopen(req, timeout=10) as r:
@@ -204,8 +211,9 @@ async def _play_through_failures(first, second, both: int, only_second: int, adm
     assert st == 200 and started["status"] == "playing", started
     players, everyone = [ann, bo], [ann, bo, watcher]
     bank = 5 * 30
-    listing = json.loads(http_get(via_second, "/api/tables")[1])
-    assert [x["table"] for x in listing] == [table]  # listed by every process
+    listing = _listing(via_second, admin)
+    assert [x["table"] for x in listing] == [table]  # listed to the admin by every process
+    assert json.loads(http_get(via_second, "/api/tables")[1]) == []  # a private table, to nobody else
 
     # 1. the process that runs the table is SIGKILLed in the middle of a trick
     await _play_until(players, _mid_trick)

@@ -101,6 +101,8 @@ class World:
             "lang": "de",
             "name": "style.css",
             "ledger_id": self.ledger["ledger"],
+            "club_id": "noclub",  # a club that does not exist: its routes answer 404 (or 401)
+            "season_id": "1",
         }
         out = {}
         for route in api_routes(self.app.routes):

@@ -406,6 +406,7 @@ def test_play_again_keeps_the_people_and_the_settings(sqlite_url):
         await store.close()
         hub2, store2 = await open_hub(sqlite_url)
         await hub2.restore()
+        assert await hub2.locate(t.id) == ("local", None)  # a finished table is read on demand
         assert hub2.tables[t.id].next_table == new.id
         again = await social.rematch(hub2, hub2.tables[t.id], made["seats"][1]["token"])
         assert again["table"] == new.id  # the same new table, not another

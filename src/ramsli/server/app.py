@@ -157,9 +157,9 @@ def create_app(
 
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        store = await EventStore.open(url)  # migrated first: the processes' rows live in it
         owner = ownership if ownership is not None else ownership_for(url, advertise)
         await owner.start()
-        store = await EventStore.open(url)
         hub = Hub(
             store,
             allow_test_seeds=allow_test_seeds,
@@ -169,11 +169,8 @@ def create_app(
         )
         if claim_seconds is not None:
             hub.claim_seconds = claim_seconds
-        directory = Directory(store.engine)
-        clubs = app.state.clubs = Clubs(directory, hub, calibration)
-        app.state.accounts = Accounts(directory)
-        hub.watchers.append(clubs.watch)  # a session that ends is recorded (docs/clubs.md)
         attach_hub(app, hub)
+        clubs: Clubs = app.state.clubs
         await hub.restore()
         hints.warm_up_lab()  # the lab's kernel made ready in the background (progress in the log)
         await clubs.reconcile((await load_books(app.state)).values())
@@ -193,6 +190,7 @@ def create_app(
     app = FastAPI(title="ramsli", lifespan=lifespan, docs_url=None, redoc_url=None, openapi_url=None)
     app.state.allowed_bots = frozenset(allowed_bots)
     app.state.admin_token = admin_token or None
+    app.state.calibration = calibration
     app.state.prefix = normalize_prefix(path_prefix)
     app.state.ws_conns = set()
     app.state.ws_forwarded = [0]
@@ -359,10 +357,16 @@ def create_app(
 
 def attach_hub(app: FastAPI, hub: Hub) -> None:
     """Make ``hub`` the app's (as its start-up does; tests that build the hub themselves call it):
-    the app's metrics count the hub's events, and the app's pub ledgers follow the hub's."""
+    the app's metrics count the hub's events, the app's pub ledgers follow the hub's, and the
+    players, clubs and ratings (:class:`~ramsli.server.clubs.Clubs`, with the app's calibration)
+    live in the hub's database and record every session that ends (docs/clubs.md)."""
     if hub.metrics is None:
         hub.metrics = app.state.metrics
     hub.ledger_hook = lambda ledger_id, row: _ledger_changed(app, ledger_id, row)
+    directory = Directory(hub.store.engine)
+    clubs = app.state.clubs = Clubs(directory, hub, app.state.calibration)
+    app.state.accounts = Accounts(directory)
+    hub.watchers.append(clubs.watch)
     app.state.hub = hub
 
 

@@ -33,6 +33,7 @@ from typing import Any
 from fastapi import APIRouter, Request
 
 from ramsli.refusal import Refusal, Refused
+from ramsli.seats import seat_name
 from ramsli.server.schemas import BotNow, Chat, Leave, React, Ready, Rematch, Take, body_of
 from ramsli.server.table import Table, TableStatus
 
@@ -57,7 +58,7 @@ def seat_index(table: Table, seat: str) -> int:
     text = seat.strip().lower()
     if text.startswith("p") and text[1:].isdigit() and 1 <= int(text[1:]) <= len(table.seats):
         return int(text[1:]) - 1
-    raise Refused(Refusal("no_seat", None, {"seat": seat[:8]}))
+    raise Refused(Refusal("no_seat", None, {"seat": seat[:8], "last": seat_name(len(table.seats) - 1)}))
 
 
 async def receive(conn: Any, msg: Any) -> None:

@@ -39,6 +39,7 @@ from ramsli.bots.base import bot_names
 from ramsli.cards import Card, make_deck
 from ramsli.fairness import SALT_BYTES, DealCommitment, DealProof, dealt_order
 from ramsli.refusal import N_, Refusal, Refused, register
+from ramsli.seats import seat_name
 from ramsli.server import views
 from ramsli.server.messages import BadMessage, ProtocolRefusal
 from ramsli.session import first_dealer_cut, forbidden_name_char, name_is_blank, name_key
@@ -101,7 +102,6 @@ register(
         "chat_code": N_("there is no reaction or phrase {code}"),
         "chat_flood": N_("you are chatting too fast; wait {seconds} s"),
         "seat_left": N_("seat {seat} left the table as bust; nobody can take it over"),
-        "no_seat": N_("there is no seat {seat} at this table"),
         "not_a_bot_seat": N_("a person plays seat {seat}; only a seat a bot plays can be taken over"),
         "not_away": N_("the person at seat {seat} is at the table; only an away seat can go to the bot"),
         "not_over": N_("the session is not over yet; play again at its end"),
@@ -634,7 +634,7 @@ class Table:
         if not self.is_spectator(token):
             raise Refused(Refusal("bad_token"))
         if not isinstance(seat, int) or not 0 <= seat < len(self.seats):
-            raise Refused(Refusal("no_seat", None, {"seat": str(seat)[:8]}))
+            raise Refused(Refusal("no_seat", None, {"seat": str(seat)[:8], "last": seat_name(len(self.seats) - 1)}))
         target = self.seats[seat]
         if target.taken or target.pending is not None or target.personal is not None:
             raise Refused(Refusal("not_a_bot_seat", None, {"seat": seat}))
@@ -771,7 +771,7 @@ class Table:
         if not self.is_creator(creator_token):
             raise Refused(Refusal("bad_token"))
         if not isinstance(index, int) or not 0 <= index < len(self.seats):
-            raise Refused(Refusal("no_seat", None, {"seat": str(index)[:8]}))
+            raise Refused(Refusal("no_seat", None, {"seat": str(index)[:8], "last": seat_name(len(self.seats) - 1)}))
         seat = self.seats[index]
         if not self.is_away(seat):
             raise Refused(Refusal("not_away", None, {"seat": index}))
