@@ -77,6 +77,7 @@ COMMAND_MODULES = (
     "dataset",
     "review",
     "verify",
+    "bot",
 )
 
 

@@ -180,7 +180,7 @@ def create_app(
     @app.post("/api/tables/{table_id}/sit")
     async def sit(request: Request, table_id: str) -> dict[str, Any]:
         body = await body_of(request, Sit)
-        return await hub_of(request).sit(table_id, body.token, body.name)
+        return await hub_of(request).sit(table_id, body.token, body.name, body.client)
 
     @app.post("/api/tables/{table_id}/start")
     async def start(request: Request, table_id: str) -> dict[str, Any]:

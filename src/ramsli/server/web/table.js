@@ -296,6 +296,7 @@
     if (turn) tags.push(el("span", { class: "tag turn-tag", text: isMe ? _("your turn") : _("to act") }));
     if (s.away) tags.push(el("span", { class: "tag", text: s.bot_playing ? _("away, a bot plays") : _("away") }));
     if (s.kind === "bot") tags.push(el("span", { class: "tag muted bot-tag", text: _("bot ({level})", { level: R.botLevel(s.bot) }) }));
+    if (s.external) tags.push(el("span", { class: "tag muted bot-tag", text: _("bot (external)") }));
     if (tags.length) bits.push(el("div", { class: "seat-tags" }, tags));
     if (h && !isMe && s.cards_left > 0 && s.in !== false) {
       const backs = el("div", { class: "backs", "aria-hidden": "true" });
