@@ -15,12 +15,17 @@
 from __future__ import annotations
 
 import asyncio
+import logging
 import os
 import subprocess
 import sys
 
 import pytest
-from test_bot_packages import _on_path, example_target  # noqa: F401 - the installed example package
+from test_bot_packages import (  # noqa: F401 - the installed example package and the bad bots
+    _on_path,
+    example_target,
+    faulty_target,
+)
 
 from ramsli.client import (
     RATE_LIMIT,
@@ -40,6 +45,11 @@ pytestmark = pytest.mark.usefixtures("english")
 @pytest.fixture
 def example(example_target):  # noqa: F811 - the fixture of test_bot_packages, on sys.path here
     yield from _on_path(example_target)
+
+
+@pytest.fixture
+def faulty(faulty_target, example_target):  # noqa: F811 - the fixtures of test_bot_packages
+    yield from _on_path(faulty_target, example_target)
 
 
 @pytest.fixture
@@ -155,14 +165,16 @@ def test_the_example_bot_package_and_ramsli_bot_play_a_server_table_R7(
         assert _hidden_cards(f, hands, 0) == set(), f
 
 
-def test_a_client_dropped_mid_hand_reconnects_and_finishes(server):
+def test_a_client_dropped_mid_hand_reconnects_and_finishes_and_a_raising_bot_is_replaced(faulty, server, caplog):
     """The socket of the bot's client is closed in the middle of hand 1; it reconnects with the
-    seat's personal token (a new ``welcome`` and the whole view) and plays the session out."""
+    seat's personal token (a new ``welcome`` and the whole view) and plays the session out. The bot
+    (``raiser``, an installed package's bot that raises on every decision) is reported by name and
+    each of its decisions is the ``tips`` move: the client never stops over it."""
     made = _table(server, [{"kind": "human"}, {"kind": "bot", "bot": "rules"}, {"kind": "bot", "bot": "random"}])
 
     async def go():
         c = TableClient(_link(server, made, 0), backoff=(0.1, 0.5))
-        task = asyncio.create_task(play_bot(c.invite, "tips", "Tipa", seed=2, client=c))
+        task = asyncio.create_task(play_bot(c.invite, "raiser", "Rai", seed=2, client=c))
         await _until(lambda: c.view is not None)
         post_ok(server.http, f"/api/tables/{made['table']}/start", {"creator_token": made["creator_token"]})
         await _until(
@@ -176,10 +188,13 @@ def test_a_client_dropped_mid_hand_reconnects_and_finishes(server):
             await c.close()
         return run, tokens_before, c
 
-    run, token, c = asyncio.run(go())
+    with caplog.at_level(logging.WARNING, logger="ramsli"):
+        run, token, c = asyncio.run(go())
     assert c.token == token  # the personal token of the seat, kept across the drop
     assert run.connections >= 2, run
     assert run.end_reason == "hands" and run.hands == 2 and run.standings is not None
+    assert run.faults == run.decisions > 0 and run.refused == []
+    assert any("'raiser'" in r.getMessage() and "tips move" in r.getMessage() for r in caplog.records)
 
 
 def test_refusals_are_typed_errors_with_the_servers_record(server):
