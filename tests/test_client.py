@@ -17,6 +17,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import os
+import signal
 import subprocess
 import sys
 
@@ -281,6 +282,41 @@ def test_refusals_are_typed_errors_with_the_servers_record(server):
         with pytest.raises(ConnectionLost) as e:
             s.connect()
         assert e.value.refusal is not None and e.value.refusal.code == "bad_token"
+
+
+def test_ramsli_bot_stops_cleanly_on_ctrl_c_and_refuses_bad_input(server):
+    """``ramsli bot`` sits down, then Ctrl-C (SIGINT) closes its connection and stops it (exit
+    status 130); a bad link or an unknown bot is refused with exit status 2 before anything is
+    sent; a link whose seat someone else took ends with the server's refusal (exit status 1)."""
+    made = _table(server, [{"kind": "human"}, {"kind": "bot", "bot": "random"}])
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(SRC), os.environ.get("PYTHONPATH", "")]))
+    base = [sys.executable, "-c", "from ramsli.cli import main; main()", "bot"]
+    proc = subprocess.Popen(
+        base + [_link(server, made, 0), "--bot", "random"],
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        line = proc.stdout.readline()
+        assert "sat down at p1" in line and "'Random bot'" in line, line
+        status, info = http_json(server.http, "GET", f"/api/tables/{made['table']}")
+        assert info["seats"][0]["taken"] and info["seats"][0]["external"] and info["seats"][0]["name"] == "Random bot"
+        proc.send_signal(signal.SIGINT)
+        out, err = proc.communicate(timeout=60)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+    assert proc.returncode == 130, (out, err)
+    assert "stopped" in err
+    for args, code, says in [
+        (["https://x/nothing"], 2, "not a table link"),
+        ([_link(server, made, 1), "--bot", "no-such-bot"], 2, "no-such-bot"),
+        ([_link(server, made, 0), "--bot", "random"], 1, "seat_taken"),
+    ]:
+        r = subprocess.run(base + args, env=env, capture_output=True, text=True, timeout=120)
+        assert r.returncode == code and says in r.stderr, (args, r.returncode, r.stdout, r.stderr)
 
 
 def test_an_invite_link_behind_a_path_prefix():
