@@ -15,11 +15,13 @@
 from __future__ import annotations
 
 import asyncio
+import json
 import logging
 import os
 import signal
 import subprocess
 import sys
+import threading
 
 import pytest
 from test_bot_packages import (  # noqa: F401 - the installed example package and the bad bots
@@ -332,3 +334,52 @@ def test_the_clients_rate_limit_is_the_servers():
     from ramsli.server.hub import RATE_LIMIT as SERVER_LIMIT
 
     assert RATE_LIMIT == SERVER_LIMIT
+
+
+def test_a_remote_entrant_plays_in_the_arena_through_the_protocol():
+    """The arena's remote entrant: a seat hosted by :class:`ramsli.client.host.SeatHost`, joined by
+    :func:`ramsli.client.play_bot` (``tips``) through its invite link, plays duplicate matches
+    against ``random``; every decision went through the protocol, none was a fault, and the client
+    saw the session end."""
+    from ramsli.analysis.arena import run_arena
+    from ramsli.client.host import RemoteEntrant, SeatHost
+
+    runs = []
+    with SeatHost() as host:
+
+        def client() -> None:
+            runs.append(asyncio.run(play_bot(host.link, "tips", "Remy", seed=3)))
+
+        t = threading.Thread(target=client, daemon=True)
+        t.start()
+        assert host.wait_for_client(60)
+        entrant = RemoteEntrant("remote", host)
+        res = run_arena([entrant, "random"], deals=3, seed=4)
+        host.finish([{"place": i + 1, "seat": "p1", "name": e.label, "stack": 0} for i, e in enumerate(res.ranked())])
+        t.join(60)
+    remote = next(e for e in res.entrants if e.label == "remote")
+    assert remote.spec == "remote:Remy" and remote.origin == "remote"
+    assert remote.matches == 3 and remote.faults == 0 and remote.decisions == host.decisions > 0
+    assert runs and runs[0].end_reason == "arena" and runs[0].decisions == host.decisions and runs[0].faults == 0
+
+
+def test_ramsli_arena_remote_prints_a_link_that_ramsli_bot_plays(tmp_path):
+    """``ramsli arena --remote R --bots random`` hosts R's seat and prints its invite link; a program
+    joining it through ``ramsli.client`` plays every match; the ratings name R as ``remote:NAME``."""
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(SRC), os.environ.get("PYTHONPATH", "")]))
+    cmd = [sys.executable, "-c", "from ramsli.cli import main; main()", "arena", "--remote", "R", "--bots", "random"]
+    cmd += ["--deals", "2", "--seed", "1", "--quiet", "--out", str(tmp_path / "ratings")]
+    proc = subprocess.Popen(cmd, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        line = proc.stderr.readline()
+        assert line.startswith("remote seat R: ramsli bot http://127.0.0.1:"), line
+        run = asyncio.run(play_bot(line.split()[5], "tips", "Tess"))
+        out, err = proc.communicate(timeout=120)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+    assert proc.returncode == 0, (out, err)
+    assert run.end_reason == "arena" and run.decisions > 0 and run.faults == 0
+    data = json.loads((tmp_path / "ratings.json").read_text())
+    rows = {e["label"]: e for e in data["entrants"]}
+    assert rows["R"]["spec"] == "remote:Tess" and rows["R"]["matches"] == 2 and rows["R"]["decisions"] == run.decisions

@@ -17,6 +17,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from ramsli.client import ViewError, observation_from_view
+from ramsli.client.observation import view_from_observation
 from ramsli.rules import Rules
 from ramsli.server import views
 from ramsli.server.table import Table, TableOptions
@@ -73,3 +74,26 @@ def test_a_seats_view_reads_back_as_its_observation_R7(preset, players, seed, ch
 def test_a_view_without_a_hand_is_a_clear_error():
     with pytest.raises(ViewError, match="no hand"):
         observation_from_view({"type": "view", "hand": None})
+
+
+@settings(max_examples=30, deadline=None)
+@given(seed=st.integers(0, 10_000), players=st.integers(2, 6), preset=st.sampled_from(["traditional", "general-rams"]))
+def test_a_view_made_from_an_observation_reads_back_as_it_R7(seed, players, preset):
+    """``view_from_observation`` (the arena's remote seat) and ``observation_from_view`` are inverse
+    at every step of a random hand, for every seat; the view names no card the seat may not know."""
+    from ramsli.hand import Hand
+
+    from helpers import cards_in, known_cards
+
+    rules = Rules.preset(preset).with_assignments([f"players={players}"])
+    rng = random.Random(seed)
+    hand = Hand.new(rules, [20] * players, dealer=seed % players, rng=rng)
+    while True:
+        for s in range(players):
+            obs = hand.observe(s)
+            v = json.loads(json.dumps(view_from_observation(obs, table="arena", seq=1, number=1)))
+            assert observation_from_view(v) == obs
+            assert cards_in(v) <= known_cards(hand, s)
+        if hand.is_over:
+            break
+        hand.apply(rng.choice(hand.legal_actions()))

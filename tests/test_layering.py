@@ -102,6 +102,8 @@ LOCAL_ALLOWED: dict[tuple[str, str], str] = {
     ("ramsli.commands.serve", "ramsli.server.storage"): "start-up time of the CLI",
     # The WebSocket library is needed once a client connects, not when `ramsli --help` starts.
     ("ramsli.client.core", "websockets"): "start-up time of the CLI",
+    # The arena's remote seats need uvicorn and Starlette, only with `ramsli arena --remote`.
+    ("ramsli.commands.arena", "ramsli.client.host"): "start-up time of the CLI",
     # The probe that asks every Dask worker for its ramsli version travels by value (cloudpickle) and
     # must also run on a worker without ramsli, to report that; so it imports ramsli inside itself.
     ("ramsli.analysis.cluster", "ramsli"): "runs on Dask workers that may lack ramsli",

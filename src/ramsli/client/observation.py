@@ -14,11 +14,12 @@ from typing import Any
 
 from ramsli.cards import Card
 from ramsli.hand import Action, Declaration, Observation, Phase, Trick
+from ramsli.history import settlement_record
 from ramsli.rules import Rules
-from ramsli.seats import order_from_dealer, parse_seat
+from ramsli.seats import order_from_dealer, parse_seat, seat_name
 from ramsli.settlement import Payment, PaymentReason, Settlement, SettlementKind
 
-__all__ = ["observation_from_view", "settlement_from_record", "ViewError"]
+__all__ = ["observation_from_view", "view_from_observation", "settlement_from_record", "ViewError"]
 
 
 class ViewError(ValueError):
@@ -159,3 +160,98 @@ def observation_from_view(view: Mapping[str, Any]) -> Observation:
         raise
     except (KeyError, TypeError, ValueError, IndexError) as e:
         raise ViewError(f"the view does not read as an observation: {e!r}") from None
+
+
+def view_from_observation(
+    obs: Observation,
+    *,
+    table: str,
+    seq: int,
+    number: int | None = None,
+    names: Sequence[str] | None = None,
+    status: str = "playing",
+    preset: str = "custom",
+    results: Sequence[Mapping[str, Any]] = (),
+    standings: Sequence[Mapping[str, Any]] | None = None,
+    end_reason: str | None = None,
+) -> dict[str, Any]:
+    """A protocol ``view`` message (``docs/protocol.md``) for ``obs.seat`` built from ``obs`` alone:
+    what a host that is not a ramsli server (the arena's remote seat, :mod:`ramsli.client.host`)
+    sends. It holds what the observation holds and nothing else (R7); the public ``log`` is empty
+    (an observation keeps no log), ``fairness`` has only ``seated`` (no deal commitments).
+    :func:`observation_from_view` reads it back as ``obs``.
+    """
+    n = len(obs.stacks)
+    declared = dict(obs.declarations)
+    tricks = [
+        {
+            "leader": seat_name(t.leader),
+            "plays": [[seat_name(a), str(c)] for a, c in t.plays],
+            "winner": None if t.winner is None else seat_name(t.winner),
+        }
+        for t in obs.tricks
+    ]
+    seats = []
+    for i in range(n):
+        if i in declared:
+            is_in: bool | None = {"in": True, "out": False}.get(declared[i])
+        else:
+            is_in = True if i in obs.seated and i in obs.active else None
+        seats.append(
+            {
+                "seat": seat_name(i),
+                "name": names[i] if names is not None else seat_name(i),
+                "kind": "human" if i == obs.seat else "bot",
+                "bot": None,
+                "taken": i == obs.seat,
+                "stack": obs.stacks[i],
+                "seated": i in obs.seated,
+                "in": is_in,
+                "tricks": obs.tricks_won[i],
+                "cards_left": obs.cards_left[i],
+                "away": False,
+                "bot_playing": False,
+                "dealer": obs.dealer == i,
+                "external": i == obs.seat,
+            }
+        )
+    hand = {
+        "number": number,
+        "phase": obs.phase.value,
+        "dealer": seat_name(obs.dealer),
+        "to_act": None if obs.to_act is None else seat_name(obs.to_act),
+        "turn_up": str(obs.turn_up),
+        "trump": obs.trump,
+        "turned_aside": [str(c) for c in obs.turned_aside],
+        "pot": obs.pot,
+        "declarations": [[seat_name(a), str(d)] for a, d in obs.declarations],
+        "general_rams": None if obs.general_rams is None else seat_name(obs.general_rams),
+        "targets": [[seat_name(a), t] for a, t in obs.targets],
+        "current": {
+            "leader": None if obs.leader is None else seat_name(obs.leader),
+            "plays": [[seat_name(a), str(c)] for a, c in obs.current],
+        },
+        "last_trick": tricks[-1] if tricks else None,
+        "tricks": tricks,
+        "log": [],
+        "settlement": settlement_record(obs.settlement) if obs.settlement is not None else None,
+        "fairness": {"seated": [seat_name(s) for s in obs.seated]},
+    }
+    return {
+        "type": "view",
+        "table": table,
+        "seq": seq,
+        "you": {"role": "seat", "seat": seat_name(obs.seat), "pending": False},
+        "status": status,
+        "test_seeded": False,
+        "rules": {"preset": preset, "options": obs.rules.to_dict(), "summary": preset},
+        "options": {},
+        "seats": seats,
+        "hand": hand,
+        "to_act": hand["to_act"],
+        "your_cards": [str(c) for c in obs.cards],
+        "legal": [str(a) for a in obs.legal],
+        "results": [dict(r) for r in results],
+        "standings": None if standings is None else [dict(s) for s in standings],
+        "end_reason": end_reason,
+    }
