@@ -537,7 +537,7 @@ class TableClient:
         Raises:
             ConnectionLost: the connection ended for good, or the client was closed.
         """
-        from websockets.exceptions import ConnectionClosed
+        import websockets
 
         if throttle:
             await self.bucket.wait()
@@ -550,7 +550,7 @@ class TableClient:
             try:
                 await ws.send(text)
                 return
-            except ConnectionClosed:
+            except websockets.exceptions.ConnectionClosed:
                 if self._ws is ws:
                     self._ws = None  # the reader sees the close too, and reconnects
 
