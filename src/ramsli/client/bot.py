@@ -26,7 +26,7 @@ __all__ = ["BotRun", "guarded_bot", "play_bot", "default_name"]
 log = logging.getLogger("ramsli.client")
 
 #: refusals after which the bot simply waits for the next view (the table moved on meanwhile)
-RETRY_CODES = frozenset({"stale_seq", "not_your_turn", "pending_seat", "not_started"})
+RETRY_CODES = frozenset({"stale_seq", "not_your_turn", "pending_seat", "not_started", "session_over"})
 
 
 @dataclass
@@ -153,17 +153,31 @@ async def play_bot(
                         run.faults += bot.faults
                     bot_hand = view.hand_number
                     bot = guarded_bot(spec, None if seed is None else seed + (bot_hand or 0))
-                action = bot.act(view.observation)
-                try:
-                    view = await c.act(str(action), view.seq)
-                    run.decisions += 1
+                obs = view.observation
+                action = bot.act(obs)
+                accepted = False
+                for attempt in range(2):
+                    try:
+                        view = await c.act(str(action), view.seq)
+                        run.decisions += 1
+                        accepted = True
+                        break
+                    except ClientRefused as e:
+                        code = e.refusal.code if e.code == "illegal" else e.code
+                        run.refused.append(code)
+                        log.warning("seat %s: the server refused %s: %s", seat_name(obs.seat), action, e)
+                        if e.code in ("illegal", "bad_action") and attempt == 0:
+                            action = make_bot("tips").act(obs)  # the engine knows best: the tips move
+                            run.faults += 1
+                            continue
+                        if code not in RETRY_CODES:
+                            raise
+                        break
+                if accepted:
                     continue
-                except ClientRefused as e:
-                    code = e.refusal.code if e.code == "illegal" else e.code
-                    run.refused.append(code)
-                    log.warning("seat %s: the server refused %s: %s", seat_name(view.seat or 0), action, e)
-                    if code not in RETRY_CODES and e.code != "illegal":
-                        raise
+                latest = c.view  # refused as out of date: go on from the newest view
+                view = latest if latest is not None and latest.seq > view.seq else await c.next_view()
+                continue
             view = await c.next_view()
         if bot is not None:
             run.faults += bot.faults
