@@ -11,7 +11,7 @@ first (:data:`LAYERS`)::
     2 bots         ramsli.bots, ramsli.inference (what a seat may infer from its observation)
     3 research     ramsli.lab, ramsli.rl, ramsli.analysis, ramsli.testing, ramsli.coach (the review of hands)
     4 front ends   ramsli.cli (and ramsli.__main__: python -m ramsli), ramsli.commands, ramsli.frontends,
-                   ramsli.server
+                   ramsli.server, ramsli.client (the table protocol's client)
 
 The checks:
 
@@ -68,7 +68,10 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
     ),
     ("bots", ("ramsli.bots", "ramsli.inference")),
     ("research", ("ramsli.lab", "ramsli.rl", "ramsli.analysis", "ramsli.testing", "ramsli.coach")),
-    ("front ends", ("ramsli.cli", "ramsli.__main__", "ramsli.commands", "ramsli.frontends", "ramsli.server")),
+    (
+        "front ends",
+        ("ramsli.cli", "ramsli.__main__", "ramsli.commands", "ramsli.frontends", "ramsli.server", "ramsli.client"),
+    ),
 ]
 
 #: third-party packages of the optional extras 'lab', 'rl' and 'dask' (as in ``ramsli.cli.OPTIONAL``)
@@ -103,6 +106,10 @@ LOCAL_ALLOWED: dict[tuple[str, str], str] = {
     ("ramsli.commands.backup", "ramsli.server.storage"): "start-up time of the CLI",
     # asyncpg is the 'postgres' extra: only a server on PostgreSQL opens the lock connection.
     ("ramsli.server.ownership", "asyncpg"): "the postgres extra",
+    # The WebSocket library is needed once a client connects, not when `ramsli --help` starts.
+    ("ramsli.client.core", "websockets"): "start-up time of the CLI",
+    # The arena's remote seats need uvicorn and Starlette, only with `ramsli arena --remote`.
+    ("ramsli.commands.arena", "ramsli.client.host"): "start-up time of the CLI",
     # The probe that asks every Dask worker for its ramsli version travels by value (cloudpickle) and
     # must also run on a worker without ramsli, to report that; so it imports ramsli inside itself.
     ("ramsli.analysis.cluster", "ramsli"): "runs on Dask workers that may lack ramsli",

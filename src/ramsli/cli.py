@@ -78,6 +78,7 @@ COMMAND_MODULES = (
     "dataset",
     "review",
     "verify",
+    "bot",
 )
 
 

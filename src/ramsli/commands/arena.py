@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 from rich.console import Console
@@ -169,12 +169,35 @@ def arena(
         bool, typer.Option("--list-bots", help="List the bots ramsli knows (with their options) and exit.")
     ] = False,
     scheduler: SchedulerOption = None,
+    remote: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--remote",
+            metavar="LABEL",
+            help="An entrant played by a program elsewhere: this process hosts its seat and prints the invite "
+            "link to give to `ramsli bot LINK --bot NAME`; repeatable. Keeps --jobs 1, no --scheduler.",
+        ),
+    ] = None,
+    remote_host: Annotated[
+        str, typer.Option("--remote-host", help="Address the remote seats listen on (0.0.0.0: every interface).")
+    ] = "127.0.0.1",
+    remote_port: Annotated[int, typer.Option("--remote-port", help="Port of the first remote seat (0: any free).")] = 0,
+    remote_wait: Annotated[
+        float, typer.Option("--remote-wait", help="Seconds to wait for every remote seat's program to connect.")
+    ] = 600.0,
+    remote_seconds: Annotated[
+        float,
+        typer.Option(
+            "--remote-seconds", help="Seconds a remote program has per decision; then the tips move (a fault)."
+        ),
+    ] = 60.0,
 ) -> None:
     """Rate bots against each other: duplicate matches, OpenSkill ratings (μ, σ, μ − 3σ)."""
     if list_only:
         list_bots()
         return
     specs = split_bot_list(bots)
+    remotes = [r.strip() for r in remote or [] if r.strip()]
     preset_list = [p.strip() for p in presets.split(",") if p.strip()]
     errors: list[str] = []
     for check in (lambda: check_count(deals, "--deals", MAX_DEALS, "deals"), lambda: check_jobs(jobs)):
@@ -203,14 +226,21 @@ def arena(
             errors.append(str(e))
             break
     else:
-        if len(specs) < 2:
+        k = len(specs) + len(remotes)
+        if k < 2:
             errors.append(
                 f"--bots {bots!r} names {len(specs)} bot{'s' if len(specs) != 1 else ''}; the arena needs 2 or more"
             )
-        elif players is not None and not 2 <= players <= min(6, len(specs)):
+        elif players is not None and not 2 <= players <= min(6, k):
             errors.append(
-                f"--players {players}: allowed are 2..{min(6, len(specs))} (a table seats 2..6, R2.1, one seat per bot)"
+                f"--players {players}: allowed are 2..{min(6, k)} (a table seats 2..6, R2.1, one seat per bot)"
             )
+    if remotes and (jobs != 1 or scheduler):
+        errors.append(
+            "--remote: a seat played from elsewhere keeps the arena in this process: --jobs 1, no --scheduler"
+        )
+    if len(set(remotes)) != len(remotes) or set(remotes) & set(specs):
+        errors.append(f"--remote {', '.join(remotes)}: every entrant needs a label of its own")
     if out is not None:
         try:
             for path in arena_targets(out):
@@ -223,6 +253,27 @@ def arena(
     for line in bot_warnings(specs):
         typer.echo(f"warning: {line}", err=True)
     console = Console(stderr=True)
+    entrants: list[Any] = list(specs)
+    hosts: list[Any] = []
+    if remotes:
+        from ramsli.client.host import RemoteEntrant, SeatHost
+
+        for i, label in enumerate(remotes):
+            port = remote_port + i if remote_port else 0
+            try:
+                host = SeatHost(remote_host, port, table=f"arena-{i + 1}", decision_seconds=remote_seconds).start()
+            except (OSError, RuntimeError, SystemExit) as e:
+                for h in hosts:
+                    h.stop()
+                fail(f"--remote {label}: cannot listen on {remote_host}:{port}: {e}")
+            hosts.append(host)
+            entrants.append(RemoteEntrant(label, host))
+            typer.echo(f"remote seat {label}: ramsli bot {host.link} --bot NAME", err=True)
+        for label, host in zip(remotes, hosts, strict=True):
+            if not host.wait_for_client(remote_wait):
+                for h in hosts:
+                    h.stop()
+                fail(f"--remote {label}: no program connected within {remote_wait:g} seconds")
     try:
         with Progress(
             TextColumn("deals"),
@@ -236,7 +287,7 @@ def arena(
         ) as prog:
             task = prog.add_task("deals", total=deals)
             res = run_arena(
-                specs,
+                entrants,
                 deals,
                 presets=preset_list,
                 rules=list(rule or []),
@@ -253,6 +304,16 @@ def arena(
         fail(str(e))
     except (ValueError, RulesError) as e:
         fail(str(e))
+    finally:
+        for host in hosts:
+            if "res" in locals():
+                host.finish(
+                    [
+                        {"place": i, "seat": "p1", "name": e.label, "stack": round(e.rating, 2)}
+                        for i, e in enumerate(res.ranked(), 1)
+                    ]
+                )
+            host.stop()
     table = Table(
         title=f"{res.matches} matches ({res.deals} deals × {res.players} rotations), presets "
         f"{', '.join(res.presets)}, seed {seed}; rating = μ − 3σ (OpenSkill Plackett–Luce)"

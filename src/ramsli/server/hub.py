@@ -749,11 +749,12 @@ class Hub:
             raise Refused(Refusal("no_table", None, {"table": str(table_id)[:40]}))
         return t
 
-    async def sit(self, table_id: Any, token: Any, name: Any) -> dict[str, Any]:
-        """A person sits down (see :meth:`Table.sit`); returns ``{"seat", "pending", "token"}``,
-        ``token`` being the seat's personal token: the only one that acts for the seat from now on."""
+    async def sit(self, table_id: Any, token: Any, name: Any, client: str = "person") -> dict[str, Any]:
+        """A person (``client="bot"``: a program) sits down (see :meth:`Table.sit`); returns
+        ``{"seat", "pending", "token"}``, ``token`` being the seat's personal token: the only one
+        that acts for the seat from now on."""
         t = self.table(table_id)
-        seat = await t.sit(token, name)
+        seat = await t.sit(token, name, client)
         return {"seat": f"p{seat.index + 1}", "pending": seat.pending is not None, "token": seat.personal or seat.token}
 
     async def start(self, table_id: Any, creator_token: Any) -> dict[str, Any]:

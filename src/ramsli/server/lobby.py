@@ -128,11 +128,14 @@ async def create_table(request: Request, spec: CreateTable) -> dict[str, Any]:
     return made
 
 
-async def _sit(request: Request, player: Player | None, t: Table, token: str, name: Any) -> dict[str, Any]:
-    """Sit down through the hub; a logged-in player is linked to the seat under their own name."""
+async def _sit(
+    request: Request, player: Player | None, t: Table, token: str, name: Any, client: str = "person"
+) -> dict[str, Any]:
+    """Sit down through the hub (``client="bot"``: a program, shown as "bot (external)"); a
+    logged-in player is linked to the seat under their own name."""
     hub = _hub(request)
     if player is None:
-        return dict(await hub.sit(t.id, token, name))
+        return dict(await hub.sit(t.id, token, name, client))
     d = _directory(request)
     seat = t.seat_of_token(token)
     links = await d.seat_links(t.id)
@@ -140,7 +143,7 @@ async def _sit(request: Request, player: Player | None, t: Table, token: str, na
         mine = [s for s, pid in links.items() if pid == player.id and s != seat.index]
         if mine:
             raise Refused(Refusal("already_seated", None, {"seat": mine[0]}))
-    answer = dict(await hub.sit(t.id, token, player.name))
+    answer = dict(await hub.sit(t.id, token, player.name, client))
     index = int(answer["seat"][1:]) - 1
     if links.get(index) is None:
         await d.link_seat(t.id, index, player.id, time.time())
@@ -157,7 +160,7 @@ async def sit(request: Request, table_id: str, body: Sit) -> dict[str, Any]:
     """
     player = await current_player(request)
     t = _hub(request).table(table_id)
-    return await _sit(request, player, t, body.token, body.name)
+    return await _sit(request, player, t, body.token, body.name, body.client)
 
 
 async def _join(request: Request, player: Player | None, t: Table, name: Any) -> dict[str, Any]:

@@ -219,10 +219,13 @@ class CreateTable(Model):
 
 
 class Sit(Model):
-    """``POST /api/tables/{table}/sit``: a seat token and a name (R2.2, checked by the table)."""
+    """``POST /api/tables/{table}/sit``: a seat token and a name (R2.2, checked by the table);
+    ``client``: ``"bot"`` when a program sits there (``ramsli bot``, :mod:`ramsli.client`), shown
+    to everyone as "bot (external)"; ``"person"`` (the default) otherwise."""
 
     token: str
     name: str
+    client: Literal["person", "bot"] = "person"
 
 
 class Start(Model):

@@ -196,6 +196,8 @@ class SeatState:
         away_since: ``time.monotonic()`` seconds since the person is away (no connection), or None.
         left: the person left the table (``leave``): a bot plays the seat at once until they are back.
         handed: the creator handed the away person's seat to the bot at once (``bot_now``).
+        external: the one sitting here (or taking over at the next deal) said it is a program
+            playing from elsewhere (``sit`` with ``client="bot"``): shown as "bot (external)".
     """
 
     index: int
@@ -211,6 +213,7 @@ class SeatState:
     away_since: float | None = None
     left: bool = False
     handed: bool = False
+    external: bool = False
 
     @property
     def bot_controlled(self) -> bool:
@@ -462,6 +465,7 @@ class Table:
         if kind is EventKind.SIT:
             seat = self.seats[data["seat"]]
             seat.personal = data.get("token", seat.personal)
+            seat.external = data.get("client") == "bot"
             if self.status is TableStatus.WAITING:
                 seat.name = data["name"]
                 seat.taken = True
@@ -599,9 +603,11 @@ class Table:
 
     # -- requests --------------------------------------------------------------------
 
-    async def sit(self, token: Any, name: Any) -> SeatState:
+    async def sit(self, token: Any, name: Any, client: str = "person") -> SeatState:
         """A person sits down with a seat token and a name (R2.2); on a bot-played seat
-        during the session, from the next hand on.
+        during the session, from the next hand on. ``client="bot"``: a program sits there
+        (:mod:`ramsli.client`), shown as "bot (external)" (:attr:`SeatState.external`); it gets
+        the seat's view only, as a person does (R7).
 
         The first ``sit`` at a seat issues the seat's personal token (:attr:`SeatState.personal`);
         from then on ``sit`` again needs that token (the invite token gets ``seat_taken``).
@@ -668,10 +674,14 @@ class Table:
             ]
             if name_key(name) in {name_key(n) for n in others}:  # look-alikes are the same name (R2.2)
                 raise Refused(Refusal("name_taken", "R2.2", {"name": name}))
-            if self.status is TableStatus.WAITING and seat.taken and seat.name == name:
+            external = client == "bot"
+            if self.status is TableStatus.WAITING and seat.taken and seat.name == name and seat.external == external:
                 return seat
             personal = seat.personal or secrets.token_urlsafe(18)
-            await self._commit(EventKind.SIT, {"seat": seat.index, "name": name, "token": personal})
+            data: dict[str, Any] = {"seat": seat.index, "name": name, "token": personal}
+            if external:  # stored only when said, so the events of a person's sit stay as they were
+                data["client"] = "bot"
+            await self._commit(EventKind.SIT, data)
             return seat
 
     async def start(self, creator_token: Any) -> None:

@@ -138,6 +138,7 @@ def _seat_record(table: Table, s: SeatState, obs: Observation | None, now: float
         "bot_in": _seconds_until(table.bot_due(s), now),
         "left": s.left,
         "dealer": obs is not None and obs.dealer == i,
+        "external": s.taken and s.external,
     }
 
 
@@ -319,7 +320,14 @@ def info(table: Table) -> dict[str, Any]:
         "rules": table.rules_view,
         "options": table.options.to_dict(),
         "seats": [
-            {"seat": seat_name(s.index), "name": s.name, "kind": s.kind, "bot": s.bot, "taken": s.taken}
+            {
+                "seat": seat_name(s.index),
+                "name": s.name,
+                "kind": s.kind,
+                "bot": s.bot,
+                "taken": s.taken,
+                "external": s.taken and s.external,
+            }
             for s in table.seats
         ],
         "spectate": f"/t/{table.id}/watch/{table.spectator_token}",

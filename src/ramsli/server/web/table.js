@@ -490,6 +490,7 @@
     if (s.away || s.left) tags.push(el("span", { class: "tag", text: s.bot_playing ? _("away, a bot plays") : _("away") }));
     if (s.bot_in !== null && s.bot_in !== undefined) tags.push(countdown(s.bot_in, (n) => _("bot in {n} s", { n: n }), "tag away-tag"));
     if (s.kind === "bot" && !waitingBot) tags.push(el("span", { class: "tag muted bot-tag", text: _("bot ({level})", { level: R.botLevel(s.bot) }) }));
+    if (s.external) tags.push(el("span", { class: "tag muted bot-tag", text: _("bot (external)") }));
     if (tags.length) bits.push(el("div", { class: "seat-tags" }, tags));
     if (P.role === "spectator" && s.kind === "bot" && s.seated && view.status !== "over" && !s.taken) {
       bits.push(el("button", { type: "button", class: "small take-seat", "data-take": s.seat, text: _("Take this seat"),
