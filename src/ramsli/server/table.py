@@ -619,7 +619,7 @@ class Table:
             Refused: ``bad_token``, ``bad_name``, ``bot_name``, ``name_taken`` (R2.2),
                 ``seat_taken``, ``seat_left`` (the seat left as bust, R3.5), ``session_over`` (R3.6).
         """
-        seat = await self._sit(token, name)
+        seat = await self._sit(token, name, client)
         if self._everyone_back():
             try:
                 await self.start(self.creator_token)
@@ -653,7 +653,7 @@ class Table:
             return False
         return all(self.seats[i].taken for i in self.rematch.get("expect", []))
 
-    async def _sit(self, token: Any, name: Any) -> SeatState:
+    async def _sit(self, token: Any, name: Any, client: str = "person") -> SeatState:
         async with self.lock:
             seat = self.seat_of_token(token)
             if seat is None:
