@@ -908,7 +908,7 @@ class Hand:
             dealer,
             seated_t,
             _order(dealer, seated_t, n),
-            hands,
+            tuple(map(tuple, hands)),
             turn_up,
             aside,
             pot,
@@ -924,7 +924,7 @@ class Hand:
         dealer: int,
         seated_t: tuple[int, ...],
         order: tuple[int, ...],
-        hands: Sequence[Sequence[Card | None]],
+        dealt: tuple[tuple[Card | None, ...], ...],
         turn_up: Card,
         aside: list[Card],
         pot: int,
@@ -935,7 +935,7 @@ class Hand:
         """Build the state from already validated inputs and take the ante (R4.1); the hand owns
         ``aside`` and ``stock`` from now on."""
         n = len(stacks)
-        self = cls.__new__(cls)
+        self = object.__new__(cls)
         self.rules = rules
         self.n_seats = n
         self.dealer = dealer
@@ -948,7 +948,7 @@ class Hand:
         self._top = 0
         self._top_seat = -1
         self.is_over = False
-        self._unknown = any(None in h for h in hands) if unknown is None else unknown
+        self._unknown = any(None in h for h in dealt) if unknown is None else unknown
         self.start_stacks = tuple(stacks)
         after = list(stacks)
         ante = rules.ante
@@ -957,8 +957,8 @@ class Hand:
         self.stacks = after
         self.carry_in = pot
         self.pot = pot + ante * len(seated_t)
-        self.hands = list(map(list, hands))
-        self.dealt = tuple(map(tuple, hands))
+        self.hands = list(map(list, dealt))
+        self.dealt = dealt
         self.turn_up = turn_up
         self.turned_aside = aside
         if turn_up.suit is None:  # refused by from_cards and deal_cards already (D-9)
@@ -1276,19 +1276,29 @@ class Hand:
                 self.leader = winner
                 self.to_act = winner
             return
-        if (
-            ph is _DECLARE
-            and action.seat == self.to_act
-            and (action.kind is _KIND_IN or (action.kind is _KIND_OUT and not self._dealer_forced()))
-        ):
-            self._declare(action)
+        if ph is _DECLARE:  # R4.5, written here for the same reason as the play
+            seat = action.seat
+            stay = action.kind is _KIND_IN
+            # legal: the seat to act declares in, or out unless it is the dealer forced in
+            if seat != self.to_act or not (stay or (action.kind is _KIND_OUT and not self._dealer_forced())):
+                why = self.why_illegal(action)
+                if why is not None:
+                    raise IllegalActionError(str(action), why)
+            declarations = self.declarations
+            declarations.append((seat, _DECLARED_IN if stay else _DECLARED_OUT))
+            self.history.append(action)
+            if stay:
+                self.active.append(seat)
+            if seat != self.dealer:
+                # the seats declare in order from the dealer's left: after k declarations, order[k]
+                self.to_act = self.order[len(declarations)]
+            else:
+                self._declarations_over()
             return
         why = self.why_illegal(action)
         if why is not None:
             raise IllegalActionError(str(action), why)
-        if ph is _DECLARE:
-            self._declare(action)
-        elif ph is _GENERAL_RAMS:
+        if ph is _GENERAL_RAMS:
             self._announce_gr(action)
         else:
             self._announce_target(action)
@@ -1297,20 +1307,8 @@ class Hand:
         # R4.5 dealer forced: all before the dealer declared out (so nobody is active yet)
         return self.rules.dealer_forced and self.to_act == self.dealer and not self.active
 
-    def _declare(self, action: Action) -> None:
-        """R4.5 declarations; R4.6 walkover; D-10 thrown in."""
-        seat = action.seat
-        stay = action.kind is _KIND_IN
-        declarations = self.declarations
-        declarations.append((seat, _DECLARED_IN if stay else _DECLARED_OUT))
-        self.history.append(action)
-        if stay:
-            self.active.append(seat)
-        if seat != self.dealer:
-            # R4.5: the seats declare in order from the dealer's left, so the next is order[k]
-            # after k declarations
-            self.to_act = self.order[len(declarations)]
-            return
+    def _declarations_over(self) -> None:
+        """After the dealer's declaration (R4.5): R4.6 walkover, D-10 thrown in, or on to R4.7."""
         if len(self.active) == 0:  # D-10: thrown in, the pot carries over
             self._thrown_in = True
             self._finish()
@@ -1379,19 +1377,20 @@ class Hand:
         self.is_over = True
         self.to_act = None
         self.leader = None if not self.tricks or len(self.tricks) == 5 else self.leader
-        self.settlement = settle(
-            rules=self.rules,
-            order=self.order,
-            active=self.active,
-            tricks_won=self.tricks_won,
-            stacks=self.stacks,
-            pot=self.pot,
-            general_rams=self.general_rams,
-            targets=self.targets,
-            thrown_in=self._thrown_in,
+        # positional arguments: a call by keyword costs more, and this is one per hand
+        settlement = self.settlement = settle(
+            self.rules,
+            self.order,
+            self.active,
+            self.tricks_won,
+            self.stacks,
+            self.pot,
+            self.general_rams,
+            self.targets,
+            self._thrown_in,
         )
-        self.stacks = list(self.settlement.stacks_after)
-        self.pot = self.settlement.carry_over
+        self.stacks = list(settlement.stacks_after)
+        self.pot = settlement.carry_over
 
     # -- helpers ----------------------------------------------------------------
 
