@@ -20,7 +20,8 @@ legal, and gives each seat a hidden-card-free :class:`Observation` (R7).
 100
 
 Where the rules live: R4.1 :meth:`Hand.from_cards` (ante), R4.2–R4.4
-:func:`deal_cards`, R4.5–R4.6 :meth:`Hand._declare`, R4.7 ``_announce_gr``,
+:func:`deal_cards`, R4.5 :meth:`Hand.apply` (declarations), R4.6 and D-10
+``_declarations_over``, R4.7 ``_announce_gr``,
 R4.8 ``_announce_target``, R4.9 ``_start_play``, R4.10 :func:`legal_plays`,
 R4.11 :func:`trick_winner`, R4.12 :meth:`Hand.apply`, R5 :mod:`ramsli.settlement`.
 """
@@ -1100,6 +1101,14 @@ class Hand:
         if not isinstance(action, Action):
             return Refusal("not_an_action", "R4.12", {"given": repr(action)[:40]})
         ph = self.phase
+        if ph is _PLAYING and action.seat == self.to_act:
+            # A play of legal_actions() is legal: look it up among the seat's legal plays, worked
+            # out once per card played and shared with apply, so that checking an action and then
+            # applying it works out the legal plays once.
+            if self._legal is _NO_LEGAL:
+                self.legal_actions()
+            if action in self._legal:
+                return None
         if ph is Phase.OVER:
             return Refusal("hand_over", "R5")
         if action.seat != self.to_act:
