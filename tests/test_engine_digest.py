@@ -157,6 +157,41 @@ def test_R4_R5_results_of_seeded_play_are_unchanged(name: str) -> None:
     assert preset_digest(name) == EXPECTED[name]
 
 
+@pytest.mark.parametrize("name", sorted(PRESETS))
+def test_R4_12_checking_an_action_before_applying_it_changes_no_result(name: str) -> None:
+    """A front end's order (the server's): ``why_illegal`` of the action, then ``apply``. The check
+    is asked before and after ``legal_actions`` of a state; it accepts exactly the legal actions
+    (every play of a held card outside them is refused under R4.10 or R4.12), and the hands end
+    exactly as hands that only apply (fingerprints, R4, R5)."""
+    rules = Rules.preset(name)
+    rng = random.Random(f"check {name}")
+    for k in range(200):
+        n = 2 + k % 5
+        dealer = k % n
+        checked = Hand.new(rules, [rules.starting_stack] * n, dealer, seed=k)
+        plain = Hand.new(rules, [rules.starting_stack] * n, dealer, seed=k)
+        while not plain.is_over:
+            legal = plain.legal_actions()
+            action = legal[rng.randrange(len(legal))]
+            seat = checked.to_act
+            assert seat is not None
+            if k % 2:  # asked first, before the legal actions of this state are known
+                assert checked.why_illegal(action) is None
+            assert checked.legal_actions() == legal
+            for card in checked.hands[seat]:
+                assert card is not None
+                play = Action.play(seat, card)
+                why = checked.why_illegal(play)
+                assert (why is None) == (play in legal), (play, why)
+                if why is not None:
+                    assert why.rule in ("R4.10", "R4.12", "R4.9", "R4.5", "R4.7", "R4.8"), why
+            assert checked.why_illegal(action) is None
+            checked.apply(action)
+            plain.apply(action)
+            assert checked.fingerprint() == plain.fingerprint()
+        assert checked.is_over and checked.settlement == plain.settlement
+
+
 if __name__ == "__main__":
     for preset in sorted(PRESETS):
         print(f"    {preset!r}: {preset_digest(preset)!r},")
