@@ -1234,15 +1234,14 @@ class Hand:
                 )
         ph = self.phase
         if ph is _PLAYING:
-            # Legal: a play of legal_actions() of this very state (every play empties that cache),
-            # or a held card that may be played (R4.10). Anything else is refused with its reason.
-            if action not in self._legal and not (
-                action.kind is _KIND_PLAY
-                and action.seat == self.to_act
-                and action.card in self.hands[action.seat]
-                and None not in self.hands[action.seat]
-                and (not self.current or action.card in self.legal_cards())
-            ):
+            # Legal: a play of legal_actions() of this very state, worked out once per card played
+            # (every play empties that cache). Anything else goes to why_illegal, which refuses it
+            # with its reason.
+            legal = self._legal
+            if legal is _NO_LEGAL:
+                self.legal_actions()
+                legal = self._legal
+            if action not in legal:
                 why = self.why_illegal(action)
                 if why is not None:
                     raise IllegalActionError(str(action), why)
