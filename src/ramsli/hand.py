@@ -738,7 +738,9 @@ class Hand:
     history: list[Action]  #: every action applied, in order
     settlement: Settlement | None  #: the settlement once the hand is over (R5)
     _thrown_in: bool  #: everyone declared out with ``dealer_forced`` off (D-10)
-    _legal: list[Action]  #: cache: the legal plays of the seat to act, ``_NO_LEGAL`` until asked
+    #: cache: the legal plays of the seat to act, ``_NO_LEGAL`` until legal_actions, why_illegal or
+    #: apply first needs them after a card is played
+    _legal: list[Action]
     _next_active: dict[int, int]  #: cache: active seat -> the next active seat (R4.9)
     _unknown: bool  #: cache: some dealt card is unknown (``None``)
     _led: str  #: cache: the led suit of the trick in progress (R4.10)
