@@ -192,6 +192,25 @@ def test_R4_12_checking_an_action_before_applying_it_changes_no_result(name: str
         assert checked.is_over and checked.settlement == plain.settlement
 
 
+def test_R4_10_legal_plays_follow_held_cards_changed_directly_once_the_cache_is_dropped() -> None:
+    """Code that swaps held cards (a test's tampering) and drops the cached legal plays gets the legal
+    plays of the cards now held (R4.10); ``why_illegal`` and ``apply`` judge by those."""
+    hand = Hand.new(Rules(compulsory=True), [20] * 2, dealer=0, seed=5)
+    seat = hand.to_act
+    assert seat is not None
+    hand.legal_actions()  # cached for the cards dealt
+    other = 1 - seat
+    mine, theirs = hand.hands[seat][0], hand.hands[other][0]
+    assert mine is not None and theirs is not None
+    hand.hands[seat][0], hand.hands[other][0] = theirs, mine
+    hand._forget_legal_plays()
+    assert Action.play(seat, theirs) in hand.legal_actions()
+    assert Action.play(seat, mine) not in hand.legal_actions()
+    assert hand.why_illegal(Action.play(seat, mine)) is not None
+    hand.apply(Action.play(seat, theirs))
+    assert hand.current == [(seat, theirs)]
+
+
 if __name__ == "__main__":
     for preset in sorted(PRESETS):
         print(f"    {preset!r}: {preset_digest(preset)!r},")

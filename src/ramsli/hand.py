@@ -1313,6 +1313,11 @@ class Hand:
         else:
             self._announce_target(action)
 
+    def _forget_legal_plays(self) -> None:
+        """Drop the cached legal plays of the seat to act, so that they are worked out again from
+        the cards held; for code that changes the held cards directly (a test's tampering)."""
+        self._legal = _NO_LEGAL
+
     def _dealer_forced(self) -> bool:
         # R4.5 dealer forced: all before the dealer declared out (so nobody is active yet)
         return self.rules.dealer_forced and self.to_act == self.dealer and not self.active
