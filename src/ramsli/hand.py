@@ -351,8 +351,6 @@ def _build_actions() -> None:
 
 _build_actions()
 _PLAY_TABLE = Action._PLAY  # seat -> card index -> the interned play (a hot-path global)
-#: seat -> card -> the interned play (legal_actions maps a holding with ``map(dict.__getitem__, ..)``)
-_PLAY_BY_CARD: list[dict[Card, Action]] = [{a.card: a for a in plays if a.card is not None} for plays in _PLAY_TABLE]
 _IN = [Action._SIMPLE[(s, "in")] for s in range(MAX_SEATS)]
 _OUT = [Action._SIMPLE[(s, "out")] for s in range(MAX_SEATS)]
 # hot-path globals (see _PLAYING): an Action's kind is always an ActionKind member, so
