@@ -129,9 +129,9 @@ def test_R4_5_declarations_have_one_representation_on_hand_and_observation():
 # --- Hand's state declared plainly: copy and fingerprint cover every slot ---------------------------------
 
 #: the documented exceptions of Hand.fingerprint: the undealt stock and the caches
-_UNCOMPARED = {"stock", "_legal", "_legal_at", "_next_active", "_unknown"}
+_UNCOMPARED = {"stock", "_legal", "_next_active", "_unknown", "_led", "_strength", "_top", "_top_seat"}
 #: caches a copy shares: the hand only ever replaces them, never changes them in place
-_SHARED_CACHES = {"_legal", "_next_active"}
+_SHARED_CACHES = {"_legal", "_next_active", "_strength"}
 
 
 def test_hand_declares_every_slot_as_an_annotated_attribute_and_sets_it():

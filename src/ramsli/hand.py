@@ -20,7 +20,8 @@ legal, and gives each seat a hidden-card-free :class:`Observation` (R7).
 100
 
 Where the rules live: R4.1 :meth:`Hand.from_cards` (ante), R4.2–R4.4
-:func:`deal_cards`, R4.5–R4.6 :meth:`Hand._declare`, R4.7 ``_announce_gr``,
+:func:`deal_cards`, R4.5 :meth:`Hand.apply` (declarations), R4.6 and D-10
+``_declarations_over``, R4.7 ``_announce_gr``,
 R4.8 ``_announce_target``, R4.9 ``_start_play``, R4.10 :func:`legal_plays`,
 R4.11 :func:`trick_winner`, R4.12 :meth:`Hand.apply`, R5 :mod:`ramsli.settlement`.
 """
@@ -29,12 +30,15 @@ from __future__ import annotations
 
 import enum
 import functools
+import itertools
+import math
+import operator
 import random
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import NamedTuple, cast
 
-from ramsli.cards import Card, CardError, make_deck
+from ramsli.cards import SUITS, Card, CardError, make_deck
 from ramsli.errors import IllegalActionError, TableError
 from ramsli.refusal import Refusal
 from ramsli.rules import Rules
@@ -351,7 +355,7 @@ _IN = [Action._SIMPLE[(s, "in")] for s in range(MAX_SEATS)]
 _OUT = [Action._SIMPLE[(s, "out")] for s in range(MAX_SEATS)]
 # hot-path globals (see _PLAYING): an Action's kind is always an ActionKind member, so
 # ``action.kind is _KIND_IN`` is ``action.kind == "in"`` without the str-subclass compare
-_KIND_IN, _KIND_OUT = ActionKind.IN, ActionKind.OUT
+_KIND_IN, _KIND_OUT, _KIND_PLAY = ActionKind.IN, ActionKind.OUT, ActionKind.PLAY
 _DECLARED_IN, _DECLARED_OUT = Declaration.IN, Declaration.OUT
 
 
@@ -359,6 +363,13 @@ _DECLARED_IN, _DECLARED_OUT = Declaration.IN, Declaration.OUT
 #: the hand only replaces them (no allocation per hand)
 _NO_LEGAL: list[Action] = []
 _NO_NEXT: dict[int, int] = {}
+_NO_STRENGTH: dict[Card, int] = {}
+#: the active seats in order from the dealer's left -> seat -> the next active seat (R4.9); one dict
+#: per order met, shared by every hand with it (Hand._next_active, never changed in place)
+_NEXT_ACTIVE: dict[tuple[int, ...], dict[int, int]] = {}
+#: ``tuple.__new__``: builds a named tuple (a Trick) in one C call, without the Python-level
+#: ``__new__`` that calling the class runs; only for values already checked
+_new_tuple = tuple.__new__
 
 
 class Trick(NamedTuple):
@@ -378,6 +389,22 @@ class Trick(NamedTuple):
 def effective_suit(card: Card, trump: str) -> str:
     """The suit a card counts as: jokers belong to the trump suit (R1.3, D-2)."""
     return trump if card.suit is None else card.suit
+
+
+#: trump suit -> led suit -> card -> its strength in a trick (R4.11): 100 + rank for a trump (the
+#: jokers included, D-2), the rank for a card of the led suit, 0 for any other card (it cannot
+#: win). The highest strength wins; a hand in play keeps its trick's best so far, and the highest
+#: trump so far (R4.10.3) is that strength - 100 when it is above 100.
+_STRENGTH: dict[str, dict[str, dict[Card, int]]] = {
+    t: {
+        led: {
+            c: 100 + c.rank if c.suit is None or c.suit == t else c.rank if c.suit == led else 0
+            for c in map(Card.from_index, range(54))
+        }
+        for led in SUITS
+    }
+    for t in SUITS
+}
 
 
 def legal_plays(
@@ -471,23 +498,53 @@ def deal_cards(
 
     Raises:
         ValueError: for a cut outside 1..len(deck)-1 or too few cards.
+
+    >>> from ramsli.cards import piquet_deck
+    >>> hands, turn_up, aside, stock = deal_cards(piquet_deck(), 2, (1, 0), 3, 2)
+    >>> [str(c) for c in hands[1]], str(turn_up), len(stock)
+    (['QS', 'JS', 'TS', 'AH', 'KH'], 'TH', 21)
     """
     if not 1 <= cut <= len(deck) - 1:
         raise ValueError(f"cut {cut} must leave at least one card in each packet: 1..{len(deck) - 1} (R4.2)")
-    cards = list(deck[cut:]) + list(deck[:cut])
-    hands: list[list[Card]] = [[] for _ in range(n_seats)]
-    pos = 0
-    for batch in (first_batch, 5 - first_batch):
-        for seat in order:
-            hands[seat].extend(cards[pos : pos + batch])
-            pos += batch
+    dealt, turn_up, aside, stock = _deal(deck, cut, tuple(order), first_batch, n_seats)
+    return list(map(list, dealt)), turn_up, aside, stock
+
+
+def _no_cards(cards: Sequence[Card]) -> tuple[Card, ...]:
+    return ()  # the hand of a seat slot not seated (R3.5)
+
+
+#: (order, first batch, seat slots) -> per seat slot a function taking the cut deck to that seat's
+#: five cards (an ``operator.itemgetter`` of their positions); filled as tables are met
+_DEAL_PLANS: dict[tuple[tuple[int, ...], int, int], tuple[Callable[[Sequence[Card]], tuple[Card, ...]], ...]] = {}
+
+
+def _deal(
+    deck: Sequence[Card], cut: int, order: tuple[int, ...], first_batch: int, n_seats: int
+) -> tuple[tuple[tuple[Card, ...], ...], Card, list[Card], list[Card]]:
+    """:func:`deal_cards` with the hands as tuples, for a cut already checked."""
+    cards = [*deck[cut:], *deck[:cut]]  # R4.2: the lower packet goes on top
+    plan = _DEAL_PLANS.get((order, first_batch, n_seats))
+    if plan is None:  # R4.3, D-19: in each round one batch per seat, the dealer's left first
+        where: list[list[int]] = [[] for _ in range(n_seats)]
+        pos = 0
+        for batch in (first_batch, 5 - first_batch):
+            for seat in order:
+                where[seat].extend(range(pos, pos + batch))
+                pos += batch
+        plan = tuple(operator.itemgetter(*w) if w else _no_cards for w in where)
+        _DEAL_PLANS[(order, first_batch, n_seats)] = plan
+    pos = 5 * len(order)
+    if pos >= len(cards):
+        raise ValueError("not enough cards for a turn-up (R4.4)")
+    dealt = tuple(map(operator.call, plan, itertools.repeat(cards)))  # each seat's itemgetter applied to the deck
     aside: list[Card] = []
     while pos < len(cards) and cards[pos].suit is None:  # D-9: jokers turned aside
         aside.append(cards[pos])
         pos += 1
     if pos >= len(cards):
         raise ValueError("not enough cards for a turn-up (R4.4)")
-    return hands, cards[pos], aside, cards[pos + 1 :]
+    return dealt, cards[pos], aside, cards[pos + 1 :]
 
 
 @dataclass(frozen=True)
@@ -623,6 +680,7 @@ class Hand:
         "cut",
         "stock",
         "phase",
+        "is_over",
         "to_act",
         "declarations",
         "active",
@@ -637,9 +695,12 @@ class Hand:
         "settlement",
         "_thrown_in",
         "_legal",
-        "_legal_at",
         "_next_active",
         "_unknown",
+        "_led",
+        "_strength",
+        "_top",
+        "_top_seat",
     )
 
     rules: Rules  #: the rules in force
@@ -659,6 +720,9 @@ class Hand:
     cut: int | None  #: the cut point (R4.2), None when not recorded
     stock: list[Card] | None  #: the undealt stock (never seen nor played, R4.4), None when unknown
     phase: Phase  #: where the hand stands
+    #: True once the hand is settled (R5): ``phase`` is ``Phase.OVER`` (an attribute, not a
+    #: property: it is read before every action)
+    is_over: bool
     to_act: int | None  #: the seat to act, None once the hand is over
     declarations: list[tuple[int, Declaration]]  #: ``(seat, Declaration)`` in the order made (R4.5)
     active: list[int]  #: seats in, in order from the dealer's left
@@ -672,10 +736,15 @@ class Hand:
     history: list[Action]  #: every action applied, in order
     settlement: Settlement | None  #: the settlement once the hand is over (R5)
     _thrown_in: bool  #: everyone declared out with ``dealer_forced`` off (D-10)
-    _legal: list[Action]  #: cache: the legal plays at step ``_legal_at``
-    _legal_at: int  #: cache: the step (``len(history)``) of ``_legal``; -1 for none
+    #: cache: the legal plays of the seat to act, ``_NO_LEGAL`` until legal_actions, why_illegal or
+    #: apply first needs them after a card is played
+    _legal: list[Action]
     _next_active: dict[int, int]  #: cache: active seat -> the next active seat (R4.9)
     _unknown: bool  #: cache: some dealt card is unknown (``None``)
+    _led: str  #: cache: the led suit of the trick in progress (R4.10)
+    _strength: dict[Card, int]  #: cache: card -> strength in this trick, a table of ``_STRENGTH``
+    _top: int  #: cache: the best strength in the trick so far (0 before its lead)
+    _top_seat: int  #: cache: the seat that played it (R4.11), -1 before the lead
 
     # -- construction -----------------------------------------------------
 
@@ -721,21 +790,27 @@ class Hand:
         if seed is not None or rng is None:
             rng = random_source(seed, rng, "Hand.new", required=True)
         deck = list(make_deck(rules.deck, rules.jokers))
+        size = len(deck)
         rnd = rng.random
-        for i in range(len(deck) - 1, 0, -1):  # R4.2 shuffle: Fisher-Yates on the seeded source
-            j = int(rnd() * (i + 1))
+        floor = math.floor
+        # R4.2 shuffle: Fisher-Yates on the seeded source, j = int(rnd() * (i + 1)) for i from the
+        # last position down to 1. Written as floor(rnd() * float(i + 1)) with the floats made
+        # once (_SHUFFLE_STEPS): the same j (the product is >= 0 and exact either way), and on
+        # Python 3.11 math.floor of a float is a cheaper call than int().
+        for i, k in _SHUFFLE_STEPS[size]:
+            j = floor(rnd() * k)
             deck[i], deck[j] = deck[j], deck[i]
-        random_cut = 1 + int(rnd() * (len(deck) - 1))  # R4.2: 1..len-1
+        random_cut = 1 + floor(rnd() * (size - 1))  # R4.2: 1..len-1
         if cut is None:
             cut = random_cut
-        elif type(cut) is not int or not 1 <= cut <= len(deck) - 1:
-            raise ValueError(f"cut {cut!r} must leave at least one card in each packet: 1..{len(deck) - 1} (R4.2)")
+        elif type(cut) is not int or not 1 <= cut <= size - 1:
+            raise ValueError(f"cut {cut!r} must leave at least one card in each packet: 1..{size - 1} (R4.2)")
         n = len(stacks)
-        seated_t = tuple(range(n)) if seated is None else tuple(sorted(seated))
+        seated_t = _seated_tuple(n, seated)
         _check_table(rules, stacks, dealer, seated_t, pot)
-        order = order_from_dealer(dealer, seated_t, n)
-        hands, turn_up, aside, stock = deal_cards(deck, cut, order, rules.first_batch, n)
-        return cls._setup(rules, stacks, dealer, seated_t, order, hands, turn_up, aside, pot, cut, stock, unknown=False)
+        order = _order(dealer, seated_t, n)
+        dealt, turn_up, aside, stock = _deal(deck, cut, order, rules.first_batch, n)
+        return cls._setup(rules, stacks, dealer, seated_t, order, dealt, turn_up, aside, pot, cut, stock, unknown=False)
 
     @classmethod
     def from_deck(
@@ -754,14 +829,14 @@ class Hand:
             ValueError: as :meth:`new`, or for a deck that is not the rules' deck or a bad cut.
         """
         n = len(stacks)
-        seated_t = tuple(range(n)) if seated is None else tuple(sorted(seated))
+        seated_t = _seated_tuple(n, seated)
         _check_table(rules, stacks, dealer, seated_t, pot)
         expected = sorted(c.index for c in make_deck(rules.deck, rules.jokers))
         if any(not isinstance(c, Card) for c in deck) or sorted(c.index for c in deck) != expected:
             raise ValueError(
                 f"the deck must be exactly the {rules.deck} deck{' with jokers' if rules.jokers else ''} (R1)"
             )
-        order = order_from_dealer(dealer, seated_t, n)
+        order = _order(dealer, seated_t, n)
         hands, turn_up, aside, stock = deal_cards(deck, cut, order, rules.first_batch, n)
         return cls.from_cards(
             rules, stacks, dealer, hands, turn_up, aside, pot=pot, seated=seated_t, cut=cut, stock=stock
@@ -796,7 +871,7 @@ class Hand:
                 a dealer not seated, or a seated stack below the ante.
         """
         n = len(stacks)
-        seated_t = tuple(range(n)) if seated is None else tuple(sorted(seated))
+        seated_t = _seated_tuple(n, seated)
         _check_table(rules, stacks, dealer, seated_t, pot)
         if len(hands) != n:
             raise ValueError(f"hands for {len(hands)} seats given, {n} seat slots")
@@ -833,13 +908,13 @@ class Hand:
             stacks,
             dealer,
             seated_t,
-            order_from_dealer(dealer, seated_t, n),
-            hands,
+            _order(dealer, seated_t, n),
+            tuple(map(tuple, hands)),
             turn_up,
             aside,
             pot,
             cut,
-            stock,
+            None if stock is None else list(stock),
         )
 
     @classmethod
@@ -850,26 +925,31 @@ class Hand:
         dealer: int,
         seated_t: tuple[int, ...],
         order: tuple[int, ...],
-        hands: Sequence[Sequence[Card | None]],
+        dealt: tuple[tuple[Card | None, ...], ...],
         turn_up: Card,
         aside: list[Card],
         pot: int,
         cut: int | None,
-        stock: Sequence[Card] | None,
+        stock: list[Card] | None,
         unknown: bool | None = None,
     ) -> Hand:
-        """Build the state from already validated inputs and take the ante (R4.1)."""
+        """Build the state from already validated inputs and take the ante (R4.1); the hand owns
+        ``aside`` and ``stock`` from now on."""
         n = len(stacks)
-        self = cls.__new__(cls)
+        self = object.__new__(cls)
         self.rules = rules
         self.n_seats = n
         self.dealer = dealer
         self.seated = seated_t
         self.order = order
         self._legal = _NO_LEGAL
-        self._legal_at = -1
         self._next_active = _NO_NEXT
-        self._unknown = any(None in h for h in hands) if unknown is None else unknown
+        self._led = ""  # set by each lead
+        self._strength = _NO_STRENGTH
+        self._top = 0
+        self._top_seat = -1
+        self.is_over = False
+        self._unknown = any(None in h for h in dealt) if unknown is None else unknown
         self.start_stacks = tuple(stacks)
         after = list(stacks)
         ante = rules.ante
@@ -878,15 +958,15 @@ class Hand:
         self.stacks = after
         self.carry_in = pot
         self.pot = pot + ante * len(seated_t)
-        self.hands = list(map(list, hands))
-        self.dealt = tuple(map(tuple, hands))
+        self.hands = list(map(list, dealt))
+        self.dealt = dealt
         self.turn_up = turn_up
         self.turned_aside = aside
         if turn_up.suit is None:  # refused by from_cards and deal_cards already (D-9)
             raise ValueError("the turn-up must be a suited card; jokers are turned aside (R4.4, D-9)")
         self.trump = turn_up.suit
         self.cut = cut
-        self.stock = list(stock) if stock is not None else None
+        self.stock = stock
         self.declarations = []
         self.active = []
         self.general_rams = None
@@ -908,11 +988,6 @@ class Hand:
         return self
 
     # -- queries ------------------------------------------------------------
-
-    @property
-    def is_over(self) -> bool:
-        """True once the hand is settled (R5)."""
-        return self.phase is _OVER
 
     @property
     def last_trick(self) -> Trick | None:
@@ -942,21 +1017,46 @@ class Hand:
             return []  # the hand is over
         ph = self.phase
         if ph is _PLAYING:
-            step = len(self.history)
-            if self._legal_at != step:
+            legal = self._legal
+            if legal is _NO_LEGAL:  # not asked since the last card was played
                 held = self.hands[seat]
                 if self._unknown and None in held:
                     return []  # unknown cards (??) of a replayed history cannot be played
                 # no None in held now: this is the hot path, so no cast() call
                 cards: list[Card] = held  # type: ignore[assignment]
-                table = _PLAY_TABLE[seat]
-                if self.current:
-                    legal = [table[c.index] for c in legal_plays(cards, self.current, self.trump, self.rules.overtrump)]
-                else:  # R4.10: the leader plays any card
-                    legal = [table[c.index] for c in cards]
+                table = _PLAY_TABLE[seat]  # card index -> this seat's interned play
+                # Plain loops with append, no comprehensions: on Python 3.11 a comprehension is a
+                # function call of its own, which costs more than the five cards it goes over.
+                # Suits are compared by identity: a hand's trump and every card's suit are the
+                # four interned SUITS. tests/test_rule_copies.py holds this to legal_plays.
+                legal = []
+                if not self.current:  # R4.10: the leader plays any card
+                    for c in cards:
+                        legal.append(table[c.index])
+                else:
+                    led = self._led
+                    trump = self.trump
+                    high = self._top - 100  # the highest trump in the trick, when > 0 (_STRENGTH)
+                    if led is not trump:
+                        for c in cards:
+                            if c.suit is led:
+                                legal.append(table[c.index])  # R4.10.1: follow suit
+                    elif self.rules.overtrump != "always":  # a trump lead, "when-trumping" (D-14)
+                        high = 0
+                    if not legal:  # a trump lead, or void in the led suit
+                        over = []
+                        for c in cards:
+                            if c.suit is trump or c.suit is None:  # a trump: jokers are (D-2)
+                                legal.append(table[c.index])  # R4.10.1 on a trump lead, else R4.10.2
+                                if c.rank > high:
+                                    over.append(table[c.index])
+                        if not legal:  # R4.10.4: neither the led suit nor a trump
+                            for c in cards:
+                                legal.append(table[c.index])
+                        elif high > 0 and over:
+                            legal = over  # R4.10.3: overtrump when able
                 self._legal = legal
-                self._legal_at = step
-            return self._legal[:]
+            return legal[:]  # the caller's own list; the cache stays as it is
         if ph is _DECLARE:
             if self.rules.dealer_forced and seat == self.dealer and not self.active:  # _dealer_forced(), inlined
                 return [_IN[seat]]
@@ -1001,6 +1101,14 @@ class Hand:
         if not isinstance(action, Action):
             return Refusal("not_an_action", "R4.12", {"given": repr(action)[:40]})
         ph = self.phase
+        if ph is _PLAYING and action.seat == self.to_act:
+            # A play of legal_actions() is legal: look it up among the seat's legal plays, worked
+            # out once per card played and shared with apply, so that checking an action and then
+            # applying it works out the legal plays once.
+            if self._legal is _NO_LEGAL:
+                self.legal_actions()
+            if action in self._legal:
+                return None
         if ph is Phase.OVER:
             return Refusal("hand_over", "R5")
         if action.seat != self.to_act:
@@ -1125,59 +1233,95 @@ class Hand:
                     repr(action)[:40], Refusal("not_an_action", "R4.12", {"given": repr(action)[:40]})
                 )
         ph = self.phase
-        # fast path for the common case: a legal card play
         if ph is _PLAYING:
-            if self._legal_at == len(self.history) and action in self._legal:
-                self._play(action)
+            # Legal: a play of legal_actions() of this very state, worked out once per card played
+            # (every play empties that cache). Anything else goes to why_illegal, which refuses it
+            # with its reason.
+            legal = self._legal
+            if legal is _NO_LEGAL:
+                self.legal_actions()
+                legal = self._legal
+            if action not in legal:
+                why = self.why_illegal(action)
+                if why is not None:
+                    raise IllegalActionError(str(action), why)
+            # The play itself, written here rather than in a method: it runs for nearly every
+            # action, and a call costs as much as half of it.
+            seat = action.seat
+            card: Card = action.card  # type: ignore[assignment]  # every play has a card
+            held = self.hands[seat]
+            i = 0
+            while held[i] is not card:  # found by identity: Card defines __lt__, so == on two cards
+                i += 1  # runs Python's slot lookup (list.remove would, once per card before it)
+            del held[i]
+            self.history.append(action)
+            self._legal = _NO_LEGAL  # the next seat's legal plays are not known yet
+            cur = self.current
+            if cur:  # R4.11: the trick's best card so far, by its strength
+                strength = self._strength[card]
+                if strength > self._top:
+                    self._top = strength
+                    self._top_seat = seat
+            else:  # a lead (R4.9): its suit is the led suit, a joker leads trump (D-2)
+                led = self._led = self.trump if card.suit is None else card.suit
+                self._strength = _STRENGTH[self.trump][led]
+                self._top = self._strength[card]
+                self._top_seat = seat
+            cur.append((seat, card))
+            if len(cur) < len(self.active):
+                self.to_act = self._next_active[seat]
                 return
-            if action.kind == "pl" and action.seat == self.to_act:
-                cards = self.hands[action.seat]
-                if (
-                    action.card in cards
-                    and None not in cards
-                    and (
-                        not self.current
-                        or action.card
-                        in legal_plays(cast("list[Card]", cards), self.current, self.trump, self.rules.overtrump)
-                    )
-                ):
-                    self._play(action)
-                    return
-        elif (
-            ph is _DECLARE
-            and action.seat == self.to_act
-            and (action.kind is _KIND_IN or (action.kind is _KIND_OUT and not self._dealer_forced()))
-        ):
-            self._declare(action)
+            # the trick is complete: its best card wins it (R4.11) and its winner leads next (R4.9)
+            winner = self._top_seat
+            tricks = self.tricks
+            # Trick(...) would run the named tuple's Python-level __new__; tuple.__new__ is one C call
+            tricks.append(_new_tuple(Trick, (cur[0][0], tuple(cur), winner)))  # the first to play led
+            self.tricks_won[winner] += 1
+            self.current = []
+            if len(tricks) == 5:
+                self._finish()
+            else:
+                self.leader = winner
+                self.to_act = winner
+            return
+        if ph is _DECLARE:  # R4.5, written here for the same reason as the play
+            seat = action.seat
+            stay = action.kind is _KIND_IN
+            # legal: the seat to act declares in, or out unless it is the dealer forced in
+            if seat != self.to_act or not (stay or (action.kind is _KIND_OUT and not self._dealer_forced())):
+                why = self.why_illegal(action)
+                if why is not None:
+                    raise IllegalActionError(str(action), why)
+            declarations = self.declarations
+            declarations.append((seat, _DECLARED_IN if stay else _DECLARED_OUT))
+            self.history.append(action)
+            if stay:
+                self.active.append(seat)
+            if seat != self.dealer:
+                # the seats declare in order from the dealer's left: after k declarations, order[k]
+                self.to_act = self.order[len(declarations)]
+            else:
+                self._declarations_over()
             return
         why = self.why_illegal(action)
         if why is not None:
             raise IllegalActionError(str(action), why)
-        k = action.kind
-        if k == "pl":
-            self._play(action)
-        elif ph is _DECLARE:
-            self._declare(action)
-        elif ph is _GENERAL_RAMS:
+        if ph is _GENERAL_RAMS:
             self._announce_gr(action)
         else:
             self._announce_target(action)
+
+    def _forget_legal_plays(self) -> None:
+        """Drop the cached legal plays of the seat to act, so that they are worked out again from
+        the cards held; for code that changes the held cards directly (a test's tampering)."""
+        self._legal = _NO_LEGAL
 
     def _dealer_forced(self) -> bool:
         # R4.5 dealer forced: all before the dealer declared out (so nobody is active yet)
         return self.rules.dealer_forced and self.to_act == self.dealer and not self.active
 
-    def _declare(self, action: Action) -> None:
-        """R4.5 declarations; R4.6 walkover; D-10 thrown in."""
-        seat = action.seat
-        stay = action.kind is _KIND_IN
-        self.declarations.append((seat, _DECLARED_IN if stay else _DECLARED_OUT))
-        self.history.append(action)
-        if stay:
-            self.active.append(seat)
-        if seat != self.dealer:
-            self.to_act = self._next_seated(seat)
-            return
+    def _declarations_over(self) -> None:
+        """After the dealer's declaration (R4.5): R4.6 walkover, D-10 thrown in, or on to R4.7."""
         if len(self.active) == 0:  # D-10: thrown in, the pot carries over
             self._thrown_in = True
             self._finish()
@@ -1232,56 +1376,36 @@ class Hand:
         """R4.9: the first active player to the dealer's left leads (D-12)."""
         self.phase = _PLAYING
         act = self.active
-        self._next_active = {s: act[(i + 1) % len(act)] for i, s in enumerate(act)}
+        key = tuple(act)
+        nxt = _NEXT_ACTIVE.get(key)
+        if nxt is None:  # R4.9: play passes to the left, among the active seats
+            nxt = _NEXT_ACTIVE[key] = {s: act[(i + 1) % len(act)] for i, s in enumerate(act)}
+        self._next_active = nxt
         self.leader = act[0]
         self.to_act = self.leader
-
-    def _play(self, action: Action) -> None:
-        """R4.10 (already checked), R4.11 trick winner, R4.9 winner leads next."""
-        seat = action.seat
-        card = action.card  # a Card: every play has one (R4.10); no assert on this hot path
-        self.hands[seat].remove(card)
-        cur = self.current
-        cur.append((seat, card))  # type: ignore[arg-type]  # card is not None, see above
-        self.history.append(action)
-        if len(cur) < len(self.active):
-            self.to_act = self._next_active[seat]
-            return
-        winner = trick_winner(cur, self.trump)
-        self.tricks.append(Trick(cur[0][0], tuple(cur), winner))  # the first to play led (R4.9)
-        self.tricks_won[winner] += 1
-        self.current = []
-        if len(self.tricks) == 5:
-            self._finish()
-        else:
-            self.leader = winner
-            self.to_act = winner
 
     def _finish(self) -> None:
         """Settle (R5) and close the hand."""
         self.phase = _OVER
+        self.is_over = True
         self.to_act = None
         self.leader = None if not self.tricks or len(self.tricks) == 5 else self.leader
-        self.settlement = settle(
-            rules=self.rules,
-            order=self.order,
-            active=self.active,
-            tricks_won=self.tricks_won,
-            stacks=self.stacks,
-            pot=self.pot,
-            general_rams=self.general_rams,
-            targets=self.targets,
-            thrown_in=self._thrown_in,
+        # positional arguments: a call by keyword costs more, and this is one per hand
+        settlement = self.settlement = settle(
+            self.rules,
+            self.order,
+            self.active,
+            self.tricks_won,
+            self.stacks,
+            self.pot,
+            self.general_rams,
+            self.targets,
+            self._thrown_in,
         )
-        self.stacks = list(self.settlement.stacks_after)
-        self.pot = self.settlement.carry_over
+        self.stacks = list(settlement.stacks_after)
+        self.pot = settlement.carry_over
 
     # -- helpers ----------------------------------------------------------------
-
-    def _next_seated(self, seat: int) -> int:
-        order = self.order
-        i = order.index(seat) + 1
-        return order[i] if i < len(order) else order[0]
 
     def copy(self) -> Hand:
         """A cheap independent copy (for search): mutating one never changes the other.
@@ -1314,6 +1438,7 @@ class Hand:
         new.cut = self.cut
         new.stock = None if self.stock is None else self.stock[:]
         new.phase = self.phase
+        new.is_over = self.is_over
         new.to_act = self.to_act
         new.declarations = self.declarations[:]
         new.active = self.active[:]
@@ -1328,9 +1453,12 @@ class Hand:
         new.settlement = self.settlement
         new._thrown_in = self._thrown_in
         new._legal = self._legal
-        new._legal_at = self._legal_at
         new._next_active = self._next_active
         new._unknown = self._unknown
+        new._led = self._led
+        new._strength = self._strength
+        new._top = self._top
+        new._top_seat = self._top_seat
         return new
 
     __copy__ = copy
@@ -1363,6 +1491,7 @@ class Hand:
             self.trump,
             self.cut,
             self.phase,
+            self.is_over,
             self.to_act,
             tuple(self.declarations),
             tuple(self.active),
@@ -1388,8 +1517,55 @@ class Hand:
         )
 
 
+#: deck size -> the steps (i, float(i + 1)) of its Fisher-Yates shuffle, i from size - 1 down to 1
+_SHUFFLE_STEPS: dict[int, tuple[tuple[int, float], ...]] = {
+    size: tuple((i, float(i + 1)) for i in range(size - 1, 0, -1)) for size in (32, 34, 52, 54)
+}
+#: seat slots n -> all n seated, ``(0, .., n - 1)``: the usual ``seated`` of a new hand
+_ALL_SEATED: tuple[tuple[int, ...], ...] = tuple(tuple(range(n)) for n in range(MAX_SEATS + 1))
+#: seat slots n -> every valid ``seated`` (sorted, distinct, at least two seats of 0..n - 1; R2.1, R3.5)
+_SEATINGS: tuple[frozenset[tuple[int, ...]], ...] = tuple(
+    frozenset(t for k in range(2, n + 1) for t in itertools.combinations(range(n), k)) for n in range(MAX_SEATS + 1)
+)
+#: (dealer, seated, seat slots) -> :func:`order_from_dealer` of them, for tables already checked
+_ORDERS: dict[tuple[int, tuple[int, ...], int], tuple[int, ...]] = {}
+
+
+def _seated_tuple(n: int, seated: Sequence[int] | None) -> tuple[int, ...]:
+    """The seats taking part as a sorted tuple: all ``n`` seat slots when ``seated`` is None."""
+    if seated is None:
+        return _ALL_SEATED[n] if n <= MAX_SEATS else tuple(range(n))
+    return tuple(sorted(seated))
+
+
+def _order(dealer: int, seated_t: tuple[int, ...], n: int) -> tuple[int, ...]:
+    """:func:`order_from_dealer` of a checked table, computed once per table met."""
+    order = _ORDERS.get((dealer, seated_t, n))
+    if order is None:
+        order = _ORDERS[(dealer, seated_t, n)] = order_from_dealer(dealer, seated_t, n)
+    return order
+
+
 def _check_table(rules: Rules, stacks: Sequence[int], dealer: int, seated_t: tuple[int, ...], pot: int = 0) -> None:
     """Validate the table of a new hand (R2.1, R3.2, R3.3, R3.5, R5.4); see :func:`check_table`."""
+    n = len(stacks)
+    # Fast path, taken by nearly every hand: these tests imply every check below (a stack of
+    # ante or more is >= 0). Anything else goes through the checks, which name what is wrong.
+    if (
+        type(rules) is Rules
+        and type(pot) is int
+        and pot >= 0
+        and 2 <= n <= MAX_SEATS
+        and seated_t in _SEATINGS[n]
+        and type(dealer) is int
+        and dealer in seated_t
+    ):
+        ante = rules.ante
+        for x in stacks:
+            if type(x) is not int or x < ante:
+                break
+        else:
+            return
     if not isinstance(rules, Rules):
         raise TypeError(f"rules must be a Rules object, not {type(rules).__name__} (R8)")
     if type(pot) is not int or pot < 0:

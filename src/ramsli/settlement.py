@@ -237,28 +237,9 @@ class Settlement(NamedTuple):
         }
 
 
-class _Ledger:
-    """Mutable stacks and pot while settling; every transfer is recorded."""
-
-    def __init__(self, stacks: Sequence[int], pot: int) -> None:
-        self.stacks = list(stacks)
-        self.pot = pot
-        self.payments: list[Payment] = []
-
-    def pay(self, step: int, payer: int | None, payee: int | None, owed: int, reason: PaymentReason) -> None:
-        if owed <= 0:
-            return
-        if payer is None:
-            paid = min(owed, self.pot)
-            self.pot -= paid
-        else:
-            paid = min(owed, self.stacks[payer])  # R5.8, D-6: never below zero
-            self.stacks[payer] -= paid
-        if payee is None:
-            self.pot += paid
-        else:
-            self.stacks[payee] += paid
-        self.payments.append(Payment(step, payer, payee, owed, paid, reason))
+#: ``tuple.__new__``: builds a named tuple (a Payment, a Settlement) in one C call, without the
+#: Python-level ``__new__`` that calling the class runs (settle makes several per hand)
+_new_tuple = tuple.__new__
 
 
 def settle(
@@ -290,39 +271,76 @@ def settle(
         ``sum(stacks) + pot`` (R3.4).
     """
     n = len(stacks)
-    led = _Ledger(stacks, pot)
-    targets = dict(targets or {})
     active = tuple(active)
+    tricks = tuple(tricks_won)
+    before = tuple(stacks)
     if thrown_in or not active:  # D-10: the pot carries over whole
-        return Settlement(
-            _THROWN_IN, pot, tuple(tricks_won), active, (), 0, (), None, None, (), (), pot, tuple(stacks), tuple(stacks)
+        return _new_tuple(
+            Settlement, (_THROWN_IN, pot, tricks, active, (), 0, (), None, None, (), (), pot, before, before)
         )
+    after = list(stacks)
+    payments: list[Payment] = []
+    left = pot  # counters in the pot as the payments are made
+
+    def pay(step: int, payer: int | None, payee: int | None, owed: int, reason: PaymentReason) -> None:
+        """One transfer, recorded; a payer short of counters pays what it has (R5.8, D-6)."""
+        nonlocal left
+        if owed <= 0:
+            return
+        if payer is None:
+            paid = owed if owed <= left else left
+            left -= paid
+        else:
+            have = after[payer]
+            paid = owed if owed <= have else have  # R5.8, D-6: never below zero
+            after[payer] = have - paid
+        if payee is None:
+            left += paid
+        else:
+            after[payee] += paid
+        payments.append(_new_tuple(Payment, (step, payer, payee, owed, paid, reason)))
+
     if len(active) == 1:  # R4.6 walkover: the one player in takes the pot
-        led.pay(1, None, active[0], pot, _POT)
-        return Settlement(
-            _WALKOVER,
-            pot,
-            tuple(tricks_won),
-            active,
-            (active[0],),
-            pot,
-            (),
-            None,
-            None,
-            (),
-            tuple(led.payments),
-            led.pot,
-            tuple(stacks),
-            tuple(led.stacks),
+        pay(1, None, active[0], pot, _POT)
+        return _new_tuple(
+            Settlement,
+            (
+                _WALKOVER,
+                pot,
+                tricks,
+                active,
+                active,
+                pot,
+                (),
+                None,
+                None,
+                (),
+                tuple(payments),
+                left,
+                before,
+                tuple(after),
+            ),
         )
 
-    in_order = [s for s in order if s in active]
-    best = max(tricks_won[s] for s in active)
-    winners = tuple(s for s in in_order if tricks_won[s] == best)
+    # plain loops rather than comprehensions and generators: settle runs once per hand, and on
+    # Python 3.11 each comprehension is a function call of its own
+    in_order = []  # the active seats from the dealer's left (R5.9)
+    for s in order:
+        if s in active:
+            in_order.append(s)
+    best = tricks_won[active[0]]
+    for s in active:
+        if tricks_won[s] > best:
+            best = tricks_won[s]
+    winners_l = []
+    for s in in_order:
+        if tricks_won[s] == best:
+            winners_l.append(s)
+    winners = tuple(winners_l)
     share = pot // len(winners)
     # step 1: pot shares (R5.1, R5.2); the remainder stays in the pot
     for s in winners:
-        led.pay(1, None, s, share, _POT)
+        pay(1, None, s, share, _POT)
 
     bete_amount = rules.bete_for(pot)  # R5.3
     gr_made: bool | None = None
@@ -333,7 +351,7 @@ def settle(
             total = 2 * pot
             each, rem = divmod(total, len(others))
             for i, s in enumerate(others):
-                led.pay(2, s, general_rams, each + (1 if i < rem else 0), _GENERAL_RAMS)
+                pay(2, s, general_rams, each + (1 if i < rem else 0), _GENERAL_RAMS)
 
     # step 3: betes, clockwise from the dealer's left; a failed announcer pays step 4 instead
     bete = []
@@ -342,41 +360,45 @@ def settle(
             if s == general_rams and not gr_made:
                 continue
             bete.append(s)
-            led.pay(3, s, None, bete_amount, _BETE)
+            pay(3, s, None, bete_amount, _BETE)
 
     # step 4: General Rams penalty (R5.6)
     if general_rams is not None and not gr_made:
-        led.pay(4, general_rams, None, rules.general_rams_penalty_for(pot), _GENERAL_RAMS_PENALTY)
+        pay(4, general_rams, None, rules.general_rams_penalty_for(pot), _GENERAL_RAMS_PENALTY)
 
     # step 5: targets (R5.7), declarer by declarer clockwise from the dealer's left
     results = []
-    for s in in_order:
-        if s not in targets:
-            continue
-        t = targets[s]
-        b = rules.target_bonus_for(t)
-        others = order_from_dealer(s, [o for o in active if o != s], n)
-        met = tricks_won[s] >= t
-        results.append((s, t, met))
-        if met:
-            for o in others:
-                led.pay(5, o, s, b, _TARGET)
-        else:
-            led.pay(5, s, None, b * len(others), _TARGET_MISSED)
+    if targets:
+        for s in in_order:
+            if s not in targets:
+                continue
+            t = targets[s]
+            b = rules.target_bonus_for(t)
+            others = order_from_dealer(s, [o for o in active if o != s], n)
+            met = tricks_won[s] >= t
+            results.append((s, t, met))
+            if met:
+                for o in others:
+                    pay(5, o, s, b, _TARGET)
+            else:
+                pay(5, s, None, b * len(others), _TARGET_MISSED)
 
-    return Settlement(
-        _PLAYED,
-        pot,
-        tuple(tricks_won),
-        active,
-        winners,
-        share,
-        tuple(bete),
-        general_rams,
-        gr_made,
-        tuple(results),
-        tuple(led.payments),
-        led.pot,
-        tuple(stacks),
-        tuple(led.stacks),
+    return _new_tuple(
+        Settlement,
+        (
+            _PLAYED,
+            pot,
+            tricks,
+            active,
+            winners,
+            share,
+            tuple(bete),
+            general_rams,
+            gr_made,
+            tuple(results),
+            tuple(payments),
+            left,
+            before,
+            tuple(after),
+        ),
     )
