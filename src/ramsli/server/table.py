@@ -309,7 +309,7 @@ def _swap_two_unplayed(hand: Hand) -> None:
     dealt = [list(d) for d in hand.dealt]
     dealt[a][0], dealt[b][0] = cb, ca
     hand.dealt = tuple(tuple(d) for d in dealt)
-    hand._legal_at = -1  # the test-only hook forgets the hand's cached legal plays
+    hand._forget_legal_plays()  # the test-only hook: the legal plays follow the swapped cards
 
 
 def chat_text(text: Any) -> str:
