@@ -35,6 +35,15 @@ import tempfile
 import threading
 from collections.abc import Iterator, Mapping
 from pathlib import Path
+from types import ModuleType
+
+import platformdirs
+
+fcntl: ModuleType | None
+try:
+    import fcntl
+except ImportError:  # not POSIX: the compile lock keeps only this process's threads apart
+    fcntl = None
 
 __all__ = ["choose_cache_dir", "configure", "cache_dir", "compile_lock", "LOCK_NAME"]
 
@@ -75,8 +84,6 @@ def choose_cache_dir(environ: Mapping[str, str] | None = None, user_cache: str |
     else:
         if user_cache is None:
             try:
-                import platformdirs
-
                 user_cache = platformdirs.user_cache_dir("ramsli", appauthor=False)
             except Exception:  # noqa: BLE001 - no home folder: fall through to the temporary one
                 user_cache = None
@@ -148,12 +155,7 @@ def compile_lock(blocking: bool = True) -> Iterator[bool]:
 @contextlib.contextmanager
 def _file_lock(blocking: bool) -> Iterator[bool]:
     folder = cache_dir()
-    try:
-        import fcntl
-    except ImportError:  # not POSIX: no lock between processes
-        yield True
-        return
-    if folder is None:
+    if fcntl is None or folder is None:  # not POSIX, or no cache folder: no lock between processes
         yield True
         return
     try:
