@@ -1,21 +1,24 @@
-"""Speed of the batch kernel against the engine and OpenSpiel (issue #6; a benchmark, not a test).
+"""Speed of the batch kernel against the engine and OpenSpiel (issue #6, #28; a benchmark, not a test).
 
-Prints, in one run: kernel hands/s of random play (5 players, traditional, all cores), the
-reference engine's hands/s (random play, one core), OpenSpiel ``oh_hell`` (5 players, 32 cards,
-5 tricks) random play through pyspiel's Python API, the ratios, and the time ``ramsli odds``
-takes to get in-out to ±0.1 counters against the tips model.
+Prints, in one run: kernel hands/s of random play (5 players, traditional) on one thread and on
+every thread (``NUMBA_NUM_THREADS``, else the CPUs), as the median of ``--rounds`` interleaved
+rounds, with the CPU seconds per million hands (user time of the process: less sensitive to other
+work on the machine than the wall clock) and the machine's load average; the scaling from one
+thread to all; the tips policy; the reference engine's hands/s (random play, one core), OpenSpiel
+``oh_hell`` (5 players, 32 cards, 5 tricks) random play through pyspiel's Python API, the ratios,
+and the time ``ramsli odds`` takes to get in-out to ±0.1 counters against the tips model.
 
-    /work/venv/bin/python bench/kernel.py [--hands 4000000]
+    .venv/bin/python bench/kernel.py [--hands 4000000] [--rounds 5]
 """
 
 from __future__ import annotations
 
 import argparse
+import os
+import statistics
 import sys
 import time
 from pathlib import Path
-
-import numba
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import engine as _engine_bench
@@ -25,16 +28,21 @@ from ramsli.lab.odds import estimate
 from ramsli.rules import Rules
 
 
-def kernel_rate(hands: int, policy: int, threads: int | None = None) -> float:
+def kernel_rate(hands: int, policy: int, threads: int | None = None) -> tuple[float, float]:
+    """(hands/s wall clock, CPU seconds per million hands) of one kernel batch on ``threads`` threads."""
     r = Rules()
-    if threads:
-        numba.set_num_threads(threads)
+    K.set_threads(threads or ALL)
     K.play_batch(r, 5, 1000, seed=1, policy=policy)  # JIT / cache load
-    t = time.perf_counter()
+    t, c = time.perf_counter(), time.process_time()
     K.play_batch(r, 5, hands, seed=2, policy=policy)
-    dt = time.perf_counter() - t
-    numba.set_num_threads(numba.config.NUMBA_NUM_THREADS)
-    return hands / dt
+    dt, cpu = time.perf_counter() - t, time.process_time() - c
+    K.set_threads(ALL)
+    if dt <= 0 or cpu <= 0:
+        raise SystemExit("the kernel measured nothing: give more --hands")
+    return hands / dt, cpu / hands * 1e6
+
+
+ALL = K.threads()
 
 
 def engine_rate(seconds: float = 3.0) -> float:
@@ -76,15 +84,31 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--hands", type=int, default=4_000_000, help="kernel hands per measurement")
     ap.add_argument("--seconds", type=float, default=3.0, help="seconds for the engine and OpenSpiel runs")
+    ap.add_argument("--rounds", type=int, default=5, help="interleaved rounds of the 1-thread and all-thread runs")
     a = ap.parse_args()
-    threads = numba.config.NUMBA_NUM_THREADS
-    k_all = kernel_rate(a.hands, K.RANDOM)
-    k_one = kernel_rate(a.hands // 2, K.RANDOM, threads=1)
-    k_tips = kernel_rate(a.hands // 2, K.TIPS)
+    threads = ALL
+    load0 = os.getloadavg()
+    one, many = [], []
+    for _ in range(a.rounds):  # interleaved, so that a change of load hits both alike
+        one.append(kernel_rate(a.hands // 2, K.RANDOM, threads=1))
+        many.append(kernel_rate(a.hands, K.RANDOM))
+    k_one = statistics.median(x[0] for x in one)
+    k_all = statistics.median(x[0] for x in many)
+    cpu_one = statistics.median(x[1] for x in one)
+    cpu_all = statistics.median(x[1] for x in many)
+    k_tips = kernel_rate(a.hands // 2, K.TIPS)[0]
     eng = engine_rate(a.seconds)
     osp = openspiel_rate(a.seconds)
-    print(f"kernel, random play, 5 players, traditional, {threads} threads: {k_all:,.0f} hands/s")
-    print(f"kernel, random play, 1 thread:                          {k_one:,.0f} hands/s")
+    print(f"load average before {load0[0]:.2f} {load0[1]:.2f} {load0[2]:.2f}, after {os.getloadavg()[0]:.2f}")
+    print(
+        f"kernel, random play, 5 players, traditional, {threads} threads: {k_all:,.0f} hands/s "
+        f"(median of {a.rounds}; {cpu_all:.2f} CPU s per million hands)"
+    )
+    print(
+        f"kernel, random play, 1 thread:                          {k_one:,.0f} hands/s "
+        f"({cpu_one:.2f} CPU s per million hands)"
+    )
+    print(f"scaling {threads} threads / 1 thread: {k_all / k_one:.2f}x (aim >= 1.8 with 2 threads)")
     print(f"kernel, tips policy, {threads} threads:                      {k_tips:,.0f} hands/s")
     print(f"engine (Hand.new + legal_actions + apply), 1 core:      {eng:,.0f} hands/s")
     if osp:
@@ -92,7 +116,7 @@ def main() -> None:
     print(f"ratio kernel / engine:    {k_all / eng:,.0f}x")
     if osp:
         print(f"ratio kernel / OpenSpiel: {k_all / osp:,.0f}x;  engine / OpenSpiel: {eng / osp:.2f}x")
-    print(f"aim >= 1,000,000 hands/s: {'reached' if k_all >= 1e6 else 'NOT reached'}")
+    print(f"aim >= 2,000,000 hands/s: {'reached' if k_all >= 2e6 else 'NOT reached'}")
     worst, rows = odds_time(0.1)
     print("ramsli odds to ±0.1 counters (in - out) against tips:")
     for k, (dt, m, h, acc, smp, cond) in rows.items():

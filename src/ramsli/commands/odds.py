@@ -77,6 +77,15 @@ def odds_cmd(
     seed: Annotated[int, typer.Option("--seed", "-s", help="Seed (>= 0).")] = 0,
     as_json: Annotated[bool, typer.Option("--json", help="Print the result as JSON.")] = False,
     scheduler: SchedulerOption = None,
+    kernel: Annotated[
+        str,
+        typer.Option(
+            "--kernel",
+            help="How tips and random play: auto (the fast kernel; while it compiles, once after an "
+            "install, answer at once in plain Python on fewer samples), kernel (wait for the compile), "
+            "python (never the kernel).",
+        ),
+    ] = "auto",
 ) -> None:
     """Estimate P(a trick), P(most tricks) and the counters of in vs out for one hand."""
     from ramsli.lab.odds import OddsError, estimate  # the lab's kernel: optional extra 'lab' (NumPy, Numba)
@@ -99,6 +108,8 @@ def odds_cmd(
         except LimitError as e:
             errors.append(str(e))
     errors += check_scheduler(scheduler)
+    if kernel not in ("auto", "kernel", "python"):
+        errors.append(f"--kernel {kernel!r}: allowed are auto, kernel, python")
     if errors:
         fail(errors)
     try:
@@ -116,6 +127,7 @@ def odds_cmd(
             pot=pot,
             note=lambda m: Console(stderr=True).print(m),
             scheduler=scheduler,
+            kernel=kernel,
         )
     except (RulesError, OddsError, LimitError, ClusterError) as e:
         fail([str(e)])
@@ -144,6 +156,11 @@ def odds_cmd(
         f"{res['accepted']:,} of {res['samples']:,} samples ({res['conditioning']} conditioning) "
         f"in {res['elapsed_s']:.2f} s"
     )
+    if res["estimator"] == "python" and kernel == "auto":
+        con.print(
+            "a quick estimate: the samples were played in plain Python while the fast kernel compiles "
+            "in the background (once); ask again in a moment for the full estimate"
+        )
     if not res["out_allowed"]:
         con.print("out is not allowed here: the dealer must be in when everyone before is out (R4.5)")
     elif abs(res["ev_diff"]["mean"]) <= res["ev_diff"]["ci95"]:

@@ -107,6 +107,15 @@ def simulate_cmd(
     ] = None,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar.")] = False,
     scheduler: SchedulerOption = None,
+    kernel: Annotated[
+        str,
+        typer.Option(
+            "--kernel",
+            help="How random and tips play: auto (the fast kernel; while it compiles, once after an "
+            "install, the same hands in plain Python meanwhile), kernel (wait for the compile), python "
+            "(never the kernel). The results are the same.",
+        ),
+    ] = "auto",
 ) -> None:
     """Self-play many hands or sessions and summarise them (in-rate, bete rate, pots, counters)."""
     from ramsli.lab.simulate import simulate, write_out  # the lab's kernel: optional extra 'lab' (NumPy, Numba)
@@ -154,6 +163,8 @@ def simulate_cmd(
         except LimitError as e:
             errors.append(str(e))
     errors += check_scheduler(scheduler, jobs)
+    if kernel not in ("auto", "kernel", "python"):
+        errors.append(f"--kernel {kernel!r}: allowed are auto, kernel, python")
     if errors:
         _fail(errors)
     console = Console(stderr=True)
@@ -182,6 +193,7 @@ def simulate_cmd(
                     use_kernel=False if engine else None,
                     note=lambda m: prog.console.print(m),
                     scheduler=scheduler,
+                    kernel=kernel,
                 )
             except (ValueError, ClusterError) as e:
                 _fail(str(e))
@@ -200,9 +212,13 @@ def show(res: dict) -> None:
     """Print the summary with Rich tables."""
     con = Console()
     speed = f", {res['hands_per_s']:,.0f} hands/s" if res.get("hands_per_s") else ""
+    how = {
+        "python": " (in plain Python: it compiles in the background)",
+        "python+compiled": " (in plain Python until it had compiled)",
+    }
     con.print(
-        f"[bold]{res['hands']:,} hands[/] of {res['players']} players by the {res['engine']} "
-        f"in {res['elapsed_s']:.2f} s{speed}; seed {res['seed']}"
+        f"[bold]{res['hands']:,} hands[/] of {res['players']} players by the {res['engine']}"
+        f"{how.get(res.get('kernel_mode') or '', '')} in {res['elapsed_s']:.2f} s{speed}; seed {res['seed']}"
     )
     t = Table(title="By position (1 = dealer's left)")
     for c in ("position", "in-rate", "bete when in", "bete per hand"):

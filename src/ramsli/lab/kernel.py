@@ -35,17 +35,24 @@ Rule parameters are packed by :func:`pack_rules` into an int64 array.
 
 from __future__ import annotations
 
+import os
+import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any
 
 import numpy as np
-from numba import njit, prange
+from numba import njit
 
 from ramsli.cards import make_deck
 from ramsli.hand import check_table
+from ramsli.lab import jitcache
 from ramsli.lab.limits import MAX_COUNTERS, check_counters
 from ramsli.rules import Rules
 from ramsli.session import EndReason, check_setup
+
+_CACHE = jitcache.configure() is not None  # the cache folder is chosen before any kernel is defined
 
 __all__ = [
     "MAX_SEATS",
@@ -96,6 +103,15 @@ KIND_PLAYED, KIND_WALKOVER, KIND_THROWN_IN = 0, 1, 2
     P_ANTE,
 ) = range(10)
 
+#: Numba options: every function is cached (:mod:`ramsli.lab.jitcache`); the helpers called per
+#: decision allocate nothing and run without reference counting (``_nrt=False``: no atomic
+#: increments per array argument); the entry points release the GIL so that threads run them in
+#: parallel (:func:`_parallel`)
+_JIT: dict[str, Any] = dict(cache=_CACHE, error_model="numpy")
+_LEAF: dict[str, Any] = dict(_JIT, _nrt=False)
+_INLINE: dict[str, Any] = dict(_JIT, inline="always")
+_ENTRY: dict[str, Any] = dict(_JIT, nogil=True)
+
 _GOLD = np.uint64(0x9E3779B97F4A7C15)
 _M1 = np.uint64(0xBF58476D1CE4E5B9)
 _M2 = np.uint64(0x94D049BB133111EB)
@@ -145,28 +161,45 @@ def base_deck(rules: Rules) -> np.ndarray:
 # random stream
 
 
-@njit(cache=True, error_model="numpy", inline="always")
+@njit(**_INLINE)
 def _mix(z):
     z = (z ^ (z >> _S30)) * _M1
     z = (z ^ (z >> _S27)) * _M2
     return z ^ (z >> _S31)
 
 
-@njit(cache=True, error_model="numpy", inline="always")
+@njit(**_INLINE)
 def _start(seed, h):
     return _mix(np.uint64(seed) * _SEED_MUL + np.uint64(h) * _GOLD)
 
 
-@njit(cache=True, error_model="numpy", inline="always")
+@njit(**_INLINE)
 def _uniform(state):
     """Advance ``state`` (uint64) and return (new state, u in [0, 1))."""
     state = state + _GOLD
     return state, float(_mix(state) >> _S11) * _INV53
 
 
-@njit(cache=True, error_model="numpy")
-def _gen_hand(seed, h, base, deck, u):
-    """Deck order (Fisher-Yates), cut (1..D-1) and the decision table of hand ``h``."""
+@njit(**_INLINE)
+def _u_at(state, k):
+    """The number ``k`` (0-based) of the decision table that starts after ``state``: what ``k + 1``
+    calls of :func:`_uniform` from ``state`` return last (the stream is counter-based)."""
+    return float(_mix(state + np.uint64(k + 1) * _GOLD) >> _S11) * _INV53
+
+
+@njit(**_INLINE)
+def _draw(u, ust, k):
+    """Decision number ``k`` of a hand: ``u[k]`` from a given table, or, for an empty ``u``, the
+    stream after ``ust`` (:func:`_u_at`), computed only for the decisions a hand reaches."""
+    if u.shape[0] > 0:
+        return u[k]
+    return _u_at(ust, k)
+
+
+@njit(**_LEAF)
+def _shuffle(seed, h, base, deck):
+    """Deck order (Fisher-Yates) and cut (1..D-1) of hand ``h``; returns ``(cut, state)``, the
+    state after which the hand's decision table starts (:func:`_u_at`)."""
     d = base.shape[0]
     for i in range(d):
         deck[i] = base[i]
@@ -178,14 +211,19 @@ def _gen_hand(seed, h, base, deck, u):
         deck[i] = deck[j]
         deck[j] = t
     st, x = _uniform(st)
-    cut = 1 + int(x * (d - 1))
+    return 1 + int(x * (d - 1)), st
+
+
+@njit(**_LEAF)
+def _gen_hand(seed, h, base, deck, u):
+    """Deck order (Fisher-Yates), cut (1..D-1) and the decision table ``u`` of hand ``h``."""
+    cut, st = _shuffle(seed, h, base, deck)
     for k in range(u.shape[0]):
-        st, x = _uniform(st)
-        u[k] = x
+        u[k] = _u_at(st, k)
     return cut
 
 
-@njit(cache=True, error_model="numpy")
+@njit(**_JIT)
 def make_inputs(seed, start, count, base):
     """The seeded inputs of hands ``start .. start+count-1``: what the kernel plays in :func:`run_stream`.
 
@@ -205,13 +243,13 @@ def make_inputs(seed, start, count, base):
 # cards and tricks (R4.10, R4.11)
 
 
-@njit(cache=True, error_model="numpy", inline="always")
+@njit(**_INLINE)
 def _is_trump(c, trump):
     s = _SUIT[c]
     return s == 4 or s == trump
 
 
-@njit(cache=True, error_model="numpy")
+@njit(**_LEAF)
 def _legal(hand, hl, cur, ncur, trump, ot_always, out):
     """R4.10 with D-14: positions in ``hand`` (hand order) of the legal cards; returns how many."""
     n = 0
@@ -282,7 +320,7 @@ def _legal(hand, hl, cur, ncur, trump, ot_always, out):
     return n
 
 
-@njit(cache=True, error_model="numpy", inline="always")
+@njit(**_INLINE)
 def _beats(c, best, led, trump):
     """True if card ``c`` beats the trick's best card so far (R4.11)."""
     if _is_trump(c, trump):
@@ -294,7 +332,7 @@ def _beats(c, best, led, trump):
 # the tips policy (ramsli.bots.tips.TipsBot with tracking=False plays the same actions)
 
 
-@njit(cache=True, error_model="numpy")
+@njit(**_LEAF)
 def _tips_sure(hand, hl, trump):
     """True if the seat holds a sure trick as it sees from its cards alone (``blind_live_trumps``):
     the highest live trump, which is the big joker if it holds a joker, else the ace of trump."""
@@ -309,7 +347,7 @@ def _tips_sure(hand, hl, trump):
     return False
 
 
-@njit(cache=True, error_model="numpy")
+@njit(**_LEAF)
 def _tips_declare(hand, hl, trump, ins_before, var):
     nt = 0
     top = 0
@@ -348,7 +386,7 @@ def _tips_declare(hand, hl, trump, ins_before, var):
     return False
 
 
-@njit(cache=True, error_model="numpy")
+@njit(**_LEAF)
 def _tips_gr(hand, hl, trump):
     """The tip's shape: five cards, the ace of trump, one more top trump, three side aces or kings."""
     if hl != 5:
@@ -371,7 +409,7 @@ def _tips_gr(hand, hl, trump):
     return trump_ace and nt == 2 and top == 2 and side_ak == 3
 
 
-@njit(cache=True, error_model="numpy")
+@njit(**_LEAF)
 def _tips_target(hand, hl, trump, max_t):
     est = 0
     for i in range(hl):
@@ -387,7 +425,7 @@ def _tips_target(hand, hl, trump, max_t):
     return min(est, max_t)
 
 
-@njit(cache=True, error_model="numpy")
+@njit(**_LEAF)
 def _tips_play(hand, hl, cur, ncur, trump, trick_no, var, legal, nl):
     """Position in ``hand`` of the card the tips policy plays (one of ``legal[:nl]``)."""
     if ncur == 0:
@@ -463,7 +501,7 @@ def _tips_play(hand, hl, cur, ncur, trump, trick_no, var, legal, nl):
 # one hand
 
 
-@njit(cache=True, error_model="numpy")
+@njit(**_LEAF)
 def _pay(st, pot, payer, payee, owed):
     """One payment, limited by the payer's stack (R5.8, D-6); payer/payee -1 is the pot. Returns the pot."""
     if owed <= 0:
@@ -481,7 +519,7 @@ def _pay(st, pot, payer, payee, owed):
     return pot
 
 
-@njit(cache=True, error_model="numpy")
+@njit(**_LEAF)
 def _deal(deck, d, cut, order, norder, first_batch, hands, hl):
     """R4.2-R4.4: cut, deal in two batches from the dealer's left, turn up; returns the turn-up."""
     pos = 0
@@ -505,11 +543,33 @@ def _deal(deck, d, cut, order, norder, first_batch, hands, hl):
         pos += 1
 
 
-@njit(cache=True, error_model="numpy")
+@njit(**_LEAF)
 def _hand(
-    n, seated, dealer, st, pot, hands, hl, trump, u, prm, pol, var, forced, tw, tricks, decl, tgt, bete_out, scratch
+    n,
+    seated,
+    dealer,
+    st,
+    pot,
+    hands,
+    hl,
+    trump,
+    u,
+    ust,
+    prm,
+    pol,
+    var,
+    forced,
+    tw,
+    tricks,
+    decl,
+    tgt,
+    bete_out,
+    scratch,
 ):
     """Play and settle one dealt hand; ``st`` holds the stacks before the ante and is updated.
+
+    The random numbers of the decisions are ``u`` (a table) or, when ``u`` is empty, the stream
+    after ``ust`` (:func:`_draw`).
 
     Returns ``(kind, P, carry_over, general_rams_seat, winners_count, forced_agree)``.
     """
@@ -550,7 +610,7 @@ def _hand(
             forced_in = prm[P_DEALER_FORCED] != 0 and s == dealer and ins == 0
             nlg = 1 if forced_in else 2
             if pol[s] == RANDOM:
-                choice = int(u[kd] * nlg)
+                choice = int(_draw(u, ust, kd) * nlg)
             else:
                 choice = 0 if (forced_in or _tips_declare(hands[s], hl[s], trump, ins, var[s])) else 1
             kd += 1
@@ -579,7 +639,7 @@ def _hand(
         for i in range(nact):
             s = active[i]
             if pol[s] == RANDOM:
-                yes = int(u[kd] * 2) == 0
+                yes = int(_draw(u, ust, kd) * 2) == 0
             else:
                 yes = _tips_gr(hands[s], hl[s], trump)
             kd += 1
@@ -593,7 +653,7 @@ def _hand(
             if s == gr:
                 continue
             if pol[s] == RANDOM:
-                j = int(u[kd] * max_t)
+                j = int(_draw(u, ust, kd) * max_t)
                 t = 0 if j == 0 else j + 1
             else:
                 t = _tips_target(hands[s], hl[s], trump, max_t)
@@ -608,7 +668,7 @@ def _hand(
             h = hands[s]
             nl = _legal(h, hl[s], cur, j, trump, ot, legal)
             if pol[s] == RANDOM:
-                pos = legal[int(u[kd] * nl)]
+                pos = legal[int(_draw(u, ust, kd) * nl)]
             else:
                 pos = _tips_play(h, hl[s], cur, j, trump, t, var[s], legal, nl)
             kd += 1
@@ -708,7 +768,137 @@ def new_outputs(count: int, n: int) -> dict[str, np.ndarray]:
     )
 
 
-@njit(cache=True, error_model="numpy", parallel=True)
+@njit(**_LEAF)
+def _store(
+    i, n, r, ltw, ltr, ldecl, ltgt, lbete, st, tw, tricks, decl, tgt, bete, stacks_out, kind, P, carry, gr, nwin, agree
+):
+    """Row ``i`` of the outputs from one hand's results (``r`` as :func:`_hand` returns it)."""
+    kind[i] = r[0]
+    P[i] = r[1]
+    carry[i] = r[2]
+    gr[i] = r[3]
+    nwin[i] = r[4]
+    agree[i] = r[5]
+    for t in range(5):
+        tw[i, t] = ltw[t]
+    for s in range(n):
+        tricks[i, s] = ltr[s]
+        decl[i, s] = ldecl[s]
+        tgt[i, s] = ltgt[s]
+        bete[i, s] = lbete[s]
+        stacks_out[i, s] = st[s]
+
+
+@njit(**_ENTRY)
+def _stream_part(
+    lo,
+    hi,
+    seed,
+    start,
+    n,
+    seated,
+    stacks0,
+    pot0,
+    base,
+    prm,
+    pol,
+    var,
+    forced,
+    tw,
+    tricks,
+    decl,
+    tgt,
+    bete,
+    stacks_out,
+    kind,
+    P,
+    carry,
+    gr,
+    nwin,
+    agree,
+    trump_out,
+    dealer_out,
+):
+    """Rows ``lo .. hi-1`` of :func:`run_stream` (one thread's share)."""
+    d = base.shape[0]
+    deck = np.empty(d, np.int64)
+    u = np.empty(0, np.float64)  # the decisions' numbers come from the stream, as they are reached
+    hands = np.empty((n, 5), np.int64)
+    hl = np.empty(n, np.int64)
+    st = np.empty(n, np.int64)
+    scratch = np.empty((5, 8), np.int64)
+    order = np.empty(n, np.int64)
+    ltw = np.empty(5, np.int64)
+    ltr = np.empty(n, np.int64)
+    ldecl = np.empty(n, np.int64)
+    ltgt = np.empty(n, np.int64)
+    lbete = np.empty(n, np.int64)
+    for i in range(lo, hi):
+        h = start + i
+        cut, ust = _shuffle(seed, h, base, deck)
+        dealer = h % n
+        while not seated[dealer]:
+            dealer = (dealer + 1) % n
+        norder = 0
+        for k in range(1, n + 1):
+            s = (dealer + k) % n
+            if seated[s]:
+                order[norder] = s
+                norder += 1
+        for s in range(n):
+            hl[s] = 0
+            st[s] = stacks0[s]
+        tu = _deal(deck, d, cut, order, norder, prm[P_FIRST_BATCH], hands, hl)
+        trump = _SUIT[tu]
+        r = _hand(
+            n,
+            seated,
+            dealer,
+            st,
+            pot0,
+            hands,
+            hl,
+            trump,
+            u,
+            ust,
+            prm,
+            pol,
+            var,
+            forced,
+            ltw,
+            ltr,
+            ldecl,
+            ltgt,
+            lbete,
+            scratch,
+        )
+        _store(
+            i,
+            n,
+            r,
+            ltw,
+            ltr,
+            ldecl,
+            ltgt,
+            lbete,
+            st,
+            tw,
+            tricks,
+            decl,
+            tgt,
+            bete,
+            stacks_out,
+            kind,
+            P,
+            carry,
+            gr,
+            nwin,
+            agree,
+        )
+        trump_out[i] = trump
+        dealer_out[i] = dealer
+
+
 def run_stream(
     seed,
     start,
@@ -743,71 +933,145 @@ def run_stream(
     The dealer of hand ``h`` is seat ``h % n`` (moved on to the next seated seat if
     needed); every hand starts from ``stacks0`` (n,) and carry-in pot ``pot0``.
     Results go into the output arrays (row i = hand start+i); ``chunks`` is the
-    number of parallel work units.
+    number of work units shared among the threads (:func:`threads`).
     """
-    d = base.shape[0]
-    per = (count + chunks - 1) // chunks
-    for c in prange(chunks):
-        lo = c * per
-        hi = min(count, lo + per)
-        deck = np.empty(d, np.int64)
-        u = np.empty(N_DECISIONS, np.float64)
-        hands = np.empty((n, 5), np.int64)
-        hl = np.empty(n, np.int64)
-        st = np.empty(n, np.int64)
-        scratch = np.empty((5, 8), np.int64)
-        order = np.empty(n, np.int64)
-        for i in range(lo, hi):
-            h = start + i
-            cut = _gen_hand(seed, h, base, deck, u)
-            dealer = h % n
-            while not seated[dealer]:
-                dealer = (dealer + 1) % n
-            norder = 0
-            for k in range(1, n + 1):
-                s = (dealer + k) % n
-                if seated[s]:
-                    order[norder] = s
-                    norder += 1
-            for s in range(n):
-                hl[s] = 0
-                st[s] = stacks0[s]
-            tu = _deal(deck, d, cut, order, norder, prm[P_FIRST_BATCH], hands, hl)
-            trump = _SUIT[tu]
-            r = _hand(
-                n,
-                seated,
-                dealer,
-                st,
-                pot0,
-                hands,
-                hl,
-                trump,
-                u,
-                prm,
-                pol,
-                var,
-                forced,
-                tw[i],
-                tricks[i],
-                decl[i],
-                tgt[i],
-                bete[i],
-                scratch,
-            )
-            kind[i] = r[0]
-            P[i] = r[1]
-            carry[i] = r[2]
-            gr[i] = r[3]
-            nwin[i] = r[4]
-            agree[i] = r[5]
-            trump_out[i] = trump
-            dealer_out[i] = dealer
-            for s in range(n):
-                stacks_out[i, s] = st[s]
+    _parallel(
+        _stream_part,
+        count,
+        chunks,
+        (
+            seed,
+            start,
+            n,
+            seated,
+            stacks0,
+            pot0,
+            base,
+            prm,
+            pol,
+            var,
+            forced,
+            tw,
+            tricks,
+            decl,
+            tgt,
+            bete,
+            stacks_out,
+            kind,
+            P,
+            carry,
+            gr,
+            nwin,
+            agree,
+            trump_out,
+            dealer_out,
+        ),
+    )
 
 
-@njit(cache=True, error_model="numpy", parallel=True)
+@njit(**_ENTRY)
+def _table_part(
+    lo,
+    hi,
+    decks,
+    cuts,
+    u,
+    dealers,
+    seated,
+    stacks0,
+    pots0,
+    prm,
+    pol,
+    var,
+    forced,
+    tw,
+    tricks,
+    decl,
+    tgt,
+    bete,
+    stacks_out,
+    kind,
+    P,
+    carry,
+    gr,
+    nwin,
+    agree,
+    trump_out,
+):
+    """Rows ``lo .. hi-1`` of :func:`run_table`."""
+    d = decks.shape[1]
+    n = stacks0.shape[1]
+    hands = np.empty((n, 5), np.int64)
+    hl = np.empty(n, np.int64)
+    st = np.empty(n, np.int64)
+    scratch = np.empty((5, 8), np.int64)
+    order = np.empty(n, np.int64)
+    ltw = np.empty(5, np.int64)
+    ltr = np.empty(n, np.int64)
+    ldecl = np.empty(n, np.int64)
+    ltgt = np.empty(n, np.int64)
+    lbete = np.empty(n, np.int64)
+    for i in range(lo, hi):
+        dealer = dealers[i]
+        norder = 0
+        for k in range(1, n + 1):
+            s = (dealer + k) % n
+            if seated[i, s]:
+                order[norder] = s
+                norder += 1
+        for s in range(n):
+            hl[s] = 0
+            st[s] = stacks0[i, s]
+        tu = _deal(decks[i], d, cuts[i], order, norder, prm[P_FIRST_BATCH], hands, hl)
+        trump = _SUIT[tu]
+        r = _hand(
+            n,
+            seated[i],
+            dealer,
+            st,
+            pots0[i],
+            hands,
+            hl,
+            trump,
+            u[i],
+            np.uint64(0),
+            prm,
+            pol,
+            var,
+            forced,
+            ltw,
+            ltr,
+            ldecl,
+            ltgt,
+            lbete,
+            scratch,
+        )
+        _store(
+            i,
+            n,
+            r,
+            ltw,
+            ltr,
+            ldecl,
+            ltgt,
+            lbete,
+            st,
+            tw,
+            tricks,
+            decl,
+            tgt,
+            bete,
+            stacks_out,
+            kind,
+            P,
+            carry,
+            gr,
+            nwin,
+            agree,
+        )
+        trump_out[i] = trump
+
+
 def run_table(
     decks,
     cuts,
@@ -837,64 +1101,131 @@ def run_table(
 ):
     """Play hands from given inputs: ``decks`` (B, D), ``cuts`` (B,), ``u`` (B, N_DECISIONS),
     ``dealers`` (B,), ``seated`` (B, n) bool, ``stacks0`` (B, n) before the ante, ``pots0`` (B,) carry-in."""
-    count = decks.shape[0]
-    d = decks.shape[1]
-    n = stacks0.shape[1]
-    per = (count + chunks - 1) // chunks
-    for c in prange(chunks):
-        lo = c * per
-        hi = min(count, lo + per)
-        hands = np.empty((n, 5), np.int64)
-        hl = np.empty(n, np.int64)
-        st = np.empty(n, np.int64)
-        scratch = np.empty((5, 8), np.int64)
-        order = np.empty(n, np.int64)
-        for i in range(lo, hi):
-            dealer = dealers[i]
-            norder = 0
-            for k in range(1, n + 1):
-                s = (dealer + k) % n
-                if seated[i, s]:
-                    order[norder] = s
-                    norder += 1
-            for s in range(n):
-                hl[s] = 0
-                st[s] = stacks0[i, s]
-            tu = _deal(decks[i], d, cuts[i], order, norder, prm[P_FIRST_BATCH], hands, hl)
-            trump = _SUIT[tu]
-            r = _hand(
-                n,
-                seated[i],
-                dealer,
-                st,
-                pots0[i],
-                hands,
-                hl,
-                trump,
-                u[i],
-                prm,
-                pol,
-                var,
-                forced,
-                tw[i],
-                tricks[i],
-                decl[i],
-                tgt[i],
-                bete[i],
-                scratch,
-            )
-            kind[i] = r[0]
-            P[i] = r[1]
-            carry[i] = r[2]
-            gr[i] = r[3]
-            nwin[i] = r[4]
-            agree[i] = r[5]
-            trump_out[i] = trump
-            for s in range(n):
-                stacks_out[i, s] = st[s]
+    _parallel(
+        _table_part,
+        decks.shape[0],
+        chunks,
+        (
+            decks,
+            cuts,
+            u,
+            dealers,
+            seated,
+            stacks0,
+            pots0,
+            prm,
+            pol,
+            var,
+            forced,
+            tw,
+            tricks,
+            decl,
+            tgt,
+            bete,
+            stacks_out,
+            kind,
+            P,
+            carry,
+            gr,
+            nwin,
+            agree,
+            trump_out,
+        ),
+    )
 
 
-@njit(cache=True, error_model="numpy", parallel=True)
+@njit(**_ENTRY)
+def _dealt_part(
+    lo,
+    hi,
+    hands_in,
+    trumps,
+    u,
+    dealer,
+    stacks0,
+    pot0,
+    prm,
+    pol,
+    var,
+    forced,
+    tw,
+    tricks,
+    decl,
+    tgt,
+    bete,
+    stacks_out,
+    kind,
+    P,
+    carry,
+    gr,
+    nwin,
+    agree,
+):
+    """Rows ``lo .. hi-1`` of :func:`run_dealt`."""
+    n = hands_in.shape[1]
+    seated = np.ones(n, np.bool_)
+    hands = np.empty((n, 5), np.int64)
+    hl = np.empty(n, np.int64)
+    st = np.empty(n, np.int64)
+    scratch = np.empty((5, 8), np.int64)
+    ltw = np.empty(5, np.int64)
+    ltr = np.empty(n, np.int64)
+    ldecl = np.empty(n, np.int64)
+    ltgt = np.empty(n, np.int64)
+    lbete = np.empty(n, np.int64)
+    for i in range(lo, hi):
+        for s in range(n):
+            hl[s] = 5
+            st[s] = stacks0[s]
+            for q in range(5):
+                hands[s, q] = hands_in[i, s, q]
+        r = _hand(
+            n,
+            seated,
+            dealer,
+            st,
+            pot0,
+            hands,
+            hl,
+            trumps[i],
+            u[i],
+            np.uint64(0),
+            prm,
+            pol,
+            var,
+            forced,
+            ltw,
+            ltr,
+            ldecl,
+            ltgt,
+            lbete,
+            scratch,
+        )
+        _store(
+            i,
+            n,
+            r,
+            ltw,
+            ltr,
+            ldecl,
+            ltgt,
+            lbete,
+            st,
+            tw,
+            tricks,
+            decl,
+            tgt,
+            bete,
+            stacks_out,
+            kind,
+            P,
+            carry,
+            gr,
+            nwin,
+            agree,
+        )
+
+
 def run_dealt(
     hands_in,
     trumps,
@@ -921,23 +1252,104 @@ def run_dealt(
     chunks,
 ):
     """Play hands from dealt cards ``hands_in`` (B, n, 5) and trump suits ``trumps`` (B,), all seated."""
-    count = hands_in.shape[0]
-    n = hands_in.shape[1]
-    per = (count + chunks - 1) // chunks
+    _parallel(
+        _dealt_part,
+        hands_in.shape[0],
+        chunks,
+        (
+            hands_in,
+            trumps,
+            u,
+            dealer,
+            stacks0,
+            pot0,
+            prm,
+            pol,
+            var,
+            forced,
+            tw,
+            tricks,
+            decl,
+            tgt,
+            bete,
+            stacks_out,
+            kind,
+            P,
+            carry,
+            gr,
+            nwin,
+            agree,
+        ),
+    )
+
+
+@njit(**_ENTRY)
+def _odds_part(
+    lo,
+    hi,
+    seed,
+    start,
+    n,
+    me,
+    mine,
+    turn_up,
+    unknown,
+    dealer,
+    stacks0,
+    pot0,
+    prm,
+    pol,
+    var,
+    forced,
+    out_delta,
+    out_tricks,
+    out_best,
+    out_agree,
+):
+    """Samples ``lo .. hi-1`` of :func:`run_odds`."""
+    trump = _SUIT[turn_up]
+    nu = unknown.shape[0]
     seated = np.ones(n, np.bool_)
-    for c in prange(chunks):
-        lo = c * per
-        hi = min(count, lo + per)
-        hands = np.empty((n, 5), np.int64)
-        hl = np.empty(n, np.int64)
-        st = np.empty(n, np.int64)
-        scratch = np.empty((5, 8), np.int64)
-        for i in range(lo, hi):
+    dealt = np.empty((n, 5), np.int64)
+    hands = np.empty((n, 5), np.int64)
+    hl = np.empty(n, np.int64)
+    st = np.empty(n, np.int64)
+    scratch = np.empty((5, 8), np.int64)
+    pool = np.empty(nu, np.int64)
+    u = np.empty(0, np.float64)
+    f = np.empty(n, np.int64)
+    tw = np.empty(5, np.int64)
+    tricks = np.empty(n, np.int64)
+    decl = np.empty(n, np.int64)
+    tgt = np.empty(n, np.int64)
+    bete = np.empty(n, np.int64)
+    for i in range(lo, hi):
+        stt = _start(seed, start + i)
+        for q in range(nu):
+            pool[q] = unknown[q]
+        need = 5 * (n - 1)
+        for q in range(need):  # partial Fisher-Yates
+            stt, x = _uniform(stt)
+            j = q + int(x * (nu - q))
+            t = pool[q]
+            pool[q] = pool[j]
+            pool[j] = t
+        p = 0
+        for s in range(n):
+            for q in range(5):
+                if s == me:
+                    dealt[s, q] = mine[q]
+                else:
+                    dealt[s, q] = pool[p]
+                    p += 1
+        for k in range(2):
             for s in range(n):
                 hl[s] = 5
                 st[s] = stacks0[s]
+                f[s] = forced[s]
                 for q in range(5):
-                    hands[s, q] = hands_in[i, s, q]
+                    hands[s, q] = dealt[s, q]
+            f[me] = 11 if k == 0 else 10
             r = _hand(
                 n,
                 seated,
@@ -946,30 +1358,36 @@ def run_dealt(
                 pot0,
                 hands,
                 hl,
-                trumps[i],
-                u[i],
+                trump,
+                u,
+                stt,
                 prm,
                 pol,
                 var,
-                forced,
-                tw[i],
-                tricks[i],
-                decl[i],
-                tgt[i],
-                bete[i],
+                f,
+                tw,
+                tricks,
+                decl,
+                tgt,
+                bete,
                 scratch,
             )
-            kind[i] = r[0]
-            P[i] = r[1]
-            carry[i] = r[2]
-            gr[i] = r[3]
-            nwin[i] = r[4]
-            agree[i] = r[5]
-            for s in range(n):
-                stacks_out[i, s] = st[s]
+            out_delta[i, k] = st[me] - stacks0[me]
+            if k == 0:
+                out_tricks[i] = tricks[me]
+                won = 0
+                if r[0] == KIND_WALKOVER:
+                    won = 1
+                elif r[0] == KIND_PLAYED:
+                    best = 0
+                    for s in range(n):
+                        if decl[s] == 1 and tricks[s] > best:
+                            best = tricks[s]
+                    won = 1 if tricks[me] == best else 0
+                out_best[i] = won
+                out_agree[i] = r[5]  # the others' forced declarations only (mine is unchecked)
 
 
-@njit(cache=True, error_model="numpy", parallel=True)
 def run_odds(
     seed,
     start,
@@ -1006,91 +1424,82 @@ def run_odds(
     1 if I took a share of the pot when in; ``out_agree[i]`` True if the opponents' policy would
     itself have made the forced declarations (rejection sampling uses it).
     """
-    trump = _SUIT[turn_up]
-    nu = unknown.shape[0]
-    per = (count + chunks - 1) // chunks
-    seated = np.ones(n, np.bool_)
-    for c in prange(chunks):
-        lo = c * per
-        hi = min(count, lo + per)
-        dealt = np.empty((n, 5), np.int64)
-        hands = np.empty((n, 5), np.int64)
-        hl = np.empty(n, np.int64)
-        st = np.empty(n, np.int64)
-        scratch = np.empty((5, 8), np.int64)
-        pool = np.empty(nu, np.int64)
-        u = np.empty(N_DECISIONS, np.float64)
-        f = np.empty(n, np.int64)
-        tw = np.empty(5, np.int64)
-        tricks = np.empty(n, np.int64)
-        decl = np.empty(n, np.int64)
-        tgt = np.empty(n, np.int64)
-        bete = np.empty(n, np.int64)
-        for i in range(lo, hi):
-            stt = _start(seed, start + i)
-            for q in range(nu):
-                pool[q] = unknown[q]
-            need = 5 * (n - 1)
-            for q in range(need):  # partial Fisher-Yates
-                stt, x = _uniform(stt)
-                j = q + int(x * (nu - q))
-                t = pool[q]
-                pool[q] = pool[j]
-                pool[j] = t
-            for k in range(N_DECISIONS):
-                stt, x = _uniform(stt)
-                u[k] = x
-            p = 0
-            for s in range(n):
-                for q in range(5):
-                    if s == me:
-                        dealt[s, q] = mine[q]
-                    else:
-                        dealt[s, q] = pool[p]
-                        p += 1
-            for k in range(2):
-                for s in range(n):
-                    hl[s] = 5
-                    st[s] = stacks0[s]
-                    f[s] = forced[s]
-                    for q in range(5):
-                        hands[s, q] = dealt[s, q]
-                f[me] = 11 if k == 0 else 10
-                r = _hand(
-                    n,
-                    seated,
-                    dealer,
-                    st,
-                    pot0,
-                    hands,
-                    hl,
-                    trump,
-                    u,
-                    prm,
-                    pol,
-                    var,
-                    f,
-                    tw,
-                    tricks,
-                    decl,
-                    tgt,
-                    bete,
-                    scratch,
-                )
-                out_delta[i, k] = st[me] - stacks0[me]
-                if k == 0:
-                    out_tricks[i] = tricks[me]
-                    won = 0
-                    if r[0] == KIND_WALKOVER:
-                        won = 1
-                    elif r[0] == KIND_PLAYED:
-                        best = 0
-                        for s in range(n):
-                            if decl[s] == 1 and tricks[s] > best:
-                                best = tricks[s]
-                        won = 1 if tricks[me] == best else 0
-                    out_best[i] = won
-                    out_agree[i] = r[5]  # the others' forced declarations only (mine is unchecked)
+    _parallel(
+        _odds_part,
+        count,
+        chunks,
+        (
+            seed,
+            start,
+            n,
+            me,
+            mine,
+            turn_up,
+            unknown,
+            dealer,
+            stacks0,
+            pot0,
+            prm,
+            pol,
+            var,
+            forced,
+            out_delta,
+            out_tricks,
+            out_best,
+            out_agree,
+        ),
+    )
+
+
+# ---------------------------------------------------------------------------
+# threads
+
+#: fewest rows a work unit gets (smaller batches run in the calling thread)
+MIN_UNIT = 256
+_threads = [max(1, int(os.environ.get("NUMBA_NUM_THREADS") or os.cpu_count() or 1))]
+_pools: dict[int, ThreadPoolExecutor] = {}
+_pool_lock = threading.Lock()
+
+
+def threads() -> int:
+    """The worker threads the kernel's entry points use (default ``NUMBA_NUM_THREADS``, else the
+    number of CPUs)."""
+    return _threads[0]
+
+
+def set_threads(k: int) -> None:
+    """Use ``k`` worker threads (>= 1) from now on in this process.
+
+    Raises:
+        ValueError: for ``k < 1``.
+    """
+    if k < 1:
+        raise ValueError(f"threads must be >= 1, got {k}")
+    _threads[0] = int(k)
+
+
+def _pool(k: int) -> ThreadPoolExecutor:
+    with _pool_lock:
+        pool = _pools.get(k)
+        if pool is None:
+            pool = _pools[k] = ThreadPoolExecutor(max_workers=k, thread_name_prefix="ramsli-kernel")
+        return pool
+
+
+def _parallel(part: Callable[..., None], count: int, units: int, args: Sequence[Any]) -> None:
+    """Run ``part(lo, hi, *args)`` over rows ``0 .. count-1``, cut into about ``units`` contiguous
+    ranges that :func:`threads` threads take in turn (the entry points release the GIL). Each
+    row's result depends on its row only, so the results are the same for any cut."""
+    k = threads()
+    units = max(1, min(int(units), count // MIN_UNIT))
+    if k <= 1 or units <= 1:
+        part(0, count, *args)
+        return
+    units = max(units, k)
+    per = -(-count // units)
+    futures = [_pool(k).submit(part, lo, min(count, lo + per), *args) for lo in range(0, count, per)]
+    for f in futures:
+        f.result()
 
 
 # ---------------------------------------------------------------------------
@@ -1140,17 +1549,65 @@ class HandBatch:
 
 
 def _chunks(count: int) -> int:
-    import numba
-
-    return max(1, min(count, numba.get_num_threads() * 8))
+    """Work units for a batch of ``count`` rows: a few per thread, so that a slow thread is caught up."""
+    return max(1, min(count, threads() * 4))
 
 
 def _policy_arrays(n: int, policy, variant) -> tuple[np.ndarray, np.ndarray]:
-    pol = np.full(n, policy, np.int64) if np.isscalar(policy) else np.asarray(policy, np.int64)
-    var = np.full(n, variant, np.int64) if np.isscalar(variant) else np.asarray(variant, np.int64)
+    pol = np.full(n, policy, np.int64) if np.isscalar(policy) else np.ascontiguousarray(policy, np.int64)
+    var = np.full(n, variant, np.int64) if np.isscalar(variant) else np.ascontiguousarray(variant, np.int64)
     if pol.shape != (n,) or var.shape != (n,):
         raise ValueError(f"policy and variant need one entry per seat ({n})")
     return pol, var
+
+
+def _batch_args(
+    rules: Rules, n: int, count: int, seed: int, start: int, policy, variant, stacks, pot: int, seated, forced
+):
+    """The arguments of :func:`_stream_part` after ``lo, hi`` for :func:`play_batch`, its outputs and
+    the stacks before the ante (the checks and errors of :func:`play_batch`)."""
+    check_setup(rules, n)
+    if seed < 0:
+        raise ValueError("the seed must be >= 0")
+    check_counters(rules, pot, pot_option="pot")
+    if stacks is not None and any(int(x) > MAX_COUNTERS for x in stacks):
+        raise ValueError(f"stacks {list(stacks)}: allowed are at most {MAX_COUNTERS} counters each (R3.3)")
+    st0 = np.full(n, rules.starting_stack, np.int64) if stacks is None else np.ascontiguousarray(stacks, np.int64)
+    seat_mask = np.ones(n, np.bool_) if seated is None else np.ascontiguousarray(seated, np.bool_)
+    if stacks is not None or seated is not None:  # the engine's check of a table of given stacks (R3.5)
+        in_hand = [s for s in range(n) if seat_mask[s]]
+        check_table(rules, [int(x) for x in st0], in_hand[0] if in_hand else 0, in_hand, pot)
+    f = np.full(n, -1, np.int64) if forced is None else np.ascontiguousarray(forced, np.int64)
+    pol, var = _policy_arrays(n, policy, variant)
+    out = new_outputs(count, n)
+    args = (
+        int(seed),
+        int(start),
+        int(n),
+        seat_mask,
+        st0,
+        int(pot),
+        base_deck(rules),
+        pack_rules(rules),
+        pol,
+        var,
+        f,
+        out["tw"],
+        out["tricks"],
+        out["decl"],
+        out["tgt"],
+        out["bete"],
+        out["stacks"],
+        out["kind"],
+        out["P"],
+        out["carry"],
+        out["gr"],
+        out["nwin"],
+        out["agree"],
+        out["trump"],
+        out["dealer"],
+    )
+    return args, out, st0
 
 
 def play_batch(
@@ -1186,49 +1643,8 @@ def play_batch(
         ValueError: for a negative seed, or counters (stacks, ante, bete, pot) above
             ``ramsli.lab.limits.MAX_COUNTERS`` (the kernel's 64-bit integers).
     """
-    check_setup(rules, n)
-    if seed < 0:
-        raise ValueError("the seed must be >= 0")
-    check_counters(rules, pot, pot_option="pot")
-    if stacks is not None and any(int(x) > MAX_COUNTERS for x in stacks):
-        raise ValueError(f"stacks {list(stacks)}: allowed are at most {MAX_COUNTERS} counters each (R3.3)")
-    st0 = np.full(n, rules.starting_stack, np.int64) if stacks is None else np.asarray(stacks, np.int64)
-    seat_mask = np.ones(n, np.bool_) if seated is None else np.asarray(seated, np.bool_)
-    if stacks is not None or seated is not None:  # the engine's check of a table of given stacks (R3.5)
-        in_hand = [s for s in range(n) if seat_mask[s]]
-        check_table(rules, [int(x) for x in st0], in_hand[0] if in_hand else 0, in_hand, pot)
-    f = np.full(n, -1, np.int64) if forced is None else np.asarray(forced, np.int64)
-    pol, var = _policy_arrays(n, policy, variant)
-    out = new_outputs(count, n)
-    run_stream(
-        seed,
-        start,
-        count,
-        n,
-        seat_mask,
-        st0,
-        pot,
-        base_deck(rules),
-        pack_rules(rules),
-        pol,
-        var,
-        f,
-        out["tw"],
-        out["tricks"],
-        out["decl"],
-        out["tgt"],
-        out["bete"],
-        out["stacks"],
-        out["kind"],
-        out["P"],
-        out["carry"],
-        out["gr"],
-        out["nwin"],
-        out["agree"],
-        out["trump"],
-        out["dealer"],
-        _chunks(count),
-    )
+    args, out, st0 = _batch_args(rules, n, count, seed, start, policy, variant, stacks, pot, seated, forced)
+    _parallel(_stream_part, count, _chunks(count), args)
     return HandBatch(out, st0, pot)
 
 
@@ -1280,7 +1696,169 @@ END_NAMES: tuple[str, ...] = (EndReason.BUST, EndReason.PLAYERS, EndReason.WIN_A
 POT_BINS = 64
 
 
-@njit(cache=True, error_model="numpy", parallel=True)
+@njit(**_ENTRY)
+def _sessions_part(
+    lo,
+    hi,
+    seed,
+    start,
+    n,
+    starting_stack,
+    bust_leave,
+    max_hands,
+    win_at,
+    cap,
+    base,
+    prm,
+    pol,
+    var,
+    n_hands,
+    end_reason,
+    final_stacks,
+    final_pot,
+    pos_seated,
+    pos_in,
+    pos_bete,
+    seat_delta,
+    n_split,
+    n_carry,
+    n_walkover,
+    n_thrown,
+    pot_hist,
+):
+    """Sessions ``lo .. hi-1`` of :func:`run_sessions` (one thread's share)."""
+    d = base.shape[0]
+    deck = np.empty(d, np.int64)
+    u = np.empty(0, np.float64)
+    hands = np.empty((n, 5), np.int64)
+    hl = np.empty(n, np.int64)
+    st = np.empty(n, np.int64)
+    scratch = np.empty((5, 8), np.int64)
+    order = np.empty(n, np.int64)
+    seated = np.empty(n, np.bool_)
+    f = np.full(n, -1, np.int64)
+    tw = np.empty(5, np.int64)
+    tricks = np.empty(n, np.int64)
+    decl = np.empty(n, np.int64)
+    tgt = np.empty(n, np.int64)
+    bete = np.empty(n, np.int64)
+    floor = max(prm[P_ANTE], 1)
+    for k in range(lo, hi):
+        sid = start + k
+        for s in range(n):
+            st[s] = starting_stack
+            seated[s] = True
+            pos_seated[k, s] = 0
+            pos_in[k, s] = 0
+            pos_bete[k, s] = 0
+        for b in range(POT_BINS):
+            pot_hist[k, b] = 0
+        n_split[k] = 0
+        n_carry[k] = 0
+        n_walkover[k] = 0
+        n_thrown[k] = 0
+        stt = _start(seed, sid * 1048576 + 1048575)
+        stt, x = _uniform(stt)
+        dealer = int(x * n)
+        pot = 0
+        h = 0
+        reason = END_CAP
+        while h < cap:
+            cut, ust = _shuffle(seed, sid * 1048576 + h, base, deck)
+            norder = 0
+            for q in range(1, n + 1):
+                s = (dealer + q) % n
+                if seated[s]:
+                    order[norder] = s
+                    norder += 1
+            for s in range(n):
+                hl[s] = 0
+            _ = _deal(deck, d, cut, order, norder, prm[P_FIRST_BATCH], hands, hl)
+            trump = _SUIT[_]
+            r = _hand(
+                n,
+                seated,
+                dealer,
+                st,
+                pot,
+                hands,
+                hl,
+                trump,
+                u,
+                ust,
+                prm,
+                pol,
+                var,
+                f,
+                tw,
+                tricks,
+                decl,
+                tgt,
+                bete,
+                scratch,
+            )
+            pot = r[2]
+            h += 1
+            for i in range(norder):
+                s = order[i]
+                pos_seated[k, i] += 1
+                if decl[s] == 1:
+                    pos_in[k, i] += 1
+                if bete[s] == 1:
+                    pos_bete[k, i] += 1
+            if r[0] == KIND_PLAYED:
+                pot_hist[k, min(r[1], POT_BINS - 1)] += 1
+                if r[4] > 1:
+                    n_split[k] += 1
+            elif r[0] == KIND_WALKOVER:
+                n_walkover[k] += 1
+            else:
+                n_thrown[k] += 1
+            if pot > 0:
+                n_carry[k] += 1
+            # R3.6 ends, then R3.5 bust
+            if win_at > 0:
+                top = 0
+                for s in range(n):
+                    if st[s] > top:
+                        top = st[s]
+                if top >= win_at:
+                    reason = END_WIN_AT
+                    break
+            if max_hands > 0 and h >= max_hands:
+                reason = END_HANDS
+                break
+            nb = 0
+            for s in range(n):
+                if seated[s] and st[s] < floor:
+                    nb += 1
+            if nb > 0:
+                if bust_leave == 0:
+                    reason = END_BUST
+                    break
+                left = 0
+                for s in range(n):
+                    if seated[s] and st[s] < floor:
+                        seated[s] = False
+                    if seated[s]:
+                        left += 1
+                if left < 2:
+                    reason = END_PLAYERS
+                    break
+            # R3.2 the deal passes to the left (next seated seat)
+            for q in range(1, n + 1):
+                s = (dealer + q) % n
+                if seated[s]:
+                    dealer = s
+                    break
+        n_hands[k] = h
+        end_reason[k] = reason
+        final_pot[k] = pot
+        for s in range(n):
+            final_stacks[k, s] = st[s]
+            seat_delta[k, s] = st[s] - starting_stack
+
+
 def run_sessions(
     seed,
     start,
@@ -1323,153 +1901,43 @@ def run_sessions(
     split (R5.2), carried over (R5.4), walkovers (R4.6), thrown in (D-10); a histogram of the pot
     P of played hands (bin = min(P, POT_BINS-1)).
     """
-    d = base.shape[0]
-    per = (count + chunks - 1) // chunks
-    for c in prange(chunks):
-        lo = c * per
-        hi = min(count, lo + per)
-        deck = np.empty(d, np.int64)
-        u = np.empty(N_DECISIONS, np.float64)
-        hands = np.empty((n, 5), np.int64)
-        hl = np.empty(n, np.int64)
-        st = np.empty(n, np.int64)
-        scratch = np.empty((5, 8), np.int64)
-        order = np.empty(n, np.int64)
-        seated = np.empty(n, np.bool_)
-        f = np.full(n, -1, np.int64)
-        tw = np.empty(5, np.int64)
-        tricks = np.empty(n, np.int64)
-        decl = np.empty(n, np.int64)
-        tgt = np.empty(n, np.int64)
-        bete = np.empty(n, np.int64)
-        floor = max(prm[P_ANTE], 1)
-        for k in range(lo, hi):
-            sid = start + k
-            for s in range(n):
-                st[s] = starting_stack
-                seated[s] = True
-                pos_seated[k, s] = 0
-                pos_in[k, s] = 0
-                pos_bete[k, s] = 0
-            for b in range(POT_BINS):
-                pot_hist[k, b] = 0
-            n_split[k] = 0
-            n_carry[k] = 0
-            n_walkover[k] = 0
-            n_thrown[k] = 0
-            stt = _start(seed, sid * 1048576 + 1048575)
-            stt, x = _uniform(stt)
-            dealer = int(x * n)
-            pot = 0
-            h = 0
-            reason = END_CAP
-            while h < cap:
-                cut = _gen_hand(seed, sid * 1048576 + h, base, deck, u)
-                norder = 0
-                for q in range(1, n + 1):
-                    s = (dealer + q) % n
-                    if seated[s]:
-                        order[norder] = s
-                        norder += 1
-                for s in range(n):
-                    hl[s] = 0
-                _ = _deal(deck, d, cut, order, norder, prm[P_FIRST_BATCH], hands, hl)
-                trump = _SUIT[_]
-                r = _hand(
-                    n,
-                    seated,
-                    dealer,
-                    st,
-                    pot,
-                    hands,
-                    hl,
-                    trump,
-                    u,
-                    prm,
-                    pol,
-                    var,
-                    f,
-                    tw,
-                    tricks,
-                    decl,
-                    tgt,
-                    bete,
-                    scratch,
-                )
-                pot = r[2]
-                h += 1
-                for i in range(norder):
-                    s = order[i]
-                    pos_seated[k, i] += 1
-                    if decl[s] == 1:
-                        pos_in[k, i] += 1
-                    if bete[s] == 1:
-                        pos_bete[k, i] += 1
-                if r[0] == KIND_PLAYED:
-                    pot_hist[k, min(r[1], POT_BINS - 1)] += 1
-                    if r[4] > 1:
-                        n_split[k] += 1
-                elif r[0] == KIND_WALKOVER:
-                    n_walkover[k] += 1
-                else:
-                    n_thrown[k] += 1
-                if pot > 0:
-                    n_carry[k] += 1
-                # R3.6 ends, then R3.5 bust
-                if win_at > 0:
-                    top = 0
-                    for s in range(n):
-                        if st[s] > top:
-                            top = st[s]
-                    if top >= win_at:
-                        reason = END_WIN_AT
-                        break
-                if max_hands > 0 and h >= max_hands:
-                    reason = END_HANDS
-                    break
-                nb = 0
-                for s in range(n):
-                    if seated[s] and st[s] < floor:
-                        nb += 1
-                if nb > 0:
-                    if bust_leave == 0:
-                        reason = END_BUST
-                        break
-                    left = 0
-                    for s in range(n):
-                        if seated[s] and st[s] < floor:
-                            seated[s] = False
-                        if seated[s]:
-                            left += 1
-                    if left < 2:
-                        reason = END_PLAYERS
-                        break
-                # R3.2 the deal passes to the left (next seated seat)
-                for q in range(1, n + 1):
-                    s = (dealer + q) % n
-                    if seated[s]:
-                        dealer = s
-                        break
-            n_hands[k] = h
-            end_reason[k] = reason
-            final_pot[k] = pot
-            for s in range(n):
-                final_stacks[k, s] = st[s]
-                seat_delta[k, s] = st[s] - starting_stack
+    _parallel(
+        _sessions_part,
+        count,
+        chunks,
+        (
+            seed,
+            start,
+            n,
+            starting_stack,
+            bust_leave,
+            max_hands,
+            win_at,
+            cap,
+            base,
+            prm,
+            pol,
+            var,
+            n_hands,
+            end_reason,
+            final_stacks,
+            final_pot,
+            pos_seated,
+            pos_in,
+            pos_bete,
+            seat_delta,
+            n_split,
+            n_carry,
+            n_walkover,
+            n_thrown,
+            pot_hist,
+        ),
+    )
 
 
-def play_sessions(
-    rules: Rules, n: int, count: int, seed: int = 0, start: int = 0, policy=RANDOM, variant=0, cap: int = 10000
-) -> dict[str, np.ndarray]:
-    """Play ``count`` whole sessions with the kernel (see :func:`run_sessions`); returns its arrays.
-
-    ``time:M`` ends (R3.6) are not simulated; ``cap`` bounds every session (hands).
-
-    Raises:
-        TableError: (a ``ValueError``) from :func:`ramsli.session.check_setup`: not 2..6 seats, a
-            ``players`` option that does not match them (R2.1), an ante above the starting stack (R3.5).
-        ValueError: for a negative seed, or counters above ``ramsli.lab.limits.MAX_COUNTERS``.
-    """
+def _sessions_args(rules: Rules, n: int, count: int, seed: int, start: int, policy, variant, cap: int):
+    """The arguments of :func:`_sessions_part` after ``lo, hi`` for :func:`play_sessions`, and its
+    outputs (the checks and errors of :func:`play_sessions`)."""
     check_setup(rules, n)
     if seed < 0:
         raise ValueError("the seed must be >= 0")
@@ -1490,16 +1958,15 @@ def play_sessions(
         n_thrown=np.empty(count, np.int64),
         pot_hist=np.empty((count, POT_BINS), np.int64),
     )
-    run_sessions(
-        seed,
-        start,
-        count,
-        n,
-        rules.starting_stack,
+    args = (
+        int(seed),
+        int(start),
+        int(n),
+        int(rules.starting_stack),
         int(rules.bust == "leave"),
         min(rules.end_value("hands") or 0, 1 << 62),
         min(rules.end_value("win-at") or 0, 1 << 62),
-        cap,
+        int(cap),
         base_deck(rules),
         pack_rules(rules),
         pol,
@@ -1517,15 +1984,31 @@ def play_sessions(
         out["n_walkover"],
         out["n_thrown"],
         out["pot_hist"],
-        _chunks(count),
     )
+    return args, out
+
+
+def play_sessions(
+    rules: Rules, n: int, count: int, seed: int = 0, start: int = 0, policy=RANDOM, variant=0, cap: int = 10000
+) -> dict[str, np.ndarray]:
+    """Play ``count`` whole sessions with the kernel (see :func:`run_sessions`); returns its arrays.
+
+    ``time:M`` ends (R3.6) are not simulated; ``cap`` bounds every session (hands).
+
+    Raises:
+        TableError: (a ``ValueError``) from :func:`ramsli.session.check_setup`: not 2..6 seats, a
+            ``players`` option that does not match them (R2.1), an ante above the starting stack (R3.5).
+        ValueError: for a negative seed, or counters above ``ramsli.lab.limits.MAX_COUNTERS``.
+    """
+    args, out = _sessions_args(rules, n, count, seed, start, policy, variant, cap)
+    _parallel(_sessions_part, count, _chunks(count), args)
     return out
 
 
 __all__ += ["run_sessions", "play_sessions", "END_NAMES", "POT_BINS"]
 
 
-@njit(cache=True, error_model="numpy")
+@njit(**_JIT)
 def session_first_dealer(seed, sid, n):
     """The first dealer of kernel session ``sid`` of ``seed`` (as :func:`run_sessions` draws it)."""
     stt = _start(seed, sid * 1048576 + 1048575)
@@ -1534,40 +2017,180 @@ def session_first_dealer(seed, sid, n):
 
 
 # ---------------------------------------------------------------------------
-# one-time compile (Numba): tell the user, and keep it out of the timings
+# odds samples (ramsli odds, the hint)
 
-#: the jitted entry point behind each kind of work
-_ENTRY = {"batch": "run_stream", "sessions": "run_sessions", "odds": "run_odds"}
+
+def _odds_args(
+    rules: Rules,
+    seed: int,
+    start: int,
+    count: int,
+    n: int,
+    me: int,
+    mine,
+    turn_up: int,
+    unknown,
+    dealer: int,
+    stacks,
+    pot: int,
+    pol,
+    var,
+    forced,
+):
+    """The arguments of :func:`_odds_part` after ``lo, hi`` for :func:`odds_samples`, and its outputs."""
+    outs = (
+        np.empty((count, 2), np.int64),
+        np.empty(count, np.int64),
+        np.empty(count, np.int64),
+        np.empty(count, np.bool_),
+    )
+    args = (
+        int(seed),
+        int(start),
+        int(n),
+        int(me),
+        np.ascontiguousarray(mine, np.int64),
+        int(turn_up),
+        np.ascontiguousarray(unknown, np.int64),
+        int(dealer),
+        np.ascontiguousarray(stacks, np.int64),
+        int(pot),
+        pack_rules(rules),
+        np.ascontiguousarray(pol, np.int64),
+        np.ascontiguousarray(var, np.int64),
+        np.ascontiguousarray(forced, np.int64),
+    ) + outs
+    return args, outs
+
+
+def odds_samples(
+    rules: Rules,
+    seed: int,
+    start: int,
+    count: int,
+    n: int,
+    me: int,
+    mine,
+    turn_up: int,
+    unknown,
+    dealer: int,
+    stacks,
+    pot: int,
+    pol,
+    var,
+    forced,
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Samples ``start .. start+count-1`` of ``seed`` of :func:`run_odds` (arguments as there, ``stacks``
+    before the ante, ``pot`` the carry-in pot, ``rules`` packed by :func:`pack_rules`).
+
+    Returns:
+        ``(deltas (count, 2), tricks (count,), best (count,), agree (count,))`` as :func:`run_odds`
+        writes them.
+    """
+    args, outs = _odds_args(
+        rules, seed, start, count, n, me, mine, turn_up, unknown, dealer, stacks, pot, pol, var, forced
+    )
+    _parallel(_odds_part, count, _chunks(count), args)
+    return outs
+
+
+__all__ += ["odds_samples", "threads", "set_threads"]
+
+
+# ---------------------------------------------------------------------------
+# one-time compile (Numba): the entry point behind each kind of work, whether it is ready
+
+#: the kinds of work, each with its own entry point: ``batch`` (:func:`play_batch`), ``sessions``
+#: (:func:`play_sessions`), ``odds`` (:func:`odds_samples`)
+KINDS = ("batch", "sessions", "odds")
 _warm: set[str] = set()
 
-COMPILE_NOTE = "compiling the fast kernel (first run only)…"
+COMPILE_NOTE = "compiling the simulation kernel, once (later runs load it from the cache)…"
+
+
+def _warm_call(kind: str) -> tuple[Any, tuple]:
+    """The entry point of ``kind`` and the arguments of a tiny call of it, typed as every real call is."""
+    rules = Rules()
+    if kind == "batch":
+        args, _out, _st0 = _batch_args(rules, 2, 2, 0, 0, RANDOM, 0, None, 0, None, None)
+        return _stream_part, (0, 2) + args
+    if kind == "sessions":
+        args, _o = _sessions_args(rules, 2, 1, 0, 0, RANDOM, 0, 3)
+        return _sessions_part, (0, 1) + args
+    if kind == "odds":
+        deck = base_deck(rules)
+        args, _outs = _odds_args(
+            rules,
+            0,
+            0,
+            2,
+            2,
+            0,
+            deck[:5],
+            int(deck[5]),
+            np.sort(deck[6:]),
+            1,
+            np.full(2, rules.starting_stack),
+            0,
+            np.full(2, TIPS),
+            np.zeros(2),
+            np.full(2, -1),
+        )
+        return _odds_part, (0, 2) + args
+    raise KeyError(kind)
+
+
+def _signature(disp: Any, args: tuple) -> tuple:
+    return tuple(disp.typeof_pyval(a) for a in args)
+
+
+def is_compiled(kind: str) -> bool:
+    """Whether the entry point of ``kind`` is compiled (or loaded) in this process.
+
+    Raises:
+        KeyError: for a kind not in :data:`KINDS`.
+    """
+    disp, args = _warm_call(kind)
+    return kind in _warm or _signature(disp, args) in disp.overloads
+
+
+def is_cached(kind: str) -> bool:
+    """Whether Numba's cache folder (:mod:`ramsli.lab.jitcache`) holds the compiled entry point of
+    ``kind`` for this machine, this source and this Numba: loading it takes well under a second.
+    A missing, stale or unreadable index counts as not cached.
+
+    Raises:
+        KeyError: for a kind not in :data:`KINDS`.
+    """
+    disp, args = _warm_call(kind)
+    try:
+        cache = disp._cache
+        key = cache._index_key(_signature(disp, args), disp.targetctx.codegen())
+        return key in cache._cache_file._load_index()
+    except Exception:  # noqa: BLE001 - no cache, or Numba's private cache API changed: not cached
+        return False
 
 
 def cache_is_cold(kind: str) -> bool:
-    """Whether the kernel entry for ``kind`` (``"batch"``, ``"sessions"`` or ``"odds"``) must be
-    compiled before its first call in this process: not yet compiled here, and no usable entry in
-    Numba's on-disk cache (a missing, stale or unreadable index counts as cold).
+    """Whether the entry point of ``kind`` must be compiled before its first call in this process:
+    neither compiled here (:func:`is_compiled`) nor in the cache (:func:`is_cached`).
 
     Raises:
-        KeyError: for another ``kind``.
+        KeyError: for a kind not in :data:`KINDS`.
     """
-    disp = globals()[_ENTRY[kind]]
-    if kind in _warm or disp.signatures:
-        return False
-    try:
-        return not disp._cache._cache_file._load_index()
-    except Exception:  # noqa: BLE001 - any cache trouble means Numba will compile
-        return True
+    return not (is_compiled(kind) or is_cached(kind))
 
 
 def warm_up(kind: str, note: Callable[[str], None] | None = None) -> float:
-    """Compile (or load from the cache) the kernel entry for ``kind`` by running it on a tiny batch,
-    once per process, so that later timings (hands/s, ``--time``) exclude the compile.
+    """Compile (or load from the cache) the entry point of ``kind`` by a tiny call, once per process,
+    so that later timings (hands/s, ``--time``) exclude it. A compile holds the cache folder's
+    compile lock (:func:`ramsli.lab.jitcache.compile_lock`): while another process compiles, this one
+    waits and then loads what that one wrote.
 
     Args:
         kind: ``"batch"`` (:func:`play_batch`), ``"sessions"`` (:func:`play_sessions`) or ``"odds"``
-            (:func:`run_odds`).
-        note: called with :data:`COMPILE_NOTE` when the compile cache is cold (:func:`cache_is_cold`).
+            (:func:`odds_samples`, :func:`run_odds`).
+        note: called with :data:`COMPILE_NOTE` when the cache is cold (:func:`cache_is_cold`).
 
     Returns:
         the seconds spent (0.0 if already warm in this process).
@@ -1577,41 +2200,17 @@ def warm_up(kind: str, note: Callable[[str], None] | None = None) -> float:
     """
     if kind in _warm:
         return 0.0
-    if note is not None and cache_is_cold(kind):
-        note(COMPILE_NOTE)
+    disp, args = _warm_call(kind)
     t0 = time.perf_counter()
-    rules = Rules()
-    if kind == "batch":
-        play_batch(rules, 2, 2, seed=0)
-    elif kind == "sessions":
-        play_sessions(rules, 2, 1, seed=0, cap=3)
-    elif kind == "odds":
-        deck = base_deck(rules)
-        n, m = 2, 2
-        out = (np.empty((m, 2), np.int64), np.empty(m, np.int64), np.empty(m, np.int64), np.empty(m, np.bool_))
-        run_odds(
-            0,
-            0,
-            m,
-            n,
-            0,
-            deck[:5].copy(),
-            int(deck[5]),
-            np.sort(deck[6:]),
-            n - 1,
-            np.full(n, rules.starting_stack, np.int64),
-            0,
-            pack_rules(rules),
-            np.full(n, TIPS, np.int64),
-            np.zeros(n, np.int64),
-            np.full(n, -1, np.int64),
-            *out,
-            _chunks(m),
-        )
+    if not cache_is_cold(kind):
+        disp(*args)
     else:
-        raise KeyError(kind)
+        if note is not None:
+            note(COMPILE_NOTE)
+        with jitcache.compile_lock():
+            disp(*args)
     _warm.add(kind)
     return time.perf_counter() - t0
 
 
-__all__ += ["cache_is_cold", "warm_up", "COMPILE_NOTE"]
+__all__ += ["KINDS", "is_compiled", "is_cached", "cache_is_cold", "warm_up", "COMPILE_NOTE"]

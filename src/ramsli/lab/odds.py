@@ -53,11 +53,19 @@ from ramsli.cards import Card, CardError, make_deck, parse_cards
 from ramsli.errors import TableError
 from ramsli.hand import Action, Hand
 from ramsli.lab import kernel as K
+from ramsli.lab import warmup
 from ramsli.lab.limits import LimitError, check_counters, check_positive_time, check_seed
+from ramsli.lab.twin import python_kernel
 from ramsli.rules import Rules
 from ramsli.session import check_setup
 
-__all__ = ["OddsError", "parse_query", "estimate"]
+__all__ = ["OddsError", "parse_query", "estimate", "PYTHON_CHUNK", "PYTHON_DECIDE"]
+
+#: samples per chunk when the kernel's code runs in Python (about a tenth of a second)
+PYTHON_CHUNK = 250
+#: in Python, the samples after which rejection gives way to forced declarations when fewer than 2%
+#: are accepted (the kernel decides after ``4 * batch``)
+PYTHON_DECIDE = 2000
 
 
 class OddsError(ValueError):
@@ -150,6 +158,7 @@ def estimate(
     batch: int = 20000,
     note=None,
     scheduler: str | None = None,
+    kernel: str = "kernel",
 ) -> dict:
     """Estimate the odds of a hand (see the module text for every quantity).
 
@@ -164,16 +173,27 @@ def estimate(
         one-line message before the kernel's one-time compile (Numba), which is done before the
         clock of ``time_s`` starts; scheduler: a Dask scheduler ``tcp://HOST:PORT``: the chunks of
         samples become tasks on that cluster (the extras ``dask`` and, on the workers, ``lab``); they
-        are still taken in order, so a run that stops on ``precision`` gives the same result as locally.
+        are still taken in order, so a run that stops on ``precision`` gives the same result as locally;
+        kernel: how the ``tips``/``random`` models run here: ``"kernel"`` (the batch kernel, compiled
+        first if its cache is cold, with ``note``), ``"python"`` (the kernel's code run by the Python
+        interpreter, :mod:`ramsli.lab.twin`: no compile, about 3,000 samples a second) or ``"auto"``
+        (the kernel when it runs without a compile, :func:`ramsli.lab.warmup.kernel_ready`; else
+        Python while the kernel compiles in the background, :func:`ramsli.lab.warmup.start_background_compile`,
+        and the kernel from the next chunk on once it is loaded; ``note`` is told so). Every path
+        plays the same samples with the same results; a run that stops on ``precision`` stops at the
+        same sample count on every path (the precision is checked every ``batch`` samples), so it gives
+        the same result; a run that stops on ``time_s`` has fewer samples in Python.
 
     Returns:
         a dict with ``p_trick``, ``p_most``, ``ev_in``, ``ev_out``, ``ev_diff`` (each
         ``{"mean", "ci95"}``), ``samples``, ``accepted``, ``conditioning``, ``elapsed_s``,
-        ``out_allowed`` (False when the dealer is forced in, R4.5).
+        ``out_allowed`` (False when the dealer is forced in, R4.5), ``estimator`` (``"kernel"``,
+        ``"python"``, ``"python+kernel"`` or ``"engine"``: what played the samples).
 
     Raises:
         OddsError: for a bad query (see :func:`parse_query`: also the number of players, the
-            option ``players`` and the ante, R2.1, R3.5), an unknown bot, counters above
+            option ``players`` and the ante, R2.1, R3.5), an unknown bot, a ``kernel`` other than
+            ``auto``/``kernel``/``python``, counters above
             :data:`ramsli.lab.limits.MAX_COUNTERS` (stacks, ante, bete, pot), a time or precision
             that is not finite (> 0, >= 0) or a negative seed.
         ClusterError: (``ramsli.analysis.cluster``) when the cluster cannot be used.
@@ -192,6 +212,8 @@ def estimate(
         check_seed(seed, "seed")
     except LimitError as e:
         raise OddsError(str(e)) from None
+    if kernel not in ("auto", "kernel", "python"):
+        raise OddsError(f"kernel {kernel!r}: allowed are auto, kernel, python")
     n = players
     me = seat
     dealer = n - 1
@@ -210,6 +232,8 @@ def estimate(
         except ValueError as e:
             raise OddsError(str(e)) from None
     runner: Runner
+    mode = "kernel" if kernel_bot else "engine"  # what plays the next chunk: kernel, python or engine
+    used: list[str] = []
     if scheduler:
         runner = DaskRunner(scheduler, needs=LAB_PACKAGES)
         runner.connect()
@@ -217,7 +241,15 @@ def estimate(
         if kernel_bot:  # the compile on every worker is not part of the time budget either
             runner.run_everywhere(K.warm_up, "odds")
     elif kernel_bot:
-        K.warm_up("odds", note)  # the compile is not part of the time budget
+        if kernel == "python":
+            mode = "python"
+        elif kernel == "auto" and not warmup.kernel_ready(("odds",)):
+            mode = "python"
+            warmup.start_background_compile(("odds",))  # loaded here when done: later chunks use it
+            if note is not None:
+                note(warmup.background_note(("odds",)))
+        else:
+            K.warm_up("odds", note)  # the compile (or the load from the cache) is not part of the time budget
         runner, window = LocalRunner(1), 1  # in this process: the kernel is parallel by itself
     else:  # both cores: chunks of 50 samples in worker processes, consumed in order
         workers = max(1, min(2, os.cpu_count() or 1))
@@ -238,18 +270,24 @@ def estimate(
     samples = 0
     start = 0
     next_start = 0
-    m = batch if kernel_bot else 50
+    m = batch if kernel_bot else 50  # the grid of the checks: precision and the rejection rule every m samples
     inflight: collections.deque = collections.deque()
 
-    def submit(s0: int):
+    def size_at(s0: int) -> int:
+        """Samples of the chunk that starts at sample ``s0``: Python's chunks are small and never cross
+        the grid of ``m``, so that the kernel, taking over, is back on it at once."""
+        left = m - s0 % m
+        return min(PYTHON_CHUNK, left) if mode == "python" else left
+
+    def submit(s0: int, size: int):
         if kernel_bot:
             f = forced if conditioning != "forced" else np.where(forced >= 0, forced + 10, -1)
             return runner.submit(
-                _kernel_samples,
+                _python_samples if mode == "python" else _kernel_samples,
                 rules,
                 seed,
                 s0,
-                m,
+                size,
                 n,
                 me,
                 mine_arr,
@@ -262,43 +300,50 @@ def estimate(
                 var,
                 f,
             )
-        return runner.submit(_engine_samples, rules, bot, n, me, mine, tu, unknown, bef, seed, s0, m, pot)
+        return runner.submit(_engine_samples, rules, bot, n, me, mine, tu, unknown, bef, seed, s0, size, pot)
 
     with runner:
         try:
             while True:
                 while len(inflight) < window:
-                    inflight.append(submit(next_start))
-                    next_start += m
-                d, tr, be, ag = runner.result(inflight.popleft())
-                start += m
-                samples += m
+                    size = size_at(next_start)
+                    inflight.append((submit(next_start, size), size))
+                    if mode not in used:
+                        used.append(mode)
+                    next_start += size
+                handle, size = inflight.popleft()
+                d, tr, be, ag = runner.result(handle)
+                start += size
+                samples += size
+                on_grid = samples % m == 0
                 if (
                     conditioning == "rejection"
-                    and samples >= 4 * batch
+                    and (samples >= 4 * batch and on_grid or mode == "python" and samples >= PYTHON_DECIDE)
                     and sum(len(x) for x in tricks) < 0.02 * samples
                 ):
                     conditioning = "forced"  # too rare under the model: force the declarations instead
                     deltas, tricks, best = [], [], []
-                    runner.cancel(inflight)  # those were asked for with rejection
+                    runner.cancel([h for h, _ in inflight])  # those were asked for with rejection
                     inflight.clear()
                     next_start = start
                     continue
-                keep = ag if conditioning == "rejection" else np.ones(m, bool)
+                keep = ag if conditioning == "rejection" else np.ones(size, bool)
                 deltas.append(d[keep])
                 tricks.append(tr[keep])
                 best.append(be[keep])
                 acc = sum(len(x) for x in tricks)
                 elapsed = time.perf_counter() - t0
-                if acc > 1000:
+                if acc > 1000 and on_grid:
                     dd = np.concatenate(deltas)
                     half = _ci((dd[:, 0] - dd[:, 1]).astype(float))[1]
                     if precision > 0 and half <= precision:
                         break
                 if elapsed >= time_s and acc >= 200:
                     break
+                if mode == "python" and kernel == "auto" and K.is_compiled("odds"):
+                    mode = "kernel"  # the background compile is done and loaded: the kernel goes on
         finally:
-            runner.cancel(inflight)
+            runner.cancel([h for h, _ in inflight])
     dd = np.concatenate(deltas) if deltas else np.zeros((0, 2), np.int64)
     trs = np.concatenate(tricks) if tricks else np.zeros(0, np.int64)
     bst = np.concatenate(best) if best else np.zeros(0, np.int64)
@@ -328,38 +373,22 @@ def estimate(
         "conditioning": conditioning,
         "elapsed_s": time.perf_counter() - t0,
         "seed": seed,
+        "estimator": "+".join(used),
     }
 
 
 def _kernel_samples(rules, seed, start, m, n, me, mine_arr, turn_up, unknown, dealer, stacks, pot, pol, var, forced):
     """Samples ``start .. start+m-1`` of ``seed`` played by the kernel: ``(deltas, tricks, best, agree)``."""
-    d = np.empty((m, 2), np.int64)
-    tr = np.empty(m, np.int64)
-    be = np.empty(m, np.int64)
-    ag = np.empty(m, np.bool_)
-    K.run_odds(
-        seed,
-        start,
-        m,
-        n,
-        me,
-        mine_arr,
-        turn_up,
-        unknown,
-        dealer,
-        stacks,
-        pot,
-        K.pack_rules(rules),
-        pol,
-        var,
-        forced,
-        d,
-        tr,
-        be,
-        ag,
-        K._chunks(m),
+    return K.odds_samples(
+        rules, seed, start, m, n, me, mine_arr, turn_up, unknown, dealer, stacks, pot, pol, var, forced
     )
-    return d, tr, be, ag
+
+
+def _python_samples(rules, seed, start, m, n, me, mine_arr, turn_up, unknown, dealer, stacks, pot, pol, var, forced):
+    """The same samples as :func:`_kernel_samples`, played by the kernel's code in the Python interpreter."""
+    return python_kernel().odds_samples(
+        rules, seed, start, m, n, me, mine_arr, turn_up, unknown, dealer, stacks, pot, pol, var, forced
+    )
 
 
 def _engine_samples(rules, bot, n, me, mine, tu, unknown, bef, seed, start, m, pot):

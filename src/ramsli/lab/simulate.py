@@ -37,7 +37,9 @@ from ramsli.bots.base import make_bot, play_hand
 from ramsli.cards import Card
 from ramsli.hand import Hand
 from ramsli.lab import kernel as K
+from ramsli.lab import warmup
 from ramsli.lab.limits import LimitError, atomic_output, check_counters
+from ramsli.lab.twin import python_kernel
 from ramsli.rules import Rules
 from ramsli.session import Session, check_setup
 
@@ -222,14 +224,22 @@ def _engine_sessions(args: tuple) -> Stats:
     return st
 
 
-def _kernel_chunk(rules: Rules, n: int, lo: int, m: int, seed: int, pol: np.ndarray, hands: bool) -> Stats:
-    """Hands (or sessions) ``lo .. lo+m-1`` of ``seed`` played by the kernel, as totals."""
+def _kernel_chunk(
+    rules: Rules, n: int, lo: int, m: int, seed: int, pol: np.ndarray, hands: bool, python: bool = False
+) -> Stats:
+    """Hands (or sessions) ``lo .. lo+m-1`` of ``seed`` played by the kernel, as totals; with ``python``
+    by the kernel's code in the Python interpreter (:mod:`ramsli.lab.twin`): the same totals."""
+    k = python_kernel() if python else K
     st = Stats(n)
     if hands:
-        st.add_batch(K.play_batch(rules, n, m, seed=seed, start=lo, policy=pol))
+        st.add_batch(k.play_batch(rules, n, m, seed=seed, start=lo, policy=pol))
     else:
-        st.add_sessions(K.play_sessions(rules, n, m, seed=seed, start=lo, policy=pol, cap=SESSION_CAP))
+        st.add_sessions(k.play_sessions(rules, n, m, seed=seed, start=lo, policy=pol, cap=SESSION_CAP))
     return st
+
+
+#: work units played in Python while the kernel compiles (hands, sessions): a fraction of a second each
+PYTHON_STEP = (1_000, 10)
 
 
 def simulate(
@@ -243,6 +253,7 @@ def simulate(
     use_kernel: bool | None = None,
     note: Callable[[str], None] | None = None,
     scheduler: str | None = None,
+    kernel: str = "kernel",
 ) -> dict:
     """Self-play ``hands`` independent hands or ``sessions`` whole sessions; return the summary dict.
 
@@ -253,7 +264,15 @@ def simulate(
         progress: called as ``progress(done, total)`` (hands or sessions).
         use_kernel: force (True) or forbid (False) the kernel; default: when all bots allow it.
         note: called with a one-line message before the kernel's one-time compile (Numba), which
-            is done on a tiny batch first and not counted in ``elapsed_s`` or ``hands_per_s``.
+            is done on a tiny batch first and not counted in ``elapsed_s`` or ``hands_per_s``, or, with
+            ``kernel="auto"``, when the compile runs in the background meanwhile.
+        kernel: how the kernel path plays here: ``"kernel"`` (compiled first if its cache is cold),
+            ``"python"`` (the kernel's code in the Python interpreter, :mod:`ramsli.lab.twin`: no
+            compile, a few thousand hands a second) or ``"auto"`` (the kernel when it runs without a
+            compile, :func:`ramsli.lab.warmup.kernel_ready`; else Python in small work units while it
+            compiles in the background, then the kernel for the rest). The summary is the same on
+            every path; ``kernel_mode`` says which ran: ``"compiled"``, ``"python"`` or
+            ``"python+compiled"`` (``None`` on the engine path).
         scheduler: a Dask scheduler ``tcp://HOST:PORT``: the work units become tasks on that cluster
             (``jobs`` is then not used; the extras ``dask`` and, on the workers, ``lab``). Every
             number of the summary but ``elapsed_s`` and ``hands_per_s`` is the same as locally.
@@ -263,7 +282,8 @@ def simulate(
             a ``players`` option that does not match them (R2.1), an ante above the starting
             stack (R3.5).
         ValueError: for both or neither of hands/sessions, a bot the kernel cannot play with
-            ``use_kernel=True``, an unknown bot, or, on the kernel path, counters above
+            ``use_kernel=True``, an unknown bot, a ``kernel`` other than ``auto``/``kernel``/``python``,
+            or, on the kernel path, counters above
             :data:`ramsli.lab.limits.MAX_COUNTERS` (the engine path has no such limit).
         ClusterError: (``ramsli.analysis.cluster``) when the cluster cannot be used.
     """
@@ -273,6 +293,8 @@ def simulate(
         raise ValueError("give either a number of hands or a number of sessions (both > 0 not allowed)")
     if seed < 0:
         raise ValueError("the seed must be >= 0")
+    if kernel not in ("auto", "kernel", "python"):
+        raise ValueError(f"kernel {kernel!r}: allowed are auto, kernel, python")
     for b in bots:
         make_bot(b, seed=0)  # raises ValueError for an unknown bot
     pol = kernel_policy(bots)
@@ -285,23 +307,45 @@ def simulate(
         except LimitError as e:
             raise LimitError(f"{e}; or play through the engine with --engine (any size, slower)") from None
     total = hands or sessions
+    kind = "batch" if hands else "sessions"
     st = Stats(n)
     runner: Runner | None = None
+    python = [False]  # the kernel path plays in Python (until the background compile is loaded, with auto)
+    used: list[str] = []
     if scheduler:
         runner = DaskRunner(scheduler, needs=LAB_PACKAGES if kern else ())
         runner.connect()
         if kern:  # the compile on every worker is not part of the timing either
-            runner.run_everywhere(K.warm_up, "batch" if hands else "sessions")
+            runner.run_everywhere(K.warm_up, kind)
+    elif kern and kernel == "python":
+        python[0] = True
+    elif kern and kernel == "auto" and not warmup.kernel_ready((kind,)):
+        python[0] = True
+        warmup.start_background_compile((kind,))  # loaded here when done: the later work units use it
+        if note is not None:
+            note(warmup.background_note((kind,)))
     elif kern:
-        K.warm_up("batch" if hands else "sessions", note)  # the compile is not part of the timing
+        K.warm_up(kind, note)  # the compile is not part of the timing
     if kern:
         step = 200_000 if hands else 2_000
         if runner is not None:  # smaller tasks for a cluster; the kernel's totals do not depend on them
             step = max(1, min(step, max(20_000 if hands else 200, -(-total // (4 * runner.parallelism)))))
-        # work units made as they are submitted (a generator): 10**9 hands are 5000 units, never a list
-        work: Iterator[tuple[Any, ...]] = (
-            (rules, n, lo, min(step, total - lo), seed, pol, bool(hands)) for lo in range(0, total, step)
-        )
+
+        def units() -> Iterator[tuple[Any, ...]]:
+            """Work units made as they are submitted: 10**9 hands are 5000 units, never a list; in Python
+            small ones, and the kernel's as soon as the background compile is loaded."""
+            lo = 0
+            while lo < total:
+                if python[0] and kernel == "auto" and K.is_compiled(kind):
+                    python[0] = False
+                m = min(PYTHON_STEP[0 if hands else 1] if python[0] else step, total - lo)
+                name = "python" if python[0] else "compiled"
+                if name not in used:
+                    used.append(name)
+                yield (rules, n, lo, m, seed, pol, bool(hands), python[0])
+                lo += m
+
+        work: Iterator[tuple[Any, ...]] = units()
         fn: Callable[..., Stats] = _kernel_chunk
     else:
         # the work units depend on the total only (bots are seeded per unit): the same for any jobs
@@ -329,7 +373,9 @@ def simulate(
     with runner:  # a bounded window of units in flight; each result merged, then dropped
         stream_chunks(runner, fn, work, finished)
     elapsed = time.perf_counter() - t0
-    return summarize(st, rules, bots, hands, sessions, seed, "kernel" if kern else "engine", elapsed)
+    out = summarize(st, rules, bots, hands, sessions, seed, "kernel" if kern else "engine", elapsed)
+    out["kernel_mode"] = "+".join(used) if kern else None
+    return out
 
 
 def _quantile(hist: np.ndarray, q: float) -> int:

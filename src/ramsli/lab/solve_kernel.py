@@ -35,8 +35,8 @@ from ramsli.lab.kernel import (
     P_FIRST_BATCH,
     TIPS,
     _deal,
-    _gen_hand,
     _hand,
+    _shuffle,
     _start,
     _tips_declare,
     _uniform,
@@ -171,7 +171,7 @@ def deal_tables(seed, start, count, n, base, prm, var, stacks0, pot0, pay, bucke
         lo = c * per
         hi = min(count, lo + per)
         deck = np.empty(d, np.int64)
-        u = np.empty(N_DECISIONS, np.float64)
+        u = np.empty(0, np.float64)  # the stream after the cut (tips play draws no number)
         dealt = np.empty((n, 5), np.int64)
         hands = np.empty((n, 5), np.int64)
         hl = np.empty(n, np.int64)
@@ -187,7 +187,7 @@ def deal_tables(seed, start, count, n, base, prm, var, stacks0, pot0, pay, bucke
         bete = np.empty(n, np.int64)
         for i in range(lo, hi):
             h = start + i
-            cut = _gen_hand(seed, h, base, deck, u)
+            cut, ust = _shuffle(seed, h, base, deck)
             dealer = h % n
             for k in range(n):
                 order[k] = (dealer + 1 + k) % n
@@ -221,6 +221,7 @@ def deal_tables(seed, start, count, n, base, prm, var, stacks0, pot0, pay, bucke
                     hl,
                     trump,
                     u,
+                    ust,
                     prm,
                     pol,
                     var,
@@ -537,6 +538,7 @@ def hand_tables(seed, start, count, n, me, mine, turn_up, unknown, base, prm, va
                     hl,
                     trump,
                     u,
+                    np.uint64(0),
                     prm,
                     pol,
                     var,

@@ -19,6 +19,7 @@ from pathlib import Path
 import numpy as np
 
 from ramsli.lab import kernel as K
+from ramsli.lab import warmup
 from ramsli.lab.limits import atomic_output
 from ramsli.lab.odds import estimate
 from ramsli.rules import Rules
@@ -80,7 +81,8 @@ def build_report(
     Args:
         out: the Markdown file; hands: hands per simulated claim; seed: ≥ 0;
         odds_time: seconds per single-hand odds estimate; progress: ``progress(step, total)``;
-        note: called with a one-line message before the kernel's one-time compile (Numba).
+        note: called with a one-line message before the kernel's one-time compile (Numba,
+        :func:`ramsli.lab.warmup.wait_for_kernel`).
 
     Returns:
         the measured numbers (dict).
@@ -90,9 +92,7 @@ def build_report(
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    for kind in ("batch", "sessions", "odds"):
-        K.warm_up(kind, note)
-        note = None  # say it once
+    warmup.wait_for_kernel(K.KINDS, note)  # compiled once in a child process if the cache is cold
     t0 = time.perf_counter()
     outp = Path(out)
     chart_dir = outp.parent / "tips"
