@@ -43,7 +43,6 @@ import logging
 import os
 import subprocess
 import sys
-import tempfile
 import threading
 import time
 from collections.abc import Callable, Iterator
@@ -64,11 +63,6 @@ from ramsli.refusal import N_, Refusal, Refused
 from ramsli.rules import Rules
 from ramsli.server import pages
 from ramsli.server.table import Table, TableStatus
-
-try:
-    import fcntl
-except ImportError:  # no flock on this system: compiles are not serialised between processes
-    fcntl = None  # type: ignore[assignment]
 
 __all__ = [
     "router",
@@ -208,11 +202,8 @@ def _kernel_cold(name: str) -> bool:
 
 
 def _kernel_load(name: str) -> None:
-    """Compile (cold cache) or load (warm cache) the kernel ``name`` of :data:`KERNELS` in this process.
-
-    SEAM (the lab's own warm-up): where the lab offers a background compile of its own
-    (``ramsli.lab.warmup``), call it here; until then the kernel module's ``warm_up``.
-    """
+    """Compile (cold cache) or load (warm cache) the kernel ``name`` of :data:`KERNELS` in this
+    process (:func:`ramsli.lab.kernel.warm_up` compiles only the odds entry point)."""
     if name == "odds":
         from ramsli.lab import kernel as K
 
@@ -229,22 +220,14 @@ def _kernel_load(name: str) -> None:
 
 @contextlib.contextmanager
 def compile_lock() -> Iterator[None]:
-    """One compile of the lab's kernels at a time on this machine: an exclusive lock file
-    (``flock``) in the temporary folder, so that several servers started together (or a server
-    and ``ramsli odds``) do not compile the same kernels side by side; the next one waits and
-    then loads what the first wrote. SEAM: where the lab offers its own compile lock in its
-    cache folder, take that one here instead."""
-    if fcntl is None:  # no flock here: compile without the lock
+    """One compile of the lab's kernels at a time on this machine: the lab's compile lock in its
+    cache folder (:func:`ramsli.lab.jitcache.compile_lock`), so that several servers started
+    together (or a server and ``ramsli odds``) do not compile the same kernels side by side; the
+    next one waits and then loads what the first wrote."""
+    from ramsli.lab import jitcache
+
+    with jitcache.compile_lock():
         yield
-        return
-    uid = os.getuid() if hasattr(os, "getuid") else 0
-    path = Path(tempfile.gettempdir()) / f"ramsli-{uid}-compile.lock"
-    with open(path, "a+b") as f:
-        fcntl.flock(f.fileno(), fcntl.LOCK_EX)
-        try:
-            yield
-        finally:
-            fcntl.flock(f.fileno(), fcntl.LOCK_UN)
 
 
 def compile_main() -> None:
