@@ -60,6 +60,10 @@ def _table(base: str, seats: list[dict], seed: int, rules: list[str], hint: bool
 
 
 def _context(browser, viewport=LAPTOP, lang: str | None = None, **kw):
+    """A browser context for the page tests: their `wait_for_function` strings and injected
+    scripts run despite the pages' Content-Security-Policy (which tests/test_web_proxy.py checks
+    on its own)."""
+    kw.setdefault("bypass_csp", True)
     ctx = browser.new_context(
         viewport=viewport, locale={"de": "de-DE", "nl": "nl-NL", "it": "it-IT"}.get(lang, "en-US"), **kw
     )

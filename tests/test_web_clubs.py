@@ -30,7 +30,7 @@ def server(tmp_path_factory):
 
 
 def _context(browser):
-    ctx = browser.new_context(viewport={"width": 1280, "height": 900}, locale="en-US")
+    ctx = browser.new_context(viewport={"width": 1280, "height": 900}, locale="en-US", bypass_csp=True)
     ctx.add_init_script("localStorage.setItem('ramsli.settings', JSON.stringify({trickPause: 0.2}))")
     return ctx
 

@@ -51,7 +51,7 @@ def _enter(page, active, tricks):
 def test_a_five_hand_session_on_a_phone_and_its_csv(chromium, server_factory, sqlite_url, tmp_path, lang):
     sp = server_factory(sqlite_url)
     shots = _shots(tmp_path)
-    ctx = chromium.new_context(viewport=PHONE, accept_downloads=True, locale=lang)
+    ctx = chromium.new_context(viewport=PHONE, accept_downloads=True, locale=lang, bypass_csp=True)
     page = ctx.new_page()
     errors: list[str] = []
     page.on("pageerror", lambda e: errors.append(str(e)))
@@ -142,7 +142,7 @@ def test_general_rams_targets_and_cents_on_the_page(chromium, server_factory, sq
     )
     with urllib.request.urlopen(req, timeout=10) as r:
         made = json.loads(r.read())
-    ctx = chromium.new_context(viewport=PHONE, locale="en")
+    ctx = chromium.new_context(viewport=PHONE, locale="en", bypass_csp=True)
     page = ctx.new_page()
     errors: list[str] = []
     page.on("pageerror", lambda e: errors.append(str(e)))

@@ -43,6 +43,7 @@ def server(tmp_path_factory):
 
 
 def _context(browser, viewport=LAPTOP, lang="en", settings=FAST, **kw):
+    kw.setdefault("bypass_csp", True)  # the tests' own scripts; tests/test_web_proxy.py checks the CSP
     ctx = browser.new_context(
         viewport=viewport, locale={"de": "de-DE", "nl": "nl-NL", "it": "it-IT"}.get(lang, "en-US"), **kw
     )
@@ -379,12 +380,12 @@ def test_the_app_manifest_the_service_worker_and_offline(chromium, server):
     base, _db = server
     status, raw = http_get(base, "/manifest.webmanifest")
     m = json.loads(raw)
-    assert status == 200 and m["name"] == "Ramsli" and m["short_name"] and m["start_url"] == "/"
-    assert m["display"] == "standalone" and m["scope"] == "/"
+    assert status == 200 and m["name"] == "Ramsli" and m["short_name"] and m["start_url"] == "./"
+    assert m["display"] == "standalone" and m["scope"] == "./"  # relative: the same under a path prefix
     sizes = {i["sizes"]: i for i in m["icons"]}
     for size in ("192x192", "512x512"):
         assert sizes[size]["type"] == "image/png"
-        st, png = http_get(base, sizes[size]["src"])
+        st, png = http_get(base, "/" + sizes[size]["src"])  # relative to the manifest at /
         assert st == 200 and png[:8] == b"\x89PNG\r\n\x1a\n"
         w, h = int.from_bytes(png[16:20], "big"), int.from_bytes(png[20:24], "big")
         assert f"{w}x{h}" == size

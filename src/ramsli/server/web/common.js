@@ -55,7 +55,7 @@ R.moves = function () {
 /* an app on the phone: the service worker keeps the static files for offline starts
    (it never touches /api or /ws); a page without it works the same */
 if ("serviceWorker" in navigator && window.isSecureContext) {
-  navigator.serviceWorker.register("/sw.js", { scope: "/" }).catch(() => { /* e.g. a private window: fine */ });
+  navigator.serviceWorker.register(R.url("/sw.js"), { scope: R.url("/") }).catch(() => { /* e.g. a private window: fine */ });
 }
 
 /* tables this browser sits at: {table, token, seat, name, invite, creator, created} */

@@ -7,11 +7,13 @@
      offline page of the page's language says so plainly.
    Nothing here holds a card or a token. */
 "use strict";
-const CACHE = "ramsli-static-v1";
+const CACHE = "ramsli-static-v2";
+/* the server's path prefix ("" or e.g. "/ramsli"): this worker is served at PREFIX/sw.js */
+const BASE = new URL("./", self.location).pathname.replace(/\/$/, "");
 const LANGS = ["en", "de", "nl", "it"];
 const STATIC = ["common.js", "cards.js", "table.js", "lobby.js", "howto.js", "ledger.js", "error.js", "offline.js",
-  "style.css", "ledger.css", "icon.svg", "icon-turn.svg", "icon-app.svg", "icon-192.png", "icon-512.png"].map((f) => "/static/" + f);
-const OFFLINE = LANGS.map((l) => "/offline?lang=" + l);
+  "style.css", "ledger.css", "icon.svg", "icon-turn.svg", "icon-app.svg", "icon-192.png", "icon-512.png"].map((f) => BASE + "/static/" + f);
+const OFFLINE = LANGS.map((l) => BASE + "/offline?lang=" + l);
 
 self.addEventListener("install", (event) => {
   event.waitUntil(caches.open(CACHE).then((c) => c.addAll(STATIC.concat(OFFLINE))).then(() => self.skipWaiting()));
@@ -27,8 +29,8 @@ self.addEventListener("fetch", (event) => {
   const req = event.request;
   const url = new URL(req.url);
   if (url.origin !== self.location.origin || req.method !== "GET") return;
-  if (url.pathname.startsWith("/api/") || url.pathname.startsWith("/ws/")) return; // never touched
-  if (url.pathname.startsWith("/static/")) {
+  if (url.pathname.startsWith(BASE + "/api/") || url.pathname.startsWith(BASE + "/ws/")) return; // never touched
+  if (url.pathname.startsWith(BASE + "/static/")) {
     event.respondWith(caches.open(CACHE).then(async (cache) => {
       const hit = await cache.match(req, { ignoreSearch: true });
       const fresh = fetch(req).then((r) => { if (r.ok) cache.put(req, r.clone()); return r; });
@@ -42,7 +44,7 @@ self.addEventListener("fetch", (event) => {
       const want = url.searchParams.get("lang");
       const nav = (self.navigator && self.navigator.language || "en").slice(0, 2);
       const lang = LANGS.includes(want) ? want : LANGS.includes(nav) ? nav : "en";
-      return (await caches.match("/offline?lang=" + lang)) || Response.error();
+      return (await caches.match(BASE + "/offline?lang=" + lang)) || Response.error();
     }));
   }
 });
