@@ -524,10 +524,10 @@ def test_concurrent_hints_for_one_seat_cost_one_computation(sqlite_url, monkeypa
         calls.append(query)
         release.wait(30)
         return {
-            "p_trick": 0.5,
-            "p_most": 0.2,
-            "ev_in": 1.0,
-            "ev_out": -1.0,
+            "p_trick": {"mean": 0.5, "ci95": 0.05},  # the shape of odds.estimate's answer
+            "p_most": {"mean": 0.2, "ci95": 0.05},
+            "ev_in": {"mean": 1.0, "ci95": 0.1},
+            "ev_out": {"mean": -1.0, "ci95": 0.1},
             "ev_diff": {"mean": 2.0, "ci95": 0.1},
             "out_allowed": True,
             "samples": 10,

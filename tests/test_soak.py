@@ -6,6 +6,29 @@ from __future__ import annotations
 import ramsli.hand
 import ramsli.rules
 from ramsli import testing
+from ramsli.hand import Hand, Phase
+
+
+def _leader_always_wins(monkeypatch):
+    """Break R4.11 in the engine: every card of every trick as strong as any other, so the
+    first card played (the leader's) stays the best."""
+    flat = {t: {led: dict.fromkeys(by_card, 0) for led, by_card in v.items()} for t, v in ramsli.hand._STRENGTH.items()}
+    monkeypatch.setattr(ramsli.hand, "_STRENGTH", flat)
+
+
+def _every_card_legal(monkeypatch):
+    """Break R4.10 in the engine: in play, every held card is legal (and accepted by apply)."""
+    real = Hand.legal_actions
+
+    def every_card(self):
+        actions = real(self)
+        if self.phase is Phase.PLAY and self.to_act is not None and None not in self.hands[self.to_act]:
+            table = ramsli.hand._PLAY_TABLE[self.to_act]
+            self._legal = [table[c.index] for c in self.hands[self.to_act]]
+            return self._legal[:]
+        return actions
+
+    monkeypatch.setattr(Hand, "legal_actions", every_card)
 
 
 def test_soak_small_count_has_no_invariant_violations():
@@ -22,18 +45,18 @@ def test_soak_main_exit_status_and_report(capsys):
 
 
 def test_soak_catches_a_wrong_trick_winner(monkeypatch):
-    monkeypatch.setattr(ramsli.hand, "trick_winner", lambda trick, trump: trick[0][0])  # the leader always wins
+    _leader_always_wins(monkeypatch)
     report = testing.soak(hands=200, seed=2, progress=False, max_violations=1)
     assert any("R4.11" in v for v in report.violations)
 
 
 def test_soak_catches_wrong_legal_plays(monkeypatch):
-    monkeypatch.setattr(ramsli.hand, "legal_plays", lambda cards, trick, trump, overtrump="always": list(cards))
+    _every_card_legal(monkeypatch)
     report = testing.soak(hands=200, seed=2, progress=False, max_violations=1)
     assert report.violations and any("R4.10" in v for v in report.violations)
 
 
 def test_soak_exit_status_1_on_violation(monkeypatch, capsys):
-    monkeypatch.setattr(ramsli.hand, "trick_winner", lambda trick, trump: trick[0][0])
+    _leader_always_wins(monkeypatch)
     assert testing.main(["--hands", "200", "--no-progress"]) == 1
     assert "invariant violations" in capsys.readouterr().out

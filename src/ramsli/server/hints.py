@@ -58,6 +58,7 @@ from ramsli.cards import Card
 from ramsli.coach.review import Z95
 from ramsli.coach.words import LANGS, catalog, format_counters
 from ramsli.hand import Observation
+from ramsli.lab import jitcache
 from ramsli.lab.equilibrium import default_policy
 from ramsli.refusal import N_, Refusal, Refused
 from ramsli.rules import Rules
@@ -224,8 +225,6 @@ def compile_lock() -> Iterator[None]:
     cache folder (:func:`ramsli.lab.jitcache.compile_lock`), so that several servers started
     together (or a server and ``ramsli odds``) do not compile the same kernels side by side; the
     next one waits and then loads what the first wrote."""
-    from ramsli.lab import jitcache
-
     with jitcache.compile_lock():
         yield
 

@@ -17,7 +17,7 @@ Models: WebSocket :class:`Hello`, :class:`Act`, :class:`Ping`, :class:`Chat`, :c
 and :class:`NoBody` (the ledger's ``end``). The fields are those of ``docs/protocol.md`` and ``docs/ledger.md``.
 
 >>> parse(Sit, b'{"token": "abc", "name": "Ann"}')
-Sit(token='abc', name='Ann')
+Sit(token='abc', name='Ann', client='person')
 >>> try:
 ...     parse(LedgerHand, b'{"active": "01"}')
 ... except BadMessage as e:

@@ -313,7 +313,7 @@ def _swap_two_unplayed(hand: Hand) -> None:
 
 
 def chat_text(text: Any) -> str:
-    """A chat message as it is stored and sent: control characters and runs of white space become
+    r"""A chat message as it is stored and sent: control characters and runs of white space become
     one space, the ends are stripped; 1..:data:`CHAT_MAX` characters.
 
     Raises:
