@@ -32,6 +32,7 @@ Not a test: it prints figures for ``docs/benchmarks.md``. Same seed, same figure
 from __future__ import annotations
 
 import argparse
+import json
 import math
 import statistics
 import sys
@@ -225,6 +226,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--a", default="montecarlo|cheat", help="play: the spec under test (X|Y: declare X, play Y)")
     ap.add_argument("--b", default="montecarlo", help="play: the spec it is compared with")
     ap.add_argument("--specs", default="", help="play: instead of --a/--b, specs separated by ';' (first: base)")
+    ap.add_argument("--save", default="", help="play --specs: also write the per-deal counters of each spec (JSON)")
     ap.add_argument("--against", default="montecarlo", help="the bot in every other seat")
     ap.add_argument(
         "--policies",
@@ -253,6 +255,18 @@ def main(argv: list[str] | None = None) -> int:
                 if len(rows) % 50 == 0 and len(rows) < a.deals:
                     _report_specs(rows, _CFG["specs"], a, final=False)
             _report_specs(rows, _CFG["specs"], a, final=True)
+            if a.save:
+                with open(a.save, "w", encoding="utf-8") as f:
+                    json.dump(
+                        {
+                            "preset": a.preset,
+                            "seed": a.seed,
+                            "against": a.against,
+                            "specs": _CFG["specs"],
+                            "per_deal": rows,
+                        },
+                        f,
+                    )
         elif a.what == "play":
             d = []
             for x in pool.imap(_play_deal, range(a.deals), chunksize=4):
