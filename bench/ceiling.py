@@ -236,6 +236,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--preset", default="traditional")
     ap.add_argument("--seed", type=int, default=5)
     ap.add_argument("--jobs", type=int, default=2)
+    ap.add_argument("--minutes", type=float, default=0, help="play --specs: stop after this many minutes (0: never)")
     a = ap.parse_args(argv)
     _CFG.update(
         preset=a.preset,
@@ -254,6 +255,10 @@ def main(argv: list[str] | None = None) -> int:
                 rows.append(x)
                 if len(rows) % 50 == 0 and len(rows) < a.deals:
                     _report_specs(rows, _CFG["specs"], a, final=False)
+                if a.minutes and time.perf_counter() - t0 > 60 * a.minutes:
+                    print(f"stopped after {a.minutes:g} minutes: deals 0..{len(rows) - 1}", file=sys.stderr)
+                    pool.terminate()
+                    break
             _report_specs(rows, _CFG["specs"], a, final=True)
             if a.save:
                 with open(a.save, "w", encoding="utf-8") as f:

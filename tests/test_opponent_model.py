@@ -17,6 +17,7 @@ import json
 import logging
 import math
 import random
+import statistics
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -258,6 +259,71 @@ def test_the_expert_reads_the_plays_its_samples_follow_them():
     w_on = [w for _, w in ExpertBot(seed=1, plays=1, candidates=1)._samples(obs, k, c, p, 30)]
     w_off = [w for _, w in ExpertBot(seed=1, plays=0, candidates=1)._samples(obs, k, c, p, 30)]
     assert w_on != w_off
+
+
+def _weighted_mean(samples: list[tuple[dict, float]], f) -> float:
+    total = sum(w for _, w in samples)
+    return sum(w * f(d) for d, w in samples) / total
+
+
+def test_R4_5_a_declaration_moves_the_samples_an_in_seat_gets_stronger_hands_an_out_seat_weaker():
+    """A constructed case: the tips declare until the fourth seat is to declare (R4.5). Over 300 deals
+    drawn without weighting (``candidates=1``: the drawn deals, not resampled) the fitted weights give
+    every seat that declared ``in`` a higher mean strength (:func:`ramsli.bots.fast.declare_strength`)
+    than the unweighted mean of the same deals, and every seat that declared ``out`` a lower one."""
+    from ramsli.bots.fast import declare_strength
+
+    seen = {True: 0, False: 0}
+    for seed in range(12):
+        hand = _tips_hand_up_to(5, seed, 3)
+        if hand.phase is not Phase.DECLARE:
+            continue
+        obs = hand.observe(hand.to_act)
+        bot = ExpertBot(seed=seed, candidates=1)
+        k, checks, played = bot._setup(obs)
+        samples = bot._samples(obs, k, checks, played, 300)
+        assert len(samples) == 300 and len({w for _, w in samples}) > 1
+        for s, stay, _, _ in checks:
+
+            def strength(d: dict, s: int = s, vis: int = k.visible_trumps) -> float:
+                return declare_strength(d[s], vis)[1]
+
+            weighted = _weighted_mean(samples, strength)
+            plain = statistics.fmean(strength(d) for d, _ in samples)
+            assert (weighted > plain) if stay else (weighted < plain), (seed, s, stay, weighted, plain)
+            seen[stay] += 1
+    assert seen[True] >= 3 and seen[False] >= 3, seen
+
+
+def test_R4_10_reading_the_plays_puts_more_hidden_cards_in_the_right_hands():
+    """A constructed case: tips players at every seat (their style is in the model) play the first two
+    tricks. At each card decision after that, the weighted samples with the plays read (``plays=1``)
+    put the active opponents' true hidden cards in the right hand more often, summed over the positions,
+    than the same draws with the plays not read (``plays=0``); with no play yet the weights are equal."""
+    right = {1.0: 0.0, 0.0: 0.0}
+    positions = 0
+    for seed in range(10):
+        hand = _tips_hand_up_to(5, 100 + seed, 0)
+        while not hand.is_over and not (hand.phase is Phase.PLAY and len(hand.observe(0).tricks) >= 2):
+            hand.apply(make_bot("tips").act(hand.observe(hand.to_act)))
+        if hand.is_over or len(hand.legal_actions()) < 2:
+            continue
+        obs = hand.observe(hand.to_act)
+        me = obs.seat
+        positions += 1
+        for plays in right:
+            bot = ExpertBot(seed=seed, plays=plays, fitted_declarations=0, candidates=1)
+            k, checks, played = bot._setup(obs)
+            samples = bot._samples(obs, k, checks, played, 60)
+            cd = k.codec
+            truth = {s: set(cd.encs(hand.hands[s])) for s in obs.active if s != me}
+
+            def share(d: dict, truth: dict = truth) -> float:
+                return sum(len(truth[s] & set(d[s])) for s in truth) / max(1, sum(map(len, truth.values())))
+
+            right[plays] += _weighted_mean(samples, share)
+    assert positions >= 5, positions
+    assert right[1.0] > right[0.0], right
 
 
 @pytest.mark.parametrize("preset", ["traditional", "general-rams", "nap"])
