@@ -100,7 +100,7 @@ def _opponents(i: int, r: int, me: int) -> dict:
 def _play_once(i: int, r: int, spec: str) -> int:
     rules, hand = _hand(i)
     bots = _opponents(i, r, r)
-    me = _Seat(spec, hash((_CFG["seed"], i, r, "me")) & 0xFFFFFFF)
+    me = _Seat(spec, hash((_CFG["seed"], i, r, -1)) & 0xFFFFFFF)
     while not hand.is_over:
         s = hand.to_act
         obs = hand.observe(s)
@@ -136,7 +136,7 @@ def _declare_deal(i: int) -> dict:
     order = hand.observe(0).order
     probe = order[(i // PLAYERS) % PLAYERS]
     bots = _opponents(i, 0, probe)
-    bots[probe] = make_bot(_CFG["against"], seed=hash((_CFG["seed"], i, "probe")) & 0xFFFFFFFF)
+    bots[probe] = make_bot(_CFG["against"], seed=hash((_CFG["seed"], i, -2)) & 0xFFFFFFFF)
     rec: dict = {}
     while not hand.is_over:
         s = hand.to_act
