@@ -2,6 +2,7 @@
 
     python bench/ceiling.py play    [--deals 300] --a "montecarlo|cheat" --b montecarlo [--against montecarlo]
     python bench/ceiling.py play    [--deals 300] --specs "montecarlo;expert;expert:plays=0" [--against montecarlo]
+                                    [--minutes M] [--save per_deal.json]
     python bench/ceiling.py declare [--deals 6000] [--against montecarlo] [--policies "montecarlo;expert;tips"]
 
 Both use **common random numbers**: the same deal (R4.2–R4.4, from ``--seed``), the same seeded
@@ -12,7 +13,9 @@ opponents (``--against`` in every other seat), every rotation of the seat under 
     the mean of its counters as ``a`` minus as ``b``, per deal (over the rotations), ± 1.96·sd/√deals.
     A spec ``X|Y`` declares (and announces, R4.5–R4.8) like bot ``X`` and plays cards like bot ``Y``.
     With ``--specs A;B;C…`` the seat plays every deal and rotation once per spec, and each spec after
-    the first is reported against the first and against the second (all on the same deals).
+    the first is reported against the first and against the second (all on the same deals);
+    ``--minutes`` stops such a run after that many minutes (reporting deals 0 … n−1 played so far),
+    ``--save`` writes every deal's counters per spec as JSON.
     ``Y = cheat`` plays by an exact max^n search of the **true** remaining cards of every seat
     (:class:`ramsli.bots.solver.Solver`): it breaks R7 on purpose and exists only here, as the ceiling
     of what card play can gain — no fair bot plays better than perfect information.
