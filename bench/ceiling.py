@@ -1,7 +1,9 @@
 """How much better than ``montecarlo`` can any bot be? Two ceilings, in counters per hand (issue #13).
 
     python bench/ceiling.py play    [--deals 300] --a "montecarlo|cheat" --b montecarlo [--against montecarlo]
-    python bench/ceiling.py declare [--deals 6000] [--against montecarlo] [--policies montecarlo,expert,tips]
+    python bench/ceiling.py play    [--deals 300] --specs "montecarlo;expert;expert:plays=0" [--against montecarlo]
+                                    [--minutes M] [--save per_deal.json]
+    python bench/ceiling.py declare [--deals 6000] [--against montecarlo] [--policies "montecarlo;expert;tips"]
 
 Both use **common random numbers**: the same deal (R4.2–R4.4, from ``--seed``), the same seeded
 opponents (``--against`` in every other seat), every rotation of the seat under test (5 players).
@@ -10,6 +12,10 @@ opponents (``--against`` in every other seat), every rotation of the seat under 
     The seat under test plays the hand twice, once as bot ``--a`` and once as ``--b``; the result is
     the mean of its counters as ``a`` minus as ``b``, per deal (over the rotations), ± 1.96·sd/√deals.
     A spec ``X|Y`` declares (and announces, R4.5–R4.8) like bot ``X`` and plays cards like bot ``Y``.
+    With ``--specs A;B;C…`` the seat plays every deal and rotation once per spec, and each spec after
+    the first is reported against the first and against the second (all on the same deals);
+    ``--minutes`` stops such a run after that many minutes (reporting deals 0 … n−1 played so far),
+    ``--save`` writes every deal's counters per spec as JSON.
     ``Y = cheat`` plays by an exact max^n search of the **true** remaining cards of every seat
     (:class:`ramsli.bots.solver.Solver`): it breaks R7 on purpose and exists only here, as the ceiling
     of what card play can gain — no fair bot plays better than perfect information.
@@ -29,6 +35,7 @@ Not a test: it prints figures for ``docs/benchmarks.md``. Same seed, same figure
 from __future__ import annotations
 
 import argparse
+import json
 import math
 import statistics
 import sys
@@ -96,7 +103,7 @@ def _opponents(i: int, r: int, me: int) -> dict:
 def _play_once(i: int, r: int, spec: str) -> int:
     rules, hand = _hand(i)
     bots = _opponents(i, r, r)
-    me = _Seat(spec, hash((_CFG["seed"], i, r, "me")) & 0xFFFFFFF)
+    me = _Seat(spec, hash((_CFG["seed"], i, r, -1)) & 0xFFFFFFF)
     while not hand.is_over:
         s = hand.to_act
         obs = hand.observe(s)
@@ -108,12 +115,31 @@ def _play_deal(i: int) -> float:
     return statistics.fmean(_play_once(i, r, _CFG["a"]) - _play_once(i, r, _CFG["b"]) for r in range(PLAYERS))
 
 
+def _play_deal_specs(i: int) -> list[float]:
+    """The seat's mean counters over the rotations of deal ``i``, once per spec of ``--specs``."""
+    return [statistics.fmean(_play_once(i, r, spec) for r in range(PLAYERS)) for spec in _CFG["specs"]]
+
+
+def _report_specs(rows: list[list[float]], specs: list[str], a: argparse.Namespace, final: bool) -> None:
+    x = np.array(rows)
+    out = sys.stdout if final else sys.stderr
+    head = f"{a.preset}, {PLAYERS} players, against {a.against}, {len(x)} deals × {PLAYERS} rotations (seed {a.seed})"
+    print(head if final else f"{len(x)}/{a.deals} deals", file=out, flush=True)
+    for j in range(1, len(specs)):
+        m, c = _ci(x[:, j] - x[:, 0])
+        line = f"  [{specs[j]}] − [{specs[0]}] = {m:+.3f} ± {c:.3f}"
+        if j >= 2:
+            m2, c2 = _ci(x[:, j] - x[:, 1])
+            line += f";  − [{specs[1]}] = {m2:+.3f} ± {c2:.3f}"
+        print(line, file=out, flush=True)
+
+
 def _declare_deal(i: int) -> dict:
     rules, hand = _hand(i)
     order = hand.observe(0).order
     probe = order[(i // PLAYERS) % PLAYERS]
     bots = _opponents(i, 0, probe)
-    bots[probe] = make_bot(_CFG["against"], seed=hash((_CFG["seed"], i, "probe")) & 0xFFFFFFFF)
+    bots[probe] = make_bot(_CFG["against"], seed=hash((_CFG["seed"], i, -2)) & 0xFFFFFFFF)
     rec: dict = {}
     while not hand.is_over:
         s = hand.to_act
@@ -169,15 +195,23 @@ def report_declare(recs: list[dict], policies: list[str]) -> None:
         pred[fold == f] = x[fold == f] @ beta
     says["fitted best response (cross-fitted)"] = (pred > 0).astype(float)
     base = says[policies[0]] * v
+    second = says[policies[1]] * v if len(policies) > 1 else base
     print(
         f"{len(recs)} declarations that were a choice (forced dealers left out); "
         f"value of in: {v.mean():+.3f} counters on average"
     )
-    print(f"  {'policy':40} {'in':>6}  {'counters/decision':>18}  {'− ' + policies[0]:>18}")
+    print(
+        f"  {'policy':40} {'in':>6}  {'counters/decision':>18}  {'− ' + policies[0]:>18}"
+        + (f"  {'− ' + policies[1]:>18}" if len(policies) > 1 else "")
+    )
     for name, d in says.items():
         m, c = _ci(d * v)
         dm, dc = _ci(d * v - base)
-        print(f"  {name:40} {d.mean():6.1%}  {m:+8.3f} ± {c:.3f}    {dm:+8.3f} ± {dc:.3f}")
+        line = f"  {name:40} {d.mean():6.1%}  {m:+8.3f} ± {c:.3f}    {dm:+8.3f} ± {dc:.3f}"
+        if len(policies) > 1:
+            sm, sc = _ci(d * v - second)
+            line += f"    {sm:+8.3f} ± {sc:.3f}"
+        print(line)
     print("  calibration of the expert's estimate (bins of the estimate: mean value of in ± 95%):")
     ev = np.array([r["ev"] for r in recs])
     edges = [-99, -2, -1, -0.5, 0, 0.5, 1, 2, 99]
@@ -194,24 +228,76 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--deals", type=int, default=300)
     ap.add_argument("--a", default="montecarlo|cheat", help="play: the spec under test (X|Y: declare X, play Y)")
     ap.add_argument("--b", default="montecarlo", help="play: the spec it is compared with")
+    ap.add_argument("--specs", default="", help="play: instead of --a/--b, specs separated by ';' (first: base)")
+    ap.add_argument("--save", default="", help="play --specs: also write the per-deal counters of each spec (JSON)")
     ap.add_argument("--against", default="montecarlo", help="the bot in every other seat")
-    ap.add_argument("--policies", default="montecarlo,expert,tips", help="declare: the bots asked (first: base)")
+    ap.add_argument(
+        "--policies",
+        default="montecarlo;expert;tips",
+        help="declare: the bots asked, ';' between them (first: the base; a spec may hold commas)",
+    )
     ap.add_argument("--preset", default="traditional")
     ap.add_argument("--seed", type=int, default=5)
     ap.add_argument("--jobs", type=int, default=2)
+    ap.add_argument("--minutes", type=float, default=0, help="play --specs: stop after this many minutes (0: never)")
     a = ap.parse_args(argv)
-    _CFG.update(preset=a.preset, seed=a.seed, against=a.against, a=a.a, b=a.b, policies=a.policies.split(","))
+    _CFG.update(
+        preset=a.preset,
+        seed=a.seed,
+        against=a.against,
+        a=a.a,
+        b=a.b,
+        policies=a.policies.split(";"),
+        specs=[x for x in a.specs.split(";") if x],
+    )
     t0 = time.perf_counter()
     with Pool(a.jobs, initializer=_CFG.update, initargs=(dict(_CFG),)) as pool:
-        if a.what == "play":
-            d = pool.map(_play_deal, range(a.deals), chunksize=4)
+        if a.what == "play" and _CFG["specs"]:
+            rows = []
+            for x in pool.imap(_play_deal_specs, range(a.deals), chunksize=4):
+                rows.append(x)
+                if len(rows) % 50 == 0 and len(rows) < a.deals:
+                    _report_specs(rows, _CFG["specs"], a, final=False)
+                if a.minutes and time.perf_counter() - t0 > 60 * a.minutes:
+                    print(f"stopped after {a.minutes:g} minutes: deals 0..{len(rows) - 1}", file=sys.stderr)
+                    pool.terminate()
+                    break
+            _report_specs(rows, _CFG["specs"], a, final=True)
+            if a.save:
+                with open(a.save, "w", encoding="utf-8") as f:
+                    json.dump(
+                        {
+                            "preset": a.preset,
+                            "seed": a.seed,
+                            "against": a.against,
+                            "specs": _CFG["specs"],
+                            "per_deal": rows,
+                        },
+                        f,
+                    )
+        elif a.what == "play":
+            d = []
+            for x in pool.imap(_play_deal, range(a.deals), chunksize=4):
+                d.append(x)
+                if len(d) % 50 == 0 and len(d) > 1:
+                    pm, pc = _ci(np.array(d))
+                    print(
+                        f"{len(d)}/{a.deals} deals, {time.perf_counter() - t0:.0f} s: {pm:+.3f} ± {pc:.3f}",
+                        file=sys.stderr,
+                        flush=True,
+                    )
             m, c = _ci(np.array(d))
             print(
                 f"{a.preset}, {PLAYERS} players, against {a.against}: [{a.a}] − [{a.b}] = {m:+.3f} ± {c:.3f} "
                 f"counters/hand over {a.deals} deals × {PLAYERS} rotations (seed {a.seed})"
             )
         else:
-            report_declare(pool.map(_declare_deal, range(a.deals), chunksize=20), _CFG["policies"])
+            recs = []
+            for r in pool.imap(_declare_deal, range(a.deals), chunksize=10):
+                recs.append(r)
+                if len(recs) % 200 == 0:
+                    print(f"{len(recs)}/{a.deals} deals, {time.perf_counter() - t0:.0f} s", file=sys.stderr, flush=True)
+            report_declare(recs, _CFG["policies"])
     print(f"{time.perf_counter() - t0:.0f} s", file=sys.stderr)
     return 0
 

@@ -1,17 +1,27 @@
-"""The ``expert`` bot: weighted determinized search with a model of every declaration (issue #13).
+"""The ``expert`` bot: weighted determinized search that reads the table (issues #13, #26).
 
 It is ``montecarlo`` (:mod:`ramsli.bots.montecarlo`) made Bayesian, with the
 budget spent where the counters are decided:
 
-1. **Opponents' hands from their declarations.** A deal of the hidden cards is
+1. **Opponents' hands from what they did.** A deal of the hidden cards is
    drawn consistently with everything the seat has seen (R7; voids and trump
    caps of R4.10, D-14; :func:`ramsli.bots.tracking.sample_deal`) and then
-   *weighted* by how likely every other seat's observed choice is under a
-   model of a sensible player (:func:`p_in`): an ``in`` after two others are
-   in is likely only with a strong hand, an ``out`` only with a weak one; a
-   General Rams announcement (R4.7) or a trick target (R4.8) says the hand is
-   strong, a pass says it is not. The dealer forced in (R4.5) says nothing.
-   Weights replace ``montecarlo``'s soft rejection, so no sample is wasted.
+   *weighted* by how likely every other seat's observed choices are had it
+   held those cards, under the fitted opponent model
+   (:mod:`ramsli.bots.opponent`: each seat a mixture of the styles of the
+   built-in bots and a random player): its declaration (R4.5; an ``in`` after
+   two others are in is likely only with a strong hand, an ``out`` only with
+   a weak one) and every card it played (R4.10; a low discard, a trump lead,
+   a cheap winner each say something about the cards kept). After the
+   declarations the folded seats' cards are dealt too, so that their ``out``
+   counts. A General Rams announcement (R4.7) or a trick target (R4.8) says
+   the hand is strong, a pass says it is not; the dealer forced in (R4.5)
+   says nothing. When the weights leave fewer than half the samples
+   effective, more deals are drawn and the samples are drawn from them by
+   their weights (systematic resampling; option ``candidates``). Without a
+   usable model file the hand-made declaration model :func:`p_in` is used
+   and plays are not read (options ``plays=0``, ``fitted_declarations=0``
+   do the same on purpose).
 2. **Declarations (R4.5) by expected counters.** For each weighted sample the
    seats still to declare draw their declaration from the same model, the
    others' General Rams and targets follow the tips, the hand is played out
@@ -49,6 +59,7 @@ the seat's :class:`~ramsli.hand.Observation` is read (R7).
 
 from __future__ import annotations
 
+import dataclasses
 import math
 import random
 from collections.abc import Sequence
@@ -60,14 +71,13 @@ from ramsli.bots.fast import (
     declare_strength,
     legal,
     rule_general_rams,
-    rule_play,
     sure_tricks,
-    winner_index,
 )
 from ramsli.bots.montecarlo import Payoff, others_announce, play_out, rollout, seat_knowledge
+from ramsli.bots.opponent import OpponentModel, PlayStep, default_model, observed_steps
 from ramsli.bots.rules_bot import RulesBot, bete_value
 from ramsli.bots.solver import Solver
-from ramsli.bots.tracking import Knowledge, sample_deal
+from ramsli.bots.tracking import Knowledge, declaration_context, sample_deal
 from ramsli.hand import Action, Observation, Phase, random_source
 
 __all__ = ["ActionValue", "ExpertBot", "p_in"]
@@ -159,6 +169,26 @@ def _totals(rows: list[tuple[float, tuple]], k: int) -> list[float]:
     return totals
 
 
+def _resample(out: list[tuple[dict, float]], count: int, total: float, rng: random.Random) -> list[tuple[dict, float]]:
+    """``count`` draws from the weighted deals ``out`` by systematic resampling (one uniform draw);
+    each deal drawn ``m > 0`` times once, with weight ``m``."""
+    step = total / count
+    u = rng.random() * step
+    picked: list[tuple[dict, float]] = []
+    acc = 0.0
+    n = 0
+    for deal, w in out:
+        acc += w
+        m = 0
+        while u < acc and n < count:
+            m += 1
+            n += 1
+            u += step
+        if m:
+            picked.append((deal, float(m)))
+    return picked
+
+
 class ExpertBot:
     """Weighted determinized search with declaration models (see the module docstring).
 
@@ -170,9 +200,17 @@ class ExpertBot:
         nodes: search nodes per sample before a card is valued by rollouts instead.
         budget: search nodes per card decision in all; later samples are rolled out.
         margin: counters the mean of ``in`` must beat folding by (0: plain expectation).
-        sharp: sharpness of the opponent model :func:`p_in`.
-        pw: weight of a sample per card an opponent played that the tips would not have
-            played with that sample's cards (1: plays are not used as evidence).
+        sharp: sharpness of the hand-made declaration model :func:`p_in` (used when
+            ``fitted_declarations`` is 0 or no fitted model could be loaded).
+        plays: how far the fitted card-play model (:mod:`ramsli.bots.opponent`) is trusted: the
+            likelihood of every card another seat played is raised to this power (0: the plays
+            are not read, only the voids and trump caps they reveal).
+        fitted_declarations: 1: the other seats' declarations are read with the fitted model
+            (:mod:`ramsli.bots.opponent`), and in the play the folded seats' cards are dealt too,
+            so that their ``out`` counts; 0: with the hand-made :func:`p_in`.
+        candidates: when the weights leave fewer than half of the samples effective, more deals
+            are drawn, up to this many times the samples in all, and the samples are drawn from
+            them by their weights (systematic resampling; 1: never).
 
     Raises:
         ValueError: for an option outside :attr:`OPTION_RANGES`.
@@ -189,7 +227,9 @@ class ExpertBot:
         "budget": (1, 400000),
         "margin": (-5, 5),
         "sharp": (0.1, 20),
-        "pw": (0.01, 1),
+        "plays": (0, 1),
+        "fitted_declarations": (0, 1),
+        "candidates": (1, 8),
     }
 
     def __init__(
@@ -201,7 +241,9 @@ class ExpertBot:
         budget: int = 30000,
         margin: float = 0.5,
         sharp: float = 3.0,
-        pw: float = 1.0,
+        plays: float = 1.0,
+        fitted_declarations: int = 1,
+        candidates: int = 4,
         *,
         rng: random.Random | None = None,
     ) -> None:
@@ -212,7 +254,9 @@ class ExpertBot:
             ("budget", budget),
             ("margin", margin),
             ("sharp", sharp),
-            ("pw", pw),
+            ("plays", plays),
+            ("fitted_declarations", fitted_declarations),
+            ("candidates", candidates),
         ):
             lo, hi = self.OPTION_RANGES[key]
             if not lo <= value <= hi:
@@ -224,7 +268,11 @@ class ExpertBot:
         self.budget = int(budget)
         self.margin = float(margin)
         self.sharp = float(sharp)
-        self.pw = float(pw)
+        self.plays = float(plays)
+        self.fitted_declarations = int(fitted_declarations)
+        self.candidates = int(candidates)
+        #: the fitted opponent model (None: it could not be loaded; the hand-made models are used)
+        self.model: OpponentModel | None = default_model()
         self._rules = RulesBot()
 
     # -- the opponent model -----------------------------------------------------------
@@ -232,18 +280,64 @@ class ExpertBot:
     def _setup(self, obs: Observation) -> tuple[Knowledge, list, dict]:
         return seat_knowledge(obs)
 
-    def _weight(self, obs: Observation, k: Knowledge, checks: list, played_by: dict, deal: dict) -> float:
-        """Likelihood of the other seats' observed declarations and announcements given ``deal``."""
+    def _weight(
+        self,
+        obs: Observation,
+        k: Knowledge,
+        checks: list,
+        played_by: dict,
+        deal: dict,
+        steps: list[PlayStep] | None = None,
+        cache: dict | None = None,
+    ) -> float:
+        """Likelihood of the other seats' observed declarations, announcements and plays given ``deal``.
+
+        Declarations (R4.5) by the fitted model (each seat a mixture of styles, its declaration and
+        plays scored together, :meth:`ramsli.bots.opponent.OpponentModel.seat_weight`) or by the
+        hand-made :func:`p_in`; plays (R4.10) by the fitted model when ``steps`` are given, each
+        seat's log-likelihood times ``plays``; General Rams (R4.7) and targets (R4.8) by the tips.
+        A seat's factor depends on its own cards only, so it is kept in ``cache`` by seat and cards
+        (one decision's cache: the observation is the same).
+        """
         w = 1.0
         bete = bete_value(obs)
         nseat = len(obs.seated)
         pot0 = obs.pot
-        for s, stay, nb, nc in checks:
+        model = self.model
+        fitted = model is not None and self.fitted_declarations == 1
+        rules = obs.rules
+        if cache is None:
+            cache = {}
+        checked = {s: (stay, nb, nc) for s, stay, nb, nc in checks}
+        seats = list(checked)
+        if steps and model is not None:
+            seats += [s for s in obs.active if s != obs.seat and s in deal and s not in checked]
+        for s in seats:
             h = deal.get(s, []) + played_by.get(s, [])
-            if len(h) != 5:
-                continue
-            p = p_in(h, k.visible_trumps, nb, nc, nseat, bete, pot0, self.sharp)
-            w *= p if stay else 1.0 - p
+            key = (s, tuple(sorted(h)))
+            f = cache.get(key)
+            if f is None:
+                f = 1.0
+                decl = None
+                if s in checked and len(h) == 5:
+                    stay, nb, nc = checked[s]
+                    if fitted and model is not None:
+                        ps = model.p_in_styles(
+                            h, k.visible_trumps, nb, nc, bete, pot0, rules.targets, rules.general_rams
+                        )
+                        decl = ps if stay else [1.0 - p for p in ps]
+                    else:
+                        p = p_in(h, k.visible_trumps, nb, nc, nseat, bete, pot0, self.sharp)
+                        f = p if stay else 1.0 - p
+                plays = None
+                if steps and model is not None and s in obs.active:
+                    plays = model.seat_play_loglik(steps, s, h)
+                    if plays is not None and self.plays != 1.0:
+                        plays = [x * self.plays for x in plays]
+                if model is not None and (decl is not None or plays is not None):
+                    f *= model.seat_weight(decl, plays)
+                cache[key] = f
+            w *= f
         if obs.phase is not Phase.DECLARE:
             gr = obs.general_rams
             if gr is not None and gr != obs.seat:
@@ -261,54 +355,54 @@ class ExpertBot:
                 if len(h) == 5:
                     sure = sure_tricks(h, k.visible_trumps)
                     w *= 1.0 if sure >= t else (0.3 if sure >= t - 1 else 0.05)
-            if self.pw < 1.0 and played_by:
-                w *= self._play_weight(obs, k, deal, played_by)
         return w
 
-    def _play_weight(self, obs: Observation, k: Knowledge, deal: dict, played_by: dict) -> float:
-        """``pw`` per card an opponent played that the tips (:func:`ramsli.bots.fast.rule_play`) would not
-        have played holding this sample's cards (a soft model of the play so far, R4.10)."""
-        act_t = tuple(obs.active)
-        n = len(act_t)
-        hands = {s: list(deal.get(s, k.own if s == obs.seat else [])) + played_by.get(s, []) for s in act_t}
-        won = dict.fromkeys(act_t, 0)
-        enc = k.codec.enc
-        w = 1.0
-        tricks = [t.plays for t in obs.tricks] + ([obs.current] if obs.current else [])
-        for ti, plays in enumerate(tricks):
-            cur: list[int] = []
-            for seat, card in plays:
-                c = enc(card)
-                h = hands[seat]
-                if seat != obs.seat and c in h:
-                    lg = legal(h, cur, k.always)
-                    if len(lg) > 1:
-                        others = 0
-                        for q in act_t:
-                            if q != seat:
-                                for x in hands[q]:
-                                    others |= 1 << x
-                        if rule_play(h, lg, cur, n - len(cur) - 1, ti, won[seat], others) != c:
-                            w *= self.pw
-                if c in h:
-                    h.remove(c)
-                cur.append(c)
-            if len(cur) == n:
-                won[plays[winner_index(cur)][0]] += 1
-        return w
+    def _samples(
+        self, obs: Observation, k: Knowledge, checks: list, played_by: dict, count: int
+    ) -> list[tuple[dict, float]]:
+        """About ``count`` deals of the hidden cards with their weights (R7-consistent).
 
-    def _samples(self, obs: Observation, k: Knowledge, checks: list, played_by: dict, count: int):
-        """``count`` deals of the hidden cards with their weights (R7-consistent)."""
-        out = []
-        for _ in range(count):
-            deal = sample_deal(k, self.rng) or {}
-            w = self._weight(obs, k, checks, played_by, deal)
-            deal[obs.seat] = k.own
-            out.append((deal, w))
-        total = sum(w for _, w in out)
-        if total <= 0:
-            return [(d, 1.0) for d, _ in out]
-        return out
+        ``count`` deals are drawn (:func:`ramsli.bots.tracking.sample_deal`) and weighted by
+        :meth:`_weight`. If their effective sample size ``(Σw)² / Σw²`` is below ``count / 2``,
+        more deals are drawn, ``count`` at a time, until it is not or ``candidates × count`` have
+        been drawn; then ``count`` samples are drawn from them by systematic resampling, and a deal
+        drawn ``m`` times comes back once with weight ``m``. After the declarations, with the
+        fitted declaration model, the folded seats' cards are dealt too, so that their ``out``
+        weighs the deal (R4.5: they are out of play, but not their information).
+        """
+        model = self.model
+        kk, cks = k, checks
+        if model is not None and self.fitted_declarations == 1 and obs.phase is not Phase.DECLARE:
+            folded = [s for s in obs.seated if s not in obs.active and s != obs.seat]
+            if folded:
+                kk = dataclasses.replace(k, need={**k.need, **{s: obs.cards_left[s] for s in folded}})
+                cks = [
+                    (s, stay, nb, nc)
+                    for s, stay, nb, nc, forced in declaration_context(obs)
+                    if not forced and s != obs.seat and s in kk.need
+                ]
+        steps = observed_steps(obs, k) if model is not None and self.plays > 0 and played_by else None
+        rng = self.rng
+        cache: dict = {}
+        out: list[tuple[dict, float]] = []
+        limit = count * self.candidates
+        batch = count
+        while True:
+            for _ in range(batch):
+                deal = sample_deal(kk, rng) or {}
+                w = self._weight(obs, kk, cks, played_by, deal, steps, cache)
+                deal[obs.seat] = k.own
+                out.append((deal, w))
+            total = sum(w for _, w in out)
+            if total <= 0:
+                return [(d, 1.0) for d, _ in out[:count]]
+            ess = total * total / sum(w * w for _, w in out)
+            if ess >= count / 2 or len(out) >= limit:
+                break
+            batch = min(count, limit - len(out))
+        if len(out) == count:
+            return out
+        return _resample(out, count, total, rng)
 
     def _others_announce(
         self, obs: Observation, k: Knowledge, act_t: tuple, deal: dict, me: int, me_gr: bool
@@ -369,12 +463,17 @@ class ExpertBot:
         nseat = len(order)
         rows: list[tuple[float, float]] = []
         rng = self.rng
+        model = self.model if self.fitted_declarations == 1 else None
+        rules = obs.rules
         for deal, w in self._samples(obs, k, checks, {}, self.samples):
             active = before_in + [me]
             for j, s in enumerate(after):
-                if rng.random() < p_in(
-                    deal[s], k.visible_trumps, len(active), len(after) - j - 1, nseat, bete, obs.pot, self.sharp
-                ):
+                nb, nc = len(active), len(after) - j - 1
+                if model is not None:
+                    p = model.p_in(deal[s], k.visible_trumps, nb, nc, bete, obs.pot, rules.targets, rules.general_rams)
+                else:
+                    p = p_in(deal[s], k.visible_trumps, nb, nc, nseat, bete, obs.pot, self.sharp)
+                if rng.random() < p:
                     active.append(s)
             act_t = tuple(s for s in order if s in active)
             if len(act_t) == 1:
