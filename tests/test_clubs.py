@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+from collections import Counter
 
 import pytest
 
@@ -473,6 +474,23 @@ def test_open_tables_are_listed_joined_watched_and_quick_play_fills_the_fullest(
             # watching an open table: its spectator link is its watch page
             status, page = await fourth.call("GET", entry["spectate"])
             assert status == 200 and "table.js" in page
+
+    asyncio.run(go())
+
+
+def test_quick_plays_at_the_same_moment_fill_one_table(sqlite_url):
+    """Ten people who press quick play at once sit at two full tables of five (the first one
+    opened, then the next), not at ten tables of one."""
+
+    async def go():
+        async with World(sqlite_url) as w:
+            people = [w.client() for _ in range(10)]
+            answers = await asyncio.gather(
+                *(c.ok("POST", "/api/quick-play", {"preset": "nap", "name": f"Q{i}"}) for i, c in enumerate(people))
+            )
+            tables = sorted(Counter(a["table"] for a in answers).values())
+            assert tables == [5, 5], tables
+            assert sum(a["opened"] for a in answers) == 2
 
     asyncio.run(go())
 

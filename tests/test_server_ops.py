@@ -285,6 +285,8 @@ def test_the_access_log_names_the_client_and_holds_no_token(sqlite_url, caplog):
     run(go())
     assert redact("/l/Lab/follow/xyz?token=q&lang=de") == "/l/Lab/follow/…?token=…&lang=de"
     assert redact("/l/Lab/keeper-token") == "/l/Lab/…"
+    assert redact("/c/join/club-invite") == "/c/join/…"  # a club's invite (docs/clubs.md)
+    assert redact("/api/invites/club-invite") == "/api/invites/…"
 
 
 @pytest.mark.parametrize("stripped", [False, True], ids=["proxy passes the prefix", "proxy strips it"])

@@ -108,6 +108,10 @@ def test_hostile_input_is_refused_with_its_reason_and_changes_nothing(sqlite_url
         assert shapes[0]["message"] == "seq is missing" and "action, seq" in shapes[3]["message"]
         bad = [m for m in c.sent if m.get("code") == "bad_action"][-1]
         assert bad["refusal"]["code"] == "not_an_action" and bad["rule"] == "R4.12"
+        # a refused second hello changes nothing of the connection, its language included
+        lang = c.lang
+        await hub.receive(c, json.dumps({"type": "hello", "token": "forged", "lang": "it" if lang != "it" else "de"}))
+        assert c.sent[-1]["refusal"]["code"] == "hello_twice" and c.lang == lang
         # a spectator cannot act; a connection without hello cannot act
         spec = Conn()
         await hub.receive(spec, json.dumps({"type": "hello", "token": made["spectate"].rsplit("/", 1)[1]}), t.id)

@@ -65,7 +65,12 @@ CSP = (
     "frame-ancestors 'none'; form-action 'self'"
 )
 #: (method, path) of the requests that create a table or a ledger (limited per address)
-CREATE_PATHS = {("POST", "/api/tables"), ("POST", "/api/web/tables"), ("POST", "/api/ledgers")}
+CREATE_PATHS = {
+    ("POST", "/api/tables"),
+    ("POST", "/api/web/tables"),
+    ("POST", "/api/ledgers"),
+    ("POST", "/api/quick-play"),  # it may open a new table
+}
 
 _SECURITY = [
     (b"content-security-policy", CSP.encode()),
@@ -196,7 +201,7 @@ class CreateLimit:
         await self.app(scope, receive, send)
 
 
-_TOKEN_AFTER = re.compile(r"(/(?:s|watch|follow)/)[^/?#]+")
+_TOKEN_AFTER = re.compile(r"(/(?:s|watch|follow|join|invites)/)[^/?#]+")  # seat, spectator, club invite
 _LEDGER = re.compile(r"^(/l/[^/]+/)(?!follow/)[^/?#]+")
 _QUERY_TOKEN = re.compile(r"((?:^|[?&])(?:token|creator_token)=)[^&#]*")
 

@@ -865,11 +865,11 @@ class Hub:
             conn.refuse(Refused(Refusal("storage")), seq=t.seq)
 
     async def _hello(self, conn: Conn, msg: Hello, table_id: str | None) -> None:
-        if msg.lang in LANGS:
-            conn.lang = msg.lang
-        if conn.table is not None:
+        if conn.table is not None:  # refused before anything of it is taken (its language too)
             conn.refuse(ProtocolRefusal(Refusal("hello_twice"), "bad_message"))
             return
+        if msg.lang in LANGS:
+            conn.lang = msg.lang
         tid = table_id if table_id is not None else msg.table
         t = self.tables.get(tid) if tid is not None else None
         if t is None and isinstance(tid, str) and tid not in self.broken:

@@ -225,9 +225,15 @@ async def quick_play(request: Request) -> dict[str, Any]:
     except RulesError as e:
         raise SpecError(rules_refusal(e)) from None
     name = player.name if player is not None else check_name(body.name)
+    async with _lock("quick-play:" + body.preset):  # quick plays at the same moment fill one table
+        return await _quick_seat(request, player, body.preset, name)
+
+
+async def _quick_seat(request: Request, player: Player | None, preset: str, name: str) -> dict[str, Any]:
+    """The seat of :func:`quick_play` (under its lock): the fullest open table of ``preset``, or a new one."""
     hub = _hub(request)
     links = await _directory(request).table_links(open_only=True)
-    candidates = [t for t in hub.tables.values() if t.id in links and t.preset == body.preset and free_seats(t)]
+    candidates = [t for t in hub.tables.values() if t.id in links and t.preset == preset and free_seats(t)]
     candidates.sort(key=lambda t: (t.status is not TableStatus.WAITING, -sum(s.taken for s in t.seats), t.id))
     for t in candidates:
         try:
@@ -235,9 +241,7 @@ async def quick_play(request: Request) -> dict[str, Any]:
         except Refused as e:
             if e.refusal.code not in ("no_free_seat", "session_over", "name_taken"):
                 raise
-    spec = CreateTable(
-        preset=body.preset, rules=list(QUICK_RULES), seats=[SeatSpec(kind="human")] * QUICK_SEATS, open=True
-    )
+    spec = CreateTable(preset=preset, rules=list(QUICK_RULES), seats=[SeatSpec(kind="human")] * QUICK_SEATS, open=True)
     made = await create_table(request, spec)
     t = hub.table(made["table"])
     answer = _page(await _join(request, player, t, name))
