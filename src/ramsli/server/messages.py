@@ -185,6 +185,7 @@ SCHEMA_CODES = {
     "body_object": N_("the request body must be a JSON object"),
     "field_missing": N_("{field} is missing"),
     "field_unknown": N_("{field} is not a field here; allowed are {allowed}"),
+    "field_twice": N_("{field} is given twice; give each field once"),
     "field_unknown_none": N_("{field} is not a field here; this request takes no fields"),
     "field_int": N_("{field} must be a whole number"),
     "field_number": N_("{field} must be a number"),

@@ -422,6 +422,25 @@ def _refuse(code: str, **fields: Any) -> BadMessage:
     return BadMessage(Refusal(code, None, fields))
 
 
+class _Twice(ValueError):
+    """A JSON object that gives one key twice (``field_twice``)."""
+
+    def __init__(self, key: str) -> None:
+        super().__init__(key)
+        self.key = key
+
+
+def _object(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    """A JSON object of ``pairs``; a key given twice is refused (a proxy or another reader of the
+    same text could take the other value)."""
+    out: dict[str, Any] = {}
+    for k, v in pairs:
+        if k in out:
+            raise _Twice(k)
+        out[k] = v
+    return out
+
+
 async def read_body(chunks: AsyncIterator[bytes], length: str | None = None) -> bytes:
     """An HTTP request body, at most :data:`MAX_BODY` bytes, read from an async iterator of byte
     chunks (Starlette's ``request.stream()``). A ``Content-Length`` over the limit is refused
@@ -469,7 +488,7 @@ def parse(model: type[M], raw: bytes) -> M:
     An empty body is refused (``body_empty``) unless the model has no required field.
 
     Raises:
-        BadMessage: ``body_too_big``, ``body_empty``, ``not_json``, ``body_object``, or a field's
+        BadMessage: ``body_too_big``, ``body_empty``, ``not_json``, ``field_twice``, ``body_object``, or a field's
             code (:data:`~ramsli.server.messages.SCHEMA_CODES`) naming the field.
     """
     if len(raw) > MAX_BODY:
@@ -479,7 +498,9 @@ def parse(model: type[M], raw: bytes) -> M:
             raise _refuse("body_empty")
         return model()
     try:
-        value = json.loads(raw)
+        value = json.loads(raw, object_pairs_hook=_object)
+    except _Twice as e:
+        raise _refuse("field_twice", field=e.key[:40]) from None
     except (ValueError, RecursionError):
         raise _refuse("not_json") from None
     return validate(model, value)
@@ -503,12 +524,15 @@ def load_message(raw: str) -> Any:
     """The JSON value of one WebSocket text message (at most :data:`MAX_MESSAGE` bytes).
 
     Raises:
-        Refused: ``too_big`` (over the limit), ``bad_json`` (not JSON, or nested too deeply).
+        Refused: ``too_big`` (over the limit), ``bad_json`` (not JSON, or nested too deeply);
+            ``bad_message`` with ``field_twice`` for a key given twice.
     """
     if len(raw.encode("utf-8", "surrogatepass")) > MAX_MESSAGE:
         raise Refused(Refusal("too_big", None, {"limit": MAX_MESSAGE}))
     try:
-        return json.loads(raw)
+        return json.loads(raw, object_pairs_hook=_object)
+    except _Twice as e:
+        raise _refuse("field_twice", field=e.key[:40]) from None
     except (ValueError, RecursionError):
         raise Refused(Refusal("bad_json")) from None
 
