@@ -70,15 +70,30 @@ _TYPES = {
 
 
 def page_lang(query: str | None, accept: str | None) -> str:
-    """The language of a page: ``query`` if it is one of ``LANGS``, else the first of
-    ``LANGS`` in an ``Accept-Language`` header, else ``"en"``."""
+    """The language of a page: ``query`` if it is one of ``LANGS``, else the one of ``LANGS`` an
+    ``Accept-Language`` header weighs highest (``q``, default 1; ``q=0`` is "not this one"; ties
+    in the header's order), else ``"en"``.
+
+    >>> page_lang(None, "en;q=0.1, de;q=0.9"), page_lang(None, "de;q=0, it")
+    ('de', 'it')
+    """
     if query is not None and query in LANGS:
         return query
-    for part in (accept or "").split(","):
-        code = part.split(";")[0].strip().split("-")[0].lower()
-        if code in LANGS:
-            return code
-    return "en"
+    best, best_q = "en", 0.0
+    for part in (accept or "").split(",")[:40]:
+        tag, *params = part.split(";")
+        code = tag.strip().split("-")[0].lower()
+        q = 1.0
+        for p in params:
+            name, _, value = p.strip().partition("=")
+            if name.strip().lower() == "q":
+                try:
+                    q = float(value)
+                except ValueError:
+                    q = 0.0
+        if code in LANGS and q > best_q and q <= 1.0:
+            best, best_q = code, q
+    return best
 
 
 @functools.lru_cache(maxsize=8)
