@@ -1039,8 +1039,9 @@ class Table:
     def bot_due(self, s: SeatState) -> float | None:
         """``time.monotonic()`` seconds from which a bot plays ``s`` for its person: the end of the
         grace period of an away person (at once if they left or the creator handed the seat to
-        the bot), or None while the person is at the table (or nobody sits there)."""
-        if not s.taken:
+        the bot), or None while the person is at the table (or nobody sits there, or the
+        session is over: nothing is played any more)."""
+        if not s.taken or self.status is TableStatus.OVER:
             return None
         if s.left or s.handed:
             return -float("inf")

@@ -983,10 +983,11 @@
 
   /* ---------------- keyboard ---------------- */
   document.addEventListener("keydown", (ev) => {
+    const k = ev.key.toLowerCase();
+    // Esc closes the window open, even from one of its own fields (the settings' checkboxes)
+    if (k === "escape") { if (overlay) closeOverlay(); else if (hold) releaseHold(); return; }
     if (ev.target && /INPUT|SELECT|TEXTAREA/.test(ev.target.tagName)) return;
     if (ev.ctrlKey || ev.metaKey || ev.altKey) return;
-    const k = ev.key.toLowerCase();
-    if (k === "escape") { if (overlay) closeOverlay(); else if (hold) releaseHold(); return; }
     if (overlay) return;
     if (/^[1-9]$/.test(k)) {
       const cards = document.querySelectorAll(".hand-card");
