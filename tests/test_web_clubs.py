@@ -121,7 +121,7 @@ def test_two_players_play_a_club_session_and_see_it_in_the_season_table(chromium
         assert ann.input_value("#club") == club
         ann.click("#setup button[type=submit]")
         ann.wait_for_selector("#created:not([hidden])")
-        invite = ann.input_value("#created input[aria-label='Invite for seat p2']")
+        invite = ann.input_value("#created input[aria-label='Invite for seat 2']")
         bo.goto(invite + "?lang=en")
         bo.fill("#sit-name", "Bobby")
         bo.click("#sit button[type=submit]")
