@@ -32,9 +32,7 @@ def bot(
     spec: Annotated[
         str, typer.Option("--bot", "-b", help="The bot: a built-in bot or level, or an installed package's bot.")
     ] = "expert",
-    name: Annotated[
-        str | None, typer.Option("--name", help="The name at the table (default: 'Expert bot').")
-    ] = None,
+    name: Annotated[str | None, typer.Option("--name", help="The name at the table (default: 'Expert bot').")] = None,
     seed: Annotated[
         int | None, typer.Option("--seed", "-s", help="Seed of the bot's choices (hand n: seed + n).")
     ] = None,
