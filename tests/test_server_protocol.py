@@ -112,6 +112,10 @@ def test_hostile_input_is_refused_with_its_reason_and_changes_nothing(sqlite_url
         lang = c.lang
         await hub.receive(c, json.dumps({"type": "hello", "token": "forged", "lang": "it" if lang != "it" else "de"}))
         assert c.sent[-1]["refusal"]["code"] == "hello_twice" and c.lang == lang
+        # a hello on /ws/T that names another table is refused, not welcomed to T
+        elsewhere = Conn()
+        await hub.receive(elsewhere, json.dumps({"type": "hello", "token": "x", "table": "other"}), t.id)
+        assert elsewhere.sent[-1]["refusal"]["code"] == "hello_table" and elsewhere.table is None
         # a spectator cannot act; a connection without hello cannot act
         spec = Conn()
         await hub.receive(spec, json.dumps({"type": "hello", "token": made["spectate"].rsplit("/", 1)[1]}), t.id)

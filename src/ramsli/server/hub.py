@@ -870,6 +870,9 @@ class Hub:
             return
         if msg.lang in LANGS:
             conn.lang = msg.lang
+        if table_id is not None and msg.table is not None and msg.table != table_id:
+            conn.refuse(ProtocolRefusal(Refusal("hello_table", None, {"table": str(msg.table)[:40]}), "bad_message"))
+            return
         tid = table_id if table_id is not None else msg.table
         t = self.tables.get(tid) if tid is not None else None
         if t is None and isinstance(tid, str) and tid not in self.broken:

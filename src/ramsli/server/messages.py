@@ -103,6 +103,7 @@ register(
         "too_big": N_("the message is longer than {limit} bytes and was ignored"),
         "unknown_type": N_("unknown message type {kind}; allowed are hello, act, ping, chat, react, ready, leave"),
         "hello_twice": N_("hello was already said on this connection"),
+        "hello_table": N_("this connection is for another table than {table}; connect to /ws/{table}"),
         "no_hello": N_("say hello with your seat token first"),
         "bad_token": N_("this token belongs to no seat of this table; use your invite link"),
         "no_table": N_("there is no table {table}"),

@@ -74,7 +74,7 @@
       if (club.value) pickClub();
     });
     const preset = el("select", { id: "preset" });
-    for (const p of page.presets) preset.append(el("option", { value: p, text: p }));
+    for (const p of page.presets) preset.append(el("option", { value: p, text: R.presetName(p) }));
     const stack = el("input", { id: "stack", type: "number", min: "1", value: "20", inputmode: "numeric" });
     const ante = el("input", { id: "ante", type: "number", min: "0", value: "1", inputmode: "numeric" });
     const hands = el("input", { id: "hands", type: "number", min: "1", placeholder: "—", inputmode: "numeric" });
