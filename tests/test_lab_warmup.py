@@ -313,11 +313,13 @@ def test_auto_answers_in_python_then_the_kernel_takes_over(monkeypatch):
     notes: list[str] = []
     monkeypatch.setattr(warmup, "kernel_ready", lambda kinds=("odds",): False)
     monkeypatch.setattr(warmup, "start_background_compile", lambda kinds=("odds",), load=True: started.append(kinds))
+    real = K.is_compiled
+    # as in a fresh process: another test of this worker may have compiled the kernel already
+    monkeypatch.setattr(K, "is_compiled", lambda kind: False)
     r = O.estimate("AS 9S KH 8D 7C", "TS", 4, 0, time_s=0.05, seed=1, kernel="auto", note=notes.append)
     assert r["estimator"] == "python" and started == [("odds",)] and "background" in notes[0]
     K.warm_up("odds")
     calls = []
-    real = K.is_compiled
     monkeypatch.setattr(K, "is_compiled", lambda kind: bool(calls.append(kind)) or (len(calls) > 1 and real(kind)))
     r = O.estimate("AS 9S KH 8D 7C", "TS", 4, 0, time_s=600, precision=0.5, seed=1, kernel="auto", batch=2000)
     assert r["estimator"] == "python+kernel" and r["samples"] == 2000  # Python's 250, then the kernel to the grid

@@ -19,6 +19,7 @@ Locally without Chromium these tests skip with the reason; under ``CI=true`` the
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import re
 import time
@@ -575,6 +576,11 @@ def test_new_user_at_the_table_six_players_phone_and_laptop(chromium, server):
             if ann.page.query_selector(".trick-caption"):
                 saw_caption = True
                 problems += ann.page.evaluate(OVERLAPS, [".trick-caption", ".centre .pot, .seat.me .seat-name"])
+            if bo.mine() and bo.page.query_selector(".card.played"):  # the trick waits for bo: let it settle
+                from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
+                with contextlib.suppress(PlaywrightTimeout):
+                    bo.page.wait_for_function(f"!({MOVING})", timeout=3000)
             if bo.page.query_selector(".card.played") and not bo.page.evaluate(MOVING):
                 saw_cards = True
                 problems += bo.page.evaluate(OVERLAPS, [".card.played", ".seat"])
