@@ -916,9 +916,19 @@ def test_the_last_hand_summary_then_standings_and_a_finished_hand_to_read(chromi
             if c not in {str(a.card) for a in session.results[0].hand.history if a.kind == "pl"}
         )
         page.click("#dialog-close")
-        # the keys the settings name are the keys that work (1-5, as README and how-to-play say)
+        # the keys the settings name are the keys that work (1-5, as README and how-to-play say);
+        # Esc closes the settings even from one of their own checkboxes
         page.click("#btn-settings")
         assert "1–5" in page.text_content(".dialog") and "1–9" not in page.text_content(".dialog")
+        page.focus(".dialog input[type=checkbox]")
+        page.keyboard.press("Escape")
+        page.wait_for_function("!document.body.dataset.overlay")
+        # the table opened again after the end shows the standings alone, not the last summary on top
+        page.reload()
+        page.wait_for_function("document.body.dataset.overlay === 'standings'")
+        page.wait_for_timeout(500)
+        assert page.evaluate("document.body.dataset.overlay") == "standings"
+        assert page.locator(".dialog").count() == 1
         page.click("#dialog-close")
         # junk in "Join a table" says what is wrong
         page.goto(base + "/")

@@ -118,6 +118,7 @@
       summarySeen = pendingSummary.number; pendingSummary = null;
       if (overlay === "summary") overlay = null;
     }
+    if (!prev && v.status === "over" && v.hand) summarySeen = v.hand.number; // opened after the end: the standings only
     if (v.hand && v.hand.phase === "over" && v.hand.settlement && v.hand.number > summarySeen &&
         !(pendingSummary && pendingSummary.number === v.hand.number)) {
       pendingSummary = { number: v.hand.number, settlement: v.hand.settlement };
