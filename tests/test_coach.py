@@ -479,3 +479,19 @@ def test_settings_are_checked():
         Settings(equilibrium_samples=1)
     with pytest.raises(ValueError, match="seed"):
         Settings(seed=-1)
+
+
+def test_a_hand_reviewed_at_the_table_and_its_saved_history_get_the_same_review():
+    """``review`` at the end of a hand in ``ramsli play`` and ``ramsli review`` of the hand's saved
+    history give the same marks and values: the hand's number seeds the samples of both."""
+    hand = _hand_from("AS 9S KH 8D 7C", "TS", pot=5, declare_in=True, n=4, rest_seed=3)
+    names = ["Ann", "Bo", "Cy", "Di"]
+    saved = HandHistory.from_toml(HandHistory.from_hand(hand, names, hand_number=4).to_toml())
+    at_table = review_hand(hand, 0, FAST, names=names, hand_number=4)
+    from_file = review_hand(saved, 0, FAST)
+    assert at_table.decisions and [dataclasses.asdict(d) for d in at_table.decisions] == [
+        dataclasses.asdict(d) for d in from_file.decisions
+    ]
+    assert review_lines(hand, 0, "de", names=names, settings=FAST, hand_number=4) == review_lines(
+        saved, 0, "de", settings=FAST
+    )

@@ -499,13 +499,13 @@ def check_history(hh: HandHistory) -> Hand:
     return hand
 
 
-def _history(source: HandHistory | Hand, names: Sequence[str] | None) -> HandHistory:
+def _history(source: HandHistory | Hand, names: Sequence[str] | None, hand_number: int | None) -> HandHistory:
     if isinstance(source, HandHistory):
         return source
     if not isinstance(source, Hand):
         raise TypeError(f"review a HandHistory or a Hand, not {type(source).__name__}")
     names = list(names) if names is not None else [seat_name(s) for s in range(len(source.stacks))]
-    return HandHistory.from_hand(source, names)
+    return HandHistory.from_hand(source, names, hand_number=hand_number)
 
 
 def review_hand(
@@ -516,6 +516,7 @@ def review_hand(
     names: Sequence[str] | None = None,
     progress: Callable[[int, int], None] | None = None,
     checked: bool = False,
+    hand_number: int | None = None,
 ) -> HandReview:
     """Review ``seat``'s decisions in a finished hand (see the module text).
 
@@ -528,6 +529,9 @@ def review_hand(
         progress: called as ``progress(done, total)`` after each valued decision.
         checked: the history was already replayed and its settlement checked (a session read by
             :func:`ramsli.history.read_session`); else :meth:`HandHistory.replay` checks it here.
+        hand_number: the 1-based number in its session of a ``Hand`` (a history carries its own):
+            it seeds the samples, so a hand reviewed at the table and its saved history get the
+            same review.
 
     Returns:
         the :class:`HandReview`; with no decisions if the seat's own cards are not recorded.
@@ -538,7 +542,7 @@ def review_hand(
         CoachError: a hand that is not finished, or a seat not seated in it.
     """
     settings = settings or Settings()
-    hh = _history(source, names)
+    hh = _history(source, names, hand_number)
     if not checked:
         check_history(hh)
     if not 0 <= seat < len(hh.names) or seat not in hh.seated:

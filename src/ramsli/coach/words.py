@@ -143,6 +143,7 @@ def review_lines(
     names: Sequence[str] | None = None,
     settings: Settings | None = None,
     card_label: Callable[[Card], str] | None = None,
+    hand_number: int | None = None,
 ) -> list[str]:
     """The coach's words on one seat's hand, for the end of a hand in a front end: one line per
     marked decision (:func:`decision_line`), or one line saying there is none.
@@ -151,7 +152,7 @@ def review_lines(
         source: a finished hand or its history (reviewed here for ``seat``), or a review.
         seat: the seat to review (0-based; not needed with a review).
         lang: the reader's language (:data:`LANGS`).
-        names, settings: as :func:`ramsli.coach.review.review_hand`.
+        names, settings, hand_number: as :func:`ramsli.coach.review.review_hand`.
         card_label: ``f(card) -> str`` to show a card.
 
     Raises:
@@ -162,7 +163,7 @@ def review_lines(
     else:
         if seat is None:
             raise ValueError("review_lines: give the seat to review")
-        review = review_hand(source, seat, settings, names=names)
+        review = review_hand(source, seat, settings, names=names, hand_number=hand_number)
     tr = catalog(lang)
     if not review.cards_known:
         return [tr.gettext(N_("Your cards of this hand are not recorded: the coach cannot review it."))]

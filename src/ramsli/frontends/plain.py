@@ -279,7 +279,12 @@ def last_hand_review(table: LocalTable) -> tuple[str, list[str]]:
         return title, [_("You did not play this hand (R3.5).")]
     suits = table.suits
     lines = review_lines(
-        last.hand, table.human, table.lang, names=table.names, card_label=lambda c: T.card_label(c, suits)
+        last.hand,
+        table.human,
+        table.lang,
+        names=table.names,
+        card_label=lambda c: T.card_label(c, suits),
+        hand_number=last.number,  # the seed of the saved history's review: the same marks
     )
     return title, lines
 
