@@ -14,9 +14,9 @@ from typing import Any
 
 from ramsli.cards import Card
 from ramsli.hand import Action, Declaration, Observation, Phase, Trick
-from ramsli.history import settlement_record
 from ramsli.rules import Rules
 from ramsli.seats import order_from_dealer, parse_seat, seat_name
+from ramsli.server.views import hand_record
 from ramsli.settlement import Payment, PaymentReason, Settlement, SettlementKind
 
 __all__ = ["observation_from_view", "view_from_observation", "settlement_from_record", "ViewError"]
@@ -183,14 +183,6 @@ def view_from_observation(
     """
     n = len(obs.stacks)
     declared = dict(obs.declarations)
-    tricks = [
-        {
-            "leader": seat_name(t.leader),
-            "plays": [[seat_name(a), str(c)] for a, c in t.plays],
-            "winner": None if t.winner is None else seat_name(t.winner),
-        }
-        for t in obs.tricks
-    ]
     seats = []
     for i in range(n):
         if i in declared:
@@ -215,28 +207,7 @@ def view_from_observation(
                 "external": i == obs.seat,
             }
         )
-    hand = {
-        "number": number,
-        "phase": obs.phase.value,
-        "dealer": seat_name(obs.dealer),
-        "to_act": None if obs.to_act is None else seat_name(obs.to_act),
-        "turn_up": str(obs.turn_up),
-        "trump": obs.trump,
-        "turned_aside": [str(c) for c in obs.turned_aside],
-        "pot": obs.pot,
-        "declarations": [[seat_name(a), str(d)] for a, d in obs.declarations],
-        "general_rams": None if obs.general_rams is None else seat_name(obs.general_rams),
-        "targets": [[seat_name(a), t] for a, t in obs.targets],
-        "current": {
-            "leader": None if obs.leader is None else seat_name(obs.leader),
-            "plays": [[seat_name(a), str(c)] for a, c in obs.current],
-        },
-        "last_trick": tricks[-1] if tricks else None,
-        "tricks": tricks,
-        "log": [],
-        "settlement": settlement_record(obs.settlement) if obs.settlement is not None else None,
-        "fairness": {"seated": [seat_name(s) for s in obs.seated]},
-    }
+    hand = dict(hand_record(obs, number, []), fairness={"seated": [seat_name(s) for s in obs.seated]})
     return {
         "type": "view",
         "table": table,

@@ -32,6 +32,7 @@ __all__ = [
     "finished_hand",
     "info",
     "trick_record",
+    "hand_record",
     "results",
     "standings",
     "rules_view",
@@ -205,7 +206,11 @@ def countdowns(table: Table, now: float) -> dict[str, Any]:
     }
 
 
-def _hand_record(table: Table, obs: Observation, number: int | None, log: list[str]) -> dict[str, Any]:
+def hand_record(obs: Observation, number: int | None, log: list[str]) -> dict[str, Any]:
+    """The ``hand`` of a view as ``obs``'s seat is sent it (``docs/protocol.md``; R7: only what the
+    observation holds): number, phase, dealer, to act, turn-up, trump, the jokers turned aside, pot,
+    declarations, General Rams, targets, the current and the last trick, the tricks, the public
+    ``log`` (action texts) and the settlement of a finished hand. Without ``fairness`` (the table's)."""
     tricks = [trick_record(t) for t in obs.tricks]
     return {
         "number": number,
@@ -246,7 +251,7 @@ def view(table: Table, seat: int | None) -> dict[str, Any]:
     now = time.monotonic()
     hand_v = None
     if hand is not None and obs is not None:
-        hand_v = _hand_record(table, obs, number, [str(a) for a in hand.history])
+        hand_v = hand_record(obs, number, [str(a) for a in hand.history])
         reader = table.seats[seat] if private and seat is not None else None
         hand_v["fairness"] = fairness_record(table, number, reader, obs.seated)
     mine = obs if private else None
