@@ -368,3 +368,43 @@ def test_the_hint_answers_in_python_until_the_kernel_is_ready(monkeypatch):
     assert b["estimator"] == "kernel"
     for k in ("ev_diff", "p_trick", "p_most", "samples", "accepted", "conditioning"):
         assert a[k] == b[k], k
+
+
+def test_the_quick_answer_takes_quick_s_while_the_kernel_compiles(monkeypatch):
+    """``quick_s`` bounds the Python answer of ``kernel="auto"`` while the kernel is not ready (the first
+    ``ramsli odds`` after an install), and nothing else: with the kernel ready the whole ``time_s`` runs."""
+    monkeypatch.setattr(warmup, "kernel_ready", lambda kinds=("odds",): False)
+    monkeypatch.setattr(warmup, "start_background_compile", lambda kinds=("odds",), load=True: None)
+    monkeypatch.setattr(K, "is_compiled", lambda kind: False)
+    kw = dict(cards="AS 9S KH 8D 7C", turn_up="TS", players=5, seat=2, before="in,out", seed=1, precision=0)
+    r = O.estimate(**kw, time_s=30, quick_s=0.2, kernel="auto")
+    assert r["estimator"] == "python" and 0.2 <= r["elapsed_s"] < 10
+    with pytest.raises(O.OddsError, match="quick_s"):
+        O.estimate(**kw, time_s=1, quick_s=float("nan"), kernel="auto")
+
+
+def test_rejected_samples_stop_after_the_declarations_and_keep_the_accepted_ones():
+    """Rejection conditioning (R4.5 declarations before mine): a sample whose opponents' policy would
+    not have made the declarations is discarded after the declarations, and every kept sample is the
+    one the unchecked forced run plays (forcing a declaration the policy makes itself changes nothing)."""
+    rules = Rules()
+    n, me = 5, 2
+    mine = np.array([c.index for c in parse_cards("AS 9S KH 8D 7C")], np.int64)
+    tu = parse_cards("TS")[0].index
+    unknown = np.array(
+        sorted(c.index for c in make_deck(rules.deck, rules.jokers) if c.index not in mine and c.index != tu), np.int64
+    )
+    stacks = np.full(n, rules.starting_stack, np.int64)
+    pol = np.full(n, K.TIPS, np.int64)
+    var = np.zeros(n, np.int64)
+    checked = np.array([1, 0, -1, -1, -1], np.int64)  # in, out before me, checked against the policy
+    unchecked = np.where(checked >= 0, checked + 10, -1)
+    args = (rules, 9, 0, 4000, n, me, mine, tu, unknown, n - 1, stacks, 0, pol, var)
+    d, tr, be, ag = K.odds_samples(*args, checked)
+    d2, tr2, be2, ag2 = K.odds_samples(*args, unchecked)
+    assert ag2.all() and 0 < ag.sum() < len(ag)
+    assert (d[ag] == d2[ag]).all() and (tr[ag] == tr2[ag]).all() and (be[ag] == be2[ag]).all()
+    assert not d[~ag].any() and not tr[~ag].any() and not be[~ag].any()
+    py = python_kernel().odds_samples(*args[:3], 300, *args[4:], checked)
+    for a, b in zip(py, (d[:300], tr[:300], be[:300], ag[:300]), strict=True):
+        assert (a == b).all()

@@ -565,11 +565,14 @@ def _hand(
     tgt,
     bete_out,
     scratch,
+    reject=False,
 ):
     """Play and settle one dealt hand; ``st`` holds the stacks before the ante and is updated.
 
     The random numbers of the decisions are ``u`` (a table) or, when ``u`` is empty, the stream
-    after ``ust`` (:func:`_draw`).
+    after ``ust`` (:func:`_draw`). With ``reject`` True a hand whose policy disagrees with a checked
+    forced declaration (``forced_agree`` False: a sample that rejection conditioning discards) stops
+    after the declarations: nothing is played or settled, and only ``forced_agree`` is meaningful.
 
     Returns ``(kind, P, carry_over, general_rams_seat, winners_count, forced_agree)``.
     """
@@ -628,6 +631,8 @@ def _hand(
                 ins += 1
             else:
                 decl[s] = 0
+    if reject and not agree:
+        return KIND_THROWN_IN, pot, pot, -1, 0, agree
     if nact == 0:  # D-10 thrown in
         return KIND_THROWN_IN, pot, pot, -1, 0, agree
     if nact == 1:  # R4.6 walkover
@@ -1371,7 +1376,15 @@ def _odds_part(
                 tgt,
                 bete,
                 scratch,
+                True,
             )
+            if not r[5]:  # rejected: the "out" play is not needed either
+                out_delta[i, 0] = 0
+                out_delta[i, 1] = 0
+                out_tricks[i] = 0
+                out_best[i] = 0
+                out_agree[i] = False
+                break
             out_delta[i, k] = st[me] - stacks0[me]
             if k == 0:
                 out_tricks[i] = tricks[me]

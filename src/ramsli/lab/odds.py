@@ -159,6 +159,7 @@ def estimate(
     note=None,
     scheduler: str | None = None,
     kernel: str = "kernel",
+    quick_s: float | None = None,
 ) -> dict:
     """Estimate the odds of a hand (see the module text for every quantity).
 
@@ -183,6 +184,9 @@ def estimate(
         plays the same samples with the same results; a run that stops on ``precision`` stops at the
         same sample count on every path (the precision is checked every ``batch`` samples), so it gives
         the same result; a run that stops on ``time_s`` has fewer samples in Python.
+        quick_s: with ``kernel="auto"`` while the kernel is not ready, the seconds of the quick
+            answer in Python (at most ``time_s``; None: ``time_s``), so that a person asking right
+            after an install is answered at once rather than after the whole budget.
 
     Returns:
         a dict with ``p_trick``, ``p_most``, ``ev_in``, ``ev_out``, ``ev_diff`` (each
@@ -208,6 +212,8 @@ def estimate(
     try:
         check_counters(rules, pot)  # R3.3, R5.4: the kernel's 64-bit counters
         check_positive_time(time_s, "time_s")
+        if quick_s is not None:
+            check_positive_time(quick_s, "quick_s")
         check_positive_time(precision, "precision", allow_zero=True, unit="counters")
         check_seed(seed, "seed")
     except LimitError as e:
@@ -245,6 +251,8 @@ def estimate(
             mode = "python"
         elif kernel == "auto" and not warmup.kernel_ready(("odds",)):
             mode = "python"
+            if quick_s is not None:
+                time_s = min(time_s, quick_s)
             warmup.start_background_compile(("odds",))  # loaded here when done: later chunks use it
             if note is not None:
                 note(warmup.background_note(("odds",)))
