@@ -43,3 +43,26 @@ def test_python_dash_m_ramsli_is_the_command_line():
     r = subprocess.run([sys.executable, "-m", "ramsli", "--help"], capture_output=True, text=True, timeout=120)
     assert r.returncode == 0, r.stderr
     assert "Usage:" in r.stdout and "play" in r.stdout and "serve" in r.stdout
+
+
+def test_every_command_is_found_by_its_module_alone():
+    """``ramsli COMMAND`` builds an app from that command's module only (a quicker start): the map
+    names every command of the full app, and each module registers the commands mapped to it."""
+    full = {c.name for c in cli.build_app().registered_commands}
+    assert full == set(cli.COMMANDS)
+    for name, module in cli.COMMANDS.items():
+        assert name in {c.name for c in cli.build_app((module,)).registered_commands}
+
+
+def test_a_command_imports_its_own_module_and_not_the_others():
+    import subprocess
+    import sys
+
+    code = (
+        "import sys; sys.argv = ['ramsli', 'presets']; from ramsli import cli\n"
+        "try:\n    cli.main()\nexcept SystemExit:\n    pass\n"
+        "print(sorted(m for m in sys.modules if m.startswith('ramsli.commands.')))"
+    )
+    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.strip().splitlines()[-1] == "['ramsli.commands.rules_cmd']"

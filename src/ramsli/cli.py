@@ -8,6 +8,7 @@ Run ``ramsli --help`` for the list.
 from __future__ import annotations
 
 import importlib
+import sys
 from collections.abc import Callable
 from typing import Any
 
@@ -38,14 +39,6 @@ def _flags_as_flags() -> None:
 
 _flags_as_flags()
 
-app = typer.Typer(
-    name="ramsli",
-    help="Ramsli (Rams, Ramscheln): the 19th-century gambling trick-taking pub game.",
-    no_args_is_help=True,
-    add_completion=False,
-    pretty_exceptions_enable=False,
-)
-
 
 def _version(value: bool) -> None:
     if value:
@@ -53,7 +46,6 @@ def _version(value: bool) -> None:
         raise typer.Exit()
 
 
-@app.callback()
 def _root(
     version: bool = typer.Option(
         False, "--version", callback=_version, is_eager=True, help="Print the version and exit."
@@ -81,9 +73,42 @@ COMMAND_MODULES = (
     "bot",
 )
 
+#: each command's module, so that ``ramsli COMMAND`` imports that module alone (a quicker start)
+COMMANDS = {
+    "rules": "rules_cmd",
+    "presets": "rules_cmd",
+    "replay": "replay_cmd",
+    "play": "play",
+    "tournament": "tournament",
+    "simulate": "simulate",
+    "odds": "odds",
+    "tips": "tips",
+    "serve": "serve",
+    "backup": "backup",
+    "solve": "solve",
+    "arena": "arena",
+    "dataset": "dataset",
+    "review": "review",
+    "verify": "verify",
+    "bot": "bot",
+}
 
-def _register() -> None:
-    for name in COMMAND_MODULES:
+
+def build_app(modules: tuple[str, ...] = COMMAND_MODULES) -> typer.Typer:
+    """The ``ramsli`` Typer app with the commands of ``modules`` (default: every command).
+
+    >>> sorted(c.name or "" for c in build_app(("rules_cmd",)).registered_commands)
+    ['presets', 'rules']
+    """
+    app = typer.Typer(
+        name="ramsli",
+        help="Ramsli (Rams, Ramscheln): the 19th-century gambling trick-taking pub game.",
+        no_args_is_help=True,
+        add_completion=False,
+        pretty_exceptions_enable=False,
+    )
+    app.callback()(_root)
+    for name in modules:
         try:
             mod = importlib.import_module(f"ramsli.commands.{name}")
         except ModuleNotFoundError as e:
@@ -91,9 +116,16 @@ def _register() -> None:
                 continue  # that command is not built yet
             raise
         mod.register(app)
+    return app
 
 
-_register()
+def __getattr__(name: str) -> Any:
+    """``ramsli.cli.app``: the app with every command, built on first use."""
+    if name == "app":
+        app = build_app()
+        globals()["app"] = app
+        return app
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 #: optional packages and the extra that brings them
@@ -117,6 +149,10 @@ def main() -> None:
     A command that needs an optional package (the strategy lab's NumPy/Numba/matplotlib,
     the research adapters' OpenSpiel) says which extra to install instead of a traceback.
     """
+    app = globals().get("app")
+    if app is None:  # ``ramsli COMMAND ...`` imports that command's module alone; anything else, all
+        args = sys.argv[1:]
+        app = build_app((COMMANDS[args[0]],)) if args and args[0] in COMMANDS else __getattr__("app")
     try:
         app()
     except ModuleNotFoundError as e:
