@@ -15,6 +15,8 @@ import json
 import logging
 import time
 
+from argon2 import PasswordHasher
+
 from clubworld import World, club_of_two
 
 PASSWORD = "correct horse battery"
@@ -119,8 +121,8 @@ def test_bad_names_and_passwords_are_refused_and_nothing_is_made(sqlite_url):
 
 
 def test_login_refusals_and_floods(sqlite_url):
-    """A wrong password (``401 wrong_password``) and an unknown player (``404 no_player``) are
-    refused in the request's language; after :data:`NAME_FAILURES` wrong passwords for a name its
+    """A wrong password and an unknown name get the same refusal (``401 login_failed``, no name in
+    it) in the request's language; after :data:`NAME_FAILURES` wrong passwords for a name its
     logins are refused (``429 login_flood``, even with the right password), and after
     :data:`ADDRESS_ATTEMPTS` attempts so are an address's; no login is made."""
     from ramsli.server.accounts import ADDRESS_ATTEMPTS, NAME_FAILURES
@@ -130,10 +132,23 @@ def test_login_refusals_and_floods(sqlite_url):
             await w.client().register("Ann", PASSWORD)
             await w.client().register("Bo", PASSWORD)
             c = w.client("nl")
-            got, answer = await c.call("POST", "/api/login", {"name": "Ann", "password": "not it at all"})
-            assert (got, answer["error"], answer["message"]) == (401, "wrong_password", "verkeerd wachtwoord voor Ann")
-            got, answer = await c.call("POST", "/api/login", {"name": "Nobody", "password": PASSWORD})
-            assert (got, answer["error"], answer["fields"]) == (404, "no_player", {"name": "Nobody"})
+            verified: list[str] = []
+
+            class Counting(PasswordHasher):
+                def verify(self, hash, password):
+                    verified.append(hash)
+                    return super().verify(hash, password)
+
+            accounts = w.app.state.accounts
+            cheap, accounts.hasher = accounts.hasher, Counting(time_cost=1, memory_cost=1024, parallelism=1)
+            wrong = await c.call("POST", "/api/login", {"name": "Ann", "password": "not it at all"})
+            assert (wrong[0], wrong[1]["error"], wrong[1]["fields"]) == (401, "login_failed", {})
+            assert wrong[1]["message"] == "verkeerde naam of verkeerd wachtwoord"
+            unknown = await c.call("POST", "/api/login", {"name": "Nobody", "password": PASSWORD})
+            assert unknown == wrong  # the same refusal: an unknown name is not told from a wrong password
+            # the same work: one argon2id verification each (the unknown name's of a dummy hash)
+            assert len(verified) == 2 and all(v.startswith("$argon2id$") for v in verified)
+            accounts.hasher = cheap
             assert "ramsli_login" not in c.http.cookies
             for _ in range(NAME_FAILURES - 1):
                 assert (await c.call("POST", "/api/login", {"name": "ann", "password": "guess"}))[0] == 401

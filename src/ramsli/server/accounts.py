@@ -121,7 +121,7 @@ register(
             "this request carries your login but not the page's safety token (CSRF); reload the page and try again"
         ),
         "json_only": N_("send this request as JSON (Content-Type: application/json)"),
-        "no_player": N_("there is no player {name}"),
+        "login_failed": N_("wrong name or password"),
         "wrong_password": N_("wrong password for {name}"),
         "player_name_taken": N_("the name {name} is already a player's, or looks like one (R2.2); choose another name"),
         "password_short": N_("a password has at least {min} characters"),
@@ -138,7 +138,7 @@ STATUS.update(
         "login_expired": 401,
         "csrf_missing": 403,
         "json_only": 415,
-        "no_player": 404,
+        "login_failed": 401,
         "wrong_password": 401,
         "player_name_taken": 409,
         "password_short": 422,
@@ -246,11 +246,7 @@ class Accounts:
         async with self._hashing:
             return await asyncio.to_thread(self.hasher.hash, password)
 
-    async def _verify(self, stored: str | None, password: str) -> bool:
-        if stored is None:  # an unknown player takes as long as a wrong password
-            if self._dummy is None:
-                self._dummy = await self._hash(secrets.token_urlsafe(16))
-            stored = self._dummy
+    async def _verify(self, stored: str, password: str) -> bool:
         async with self._hashing:
             try:
                 return await asyncio.to_thread(self.hasher.verify, stored, password)
@@ -292,29 +288,51 @@ class Accounts:
             row["listed"] = True
         return row
 
-    async def authenticate(self, name: str, password: str, address: str) -> dict[str, Any]:
-        """The player ``name`` if ``password`` is theirs.
+    async def _check(self, name: str, password: str, address: str) -> dict[str, Any] | None:
+        """The player ``name`` if ``password`` is theirs, else None. An unknown name costs what a
+        wrong password costs (one argon2id verification, of a dummy hash) and counts against the
+        limits as one, so neither the answer, nor its time, nor a flood tells whether a name is a
+        player's.
 
         Raises:
-            Refused: ``login_flood`` (too many attempts from ``address`` or wrong passwords for the
-                name), ``no_player``, ``wrong_password``.
+            Refused: ``login_flood`` (too many attempts from ``address`` or failures for the name).
         """
-        shown = name.strip()[:40]
         key = name_key(name) if isinstance(name, str) else ""
         wait = max(self.addresses.wait(address), self.names.wait(key))
         if wait:
             raise Refused(Refusal("login_flood", None, {"seconds": wait}))
         self.addresses.hit(address)
+        if self._dummy is None:  # made at the first attempt whatever the name: its cost tells nothing
+            self._dummy = await self._hash(secrets.token_urlsafe(16))
         row = await self.directory.player_by_key(key) if key else None
-        ok = await self._verify(row["password"] if row is not None else None, password)
-        if row is None:
-            raise Refused(Refusal("no_player", None, {"name": shown}))
-        if not ok:
+        ok = await self._verify(row["password"] if row is not None else self._dummy, password)
+        if row is None or not ok:
             self.names.hit(key)
-            raise Refused(Refusal("wrong_password", None, {"name": row["name"]}))
+            return None
         if self.hasher.check_needs_rehash(row["password"]):
             await self.directory.update_player(row["id"], password=await self._hash(password))
         return row
+
+    async def authenticate(self, name: str, password: str, address: str) -> dict[str, Any]:
+        """The player ``name`` if ``password`` is theirs (logging in).
+
+        Raises:
+            Refused: ``login_flood`` (too many attempts from ``address`` or failures for the name);
+                ``login_failed`` (401) alike for an unknown name and a wrong password.
+        """
+        row = await self._check(name, password, address)
+        if row is None:
+            raise Refused(Refusal("login_failed"))
+        return row
+
+    async def confirm(self, player: Player, password: str, address: str) -> None:
+        """Check a logged-in player's own password (changing it, deleting the player).
+
+        Raises:
+            Refused: ``login_flood`` as :meth:`authenticate`; ``wrong_password`` (401).
+        """
+        if await self._check(player.name, password, address) is None:
+            raise Refused(Refusal("wrong_password", None, {"name": player.name}))
 
     async def start_login(self, player_id: str, agent: str) -> tuple[str, str]:
         """A new login of ``player_id``; returns ``(cookie token, login id)``."""
@@ -489,7 +507,8 @@ async def new_player(request: Request) -> JSONResponse:
 async def login(request: Request) -> JSONResponse:
     """Log in: ``{"name", "password"}`` -> ``{"player", "csrf"}`` and the cookies.
 
-    Refusals: ``no_player``, ``wrong_password``, ``login_flood``, ``json_only``."""
+    Refusals: ``login_failed`` (an unknown name and a wrong password alike), ``login_flood``,
+    ``json_only``."""
     body = await body_of(request, Login)
     accounts = _accounts(request)
     row = await accounts.authenticate(body.name, body.password, _address(request))
@@ -546,7 +565,7 @@ async def change_password(request: Request) -> dict[str, Any]:
     player = await require_player(request)
     accounts = _accounts(request)
     accounts.check_password(body.new_password)
-    await accounts.authenticate(player.name, body.password, _address(request))
+    await accounts.confirm(player, body.password, _address(request))
     await accounts.directory.update_player(player.id, password=await accounts._hash(body.new_password))
     ended = await accounts.directory.end_logins(player.id, keep=player.login)
     return {"ended": ended}
@@ -633,7 +652,7 @@ async def delete_me(request: Request) -> JSONResponse:
     body = await body_of(request, Password)
     player = await require_player(request)
     accounts = _accounts(request)
-    await accounts.authenticate(player.name, body.password, _address(request))
+    await accounts.confirm(player, body.password, _address(request))
     await accounts.directory.delete_player(player.id, accounts.clock())
     response = JSONResponse({"deleted": True})
     clear_cookies(response)
