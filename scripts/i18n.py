@@ -38,6 +38,7 @@ SOURCES = [
     SRC / "rules.py",
     SRC / "cards.py",
     SRC / "fairness.py",
+    SRC / "bots" / "refusals.py",
     SRC / "frontends",
     SRC / "commands" / "play.py",
     SRC / "commands" / "review.py",

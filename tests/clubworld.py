@@ -26,9 +26,11 @@ FAST = {"bot_pace_seconds": 0, "hand_pause_seconds": 0, "grace_seconds": 0}
 class Client:
     """One browser: its own cookies, the CSRF header sent with every state-changing request."""
 
-    def __init__(self, app: Any, lang: str = "en") -> None:
+    def __init__(self, app: Any, lang: str = "en", address: str = "127.0.0.1") -> None:
         self.http = httpx.AsyncClient(
-            transport=httpx.ASGITransport(app=app), base_url="http://127.0.0.1", headers={"Accept-Language": lang}
+            transport=httpx.ASGITransport(app=app, client=(address, 123)),
+            base_url="http://127.0.0.1",
+            headers={"Accept-Language": lang},
         )
 
     @property
@@ -78,8 +80,9 @@ class World:
             await c.http.aclose()
         await self._life.__aexit__(None, None, None)
 
-    def client(self, lang: str = "en") -> Client:
-        c = Client(self.app, lang)
+    def client(self, lang: str = "en", address: str = "127.0.0.1") -> Client:
+        """A new browser, asking for ``lang``, from the client address ``address``."""
+        c = Client(self.app, lang, address)
         self.clients.append(c)
         return c
 

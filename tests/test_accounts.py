@@ -2,7 +2,7 @@
 
 A player is a name (R2.2: the seat-name rules, and no other player's name or a look-alike of it)
 and an argon2id-hashed password; logging in sets an HttpOnly, SameSite cookie; every
-state-changing request with the cookie needs its CSRF token; logins are limited per name and per
+state-changing request with the cookie needs its CSRF token; logins are limited per name and address and per
 address; logins are ended from any device; a player downloads their data and deletes the player.
 Every refusal is a record in the request's language and changes nothing; a password is never
 logged, stored or returned.
@@ -14,6 +14,8 @@ import asyncio
 import json
 import logging
 import time
+
+from argon2 import PasswordHasher
 
 from clubworld import World, club_of_two
 
@@ -119,9 +121,9 @@ def test_bad_names_and_passwords_are_refused_and_nothing_is_made(sqlite_url):
 
 
 def test_login_refusals_and_floods(sqlite_url):
-    """A wrong password (``401 wrong_password``) and an unknown player (``404 no_player``) are
-    refused in the request's language; after :data:`NAME_FAILURES` wrong passwords for a name its
-    logins are refused (``429 login_flood``, even with the right password), and after
+    """A wrong password and an unknown name get the same refusal (``401 login_failed``, no name in
+    it) in the request's language; after :data:`NAME_FAILURES` wrong passwords for a name from an
+    address, that address's logins of the name are refused (``429 login_flood``, even with the right password), and after
     :data:`ADDRESS_ATTEMPTS` attempts so are an address's; no login is made."""
     from ramsli.server.accounts import ADDRESS_ATTEMPTS, NAME_FAILURES
 
@@ -130,10 +132,23 @@ def test_login_refusals_and_floods(sqlite_url):
             await w.client().register("Ann", PASSWORD)
             await w.client().register("Bo", PASSWORD)
             c = w.client("nl")
-            got, answer = await c.call("POST", "/api/login", {"name": "Ann", "password": "not it at all"})
-            assert (got, answer["error"], answer["message"]) == (401, "wrong_password", "verkeerd wachtwoord voor Ann")
-            got, answer = await c.call("POST", "/api/login", {"name": "Nobody", "password": PASSWORD})
-            assert (got, answer["error"], answer["fields"]) == (404, "no_player", {"name": "Nobody"})
+            verified: list[str] = []
+
+            class Counting(PasswordHasher):
+                def verify(self, hash, password):
+                    verified.append(hash)
+                    return super().verify(hash, password)
+
+            accounts = w.app.state.accounts
+            cheap, accounts.hasher = accounts.hasher, Counting(time_cost=1, memory_cost=1024, parallelism=1)
+            wrong = await c.call("POST", "/api/login", {"name": "Ann", "password": "not it at all"})
+            assert (wrong[0], wrong[1]["error"], wrong[1]["fields"]) == (401, "login_failed", {})
+            assert wrong[1]["message"] == "verkeerde naam of verkeerd wachtwoord"
+            unknown = await c.call("POST", "/api/login", {"name": "Nobody", "password": PASSWORD})
+            assert unknown == wrong  # the same refusal: an unknown name is not told from a wrong password
+            # the same work: one argon2id verification each (the unknown name's of a dummy hash)
+            assert len(verified) == 2 and all(v.startswith("$argon2id$") for v in verified)
+            accounts.hasher = cheap
             assert "ramsli_login" not in c.http.cookies
             for _ in range(NAME_FAILURES - 1):
                 assert (await c.call("POST", "/api/login", {"name": "ann", "password": "guess"}))[0] == 401
@@ -150,6 +165,38 @@ def test_login_refusals_and_floods(sqlite_url):
                 len(await w.directory.logins_of((await w.directory.player_by_key("bo"))["id"]))
                 == ADDRESS_ATTEMPTS - attempts + 2  # and its own and the first
             )
+
+    asyncio.run(go())
+
+
+def test_a_wrong_password_flood_from_one_address_does_not_lock_the_owner_out(sqlite_url):
+    """A tester's finding: failing :data:`NAME_FAILURES` logins on purpose locked a name for ten
+    minutes, its owner too. The name's failures count per address: the flooding address is refused
+    (``429 login_flood``, even with the right password), the owner logs in from another address, and
+    an IPv6 attacker's neighbours in the same /64 count as one address."""
+    from ramsli.server.accounts import NAME_FAILURES
+
+    async def go():
+        async with World(sqlite_url) as w:
+            await w.client().register("Ann", PASSWORD)
+            stranger = w.client("de", address="198.51.100.9")
+            for _ in range(NAME_FAILURES):
+                got, answer = await stranger.call("POST", "/api/login", {"name": "Ann", "password": "a guess!"})
+                assert (got, answer["error"]) == (401, "login_failed")
+            got, answer = await stranger.call("POST", "/api/login", {"name": "ann", "password": PASSWORD})
+            assert (got, answer["error"]) == (429, "login_flood") and answer["fields"]["seconds"] > 0
+            assert answer["message"].startswith("zu viele Anmeldeversuche")
+            owner = w.client(address="203.0.113.20")
+            got, answer = await owner.call("POST", "/api/login", {"name": "Ann", "password": PASSWORD})
+            assert got == 200 and answer["player"]["name"] == "Ann" and "ramsli_login" in owner.http.cookies
+            # an IPv6 /64 is one address: a neighbour of a flooding address is refused too
+            for i in range(NAME_FAILURES):
+                v6 = w.client(address=f"2001:db8:5:6::{i + 1}")
+                assert (await v6.call("POST", "/api/login", {"name": "Ann", "password": "a guess!"}))[0] == 401
+            neighbour = w.client(address="2001:db8:5:6:ffff::1")
+            assert (await neighbour.call("POST", "/api/login", {"name": "Ann", "password": PASSWORD}))[0] == 429
+            other_net = w.client(address="2001:db8:5:7::1")
+            assert (await other_net.call("POST", "/api/login", {"name": "Ann", "password": PASSWORD}))[0] == 200
 
     asyncio.run(go())
 

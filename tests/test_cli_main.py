@@ -2,6 +2,8 @@
 
 import pytest
 import typer
+from typer.main import get_command
+from typer.testing import CliRunner
 
 from ramsli import cli
 
@@ -66,3 +68,29 @@ def test_a_command_imports_its_own_module_and_not_the_others():
     r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
     assert r.returncode == 0, r.stderr
     assert r.stdout.strip().splitlines()[-1] == "['ramsli.commands.rules_cmd']"
+
+
+def _squeezed(text: str) -> str:
+    """``text`` without white space and the help panels' box characters."""
+    return "".join(ch for ch in text if not ch.isspace() and ch not in "│╭╮╰╯─")
+
+
+@pytest.mark.parametrize("columns", [40, 80, 200])
+@pytest.mark.parametrize("command", [[], ["play"], ["serve"], ["bot"]])
+def test_help_texts_are_shown_in_full_at_any_width(command, columns):
+    """A tester's finding: at 80 columns ``ramsli play --help`` cut ``'easy,medium,hard,expert'`` to
+    ``'easy,medium,hard,exper…'``. Every option's help and every command's help is in the output
+    whole (wrapped or folded, never cut) at the usual and at a wide terminal; at a narrow one, where
+    the option names fold too and their lines interleave with the help's, nothing is cut with "…"."""
+    r = CliRunner().invoke(cli.app, [*command, "--help"], env={"COLUMNS": str(columns), "TERMINAL_WIDTH": None})
+    assert r.exit_code == 0, r.output
+    shown = _squeezed(r.output)
+    group = get_command(cli.app)
+    cmd = group.commands[command[0]] if command else group  # type: ignore[attr-defined]
+    texts = [p.help for p in cmd.params if getattr(p, "help", None)]
+    if not command:
+        texts += [c.help.split("\n\n")[0] for c in group.commands.values() if c.help]  # type: ignore[attr-defined]
+    assert texts
+    for text in texts if columns >= 80 else ():
+        assert _squeezed(text) in shown, text
+    assert "…" not in r.output

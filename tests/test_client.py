@@ -130,11 +130,13 @@ def test_the_example_bot_package_and_ramsli_bot_play_a_server_table_R7(
         os.environ, PYTHONPATH=os.pathsep.join([str(SRC), str(example_target), os.environ.get("PYTHONPATH", "")])
     )
     cmd = [sys.executable, "-c", "from ramsli.cli import main; main()", "bot", _link(server, made, 1)]
-    cmd += ["--bot", "random", "--name", "Rita", "--seed", "5"]
+    cmd += ["--bot", "random", "--name", "Rita", "--seed", "5", "--again-wait", "0"]
 
     async def go():
         c = TableClient(_link(server, made, 0), on_message=frames.append)
-        task = asyncio.create_task(play_bot(_link(server, made, 0), "lowest", "Lowe", seed=1, client=c))
+        task = asyncio.create_task(
+            play_bot(_link(server, made, 0), "lowest", "Lowe", seed=1, client=c, again_seconds=0)
+        )
         for _ in range(200):  # both seated, then the creator starts
             status, info = http_json(server.http, "GET", f"/api/tables/{made['table']}")
             if all(s["taken"] for s in info["seats"][:2]):
@@ -180,7 +182,7 @@ def test_a_client_dropped_mid_hand_reconnects_and_finishes_and_a_raising_bot_is_
 
     async def go():
         c = TableClient(_link(server, made, 0), backoff=(0.1, 0.5))
-        task = asyncio.create_task(play_bot(c.invite, "raiser", "Rai", seed=2, client=c))
+        task = asyncio.create_task(play_bot(c.invite, "raiser", "Rai", seed=2, client=c, again_seconds=0))
         await _until(lambda: c.view is not None)
         post_ok(server.http, f"/api/tables/{made['table']}/start", {"creator_token": made["creator_token"]})
         await _until(
@@ -204,6 +206,39 @@ def test_a_client_dropped_mid_hand_reconnects_and_finishes_and_a_raising_bot_is_
     assert run.end_reason == "hands" and run.hands == 2 and run.standings is not None
     assert run.faults == run.decisions > 0 and run.refused == []
     assert any("'raiser'" in r.getMessage() and "tips move" in r.getMessage() for r in caplog.records)
+
+
+def test_a_bot_follows_play_again_to_the_next_session(server):
+    """A tester's finding: ``ramsli bot`` stopped at the end of the session, so when the table's
+    people pressed "Play again" its seat at the new table stayed empty until a stand-in bot took it.
+    Now it follows as a person's seat does: it sees the table's ``next_table``, asks for its kept
+    seat (``rematch`` with its token), sits there with the same name and plays that session too
+    (R3.6: each session ends by its rule); nobody asking again within ``again_seconds``, it stops."""
+    made = _table(server, [{"kind": "human"}, {"kind": "bot", "bot": "random"}], hands=1)
+    lines: list[str] = []
+
+    async def go():
+        c = TableClient(_link(server, made, 0))
+        task = asyncio.create_task(
+            play_bot(c.invite, "random", "Remo", seed=4, client=c, again_seconds=5, progress=lines.append)
+        )
+        await _until(lambda: c.view is not None)
+        post_ok(server.http, f"/api/tables/{made['table']}/start", {"creator_token": made["creator_token"]})
+        await _until(lambda: c.view.is_over)
+        again = post_ok(server.http, f"/api/tables/{made['table']}/rematch", {"token": made["creator_token"]})
+        try:
+            return again, await asyncio.wait_for(task, 120)
+        finally:
+            await c.close()
+
+    again, run = asyncio.run(go())
+    assert run.tables == [made["table"], again["table"]], (run, lines)
+    assert run.hands == 2 and run.end_reason == "hands" and run.faults == 0 and run.refused == []
+    status, info = http_json(server.http, "GET", f"/api/tables/{again['table']}")
+    assert info["status"] == "over"
+    assert info["seats"][0]["name"] == "Remo" and info["seats"][0]["external"], info["seats"][0]
+    assert any(line.startswith("play again: sat down at p1 of table " + again["table"]) for line in lines), lines
+    assert lines[-1].startswith("waiting up to 5 s for someone to play again"), lines
 
 
 def test_refusals_are_typed_errors_with_the_servers_record(server):

@@ -169,16 +169,19 @@ def test_level_names_resolve_in_the_play_and_tournament_commands():
 
 
 def test_level_names_resolve_in_the_server_table_spec():
-    from ramsli.server.hub import Hub, SpecError
+    from ramsli.server.hub import Hub
+    from ramsli.server.messages import BadMessage
 
     hub = Hub(None)
     _rules, _preset, seats, _opts, _seed = hub.parse_spec(
         {"preset": "traditional", "seats": [{"kind": "human"}] + [{"kind": "bot", "bot": b} for b in LEVEL_SPECS]}
     )
     assert [s["bot"] for s in seats[1:]] == LEVEL_SPECS
-    with pytest.raises(SpecError, match="takes no options"):
+    # a bad spec is refused with the seat's field (seats[1].bot) as the table's body is read
+    with pytest.raises(BadMessage, match="takes no options") as caught:
         hub.parse_spec({"seats": [{"kind": "human"}, {"kind": "bot", "bot": "medium:samples=2000"}]})
-    with pytest.raises(SpecError, match="out of range"):
+    assert caught.value.refusal.code == "level_options" and caught.value.refusal["field"] == "seats[1].bot"
+    with pytest.raises(BadMessage, match="out of range"):
         hub.parse_spec({"seats": [{"kind": "human"}, {"kind": "bot", "bot": "expert:samples=100000"}]})
 
 

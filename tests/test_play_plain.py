@@ -683,3 +683,17 @@ def test_last_hand_review_is_the_coachs_own_lines(tmp_path):
     assert all(line.split(" — ")[0] in ("Blunder", "Mistake", "Inaccuracy") for line in lines) or (
         len(lines) == 1 and lines[0].startswith("No marked decision")
     )
+
+
+def test_the_hands_opening_lines_are_said_once_when_the_player_acts_first(tmp_path):
+    """R4.5: with the dealer on the player's right the player declares first; the pot line and
+    the cards of the hand's opening are not repeated before the first prompt (``state`` repeats them)."""
+    args = ["play", "--plain", "--seed", "12", "--bots", "random", "--lang", "en", "--data-dir", str(tmp_path)]
+    r = runner.invoke(app, args, input="state\nquit\n")
+    assert r.exit_code == 0, r.output
+    first, second = r.output.split("Declare: in or out?")[:2]
+    assert "Hand 1 — dealer: Dario" in first  # p5 deals: p1, the player, declares first
+    assert first.count("Ramsli — 5 players") == 1 and first.count("Rules: ") == 1
+    assert first.count("Pot: 5") == 1 and first.count("Your cards: ") == 1
+    assert "p5 Dario" in first  # the table is still shown
+    assert second.count("Pot: 5") == 1 and second.count("Your cards: ") == 1  # asked for: shown again

@@ -767,13 +767,13 @@ def test_a_bot_seat_can_be_offered_and_taken_over_from_the_browser(chromium, ser
         page.goto(base + "/?lang=en")
         page.fill("#your-name", "Ann")
         page.select_option("#players", "3")
-        page.select_option("#seat-2", "bot:tips")  # the lobby names the tips player tips (issue 13)
+        page.select_option("#seat-2", "bot:easy")  # the lobby offers each level once: easy is the tips player
         page.select_option("#seat-3", "human")
         page.click("#setup button[type=submit]")
         page.wait_for_selector("#created:not([hidden]) .link-row")
         labels = page.eval_on_selector_all("#created .link-label", "els => els.map(e => e.textContent)")
         # issue 27: the links say "Seat 2" as the form does, not "seat p2"
-        assert labels[:2] == ["Seat 2, bot (tips player, as easy): a friend may take it over", "Invite for seat 3"], (
+        assert labels[:2] == ["Seat 2, bot (easy: plays the tips): a friend may take it over", "Invite for seat 3"], (
             labels
         )
         # a table just made is listed under "Your tables" without a reload

@@ -13,6 +13,8 @@ from collections.abc import Callable
 from typing import Any
 
 import click
+import rich.table
+import rich.text
 import typer
 import typer.core
 
@@ -38,6 +40,61 @@ def _flags_as_flags() -> None:
 
 
 _flags_as_flags()
+
+
+def _fold(renderable: Any) -> Any:
+    """``renderable`` with its Rich texts set to fold a word longer than its column onto the next
+    line (``overflow="fold"``) instead of cutting it with "…"; a ``Columns`` is folded item by item."""
+    if isinstance(renderable, rich.text.Text):
+        renderable.overflow = "fold"
+    for item in getattr(renderable, "renderables", ()) or ():
+        _fold(item)
+    return renderable
+
+
+def _help_folds() -> None:
+    """Every ``--help`` shows its texts in full at any width: Rich's tables cut a word wider than
+    its column with "…" (``'easy,medium,hard,exper…'`` at 80 columns); Typer's help tables and the
+    ``Columns`` of an option's help are replaced, in Typer's help module, by ones that fold every
+    cell. Runs when a help is first shown: importing Typer's help module costs start-up time."""
+    # local: Typer's Rich help module and rich.columns are needed by --help alone (start-up time)
+    import rich.columns
+    import typer.rich_utils
+
+    if getattr(typer.rich_utils, "_ramsli_folds", False):
+        return
+
+    class FoldingTable(rich.table.Table):
+        def add_row(self, *renderables: Any, **kwargs: Any) -> None:
+            super().add_row(*(_fold(r) for r in renderables), **kwargs)
+            for column in self.columns:
+                column.overflow = "fold"
+
+    class FoldingColumns(rich.columns.Columns):
+        def __init__(self, renderables: Any = None, *args: Any, **kwargs: Any) -> None:
+            super().__init__([_fold(r) for r in renderables or ()], *args, **kwargs)
+
+    module: Any = typer.rich_utils
+    module.Table, module.Columns = FoldingTable, FoldingColumns
+    module._ramsli_folds = True
+
+
+def _folding_help() -> None:
+    """Typer's commands and groups call :func:`_help_folds` before they format a help."""
+    for cls in (typer.core.TyperCommand, typer.core.TyperGroup):
+        original: Any = cls.format_help
+        if getattr(original, "_ramsli_folds", False):
+            continue
+
+        def format_help(self: Any, ctx: click.Context, formatter: click.HelpFormatter, _shown: Any = original) -> None:
+            _help_folds()
+            _shown(self, ctx, formatter)
+
+        format_help.__dict__["_ramsli_folds"] = True
+        setattr(cls, "format_help", format_help)  # noqa: B010 - patched in place: Typer's own classes
+
+
+_folding_help()
 
 
 def _version(value: bool) -> None:

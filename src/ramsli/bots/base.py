@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import importlib
 import inspect
+import logging
 import random
 from collections.abc import Callable, Mapping
 from typing import Protocol, runtime_checkable
@@ -31,7 +32,10 @@ from ramsli.bots.packages import (
     option_specs,
     standin_factory,
 )
+from ramsli.bots.refusals import BotSpecError
 from ramsli.hand import Action, Hand, Observation, random_source
+
+log = logging.getLogger("ramsli.bots")
 
 __all__ = [
     "Bot",
@@ -154,7 +158,8 @@ def bot_factory(name: str) -> Callable[..., Bot]:
     imported (and registered) on first use.
 
     Raises:
-        ValueError: for an unknown bot name (the message lists the names).
+        BotSpecError: (a ``ValueError``, ``unknown_bot``) for an unknown bot name (the message lists
+            the names).
         ModuleNotFoundError: if the bot's module needs an optional extra that is not installed.
 
     A bot of an installed package (:func:`package_bots`) is imported on first use too; if that fails,
@@ -168,8 +173,13 @@ def bot_factory(name: str) -> Callable[..., Bot]:
     if name not in BOTS and name in package_bots():
         BOTS[name] = load_factory(package_bots()[name], _tips_fallback)
     if name not in BOTS:
-        hint = f" (names are lower case: {name.lower()!r})" if name.lower() in bot_names() else ""
-        raise ValueError(f"unknown bot {name!r}{hint}; allowed are {allowed_bots_text()}")
+        packages = package_bots()
+        bots = ", ".join([*(b for b in dict.fromkeys([*BOTS, *BOT_MODULES]) if b not in packages), *packages])
+        if name.lower() in bot_names():
+            raise BotSpecError(
+                "unknown_bot_case", bot=repr(name), lower=repr(name.lower()), bots=bots, levels=", ".join(LEVELS)
+            )
+        raise BotSpecError("unknown_bot", bot=repr(name), bots=bots, levels=", ".join(LEVELS))
     return BOTS[name]
 
 
@@ -189,8 +199,10 @@ def make_bot(spec: str, seed: int | None = None, *, rng: random.Random | None = 
     ``tips`` moves (logged), so a table, a tournament or the arena goes on.
 
     Raises:
-        ValueError: for an unknown bot name (the message lists the names) or a bad option, e.g.
-            one outside the range the bot declares in its ``OPTION_RANGES`` (``{option: (lo, hi)}``).
+        BotSpecError: (a ``ValueError`` with its :class:`~ramsli.refusal.Refusal`,
+            :mod:`ramsli.bots.refusals`) for an unknown bot name (the message lists the names) or a
+            bad option, e.g. one outside the range the bot declares in its ``OPTION_RANGES``
+            (``{option: (lo, hi)}``).
         TypeError: if both ``seed`` and ``rng`` are given.
     """
     if seed is not None and rng is not None:
@@ -206,7 +218,7 @@ def make_bot(spec: str, seed: int | None = None, *, rng: random.Random | None = 
     for part in filter(None, (p.strip() for p in opts.split(","))):
         k, eq, v = part.partition("=")
         if not eq:
-            raise ValueError(f"bot option {part!r} is not key=value (in {spec!r})")
+            raise BotSpecError("bot_option_syntax", option=repr(part), spec=repr(spec))
         opts_text[k.strip()] = v.strip()
         try:
             kwargs[k.strip()] = (
@@ -222,31 +234,45 @@ def make_bot(spec: str, seed: int | None = None, *, rng: random.Random | None = 
         if kind == "bool":
             flag = _FLAGS.get(str(value).strip().lower())
             if flag is None:
-                raise ValueError(
-                    f"bot {name!r} option {k}: {value!r} is not true or false (e.g. {name}:{k}={str(d).lower()})"
+                raise BotSpecError(
+                    "bot_option_bool",
+                    bot=repr(name),
+                    option=k,
+                    value=repr(value),
+                    example=f"{name}:{k}={str(d).lower()}",
                 )
             kwargs[k] = flag
         elif kind == "int" and not isinstance(value, int):
-            raise ValueError(f"bot {name!r} option {k}: {value!r} is not a whole number (e.g. {name}:{k}={d})")
+            raise BotSpecError("bot_option_int", bot=repr(name), option=k, value=repr(value), example=f"{name}:{k}={d}")
         elif kind == "float" and not isinstance(value, (int, float)):
-            raise ValueError(f"bot {name!r} option {k}: {value!r} is not a number (e.g. {name}:{k}={d})")
+            raise BotSpecError(
+                "bot_option_number", bot=repr(name), option=k, value=repr(value), example=f"{name}:{k}={d}"
+            )
         elif kind == "str" and not isinstance(value, str):
             kwargs[k] = opts_text[k]  # a text option that looks like a number stays text
     ranges = getattr(BOTS[name], "OPTION_RANGES", {})  # bounds a bot declares with its options
     for k, given in kwargs.items():
         if k in ranges and isinstance(given, (int, float)) and not ranges[k][0] <= given <= ranges[k][1]:
-            raise ValueError(
-                f"bot {name!r} option {k}={given!r} is out of range: allowed is "
-                f"{ranges[k][0]}..{ranges[k][1]} (e.g. {name}:{k}={defaults.get(k, ranges[k][0])})"
+            raise BotSpecError(
+                "bot_option_range",
+                bot=repr(name),
+                option=k,
+                value=repr(given),
+                low=ranges[k][0],
+                high=ranges[k][1],
+                example=f"{name}:{k}={defaults.get(k, ranges[k][0])}",
             )
     unknown = [k for k in kwargs if k not in allowed]
-    if unknown:
-        raise ValueError(
-            f"bot {name!r} has no option {unknown[0]!r}; its options are "
-            f"{', '.join(allowed) if allowed else 'none'} (e.g. {name}:{allowed[0]}={defaults.get(allowed[0], '…')})"
-            if allowed
-            else f"bot {name!r} has no option {unknown[0]!r}; it takes no options"
+    if unknown and allowed:
+        raise BotSpecError(
+            "bot_option_unknown",
+            bot=repr(name),
+            option=repr(unknown[0]),
+            options=", ".join(allowed),
+            example=f"{name}:{allowed[0]}={defaults.get(allowed[0], '…')}",
         )
+    if unknown:
+        raise BotSpecError("bot_option_none", bot=repr(name), option=repr(unknown[0]))
     package = _package_of(name)
     if package is not None:
         return _make_package_bot(package, seed, rng, kwargs, allowed)
@@ -255,8 +281,9 @@ def make_bot(spec: str, seed: int | None = None, *, rng: random.Random | None = 
             return BOTS[name](rng=rng, **kwargs)
         return BOTS[name](seed=seed, **kwargs)
     except (TypeError, ValueError) as e:
-        raise ValueError(
-            f"bad option for bot {name!r}: {e}; its options are {', '.join(allowed) if allowed else 'none'}"
+        log.info("bot %r refused the options of %r: %s", name, spec, e)
+        raise BotSpecError(
+            "bot_options_refused", bot=repr(name), spec=repr(spec), options=", ".join(allowed) or "-"
         ) from None
 
 
@@ -277,8 +304,10 @@ def _make_package_bot(
         inner = factory(rng=rng, **kwargs) if rng is not None else factory(seed=seed, **kwargs)
     except (TypeError, ValueError) as e:
         if kwargs:
-            raise ValueError(
-                f"bad option for bot {package.name!r}: {e}; its options are {', '.join(allowed) if allowed else 'none'}"
+            log.info("bot %r refused its options %r: %s", package.name, kwargs, e)
+            spec = f"{package.name}:" + ",".join(f"{k}={v}" for k, v in kwargs.items())
+            raise BotSpecError(
+                "bot_options_refused", bot=repr(package.name), spec=repr(spec), options=", ".join(allowed) or "-"
             ) from None
         return standin_factory(package, f"its factory raised {type(e).__name__}: {e}", _tips_fallback)(seed=seed)
     except Exception as e:  # noqa: BLE001 - a package's bug must not stop the table

@@ -22,10 +22,12 @@ budgets (``montecarlo:samples=64``).
 >>> level_spec("easy:samples=3")  # doctest: +ELLIPSIS
 Traceback (most recent call last):
 ...
-ValueError: level 'easy' takes no options (it stands for the bot 'tips'); name a bot for ...
+ramsli.bots.refusals.BotSpecError: level 'easy' takes no options (it stands for the bot 'tips'); name a bot for ...
 """
 
 from __future__ import annotations
+
+from ramsli.bots.refusals import BotSpecError
 
 __all__ = ["LEVELS", "level_spec", "is_level"]
 
@@ -49,14 +51,12 @@ def level_spec(spec: str) -> str:
     ``expert`` is both a level and a bot: with options (``expert:samples=50``) it is the bot.
 
     Raises:
-        ValueError: for a level other than ``expert`` given with options.
+        BotSpecError: (a ``ValueError``, ``level_options``) for a level other than ``expert`` given
+            with options.
     """
     name, colon, opts = spec.strip().partition(":")
     if name not in LEVELS or LEVELS[name] == name:
         return spec
     if colon:
-        raise ValueError(
-            f"level {name!r} takes no options (it stands for the bot {LEVELS[name]!r}); name a bot "
-            f"for other budgets, e.g. montecarlo:samples=64"
-        )
+        raise BotSpecError("level_options", level=repr(name), bot=repr(LEVELS[name]))
     return LEVELS[name]

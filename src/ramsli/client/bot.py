@@ -2,7 +2,8 @@
 
 :func:`play_bot` sits down with a name, then, on every view where the seat has legal actions,
 reads the view into the engine's :class:`~ramsli.hand.Observation` and sends the bot's action,
-until the session is over (R3.6). The bot is any name :func:`ramsli.bots.base.make_bot` knows
+until the session is over (R3.6), and follows "Play again" to the next session's table as a
+person's seat does (its seat is kept there). The bot is any name :func:`ramsli.bots.base.make_bot` knows
 (built-ins, levels, installed packages), made afresh for every hand, and guarded
 (:class:`~ramsli.bots.packages.GuardedBot`): where it raises or answers with an illegal action the
 ``tips`` move is played for that decision (logged), so the client never stops over a bot's fault.
@@ -10,6 +11,7 @@ until the session is over (R3.6). The bot is any name :func:`ramsli.bots.base.ma
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -17,14 +19,16 @@ from typing import Any
 
 from ramsli.bots.base import Bot, make_bot
 from ramsli.bots.packages import GuardedBot
-from ramsli.client.core import ClientRefused, Invite, TableClient, TableView
+from ramsli.client.core import ClientRefused, ConnectionLost, Invite, TableClient, TableView
 from ramsli.refusal import Refusal
 from ramsli.seats import seat_name
 
-__all__ = ["BotRun", "guarded_bot", "play_bot", "default_name"]
+__all__ = ["AGAIN_SECONDS", "BotRun", "guarded_bot", "play_bot", "default_name"]
 
 log = logging.getLogger("ramsli.client")
 
+#: seconds a bot waits after a session's end for someone to ask for "Play again" (then it follows)
+AGAIN_SECONDS = 120.0
 #: refusals after which the bot simply waits for the next view (the table moved on meanwhile)
 RETRY_CODES = frozenset({"stale_seq", "not_your_turn", "pending_seat", "not_started", "session_over"})
 
@@ -40,11 +44,12 @@ class BotRun:
         decisions: actions it sent that the server accepted.
         faults: decisions the ``tips`` player took because the bot raised or answered illegally.
         refused: intents the server refused (each logged with its code).
-        hands: hands finished in the session when it stopped.
-        connections: connections opened (1 + the reconnects).
-        standings: the session's final standings (``[{"place", "seat", "name", "stack"}]``), or
-            None if it stopped before the end.
-        end_reason: why the session ended (R3.6), or None.
+        hands: hands finished in its sessions when it stopped.
+        connections: connections opened (1 + the reconnects, for each table).
+        standings: the last session's final standings (``[{"place", "seat", "name", "stack"}]``),
+            or None if it stopped before the end.
+        end_reason: why the last session ended (R3.6), or None.
+        tables: the tables it played at, in order ("Play again" adds the next session's).
     """
 
     seat: int | None
@@ -57,6 +62,7 @@ class BotRun:
     connections: int = 0
     standings: list[dict[str, Any]] | None = None
     end_reason: str | None = None
+    tables: list[str] = field(default_factory=list)
 
 
 def default_name(spec: str) -> str:
@@ -96,11 +102,15 @@ async def play_bot(
     lang: str = "en",
     progress: Callable[[str], None] | None = None,
     client: TableClient | None = None,
+    again_seconds: float = AGAIN_SECONDS,
     **options: Any,
 ) -> BotRun:
     """Seat bot ``spec`` at the table of invite ``link`` as ``name`` and play until the session is
-    over; returns what it did. Cancelling the task (Ctrl-C in ``ramsli bot``) closes the
-    connection cleanly.
+    over; then, as a person's seat does, follow "Play again": if someone asks for the next session
+    within ``again_seconds`` of the end (the view's ``next_table``), take the seat kept for it at
+    the new table (``POST /api/tables/{table}/rematch`` with the seat's token, then ``sit`` with
+    the same name) and play that session too; and so on. Returns what it did. Cancelling the task
+    (Ctrl-C in ``ramsli bot``) closes the connection cleanly.
 
     Args:
         link: the seat's invite link (or its personal link, to come back to a seat it sat at).
@@ -108,8 +118,11 @@ async def play_bot(
         name: the name at the table (default :func:`default_name`).
         seed: the bots' seeds are ``seed + hand number`` (None: unseeded).
         progress: called with one line per event worth telling (sat down, each finished hand,
-            a reconnect, the end).
-        client: a :class:`TableClient` to use instead of making one (``options`` go to a new one).
+            a reconnect, the end, a new session).
+        client: a :class:`TableClient` to use instead of making one (``options`` go to a new one);
+            the caller closes it; the clients of the tables "Play again" leads to are the bot's own.
+        again_seconds: seconds to wait after a session's end for someone to ask for "Play again"
+            (0: stop at the end of the first session).
 
     Raises:
         ClientRefused: the server refused to seat it (``seat_taken``, ``name_taken``, ``bad_token``, …).
@@ -120,6 +133,7 @@ async def play_bot(
     guarded_bot(spec, seed)  # an unknown bot fails here, before the table is touched
     name = name or default_name(spec)
     c = client or TableClient(link, lang=lang, **options)
+    owned = client is None  # the clients this call made are closed by it
     run = BotRun(seat=None, name=name, bot=spec)
     try:
         if c.invite.spectator:
@@ -128,12 +142,39 @@ async def play_bot(
         say(f"sat down at {sat['seat']} of table {c.invite.table} as {name!r} ({spec})")
         if sat.get("pending"):
             say("a bot plays this seat until the next deal; then it is ours")
-        view = await c.connect()
-        run.seat = view.seat
-        bot: GuardedBot | None = None
-        bot_hand: int | None = None
-        told = view.hands_finished
-        connections = c.connections
+        while True:
+            run.tables.append(c.invite.table)
+            try:
+                view = await _play_session(c, spec, seed, run, say)
+            finally:
+                run.hands += c.view.hands_finished if c.view is not None else 0
+                run.connections += c.connections
+            again = await _play_again(c, view, again_seconds, say)
+            if again is None:
+                break
+            following = c.follow(again["invite"])
+            if owned:
+                await c.close()
+            c, owned = following, True
+            sat = await c.sit(again.get("name") or name)
+            say(f"play again: sat down at {sat['seat']} of table {c.invite.table}")
+    finally:
+        if owned:
+            await c.close()
+    return run
+
+
+async def _play_session(
+    c: TableClient, spec: str, seed: int | None, run: BotRun, say: Callable[[str], None]
+) -> TableView:
+    """Connect ``c`` (seated already) and play its seat until the session is over; the last view."""
+    view = await c.connect()
+    run.seat = view.seat
+    bot: GuardedBot | None = None
+    bot_hand: int | None = None
+    told = view.hands_finished
+    connections = c.connections
+    try:
         while True:
             if c.connections != connections:
                 connections = c.connections
@@ -146,7 +187,7 @@ async def play_bot(
                 run.end_reason = view.end_reason
                 places = ", ".join(f"{s['place']}. {s['name']} {s['stack']}" for s in run.standings or [])
                 say(f"session over ({view.end_reason}): {places}")
-                break
+                return view
             if view.legal:
                 if bot is None or bot_hand != view.hand_number:
                     if bot is not None:
@@ -179,11 +220,34 @@ async def play_bot(
                 view = latest if latest is not None and latest.seq > view.seq else await c.next_view()
                 continue
             view = await c.next_view()
+    finally:
         if bot is not None:
             run.faults += bot.faults
-    finally:
-        run.hands = c.view.hands_finished if c.view is not None else 0
-        run.connections = c.connections
-        if client is None:
-            await c.close()
-    return run
+
+
+async def _play_again(
+    c: TableClient, view: TableView, seconds: float, say: Callable[[str], None]
+) -> dict[str, Any] | None:
+    """After the session's end (``view``): wait up to ``seconds`` for the table's ``next_table``
+    (someone asked for "Play again"), then ask for this seat's place there; the answer of
+    :meth:`TableClient.rematch`, or None (nobody asked in time, the seat has no place kept, the
+    connection ended)."""
+    if seconds <= 0 or "next_table" not in view.raw:  # a host without "Play again" (the arena's)
+        return None
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + seconds
+    if not view.raw.get("next_table"):
+        say(f"waiting up to {seconds:g} s for someone to play again")
+    try:
+        while not view.raw.get("next_table"):
+            left = deadline - loop.time()
+            if left <= 0:
+                return None
+            view = await c.next_view(seconds=left)
+        again = await c.rematch()
+    except (TimeoutError, ConnectionLost):
+        return None
+    if not again.get("invite"):
+        return None
+    say(f"play again: the next session is at table {again['table']}")
+    return again

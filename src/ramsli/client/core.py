@@ -395,6 +395,32 @@ class TableClient:
         """The table's public info (``GET /api/tables/{table}``)."""
         return dict(await self.request("GET", f"/api/tables/{self.invite.table}"))
 
+    async def rematch(self) -> dict[str, Any]:
+        """ "Play again" with the seat's token once the session is over (``POST
+        /api/tables/{table}/rematch``): the next session's table, made by the first to ask, with
+        this seat kept for it. Returns ``{"table", "seat", "invite", "name"}`` (``invite`` the kept
+        seat's link below the server's prefix, ``name`` the name it had; both None for a seat
+        nobody sat at).
+
+        Raises:
+            ClientRefused: ``bad_token``, ``not_over``, ``no_table``.
+        """
+        answer = await self.request("POST", f"/api/tables/{self.invite.table}/rematch", {"token": self.token})
+        return dict(answer)
+
+    def follow(self, invite_path: str) -> TableClient:
+        """A new client, with this one's settings, for the seat link ``invite_path``
+        (``/t/TABLE/s/TOKEN`` on the same server, as :meth:`rematch` answers it)."""
+        return TableClient(
+            Invite.parse(self.invite.base + invite_path),
+            lang=self.lang,
+            client=self.client,
+            backoff=self.backoff,
+            reconnects=self.reconnects,
+            on_message=self.on_message,
+            timeout=self.timeout,
+        )
+
     # -- the WebSocket ------------------------------------------------------------------------
 
     async def connect(self) -> TableView:

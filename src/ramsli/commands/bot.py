@@ -4,7 +4,9 @@ The URL is a seat's invite link (``https://host/t/TABLE/s/TOKEN``, also behind a
 the personal link of a seat the bot sat at before. The bot is any name ``ramsli play --bots``
 knows: a built-in bot or level, or an installed package's bot (``docs/bots.md``). It sits down
 (the table shows the seat as "bot (external)") and plays through :func:`ramsli.client.play_bot`
-until the session is over, printing a line per finished hand; a dropped connection is
+until the session is over, printing a line per finished hand; when someone presses "Play again"
+within ``--again-wait`` seconds of the end, it takes its seat at the next session's table and
+plays on, as a person's seat does; a dropped connection is
 reconnected with the seat's personal token; Ctrl-C closes the connection and stops (the seat
 shows as away; the table's grace period and its stand-in bot take over, ``docs/protocol.md``).
 
@@ -22,7 +24,7 @@ import typer
 
 from ramsli.bots.base import bot_names
 from ramsli.client import ClientRefused, ConnectionLost, Invite, play_bot
-from ramsli.client.bot import guarded_bot
+from ramsli.client.bot import AGAIN_SECONDS, guarded_bot
 
 __all__ = ["register", "bot"]
 
@@ -38,6 +40,15 @@ def bot(
     ] = None,
     lang: Annotated[str, typer.Option("--lang", help="Language of the server's messages: en, de, nl, it.")] = "en",
     verbose: Annotated[bool, typer.Option("--verbose", "-v", help="Log the connection's events.")] = False,
+    again_wait: Annotated[
+        float,
+        typer.Option(
+            "--again-wait",
+            min=0,
+            help="Seconds to wait after a session's end for someone to press Play again; the bot then "
+            "takes its seat at the next session's table. 0: stop when the session ends.",
+        ),
+    ] = AGAIN_SECONDS,
 ) -> None:
     """Seat a bot at a remote table through its invite link and play until the session ends."""
     logging.basicConfig(
@@ -52,7 +63,9 @@ def bot(
             typer.echo("known bots: " + ", ".join(bot_names()), err=True)
         raise typer.Exit(2) from None
     try:
-        run = asyncio.run(play_bot(invite, spec, name, seed=seed, lang=lang, progress=typer.echo))
+        run = asyncio.run(
+            play_bot(invite, spec, name, seed=seed, lang=lang, progress=typer.echo, again_seconds=again_wait)
+        )
     except KeyboardInterrupt:
         typer.echo("stopped; the connection is closed", err=True)
         raise typer.Exit(130) from None
@@ -64,6 +77,7 @@ def bot(
         raise typer.Exit(1) from None
     typer.echo(
         f"{run.name} ({run.bot}) played {run.decisions} decisions in {run.hands} hands"
+        f" of {len(run.tables)} session{'s' if len(run.tables) != 1 else ''}"
         f" ({run.faults} taken by tips, {len(run.refused)} refused, {run.connections} connections)"
     )
 

@@ -326,6 +326,8 @@ class _Out:
         self.console: Console | None = None
         #: the rule ids behind the last message that had any (shown by ``why``)
         self.cited: list[str] = []
+        #: lines written so far (tells whether anything was said since a given line)
+        self.written = 0
         self._fresh = True
         if getattr(stream, "isatty", lambda: False)():
             self.console = Console(file=stream, highlight=False)
@@ -348,6 +350,7 @@ class _Out:
 
     def raw(self, line: str | Text = "", style: str | None = None) -> None:
         """Write ``line`` as it is (the detail of ``why`` shows rule ids)."""
+        self.written += 1
         if self.console is not None:
             self.console.print(line, style=style, markup=False)
         else:
@@ -381,6 +384,8 @@ class PlainGame:
         self.ask_cut = getattr(self.inp, "isatty", lambda: False)() if ask_cut is None else ask_cut
         self.suits = table.suits
         self._watching = False
+        #: :attr:`_Out.written` after the hand's opening lines (its pot line and the player's cards)
+        self._opened_at = -1
 
     # -- helpers ----------------------------------------------------------------------
 
@@ -393,15 +398,23 @@ class PlainGame:
         assert hand is not None, "no hand in progress"
         return hand
 
-    def _show_state(self) -> None:
+    def _show_state(self, repeat: bool = True) -> None:
+        """The table, the pot line, the trick, the player's cards and the prompt.
+
+        Args:
+            repeat: False leaves out the pot line and the cards, which the hand's opening lines
+                showed just before (nothing was said since).
+        """
         t = self.table
         obs = self._hand().observe(t.human)
         for line in T.table_lines(obs, t.names, t.human):
             self.say(line)
-        self.say(T.info_line(obs, self.suits))
+        if repeat:
+            self.say(T.info_line(obs, self.suits))
         if obs.phase is Phase.PLAY:
             self.say(T.trick_text(obs, t.names, self.suits))
-        self.say(T.cards_text(obs, self.suits, self.table.four_colour), style="bold")
+        if repeat:
+            self.say(T.cards_text(obs, self.suits, self.table.four_colour), style="bold")
         self.say(T.prompt_text(obs), style="bold cyan")
 
     def _announce(self, action: Action, tricks_before: int) -> None:
@@ -513,6 +526,7 @@ class PlainGame:
             self.say(T.cards_text(obs, self.suits, self.table.four_colour))
         if hand.rules.compulsory:
             self.say(_("Compulsory Ramsli: everyone is in (R4.5)."))
+        self._opened_at = self.say.written
         while not hand.is_over:
             before = len(hand.tricks)
             if t.human_to_act():
@@ -557,7 +571,8 @@ class PlainGame:
 
     def _human_turn(self) -> bool:
         t = self.table
-        self._show_state()
+        # the player acting first: the opening lines just said the pot and the cards
+        self._show_state(repeat=self.say.written != self._opened_at)
         while True:
             line = self._read()
             if line is None:

@@ -13,9 +13,11 @@ HTTPS; a random token of which the server keeps only a SHA-256, valid :data:`LOG
 ``X-CSRF-Token`` header, or it is refused (``403 csrf_missing``) before any route runs
 (:class:`CsrfGuard`); logging in and making a player take JSON only (``415 json_only``), so a form
 on another site cannot log a browser in. A player sees their logins (browser, since, last use) and
-ends any of them from any device. Logins are limited per name (:data:`NAME_FAILURES` wrong
-passwords in :data:`LIMIT_WINDOW` seconds) and per address (:data:`ADDRESS_ATTEMPTS` attempts),
+ends any of them from any device. Logins are limited per name and address (:data:`NAME_FAILURES`
+failed logins in :data:`LIMIT_WINDOW` seconds) and per address (:data:`ADDRESS_ATTEMPTS` attempts),
 ``429 login_flood`` with the seconds to wait; new players per address likewise (``signup_flood``).
+An address is an IPv4 address or an IPv6 /64 network (:func:`address_key`). A stranger failing
+logins on purpose locks only their own address out, never the name's owner elsewhere.
 
 **A player's data**: ``GET /api/me/data`` is everything the server keeps about them (no hash, no
 token); ``DELETE /api/me`` (with the password) deletes the player: name and hash are removed, every
@@ -37,6 +39,7 @@ import base64
 import collections
 import hashlib
 import hmac
+import ipaddress
 import secrets
 import time
 from collections.abc import Callable
@@ -97,7 +100,8 @@ LOGIN_DAYS = 30
 #: shortest and longest password, characters
 PASSWORD_MIN = 8
 PASSWORD_MAX = 256
-#: wrong passwords for one name within :data:`LIMIT_WINDOW` seconds before its logins are refused
+#: failed logins for one name from one address within :data:`LIMIT_WINDOW` seconds before that
+#: address's logins of the name are refused
 NAME_FAILURES = 5
 #: login attempts from one address within :data:`LIMIT_WINDOW` seconds
 ADDRESS_ATTEMPTS = 20
@@ -121,7 +125,7 @@ register(
             "this request carries your login but not the page's safety token (CSRF); reload the page and try again"
         ),
         "json_only": N_("send this request as JSON (Content-Type: application/json)"),
-        "no_player": N_("there is no player {name}"),
+        "login_failed": N_("wrong name or password"),
         "wrong_password": N_("wrong password for {name}"),
         "player_name_taken": N_("the name {name} is already a player's, or looks like one (R2.2); choose another name"),
         "password_short": N_("a password has at least {min} characters"),
@@ -138,7 +142,7 @@ STATUS.update(
         "login_expired": 401,
         "csrf_missing": 403,
         "json_only": 415,
-        "no_player": 404,
+        "login_failed": 401,
         "wrong_password": 401,
         "player_name_taken": 409,
         "password_short": 422,
@@ -220,6 +224,25 @@ class Limiter:
         self.events.setdefault(key, collections.deque()).append(self.clock())
 
 
+def address_key(address: str) -> str:
+    """The key of a client's address for the limits: an IPv4 address as it is, an IPv6 address as
+    its /64 network (one subscriber's share: whoever has one address there has them all), an
+    IPv4-mapped IPv6 address as its IPv4 address; anything else (a test client's name) as it is.
+
+    >>> address_key("203.0.113.7"), address_key("2001:db8:1:2:a::1"), address_key("::ffff:192.0.2.1")
+    ('203.0.113.7', '2001:db8:1:2::/64', '192.0.2.1')
+    """
+    try:
+        ip = ipaddress.ip_address(address)
+    except ValueError:
+        return address
+    if isinstance(ip, ipaddress.IPv6Address):
+        if ip.ipv4_mapped is not None:
+            return str(ip.ipv4_mapped)
+        return str(ipaddress.IPv6Network((ip, 64), strict=False))
+    return str(ip)
+
+
 class Accounts:
     """Players and logins of one server process, on the :class:`~ramsli.server.directory.Directory`.
 
@@ -227,8 +250,9 @@ class Accounts:
         directory: where players and logins are kept.
         hasher: the argon2id :class:`argon2.PasswordHasher` (argon2-cffi's defaults, RFC 9106's
             second recommendation: 3 passes over 64 MiB, 4 lanes); tests may set a cheaper one.
-        names, addresses, signups: the :class:`Limiter` of wrong passwords per name, of login
-            attempts per address and of new players per address.
+        names, addresses, signups: the :class:`Limiter` of failed logins per name and address, of
+            login attempts per address and of new players per address (addresses by
+            :func:`address_key`).
         clock: seconds since the epoch (logins' times and expiry).
     """
 
@@ -246,11 +270,7 @@ class Accounts:
         async with self._hashing:
             return await asyncio.to_thread(self.hasher.hash, password)
 
-    async def _verify(self, stored: str | None, password: str) -> bool:
-        if stored is None:  # an unknown player takes as long as a wrong password
-            if self._dummy is None:
-                self._dummy = await self._hash(secrets.token_urlsafe(16))
-            stored = self._dummy
+    async def _verify(self, stored: str, password: str) -> bool:
         async with self._hashing:
             try:
                 return await asyncio.to_thread(self.hasher.verify, stored, password)
@@ -275,6 +295,7 @@ class Accounts:
         """
         name = check_name(name)
         self.check_password(password)
+        address = address_key(address)
         wait = self.signups.wait(address)
         if wait:
             raise Refused(Refusal("signup_flood", None, {"seconds": wait}))
@@ -292,29 +313,55 @@ class Accounts:
             row["listed"] = True
         return row
 
-    async def authenticate(self, name: str, password: str, address: str) -> dict[str, Any]:
-        """The player ``name`` if ``password`` is theirs.
+    async def _check(self, name: str, password: str, address: str) -> dict[str, Any] | None:
+        """The player ``name`` if ``password`` is theirs, else None. An unknown name costs what a
+        wrong password costs (one argon2id verification, of a dummy hash) and counts against the
+        limits as one, so neither the answer, nor its time, nor a flood tells whether a name is a
+        player's.
 
         Raises:
-            Refused: ``login_flood`` (too many attempts from ``address`` or wrong passwords for the
-                name), ``no_player``, ``wrong_password``.
+            Refused: ``login_flood`` (too many attempts from ``address``, or failures for the name
+                from ``address``).
         """
-        shown = name.strip()[:40]
         key = name_key(name) if isinstance(name, str) else ""
-        wait = max(self.addresses.wait(address), self.names.wait(key))
+        address = address_key(address)
+        pair = f"{key}\x00{address}"  # the name's failures from this address only: no lock-out of the owner
+        wait = max(self.addresses.wait(address), self.names.wait(pair))
         if wait:
             raise Refused(Refusal("login_flood", None, {"seconds": wait}))
         self.addresses.hit(address)
+        if self._dummy is None:  # made at the first attempt whatever the name: its cost tells nothing
+            self._dummy = await self._hash(secrets.token_urlsafe(16))
         row = await self.directory.player_by_key(key) if key else None
-        ok = await self._verify(row["password"] if row is not None else None, password)
-        if row is None:
-            raise Refused(Refusal("no_player", None, {"name": shown}))
-        if not ok:
-            self.names.hit(key)
-            raise Refused(Refusal("wrong_password", None, {"name": row["name"]}))
+        ok = await self._verify(row["password"] if row is not None else self._dummy, password)
+        if row is None or not ok:
+            self.names.hit(pair)
+            return None
         if self.hasher.check_needs_rehash(row["password"]):
             await self.directory.update_player(row["id"], password=await self._hash(password))
         return row
+
+    async def authenticate(self, name: str, password: str, address: str) -> dict[str, Any]:
+        """The player ``name`` if ``password`` is theirs (logging in).
+
+        Raises:
+            Refused: ``login_flood`` (too many attempts from ``address``, or failures for the name
+                from it);
+                ``login_failed`` (401) alike for an unknown name and a wrong password.
+        """
+        row = await self._check(name, password, address)
+        if row is None:
+            raise Refused(Refusal("login_failed"))
+        return row
+
+    async def confirm(self, player: Player, password: str, address: str) -> None:
+        """Check a logged-in player's own password (changing it, deleting the player).
+
+        Raises:
+            Refused: ``login_flood`` as :meth:`authenticate`; ``wrong_password`` (401).
+        """
+        if await self._check(player.name, password, address) is None:
+            raise Refused(Refusal("wrong_password", None, {"name": player.name}))
 
     async def start_login(self, player_id: str, agent: str) -> tuple[str, str]:
         """A new login of ``player_id``; returns ``(cookie token, login id)``."""
@@ -489,7 +536,8 @@ async def new_player(request: Request) -> JSONResponse:
 async def login(request: Request) -> JSONResponse:
     """Log in: ``{"name", "password"}`` -> ``{"player", "csrf"}`` and the cookies.
 
-    Refusals: ``no_player``, ``wrong_password``, ``login_flood``, ``json_only``."""
+    Refusals: ``login_failed`` (an unknown name and a wrong password alike), ``login_flood``,
+    ``json_only``."""
     body = await body_of(request, Login)
     accounts = _accounts(request)
     row = await accounts.authenticate(body.name, body.password, _address(request))
@@ -546,7 +594,7 @@ async def change_password(request: Request) -> dict[str, Any]:
     player = await require_player(request)
     accounts = _accounts(request)
     accounts.check_password(body.new_password)
-    await accounts.authenticate(player.name, body.password, _address(request))
+    await accounts.confirm(player, body.password, _address(request))
     await accounts.directory.update_player(player.id, password=await accounts._hash(body.new_password))
     ended = await accounts.directory.end_logins(player.id, keep=player.login)
     return {"ended": ended}
@@ -633,7 +681,7 @@ async def delete_me(request: Request) -> JSONResponse:
     body = await body_of(request, Password)
     player = await require_player(request)
     accounts = _accounts(request)
-    await accounts.authenticate(player.name, body.password, _address(request))
+    await accounts.confirm(player, body.password, _address(request))
     await accounts.directory.delete_player(player.id, accounts.clock())
     response = JSONResponse({"deleted": True})
     clear_cookies(response)

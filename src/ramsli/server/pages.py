@@ -45,6 +45,7 @@ from babel.messages.mofile import read_mo
 from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse, JSONResponse, Response
 
+from ramsli.bots.levels import LEVELS
 from ramsli.frontends.i18n import DOMAIN, LANGS, LOCALE_DIR
 from ramsli.refusal import Refusal, Refused
 from ramsli.rules import PRESETS, Rules
@@ -197,6 +198,12 @@ async def offline(request: Request) -> HTMLResponse:
     return shell("offline", request_lang(request), "Ramsli", {})
 
 
+#: the bots a seat of the lobby's set-up form offers, weakest first: the beginner (``random``) and each
+#: level of :data:`ramsli.bots.levels.LEVELS` once (``tips`` is ``easy`` and ``montecarlo`` is ``hard``
+#: under another name, so they are not offered beside them)
+LOBBY_BOTS: list[str] = ["random", *LEVELS]
+
+
 @router.get("/", response_class=HTMLResponse)
 async def lobby(request: Request) -> HTMLResponse:
     """The lobby: one-click table against bots, a table set up in full, invite links, your tables."""
@@ -206,7 +213,7 @@ async def lobby(request: Request) -> HTMLResponse:
         "Ramsli",
         {
             "presets": _presets(),
-            "bots": ["easy", "medium", "hard", "expert", "tips", "montecarlo", "random"],
+            "bots": LOBBY_BOTS,
             "lab": hints.lab_available(),
         },
     )

@@ -40,6 +40,8 @@ from typing import Annotated, Any, Literal, Protocol, TypeVar
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 from pydantic_core import PydanticCustomError
 
+from ramsli.bots.base import bot_factory, make_bot, package_bots
+from ramsli.bots.refusals import BOT_SPEC_CODES, BotSpecError
 from ramsli.refusal import Refusal, Refused
 from ramsli.server.messages import SCHEMA_CODES, BadMessage
 
@@ -195,6 +197,48 @@ class SeatSpec(Model):
         if bot is not None and info.data.get("kind") == "human":
             raise PydanticCustomError("human_bot", "a human seat has no bot")
         return bot
+
+    @field_validator("bot")
+    @classmethod
+    def _known_bot(cls, bot: str | None) -> str | None:
+        refusal = None if bot is None else bot_spec_refusal(bot)
+        if refusal is not None:  # its fields are names and numbers: rendered in the reader's language
+            raise PydanticCustomError(refusal.code, "bad bot spec", dict(refusal.fields))
+        return bot
+
+
+def bot_spec_refusal(spec: str) -> Refusal | None:
+    """The refusal of a seat's bot spec that names no bot or level, or gives it a bad option
+    (:data:`ramsli.bots.refusals.BOT_SPEC_CODES`: ``unknown_bot``, ``level_options``,
+    ``bot_option_range``, …), as :func:`ramsli.bots.make_bot` refuses it; None for a good spec and
+    for what the hub decides first: a bot of an installed package (admitted by the operator's list,
+    not even imported otherwise) and a file option (never opened for a client).
+
+    >>> bot_spec_refusal("montecarlo:samples=8") is None
+    True
+    >>> bot_spec_refusal("hard:samples=8").code, bot_spec_refusal("Hard")["lower"]
+    ('level_options', "'hard'")
+    """
+    name, _, opts = spec.partition(":")
+    name = name.strip()
+    if name in package_bots():
+        return None
+    named = {part.partition("=")[0].strip() for part in opts.split(",") if part.strip()}
+    try:
+        files = getattr(bot_factory(name), "FILE_OPTIONS", ())
+    except BotSpecError:  # a level, or an unknown name: make_bot says which
+        files = ()
+    except Exception:  # noqa: BLE001 - a bot that cannot be loaded (a missing extra) is the hub's to answer
+        return None
+    if named & set(files):
+        return None
+    try:
+        make_bot(spec, seed=0)
+    except BotSpecError as e:
+        return e.refusal
+    except Exception:  # noqa: BLE001 - anything else (a missing extra) is the hub's to answer
+        return None
+    return None
 
 
 class CreateTable(Model):
@@ -621,7 +665,7 @@ def refusal_of(error: Mapping[str, Any], model: type[Model] | None = None) -> Re
     field = _path(loc) or "body"
     kind = str(error.get("type", ""))
     ctx = dict(error.get("ctx") or {})
-    if kind in SCHEMA_CODES:  # one of ours (a PydanticCustomError of a validator)
+    if kind in SCHEMA_CODES or kind in BOT_SPEC_CODES:  # one of ours (a PydanticCustomError of a validator)
         return Refusal(kind, None, {"field": field, **ctx})
     code, limit = _CODES.get(kind, ("field_invalid", None))
     if code == "field_object" and not loc:
