@@ -97,9 +97,9 @@ def _odds(*extra):
 @pytest.mark.parametrize(
     "extra,msgs",
     [
-        (["--pot", "99999999999999999999"], ["--pot 99999999999999999999", "0..1_000_000_000", "R5.4"]),
-        (["--rule", "starting_stack=99999999999999999999"], ["starting_stack", "at most 1_000_000_000"]),
-        (["--rule", "bete=99999999999999999999"], ["bete", "at most 1_000_000_000"]),
+        (["--pot", "99999999999999999999"], ["--pot 99999999999999999999", "0..1,000,000,000", "R5.4"]),
+        (["--rule", "starting_stack=99999999999999999999"], ["starting_stack", "at most 1,000,000,000"]),
+        (["--rule", "bete=99999999999999999999"], ["bete", "at most 1,000,000,000"]),
         (["--rule", "ante=999"], ["the ante 999 is more than the starting stack 20", "R3.5"]),  # check_setup
         (["--pot", "-5", "--seed", "-1"], ["--pot -5", "--seed -1: allowed is a whole number >= 0"]),
         (["--time", "-1"], ["--time -1", "finite number > 0"]),
