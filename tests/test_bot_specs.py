@@ -68,6 +68,7 @@ def _listed(message: str) -> list[str]:
     return [n.strip() for n in allowed.replace(", or a level:", ",").split(",") if n.strip()]
 
 
+@pytest.mark.usefixtures("english")
 def test_the_allowed_list_names_each_bot_and_level_once():
     """``expert`` is both a bot and a level (issue #13): an unknown bot's message lists it once, with
     the levels, from the engine (``make_bot``), from ``ramsli play``'s check and from the CLI."""

@@ -147,6 +147,7 @@ def test_bounds_read_as_a_person_reads_them_in_each_language(lang):
 
 
 @pytest.mark.parametrize("lang", ["en", "de"])
+@pytest.mark.usefixtures("english")
 def test_play_rule_banana_names_its_bound_as_10_to_the_30(lang, tmp_path):
     """``ramsli play --rule bete=banana`` (R5.3): the bound reads 10^30, not thirty zeros with _."""
     from typer.testing import CliRunner

@@ -116,7 +116,7 @@ def test_cli_bad_numbers_exit_2_with_one_message_per_option(extra, msgs):
     for m in msgs:
         assert m in r.output
     if "--seed" in extra and "--pot" in extra:  # one line per bad option
-        assert len([ln for ln in r.output.splitlines() if ln.startswith("error:")]) == 2
+        assert len([ln for ln in r.output.splitlines() if ln.startswith("Error:")]) == 2
 
 
 def test_short_stacks_cap_payments_r5_8():

@@ -342,7 +342,7 @@ def arena(
             for path in write_arena(res, out):
                 typer.echo(f"wrote {path}")
         except OSError as e:
-            fail(f"cannot write {e.filename or ''}: {e.strerror or e}")
+            fail(f"cannot write {e.filename or ''}: {e.strerror or e}", usage=False)
 
 
 def register(app: typer.Typer) -> None:

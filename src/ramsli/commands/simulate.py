@@ -204,7 +204,7 @@ def simulate_cmd(
         try:
             write_out(res, str(t))
         except OSError as e:
-            _fail(f"--out: cannot write {str(t)!r}: {e.strerror or e}")
+            _fail(f"--out: cannot write {str(t)!r}: {e.strerror or e}", usage=False)
         typer.echo(f"wrote {t}")
 
 

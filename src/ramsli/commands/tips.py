@@ -83,8 +83,7 @@ def tips_cmd(
                 note=lambda m: prog.console.print(m),
             )
         except OSError as e:
-            typer.echo(f"error: --out: cannot write {e.filename or out}: {e.strerror or e}", err=True)
-            raise typer.Exit(2) from None
+            fail(f"--out: cannot write {e.filename or out}: {e.strerror or e}", usage=False)
     typer.echo(f"wrote {outp.resolve()} (charts in {(outp.parent / 'tips').resolve()}/)")
 
 
