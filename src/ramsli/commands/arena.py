@@ -126,7 +126,7 @@ def arena(
         ),
     ] = "easy,medium,hard,expert,random",
     deals: Annotated[
-        int, typer.Option("--deals", "-n", help="Deals in all, 1..10**6 (a multiple of --set-deals).")
+        int, typer.Option("--deals", "-n", help="Deals in all, 1..1,000,000 (a multiple of --set-deals).")
     ] = 200,
     presets: Annotated[
         str,

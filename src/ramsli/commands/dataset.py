@@ -36,7 +36,7 @@ def dataset(
             show_default=False,
         ),
     ],
-    hands: Annotated[int, typer.Option("--hands", "-n", help="Hands to play, 1..10**6.")] = 1000,
+    hands: Annotated[int, typer.Option("--hands", "-n", help="Hands to play, 1..1,000,000.")] = 1000,
     bots: Annotated[
         str,
         typer.Option(

@@ -102,7 +102,7 @@ def play(
         "'Player' (translated) when there is none or it is root.",
     ),
     seed: int | None = typer.Option(
-        None, "--seed", help="Seed of the shuffles and the bots, 0 to 2**63-1: the same seed gives the same session."
+        None, "--seed", help="Seed of the shuffles and the bots, 0 to 2^63-1: the same seed gives the same session."
     ),
     speed: float | None = typer.Option(
         None, "--speed", help="Seconds to wait after each bot move, 0 to 10 (default 0.6 in the app, 0 with --plain)."

@@ -39,7 +39,7 @@ def simulate_cmd(
             "-n",
             metavar="N",
             help="Independent hands to play "
-            "(each from fresh stacks and an empty pot), 1..10**9. Default: "
+            "(each from fresh stacks and an empty pot), 1..1,000,000,000. Default: "
             f"{DEFAULT_HANDS:,} when --sessions is not given.",
             show_default=False,
         ),
@@ -50,7 +50,7 @@ def simulate_cmd(
             "--sessions",
             metavar="N",
             help="Whole sessions to play "
-            "instead of --hands, 1..10**7 (R3: carry-over, bust, ends; "
+            "instead of --hands, 1..10,000,000 (R3: carry-over, bust, ends; "
             "capped at 10000 hands each).",
             show_default=False,
         ),

@@ -128,7 +128,7 @@ def tournament(
         typer.Option(
             "--hands",
             "-n",
-            help="Deals to play, 1..10**6 (in duplicate each deal is played once per rotation of the bots).",
+            help="Deals to play, 1..1,000,000 (in duplicate each deal is played once per rotation of the bots).",
         ),
     ] = 200,
     seed: Annotated[
