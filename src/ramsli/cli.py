@@ -113,7 +113,7 @@ def _plain_errors() -> None:
             continue
 
         def main(
-            self: click.Command,
+            self: Any,  # Typer's own Click command (Typer carries its own copy of Click)
             args: Any = None,
             prog_name: str | None = None,
             complete_var: str | None = None,

@@ -36,21 +36,20 @@ def _running_command() -> Any:
     return get_current_context(silent=True)
 
 
-def fail(errors: str | list[str], code: int = 2, *, usage: bool = True) -> NoReturn:
+def fail(errors: str | list[str], *, usage: bool = True) -> NoReturn:
     """Print each error as Click prints a usage error (:func:`show_errors`: ``Usage:``, ``Try …
-    --help``, ``Error: …``) on stderr and exit with ``code`` (2: bad input).
+    --help``, ``Error: …``) on stderr and exit with status 2 (bad input).
 
     Args:
         errors: one message or several (every bad option gets its own line).
-        code: the exit status.
         usage: show the usage and the ``--help`` hint (off for an error in what was read, not
             in how the command was called).
 
     Raises:
-        typer.Exit: always, with ``code``.
+        typer.Exit: always, with code 2.
     """
     show_errors([errors] if isinstance(errors, str) else errors, usage=usage)
-    raise typer.Exit(code)
+    raise typer.Exit(2)
 
 
 def setup_errors(rules: Rules, n_players: int, option: str) -> list[str]:
