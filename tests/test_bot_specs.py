@@ -60,3 +60,35 @@ def test_an_empty_bot_name_gets_the_same_list_with_the_levels():
         split_bot_specs("easy,,hard")
     with pytest.raises(ValueError, match=r"--bots is empty; give a bot name, allowed are random, .*or a level: easy"):
         split_bot_specs(" ")
+
+
+def _listed(message: str) -> list[str]:
+    """The names an "allowed are ..." message lists, bots then levels, in order."""
+    allowed = message.split("allowed are ", 1)[1].split(" (")[0]
+    return [n.strip() for n in allowed.replace(", or a level:", ",").split(",") if n.strip()]
+
+
+@pytest.mark.usefixtures("english")
+def test_the_allowed_list_names_each_bot_and_level_once():
+    """``expert`` is both a bot and a level (issue #13): an unknown bot's message lists it once, with
+    the levels, from the engine (``make_bot``), from ``ramsli play``'s check and from the CLI."""
+    from typer.testing import CliRunner
+
+    from ramsli.bots.base import allowed_bots_text
+    from ramsli.cli import app
+    from ramsli.frontends.game import allowed_bots_words, check_bot_names
+
+    messages = []
+    for check in (lambda: make_bot("hardd", 1), lambda: check_bot_names(["hardd"])):
+        with pytest.raises(ValueError) as e:
+            check()
+        messages.append(str(e.value))
+    messages += ["allowed are " + allowed_bots_text(), "allowed are " + allowed_bots_words()]
+    for message in messages:
+        names = _listed(message)
+        assert len(names) == len(set(names)), message
+        assert names.count("expert") == 1 and names[-4:] == ["easy", "medium", "hard", "expert"], message
+    r = CliRunner().invoke(app, ["play", "--plain", "--bots", "hardd", "--lang", "de"])
+    assert r.exit_code == 2
+    output = " ".join(r.output.replace("│", " ").split())
+    assert output.count("expert") == 1 and "montecarlo" in output, output

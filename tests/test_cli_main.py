@@ -1,5 +1,7 @@
 """The console-script entry point turns a missing optional package into an install hint."""
 
+import re
+
 import pytest
 import typer
 from typer.main import get_command
@@ -94,3 +96,29 @@ def test_help_texts_are_shown_in_full_at_any_width(command, columns):
     for text in texts if columns >= 80 else ():
         assert _squeezed(text) in shown, text
     assert "…" not in r.output
+
+
+@pytest.mark.parametrize(
+    ("args", "command", "says"),
+    [
+        (["play", "--plain", "--lang", "xx"], "play", "'xx' is not one of"),  # Click's own check
+        (["simulate", "--hands", "abc"], "simulate", "'--hands'"),
+        (["play", "--plain", "--bots", "hardd"], "play", "unknown bot 'hardd'"),  # a BadParameter of ours
+        (["odds", "AS 9S KH 8D 7C", "--turn-up", "10S", "--seed", "-1"], "odds", "--seed -1"),  # fail()
+        (["serve", "--port", "99999"], "serve", "--port 99999 is not a TCP port"),
+        (["rules", "--rule", "bete=x"], "rules", "option 'bete': 'x' is not allowed"),
+    ],
+)
+def test_every_usage_error_has_the_same_plain_look(args, command, says):
+    """Click's usage errors and the commands' own (``ramsli.commands.fail``) look the same: the
+    usage line, ``Try 'ramsli CMD --help' for help.``, then ``Error: …`` on one line each, no
+    Rich box around them (which cut long messages into framed lines), exit status 2."""
+    r = CliRunner().invoke(cli.app, args, env={"COLUMNS": "80"})
+    assert r.exit_code == 2, r.output
+    lines = [x for x in r.output.splitlines() if x.strip()]
+    assert lines[0].startswith("Usage: ") and f" {command} " in lines[0], r.output
+    assert re.fullmatch(rf"Try '\S+ {command} --help' for help\.", lines[1]), r.output
+    errors = lines[2:]
+    assert errors and all(x.startswith("Error: ") for x in errors), r.output
+    assert any(says in x for x in errors), r.output
+    assert not set("│╭╮╰╯") & set(r.output)

@@ -12,8 +12,8 @@ import pytest
 
 import ramsli
 from ramsli.cards import Card, CardError, parse_cards
-from ramsli.frontends.i18n import render_refusal, translation
-from ramsli.refusal import TEXTS, Refusal
+from ramsli.frontends.i18n import number_words, render_refusal, translation
+from ramsli.refusal import NUMBER_FIELDS, TEXTS, Refusal
 from ramsli.rules import Rules, RulesError, check_play_limits
 
 SRC = Path(ramsli.__file__).resolve().parent
@@ -39,10 +39,10 @@ RULES_CASES = [
     (lambda: Rules(jokers="yes"), "option_bool", "R1.3", ["'jokers'", "'yes'", "true, false"]),
     (lambda: Rules(players=7), "option_choice", "R2.1", ["'players'", "7", "2-6"]),
     (lambda: Rules(starting_stack=0), "option_number", "R3.3", ["'starting_stack'", ": 0 ", ">= 1"]),
-    (lambda: Rules(ante=-1), "option_number", "R4.1", ["'ante'", "-1", ">= 0", "1_000_000"]),
+    (lambda: Rules(ante=-1), "option_number", "R4.1", ["'ante'", "-1", ">= 0", "at most 10^30"]),
     (lambda: Rules(bete=-2), "option_bete", "R5.3", ["'bete'", "-2", "'pot'"]),
     (lambda: Rules(end=["win-at:0"]), "end_invalid", "R3.6", ["'win-at:0'", "'hands:N'"]),
-    (lambda: Rules(end=["hands:" + BIG]), "end_too_large", "R3.6", ["'hands:9999", "from 1 to 1_000"]),
+    (lambda: Rules(end=["hands:" + BIG]), "end_too_large", "R3.6", ["'hands:9999", "from 1 to 10^30"]),
     (lambda: Rules(end=5), "end_not_list", "R3.6", ["5 is not a list"]),
     (lambda: Rules(end=["hands:3", "hands:4"]), "end_twice", "R3.6", ["hands:3, hands:4", "at most once"]),
     (lambda: Rules.preset("rounders"), "unknown_preset", "R6", ["'rounders'", "traditional", "nap"]),
@@ -53,8 +53,8 @@ RULES_CASES = [
     (lambda: Rules.from_toml("ante = = 1"), "rules_toml", "R8", ["not valid TOML", "line 1"]),
     (lambda: check_play_limits(Rules(ante=10**12)), "option_too_large", "R4.1", ["'ante'", "10000", "counters"]),
     (lambda: check_play_limits(Rules(end=["win-at:" + "9" * 12])), "win_at_too_large", "R3.6", ["win-at:1.."]),
-    (lambda: check_play_limits(Rules(end=["hands:" + "9" * 12])), "hands_too_large", "R3.6", ["hands:1..100_000"]),
-    (lambda: check_play_limits(Rules(end=["time:" + "9" * 12])), "time_too_large", "R3.6", ["time:1..100_000"]),
+    (lambda: check_play_limits(Rules(end=["hands:" + "9" * 12])), "hands_too_large", "R3.6", ["hands:1..100,000"]),
+    (lambda: check_play_limits(Rules(end=["time:" + "9" * 12])), "time_too_large", "R3.6", ["time:1..100,000"]),
 ]
 
 CARD_CASES = [
@@ -113,4 +113,48 @@ def test_every_rules_and_card_refusal_reads_in_each_language(lang):
         assert local != english, (lang, code)  # translated, not left in English
         assert local.endswith(f"({rule})") and "{" not in local
         for k, v in refusal.fields.items():  # every field shows in the translation
-            assert str(v) in local, (lang, code, k, local)
+            shown = number_words(v, lang) if k in NUMBER_FIELDS else str(v)  # a bound: grouped
+            assert shown in local, (lang, code, k, local)
+
+
+#: what each language's reader sees for 10**9 and 10**5 (Babel's grouping)
+GROUPED = {
+    "en": ("1,000,000,000", "100,000"),
+    "de": ("1.000.000.000", "100.000"),
+    "nl": ("1.000.000.000", "100.000"),
+    "it": ("1.000.000.000", "100.000"),
+}
+
+
+@pytest.mark.parametrize("lang", ["en", "de", "nl", "it"])
+def test_bounds_read_as_a_person_reads_them_in_each_language(lang):
+    """A refusal's bound (R3.3, R3.6, R5.3) is grouped in the reader's language, a huge power of ten
+    is 10^30, never Python's 1_000_000_000."""
+    tr = translation(lang)
+    billion, hundred_thousand = GROUPED[lang]
+    for make, bound in [
+        (lambda: check_play_limits(Rules(starting_stack=123456789012)), billion),  # R3.3
+        (lambda: check_play_limits(Rules(end=["hands:" + "9" * 12])), hundred_thousand),  # R3.6
+        (lambda: Rules(bete=-2), "10^30"),  # R5.3
+        (lambda: Rules().with_assignments(["bete=banana"]), "10^30"),
+    ]:
+        with pytest.raises(RulesError) as info:
+            make()
+        local = render_refusal(info.value.refusal, translations=tr)
+        assert bound in local and "_000" not in local, (lang, local)
+        assert str(info.value.refusal["most"]) not in local, local  # not as Python prints an int
+        assert "_000" not in str(info.value)
+
+
+@pytest.mark.parametrize("lang", ["en", "de"])
+@pytest.mark.usefixtures("english")
+def test_play_rule_banana_names_its_bound_as_10_to_the_30(lang, tmp_path):
+    """``ramsli play --rule bete=banana`` (R5.3): the bound reads 10^30, not thirty zeros with _."""
+    from typer.testing import CliRunner
+
+    from ramsli.cli import app
+
+    args = ["play", "--plain", "--rule", "bete=banana", "--lang", lang, "--data-dir", str(tmp_path)]
+    r = CliRunner().invoke(app, args)
+    out = " ".join(r.output.replace("│", " ").split())
+    assert r.exit_code == 2 and "10^30" in out and "_000" not in out and "(R5.3)" in out, out

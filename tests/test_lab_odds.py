@@ -97,9 +97,9 @@ def _odds(*extra):
 @pytest.mark.parametrize(
     "extra,msgs",
     [
-        (["--pot", "99999999999999999999"], ["--pot 99999999999999999999", "0..1_000_000_000", "R5.4"]),
-        (["--rule", "starting_stack=99999999999999999999"], ["starting_stack", "at most 1_000_000_000"]),
-        (["--rule", "bete=99999999999999999999"], ["bete", "at most 1_000_000_000"]),
+        (["--pot", "99999999999999999999"], ["--pot 99999999999999999999", "0..1,000,000,000", "R5.4"]),
+        (["--rule", "starting_stack=99999999999999999999"], ["starting_stack", "at most 1,000,000,000"]),
+        (["--rule", "bete=99999999999999999999"], ["bete", "at most 1,000,000,000"]),
         (["--rule", "ante=999"], ["the ante 999 is more than the starting stack 20", "R3.5"]),  # check_setup
         (["--pot", "-5", "--seed", "-1"], ["--pot -5", "--seed -1: allowed is a whole number >= 0"]),
         (["--time", "-1"], ["--time -1", "finite number > 0"]),
@@ -116,7 +116,7 @@ def test_cli_bad_numbers_exit_2_with_one_message_per_option(extra, msgs):
     for m in msgs:
         assert m in r.output
     if "--seed" in extra and "--pot" in extra:  # one line per bad option
-        assert len([ln for ln in r.output.splitlines() if ln.startswith("error:")]) == 2
+        assert len([ln for ln in r.output.splitlines() if ln.startswith("Error:")]) == 2
 
 
 def test_short_stacks_cap_payments_r5_8():

@@ -76,7 +76,7 @@ def test_cli_kernel_sessions():
         (["--hands", "10", "--rule", "bete=-3"], "bete"),
         (["--hands", "10", "--out", "x.txt"], "unknown suffix '.txt'"),
         (["--hands", "10", "--out", "/nonexistent/dir/x.json"], "does not exist"),
-        (["--hands", "10", "--rule", "starting_stack=99999999999999999999"], "at most 1_000_000_000"),
+        (["--hands", "10", "--rule", "starting_stack=99999999999999999999"], "at most 1,000,000,000"),
         (["--hands", "10", "--rule", "ante=999"], "R3.5"),
         (["--hands", "10", "--bots", "random,random", "--players", "4"], "--players 4"),
         (["--hands", "10", "--bots", "random,random", "--rule", "players=3"], "players=3"),
@@ -84,10 +84,10 @@ def test_cli_kernel_sessions():
         (["--hands", "10", "--seed", "-1"], "--seed -1"),
         (
             ["--hands", "99999999999999999999999"],
-            "--hands 99999999999999999999999: allowed is a whole number of hands 1..1_000_000_000",
+            "--hands 99999999999999999999999: allowed is a whole number of hands 1..1,000,000,000",
         ),
-        (["--hands", "1000000001"], "1..1_000_000_000"),
-        (["--sessions", "10000001"], "--sessions 10000001: allowed is a whole number of sessions 1..10_000_000"),
+        (["--hands", "1000000001"], "1..1,000,000,000"),
+        (["--sessions", "10000001"], "--sessions 10000001: allowed is a whole number of sessions 1..10,000,000"),
         (["--hands", "10", "--jobs", "100000"], "--jobs 100000: allowed is a whole number of worker processes 1..64"),
         (["--hands", "10", "--jobs", "0"], "--jobs 0"),
         (["--hands", "10", "--out", "{afile}/x.json"], "is a file, not a folder"),
@@ -167,3 +167,55 @@ def test_engine_path_starts_no_more_processes_than_work_units(monkeypatch):
     with pytest.raises(Stop):
         simulate(Rules(), ["random"] * 3, hands=3, seed=1, jobs=64, use_kernel=False)
     assert asked == [3]
+
+
+def _lines(output: str) -> list[str]:
+    """The summary's sentences: Rich wraps them at the terminal's width; one per line again."""
+    text = " ".join(output.split())
+    starts = ("Pot of a hand played out", "How the hands ended", "Hands that left counters", "sessions:")
+    cuts = sorted(i for s in starts if (i := text.find(s)) >= 0)
+    return [text[i:j].strip() for i, j in zip(cuts, [*cuts[1:], len(text)])]
+
+
+def test_cli_summary_says_what_each_pot_number_counts(tmp_path):
+    """The pot of a hand played out (R5.1) is the antes alone in --hands mode, and the line says so;
+    the carry-over rate (R5.4) is the hands that left counters for the next, not thrown-in hands
+    (D-10), which dealer_forced rules out (R4.5): each number stands beside what it counts."""
+    out = tmp_path / "s.json"
+    r = runner.invoke(app, ["simulate", "--hands", "300", "--kernel", "python", "-q", "--out", str(out)])
+    assert r.exit_code == 0, r.output
+    data = json.loads(out.read_text())
+    pot, ended, left = _lines(r.output)[:3]
+    assert pot.startswith("Pot of a hand played out (tricks played, R5.1): always 5 counters;")
+    assert "every hand starts with an empty pot, so its pot is the 5 antes (R4.1)" in pot
+    played = 1 - data["walkover_rate"] - data["thrown_in_rate"]
+    assert f"played out {played:.1%}" in ended and f"walkover {data['walkover_rate']:.1%} (" in ended
+    assert f"the pot shared: {data['split_rate']:.1%}, R5.2" in ended
+    assert "thrown in 0.0% (everyone out, the pot carries over, D-10; never with dealer_forced on, R4.5)" in ended
+    assert left.startswith("Hands that left counters in the pot for the next hand (a bete, R5.3;")
+    assert f"D-10): {data['carry_over_rate']:.1%}; here the next hand starts afresh" in left
+    assert data["carry_over_rate"] > 0.2 and "carried over" not in r.output
+
+
+def test_summary_of_sessions_gives_the_pots_spread_and_the_thrown_in_hands():
+    """In whole sessions the pot carries over (R5.4), so its spread is shown; without dealer_forced a
+    hand can be thrown in (D-10) and no 'never' is said."""
+    from ramsli.commands.simulate import outcome_lines
+
+    res = {
+        "mode": "sessions",
+        "players": 5,
+        "rules": {"ante": 1, "dealer_forced": False, "compulsory": False},
+        "pot": {"played_hands": 900, "mean": 7.25, "p50": 6, "p90": 11, "p99": 16},
+        "split_rate": 0.134,
+        "walkover_rate": 0.158,
+        "thrown_in_rate": 0.027,
+        "carry_over_rate": 0.468,
+    }
+    pot, ended, left = outcome_lines(res)
+    assert pot.endswith(
+        "mean 7.25 counters, median 6, 90% of them at most 11, 99% at most 16 "
+        "(the antes and what the hand before left, R5.4)"
+    )
+    assert "thrown in 2.7% (everyone out, the pot carries over, D-10)" in ended and "never" not in ended
+    assert left.endswith(": 46.8%")

@@ -100,9 +100,9 @@ def test_report_draws_no_conclusion_when_the_interval_includes_zero_or_events_ar
 
 def test_tips_hands_and_out_folder_are_checked_before_any_work(tmp_path):
     r = runner.invoke(app, ["tips", "--out", str(tmp_path / "t.md"), "--hands", "1000001", "-q"])
-    assert r.exit_code == 2 and "--hands 1000001: allowed is a whole number of hands 100..1_000_000" in r.output
+    assert r.exit_code == 2 and "--hands 1000001: allowed is a whole number of hands 100..1,000,000" in r.output
     r = runner.invoke(app, ["tips", "--out", str(tmp_path / "t.md"), "--hands", "99", "-q"])
-    assert r.exit_code == 2 and "100..1_000_000" in r.output
+    assert r.exit_code == 2 and "100..1,000,000" in r.output
     (tmp_path / "afile").write_text("")
     r = runner.invoke(app, ["tips", "--out", str(tmp_path / "afile" / "t.md"), "-q"])
     assert r.exit_code == 2 and "'afile' is a file, not a folder" in r.output.replace(str(tmp_path) + "/", "")

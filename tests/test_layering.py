@@ -109,6 +109,9 @@ LOCAL_ALLOWED: dict[tuple[str, str], str] = {
     ("ramsli.commands.backup", "ramsli.server.storage"): "start-up time of the CLI",
     # asyncpg is the 'postgres' extra: only a server on PostgreSQL opens the lock connection.
     ("ramsli.server.ownership", "asyncpg"): "the postgres extra",
+    # Babel's number formats (about 40 ms) only when a refusal shows a bound (a limit like 10**9)
+    # grouped in the reader's language, not at every start of `ramsli play`.
+    ("ramsli.frontends.i18n", "babel.numbers"): "start-up time of the CLI",
     # The WebSocket library is needed once a client connects, not when `ramsli --help` starts.
     ("ramsli.client.core", "websockets"): "start-up time of the CLI",
     # The arena's remote seats need uvicorn and Starlette, only with `ramsli arena --remote`.

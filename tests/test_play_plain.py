@@ -255,7 +255,7 @@ def test_unknown_language_or_suits_in_a_save_is_noticed(tmp_path, key, value, sh
 @pytest.mark.parametrize("seed", ["-1", str(2**63), "99999999999999999999999"])
 def test_seed_out_of_range_is_refused(tmp_path, seed):
     r = runner.invoke(app, _plain(tmp_path, "--seed", seed), input="quit\n")
-    assert r.exit_code == 2 and "allowed are whole numbers from 0 to 9223372036854775807" in _usage_error(r)
+    assert r.exit_code == 2 and "allowed are whole numbers from 0 to 9,223,372,036,854,775,807" in _usage_error(r)
     assert not (tmp_path / "session.json").exists()
     assert (
         runner.invoke(app, _plain(tmp_path, "--bots", "random", "--seed", str(2**63 - 1)), input="quit\n").exit_code

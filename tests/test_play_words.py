@@ -214,7 +214,7 @@ def test_every_rule_id_a_player_can_meet_has_a_name():
 def test_rules_line_at_the_start_on_help_and_rules_and_after_resume(tmp_path):
     extra = ("--preset", "double-penalty", "--rule", "bust=leave")
     out = _play(tmp_path, "en", "help\nrules\nquit\n", *extra)
-    line = "Rules: double-penalty · ante 1 · bete 10 · options: bust=leave, end=hands:3"
+    line = "Rules: double bete · ante 1 · bete 10 · options: bust=leave, end=hands:3"
     assert out.splitlines()[1] == line  # under the first line, before the first hand
     assert out.count(line) == 3  # at the start, on help, on rules
     r = runner.invoke(
@@ -224,13 +224,53 @@ def test_rules_line_at_the_start_on_help_and_rules_and_after_resume(tmp_path):
 
 
 def test_rules_line_names_each_preset_and_the_pot_bete():
+    """R6: each preset is named by its name in words, the web page's (``R.presetName``), in the
+    player's language; ``--preset`` keeps taking the ids."""
     for name in PRESETS:
         assert T.preset_of(Rules.preset(name)) == name
-        assert T.rules_line(Rules.preset(name)).startswith(f"Rules: {name} · ante 1 · ")
-    assert T.rules_line(Rules.preset("pot-bete")) == "Rules: pot-bete · ante 1 · bete the pot · no other options"
+        assert T.rules_line(Rules.preset(name)).startswith(f"Rules: {T.PRESET_WORDS[name]} · ante 1 · ")
+    assert T.rules_line(Rules.preset("pot-bete")) == "Rules: bete of the pot · ante 1 · bete the pot · no other options"
     assert T.rules_line(Rules(ante=2, bust="leave")) == "Rules: traditional · ante 2 · bete 5 · options: bust=leave"
     i18n.set_language("it")
-    assert T.rules_line(Rules()) == "Regole: traditional · puntata iniziale 1 · bete 5 · nessun'altra opzione"
+    assert T.rules_line(Rules()) == "Regole: tradizionale · puntata iniziale 1 · bete 5 · nessun'altra opzione"
+
+
+def test_presets_and_levels_have_the_web_pages_names():
+    """One name per thing (R6, issue #13): the terminal's preset and level words are the msgids the
+    web page's ``R.presetName`` and ``R.botLevel`` use, so both say "traditionell", "schwer"."""
+    common = (ROOT / "src" / "ramsli" / "server" / "web" / "common.js").read_text(encoding="utf-8")
+    for name, word in T.PRESET_WORDS.items():
+        assert f'_("{word}")' in common, name
+    assert set(T.PRESET_WORDS) == set(PRESETS)
+    for level in ("medium", "hard"):
+        assert f'_("{T.LEVEL_WORDS[level]}")' in common, level
+    i18n.set_language("de")
+    assert (T.preset_word("traditional"), T.level_word("hard"), T.level_word("easy")) == (
+        "traditionell",
+        "schwer",
+        "leicht",
+    )
+    assert T.level_word("montecarlo:samples=64") == "montecarlo:samples=64"  # a bot spec, as typed
+
+
+@pytest.mark.parametrize("lang", ["de", "nl", "it"])
+def test_session_start_names_no_preset_or_level_in_english(tmp_path, lang):
+    """The first lines of ``ramsli play --plain`` in German, Dutch or Italian name the preset (R6)
+    and the opponents' levels (issue #13) in that language: no English preset or level word is
+    left, for every preset and every level."""
+    english = {w.lower() for w in (*T.PRESET_WORDS.values(), *PRESETS, *T.LEVEL_WORDS)}
+    english -= {"general rams", "rounce", "nap"}  # names, the same in every language
+    if lang == "nl":
+        english.discard("expert")  # Dutch says expert too
+    for preset in PRESETS:
+        extra = ("--preset", preset, "--bots", "easy,medium,hard,expert", "--players", "5")
+        start = _play(tmp_path / preset, lang, "", *extra).splitlines()[:3]
+        i18n.set_language(lang)
+        assert start[1].startswith(f"{T.rules_line(Rules.preset(preset)).split(' · ')[0]} · "), start
+        assert T.preset_word(preset) in start[1] and T.level_word("hard") in start[2], start
+        text = "\n".join(start).lower()
+        found = {w for w in english if re.search(rf"(?<![\w-]){re.escape(w)}(?![\w-])", text)}
+        assert not found, (preset, found, start)
 
 
 # -- 3. one way of naming the human: "you" -----------------------------------------------------------------
@@ -478,7 +518,7 @@ def test_pilot_refusal_without_rule_id_and_r_names_the_rule(tmp_path):
         return seen
 
     seen = asyncio.run(go())
-    assert seen["rules"] == "Rules: nap · ante 1 · bete 5 · options: end=hands:1"
+    assert seen["rules"] == "Rules: with targets (Nap) · ante 1 · bete 5 · options: end=hands:1"
     assert seen["message"] == "Not allowed: declare in or out first"
     assert "R4.5 — everyone declares in or out, the dealer last" in seen["why"]
     assert not RULE_ID.search(seen["panel"]) and "Stacks: you " in seen["panel"] and "Zed" not in seen["panel"]
@@ -497,8 +537,8 @@ def test_pilot_rules_line_in_the_players_language(tmp_path):
             return str(app_.query_one("#rules").content), app_.screen_text()
 
     line, screen = asyncio.run(go())
-    assert line == "Regels: pot-bete · inzet 1 · bete de pot · geen andere opties"
-    assert "Regels: pot-bete" in screen  # visible on an 80x24 screen
+    assert line == "Regels: bete ter grootte van de pot · inzet 1 · bete de pot · geen andere opties"
+    assert "Regels: bete ter grootte van de pot" in screen  # visible on an 80x24 screen
 
 
 def test_the_opponents_and_their_levels_are_named_at_the_start_and_on_rules(tmp_path):
@@ -528,4 +568,4 @@ def test_the_opponents_and_their_levels_are_named_at_the_start_and_on_rules(tmp_
     ]
     r = runner.invoke(app, args, input="ende\n")
     assert r.exit_code == 0, r.output
-    assert "Gegner: Anna (hard), Bruno (hard)" in r.output
+    assert "Gegner: Anna (schwer), Bruno (schwer)" in r.output

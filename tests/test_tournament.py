@@ -105,7 +105,7 @@ def test_cli_rejects_bad_input():
         (["--jobs", "0"], "--jobs 0"),
         (
             ["--hands", "99999999999999999999"],
-            "--hands 99999999999999999999: allowed is a whole number of deals 1..1_000_000",
+            "--hands 99999999999999999999: allowed is a whole number of deals 1..1,000,000",
         ),
         (["--hands", "0"], "--hands 0"),
     ],

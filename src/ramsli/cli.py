@@ -97,6 +97,48 @@ def _folding_help() -> None:
 _folding_help()
 
 
+def _plain_errors() -> None:
+    """Click's usage errors (``--lang xx``, ``--hands abc``, a ``BadParameter``) in the same plain
+    look as the commands' own errors (:func:`ramsli.commands.show_errors`): ``Usage:``, ``Try
+    'ramsli CMD --help' for help.``, ``Error: …`` on stderr, as Click prints them, instead of
+    Typer's Rich box (which wraps a long message and draws a frame a screen reader reads out).
+    Typer shows errors plainly when its ``main`` runs without a markup mode; ``--help`` keeps its
+    Rich layout (``format_help`` reads the command's own mode). If this Typer has no ``_main``,
+    nothing changes and the boxes stay."""
+    run: Any = getattr(typer.core, "_main", None)
+    if run is None:
+        return
+    for cls in (typer.core.TyperCommand, typer.core.TyperGroup):
+        if getattr(cls.main, "_ramsli_plain", False):
+            continue
+
+        def main(
+            self: Any,  # Typer's own Click command (Typer carries its own copy of Click)
+            args: Any = None,
+            prog_name: str | None = None,
+            complete_var: str | None = None,
+            standalone_mode: bool = True,
+            windows_expand_args: bool = True,
+            **extra: Any,
+        ) -> Any:
+            return run(
+                self,
+                args=args,
+                prog_name=prog_name,
+                complete_var=complete_var,
+                standalone_mode=standalone_mode,
+                windows_expand_args=windows_expand_args,
+                rich_markup_mode=None,
+                **extra,
+            )
+
+        main.__dict__["_ramsli_plain"] = True
+        setattr(cls, "main", main)  # noqa: B010 - patched in place: Typer's own classes
+
+
+_plain_errors()
+
+
 def _version(value: bool) -> None:
     if value:
         typer.echo(f"ramsli {__version__}")
@@ -218,7 +260,7 @@ def main() -> None:
             raise
         extra = OPTIONAL[top]
         typer.echo(
-            f"error: this command needs the optional package {top!r} of the extra '{extra}': "
+            f"Error: this command needs the optional package {top!r} of the extra '{extra}': "
             f"in a checkout run  pip install -e '.[{extra}]'  (installed from a package index: "
             f"pip install 'ramsli[{extra}]')",
             err=True,

@@ -20,6 +20,9 @@ Field names say how a field is shown, so a renderer needs no knowledge of the co
   the reader's card notation;
 - :data:`SUIT_FIELDS` (``suit``, ``trump``): a suit letter ``S H D C``, shown as the reader's
   suit;
+- :data:`NUMBER_FIELDS` (``least``, ``most``): a bound, an ``int``, shown as a person reads
+  it: its digits grouped in the reader's way (``1,000,000,000``; de ``1.000.000.000``), a huge
+  power of ten as ``10^30`` (:func:`number_text`);
 - any other field: an ``int`` (a count, counters, a hand number) or a ``str`` (a name, an
   option, the input as given), shown as it is.
 
@@ -52,6 +55,8 @@ __all__ = [
     "SEAT_FIELDS",
     "CARD_FIELDS",
     "SUIT_FIELDS",
+    "NUMBER_FIELDS",
+    "number_text",
     "N_",
     "register",
     "seat_text",
@@ -63,6 +68,8 @@ SEAT_FIELDS = frozenset({"seat", "to_act"})
 CARD_FIELDS = frozenset({"card"})
 #: field names whose value is a suit letter ``S H D C``, shown as the reader's suit
 SUIT_FIELDS = frozenset({"suit", "trump"})
+#: field names whose value is a bound (an ``int``), shown grouped as a person reads it
+NUMBER_FIELDS = frozenset({"least", "most"})
 
 _SUIT_SYMBOLS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
 
@@ -105,6 +112,20 @@ def seat_text(seat: int) -> str:
     'p3'
     """
     return f"p{seat + 1}"
+
+
+def number_text(x: int, group: Any = None) -> str:
+    """A whole number as a person reads it: a power of ten from 10^15 up as ``10^30`` (thirty
+    zeros are not read, they are counted), any other with its digits grouped by ``group``
+    (``f(x) -> str``; default English, ``1,000,000,000``), never Python's ``1_000_000_000``.
+
+    >>> number_text(10**9), number_text(10**30), number_text(123456), number_text(10**16 + 1)
+    ('1,000,000,000', '10^30', '123,456', '10,000,000,000,000,001')
+    """
+    digits = str(x)
+    if x >= 10**15 and digits.rstrip("0") == "1":
+        return f"10^{len(digits) - 1}"
+    return group(x) if group is not None else f"{x:,}"
 
 
 class Refusal(Mapping[str, Any]):
@@ -211,6 +232,8 @@ class Refusal(Mapping[str, Any]):
                 out[k] = seat_text(v)
             elif k in SUIT_FIELDS:
                 out[k] = _SUIT_SYMBOLS.get(str(v), str(v))
+            elif k in NUMBER_FIELDS and type(v) is int:
+                out[k] = number_text(v)
             else:
                 out[k] = str(v) if k in CARD_FIELDS else v
         return out

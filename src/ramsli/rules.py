@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ramsli import toml_text
-from ramsli.refusal import N_, Refusal, register
+from ramsli.refusal import N_, Refusal, number_text, register
 
 __all__ = [
     "Rules",
@@ -53,13 +53,15 @@ MAX_SESSION_MINUTES = 10**5
 
 
 def format_number(x: int) -> str:
-    """A whole number as messages about limits write it, with ``_`` between thousands (as Python
-    reads it back): ``format_number(10**9)`` is ``'1_000_000_000'``.
+    """A whole number as the English messages about limits write it, as a person reads it:
+    thousands grouped with commas, a huge power of ten as ``10^30``
+    (:func:`ramsli.refusal.number_text`). A refusal carries its bound as an ``int`` (field
+    ``most``), which a front end groups in the reader's language.
 
-    >>> format_number(1234567)
-    '1_234_567'
+    >>> format_number(1234567), format_number(10**9), format_number(10**30)
+    ('1,234,567', '1,000,000,000', '10^30')
     """
-    return f"{x:,}".replace(",", "_")
+    return number_text(x)
 
 
 class RulesError(ValueError):
@@ -151,9 +153,7 @@ class EndCondition:
             and num.strip().isdigit()
             and (len(num.strip()) > 31 or int(num) > MAX_OPTION_NUMBER)
         ):
-            raise RulesError(
-                Refusal("end_too_large", "R3.6", {"given": _short(text), "most": format_number(MAX_OPTION_NUMBER)})
-            )
+            raise RulesError(Refusal("end_too_large", "R3.6", {"given": _short(text), "most": MAX_OPTION_NUMBER}))
         if kind not in cls.KINDS or not sep or not (num.strip().isascii() and num.strip().isdigit()) or int(num) < 1:
             raise RulesError(Refusal("end_invalid", "R3.6", {"given": _short(text)}))
         return cls(kind, int(num))
@@ -269,7 +269,7 @@ class Rules:
                 "option_choice", "R2.1", {"option": "players", "given": _short(self.players), "allowed": "2-6"}
             )
             raise RulesError(refusal)
-        big = format_number(MAX_OPTION_NUMBER)
+        big = MAX_OPTION_NUMBER
         if type(self.starting_stack) is not int or not 1 <= self.starting_stack <= MAX_OPTION_NUMBER:
             fields = {"option": "starting_stack", "given": _short(self.starting_stack), "least": 1, "most": big}
             raise RulesError(Refusal("option_number", "R3.3", fields))
@@ -501,7 +501,7 @@ def check_play_limits(rules: Rules) -> None:
     >>> check_play_limits(Rules(starting_stack=10**18))
     Traceback (most recent call last):
     ...
-    ramsli.rules.RulesError: option 'starting_stack': 1000000000000000000 is too large; allowed is at most 1_000_000_000 counters (R3.3)
+    ramsli.rules.RulesError: option 'starting_stack': 1000000000000000000 is too large; allowed is at most 1,000,000,000 counters (R3.3)
     """
     for name, value, rule in (
         ("starting_stack", rules.starting_stack, "R3.3"),
@@ -509,7 +509,7 @@ def check_play_limits(rules: Rules) -> None:
         ("bete", rules.bete, "R5.3"),
     ):
         if isinstance(value, int) and value > MAX_COUNTERS:
-            fields = {"option": name, "given": _short(value), "most": format_number(MAX_COUNTERS)}
+            fields = {"option": name, "given": _short(value), "most": MAX_COUNTERS}
             raise RulesError(Refusal("option_too_large", rule, fields))
     limits = {
         "win-at": (MAX_COUNTERS, "win_at_too_large"),
@@ -519,7 +519,7 @@ def check_play_limits(rules: Rules) -> None:
     for cond in rules.end:
         most, code = limits[cond.kind]
         if cond.value > most:
-            raise RulesError(Refusal(code, "R3.6", {"given": _short(cond.value), "most": format_number(most)}))
+            raise RulesError(Refusal(code, "R3.6", {"given": _short(cond.value), "most": most}))
 
 
 def _parse_value(key: str, raw: str) -> Any:
@@ -536,7 +536,7 @@ def _parse_value(key: str, raw: str) -> Any:
         digits = raw[1:] if raw.startswith("-") else raw
         if digits.isascii() and digits.isdigit():
             if len(digits.lstrip("0")) > 31:  # int() of thousands of digits is slow, or refused past 4300
-                fields = {"option": key, "digits": len(digits), "most": format_number(MAX_OPTION_NUMBER)}
+                fields = {"option": key, "digits": len(digits), "most": MAX_OPTION_NUMBER}
                 raise RulesError(Refusal("option_digits", "R8", fields))
             return int(raw)
         return raw

@@ -45,6 +45,7 @@ __all__ = [
     "make_bot",
     "bot_names",
     "allowed_bots_text",
+    "builtin_bot_names",
     "bot_options",
     "bot_factory",
     "BOT_MODULES",
@@ -146,11 +147,23 @@ def allowed_bots_text() -> str:
     >>> "or a level: easy, medium, hard, expert (weakest first)" in allowed_bots_text()
     True
     """
-    _load_builtin()
     packages = package_bots()
-    bots = [b for b in dict.fromkeys([*BOTS, *BOT_MODULES]) if b not in packages]
+    bots = [b for b in builtin_bot_names() if b not in packages]
     text = f"{', '.join(bots)}, or a level: {', '.join(LEVELS)} (weakest first)"
     return text + (f"; installed: {', '.join(packages)}" if packages else "")
+
+
+def builtin_bot_names() -> list[str]:
+    """The bots an error lists before the levels: those registered and those of
+    :data:`BOT_MODULES`, each once, without a name that is also a level (``expert`` is both a bot
+    and a level: it is listed once, with the levels).
+
+    >>> names = builtin_bot_names()
+    >>> "expert" in names, names.count("montecarlo"), "random" in names
+    (False, 1, True)
+    """
+    _load_builtin()
+    return [b for b in dict.fromkeys([*BOTS, *BOT_MODULES]) if b not in LEVELS]
 
 
 def bot_factory(name: str) -> Callable[..., Bot]:
@@ -174,7 +187,7 @@ def bot_factory(name: str) -> Callable[..., Bot]:
         BOTS[name] = load_factory(package_bots()[name], _tips_fallback)
     if name not in BOTS:
         packages = package_bots()
-        bots = ", ".join([*(b for b in dict.fromkeys([*BOTS, *BOT_MODULES]) if b not in packages), *packages])
+        bots = ", ".join([*(b for b in builtin_bot_names() if b not in packages), *packages])
         if name.lower() in bot_names():
             raise BotSpecError(
                 "unknown_bot_case", bot=repr(name), lower=repr(name.lower()), bots=bots, levels=", ".join(LEVELS)

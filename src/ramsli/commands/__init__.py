@@ -2,29 +2,53 @@
 
 from __future__ import annotations
 
-from typing import NoReturn
+from collections.abc import Sequence
+from typing import Any, NoReturn
 
 import typer
+from typer.main import get_current_context
 
 from ramsli.errors import TableError
 from ramsli.frontends.text import refusal_text
 from ramsli.rules import Rules
 from ramsli.session import check_setup
 
-__all__ = ["fail", "setup_errors"]
+__all__ = ["fail", "show_errors", "setup_errors"]
 
 
-def fail(errors: str | list[str]) -> NoReturn:
-    """Print each error as ``error: …`` on stderr and exit with status 2 (bad input).
+def show_errors(errors: Sequence[str], *, usage: bool = True) -> None:
+    """Print errors on stderr in the one look of every ``ramsli`` error, Click's own usage errors
+    included (``--lang xx``, ``--hands abc``; :func:`ramsli.cli._plain_errors`): the command's
+    ``Usage:`` line and ``Try 'ramsli CMD --help' for help.`` (when ``usage`` and a command is
+    running), a blank line, then ``Error: …``, one line per error. Plain lines, so that a
+    long message is never wrapped or cut and a script can grep it."""
+    ctx = _running_command()
+    if usage and ctx is not None:
+        hint = f"Try '{ctx.command_path} {max(ctx.help_option_names, key=len)}' for help."
+        typer.echo(f"{ctx.get_usage()}\n{hint}\n", err=True)
+    for line in errors:
+        typer.echo(f"Error: {line}", err=True)
+
+
+def _running_command() -> Any:
+    """The Click context of the command running, or None (outside a command). Typer carries its
+    own copy of Click, so its context is asked of Typer (``typer.main``), not of ``click``."""
+    return get_current_context(silent=True)
+
+
+def fail(errors: str | list[str], *, usage: bool = True) -> NoReturn:
+    """Print each error as Click prints a usage error (:func:`show_errors`: ``Usage:``, ``Try …
+    --help``, ``Error: …``) on stderr and exit with status 2 (bad input).
 
     Args:
         errors: one message or several (every bad option gets its own line).
+        usage: show the usage and the ``--help`` hint (off for an error in what was read, not
+            in how the command was called).
 
     Raises:
         typer.Exit: always, with code 2.
     """
-    for line in [errors] if isinstance(errors, str) else errors:
-        typer.echo(f"error: {line}", err=True)
+    show_errors([errors] if isinstance(errors, str) else errors, usage=usage)
     raise typer.Exit(2)
 
 

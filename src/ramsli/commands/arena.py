@@ -126,7 +126,7 @@ def arena(
         ),
     ] = "easy,medium,hard,expert,random",
     deals: Annotated[
-        int, typer.Option("--deals", "-n", help="Deals in all, 1..10**6 (a multiple of --set-deals).")
+        int, typer.Option("--deals", "-n", help="Deals in all, 1..1,000,000 (a multiple of --set-deals).")
     ] = 200,
     presets: Annotated[
         str,
@@ -342,7 +342,7 @@ def arena(
             for path in write_arena(res, out):
                 typer.echo(f"wrote {path}")
         except OSError as e:
-            fail(f"cannot write {e.filename or ''}: {e.strerror or e}")
+            fail(f"cannot write {e.filename or ''}: {e.strerror or e}", usage=False)
 
 
 def register(app: typer.Typer) -> None:

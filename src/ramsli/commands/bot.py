@@ -22,9 +22,9 @@ from typing import Annotated
 
 import typer
 
-from ramsli.bots.base import bot_names
 from ramsli.client import ClientRefused, ConnectionLost, Invite, play_bot
 from ramsli.client.bot import AGAIN_SECONDS, guarded_bot
+from ramsli.commands import fail
 
 __all__ = ["register", "bot"]
 
@@ -56,12 +56,12 @@ def bot(
     )
     try:
         invite = Invite.parse(url)
+    except ValueError as e:  # not a table link
+        fail(str(e))
+    try:
         guarded_bot(spec, seed)
-    except ValueError as e:
-        typer.echo(f"ramsli bot: {e}", err=True)
-        if "bot" in str(e).lower():
-            typer.echo("known bots: " + ", ".join(bot_names()), err=True)
-        raise typer.Exit(2) from None
+    except ValueError as e:  # a bad bot spec (BotSpecError): its message lists what is allowed
+        fail(str(e))
     try:
         run = asyncio.run(
             play_bot(invite, spec, name, seed=seed, lang=lang, progress=typer.echo, again_seconds=again_wait)

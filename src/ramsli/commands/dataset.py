@@ -36,7 +36,7 @@ def dataset(
             show_default=False,
         ),
     ],
-    hands: Annotated[int, typer.Option("--hands", "-n", help="Hands to play, 1..10**6.")] = 1000,
+    hands: Annotated[int, typer.Option("--hands", "-n", help="Hands to play, 1..1,000,000.")] = 1000,
     bots: Annotated[
         str,
         typer.Option(
@@ -130,7 +130,7 @@ def dataset(
     except ValueError as e:
         fail(str(e))
     except OSError as e:
-        fail(f"cannot write {e.filename or out}: {e.strerror or e}")
+        fail(f"cannot write {e.filename or out}: {e.strerror or e}", usage=False)
     typer.echo(f"wrote {out / HANDS_FILE} ({summary.hands} hands, {summary.size} bytes, sha256 {summary.sha256})")
     typer.echo(f"wrote {out / CARD_FILE}")
     for b in summary.bots:

@@ -25,7 +25,7 @@ from ramsli.errors import TableError
 from ramsli.frontends import game
 from ramsli.frontends import text as T
 from ramsli.frontends.game import OPPONENT_NAMES, LocalTable, check_bot_names, default_bot, split_bot_specs
-from ramsli.frontends.i18n import _, detect_language, ngettext, set_language
+from ramsli.frontends.i18n import _, detect_language, ngettext, number_words, set_language
 from ramsli.frontends.plain import PlainGame, echo_text, is_yes
 from ramsli.frontends.storage import FolderLocked, SavedSession, SaveError, SaveFolder
 from ramsli.rules import Rules, RulesError
@@ -102,7 +102,7 @@ def play(
         "'Player' (translated) when there is none or it is root.",
     ),
     seed: int | None = typer.Option(
-        None, "--seed", help="Seed of the shuffles and the bots, 0 to 2**63-1: the same seed gives the same session."
+        None, "--seed", help="Seed of the shuffles and the bots, 0 to 2^63-1: the same seed gives the same session."
     ),
     speed: float | None = typer.Option(
         None, "--speed", help="Seconds to wait after each bot move, 0 to 10 (default 0.6 in the app, 0 with --plain)."
@@ -153,7 +153,7 @@ def play(
         )
     if seed is not None and not 0 <= seed < MAX_SEED:
         raise typer.BadParameter(
-            _("{seed}: allowed are whole numbers from 0 to {max}").format(seed=seed, max=MAX_SEED - 1),
+            _("{seed}: allowed are whole numbers from 0 to {max}").format(seed=seed, max=number_words(MAX_SEED - 1)),
             param_hint="--seed",
         )
 

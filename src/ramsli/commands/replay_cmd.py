@@ -187,8 +187,8 @@ def _check_input(file: Path) -> None:
             if st.st_size > MAX_HISTORY_BYTES:
                 _fail(
                     2,
-                    f"{p}: {st.st_size} bytes is too large for a hand history (at most "
-                    f"{MAX_HISTORY_BYTES} bytes; a hand is a few kB)",
+                    f"{p}: {st.st_size:,} bytes is too large for a hand history (at most "
+                    f"{MAX_HISTORY_BYTES:,} bytes; a hand is a few kB)",
                 )
     except OSError as e:  # a name over 255 characters, a path through a file, no permission
         _fail(2, f"{e.filename or file}: {e.strerror or e}")

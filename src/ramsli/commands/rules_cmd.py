@@ -14,6 +14,7 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
+from ramsli.commands import fail
 from ramsli.rules import OPTIONS, PRESET_NOTES, PRESETS, Rules, RulesError
 
 __all__ = ["register", "presets", "rules"]
@@ -62,8 +63,7 @@ def rules(
     try:
         r = Rules.preset(preset).with_assignments(list(rule or []))
     except RulesError as e:
-        typer.echo(f"error: {e}", err=True)
-        raise typer.Exit(2) from None
+        fail(str(e))
     if toml:
         typer.echo(r.to_toml(), nl=False)
         return

@@ -196,7 +196,7 @@ def serve(
             asyncio.run(ownership.start())
         asyncio.run(check_database(url))
     except StoreError as e:
-        fail(str(e))
+        fail(str(e), usage=False)  # the database, not how the command was called
     configure_logging(log_format)
     shown = host if ":" not in host else f"[{host}]"
     reach = advertise or f"http://{_reachable(host)}:{port}"
@@ -338,7 +338,8 @@ def _check_port(host: str, port: int) -> None:
             fail(
                 f"cannot listen on {host}:{port}: {reason}; choose another port with --port, e.g. --port {port + 1}"
                 if port < 65535
-                else f"cannot listen on {host}:{port}: {reason}; choose another port with --port"
+                else f"cannot listen on {host}:{port}: {reason}; choose another port with --port",
+                usage=False,
             )
 
 

@@ -39,7 +39,7 @@ def simulate_cmd(
             "-n",
             metavar="N",
             help="Independent hands to play "
-            "(each from fresh stacks and an empty pot), 1..10**9. Default: "
+            "(each from fresh stacks and an empty pot), 1..1,000,000,000. Default: "
             f"{DEFAULT_HANDS:,} when --sessions is not given.",
             show_default=False,
         ),
@@ -50,7 +50,7 @@ def simulate_cmd(
             "--sessions",
             metavar="N",
             help="Whole sessions to play "
-            "instead of --hands, 1..10**7 (R3: carry-over, bust, ends; "
+            "instead of --hands, 1..10,000,000 (R3: carry-over, bust, ends; "
             "capped at 10000 hands each).",
             show_default=False,
         ),
@@ -204,7 +204,7 @@ def simulate_cmd(
         try:
             write_out(res, str(t))
         except OSError as e:
-            _fail(f"--out: cannot write {str(t)!r}: {e.strerror or e}")
+            _fail(f"--out: cannot write {str(t)!r}: {e.strerror or e}", usage=False)
         typer.echo(f"wrote {t}")
 
 
@@ -238,12 +238,8 @@ def show(res: dict) -> None:
     for r in res["bots_summary"]:
         b.add_row(r["bot"], " ".join(r["seats"]), f"{r['counters_per_hand']:+.3f} ± {r['ci95']:.3f}")
     con.print(b)
-    pot = res["pot"]
-    con.print(
-        f"pot of played hands: mean {pot['mean']:.2f}, median {pot['p50']}, 90% {pot['p90']}, "
-        f"99% {pot['p99']}; split {res['split_rate']:.1%}, carried over {res['carry_over_rate']:.1%}, "
-        f"walkover {res['walkover_rate']:.1%}, thrown in {res['thrown_in_rate']:.1%}"
-    )
+    for line in outcome_lines(res):
+        con.print(line, highlight=False, markup=False)
     if "sessions" in res:
         s = res["sessions"]
         reasons = ", ".join(f"{k} {v}" for k, v in sorted(s["end_reasons"].items()))
@@ -251,6 +247,66 @@ def show(res: dict) -> None:
             f"sessions: {s['count']}, hands per session mean {s['mean_hands']:.1f}, median "
             f"{s['median_hands']:.0f}, 90% {s['p90_hands']:.0f}, max {s['max_hands']}; ends: {reasons}"
         )
+
+
+def outcome_lines(res: dict) -> list[str]:
+    """The summary's lines about pots and how the hands ended, each saying what it counts, with
+    the rule ids: the pot of a hand played out (R5.1; antes and carry-over, R5.4), the hands played
+    out, tied (R5.2), won by walkover (R4.6) and thrown in (D-10), and how often a hand left
+    counters in the pot for the next (R5.4). ``res`` is :func:`ramsli.lab.simulate.simulate`'s.
+
+    >>> res = {"mode": "hands", "players": 5, "rules": {"ante": 1, "dealer_forced": True, "compulsory": False},
+    ...        "pot": {"played_hands": 806, "mean": 5.0, "p50": 5, "p90": 5, "p99": 5}, "split_rate": 0.127,
+    ...        "walkover_rate": 0.194, "thrown_in_rate": 0.0, "carry_over_rate": 0.459}
+    >>> print("\\n".join(outcome_lines(res)))  # doctest: +NORMALIZE_WHITESPACE
+    Pot of a hand played out (tricks played, R5.1): always 5 counters; here every hand starts with an
+      empty pot, so its pot is the 5 antes (R4.1); whole sessions (--sessions) carry pots over (R5.4)
+    How the hands ended: played out 80.6% (of all hands; tied for most tricks, the pot shared: 12.7%,
+      R5.2); walkover 19.4% (one player in takes the pot, R4.6); thrown in 0.0% (everyone out, the pot
+      carries over, D-10; never with dealer_forced on, R4.5)
+    Hands that left counters in the pot for the next hand (a bete, R5.3; a tie's remainder, R5.2; a
+      thrown-in hand's pot, D-10): 45.9%; here the next hand starts afresh all the same
+    """
+    pot, rules = res["pot"], res.get("rules", {})
+    hands_mode = res.get("mode") == "hands"
+    played = 1.0 - res["walkover_rate"] - res["thrown_in_rate"]
+    what = "Pot of a hand played out (tricks played, R5.1)"
+    if not pot.get("played_hands"):
+        first = f"{what}: no hand was played out"
+    elif pot["p50"] == pot["p99"] and pot["mean"] == pot["p50"]:
+        first = f"{what}: always {pot['p50']} counters"
+    else:
+        first = (
+            f"{what}: mean {pot['mean']:.2f} counters, median {pot['p50']}, 90% of them at most {pot['p90']}, "
+            f"99% at most {pot['p99']}"
+        )
+    if hands_mode:
+        antes = res["players"] * rules.get("ante", 1)
+        first += (
+            f"; here every hand starts with an empty pot, so its pot is the {antes} antes (R4.1); whole sessions "
+            "(--sessions) carry pots over (R5.4)"
+        )
+    else:
+        first += " (the antes and what the hand before left, R5.4)"
+    thrown = f"thrown in {res['thrown_in_rate']:.1%} (everyone out, the pot carries over, D-10"
+    if rules.get("compulsory"):
+        thrown += "; never under compulsory play, R4.5)"
+    elif rules.get("dealer_forced", True):
+        thrown += "; never with dealer_forced on, R4.5)"
+    else:
+        thrown += ")"
+    second = (
+        f"How the hands ended: played out {played:.1%} (of all hands; tied for most tricks, the pot shared: "
+        f"{res['split_rate']:.1%}, R5.2); walkover {res['walkover_rate']:.1%} (one player in takes the pot, R4.6); "
+        f"{thrown}"
+    )
+    third = (
+        "Hands that left counters in the pot for the next hand (a bete, R5.3; a tie's remainder, R5.2; a "
+        f"thrown-in hand's pot, D-10): {res['carry_over_rate']:.1%}"
+    )
+    if hands_mode:
+        third += "; here the next hand starts afresh all the same"
+    return [first, second, third]
 
 
 def register(app: typer.Typer) -> None:

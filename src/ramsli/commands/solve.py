@@ -337,7 +337,7 @@ def solve_cmd(
     try:
         save_policy(sol.policy, path)
     except OSError as e:
-        fail(f"--out: cannot write {path!r}: {e.strerror or e}")
+        fail(f"--out: cannot write {path!r}: {e.strerror or e}", usage=False)
     if as_json:
         typer.echo(
             json.dumps(

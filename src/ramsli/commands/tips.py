@@ -32,7 +32,7 @@ def tips_cmd(
             "go to a folder tips/ beside it. Default: tips.md in the current folder.",
         ),
     ] = "tips.md",
-    hands: Annotated[int, typer.Option("--hands", "-n", help="Hands per simulated claim, 100..10**6.")] = 200_000,
+    hands: Annotated[int, typer.Option("--hands", "-n", help="Hands per simulated claim, 100..1,000,000.")] = 200_000,
     seed: Annotated[int, typer.Option("--seed", "-s", help="Seed (>= 0): the same seed gives the same report.")] = 0,
     odds_time: Annotated[float, typer.Option("--odds-time", help="Seconds per single-hand odds estimate (> 0).")] = 1.0,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar.")] = False,
@@ -83,8 +83,7 @@ def tips_cmd(
                 note=lambda m: prog.console.print(m),
             )
         except OSError as e:
-            typer.echo(f"error: --out: cannot write {e.filename or out}: {e.strerror or e}", err=True)
-            raise typer.Exit(2) from None
+            fail(f"--out: cannot write {e.filename or out}: {e.strerror or e}", usage=False)
     typer.echo(f"wrote {outp.resolve()} (charts in {(outp.parent / 'tips').resolve()}/)")
 
 

@@ -128,7 +128,7 @@ def tournament(
         typer.Option(
             "--hands",
             "-n",
-            help="Deals to play, 1..10**6 (in duplicate each deal is played once per rotation of the bots).",
+            help="Deals to play, 1..1,000,000 (in duplicate each deal is played once per rotation of the bots).",
         ),
     ] = 200,
     seed: Annotated[
@@ -172,8 +172,7 @@ def tournament(
     try:
         rules = Rules.preset(preset).with_assignments(list(rule or []))
     except RulesError as e:
-        typer.echo(f"error: {e}", err=True)
-        raise typer.Exit(2) from None
+        fail(str(e))
     errors = []
     for check in (lambda: check_count(hands, "--hands", MAX_DEALS, "deals"), lambda: check_jobs(jobs)):
         try:
@@ -269,8 +268,7 @@ def tournament(
             plot_result(res, plot)
             typer.echo(f"wrote {plot}")
     except OSError as e:
-        typer.echo(f"error: cannot write {e.filename or ''}: {e.strerror or e}", err=True)
-        raise typer.Exit(2) from None
+        fail(f"cannot write {e.filename or ''}: {e.strerror or e}", usage=False)
 
 
 def register(app: typer.Typer) -> None:

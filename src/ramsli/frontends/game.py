@@ -84,7 +84,7 @@ def allowed_bots_words() -> str:
     True
     """
     names = bot_names()  # loads the built-in bots first
-    bots = [b for b in names if b in BOTS or b in BOT_MODULES]
+    bots = [b for b in names if (b in BOTS or b in BOT_MODULES) and b not in LEVELS]  # expert: with the levels
     return _("{bots}, or a level: {levels} (weakest first)").format(bots=", ".join(bots), levels=", ".join(LEVELS))
 
 

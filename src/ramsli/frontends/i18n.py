@@ -27,7 +27,7 @@ from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
-from ramsli.refusal import CARD_FIELDS, SEAT_FIELDS, SUIT_FIELDS, Refusal, seat_text
+from ramsli.refusal import CARD_FIELDS, NUMBER_FIELDS, SEAT_FIELDS, SUIT_FIELDS, Refusal, number_text, seat_text
 
 __all__ = [
     "LANGS",
@@ -42,6 +42,7 @@ __all__ = [
     "pgettext",
     "render_refusal",
     "translation",
+    "number_words",
 ]
 
 #: languages with a catalog (en is the source language)
@@ -152,6 +153,12 @@ def render_refusal(
     >>> de = translation("de")
     >>> render_refusal(Refusal("not_held", "R4.10", {"seat": 1, "card": "AS"}), translations=de, reader=1)
     'du hast AS nicht (R4.10)'
+
+    A bound (``most``) is grouped in the reader's way (:func:`number_words`):
+
+    >>> big = Refusal("option_too_large", "R3.3", {"option": "ante", "given": "'10000000000'", "most": 10**9})
+    >>> render_refusal(big, translations=de)
+    "Option 'ante': '10000000000' ist zu groß; erlaubt sind höchstens 1.000.000.000 Chips (R3.3)"
     """
     tr = _current if translations is None else translations
     seat_label = seat_label or seat_text
@@ -168,6 +175,8 @@ def render_refusal(
                 values[name] = card_label(str(value)) if card_label else str(value)
             elif name in SUIT_FIELDS:
                 values[name] = suit_label(str(value)) if suit_label else _SUIT_SYMBOLS.get(str(value), str(value))
+            elif name in NUMBER_FIELDS and type(value) is int:
+                values[name] = number_words(value, _catalog_language(tr))
             else:
                 values[name] = value
         try:
@@ -175,6 +184,30 @@ def render_refusal(
         except (KeyError, IndexError, ValueError):
             text = refusal.text(reader)
     return f"{text} ({refusal.rule})" if with_rule and refusal.rule else text
+
+
+def number_words(x: int, lang: str | None = None) -> str:
+    """A whole number as a reader of ``lang`` (default the language in use) reads it: digits
+    grouped by Babel's ``format_decimal`` in that language (en ``1,000,000,000``, de, nl, it
+    ``1.000.000.000``), a huge power of ten as ``10^30`` (:func:`ramsli.refusal.number_text`).
+
+    >>> number_words(10**9, "en"), number_words(10**9, "de"), number_words(10**30, "it")
+    ('1,000,000,000', '1.000.000.000', '10^30')
+    """
+    locale = lang if lang in LANGS else _lang if lang is None else "en"
+
+    def group(n: int) -> str:
+        from babel.numbers import format_decimal  # local: Babel's number data only when a bound is shown
+
+        return str(format_decimal(n, locale=locale))
+
+    return number_text(x, group)
+
+
+def _catalog_language(tr: _gettext.NullTranslations) -> str:
+    """The language of a catalog (its header's ``Language``); English for none."""
+    lang = tr.info().get("language", "en") if isinstance(tr, _gettext.GNUTranslations) else "en"
+    return lang if lang in LANGS else "en"
 
 
 def translation(lang: str) -> _gettext.NullTranslations:

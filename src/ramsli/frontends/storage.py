@@ -456,7 +456,7 @@ class SaveFolder:
             if not stat.S_ISREG(st.st_mode):
                 raise SaveError(path, "it is not a regular file (a folder, device or pipe)")
             if st.st_size > MAX_SAVE_BYTES:
-                raise SaveError(path, f"it has {st.st_size} bytes; a save file has at most {MAX_SAVE_BYTES}")
+                raise SaveError(path, f"it has {st.st_size:,} bytes; a save file has at most {MAX_SAVE_BYTES:,}")
             with path.open("rb") as f:
                 raw = f.read(MAX_SAVE_BYTES + 1)
         except FileNotFoundError:
@@ -464,7 +464,7 @@ class SaveFolder:
         except OSError as e:
             raise SaveError(path, f"it cannot be read ({e.strerror or e})") from None
         if len(raw) > MAX_SAVE_BYTES:
-            raise SaveError(path, f"it has more than {MAX_SAVE_BYTES} bytes; a save file is smaller")
+            raise SaveError(path, f"it has more than {MAX_SAVE_BYTES:,} bytes; a save file is smaller")
         try:
             text = raw.decode("utf-8")
         except UnicodeDecodeError:

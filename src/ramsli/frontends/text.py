@@ -56,6 +56,10 @@ __all__ = [
     "detail_lines",
     "who",
     "preset_of",
+    "preset_word",
+    "level_word",
+    "PRESET_WORDS",
+    "LEVEL_WORDS",
     "rules_line",
     "command_word",
     "takes_trick_text",
@@ -959,28 +963,83 @@ def _option_value(value: object) -> str:
     return str(value)
 
 
+#: the presets' names in words (R6), the same msgids as the web page's ``R.presetName``
+#: (``server/web/common.js``): one name per preset in every front end; ``--preset`` takes the ids
+PRESET_WORDS: dict[str, str] = {
+    "traditional": N_("traditional"),
+    "general-rams": N_("General Rams"),
+    "compulsory": N_("Compulsory Ramsli"),
+    "double-penalty": N_("double bete"),
+    "pot-bete": N_("bete of the pot"),
+    "joker": N_("with jokers"),
+    "modern-52": N_("modern, 52 cards"),
+    "rounce": N_("Rounce"),
+    "nap": N_("with targets (Nap)"),
+}
+
+#: the levels' names in words (issue #13), as the web page says ``medium`` and ``hard``
+#: (``R.botLevel``); ``--bots`` takes the ids
+LEVEL_WORDS: dict[str, str] = {
+    "easy": N_("easy"),
+    "medium": N_("medium"),
+    "hard": N_("hard"),
+    "expert": N_("expert"),
+}
+
+
+def preset_word(preset: str) -> str:
+    """A preset's name in the player's language (R6); an id without a name reads as it is.
+
+    >>> from ramsli.frontends.i18n import set_language
+    >>> set_language("de") and (preset_word("traditional"), preset_word("double-penalty"))
+    ('traditionell', 'doppelte Bete')
+    >>> set_language("en") and preset_word("nap")
+    'with targets (Nap)'
+    """
+    return _(PRESET_WORDS[preset]) if preset in PRESET_WORDS else preset
+
+
+def level_word(level: str) -> str:
+    """A level's name in the player's language (issue #13); any other bot spec reads as given
+    (a bot's name and options are what ``--bots`` takes).
+
+    >>> from ramsli.frontends.i18n import set_language
+    >>> set_language("it") and (level_word("hard"), level_word("montecarlo:samples=64"))
+    ('difficile', 'montecarlo:samples=64')
+    """
+    return _(LEVEL_WORDS[level]) if level in LEVEL_WORDS else level
+
+
 def opponents_line(names: Sequence[str], bots: Sequence[str | None], human: int) -> str:
-    """Who plays the other seats, by level where a bot is one (issue #13): the spec as given to
-    ``--bots``, with ``montecarlo`` (the default) shown as its level ``hard``.
+    """Who plays the other seats, by level where a bot is one (issue #13), the level's name in the
+    player's language: the spec as given to ``--bots``, with ``montecarlo`` (the default) shown as
+    its level ``hard``.
 
     >>> from ramsli.frontends.i18n import set_language
     >>> set_language("en") and opponents_line(["Ann", "Bruno", "Carla"], [None, "montecarlo", "easy"], 0)
     'Opponents: Bruno (hard), Carla (easy)'
+    >>> set_language("de") and opponents_line(["Ann", "Bruno", "Carla"], [None, "montecarlo", "tips"], 0)
+    'Gegner: Bruno (schwer), Carla (leicht)'
     """
     level_of = {spec: name for name, spec in LEVELS.items()}
     parts = [
-        f"{names[s]} ({level_of.get(spec, spec)})" for s, spec in enumerate(bots) if s != human and spec is not None
+        f"{names[s]} ({level_word(level_of.get(spec, spec))})"
+        for s, spec in enumerate(bots)
+        if s != human and spec is not None
     ]
     return _("Opponents: {list}").format(list=", ".join(parts))
 
 
 def rules_line(rules: Rules) -> str:
-    """The rules in force in one line (R6, R8): preset, ante, bete and every option the preset
-    does not set, as ``--rule`` writes them.
+    """The rules in force in one line (R6, R8): the preset's name in the player's language
+    (:func:`preset_word`), ante, bete and every option the preset does not set, as ``--rule``
+    writes them.
 
     >>> from ramsli.frontends.i18n import set_language
     >>> set_language("en") and rules_line(Rules().replace(end=["hands:3"]))
     'Rules: traditional · ante 1 · bete 5 · options: end=hands:3'
+    >>> set_language("de") and rules_line(Rules())
+    'Regeln: traditionell · Grundeinsatz 1 · Bete 5 · keine weiteren Optionen'
     """
     preset = preset_of(rules)
     bete = _("the pot") if rules.bete == "pot" else str(rules.bete)
@@ -993,5 +1052,5 @@ def rules_line(rules: Rules) -> str:
         else _("no other options")
     )
     return _("Rules: {preset} · ante {ante} · bete {bete} · {options}").format(
-        preset=preset, ante=rules.ante, bete=bete, options=options
+        preset=preset_word(preset), ante=rules.ante, bete=bete, options=options
     )

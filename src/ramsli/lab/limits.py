@@ -104,7 +104,7 @@ def check_counters(rules: Rules, pot: int = 0, *, pot_option: str = "--pot") -> 
     Raises:
         LimitError: for a value above :data:`MAX_COUNTERS` or a negative pot.
     """
-    lim = f"{MAX_COUNTERS:,}".replace(",", "_")
+    lim = format_number(MAX_COUNTERS)
     for name, value, rule in (
         ("starting_stack", rules.starting_stack, "R3.3"),
         ("ante", rules.ante, "R4.1"),
