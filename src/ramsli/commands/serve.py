@@ -35,7 +35,14 @@ import typer
 from ramsli.bots.base import package_bots
 from ramsli.commands import fail
 
-__all__ = ["register", "serve"]
+__all__ = ["register", "serve", "GC_THRESHOLDS"]
+
+#: the server process's :func:`gc.set_threshold`: a young collection every 10,000 new objects
+#: (Python's default: 700), so the objects of a move and its views are gone before one runs and
+#: only what lives for seconds (hands, tables) reaches the oldest generation, whose full
+#: collections walk every table and stood the event loop still for 100-500 ms at 1,000 tables
+#: (issue 28, docs/benchmarks.md)
+GC_THRESHOLDS = (10_000, 10, 10)
 
 
 def serve(
@@ -246,6 +253,7 @@ def serve(
     load_lab_if_cached()  # a few seconds of loading, before the freeze rather than beside the first tables
     gc.collect()
     gc.freeze()  # the modules, the app and the lab's kernel, made once, left out of every collection (issue 28)
+    gc.set_threshold(*GC_THRESHOLDS)
     draining_server(config, app, drain_seconds).run()
 
 
