@@ -18,7 +18,7 @@ from ramsli.server.storage import EventStore
 from ramsli.server.table import Deals, SeatState
 from ramsli.server.views import view
 
-from helpers import stable_view
+from helpers import ServerProcess, post_json, stable_view
 
 SPEC = {
     "rules": ["end=hands:4", "starting_stack=40"],
@@ -103,3 +103,26 @@ def test_tables_share_their_rules_and_random_source_and_seats_have_slots(sqlite_
         await store.close()
 
     asyncio.run(go())
+
+
+def test_websocket_compression_is_off_unless_asked_for(sqlite_url, tmp_path):
+    """``ramsli serve`` answers a client that offers permessage-deflate without it (a deflate
+    state is about 50 KiB a connection); ``--ws-compress`` turns it on."""
+    import websockets
+
+    async def extensions(server: ServerProcess) -> str | None:
+        status, made = post_json(server.http, "/api/tables", {"seats": [{"kind": "human"}, {"kind": "human"}]})
+        assert status == 201, made
+        async with websockets.connect(f"{server.ws}/ws/{made['table']}") as ws:  # offers compression
+            return ws.response.headers.get("Sec-WebSocket-Extensions")
+
+    plain = ServerProcess(sqlite_url, tmp_path)
+    packed = ServerProcess(f"sqlite+aiosqlite:///{tmp_path}/packed.sqlite", tmp_path, ["--ws-compress"])
+    try:
+        plain.start()
+        packed.start()
+        assert asyncio.run(extensions(plain)) is None
+        assert "permessage-deflate" in (asyncio.run(extensions(packed)) or "")
+    finally:
+        plain.stop()
+        packed.stop()
