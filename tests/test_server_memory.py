@@ -126,3 +126,17 @@ def test_websocket_compression_is_off_unless_asked_for(sqlite_url, tmp_path):
     finally:
         plain.stop()
         packed.stop()
+
+
+def test_the_lab_is_loaded_before_the_start_only_from_a_warm_cache(monkeypatch):
+    """``ramsli serve`` loads the lab's kernel before it freezes its start-up heap only when
+    nothing needs compiling; a cold cache is left to the background warm-up."""
+    from ramsli.server import hints
+
+    loaded: list[str] = []
+    warm = hints.LabWarmUp(any_cold=lambda: False, load=lambda: loaded.append("warm"), available=lambda: True)
+    monkeypatch.setattr(hints, "_warm", [warm])
+    assert hints.load_lab_if_cached() and warm.ready and loaded == ["warm"]
+    cold = hints.LabWarmUp(any_cold=lambda: True, load=lambda: loaded.append("cold"), available=lambda: True)
+    monkeypatch.setattr(hints, "_warm", [cold])
+    assert not hints.load_lab_if_cached() and cold.state is hints.WarmState.COLD and loaded == ["warm"]

@@ -426,7 +426,13 @@ def load_lab_if_cached() -> bool:
     the kernel's objects are frozen too. A cold cache (or the warm-up off, or no ``lab`` extra)
     is left to :func:`warm_up_lab` in the background. True if the kernel is ready now."""
     w = lab_warm_up()
-    if w.state is WarmState.COLD and not _any_cold():
+    if w.state is not WarmState.COLD:
+        return w.ready
+    try:
+        cold = w._any_cold()
+    except Exception:  # noqa: BLE001 - the background warm-up tries again and says why it failed
+        return False
+    if not cold:
         w.run()
     return w.ready
 
