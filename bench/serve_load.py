@@ -11,6 +11,9 @@ seat token the server hands back, over a real WebSocket, and four bots acting at
 player thinks 1.5-3 s per move. For every move of the player, the latency from sending the
 intent to receiving that player's next view is recorded. At each level the script reports
 p50/p99 latency, the servers' resident memory and CPU share, and the load average of the machine.
+Memory per table: ``kib_per_table`` is the resident memory over the servers' own once they stood
+still after start-up, divided by the tables; ``kib_per_added_table`` the growth since the level
+before, divided by the tables added (what one more table costs).
 
 ``--failover`` (two or more processes): after the last level, the first process is SIGKILLed;
 its players reconnect by themselves to the next process, which takes the tables over from the
@@ -75,6 +78,19 @@ def cpu_seconds(pid: int) -> float:
     except OSError:
         return 0.0
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+async def settled_rss(pid: int, seconds: float = 60.0) -> int:
+    """The resident KiB of process ``pid`` once it stands still (within 1 MiB over 2 s), at
+    most ``seconds`` from now."""
+    end = time.monotonic() + seconds
+    seen = [rss_kib(pid)]
+    while time.monotonic() < end:
+        await asyncio.sleep(0.5)
+        seen.append(rss_kib(pid))
+        if len(seen) >= 5 and max(seen[-5:]) - min(seen[-5:]) < 1024:
+            break
+    return seen[-1]
 
 
 class Server:
@@ -286,8 +302,12 @@ async def main_async(args) -> tuple[list[dict], dict | None]:
                     await asyncio.sleep(0.1)
                 else:
                     raise MeasuredNothing(f"ramsli serve is not ready after 30 s:\n{s.tail()}")
+        # the base: once each server's memory stands still (what it loads in the background at
+        # start, e.g. the lab's kernel for the hints, is not any table's)
+        await asyncio.gather(*(settled_rss(s.proc.pid) for s in servers))
         async with httpx.AsyncClient(timeout=60) as client:
             base_rss = sum(rss_kib(s.proc.pid) for s in servers)
+            last_rss, last_tables = base_rss, 0
             rng = random.Random(args.seed)
             latencies: list[float] = []
             sem = asyncio.Semaphore(8)
@@ -334,9 +354,11 @@ async def main_async(args) -> tuple[list[dict], dict | None]:
                     "load_avg": round(os.getloadavg()[0], 1),
                     "rss_mib": round(rss / 1024, 1),
                     "kib_per_table": round((rss - base_rss) / max(1, len(players)), 1),
+                    "kib_per_added_table": round((rss - last_rss) / max(1, len(players) - last_tables), 1),
                     "players_dropped": len(dropped),
                 }
                 results.append(row)
+                last_rss, last_tables = rss, len(players)
                 print(json.dumps(row), flush=True)
                 if dropped:
                     raise MeasuredNothing(f"{len(dropped)} players dropped: {[p.error for p in dropped][:3]}")

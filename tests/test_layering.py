@@ -105,6 +105,7 @@ LOCAL_ALLOWED: dict[tuple[str, str], str] = {
     ("ramsli.commands.serve", "ramsli.server.storage"): "start-up time of the CLI",
     ("ramsli.commands.serve", "ramsli.server.ratings"): "start-up time of the CLI",
     ("ramsli.commands.serve", "ramsli.server.guards"): "start-up time of the CLI",
+    ("ramsli.commands.serve", "ramsli.server.hints"): "start-up time of the CLI",
     ("ramsli.commands.serve", "ramsli.server.ownership"): "start-up time of the CLI",
     ("ramsli.commands.backup", "ramsli.server.storage"): "start-up time of the CLI",
     # asyncpg is the 'postgres' extra: only a server on PostgreSQL opens the lock connection.

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import asyncio
 import errno
+import gc
 import logging
 import os
 import socket
@@ -34,7 +35,14 @@ import typer
 from ramsli.bots.base import package_bots
 from ramsli.commands import fail
 
-__all__ = ["register", "serve"]
+__all__ = ["register", "serve", "GC_THRESHOLDS"]
+
+#: the server process's :func:`gc.set_threshold`: a young collection every 10,000 new objects
+#: (Python's default: 700), so the objects of a move and its views are gone before one runs and
+#: only what lives for seconds (hands, tables) reaches the oldest generation, whose full
+#: collections walk every table and stood the event loop still for 100-500 ms at 1,000 tables
+#: (issue 28, docs/benchmarks.md)
+GC_THRESHOLDS = (10_000, 10, 10)
 
 
 def serve(
@@ -131,6 +139,15 @@ def serve(
             help="WebSocket keepalive pings (under the 60 s idle cut of nginx and load balancers).",
         ),
     ] = 20.0,
+    ws_compress: Annotated[
+        bool,
+        typer.Option(
+            "--ws-compress",
+            envvar="RAMSLI_WS_COMPRESS",
+            help="Compress WebSocket messages (permessage-deflate): fewer bytes on the wire, but "
+            "about 50 KiB of memory per connection (docs/benchmarks.md).",
+        ),
+    ] = False,
     advertise: Annotated[
         str | None,
         typer.Option(
@@ -185,6 +202,7 @@ def serve(
 
     from ramsli.server.app import WS_MAX_SIZE, create_app
     from ramsli.server.guards import configure_logging
+    from ramsli.server.hints import load_lab_if_cached
     from ramsli.server.ownership import SingleProcess
     from ramsli.server.storage import StoreError, check_database, default_url
 
@@ -223,6 +241,7 @@ def serve(
         ws_max_size=WS_MAX_SIZE,
         ws_ping_interval=ws_ping_seconds,
         ws_ping_timeout=ws_ping_seconds,
+        ws_per_message_deflate=ws_compress,  # off by default: a deflate state per connection (issue 28)
         log_level="warning" if log_format == "text" else "info",
         log_config=None,
         access_log=False,  # uvicorn's would log every token in the paths; the app logs requests redacted
@@ -231,6 +250,10 @@ def serve(
         h11_max_incomplete_event_size=16384,  # request line and headers: 16 KiB at most
         timeout_graceful_shutdown=int(max(1.0, drain_seconds)),
     )
+    load_lab_if_cached()  # a few seconds of loading, before the freeze rather than beside the first tables
+    gc.collect()
+    gc.freeze()  # the modules, the app and the lab's kernel, made once, left out of every collection (issue 28)
+    gc.set_threshold(*GC_THRESHOLDS)
     draining_server(config, app, drain_seconds).run()
 
 

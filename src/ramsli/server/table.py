@@ -24,6 +24,7 @@ is applied. Every refusal is a :class:`~ramsli.refusal.Refused` (or a
 from __future__ import annotations
 
 import asyncio
+import json
 import random
 import secrets
 import time
@@ -52,6 +53,7 @@ __all__ = [
     "TableOptions",
     "Connection",
     "EventLog",
+    "Deals",
     "FILL_BOT",
     "NAME_MAX",
     "PACE_MAX",
@@ -93,6 +95,14 @@ PHRASES = ("well_played", "good_luck", "thanks", "nice_hand", "oops", "one_more"
 #: seconds a new session made by "Play again" waits, after its first person sat down, for the
 #: others before it starts with bots in the seats nobody took
 REMATCH_WAIT_SECONDS = 60.0
+
+#: the OS CSPRNG every table that is not test-seeded shuffles, cuts and picks the first dealer
+#: with; one for all tables (it keeps no state of its own, but each ``random.Random`` instance
+#: carries a 2.5 KiB Mersenne Twister state, issue 28)
+_OS_RNG = secrets.SystemRandom()
+#: the random source of every server table's engine :class:`~ramsli.Session`: never drawn from
+#: (the table gives the deck, the cut and the first dealer), shared for the same reason
+_SESSION_RNG = random.Random(0)
 
 
 register(
@@ -174,7 +184,7 @@ class TableOptions:
         }
 
 
-@dataclass
+@dataclass(slots=True)
 class SeatState:
     """One seat slot of a table.
 
@@ -224,6 +234,78 @@ class SeatState:
     def bot_spec(self) -> str:
         """The spec of the bot that plays this seat while nobody sits here: its own, or :data:`FILL_BOT`."""
         return self.bot or FILL_BOT
+
+
+#: (preset, rules as JSON) -> the rules and their view, shared by every table that plays them
+_RULES: dict[str, tuple[Rules, dict[str, Any]]] = {}
+#: at most this many kept in :data:`_RULES` (then it starts again)
+_RULES_KEEP = 256
+
+
+def _shared_rules(preset: str, data: dict[str, Any]) -> tuple[Rules, dict[str, Any]]:
+    """The :class:`~ramsli.Rules` of ``data`` (``Rules.to_dict``) and their view
+    (:func:`ramsli.server.views.rules_view`), one pair for all the tables of the same preset and
+    rules (issue 28: a table does not carry its own copy). Both are read only: ``Rules`` is
+    frozen, and no view changes the dict it is sent."""
+    key = json.dumps([preset, data], sort_keys=True)
+    got = _RULES.get(key)
+    if got is None:
+        rules = Rules.from_dict(data)
+        got = (rules, views.rules_view(preset, rules))
+        if len(_RULES) >= _RULES_KEEP:
+            _RULES.clear()
+        _RULES[key] = got
+    return got
+
+
+class Deals:
+    """The deals' commitments of a table's hands (``docs/fairness.md``), by 1-based hand number:
+    the latest hand's :class:`~ramsli.fairness.DealCommitment` as built, every earlier one kept
+    as its cards and its salts packed in one ``bytes`` (about 0.6 KiB instead of 7 KiB a hand,
+    issue 28) and built again (32 SHA-256) when asked for. ``deals[n]`` and ``deals.get(n)``
+    give the same commitment, digest and salts as the deal's stored event."""
+
+    __slots__ = ("_latest", "_number", "_past")
+
+    def __init__(self) -> None:
+        self._latest: DealCommitment | None = None
+        self._number = 0
+        #: hand number -> (cards in dealt order, the salts' bytes, bytes a salt), or the
+        #: commitment itself when its salts differ in length
+        self._past: dict[int, tuple[tuple[Card, ...], bytes, int] | DealCommitment] = {}
+
+    def __setitem__(self, number: int, deal: DealCommitment) -> None:
+        if self._latest is not None and self._number != number:
+            old = self._latest
+            size = len(old.salts[0]) // 2 if old.salts else 0
+            if all(len(x) == 2 * size for x in old.salts):
+                self._past[self._number] = (old.cards, bytes.fromhex("".join(old.salts)), size)
+            else:
+                self._past[self._number] = old
+        self._latest, self._number = deal, number
+
+    def get(self, number: int) -> DealCommitment | None:
+        """The commitment of hand ``number``, or None (a hand not dealt, or dealt without one)."""
+        if self._latest is not None and number == self._number:
+            return self._latest
+        past = self._past.get(number)
+        if past is None or isinstance(past, DealCommitment):
+            return past
+        cards, packed, size = past
+        salts = [packed[i : i + size].hex() for i in range(0, len(packed), size)]
+        return DealCommitment.build(cards, salts)
+
+    def __getitem__(self, number: int) -> DealCommitment:
+        deal = self.get(number)
+        if deal is None:
+            raise KeyError(number)
+        return deal
+
+    def __contains__(self, number: object) -> bool:
+        return (self._latest is not None and number == self._number) or number in self._past
+
+    def __len__(self) -> int:
+        return len(self._past) + (self._latest is not None)
 
 
 class _Clock:
@@ -372,7 +454,7 @@ class Table:
         self.spec = spec
         self.store = store
         self.preset: str = spec.get("preset", "traditional")
-        self.rules = Rules.from_dict(spec["rules"])
+        self.rules, self.rules_view = _shared_rules(self.preset, spec["rules"])
         self.options = TableOptions(**spec.get("options", {}))
         self.seed: int | None = spec.get("seed")
         self.creator_token: str = spec["creator_token"]
@@ -398,13 +480,12 @@ class Table:
         self.hand_ended = time.monotonic()
         self.replaying = False
         self._last_elapsed = 0.0
-        self._rng: random.Random = secrets.SystemRandom() if self.seed is None else random.Random(self.seed)
+        self._rng: random.Random = _OS_RNG  # a test-seeded table draws from its seed (``_deal``, ``start``)
         #: hand number -> its commitments and salts (from the deal's stored event; R7, D-16)
-        self.deals: dict[int, DealCommitment] = {}
+        self.deals = Deals()
         #: the test-only hook of a test-seeded table: swap two unplayed cards after each deal's
         #: commitment (``docs/fairness.md``), so that the checks can be seen to catch it
         self.tamper: bool = bool(spec.get("test_tamper")) and self.seed is not None
-        self.rules_view = views.rules_view(self.preset, self.rules)
 
     # -- construction ----------------------------------------------------------------
 
@@ -479,7 +560,7 @@ class Table:
             names = data["names"]
             for s, name in zip(self.seats, names):
                 s.name = name
-            self.session = Session(self.rules, names, dealer=data["dealer"], clock=self.clock)
+            self.session = Session(self.rules, names, dealer=data["dealer"], rng=_SESSION_RNG, clock=self.clock)
             if not self.replaying:
                 self.clock.run_from(0.0)
             self.status = TableStatus.OVER if self.session.is_over else TableStatus.PLAYING
