@@ -128,15 +128,22 @@ def test_websocket_compression_is_off_unless_asked_for(sqlite_url, tmp_path):
         packed.stop()
 
 
-def test_the_lab_is_loaded_before_the_start_only_from_a_warm_cache(monkeypatch):
-    """``ramsli serve`` loads the lab's kernel before it freezes its start-up heap only when
-    nothing needs compiling; a cold cache is left to the background warm-up."""
+def test_the_lab_kernel_is_frozen_once_it_is_loaded():
+    """``ramsli serve`` answers at once and loads the lab's kernel in the background; its
+    ``on_ready`` (``gc.freeze`` in the server) runs once the kernel is loaded, not before and not
+    when the warm-up fails."""
     from ramsli.server import hints
 
-    loaded: list[str] = []
-    warm = hints.LabWarmUp(any_cold=lambda: False, load=lambda: loaded.append("warm"), available=lambda: True)
-    monkeypatch.setattr(hints, "_warm", [warm])
-    assert hints.load_lab_if_cached() and warm.ready and loaded == ["warm"]
-    cold = hints.LabWarmUp(any_cold=lambda: True, load=lambda: loaded.append("cold"), available=lambda: True)
-    monkeypatch.setattr(hints, "_warm", [cold])
-    assert not hints.load_lab_if_cached() and cold.state is hints.WarmState.COLD and loaded == ["warm"]
+    calls: list[str] = []
+    warm = hints.LabWarmUp(any_cold=lambda: False, load=lambda: calls.append("load"), available=lambda: True)
+    warm.on_ready = lambda: calls.append("ready")
+    warm.run()
+    assert warm.ready and calls == ["load", "ready"]
+
+    def broken() -> None:
+        raise OSError("no cache")
+
+    failed = hints.LabWarmUp(any_cold=lambda: False, load=broken, available=lambda: True)
+    failed.on_ready = lambda: calls.append("wrong")
+    failed.run()
+    assert failed.state is hints.WarmState.FAILED and calls == ["load", "ready"]

@@ -202,7 +202,7 @@ def serve(
 
     from ramsli.server.app import WS_MAX_SIZE, create_app
     from ramsli.server.guards import configure_logging
-    from ramsli.server.hints import load_lab_if_cached
+    from ramsli.server.hints import lab_warm_up
     from ramsli.server.ownership import SingleProcess
     from ramsli.server.storage import StoreError, check_database, default_url
 
@@ -250,9 +250,11 @@ def serve(
         h11_max_incomplete_event_size=16384,  # request line and headers: 16 KiB at most
         timeout_graceful_shutdown=int(max(1.0, drain_seconds)),
     )
-    load_lab_if_cached()  # a few seconds of loading, before the freeze rather than beside the first tables
     gc.collect()
-    gc.freeze()  # the modules, the app and the lab's kernel, made once, left out of every collection (issue 28)
+    gc.freeze()  # the modules and the app, made once, left out of every collection (issue 28)
+    # the lab's kernel loads in the background (the server answers meanwhile); its objects are
+    # frozen too once it is loaded
+    lab_warm_up().on_ready = gc.freeze
     gc.set_threshold(*GC_THRESHOLDS)
     draining_server(config, app, drain_seconds).run()
 

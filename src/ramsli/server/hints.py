@@ -72,7 +72,6 @@ __all__ = [
     "hint_query",
     "lab_available",
     "warm_up_lab",
-    "load_lab_if_cached",
     "lab_warm_up",
     "LabWarmUp",
     "WarmState",
@@ -318,6 +317,9 @@ class LabWarmUp:
         self.seconds: float | None = None
         self.compiled = False
         self.progress: list[str] = []
+        #: called (on the warm-up's thread) once the kernel is loaded, e.g. :func:`gc.freeze` by
+        #: ``ramsli serve`` so that the kernel's objects stay out of later collections
+        self.on_ready: Callable[[], None] | None = None
         self.finished = threading.Event()
         self._thread: threading.Thread | None = None
         self._lock = threading.Lock()
@@ -383,6 +385,8 @@ class LabWarmUp:
         else:
             self.seconds = time.monotonic() - self.started
             self.state = WarmState.READY
+            if self.on_ready is not None:
+                self.on_ready()
             if self.compiled:
                 self._note(f"the kernel is ready after {self.seconds:.1f} s: hints answer from it from now on")
         finally:
@@ -418,23 +422,6 @@ def lab_warm_up() -> LabWarmUp:
     if not _warm:
         _warm.append(LabWarmUp(enabled=os.environ.get("RAMSLI_LAB_WARM_UP", "1") != "0"))
     return _warm[0]
-
-
-def load_lab_if_cached() -> bool:
-    """Load the lab's kernel now, blocking, if it needs no compile (Numba's cache is warm): what
-    ``ramsli serve`` does before it freezes its start-up heap (:func:`gc.freeze`, issue 28), so
-    the kernel's objects are frozen too. A cold cache (or the warm-up off, or no ``lab`` extra)
-    is left to :func:`warm_up_lab` in the background. True if the kernel is ready now."""
-    w = lab_warm_up()
-    if w.state is not WarmState.COLD:
-        return w.ready
-    try:
-        cold = w._any_cold()
-    except Exception:  # noqa: BLE001 - the background warm-up tries again and says why it failed
-        return False
-    if not cold:
-        w.run()
-    return w.ready
 
 
 def warm_up_lab() -> LabWarmUp:
