@@ -48,7 +48,7 @@
     ev.target.disabled = true;
     try {
       const spec = { preset: "traditional", rules: ["end=hands:10"], seats: [{ kind: "human" }].concat(Array(4).fill({ kind: "bot", bot: "tips" })) };
-      const made = await createAndSit(spec, page.lab, true);
+      const made = await createAndSit(spec, true, true);
       location.href = R.url(made.mine) + "?lang=" + R.lang;
     } catch (e) {
       R.toast(e.noName ? e.message : _("The table could not be made."), e.noName ? "" : e.message, "bad");
@@ -89,7 +89,7 @@
       el("option", { value: "", text: _("off") }),
       [15, 30, 60].map((n) => el("option", { value: String(n), text: ngettext("{n} second", "{n} seconds", n) })));
     const rules = el("textarea", { id: "rule-options", rows: "3", placeholder: "bete=pot\njokers=true", spellcheck: "false" });
-    const hint = el("input", { id: "hint", type: "checkbox", checked: page.lab, disabled: !page.lab });
+    const hint = el("input", { id: "hint", type: "checkbox", checked: true });
     const open = el("input", { id: "open", type: "checkbox" });
     const club = el("select", { id: "club" }, el("option", { value: "", text: _("no club") }));
     const wanted = new URL(location.href).searchParams.get("club");
@@ -108,7 +108,6 @@
       el("div", { class: "check" }, hint, el("label", { for: "hint", text: _("Allow the \"should I stay in?\" hint") })),
       el("div", { class: "check" }, open, el("label", { for: "open", text: _("Open to anyone: list the table in the lobby") })),
       me.clubs && me.clubs.length ? el("div", { class: "form-grid" }, el("label", { for: "club", text: _("Club table") }), club) : "",
-      page.lab ? "" : el("p", { class: "note", text: _("The hint needs the lab extra (NumPy and Numba): pip install -e '.[lab]'") }),
       el("button", { type: "submit", class: "primary", text: _("Create the table") }));
     form.addEventListener("submit", async (ev) => {
       ev.preventDefault();
