@@ -220,3 +220,30 @@ def test_the_lobby_and_the_invite_page_speak_to_people(chromium, base):
         assert page.text_content("#seat-2-desc") == "Experte: der stärkste"
     finally:
         ctx.close()
+
+
+@pytest.mark.parametrize("device,lang", [(PIXEL7, "de"), (DESKTOP, "en")], ids=["pixel7-de", "desktop-en"])
+def test_a_refused_card_says_why_just_above_the_hand(chromium, base, device, lang):
+    """Tapping a dimmed card says why (the rule id in the detail line) in a box just above the hand:
+    not over the top bar, the pot and turn-up, or the cards themselves."""
+    made = _table(base, ["rules"] * 4, ["end=hands:3"], seed=3, pause=0.2)
+    _start(base, made)
+    ctx = _context(chromium, device, lang)
+    try:
+        page = ctx.new_page()
+        page.goto(f"{base}{made['mine']}?lang={lang}")
+        page.wait_for_selector(".actions .act-in")
+        page.click(".actions .act-in")
+        page.wait_for_selector(".hand-card.dim[aria-disabled=true]", timeout=30000)
+        page.click(".hand-card.dim[aria-disabled=true] >> nth=0", force=True)
+        page.wait_for_selector(".toast.show.placed")
+        assert "R4.10" in page.text_content(".toast-detail")
+        boxes = page.evaluate("""() => Object.fromEntries(['.toast', '.table-top', '.pot', '.stock', '.hand-row'].map(
+            (s) => { const r = document.querySelector(s).getBoundingClientRect(); return [s, [r.left, r.top, r.right, r.bottom]]; }))""")
+        t = boxes.pop(".toast")
+        for name, (left, top, right, bottom) in boxes.items():
+            apart = t[2] <= left or right <= t[0] or t[3] <= top or bottom <= t[1]
+            assert apart, (name, t, (left, top, right, bottom))
+        assert 0 <= t[1] and t[3] <= boxes[".hand-row"][1] + 1  # in sight, above the cards
+    finally:
+        ctx.close()
