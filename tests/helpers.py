@@ -695,3 +695,19 @@ class ProxyProcess:
             except subprocess.TimeoutExpired:
                 self.proc.kill()
                 self.proc.wait(10)
+
+
+def contrast(page, selector: str) -> float:
+    """WCAG contrast ratio of an element's text colour against the background of its panel."""
+    return page.evaluate(
+        """(sel) => {
+        const e = document.querySelector(sel);
+        const rgb = (c) => c.match(/\\d+(\\.\\d+)?/g).slice(0, 3).map(Number);
+        const lum = ([r, g, b]) => { const f = (v) => { v /= 255; return v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4; };
+            return 0.2126 * f(r) + 0.7152 * f(g) + 0.0722 * f(b); };
+        let bg = e;
+        while (bg && getComputedStyle(bg).backgroundColor.match(/rgba\\(.*, 0\\)$|transparent/)) bg = bg.parentElement;
+        const a = lum(rgb(getComputedStyle(e).color)), b = lum(rgb(getComputedStyle(bg).backgroundColor));
+        return (Math.max(a, b) + 0.05) / (Math.min(a, b) + 0.05); }""",
+        selector,
+    )

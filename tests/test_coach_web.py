@@ -435,11 +435,20 @@ def test_the_hint_speaks_in_player_words(lang):
         )
 
 
-def test_the_hint_route_answers_in_words_at_once(tmp_path, quiet_warm_up):
+@pytest.mark.parametrize("lab", [True, False], ids=["lab", "no-lab"])
+def test_the_hint_route_answers_in_words_at_once(tmp_path, quiet_warm_up, monkeypatch, lab):
     """At a hint table, on the player's own turn to declare, the hint answers with words, the detail
-    line and which estimate answered (the expert's: the warm-up is off), in the page's language."""
+    line and which estimate answered (the expert's: the warm-up is off), in the page's language;
+    a server without the ``lab`` extra answers it the same way (the lobby offers the hint there too)."""
     from starlette.testclient import TestClient
 
+    if not lab:
+        monkeypatch.setattr(hints, "lab_available", lambda: False)
+        monkeypatch.setattr(hints, "_warm", [hints.LabWarmUp(available=lambda: False)])
+        assert hints.lab_warm_up().state is hints.WarmState.OFF
+        from test_lobby_page import _page_data
+
+        assert "lab" not in _page_data()  # nothing on the lobby page depends on the lab
     with TestClient(_app(f"sqlite+aiosqlite:///{tmp_path / 's.sqlite'}")) as client:
         made = client.post(
             "/api/web/tables",

@@ -25,7 +25,7 @@ from pathlib import Path
 
 import pytest
 
-from helpers import ROOT, ServerProcess, admin_tables, cards_in, engine_replay, http_get, known_cards, post_ok
+from helpers import ROOT, ServerProcess, admin_tables, cards_in, contrast, engine_replay, http_get, known_cards, post_ok
 
 LAPTOP = {"width": 1280, "height": 800}
 PHONE = {"width": 360, "height": 640}
@@ -545,8 +545,11 @@ def test_lobby_one_click_and_a_table_set_up_in_full(chromium, server):
         assert info["rules"]["options"]["end"] == ["hands:10"]
         # the lobby remembers the table
         page.goto(base + "/")
-        page.wait_for_selector("#my-tables li a")
-        assert tid in page.text_content("#my-tables")
+        page.wait_for_selector(f"#my-tables li[data-table='{tid}'] a[href*='{tid}']")
+        page.wait_for_function("!document.querySelector('#my-tables .status').textContent.includes('…')")
+        mine = page.text_content("#my-tables")
+        assert tid not in mine and "p1" not in mine  # named by its players and rules; the id only in the link
+        assert "Ann" in mine and "Bert" in mine
 
         page.select_option("#preset", "general-rams")
         page.select_option("#players", "4")
@@ -702,22 +705,6 @@ def test_general_rams_and_target_questions(chromium, server):
 # -- the fresh user's findings (each test reproduced its finding before the fix) ------------------
 
 
-def _contrast(page, selector: str) -> float:
-    """WCAG contrast ratio of an element's text colour against the background of its panel."""
-    return page.evaluate(
-        """(sel) => {
-        const e = document.querySelector(sel);
-        const rgb = (c) => c.match(/\\d+(\\.\\d+)?/g).slice(0, 3).map(Number);
-        const lum = ([r, g, b]) => { const f = (v) => { v /= 255; return v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4; };
-            return 0.2126 * f(r) + 0.7152 * f(g) + 0.0722 * f(b); };
-        let bg = e;
-        while (bg && getComputedStyle(bg).backgroundColor.match(/rgba\\(.*, 0\\)$|transparent/)) bg = bg.parentElement;
-        const a = lum(rgb(getComputedStyle(e).color)), b = lum(rgb(getComputedStyle(bg).backgroundColor));
-        return (Math.max(a, b) + 0.05) / (Math.min(a, b) + 0.05); }""",
-        selector,
-    )
-
-
 @pytest.mark.parametrize("lang,viewport", [("de", PHONE), ("en", LAPTOP)], ids=["phone-de", "laptop-en"])
 def test_the_invite_page_is_readable_and_tells_about_the_table(chromium, server, lang, viewport):
     """Finding 1: the heading and label were white on cream, the name box covered the label, and
@@ -737,7 +724,7 @@ def test_the_invite_page_is_readable_and_tells_about_the_table(chromium, server,
         page.goto(f"{base}{made['seats'][1]['invite']}?lang={lang}")
         page.wait_for_selector("#sit-name")
         for sel in ("#sit h1", "label[for=sit-name]", ".facts dt"):
-            assert _contrast(page, sel) >= 4.5, sel
+            assert contrast(page, sel) >= 4.5, sel
         label, box = (
             page.eval_on_selector(
                 s, "e => { const r = e.getBoundingClientRect(); return [r.left, r.top, r.right, r.bottom]; }"

@@ -56,7 +56,7 @@ def _play(pages: list, deadline_s: float = 120) -> None:
     from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
     deadline = time.monotonic() + deadline_s
-    while not all(p.query_selector(".final .standings") for p in pages):
+    while not all(p.query_selector(".standings") for p in pages):  # the card, or the standings dialog
         assert time.monotonic() < deadline, "the session did not finish in time"
         acted = False
         for p in pages:

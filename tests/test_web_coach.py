@@ -171,14 +171,19 @@ def test_a_finished_hands_review_opens_from_the_score_sheet_with_its_marks(chrom
         assert review.eval_on_selector_all("li.decision", "es => es.length") == len(rv["decisions"])
         for mark, count in rv["marks"].items():
             assert review.eval_on_selector_all(f"li.decision[data-mark='{mark}'] .mark", "es => es.length") == count
-        texts = [d["text"] for d in rv["decisions"] if d["text"]]
+        texts = [d["text"].split(" — ", 1)[1] for d in rv["decisions"] if d["text"]]
         body = review.text_content("main")
         assert texts and all(t in body for t in texts)  # each mark's line in player words
+        said_twice = """sel => [...document.querySelectorAll(sel)].filter(li => {
+            const mark = li.querySelector('.mark').textContent;
+            return li.textContent.split(mark).length !== 2; }).length"""
+        assert review.evaluate(said_twice, "li.decision.marked") == 0  # the mark is said once, in its label
         # the session: the worst decisions link to their hand's review
         review.click("#review-session")
         review.wait_for_function("document.body.dataset.review === 'done'", timeout=60000)
         links = review.eval_on_selector_all("#review-worst a", "as => as.map(a => a.getAttribute('href'))")
         assert links and all("hand=" in h and "#d" in h for h in links)
+        assert review.evaluate(said_twice, "#review-worst li") == 0
         review.goto(review.url.split("#")[0])
         # another seat: only what everyone saw
         review.goto(f"{server.http}/t/{made['table']}/review?token={made['me']}&hand={n}&seat=p2&lang=en")

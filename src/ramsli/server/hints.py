@@ -432,6 +432,11 @@ def warm_up_lab() -> LabWarmUp:
         handler = logging.StreamHandler()
         handler.setFormatter(logging.Formatter("%(asctime)s %(message)s", "%H:%M:%S"))
         _log.addHandler(handler)
+    if not lab_available():
+        _log.warning(
+            "lab: the lab extra (NumPy and Numba) is not installed: hints answer from the expert's quick "
+            "estimate; pip install -e '.[lab]' gives them the kernel's, a better one (docs/protocol.md, The hint)"
+        )
     w = lab_warm_up()
     w.start()
     return w

@@ -214,7 +214,6 @@ async def lobby(request: Request) -> HTMLResponse:
         {
             "presets": _presets(),
             "bots": LOBBY_BOTS,
-            "lab": hints.lab_available(),
         },
     )
 

@@ -143,11 +143,15 @@ R.langPicker = function () {
   }
 })();
 
-R.toast = function (text, detail, kind) {
+/* a message for a few seconds; ``bottom`` (px from the window's bottom) places it there instead of
+   the page's usual place (the table puts a refused card's reason just above the hand) */
+R.toast = function (text, detail, kind, bottom) {
   let box = document.getElementById("toast");
   if (!box) return;
   box.replaceChildren(R.el("div", { class: "toast-main", text: text }), detail ? R.el("div", { class: "toast-detail", text: detail }) : "");
-  box.className = "toast show " + (kind || "");
+  if (bottom === undefined) box.style.removeProperty("bottom");
+  else box.style.bottom = Math.round(bottom) + "px";
+  box.className = "toast show " + (kind || "") + (bottom === undefined ? "" : " placed");
   clearTimeout(R._toastTimer);
   R._toastTimer = setTimeout(() => { box.className = "toast"; }, 5000);
 };
@@ -184,6 +188,19 @@ R.botLevel = function (spec) {
     easy: _("easy: plays the tips"), medium: _("medium"), hard: _("hard"), expert: _("expert: the strongest"),
   };
   return Object.prototype.hasOwnProperty.call(names, kind) ? names[kind] : kind;
+};
+/* a bot's short label where room is short (a seat on the felt, a seat menu): "bot · hard"; the full
+   words of R.botLevel go into its title or a description beside it */
+R.botShort = function (spec) {
+  const text = String(spec || "").trim();
+  const [kind, opts] = text.split(/:(.*)/s);
+  const names = {
+    random: _("beginner"), rules: _("easy"), tips: _("easy"), easy: _("easy"), medium: _("medium"),
+    montecarlo: _("hard"), hard: _("hard"), expert: _("expert"),
+  };
+  const level = text === "montecarlo:samples=4" ? _("medium")
+    : !opts && Object.prototype.hasOwnProperty.call(names, kind) ? names[kind] : kind;
+  return _("bot · {level}", { level: level });
 };
 /* the session's end in words; ``or`` joins several ends as alternatives ("after 10 hands or when …") */
 R.endText = function (end, or) {

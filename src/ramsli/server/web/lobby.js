@@ -48,7 +48,7 @@
     ev.target.disabled = true;
     try {
       const spec = { preset: "traditional", rules: ["end=hands:10"], seats: [{ kind: "human" }].concat(Array(4).fill({ kind: "bot", bot: "tips" })) };
-      const made = await createAndSit(spec, page.lab, true);
+      const made = await createAndSit(spec, true, true);
       location.href = R.url(made.mine) + "?lang=" + R.lang;
     } catch (e) {
       R.toast(e.noName ? e.message : _("The table could not be made."), e.noName ? "" : e.message, "bad");
@@ -63,10 +63,15 @@
     if (i === 0) sel.append(el("option", { value: "you", text: _("you") }));
     else {
       sel.append(el("option", { value: "human", text: _("a friend (invite link)") }));
-      for (const b of page.bots) sel.append(el("option", { value: "bot:" + b, text: _("bot ({level})", { level: R.botLevel(b) }), selected: b === "easy" }));
+      for (const b of page.bots) sel.append(el("option", { value: "bot:" + b, title: R.botLevel(b), text: R.botShort(b), selected: b === "easy" }));
     }
     if (i === 0) sel.disabled = true;
-    return el("div", { class: "seat-row" }, el("label", { for: `seat-${i + 1}`, text: _("Seat {n}", { n: i + 1 }) }), sel);
+    // the short label in the menu, the bot's full words under it
+    const desc = el("span", { class: "seat-desc note", id: `seat-${i + 1}-desc` });
+    const describe = () => { const v = sel.value; desc.textContent = v.startsWith("bot:") ? R.botLevel(v.slice(4)) : ""; };
+    sel.setAttribute("aria-describedby", desc.id);
+    sel.addEventListener("change", describe); describe();
+    return el("div", { class: "seat-row" }, el("label", { for: `seat-${i + 1}`, text: _("Seat {n}", { n: i + 1 }) }), sel, desc);
   }
   function setupForm() {
     const preset = el("select", { id: "preset" });
@@ -89,7 +94,7 @@
       el("option", { value: "", text: _("off") }),
       [15, 30, 60].map((n) => el("option", { value: String(n), text: ngettext("{n} second", "{n} seconds", n) })));
     const rules = el("textarea", { id: "rule-options", rows: "3", placeholder: "bete=pot\njokers=true", spellcheck: "false" });
-    const hint = el("input", { id: "hint", type: "checkbox", checked: page.lab, disabled: !page.lab });
+    const hint = el("input", { id: "hint", type: "checkbox", checked: true });
     const open = el("input", { id: "open", type: "checkbox" });
     const club = el("select", { id: "club" }, el("option", { value: "", text: _("no club") }));
     const wanted = new URL(location.href).searchParams.get("club");
@@ -108,7 +113,6 @@
       el("div", { class: "check" }, hint, el("label", { for: "hint", text: _("Allow the \"should I stay in?\" hint") })),
       el("div", { class: "check" }, open, el("label", { for: "open", text: _("Open to anyone: list the table in the lobby") })),
       me.clubs && me.clubs.length ? el("div", { class: "form-grid" }, el("label", { for: "club", text: _("Club table") }), club) : "",
-      page.lab ? "" : el("p", { class: "note", text: _("The hint needs the lab extra (NumPy and Numba): pip install -e '.[lab]'") }),
       el("button", { type: "submit", class: "primary", text: _("Create the table") }));
     form.addEventListener("submit", async (ev) => {
       ev.preventDefault();
@@ -251,14 +255,22 @@
     if (!list.length) { box.append(el("p", { class: "note", text: _("No tables yet.") })); return box; }
     const ul = el("ul", { class: "tables" });
     for (const e of list) {
+      // a table is named by its players (as its seats show them), its rules and when it was made;
+      // its id stays in the link only
       const status = el("span", { class: "status", text: "…" });
-      ul.append(el("li", {},
-        el("a", { href: e.invite + "?lang=" + R.lang, text: _("Table {table}, seat {seat}", { table: e.table, seat: e.seat }) }),
-        " ", el("span", { class: "muted", text: e.preset ? R.presetName(e.preset) : "" }), " ", status,
-        el("button", { type: "button", class: "small link", text: _("Forget"), "aria-label": _("Forget table {table}", { table: e.table }),
-          onclick: (ev) => { R.forgetTable(e.table, e.token); ev.target.closest("li").remove(); } })));
+      const when = e.created ? new Date(e.created).toLocaleString(R.lang, { dateStyle: "medium", timeStyle: "short" }) : "";
+      const link = el("a", { href: e.invite + "?lang=" + R.lang, class: "my-table", text: when ? _("Table of {when}", { when: when }) : _("A table") });
+      const facts = el("span", { class: "muted", text: [e.preset ? R.presetName(e.preset) : "", when].filter(Boolean).join(" · ") });
+      const forget = el("button", { type: "button", class: "small link", text: _("Forget"), "aria-label": _("Forget table {table}", { table: link.textContent }),
+        onclick: (ev) => { R.forgetTable(e.table, e.token); ev.target.closest("li").remove(); } });
+      ul.append(el("li", { "data-table": e.table }, link, " ", facts, " ", status, forget));
       R.api("GET", `/api/tables/${e.table}`).then((info) => {
         status.textContent = { waiting: _("waiting"), playing: _("playing"), over: _("over") }[info.status] || info.status;
+        const names = (info.seats || []).map((s) => s.seat === e.seat && !s.name ? (e.name || _("you"))
+          : s.name || (s.kind === "bot" ? R.botShort(s.bot) : _("open seat")));
+        if (names.length) link.textContent = R.listText(names);
+        if (info.rules && info.rules.preset) facts.textContent = [R.presetName(info.rules.preset), when].filter(Boolean).join(" · ");
+        forget.setAttribute("aria-label", _("Forget table {table}", { table: link.textContent }));
       }).catch(() => { status.textContent = _("gone"); });
     }
     box.append(ul);

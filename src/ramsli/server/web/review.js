@@ -20,6 +20,11 @@
     new Intl.NumberFormat(R.lang, { minimumFractionDigits: digits, maximumFractionDigits: digits }).format(x);
   const counters = (x, digits) => _("{x} counters", { x: fmt(x, digits === undefined ? 1 : digits) });
   const MARKS = { blunder: _("Blunder"), mistake: _("Mistake"), inaccuracy: _("Inaccuracy") };
+  // the coach's line says its mark first ("Mistake — Going in with …"); the page shows the mark as a label beside it
+  function lineOnly(text, mark) {
+    const head = (MARKS[mark] || "") + " — ";
+    return text && mark && text.startsWith(head) ? text.slice(head.length) : (text || "");
+  }
   const KINDS = { declare: _("declaration"), general_rams: _("General Rams"), target: _("target"), card: _("card play") };
 
   function actionText(a) {
@@ -123,7 +128,7 @@
     table.append(tb);
     kids.push(el("div", { class: "scroll" }, table));
     if (d.loss > 0) kids.push(el("p", { class: "cv-loss", text: _("Lost: {x} (± {ci}) against the best choice", { x: counters(d.loss), ci: fmt(d.loss_ci95, 2) }) }));
-    if (d.text) kids.push(el("p", { class: "cv-line", text: d.text }));
+    if (d.text) kids.push(el("p", { class: "cv-line", text: lineOnly(d.text, d.mark) }));
     const src = d.source === "equilibrium"
       ? _("Values: the solved equilibrium, {n} deals ({e} effective)", { n: fmt(d.samples, 0), e: fmt(d.effective, 0) })
       : _("Values: the expert, {n} weighted deals", { n: fmt(d.samples, 0) });
@@ -186,7 +191,7 @@
       el("dt", { text: _("Marks") }), el("dd", { text: ["blunder", "mistake", "inaccuracy"].map((k) => MARKS[k] + " " + (pl.marks[k] || 0)).join(" · ") }));
     const worst = pl.worst.length ? el("ol", { class: "cv-worst", id: "review-worst" }, pl.worst.map((w) => el("li", { "data-mark": w.mark },
       el("a", { href: link(w.hand, "&seat=" + pl.seat) + "#d" + w.decision, text: _("Hand {n}, decision {d}", { n: w.hand, d: w.decision }) }), ": ",
-      el("span", { class: "mark mark-" + w.mark, text: MARKS[w.mark] }), " ", el("span", { text: w.text || "" }))))
+      el("span", { class: "mark mark-" + w.mark, text: MARKS[w.mark] }), " ", el("span", { text: lineOnly(w.text, w.mark) }))))
       : el("p", { text: _("No marked decision in your session: the coach would have played it so too.") });
     show(el("section", { class: "panel cv-summary", id: "review-summary" }, el("h2", { text: pl.name }), facts,
       el("p", { class: "note", text: _("Average loss per decision: the counters lost to marked decisions divided by the decisions reviewed. Lower is better; 0 is the coach's own play.") })),

@@ -79,7 +79,10 @@
     if (e.code === "replaced" || e.code === "left") return;
     // the rule id once, in the detail line: "must follow suit: play ♦" / "Rule R4.10"
     const text = e.rule ? e.message.replace(` (${e.rule})`, "") : e.message;
-    R.toast(text, e.rule ? _("Rule {rule}", { rule: e.rule }) : "", "bad");
+    // just above your cards, never over the top bar, the pot or the seats
+    const hand = document.querySelector(".hand-row");
+    const top = hand ? hand.getBoundingClientRect().top : -1;
+    R.toast(text, e.rule ? _("Rule {rule}", { rule: e.rule }) : "", "bad", top > 80 && top < innerHeight ? innerHeight - top + 6 : undefined);
   }
   function banner(text) {
     const b = document.getElementById("banner");
@@ -256,7 +259,7 @@
   function chatPanel() {
     let box = document.getElementById("chat");
     if (box) return box;
-    const input = el("input", { id: "chat-text", type: "text", maxlength: "200", autocomplete: "off", "aria-label": _("Your message") });
+    const input = el("input", { id: "chat-text", type: "text", maxlength: "200", autocomplete: "off", "aria-label": _("Your message"), placeholder: _("Message…") });
     const form = el("form", { class: "chat-form", id: "chat-form" }, input, el("button", { type: "submit", class: "small", text: _("Send") }));
     form.addEventListener("submit", (ev) => { ev.preventDefault(); const t = input.value.trim(); if (t) { sendChat({ type: "chat", text: t }); input.value = ""; } });
     const reacts = el("div", { class: "reactions", role: "group", "aria-label": _("Reactions") },
@@ -269,7 +272,8 @@
       el("div", { class: "chat-head" }, el("h2", { text: _("Chat") }),
         el("button", { type: "button", class: "small", id: "chat-close", text: _("Close"), onclick: () => toggleChat(false) })),
       el("ol", { class: "chat-log", id: "chat-log", "aria-live": "polite" }),
-      el("div", { class: "chat-send", id: "chat-send" }, reacts, phrases, form),
+      // the quick buttons: one row that scrolls sideways, so that the messages keep the room
+      el("div", { class: "chat-send", id: "chat-send" }, el("div", { class: "chat-quick", id: "chat-quick" }, reacts, phrases), form),
       el("p", { class: "note", id: "chat-readonly", text: _("Spectators read the chat; only the players write.") }),
       el("details", { class: "mutes" }, el("summary", { text: _("Mute someone") }), el("ul", { id: "mute-list" })));
     document.body.append(box);
@@ -397,7 +401,7 @@
     const people = info.seats.filter((s) => s.name && s.taken).map((s) => s.name);
     const host = people.length ? people[0] : null;
     const seatItems = info.seats.map((s) => el("li", { class: s.seat === P.seat ? "me" : "" },
-      el("b", { text: s.seat + ": " }),
+      el("b", { text: _("Seat {n}", { n: s.seat.slice(1) }) + ": " }),
       s.seat === P.seat ? _("your seat") + (s.kind === "bot" ? " — " + _("you take it over from its bot") : "")
         : s.name ? s.name : s.kind === "bot" ? _("bot ({level})", { level: R.botLevel(s.bot) }) : _("open seat (a friend)")));
     const stackText = ngettext("{n} counter", "{n} counters", opts.starting_stack || 0);
@@ -477,7 +481,8 @@
     const waitingBot = !s.name && s.kind === "bot";
     const head = el("div", { class: "seat-head" },
       turn ? el("span", { class: "turn-mark", "aria-hidden": "true", text: "▶" }) : "",
-      el("span", { class: "seat-name", text: s.name || (waitingBot ? _("bot ({level})", { level: R.botLevel(s.bot) }) : _("open seat")) }),
+      el("span", { class: "seat-name", title: waitingBot ? _("bot ({level})", { level: R.botLevel(s.bot) }) : null,
+        text: s.name || (waitingBot ? R.botShort(s.bot) : _("open seat")) }),
       s.dealer ? el("span", { class: "dealer-button", title: _("dealer"), "aria-hidden": "true", text: pgDealer() }) : "");
     bits.push(head);
     const line = el("div", { class: "seat-line" },
@@ -490,7 +495,7 @@
     if (turn && view.timer && view.timer.seat === s.seat) tags.push(countdown(view.timer.left, (n) => "⏱ " + _("{n} s", { n: n }), "tag timer-tag"));
     if (s.away || s.left) tags.push(el("span", { class: "tag", text: s.bot_playing ? _("away, a bot plays") : _("away") }));
     if (s.bot_in !== null && s.bot_in !== undefined) tags.push(countdown(s.bot_in, (n) => _("bot in {n} s", { n: n }), "tag away-tag"));
-    if (s.kind === "bot" && !waitingBot) tags.push(el("span", { class: "tag muted bot-tag", text: _("bot ({level})", { level: R.botLevel(s.bot) }) }));
+    if (s.kind === "bot" && !waitingBot) tags.push(el("span", { class: "tag bot-tag", title: _("bot ({level})", { level: R.botLevel(s.bot) }), text: R.botShort(s.bot) }));
     if (s.external) tags.push(el("span", { class: "tag muted bot-tag", text: _("bot (external)") }));
     if (tags.length) bits.push(el("div", { class: "seat-tags" }, tags));
     if (P.role === "spectator" && s.kind === "bot" && s.seated && view.status !== "over" && !s.taken) {
@@ -761,27 +766,31 @@
     return rows;
   }
 
-  function sheetBody() {
+  function sheetBody(withStandings) {
     if (!view.results.length) return [el("p", { text: _("No hand finished yet.") })];
-    const head = el("tr", {}, el("th", { text: _("Hand") }), view.seats.map((s) => el("th", { text: s.name || s.seat })), el("th", { text: _("pot") }));
+    const head = el("tr", {}, el("th", { text: _("Hand") }), view.seats.map((s) => el("th", { class: "num", title: s.name || s.seat, text: s.name || s.seat })), el("th", { class: "num", text: _("pot") }));
     const tb = el("tbody");
     for (const e of view.results) {
       const cells = view.seats.map((s, i) => {
         const win = e.winners.includes(s.seat), bete = e.bete.includes(s.seat);
         return el("td", { class: "num" + (win ? " win" : "") + (bete ? " bete" : ""), text: String(e.stacks_after[i]) + (win ? " ✦" : "") + (bete ? " ✗" : "") });
       });
-      tb.append(el("tr", {}, el("th", { scope: "row", class: "hand-no" },
+      // the hand's number opens it; its download and review sit in a row of their own under it, so
+      // that the players' columns keep the width (a phone shows five players and the pot)
+      tb.append(el("tr", { class: "hand-row-main" }, el("th", { scope: "row", class: "hand-no", rowspan: "2" },
         el("button", { type: "button", class: "small link-like", "data-hand": String(e.hand), onclick: () => openHand(e.hand),
           "aria-label": _("Show hand {n}", { n: e.hand }), text: String(e.hand) }),
-        dealChecks[e.hand] && dealChecks[e.hand].state === "ok" ? el("span", { class: "deal-ok", role: "img", title: _("Deal checked"), "aria-label": _("Deal checked"), text: "✓" }) : "",
-        el("a", { href: e.history + "?token=" + encodeURIComponent(P.token), class: "dl", download: "", title: _("Download hand {n} (TOML)", { n: e.hand }),
-          "aria-label": _("Download hand {n} (TOML)", { n: e.hand }), text: "⤓" }),
-        " · ", reviewLink(e.hand)), cells, el("td", { class: "num", text: String(e.pot_after) })));
+        dealChecks[e.hand] && dealChecks[e.hand].state === "ok" ? el("span", { class: "deal-ok", role: "img", title: _("Deal checked"), "aria-label": _("Deal checked"), text: "✓" }) : ""),
+        cells, el("td", { class: "num", text: String(e.pot_after) })),
+        el("tr", { class: "hand-tools" }, el("td", { colspan: String(view.seats.length + 1) },
+          el("a", { href: e.history + "?token=" + encodeURIComponent(P.token), class: "dl", download: "", title: _("Download hand {n} (TOML)", { n: e.hand }),
+            "aria-label": _("Download hand {n} (TOML)", { n: e.hand }) }, el("span", { "aria-hidden": "true", text: "⤓" }), " ", _("Download")),
+          reviewLink(e.hand))));
     }
     return [el("div", { class: "scroll", tabindex: "0", "aria-label": _("Score sheet") }, el("table", { class: "sheet" }, el("thead", {}, head), tb)),
       el("p", { class: "note scroll-hint", hidden: true, text: _("Swipe the table sideways to see every column.") }),
       el("p", { class: "note", text: _("✦ took a share of the pot · ✗ paid bete · numbers are stacks after the hand") }),
-      P.role === "seat" ? el("p", {}, el("a", { href: `/t/${P.table}/review?token=${encodeURIComponent(P.token)}&lang=${R.lang}`, target: "_blank",
+      P.role === "seat" && !withStandings ? el("p", {}, el("a", { href: `/t/${P.table}/review?token=${encodeURIComponent(P.token)}&lang=${R.lang}`, target: "_blank",
         id: "review-session-link", text: _("The coach on your session") })) : ""];
   }
   /* the coach's review of a finished hand (a new tab: the table stays open); your own seat by default */
@@ -816,8 +825,6 @@
     const ol = el("ol", { class: "standings" }, (view.standings || []).map((s) =>
       el("li", { class: s.seat === me() ? "me" : "" }, el("span", { class: "place", text: String(s.place) + "." }), el("span", { class: "who", text: s.name || s.seat }), el("span", { class: "num", text: counters(s.stack) }))));
     const pot = view.pot_left || 0;
-    const mineTaken = P.role === "seat" && (view.seats.find((x) => x.seat === me()) || {}).taken;
-    const again = mineTaken || R.creatorToken(P.table);
     const starter = view.next_table ? _("A new session is ready: the same people, the same rules.") : "";
     return [reason ? el("p", { text: _("The session is over: {reason}.", { reason: reason }) }) : "", ol,
       el("p", { class: "pot-left", text: pot ? _("Left in the pot, won by nobody: {n} (R3.7).", { n: counters(pot) }) : _("The pot is empty.") }),
@@ -825,9 +832,16 @@
       // the session's review at its end (a seat's own only, R7)
       view.status === "over" && P.role === "seat" ? el("p", {}, el("a", { href: `/t/${P.table}/review?token=${encodeURIComponent(P.token)}&lang=${R.lang}`,
         target: "_blank", class: "standings-review", text: _("The coach on your session") })) : "",
-      el("div", { class: "row" },
-        again ? el("button", { type: "button", class: "primary play-again", onclick: playAgain, text: _("Play again") }) : "",
-        el("a", { class: "button", href: "/?lang=" + R.lang, text: _("Back to the lobby") }))];
+      againRow()];
+  }
+  /* "Play again" and "Back to the lobby": under the standings, and in the last hand's summary at the
+     session's end, so that neither has to be closed or scrolled to reach them */
+  function againRow() {
+    const mineTaken = P.role === "seat" && (view.seats.find((x) => x.seat === me()) || {}).taken;
+    const again = mineTaken || R.creatorToken(P.table);
+    return el("div", { class: "row again-row" },
+      again ? el("button", { type: "button", class: "primary play-again", onclick: playAgain, text: _("Play again") }) : "",
+      el("a", { class: "button", href: "/?lang=" + R.lang, text: _("Back to the lobby") }));
   }
   async function playAgain(ev) {
     const b = ev.currentTarget; b.disabled = true;
@@ -936,21 +950,26 @@
       hold ? trickCaption() : statusText());
     const parts = [topBar(),
       el("div", { id: "banner", class: "banner", hidden: true }),
-      el("div", { id: "conn", class: "banner", hidden: true }),
-      el("main", { class: "table-main" }, phone ? el("div", { class: "centre-strip" }, centre()) : "", el("div", { class: "felt-wrap" }, felt),
-        el("div", { class: "status-row" }, status, notices()), dealMark(),
-        view.status === "waiting" ? waitingPanel() : "",
-        view.status === "over" && view.standings ? el("section", { class: "panel final" }, el("h2", { text: _("Standings") }), ...standingsBody()) : "",
-        actionButtons(), handRow())];
+      el("div", { id: "conn", class: "banner", hidden: true })];
     // dialogs
     if (pendingSummary && !hold && (!overlay || (overlay === "standings" && view.status === "over"))) overlay = "summary";
     if (overlay === "summary" && !pendingSummary) overlay = null;
+    // the standings at the session's end: one card at the top of the page, where "Play again" is in
+    // sight; not while the standings dialog shows them
+    const over = view.status === "over" && view.standings;
+    const finalCard = over && overlay !== "standings"
+      ? el("section", { class: "panel final", id: "final" }, el("h2", { text: _("Standings") }), ...standingsBody()) : "";
+    parts.push(
+      el("main", { class: "table-main" }, finalCard, phone ? el("div", { class: "centre-strip" }, centre()) : "", el("div", { class: "felt-wrap" }, felt),
+        el("div", { class: "status-row" }, status, notices()), dealMark(),
+        view.status === "waiting" ? waitingPanel() : "",
+        actionButtons(), handRow()));
     if (overlay === "last" && h && h.last_trick) parts.push(dialog(_("Last trick"), trickList(h.last_trick), el("p", { text: _("{name} takes the trick", { name: seatName(h.last_trick.winner) }) })));
     else if (overlay === "sheet") parts.push(dialog(_("Score sheet"), ...sheetBody()));
     else if (overlay === "hand" && shownHand) parts.push(dialog(_("Hand {n}", { n: shownHand.number }), ...handBody()));
     else if (overlay === "settings") parts.push(dialog(_("Settings"), ...settingsBody()));
-    else if (overlay === "summary") parts.push(dialog(_("Hand {n} is over", { n: pendingSummary.number }), ...summaryBody(), nextDealLine()));
-    else if (overlay === "standings" && view.standings) parts.push(dialog(_("Standings"), ...standingsBody(), ...sheetBody()));
+    else if (overlay === "summary") parts.push(dialog(_("Hand {n} is over", { n: pendingSummary.number }), ...summaryBody(), nextDealLine(), over ? againRow() : ""));
+    else if (overlay === "standings" && view.standings) parts.push(dialog(_("Standings"), ...standingsBody(), ...sheetBody(true)));
     const dlg = parts.findIndex((x) => x && x.classList && x.classList.contains("overlay"));
     if (closedFor && dlg >= 0) parts.splice(dlg, 1); // a replaced tab shows no dialog over the greyed table
     const before = prevRects;
