@@ -1,7 +1,8 @@
 """Finished tables stay in the database (issue 28, item 5): start-up replays only the running
-tables; a finished one is marked ``tables.finished`` the first time a start-up sees it over, and
-from then on is read from the database when someone asks for it (its page, info, score sheet,
-hand history, a WebSocket), exactly as it was (R3.4). On PostgreSQL with several processes a
+tables; a finished one is marked ``tables.finished`` right after the event that ends its session
+is committed (one of an older database the first time a start-up sees it over), and from then on
+is read from the database when someone asks for it (its page, info, score sheet, hand history, a
+WebSocket), exactly as it was (R3.4). Start-up finds the ledgers and the running tables by indexes. On PostgreSQL with several processes a
 takeover leaves finished tables alone too, and any process reads one on demand.
 """
 
@@ -39,8 +40,11 @@ def test_a_finished_table_is_not_replayed_at_start_up_but_read_on_demand(db_url)
             await asyncio.sleep(0.05)
         assert t.status == "over"
         before = view(t, None)
-        await hub.close()
-        assert set((await _finished(store)).values()) == {None}  # nothing marked while it ran
+        await hub.close()  # waits for the mark under way
+        ended = await _finished(store)
+        assert ended[t.id] is not None and ended[running.id] is None  # marked when its session ended
+        async with store.engine.begin() as conn:  # a table finished before marks were made at run time
+            await conn.execute(tables_t.update().where(tables_t.c.id == t.id).values(finished=None))
         await store.close()
 
         store = await EventStore.open(db_url)
@@ -104,3 +108,26 @@ def test_a_restarted_server_serves_a_finished_tables_pages_from_the_database(ser
     assert json.loads(http_get(server.http, f"/api/tables/{tid}")[1]) == info  # read on demand, as it was
     assert http_get(server.http, f"/api/tables/{tid}/hands/1.toml?token={token}") == history
     assert http_get(server.http, watch)[0] == 200
+
+
+def test_the_ledgers_are_found_by_their_kind_not_by_reading_every_spec(db_url):
+    async def go():
+        store = await EventStore.open(db_url)
+        await store.create_table("t1", {"kind": "table-ish", "rules": {}}, 1.0)
+        await store.create_table("l1", {"kind": "ledger", "names": ["A", "B"]}, 2.0)
+        await store.create_table("l2", {"kind": "ledger", "names": ["C", "D"]}, 3.0)
+        await store.mark_closed("l2", 4.0)
+        assert await store.ledger_ids() == ["l1"]  # the open ledgers only, no card table
+        assert [r["kind"] for r in await store.index()] == ["table", "ledger", "ledger"]
+        assert [r["id"] for r in await store.index(limit=1, offset=1)] == ["l1"] and await store.count() == 3
+        if store.is_sqlite:  # the ledgers and the running tables are found by an index, not a scan
+            async with store.engine.connect() as conn:
+                for q in (
+                    "SELECT id FROM tables WHERE kind = 'ledger' AND closed IS NULL",
+                    "SELECT id FROM tables WHERE finished IS NULL AND closed IS NULL",
+                ):
+                    plan = " ".join(str(r[-1]) for r in (await conn.execute(sa.text("EXPLAIN QUERY PLAN " + q))).all())
+                    assert "USING INDEX" in plan or "USING COVERING INDEX" in plan, plan
+        await store.close()
+
+    asyncio.run(go())

@@ -76,6 +76,9 @@ tables_t = sa.Table(
     sa.Column("spec", sa.Text, nullable=False),
     sa.Column("closed", sa.Float, nullable=True),
     sa.Column("finished", sa.Float, nullable=True),
+    sa.Column("kind", sa.String(16), nullable=False, server_default="table"),
+    sa.Index("ix_tables_kind", "kind"),
+    sa.Index("ix_tables_running", "finished", "closed"),
 )
 events_t = sa.Table(
     "events",
@@ -196,9 +199,11 @@ class EventStore:
         await self.engine.dispose()
 
     async def create_table(self, table_id: str, spec: dict[str, Any], created: float) -> None:
-        """Store a new table with its spec (JSON-ready data)."""
+        """Store a new table with its spec (JSON-ready data; ``created``: seconds since the epoch).
+        A spec with ``"kind": "ledger"`` is stored as a pub ledger (:meth:`ledger_ids`)."""
+        kind = "ledger" if spec.get("kind") == "ledger" else "table"
         async with self.engine.begin() as conn:
-            await conn.execute(tables_t.insert().values(id=table_id, created=created, spec=json.dumps(spec)))
+            await conn.execute(tables_t.insert().values(id=table_id, created=created, spec=json.dumps(spec), kind=kind))
 
     async def append(self, table_id: str, seq: int, kind: str, data: dict[str, Any]) -> None:
         """Commit one event; returns once it is committed. ``seq`` must be the table's next number.
@@ -312,25 +317,55 @@ class EventStore:
         rows = await self.load([table_id])
         return rows[0] if rows else None
 
-    async def index(self) -> list[dict[str, Any]]:
-        """Every stored table without its events: ``{"id", "created", "closed", "kind", "events"}``
-        (``kind``: ``table`` or ``ledger``; ``events``: how many are stored), in creation order."""
-        counts = sa.select(events_t.c.table_id, sa.func.count().label("n")).group_by(events_t.c.table_id).subquery()
+    async def index(self, limit: int | None = None, offset: int = 0) -> list[dict[str, Any]]:
+        """Stored tables without their events: ``{"id", "created", "closed", "finished", "kind",
+        "events"}`` (``kind``: ``table`` or ``ledger``; ``events``: how many are stored; times in
+        seconds since the epoch), in creation order; ``limit`` rows (None: all) after skipping
+        ``offset``. The events are counted for the rows of the page only (by the primary key)."""
+        n = (
+            sa.select(sa.func.count())
+            .select_from(events_t)
+            .where(events_t.c.table_id == tables_t.c.id)
+            .scalar_subquery()
+        )
         q = (
-            sa.select(tables_t.c.id, tables_t.c.created, tables_t.c.closed, tables_t.c.spec, counts.c.n)
-            .select_from(tables_t.outerjoin(counts, counts.c.table_id == tables_t.c.id))
+            sa.select(
+                tables_t.c.id, tables_t.c.created, tables_t.c.closed, tables_t.c.finished, tables_t.c.kind, n.label("n")
+            )
+            .order_by(tables_t.c.created, tables_t.c.id)
+            .offset(offset)
+        )
+        if limit is not None:
+            q = q.limit(limit)
+        async with self.engine.connect() as conn:
+            rows = (await conn.execute(q)).all()
+        return [
+            {
+                "id": r.id,
+                "created": r.created,
+                "closed": r.closed,
+                "finished": r.finished,
+                "kind": r.kind,
+                "events": r.n,
+            }
+            for r in rows
+        ]
+
+    async def count(self) -> int:
+        """How many tables and ledgers are stored (one ``count(*)``)."""
+        async with self.engine.connect() as conn:
+            return int((await conn.execute(sa.select(sa.func.count()).select_from(tables_t))).scalar_one())
+
+    async def ledger_ids(self) -> list[str]:
+        """The ids of the pub ledgers no admin closed, in creation order (by the index on ``kind``:
+        no card table is read)."""
+        q = (
+            sa.select(tables_t.c.id)
+            .where(tables_t.c.kind == "ledger", tables_t.c.closed.is_(None))
             .order_by(tables_t.c.created, tables_t.c.id)
         )
         async with self.engine.connect() as conn:
-            rows = (await conn.execute(q)).all()
-        out = []
-        for r in rows:
-            try:
-                kind = "ledger" if json.loads(r.spec).get("kind") == "ledger" else "table"
-            except (TypeError, ValueError, AttributeError):
-                kind = "table"
-            out.append({"id": r.id, "created": r.created, "closed": r.closed, "kind": kind, "events": r.n or 0})
-        return out
+            return [r.id for r in (await conn.execute(q)).all()]
 
     async def status(self, table_id: str) -> dict[str, Any] | None:
         """``{"closed": seconds or None}`` of a stored table, or None if there is no such table
