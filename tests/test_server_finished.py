@@ -2,7 +2,9 @@
 tables; a finished one is marked ``tables.finished`` right after the event that ends its session
 is committed (one of an older database the first time a start-up sees it over), and from then on
 is read from the database when someone asks for it (its page, info, score sheet, hand history, a
-WebSocket), exactly as it was (R3.4). Start-up finds the ledgers and the running tables by indexes. On PostgreSQL with several processes a
+WebSocket), exactly as it was (R3.4). Start-up reads nothing that grows with the finished history:
+the ledgers and the running tables are found by indexes, an SQLite file is checked whole only
+after the server is up. On PostgreSQL with several processes a
 takeover leaves finished tables alone too, and any process reads one on demand.
 """
 
@@ -10,13 +12,16 @@ from __future__ import annotations
 
 import asyncio
 import json
+import random
 import sqlite3
+import threading
 
+import pytest
 import sqlalchemy as sa
 
 from ramsli.server.hub import Conn, Hub
 from ramsli.server.ownership import ownership_for
-from ramsli.server.storage import EventStore, tables_t
+from ramsli.server.storage import EventStore, StoreError, tables_t
 from ramsli.server.views import view
 
 from helpers import SEATS3, http_get, post_json, seat_table
@@ -131,3 +136,39 @@ def test_the_ledgers_are_found_by_their_kind_not_by_reading_every_spec(db_url):
         await store.close()
 
     asyncio.run(go())
+
+
+def test_start_up_checks_the_header_and_the_whole_file_is_checked_after_it(tmp_path, caplog):
+    from types import SimpleNamespace
+
+    from ramsli.server.app import _check_in_background
+    from ramsli.server.storage import check_database, check_file, check_header
+
+    path = tmp_path / "s.sqlite"
+    url = f"sqlite+aiosqlite:///{path}"
+
+    async def make():
+        store = await EventStore.open(url)
+        for i in range(300):  # enough events for pages beyond the schema's
+            await store.create_table(f"t{i}", {"rules": {}, "pad": "x" * 200}, float(i))
+        await store.close()
+
+    asyncio.run(make())
+    assert check_header(path) is None and check_file(path) == []
+    data = bytearray(path.read_bytes())
+    page = int.from_bytes(data[16:18], "big")
+    assert len(data) >= 4 * page
+    (tmp_path / "short.sqlite").write_bytes(bytes(data[: 2 * page]))
+    assert "truncated" in (check_header(tmp_path / "short.sqlite") or "")
+    data[-page:] = bytes(random.Random(5).randrange(256) for _ in range(page))  # a damaged page, not the header
+    path.write_bytes(bytes(data))
+    assert check_header(path) is None  # start-up does not read that page: it starts
+    found = check_file(path)
+    assert found, "the damaged page was not found"
+    app = SimpleNamespace(state=SimpleNamespace())
+    with caplog.at_level("ERROR", logger="ramsli.server"):
+        asyncio.run(_check_in_background(app, url, threading.Event()))
+    assert app.state.database_damaged and any("is damaged" in r.getMessage() for r in caplog.records)
+    with pytest.raises(StoreError) as e:
+        asyncio.run(check_database(f"sqlite+aiosqlite:///{tmp_path / 'short.sqlite'}"))
+    assert "truncated" in str(e.value)

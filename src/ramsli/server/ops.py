@@ -3,8 +3,8 @@
 - ``GET /healthz``: ``200 {"status": "ok", "process"}`` while the process answers at all (a
   liveness probe: restart it when this fails);
 - ``GET /readyz``: ``200 {"status": "ready", ...}`` when the database answers (``SELECT 1``
-  within 2 s), the tables are restored, the process holds its table locks (several processes)
-  and is not draining; else ``503 {"status": "not ready", "reasons": [...]}`` (a readiness
+  within 2 s), the tables are restored, the process holds its table locks (several processes),
+  is not draining and the check of the whole SQLite file after start-up found no damage; else ``503 {"status": "not ready", "reasons": [...]}`` (a readiness
   probe: send it no new clients while this fails);
 - ``GET /metrics``: Prometheus text (:mod:`ramsli.server.metrics`);
 - ``GET /admin/tables``: the stored tables and ledgers with their process, status, ``seq`` and
@@ -56,6 +56,9 @@ async def readyz(request: Request) -> JSONResponse:
     else:
         if hub.draining:
             reasons.append("draining")
+        damaged = getattr(request.app.state, "database_damaged", None)
+        if damaged:
+            reasons.append(f"the database file is damaged: {damaged}")
         if not hub.ownership.alive:
             reasons.append("the table locks are lost")
         try:

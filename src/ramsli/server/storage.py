@@ -39,6 +39,7 @@ import os
 import shutil
 import sqlite3
 import subprocess
+import threading
 import time
 from collections.abc import Callable, Iterable
 from pathlib import Path
@@ -57,6 +58,8 @@ __all__ = [
     "default_url",
     "MIGRATIONS",
     "check_database",
+    "check_header",
+    "check_file",
     "sqlite_path",
     "backup",
 ]
@@ -405,23 +408,97 @@ class EventStore:
             await conn.execute(sa.text("SELECT 1"))
 
 
+#: the first 16 bytes of every SQLite database file
+SQLITE_MAGIC = b"SQLite format 3\x00"
+
+
+def check_header(path: Path) -> str | None:
+    """Why the SQLite file at ``path`` cannot be a sound database, from its 100-byte header and
+    its size alone (no page but the first is read: the cost does not grow with the file), or None.
+
+    Found: not an SQLite file (text, a damaged header), an impossible page size, a file shorter
+    than the page count its header gives (truncated; not checked while a write-ahead log is
+    pending, whose pages SQLite adds when it opens the file). A damaged page elsewhere is found
+    by :func:`check_file` (``ramsli serve`` runs it in the background) and by ``ramsli backup``.
+
+    >>> import tempfile
+    >>> p = Path(tempfile.mkdtemp()) / "x.sqlite"
+    >>> _ = p.write_text("not a database\n")
+    >>> check_header(p)
+    'is not an SQLite database (its first bytes are not an SQLite header)'
+    """
+    try:
+        with path.open("rb") as f:
+            head = f.read(100)
+            size = os.fstat(f.fileno()).st_size
+    except FileNotFoundError:
+        return None  # SQLite makes a new database
+    except OSError as e:
+        return f"cannot be read: {e.strerror or e}"
+    if size == 0:
+        return None
+    if len(head) < 100 or not head.startswith(SQLITE_MAGIC):
+        return "is not an SQLite database (its first bytes are not an SQLite header)"
+    page_size = int.from_bytes(head[16:18], "big")
+    page_size = 65536 if page_size == 1 else page_size
+    if page_size < 512 or page_size & (page_size - 1):
+        return f"has a damaged header (page size {page_size})"
+    pages = int.from_bytes(head[28:32], "big")
+    counted = pages > 0 and head[24:28] == head[92:96]  # the header's page count is valid
+    wal = path.with_name(path.name + "-wal")
+    pending = wal.exists() and wal.stat().st_size > 0
+    if counted and not pending and size < pages * page_size:
+        return f"is truncated ({size} bytes; its header says {pages} pages of {page_size} bytes)"
+    return None
+
+
+def check_file(path: Path, stop: threading.Event | None = None) -> list[str] | None:
+    """SQLite's ``PRAGMA quick_check`` of the whole file at ``path`` (reads every page: seconds
+    for a large file), on a read-only connection of its own at the lowest CPU priority of its
+    thread; returns ``[]`` for a sound file, else SQLite's findings (at most 20 lines), or None
+    when ``stop`` was set before it ended (the check is given up, nothing found)."""
+    try:  # Linux: a thread's own nice value; the server's event loop keeps its priority
+        os.setpriority(os.PRIO_PROCESS, threading.get_native_id(), 19)
+    except (AttributeError, OSError):
+        pass
+    try:
+        conn = sqlite3.connect(f"file:{path}?mode=ro", uri=True, check_same_thread=False)
+    except sqlite3.Error as e:
+        return [f"cannot be opened: {e}"]
+    try:
+        if stop is not None:
+            conn.set_progress_handler(lambda: 1 if stop.is_set() else 0, 100_000)
+        rows = [str(r[0]) for r in conn.execute("PRAGMA quick_check(20)").fetchall()]
+    except sqlite3.OperationalError as e:
+        if stop is not None and stop.is_set():
+            return None
+        return [str(e)]
+    except sqlite3.Error as e:
+        return [str(e)]
+    finally:
+        conn.close()
+    return [] if rows == ["ok"] else rows
+
+
 async def check_database(url: str | None = None) -> int:
-    """Open the database at ``url``, check it (SQLite: ``PRAGMA quick_check``) and read every
-    running table once (finished ones are read when asked for); returns the number of running
-    tables. ``ramsli serve`` calls it before it listens.
+    """Open the database at ``url`` and read every running table once (finished ones are read
+    when asked for); returns the number of running tables. ``ramsli serve`` calls it before it
+    listens. Nothing here grows with the finished history: an SQLite file is checked by its
+    header (:func:`check_header`), its schema (the migrations read it) and the pages of the
+    running tables; the whole file is checked after the server is up (:func:`check_file`).
 
     Raises:
         StoreError: a one-line reason naming the database, e.g. for a damaged or truncated
             SQLite file or a file that is not a database.
     """
     url = url or default_url()
+    path = sqlite_path(url)
+    if path is not None:
+        reason = check_header(path)
+        if reason is not None:
+            raise StoreError(f"database {url!r} {reason}")
     store = await EventStore.open(url)
     try:
-        if url.startswith("sqlite"):
-            async with store.engine.connect() as conn:
-                result = [row[0] for row in (await conn.execute(sa.text("PRAGMA quick_check"))).all()]
-            if result != ["ok"]:
-                raise StoreError(f"database {url!r} is damaged: {'; '.join(map(str, result))[:200]}")
         return len(await store.load(running=True))
     except StoreError:
         raise
