@@ -4,7 +4,8 @@
 Builds a database with ``--finished`` finished sessions (three hands each, bots only) and
 ``--running`` running tables (a person to act), then starts a real ``ramsli serve`` on it and
 measures the seconds from launch until it answers ``GET /api/tables`` (it answers only after its
-tables are restored) and its resident memory then, against a database holding the running tables
+tables are restored) and its resident memory then and ``--settle`` seconds later (the lab's
+warm-up imports in the background meanwhile), against a database holding the running tables
 alone. Also the time to create tables on each. The finished sessions are copies of one real
 session played by the server itself (rows copied with new ids by ``INSERT ... SELECT``, so
 building 100,000 takes a minute or two, not hours); the running tables likewise. They are
@@ -232,12 +233,21 @@ def create_seconds(server: Server, n: int) -> float:
 
 
 def measure(
-    url: str, src: Path, folder: Path, label: str, running: list[str], finished: list[str], timeout: float
+    url: str,
+    src: Path,
+    folder: Path,
+    label: str,
+    running: list[str],
+    finished: list[str],
+    timeout: float,
+    settle: float = 10.0,
 ) -> dict:
     server = Server(url, src, folder / f"{label}.log")
     try:
         seconds = server.start(timeout)
         rss = rss_mib(server.proc.pid)
+        time.sleep(settle)  # the lab's warm-up imports in the background: memory once it is done
+        settled = rss_mib(server.proc.pid)
         for tid in running[:3] + finished[:3]:  # served: running ones from memory, finished ones read now
             st, info = call(server.base, "GET", f"/api/tables/{tid}")
             if st != 200:
@@ -251,6 +261,7 @@ def measure(
         "running": len(running),
         "start_s": round(seconds, 2),
         "rss_mib": round(rss, 1),
+        "rss_settled_mib": round(settled, 1),
         "create_ms": round(create * 1000, 1),
         "load_avg": round(os.getloadavg()[0], 1),
     }
@@ -265,6 +276,7 @@ def main() -> None:
     ap.add_argument("--database", help="a PostgreSQL server's URL (postgresql+asyncpg://...); default: SQLite files")
     ap.add_argument("--src", type=Path, default=ROOT / "src", help="the source tree of the ramsli to run")
     ap.add_argument("--max-minutes", type=float, default=10.0, help="hard limit of one start")
+    ap.add_argument("--settle", type=float, default=10.0, help="seconds after the answer to measure memory again")
     ap.add_argument(
         "--legacy",
         action="store_true",
@@ -302,14 +314,16 @@ def main() -> None:
                 small_run = run
                 asyncio.run(_drop_table(url, done))  # the reference holds the running tables only
         limit = args.max_minutes * 60
-        ref = measure(small, args.src, folder, "running only", small_run, [], limit)
-        first = measure(big, args.src, folder, "first", big_run, big_fin, limit)
-        again = measure(big, args.src, folder, "again", big_run, big_fin, limit)
+        ref = measure(small, args.src, folder, "running only", small_run, [], limit, args.settle)
+        first = measure(big, args.src, folder, "first", big_run, big_fin, limit, args.settle)
+        again = measure(big, args.src, folder, "again", big_run, big_fin, limit, args.settle)
         print(
             f"{args.finished} finished + {args.running} running: start {again['start_s']} s "
             f"(first {first['start_s']} s; running only {ref['start_s']} s), "
             f"memory {again['rss_mib']} MiB (running only {ref['rss_mib']} MiB, "
-            f"{(again['rss_mib'] / ref['rss_mib'] - 1) * 100:+.0f}%), create {again['create_ms']} ms "
+            f"{(again['rss_mib'] / ref['rss_mib'] - 1) * 100:+.0f}%), "
+            f"{args.settle:g} s later {again['rss_settled_mib']} MiB (running only {ref['rss_settled_mib']} MiB, "
+            f"{(again['rss_settled_mib'] / ref['rss_settled_mib'] - 1) * 100:+.0f}%), create {again['create_ms']} ms "
             f"(running only {ref['create_ms']} ms)"
         )
     except Failed as e:
