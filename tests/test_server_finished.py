@@ -14,7 +14,6 @@ import asyncio
 import json
 import random
 import sqlite3
-import threading
 
 import pytest
 import sqlalchemy as sa
@@ -142,7 +141,7 @@ def test_start_up_checks_the_header_and_the_whole_file_is_checked_after_it(tmp_p
     from types import SimpleNamespace
 
     from ramsli.server.app import _check_in_background
-    from ramsli.server.storage import check_database, check_file, check_header
+    from ramsli.server.storage import FileCheck, check_database, check_file, check_header
 
     path = tmp_path / "s.sqlite"
     url = f"sqlite+aiosqlite:///{path}"
@@ -167,8 +166,11 @@ def test_start_up_checks_the_header_and_the_whole_file_is_checked_after_it(tmp_p
     assert found, "the damaged page was not found"
     app = SimpleNamespace(state=SimpleNamespace())
     with caplog.at_level("ERROR", logger="ramsli.server"):
-        asyncio.run(_check_in_background(app, url, threading.Event()))
+        asyncio.run(_check_in_background(app, FileCheck(path)))
     assert app.state.database_damaged and any("is damaged" in r.getMessage() for r in caplog.records)
+    given_up = FileCheck(path)
+    given_up.stop()
+    assert given_up.run() is None  # stopped (shutdown): nothing found, nothing said
     with pytest.raises(StoreError) as e:
         asyncio.run(check_database(f"sqlite+aiosqlite:///{tmp_path / 'short.sqlite'}"))
     assert "truncated" in str(e.value)

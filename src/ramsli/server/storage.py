@@ -60,6 +60,7 @@ __all__ = [
     "check_database",
     "check_header",
     "check_file",
+    "FileCheck",
     "sqlite_path",
     "backup",
 ]
@@ -423,7 +424,7 @@ def check_header(path: Path) -> str | None:
 
     >>> import tempfile
     >>> p = Path(tempfile.mkdtemp()) / "x.sqlite"
-    >>> _ = p.write_text("not a database\n")
+    >>> _ = p.write_text("not a database")
     >>> check_header(p)
     'is not an SQLite database (its first bytes are not an SQLite header)'
     """
@@ -452,32 +453,56 @@ def check_header(path: Path) -> str | None:
     return None
 
 
-def check_file(path: Path, stop: threading.Event | None = None) -> list[str] | None:
-    """SQLite's ``PRAGMA quick_check`` of the whole file at ``path`` (reads every page: seconds
-    for a large file), on a read-only connection of its own at the lowest CPU priority of its
-    thread; returns ``[]`` for a sound file, else SQLite's findings (at most 20 lines), or None
-    when ``stop`` was set before it ended (the check is given up, nothing found)."""
-    try:  # Linux: a thread's own nice value; the server's event loop keeps its priority
-        os.setpriority(os.PRIO_PROCESS, threading.get_native_id(), 19)
-    except (AttributeError, OSError):
-        pass
-    try:
-        conn = sqlite3.connect(f"file:{path}?mode=ro", uri=True, check_same_thread=False)
-    except sqlite3.Error as e:
-        return [f"cannot be opened: {e}"]
-    try:
-        if stop is not None:
-            conn.set_progress_handler(lambda: 1 if stop.is_set() else 0, 100_000)
-        rows = [str(r[0]) for r in conn.execute("PRAGMA quick_check(20)").fetchall()]
-    except sqlite3.OperationalError as e:
-        if stop is not None and stop.is_set():
-            return None
-        return [str(e)]
-    except sqlite3.Error as e:
-        return [str(e)]
-    finally:
-        conn.close()
-    return [] if rows == ["ok"] else rows
+class FileCheck:
+    """SQLite's ``PRAGMA quick_check`` of the whole file at ``path`` (reads every page: seconds to
+    a minute for a large file), on a read-only connection of its own: :meth:`run` in a thread
+    (at the lowest CPU priority of that thread), :meth:`stop` from any other to give it up.
+
+    The check runs as one SQLite call that holds no Python lock meanwhile (no progress callback),
+    so the server's event loop never waits for the low-priority thread.
+    """
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self._lock = threading.Lock()
+        self._conn: sqlite3.Connection | None = None
+        self._stopped = False
+
+    def run(self) -> list[str] | None:
+        """``[]`` for a sound file, else SQLite's findings (at most 20 lines), or None when
+        :meth:`stop` gave it up first."""
+        try:  # Linux: a thread's own nice value; the server's event loop keeps its priority
+            os.setpriority(os.PRIO_PROCESS, threading.get_native_id(), 19)
+        except (AttributeError, OSError):
+            pass
+        with self._lock:
+            if self._stopped:
+                return None
+            try:
+                conn = self._conn = sqlite3.connect(f"file:{self.path}?mode=ro", uri=True, check_same_thread=False)
+            except sqlite3.Error as e:
+                return [f"cannot be opened: {e}"]
+        try:
+            rows = [str(r[0]) for r in conn.execute("PRAGMA quick_check(20)").fetchall()]
+        except sqlite3.Error as e:
+            return None if self._stopped else [str(e)]
+        finally:
+            with self._lock:
+                self._conn = None
+            conn.close()
+        return [] if rows == ["ok"] else rows
+
+    def stop(self) -> None:
+        """Give the check up (``sqlite3.Connection.interrupt``); :meth:`run` then returns None."""
+        with self._lock:
+            self._stopped = True
+            if self._conn is not None:
+                self._conn.interrupt()
+
+
+def check_file(path: Path) -> list[str] | None:
+    """:class:`FileCheck` of ``path``, run here: ``[]`` for a sound file, else SQLite's findings."""
+    return FileCheck(path).run()
 
 
 async def check_database(url: str | None = None) -> int:
