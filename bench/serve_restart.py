@@ -332,6 +332,8 @@ def main() -> None:
     finally:
         for db in made:
             drop(args.database, db)
+        for f in folder.glob("*.sqlite*"):  # the databases (a 100,000-session one is 1.3 GB); the logs stay
+            f.unlink()
 
 
 async def _drop_table(url: str, table_id: str) -> None:
