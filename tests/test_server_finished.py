@@ -1,7 +1,10 @@
 """Finished tables stay in the database (issue 28, item 5): start-up replays only the running
-tables; a finished one is marked ``tables.finished`` the first time a start-up sees it over, and
-from then on is read from the database when someone asks for it (its page, info, score sheet,
-hand history, a WebSocket), exactly as it was (R3.4). On PostgreSQL with several processes a
+tables; a finished one is marked ``tables.finished`` right after the event that ends its session
+is committed (one of an older database the first time a start-up sees it over), and from then on
+is read from the database when someone asks for it (its page, info, score sheet, hand history, a
+WebSocket), exactly as it was (R3.4). Start-up reads nothing that grows with the finished history:
+the ledgers and the running tables are found by indexes, an SQLite file is checked whole only
+after the server is up. On PostgreSQL with several processes a
 takeover leaves finished tables alone too, and any process reads one on demand.
 """
 
@@ -9,13 +12,15 @@ from __future__ import annotations
 
 import asyncio
 import json
+import random
 import sqlite3
 
+import pytest
 import sqlalchemy as sa
 
 from ramsli.server.hub import Conn, Hub
 from ramsli.server.ownership import ownership_for
-from ramsli.server.storage import EventStore, tables_t
+from ramsli.server.storage import EventStore, StoreError, tables_t
 from ramsli.server.views import view
 
 from helpers import SEATS3, http_get, post_json, seat_table
@@ -39,8 +44,11 @@ def test_a_finished_table_is_not_replayed_at_start_up_but_read_on_demand(db_url)
             await asyncio.sleep(0.05)
         assert t.status == "over"
         before = view(t, None)
-        await hub.close()
-        assert set((await _finished(store)).values()) == {None}  # nothing marked while it ran
+        await hub.close()  # waits for the mark under way
+        ended = await _finished(store)
+        assert ended[t.id] is not None and ended[running.id] is None  # marked when its session ended
+        async with store.engine.begin() as conn:  # a table finished before marks were made at run time
+            await conn.execute(tables_t.update().where(tables_t.c.id == t.id).values(finished=None))
         await store.close()
 
         store = await EventStore.open(db_url)
@@ -104,3 +112,65 @@ def test_a_restarted_server_serves_a_finished_tables_pages_from_the_database(ser
     assert json.loads(http_get(server.http, f"/api/tables/{tid}")[1]) == info  # read on demand, as it was
     assert http_get(server.http, f"/api/tables/{tid}/hands/1.toml?token={token}") == history
     assert http_get(server.http, watch)[0] == 200
+
+
+def test_the_ledgers_are_found_by_their_kind_not_by_reading_every_spec(db_url):
+    async def go():
+        store = await EventStore.open(db_url)
+        await store.create_table("t1", {"kind": "table-ish", "rules": {}}, 1.0)
+        await store.create_table("l1", {"kind": "ledger", "names": ["A", "B"]}, 2.0)
+        await store.create_table("l2", {"kind": "ledger", "names": ["C", "D"]}, 3.0)
+        await store.mark_closed("l2", 4.0)
+        assert await store.ledger_ids() == ["l1"]  # the open ledgers only, no card table
+        assert [r["kind"] for r in await store.index()] == ["table", "ledger", "ledger"]
+        assert [r["id"] for r in await store.index(limit=1, offset=1)] == ["l1"] and await store.count() == 3
+        if store.is_sqlite:  # the ledgers and the running tables are found by an index, not a scan
+            async with store.engine.connect() as conn:
+                for q in (
+                    "SELECT id FROM tables WHERE kind = 'ledger' AND closed IS NULL",
+                    "SELECT id FROM tables WHERE finished IS NULL AND closed IS NULL",
+                ):
+                    plan = " ".join(str(r[-1]) for r in (await conn.execute(sa.text("EXPLAIN QUERY PLAN " + q))).all())
+                    assert "USING INDEX" in plan or "USING COVERING INDEX" in plan, plan
+        await store.close()
+
+    asyncio.run(go())
+
+
+def test_start_up_checks_the_header_and_the_whole_file_is_checked_after_it(tmp_path, caplog):
+    from types import SimpleNamespace
+
+    from ramsli.server.app import _check_in_background
+    from ramsli.server.storage import FileCheck, check_database, check_file, check_header
+
+    path = tmp_path / "s.sqlite"
+    url = f"sqlite+aiosqlite:///{path}"
+
+    async def make():
+        store = await EventStore.open(url)
+        for i in range(300):  # enough events for pages beyond the schema's
+            await store.create_table(f"t{i}", {"rules": {}, "pad": "x" * 200}, float(i))
+        await store.close()
+
+    asyncio.run(make())
+    assert check_header(path) is None and check_file(path) == []
+    data = bytearray(path.read_bytes())
+    page = int.from_bytes(data[16:18], "big")
+    assert len(data) >= 4 * page
+    (tmp_path / "short.sqlite").write_bytes(bytes(data[: 2 * page]))
+    assert "truncated" in (check_header(tmp_path / "short.sqlite") or "")
+    data[-page:] = bytes(random.Random(5).randrange(256) for _ in range(page))  # a damaged page, not the header
+    path.write_bytes(bytes(data))
+    assert check_header(path) is None  # start-up does not read that page: it starts
+    found = check_file(path)
+    assert found, "the damaged page was not found"
+    app = SimpleNamespace(state=SimpleNamespace())
+    with caplog.at_level("ERROR", logger="ramsli.server"):
+        asyncio.run(_check_in_background(app, FileCheck(path)))
+    assert app.state.database_damaged and any("is damaged" in r.getMessage() for r in caplog.records)
+    given_up = FileCheck(path)
+    given_up.stop()
+    assert given_up.run() is None  # stopped (shutdown): nothing found, nothing said
+    with pytest.raises(StoreError) as e:
+        asyncio.run(check_database(f"sqlite+aiosqlite:///{tmp_path / 'short.sqlite'}"))
+    assert "truncated" in str(e.value)

@@ -408,6 +408,12 @@ def test_the_admin_lists_and_closes_tables_and_ledgers(sqlite_url):
             assert rows[w.tid]["people"] == 2 and rows[w.tid]["seq"] == w.table.seq
             assert rows[w.ledger["ledger"]]["kind"] == "ledger"
             assert listed["processes"] == [w.hub.ownership.process_id]
+            assert listed["total"] == len(listed["tables"]) == 2 and listed["next"] is None
+            first = (await w.client.get("/admin/tables?limit=1", headers=auth)).json()
+            second = (await w.client.get("/admin/tables?limit=1&offset=1", headers=auth)).json()
+            assert (first["next"], second["next"], first["total"]) == (1, None, 2)  # paged, in creation order
+            assert [r["id"] for r in first["tables"] + second["tables"]] == [r["id"] for r in listed["tables"]]
+            assert rows[w.tid]["events"] == len(next(r["events"] for r in await w.store.load() if r["id"] == w.tid))
             conn = w.people[0][1]
             r = await w.client.post(f"/admin/tables/{w.tid}/close", headers=auth)
             assert r.status_code == 200 and r.json() == {"table": w.tid, "closed": True, "already": False}

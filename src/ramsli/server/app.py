@@ -30,6 +30,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import logging
 import os
 from collections.abc import AsyncIterator, Sequence
 from typing import Any
@@ -63,7 +64,7 @@ from ramsli.server.pages import router as pages_router
 from ramsli.server.prefix import PathPrefix, normalize_prefix
 from ramsli.server.proxy import ClientAddress, Forwarder, gather_from_peers
 from ramsli.server.schemas import MAX_MESSAGE, CreateTable, Pace, Sit, Start, body_of, refusal_of
-from ramsli.server.storage import EventStore, default_url
+from ramsli.server.storage import EventStore, FileCheck, default_url, sqlite_path
 
 __all__ = ["create_app", "app_from_env", "attach_hub", "WebSocketConn", "WS_MAX_SIZE"]
 
@@ -174,9 +175,15 @@ def create_app(
         await hub.restore()
         hints.warm_up_lab()  # the lab's kernel made ready in the background (progress in the log)
         await clubs.reconcile((await load_books(app.state)).values())
+        path = sqlite_path(url)
+        check = FileCheck(path) if path is not None and path.is_file() else None
+        checking = None if check is None else asyncio.get_running_loop().create_task(_check_in_background(app, check))
         try:
             yield
         finally:
+            if check is not None and checking is not None:
+                check.stop()
+                await checking
             await clubs.settle()
             await hub.close()
             await store.close()
@@ -353,6 +360,28 @@ def create_app(
                     await websocket.close()
 
     return app
+
+
+async def _check_in_background(app: FastAPI, check: FileCheck) -> None:
+    """Check the whole SQLite file once after start-up (:class:`~ramsli.server.storage.FileCheck`,
+    in a thread; ``check.stop()`` gives it up at shutdown). A damaged file is logged as an error
+    and makes ``/readyz`` answer 503 with the finding (``app.state.database_damaged``); start-up
+    itself checks only what does not grow with the file."""
+    log = logging.getLogger("ramsli.server")
+    try:
+        problems = await asyncio.to_thread(check.run)
+    except Exception as e:  # noqa: BLE001 - the check must never stop the server
+        log.warning("database %s: the background check did not run: %s", check.path, e)
+        return
+    if problems:
+        app.state.database_damaged = "; ".join(problems)[:300]
+        log.error(
+            "database %s is damaged: %s (stop the server, keep the file, restore the last backup)",
+            check.path,
+            app.state.database_damaged,
+        )
+    elif problems == []:
+        log.info("database %s: the whole file checks (PRAGMA quick_check)", check.path)
 
 
 def attach_hub(app: FastAPI, hub: Hub) -> None:

@@ -234,14 +234,18 @@ class Clubs:
     async def reconcile(self, ledgers: Iterable[Any] = ()) -> int:
         """Store the record of every finished table and ledger that should have one and has not
         (a session that ended while its record was not yet written); returns how many."""
+        over = [t for t in list(self.hub.tables.values()) if t.status is TableStatus.OVER]
+        books = [b for b in ledgers if b.book.is_over]
+        if not over and not books:  # the usual start-up: no record, no link is read
+            return 0
         done = {r["table_id"] for r in await self.directory.records()}
         links = await self.directory.table_links()
         n = 0
-        for t in list(self.hub.tables.values()):
-            if t.status is TableStatus.OVER and t.id not in done:
+        for t in over:
+            if t.id not in done:
                 n += bool(await self.record_table(t, links.get(t.id)))
-        for b in ledgers:
-            if b.book.is_over and b.id not in done and b.id in links:
+        for b in books:
+            if b.id not in done and b.id in links:
                 n += bool(await self.record_ledger(b))
         return n
 

@@ -276,6 +276,7 @@ class Hub:
         self._claim_task: asyncio.Task[None] | None = None
         self._wake = asyncio.Event()
         self._background: set[asyncio.Task[Any]] = set()
+        self._marking: set[asyncio.Task[Any]] = set()  # marks of finished tables under way
         self.ownership.on_notify = self._notified
         self.ownership.on_lost = self._lost
 
@@ -285,6 +286,7 @@ class Hub:
         self.tables[t.id] = t
         for watch in self.watchers:
             watch(t)
+        t.listeners.append(self._session_ended)
         driver = self.drivers[t.id] = BotDriver(t)
         if self.metrics is not None and hasattr(driver, "on_decision"):
             driver.on_decision = self.metrics.observe_bot
@@ -321,6 +323,22 @@ class Hub:
             finished.append(t.id)
             return
         self._serve(t)
+
+    def _session_ended(self, t: Table, kind: str) -> None:
+        """A listener of every table served: right after the event that ends its session is
+        committed, mark the table finished in the database (in the background; :meth:`close` waits
+        for it), so that no start-up replays it. Should the mark be lost (a crash in between), the
+        next start-up replays the table once and marks it (:meth:`restore`)."""
+        if kind in ("act", "start") and t.status is TableStatus.OVER:
+            task = asyncio.get_running_loop().create_task(self._mark_ended(t.id))
+            self._marking.add(task)
+            task.add_done_callback(self._marking.discard)
+
+    async def _mark_ended(self, table_id: str) -> None:
+        try:
+            await self._mark_finished([table_id])
+        except Exception as e:  # noqa: BLE001 - a lost mark costs the next start-up one replay only
+            logging.getLogger("ramsli.server").warning("table %s was not marked finished: %s", table_id, e)
 
     async def _mark_finished(self, ids: list[str]) -> None:
         if ids:
@@ -377,6 +395,8 @@ class Hub:
             self._claim_task = None
         for driver in list(self.drivers.values()):
             await driver.stop()
+        if self._marking:  # the marks under way end first (each logs its own failure)
+            await asyncio.gather(*self._marking, return_exceptions=True)
         for task in list(self._background):
             task.cancel()
 

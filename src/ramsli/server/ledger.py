@@ -102,8 +102,7 @@ async def load_books(state: Any) -> dict[str, LedgerBook]:
         async with lock:
             if getattr(state, "ledgers", None) is None:
                 books: dict[str, LedgerBook] = {}
-                stored = await state.hub.store.index()  # no events: only the ledgers' are read
-                wanted = [r["id"] for r in stored if r["kind"] == KIND and r["closed"] is None]
+                wanted = await state.hub.store.ledger_ids()  # by an index: no card table is read
                 for row in await state.hub.store.load(wanted):
                     if row["spec"] is None or row["spec"].get("kind") != KIND or row.get("closed") is not None:
                         continue

@@ -232,7 +232,7 @@ async def quick_play(request: Request) -> dict[str, Any]:
 async def _quick_seat(request: Request, player: Player | None, preset: str, name: str) -> dict[str, Any]:
     """The seat of :func:`quick_play` (under its lock): the fullest open table of ``preset``, or a new one."""
     hub = _hub(request)
-    links = await _directory(request).table_links(open_only=True)
+    links = await _directory(request).table_links(open_only=True, ids=list(hub.tables))
     candidates = [t for t in hub.tables.values() if t.id in links and t.preset == preset and free_seats(t)]
     candidates.sort(key=lambda t: (t.status is not TableStatus.WAITING, -sum(s.taken for s in t.seats), t.id))
     for t in candidates:
@@ -261,7 +261,7 @@ async def listing(request: Request) -> list[dict[str, Any]]:
     admin = is_admin(request)
     d = _directory(request)
     if admin:
-        links = await d.table_links()
+        links = await d.table_links(ids=list(hub.tables))
         return [
             {
                 "table": t.id,
@@ -272,7 +272,7 @@ async def listing(request: Request) -> list[dict[str, Any]]:
             }
             for t in hub.tables.values()
         ] + [{"table": tid, "status": "broken", "reason": reason} for tid, reason in hub.broken.items()]
-    links = await d.table_links(open_only=True)
+    links = await d.table_links(open_only=True, ids=list(hub.tables))
     clubs = {}
     for link in links.values():
         if link["club_id"] and link["club_id"] not in clubs:

@@ -3,12 +3,12 @@
 - ``GET /healthz``: ``200 {"status": "ok", "process"}`` while the process answers at all (a
   liveness probe: restart it when this fails);
 - ``GET /readyz``: ``200 {"status": "ready", ...}`` when the database answers (``SELECT 1``
-  within 2 s), the tables are restored, the process holds its table locks (several processes)
-  and is not draining; else ``503 {"status": "not ready", "reasons": [...]}`` (a readiness
+  within 2 s), the tables are restored, the process holds its table locks (several processes),
+  is not draining and the check of the whole SQLite file after start-up found no damage; else ``503 {"status": "not ready", "reasons": [...]}`` (a readiness
   probe: send it no new clients while this fails);
 - ``GET /metrics``: Prometheus text (:mod:`ramsli.server.metrics`);
-- ``GET /admin/tables``: every stored table and ledger with its process, status, ``seq`` and
-  connections, from every live process; ``POST /admin/tables/{id}/close``: close one for good
+- ``GET /admin/tables``: the stored tables and ledgers with their process, status, ``seq`` and
+  connections, from every live process, a page at a time (``?limit=``, ``?offset=``); ``POST /admin/tables/{id}/close``: close one for good
   (:meth:`~ramsli.server.hub.Hub.close_table`). Both need ``Authorization: Bearer TOKEN``,
   the server's admin token (``ramsli serve --admin-token-file``, ``RAMSLI_ADMIN_TOKEN``);
   without one set the admin routes answer ``403 no_admin``, a wrong token ``401 admin_token``.
@@ -56,6 +56,9 @@ async def readyz(request: Request) -> JSONResponse:
     else:
         if hub.draining:
             reasons.append("draining")
+        damaged = getattr(request.app.state, "database_damaged", None)
+        if damaged:
+            reasons.append(f"the database file is damaged: {damaged}")
         if not hub.ownership.alive:
             reasons.append("the table locks are lost")
         try:
@@ -112,12 +115,29 @@ def local_tables(hub: Any, conns: Any = ()) -> dict[str, dict[str, Any]]:
     return out
 
 
+#: rows of one page of ``GET /admin/tables`` unless ``limit`` says otherwise (and at most)
+ADMIN_PAGE = 1000
+ADMIN_PAGE_MAX = 10_000
+
+
+def _page(request: Request) -> tuple[int, int]:
+    """``(limit, offset)`` of ``GET /admin/tables`` from its query (``?limit=N&offset=M``; a value
+    that is not a whole number counts as absent, both are clamped to their range)."""
+    q = request.query_params
+    limit = int(q["limit"]) if q.get("limit", "").isdigit() else ADMIN_PAGE
+    offset = int(q["offset"]) if q.get("offset", "").isdigit() else 0
+    return max(1, min(limit, ADMIN_PAGE_MAX)), offset
+
+
 @router.get("/admin/tables")
 async def admin_tables(request: Request) -> dict[str, Any]:
-    """Every stored table and ledger: ``{"tables": [{"id", "kind", "created", "closed", "events",
-    "process", "status", "seq", "people", "spectators"}], "processes": [...]}``; a table no live
-    process runs has ``process`` null."""
+    """The stored tables and ledgers, one page in creation order (``?limit=N``, default
+    :data:`ADMIN_PAGE`, at most :data:`ADMIN_PAGE_MAX`; ``?offset=M``): ``{"tables": [{"id",
+    "kind", "created", "closed", "finished", "events", "process", "status", "seq", "people",
+    "spectators"}], "processes": [...], "total": n, "next": offset of the next page or null}``;
+    a table no live process runs has ``process`` null."""
     check_admin(request)
+    limit, offset = _page(request)
     hub = _hub(request)
     here = local_tables(hub)
     if request.scope.get("ramsli.forwarded"):
@@ -130,12 +150,19 @@ async def admin_tables(request: Request) -> dict[str, Any]:
             merged.setdefault(table_id, info)
             processes.append(info.get("process"))
     rows = []
-    for row in await hub.database.index():
+    total = await hub.database.count()
+    for row in await hub.database.index(limit, offset):
         info = merged.get(row["id"], {})
         if row["kind"] == "ledger" and hub.ownership.solo and not row["closed"]:
             info = {"process": hub.ownership.process_id, "status": "ledger"}
         rows.append({**row, "process": None, "status": "closed" if row["closed"] else None, **info})
-    return {"tables": rows, "processes": sorted({p for p in processes if p})}
+    after = offset + len(rows)
+    return {
+        "tables": rows,
+        "processes": sorted({p for p in processes if p}),
+        "total": total,
+        "next": after if after < total else None,
+    }
 
 
 @router.post("/admin/tables/{table_id}/close")

@@ -39,6 +39,7 @@ import os
 import shutil
 import sqlite3
 import subprocess
+import threading
 import time
 from collections.abc import Callable, Iterable
 from pathlib import Path
@@ -57,6 +58,9 @@ __all__ = [
     "default_url",
     "MIGRATIONS",
     "check_database",
+    "check_header",
+    "check_file",
+    "FileCheck",
     "sqlite_path",
     "backup",
 ]
@@ -76,6 +80,9 @@ tables_t = sa.Table(
     sa.Column("spec", sa.Text, nullable=False),
     sa.Column("closed", sa.Float, nullable=True),
     sa.Column("finished", sa.Float, nullable=True),
+    sa.Column("kind", sa.String(16), nullable=False, server_default="table"),
+    sa.Index("ix_tables_kind", "kind"),
+    sa.Index("ix_tables_running", "finished", "closed"),
 )
 events_t = sa.Table(
     "events",
@@ -196,9 +203,11 @@ class EventStore:
         await self.engine.dispose()
 
     async def create_table(self, table_id: str, spec: dict[str, Any], created: float) -> None:
-        """Store a new table with its spec (JSON-ready data)."""
+        """Store a new table with its spec (JSON-ready data; ``created``: seconds since the epoch).
+        A spec with ``"kind": "ledger"`` is stored as a pub ledger (:meth:`ledger_ids`)."""
+        kind = "ledger" if spec.get("kind") == "ledger" else "table"
         async with self.engine.begin() as conn:
-            await conn.execute(tables_t.insert().values(id=table_id, created=created, spec=json.dumps(spec)))
+            await conn.execute(tables_t.insert().values(id=table_id, created=created, spec=json.dumps(spec), kind=kind))
 
     async def append(self, table_id: str, seq: int, kind: str, data: dict[str, Any]) -> None:
         """Commit one event; returns once it is committed. ``seq`` must be the table's next number.
@@ -312,25 +321,55 @@ class EventStore:
         rows = await self.load([table_id])
         return rows[0] if rows else None
 
-    async def index(self) -> list[dict[str, Any]]:
-        """Every stored table without its events: ``{"id", "created", "closed", "kind", "events"}``
-        (``kind``: ``table`` or ``ledger``; ``events``: how many are stored), in creation order."""
-        counts = sa.select(events_t.c.table_id, sa.func.count().label("n")).group_by(events_t.c.table_id).subquery()
+    async def index(self, limit: int | None = None, offset: int = 0) -> list[dict[str, Any]]:
+        """Stored tables without their events: ``{"id", "created", "closed", "finished", "kind",
+        "events"}`` (``kind``: ``table`` or ``ledger``; ``events``: how many are stored; times in
+        seconds since the epoch), in creation order; ``limit`` rows (None: all) after skipping
+        ``offset``. The events are counted for the rows of the page only (by the primary key)."""
+        n = (
+            sa.select(sa.func.count())
+            .select_from(events_t)
+            .where(events_t.c.table_id == tables_t.c.id)
+            .scalar_subquery()
+        )
         q = (
-            sa.select(tables_t.c.id, tables_t.c.created, tables_t.c.closed, tables_t.c.spec, counts.c.n)
-            .select_from(tables_t.outerjoin(counts, counts.c.table_id == tables_t.c.id))
+            sa.select(
+                tables_t.c.id, tables_t.c.created, tables_t.c.closed, tables_t.c.finished, tables_t.c.kind, n.label("n")
+            )
+            .order_by(tables_t.c.created, tables_t.c.id)
+            .offset(offset)
+        )
+        if limit is not None:
+            q = q.limit(limit)
+        async with self.engine.connect() as conn:
+            rows = (await conn.execute(q)).all()
+        return [
+            {
+                "id": r.id,
+                "created": r.created,
+                "closed": r.closed,
+                "finished": r.finished,
+                "kind": r.kind,
+                "events": r.n,
+            }
+            for r in rows
+        ]
+
+    async def count(self) -> int:
+        """How many tables and ledgers are stored (one ``count(*)``)."""
+        async with self.engine.connect() as conn:
+            return int((await conn.execute(sa.select(sa.func.count()).select_from(tables_t))).scalar_one())
+
+    async def ledger_ids(self) -> list[str]:
+        """The ids of the pub ledgers no admin closed, in creation order (by the index on ``kind``:
+        no card table is read)."""
+        q = (
+            sa.select(tables_t.c.id)
+            .where(tables_t.c.kind == "ledger", tables_t.c.closed.is_(None))
             .order_by(tables_t.c.created, tables_t.c.id)
         )
         async with self.engine.connect() as conn:
-            rows = (await conn.execute(q)).all()
-        out = []
-        for r in rows:
-            try:
-                kind = "ledger" if json.loads(r.spec).get("kind") == "ledger" else "table"
-            except (TypeError, ValueError, AttributeError):
-                kind = "table"
-            out.append({"id": r.id, "created": r.created, "closed": r.closed, "kind": kind, "events": r.n or 0})
-        return out
+            return [r.id for r in (await conn.execute(q)).all()]
 
     async def status(self, table_id: str) -> dict[str, Any] | None:
         """``{"closed": seconds or None}`` of a stored table, or None if there is no such table
@@ -370,23 +409,121 @@ class EventStore:
             await conn.execute(sa.text("SELECT 1"))
 
 
+#: the first 16 bytes of every SQLite database file
+SQLITE_MAGIC = b"SQLite format 3\x00"
+
+
+def check_header(path: Path) -> str | None:
+    """Why the SQLite file at ``path`` cannot be a sound database, from its 100-byte header and
+    its size alone (no page but the first is read: the cost does not grow with the file), or None.
+
+    Found: not an SQLite file (text, a damaged header), an impossible page size, a file shorter
+    than the page count its header gives (truncated; not checked while a write-ahead log is
+    pending, whose pages SQLite adds when it opens the file). A damaged page elsewhere is found
+    by :func:`check_file` (``ramsli serve`` runs it in the background) and by ``ramsli backup``.
+
+    >>> import tempfile
+    >>> p = Path(tempfile.mkdtemp()) / "x.sqlite"
+    >>> _ = p.write_text("not a database")
+    >>> check_header(p)
+    'is not an SQLite database (its first bytes are not an SQLite header)'
+    """
+    try:
+        with path.open("rb") as f:
+            head = f.read(100)
+            size = os.fstat(f.fileno()).st_size
+    except FileNotFoundError:
+        return None  # SQLite makes a new database
+    except OSError as e:
+        return f"cannot be read: {e.strerror or e}"
+    if size == 0:
+        return None
+    if len(head) < 100 or not head.startswith(SQLITE_MAGIC):
+        return "is not an SQLite database (its first bytes are not an SQLite header)"
+    page_size = int.from_bytes(head[16:18], "big")
+    page_size = 65536 if page_size == 1 else page_size
+    if page_size < 512 or page_size & (page_size - 1):
+        return f"has a damaged header (page size {page_size})"
+    pages = int.from_bytes(head[28:32], "big")
+    counted = pages > 0 and head[24:28] == head[92:96]  # the header's page count is valid
+    wal = path.with_name(path.name + "-wal")
+    pending = wal.exists() and wal.stat().st_size > 0
+    if counted and not pending and size < pages * page_size:
+        return f"is truncated ({size} bytes; its header says {pages} pages of {page_size} bytes)"
+    return None
+
+
+class FileCheck:
+    """SQLite's ``PRAGMA quick_check`` of the whole file at ``path`` (reads every page: seconds to
+    a minute for a large file), on a read-only connection of its own: :meth:`run` in a thread
+    (at the lowest CPU priority of that thread), :meth:`stop` from any other to give it up.
+
+    The check runs as one SQLite call that holds no Python lock meanwhile (no progress callback),
+    so the server's event loop never waits for the low-priority thread.
+    """
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self._lock = threading.Lock()
+        self._conn: sqlite3.Connection | None = None
+        self._stopped = False
+
+    def run(self) -> list[str] | None:
+        """``[]`` for a sound file, else SQLite's findings (at most 20 lines), or None when
+        :meth:`stop` gave it up first."""
+        try:  # Linux: a thread's own nice value; the server's event loop keeps its priority
+            os.setpriority(os.PRIO_PROCESS, threading.get_native_id(), 19)
+        except (AttributeError, OSError):
+            pass
+        with self._lock:
+            if self._stopped:
+                return None
+            try:
+                conn = self._conn = sqlite3.connect(f"file:{self.path}?mode=ro", uri=True, check_same_thread=False)
+            except sqlite3.Error as e:
+                return [f"cannot be opened: {e}"]
+        try:
+            rows = [str(r[0]) for r in conn.execute("PRAGMA quick_check(20)").fetchall()]
+        except sqlite3.Error as e:
+            return None if self._stopped else [str(e)]
+        finally:
+            with self._lock:
+                self._conn = None
+            conn.close()
+        return [] if rows == ["ok"] else rows
+
+    def stop(self) -> None:
+        """Give the check up (``sqlite3.Connection.interrupt``); :meth:`run` then returns None."""
+        with self._lock:
+            self._stopped = True
+            if self._conn is not None:
+                self._conn.interrupt()
+
+
+def check_file(path: Path) -> list[str] | None:
+    """:class:`FileCheck` of ``path``, run here: ``[]`` for a sound file, else SQLite's findings."""
+    return FileCheck(path).run()
+
+
 async def check_database(url: str | None = None) -> int:
-    """Open the database at ``url``, check it (SQLite: ``PRAGMA quick_check``) and read every
-    running table once (finished ones are read when asked for); returns the number of running
-    tables. ``ramsli serve`` calls it before it listens.
+    """Open the database at ``url`` and read every running table once (finished ones are read
+    when asked for); returns the number of running tables. ``ramsli serve`` calls it before it
+    listens. Nothing here grows with the finished history: an SQLite file is checked by its
+    header (:func:`check_header`), its schema (the migrations read it) and the pages of the
+    running tables; the whole file is checked after the server is up (:func:`check_file`).
 
     Raises:
         StoreError: a one-line reason naming the database, e.g. for a damaged or truncated
             SQLite file or a file that is not a database.
     """
     url = url or default_url()
+    path = sqlite_path(url)
+    if path is not None:
+        reason = check_header(path)
+        if reason is not None:
+            raise StoreError(f"database {url!r} {reason}")
     store = await EventStore.open(url)
     try:
-        if url.startswith("sqlite"):
-            async with store.engine.connect() as conn:
-                result = [row[0] for row in (await conn.execute(sa.text("PRAGMA quick_check"))).all()]
-            if result != ["ok"]:
-                raise StoreError(f"database {url!r} is damaged: {'; '.join(map(str, result))[:200]}")
         return len(await store.load(running=True))
     except StoreError:
         raise
