@@ -536,6 +536,12 @@ def test_concurrent_hints_for_one_seat_cost_one_computation(sqlite_url, monkeypa
         }
 
     monkeypatch.setattr(odds, "estimate", fake_estimate)
+    from ramsli.server import hints
+
+    # the kernel answers (as once the lab's warm-up is done), whatever another test left in this process
+    ready = hints.LabWarmUp(any_cold=lambda: False, load=lambda: None, available=lambda: True)
+    ready.run()
+    monkeypatch.setattr(hints, "_warm", [ready])
 
     async def go():
         hub, store = await open_hub(sqlite_url)
