@@ -13,7 +13,8 @@ import json
 import pytest
 
 from ramsli.refusal import Refused
-from ramsli.server.hub import Conn, Hub, SpecError
+from ramsli.server.hub import Conn, Hub
+from ramsli.server.messages import BadMessage
 from ramsli.server.schemas import MAX_BODY, MAX_RULES
 from ramsli.server.views import finished_hand
 
@@ -295,8 +296,9 @@ def test_absurd_bot_options_are_refused_naming_the_range(sqlite_url):
     async def go():
         hub, store = await open_hub(sqlite_url)
         for spec in ("montecarlo:samples=999999999999", "montecarlo:nodes=0", "montecarlo:ms=99999999"):
-            with pytest.raises(SpecError, match=r"out of range: allowed is \d+\.\.\d+"):
+            with pytest.raises(BadMessage, match=r"out of range: allowed is \d+\.\.\d+") as e:
                 await hub.create_table({"seats": [{"kind": "human"}, {"kind": "bot", "bot": spec}]})
+            assert e.value.refusal.code == "bot_option_range" and e.value.refusal.fields["field"] == "seats[1].bot"
         assert hub.tables == {} and await store.load() == []
         await store.close()
 

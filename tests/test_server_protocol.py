@@ -223,7 +223,7 @@ def test_before_the_start_and_table_requests(sqlite_url):
         for body, kind, code, words in [
             ({"seats": SEATS3, "rules": ["bete=lots"]}, SpecError, None, "bete"),  # the rules' own refusal
             ({"seats": SEATS3[:1]}, SpecError, "seat_count", "allowed are 2 to 6 (R2.1)"),
-            ({"seats": [{"kind": "bot", "bot": "nobody"}] * 3}, SpecError, "bad_bot", "unknown bot"),
+            ({"seats": [{"kind": "bot", "bot": "nobody"}] * 3}, BadMessage, "unknown_bot", "unknown bot"),
             ({"seats": SEATS3, "rules": ["players=4"]}, SpecError, "players_mismatch", "players=4"),
             ({"seats": SEATS3, "rules": ["ante=30"]}, SpecError, "ante_above_stack", "ante 30"),
             ({"seats": SEATS3, "colour": "red"}, BadMessage, "field_unknown", "colour is not a field"),
