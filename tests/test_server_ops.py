@@ -437,3 +437,40 @@ def test_the_admin_lists_and_closes_tables_and_ledgers(sqlite_url):
             await fresh.close()
 
     run(go())
+
+
+def test_the_admin_page_refuses_a_limit_or_offset_out_of_range(sqlite_url):
+    """``limit`` is a whole number 1..10000 and ``offset`` 0..10**12, given once; anything else is
+    a translated ``422 bad_message`` naming the parameter and its range (it was a silent default
+    page, one row for ``limit=0``, or a 500 from SQLite for a huge offset)."""
+
+    async def go():
+        async with World(sqlite_url, admin_token=ADMIN) as w:
+            auth = {"Authorization": f"Bearer {ADMIN}"}
+            bad = {
+                "limit": ["-1", "abc", "1.5", "NaN", "", "0", "10001", "１", "1e3"],
+                "offset": ["-1", "1e3", "9223372036854775808", "1000000000001", "x"],
+            }
+            for name, values in bad.items():
+                for value in values:
+                    r = await w.client.get("/admin/tables", params={name: value}, headers=auth)
+                    assert r.status_code == 422, (name, value, r.text)
+                    body = r.json()
+                    assert body["error"] == "bad_message" and body["code"] == "query_range", body
+                    assert body["fields"]["field"] == name
+                    assert name in body["message"] and (
+                        "10,000" in body["message"] or "1,000,000,000,000" in body["message"]
+                    )
+            r = await w.client.get("/admin/tables?limit=abc&lang=de", headers=auth)
+            assert r.status_code == 422 and "ganze Zahl" in r.json()["message"], r.json()
+            r = await w.client.get("/admin/tables?limit=1&limit=2", headers=auth)
+            assert r.status_code == 422 and r.json()["code"] == "field_twice"
+            assert r.json()["fields"]["field"] == "limit"
+            r = await w.client.get("/admin/tables?offset=0&offset=1", headers=auth)
+            assert r.status_code == 422 and r.json()["fields"]["field"] == "offset"
+            ok = (await w.client.get("/admin/tables?limit=10000&offset=1000000000000", headers=auth)).json()
+            assert ok["tables"] == [] and ok["total"] == 2 and ok["next"] is None
+            one = (await w.client.get("/admin/tables?limit=1&offset=0", headers=auth)).json()
+            assert len(one["tables"]) == 1 and one["next"] == 1
+
+    run(go())

@@ -203,6 +203,7 @@ SCHEMA_CODES = {
     "field_many": N_("{field} may have at most {limit} entries"),
     "field_few": N_("{field} needs at least {limit} entries"),
     "field_invalid": N_("{field} is not valid"),
+    "query_range": N_("{field} must be a whole number from {least} to {most}"),
     "seat_key": N_("{field}: {given} is not a seat number (0, 1, 2, …)"),
     "seat_twice": N_("{field} gives seat {number} twice, as {given}"),
     "human_bot": N_("{field}: a human seat has no bot"),
