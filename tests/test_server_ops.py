@@ -474,3 +474,22 @@ def test_the_admin_page_refuses_a_limit_or_offset_out_of_range(sqlite_url):
             assert len(one["tables"]) == 1 and one["next"] == 1
 
     run(go())
+
+
+def test_the_admin_page_shows_a_finished_table_not_read_since_start_as_over(sqlite_url):
+    """A table marked finished in the database that no process has read since start shows
+    ``"status": "over"`` (it showed null, like a table no process runs); its ``process`` is null."""
+
+    async def go():
+        async with World(sqlite_url, admin_token=ADMIN) as w:
+            await w.store.create_table("donetable01", {"preset": "traditional"}, 1.0)
+            await w.store.mark_finished(["donetable01"], 2.0)
+            await w.store.create_table("idletable01", {"preset": "traditional"}, 3.0)
+            auth = {"Authorization": f"Bearer {ADMIN}"}
+            rows = {r["id"]: r for r in (await w.client.get("/admin/tables", headers=auth)).json()["tables"]}
+            assert "donetable01" not in w.hub.tables
+            assert rows["donetable01"]["status"] == "over" and rows["donetable01"]["process"] is None
+            assert rows["idletable01"]["status"] is None  # not finished, not run: still unknown
+            assert rows[w.tid]["status"] == "playing"
+
+    run(go())

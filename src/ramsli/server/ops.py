@@ -160,7 +160,8 @@ async def admin_tables(request: Request) -> dict[str, Any]:
     :data:`ADMIN_PAGE`, at most :data:`ADMIN_PAGE_MAX`; ``?offset=M``): ``{"tables": [{"id",
     "kind", "created", "closed", "finished", "events", "process", "status", "seq", "people",
     "spectators"}], "processes": [...], "total": n, "next": offset of the next page or null}``;
-    a table no live process runs has ``process`` null."""
+    a table no live process runs has ``process`` null and ``status`` ``closed``, ``over``
+    (finished, not read since start) or null."""
     check_admin(request)
     limit, offset = _page(request)  # before anything is asked of a peer or the database
     hub = _hub(request)
@@ -180,7 +181,10 @@ async def admin_tables(request: Request) -> dict[str, Any]:
         info = merged.get(row["id"], {})
         if row["kind"] == "ledger" and hub.ownership.solo and not row["closed"]:
             info = {"process": hub.ownership.process_id, "status": "ledger"}
-        rows.append({**row, "process": None, "status": "closed" if row["closed"] else None, **info})
+        # a table no process runs: closed by the admin, or over (marked finished when its
+        # session ended; such a table is read only when asked for), else not running anywhere
+        status = "closed" if row["closed"] else "over" if row["finished"] else None
+        rows.append({**row, "process": None, "status": status, **info})
     after = offset + len(rows)
     return {
         "tables": rows,
