@@ -493,3 +493,30 @@ def test_the_admin_page_shows_a_finished_table_not_read_since_start_as_over(sqli
             assert rows[w.tid]["status"] == "playing"
 
     run(go())
+
+
+def test_language_codes_are_case_insensitive_in_the_query_and_the_hello(sqlite_url):
+    """``?lang=DE`` answers in German as ``?lang=de`` and ``Accept-Language: DE`` do (it answered in
+    English); a hello with ``"lang": "NL"`` makes the connection's messages Dutch."""
+
+    async def go():
+        async with World(sqlite_url) as w:
+            lower = (await w.client.get("/api/tables/nosuchtable?lang=de")).json()["message"]
+            english = (await w.client.get("/api/tables/nosuchtable?lang=en")).json()["message"]
+            assert lower != english
+            for code in ("DE", "De", " dE "):
+                r = await w.client.get("/api/tables/nosuchtable", params={"lang": code})
+                assert r.status_code == 404 and r.json()["message"] == lower, code
+            it = (await w.client.get("/nosuchpage?lang=it")).json()["message"]
+            assert (await w.client.get("/nosuchpage?lang=IT")).json()["message"] == it != english
+            dutch = Conn()
+            await w.hub.receive(dutch, json.dumps({"type": "hello", "token": w.people[0][0], "lang": "NL"}), w.tid)
+            assert dutch.lang == "nl"
+            await w.hub.receive(dutch, json.dumps({"type": "act", "action": "p1 in", "seq": w.table.seq + 5}))
+            stale = dutch.sent[-1]
+            nl = Conn()  # the same seat in lower case: it replaces the first connection
+            await w.hub.receive(nl, json.dumps({"type": "hello", "token": w.people[0][0], "lang": "nl"}), w.tid)
+            await w.hub.receive(nl, json.dumps({"type": "act", "action": "p1 in", "seq": w.table.seq + 5}))
+            assert stale["code"] == "stale_seq" and stale["message"] == nl.sent[-1]["message"]
+
+    run(go())

@@ -888,8 +888,8 @@ class Hub:
         if conn.table is not None:  # refused before anything of it is taken (its language too)
             conn.refuse(ProtocolRefusal(Refusal("hello_twice"), "bad_message"))
             return
-        if msg.lang in LANGS:
-            conn.lang = msg.lang
+        if msg.lang.strip().lower() in LANGS:  # case-insensitive, as ?lang= and Accept-Language
+            conn.lang = msg.lang.strip().lower()
         if table_id is not None and msg.table is not None and msg.table != table_id:
             conn.refuse(ProtocolRefusal(Refusal("hello_table", None, {"table": str(msg.table)[:40]}), "bad_message"))
             return

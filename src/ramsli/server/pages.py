@@ -71,15 +71,16 @@ _TYPES = {
 
 
 def page_lang(query: str | None, accept: str | None) -> str:
-    """The language of a page: ``query`` if it is one of ``LANGS``, else the one of ``LANGS`` an
+    """The language of a page: ``query`` if it is one of ``LANGS`` (in any case), else the one of ``LANGS`` an
     ``Accept-Language`` header weighs highest (``q``, default 1; ``q=0`` is "not this one"; ties
     in the header's order), else ``"en"``.
 
-    >>> page_lang(None, "en;q=0.1, de;q=0.9"), page_lang(None, "de;q=0, it")
-    ('de', 'it')
+    >>> page_lang(None, "en;q=0.1, de;q=0.9"), page_lang(None, "de;q=0, it"), page_lang("NL", None)
+    ('de', 'it', 'nl')
     """
-    if query is not None and query in LANGS:
-        return query
+    code = (query or "").strip().lower()  # language codes are case-insensitive (?lang=DE)
+    if code in LANGS:
+        return code
     best, best_q = "en", 0.0
     for part in (accept or "").split(",")[:40]:
         tag, *params = part.split(";")
