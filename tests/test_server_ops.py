@@ -520,3 +520,38 @@ def test_language_codes_are_case_insensitive_in_the_query_and_the_hello(sqlite_u
             assert stale["code"] == "stale_seq" and stale["message"] == nl.sent[-1]["message"]
 
     run(go())
+
+
+def test_the_review_page_of_a_hand_that_is_not_finished_is_a_translated_404(sqlite_url):
+    """``/t/{t}/review?hand=N`` for a hand that is not a finished hand of the table (-1, 0, one not
+    played yet, a huge number) answers ``404 no_hand`` in the request's language (it drew a 200
+    page that could only fail); without ``hand`` the session review page is drawn as before."""
+
+    async def go():
+        async with World(sqlite_url) as w:
+            token = w.people[0][0]
+            for hand in ("-1", "0", "1", "99999999999999999999999"):
+                r = await w.client.get(f"/t/{w.tid}/review", params={"token": token, "hand": hand, "lang": "de"})
+                assert r.status_code == 404, (hand, r.text[:200])
+                page = json.loads(re.search(r'id="ramsli-page">(.*?)</script>', r.text).group(1))
+                assert page["code"] == "no_hand" and page["message"].startswith("Spiel ") and hand in page["message"]
+            r = await w.client.get(f"/t/{w.tid}/review", params={"token": token})
+            assert r.status_code == 200
+
+    run(go())
+
+
+def test_an_unknown_message_type_names_the_plain_type(sqlite_url):
+    """``unknown_type`` carries the type given as it is in ``fields.kind`` (it carried ``'fold'``
+    with Python's quotes), and the message lists every type the server takes."""
+
+    async def go():
+        async with World(sqlite_url) as w:
+            c = Conn()
+            await w.hub.receive(c, json.dumps({"type": "hello", "token": w.people[0][0]}), w.tid)
+            await w.hub.receive(c, json.dumps({"type": "fold"}))
+            err = c.sent[-1]
+            assert err["code"] == "unknown_type" and err["refusal"]["fields"]["kind"] == "fold", err
+            assert "'" not in err["message"] and "fold" in err["message"]
+
+    run(go())

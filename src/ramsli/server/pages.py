@@ -50,6 +50,7 @@ from ramsli.frontends.i18n import DOMAIN, LANGS, LOCALE_DIR
 from ramsli.refusal import Refusal, Refused
 from ramsli.rules import PRESETS, Rules
 from ramsli.server import hints, views
+from ramsli.server.messages import STATUS, render
 from ramsli.server.prefix import current_prefix
 from ramsli.server.table import Table
 
@@ -220,8 +221,11 @@ async def lobby(request: Request) -> HTMLResponse:
 
 
 def _error_page(request: Request, e: Refused) -> HTMLResponse:
-    code = e.refusal.code
-    return shell("error", request_lang(request), "Ramsli", {"code": code}, status=404 if code == "no_table" else 403)
+    """The error page of a refused page link, with the refusal's status (404 ``no_table``,
+    ``no_hand``; 403 ``bad_token``) and its message in the page's language (``web/error.js``)."""
+    code, lang = e.refusal.code, request_lang(request)
+    page = {"code": code, "message": render(e.refusal, lang)}
+    return shell("error", lang, "Ramsli", page, status=STATUS.get(code, 403))
 
 
 @router.get("/t/{table_id}/s/{token}", response_class=HTMLResponse)
@@ -282,16 +286,18 @@ async def watch_page(request: Request, table_id: str, token: str) -> HTMLRespons
 async def review_page(request: Request, table_id: str, token: str = "", hand: int | None = None) -> HTMLResponse:
     """The coach's review page of a table (``web/review.js``): one finished hand (``?hand=N``, the
     seat ``?seat=p2``, by default the token's own) or, without ``hand``, the session review of the
-    token's own seat. The page itself holds no card: it asks ``/api/tables/{table}/hands/{n}/review``
+    token's own seat; a ``hand`` that is not a finished hand of the table is ``404 no_hand``. The page itself holds no card: it asks ``/api/tables/{table}/hands/{n}/review``
     and ``/api/tables/{table}/review`` (:mod:`ramsli.server.coach`), which decide what the token may see."""
     try:
         t = _hub(request).table(table_id)
         if t.seat_of_token(token) is None and not t.is_spectator(token):
             raise Refused(Refusal("bad_token"))
+        s = t.session
+        if hand is not None and hand not in (e.number for e in (s.results if s is not None else ())):
+            raise Refused(Refusal("no_hand", None, {"number": hand}))  # -1, 0, huge, not finished yet
     except Refused as e:
         return _error_page(request, e)
     own = t.owner_of(token)
-    s = t.session
     return shell(
         "review",
         request_lang(request),
