@@ -174,3 +174,62 @@ def test_start_up_checks_the_header_and_the_whole_file_is_checked_after_it(tmp_p
     with pytest.raises(StoreError) as e:
         asyncio.run(check_database(f"sqlite+aiosqlite:///{tmp_path / 'short.sqlite'}"))
     assert "truncated" in str(e.value)
+
+
+def _immutable(path, on: bool) -> bool:
+    """``chattr +i`` (``-i``) on ``path``: True if the file system and the user allow it."""
+    import shutil
+    import subprocess
+
+    if shutil.which("chattr") is None:
+        return False
+    return subprocess.run(["chattr", "+i" if on else "-i", str(path)], capture_output=True).returncode == 0
+
+
+def test_start_up_refuses_a_database_that_cannot_be_written(tmp_path):
+    """A database file that cannot be written (made immutable; read-only permissions do the same
+    for anyone but root) is refused at start-up with one line naming it, before a table is
+    served: the server started, said ready, and failed at the first write."""
+    from ramsli.server.storage import check_database, check_writable
+
+    path = tmp_path / "s.sqlite"
+    url = f"sqlite+aiosqlite:///{path}"
+
+    async def make():
+        store = await EventStore.open(url)
+        await store.create_table("t1", {"rules": {}}, 1.0)
+        await store.close()
+
+    asyncio.run(make())
+    assert check_writable(path) is None and asyncio.run(check_database(url)) == 1  # t1 runs
+    if not _immutable(path, True):
+        path.chmod(0o444)
+        if check_writable(path) is None:  # root without chattr: nothing here makes it read-only
+            pytest.skip("cannot make a file read-only here (root without chattr +i)")
+    try:
+        with pytest.raises(StoreError) as e:
+            asyncio.run(check_database(url))
+        text = str(e.value)
+        assert "\n" not in text and str(path) in text and "cannot be written" in text and "readonly" in text
+    finally:
+        _immutable(path, False)
+        path.chmod(0o644)
+    assert asyncio.run(check_database(url)) == 1
+
+
+def test_start_up_warns_of_an_empty_database_file(tmp_path, caplog):
+    """A zero-byte database file starts as an empty database, with a warning naming it (it started
+    without a word, and a host who had lost the file's contents did not see it); a file that does
+    not exist yet starts quietly."""
+    from ramsli.server.storage import check_database
+
+    path = tmp_path / "empty.sqlite"
+    path.write_bytes(b"")
+    with caplog.at_level("WARNING", logger="ramsli.server"):
+        assert asyncio.run(check_database(f"sqlite+aiosqlite:///{path}")) == 0
+    said = [r.getMessage() for r in caplog.records if r.levelname == "WARNING"]
+    assert said == [f"the database file {path} is empty: starting with no tables"]
+    caplog.clear()
+    with caplog.at_level("WARNING", logger="ramsli.server"):
+        assert asyncio.run(check_database(f"sqlite+aiosqlite:///{tmp_path / 'new.sqlite'}")) == 0
+    assert not [r for r in caplog.records if r.levelname == "WARNING"]

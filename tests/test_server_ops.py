@@ -28,9 +28,11 @@ from fastapi.responses import JSONResponse
 from fastapi.routing import APIRoute
 from prometheus_client.parser import text_string_to_metric_families
 
+from ramsli.refusal import Refusal
 from ramsli.server.app import attach_hub, create_app
 from ramsli.server.guards import CSP, redact
 from ramsli.server.hub import Conn, Hub
+from ramsli.server.messages import render
 from ramsli.server.pages import WEB_DIR
 from ramsli.server.proxy import set_cookie
 from ramsli.server.schemas import MAX_BODY
@@ -553,5 +555,51 @@ def test_an_unknown_message_type_names_the_plain_type(sqlite_url):
             err = c.sent[-1]
             assert err["code"] == "unknown_type" and err["refusal"]["fields"]["kind"] == "fold", err
             assert "'" not in err["message"] and "fold" in err["message"]
+
+    run(go())
+
+
+def _read_only(w: World) -> None:
+    """Make the world's database read-only under the running server (as a file made read-only or
+    immutable, or a full disk, is found by the next write): SQLite itself refuses every write."""
+    from sqlalchemy.ext.asyncio import create_async_engine
+
+    path = w.url.split(":///", 1)[1]
+    w.store.engine = create_async_engine(
+        f"sqlite+aiosqlite:///file:{path}?mode=ro&uri=true", pool_size=1, max_overflow=0
+    )
+
+
+def test_a_read_only_database_is_a_translated_storage_refusal_on_every_write(sqlite_url, caplog):
+    """A write the database refuses (read-only) answers ``503 storage`` as JSON in the request's
+    language over HTTP (creating a table, the pace) and a ``storage`` error on the WebSocket
+    (``chat``), which stays open; the log has one line each, no traceback (they were plain-text
+    500s with tracebacks, and a chat closed the socket)."""
+
+    async def go():
+        async with World(sqlite_url) as w:
+            old = w.store.engine
+            _read_only(w)
+            await old.dispose()
+            with caplog.at_level("ERROR", logger="ramsli.server"):
+                r = await w.client.post("/api/tables?lang=de", json={"seats": SEATS3})
+                assert r.status_code == 503 and r.json()["code"] == "storage", r.text
+                assert r.json()["message"] == render(Refusal("storage"), "de") != render(Refusal("storage"), "en")
+                r = await w.client.post(
+                    f"/api/tables/{w.tid}/pace?lang=nl",
+                    json={"creator_token": w.made["creator_token"], "bot_pace_seconds": 2},
+                )
+                assert r.status_code == 503 and r.json()["code"] == "storage", r.text
+                conn = w.people[0][1]
+                before = len(conn.sent)
+                await w.hub.receive(conn, json.dumps({"type": "chat", "text": "hello all"}))
+                errors = [m for m in conn.sent[before:] if m["type"] == "error"]
+                assert [m["code"] for m in errors] == ["storage"] and conn.closed_with is None
+                await w.hub.receive(conn, json.dumps({"type": "ping"}))
+                assert conn.sent[-1] == {"type": "pong"}
+            assert not any(r.exc_info for r in caplog.records)
+            assert sum("readonly" in r.getMessage() for r in caplog.records) >= 3
+            await w.store.engine.dispose()
+            w.store.engine = old  # closed by the world
 
     run(go())

@@ -246,6 +246,7 @@ STATUS: dict[str, int] = {
     "coach_busy": 429,
     "no_lab": 501,
     "table_broken": 503,
+    "storage": 503,
     "moved": 503,
     "draining": 503,
     "table_closed": 410,
