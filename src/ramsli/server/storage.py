@@ -320,8 +320,19 @@ class EventStore:
         return out
 
     async def load_one(self, table_id: str) -> dict[str, Any] | None:
-        """The table ``table_id`` as :meth:`load` gives it, or None if there is none."""
-        rows = await self.load([table_id])
+        """The table ``table_id`` as :meth:`load` gives it, or None if there is none.
+
+        A table whose rows sit on a damaged part of the file (SQLite: "database disk image is
+        malformed") gets ``"error"`` as a damaged event does, so that it is marked broken and
+        answered ``table_broken``; any other database error (locked, gone) is raised.
+        """
+        try:
+            rows = await self.load([table_id])
+        except sa.exc.DBAPIError as e:
+            if not damaged(e):
+                raise
+            reason = f"the database cannot read it: {storage_reason(e)}"
+            return {"id": table_id, "created": None, "spec": None, "events": [], "error": reason}
         return rows[0] if rows else None
 
     async def index(self, limit: int | None = None, offset: int = 0) -> list[dict[str, Any]]:
@@ -574,6 +585,22 @@ async def check_database(url: str | None = None) -> int:
         ) from None
     finally:
         await store.close()
+
+
+def damaged(error: BaseException) -> bool:
+    """True for a database error that says the file is damaged (SQLite's ``SQLITE_CORRUPT`` and
+    ``SQLITE_NOTADB``: a :class:`sqlite3.DatabaseError` that is not an operational one), False
+    for a locked, read-only, full or unreachable database, which may pass.
+
+    >>> damaged(sqlite3.DatabaseError("database disk image is malformed"))
+    True
+    >>> damaged(sqlite3.OperationalError("database is locked"))
+    False
+    """
+    inner = getattr(error, "orig", None) or error
+    return isinstance(inner, sqlite3.DatabaseError) and not isinstance(
+        inner, (sqlite3.OperationalError, sqlite3.IntegrityError, sqlite3.InterfaceError, sqlite3.ProgrammingError)
+    )
 
 
 def storage_reason(error: BaseException) -> str:
