@@ -366,3 +366,24 @@ def test_the_server_wide_ratings_list_only_players_who_opted_in(sqlite_url):
             assert orders == sorted(orders, reverse=True)
 
     asyncio.run(go())
+
+
+def test_a_password_over_the_limit_is_password_long_everywhere(sqlite_url):
+    """docs/clubs.md: a password has at most 256 characters, refused with ``password_long``. One of
+    2,000 characters was ``field_long`` (a cap of 1,024 in the schema); a login with one over 256
+    was a plain ``login_failed``: both are ``password_long`` now, with the limit, in German too."""
+
+    async def go():
+        async with World(sqlite_url) as w:
+            await w.client().register("Ann")
+            c = w.client("de")
+            for password in ("y" * 257, "y" * 2000):
+                got, answer = await c.call("POST", "/api/players", {"name": "Bo", "password": password})
+                assert (got, answer["error"]) == (422, "password_long"), answer
+                assert "256" in answer["message"] and password not in json.dumps(answer)
+                got, answer = await c.call("POST", "/api/login", {"name": "Ann", "password": password})
+                assert (got, answer["error"]) == (422, "password_long"), answer
+            got, answer = await c.call("POST", "/api/login", {"name": "Ann", "password": "y" * 256})
+            assert (got, answer["error"]) == (401, "login_failed")
+
+    asyncio.run(go())

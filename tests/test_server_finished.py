@@ -174,3 +174,154 @@ def test_start_up_checks_the_header_and_the_whole_file_is_checked_after_it(tmp_p
     with pytest.raises(StoreError) as e:
         asyncio.run(check_database(f"sqlite+aiosqlite:///{tmp_path / 'short.sqlite'}"))
     assert "truncated" in str(e.value)
+
+
+def _immutable(path, on: bool) -> bool:
+    """``chattr +i`` (``-i``) on ``path``: True if the file system and the user allow it."""
+    import shutil
+    import subprocess
+
+    if shutil.which("chattr") is None:
+        return False
+    return subprocess.run(["chattr", "+i" if on else "-i", str(path)], capture_output=True).returncode == 0
+
+
+def test_start_up_refuses_a_database_that_cannot_be_written(tmp_path):
+    """A database file that cannot be written (made immutable; read-only permissions do the same
+    for anyone but root) is refused at start-up with one line naming it, before a table is
+    served: the server started, said ready, and failed at the first write."""
+    from ramsli.server.storage import check_database, check_writable
+
+    path = tmp_path / "s.sqlite"
+    url = f"sqlite+aiosqlite:///{path}"
+
+    async def make():
+        store = await EventStore.open(url)
+        await store.create_table("t1", {"rules": {}}, 1.0)
+        await store.close()
+
+    asyncio.run(make())
+    assert check_writable(path) is None and asyncio.run(check_database(url)) == 1  # t1 runs
+    if not _immutable(path, True):
+        path.chmod(0o444)
+        if check_writable(path) is None:  # root without chattr: nothing here makes it read-only
+            pytest.skip("cannot make a file read-only here (root without chattr +i)")
+    try:
+        with pytest.raises(StoreError) as e:
+            asyncio.run(check_database(url))
+        text = str(e.value)
+        assert "\n" not in text and str(path) in text and "cannot be written" in text and "readonly" in text
+    finally:
+        _immutable(path, False)
+        path.chmod(0o644)
+    assert asyncio.run(check_database(url)) == 1
+
+
+def test_start_up_warns_of_an_empty_database_file(tmp_path, caplog):
+    """A zero-byte database file starts as an empty database, with a warning naming it (it started
+    without a word, and a host who had lost the file's contents did not see it); a file that does
+    not exist yet starts quietly."""
+    from ramsli.server.storage import check_database
+
+    path = tmp_path / "empty.sqlite"
+    path.write_bytes(b"")
+    with caplog.at_level("WARNING", logger="ramsli.server"):
+        assert asyncio.run(check_database(f"sqlite+aiosqlite:///{path}")) == 0
+    said = [r.getMessage() for r in caplog.records if r.levelname == "WARNING"]
+    assert said == [f"the database file {path} is empty: starting with no tables"]
+    caplog.clear()
+    with caplog.at_level("WARNING", logger="ramsli.server"):
+        assert asyncio.run(check_database(f"sqlite+aiosqlite:///{tmp_path / 'new.sqlite'}")) == 0
+    assert not [r for r in caplog.records if r.levelname == "WARNING"]
+
+
+def _leaf_pages(data: bytes, page_size: int, page: int) -> list[int]:
+    """The leaf pages of the SQLite table b-tree whose root is ``page`` (1-based)."""
+    base = (page - 1) * page_size
+    head = base + (100 if page == 1 else 0)
+    kind = data[head]
+    if kind == 0x0D:
+        return [page]
+    assert kind == 0x05, f"page {page} is not a table b-tree page ({kind:#x})"
+    cells = int.from_bytes(data[head + 3 : head + 5], "big")
+    children = [int.from_bytes(data[head + 8 : head + 12], "big")]
+    for i in range(cells):
+        ptr = int.from_bytes(data[head + 12 + 2 * i : head + 14 + 2 * i], "big")
+        children.append(int.from_bytes(data[base + ptr : base + ptr + 4], "big"))
+    return [leaf for child in children for leaf in _leaf_pages(data, page_size, child)]
+
+
+def test_a_finished_table_on_a_damaged_page_is_table_broken_everywhere(sqlite_url, caplog):
+    """A finished table whose event rows sit on a damaged page of the SQLite file is marked broken
+    when it is first asked for and answered ``503 table_broken`` in the request's language on every
+    route (its info, a hand's history, the watch and review pages, a rematch, the WebSocket), as a
+    damaged event's JSON is; the log says it once, without a traceback. (Every request was a plain
+    500 with a traceback, "database disk image is malformed", and the table never broken.)"""
+    from httpx import ASGITransport, AsyncClient
+
+    from ramsli.refusal import Refusal
+    from ramsli.server.app import attach_hub, create_app
+    from ramsli.server.messages import render
+
+    path = sqlite_url.split(":///", 1)[1]
+
+    async def make():
+        store = await EventStore.open(sqlite_url)
+        hub = Hub(store, allow_test_seeds=True)
+        made, t, _people = await seat_table(hub, seats=[{"kind": "bot", "bot": "rules"}] * 3, rules=["end=hands:2"])
+        for _ in range(400):
+            if t.status == "over":
+                break
+            await asyncio.sleep(0.05)
+        assert t.status == "over"
+        await hub.close()
+        await store.close()
+        return made, t.id, t.spectator_token
+
+    made, tid, watch = asyncio.run(make())
+    with sqlite3.connect(path) as db:
+        db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        (root,) = db.execute("SELECT rootpage FROM sqlite_master WHERE name = 'events'").fetchone()
+    data = bytearray(open(path, "rb").read())
+    page_size = int.from_bytes(data[16:18], "big")
+    leaves = _leaf_pages(bytes(data), page_size, root)
+    hit = [p for p in leaves if tid.encode() in data[(p - 1) * page_size : p * page_size]]
+    assert hit, "no leaf page of events holds the table's events"
+    data[(hit[0] - 1) * page_size] = 0x63  # the page-type byte: garbage
+    open(path, "wb").write(bytes(data))
+
+    async def go():
+        store = await EventStore.open(sqlite_url)
+        hub = Hub(store, ownership=ownership_for(sqlite_url))
+        await hub.ownership.start()
+        assert await hub.restore() == 0  # start-up does not read it: the server starts
+        app = create_app(sqlite_url)
+        attach_hub(app, hub)
+        hub.restored = True
+        german = render(Refusal("table_broken", None, {"table": tid}), "de")
+        transport = ASGITransport(app=app, client=("203.0.113.9", 4711))
+        async with AsyncClient(transport=transport, base_url="http://testserver") as client:
+            with caplog.at_level("ERROR", logger="ramsli.server"):
+                for method, url, body in [
+                    ("GET", f"/api/tables/{tid}?lang=de", None),
+                    ("GET", f"/api/tables/{tid}/hands/1.json?token={watch}&lang=de", None),
+                    ("POST", f"/api/tables/{tid}/rematch?lang=de", {"token": made["creator_token"]}),
+                ]:
+                    r = await client.request(method, url, json=body)
+                    assert r.status_code == 503, (url, r.text[:300])
+                    assert r.json()["code"] == "table_broken" and r.json()["message"] == german, r.json()
+                for url in (f"/t/{tid}/watch/{watch}?lang=de", f"/t/{tid}/review?token={watch}&lang=de"):
+                    r = await client.get(url)
+                    assert r.status_code == 503 and '"code": "table_broken"' in r.text, (url, r.status_code)
+                c = Conn()
+                await hub.receive(c, json.dumps({"type": "hello", "token": watch, "lang": "de"}), tid)
+                assert c.sent[-1]["code"] == "table_broken" and c.sent[-1]["message"] == german, c.sent
+        assert tid in hub.broken and "malformed" in hub.broken[tid]
+        assert not any(r.exc_info for r in caplog.records)
+        said = [r.getMessage() for r in caplog.records if tid in r.getMessage()]
+        assert len(said) == 1 and "broken" in said[0], said
+        await hub.close()
+        await hub.ownership.close()
+        await store.close()
+
+    asyncio.run(go())

@@ -28,9 +28,11 @@ from fastapi.responses import JSONResponse
 from fastapi.routing import APIRoute
 from prometheus_client.parser import text_string_to_metric_families
 
+from ramsli.refusal import Refusal
 from ramsli.server.app import attach_hub, create_app
 from ramsli.server.guards import CSP, redact
 from ramsli.server.hub import Conn, Hub
+from ramsli.server.messages import render
 from ramsli.server.pages import WEB_DIR
 from ramsli.server.proxy import set_cookie
 from ramsli.server.schemas import MAX_BODY
@@ -435,5 +437,169 @@ def test_the_admin_lists_and_closes_tables_and_ledgers(sqlite_url):
             assert await fresh.locate(w.tid) == ("closed", None)
             assert w.tid not in fresh.tables and w.tid in fresh.closed
             await fresh.close()
+
+    run(go())
+
+
+def test_the_admin_page_refuses_a_limit_or_offset_out_of_range(sqlite_url):
+    """``limit`` is a whole number 1..10000 and ``offset`` 0..10**12, given once; anything else is
+    a translated ``422 bad_message`` naming the parameter and its range (it was a silent default
+    page, one row for ``limit=0``, or a 500 from SQLite for a huge offset)."""
+
+    async def go():
+        async with World(sqlite_url, admin_token=ADMIN) as w:
+            auth = {"Authorization": f"Bearer {ADMIN}"}
+            bad = {
+                "limit": ["-1", "abc", "1.5", "NaN", "", "0", "10001", "１", "1e3"],
+                "offset": ["-1", "1e3", "9223372036854775808", "1000000000001", "x"],
+            }
+            for name, values in bad.items():
+                for value in values:
+                    r = await w.client.get("/admin/tables", params={name: value}, headers=auth)
+                    assert r.status_code == 422, (name, value, r.text)
+                    body = r.json()
+                    assert body["error"] == "bad_message" and body["code"] == "query_range", body
+                    assert body["fields"]["field"] == name
+                    assert name in body["message"] and (
+                        "10,000" in body["message"] or "1,000,000,000,000" in body["message"]
+                    )
+            r = await w.client.get("/admin/tables?limit=abc&lang=de", headers=auth)
+            assert r.status_code == 422 and "ganze Zahl" in r.json()["message"], r.json()
+            r = await w.client.get("/admin/tables?limit=1&limit=2", headers=auth)
+            assert r.status_code == 422 and r.json()["code"] == "field_twice"
+            assert r.json()["fields"]["field"] == "limit"
+            r = await w.client.get("/admin/tables?offset=0&offset=1", headers=auth)
+            assert r.status_code == 422 and r.json()["fields"]["field"] == "offset"
+            ok = (await w.client.get("/admin/tables?limit=10000&offset=1000000000000", headers=auth)).json()
+            assert ok["tables"] == [] and ok["total"] == 2 and ok["next"] is None
+            one = (await w.client.get("/admin/tables?limit=1&offset=0", headers=auth)).json()
+            assert len(one["tables"]) == 1 and one["next"] == 1
+
+    run(go())
+
+
+def test_the_admin_page_shows_a_finished_table_not_read_since_start_as_over(sqlite_url):
+    """A table marked finished in the database that no process has read since start shows
+    ``"status": "over"`` (it showed null, like a table no process runs); its ``process`` is null."""
+
+    async def go():
+        async with World(sqlite_url, admin_token=ADMIN) as w:
+            await w.store.create_table("donetable01", {"preset": "traditional"}, 1.0)
+            await w.store.mark_finished(["donetable01"], 2.0)
+            await w.store.create_table("idletable01", {"preset": "traditional"}, 3.0)
+            auth = {"Authorization": f"Bearer {ADMIN}"}
+            rows = {r["id"]: r for r in (await w.client.get("/admin/tables", headers=auth)).json()["tables"]}
+            assert "donetable01" not in w.hub.tables
+            assert rows["donetable01"]["status"] == "over" and rows["donetable01"]["process"] is None
+            assert rows["idletable01"]["status"] is None  # not finished, not run: still unknown
+            assert rows[w.tid]["status"] == "playing"
+
+    run(go())
+
+
+def test_language_codes_are_case_insensitive_in_the_query_and_the_hello(sqlite_url):
+    """``?lang=DE`` answers in German as ``?lang=de`` and ``Accept-Language: DE`` do (it answered in
+    English); a hello with ``"lang": "NL"`` makes the connection's messages Dutch."""
+
+    async def go():
+        async with World(sqlite_url) as w:
+            lower = (await w.client.get("/api/tables/nosuchtable?lang=de")).json()["message"]
+            english = (await w.client.get("/api/tables/nosuchtable?lang=en")).json()["message"]
+            assert lower != english
+            for code in ("DE", "De", " dE "):
+                r = await w.client.get("/api/tables/nosuchtable", params={"lang": code})
+                assert r.status_code == 404 and r.json()["message"] == lower, code
+            it = (await w.client.get("/nosuchpage?lang=it")).json()["message"]
+            assert (await w.client.get("/nosuchpage?lang=IT")).json()["message"] == it != english
+            dutch = Conn()
+            await w.hub.receive(dutch, json.dumps({"type": "hello", "token": w.people[0][0], "lang": "NL"}), w.tid)
+            assert dutch.lang == "nl"
+            await w.hub.receive(dutch, json.dumps({"type": "act", "action": "p1 in", "seq": w.table.seq + 5}))
+            stale = dutch.sent[-1]
+            nl = Conn()  # the same seat in lower case: it replaces the first connection
+            await w.hub.receive(nl, json.dumps({"type": "hello", "token": w.people[0][0], "lang": "nl"}), w.tid)
+            await w.hub.receive(nl, json.dumps({"type": "act", "action": "p1 in", "seq": w.table.seq + 5}))
+            assert stale["code"] == "stale_seq" and stale["message"] == nl.sent[-1]["message"]
+
+    run(go())
+
+
+def test_the_review_page_of_a_hand_that_is_not_finished_is_a_translated_404(sqlite_url):
+    """``/t/{t}/review?hand=N`` for a hand that is not a finished hand of the table (-1, 0, one not
+    played yet, a huge number) answers ``404 no_hand`` in the request's language (it drew a 200
+    page that could only fail); without ``hand`` the session review page is drawn as before."""
+
+    async def go():
+        async with World(sqlite_url) as w:
+            token = w.people[0][0]
+            for hand in ("-1", "0", "1", "99999999999999999999999"):
+                r = await w.client.get(f"/t/{w.tid}/review", params={"token": token, "hand": hand, "lang": "de"})
+                assert r.status_code == 404, (hand, r.text[:200])
+                page = json.loads(re.search(r'id="ramsli-page">(.*?)</script>', r.text).group(1))
+                assert page["code"] == "no_hand" and page["message"].startswith("Spiel ") and hand in page["message"]
+            r = await w.client.get(f"/t/{w.tid}/review", params={"token": token})
+            assert r.status_code == 200
+
+    run(go())
+
+
+def test_an_unknown_message_type_names_the_plain_type(sqlite_url):
+    """``unknown_type`` carries the type given as it is in ``fields.kind`` (it carried ``'fold'``
+    with Python's quotes), and the message lists every type the server takes."""
+
+    async def go():
+        async with World(sqlite_url) as w:
+            c = Conn()
+            await w.hub.receive(c, json.dumps({"type": "hello", "token": w.people[0][0]}), w.tid)
+            await w.hub.receive(c, json.dumps({"type": "fold"}))
+            err = c.sent[-1]
+            assert err["code"] == "unknown_type" and err["refusal"]["fields"]["kind"] == "fold", err
+            assert "'" not in err["message"] and "fold" in err["message"]
+
+    run(go())
+
+
+def _read_only(w: World) -> None:
+    """Make the world's database read-only under the running server (as a file made read-only or
+    immutable, or a full disk, is found by the next write): SQLite itself refuses every write."""
+    from sqlalchemy.ext.asyncio import create_async_engine
+
+    path = w.url.split(":///", 1)[1]
+    w.store.engine = create_async_engine(
+        f"sqlite+aiosqlite:///file:{path}?mode=ro&uri=true", pool_size=1, max_overflow=0
+    )
+
+
+def test_a_read_only_database_is_a_translated_storage_refusal_on_every_write(sqlite_url, caplog):
+    """A write the database refuses (read-only) answers ``503 storage`` as JSON in the request's
+    language over HTTP (creating a table, the pace) and a ``storage`` error on the WebSocket
+    (``chat``), which stays open; the log has one line each, no traceback (they were plain-text
+    500s with tracebacks, and a chat closed the socket)."""
+
+    async def go():
+        async with World(sqlite_url) as w:
+            old = w.store.engine
+            _read_only(w)
+            await old.dispose()
+            with caplog.at_level("ERROR", logger="ramsli.server"):
+                r = await w.client.post("/api/tables?lang=de", json={"seats": SEATS3})
+                assert r.status_code == 503 and r.json()["code"] == "storage", r.text
+                assert r.json()["message"] == render(Refusal("storage"), "de") != render(Refusal("storage"), "en")
+                r = await w.client.post(
+                    f"/api/tables/{w.tid}/pace?lang=nl",
+                    json={"creator_token": w.made["creator_token"], "bot_pace_seconds": 2},
+                )
+                assert r.status_code == 503 and r.json()["code"] == "storage", r.text
+                conn = w.people[0][1]
+                before = len(conn.sent)
+                await w.hub.receive(conn, json.dumps({"type": "chat", "text": "hello all"}))
+                errors = [m for m in conn.sent[before:] if m["type"] == "error"]
+                assert [m["code"] for m in errors] == ["storage"] and conn.closed_with is None
+                await w.hub.receive(conn, json.dumps({"type": "ping"}))
+                assert conn.sent[-1] == {"type": "pong"}
+            assert not any(r.exc_info for r in caplog.records)
+            assert sum("readonly" in r.getMessage() for r in caplog.records) >= 3
+            await w.store.engine.dispose()
+            w.store.engine = old  # closed by the world
 
     run(go())

@@ -320,9 +320,12 @@ class Accounts:
         player's.
 
         Raises:
-            Refused: ``login_flood`` (too many attempts from ``address``, or failures for the name
-                from ``address``).
+            Refused: ``password_long`` (no password is longer than :data:`PASSWORD_MAX`: refused
+                before anything is counted or hashed); ``login_flood`` (too many attempts from
+                ``address``, or failures for the name from ``address``).
         """
+        if len(password) > PASSWORD_MAX:
+            raise Refused(Refusal("password_long", None, {"max": PASSWORD_MAX}))
         key = name_key(name) if isinstance(name, str) else ""
         address = address_key(address)
         pair = f"{key}\x00{address}"  # the name's failures from this address only: no lock-out of the owner

@@ -32,9 +32,11 @@ import contextlib
 import json
 import logging
 import os
+import sqlite3
 from collections.abc import AsyncIterator, Sequence
 from typing import Any
 
+import sqlalchemy.exc
 from fastapi import FastAPI, Request, WebSocket
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse, PlainTextResponse
@@ -64,7 +66,7 @@ from ramsli.server.pages import router as pages_router
 from ramsli.server.prefix import PathPrefix, normalize_prefix
 from ramsli.server.proxy import ClientAddress, Forwarder, gather_from_peers
 from ramsli.server.schemas import MAX_MESSAGE, CreateTable, Pace, Sit, Start, body_of, refusal_of
-from ramsli.server.storage import EventStore, FileCheck, default_url, sqlite_path
+from ramsli.server.storage import EventStore, FileCheck, default_url, sqlite_path, storage_reason
 
 __all__ = ["create_app", "app_from_env", "attach_hub", "WebSocketConn", "WS_MAX_SIZE"]
 
@@ -231,6 +233,17 @@ def create_app(
 
     for kind in (Refused, LedgerError, EngineTableError, SessionError):
         app.add_exception_handler(kind, refused)
+
+    @app.exception_handler(sqlalchemy.exc.DBAPIError)
+    @app.exception_handler(sqlite3.Error)
+    async def _storage(request: Request, e: Exception) -> JSONResponse:
+        """A database that fails a request (read-only, full, gone): the translated ``503 storage``
+        and one log line, never a 500 with a traceback (a damaged table is ``table_broken``,
+        found where the table is read: :meth:`~ramsli.server.hub.Hub.table`)."""
+        logging.getLogger("ramsli.server").error(
+            "%s %s: the database failed: %s", request.method, request.url.path, storage_reason(e)
+        )
+        return _answer(request, Refused(Refusal("storage")))
 
     @app.exception_handler(RequestValidationError)
     async def _invalid(request: Request, e: RequestValidationError) -> JSONResponse:

@@ -34,11 +34,12 @@ import logging
 import math
 import random
 import secrets
+import sqlite3
 import time
 from collections.abc import Callable, Iterable
 from typing import Any
 
-from sqlalchemy.exc import IntegrityError
+from sqlalchemy.exc import DBAPIError, IntegrityError
 
 from ramsli.bots import make_bot
 from ramsli.bots.base import bot_factory, package_bots
@@ -53,6 +54,7 @@ from ramsli.server.messages import BadMessage, ProtocolRefusal, SpecError, error
 from ramsli.server.metrics import Metrics
 from ramsli.server.ownership import Ownership, OwnershipLost, Peer, SingleProcess
 from ramsli.server.schemas import MAX_MESSAGE, Act, CreateTable, Hello, Ping, client_message, load_message, validate
+from ramsli.server.storage import storage_reason
 from ramsli.server.table import SeatState, Table, TableOptions, TableStatus
 from ramsli.session import check_setup
 
@@ -841,14 +843,21 @@ class Hub:
         except Refused as e:
             conn.refuse(e)
             return
-        if isinstance(msg, Ping):
-            conn.deliver({"type": "pong"})
-        elif isinstance(msg, Hello):
-            await self._hello(conn, msg, table_id)
-        elif isinstance(msg, Act):
-            await self._act(conn, msg)
-        else:  # chat, reactions, ready, leave (ramsli.server.social)
-            await social.receive(conn, msg)
+        try:
+            if isinstance(msg, Ping):
+                conn.deliver({"type": "pong"})
+            elif isinstance(msg, Hello):
+                await self._hello(conn, msg, table_id)
+            elif isinstance(msg, Act):
+                await self._act(conn, msg)
+            else:  # chat, reactions, ready, leave (ramsli.server.social)
+                await social.receive(conn, msg)
+        except (DBAPIError, sqlite3.Error) as e:  # read-only, full, gone: said, the socket stays open
+            where = conn.table.id if conn.table is not None else table_id
+            logging.getLogger("ramsli.server").error(
+                "table %s: a %s message was not stored: %s", where, getattr(msg, "type", "?"), storage_reason(e)
+            )
+            conn.refuse(Refused(Refusal("storage")), seq=conn.table.seq if conn.table is not None else None)
 
     @staticmethod
     def _flooded(conn: Conn, value: Any) -> None:
@@ -888,8 +897,8 @@ class Hub:
         if conn.table is not None:  # refused before anything of it is taken (its language too)
             conn.refuse(ProtocolRefusal(Refusal("hello_twice"), "bad_message"))
             return
-        if msg.lang in LANGS:
-            conn.lang = msg.lang
+        if msg.lang.strip().lower() in LANGS:  # case-insensitive, as ?lang= and Accept-Language
+            conn.lang = msg.lang.strip().lower()
         if table_id is not None and msg.table is not None and msg.table != table_id:
             conn.refuse(ProtocolRefusal(Refusal("hello_table", None, {"table": str(msg.table)[:40]}), "bad_message"))
             return

@@ -26,6 +26,7 @@ from fastapi import APIRouter, Request
 from fastapi.responses import JSONResponse, Response
 
 from ramsli.refusal import Refusal, Refused
+from ramsli.server.messages import BadMessage
 from ramsli.server.metrics import CONTENT_TYPE
 from ramsli.server.proxy import gather_from_peers
 from ramsli.server.schemas import NoBody, body_of
@@ -118,15 +119,39 @@ def local_tables(hub: Any, conns: Any = ()) -> dict[str, dict[str, Any]]:
 #: rows of one page of ``GET /admin/tables`` unless ``limit`` says otherwise (and at most)
 ADMIN_PAGE = 1000
 ADMIN_PAGE_MAX = 10_000
+#: the largest ``offset`` of ``GET /admin/tables`` (SQLite's integers end at 2**63 - 1)
+ADMIN_OFFSET_MAX = 10**12
+
+
+def _query_int(request: Request, name: str, default: int, least: int, most: int) -> int:
+    """The query parameter ``name`` as a whole number from ``least`` to ``most`` (digits only),
+    ``default`` when it is absent.
+
+    Raises:
+        BadMessage: ``field_twice`` (given more than once), ``query_range`` (empty, not digits,
+            or out of range), naming the parameter and the range.
+    """
+    given = request.query_params.getlist(name)
+    if not given:
+        return default
+    if len(given) > 1:
+        raise BadMessage(Refusal("field_twice", None, {"field": name}))
+    text = given[0]
+    if not (text.isascii() and text.isdigit()) or len(text) > len(str(most)) or not least <= int(text) <= most:
+        raise BadMessage(Refusal("query_range", None, {"field": name, "least": least, "most": most}))
+    return int(text)
 
 
 def _page(request: Request) -> tuple[int, int]:
-    """``(limit, offset)`` of ``GET /admin/tables`` from its query (``?limit=N&offset=M``; a value
-    that is not a whole number counts as absent, both are clamped to their range)."""
-    q = request.query_params
-    limit = int(q["limit"]) if q.get("limit", "").isdigit() else ADMIN_PAGE
-    offset = int(q["offset"]) if q.get("offset", "").isdigit() else 0
-    return max(1, min(limit, ADMIN_PAGE_MAX)), offset
+    """``(limit, offset)`` of ``GET /admin/tables`` from its query (``?limit=N&offset=M``): limit
+    1 to :data:`ADMIN_PAGE_MAX` (default :data:`ADMIN_PAGE`), offset 0 to :data:`ADMIN_OFFSET_MAX`.
+
+    Raises:
+        BadMessage: a parameter that is not such a number, or given twice (``422 bad_message``).
+    """
+    limit = _query_int(request, "limit", ADMIN_PAGE, 1, ADMIN_PAGE_MAX)
+    offset = _query_int(request, "offset", 0, 0, ADMIN_OFFSET_MAX)
+    return limit, offset
 
 
 @router.get("/admin/tables")
@@ -135,9 +160,10 @@ async def admin_tables(request: Request) -> dict[str, Any]:
     :data:`ADMIN_PAGE`, at most :data:`ADMIN_PAGE_MAX`; ``?offset=M``): ``{"tables": [{"id",
     "kind", "created", "closed", "finished", "events", "process", "status", "seq", "people",
     "spectators"}], "processes": [...], "total": n, "next": offset of the next page or null}``;
-    a table no live process runs has ``process`` null."""
+    a table no live process runs has ``process`` null and ``status`` ``closed``, ``over``
+    (finished, not read since start) or null."""
     check_admin(request)
-    limit, offset = _page(request)
+    limit, offset = _page(request)  # before anything is asked of a peer or the database
     hub = _hub(request)
     here = local_tables(hub)
     if request.scope.get("ramsli.forwarded"):
@@ -155,7 +181,10 @@ async def admin_tables(request: Request) -> dict[str, Any]:
         info = merged.get(row["id"], {})
         if row["kind"] == "ledger" and hub.ownership.solo and not row["closed"]:
             info = {"process": hub.ownership.process_id, "status": "ledger"}
-        rows.append({**row, "process": None, "status": "closed" if row["closed"] else None, **info})
+        # a table no process runs: closed by the admin, or over (marked finished when its
+        # session ended; such a table is read only when asked for), else not running anywhere
+        status = "closed" if row["closed"] else "over" if row["finished"] else None
+        rows.append({**row, "process": None, "status": status, **info})
     after = offset + len(rows)
     return {
         "tables": rows,

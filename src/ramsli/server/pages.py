@@ -50,6 +50,7 @@ from ramsli.frontends.i18n import DOMAIN, LANGS, LOCALE_DIR
 from ramsli.refusal import Refusal, Refused
 from ramsli.rules import PRESETS, Rules
 from ramsli.server import hints, views
+from ramsli.server.messages import STATUS, render
 from ramsli.server.prefix import current_prefix
 from ramsli.server.table import Table
 
@@ -71,15 +72,16 @@ _TYPES = {
 
 
 def page_lang(query: str | None, accept: str | None) -> str:
-    """The language of a page: ``query`` if it is one of ``LANGS``, else the one of ``LANGS`` an
+    """The language of a page: ``query`` if it is one of ``LANGS`` (in any case), else the one of ``LANGS`` an
     ``Accept-Language`` header weighs highest (``q``, default 1; ``q=0`` is "not this one"; ties
     in the header's order), else ``"en"``.
 
-    >>> page_lang(None, "en;q=0.1, de;q=0.9"), page_lang(None, "de;q=0, it")
-    ('de', 'it')
+    >>> page_lang(None, "en;q=0.1, de;q=0.9"), page_lang(None, "de;q=0, it"), page_lang("NL", None)
+    ('de', 'it', 'nl')
     """
-    if query is not None and query in LANGS:
-        return query
+    code = (query or "").strip().lower()  # language codes are case-insensitive (?lang=DE)
+    if code in LANGS:
+        return code
     best, best_q = "en", 0.0
     for part in (accept or "").split(",")[:40]:
         tag, *params = part.split(";")
@@ -219,8 +221,11 @@ async def lobby(request: Request) -> HTMLResponse:
 
 
 def _error_page(request: Request, e: Refused) -> HTMLResponse:
-    code = e.refusal.code
-    return shell("error", request_lang(request), "Ramsli", {"code": code}, status=404 if code == "no_table" else 403)
+    """The error page of a refused page link, with the refusal's status (404 ``no_table``,
+    ``no_hand``; 403 ``bad_token``) and its message in the page's language (``web/error.js``)."""
+    code, lang = e.refusal.code, request_lang(request)
+    page = {"code": code, "message": render(e.refusal, lang)}
+    return shell("error", lang, "Ramsli", page, status=STATUS.get(code, 403))
 
 
 @router.get("/t/{table_id}/s/{token}", response_class=HTMLResponse)
@@ -281,16 +286,18 @@ async def watch_page(request: Request, table_id: str, token: str) -> HTMLRespons
 async def review_page(request: Request, table_id: str, token: str = "", hand: int | None = None) -> HTMLResponse:
     """The coach's review page of a table (``web/review.js``): one finished hand (``?hand=N``, the
     seat ``?seat=p2``, by default the token's own) or, without ``hand``, the session review of the
-    token's own seat. The page itself holds no card: it asks ``/api/tables/{table}/hands/{n}/review``
+    token's own seat; a ``hand`` that is not a finished hand of the table is ``404 no_hand``. The page itself holds no card: it asks ``/api/tables/{table}/hands/{n}/review``
     and ``/api/tables/{table}/review`` (:mod:`ramsli.server.coach`), which decide what the token may see."""
     try:
         t = _hub(request).table(table_id)
         if t.seat_of_token(token) is None and not t.is_spectator(token):
             raise Refused(Refusal("bad_token"))
+        s = t.session
+        if hand is not None and hand not in (e.number for e in (s.results if s is not None else ())):
+            raise Refused(Refusal("no_hand", None, {"number": hand}))  # -1, 0, huge, not finished yet
     except Refused as e:
         return _error_page(request, e)
     own = t.owner_of(token)
-    s = t.session
     return shell(
         "review",
         request_lang(request),

@@ -35,6 +35,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import logging
 import os
 import shutil
 import sqlite3
@@ -54,6 +55,8 @@ from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
 __all__ = [
     "EventStore",
     "StoreError",
+    "check_writable",
+    "storage_reason",
     "metadata",
     "default_url",
     "MIGRATIONS",
@@ -317,8 +320,19 @@ class EventStore:
         return out
 
     async def load_one(self, table_id: str) -> dict[str, Any] | None:
-        """The table ``table_id`` as :meth:`load` gives it, or None if there is none."""
-        rows = await self.load([table_id])
+        """The table ``table_id`` as :meth:`load` gives it, or None if there is none.
+
+        A table whose rows sit on a damaged part of the file (SQLite: "database disk image is
+        malformed") gets ``"error"`` as a damaged event does, so that it is marked broken and
+        answered ``table_broken``; any other database error (locked, gone) is raised.
+        """
+        try:
+            rows = await self.load([table_id])
+        except sa.exc.DBAPIError as e:
+            if not damaged(e):
+                raise
+            reason = f"the database cannot read it: {storage_reason(e)}"
+            return {"id": table_id, "created": None, "spec": None, "events": [], "error": reason}
         return rows[0] if rows else None
 
     async def index(self, limit: int | None = None, offset: int = 0) -> list[dict[str, Any]]:
@@ -505,6 +519,36 @@ def check_file(path: Path) -> list[str] | None:
     return FileCheck(path).run()
 
 
+def check_writable(path: Path) -> str | None:
+    """Why the SQLite file at ``path`` cannot be written, or None: a write transaction is begun
+    and rolled back (``BEGIN IMMEDIATE``, a table made and dropped unseen), so a file or a folder
+    that is read-only (permissions, ``chattr +i``, a read-only mount) is found before the server
+    takes a table, not at its first move. A file that does not exist yet is checked by its folder.
+
+    >>> import tempfile
+    >>> check_writable(Path(tempfile.mkdtemp()) / "new.sqlite") is None
+    True
+    """
+    if not path.exists():
+        folder = path.parent if str(path.parent) else Path(".")
+        return None if os.access(folder, os.W_OK | os.X_OK) else f"cannot be made: its folder {folder} is not writable"
+    try:
+        conn = sqlite3.connect(path, timeout=5.0, isolation_level=None)
+    except sqlite3.Error as e:
+        return f"cannot be opened: {e}"
+    try:
+        conn.execute("BEGIN IMMEDIATE")
+        try:
+            conn.execute("CREATE TABLE ramsli_write_check (x INTEGER)")
+        finally:
+            conn.execute("ROLLBACK")
+    except sqlite3.Error as e:
+        return f"cannot be written ({e}); the server must be able to store every move"
+    finally:
+        conn.close()
+    return None
+
+
 async def check_database(url: str | None = None) -> int:
     """Open the database at ``url`` and read every running table once (finished ones are read
     when asked for); returns the number of running tables. ``ramsli serve`` calls it before it
@@ -512,14 +556,22 @@ async def check_database(url: str | None = None) -> int:
     header (:func:`check_header`), its schema (the migrations read it) and the pages of the
     running tables; the whole file is checked after the server is up (:func:`check_file`).
 
+    An SQLite file must also take a write (:func:`check_writable`); a file of zero bytes starts as
+    an empty database with a warning in the log (a host who lost the file sees it).
+
     Raises:
         StoreError: a one-line reason naming the database, e.g. for a damaged or truncated
-            SQLite file or a file that is not a database.
+            SQLite file, a file that is not a database, or one that cannot be written.
     """
     url = url or default_url()
     path = sqlite_path(url)
     if path is not None:
         reason = check_header(path)
+        if reason is not None:
+            raise StoreError(f"database {url!r} {reason}")
+        if path.is_file() and path.stat().st_size == 0:
+            logging.getLogger("ramsli.server").warning("the database file %s is empty: starting with no tables", path)
+        reason = check_writable(path)
         if reason is not None:
             raise StoreError(f"database {url!r} {reason}")
     store = await EventStore.open(url)
@@ -533,6 +585,34 @@ async def check_database(url: str | None = None) -> int:
         ) from None
     finally:
         await store.close()
+
+
+def damaged(error: BaseException) -> bool:
+    """True for a database error that says the file is damaged (SQLite's ``SQLITE_CORRUPT`` and
+    ``SQLITE_NOTADB``: a :class:`sqlite3.DatabaseError` that is not an operational one), False
+    for a locked, read-only, full or unreachable database, which may pass.
+
+    >>> damaged(sqlite3.DatabaseError("database disk image is malformed"))
+    True
+    >>> damaged(sqlite3.OperationalError("database is locked"))
+    False
+    """
+    inner = getattr(error, "orig", None) or error
+    return isinstance(inner, sqlite3.DatabaseError) and not isinstance(
+        inner, (sqlite3.OperationalError, sqlite3.IntegrityError, sqlite3.InterfaceError, sqlite3.ProgrammingError)
+    )
+
+
+def storage_reason(error: BaseException) -> str:
+    """One line of a database error, for the log: its type and its first line (the driver's
+    message, not its help links nor the statement with its data).
+
+    >>> storage_reason(sqlite3.OperationalError("attempt to write a readonly database"))
+    'OperationalError: attempt to write a readonly database'
+    """
+    inner = getattr(error, "orig", None) or error
+    text = str(inner).splitlines()[0][:200] if str(inner) else ""
+    return f"{type(inner).__name__}: {text}"
 
 
 def sqlite_path(url: str) -> Path | None:
