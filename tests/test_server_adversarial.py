@@ -592,3 +592,42 @@ def test_tokens_are_compared_with_compare_digest_only():
                 if "token" in names.lower() and "isinstance" not in names and "None" not in names:
                     bad.append(f"{path.name}:{node.lineno}: {names}")
     assert not bad, bad
+
+
+def test_a_bot_at_pace_0_refused_a_write_does_not_hold_the_event_loop(sqlite_url, monkeypatch):
+    """A break-it finding: SIGTERM while bots played at pace 0 left the server at 100% CPU, never
+    draining: once the hub refused writes (draining), the bot driver retried its move at once, and
+    the refusal came before any await. Now it waits for a change (at most REFUSED_WAIT_SECONDS)."""
+    import threading
+
+    from ramsli.server.table import Table
+
+    attempts = []
+    real_act = Table.act
+
+    async def counting_act(self, *args, **kwargs):
+        attempts.append(self.id)
+        return await real_act(self, *args, **kwargs)
+
+    monkeypatch.setattr(Table, "act", counting_act)
+    result: dict[str, object] = {}
+
+    async def go():
+        hub, store = await open_hub(sqlite_url)
+        bots = [{"kind": "bot", "bot": "tips"}] * 3
+        await seat_table(hub, seats=bots, rules=["end=hands:200"], bot_pace_seconds=0)
+        await asyncio.sleep(0.2)  # the bots play
+        assert attempts  # they did
+        hub._fence_all = True  # as while draining: nothing may be written
+        before = len(attempts)
+        await asyncio.sleep(0.5)  # with the busy loop this sleep never ended
+        result["tried"] = len(attempts) - before
+        hub._fence_all = False
+        await hub.close()
+        await store.close()
+
+    runner = threading.Thread(target=lambda: asyncio.run(go()), daemon=True)
+    runner.start()
+    runner.join(60)
+    assert not runner.is_alive(), "the event loop was held by the bot driver"
+    assert isinstance(result.get("tried"), int) and result["tried"] <= 3  # one try a second at most

@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import asyncio
 import atexit
+import contextlib
 import logging
 import multiprocessing
 import os
@@ -44,12 +45,24 @@ from ramsli.hand import Observation, seat_name
 from ramsli.refusal import Refused
 from ramsli.server.table import FILL_BOT, SeatState, Table, TableStatus
 
-__all__ = ["BotDriver", "JobKind", "FAST_BOTS", "BOT_MOVE_SECONDS", "bot_pool", "shutdown_bot_pool", "safe_act"]
+__all__ = [
+    "BotDriver",
+    "JobKind",
+    "FAST_BOTS",
+    "BOT_MOVE_SECONDS",
+    "REFUSED_WAIT_SECONDS",
+    "bot_pool",
+    "shutdown_bot_pool",
+    "safe_act",
+]
 
 #: bots cheap enough to run on the event loop; others run in worker processes (see :func:`bot_pool`)
 FAST_BOTS = ("random", "tips", "rules")
 #: seconds one decision of a slow bot may take; past it the seat plays a seeded ``tips`` decision
 BOT_MOVE_SECONDS = 10.0
+#: seconds a bot whose move the table refused without changing (this process may not write it now:
+#: draining, handed over) waits for the table to change before it tries again
+REFUSED_WAIT_SECONDS = 1.0
 
 _log = logging.getLogger("ramsli.server")
 
@@ -265,7 +278,14 @@ class BotDriver:
         try:
             await t.act(seat.index, action, seq, by=kind.value)
         except Refused:
-            return  # the table moved on meanwhile (e.g. the player came back and acted)
+            # The table moved on meanwhile (the player came back and acted: look again at once), or
+            # this process may not write it now (draining, handed over: the refusal comes before
+            # any await). Then wait for a change, at most REFUSED_WAIT_SECONDS, rather than try again
+            # at once: a bot at pace 0 would otherwise hold the event loop in a busy loop.
+            if t.seq == seq:
+                with contextlib.suppress(TimeoutError):
+                    async with asyncio.timeout(REFUSED_WAIT_SECONDS):
+                        await t.changed.wait()
 
     async def _think(self, spec: str, seat: int, seq: int, player: Any, obs: Observation) -> Action:
         """A slow bot's decision in the worker pool, capped at :data:`BOT_MOVE_SECONDS`."""
