@@ -51,9 +51,15 @@ async def _played(store: EventStore, hands: int) -> tuple[Hub, str]:
 
 def test_finished_hands_keep_packed_commitments_that_match_the_stored_deals(sqlite_url):
     async def go():
+        from ramsli.server import table as table_mod
+
+        shared = table_mod._SESSION_RNG.getstate()
         store = await EventStore.open(sqlite_url)
         hub, tid = await _played(store, 3)
         t = hub.tables[tid]
+        # the engine sessions' shared random source is never drawn from: the table deals (R7 fairness)
+        assert t.session is not None and t.session.rng is table_mod._SESSION_RNG
+        assert table_mod._SESSION_RNG.getstate() == shared
         (row,) = [r for r in await store.load() if r["id"] == tid]
         stored = [d for _seq, kind, d in row["events"] if kind == "deal"]
         assert len(stored) >= 3 and len(t.deals) == len(stored)
