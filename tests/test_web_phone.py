@@ -18,6 +18,8 @@ Locally without Chromium (or Playwright) these tests skip with the reason; under
 from __future__ import annotations
 
 import re
+from contextlib import contextmanager
+from typing import Any
 
 import pytest
 
@@ -73,6 +75,21 @@ def _start(base: str, made: dict) -> None:
     post_ok(base, f"/api/tables/{made['table']}/start", {"creator_token": made["creator_token"]})
 
 
+@contextmanager
+def _at_my_seat(browser, base: str, device: dict, lang: str, bots: list[str], rules: list[str], **table: Any):
+    """A started table (:func:`_table`) whose first seat's page is open in ``device``'s browser in
+    ``lang``; yields the page and closes its context afterwards."""
+    made = _table(base, bots, rules, **table)
+    _start(base, made)
+    ctx = _context(browser, device, lang)
+    try:
+        page = ctx.new_page()
+        page.goto(f"{base}{made['mine']}?lang={lang}")
+        yield page
+    finally:
+        ctx.close()
+
+
 def _small(page, selector: str, width: int = TAP, height: int = TAP) -> list:
     """The elements of ``selector`` smaller than ``width`` x ``height`` CSS px, with their sizes."""
     return page.eval_on_selector_all(
@@ -92,12 +109,9 @@ def _in_view(page, selector: str) -> bool:
 
 
 def test_the_phone_table_sheet_chat_settings_and_hint(chromium, base):
-    made = _table(base, ["easy", "hard", "expert", "random"], ["end=hands:4"], hint=True)
-    _start(base, made)
-    ctx = _context(chromium, PIXEL7, "de")
-    try:
-        page = ctx.new_page()
-        page.goto(f"{base}{made['mine']}?lang=de")
+    with _at_my_seat(
+        chromium, base, PIXEL7, "de", ["easy", "hard", "expert", "random"], ["end=hands:4"], hint=True
+    ) as page:
         page.wait_for_selector(".actions .act-out")
         assert not _small(page, ".table-top .tools button")  # the top bar: Chat, last trick, sheet, ?, ⚙
         # a bot's seat names its level in full: "Bot · schwer", not "Bot (sch…"
@@ -159,18 +173,13 @@ def test_the_phone_table_sheet_chat_settings_and_hint(chromium, base):
             "es => es.map(e => { const r = e.getBoundingClientRect(); return [Math.round(r.width), Math.round(r.height)]; })",
         )
         assert len(sizes) >= 4 and len(set(map(tuple, sizes))) == 1, sizes
-    finally:
-        ctx.close()
 
 
 @pytest.mark.parametrize("device,lang", [(PIXEL7, "de"), (DESKTOP, "en")], ids=["pixel7-de", "desktop-en"])
 def test_play_again_is_in_sight_and_the_standings_show_once(chromium, base, device, lang):
-    made = _table(base, ["rules", "rules"], ["end=hands:1", "dealer_forced=false"], seed=12, pause=0.2)
-    _start(base, made)
-    ctx = _context(chromium, device, lang)
-    try:
-        page = ctx.new_page()
-        page.goto(f"{base}{made['mine']}?lang={lang}")
+    with _at_my_seat(
+        chromium, base, device, lang, ["rules", "rules"], ["end=hands:1", "dealer_forced=false"], seed=12, pause=0.2
+    ) as page:
         page.wait_for_selector(".actions .act-out")
         page.click(".actions .act-out")
         page.wait_for_function("document.body.dataset.overlay === 'summary'", timeout=30000)
@@ -188,8 +197,6 @@ def test_play_again_is_in_sight_and_the_standings_show_once(chromium, base, devi
         page.wait_for_function("!document.body.dataset.overlay")
         assert page.locator(".standings").count() == 1
         assert _in_view(page, "#final .play-again")  # the card at the top of the page
-    finally:
-        ctx.close()
 
 
 def test_the_lobby_and_the_invite_page_speak_to_people(chromium, base):
@@ -226,12 +233,7 @@ def test_the_lobby_and_the_invite_page_speak_to_people(chromium, base):
 def test_a_refused_card_says_why_just_above_the_hand(chromium, base, device, lang):
     """Tapping a dimmed card says why (the rule id in the detail line) in a box just above the hand:
     not over the top bar, the pot and turn-up, or the cards themselves."""
-    made = _table(base, ["rules"] * 4, ["end=hands:3"], seed=3, pause=0.2)
-    _start(base, made)
-    ctx = _context(chromium, device, lang)
-    try:
-        page = ctx.new_page()
-        page.goto(f"{base}{made['mine']}?lang={lang}")
+    with _at_my_seat(chromium, base, device, lang, ["rules"] * 4, ["end=hands:3"], seed=3, pause=0.2) as page:
         page.wait_for_selector(".actions .act-in")
         page.click(".actions .act-in")
         page.wait_for_selector(".hand-card.dim[aria-disabled=true]", timeout=30000)
@@ -245,5 +247,3 @@ def test_a_refused_card_says_why_just_above_the_hand(chromium, base, device, lan
             apart = t[2] <= left or right <= t[0] or t[3] <= top or bottom <= t[1]
             assert apart, (name, t, (left, top, right, bottom))
         assert 0 <= t[1] and t[3] <= boxes[".hand-row"][1] + 1  # in sight, above the cards
-    finally:
-        ctx.close()
