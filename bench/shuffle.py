@@ -3,7 +3,7 @@
     python bench/shuffle.py [--hands 200000] [--deck piquet32] [--jokers] [--players 4] [--write docs/fairness.md]
 
 Deals ``--hands`` hands through the server's own dealing code
-(:func:`ramsli.server.table.shuffled_deck` with ``secrets.SystemRandom``, exactly what a table
+(:func:`ramsli.server.tables.table.shuffled_deck` with ``secrets.SystemRandom``, exactly what a table
 that is not test-seeded calls, then the cut as :func:`ramsli.fairness.dealt_order` applies it)
 and tests the dealt order, each at 99 % confidence (p >= 0.01 passes):
 
@@ -46,7 +46,7 @@ from scipy import stats
 from ramsli.cards import make_deck
 from ramsli.fairness import dealt_order
 from ramsli.rules import Rules
-from ramsli.server.table import shuffled_deck
+from ramsli.server.tables.table import shuffled_deck
 
 ALPHA = 0.01
 

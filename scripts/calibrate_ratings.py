@@ -1,10 +1,10 @@
 #!/usr/bin/env python3
-"""Calibrate the bots' ratings from duplicate sessions (``ramsli.server.ratings.calibrate``).
+"""Calibrate the bots' ratings from duplicate sessions (``ramsli.server.players.ratings.calibrate``).
 
     python scripts/calibrate_ratings.py                      # the bundled calibration (docs/clubs.md)
     python scripts/calibrate_ratings.py --sessions 20 --out /tmp/cal.json
 
-Writes ``src/ramsli/server/calibration.json`` by default; ``ramsli serve --calibration FILE`` takes
+Writes ``src/ramsli/server/players/calibration.json`` by default; ``ramsli serve --calibration FILE`` takes
 another file. Every duplicate session is played in every rotation of the bots; each rotation is
 rated by its own final standings, as the server rates a session.
 """
@@ -20,7 +20,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "src"))
 
-from ramsli.server.ratings import CALIBRATION, calibrate  # noqa: E402 - after the path it needs
+from ramsli.server.players.ratings import CALIBRATION, calibrate  # noqa: E402 - after the path it needs
 
 
 def main() -> int:

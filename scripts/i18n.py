@@ -12,7 +12,7 @@ Marked strings: ``_()``, ``N_()``, ``ngettext()`` and ``pgettext()`` in
 ``src/ramsli/coach`` (the coach's lines) and ``src/ramsli/server``, the engine's refusal texts
 (``N_()`` in ``refusal.py``, ``ledger.py``, ``rules.py``, ``cards.py`` and ``fairness.py``; the
 texts of ``commands/verify.py``), and the
-same functions in the browser table's ``src/ramsli/server/web/*.js``.
+same functions in the browser table's ``src/ramsli/server/web/static/*.js``.
 """
 
 from __future__ import annotations

@@ -436,8 +436,8 @@ SEATS3 = [{"kind": "human"}, {"kind": "human"}, {"kind": "bot", "bot": "rules"}]
 
 async def open_hub(url: str, allow_test_seeds: bool = True):
     """``(Hub, EventStore)`` on the database ``url``."""
-    from ramsli.server.hub import Hub
-    from ramsli.server.storage import EventStore
+    from ramsli.server.storage.eventstore import EventStore
+    from ramsli.server.tables.hub import Hub
 
     store = await EventStore.open(url)
     return Hub(store, allow_test_seeds=allow_test_seeds), store
@@ -451,7 +451,7 @@ async def seat_table(hub, seats=SEATS3, sit=None, start: bool = True, **opts):
     Returns ``(made, table, {seat index: (personal token, conn)})``; ``made`` is the creation's answer
     (its seat tokens are the invitation tokens).
     """
-    from ramsli.server.hub import Conn
+    from ramsli.server.tables.hub import Conn
 
     body = {
         "rules": opts.pop("rules", ["end=hands:3"]),
@@ -507,7 +507,7 @@ def stable_view(view: dict) -> dict:
 async def engine_replay(url: str, table: str) -> Session:
     """Replay the table's stored deals and actions with the engine alone (no server code but the store)."""
     from ramsli.hand import Action
-    from ramsli.server.storage import EventStore
+    from ramsli.server.storage.eventstore import EventStore
 
     store = await EventStore.open(url)
     try:

@@ -1,4 +1,4 @@
-"""Players and logins on the server (docs/clubs.md, ``ramsli.server.accounts``), in-process over ASGI.
+"""Players and logins on the server (docs/clubs.md, ``ramsli.server.players.accounts``), in-process over ASGI.
 
 A player is a name (R2.2: the seat-name rules, and no other player's name or a look-alike of it)
 and an argon2id-hashed password; logging in sets an HttpOnly, SameSite cookie; every
@@ -125,7 +125,7 @@ def test_login_refusals_and_floods(sqlite_url):
     it) in the request's language; after :data:`NAME_FAILURES` wrong passwords for a name from an
     address, that address's logins of the name are refused (``429 login_flood``, even with the right password), and after
     :data:`ADDRESS_ATTEMPTS` attempts so are an address's; no login is made."""
-    from ramsli.server.accounts import ADDRESS_ATTEMPTS, NAME_FAILURES
+    from ramsli.server.players.accounts import ADDRESS_ATTEMPTS, NAME_FAILURES
 
     async def go():
         async with World(sqlite_url) as w:
@@ -174,7 +174,7 @@ def test_a_wrong_password_flood_from_one_address_does_not_lock_the_owner_out(sql
     minutes, its owner too. The name's failures count per address: the flooding address is refused
     (``429 login_flood``, even with the right password), the owner logs in from another address, and
     an IPv6 attacker's neighbours in the same /64 count as one address."""
-    from ramsli.server.accounts import NAME_FAILURES
+    from ramsli.server.players.accounts import NAME_FAILURES
 
     async def go():
         async with World(sqlite_url) as w:
@@ -225,7 +225,7 @@ def test_csrf_forged_and_expired_cookies_change_nothing(sqlite_url):
             assert (r.status_code, r.json()["error"]) == (401, "login_unknown")
             assert r.json()["message"].startswith("diese Anmeldung ist unbekannt")
             assert any(c.startswith('ramsli_login=""') or "Max-Age=0" in c for c in r.headers.get_list("set-cookie"))
-            from ramsli.server.accounts import csrf_of
+            from ramsli.server.players.accounts import csrf_of
 
             assert "ramsli_login" not in forger.http.cookies  # removed by the answer
             forger.http.cookies.set("ramsli_login", "forged-cookie-value", domain="127.0.0.1")

@@ -299,7 +299,7 @@ def test_example_bot_as_a_gymnasium_opponent(example):
 
 
 def test_server_seats_a_package_bot_only_when_allowed(example):
-    from ramsli.server.hub import Hub, SpecError
+    from ramsli.server.tables.hub import Hub, SpecError
 
     body = {"seats": [{"kind": "human"}, {"kind": "bot", "bot": "lowest:threshold=0.3"}]}
     with pytest.raises(SpecError, match=r"seat p2: the bot lowest comes from the installed package ramsli-example-bot"):
@@ -399,7 +399,7 @@ def test_faulty_bots_never_stop_a_tournament_an_arena_or_a_dataset(faulty):
 
 def test_a_faulty_bot_never_stops_a_server_table(faulty):
     """The server's bot worker (``_decide``) gets the tips move from a raising package bot."""
-    from ramsli.server.bot_driver import _decide
+    from ramsli.server.tables.bot_driver import _decide
 
     hand = Hand.new(Rules(), [20] * 3, dealer=0, rng=random.Random(4))
     obs = hand.observe(hand.to_act)

@@ -87,8 +87,8 @@ def _link(server, made, i: int) -> str:
 
 async def _hands_of(url: str, table: str):
     """The table's finished hands, replayed from the server's database (every card known)."""
-    from ramsli.server.hub import Hub
-    from ramsli.server.storage import EventStore
+    from ramsli.server.storage.eventstore import EventStore
+    from ramsli.server.tables.hub import Hub
 
     store = await EventStore.open(url)
     try:
@@ -372,7 +372,7 @@ def test_an_invite_link_behind_a_path_prefix():
 
 
 def test_the_clients_rate_limit_is_the_servers():
-    from ramsli.server.hub import RATE_LIMIT as SERVER_LIMIT
+    from ramsli.server.tables.hub import RATE_LIMIT as SERVER_LIMIT
 
     assert RATE_LIMIT == SERVER_LIMIT
 

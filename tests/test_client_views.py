@@ -1,7 +1,7 @@
 """``ramsli.client.observation_from_view`` (issue 26, item 1): a seat's view of the table protocol
 reads back as exactly the ``Observation`` that ``Hand.observe(seat)`` gives at the server (R7).
 
-The views are those of a real server table (:class:`ramsli.server.table.Table`, events kept in
+The views are those of a real server table (:class:`ramsli.server.tables.table.Table`, events kept in
 memory), played out with random legal actions over random deals under several presets; at every
 step every seat's view is read back and compared with the engine's observation of that seat.
 """
@@ -19,8 +19,8 @@ from hypothesis import strategies as st
 from ramsli.client import ViewError, observation_from_view
 from ramsli.client.observation import view_from_observation
 from ramsli.rules import Rules
-from ramsli.server import views
-from ramsli.server.table import Table, TableOptions
+from ramsli.server.tables import views
+from ramsli.server.tables.table import Table, TableOptions
 
 
 class MemoryLog:

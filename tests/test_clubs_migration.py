@@ -18,8 +18,8 @@ from alembic import command
 from alembic.config import Config
 from sqlalchemy.ext.asyncio import create_async_engine
 
-from ramsli.server.storage import MIGRATIONS, events_t, tables_t
-from ramsli.server.views import view
+from ramsli.server.storage.eventstore import MIGRATIONS, events_t, tables_t
+from ramsli.server.tables.views import view
 
 from clubworld import World
 from helpers import stable_view

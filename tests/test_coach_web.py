@@ -30,7 +30,8 @@ from hypothesis import strategies as st
 from ramsli import Hand, Rules
 from ramsli.cards import Card, make_deck
 from ramsli.coach import Settings
-from ramsli.server import coach, hints
+from ramsli.server.coach import hints
+from ramsli.server.coach import review as coach
 
 from helpers import cards_in, known_cards
 

@@ -169,8 +169,8 @@ def test_level_names_resolve_in_the_play_and_tournament_commands():
 
 
 def test_level_names_resolve_in_the_server_table_spec():
-    from ramsli.server.hub import Hub
-    from ramsli.server.messages import BadMessage
+    from ramsli.server.protocol.messages import BadMessage
+    from ramsli.server.tables.hub import Hub
 
     hub = Hub(None)
     _rules, _preset, seats, _opts, _seed = hub.parse_spec(

@@ -34,9 +34,9 @@ from ramsli.cli import app
 from ramsli.fairness import DealProof, check_deal, commitment, dealt_order, places
 from ramsli.hand import deal_cards, order_from_dealer
 from ramsli.history import HandHistory
-from ramsli.server.hub import Conn
-from ramsli.server.messages import SpecError
-from ramsli.server.table import Table
+from ramsli.server.protocol.messages import SpecError
+from ramsli.server.tables.hub import Conn
+from ramsli.server.tables.table import Table
 
 from helpers import ROOT, known_cards, open_hub, seat_table
 
@@ -504,7 +504,7 @@ def test_a_hand_dealt_without_commitments_has_none(sqlite_url):
                 for s, k, d in events
             ]
             again = Table.replay(t.id, t.spec, old, store)
-            from ramsli.server.views import view
+            from ramsli.server.tables.views import view
 
             assert view(again, 0)["hand"]["fairness"] is None and again.proof(1, None) is None
         finally:

@@ -102,14 +102,14 @@ LOCAL_ALLOWED: dict[tuple[str, str], str] = {
     # `ramsli serve` itself needs it, not `ramsli --help` or any other command.
     ("ramsli.commands.serve", "uvicorn"): "start-up time of the CLI",
     ("ramsli.commands.serve", "ramsli.server.app"): "start-up time of the CLI",
-    ("ramsli.commands.serve", "ramsli.server.storage"): "start-up time of the CLI",
-    ("ramsli.commands.serve", "ramsli.server.ratings"): "start-up time of the CLI",
-    ("ramsli.commands.serve", "ramsli.server.guards"): "start-up time of the CLI",
-    ("ramsli.commands.serve", "ramsli.server.hints"): "start-up time of the CLI",
-    ("ramsli.commands.serve", "ramsli.server.ownership"): "start-up time of the CLI",
-    ("ramsli.commands.backup", "ramsli.server.storage"): "start-up time of the CLI",
+    ("ramsli.commands.serve", "ramsli.server.storage.eventstore"): "start-up time of the CLI",
+    ("ramsli.commands.serve", "ramsli.server.players.ratings"): "start-up time of the CLI",
+    ("ramsli.commands.serve", "ramsli.server.ops.guards"): "start-up time of the CLI",
+    ("ramsli.commands.serve", "ramsli.server.coach.hints"): "start-up time of the CLI",
+    ("ramsli.commands.serve", "ramsli.server.cluster.ownership"): "start-up time of the CLI",
+    ("ramsli.commands.backup", "ramsli.server.storage.eventstore"): "start-up time of the CLI",
     # asyncpg is the 'postgres' extra: only a server on PostgreSQL opens the lock connection.
-    ("ramsli.server.ownership", "asyncpg"): "the postgres extra",
+    ("ramsli.server.cluster.ownership", "asyncpg"): "the postgres extra",
     # Babel's number formats (about 40 ms) only when a refusal shows a bound (a limit like 10**9)
     # grouped in the reader's language, not at every start of `ramsli play`.
     ("ramsli.frontends.i18n", "babel.numbers"): "start-up time of the CLI",

@@ -13,7 +13,7 @@ from ramsli import Hand, Rules
 from ramsli.bots import make_bot
 from ramsli.bots.base import play_hand
 from ramsli.lab import equilibrium as E
-from ramsli.server.hub import Hub, SpecError
+from ramsli.server.tables.hub import Hub, SpecError
 
 
 def test_not_a_regular_file_is_refused_without_reading(tmp_path):

@@ -1,4 +1,4 @@
-"""Ratings (``ramsli.server.ratings``) and season numbers (``ramsli.server.records``).
+"""Ratings (``ramsli.server.players.ratings``) and season numbers (``ramsli.server.players.records``).
 
 The OpenSkill check: two sessions worked out by hand with the Plackett–Luce update of Weng & Lin
 (2011, Algorithm 4) and openskill's default parameters, written out below independently of the
@@ -15,9 +15,9 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from ramsli.server.directory import bot_key
-from ramsli.server.ratings import CALIBRATION, Rating, calibrate, load_calibration, rate, replay
-from ramsli.server.records import placement_points, places
+from ramsli.server.players.ratings import CALIBRATION, Rating, calibrate, load_calibration, rate, replay
+from ramsli.server.players.records import placement_points, places
+from ramsli.server.storage.directory import bot_key
 
 from clubworld import World
 

@@ -13,10 +13,10 @@ import json
 import pytest
 
 from ramsli.refusal import Refused
-from ramsli.server.hub import Conn, Hub
-from ramsli.server.messages import BadMessage
-from ramsli.server.schemas import MAX_BODY, MAX_RULES
-from ramsli.server.views import finished_hand
+from ramsli.server.protocol.messages import BadMessage
+from ramsli.server.protocol.schemas import MAX_BODY, MAX_RULES
+from ramsli.server.tables.hub import Conn, Hub
+from ramsli.server.tables.views import finished_hand
 
 from helpers import SEATS3, last_view, open_hub, seat_table, table_state
 
@@ -248,8 +248,8 @@ def test_no_message_in_any_language_keeps_a_placeholder():
 
     from ramsli.frontends.i18n import translation
     from ramsli.refusal import TEXTS, Refusal
-    from ramsli.server.messages import render
-    from ramsli.server.schemas import _CODES, refusal_of
+    from ramsli.server.protocol.messages import render
+    from ramsli.server.protocol.schemas import _CODES, refusal_of
 
     sites = _refusal_sites()
     assert len(sites) > 40
@@ -308,7 +308,7 @@ def test_absurd_bot_options_are_refused_naming_the_range(sqlite_url):
 def test_a_bot_over_its_time_cap_plays_a_seeded_rules_move(tmp_path, monkeypatch, caplog):
     """With the cap at 0 s every montecarlo decision is replaced by the seeded rules decision: logged,
     and the same on every run of the same test-seeded table."""
-    import ramsli.server.bot_driver as driver_mod
+    import ramsli.server.tables.bot_driver as driver_mod
 
     monkeypatch.setattr(driver_mod, "BOT_MOVE_SECONDS", 0)
 
@@ -415,7 +415,7 @@ def test_serve_on_a_damaged_database_file_says_so_in_one_line_and_exits_2(tmp_pa
 
 
 def test_rate_limit_is_a_token_bucket_and_names_a_dropped_intent(sqlite_url):
-    from ramsli.server.hub import RATE_LIMIT
+    from ramsli.server.tables.hub import RATE_LIMIT
 
     async def go():
         hub, store = await open_hub(sqlite_url)
@@ -451,7 +451,7 @@ def test_R2_2_a_name_of_invisible_fillers_is_blank(blank):
     with pytest.raises(EngineTableError, match="invisible characters"):
         check_names(["Ann", blank])
     with pytest.raises(Refused) as e:
-        from ramsli.server.table import check_name
+        from ramsli.server.tables.table import check_name
 
         check_name(blank)
     assert e.value.refusal.code == "bad_name"
@@ -538,7 +538,7 @@ def test_concurrent_hints_for_one_seat_cost_one_computation(sqlite_url, monkeypa
         }
 
     monkeypatch.setattr(odds, "estimate", fake_estimate)
-    from ramsli.server import hints
+    from ramsli.server.coach import hints
 
     # the kernel answers (as once the lab's warm-up is done), whatever another test left in this process
     ready = hints.LabWarmUp(any_cold=lambda: False, load=lambda: None, available=lambda: True)
@@ -600,7 +600,7 @@ def test_a_bot_at_pace_0_refused_a_write_does_not_hold_the_event_loop(sqlite_url
     the refusal came before any await. Now it waits for a change (at most REFUSED_WAIT_SECONDS)."""
     import threading
 
-    from ramsli.server.table import Table
+    from ramsli.server.tables.table import Table
 
     attempts = []
     real_act = Table.act

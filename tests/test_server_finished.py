@@ -18,10 +18,10 @@ import sqlite3
 import pytest
 import sqlalchemy as sa
 
-from ramsli.server.hub import Conn, Hub
-from ramsli.server.ownership import ownership_for
-from ramsli.server.storage import EventStore, StoreError, tables_t
-from ramsli.server.views import view
+from ramsli.server.cluster.ownership import ownership_for
+from ramsli.server.storage.eventstore import EventStore, StoreError, tables_t
+from ramsli.server.tables.hub import Conn, Hub
+from ramsli.server.tables.views import view
 
 from helpers import SEATS3, http_get, post_json, seat_table
 
@@ -141,7 +141,7 @@ def test_start_up_checks_the_header_and_the_whole_file_is_checked_after_it(tmp_p
     from types import SimpleNamespace
 
     from ramsli.server.app import _check_in_background
-    from ramsli.server.storage import FileCheck, check_database, check_file, check_header
+    from ramsli.server.storage.eventstore import FileCheck, check_database, check_file, check_header
 
     path = tmp_path / "s.sqlite"
     url = f"sqlite+aiosqlite:///{path}"
@@ -190,7 +190,7 @@ def test_start_up_refuses_a_database_that_cannot_be_written(tmp_path):
     """A database file that cannot be written (made immutable; read-only permissions do the same
     for anyone but root) is refused at start-up with one line naming it, before a table is
     served: the server started, said ready, and failed at the first write."""
-    from ramsli.server.storage import check_database, check_writable
+    from ramsli.server.storage.eventstore import check_database, check_writable
 
     path = tmp_path / "s.sqlite"
     url = f"sqlite+aiosqlite:///{path}"
@@ -221,7 +221,7 @@ def test_start_up_warns_of_an_empty_database_file(tmp_path, caplog):
     """A zero-byte database file starts as an empty database, with a warning naming it (it started
     without a word, and a host who had lost the file's contents did not see it); a file that does
     not exist yet starts quietly."""
-    from ramsli.server.storage import check_database
+    from ramsli.server.storage.eventstore import check_database
 
     path = tmp_path / "empty.sqlite"
     path.write_bytes(b"")
@@ -261,7 +261,7 @@ def test_a_finished_table_on_a_damaged_page_is_table_broken_everywhere(sqlite_ur
 
     from ramsli.refusal import Refusal
     from ramsli.server.app import attach_hub, create_app
-    from ramsli.server.messages import render
+    from ramsli.server.protocol.messages import render
 
     path = sqlite_url.split(":///", 1)[1]
 

@@ -26,9 +26,9 @@ from hypothesis import strategies as st
 
 from ramsli import fairness
 from ramsli.history import HandHistory
-from ramsli.server.hub import Conn, Hub
-from ramsli.server.storage import EventStore
-from ramsli.server.views import finished_hand
+from ramsli.server.storage.eventstore import EventStore
+from ramsli.server.tables.hub import Conn, Hub
+from ramsli.server.tables.views import finished_hand
 
 from helpers import FORBIDDEN_KEYS, cards_in, keys_in, known_cards
 
@@ -297,7 +297,7 @@ def test_a_bot_seat_taken_over_mid_hand_shows_no_cards_before_the_takeover(tmp_p
 
 def test_the_checker_catches_a_leak(tmp_path):
     """The property can fail: a view that shows another seat's cards is caught."""
-    from ramsli.server import views
+    from ramsli.server.tables import views
 
     original = views.view
 

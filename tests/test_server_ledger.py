@@ -1,4 +1,4 @@
-"""The pub ledger on the server (issue 16, ``ramsli.server.ledger``) in a real ``ramsli serve``
+"""The pub ledger on the server (issue 16, ``ramsli.server.ledger.books``) in a real ``ramsli serve``
 process on SQLite: hands booked over HTTP, refused entries store nothing, edits settle again,
 the follow link is read-only, the CSV, and everything survives SIGKILL and a restart (R3.4)."""
 

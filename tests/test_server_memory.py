@@ -13,10 +13,10 @@ import random
 
 from ramsli.cards import Card
 from ramsli.fairness import DealCommitment, dealt_order
-from ramsli.server.hub import Hub
-from ramsli.server.storage import EventStore
-from ramsli.server.table import Deals, SeatState
-from ramsli.server.views import view
+from ramsli.server.storage.eventstore import EventStore
+from ramsli.server.tables.hub import Hub
+from ramsli.server.tables.table import Deals, SeatState
+from ramsli.server.tables.views import view
 
 from helpers import ServerProcess, post_json, stable_view
 
@@ -51,7 +51,7 @@ async def _played(store: EventStore, hands: int) -> tuple[Hub, str]:
 
 def test_finished_hands_keep_packed_commitments_that_match_the_stored_deals(sqlite_url):
     async def go():
-        from ramsli.server import table as table_mod
+        from ramsli.server.tables import table as table_mod
 
         shared = table_mod._SESSION_RNG.getstate()
         store = await EventStore.open(sqlite_url)
@@ -138,7 +138,7 @@ def test_the_lab_kernel_is_frozen_once_it_is_loaded():
     """``ramsli serve`` answers at once and loads the lab's kernel in the background; its
     ``on_ready`` (``gc.freeze`` in the server) runs once the kernel is loaded, not before and not
     when the warm-up fails."""
-    from ramsli.server import hints
+    from ramsli.server.coach import hints
 
     calls: list[str] = []
     warm = hints.LabWarmUp(any_cold=lambda: False, load=lambda: calls.append("load"), available=lambda: True)

@@ -30,13 +30,13 @@ from prometheus_client.parser import text_string_to_metric_families
 
 from ramsli.refusal import Refusal
 from ramsli.server.app import attach_hub, create_app
-from ramsli.server.guards import CSP, redact
-from ramsli.server.hub import Conn, Hub
-from ramsli.server.messages import render
-from ramsli.server.pages import WEB_DIR
-from ramsli.server.proxy import set_cookie
-from ramsli.server.schemas import MAX_BODY
-from ramsli.server.storage import EventStore
+from ramsli.server.cluster.proxy import set_cookie
+from ramsli.server.ops.guards import CSP, redact
+from ramsli.server.protocol.messages import render
+from ramsli.server.protocol.schemas import MAX_BODY
+from ramsli.server.storage.eventstore import EventStore
+from ramsli.server.tables.hub import Conn, Hub
+from ramsli.server.web.pages import WEB_DIR
 
 from helpers import SEATS3, seat_table
 

@@ -16,8 +16,8 @@ import secrets
 import pytest
 
 from ramsli.refusal import Refused
-from ramsli.server.hub import MAX_MESSAGE, RATE_LIMIT, Conn, SpecError
-from ramsli.server.messages import BadMessage
+from ramsli.server.protocol.messages import BadMessage
+from ramsli.server.tables.hub import MAX_MESSAGE, RATE_LIMIT, Conn, SpecError
 
 from helpers import SEATS3, last_view, open_hub, seat_table, table_state
 

@@ -1,5 +1,5 @@
-"""Every message the server reads has one declared shape (``ramsli.server.schemas``), and every
-refusal is answered by its code in the language the request asks for (``ramsli.server.messages``).
+"""Every message the server reads has one declared shape (``ramsli.server.protocol.schemas``), and every
+refusal is answered by its code in the language the request asks for (``ramsli.server.protocol.messages``).
 
 For every HTTP route with a body and for the WebSocket messages: a wrong type, a missing field,
 an unknown field, a list given as a string, a seat given twice under two spellings, an empty
@@ -19,9 +19,9 @@ import pytest
 
 from ramsli.frontends import i18n
 from ramsli.server.app import create_app
-from ramsli.server.hub import Conn, Hub
-from ramsli.server.schemas import MAX_BODY, read_body
-from ramsli.server.storage import EventStore
+from ramsli.server.protocol.schemas import MAX_BODY, read_body
+from ramsli.server.storage.eventstore import EventStore
+from ramsli.server.tables.hub import Conn, Hub
 
 SEATS3 = [{"kind": "human"}, {"kind": "human"}, {"kind": "bot", "bot": "rules"}]
 DE = {"Accept-Language": "de-CH,de;q=0.9,en;q=0.5"}
@@ -370,8 +370,8 @@ def test_websocket_messages_are_refused_by_their_shape_in_the_hello_language(sql
 def test_a_field_given_twice_is_refused_over_http_and_websocket():
     """One JSON text, one meaning: a key given twice (``{"name": "Zed", "name": "Zed2"}``) is
     refused by name, never read as its last value, in a body and in a WebSocket message."""
-    from ramsli.server.messages import BadMessage
-    from ramsli.server.schemas import Sit, load_message, parse
+    from ramsli.server.protocol.messages import BadMessage
+    from ramsli.server.protocol.schemas import Sit, load_message, parse
 
     with pytest.raises(BadMessage) as e:
         parse(Sit, b'{"token": "a", "name": "Zed", "name": "Zed2"}')

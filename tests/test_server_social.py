@@ -14,9 +14,9 @@ import json
 import pytest
 
 from ramsli.refusal import Refused
-from ramsli.server import social
-from ramsli.server.hub import Conn
-from ramsli.server.table import CHAT_BURST, CHAT_MAX
+from ramsli.server.tables import social
+from ramsli.server.tables.hub import Conn
+from ramsli.server.tables.table import CHAT_BURST, CHAT_MAX
 
 from helpers import SEATS3, cards_in, last_view, open_hub, seat_table, table_state
 
@@ -422,7 +422,7 @@ def test_play_again_keeps_the_people_and_the_settings(sqlite_url):
         await store2.close()
 
     def views_of(table, seat):
-        from ramsli.server.views import view
+        from ramsli.server.tables.views import view
 
         return view(table, seat)
 

@@ -16,10 +16,10 @@ import pytest
 import sqlalchemy.exc
 
 from ramsli.refusal import Refused
-from ramsli.server.hub import Conn, Hub
-from ramsli.server.messages import BadMessage
-from ramsli.server.storage import EventStore, StoreError
-from ramsli.server.views import view
+from ramsli.server.protocol.messages import BadMessage
+from ramsli.server.storage.eventstore import EventStore, StoreError
+from ramsli.server.tables.hub import Conn, Hub
+from ramsli.server.tables.views import view
 
 from helpers import stable_view
 

@@ -118,7 +118,7 @@ def _engine(db, table):
 def _events(db, table):
     from concurrent.futures import ThreadPoolExecutor
 
-    from ramsli.server.storage import EventStore
+    from ramsli.server.storage.eventstore import EventStore
 
     async def load():
         store = await EventStore.open(db)

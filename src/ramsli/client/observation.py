@@ -16,7 +16,7 @@ from ramsli.cards import Card
 from ramsli.hand import Action, Declaration, Observation, Phase, Trick
 from ramsli.rules import Rules
 from ramsli.seats import order_from_dealer, parse_seat, seat_name
-from ramsli.server.views import hand_record
+from ramsli.server.tables.views import hand_record
 from ramsli.settlement import Payment, PaymentReason, Settlement, SettlementKind
 
 __all__ = ["observation_from_view", "view_from_observation", "settlement_from_record", "ViewError"]

@@ -33,8 +33,8 @@ def backup(
     ] = None,
 ) -> None:
     """Back up the table server's database (SQLite online backup, or pg_dump) while it runs."""
-    from ramsli.server.storage import StoreError, default_url
-    from ramsli.server.storage import backup as copy
+    from ramsli.server.storage.eventstore import StoreError, default_url
+    from ramsli.server.storage.eventstore import backup as copy
 
     try:
         typer.echo(copy(database or default_url(), dest))

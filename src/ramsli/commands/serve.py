@@ -191,7 +191,7 @@ def serve(
         fail(f"--create-limit {create_limit} is negative; 0 turns the limit off")
     admin_token = _admin_token(admin_token_file)
     if calibration is not None:
-        from ramsli.server.ratings import load_calibration
+        from ramsli.server.players.ratings import load_calibration
 
         try:
             load_calibration(calibration)
@@ -201,10 +201,10 @@ def serve(
     import uvicorn
 
     from ramsli.server.app import WS_MAX_SIZE, create_app
-    from ramsli.server.guards import configure_logging
-    from ramsli.server.hints import lab_warm_up
-    from ramsli.server.ownership import SingleProcess
-    from ramsli.server.storage import StoreError, check_database, default_url
+    from ramsli.server.cluster.ownership import SingleProcess
+    from ramsli.server.coach.hints import lab_warm_up
+    from ramsli.server.ops.guards import configure_logging
+    from ramsli.server.storage.eventstore import StoreError, check_database, default_url
 
     url = database or default_url()
     ownership = None

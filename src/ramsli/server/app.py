@@ -1,23 +1,23 @@
 """The FastAPI app of ``ramsli serve``: the card tables' HTTP API and one WebSocket per seat.
 
 :func:`create_app` wires the routes of ``docs/protocol.md`` to a
-:class:`~ramsli.server.hub.Hub` and includes the pages (:mod:`ramsli.server.pages`), the hint
-(:mod:`ramsli.server.hints`), the coach (:mod:`ramsli.server.coach`) and the pub ledger
-(:mod:`ramsli.server.ledger`); at start-up it opens the database (applying the Alembic
+:class:`~ramsli.server.tables.hub.Hub` and includes the pages (:mod:`ramsli.server.web.pages`), the hint
+(:mod:`ramsli.server.coach.hints`), the coach (:mod:`ramsli.server.coach.review`) and the pub ledger
+(:mod:`ramsli.server.ledger.books`); at start-up it opens the database (applying the Alembic
 migrations), restores every table by replaying its events and starts making the lab's kernel
-ready in the background (:func:`ramsli.server.hints.warm_up_lab`). Every request body is read through the one capped reader and parsed by its model
-(:mod:`ramsli.server.schemas`) before anything else; every refusal is answered by its code in
+ready in the background (:func:`ramsli.server.coach.hints.warm_up_lab`). Every request body is read through the one capped reader and parsed by its model
+(:mod:`ramsli.server.protocol.schemas`) before anything else; every refusal is answered by its code in
 the language the request asks for (``?lang=``, else ``Accept-Language``;
-:func:`ramsli.server.messages.error_body`).
+:func:`ramsli.server.protocol.messages.error_body`).
 
-Players, clubs, seasons and ratings are :mod:`ramsli.server.accounts` and
-:mod:`ramsli.server.clubs`; open tables, quick play and the table list :mod:`ramsli.server.lobby`.
+Players, clubs, seasons and ratings are :mod:`ramsli.server.players.accounts` and
+:mod:`ramsli.server.clubs.clubs`; open tables, quick play and the table list :mod:`ramsli.server.tables.lobby`.
 
 Around the routes (outermost first): the path prefix and the client's address
-(:mod:`ramsli.server.prefix`, :mod:`ramsli.server.proxy`), the request log, ``HEAD``, the security headers, the body limit and
-the per-address limit on new tables (:mod:`ramsli.server.guards`), and the forwarding of a
-table another process runs (:class:`~ramsli.server.proxy.Forwarder`). The operator's routes
-(``/healthz``, ``/readyz``, ``/metrics``, ``/admin/...``) are :mod:`ramsli.server.ops`.
+(:mod:`ramsli.server.ops.prefix`, :mod:`ramsli.server.cluster.proxy`), the request log, ``HEAD``, the security headers, the body limit and
+the per-address limit on new tables (:mod:`ramsli.server.ops.guards`), and the forwarding of a
+table another process runs (:class:`~ramsli.server.cluster.proxy.Forwarder`). The operator's routes
+(``/healthz``, ``/readyz``, ``/metrics``, ``/admin/...``) are :mod:`ramsli.server.ops.health`.
 
 Run it with ``ramsli serve`` or ``uvicorn --factory ramsli.server.app:app_from_env``
 (``RAMSLI_DATABASE``, ``RAMSLI_ALLOW_TEST_SEEDS=1``, ``RAMSLI_PATH_PREFIX``,
@@ -47,26 +47,29 @@ from ramsli.errors import SessionError
 from ramsli.errors import TableError as EngineTableError
 from ramsli.ledger import LedgerError
 from ramsli.refusal import Refusal, Refused
-from ramsli.server import accounts, coach, hints, lobby, social, views
-from ramsli.server.accounts import Accounts
-from ramsli.server.bot_driver import shutdown_bot_pool
-from ramsli.server.clubs import Clubs
-from ramsli.server.clubs import router as clubs_router
-from ramsli.server.directory import Directory
-from ramsli.server.guards import AccessLog, BodyLimit, CreateLimit, HeadAsGet, SecurityHeaders
-from ramsli.server.hub import HELLO_SECONDS, Conn, Hub
-from ramsli.server.ledger import LedgerBook, load_books
-from ramsli.server.ledger import router as ledger_router
-from ramsli.server.messages import BadMessage, error_body
-from ramsli.server.metrics import Metrics
-from ramsli.server.ops import router as ops_router
-from ramsli.server.ownership import Ownership, ownership_for
-from ramsli.server.pages import page_lang, request_lang
-from ramsli.server.pages import router as pages_router
-from ramsli.server.prefix import PathPrefix, normalize_prefix
-from ramsli.server.proxy import ClientAddress, Forwarder, gather_from_peers
-from ramsli.server.schemas import MAX_MESSAGE, CreateTable, Pace, Sit, Start, body_of, refusal_of
-from ramsli.server.storage import EventStore, FileCheck, default_url, sqlite_path, storage_reason
+from ramsli.server.clubs.clubs import Clubs
+from ramsli.server.clubs.clubs import router as clubs_router
+from ramsli.server.cluster.ownership import Ownership, ownership_for
+from ramsli.server.cluster.proxy import ClientAddress, Forwarder, gather_from_peers
+from ramsli.server.coach import hints
+from ramsli.server.coach import review as coach
+from ramsli.server.ledger.books import LedgerBook, load_books
+from ramsli.server.ledger.books import router as ledger_router
+from ramsli.server.ops.guards import AccessLog, BodyLimit, CreateLimit, HeadAsGet, SecurityHeaders
+from ramsli.server.ops.health import router as ops_router
+from ramsli.server.ops.metrics import Metrics
+from ramsli.server.ops.prefix import PathPrefix, normalize_prefix
+from ramsli.server.players import accounts
+from ramsli.server.players.accounts import Accounts
+from ramsli.server.protocol.messages import BadMessage, error_body
+from ramsli.server.protocol.schemas import MAX_MESSAGE, CreateTable, Pace, Sit, Start, body_of, refusal_of
+from ramsli.server.storage.directory import Directory
+from ramsli.server.storage.eventstore import EventStore, FileCheck, default_url, sqlite_path, storage_reason
+from ramsli.server.tables import lobby, social, views
+from ramsli.server.tables.bot_driver import shutdown_bot_pool
+from ramsli.server.tables.hub import HELLO_SECONDS, Conn, Hub
+from ramsli.server.web.pages import page_lang, request_lang
+from ramsli.server.web.pages import router as pages_router
 
 __all__ = ["create_app", "app_from_env", "attach_hub", "WebSocketConn", "WS_MAX_SIZE"]
 
@@ -76,7 +79,7 @@ WS_MAX_SIZE = 65536
 
 
 class WebSocketConn(Conn):
-    """A :class:`~ramsli.server.hub.Conn` over a Starlette WebSocket, with its own writer task.
+    """A :class:`~ramsli.server.tables.hub.Conn` over a Starlette WebSocket, with its own writer task.
 
     Messages are queued and written in order by one task, so a slow client never
     blocks a table; a client more than 256 messages behind is closed. Until its ``hello``
@@ -150,11 +153,11 @@ def create_app(
         admin_token: the token of ``/admin/...`` (None: no admin).
         create_limit: new tables and ledgers a minute per client address (0: no limit).
         advertise: where other processes reach this one (``http://host:port``; several processes).
-        ownership: which tables this process runs (default: :func:`~ramsli.server.ownership.ownership_for`
+        ownership: which tables this process runs (default: :func:`~ramsli.server.cluster.ownership.ownership_for`
             the database, started at start-up).
         claim_seconds: seconds between two looks for tables a dead process ran (several processes).
         calibration: an arena result for the bots' first ratings (``--calibration``; default the
-            bundled one, :data:`ramsli.server.ratings.CALIBRATION`).
+            bundled one, :data:`ramsli.server.players.ratings.CALIBRATION`).
     """
     url = database or default_url()
 
@@ -239,7 +242,7 @@ def create_app(
     async def _storage(request: Request, e: Exception) -> JSONResponse:
         """A database that fails a request (read-only, full, gone): the translated ``503 storage``
         and one log line, never a 500 with a traceback (a damaged table is ``table_broken``,
-        found where the table is read: :meth:`~ramsli.server.hub.Hub.table`)."""
+        found where the table is read: :meth:`~ramsli.server.tables.hub.Hub.table`)."""
         logging.getLogger("ramsli.server").error(
             "%s %s: the database failed: %s", request.method, request.url.path, storage_reason(e)
         )
@@ -262,7 +265,7 @@ def create_app(
 
     @app.post("/api/tables", status_code=201)
     async def create(request: Request) -> dict[str, Any]:
-        """A new table (``open``: listed for anyone; ``club``: the club's table), :func:`ramsli.server.lobby.create_table`."""
+        """A new table (``open``: listed for anyone; ``club``: the club's table), :func:`ramsli.server.tables.lobby.create_table`."""
         return await lobby.create_table(request, await body_of(request, CreateTable))
 
     @app.post("/api/web/tables", status_code=201)
@@ -273,7 +276,7 @@ def create_app(
     @app.get("/api/tables")
     async def list_tables(request: Request) -> list[dict[str, Any]]:
         """The open tables of every live process; every table this process holds with the admin
-        token (:func:`ramsli.server.lobby.listing`)."""
+        token (:func:`ramsli.server.tables.lobby.listing`)."""
         listed = await lobby.listing(request)
         hub = hub_of(request)
         if not hub.ownership.solo and not request.scope.get("ramsli.forwarded"):
@@ -321,7 +324,7 @@ def create_app(
 
     @app.get("/api/tables/{table_id}/hands/{number}.json")
     async def finished_hand(request: Request, table_id: str, number: int, token: str = "") -> dict[str, Any]:
-        """A finished hand to read in the page (:func:`ramsli.server.views.finished_hand`): the
+        """A finished hand to read in the page (:func:`ramsli.server.tables.views.finished_hand`): the
         public log plus the token's own cards. Errors: ``403 bad_token``, ``404 no_hand``."""
         t = hub_of(request).table(table_id)
         if t.seat_of_token(token) is None and not t.is_spectator(token):
@@ -376,7 +379,7 @@ def create_app(
 
 
 async def _check_in_background(app: FastAPI, check: FileCheck) -> None:
-    """Check the whole SQLite file once after start-up (:class:`~ramsli.server.storage.FileCheck`,
+    """Check the whole SQLite file once after start-up (:class:`~ramsli.server.storage.eventstore.FileCheck`,
     in a thread; ``check.stop()`` gives it up at shutdown). A damaged file is logged as an error
     and makes ``/readyz`` answer 503 with the finding (``app.state.database_damaged``); start-up
     itself checks only what does not grow with the file."""
@@ -400,7 +403,7 @@ async def _check_in_background(app: FastAPI, check: FileCheck) -> None:
 def attach_hub(app: FastAPI, hub: Hub) -> None:
     """Make ``hub`` the app's (as its start-up does; tests that build the hub themselves call it):
     the app's metrics count the hub's events, the app's pub ledgers follow the hub's, and the
-    players, clubs and ratings (:class:`~ramsli.server.clubs.Clubs`, with the app's calibration)
+    players, clubs and ratings (:class:`~ramsli.server.clubs.clubs.Clubs`, with the app's calibration)
     live in the hub's database and record every session that ends (docs/clubs.md)."""
     if hub.metrics is None:
         hub.metrics = app.state.metrics
@@ -436,7 +439,7 @@ def _ledger_changed(app: FastAPI, ledger_id: str, row: dict[str, Any] | None) ->
     """This process starts (``row``: the stored ledger) or stops (None) running a pub ledger:
     its book is made again from the stored events, or forgotten."""
     books: dict[str, LedgerBook] | None = getattr(app.state, "ledgers", None)
-    if books is None:  # not loaded yet: ramsli.server.ledger loads them from the store on first use
+    if books is None:  # not loaded yet: ramsli.server.ledger.books loads them from the store on first use
         return
     if row is None:
         books.pop(ledger_id, None)

@@ -1,0 +1,5 @@
+"""Clubs: members, invite links, seasons and the season table (``docs/clubs.md``).
+
+:mod:`~ramsli.server.clubs.clubs` decides what a club's owner and members may do and serves the
+club, account and ratings pages; the rows are :mod:`ramsli.server.storage.directory`'s.
+"""

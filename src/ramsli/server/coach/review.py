@@ -1,0 +1,873 @@
+"""The coach in the browser: the review of finished hands and sessions, and "in or out?" to train on.
+
+Routes (``docs/coach.md``, *In the browser*; ``docs/protocol.md`` for tokens):
+
+- ``GET /api/tables/{table}/hands/{n}/review?token=&seat=p2``: one hand's review for one seat;
+- ``GET /api/tables/{table}/review?token=``: the session review of the token's own seat;
+- ``GET /train``: the training page; ``POST /api/train/position``, ``POST /api/train/answer``:
+  a position to answer "in or out?" and the coach's answer to it.
+
+**Who sees what** (R7, D-16). A seat's *review* — every decision valued, its marks and lines — is
+computed from that seat's own cards, so only the person who sat there in that hand receives it
+(:meth:`~ramsli.server.tables.table.Table.own_cards_shown` with their personal token; ``"access":
+"own"``). Everyone else who holds a token of the table — another seat's person, the holder of an
+invite link, a spectator — gets that seat's *public decisions* (``"access": "public"``): what it
+declared, announced and played, in order, with the trick and the cards already led. No value, no
+choice, no mark and no "forced": each of those would tell something about its hidden cards. The
+session review is for one's own seat only (``no_review`` otherwise).
+
+**In the background.** A review runs in the coach's own worker process (:func:`coach_pool`, one
+process beside the bots' pool, so a 30-second session review never holds up a bot or the event
+loop), from the hand history the seat itself may download (folded hands ``??``, its own cards
+shown, no cut), after the lab's kernel is ready (:mod:`ramsli.server.coach.hints`, ``warm_up_lab``).
+The page asks again until it is done; each answer carries the progress (decisions valued in a
+hand, hands in a session). Finished reviews are kept per (table, hand, seat).
+
+**"In or out?"** (:func:`new_position`, :func:`answer_position`): a hand, a seat and the
+declarations before it, in a game the lab has solved (``ramsli.lab.equilibrium.default_policies``:
+a shipped policy); drawn from a finished hand of one of the player's own tables (the seat tokens
+the browser holds, their own cards only) or generated (the earlier seats declaring by the
+equilibrium). The answer: the equilibrium's own declaration for hands like it, and the counters
+``in`` gains over ``out`` for this very hand against the equilibrium
+(:func:`ramsli.lab.solve.hand_advantage`, computed in the coach's process as soon as the position
+is made; until the kernel is ready, the policy's stored value for hands like it).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import atexit
+import dataclasses
+import multiprocessing
+import os
+import secrets
+import threading
+import time
+from collections import OrderedDict
+from concurrent.futures import Executor, ProcessPoolExecutor
+from dataclasses import dataclass, field
+from typing import Annotated, Any, Literal
+
+from babel.numbers import format_decimal
+from fastapi import APIRouter, Request
+from fastapi.responses import HTMLResponse
+from pydantic import Field
+
+from ramsli.cards import Card
+from ramsli.coach import HandReview, SessionReview, Settings, decision_line, review_hand, seat_decisions, summarize
+from ramsli.coach.words import catalog, format_counters
+from ramsli.hand import Action, Hand, Observation, Phase
+from ramsli.history import HandHistory
+from ramsli.lab.equilibrium import Policy, bucket, default_policies, default_policy, history_bits, policy_key
+from ramsli.refusal import N_, Refusal, Refused
+from ramsli.rules import Rules
+from ramsli.seats import seat_name
+from ramsli.server.coach import hints
+from ramsli.server.protocol.schemas import Model, body_of
+from ramsli.server.tables.table import SeatState, Table
+from ramsli.server.web import pages
+
+__all__ = [
+    "router",
+    "CoachService",
+    "coach_service",
+    "coach_pool",
+    "shutdown_coach_pool",
+    "server_settings",
+    "review_access",
+    "own_history",
+    "public_decisions",
+    "training_games",
+    "new_position",
+    "answer_position",
+    "PUBLIC_FORMAT",
+    "TRAIN_SAMPLES",
+    "MAX_PENDING",
+]
+
+router = APIRouter()
+
+#: the format of a seat's public decisions (another seat's or a spectator's view of a review)
+PUBLIC_FORMAT = "ramsli-public-decisions/1"
+#: deals behind the exact value of one training position (``hand_advantage``)
+TRAIN_SAMPLES = 3000
+#: hand reviews waiting or running at once in the server; more are refused (``coach_busy``)
+MAX_PENDING = 64
+#: finished hand reviews kept (per table, hand, seat)
+REVIEW_CACHE = 4096
+#: training positions kept (the answers to positions not answered in time are forgotten)
+POSITION_CACHE = 2000
+#: seconds an answer waits for the exact value before it gives the policy's stored value
+ANSWER_WAIT = 3.0
+
+_KINDS = {Phase.DECLARE: "declare", Phase.GENERAL_RAMS: "general_rams", Phase.TARGETS: "target", Phase.PLAY: "card"}
+_RULE = {"declare": "R4.5", "general_rams": "R4.7", "target": "R4.8", "card": "R4.10"}
+
+
+def server_settings(text: str | None = None) -> Settings:
+    """The coach's settings on this server: :class:`~ramsli.coach.Settings` with the options of
+    ``text`` (default: ``RAMSLI_COACH_SETTINGS``), ``key=value`` pairs separated by commas, e.g.
+    ``declare_samples=200,play_samples=40`` (fewer samples, faster reviews).
+
+    Raises:
+        ValueError: for an unknown key or a value outside its range.
+
+    >>> server_settings("play_samples=40").play_samples
+    40
+    """
+    text = os.environ.get("RAMSLI_COACH_SETTINGS", "") if text is None else text
+    values: dict[str, Any] = {}
+    names = {f.name: f.type for f in dataclasses.fields(Settings)}
+    for part in text.split(","):
+        if not part.strip():
+            continue
+        key, _, value = part.partition("=")
+        key = key.strip()
+        if key not in names:
+            raise ValueError(f"RAMSLI_COACH_SETTINGS: {key!r} is not a coach setting; allowed are {', '.join(names)}")
+        v = value.strip()
+        values[key] = v.lower() in ("1", "true", "yes") if key == "equilibrium" else int(v)
+    return Settings(**values)
+
+
+# -- the worker process ----------------------------------------------------------------------------
+
+_POOL: list[ProcessPoolExecutor] = []
+#: where a review reports its progress: in a worker, the queue its initializer was given; in the
+#: server, an object that updates the job at once (reviews on threads, in tests)
+_PROGRESS: list[Any] = []
+#: every review job waiting or running in this server, by id (the progress reader updates them)
+_jobs_by_id: dict[str, _Job] = {}
+
+
+def _watch_parent(parent: int, progress: Any) -> None:
+    """In a worker process: keep the progress queue; exit as soon as the server is gone."""
+    _PROGRESS[:] = [progress]
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(0.5)
+        os._exit(0)
+
+    threading.Thread(target=watch, daemon=True).start()
+
+
+def _note_progress(item: tuple[str, int, int]) -> None:
+    job_id, done, total = item
+    job = _jobs_by_id.get(job_id)
+    if job is not None:
+        job.done, job.total = done, total
+
+
+class _Direct:
+    """The progress channel of reviews on threads: each report updates its job at once."""
+
+    @staticmethod
+    def put(item: tuple[str, int, int]) -> None:
+        _note_progress(item)
+
+
+def _read_progress(channel: Any) -> None:
+    """The server's thread reading the worker's progress reports until the pool is shut down."""
+    while True:
+        try:
+            item = channel.get()
+        except (EOFError, OSError, ValueError):
+            return
+        if item is None:
+            return
+        _note_progress(item)
+
+
+def _report(job: str, done: int, total: int) -> None:
+    if _PROGRESS:
+        try:
+            _PROGRESS[0].put((job, done, total))
+        except (OSError, ValueError):  # the server is closing
+            pass
+
+
+def _review_task(job: str, toml: str, seat: int, settings: Settings) -> HandReview:
+    """In the coach's process: review ``seat`` in the hand history ``toml`` (R7: the history holds
+    only what that seat may know), reporting each valued decision."""
+    hh = HandHistory.from_toml(toml)
+    return review_hand(hh, seat, settings, progress=lambda d, t: _report(job, d, t))
+
+
+def _advantage_task(
+    preset: str, players: int, cards: list[str], turn_up: str, position: int, history: int, samples: int, seed: int
+) -> dict[str, Any]:
+    """In the coach's process: ``in`` − ``out`` of one hand against the shipped equilibrium."""
+    from ramsli.lab.solve import hand_advantage
+
+    pol = default_policy(Rules.preset(preset), players)
+    if pol is None:
+        raise ValueError(f"no shipped policy for {preset} at {players}")
+    r = hand_advantage(pol, [Card.parse(c) for c in cards], Card.parse(turn_up), position, history, samples, seed)
+    return {k: float(r[k]) for k in ("mean", "ci95", "effective")} | {"samples": int(r["samples"])}
+
+
+_CHANNEL: list[Any] = []
+
+
+def coach_pool() -> ProcessPoolExecutor:
+    """The coach's worker process (one, started on first use; ``spawn``, so it holds no copy of
+    the server's state): reviews and training values run there, never on the event loop. Its
+    progress reports come back on a queue read by a thread of the server."""
+    if not _POOL:
+        ctx = multiprocessing.get_context("spawn")
+        channel = ctx.Queue()
+        _CHANNEL[:] = [channel]
+        threading.Thread(target=_read_progress, args=(channel,), name="ramsli-coach-progress", daemon=True).start()
+        _POOL.append(
+            ProcessPoolExecutor(
+                max_workers=1, mp_context=ctx, initializer=_watch_parent, initargs=(os.getpid(), channel)
+            )
+        )
+        atexit.register(shutdown_coach_pool)
+    return _POOL[0]
+
+
+def shutdown_coach_pool() -> None:
+    """Stop the coach's worker process (at server shutdown); a review in flight is dropped."""
+    while _POOL:
+        _POOL.pop().shutdown(wait=False, cancel_futures=True)
+    while _CHANNEL:
+        try:
+            _CHANNEL.pop().put(None)
+        except (OSError, ValueError):
+            pass
+
+
+# -- who may see what ----------------------------------------------------------------------------------
+
+
+def review_access(t: Table, number: int, token: Any, seat: int) -> str:
+    """``"own"`` if ``token`` is the personal token of the person who sat at ``seat`` in finished hand
+    ``number`` (they see its review), else ``"public"`` (its public decisions only; R7, D-16).
+
+    Raises:
+        Refused: ``bad_token`` for a token that is no seat's or spectator's token of the table.
+    """
+    if t.seat_of_token(token) is None and not t.is_spectator(token):
+        raise Refused(Refusal("bad_token"))
+    own = t.owner_of(token)
+    if own is not None and own.index == seat and t.own_cards_shown(own, number):
+        return "own"
+    return "public"
+
+
+def _finished(t: Table, number: int) -> tuple[Hand, int]:
+    s = t.session
+    entry = s.results[number - 1] if s is not None and 1 <= number <= len(s.results) else None
+    if entry is None or entry.hand is None:
+        raise Refused(Refusal("no_hand", None, {"number": number}))
+    return entry.hand, entry.number
+
+
+def _names(t: Table) -> list[str]:
+    return [s.name or seat_name(s.index) for s in t.seats]
+
+
+def own_history(t: Table, number: int, seat: int) -> HandHistory:
+    """The history of finished hand ``number`` as the person at ``seat`` may download it: every
+    folded hand ``??`` (R7, D-16), no cut, and the seat's own dealt cards (the input of its review).
+
+    Raises:
+        Refused: ``no_hand``.
+    """
+    hand, n = _finished(t, number)
+    hh = HandHistory.from_hand(hand, _names(t), n, hide_folded=True)
+    cards = list(hh.cards)
+    if seat in hand.seated:
+        cards[seat] = tuple(hand.dealt[seat])
+    return dataclasses.replace(hh, cut=None, cards=tuple(cards))
+
+
+def _public_view(hh: HandHistory) -> Hand:
+    """The hand as anyone at the table knows it: of every seat only the cards it plays."""
+    played: dict[int, list[Card]] = {s: [] for s in hh.seated}
+    for a in hh.actions:
+        if a.kind == "pl" and a.card is not None:
+            played[a.seat].append(a.card)
+    hands: list[list[Card | None]] = []
+    for s in range(len(hh.names)):
+        known: list[Card | None] = list(played.get(s, []))
+        hands.append(known + [None] * (5 - len(known)) if s in hh.seated else [])
+    return Hand.from_cards(
+        hh.rules, list(hh.stacks), hh.dealer, hands, hh.turn_up, hh.turned_aside, pot=hh.pot, seated=hh.seated
+    )
+
+
+def public_decisions(t: Table, number: int, seat: int) -> dict[str, Any]:
+    """The public decisions of ``seat`` in finished hand ``number`` (format :data:`PUBLIC_FORMAT`):
+    for each of its actions, ``{"action" (1-based in the hand), "kind", "rule", "trick", "chosen",
+    "lead" (the trick so far), "declarations" (before it)}``; never a card it did not play, never
+    a value (R7, D-16).
+
+    Raises:
+        Refused: ``no_hand``.
+    """
+    hand, n = _finished(t, number)
+    hh = HandHistory.from_hand(hand, _names(t), n, hide_folded=True)
+    view = _public_view(hh)
+    out = []
+    for i, a in enumerate(hh.actions, 1):
+        if a.seat == seat:
+            obs = view.observe(seat)
+            kind = _KINDS.get(obs.phase, "card")
+            out.append(
+                {
+                    "action": i,
+                    "kind": kind,
+                    "rule": _RULE[kind],
+                    "trick": len(obs.tricks) + 1 if obs.phase is Phase.PLAY else None,
+                    "chosen": str(a),
+                    "lead": [[seat_name(s), str(c)] for s, c in obs.current] if obs.phase is Phase.PLAY else [],
+                    "declarations": [[seat_name(s), str(d)] for s, d in obs.declarations]
+                    if obs.phase is Phase.DECLARE
+                    else [],
+                }
+            )
+        view.apply(a)
+    return {
+        "format": PUBLIC_FORMAT,
+        "hand": n,
+        "seat": seat_name(seat),
+        "name": hh.names[seat],
+        "players": len(hh.seated),
+        "dealer": seat_name(hh.dealer),
+        "seated": seat in hh.seated,
+        "turn_up": str(hh.turn_up),
+        "decisions": out,
+    }
+
+
+# -- the review jobs ---------------------------------------------------------------------------------
+
+
+@dataclass
+class _Job:
+    """One hand review for one seat, waiting, running or done."""
+
+    id: str
+    key: tuple[str, int, int]
+    toml: str
+    state: str = "waiting"  # waiting, running, done, failed
+    done: int = 0
+    total: int | None = None
+    result: HandReview | None = None
+    error: str | None = None
+    task: asyncio.Task[None] | None = field(default=None, repr=False)
+
+
+class CoachService:
+    """The coach of one server: background hand reviews with progress, cached per (table, hand, seat).
+
+    Args:
+        settings: how hard the coach looks (default :func:`server_settings`).
+        executor: where reviews run (default :func:`coach_pool`, the coach's own process); a
+            thread pool in tests.
+        warm: the lab's warm-up to wait for before a review starts (default
+            :func:`ramsli.server.coach.hints.lab_warm_up`).
+    """
+
+    def __init__(
+        self,
+        settings: Settings | None = None,
+        executor: Executor | None = None,
+        warm: hints.LabWarmUp | None = None,
+    ) -> None:
+        self.settings = settings or server_settings()
+        self.warm = warm or hints.lab_warm_up()
+        if executor is not None:  # reviews on threads of this process report directly
+            _PROGRESS[:] = [_Direct()]
+        self._executor = executor
+        self.jobs: dict[tuple[str, int, int], _Job] = {}
+        self.cache: OrderedDict[tuple[str, int, int], HandReview] = OrderedDict()
+
+    @property
+    def executor(self) -> Executor:
+        """Where the reviews run (the coach's process, made on first use)."""
+        if self._executor is None:
+            self._executor = coach_pool()
+        return self._executor
+
+    def pending(self) -> int:
+        """Hand reviews waiting or running."""
+        return sum(1 for j in self.jobs.values() if j.state in ("waiting", "running"))
+
+    def hand_job(self, t: Table, number: int, seat: int, wait: bool = False) -> _Job | None:
+        """The review job of ``seat`` in finished hand ``number`` (started if new; R7: from the
+        seat's own history, :func:`own_history`). A failed job is given once (its reader says so)
+        and tried again on the next request.
+
+        Args:
+            wait: when :data:`MAX_PENDING` reviews are waiting, answer None (start it later)
+                instead of refusing.
+
+        Raises:
+            Refused: ``no_hand``; ``coach_busy`` when :data:`MAX_PENDING` reviews are waiting.
+        """
+        key = (t.id, number, seat)
+        cached = self.cache.get(key)
+        if cached is not None:
+            return _Job("", key, "", state="done", result=cached)
+        job = self.jobs.get(key)
+        if job is not None:
+            if job.state == "failed":
+                self.jobs.pop(key, None)
+            return job
+        if self.pending() >= MAX_PENDING:
+            if wait:
+                return None
+            raise Refused(Refusal("coach_busy", None, {"limit": MAX_PENDING}))
+        job = _Job(secrets.token_hex(8), key, own_history(t, number, seat).to_toml())
+        self.jobs[key] = job
+        _jobs_by_id[job.id] = job
+        job.task = asyncio.get_running_loop().create_task(self._run(job))
+        return job
+
+    async def _run(self, job: _Job) -> None:
+        loop = asyncio.get_running_loop()
+        try:
+            self.warm.start()  # (already started with the server)
+            await self.warm.wait_settled()  # never compile the kernel twice: the warm-up does it
+            job.state = "running"
+            review = await loop.run_in_executor(
+                self.executor, _review_task, job.id, job.toml, job.key[2], self.settings
+            )
+        except Exception as e:  # noqa: BLE001 - a review that fails is said so; the table goes on
+            job.state, job.error = "failed", f"{type(e).__name__}: {e}"[:300]
+        else:
+            job.result, job.state = review, "done"
+            job.done = job.total = len(review.decisions)
+            self.cache[job.key] = review
+            if len(self.cache) > REVIEW_CACHE:
+                self.cache.popitem(last=False)
+        finally:
+            _jobs_by_id.pop(job.id, None)
+            if job.state == "done":
+                self.jobs.pop(job.key, None)
+
+
+def coach_service(app: Any) -> CoachService:
+    """The app's :class:`CoachService` (made on first use, kept in ``app.state.coach``)."""
+    service = getattr(app.state, "coach", None)
+    if service is None:
+        service = app.state.coach = CoachService()
+    return service
+
+
+def _seat_arg(t: Table, seat: str | None, default: int) -> int:
+    if seat is None or seat == "":
+        return default
+    s = seat.strip().lower()
+    if s.startswith("p") and s[1:].isdigit() and 1 <= int(s[1:]) <= len(t.seats):
+        return int(s[1:]) - 1
+    raise Refused(Refusal("no_seat", None, {"seat": seat[:8], "last": seat_name(len(t.seats) - 1)}))
+
+
+def _job_answer(job: _Job, lang: str, warm: hints.LabWarmUp) -> dict[str, Any]:
+    if job.state == "failed":
+        raise Refused(Refusal("review_failed", None, {"detail": job.error or ""}))
+    if job.state == "done" and job.result is not None:
+        return {"status": "done", "review": job.result.to_dict(lambda d: decision_line(d, lang))}
+    return {
+        "status": job.state,
+        "progress": {"done": job.done, "total": job.total},
+        "kernel": warm.state.value,
+    }
+
+
+@router.get("/api/tables/{table_id}/hands/{number}/review")
+async def hand_review(
+    request: Request, table_id: str, number: int, token: str = "", seat: str | None = None
+) -> dict[str, Any]:
+    """The review of ``seat`` (``p1``…; default the token's own seat, else ``p1``) in finished hand
+    ``number``, in the request's language.
+
+    For the person who sat at that seat in that hand: ``{"access": "own", "status": "waiting" |
+    "running" | "done", "progress": {"done", "total"}, "review": {...}}`` (``ramsli-review/1`` once
+    done; ask again until then). For anyone else with a token of the table: ``{"access":
+    "public", "status": "done", "review": {...}}`` (:data:`PUBLIC_FORMAT`). Errors: ``403
+    bad_token``, ``404 no_hand``, ``404 no_seat``, ``429 coach_busy``, ``409 review_failed``.
+    """
+    t = request.app.state.hub.table(table_id)
+    if t.seat_of_token(token) is None and not t.is_spectator(token):
+        raise Refused(Refusal("bad_token"))
+    _finished(t, number)
+    own = t.owner_of(token)
+    index = _seat_arg(t, seat, own.index if own is not None else 0)
+    access = review_access(t, number, token, index)
+    base = {"access": access, "hand": number, "seat": seat_name(index)}
+    if access == "public":
+        return base | {"status": "done", "review": public_decisions(t, number, index)}
+    hand, _n = _finished(t, number)
+    if index not in hand.seated:
+        return base | {"status": "done", "review": public_decisions(t, number, index)}
+    service = coach_service(request.app)
+    job = service.hand_job(t, number, index)
+    assert job is not None  # (refused when busy)
+    return base | _job_answer(job, pages.request_lang(request), service.warm)
+
+
+def _own_hands(t: Table, seat: SeatState) -> list[int]:
+    s = t.session
+    if s is None:
+        return []
+    return [
+        e.number
+        for e in s.results
+        if e.hand is not None and seat.index in e.hand.seated and t.own_cards_shown(seat, e.number)
+    ]
+
+
+@router.get("/api/tables/{table_id}/review")
+async def session_review(request: Request, table_id: str, token: str = "") -> dict[str, Any]:
+    """The session review of the token's own seat (the person sitting there), over the finished hands
+    they played there, in the request's language: ``{"status", "progress": {"done", "total"}
+    (hands), "review": ramsli-session-review/1 with one player, without the hands' own reviews}``.
+    Ask again until ``status`` is ``done``.
+
+    Errors: ``403 bad_token``, ``403 no_review`` (a spectator or an invite link: no seat of your
+    own), ``429 coach_busy``.
+    """
+    t = request.app.state.hub.table(table_id)
+    if t.seat_of_token(token) is None and not t.is_spectator(token):
+        raise Refused(Refusal("bad_token"))
+    own = t.owner_of(token)
+    if own is None:
+        raise Refused(Refusal("no_review"))
+    service = coach_service(request.app)
+    lang = pages.request_lang(request)
+    numbers = _own_hands(t, own)
+    jobs = [service.hand_job(t, n, own.index, wait=True) for n in numbers]  # a long session: in turns
+    failed = next((j for j in jobs if j is not None and j.state == "failed"), None)
+    if failed is not None:
+        raise Refused(Refusal("review_failed", None, {"detail": failed.error or ""}))
+    base = {"access": "own", "seat": seat_name(own.index), "hands": numbers}
+    if all(j is not None and j.state == "done" for j in jobs):
+        reviews = tuple((n, j.result) for n, j in zip(numbers, jobs) if j is not None and j.result is not None)
+        players = (summarize(own.index, own.name or seat_name(own.index), reviews),)
+        played = len(t.session.results) if t.session is not None else 0
+        review = SessionReview(players, reviews, played, service.settings)
+        return base | {"status": "done", "review": review.to_dict(lambda d: decision_line(d, lang), hands=False)}
+    fraction = sum(
+        0.0 if j is None else 1.0 if j.state == "done" else (j.done / j.total if j.total else 0.0) for j in jobs
+    )
+    return base | {
+        "status": "running",
+        "progress": {
+            "done": sum(1 for j in jobs if j is not None and j.state == "done"),
+            "total": len(jobs),
+            "fraction": round(fraction / max(1, len(jobs)), 3),
+        },
+        "kernel": service.warm.state.value,
+    }
+
+
+# -- "in or out?" ------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class _Game:
+    preset: str
+    players: int
+    policy: Policy
+
+    @property
+    def name(self) -> str:
+        return f"{self.preset}-{self.players}"
+
+
+_games: list[_Game] = []
+
+
+def training_games() -> list[_Game]:
+    """The games "in or out?" trains on: every shipped declaration policy whose rules are a preset's
+    (``ramsli.lab.equilibrium.default_policies``), with its number of players."""
+    if not _games:
+        for name in default_policies():
+            preset, _, n = name.removesuffix(".json").rpartition("-")
+            try:
+                rules = Rules.preset(preset)
+                players = int(n)
+            except ValueError:
+                continue
+            pol = default_policy(rules, players)
+            if pol is not None and policy_key(pol.rules) == policy_key(rules):
+                _games.append(_Game(preset, players, pol))
+    return list(_games)
+
+
+def _game(name: str) -> _Game:
+    for g in training_games():
+        if g.name == name:
+            return g
+    raise Refused(Refusal("no_game", None, {"game": name[:40], "allowed": ", ".join(g.name for g in training_games())}))
+
+
+@dataclass
+class _Position:
+    id: str
+    game: _Game
+    obs: Observation
+    origin: dict[str, Any]
+    actual: str | None
+    value: asyncio.Future[dict[str, Any]] | None = None
+
+
+_positions: OrderedDict[str, _Position] = OrderedDict()
+
+
+class TablePick(Model):
+    """One of the player's own tables: its id and the seat token this browser holds."""
+
+    table: Annotated[str, Field(max_length=64)]
+    token: Annotated[str, Field(max_length=128)]
+
+
+class PositionRequest(Model):
+    """``POST /api/train/position``: the game (``traditional-5``, or ``any``), where from (``mine``:
+    the finished hands of ``tables``; ``generated``; ``any``: mine if there is one, else generated),
+    and ``skip``, positions of one's own tables already seen (``table/hand``)."""
+
+    game: Annotated[str, Field(max_length=40)] = "any"
+    source: Literal["mine", "generated", "any"] = "any"
+    tables: Annotated[list[TablePick], Field(max_length=30)] = []
+    skip: Annotated[list[Annotated[str, Field(max_length=80)]], Field(max_length=500)] = []
+
+
+class AnswerRequest(Model):
+    """``POST /api/train/answer``: a position's ``id`` and the player's ``answer``."""
+
+    id: Annotated[str, Field(max_length=40)]
+    answer: Literal["in", "out"]
+
+
+def _generate(game: _Game, rng: Any) -> Observation:
+    """A deal of ``game`` up to a random seat's turn to declare, the seats before declaring by the
+    equilibrium with their own cards (R4.5); a seat with no choice (the forced dealer) is drawn again."""
+    pol, rules, n = game.policy, game.policy.rules, game.players
+    while True:
+        hand = Hand.new(rules, [pol.stacks] * n, dealer=n - 1, rng=rng, pot=pol.pot)
+        position = rng.randrange(n)
+        before: list[bool] = []
+        for k in range(position):
+            seat = hand.to_act
+            assert seat is not None
+            cards = [c for c in hand.dealt[seat] if c is not None]
+            p = pol.prob_in(k, history_bits(before), bucket(cards, hand.turn_up, rules))
+            go_in = p >= 1.0 or (p > 0.0 and rng.random() < p)
+            hand.apply(Action.declare(seat, go_in))
+            before.append(go_in)
+        seat = hand.to_act
+        assert seat is not None
+        obs = hand.observe(seat)
+        if obs.phase is Phase.DECLARE and len(obs.legal) == 2:
+            return obs
+
+
+def _mine(
+    request: Request, body: PositionRequest, game: _Game | None
+) -> list[tuple[_Game, Observation, dict[str, Any], str]]:
+    """Every declaration of the player's own seats in finished hands of their tables (their own cards
+    only, R7) in a game "in or out?" covers."""
+    hub = request.app.state.hub
+    skip = set(body.skip)
+    out = []
+    for pick in body.tables:
+        t = hub.tables.get(pick.table)
+        if t is None:
+            continue
+        own = t.owner_of(pick.token)
+        if own is None:
+            continue
+        for number in _own_hands(t, own):
+            if f"{t.id}/{number}" in skip:
+                continue
+            hand, _n = _finished(t, number)
+            players = len(hand.seated)
+            pol = default_policy(t.rules, players, hand.carry_in)
+            g = next((x for x in training_games() if x.policy is pol), None)
+            if g is None or (game is not None and g is not game):
+                continue
+            for _i, obs, action in seat_decisions(own_history(t, number, own.index), own.index):
+                short = min(obs.stacks[s] for s in obs.seated) < obs.rules.bete_for(obs.pot)
+                # a short stack changes the payments (R5.8): the policy was solved without one
+                if obs.phase is Phase.DECLARE and len(obs.legal) == 2 and not short:
+                    out.append((g, obs, {"kind": "table", "table": t.id, "hand": number}, str(action.kind)))
+                break
+    return out
+
+
+def _position_record(p: _Position) -> dict[str, Any]:
+    obs = p.obs
+    return {
+        "id": p.id,
+        "game": {"name": p.game.name, "preset": p.game.preset, "players": p.game.players},
+        "from": p.origin,
+        "seat": seat_name(obs.seat),
+        "position": obs.order.index(obs.seat),
+        "players": len(obs.order),
+        "dealer": seat_name(obs.dealer),
+        "order": [seat_name(s) for s in obs.order],
+        "cards": [str(c) for c in obs.cards],
+        "turn_up": str(obs.turn_up),
+        "trump": obs.trump,
+        "before": [[seat_name(s), str(d)] for s, d in obs.declarations],
+        "pot": obs.pot,
+        "stacks": [obs.stacks[s] for s in obs.order],
+        "rules": {"ante": obs.rules.ante, "bete": str(obs.rules.bete)},
+    }
+
+
+def _value_now(request: Request, p: _Position) -> None:
+    """Start computing the exact value of a position in the coach's process (once the kernel is ready)."""
+    warm = coach_service(request.app).warm
+    if not (warm.ready or (warm.state is hints.WarmState.OFF and hints.lab_available())):
+        return
+    obs = p.obs
+    loop = asyncio.get_running_loop()
+    args = (
+        p.game.preset,
+        p.game.players,
+        [str(c) for c in obs.cards],
+        str(obs.turn_up),
+        obs.order.index(obs.seat),
+        history_bits([d for _, d in obs.declarations]),
+        TRAIN_SAMPLES,
+        secrets.randbelow(2**31),
+    )
+    p.value = asyncio.ensure_future(loop.run_in_executor(coach_service(request.app).executor, _advantage_task, *args))
+    p.value.add_done_callback(lambda f: f.exception())  # retrieved: an unanswered position warns nobody
+
+
+def new_position(request: Request, body: PositionRequest) -> _Position:
+    """A training position (see the module text): from the player's own tables when asked (or
+    ``any`` and there is one), else generated.
+
+    Raises:
+        Refused: ``no_game`` (a game not covered), ``no_position`` (``mine`` and none is left).
+    """
+    game = None if body.game == "any" else _game(body.game)
+    rng = secrets.SystemRandom()
+    chosen: tuple[_Game, Observation, dict[str, Any], str | None] | None = None
+    if body.source in ("mine", "any"):
+        mine = _mine(request, body, game)
+        if mine:
+            g, obs, origin, actual = rng.choice(mine)
+            chosen = (g, obs, origin, actual)
+        elif body.source == "mine":
+            raise Refused(Refusal("no_position"))
+    if chosen is None:
+        g = game or rng.choice(training_games())
+        chosen = (g, _generate(g, rng), {"kind": "generated"}, None)
+    p = _Position(secrets.token_urlsafe(12), chosen[0], chosen[1], chosen[2], chosen[3])
+    _positions[p.id] = p
+    while len(_positions) > POSITION_CACHE:
+        _positions.popitem(last=False)
+    _value_now(request, p)
+    return p
+
+
+def _equilibrium_answer(p: _Position) -> dict[str, Any]:
+    obs = p.obs
+    position = obs.order.index(obs.seat)
+    hist = history_bits([d for _, d in obs.declarations])
+    b = bucket(list(obs.cards), obs.turn_up, obs.rules)
+    p_in = p.game.policy.prob_in(position, hist, b)
+    stored = p.game.policy.advantage_of(position, hist, b)
+    answer = "in" if p_in >= 0.95 else "out" if p_in <= 0.05 else "mixed"
+    return {"p_in": round(p_in, 3), "answer": answer, "bucket_value": None if stored is None else round(stored, 2)}
+
+
+async def answer_position(request: Request, body: AnswerRequest) -> dict[str, Any]:
+    """The coach's answer to a training position (see :func:`new_position`), in the request's language.
+
+    Returns:
+        ``{"answer", "best" ("in"/"out"), "close", "correct", "loss" (counters, 0 when right or close),
+        "in_minus_out": {"mean", "ci95"}, "samples", "effective", "source": "equilibrium" (this hand)
+        or "table" (the policy's value for hands like it), "equilibrium": {"p_in", "answer"}, "actual"
+        (what the player declared at the table, or None), "text", "detail"}``.
+
+    Raises:
+        Refused: ``no_position`` for an unknown or forgotten id.
+    """
+    p = _positions.get(body.id)
+    if p is None:
+        raise Refused(Refusal("no_position"))
+    lang = pages.request_lang(request)
+    eq = _equilibrium_answer(p)
+    value: dict[str, Any] | None = None
+    if p.value is None:
+        _value_now(request, p)
+    if p.value is not None:
+        try:
+            value = await asyncio.wait_for(asyncio.shield(p.value), ANSWER_WAIT)
+        except Exception:  # noqa: BLE001 - too slow or failed: the policy's stored value answers
+            value = None
+    if value is not None and value["effective"] >= 30 and value["mean"] == value["mean"]:
+        source, mean, ci = "equilibrium", value["mean"], value["ci95"]
+        samples, effective = value["samples"], value["effective"]
+    else:
+        source, mean, ci, samples, effective = "table", float(eq["bucket_value"] or 0.0), 0.0, None, None
+    verdict = hints.advice(mean, ci)
+    best = "in" if mean > 0 else "out"
+    correct = verdict == "close" or body.answer == best
+    tr = catalog(lang)
+    if source == "equilibrium":
+        detail = tr.gettext(
+            N_("In − out for this hand against the solved equilibrium: {d} counters (± {ci}); {n} deals, {e} effective")
+        ).format(
+            d=hints._signed(mean, lang),
+            ci=format_counters(ci, lang, 2),
+            n=format_decimal(samples or 0, locale=lang),
+            e=format_decimal(round(effective or 0), locale=lang),
+        )
+    else:
+        detail = tr.gettext(N_("In − out for hands like this in the equilibrium's table: {d} counters")).format(
+            d=hints._signed(mean, lang)
+        )
+    return {
+        "id": p.id,
+        "answer": body.answer,
+        "best": best,
+        "close": verdict == "close",
+        "correct": correct,
+        "loss": 0.0 if correct else round(abs(mean), 3),
+        "in_minus_out": {"mean": round(mean, 3), "ci95": round(ci, 3)},
+        "samples": samples,
+        "effective": None if effective is None else round(effective, 1),
+        "source": source,
+        "equilibrium": eq,
+        "actual": p.actual,
+        "text": hints.advice_text(mean, ci, lang),
+        "detail": detail,
+    }
+
+
+@router.get("/train", response_class=HTMLResponse)
+async def train_page(request: Request) -> HTMLResponse:
+    """The "in or out?" training page, in the page's language: the games it covers; the page sends
+    the seat tokens this browser holds when it asks for a position of one's own tables."""
+    games = [{"name": g.name, "preset": g.preset, "players": g.players} for g in training_games()]
+    return pages.shell("train", pages.request_lang(request), "Ramsli", {"games": games})
+
+
+@router.post("/api/train/position")
+async def train_position(request: Request) -> dict[str, Any]:
+    """A new "in or out?" position (:class:`PositionRequest`; :func:`new_position`): the seat's own
+    cards, the turn-up, the declarations before it. Errors: ``422 bad_message``, ``404 no_game``,
+    ``404 no_position`` (none of your own tables' hands is left)."""
+    body = await body_of(request, PositionRequest)
+    return _position_record(new_position(request, body))
+
+
+@router.post("/api/train/answer")
+async def train_answer(request: Request) -> dict[str, Any]:
+    """The coach's answer to a position (:class:`AnswerRequest`; :func:`answer_position`).
+    Errors: ``422 bad_message``, ``404 no_position``."""
+    body = await body_of(request, AnswerRequest)
+    return await answer_position(request, body)

@@ -1,0 +1,310 @@
+"""Tables open to anyone, the lobby's list, quick play, and the links of tables and seats to players and clubs.
+
+Tables are **private** by default: only whoever holds a link (an invite, the spectator link) finds
+one. The creator may make a table **open to anyone** (``"open": true`` in ``POST /api/tables``):
+``GET /api/tables`` lists it with its variant (R6, R8), its free seats and its pace, and anyone
+takes a free seat with one click (``POST /api/tables/{table}/join``: the first human seat nobody
+took; during the session a takeover from the next hand, as an invite link's) or watches it (its
+spectator link is listed). An open table that has no free seat left before its start starts
+itself. **Quick play** (``POST /api/quick-play``) seats a person at the fullest open table of the
+preset they chose that has a free seat, or opens a new one for them (five seats, ten hands) and
+makes them its creator.
+
+``GET /api/tables`` lists open tables only; with the server's admin token
+(``Authorization: Bearer TOKEN``, ``ramsli serve --admin-token``) it lists every table, its
+spectator link and the broken ones, as before.
+
+Made here too, around the hub's own requests: a table made by a logged-in player remembers its
+creator; one made with ``"club"`` is the club's (its creator must be a member); a logged-in
+player who sits down is linked to the seat (the seat takes the player's name, R2.2) and may not
+sit at two seats of one table.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from typing import Any
+
+from fastapi import APIRouter, Request
+
+from ramsli.refusal import N_, Refusal, Refused, register
+from ramsli.rules import Rules, RulesError
+from ramsli.server.coach import hints
+from ramsli.server.ops.health import check_admin
+from ramsli.server.players.accounts import Player, current_player
+from ramsli.server.protocol.messages import STATUS, SpecError, rules_refusal
+from ramsli.server.protocol.schemas import CreateTable, JoinTable, QuickPlay, SeatSpec, Sit, body_of
+from ramsli.server.storage.directory import Directory
+from ramsli.server.tables.table import SeatState, Table, TableStatus, check_name
+
+__all__ = [
+    "router",
+    "create_table",
+    "sit",
+    "listing",
+    "free_seats",
+    "is_admin",
+    "QUICK_SEATS",
+    "QUICK_RULES",
+]
+
+router = APIRouter()
+
+#: seats of a table quick play opens
+QUICK_SEATS = 5
+#: the rule options of a table quick play opens (R3.6: ten hands)
+QUICK_RULES = ("end=hands:10",)
+
+register(
+    {
+        "not_open": N_("table {table} is not open to anyone; ask its creator for an invite link"),
+        "no_free_seat": N_("table {table} has no free seat; watch it, or choose another"),
+    }
+)
+STATUS.update({"not_open": 403, "no_free_seat": 409})
+
+_locks: dict[str, asyncio.Lock] = {}
+
+
+def _lock(table_id: str) -> asyncio.Lock:
+    lock = _locks.get(table_id)
+    if lock is None:
+        lock = _locks[table_id] = asyncio.Lock()
+    return lock
+
+
+def _hub(request: Request) -> Any:
+    return request.app.state.hub
+
+
+def _directory(request: Request) -> Directory:
+    d: Directory = request.app.state.clubs.directory
+    return d
+
+
+def is_admin(request: Request) -> bool:
+    """True if ``request`` carries the server's admin token (``Authorization: Bearer TOKEN``), False
+    without an ``Authorization`` header.
+
+    Raises:
+        Refused: ``no_admin`` (no token is set on this server), ``admin_token`` (a wrong token);
+            :func:`ramsli.server.ops.health.check_admin`.
+    """
+    if not request.headers.get("authorization", ""):
+        return False
+    check_admin(request)
+    return True
+
+
+def free_seats(t: Table) -> list[SeatState]:
+    """The seats of ``t`` a stranger may take: human seats nobody sat down at (a bot plays one
+    during the session until a person takes it over from the next hand)."""
+    if t.status is TableStatus.OVER:
+        return []
+    return [s for s in t.seats if s.kind == "human" and not s.taken and s.pending is None and s.personal is None]
+
+
+async def create_table(request: Request, spec: CreateTable) -> dict[str, Any]:
+    """Make a table from its checked body (:meth:`~ramsli.server.tables.hub.Hub.create_table`) and
+    remember its ``open`` flag, its club and its creating player.
+
+    Raises:
+        Refused: ``not_logged_in`` (a club's table needs a member), ``no_club``, ``not_member``;
+            the hub's refusals (nothing is stored).
+    """
+    player = await current_player(request)
+    club = None
+    if spec.club is not None:
+        if player is None:
+            raise Refused(Refusal("not_logged_in"))
+        c, _m = await request.app.state.clubs.member_of(spec.club, player)
+        club = c["id"]
+    made: dict[str, Any] = await _hub(request).create_table(spec)
+    if spec.open or club is not None or player is not None:
+        await _directory(request).link_table(made["table"], spec.open, club, player.id if player else None)
+    made["open"] = spec.open
+    made["club"] = club
+    return made
+
+
+async def _sit(
+    request: Request, player: Player | None, t: Table, token: str, name: Any, client: str = "person"
+) -> dict[str, Any]:
+    """Sit down through the hub (``client="bot"``: a program, shown as "bot (external)"); a
+    logged-in player is linked to the seat under their own name."""
+    hub = _hub(request)
+    if player is None:
+        return dict(await hub.sit(t.id, token, name, client))
+    d = _directory(request)
+    seat = t.seat_of_token(token)
+    links = await d.seat_links(t.id)
+    if seat is not None:
+        mine = [s for s, pid in links.items() if pid == player.id and s != seat.index]
+        if mine:
+            raise Refused(Refusal("already_seated", None, {"seat": mine[0]}))
+    answer = dict(await hub.sit(t.id, token, player.name, client))
+    index = int(answer["seat"][1:]) - 1
+    if links.get(index) is None:
+        await d.link_seat(t.id, index, player.id, time.time())
+    answer["player"] = player.public()
+    return answer
+
+
+async def sit(request: Request, table_id: str, body: Sit) -> dict[str, Any]:
+    """``POST /api/tables/{table}/sit``: :meth:`~ramsli.server.tables.hub.Hub.sit`; with a login the seat
+    takes the player's name and is linked to the player.
+
+    Raises:
+        Refused: the hub's refusals, ``already_seated``, a refused login cookie.
+    """
+    player = await current_player(request)
+    t = _hub(request).table(table_id)
+    return await _sit(request, player, t, body.token, body.name, body.client)
+
+
+async def _join(request: Request, player: Player | None, t: Table, name: Any) -> dict[str, Any]:
+    """Take the first free seat of open table ``t``; start it if no seat is left free before the start."""
+    link = await _directory(request).table_link(t.id)
+    if link is None or not link["open"]:
+        raise Refused(Refusal("not_open", None, {"table": t.id}))
+    if player is None:
+        name = check_name(name)
+    async with _lock(t.id):
+        if player is not None:
+            links = await _directory(request).seat_links(t.id)
+            mine = [s for s, pid in links.items() if pid == player.id]
+            if mine and t.seats[mine[0]].personal is not None:  # the player's own seat: its link again
+                s = t.seats[mine[0]]
+                return {"seat": f"p{s.index + 1}", "pending": s.pending is not None, "token": s.personal, "table": t.id}
+        answer: dict[str, Any] | None = None
+        for s in free_seats(t):
+            try:
+                answer = await _sit(request, player, t, s.token, name)
+                break
+            except Refused as e:
+                if e.refusal.code != "seat_taken":
+                    raise
+        if answer is None:
+            if t.status is TableStatus.OVER:
+                raise Refused(Refusal("session_over", "R3.6"))
+            raise Refused(Refusal("no_free_seat", None, {"table": t.id}))
+        if t.status is TableStatus.WAITING and not free_seats(t):
+            await _hub(request).start(t.id, t.creator_token)  # a full open table starts itself
+    answer["table"] = t.id
+    return answer
+
+
+def _page(answer: dict[str, Any]) -> dict[str, Any]:
+    answer["page"] = f"/t/{answer['table']}/s/{answer['token']}"
+    return answer
+
+
+@router.post("/api/tables/{table_id}/join")
+async def join(request: Request, table_id: str) -> dict[str, Any]:
+    """Take a free seat at an open table: ``{"name"}`` (a logged-in player's own name is used) ->
+    ``{"table", "seat", "pending", "token", "page"}``; ``token`` is the seat's personal token.
+    Refusals: ``not_open`` (a private table), ``no_free_seat``, ``session_over``, ``bad_name``,
+    ``bot_name``, ``name_taken`` (R2.2), ``no_table``."""
+    body = await body_of(request, JoinTable)
+    player = await current_player(request)
+    t = _hub(request).table(table_id)
+    return _page(await _join(request, player, t, body.name))
+
+
+@router.post("/api/quick-play")
+async def quick_play(request: Request) -> dict[str, Any]:
+    """Quick play: ``{"preset", "name"}`` -> a seat at the fullest open table of ``preset`` with a free
+    seat (before one whose session runs), or a new open table of :data:`QUICK_SEATS` seats and
+    :data:`QUICK_RULES` with the person at ``p1`` as its creator (``creator_token`` in the answer).
+    Answers as ``join`` and ``"opened"``. Refusals: the preset's (R6), the name's (R2.2)."""
+    body = await body_of(request, QuickPlay)
+    player = await current_player(request)
+    try:
+        Rules.preset(body.preset)
+    except RulesError as e:
+        raise SpecError(rules_refusal(e)) from None
+    name = player.name if player is not None else check_name(body.name)
+    async with _lock("quick-play:" + body.preset):  # quick plays at the same moment fill one table
+        return await _quick_seat(request, player, body.preset, name)
+
+
+async def _quick_seat(request: Request, player: Player | None, preset: str, name: str) -> dict[str, Any]:
+    """The seat of :func:`quick_play` (under its lock): the fullest open table of ``preset``, or a new one."""
+    hub = _hub(request)
+    links = await _directory(request).table_links(open_only=True, ids=list(hub.tables))
+    candidates = [t for t in hub.tables.values() if t.id in links and t.preset == preset and free_seats(t)]
+    candidates.sort(key=lambda t: (t.status is not TableStatus.WAITING, -sum(s.taken for s in t.seats), t.id))
+    for t in candidates:
+        try:
+            return dict(_page(await _join(request, player, t, name)), opened=False)
+        except Refused as e:
+            if e.refusal.code not in ("no_free_seat", "session_over", "name_taken"):
+                raise
+    spec = CreateTable(preset=preset, rules=list(QUICK_RULES), seats=[SeatSpec(kind="human")] * QUICK_SEATS, open=True)
+    made = await create_table(request, spec)
+    t = hub.table(made["table"])
+    answer = _page(await _join(request, player, t, name))
+    return dict(answer, opened=True, creator_token=made["creator_token"], spectate=made["spectate"])
+
+
+async def listing(request: Request) -> list[dict[str, Any]]:
+    """``GET /api/tables``: the open tables (waiting or playing) for anyone — ``{"table",
+    "status", "rules", "seats", "free", "pace", "spectate", "club"}``, those waiting first, the
+    fullest first; with the admin token every table as before (``{"table", "status", "spectate",
+    "seats", "open"}`` and the broken ones).
+
+    Raises:
+        Refused: ``no_admin``, ``admin_token`` (:func:`is_admin`).
+    """
+    hub = _hub(request)
+    admin = is_admin(request)
+    d = _directory(request)
+    if admin:
+        links = await d.table_links(ids=list(hub.tables))
+        return [
+            {
+                "table": t.id,
+                "status": t.status,
+                "spectate": f"/t/{t.id}/watch/{t.spectator_token}",
+                "seats": [s.name for s in t.seats],
+                "open": bool(links.get(t.id, {}).get("open")),
+            }
+            for t in hub.tables.values()
+        ] + [{"table": tid, "status": "broken", "reason": reason} for tid, reason in hub.broken.items()]
+    links = await d.table_links(open_only=True, ids=list(hub.tables))
+    clubs = {}
+    for link in links.values():
+        if link["club_id"] and link["club_id"] not in clubs:
+            c = await d.club(link["club_id"])
+            clubs[link["club_id"]] = c["name"] if c else None
+    out = []
+    for t in hub.tables.values():
+        if t.id not in links or t.status is TableStatus.OVER:
+            continue
+        club = links[t.id]["club_id"]
+        out.append(
+            {
+                "table": t.id,
+                "status": str(t.status),
+                "rules": t.rules_view,
+                "seats": [
+                    {"seat": f"p{s.index + 1}", "name": s.name, "kind": s.kind, "bot": s.bot, "taken": s.taken}
+                    for s in t.seats
+                ],
+                "free": len(free_seats(t)),
+                "pace": {"bot_pace_seconds": t.options.bot_pace_seconds, "turn_seconds": t.options.turn_seconds},
+                "spectate": f"/t/{t.id}/watch/{t.spectator_token}",
+                "club": None if club is None else {"id": club, "name": clubs.get(club)},
+            }
+        )
+    out.sort(key=lambda x: (x["status"] != "waiting", -sum(s["taken"] for s in x["seats"]), x["table"]))
+    return out
+
+
+async def create_web_table(request: Request, spec: CreateTable) -> dict[str, Any]:
+    """``POST /api/web/tables``: :func:`create_table`, answered with ``"hint"``; a hint table starts the lab's warm-up."""
+    answer = await create_table(request, spec)
+    if spec.hint:
+        hints.warm_up_lab()
+    return dict(answer, hint=spec.hint)

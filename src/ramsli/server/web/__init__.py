@@ -1,0 +1,6 @@
+"""The browser's pages: lobby, table, how-to-play, their static files and catalogs.
+
+:mod:`~ramsli.server.web.pages` serves the pages and the files of ``static/`` (plain HTML, CSS and
+JavaScript modules, no build step, nothing from the internet). The pages talk to the server through
+the protocol of ``docs/protocol.md`` only.
+"""
