@@ -46,7 +46,7 @@ SOURCES = [
     SRC / "coach",
     SRC / "server",
 ]
-WEB = SRC / "server" / "web"
+WEB = SRC / "server" / "web" / "static"
 
 sys.path.insert(0, str(ROOT / "src"))  # this checkout's ramsli, installed or not
 from ramsli import __version__ as VERSION  # noqa: E402 - after the path it needs
@@ -61,7 +61,7 @@ def extract() -> Catalog:
         for f in files:
             for lineno, message, comments, context in extract_from_file("python", str(f), keywords=KEYWORDS):
                 cat.add(message, None, [(str(f.relative_to(ROOT)), lineno)], auto_comments=comments, context=context)
-    for f in sorted(WEB.glob("*.js")):  # the browser table's strings (issue 11)
+    for f in sorted(WEB.rglob("*.js")):  # the browser table's strings (issue 11)
         for lineno, message, comments, context in extract_from_file("javascript", str(f), keywords=KEYWORDS):
             cat.add(message, None, [(str(f.relative_to(ROOT)), lineno)], auto_comments=comments, context=context)
     LOCALE.mkdir(parents=True, exist_ok=True)

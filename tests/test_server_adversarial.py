@@ -220,7 +220,7 @@ def _refusal_sites():
     import ramsli.server as pkg
 
     sites = []
-    for path in sorted(Path(pkg.__file__).parent.glob("*.py")):
+    for path in sorted(Path(pkg.__file__).parent.rglob("*.py")):
         for node in ast.walk(ast.parse(path.read_text())):
             if not isinstance(node, ast.Call) or not node.args or not isinstance(node.args[0], ast.Constant):
                 continue
@@ -583,7 +583,7 @@ def test_tokens_are_compared_with_compare_digest_only():
     import ramsli.server as pkg
 
     bad = []
-    for path in sorted(Path(pkg.__file__).parent.glob("*.py")):
+    for path in sorted(Path(pkg.__file__).parent.rglob("*.py")):
         for node in ast.walk(ast.parse(path.read_text())):
             if isinstance(node, ast.Compare) and any(
                 isinstance(op, (ast.Eq, ast.NotEq, ast.In, ast.NotIn)) for op in node.ops

@@ -914,6 +914,7 @@ RULE_NAMES: dict[str, str] = {
     "D-18": N_("a pot left at the end stays unwon"),
     "D-19": N_("the order of the deal"),
     "D-20": N_("Rounce is played with the full deck"),
+    "D-21": N_("duplicate: another table's outcome only after your own, and never its cards"),
 }
 
 

@@ -51,7 +51,9 @@ class CloseCode(IntEnum):
     @property
     def final(self) -> bool:
         """True if a client must not reconnect after this code."""
-        return self in (CloseCode.REPLACED, CloseCode.BAD_TOKEN, CloseCode.NO_TABLE)
+        return self.value in _FINAL
 
 
 _REASONS = {CloseCode.TOO_SLOW: "too slow", CloseCode.RECONNECT: "moved"}
+#: the codes after which a client does not reconnect: replaced, bad link, no table
+_FINAL = frozenset({4001, 4003, 4004})
