@@ -262,3 +262,69 @@ def test_every_event_of_a_played_table_round_trips(sqlite_url):
         assert parse_event(e.KIND.value, e.to_data()) == e
         assert e.to_data() == data
     assert kinds == {"sit", "start", "deal", "act", "pace", "chat", "rematch"}
+
+
+def _records():
+    """A hypothesis strategy of records of every kind, with any values their stored data may hold."""
+    from hypothesis import strategies as st
+
+    from ramsli.cards import Card
+    from ramsli.hand import Action
+    from ramsli.ledger import PubHand
+
+    seat = st.integers(0, 5)
+    count = st.integers(0, 10_000)
+    text = st.text(max_size=30)
+    opt_text = st.none() | text
+    seconds = st.floats(0, 1e6, allow_nan=False)
+    actions = st.sampled_from(
+        [Action.parse(f"p{s + 1} {v}") for s in range(6) for v in ("in", "out", "gr", "pass", "t2", "t5")]
+    )
+    plays = st.builds(Action.play, seat, st.integers(0, 53).map(Card.from_index))
+    cards = st.lists(st.integers(0, 53).map(Card.from_index), max_size=54).map(tuple)
+    ints = st.lists(count, max_size=6).map(tuple)
+    salted = st.none() | st.tuples(st.lists(st.text("0123456789abcdef", max_size=32), max_size=54).map(tuple), text)
+    hands = st.builds(
+        PubHand,
+        active=st.lists(seat, max_size=6).map(tuple),
+        tricks=st.dictionaries(seat, st.integers(0, 5), max_size=6),
+        general_rams=st.none() | seat,
+        targets=st.dictionaries(seat, st.integers(2, 5), max_size=6),
+        elapsed=seconds,
+    )
+    return st.one_of(
+        st.builds(events.Sit, seat, text, opt_text, st.booleans()),
+        st.builds(events.Start, st.lists(text, max_size=6).map(tuple), seat),
+        st.builds(
+            lambda n, d, c, dl, s, p, se, sd: events.Deal(n, d, c, dl, s, p, se, *(sd or (None, None))),
+            count,
+            cards,
+            count,
+            seat,
+            ints,
+            count,
+            ints,
+            salted,
+        ),
+        st.builds(events.Act, actions | plays, st.sampled_from(["seat", "bot", "proxy", "timer"]), st.none() | seconds),
+        st.builds(events.Pace, st.floats(0, 60, allow_nan=False)),
+        st.builds(events.Chat, seat, text, text=text) | st.builds(events.Chat, seat, text, code=text),
+        st.builds(events.Rematch, text),
+        st.builds(events.LedgerHand, hands),
+        st.builds(events.LedgerEdit, count, hands),
+        st.just(events.LedgerEnd()),
+    )
+
+
+def test_any_record_survives_its_stored_text():
+    """Any record, stored as JSON text and read back, is the same record (hypothesis)."""
+    from hypothesis import given, settings
+
+    @settings(max_examples=150, deadline=None)
+    @given(_records())
+    def check(e):
+        data = json.loads(json.dumps(e.to_data()))
+        assert parse_event(e.KIND.value, data) == e
+        assert type(e).from_data(data) == e and data == e.to_data()
+
+    check()
