@@ -635,8 +635,8 @@ class Table:
                 self.status = TableStatus.OVER
 
     async def _commit(self, event: TableEvent) -> None:
-        """Commit the event (its :meth:`~ramsli.server.tables.events.Sit.to_data`), then apply
-        it, then count it and broadcast (a chat line goes out as a ``chat`` message, every other
+        """Commit the event (its stored data, ``event.to_data()``), then apply it, then count
+        it and broadcast (a chat line goes out as a ``chat`` message, every other
         event as new views); the caller holds :attr:`lock`."""
         await self.store.append(self.id, self.log_seq + 1, event.KIND.value, event.to_data())
         self._apply(event)
