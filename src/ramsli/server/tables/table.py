@@ -447,8 +447,9 @@ class Table:
             seats kept for its people), else None; waiting_since: ``time.monotonic()`` seconds
             of its first person sitting down (it starts :data:`REMATCH_WAIT_SECONDS` later).
         changed: set after every change (the bot driver waits for it); lock: held by every change.
-        listeners: functions ``f(table, kind)`` called after every committed event (``kind`` the
-            event's kind, e.g. ``"act"``); they must not block.
+        listeners: functions ``f(table, kind)`` called after every committed event of the game
+            (``kind`` its :class:`~ramsli.server.tables.events.EventKind`, e.g. ``"act"``; not
+            after a chat line); they must not block.
     """
 
     def __init__(self, table_id: str, spec: dict[str, Any], store: EventLog) -> None:
@@ -476,7 +477,7 @@ class Table:
         self.clock = _Clock()
         self.lock = asyncio.Lock()
         self.changed = asyncio.Event()
-        self.listeners: list[Callable[[Table, str], None]] = []
+        self.listeners: list[Callable[[Table, EventKind], None]] = []
         self.spectators: set[Connection] = set()
         self.turn_since = time.monotonic()
         self.hand_ended = time.monotonic()
@@ -648,7 +649,7 @@ class Table:
         self.broadcast()
         self.changed.set()
         for listener in self.listeners:
-            listener(self, event.KIND.value)
+            listener(self, event.KIND)
 
     def _session(self) -> Session:
         if self.session is None:
