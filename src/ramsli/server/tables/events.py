@@ -305,6 +305,13 @@ class Act:
     def from_data(cls, data: Any) -> Act:
         """The record of stored ``data`` (the action parsed, not checked: the engine checks it
         when the table applies it). Raises :class:`EventError` if it is malformed."""
+        if type(data) is dict and len(data) == 3:  # the usual shape, read at once (a replay is mostly acts)
+            text, by, elapsed = data.get("action"), data.get("by"), data.get("elapsed")
+            if type(text) is str and type(elapsed) is float and by in _BY:
+                try:
+                    return cls(Action.parse(text), by, elapsed)
+                except ValueError:
+                    pass  # named below
         r = _Reader(cls.KIND, data)
         try:
             action = Action.parse(r.text("action"))
@@ -471,9 +478,14 @@ LedgerEvent = LedgerHand | LedgerEdit | LedgerEnd
 #: any stored event
 Event = TableEvent | LedgerEvent
 
-_RECORDS: dict[EventKind, Any] = {
-    r.KIND: r for r in (Sit, Start, Deal, Act, Pace, Chat, Rematch, LedgerHand, LedgerEdit, LedgerEnd)
-}
+#: kind (as stored) -> the record that reads it
+_TABLE_RECORDS: dict[str, Any] = {r.KIND.value: r for r in (Sit, Start, Deal, Act, Pace, Chat, Rematch)}
+_LEDGER_RECORDS: dict[str, Any] = {r.KIND.value: r for r in (LedgerHand, LedgerEdit, LedgerEnd)}
+_RECORDS: dict[str, Any] = {**_TABLE_RECORDS, **_LEDGER_RECORDS}
+
+
+def _unknown(kind: object) -> EventError:
+    return EventError(f"{str(kind)[:40]!r} is no kind of stored event")
 
 
 def parse_event(kind: str, data: Any) -> Event:
@@ -483,12 +495,11 @@ def parse_event(kind: str, data: Any) -> Event:
         EventError: an unknown kind, or data that is not of the kind (a missing, unknown or
             mistyped key).
     """
-    try:
-        k = EventKind(kind)
-    except ValueError:
-        raise EventError(f"{str(kind)[:40]!r} is no kind of stored event") from None
-    record: Event = _RECORDS[k].from_data(data)
-    return record
+    record = _RECORDS.get(kind) if isinstance(kind, str) else None
+    if record is None:
+        raise _unknown(kind)
+    event: Event = record.from_data(data)
+    return event
 
 
 def parse_table_event(kind: str, data: Any) -> TableEvent:
@@ -497,10 +508,13 @@ def parse_table_event(kind: str, data: Any) -> TableEvent:
     Raises:
         EventError: as :func:`parse_event`, or an event of a pub ledger.
     """
-    e = parse_event(kind, data)
-    if isinstance(e, LedgerHand | LedgerEdit | LedgerEnd):
-        raise EventError(f"a {kind} event is no event of a card table")
-    return e
+    record = _TABLE_RECORDS.get(kind) if isinstance(kind, str) else None
+    if record is None:
+        if kind in _LEDGER_RECORDS:
+            raise EventError(f"a {kind} event is no event of a card table")
+        raise _unknown(kind)
+    event: TableEvent = record.from_data(data)
+    return event
 
 
 def parse_ledger_event(kind: str, data: Any) -> LedgerEvent:
@@ -509,7 +523,10 @@ def parse_ledger_event(kind: str, data: Any) -> LedgerEvent:
     Raises:
         EventError: as :func:`parse_event`, or an event of a card table.
     """
-    e = parse_event(kind, data)
-    if not isinstance(e, LedgerHand | LedgerEdit | LedgerEnd):
-        raise EventError(f"a {kind} event is no event of a pub ledger")
-    return e
+    record = _LEDGER_RECORDS.get(kind) if isinstance(kind, str) else None
+    if record is None:
+        if kind in _TABLE_RECORDS:
+            raise EventError(f"a {kind} event is no event of a pub ledger")
+        raise _unknown(kind)
+    event: LedgerEvent = record.from_data(data)
+    return event

@@ -548,7 +548,9 @@ class Table:
     def _apply(self, event: TableEvent) -> None:
         """Apply one event to the in-memory state: live after its commit, or while replaying
         (an ``act``'s action is checked by the engine in either case, R4.12)."""
-        if isinstance(event, Sit):
+        if isinstance(event, Act):  # the most frequent first
+            self._apply_act(event)
+        elif isinstance(event, Sit):
             self._apply_sit(event)
         elif isinstance(event, Start):
             self._apply_start(event)
@@ -565,11 +567,9 @@ class Table:
                 line["text"] = str(event.text)
             self.chat.append(line)
             return  # a chat line is no move: the turn timer goes on
-        elif isinstance(event, Rematch):
-            self.next_table = event.table
-            return
         else:
-            self._apply_act(event)
+            self.next_table = event.table  # a rematch
+            return
         self.turn_since = time.monotonic()
 
     def _apply_sit(self, event: Sit) -> None:
