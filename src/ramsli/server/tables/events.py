@@ -19,10 +19,10 @@ stored as :meth:`to_data`, read back by :func:`parse_event` and applied by attri
 - ``ledger-edit`` (:class:`LedgerEdit`): ``{"number", "hand"}``;
 - ``ledger-end`` (:class:`LedgerEnd`): ``{}``.
 
-A key marked ``?`` is absent from events stored before it existed (a ``sit`` before personal
-tokens, a ``deal`` before commitments, an ``act`` before recorded times) or stored only when said
-(``client``); the record keeps the difference, so ``parse_event(kind, d).to_data() == d`` for every
-stored event. Leaving the table, handing a seat to the bot and the presence of people are not
+A key marked ``?`` may be absent: a ``sit`` stored before personal tokens has no ``token``, a
+``deal`` stored before commitments no ``salts`` and ``digest``, an ``act`` without ``elapsed``
+counts as made at 0 s, and ``client`` is stored only when said. The record keeps the difference,
+so ``parse_event(kind, d).to_data() == d`` for every stored event. Leaving the table, handing a seat to the bot and the presence of people are not
 stored (after a restart every person is away); a takeover is a ``sit``.
 
 The records hold no rules: whether a stored event fits the table (a legal action, a deal matching
@@ -286,8 +286,8 @@ class Deal:
 @dataclass(frozen=True, slots=True)
 class Act:
     """A move (R4.5–R4.10): the action, who made it (:data:`ActBy`) and the session's seconds
-    when it was made (R3.6 ``time:M`` is decided on it; None in an event stored without it,
-    read as 0)."""
+    when it was made (R3.6 ``time:M`` is decided on it; None in an event stored without them,
+    which counts as 0)."""
 
     KIND: ClassVar[EventKind] = EventKind.ACT
     action: Action
