@@ -165,14 +165,14 @@ def test_a_malformed_stored_event_breaks_its_table_only(tmp_path):
             reason = hub.broken.get(playing, "")
             with pytest.raises(Refused) as refused:
                 hub.table(playing)
-            return reason, refused.value.refusal.code, waiting in hub.tables
+            return reason, refused.value.refusal.code, waiting in hub.tables, set(hub.broken)
         finally:
             await hub.close()
             await store.close()
 
-    reason, code, served = run(go())
+    reason, code, served, broken = run(go())
     assert f"event {seq} (deal)" in reason and "cut is not an integer" in reason, reason
-    assert code == "table_broken" and served
+    assert code == "table_broken" and served and broken == {playing}
 
 
 @pytest.mark.parametrize(
