@@ -12,6 +12,7 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import shutil
 import sqlite3
@@ -38,7 +39,7 @@ OLD_STATE = json.loads((DATA / "events_1478eba.json").read_text(encoding="utf-8"
 
 def _stored() -> list[tuple[str, int, str, str]]:
     """Every stored event of the old database as stored: (table, seq, kind, data text)."""
-    with sqlite3.connect(f"file:{OLD_DB}?mode=ro", uri=True) as db:
+    with contextlib.closing(sqlite3.connect(f"file:{OLD_DB}?immutable=1", uri=True)) as db:  # nothing written beside it
         return list(db.execute("SELECT table_id, seq, kind, data FROM events ORDER BY table_id, seq"))
 
 
@@ -150,7 +151,7 @@ def test_a_malformed_stored_event_breaks_its_table_only(tmp_path):
     shutil.copyfile(OLD_DB, db)
     playing = next(t for t, s in OLD_STATE["tables"].items() if s["status"] == "playing")
     waiting = next(t for t, s in OLD_STATE["tables"].items() if s["status"] == "waiting")
-    with sqlite3.connect(db) as c:
+    with contextlib.closing(sqlite3.connect(db)) as c, c:
         seq, text = c.execute(
             "SELECT seq, data FROM events WHERE table_id = ? AND kind = 'deal' ORDER BY seq", (playing,)
         ).fetchone()
