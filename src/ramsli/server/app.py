@@ -67,6 +67,7 @@ from ramsli.server.storage.directory import Directory
 from ramsli.server.storage.eventstore import EventStore, FileCheck, default_url, sqlite_path, storage_reason
 from ramsli.server.tables import lobby, social, views
 from ramsli.server.tables.bot_driver import shutdown_bot_pool
+from ramsli.server.tables.events import parse_ledger_event
 from ramsli.server.tables.hub import HELLO_SECONDS, Conn, Hub
 from ramsli.server.web.pages import page_lang, request_lang
 from ramsli.server.web.pages import router as pages_router
@@ -446,7 +447,7 @@ def _ledger_changed(app: FastAPI, ledger_id: str, row: dict[str, Any] | None) ->
         return
     b = LedgerBook(row["id"], row["spec"], row["created"])
     for seq, kind, data in row["events"]:
-        b.apply(kind, data)
+        b.apply(parse_ledger_event(kind, data))
         b.seq = seq
     books[ledger_id] = b
 

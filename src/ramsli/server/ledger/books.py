@@ -2,7 +2,7 @@
 
 A ledger is a row of the existing ``tables`` table with spec ``{"kind": "ledger", ...}``; its
 hands are events of the existing ``events`` table (``ledger-hand``, ``ledger-edit``,
-``ledger-end``). A **club's ledger** (``"club"`` and ``"players"``: a member's player id or null
+``ledger-end``: the records of :mod:`ramsli.server.tables.events`). A **club's ledger** (``"club"`` and ``"players"``: a member's player id or null
 per seat; made by a logged-in member) has a ``table_links`` row and its members' seats
 ``seat_links`` rows (:mod:`ramsli.server.storage.directory`); when its session ends it is recorded for the
 club's season and the ratings (:mod:`ramsli.server.clubs.clubs`). Only its keeper's link changes it. Every event is committed before the answer is
@@ -44,6 +44,8 @@ from ramsli.rules import PRESETS, Rules, RulesError
 from ramsli.server.players.accounts import current_player
 from ramsli.server.protocol.messages import STATUS, ProtocolRefusal, SpecError, rules_refusal
 from ramsli.server.protocol.schemas import CreateLedger, LedgerHand, NoBody, body_of
+from ramsli.server.tables import events
+from ramsli.server.tables.events import LedgerEvent, parse_ledger_event
 from ramsli.server.web.pages import request_lang, shell
 
 __all__ = ["router", "KIND", "LedgerBook", "csv_text", "state_of", "load_books"]
@@ -76,17 +78,16 @@ class LedgerBook:
         self.edited: set[int] = set()
         self.lock = asyncio.Lock()
 
-    def apply(self, kind: str, data: dict[str, Any]) -> None:
-        """Apply one event (as stored). Raises LedgerError if it does not fit."""
-        if kind == "ledger-hand":
-            self.book.add(PubHand.from_dict(data["hand"]))
-        elif kind == "ledger-edit":
-            self.book.edit(int(data["number"]), PubHand.from_dict(data["hand"]))
-            self.edited.add(int(data["number"]))
-        elif kind == "ledger-end":
-            self.book.end()
+    def apply(self, event: LedgerEvent) -> None:
+        """Apply one event (committed, or read back by
+        :func:`~ramsli.server.tables.events.parse_ledger_event`). Raises LedgerError if it does not fit."""
+        if isinstance(event, events.LedgerHand):
+            self.book.add(event.hand)
+        elif isinstance(event, events.LedgerEdit):
+            self.book.edit(event.number, event.hand)
+            self.edited.add(event.number)
         else:
-            raise ValueError(f"unknown ledger event {kind!r}")
+            self.book.end()
 
 
 def _same(a: str, b: str) -> bool:
@@ -108,7 +109,7 @@ async def load_books(state: Any) -> dict[str, LedgerBook]:
                         continue
                     b = LedgerBook(row["id"], row["spec"], row["created"])
                     for seq, kind, data in row["events"]:
-                        b.apply(kind, data)
+                        b.apply(parse_ledger_event(kind, data))
                         b.seq = seq
                     books[b.id] = b
                 state.ledgers = books
@@ -358,12 +359,12 @@ async def _change(request: Request, ledger_id: str, token: str, kind: str, numbe
         hand = await body_of(request, LedgerHand)
     b = await _book(request, ledger_id, token, keeper=True)
     async with b.lock:
-        data: dict[str, Any] = {}
+        event: LedgerEvent = events.LedgerEnd()
         if kind == "ledger-hand":
             assert hand is not None
             entry = PubHand.from_dict(dict(hand.entry(), elapsed=time.time() - b.created))
             b.book.check(entry)  # refused before anything is saved
-            data = {"hand": entry.to_dict()}
+            event = events.LedgerHand(entry)
         elif kind == "ledger-edit":
             assert hand is not None and number is not None
             if not 1 <= number <= len(b.book.hands):
@@ -373,12 +374,12 @@ async def _change(request: Request, ledger_id: str, token: str, kind: str, numbe
             trial = PubLedger(b.book.rules, b.book.names, b.book.first_dealer)
             trial.ended = b.book.ended
             trial.replay(b.book.hands[: number - 1] + [entry] + b.book.hands[number:])  # every later hand fits
-            data = {"number": number, "hand": entry.to_dict()}
+            event = events.LedgerEdit(number, entry)
         elif b.book.is_over:
             raise LedgerError(Refusal("over", "R3.6", {"hand": len(b.book.hands) + 1}))
-        await request.app.state.hub.store.append(b.id, b.seq + 1, kind, data)  # committed first
+        await request.app.state.hub.store.append(b.id, b.seq + 1, event.KIND.value, event.to_data())  # committed first
         b.seq += 1
-        b.apply(kind, data)
+        b.apply(event)
     if b.book.is_over:  # a finished session counts for its club and the ratings (docs/clubs.md)
         await request.app.state.clubs.record_ledger(b)
     return state_of(b, keeper=True)

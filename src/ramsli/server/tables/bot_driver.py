@@ -43,6 +43,7 @@ from ramsli import Action
 from ramsli.bots import make_bot
 from ramsli.hand import Observation, seat_name
 from ramsli.refusal import Refused
+from ramsli.server.tables.events import ActBy
 from ramsli.server.tables.table import FILL_BOT, SeatState, Table, TableStatus
 
 __all__ = [
@@ -77,6 +78,10 @@ class JobKind(StrEnum):
     RECHECK = "recheck"
     DEAL = "deal"
     START = "start"
+
+
+#: the ``by`` of the ``act`` event of each job that moves
+_BY: dict[JobKind, ActBy] = {JobKind.BOT: "bot", JobKind.PROXY: "proxy", JobKind.TIMER: "timer"}
 
 
 _POOL: ProcessPoolExecutor | None = None
@@ -276,7 +281,7 @@ class BotDriver:
         if self.on_decision is not None:
             self.on_decision(spec, time.perf_counter() - started)
         try:
-            await t.act(seat.index, action, seq, by=kind.value)
+            await t.act(seat.index, action, seq, by=_BY[kind])
         except Refused:
             # The table moved on meanwhile (the player came back and acted: look again at once), or
             # this process may not write it now (draining, handed over: the refusal comes before

@@ -3,8 +3,9 @@
 Where a table's things are made:
 
 - **here**: the seats (tokens, names, people and bots, connections), the events that change a
-  table (``sit``, ``start``, ``deal``, ``act``, ``pace``, ``chat``, ``rematch``), each committed
-  to the :class:`~ramsli.server.storage.eventstore.EventStore` **before** it is applied and broadcast, and
+  table (the records of :mod:`ramsli.server.tables.events`: ``sit``, ``start``, ``deal``, ``act``,
+  ``pace``, ``chat``, ``rematch``), each committed to the
+  :class:`~ramsli.server.storage.eventstore.EventStore` **before** it is applied and broadcast, and
   :meth:`Table.replay`, which rebuilds a table from its events through the engine (so a
   restarted server has the same cards, actions, counters and chat, R3.4); the presence of
   people (connected, away, left, handed to a bot, closed the last hand's summary), which is
@@ -43,6 +44,19 @@ from ramsli.refusal import N_, Refusal, Refused, register
 from ramsli.seats import seat_name
 from ramsli.server.protocol.messages import BadMessage, ProtocolRefusal
 from ramsli.server.tables import views
+from ramsli.server.tables.events import (
+    Act,
+    ActBy,
+    Chat,
+    Deal,
+    EventKind,
+    Pace,
+    Rematch,
+    Sit,
+    Start,
+    TableEvent,
+    parse_table_event,
+)
 from ramsli.session import first_dealer_cut, forbidden_name_char, name_is_blank, name_key
 
 __all__ = [
@@ -128,21 +142,9 @@ class TableStatus(StrEnum):
     OVER = "over"
 
 
-class EventKind(StrEnum):
-    """The kinds of stored events (``docs/server.md``, *Nothing lost*)."""
-
-    SIT = "sit"
-    START = "start"
-    DEAL = "deal"
-    ACT = "act"
-    PACE = "pace"
-    CHAT = "chat"
-    REMATCH = "rematch"
-
-
 #: events that are no move of the game: they do not count in :attr:`Table.seq`, so a chat line
 #: never makes a person's intent stale
-_NOT_PLAY = (EventKind.CHAT,)
+_NOT_PLAY = (Chat,)
 
 
 class Connection(Protocol):
@@ -445,8 +447,9 @@ class Table:
             seats kept for its people), else None; waiting_since: ``time.monotonic()`` seconds
             of its first person sitting down (it starts :data:`REMATCH_WAIT_SECONDS` later).
         changed: set after every change (the bot driver waits for it); lock: held by every change.
-        listeners: functions ``f(table, kind)`` called after every committed event (``kind`` the
-            event's kind, e.g. ``"act"``); they must not block.
+        listeners: functions ``f(table, kind)`` called after every committed event of the game
+            (``kind`` its :class:`~ramsli.server.tables.events.EventKind`, e.g. ``"act"``; not
+            after a chat line); they must not block.
     """
 
     def __init__(self, table_id: str, spec: dict[str, Any], store: EventLog) -> None:
@@ -474,7 +477,7 @@ class Table:
         self.clock = _Clock()
         self.lock = asyncio.Lock()
         self.changed = asyncio.Event()
-        self.listeners: list[Callable[[Table, str], None]] = []
+        self.listeners: list[Callable[[Table, EventKind], None]] = []
         self.spectators: set[Connection] = set()
         self.turn_since = time.monotonic()
         self.hand_ended = time.monotonic()
@@ -512,7 +515,9 @@ class Table:
         action is parsed from its stored text and checked by the engine again.
 
         Raises:
-            ValueError: if the events do not replay (a corrupt database): the message names the event.
+            ValueError: if the events do not replay (a corrupt database: a malformed event,
+                :class:`~ramsli.server.tables.events.EventError`, or one the engine refuses):
+                the message names the event.
         """
         t = cls(table_id, spec, store)
         t.replaying = True
@@ -520,12 +525,12 @@ class Table:
             if seq != t.log_seq + 1:
                 raise ValueError(f"table {table_id}: event {seq} follows event {t.log_seq}; the log has a gap")
             try:
-                k = EventKind(kind)
-                t._apply(k, data)
+                event = parse_table_event(kind, data)  # EventError: a malformed stored event
+                t._apply(event)
             except Exception as e:  # noqa: BLE001 - any failure is a corrupt log, named below
                 raise ValueError(f"table {table_id}: event {seq} ({kind}) does not replay: {e}") from None
             t.log_seq = seq
-            if k not in _NOT_PLAY:
+            if not isinstance(event, _NOT_PLAY):
                 t.seq += 1
         t.replaying = False
         if t.rematch is not None and t.status is TableStatus.WAITING and any(s.taken for s in t.seats):
@@ -540,105 +545,111 @@ class Table:
 
     # -- events: the only way the state changes ---------------------------------------
 
-    def _apply(self, kind: EventKind, data: dict[str, Any], action: Action | None = None) -> None:
-        """Apply one event to the in-memory state: live after its commit (an ``act`` with its
-        parsed and checked ``action``), or while replaying (the action parsed from its text)."""
-        if kind is EventKind.SIT:
-            seat = self.seats[data["seat"]]
-            seat.personal = data.get("token", seat.personal)
-            seat.external = data.get("client") == "bot"
-            if self.status is TableStatus.WAITING:
-                seat.name = data["name"]
-                seat.taken = True
-                seat.since_hand = 1
-                self._away_unless_connected(seat)
-                if self.waiting_since is None and not self.replaying:
-                    self.waiting_since = time.monotonic()
-            else:
-                seat.pending = data["name"]
-        elif kind is EventKind.START:
-            names = data["names"]
-            for s, name in zip(self.seats, names):
-                s.name = name
-            self.session = Session(self.rules, names, dealer=data["dealer"], rng=_SESSION_RNG, clock=self.clock)
-            if not self.replaying:
-                self.clock.run_from(0.0)
-            self.status = TableStatus.OVER if self.session.is_over else TableStatus.PLAYING
-        elif kind is EventKind.DEAL:
-            session = self._session()
-            self.ready = set()
-            for s in self.seats:
-                if s.pending is not None and s.index not in session.seated:
-                    s.pending = None  # the seat left as bust meanwhile: nobody takes it over (R3.5)
-                elif s.pending is not None:  # a person takes over a bot-played seat between hands
-                    s.name, s.taken, s.pending = s.pending, True, None
-                    s.since_hand = session.hands_played + 1
-                    self._away_unless_connected(s)
-            deck = [Card.parse(c) for c in data["deck"]]
-            number = session.hands_played + 1
-            hand = session.start_hand(deck=deck, cut=data["cut"])
-            if (
-                hand.dealer != data["dealer"]
-                or list(hand.start_stacks) != data["stacks"]
-                or hand.carry_in != data["pot"]
-            ):
-                raise ValueError("the deal does not match the recorded dealer, stacks and pot")
-            if "salts" in data:  # a deal stored before its commitments existed has none
-                deal = DealCommitment.build(dealt_order(deck, data["cut"]), data["salts"])
-                if deal.digest != data["digest"]:
-                    raise ValueError("the deal's commitments do not match its stored digest")
-                self.deals[number] = deal
-            if self.tamper and not self.replaying:
-                _swap_two_unplayed(hand)
-        elif kind is EventKind.PACE:
-            self.options.bot_pace_seconds = float(data["seconds"])
-        elif kind is EventKind.CHAT:
+    def _apply(self, event: TableEvent) -> None:
+        """Apply one event to the in-memory state: live after its commit, or while replaying
+        (an ``act``'s action is checked by the engine in either case, R4.12)."""
+        if isinstance(event, Act):  # the most frequent first
+            self._apply_act(event)
+        elif isinstance(event, Sit):
+            self._apply_sit(event)
+        elif isinstance(event, Start):
+            self._apply_start(event)
+        elif isinstance(event, Deal):
+            self._apply_deal(event)
+        elif isinstance(event, Pace):
+            self.options.bot_pace_seconds = event.seconds
+        elif isinstance(event, Chat):
             self.chat_count += 1
-            line = {"n": self.chat_count, "seat": f"p{int(data['seat']) + 1}", "name": str(data["name"])}
-            if "code" in data:
-                line["code"] = str(data["code"])
+            line = {"n": self.chat_count, "seat": seat_name(event.seat), "name": event.name}
+            if event.code is not None:
+                line["code"] = event.code
             else:
-                line["text"] = str(data["text"])
+                line["text"] = str(event.text)
             self.chat.append(line)
             return  # a chat line is no move: the turn timer goes on
-        elif kind is EventKind.REMATCH:
-            self.next_table = str(data["table"])
+        else:
+            self.next_table = event.table  # a rematch
             return
-        elif kind is EventKind.ACT:
-            session = self._session()
-            if action is None:
-                action = Action.parse(data["action"], len(self.seats))
-            elapsed = float(data.get("elapsed", 0.0))
-            self._last_elapsed = elapsed
-            self.clock.fixed = elapsed  # R3.6 time:M is decided on the recorded time, live and in replay
-            try:
-                session.apply(action)
-            finally:
-                if not self.replaying:
-                    self.clock.fixed = None
-            if session.hand is None:
-                self.hand_ended = time.monotonic()
-                for s in self.seats:
-                    if s.pending is not None and s.index not in session.seated:
-                        s.pending = None  # the seat left as bust: nobody takes it over (R3.5)
-                if session.is_over:
-                    self.status = TableStatus.OVER
         self.turn_since = time.monotonic()
 
-    async def _commit(self, kind: EventKind, data: dict[str, Any], action: Action | None = None) -> None:
-        """Commit the event, then apply it, then count it and broadcast (a chat line goes out as
-        a ``chat`` message, every other event as new views); the caller holds :attr:`lock`."""
-        await self.store.append(self.id, self.log_seq + 1, kind.value, data)
-        self._apply(kind, data, action)
+    def _apply_sit(self, event: Sit) -> None:
+        seat = self.seats[event.seat]
+        seat.personal = event.token or seat.personal
+        seat.external = event.external
+        if self.status is TableStatus.WAITING:
+            seat.name = event.name
+            seat.taken = True
+            seat.since_hand = 1
+            self._away_unless_connected(seat)
+            if self.waiting_since is None and not self.replaying:
+                self.waiting_since = time.monotonic()
+        else:
+            seat.pending = event.name
+
+    def _apply_start(self, event: Start) -> None:
+        names = list(event.names)
+        for s, name in zip(self.seats, names):
+            s.name = name
+        self.session = Session(self.rules, names, dealer=event.dealer, rng=_SESSION_RNG, clock=self.clock)
+        if not self.replaying:
+            self.clock.run_from(0.0)
+        self.status = TableStatus.OVER if self.session.is_over else TableStatus.PLAYING
+
+    def _apply_deal(self, event: Deal) -> None:
+        session = self._session()
+        self.ready = set()
+        for s in self.seats:
+            if s.pending is not None and s.index not in session.seated:
+                s.pending = None  # the seat left as bust meanwhile: nobody takes it over (R3.5)
+            elif s.pending is not None:  # a person takes over a bot-played seat between hands
+                s.name, s.taken, s.pending = s.pending, True, None
+                s.since_hand = session.hands_played + 1
+                self._away_unless_connected(s)
+        number = session.hands_played + 1
+        hand = session.start_hand(deck=list(event.deck), cut=event.cut)
+        if hand.dealer != event.dealer or tuple(hand.start_stacks) != event.stacks or hand.carry_in != event.pot:
+            raise ValueError("the deal does not match the recorded dealer, stacks and pot")
+        if event.salts is not None:  # a deal stored before its commitments existed has none
+            deal = DealCommitment.build(dealt_order(list(event.deck), event.cut), list(event.salts))
+            if deal.digest != event.digest:
+                raise ValueError("the deal's commitments do not match its stored digest")
+            self.deals[number] = deal
+        if self.tamper and not self.replaying:
+            _swap_two_unplayed(hand)
+
+    def _apply_act(self, event: Act) -> None:
+        session = self._session()
+        elapsed = 0.0 if event.elapsed is None else event.elapsed
+        self._last_elapsed = elapsed
+        self.clock.fixed = elapsed  # R3.6 time:M is decided on the recorded time, live and in replay
+        try:
+            session.apply(event.action)
+        finally:
+            if not self.replaying:
+                self.clock.fixed = None
+        if session.hand is None:
+            self.hand_ended = time.monotonic()
+            for s in self.seats:
+                if s.pending is not None and s.index not in session.seated:
+                    s.pending = None  # the seat left as bust: nobody takes it over (R3.5)
+            if session.is_over:
+                self.status = TableStatus.OVER
+
+    async def _commit(self, event: TableEvent) -> None:
+        """Commit the event (its stored data, ``event.to_data()``), then apply it, then count
+        it and broadcast (a chat line goes out as a ``chat`` message, every other
+        event as new views); the caller holds :attr:`lock`."""
+        await self.store.append(self.id, self.log_seq + 1, event.KIND.value, event.to_data())
+        self._apply(event)
         self.log_seq += 1
-        if kind in _NOT_PLAY:
+        if isinstance(event, _NOT_PLAY):
             self._send_all({"type": "chat", **self.chat[-1]})
             return
         self.seq += 1
         self.broadcast()
         self.changed.set()
         for listener in self.listeners:
-            listener(self, kind.value)
+            listener(self, event.KIND)
 
     def _session(self) -> Session:
         if self.session is None:
@@ -759,10 +770,7 @@ class Table:
             if self.status is TableStatus.WAITING and seat.taken and seat.name == name and seat.external == external:
                 return seat
             personal = seat.personal or secrets.token_urlsafe(18)
-            data: dict[str, Any] = {"seat": seat.index, "name": name, "token": personal}
-            if external:  # stored only when said, so the events of a person's sit stay as they were
-                data["client"] = "bot"
-            await self._commit(EventKind.SIT, data)
+            await self._commit(Sit(seat.index, name, personal, external))
             return seat
 
     async def start(self, creator_token: Any) -> None:
@@ -790,7 +798,7 @@ class Table:
                 names.append(name)
             rng = random.Random(f"{self.seed}:dealer") if self.seed is not None else self._rng
             dealer, _rounds = first_dealer_cut(len(self.seats), rng, deck=self.rules.deck)
-            await self._commit(EventKind.START, {"names": names, "dealer": dealer})
+            await self._commit(Start(tuple(names), dealer))
             if self.status is TableStatus.PLAYING:
                 await self._deal()
 
@@ -810,7 +818,7 @@ class Table:
                 raise BadMessage(Refusal("field_min", None, {"field": "bot_pace_seconds", "limit": 0}))
             if seconds > PACE_MAX:
                 raise BadMessage(Refusal("field_max", None, {"field": "bot_pace_seconds", "limit": int(PACE_MAX)}))
-            await self._commit(EventKind.PACE, {"seconds": float(seconds)})
+            await self._commit(Pace(float(seconds)))
 
     async def say(self, seat: SeatState, text: Any = None, code: Any = None) -> None:
         """A person at ``seat`` says something: a chat ``text`` (:func:`chat_text`) or a reaction
@@ -826,13 +834,12 @@ class Table:
         name = seat.pending or (seat.name if seat.taken else None)
         if name is None:
             raise Refused(Refusal("not_sitting"))
-        data: dict[str, Any] = {"seat": seat.index, "name": name}
         if code is not None:
             if code not in REACTIONS and code not in PHRASES:
                 raise Refused(Refusal("chat_code", None, {"code": str(code)[:20]}))
-            data["code"] = code
+            line = Chat(seat.index, name, code=code)
         else:
-            data["text"] = chat_text(text)
+            line = Chat(seat.index, name, text=chat_text(text))
         now = time.monotonic()
         tokens, last = self._chat_bucket.get(seat.index, (float(CHAT_BURST), now))
         tokens = min(float(CHAT_BURST), tokens + (now - last) / CHAT_REFILL_SECONDS)
@@ -841,7 +848,7 @@ class Table:
             raise Refused(Refusal("chat_flood", None, {"seconds": wait}))
         self._chat_bucket[seat.index] = (tokens - 1.0, now)
         async with self.lock:
-            await self._commit(EventKind.CHAT, data)
+            await self._commit(line)
 
     def leave(self, seat: SeatState) -> None:
         """The person at ``seat`` leaves the table during the session: a bot plays the seat at
@@ -905,7 +912,7 @@ class Table:
         """Record the table made by "Play again" (a ``rematch`` event: it survives a restart)."""
         async with self.lock:
             if self.next_table is None:
-                await self._commit(EventKind.REMATCH, {"table": table_id})
+                await self._commit(Rematch(table_id))
 
     def rematch_spec(self) -> tuple[list[dict[str, Any]], list[int]]:
         """The seats of the next session at this table, as :meth:`new_spec` takes them, and the
@@ -943,18 +950,17 @@ class Table:
         salts = [secrets.token_hex(SALT_BYTES) for _ in deck]
         deal = DealCommitment.build(dealt_order(deck, cut), salts)
         await self._commit(
-            EventKind.DEAL,
-            {
-                "number": number,
-                "deck": [str(c) for c in deck],
-                "cut": cut,
-                "dealer": s.dealer,
-                "stacks": list(s.stacks),
-                "pot": s.pot,
-                "seated": list(s.seated),
-                "salts": salts,
-                "digest": deal.digest,
-            },
+            Deal(
+                number=number,
+                deck=tuple(deck),
+                cut=cut,
+                dealer=s.dealer,
+                stacks=tuple(s.stacks),
+                pot=s.pot,
+                seated=tuple(s.seated),
+                salts=tuple(salts),
+                digest=deal.digest,
+            )
         )
 
     def _refuse_now(self, seq: int) -> None:
@@ -976,10 +982,11 @@ class Table:
         if why is not None:
             raise ProtocolRefusal(why, "illegal")
 
-    def _act_data(self, action: Action, by: str) -> dict[str, Any]:
-        return {"action": str(action), "by": by, "elapsed": round(self.clock(), 3)}
+    def _act_event(self, action: Action, by: ActBy) -> Act:
+        """The ``act`` event of ``action`` made now by ``by`` (the session's seconds, to the ms)."""
+        return Act(action, by, round(self.clock(), 3))
 
-    async def intent(self, seat: int, text: str, seq: int, by: str = "seat") -> Action:
+    async def intent(self, seat: int, text: str, seq: int, by: ActBy = "seat") -> Action:
         """A person's intent: the action ``text`` of ``seat`` on the view of ``seq``, parsed once,
         checked once (R4.12), committed, applied and broadcast. A stale or repeated ``seq`` is
         refused, so an intent is never applied twice.
@@ -1000,10 +1007,10 @@ class Table:
                 refusal = Refusal("not_an_action", "R4.12", {"given": text[:40]})
                 raise ProtocolRefusal(refusal, "bad_action") from None
             self._refuse_action(seat, action)
-            await self._commit(EventKind.ACT, self._act_data(action, by), action)
+            await self._commit(self._act_event(action, by))
             return action
 
-    async def act(self, seat: int, action: Action, seq: int, by: str) -> None:
+    async def act(self, seat: int, action: Action, seq: int, by: ActBy) -> None:
         """A move made for ``seat`` by the bot driver (``by``: ``bot``, ``proxy``, ``timer``) on the
         view of ``seq``: checked once, committed, applied and broadcast.
 
@@ -1013,7 +1020,7 @@ class Table:
         async with self.lock:
             self._refuse_now(seq)
             self._refuse_action(seat, action)
-            await self._commit(EventKind.ACT, self._act_data(action, by), action)
+            await self._commit(self._act_event(action, by))
 
     # -- connections ------------------------------------------------------------------
 
