@@ -187,7 +187,7 @@ def test_background_compile_turns_the_ready_flag_on(monkeypatch):
         compiled.set()
 
     monkeypatch.setattr(warmup, "state", fake_state)
-    monkeypatch.setattr(warmup, "_compile_elsewhere", fake_compile)
+    monkeypatch.setattr(warmup, "compile_elsewhere", fake_compile)
     assert not warmup.kernel_ready(("odds",))
     assert warmup.start_background_compile(("odds",)) is True
     assert warmup.start_background_compile(("odds",)) is False  # one at a time
@@ -350,24 +350,6 @@ def test_simulate_in_python_gives_the_kernels_summary(monkeypatch):
     assert {k: v for k, v in s1.items() if k not in ("elapsed_s", "hands_per_s", "kernel_mode")} == {
         k: v for k, v in s2.items() if k not in ("elapsed_s", "hands_per_s", "kernel_mode")
     }
-
-
-def test_the_hint_answers_in_python_until_the_kernel_is_ready(monkeypatch):
-    """hint_estimate: the quick estimate (and a background compile) while the kernel is not ready,
-    the kernel once it is; the same query and seed give the same first samples either way."""
-    q = dict(cards="AS 9S KH 8D 7C", turn_up="TS", players=4, seat=0, seed=2, time_s=600, precision=0.6, batch=1000)
-    started: list[tuple] = []
-    monkeypatch.setattr(warmup, "kernel_ready", lambda kinds=("odds",): False)
-    monkeypatch.setattr(warmup, "start_background_compile", lambda kinds=("odds",), load=True: started.append(kinds))
-    monkeypatch.setattr(K, "is_compiled", lambda kind: False)  # the background compile never lands here
-    a = warmup.hint_estimate(**q)
-    assert a["estimator"] == "python" and started == [("odds",)]
-    monkeypatch.undo()
-    K.warm_up("odds")
-    b = warmup.hint_estimate(**q)
-    assert b["estimator"] == "kernel"
-    for k in ("ev_diff", "p_trick", "p_most", "samples", "accepted", "conditioning"):
-        assert a[k] == b[k], k
 
 
 def test_the_quick_answer_takes_quick_s_while_the_kernel_compiles(monkeypatch):
