@@ -1,4 +1,4 @@
-"""Fit and check the opponent model of the expert (:mod:`ramsli.bots.opponent`) on self-play (issue 26).
+"""Fit and check the opponent model of the expert (:mod:`ramsli.bots.opponent`) on self-play.
 
     python bench/opponent_model.py record --hands 6000 --seed 1000 --out /tmp/selfplay.jsonl [--jobs 2]
     python bench/opponent_model.py fit    --data /tmp/selfplay.jsonl [--out src/ramsli/bots/opponent_model.json]

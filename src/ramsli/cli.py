@@ -23,7 +23,7 @@ from ramsli import __version__
 
 def _flags_as_flags() -> None:
     """``--help`` shows a flag as a flag (``--plain``, not ``--plain <bool>``) in every command:
-    Typer prints the type of on/off options too; a flag takes no value, so none is shown (issue #12)."""
+    Typer prints the type of on/off options too; a flag takes no value, so none is shown."""
     option: Any = getattr(typer.core, "TyperOption", None)  # patched in place: Typer's own class
     shown: Callable[[click.Parameter, click.Context], str | None] | None = getattr(option, "display_type_rich", None)
     if shown is None or getattr(shown, "_flags_as_flags", False):

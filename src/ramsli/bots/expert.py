@@ -1,4 +1,4 @@
-"""The ``expert`` bot: weighted determinized search that reads the table (issues #13, #26).
+"""The ``expert`` bot: weighted determinized search that reads the table.
 
 It is ``montecarlo`` (:mod:`ramsli.bots.montecarlo`) made Bayesian, with the
 budget spent where the counters are decided:

@@ -1,4 +1,4 @@
-"""The ``montecarlo`` bot: sample the hidden cards, search each sample, pick the best average (issue #4).
+"""The ``montecarlo`` bot: sample the hidden cards, search each sample, pick the best average.
 
 For every decision with more than one legal action:
 
