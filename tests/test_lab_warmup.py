@@ -390,3 +390,18 @@ def test_rejected_samples_stop_after_the_declarations_and_keep_the_accepted_ones
     py = python_kernel().odds_samples(*args[:3], 300, *args[4:], checked)
     for a, b in zip(py, (d[:300], tr[:300], be[:300], ag[:300]), strict=True):
         assert (a == b).all()
+
+
+def test_the_coachs_kernel_is_one_more_kind(monkeypatch):
+    """The coach's equilibrium kernel is compiled by the same mechanism as the batch kernel's kinds:
+    ``python -m ramsli.lab.warmup`` with no argument compiles it too; an unknown kind is refused
+    before any process starts."""
+    assert set(warmup.KINDS) == {*K.KINDS, warmup.ADVANTAGE}
+    asked: list[list[str]] = []
+    monkeypatch.setattr(warmup, "compile_kinds", asked.append)
+    assert warmup.main([]) == 0 and asked == [list(warmup.KINDS)]
+    started: list[object] = []
+    monkeypatch.setattr(warmup, "_spawn", started.append)
+    with pytest.raises(KeyError):
+        warmup.compile_elsewhere(("nosuchkind",))
+    assert started == []
