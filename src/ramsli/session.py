@@ -56,7 +56,7 @@ class EndReason(enum.StrEnum):
     session histories.
 
     A ``str``: ``EndReason.HANDS == "hands"``; its ``repr`` is that text too, so printed
-    values read (and evaluate) as before. The lab's kernel keeps integer codes and takes
+    values read (and evaluate) as the plain text. The lab's kernel keeps integer codes and takes
     its names from here (``ramsli.lab.kernel.END_NAMES``).
 
     >>> [str(r) for r in EndReason]
