@@ -606,14 +606,16 @@ def test_the_warm_up_compiles_each_cold_kernel_through_the_lab(monkeypatch):
     compile that fails fails the warm-up (expert hints), never the server."""
     compiled: list[tuple[str, ...]] = []
     monkeypatch.setattr(warmup, "kernel_ready", lambda kinds: kinds == "odds")  # odds cached, advantage cold
-    monkeypatch.setattr(warmup, "compile_elsewhere", lambda kinds, progress=None: compiled.append(tuple(kinds)))
+    monkeypatch.setattr(
+        warmup, "compile_elsewhere", lambda kinds, progress=None, fallback=True: compiled.append((*kinds, fallback))
+    )
     notes: list[str] = []
     hints._compile_in_process(notes.append)
-    assert compiled == [(warmup.ADVANTAGE,)]
+    assert compiled == [(warmup.ADVANTAGE, False)]  # never compiled in the server's own process
     steps = [(n["kernel"], n["step"]) for n in map(json.loads, notes)]
     assert steps == [("odds", "cached"), (warmup.ADVANTAGE, "start"), (warmup.ADVANTAGE, "done")]
 
-    def broken(kinds, progress=None):
+    def broken(kinds, progress=None, fallback=True):
         raise RuntimeError("no compiler here")
 
     monkeypatch.setattr(warmup, "compile_elsewhere", broken)

@@ -401,7 +401,12 @@ def test_the_coachs_kernel_is_one_more_kind(monkeypatch):
     monkeypatch.setattr(warmup, "compile_kinds", asked.append)
     assert warmup.main([]) == 0 and asked == [list(warmup.KINDS)]
     started: list[object] = []
-    monkeypatch.setattr(warmup, "_spawn", started.append)
+    monkeypatch.setattr(warmup, "_spawn", started.append)  # returns None: no child process
     with pytest.raises(KeyError):
         warmup.compile_elsewhere(("nosuchkind",))
-    assert started == []
+    assert started == [] and asked == [list(warmup.KINDS)]
+    with pytest.raises(RuntimeError, match="no cache folder"):
+        warmup.compile_elsewhere((warmup.ADVANTAGE,), fallback=False)  # never compiled in this process
+    assert asked == [list(warmup.KINDS)]
+    warmup.compile_elsewhere((warmup.ADVANTAGE,))
+    assert asked[-1] == (warmup.ADVANTAGE,)  # the fallback: compiled here

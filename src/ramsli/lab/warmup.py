@@ -240,21 +240,28 @@ def _spawn(kinds: Sequence[str]) -> subprocess.Popen | None:
         log.close()
 
 
-def compile_elsewhere(kinds: Sequence[str], progress: Callable[[float], None] | None = None) -> None:
+def compile_elsewhere(
+    kinds: Sequence[str], progress: Callable[[float], None] | None = None, fallback: bool = True
+) -> None:
     """Have ``kinds`` compiled into the cache folder by a child process (``python -m
-    ramsli.lab.warmup KINDS``, under the compile lock) and wait for it; compile in this process if
-    there is no cache folder or the child fails. Nothing is loaded into this process.
+    ramsli.lab.warmup KINDS``, under the compile lock, its log in the cache folder's
+    ``compile.log``) and wait for it. If there is no cache folder or the child fails, ``fallback``
+    compiles them in this process instead (which then has them loaded).
 
     Args:
         progress: called about four times a second with the seconds waited so far.
+        fallback: False raises instead of compiling here (a process whose other threads must not
+            wait for the compile, such as the table server).
 
     Raises:
         KeyError: for a kind not in :data:`KINDS`.
+        RuntimeError: without ``fallback``, when the child could not start or failed.
     """
     for kind in kinds:
         _check(kind)
     t0 = time.perf_counter()
     child = _spawn(kinds)
+    rc = None
     if child is not None:
         while True:
             try:
@@ -265,6 +272,9 @@ def compile_elsewhere(kinds: Sequence[str], progress: Callable[[float], None] | 
                     progress(time.perf_counter() - t0)
         if rc == 0:
             return
+    if not fallback:
+        why = "no cache folder to compile into" if child is None else f"exit status {rc}, see compile.log"
+        raise RuntimeError(f"the compile process of {' '.join(kinds)} failed ({why})")
     compile_kinds(kinds)  # no cache folder, or the child failed: compile in this process
 
 

@@ -20,9 +20,9 @@ the seat's :class:`~ramsli.hand.Observation` for the expert.
 **The kernel is made ready ahead** (:class:`LabWarmUp`, started by :func:`warm_up_lab` when the
 server starts): where Numba's cache holds no compiled kernel (a fresh install), a separate
 process compiles the lab's kernels — the odds kernel of the hint and the coach's equilibrium
-kernel — with its progress in the server's log, one compile at a time on the machine (the lab's
-:mod:`ramsli.lab.warmup` and its compile lock); then this process loads them from the cache. Until then every hint is
-the expert's, so the first hint after a start comes at once. ``RAMSLI_LAB_WARM_UP=0`` turns the
+kernel — with its progress in the server's log, one compile at a time on the machine (the
+lab's :mod:`ramsli.lab.warmup` and its compile lock); then this process loads them from the
+cache. Until then every hint is the expert's, so the first hint after a start comes at once. ``RAMSLI_LAB_WARM_UP=0`` turns the
 warm-up off (the kernel is then never used for hints).
 
 One computation runs at a time per seat, at most :data:`HINT_CONCURRENCY` in the server, on
@@ -182,14 +182,18 @@ def _compile_in_process(note: Callable[[str], None]) -> None:
     """Compile every cold kind of :data:`KERNELS`, one at a time, in a separate Python process
     (:func:`ramsli.lab.warmup.compile_elsewhere`: under the lab's compile lock, with its own
     interpreter lock, so the server's event loop keeps running at full speed), passing ``note``
-    one JSON line per step (``{"kernel", "step": "start"|"done"|"cached", "seconds"}``)."""
+    one JSON line per step (``{"kernel", "step": "start"|"done"|"cached", "seconds"}``).
+
+    Raises:
+        RuntimeError: if the compile process fails (its log is ``compile.log`` in the cache folder).
+    """
     for name, _what in KERNELS:
         if warmup.kernel_ready(name):
             note(json.dumps({"kernel": name, "step": "cached"}))
             continue
         note(json.dumps({"kernel": name, "step": "start"}))
         t0 = time.perf_counter()
-        warmup.compile_elsewhere((name,))
+        warmup.compile_elsewhere((name,), fallback=False)
         note(json.dumps({"kernel": name, "step": "done", "seconds": time.perf_counter() - t0}))
 
 
