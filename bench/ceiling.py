@@ -1,4 +1,4 @@
-"""How much better than ``montecarlo`` can any bot be? Two ceilings, in counters per hand (issue #13).
+"""How much better than ``montecarlo`` can any bot be? Two ceilings, in counters per hand.
 
     python bench/ceiling.py play    [--deals 300] --a "montecarlo|cheat" --b montecarlo [--against montecarlo]
     python bench/ceiling.py play    [--deals 300] --specs "montecarlo;expert;expert:plays=0" [--against montecarlo]

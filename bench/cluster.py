@@ -1,4 +1,4 @@
-"""Throughput on a Dask cluster against the local path, and the cost of a task (issue 15).
+"""Throughput on a Dask cluster against the local path, and the cost of a task.
 
     python bench/cluster.py [--scale 1.0] [--tasks 400] [--out bench-cluster.json]
 

@@ -1,4 +1,4 @@
-"""The expert against another bot, paired in duplicate, and its decision times (issue #13).
+"""The expert against another bot, paired in duplicate, and its decision times.
 
     python bench/expert.py [--deals 400] [--jobs 2] [--bot expert] [--against montecarlo]
                            [--players 5] [--preset traditional] [--seed 13] [--seats 1]

@@ -1,13 +1,12 @@
 #!/usr/bin/env python3
-"""The first "should I stay in?" hint after a server start (issue 23 item 5), from a cold cache.
+"""The first "should I stay in?" hint after a server start, from a cold cache.
 
     python bench/first_hint.py [--rounds 3] [--players 5] [--seed 9]
 
 Each round gives Numba an empty cache folder (``NUMBA_CACHE_DIR``: a fresh install), then:
 
-1. **reference** (the hint before the warm-up): a fresh process asks the lab's odds estimate once,
-   as the first hint of a server used to — the Numba compile included (``ramsli.lab.odds.estimate``,
-   1 s of sampling);
+1. **reference** (a kernel hint without a warm-up): a fresh process asks the lab's odds estimate
+   once on the kernel, the Numba compile included (``ramsli.lab.odds.estimate``, 1 s of sampling);
 2. **cold start**: a real ``ramsli serve`` on 127.0.0.1 with another empty cache folder; as soon as
    it answers, a hint table with one person (a WebSocket) and bots; at the person's first turn to
    declare, the hint: its latency (request to answer) and which estimate answered; then the

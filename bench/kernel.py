@@ -1,4 +1,4 @@
-"""Speed of the batch kernel against the engine and OpenSpiel (issue #6, #28; a benchmark, not a test).
+"""Speed of the batch kernel against the engine and OpenSpiel (a benchmark, not a test).
 
 Prints, in one run: kernel hands/s of random play (5 players, traditional) on one thread and on
 every thread (``NUMBA_NUM_THREADS``, else the CPUs), as the median of ``--rounds`` interleaved

@@ -1,4 +1,4 @@
-"""Kernel/engine agreement on many seeded deals (issue #6; a benchmark-size check, not a test).
+"""Kernel/engine agreement on many seeded deals (a benchmark-size check, not a test).
 
 Plays at least 100,000 deals through both the batch kernel and the reference engine — every
 preset of R6 plus option combinations of R8, 2..6 players, random and tips policies, short

@@ -1,4 +1,4 @@
-"""Two kernels' speed in one run, interleaved (issue 28; a benchmark, not a test).
+"""Two kernels' speed in one run, interleaved (a benchmark, not a test).
 
 Runs random play (5 players, ``traditional``) on the batch kernel of two source trees, one thread
 and two threads, each measurement in a new process with its own Numba cache folder, in

@@ -1,4 +1,4 @@
-"""OpenSpiel's ISMCTS against ramsli's bots: an outside yardstick (issue #5).
+"""OpenSpiel's ISMCTS against ramsli's bots: an outside yardstick.
 
 OpenSpiel's ``ISMCTSBot`` (open_spiel.python.algorithms.ismcts, random-rollout
 evaluator, UCT c = 2) plays through :class:`ramsli.rl.openspiel_game.ISMCTSRamsliBot`,
@@ -20,7 +20,7 @@ bots of this project are compiled with Numba; OpenSpiel's ISMCTS on a Python
 game is not, so equal time means very few simulations).
 
 ``--bot`` names the ramsli bot whose time is matched (default ``montecarlo``)
-and ``--factor`` gives ISMCTS that many times its median (issue #13: the
+and ``--factor`` gives ISMCTS that many times its median (the
 ``expert`` against ISMCTS at 10× its time). With ``--paired`` the verdict
 compares, deal by deal, ISMCTS with the mean of the other seats at the same
 table (a paired difference with its 95% interval).

@@ -1,4 +1,4 @@
-"""Fit and check the opponent model of the expert (:mod:`ramsli.bots.opponent`) on self-play (issue 26).
+"""Fit and check the opponent model of the expert (:mod:`ramsli.bots.opponent`) on self-play.
 
     python bench/opponent_model.py record --hands 6000 --seed 1000 --out /tmp/selfplay.jsonl [--jobs 2]
     python bench/opponent_model.py fit    --data /tmp/selfplay.jsonl [--out src/ramsli/bots/opponent_model.json]
@@ -106,7 +106,6 @@ def _decisions(line: str) -> dict:
     every declaration that was a choice, with their features (:mod:`ramsli.bots.opponent`)."""
     from ramsli.bots.fast import legal, mask_of
     from ramsli.bots.opponent import PlayContext, declare_features, observed_steps, play_features
-    from ramsli.bots.rules_bot import bete_value
     from ramsli.bots.tips import TipsBot
     from ramsli.bots.tracking import declaration_context, infer
 
@@ -126,7 +125,14 @@ def _decisions(line: str) -> dict:
                 nb = sum(1 for _, stay, *_ in ctx if stay)
                 nc = len(obs.seated) - len(obs.declarations) - 1
                 f = declare_features(
-                    k.own, k.visible_trumps, nb, nc, bete_value(obs), obs.pot, obs.rules.targets, obs.rules.general_rams
+                    k.own,
+                    k.visible_trumps,
+                    nb,
+                    nc,
+                    obs.rules.bete_for(obs.pot),
+                    obs.pot,
+                    obs.rules.targets,
+                    obs.rules.general_rams,
                 )
                 decl_rows.append((bot, rec["preset"], f, a.kind == "in", tips.act(obs).kind == "in"))
         elif a.kind == "pl":

@@ -1,4 +1,4 @@
-"""The coach's speed (issue 23): a whole 5-player hand reviewed for one seat, a whole 20-hand session.
+"""The coach's speed: a whole 5-player hand reviewed for one seat, a whole 20-hand session.
 
     python bench/review.py [--hands 40] [--sessions 4] [--players 5] [--seed 23] [--cpu 0]
 

@@ -9,8 +9,8 @@ warm-up imports in the background meanwhile), against a database holding the run
 alone. Also the time to create tables on each. The finished sessions are copies of one real
 session played by the server itself (rows copied with new ids by ``INSERT ... SELECT``, so
 building 100,000 takes a minute or two, not hours); the running tables likewise. They are
-stored as the server writes them, marked ``tables.finished``; ``--legacy`` leaves them unmarked,
-as in a database from before finished tables were marked at run time.
+stored as the server writes them, marked ``tables.finished``; ``--legacy`` leaves them unmarked
+(a database whose finished tables were never marked).
 
 Starts, in order: ``running only`` (the reference), ``first`` (the first start on the large
 database; with ``--legacy`` it replays each unmarked finished table once and marks it), ``again``

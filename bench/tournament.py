@@ -1,4 +1,4 @@
-"""Bot strength and speed: a duplicate tournament on `traditional` (issue #4).
+"""Bot strength and speed: a duplicate tournament on `traditional`.
 
     python bench/tournament.py [--deals 20000] [--jobs 2] [--bots montecarlo,rules,rules,random,random]
                                [--preset traditional] [--seed 1] [--out bench-tournament.json]

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Maintain the gettext catalogs of ``ramsli play`` with Babel (issue #3.3).
+"""Maintain the gettext catalogs of ``ramsli play`` with Babel.
 
     python scripts/i18n.py extract   # src/ramsli/frontends/*.py -> src/ramsli/locale/ramsli.pot
     python scripts/i18n.py update    # merge the .pot into de, nl, it .po files (new strings empty)
@@ -61,7 +61,7 @@ def extract() -> Catalog:
         for f in files:
             for lineno, message, comments, context in extract_from_file("python", str(f), keywords=KEYWORDS):
                 cat.add(message, None, [(str(f.relative_to(ROOT)), lineno)], auto_comments=comments, context=context)
-    for f in sorted(WEB.rglob("*.js")):  # the browser table's strings (issue 11)
+    for f in sorted(WEB.rglob("*.js")):  # the browser pages' strings
         for lineno, message, comments, context in extract_from_file("javascript", str(f), keywords=KEYWORDS):
             cat.add(message, None, [(str(f.relative_to(ROOT)), lineno)], auto_comments=comments, context=context)
     LOCALE.mkdir(parents=True, exist_ok=True)

@@ -30,6 +30,7 @@ from hypothesis import strategies as st
 from ramsli import Hand, Rules
 from ramsli.cards import Card, make_deck
 from ramsli.coach import Settings
+from ramsli.lab import warmup
 from ramsli.server.coach import hints
 from ramsli.server.coach import review as coach
 
@@ -597,3 +598,28 @@ def test_a_failed_review_says_so_once_and_a_busy_coach_refuses_or_queues(tmp_pat
         gate.set()
         status, sess = _review(client, f"/api/tables/{tid}/review?token={people[0]}")
         assert status == 200 and sess["review"]["players"][0]["hands"] == 3
+
+
+def test_the_warm_up_compiles_each_cold_kernel_through_the_lab(monkeypatch):
+    """The server's default warm-up compiles through :mod:`ramsli.lab.warmup`, one kind of
+    ``hints.KERNELS`` at a time and only the cold ones, with one progress line per step; a
+    compile that fails fails the warm-up (expert hints), never the server."""
+    compiled: list[tuple[str, ...]] = []
+    monkeypatch.setattr(warmup, "kernel_ready", lambda kinds: kinds == "odds")  # odds cached, advantage cold
+    monkeypatch.setattr(
+        warmup, "compile_elsewhere", lambda kinds, progress=None, fallback=True: compiled.append((*kinds, fallback))
+    )
+    notes: list[str] = []
+    hints._compile_in_process(notes.append)
+    assert compiled == [(warmup.ADVANTAGE, False)]  # never compiled in the server's own process
+    steps = [(n["kernel"], n["step"]) for n in map(json.loads, notes)]
+    assert steps == [("odds", "cached"), (warmup.ADVANTAGE, "start"), (warmup.ADVANTAGE, "done")]
+
+    def broken(kinds, progress=None, fallback=True):
+        raise RuntimeError("no compiler here")
+
+    monkeypatch.setattr(warmup, "compile_elsewhere", broken)
+    monkeypatch.setattr(warmup, "kernel_ready", lambda kinds: False)
+    failed = hints.LabWarmUp(load=lambda: None, available=lambda: True)
+    failed.run()
+    assert failed.state is hints.WarmState.FAILED and "no compiler here" in (failed.reason or "")

@@ -187,7 +187,7 @@ def test_background_compile_turns_the_ready_flag_on(monkeypatch):
         compiled.set()
 
     monkeypatch.setattr(warmup, "state", fake_state)
-    monkeypatch.setattr(warmup, "_compile_elsewhere", fake_compile)
+    monkeypatch.setattr(warmup, "compile_elsewhere", fake_compile)
     assert not warmup.kernel_ready(("odds",))
     assert warmup.start_background_compile(("odds",)) is True
     assert warmup.start_background_compile(("odds",)) is False  # one at a time
@@ -352,24 +352,6 @@ def test_simulate_in_python_gives_the_kernels_summary(monkeypatch):
     }
 
 
-def test_the_hint_answers_in_python_until_the_kernel_is_ready(monkeypatch):
-    """hint_estimate: the quick estimate (and a background compile) while the kernel is not ready,
-    the kernel once it is; the same query and seed give the same first samples either way."""
-    q = dict(cards="AS 9S KH 8D 7C", turn_up="TS", players=4, seat=0, seed=2, time_s=600, precision=0.6, batch=1000)
-    started: list[tuple] = []
-    monkeypatch.setattr(warmup, "kernel_ready", lambda kinds=("odds",): False)
-    monkeypatch.setattr(warmup, "start_background_compile", lambda kinds=("odds",), load=True: started.append(kinds))
-    monkeypatch.setattr(K, "is_compiled", lambda kind: False)  # the background compile never lands here
-    a = warmup.hint_estimate(**q)
-    assert a["estimator"] == "python" and started == [("odds",)]
-    monkeypatch.undo()
-    K.warm_up("odds")
-    b = warmup.hint_estimate(**q)
-    assert b["estimator"] == "kernel"
-    for k in ("ev_diff", "p_trick", "p_most", "samples", "accepted", "conditioning"):
-        assert a[k] == b[k], k
-
-
 def test_the_quick_answer_takes_quick_s_while_the_kernel_compiles(monkeypatch):
     """``quick_s`` bounds the Python answer of ``kernel="auto"`` while the kernel is not ready (the first
     ``ramsli odds`` after an install), and nothing else: with the kernel ready the whole ``time_s`` runs."""
@@ -408,3 +390,23 @@ def test_rejected_samples_stop_after_the_declarations_and_keep_the_accepted_ones
     py = python_kernel().odds_samples(*args[:3], 300, *args[4:], checked)
     for a, b in zip(py, (d[:300], tr[:300], be[:300], ag[:300]), strict=True):
         assert (a == b).all()
+
+
+def test_the_coachs_kernel_is_one_more_kind(monkeypatch):
+    """The coach's equilibrium kernel is compiled by the same mechanism as the batch kernel's kinds:
+    ``python -m ramsli.lab.warmup`` with no argument compiles it too; an unknown kind is refused
+    before any process starts."""
+    assert set(warmup.KINDS) == {*K.KINDS, warmup.ADVANTAGE}
+    asked: list[list[str]] = []
+    monkeypatch.setattr(warmup, "compile_kinds", asked.append)
+    assert warmup.main([]) == 0 and asked == [list(warmup.KINDS)]
+    started: list[object] = []
+    monkeypatch.setattr(warmup, "_spawn", started.append)  # returns None: no child process
+    with pytest.raises(KeyError):
+        warmup.compile_elsewhere(("nosuchkind",))
+    assert started == [] and asked == [list(warmup.KINDS)]
+    with pytest.raises(RuntimeError, match="no cache folder"):
+        warmup.compile_elsewhere((warmup.ADVANTAGE,), fallback=False)  # never compiled in this process
+    assert asked == [list(warmup.KINDS)]
+    warmup.compile_elsewhere((warmup.ADVANTAGE,))
+    assert asked[-1] == (warmup.ADVANTAGE,)  # the fallback: compiled here

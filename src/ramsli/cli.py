@@ -23,7 +23,7 @@ from ramsli import __version__
 
 def _flags_as_flags() -> None:
     """``--help`` shows a flag as a flag (``--plain``, not ``--plain <bool>``) in every command:
-    Typer prints the type of on/off options too; a flag takes no value, so none is shown (issue #12)."""
+    Typer prints the type of on/off options too; a flag takes no value, so none is shown."""
     option: Any = getattr(typer.core, "TyperOption", None)  # patched in place: Typer's own class
     shown: Callable[[click.Parameter, click.Context], str | None] | None = getattr(option, "display_type_rich", None)
     if shown is None or getattr(shown, "_flags_as_flags", False):
@@ -153,25 +153,6 @@ def _root(
     """Ramsli (Rams, Ramscheln): the 19th-century gambling trick-taking pub game."""
 
 
-#: command modules; each exposes ``register(app)``
-COMMAND_MODULES = (
-    "rules_cmd",
-    "replay_cmd",
-    "play",
-    "tournament",
-    "simulate",
-    "odds",
-    "tips",
-    "serve",
-    "backup",
-    "solve",
-    "arena",
-    "dataset",
-    "review",
-    "verify",
-    "bot",
-)
-
 #: each command's module, so that ``ramsli COMMAND`` imports that module alone (a quicker start)
 COMMANDS = {
     "rules": "rules_cmd",
@@ -191,6 +172,8 @@ COMMANDS = {
     "verify": "verify",
     "bot": "bot",
 }
+#: the command modules, each once, in the order of their commands in ``--help``; each exposes ``register(app)``
+COMMAND_MODULES = tuple(dict.fromkeys(COMMANDS.values()))
 
 
 def build_app(modules: tuple[str, ...] = COMMAND_MODULES) -> typer.Typer:
@@ -208,13 +191,7 @@ def build_app(modules: tuple[str, ...] = COMMAND_MODULES) -> typer.Typer:
     )
     app.callback()(_root)
     for name in modules:
-        try:
-            mod = importlib.import_module(f"ramsli.commands.{name}")
-        except ModuleNotFoundError as e:
-            if e.name == f"ramsli.commands.{name}":
-                continue  # that command is not built yet
-            raise
-        mod.register(app)
+        importlib.import_module(f"ramsli.commands.{name}").register(app)
     return app
 
 

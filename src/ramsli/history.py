@@ -1539,9 +1539,3 @@ def read_hand_files(directory: str | Path) -> list[tuple[Path, HandHistory]]:
 def _replace(hh: HandHistory, **changes: Any) -> HandHistory:
     """A copy of ``hh`` with fields changed (for tests and tools); the source text is dropped."""
     return dataclasses.replace(hh, _source=None, **changes)
-
-
-def iter_histories(paths: Iterable[str | Path]) -> Iterable[HandHistory]:
-    """Read several hand history files in turn (see :meth:`HandHistory.read`)."""
-    for p in paths:
-        yield HandHistory.read(p)

@@ -29,7 +29,7 @@ from typing import Any
 from ramsli.errors import RamsliError, SessionError, TableError
 from ramsli.refusal import N_, Refusal, register
 from ramsli.rules import Rules
-from ramsli.seats import order_from_dealer, seat_name
+from ramsli.seats import order_from_dealer
 from ramsli.session import EndReason, HandResult, Session
 
 __all__ = ["PubHand", "PubLedger", "LedgerError", "Edit"]
@@ -376,7 +376,3 @@ class PubLedger:
     def order(self) -> tuple[int, ...]:
         """The seated seats of the next hand from the dealer's left, dealer last (R4.5, R5.9)."""
         return order_from_dealer(self.dealer, self.session.seated, len(self.names))
-
-    def describe(self, seat: int) -> str:
-        """``"p2 Bo"``."""
-        return f"{seat_name(seat)} {self.names[seat]}"

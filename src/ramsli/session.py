@@ -29,7 +29,7 @@ from typing import Any, TypedDict
 
 from ramsli.cards import Card, make_deck
 from ramsli.errors import SessionError, TableError
-from ramsli.hand import MAX_SEATS, Action, Hand, random_source, seat_name
+from ramsli.hand import MAX_SEATS, Action, Hand, random_source
 from ramsli.refusal import Refusal
 from ramsli.rules import Rules
 from ramsli.seats import left_of, order_from_dealer, right_of
@@ -56,7 +56,7 @@ class EndReason(enum.StrEnum):
     session histories.
 
     A ``str``: ``EndReason.HANDS == "hands"``; its ``repr`` is that text too, so printed
-    values read (and evaluate) as before. The lab's kernel keeps integer codes and takes
+    values read (and evaluate) as the plain text. The lab's kernel keeps integer codes and takes
     its names from here (``ramsli.lab.kernel.END_NAMES``).
 
     >>> [str(r) for r in EndReason]
@@ -433,10 +433,6 @@ class Session:
         """Stacks per seat now, including a hand in progress (after its ante)."""
         return list(self.hand.stacks) if self.hand is not None else list(self.stacks)
 
-    def current_pot(self) -> int:
-        """The pot now, including a hand in progress."""
-        return self.hand.pot if self.hand is not None else self.pot
-
     @property
     def cutter(self) -> int:
         """The seat that cuts the next hand: the seated player to the right of its dealer (R4.2),
@@ -796,7 +792,3 @@ class Session:
 
     def _next_dealer(self, dealer: int) -> int:
         return left_of(dealer, self.seated, self.n_seats)  # R3.2, R3.5: skips seats that left
-
-    def describe_seat(self, seat: int) -> str:
-        """``"p2 Bo"``: seat id and name."""
-        return f"{seat_name(seat)} {self.names[seat]}"

@@ -38,7 +38,7 @@ class SettlementKind(enum.StrEnum):
     """How a hand ended (``Settlement.kind``); the value is the text of hand histories.
 
     A ``str``: ``SettlementKind.PLAYED == "played"``. Its ``repr`` is that text too, so
-    a printed settlement reads and evaluates as before.
+    a printed settlement reads and evaluates as the plain text.
 
     >>> SettlementKind("walkover") is SettlementKind.WALKOVER, SettlementKind.PLAYED == "played"
     (True, True)

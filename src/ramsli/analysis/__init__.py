@@ -1,7 +1,7 @@
 """Analysis of play: measurements made with the engine and the bots, beside the strategy lab.
 
 - :mod:`ramsli.analysis.tournament` — duplicate tournaments between bots with
-  confidence intervals (issue #4), the work behind ``ramsli tournament``.
+  confidence intervals, the work behind ``ramsli tournament``.
 - :mod:`ramsli.analysis.cluster` — where the chunks of a long run are played:
   in this process, in local worker processes, or as tasks on a Dask cluster
   (``--scheduler``), for the tournaments and the lab alike.

@@ -1,4 +1,4 @@
-"""Tournaments between bots, with duplicate deals (issue #4). No I/O here.
+"""Tournaments between bots, with duplicate deals. No I/O here.
 
 Every deal ``i`` is reproducible from the tournament seed: its deck order and
 cut come from ``random.Random(f"{seed}:deal:{i}")`` (R4.2), its dealer is seat

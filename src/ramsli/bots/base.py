@@ -73,7 +73,7 @@ class Bot(Protocol):
 
 
 class RandomBot:
-    """Chooses a uniformly random legal action (issue #4's ``random`` bot).
+    """Chooses a uniformly random legal action (the ``random`` bot).
 
     Args:
         seed: seed of its random source; the same seed gives the same choices.
@@ -142,7 +142,7 @@ def bot_names() -> list[str]:
 
 
 def allowed_bots_text() -> str:
-    """The bot names, then the levels as a group, for error messages (issue #13).
+    """The bot names, then the levels as a group, for error messages.
 
     >>> "or a level: easy, medium, hard, expert (weakest first)" in allowed_bots_text()
     True

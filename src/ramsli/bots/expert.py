@@ -1,4 +1,4 @@
-"""The ``expert`` bot: weighted determinized search that reads the table (issues #13, #26).
+"""The ``expert`` bot: weighted determinized search that reads the table.
 
 It is ``montecarlo`` (:mod:`ramsli.bots.montecarlo`) made Bayesian, with the
 budget spent where the counters are decided:
@@ -78,8 +78,8 @@ from ramsli.bots.fast import (
 )
 from ramsli.bots.montecarlo import Payoff, others_announce, play_out, rollout, seat_knowledge
 from ramsli.bots.opponent import OpponentModel, PlayStep, default_model, observed_steps
-from ramsli.bots.rules_bot import RulesBot, bete_value
 from ramsli.bots.solver import Solver
+from ramsli.bots.tips import TipsBot
 from ramsli.bots.tracking import Knowledge, declaration_context, sample_deal
 from ramsli.hand import Action, Observation, Phase, random_source
 
@@ -276,7 +276,7 @@ class ExpertBot:
         self.candidates = int(candidates)
         #: the fitted opponent model (None: it could not be loaded; the hand-made models are used)
         self.model: OpponentModel | None = default_model()
-        self._rules = RulesBot()
+        self._rules = TipsBot()
 
     # -- the opponent model -----------------------------------------------------------
 
@@ -303,7 +303,7 @@ class ExpertBot:
         (one decision's cache: the observation is the same).
         """
         w = 1.0
-        bete = bete_value(obs)
+        bete = obs.rules.bete_for(obs.pot)
         nseat = len(obs.seated)
         pot0 = obs.pot
         model = self.model
@@ -462,7 +462,7 @@ class ExpertBot:
         order = pay.order
         after = order[order.index(me) + 1 :]
         before_in = list(obs.active)
-        bete = bete_value(obs)
+        bete = obs.rules.bete_for(obs.pot)
         nseat = len(order)
         rows: list[tuple[float, float]] = []
         rng = self.rng

@@ -16,9 +16,8 @@ random positions, and ``docs/rules-map.md`` lists every copy of these rules.
 The policy functions (:func:`rule_declare`, :func:`rule_play`,
 :func:`rule_general_rams`, :func:`sure_tricks`) are the ``montecarlo`` bot's
 model of the other seats: how they declare (to weigh sampled deals) and how
-they play in rollouts, written on codes for speed. They were the judgement of
-the old ``rules`` bot; that bot is now the tips player (:mod:`ramsli.bots.tips`,
-``rules`` an alias of ``tips``), and these functions are no bot of their own.
+they play in rollouts, written on codes for speed; they are no bot of their own
+(the tips player is :mod:`ramsli.bots.tips`).
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Levels for people: ``easy``, ``medium``, ``hard``, ``expert`` (issue #13).
+"""Levels for people: ``easy``, ``medium``, ``hard``, ``expert``.
 
 A level is a name for a bot and its budget, usable wherever a bot is named
 (:func:`ramsli.bots.make_bot`, ``ramsli play --bots``, tournaments, the

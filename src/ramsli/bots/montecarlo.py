@@ -1,4 +1,4 @@
-"""The ``montecarlo`` bot: sample the hidden cards, search each sample, pick the best average (issue #4).
+"""The ``montecarlo`` bot: sample the hidden cards, search each sample, pick the best average.
 
 For every decision with more than one legal action:
 
@@ -45,8 +45,8 @@ from collections.abc import Sequence
 
 from ramsli.bots.base import only_choice, register_bot
 from ramsli.bots.fast import SUIT_MASK, legal, rule_declare, rule_general_rams, rule_play, sure_tricks, winner_index
-from ramsli.bots.rules_bot import RulesBot, bete_value
 from ramsli.bots.solver import Solver
+from ramsli.bots.tips import TipsBot
 from ramsli.bots.tracking import Knowledge, declaration_context, infer, sample_deal
 from ramsli.hand import Action, Observation, Phase, random_source
 from ramsli.settlement import settle
@@ -258,7 +258,7 @@ class MonteCarloBot:
         self.nodes = int(nodes)
         self.soft = float(soft)
         self.tries = int(tries)
-        self._rules = RulesBot()
+        self._rules = TipsBot()
 
     # -- helpers -------------------------------------------------------------
 
@@ -271,7 +271,7 @@ class MonteCarloBot:
 
     def _sample(self, obs: Observation, k: Knowledge, checks: list, played_by: dict) -> dict[int, list[int]]:
         """One deal of the hidden cards (R7-consistent), softly filtered by the declarations."""
-        bete = bete_value(obs)
+        bete = obs.rules.bete_for(obs.pot)
         nseat = len(obs.seated)
         deal: dict[int, list[int]] = {}
         for _ in range(self.tries):
@@ -314,7 +314,7 @@ class MonteCarloBot:
         i = order.index(me)
         after = order[i + 1 :]
         before_in = list(obs.active)
-        bete = bete_value(obs)
+        bete = obs.rules.bete_for(obs.pot)
         total = 0.0
         count = 0
         for _ in self._budget():

@@ -699,7 +699,6 @@ class OpponentModel:
         for st in self.styles:
             if len(st.play_coef) != len(PLAY_FEATURES) or len(st.declare_coef) != len(DECLARE_FEATURES):
                 raise OpponentModelError("opponent model: wrong number of coefficients")
-        self.log_prior = tuple(math.log(st.prior) if st.prior > 0 else -math.inf for st in self.styles)
         self.fitted = dict(fitted or {})
 
     # -- card play -------------------------------------------------------------------

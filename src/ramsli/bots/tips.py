@@ -1,7 +1,7 @@
-"""The ``tips`` bot: the seeds' "Tips and Strategy" played as written (issues #4, #6, #13; RULES.md R10).
+"""The ``tips`` bot: the seeds' "Tips and Strategy" played as written (RULES.md R10).
 
 One tips player. ``make_bot("tips")`` builds it; ``make_bot("rules")`` builds the
-same player (the old name of the ``rules`` bot, kept as an alias). The lab's
+same player (``rules`` is an alias of ``tips``). The lab's
 batch kernel (:mod:`ramsli.lab.kernel`, policy ``TIPS``) plays the same
 functions; see "What the kernel plays" below. ``docs/tips-player.md`` maps each
 tip, with its seed line, to the function here that plays it and to the test
@@ -394,4 +394,4 @@ class TipsBot:
 
 
 register_bot("tips", TipsBot)
-register_bot("rules", TipsBot)  # the old name of this player (issue #13): the same decisions
+register_bot("rules", TipsBot)  # an alias of this player: the same decisions

@@ -1,4 +1,4 @@
-"""``ramsli play``: sit down at a Ramsli table in the terminal (issue #3).
+"""``ramsli play``: sit down at a Ramsli table in the terminal.
 
 With no options a table of five starts at once: the traditional rules (R6),
 you in seat p1, the ``hard`` level (``montecarlo``) in the other seats. The
@@ -209,7 +209,7 @@ def play(
     aside = None  # "The saved session was set aside in ...": printed, and shown inside the app too
     notice = None  # "Resuming the session after hand N.": printed in --plain mode, shown inside the app
     if store.exists() and not resume:
-        # issue #3.4, nothing lost: an unfinished session is never replaced silently
+        # nothing lost: an unfinished session is never replaced silently
         try:
             old = store.load()
         except SaveError as e:
@@ -436,7 +436,7 @@ def _data_dir(text: str, _: Callable[[str], str]) -> Path:
 
 
 def _lock(store: SaveFolder, _: Callable[[str], str]) -> None:
-    """Hold the data folder's lock while this command runs (issue #12): a second ``ramsli play``
+    """Hold the data folder's lock while this command runs: a second ``ramsli play``
     on the same folder, in the app or in --plain mode, stops with exit 1 and says why.
 
     Raises:

@@ -166,7 +166,7 @@ def _fail(code: int, message: str) -> None:
     raise typer.Exit(code)
 
 
-#: the largest hand history file (bytes) replay reads; a hand history is a few kB (issue #12: /dev/zero)
+#: the largest hand history file (bytes) replay reads; a hand history is a few kB, so a device such as /dev/zero is refused
 MAX_HISTORY_BYTES = 1_000_000
 
 

@@ -40,8 +40,8 @@ __all__ = ["register", "serve", "GC_THRESHOLDS"]
 #: the server process's :func:`gc.set_threshold`: a young collection every 10,000 new objects
 #: (Python's default: 700), so the objects of a move and its views are gone before one runs and
 #: only what lives for seconds (hands, tables) reaches the oldest generation, whose full
-#: collections walk every table and stood the event loop still for 100-500 ms at 1,000 tables
-#: (issue 28, docs/benchmarks.md)
+#: collections walk every table: 100-500 ms of a still event loop at 1,000 tables with Python's
+#: default (docs/benchmarks.md)
 GC_THRESHOLDS = (10_000, 10, 10)
 
 
@@ -241,7 +241,7 @@ def serve(
         ws_max_size=WS_MAX_SIZE,
         ws_ping_interval=ws_ping_seconds,
         ws_ping_timeout=ws_ping_seconds,
-        ws_per_message_deflate=ws_compress,  # off by default: a deflate state per connection (issue 28)
+        ws_per_message_deflate=ws_compress,  # off by default: a deflate state per connection
         log_level="warning" if log_format == "text" else "info",
         log_config=None,
         access_log=False,  # uvicorn's would log every token in the paths; the app logs requests redacted
@@ -251,7 +251,7 @@ def serve(
         timeout_graceful_shutdown=int(max(1.0, drain_seconds)),
     )
     gc.collect()
-    gc.freeze()  # the modules and the app, made once, left out of every collection (issue 28)
+    gc.freeze()  # the modules and the app, made once, left out of every collection
     # the lab's kernel loads in the background (the server answers meanwhile); its objects are
     # frozen too once it is loaded
     lab_warm_up().on_ready = gc.freeze

@@ -59,7 +59,7 @@ def tips_cmd(
         except LimitError as e:
             errors.append(str(e))
         else:
-            if outp.exists() and not force:  # issue #12: never overwrite a report silently
+            if outp.exists() and not force:  # never overwrite a report silently
                 errors.append(f"--out {out!r} exists; give --force to overwrite it, or another --out FILE.md")
     if errors:
         fail(errors)

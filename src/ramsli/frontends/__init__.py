@@ -1,4 +1,4 @@
-"""Front ends: the ``ramsli play`` table in the terminal (issue #3).
+"""Front ends: the ``ramsli play`` table in the terminal.
 
 - :mod:`ramsli.frontends.i18n`: gettext catalogs for en, de, nl, it (R9 terms);
 - :mod:`ramsli.frontends.text`: cards, states, settlements and standings as translated text;

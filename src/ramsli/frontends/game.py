@@ -1,5 +1,5 @@
 """The table controller of ``ramsli play``: one session, one human seat, bots in the
-other seats, saved between hands and after every action of a hand (issue #3). Both
+other seats, saved between hands and after every action of a hand. Both
 front ends (plain and Textual) drive a :class:`LocalTable`; it holds no rules — legality
 comes from the engine.
 
@@ -54,7 +54,7 @@ OPPONENT_NAMES = ("Anna", "Bruno", "Carla", "Dario", "Elke", "Franz")
 
 
 def default_bot() -> str:
-    """The default opponent: ``montecarlo`` (the ``hard`` level), else ``tips``, else ``random`` (issue #3.6).
+    """The default opponent: ``montecarlo`` (the ``hard`` level), else ``tips``, else ``random``.
 
     Not ``expert``: in the traditional rules it is about level with ``montecarlo`` and slower
     (``docs/benchmarks.md``)."""
@@ -149,7 +149,7 @@ def decision_seed(seed: int, seat: int, hand_number: int, step: int) -> int:
     """The seed of the bot in ``seat`` for its decision after ``step`` actions of hand ``hand_number``.
 
     Every decision gets a freshly made bot with this seed, so a bot keeps no random state
-    across a hand: a hand resumed in the middle plays on exactly as it would have (issue #3.4).
+    across a hand: a hand resumed in the middle plays on exactly as it would have.
     """
     return random.Random(f"ramsli-bot:{seed}:{seat}:{hand_number}:{step}").randrange(2**32)
 
@@ -368,7 +368,7 @@ class LocalTable:
     def stop_session(self) -> None:
         """End the session now (``end_reason`` ``"quit"``, "the session was stopped") and save it as
         finished: e.g. when the human is bust under ``bust=leave`` and does not want to watch the
-        bots play on (issue #12). Only between hands."""
+        bots play on. Only between hands."""
         assert self.hand is None or self.hand.is_over
         if self.hand is not None:
             self.finish_hand()
@@ -382,7 +382,7 @@ class LocalTable:
 
     def hand_title(self) -> str:
         """``"Hand 2 of 10 — dealer: Anna · first to 30 counters"`` for the hand in progress (R3.6);
-        ``"dealer: you"`` when the player deals (the player is named one way, issue #12)."""
+        ``"dealer: you"`` when the player deals (the player is named one way)."""
         dealer = self.hand.dealer if self.hand is not None else self.session.dealer
         title = hand_title(self.hand_number, who(dealer, self.names, self.human), self.rules)
         end = self.end_text()
@@ -436,7 +436,7 @@ class LocalTable:
         """Apply an action to the hand in progress; the save file then holds it (written atomically)
         before this returns. An action that ends the hand (a walkover, the last card) is saved too:
         first with the hand's actions, then its history and the settled session, so a kill at any
-        point never lets the player answer again on ``--resume`` (issue #12).
+        point never lets the player answer again on ``--resume``.
 
         Raises:
             IllegalActionError: if the engine refuses it (R4.12); nothing changes.

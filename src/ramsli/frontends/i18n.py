@@ -1,4 +1,4 @@
-"""Translations of every text a player sees (issue #3), through gettext catalogs.
+"""Translations of every text a player sees, through gettext catalogs.
 
 The catalogs live in ``ramsli/locale/<lang>/LC_MESSAGES/ramsli.mo`` and are
 maintained with Babel (``scripts/i18n.py``). The words are those of RULES.md R9

@@ -1,4 +1,4 @@
-"""``ramsli play --plain``: the game as lines of text on stdin/stdout (issue #3.5).
+"""``ramsli play --plain``: the game as lines of text on stdin/stdout.
 
 For screen readers, scripts and tests. The state is printed when it is your
 turn; you type ``in``, ``out``, ``play AS`` (or ``play 10h``, a card in your
@@ -9,7 +9,7 @@ the player's language (``rein``/``raus``,
 ``mee``/``pas``, ``dentro``/``fuori``...; English always works too).
 Bad input gets a one-line reason and the prompt again; nothing changes. Lines
 say what happened in the game's words; the rule ids behind the last message
-are shown by ``why`` (issue #12). End of input is ``quit``: the session is saved, a hand in
+are shown by ``why``. End of input is ``quit``: the session is saved, a hand in
 progress with it (``--resume`` continues it where it was). Every bot
 move is printed as a line. Colour (Rich) only when stdout is a terminal.
 """
@@ -319,7 +319,7 @@ def ngettext_cards(k: int, n: int) -> str:
 class _Out:
     """Lines to stdout; Rich colours only on a terminal. Rule ids are taken out of every line
     (:func:`~ramsli.frontends.text.player_words`) and kept in :attr:`cited` for ``why``: the
-    rules of the last lines that named any, since the player's last input (issue #12)."""
+    rules of the last lines that named any, since the player's last input."""
 
     def __init__(self, stream: TextIO) -> None:
         self.stream = stream
@@ -469,7 +469,7 @@ class PlainGame:
                 self.say(save_failed_text(t, e), style="red")
                 return 1
             return 130
-        except OSError as e:  # disk full, read-only folder: the last good save stays (issue #12)
+        except OSError as e:  # disk full, read-only folder: the last good save stays
             self.say(save_failed_text(t, e), style="red")
             return 1
 

@@ -1,4 +1,4 @@
-"""Saving and resuming a session of ``ramsli play`` (issue #3, "nothing lost").
+"""Saving and resuming a session of ``ramsli play`` ("nothing lost").
 
 The save file is JSON, versioned (``"format": "ramsli-session"``, ``"version": 2``; version 1,
 the same without ``hand_cut``, is read too),
@@ -85,7 +85,7 @@ class SaveError(Exception):
 
 
 class FolderLocked(Exception):
-    """Another ``ramsli play`` holds the data folder (issue #12: two processes on one folder
+    """Another ``ramsli play`` holds the data folder (two processes on one folder
     would overwrite each other's session and allow take-backs).
 
     Attributes:

@@ -288,7 +288,7 @@ def action_text(action: Action, names: Sequence[str], suits: str = "french", hum
     """One action as a sentence: ``"Anna: in"``, ``"Anna plays A♠"`` (R4.5–R4.10).
 
     The moves of seat ``human`` (the player reading) are in the second person:
-    ``"You play A♠"``, ``"You announce General Rams"``, ``"You: in"`` (the human is named one way, issue #12).
+    ``"You play A♠"``, ``"You announce General Rams"``, ``"You: in"`` (the human is named one way).
     """
     who = names[action.seat]
     k = action.kind
@@ -801,11 +801,11 @@ def command_word(canon: str) -> str:
 
 def who(seat: int, names: Sequence[str], human: int | None = None) -> str:
     """A seat in a list of seats: its player's name, or "you" (translated) for seat ``human``, the
-    player reading (issue #12: the human is named one way, in the second person, everywhere)."""
+    player reading (the human is named one way, in the second person, everywhere)."""
     return _("you") if seat == human else names[seat]
 
 
-# -- player words: the sentence in the game's words, the rule ids as a detail (issue #12) ---------
+# -- player words: the sentence in the game's words, the rule ids as a detail ---------
 
 _RULE_ID = r"(?:R\d+(?:\.\d+)*|D-\d+)"
 #: a parenthesis holding only rule ids, e.g. " (R5.1)", " (R4.7, R4.8)", with the blanks before it
@@ -978,7 +978,7 @@ PRESET_WORDS: dict[str, str] = {
     "nap": N_("with targets (Nap)"),
 }
 
-#: the levels' names in words (issue #13), as the web page says ``medium`` and ``hard``
+#: the levels' names in words, as the web page says ``medium`` and ``hard``
 #: (``R.botLevel``); ``--bots`` takes the ids
 LEVEL_WORDS: dict[str, str] = {
     "easy": N_("easy"),
@@ -1001,7 +1001,7 @@ def preset_word(preset: str) -> str:
 
 
 def level_word(level: str) -> str:
-    """A level's name in the player's language (issue #13); any other bot spec reads as given
+    """A level's name in the player's language; any other bot spec reads as given
     (a bot's name and options are what ``--bots`` takes).
 
     >>> from ramsli.frontends.i18n import set_language
@@ -1012,7 +1012,7 @@ def level_word(level: str) -> str:
 
 
 def opponents_line(names: Sequence[str], bots: Sequence[str | None], human: int) -> str:
-    """Who plays the other seats, by level where a bot is one (issue #13), the level's name in the
+    """Who plays the other seats, by level where a bot is one, the level's name in the
     player's language: the spec as given to ``--bots``, with ``montecarlo`` (the default) shown as
     its level ``hard``.
 

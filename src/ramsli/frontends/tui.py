@@ -1,4 +1,4 @@
-"""The Textual app of ``ramsli play`` (issue #3.1).
+"""The Textual app of ``ramsli play``.
 
 The table shows every seat (name, stack, in/out, tricks taken, dealer button,
 whose turn, ▶ in the seat's border), the pot, the turn-up and trump, the trick on
@@ -7,7 +7,7 @@ the left, in red and black or four colours (``--four-colour``), German-suited
 with the pack's letters (``--suits german``). Six seats fit 80 columns. Keys: ``1``–``N`` play a card (counted as shown; N = cards left; during target questions:
 ``2``–``5`` announce that target; a number that answers nothing now says why), ``i``/``o`` declare in/out, ``g`` General Rams, ``p``
 pass, ``l`` the log of the hand, ``t`` the last trick, ``r`` the rule ids and names behind
-the last message (messages say what happened in the game's words, issue #12), space ends the pause
+the last message (messages say what happened in the game's words), space ends the pause
 after a trick (a finished trick stays :data:`TRICK_PAUSE` x ``--speed`` seconds,
 its cards in front of the seats), ``q`` save and quit (also on the panels);
 every key has a button. The footer shows, translated, only the keys that
@@ -375,12 +375,12 @@ class RamsliApp(App[int]):
         self.notice = notice
         self.recent: list[str] = []
         self.message = ""
-        #: the rule ids behind the last message, refusal or panel (shown by ``r``, issue #12)
+        #: the rule ids behind the last message, refusal or panel (shown by ``r``)
         self.cited: list[str] = []
         self._cited_message = ""
         self._waiting = False  # a panel is open or the session is over
         self._pause: Timer | None = None  # the timer of the pause after a finished trick (None when not pausing)
-        #: how many times a finished trick was held on the table (the trick pause, issue #12)
+        #: how many times a finished trick was held on the table (the trick pause)
         self.trick_pauses = 0
         #: True once the player left with q (the session is saved; run_app prints :func:`quit_line`)
         self.quit_saved = False
@@ -762,7 +762,7 @@ class RamsliApp(App[int]):
         # the trick in front of the seats that played it; a finished trick until the next lead (R4.9)
         last = obs.last_trick
         on_table = dict(obs.current) if obs.current else (dict(last.plays) if obs.trick_complete and last else {})
-        # narrow seats (6 players on 80 columns): one fact a line, so that nothing is cut off (issue #12)
+        # narrow seats (6 players on 80 columns): one fact a line, so that nothing is cut off
         compact = self.size.width // max(len(t.names), 1) < COMPACT_SEAT
         boxes = []
         for s, name in enumerate(t.names):
@@ -817,7 +817,7 @@ class RamsliApp(App[int]):
         self.query_one("#message", Static).update(str(T.player_words(self.message)))
         my_turn = obs.to_act == t.human
         legal_cards = {a.card for a in obs.legal if a.kind == "pl"}
-        shown = T.hand_order(obs.cards, obs.trump)  # sorted by suit, the trumps together (issue #12)
+        shown = T.hand_order(obs.cards, obs.trump)  # sorted by suit, the trumps together
         for i in range(1, 6):
             b = self.query_one(f"#card-{i}", Button)
             if i <= len(shown):

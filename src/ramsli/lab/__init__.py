@@ -1,4 +1,4 @@
-"""The strategy lab (issue #6): a fast batch kernel, self-play, odds and the seeds' tips in numbers.
+"""The strategy lab: a fast batch kernel, self-play, odds and the seeds' tips in numbers.
 
 - :mod:`ramsli.lab.kernel` — Numba kernel that deals, plays and settles whole
   batches of hands (R4, R5) with a fixed policy, in exact agreement with the
@@ -10,5 +10,5 @@
   the work behind ``ramsli simulate``, ``ramsli odds`` and ``ramsli tips``.
 - :mod:`ramsli.lab.solve` (with :mod:`ramsli.lab.solve_kernel`, :mod:`ramsli.lab.solve_report`) and
   :mod:`ramsli.lab.equilibrium` — ``ramsli solve``: a declaration equilibrium, its exploitability, the
-  policy files and the ``equilibrium`` bot (issue 14, docs/solve.md).
+  policy files and the ``equilibrium`` bot (docs/solve.md).
 """

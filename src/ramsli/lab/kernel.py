@@ -1,4 +1,4 @@
-"""Fast batch kernel: deal, play and settle whole batches of hands in Numba (issue #6).
+"""Fast batch kernel: deal, play and settle whole batches of hands in Numba.
 
 The kernel re-implements one hand of RULES.md — ante (R4.1), cut and deal
 (R4.2–R4.4, D-9, D-19), declarations with ``dealer_forced``/``compulsory``

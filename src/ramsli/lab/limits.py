@@ -1,4 +1,4 @@
-"""Input limits and output files shared by ``simulate``, ``odds`` and ``tournament`` (issues #4, #6).
+"""Input limits and output files shared by ``simulate``, ``odds`` and ``tournament``.
 
 - :data:`MAX_COUNTERS`: the batch kernel (:mod:`ramsli.lab.kernel`) keeps stacks and the pot
   in 64-bit integers, so stacks (``starting_stack``, R3.3), the ante (R4.1), a fixed bete
@@ -206,7 +206,7 @@ def check_writable(path: str | os.PathLike, option: str = "--out") -> None:
 def atomic_output(path: str | os.PathLike, newline: str | None = None):
     """Open ``path`` for writing text (UTF-8) so that it appears complete or not at all: the text goes
     to a temporary file beside it, which replaces ``path`` only when the block ends without an error
-    (issue #12: a full disk left empty files). On an error the temporary file is removed and the
+    (a full disk never leaves an empty file). On an error the temporary file is removed and the
     error (e.g. ``OSError`` ENOSPC) is raised again; an existing ``path`` is left as it was.
 
     >>> import tempfile, pathlib

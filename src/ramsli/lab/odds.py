@@ -1,4 +1,4 @@
-"""Odds of one hand: should I stay in? (``ramsli odds``, issue #6).
+"""Odds of one hand: should I stay in? (``ramsli odds``).
 
 Given my five cards, the turn-up, the number of players, my seat and the
 declarations made before me, :func:`estimate` samples the hidden cards (every
@@ -206,7 +206,7 @@ def estimate(
     below ``-starting_stack``.
     """
     rules = rules or Rules()
-    if bot.strip() in ("rules", "easy"):  # the alias and the level of the tips player (issue #13)
+    if bot.strip() in ("rules", "easy"):  # the alias and the level of the tips player
         bot = "tips"
     mine, tu, bef = parse_query(cards, turn_up, players, seat, before, rules)
     try:

@@ -1,4 +1,4 @@
-"""Drive the reference engine over the kernel's seeded inputs (issue #6 agreement checks).
+"""Drive the reference engine over the kernel's seeded inputs (the kernel/engine agreement checks).
 
 :func:`play_reference` plays one hand with :meth:`ramsli.hand.Hand.from_deck`
 from a deck order, a cut and a table of random numbers, choosing

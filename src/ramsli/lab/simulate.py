@@ -1,4 +1,4 @@
-"""Self-play of many hands or whole sessions (``ramsli simulate``, issue #6).
+"""Self-play of many hands or whole sessions (``ramsli simulate``).
 
 :func:`simulate` plays independent hands (every hand from fresh stacks of
 ``starting_stack`` and an empty pot; the dealer of hand h is seat h mod n) or
@@ -91,7 +91,7 @@ class Stats:
     walkover: int = 0
     thrown: int = 0
     #: session length (hands) -> sessions of that length: a count per length, not one entry per session,
-    #: so that 10**7 sessions take as little memory as ten (issue 12)
+    #: so that 10**7 sessions take as little memory as ten
     session_len: Counter = field(default_factory=Counter)
     end_reasons: dict = field(default_factory=dict)
 

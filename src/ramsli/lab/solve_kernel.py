@@ -1,4 +1,4 @@
-"""Numba entry points of the declaration solver (issue 14): payoff tables, CFR updates, best responses.
+"""Numba entry points of the declaration solver: payoff tables, CFR updates, best responses.
 
 The declaration stage of one hand (R4.5) is a small game tree per deal: the seats
 declare in order from the dealer's left (position 0) to the dealer (position

@@ -1,30 +1,23 @@
-"""The kernel's one-time compile out of a person's way: compile ahead, know when it is ready.
+"""The lab's one-time kernel compiles out of a person's way: compile ahead, know when it is ready.
 
-The batch kernel (:mod:`ramsli.lab.kernel`) is compiled by Numba on its first use after an
-installation — about 10–30 s per kind of work on a 2-core machine — and kept in a cache folder
-(:mod:`ramsli.lab.jitcache`) from which later processes load it in well under a second. This
-module keeps that compile away from anyone waiting:
+The batch kernel (:mod:`ramsli.lab.kernel`) and the coach's equilibrium kernel
+(:mod:`ramsli.lab.solve_kernel`) are compiled by Numba on their first use after an installation —
+about 10–30 s per kind of work on a 2-core machine — and kept in a cache folder
+(:mod:`ramsli.lab.jitcache`) from which later processes load them in well under a second. This
+module keeps that compile away from anyone waiting, for the lab's commands and for the table
+server (:class:`ramsli.server.coach.hints.LabWarmUp`) alike:
 
-- :func:`state` and :func:`kernel_ready` say whether a kind of work (``"batch"``, ``"sessions"``,
-  ``"odds"``, :data:`ramsli.lab.kernel.KINDS`) runs at once;
-- :func:`start_background_compile` compiles the kinds in a separate process (``python -m
-  ramsli.lab.warmup KIND ...``, detached, so it finishes even when the caller exits, and holding
-  the cache folder's compile lock, so two processes never compile at once), then loads them in
-  this process from a background thread: a long-lived process (the table server) calls it at
-  start; :func:`kernel_ready` turns True when it is done;
-- :func:`wait_for_kernel` does the same and waits, reporting the seconds so far (a command that
-  cannot answer without the kernel, e.g. a large ``ramsli simulate``);
-- :func:`quick_estimate` answers the "should I stay in?" question without the kernel: the
-  kernel's own code run by the Python interpreter (:mod:`ramsli.lab.twin`) over fewer samples,
-  with its own 95% interval; :func:`hint_estimate` uses the kernel when it is ready and the quick
-  estimate until then.
-
-The table server's use::
-
-    from ramsli.lab import warmup
-    warmup.start_background_compile()          # at start: the hint's kernel, in the background
-    ...
-    answer = warmup.hint_estimate(**query)     # in a worker thread; answer["estimator"] says which
+- :func:`state` and :func:`kernel_ready` say whether a kind of work (:data:`KINDS`: ``"batch"``,
+  ``"sessions"``, ``"odds"``, ``"advantage"``) runs at once;
+- :func:`compile_elsewhere` compiles kinds in a separate process (``python -m ramsli.lab.warmup
+  KIND ...``, holding the cache folder's compile lock, so two processes never compile at once)
+  and waits for it;
+- :func:`start_background_compile` does that from a daemon thread, the child detached so that it
+  finishes even when the caller exits, then loads the kinds in this process: ``ramsli odds`` and
+  ``ramsli simulate`` answer in plain Python meanwhile; :func:`kernel_ready` turns True when it
+  is done;
+- :func:`wait_for_kernel` compiles and waits, reporting the seconds so far (a command that cannot
+  answer without the kernel, e.g. ``ramsli tips``).
 
 Compile times of earlier compiles are kept in the cache folder (``compile-seconds.json``) to say
 how long the next one takes.
@@ -40,13 +33,18 @@ import sys
 import threading
 import time
 from collections.abc import Callable, Iterable, Sequence
+from pathlib import Path
 from typing import Any
 
+from ramsli.cards import Card
 from ramsli.lab import jitcache
+from ramsli.lab.equilibrium import default_policy
+from ramsli.rules import Rules
 
 __all__ = [
+    "KINDS",
+    "ADVANTAGE",
     "HINT_KINDS",
-    "QUICK_SECONDS",
     "state",
     "kernel_ready",
     "expected_seconds",
@@ -55,17 +53,19 @@ __all__ = [
     "start_background_compile",
     "background_error",
     "wait_for_kernel",
+    "compile_elsewhere",
     "compile_kinds",
-    "quick_estimate",
-    "hint_estimate",
 ]
 
-#: the kinds the "should I stay in?" hint needs
+#: the coach's kind of work: the equilibrium kernel's entry points (:mod:`ramsli.lab.solve_kernel`)
+ADVANTAGE = "advantage"
+#: every kind of work this module compiles: the batch kernel's (:data:`ramsli.lab.kernel.KINDS`)
+#: and :data:`ADVANTAGE`
+KINDS: tuple[str, ...] = ("batch", "sessions", "odds", ADVANTAGE)
+#: the kinds the "should I stay in?" estimate needs
 HINT_KINDS: tuple[str, ...] = ("odds",)
-#: seconds of sampling of :func:`quick_estimate` by default
-QUICK_SECONDS = 1.0
 #: compile seconds assumed before any compile was timed on this machine (per kind, 2-core machine)
-DEFAULT_SECONDS = {"batch": 15.0, "sessions": 15.0, "odds": 12.0}
+DEFAULT_SECONDS = {"batch": 15.0, "sessions": 15.0, "odds": 12.0, ADVANTAGE: 15.0}
 _TIMES = "compile-seconds.json"
 
 _lock = threading.Lock()
@@ -78,6 +78,52 @@ def _kernel() -> Any:
     return K
 
 
+def _check(kind: str) -> None:
+    """Raise KeyError for a kind not in :data:`KINDS`."""
+    if kind not in KINDS:
+        raise KeyError(kind)
+
+
+def _advantage_dispatchers() -> tuple[Any, ...]:
+    from ramsli.lab import solve_kernel as S
+
+    return S.hand_tables, S.node_advantages
+
+
+def _in_disk_cache(disp: Any) -> bool:
+    """True if a Numba dispatcher's disk cache holds an entry (loading it needs no compile)."""
+    try:
+        return bool(disp._cache._cache_file._load_index())
+    except Exception:  # noqa: BLE001 - no cache, or Numba's private cache API changed: not cached
+        return False
+
+
+def _is_compiled(kind: str) -> bool:
+    if kind == ADVANTAGE:
+        return all(getattr(d, "signatures", None) for d in _advantage_dispatchers())
+    return bool(_kernel().is_compiled(kind))
+
+
+def _is_cached(kind: str) -> bool:
+    if kind == ADVANTAGE:
+        return all(_in_disk_cache(d) for d in _advantage_dispatchers())
+    return bool(_kernel().is_cached(kind))
+
+
+def _load(kind: str) -> None:
+    """Compile (cold cache) or load (warm cache) the entry points of ``kind`` in this process."""
+    if kind != ADVANTAGE:
+        _kernel().warm_up(kind)
+        return
+    from ramsli.lab.solve import hand_advantage
+
+    pol = default_policy(Rules(), 3)
+    if pol is None:  # no shipped policy: nothing of the coach's kernel is used
+        return
+    cards = [Card.parse(c) for c in ("AS", "9S", "KH", "8D", "7C")]
+    hand_advantage(pol, cards, Card.parse("TS"), 0, 0, 4, 0)
+
+
 def state(kind: str = "odds") -> str:
     """Where the entry point of ``kind`` stands in this process.
 
@@ -87,26 +133,23 @@ def state(kind: str = "odds") -> str:
         or ``"cold"`` (the first call compiles).
 
     Raises:
-        KeyError: for a kind not in :data:`ramsli.lab.kernel.KINDS`.
+        KeyError: for a kind not in :data:`KINDS`.
     """
-    K = _kernel()
-    if K.is_compiled(kind):
+    _check(kind)
+    if _is_compiled(kind):
         return "ready"
-    if K.is_cached(kind):
+    if _is_cached(kind):
         return "cached"
     with jitcache.compile_lock(blocking=False) as free:
         if not free:
             return "compiling"
-    return "cached" if K.is_cached(kind) else "cold"
+    return "cached" if _is_cached(kind) else "cold"
 
 
 def kernel_ready(kinds: str | Iterable[str] = HINT_KINDS) -> bool:
     """True when every kind in ``kinds`` runs without a compile: loaded in this process, or in the
     cache folder (:func:`state` ``"ready"`` or ``"cached"``). Cheap enough to ask per request."""
-    for kind in [kinds] if isinstance(kinds, str) else kinds:
-        if kind not in _kernel()._warm and state(kind) not in ("ready", "cached"):
-            return False
-    return True
+    return all(state(kind) in ("ready", "cached") for kind in ([kinds] if isinstance(kinds, str) else kinds))
 
 
 def _times_path() -> Any:
@@ -159,16 +202,16 @@ def compile_kinds(kinds: Sequence[str]) -> None:
     into the cache folder; what ``python -m ramsli.lab.warmup`` runs.
 
     Raises:
-        KeyError: for a kind not in :data:`ramsli.lab.kernel.KINDS`.
+        KeyError: for a kind not in :data:`KINDS`.
     """
-    K = _kernel()
     for kind in kinds:
-        if K.is_compiled(kind):
+        _check(kind)
+        if _is_compiled(kind):
             continue
         with jitcache.compile_lock():
-            cold = not K.is_cached(kind)  # another process may have compiled it while we waited
+            cold = not _is_cached(kind)  # another process may have compiled it while we waited
             t0 = time.perf_counter()
-            K.warm_up(kind)
+            _load(kind)
             if cold:
                 _record_seconds(kind, time.perf_counter() - t0)
 
@@ -180,6 +223,8 @@ def _spawn(kinds: Sequence[str]) -> subprocess.Popen | None:
     if folder is None:
         return None
     log = open(folder / "compile.log", "ab")  # handed to the child, closed below
+    src = str(Path(__file__).resolve().parents[2])  # this ramsli, installed or a checkout
+    path = src + (os.pathsep + os.environ["PYTHONPATH"] if os.environ.get("PYTHONPATH") else "")
     try:
         return subprocess.Popen(
             [sys.executable, "-m", "ramsli.lab.warmup", *kinds],
@@ -187,7 +232,7 @@ def _spawn(kinds: Sequence[str]) -> subprocess.Popen | None:
             stdout=log,
             stderr=log,
             start_new_session=True,  # not killed with the caller's terminal: the cache is written
-            env=dict(os.environ, NUMBA_CACHE_DIR=str(folder)),
+            env=dict(os.environ, NUMBA_CACHE_DIR=str(folder), PYTHONPATH=path),
         )
     except OSError:
         return None
@@ -195,10 +240,28 @@ def _spawn(kinds: Sequence[str]) -> subprocess.Popen | None:
         log.close()
 
 
-def _compile_elsewhere(kinds: Sequence[str], progress: Callable[[float], None] | None = None) -> None:
-    """Have ``kinds`` compiled in a child process and wait for it; compile here if that fails."""
+def compile_elsewhere(
+    kinds: Sequence[str], progress: Callable[[float], None] | None = None, fallback: bool = True
+) -> None:
+    """Have ``kinds`` compiled into the cache folder by a child process (``python -m
+    ramsli.lab.warmup KINDS``, under the compile lock, its log in the cache folder's
+    ``compile.log``) and wait for it. If there is no cache folder or the child fails, ``fallback``
+    compiles them in this process instead (which then has them loaded).
+
+    Args:
+        progress: called about four times a second with the seconds waited so far.
+        fallback: False raises instead of compiling here (a process whose other threads must not
+            wait for the compile, such as the table server).
+
+    Raises:
+        KeyError: for a kind not in :data:`KINDS`.
+        RuntimeError: without ``fallback``, when the child could not start or failed.
+    """
+    for kind in kinds:
+        _check(kind)
     t0 = time.perf_counter()
     child = _spawn(kinds)
+    rc = None
     if child is not None:
         while True:
             try:
@@ -209,6 +272,9 @@ def _compile_elsewhere(kinds: Sequence[str], progress: Callable[[float], None] |
                     progress(time.perf_counter() - t0)
         if rc == 0:
             return
+    if not fallback:
+        why = "no cache folder to compile into" if child is None else f"exit status {rc}, see compile.log"
+        raise RuntimeError(f"the compile process of {' '.join(kinds)} failed ({why})")
     compile_kinds(kinds)  # no cache folder, or the child failed: compile in this process
 
 
@@ -216,10 +282,10 @@ def _background(kinds: Sequence[str], load: bool) -> None:
     try:
         todo = [k for k in kinds if state(k) in ("cold", "compiling")]
         if todo:
-            _compile_elsewhere(todo)
+            compile_elsewhere(todo)
         if load:
             for k in kinds:
-                _kernel().warm_up(k)  # from the cache: well under a second each
+                _load(k)  # from the cache: well under a second each
     except Exception as e:  # noqa: BLE001 - kept for background_error(); the quick path still answers
         _bg["error"] = e
 
@@ -233,10 +299,10 @@ def start_background_compile(kinds: Sequence[str] = HINT_KINDS, load: bool = Tru
         (every kind is loaded here, or cached and ``load`` is False).
 
     Raises:
-        KeyError: for a kind not in :data:`ramsli.lab.kernel.KINDS`.
+        KeyError: for a kind not in :data:`KINDS`.
     """
     for k in kinds:
-        _kernel()._warm_call(k)  # KeyError for an unknown kind, before any thread starts
+        _check(k)  # KeyError for an unknown kind, before any thread starts
     with _lock:
         t = _bg.get("thread")
         if t is not None and t.is_alive():
@@ -276,54 +342,22 @@ def wait_for_kernel(
         the seconds waited (loading from the cache included).
 
     Raises:
-        KeyError: for a kind not in :data:`ramsli.lab.kernel.KINDS`.
+        KeyError: for a kind not in :data:`KINDS`.
     """
-    K = _kernel()
     t0 = time.perf_counter()
     todo = [k for k in kinds if state(k) in ("cold", "compiling")]
     if todo:
         if note is not None:
             note(compile_note(todo))
-        _compile_elsewhere(todo, progress)
+        compile_elsewhere(todo, progress)
     for k in kinds:
-        K.warm_up(k)
+        _load(k)
     return time.perf_counter() - t0
-
-
-def quick_estimate(*args: Any, time_s: float = QUICK_SECONDS, **query: Any) -> dict[str, Any]:
-    """:func:`ramsli.lab.odds.estimate` without the kernel: its own code run by the Python interpreter
-    (:mod:`ramsli.lab.twin`) for ``time_s`` seconds, so about 3,000 samples a second rather than a
-    million; the interval (``ci95``) is that of the samples taken. The samples are the kernel's:
-    the same seed gives the kernel's values on the same samples. ``estimator`` is ``"python"``.
-
-    Raises:
-        OddsError: as :func:`ramsli.lab.odds.estimate`.
-    """
-    from ramsli.lab.odds import estimate
-
-    return estimate(*args, **dict(query, time_s=time_s, kernel="python"))
-
-
-def hint_estimate(*args: Any, **query: Any) -> dict[str, Any]:
-    """The hint's estimate: :func:`ramsli.lab.odds.estimate` on the kernel when :func:`kernel_ready`,
-    else :func:`quick_estimate` (with the query's ``time_s``) while a background compile is made
-    ready for the next question. ``estimator`` in the answer says which (``"kernel"`` or
-    ``"python"``).
-
-    Raises:
-        OddsError: as :func:`ramsli.lab.odds.estimate`.
-    """
-    from ramsli.lab.odds import estimate
-
-    if kernel_ready(HINT_KINDS):
-        return estimate(*args, **dict(query, kernel="kernel"))
-    start_background_compile(HINT_KINDS)
-    return estimate(*args, **dict(query, kernel="python"))
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     """``python -m ramsli.lab.warmup [KIND ...]``: compile (or load) the kinds (default: all)."""
-    kinds = list(argv if argv is not None else sys.argv[1:]) or list(_kernel().KINDS)
+    kinds = list(argv if argv is not None else sys.argv[1:]) or list(KINDS)
     t0 = time.perf_counter()
     compile_kinds(kinds)
     print(

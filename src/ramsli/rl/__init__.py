@@ -1,4 +1,4 @@
-"""Ramsli for reinforcement-learning frameworks (issue #5).
+"""Ramsli for reinforcement-learning frameworks.
 
 Adapters (each needs the ``rl`` extra: ``pip install ramsli[rl]``; they are
 imported only when used, so ``import ramsli`` never needs them):

@@ -139,7 +139,7 @@ def action_id(action: Action) -> int:
 
 def check_action_id(value: object) -> int:
     """``value`` as a dense action id: an ``int`` or a NumPy integer (also a 0-d integer array);
-    ``1.5``, ``'1'``, ``True`` or ``None`` are not ids (issue #12).
+    ``1.5``, ``'1'``, ``True`` or ``None`` are not ids.
 
     >>> check_action_id(3)
     3

@@ -1,4 +1,4 @@
-"""Ramsli as a single-agent Gymnasium environment (issue #5; needs ``pip install ramsli[rl]``).
+"""Ramsli as a single-agent Gymnasium environment (needs ``pip install ramsli[rl]``).
 
 The agent plays one seat; ramsli bots (:func:`ramsli.bots.make_bot`, default
 ``"random"``) play the others, seeing only their own observations (R7). One

@@ -1,4 +1,4 @@
-"""Ramsli as an OpenSpiel game: ``python_ramsli`` (issue #5; needs ``pip install ramsli[rl]``).
+"""Ramsli as an OpenSpiel game: ``python_ramsli`` (needs ``pip install ramsli[rl]``).
 
 Importing this module registers the game with ``pyspiel``::
 

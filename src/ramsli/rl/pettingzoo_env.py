@@ -1,4 +1,4 @@
-"""Ramsli as a PettingZoo AEC environment (issue #5; needs ``pip install ramsli[rl]``).
+"""Ramsli as a PettingZoo AEC environment (needs ``pip install ramsli[rl]``).
 
 One agent per seat: ``"p1"`` .. ``"pN"``. Each agent's observation is a dict:
 

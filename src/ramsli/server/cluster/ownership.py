@@ -413,10 +413,6 @@ class PostgresOwnership(Ownership):
         )
         return [Peer(r["id"], r["address"]) for r in rows]
 
-    async def live_processes(self) -> int:
-        """How many processes (this one included) are alive."""
-        return len(await self.peers()) + 1
-
     async def notify(self, payload: dict[str, Any]) -> None:
         body = dict(payload, **{"from": self.process_id})
         tables = body.get("tables")

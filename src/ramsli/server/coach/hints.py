@@ -20,9 +20,9 @@ the seat's :class:`~ramsli.hand.Observation` for the expert.
 **The kernel is made ready ahead** (:class:`LabWarmUp`, started by :func:`warm_up_lab` when the
 server starts): where Numba's cache holds no compiled kernel (a fresh install), a separate
 process compiles the lab's kernels — the odds kernel of the hint and the coach's equilibrium
-kernel — with its progress in the server's log, one compile at a time on the machine
-(:func:`compile_lock`); then this process loads them from the cache. Until then every hint is
-the expert's, so the first hint after a start comes at once. ``RAMSLI_LAB_WARM_UP=0`` turns the
+kernel — with its progress in the server's log, one compile at a time on the machine (the
+lab's :mod:`ramsli.lab.warmup` and its compile lock); then this process loads them from the
+cache. Until then every hint is the expert's, so the first hint after a start comes at once. ``RAMSLI_LAB_WARM_UP=0`` turns the
 warm-up off (the kernel is then never used for hints).
 
 One computation runs at a time per seat, at most :data:`HINT_CONCURRENCY` in the server, on
@@ -41,27 +41,21 @@ import functools
 import json
 import logging
 import os
-import subprocess
-import sys
 import threading
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from enum import StrEnum
-from pathlib import Path
 from typing import Any
 
 from babel.numbers import format_decimal
 from fastapi import APIRouter, Request
 
 from ramsli.bots.expert import ExpertBot
-from ramsli.cards import Card
 from ramsli.coach.review import Z95
 from ramsli.coach.words import LANGS, catalog, format_counters
 from ramsli.hand import Observation
-from ramsli.lab import jitcache
-from ramsli.lab.equilibrium import default_policy
+from ramsli.lab import warmup
 from ramsli.refusal import N_, Refusal, Refused
-from ramsli.rules import Rules
 from ramsli.server.tables.table import Table, TableStatus
 from ramsli.server.web import pages
 
@@ -75,8 +69,6 @@ __all__ = [
     "lab_warm_up",
     "LabWarmUp",
     "WarmState",
-    "compile_main",
-    "compile_lock",
     "quick_estimate",
     "answer_hint",
     "advice",
@@ -177,105 +169,37 @@ class WarmState(StrEnum):
     FAILED = "failed"
 
 
-#: the compiled kernels, in the order they are compiled: (name, what it serves)
-KERNELS = (("odds", "the hint's odds"), ("advantage", "the coach's equilibrium values"))
-
-
-def _dispatcher_cold(disp: Any) -> bool:
-    """True if a Numba dispatcher has neither a compiled signature nor an entry in its disk cache."""
-    if getattr(disp, "signatures", None):
-        return False
-    try:
-        return not disp._cache._cache_file._load_index()
-    except Exception:  # noqa: BLE001 - any cache trouble means Numba will compile
-        return True
-
-
-def _kernel_cold(name: str) -> bool:
-    """Whether the kernel ``name`` of :data:`KERNELS` must be compiled (nothing in Numba's cache)."""
-    if name == "odds":
-        from ramsli.lab import kernel as K
-
-        return K.cache_is_cold("odds")
-    from ramsli.lab import solve_kernel as S
-
-    return _dispatcher_cold(S.hand_tables) or _dispatcher_cold(S.node_advantages)
-
-
-def _kernel_load(name: str) -> None:
-    """Compile (cold cache) or load (warm cache) the kernel ``name`` of :data:`KERNELS` in this
-    process (:func:`ramsli.lab.kernel.warm_up` compiles only the odds entry point)."""
-    if name == "odds":
-        from ramsli.lab import kernel as K
-
-        K.warm_up("odds")
-        return
-    from ramsli.lab.solve import hand_advantage
-
-    pol = default_policy(Rules(), 3)
-    if pol is None:  # no shipped policy: nothing of the coach's kernel is used
-        return
-    cards = [Card.parse(c) for c in ("AS", "9S", "KH", "8D", "7C")]
-    hand_advantage(pol, cards, Card.parse("TS"), 0, 0, 4, 0)
-
-
-@contextlib.contextmanager
-def compile_lock() -> Iterator[None]:
-    """One compile of the lab's kernels at a time on this machine: the lab's compile lock in its
-    cache folder (:func:`ramsli.lab.jitcache.compile_lock`), so that several servers started
-    together (or a server and ``ramsli odds``) do not compile the same kernels side by side; the
-    next one waits and then loads what the first wrote."""
-    with jitcache.compile_lock():
-        yield
-
-
-def compile_main() -> None:
-    """The compile process of :class:`LabWarmUp`: compile every cold kernel of :data:`KERNELS`
-    under :func:`compile_lock`, printing one JSON line per step on stdout
-    (``{"kernel", "step": "start"|"done", "seconds"}``). Exit status 1 with the reason on stderr
-    if a compile fails."""
-    try:
-        with compile_lock():
-            for name, _what in KERNELS:
-                if not _kernel_cold(name):
-                    print(json.dumps({"kernel": name, "step": "cached"}), flush=True)
-                    continue
-                print(json.dumps({"kernel": name, "step": "start"}), flush=True)
-                t0 = time.perf_counter()
-                _kernel_load(name)
-                print(json.dumps({"kernel": name, "step": "done", "seconds": time.perf_counter() - t0}), flush=True)
-    except Exception as e:  # noqa: BLE001 - the parent logs the reason
-        print(f"{type(e).__name__}: {e}", file=sys.stderr, flush=True)
-        sys.exit(1)
-
-
-def _compile_in_process(note: Callable[[str], None]) -> None:
-    """Compile every cold kernel in a separate Python process (its own interpreter lock: the
-    server's event loop keeps running at full speed), passing each progress line to ``note``.
-
-    Raises:
-        RuntimeError: if the compile process fails (with its last words).
-    """
-    cmd = [sys.executable, "-c", "from ramsli.server.coach.hints import compile_main; compile_main()"]
-    env = dict(os.environ)
-    src = str(Path(__file__).resolve().parents[3])  # this ramsli, installed or a checkout
-    env["PYTHONPATH"] = src + (os.pathsep + env["PYTHONPATH"] if env.get("PYTHONPATH") else "")
-    with subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env) as proc:
-        assert proc.stdout is not None
-        for line in proc.stdout:
-            note(line.strip())
-        err = proc.stderr.read() if proc.stderr is not None else ""
-        if proc.wait() != 0:
-            raise RuntimeError(err.strip().splitlines()[-1] if err.strip() else f"exit status {proc.returncode}")
+#: the lab's kinds of work made ready ahead, in the order they are compiled: (kind, what it serves)
+KERNELS = (("odds", "the hint's odds"), (warmup.ADVANTAGE, "the coach's equilibrium values"))
 
 
 def _any_cold() -> bool:
-    return any(_kernel_cold(name) for name, _what in KERNELS)
+    """Whether any kind of :data:`KERNELS` must be compiled (in neither this process nor the cache)."""
+    return not warmup.kernel_ready([name for name, _what in KERNELS])
+
+
+def _compile_in_process(note: Callable[[str], None]) -> None:
+    """Compile every cold kind of :data:`KERNELS`, one at a time, in a separate Python process
+    (:func:`ramsli.lab.warmup.compile_elsewhere`: under the lab's compile lock, with its own
+    interpreter lock, so the server's event loop keeps running at full speed), passing ``note``
+    one JSON line per step (``{"kernel", "step": "start"|"done"|"cached", "seconds"}``).
+
+    Raises:
+        RuntimeError: if the compile process fails (its log is ``compile.log`` in the cache folder).
+    """
+    for name, _what in KERNELS:
+        if warmup.kernel_ready(name):
+            note(json.dumps({"kernel": name, "step": "cached"}))
+            continue
+        note(json.dumps({"kernel": name, "step": "start"}))
+        t0 = time.perf_counter()
+        warmup.compile_elsewhere((name,), fallback=False)
+        note(json.dumps({"kernel": name, "step": "done", "seconds": time.perf_counter() - t0}))
 
 
 def _load_here() -> None:
     """Load the hint's kernel into this process (from the cache the compile process filled)."""
-    _kernel_load("odds")
+    warmup.wait_for_kernel(warmup.HINT_KINDS)
 
 
 class LabWarmUp:
@@ -289,7 +213,7 @@ class LabWarmUp:
         any_cold: ``() -> bool``, whether a compile is needed (default: Numba's cache of the
             lab's kernels, :data:`KERNELS`).
         compile_cold: ``(note) -> None``, compile them, calling ``note(line)`` with progress
-            (default: :func:`compile_main` in a separate process).
+            (default: :mod:`ramsli.lab.warmup` in a separate process).
         load: ``() -> None``, load the hint's kernel into this process.
         available: ``() -> bool``, whether the ``lab`` extra is installed.
         enabled: False keeps it ``off`` (``RAMSLI_LAB_WARM_UP=0``).

@@ -96,10 +96,6 @@ class Metrics:
         except Exception:  # noqa: BLE001 - a scrape never fails on a half-built hub
             return {}
 
-    def read_live(self, live: Callable[[], dict[str, Any]]) -> None:
-        """Read the live gauges from ``live`` from now on (the hub, once it exists)."""
-        self._live = live
-
     def refused(self, code: str, via: str) -> None:
         """Count one refusal of ``code`` answered over ``via`` (``ws`` or ``http``)."""
         self.refusals.labels(code[:40], via).inc()

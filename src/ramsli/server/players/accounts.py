@@ -1,6 +1,6 @@
 """Players of ``ramsli serve``: a name that lasts, a password, logins in browsers, CSRF, and the player's own data.
 
-Anyone may play as a guest, as before: nothing here is needed to sit down at a table. A person
+Anyone may play as a guest: nothing here is needed to sit down at a table. A person
 may make a **player**: a name (the seat-name rules of R2.2: :func:`~ramsli.server.tables.table.check_name`,
 and no other player's name or a look-alike of it, compared by :func:`ramsli.session.name_key`) and
 a password (:data:`PASSWORD_MIN`..:data:`PASSWORD_MAX` characters, kept only as an argon2id hash,

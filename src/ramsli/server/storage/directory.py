@@ -180,7 +180,7 @@ def digest_of(token: str) -> str:
 
 def bot_key(spec: str) -> str:
     """The player a bot seat is rated as: its level when the spec is a level or stands for one
-    (``tips`` and its old name ``rules`` are ``easy``, ``montecarlo`` is ``hard``), else the spec
+    (``tips`` and its alias ``rules`` are ``easy``, ``montecarlo`` is ``hard``), else the spec
     itself. Each level is one player whatever the table.
 
     >>> bot_key("rules"), bot_key("montecarlo"), bot_key("montecarlo:samples=4"), bot_key("random")

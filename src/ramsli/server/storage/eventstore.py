@@ -402,8 +402,8 @@ class EventStore:
         return bool(done.rowcount)
 
     async def mark_finished(self, table_ids: Iterable[str], when: float) -> int:
-        """Record that the sessions of ``table_ids`` ended (``when``: seconds since the epoch): they
-        are no longer loaded with ``load(running=True)`` but read on demand. Returns how many rows
+        """Record that the sessions of ``table_ids`` ended (``when``: seconds since the epoch): ``load(running=True)``
+        leaves them out and they are read on demand. Returns how many rows
         were marked (a table already marked keeps its time)."""
         ids = list(table_ids)
         done = 0

@@ -12,7 +12,7 @@ makes them its creator.
 
 ``GET /api/tables`` lists open tables only; with the server's admin token
 (``Authorization: Bearer TOKEN``, ``ramsli serve --admin-token``) it lists every table, its
-spectator link and the broken ones, as before.
+spectator link and the broken ones.
 
 Made here too, around the hub's own requests: a table made by a logged-in player remembers its
 creator; one made with ``"club"`` is the club's (its creator must be a member); a logged-in
@@ -251,7 +251,7 @@ async def _quick_seat(request: Request, player: Player | None, preset: str, name
 async def listing(request: Request) -> list[dict[str, Any]]:
     """``GET /api/tables``: the open tables (waiting or playing) for anyone — ``{"table",
     "status", "rules", "seats", "free", "pace", "spectate", "club"}``, those waiting first, the
-    fullest first; with the admin token every table as before (``{"table", "status", "spectate",
+    fullest first; with the admin token every table (``{"table", "status", "spectate",
     "seats", "open"}`` and the broken ones).
 
     Raises:

@@ -86,7 +86,7 @@ __all__ = [
 ]
 
 #: the bot that plays an empty human seat, and an away player's seat after the grace period (the tips
-#: player; tables saved with its old name ``rules`` still load: it is the same bot)
+#: player; a table stored with its alias ``rules`` loads as the same bot)
 FILL_BOT = "tips"
 #: longest seat name, characters
 NAME_MAX = 24
@@ -112,7 +112,7 @@ REMATCH_WAIT_SECONDS = 60.0
 
 #: the OS CSPRNG every table that is not test-seeded shuffles, cuts and picks the first dealer
 #: with; one for all tables (it keeps no state of its own, but each ``random.Random`` instance
-#: carries a 2.5 KiB Mersenne Twister state, issue 28)
+#: carries a 2.5 KiB Mersenne Twister state)
 _OS_RNG = secrets.SystemRandom()
 #: the random source of every server table's engine :class:`~ramsli.Session`: never drawn from
 #: (the table gives the deck, the cut and the first dealer), shared for the same reason
@@ -247,7 +247,7 @@ _RULES_KEEP = 256
 def _shared_rules(preset: str, data: dict[str, Any]) -> tuple[Rules, dict[str, Any]]:
     """The :class:`~ramsli.Rules` of ``data`` (``Rules.to_dict``) and their view
     (:func:`ramsli.server.tables.views.rules_view`), one pair for all the tables of the same preset and
-    rules (issue 28: a table does not carry its own copy). Both are read only: ``Rules`` is
+    rules (a table does not carry its own copy). Both are read only: ``Rules`` is
     frozen, and no view changes the dict it is sent."""
     key = json.dumps([preset, data], sort_keys=True)
     got = _RULES.get(key)
@@ -263,8 +263,8 @@ def _shared_rules(preset: str, data: dict[str, Any]) -> tuple[Rules, dict[str, A
 class Deals:
     """The deals' commitments of a table's hands (``docs/fairness.md``), by 1-based hand number:
     the latest hand's :class:`~ramsli.fairness.DealCommitment` as built, every earlier one kept
-    as its cards and its salts packed in one ``bytes`` (about 0.6 KiB instead of 7 KiB a hand,
-    issue 28) and built again (32 SHA-256) when asked for. ``deals[n]`` and ``deals.get(n)``
+    as its cards and its salts packed in one ``bytes`` (about 0.6 KiB instead of 7 KiB a hand)
+    and built again (32 SHA-256) when asked for. ``deals[n]`` and ``deals.get(n)``
     give the same commitment, digest and salts as the deal's stored event."""
 
     __slots__ = ("_latest", "_number", "_past")

@@ -175,7 +175,7 @@ R.presetName = function (p) {
   }[p] || p;
 };
 /* a bot's label: its level, or what the bot is (the tips player is the easy level, montecarlo the
-   hard one, issue 13); a spec with options is the medium level if it is that level's spec, otherwise
+   hard one); a spec with options is the medium level if it is that level's spec, otherwise
    the bot's own name with its options (they change how it plays, so no level's words fit) */
 R.botLevel = function (spec) {
   const text = String(spec || "").trim();

@@ -1,4 +1,4 @@
-/* ramsli web: the pub ledger (issue 16). ramsli keeps the counters for a table playing with real cards.
+/* ramsli web: the pub ledger. ramsli keeps the counters for a table playing with real cards.
    Modes (R.page.mode): "setup" (new ledger), "keep" (the keeper's phone), "follow" (read-only link).
    Every settlement is the server's (the engine's R5); this page only collects what the table declared. */
 "use strict";

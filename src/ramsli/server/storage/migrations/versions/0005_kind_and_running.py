@@ -1,4 +1,4 @@
-"""What a stored row is, and the running tables found by an index (issue 28, item 5).
+"""What a stored row is, and the running tables found by an index.
 
 - ``tables.kind``: ``table`` (a card table) or ``ledger`` (a pub ledger, whose spec says
   ``"kind": "ledger"``), indexed: the ledgers are found without reading every spec. Filled in here
