@@ -122,9 +122,9 @@ R.el = function (tag, attrs, ...kids) {
 
 /* the language picker: reloads the page in the chosen language */
 R.langPicker = function () {
-  const names = { en: "English", de: "Deutsch", nl: "Nederlands", it: "Italiano" };
   const sel = R.el("select", { id: "lang", "aria-label": _("Language") });
-  for (const l of ["en", "de", "nl", "it"]) sel.append(R.el("option", { value: l, selected: l === R.lang, text: names[l] }));
+  // the server's languages, each named in its own language (R.page.facts, ramsli.server.web.facts)
+  for (const l of R.page.facts.languages) sel.append(R.el("option", { value: l.code, selected: l.code === R.lang, text: l.name }));
   sel.addEventListener("change", () => {
     localStorage.setItem("ramsli.lang", sel.value);
     const u = new URL(location.href);

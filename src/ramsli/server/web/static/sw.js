@@ -7,11 +7,14 @@
      offline page of the page's language says so plainly.
    Nothing here holds a card or a token. */
 "use strict";
-const CACHE = "ramsli-static-v2";
+const CACHE = "ramsli-static-v3";
 /* the server's path prefix ("" or e.g. "/ramsli"): this worker is served at PREFIX/sw.js */
 const BASE = new URL("./", self.location).pathname.replace(/\/$/, "");
-const LANGS = ["en", "de", "nl", "it"];
-const STATIC = ["common.js", "cards.js", "table.js", "lobby.js", "howto.js", "ledger.js", "error.js", "offline.js",
+/* {languages: the language codes, modules: the table page's modules}: the server writes them in when it
+   serves this file (ramsli.server.web.pages.service_worker_source) */
+const FACTS = /* the server's facts */ null;
+const LANGS = FACTS.languages;
+const STATIC = ["common.js", "cards.js", "table.js", ...FACTS.modules, "lobby.js", "howto.js", "ledger.js", "error.js", "offline.js",
   "style.css", "ledger.css", "icon.svg", "icon-turn.svg", "icon-app.svg", "icon-192.png", "icon-512.png"].map((f) => BASE + "/static/" + f);
 const OFFLINE = LANGS.map((l) => BASE + "/offline?lang=" + l);
 
