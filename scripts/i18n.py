@@ -12,7 +12,7 @@ Marked strings: ``_()``, ``N_()``, ``ngettext()`` and ``pgettext()`` in
 ``src/ramsli/coach`` (the coach's lines) and ``src/ramsli/server``, the engine's refusal texts
 (``N_()`` in ``refusal.py``, ``ledger.py``, ``rules.py``, ``cards.py`` and ``fairness.py``; the
 texts of ``commands/verify.py``), and the
-same functions in the browser table's ``src/ramsli/server/web/static/*.js``.
+same functions in the pages' scripts and modules, ``src/ramsli/server/web/static/**/*.js``.
 """
 
 from __future__ import annotations
@@ -46,7 +46,7 @@ SOURCES = [
     SRC / "coach",
     SRC / "server",
 ]
-WEB = SRC / "server" / "web"
+WEB = SRC / "server" / "web" / "static"
 
 sys.path.insert(0, str(ROOT / "src"))  # this checkout's ramsli, installed or not
 from ramsli import __version__ as VERSION  # noqa: E402 - after the path it needs
@@ -61,7 +61,7 @@ def extract() -> Catalog:
         for f in files:
             for lineno, message, comments, context in extract_from_file("python", str(f), keywords=KEYWORDS):
                 cat.add(message, None, [(str(f.relative_to(ROOT)), lineno)], auto_comments=comments, context=context)
-    for f in sorted(WEB.glob("*.js")):  # the browser table's strings (issue 11)
+    for f in sorted(WEB.rglob("*.js")):  # the pages' strings, sub-folders too
         for lineno, message, comments, context in extract_from_file("javascript", str(f), keywords=KEYWORDS):
             cat.add(message, None, [(str(f.relative_to(ROOT)), lineno)], auto_comments=comments, context=context)
     LOCALE.mkdir(parents=True, exist_ok=True)
