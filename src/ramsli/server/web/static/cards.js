@@ -114,8 +114,7 @@
   }
 
   /* an <svg> element of a card face (code) or a card back (code null) */
-  R.cardSVG = function (code, opts) {
-    opts = opts || {};
+  R.cardSVG = function (code) {
     const svg = document.createElementNS(NS, "svg");
     svg.setAttribute("viewBox", "0 0 60 84");
     svg.setAttribute("class", "card-svg");
