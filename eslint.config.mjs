@@ -4,7 +4,9 @@
 import { createRequire } from "node:module";
 import { homedir } from "node:os";
 
-const tools = createRequire(`${process.env.RAMSLI_JS_TOOLS || `${homedir()}/.cache/ramsli-test/js-tools`}/node_modules/`);
+const tools = createRequire(
+  `${process.env.RAMSLI_JS_TOOLS || `${homedir()}/.cache/ramsli-test/js-tools`}/node_modules/`,
+);
 const js = tools("@eslint/js");
 const globals = tools("globals");
 

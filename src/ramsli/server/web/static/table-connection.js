@@ -15,13 +15,20 @@ export function listen(more) {
 export function connect() {
   const proto = location.protocol === "https:" ? "wss" : "ws";
   const ws = (S.ws = new WebSocket(`${proto}://${location.host}${R.url("/ws/" + P.table)}`));
-  ws.onopen = () => { S.backoff = 500; ws.send(JSON.stringify({ type: "hello", token: P.token, lang: R.lang })); setConn(true); };
+  ws.onopen = () => {
+    S.backoff = 500;
+    ws.send(JSON.stringify({ type: "hello", token: P.token, lang: R.lang }));
+    setConn(true);
+  };
   ws.onmessage = (ev) => {
     const msg = JSON.parse(ev.data);
     if (Object.hasOwn(handlers, msg.type)) handlers[msg.type](msg);
   };
   ws.onclose = (ev) => {
-    if (ev.code === CLOSE.LEFT) { location.href = "/?lang=" + R.lang; return; } // left the table: to the lobby
+    if (ev.code === CLOSE.LEFT) {
+      location.href = "/?lang=" + R.lang;
+      return;
+    } // left the table: to the lobby
     if (FACTS.final_close_codes.includes(ev.code)) {
       S.closedFor = ev.code; // no reconnecting: one clear banner, the table greyed out
       setConn(true);
@@ -37,13 +44,17 @@ export function connect() {
 function setConn(ok) {
   const c = document.getElementById("conn");
   if (!c) return;
-  c.textContent = ok ? "" : navigator.onLine === false
-    ? _("You are offline. The table goes on: after the grace period a bot plays for you until you are back.")
-    : _("Connection lost — reconnecting…");
+  c.textContent = ok
+    ? ""
+    : navigator.onLine === false
+      ? _("You are offline. The table goes on: after the grace period a bot plays for you until you are back.")
+      : _("Connection lost — reconnecting…");
   c.hidden = ok;
 }
 window.addEventListener("offline", () => setConn(false));
-window.addEventListener("online", () => { if (S.ws && S.ws.readyState === 1) setConn(true); });
+window.addEventListener("online", () => {
+  if (S.ws && S.ws.readyState === 1) setConn(true);
+});
 
 /* an action of this seat ("p1 pl 9S"), for the view the page shows */
 export function send(action) {
@@ -51,7 +62,9 @@ export function send(action) {
   S.ws.send(JSON.stringify({ type: "act", action: action, seq: S.view.seq }));
 }
 /* any other message (chat, react, ready, leave) */
-export function sendChat(msg) { if (S.ws && S.ws.readyState === 1) S.ws.send(JSON.stringify(msg)); }
+export function sendChat(msg) {
+  if (S.ws && S.ws.readyState === 1) S.ws.send(JSON.stringify(msg));
+}
 
 function onError(e) {
   if (e.code === "stale_seq") return; // a newer view is on its way
@@ -61,19 +74,45 @@ function onError(e) {
   // just above your cards, never over the top bar, the pot or the seats
   const hand = document.querySelector(".hand-row");
   const top = hand ? hand.getBoundingClientRect().top : -1;
-  R.toast(text, e.rule ? _("Rule {rule}", { rule: e.rule }) : "", "bad", top > 80 && top < innerHeight ? innerHeight - top + 6 : undefined);
+  R.toast(
+    text,
+    e.rule ? _("Rule {rule}", { rule: e.rule }) : "",
+    "bad",
+    top > 80 && top < innerHeight ? innerHeight - top + 6 : undefined,
+  );
 }
 function banner(text) {
   const b = document.getElementById("banner");
-  if (b) { b.textContent = text; b.hidden = false; }
+  if (b) {
+    b.textContent = text;
+    b.hidden = false;
+  }
   return b;
 }
 /* the one banner of a connection closed for good (S.closedFor) */
 export function closedBanner() {
-  const b = banner(S.closedFor === CLOSE.REPLACED ? _("This seat was opened in another window or tab; play there.")
-    : S.closedFor === CLOSE.BAD_TOKEN ? _("This link is not valid for this table.") : _("There is no such table on this server."));
+  const b = banner(
+    S.closedFor === CLOSE.REPLACED
+      ? _("This seat was opened in another window or tab; play there.")
+      : S.closedFor === CLOSE.BAD_TOKEN
+        ? _("This link is not valid for this table.")
+        : _("There is no such table on this server."),
+  );
   if (b && S.closedFor === CLOSE.REPLACED) {
-    b.append(" ", el("button", { type: "button", class: "small", id: "play-here", text: _("Play here again"),
-      onclick: () => { S.closedFor = null; b.hidden = true; render(); connect(); } }));
+    b.append(
+      " ",
+      el("button", {
+        type: "button",
+        class: "small",
+        id: "play-here",
+        text: _("Play here again"),
+        onclick: () => {
+          S.closedFor = null;
+          b.hidden = true;
+          render();
+          connect();
+        },
+      }),
+    );
   }
 }

@@ -24,21 +24,34 @@ export function onView(v) {
   }
   if (S.pendingSummary && v.hand && v.hand.number > S.pendingSummary.number) {
     // the next hand is dealt: its summary never covers the new hand's choices (it stays in the score sheet)
-    S.summarySeen = S.pendingSummary.number; S.pendingSummary = null;
+    S.summarySeen = S.pendingSummary.number;
+    S.pendingSummary = null;
     if (S.overlay === "summary") S.overlay = null;
   }
   if (!prev && v.status === "over" && v.hand) S.summarySeen = v.hand.number; // opened after the end: the standings only
-  if (v.hand && v.hand.phase === "over" && v.hand.settlement && v.hand.number > S.summarySeen &&
-      !(S.pendingSummary && S.pendingSummary.number === v.hand.number)) {
+  if (
+    v.hand &&
+    v.hand.phase === "over" &&
+    v.hand.settlement &&
+    v.hand.number > S.summarySeen &&
+    !(S.pendingSummary && S.pendingSummary.number === v.hand.number)
+  ) {
     S.pendingSummary = { number: v.hand.number, settlement: v.hand.settlement };
   }
-  if (v.status === "over" && (!prev || prev.status !== "over") && !S.pendingSummary && S.overlay !== "settings") S.overlay = "standings";
+  if (v.status === "over" && (!prev || prev.status !== "over") && !S.pendingSummary && S.overlay !== "settings")
+    S.overlay = "standings";
   if (prev && prev.seq !== v.seq) R.toastHide(); // a refusal's message is about the move before this one
   const turnKey = v.to_act && v.to_act === me() ? `${handNo}:${v.seq}` : null;
-  if (turnKey && turnKey !== S.lastTurnKey) { R.beep(); turnElsewhere(true); }
+  if (turnKey && turnKey !== S.lastTurnKey) {
+    R.beep();
+    turnElsewhere(true);
+  }
   if (!turnKey) turnElsewhere(false);
   S.lastTurnKey = turnKey;
-  if (!(v.hand && v.hand.phase === "declare" && v.to_act === me())) { S.hintText = null; S.hintDetail = null; }
+  if (!(v.hand && v.hand.phase === "declare" && v.to_act === me())) {
+    S.hintText = null;
+    S.hintDetail = null;
+  }
   checkDeal(v);
   render();
 }

@@ -7,7 +7,11 @@ import { releaseHold } from "./table-trick.js";
 document.addEventListener("keydown", (ev) => {
   const k = ev.key.toLowerCase();
   // Esc closes the window open, even from one of its own fields (the settings' checkboxes)
-  if (k === "escape") { if (S.overlay) closeOverlay(); else if (S.hold) releaseHold(); return; }
+  if (k === "escape") {
+    if (S.overlay) closeOverlay();
+    else if (S.hold) releaseHold();
+    return;
+  }
   if (ev.target && /INPUT|SELECT|TEXTAREA/.test(ev.target.tagName)) return;
   if (ev.ctrlKey || ev.metaKey || ev.altKey) return;
   if (S.overlay) return;
@@ -15,18 +19,37 @@ document.addEventListener("keydown", (ev) => {
     const cards = document.querySelectorAll(".hand-card");
     const b = cards[+k - 1];
     const act = document.querySelector(`.actions [aria-keyshortcuts="${k}"]`);
-    if (act) { act.click(); ev.preventDefault(); }
-    else if (b) { b.focus(); b.click(); ev.preventDefault(); }
+    if (act) {
+      act.click();
+      ev.preventDefault();
+    } else if (b) {
+      b.focus();
+      b.click();
+      ev.preventDefault();
+    }
     return;
   }
   const btn = document.querySelector(`.actions [aria-keyshortcuts="${k}"]`);
-  if (btn) { btn.click(); ev.preventDefault(); return; }
-  if (k === "l") { if (S.view && S.view.hand && S.view.hand.last_trick) openOverlay("last"); return; }
-  if (k === "s") { openOverlay("sheet"); return; }
+  if (btn) {
+    btn.click();
+    ev.preventDefault();
+    return;
+  }
+  if (k === "l") {
+    if (S.view && S.view.hand && S.view.hand.last_trick) openOverlay("last");
+    return;
+  }
+  if (k === "s") {
+    openOverlay("sheet");
+    return;
+  }
   if (k === "arrowleft" || k === "arrowright") {
     const cards = Array.from(document.querySelectorAll(".hand-card"));
     const i = cards.indexOf(document.activeElement);
     const j = i < 0 ? 0 : (i + (k === "arrowright" ? 1 : cards.length - 1)) % cards.length;
-    if (cards[j]) { cards[j].focus(); ev.preventDefault(); }
+    if (cards[j]) {
+      cards[j].focus();
+      ev.preventDefault();
+    }
   }
 });

@@ -23,7 +23,12 @@ setInterval(() => {
   const now = performance.now();
   for (const e of document.querySelectorAll(".countdown")) if (e._fmt) tickOne(e, now);
   const bubbles = S.bubbles; // a chat line at its seat goes after a few seconds
-  for (const k of Object.keys(bubbles)) if (bubbles[k].until < Date.now()) { delete bubbles[k]; const b = document.querySelector(`.seat[data-seat="${k}"] .bubble`); if (b) b.remove(); }
+  for (const k of Object.keys(bubbles))
+    if (bubbles[k].until < Date.now()) {
+      delete bubbles[k];
+      const b = document.querySelector(`.seat[data-seat="${k}"] .bubble`);
+      if (b) b.remove();
+    }
 }, 250);
 
 /* what everyone sees about waiting: an away seat's countdown, the turn timer, the next deal */
@@ -34,23 +39,58 @@ export function notices() {
   for (const s of view.seats) {
     if (s.bot_in !== null && s.bot_in !== undefined) {
       const who = s.name || s.seat;
-      const row = el("p", { class: "notice away-notice", "data-seat": s.seat },
-        countdown(s.bot_in, (n) => _("A bot plays for {name} in {n} s", { name: who, n: n })));
-      if (creator) row.append(" ", el("button", { type: "button", class: "small", "data-bot-now": s.seat,
-        text: _("Let the bot play now"), onclick: async () => {
-          try { await R.api("POST", `/api/tables/${P.table}/bot-now`, { creator_token: creator, seat: s.seat }); }
-          catch (e) { R.toast(e.message, "", "bad"); }
-        } }));
+      const row = el(
+        "p",
+        { class: "notice away-notice", "data-seat": s.seat },
+        countdown(s.bot_in, (n) => _("A bot plays for {name} in {n} s", { name: who, n: n })),
+      );
+      if (creator)
+        row.append(
+          " ",
+          el("button", {
+            type: "button",
+            class: "small",
+            "data-bot-now": s.seat,
+            text: _("Let the bot play now"),
+            onclick: async () => {
+              try {
+                await R.api("POST", `/api/tables/${P.table}/bot-now`, { creator_token: creator, seat: s.seat });
+              } catch (e) {
+                R.toast(e.message, "", "bad");
+              }
+            },
+          }),
+        );
       box.append(row);
     } else if (s.left && s.bot_playing) {
-      box.append(el("p", { class: "notice", text: _("{name} left the table; a bot plays until they are back.", { name: s.name || s.seat }) }));
+      box.append(
+        el("p", {
+          class: "notice",
+          text: _("{name} left the table; a bot plays until they are back.", { name: s.name || s.seat }),
+        }),
+      );
     }
   }
   if (view.timer) {
     const mine = view.timer.seat === me();
-    box.append(el("p", { class: "notice timer-notice" + (mine ? " mine" : ""), id: mine ? "my-timer" : "turn-timer", role: mine ? "timer" : null },
-      countdown(view.timer.left, (n) => mine ? _("{n} s left, then a bot moves for you", { n: n })
-        : _("{name} has {n} s left", { name: seatName(view.timer.seat), n: n }), "turn-left")));
+    box.append(
+      el(
+        "p",
+        {
+          class: "notice timer-notice" + (mine ? " mine" : ""),
+          id: mine ? "my-timer" : "turn-timer",
+          role: mine ? "timer" : null,
+        },
+        countdown(
+          view.timer.left,
+          (n) =>
+            mine
+              ? _("{n} s left, then a bot moves for you", { n: n })
+              : _("{name} has {n} s left", { name: seatName(view.timer.seat), n: n }),
+          "turn-left",
+        ),
+      ),
+    );
   }
   if (view.next_deal && S.overlay !== "summary") box.append(el("p", { class: "notice" }, nextDealCountdown()));
   return box;
@@ -58,7 +98,9 @@ export function notices() {
 /* the next deal's countdown, naming who has not closed the summary yet */
 export function nextDealCountdown() {
   const wait = S.view.next_deal.waiting.filter((x) => x !== me()).map(seatName);
-  return countdown(S.view.next_deal.in, (n) => wait.length
-    ? _("Next hand in {n} s, or when {names} closed the summary", { n: n, names: R.listText(wait) })
-    : _("Next hand in {n} s", { n: n }));
+  return countdown(S.view.next_deal.in, (n) =>
+    wait.length
+      ? _("Next hand in {n} s, or when {names} closed the summary", { n: n, names: R.listText(wait) })
+      : _("Next hand in {n} s", { n: n }),
+  );
 }

@@ -18,11 +18,24 @@ export function turnElsewhere(mine) {
     document.title = "▶ " + _("Your turn — Ramsli");
     setIcon("/static/icon-turn.svg");
     if (R.settings.notify && window.Notification && Notification.permission === "granted") {
-      try { new Notification(_("Your turn — Ramsli"), { body: statusText(), tag: "ramsli-turn", icon: "/static/icon-192.png" }); }
-      catch (e) { /* a page without notifications: the title says it */ }
+      try {
+        new Notification(_("Your turn — Ramsli"), {
+          body: statusText(),
+          tag: "ramsli-turn",
+          icon: "/static/icon-192.png",
+        });
+      } catch (e) {
+        /* a page without notifications: the title says it */
+      }
     }
   } else if (!mine || !document.hidden) {
-    if (turnMarked) { document.title = plainTitle(); setIcon("/static/icon.svg"); turnMarked = false; }
+    if (turnMarked) {
+      document.title = plainTitle();
+      setIcon("/static/icon.svg");
+      turnMarked = false;
+    }
   }
 }
-document.addEventListener("visibilitychange", () => { if (!document.hidden) turnElsewhere(false); });
+document.addEventListener("visibilitychange", () => {
+  if (!document.hidden) turnElsewhere(false);
+});

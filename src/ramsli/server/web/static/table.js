@@ -23,7 +23,12 @@ R.applySettings();
 
 /* the felt's region: the middle (not on a phone: it is above the felt there), the seats, the trick */
 function felt() {
-  const box = el("div", { class: "felt", onclick: () => { if (S.hold) releaseHold(); } });
+  const box = el("div", {
+    class: "felt",
+    onclick: () => {
+      if (S.hold) releaseHold();
+    },
+  });
   if (!isPhone()) box.append(centre());
   for (const s of S.view.seats) box.append(seatBox(s));
   trickOnTable(box);
@@ -32,8 +37,16 @@ function felt() {
 /* the status line's region: whose turn, or who takes the trick held; the notices about waiting */
 function statusRow() {
   const view = S.view;
-  const status = el("div", { class: "status-line" + (view.to_act && view.to_act === me() ? " mine" : ""), role: "status", "aria-live": "polite", id: "status" },
-    S.hold ? trickCaption() : statusText());
+  const status = el(
+    "div",
+    {
+      class: "status-line" + (view.to_act && view.to_act === me() ? " mine" : ""),
+      role: "status",
+      "aria-live": "polite",
+      id: "status",
+    },
+    S.hold ? trickCaption() : statusText(),
+  );
   return el("div", { class: "status-row" }, status, notices());
 }
 
@@ -41,20 +54,35 @@ function statusRow() {
 function render() {
   const view = S.view;
   if (!view) return;
-  const focusedCard = document.activeElement && document.activeElement.dataset ? (document.activeElement.dataset.card || document.activeElement.dataset.action || document.activeElement.id) : null;
+  const focusedCard =
+    document.activeElement && document.activeElement.dataset
+      ? document.activeElement.dataset.card || document.activeElement.dataset.action || document.activeElement.id
+      : null;
   const h = view.hand;
-  const parts = [topBar(),
+  const parts = [
+    topBar(),
     el("div", { id: "banner", class: "banner", hidden: true }),
-    el("div", { id: "conn", class: "banner", hidden: true })];
+    el("div", { id: "conn", class: "banner", hidden: true }),
+  ];
   // which dialog: a finished hand's summary comes first
-  if (S.pendingSummary && !S.hold && (!S.overlay || (S.overlay === "standings" && view.status === "over"))) S.overlay = "summary";
+  if (S.pendingSummary && !S.hold && (!S.overlay || (S.overlay === "standings" && view.status === "over")))
+    S.overlay = "summary";
   if (S.overlay === "summary" && !S.pendingSummary) S.overlay = null;
   const phone = isPhone();
   parts.push(
-    el("main", { class: "table-main" }, finalCard(), phone ? el("div", { class: "centre-strip" }, centre()) : "", el("div", { class: "felt-wrap" }, felt()),
-      statusRow(), dealMark(),
+    el(
+      "main",
+      { class: "table-main" },
+      finalCard(),
+      phone ? el("div", { class: "centre-strip" }, centre()) : "",
+      el("div", { class: "felt-wrap" }, felt()),
+      statusRow(),
+      dealMark(),
       view.status === "waiting" ? waitingPanel() : "",
-      actionButtons(), handRow()));
+      actionButtons(),
+      handRow(),
+    ),
+  );
   const dialog = dialogs();
   if (dialog && !S.closedFor) parts.push(dialog); // a replaced tab shows no dialog over the greyed table
   const before = S.prevRects;
@@ -72,14 +100,24 @@ function render() {
   document.body.dataset.summary = S.overlay === "summary" ? String(S.pendingSummary.number) : "";
   if (S.closedFor) {
     const main = document.querySelector(".table-main");
-    if (main) { main.inert = true; main.classList.add("inert"); }
+    if (main) {
+      main.inert = true;
+      main.classList.add("inert");
+    }
     closedBanner();
   }
-  if (S.overlay) { const c = document.getElementById("dialog-close"); if (c && !document.querySelector(".dialog :focus")) c.focus(); }
-  else if (focusedCard) {
-    const again = document.querySelector(`[data-card="${focusedCard}"], [data-action="${focusedCard}"], #${CSS.escape(focusedCard)}`);
+  if (S.overlay) {
+    const c = document.getElementById("dialog-close");
+    if (c && !document.querySelector(".dialog :focus")) c.focus();
+  } else if (focusedCard) {
+    const again = document.querySelector(
+      `[data-card="${focusedCard}"], [data-action="${focusedCard}"], #${CSS.escape(focusedCard)}`,
+    );
     if (again) again.focus();
-    else { const first = document.querySelector(".hand-card.can-play, .actions button"); if (first) first.focus(); }
+    else {
+      const first = document.querySelector(".hand-card.can-play, .actions button");
+      if (first) first.focus();
+    }
   } else if (view.to_act === me()) {
     const first = document.querySelector(".actions button, .hand-card.can-play");
     if (first && document.activeElement === document.body) first.focus();
@@ -97,6 +135,7 @@ function start() {
 document.title = plainTitle();
 if (P.role === "seat" && !P.taken) sitForm(start);
 else {
-  if (P.role === "seat") R.rememberTable({ table: P.table, token: P.token, seat: P.seat, name: P.name, invite: location.pathname });
+  if (P.role === "seat")
+    R.rememberTable({ table: P.table, token: P.token, seat: P.seat, name: P.name, invite: location.pathname });
   start();
 }
