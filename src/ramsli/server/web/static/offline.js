@@ -12,23 +12,21 @@
     text: _("Try again"),
     onclick: () => location.reload(),
   });
-  document
-    .getElementById("app")
-    .replaceChildren(
+  document.getElementById("app").replaceChildren(
+    el(
+      "main",
+      { class: "lobby" },
       el(
-        "main",
-        { class: "lobby" },
-        el(
-          "section",
-          { class: "panel" },
-          el("h1", { text: _("You are offline") }),
-          el("p", {
-            text: _(
-              "This device has no connection to the server, so no table can be shown. A table you sit at goes on without you: after the grace period a bot plays for you until you are back.",
-            ),
-          }),
-          el("p", {}, again),
-        ),
+        "section",
+        { class: "panel" },
+        el("h1", { text: _("You are offline") }),
+        el("p", {
+          text: _(
+            "This device has no connection to the server, so no table can be shown. A table you sit at goes on without you: after the grace period a bot plays for you until you are back.",
+          ),
+        }),
+        el("p", {}, again),
       ),
-    );
+    ),
+  );
 })();

@@ -173,24 +173,22 @@ export function drawChat() {
   box.querySelector("#chat-send").hidden = !writes;
   box.querySelector("#chat-readonly").hidden = writes;
   const people = view.seats.filter((s) => s.kind === "human" && s.name && s.seat !== me());
-  box
-    .querySelector("#mute-list")
-    .replaceChildren(
-      ...people.map((s) =>
-        el(
-          "li",
-          {},
-          el("button", {
-            type: "button",
-            class: "small mute",
-            "data-seat": s.seat,
-            "aria-pressed": m.has(s.seat) ? "true" : "false",
-            onclick: () => setMuted(s.seat, !m.has(s.seat)),
-            text: m.has(s.seat) ? _("Unmute {name}", { name: s.name }) : _("Mute {name}", { name: s.name }),
-          }),
-        ),
+  box.querySelector("#mute-list").replaceChildren(
+    ...people.map((s) =>
+      el(
+        "li",
+        {},
+        el("button", {
+          type: "button",
+          class: "small mute",
+          "data-seat": s.seat,
+          "aria-pressed": m.has(s.seat) ? "true" : "false",
+          onclick: () => setMuted(s.seat, !m.has(s.seat)),
+          text: m.has(s.seat) ? _("Unmute {name}", { name: s.name }) : _("Mute {name}", { name: s.name }),
+        }),
       ),
-    );
+    ),
+  );
   const b = document.getElementById("btn-chat");
   if (b) b.querySelector(".badge").textContent = S.chatUnread ? String(S.chatUnread) : "";
 }

@@ -26,9 +26,9 @@ export function connect() {
   };
   ws.onclose = (ev) => {
     if (ev.code === CLOSE.LEFT) {
-      location.href = "/?lang=" + R.lang;
+      location.href = "/?lang=" + R.lang; // left the table: to the lobby
       return;
-    } // left the table: to the lobby
+    }
     if (FACTS.final_close_codes.includes(ev.code)) {
       S.closedFor = ev.code; // no reconnecting: one clear banner, the table greyed out
       setConn(true);

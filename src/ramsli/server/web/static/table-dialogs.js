@@ -22,8 +22,8 @@ export function closeOverlay() {
     S.pendingSummary = null;
     if (S.readySent < S.summarySeen) {
       S.readySent = S.summarySeen;
-      sendChat({ type: "ready", hand: S.summarySeen });
-    } // the next deal need not wait for me
+      sendChat({ type: "ready", hand: S.summarySeen }); // the next deal need not wait for me
+    }
   }
   S.overlay = wasSummary && S.view && S.view.status === "over" ? "standings" : null; // the last hand's summary, then the standings
   render();

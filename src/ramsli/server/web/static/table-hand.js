@@ -121,9 +121,9 @@ async function askHint() {
     S.hintText = r.text;
     S.hintDetail = r.detail;
   } catch (e) {
-    S.hintText = e.message;
+    S.hintText = e.message; // the server's refusal, in the page's language
     S.hintDetail = null;
-  } // the server's refusal, in the page's language
+  }
   S.hintBusy = false;
   render();
 }
