@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Maintain the gettext catalogs of ``ramsli play`` with Babel.
+"""Maintain the gettext catalogs of ``ramsli play`` with Babel (issue #3.3).
 
     python scripts/i18n.py extract   # src/ramsli/frontends/*.py -> src/ramsli/locale/ramsli.pot
     python scripts/i18n.py update    # merge the .pot into de, nl, it .po files (new strings empty)
@@ -12,7 +12,7 @@ Marked strings: ``_()``, ``N_()``, ``ngettext()`` and ``pgettext()`` in
 ``src/ramsli/coach`` (the coach's lines) and ``src/ramsli/server``, the engine's refusal texts
 (``N_()`` in ``refusal.py``, ``ledger.py``, ``rules.py``, ``cards.py`` and ``fairness.py``; the
 texts of ``commands/verify.py``), and the
-same functions in the browser table's ``src/ramsli/server/web/static/*.js``.
+same functions in the pages' scripts and modules, ``src/ramsli/server/web/static/**/*.js``.
 """
 
 from __future__ import annotations
@@ -61,7 +61,7 @@ def extract() -> Catalog:
         for f in files:
             for lineno, message, comments, context in extract_from_file("python", str(f), keywords=KEYWORDS):
                 cat.add(message, None, [(str(f.relative_to(ROOT)), lineno)], auto_comments=comments, context=context)
-    for f in sorted(WEB.rglob("*.js")):  # the browser pages' strings
+    for f in sorted(WEB.rglob("*.js")):  # the pages' strings, sub-folders too
         for lineno, message, comments, context in extract_from_file("javascript", str(f), keywords=KEYWORDS):
             cat.add(message, None, [(str(f.relative_to(ROOT)), lineno)], auto_comments=comments, context=context)
     LOCALE.mkdir(parents=True, exist_ok=True)

@@ -54,13 +54,25 @@ from ramsli.server.ops.prefix import current_prefix
 from ramsli.server.protocol.messages import STATUS, render
 from ramsli.server.tables import views
 from ramsli.server.tables.table import Table
+from ramsli.server.web.facts import page_facts
 
-__all__ = ["router", "WEB_DIR", "page_lang", "request_lang", "catalog", "shell"]
+__all__ = [
+    "router",
+    "WEB_DIR",
+    "MODULE_PAGES",
+    "page_lang",
+    "request_lang",
+    "catalog",
+    "shell",
+    "service_worker_source",
+]
 
 router = APIRouter()
 
 #: where the HTML, CSS and JavaScript of the pages live (package data)
 WEB_DIR = Path(__file__).resolve().parent / "static"
+#: the pages whose ``{kind}.js`` is an ES module (it imports ``{kind}-*.js``); the others are classic scripts
+MODULE_PAGES = frozenset({"table"})
 
 _TYPES = {
     ".js": "text/javascript; charset=utf-8",
@@ -132,12 +144,14 @@ def _json_script(data: Any) -> str:
 
 
 def shell(kind: str, lang: str, title: str, page: dict[str, Any], status: int = 200) -> HTMLResponse:
-    """A page: the shell that loads ``web/common.js``, ``web/cards.js`` and ``web/{kind}.js``, with
-    the catalog of ``lang`` and the page's data ``page`` rendered in. Its links start with the
-    server's path prefix (:func:`ramsli.server.ops.prefix.current_prefix`), given to the scripts as
-    ``base``."""
+    """A page: the shell that loads ``web/common.js``, ``web/cards.js`` and ``web/{kind}.js`` (as an
+    ES module for :data:`MODULE_PAGES`), with the catalog of ``lang`` and the page's data ``page``
+    rendered in, the server's facts (:func:`ramsli.server.web.facts.page_facts`) as its ``facts``.
+    Its links start with the server's path prefix (:func:`ramsli.server.ops.prefix.current_prefix`),
+    given to the scripts as ``base``."""
     base = current_prefix()
-    page = dict(page, lang=lang, kind=kind, base=base)
+    page = dict(page, lang=lang, kind=kind, base=base, facts=page_facts())
+    module = ' type="module"' if kind in MODULE_PAGES else ""
     body = (
         f'<!doctype html><html lang="{lang}"><head><meta charset="utf-8">'
         '<meta name="viewport" content="width=device-width, initial-scale=1">'
@@ -150,7 +164,7 @@ def shell(kind: str, lang: str, title: str, page: dict[str, Any], status: int = 
         f'<script type="application/json" id="ramsli-page">{_json_script(page)}</script>'
         '<div id="app"></div><div id="toast" class="toast" role="status" aria-live="polite"></div>'
         f'<script src="{base}/static/common.js"></script><script src="{base}/static/cards.js"></script>'
-        f'<script src="{base}/static/{kind}.js"></script></body></html>'
+        f'<script{module} src="{base}/static/{kind}.js"></script></body></html>'
     )
     return HTMLResponse(body, status_code=status)
 
@@ -184,10 +198,31 @@ async def manifest() -> Response:
     return Response(data, media_type="application/manifest+json", headers={"Cache-Control": "no-cache"})
 
 
+#: the placeholder in ``web/sw.js`` that :func:`service_worker_source` replaces with the worker's facts
+SW_FACTS = "/* the server's facts */ null"
+
+
+def service_worker_source() -> str:
+    """The text of ``web/sw.js`` with its facts in place of :data:`SW_FACTS`: ``{"languages": [...],
+    "modules": [...]}``, the codes of the languages (an offline page is kept for each) and the
+    ``{kind}-*.js`` modules of :data:`MODULE_PAGES` (cached with the other static files).
+
+    Raises:
+        RuntimeError: if ``sw.js`` lost its placeholder.
+    """
+    text = (WEB_DIR / "sw.js").read_text(encoding="utf-8")
+    if SW_FACTS not in text:
+        raise RuntimeError(f"web/static/sw.js has no {SW_FACTS!r} to replace")
+    modules = sorted(f.name for kind in sorted(MODULE_PAGES) for f in WEB_DIR.glob(f"{kind}-*.js"))
+    facts = {"languages": [lang["code"] for lang in page_facts()["languages"]], "modules": modules}
+    return text.replace(SW_FACTS, json.dumps(facts), 1)
+
+
 @router.get("/sw.js")
 async def service_worker() -> Response:
-    """The service worker (``web/sw.js``), served from the root so that its scope is every page."""
-    data = (WEB_DIR / "sw.js").read_bytes()
+    """The service worker (``web/sw.js``), served from the root so that its scope is every page, with
+    its facts written in (:func:`service_worker_source`)."""
+    data = service_worker_source().encode()
     return Response(
         data,
         media_type=_TYPES[".js"],

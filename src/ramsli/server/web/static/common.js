@@ -33,33 +33,53 @@ function pgettext(ctx, msg, vars) {
   const tr = R.catalog[ctx + "\u0004" + msg];
   return fmt(typeof tr === "string" && tr ? tr : msg, vars);
 }
-R._ = _; R.ngettext = ngettext; R.pgettext = pgettext;
+R._ = _;
+R.ngettext = ngettext;
+R.pgettext = pgettext;
 
 /* settings kept in localStorage */
-const DEFAULTS = { fourColour: false, german: false, sound: false, notify: false, reduceMotion: false, trickPause: 1.6, name: "" };
+const DEFAULTS = {
+  fourColour: false,
+  german: false,
+  sound: false,
+  notify: false,
+  reduceMotion: false,
+  trickPause: 1.6,
+  name: "",
+};
 R.settings = Object.assign({}, DEFAULTS, JSON.parse(localStorage.getItem("ramsli.settings") || "{}"));
-R.saveSettings = function () { localStorage.setItem("ramsli.settings", JSON.stringify(R.settings)); };
+R.saveSettings = function () {
+  localStorage.setItem("ramsli.settings", JSON.stringify(R.settings));
+};
 R.applySettings = function () {
   const b = document.body;
   b.classList.toggle("four-colour", !!R.settings.fourColour);
   b.classList.toggle("german", !!R.settings.german);
-  b.classList.toggle("reduce-motion", !!R.settings.reduceMotion ||
-    window.matchMedia("(prefers-reduced-motion: reduce)").matches);
+  b.classList.toggle(
+    "reduce-motion",
+    !!R.settings.reduceMotion || window.matchMedia("(prefers-reduced-motion: reduce)").matches,
+  );
 };
 
 /* true if things may move on the page (cards travelling to the trick): not with reduced motion */
 R.moves = function () {
-  return !document.body.classList.contains("reduce-motion") && !window.matchMedia("(prefers-reduced-motion: reduce)").matches;
+  return (
+    !document.body.classList.contains("reduce-motion") && !window.matchMedia("(prefers-reduced-motion: reduce)").matches
+  );
 };
 
 /* an app on the phone: the service worker keeps the static files for offline starts
    (it never touches /api or /ws); a page without it works the same */
 if ("serviceWorker" in navigator && window.isSecureContext) {
-  navigator.serviceWorker.register(R.url("/sw.js"), { scope: R.url("/") }).catch(() => { /* e.g. a private window: fine */ });
+  navigator.serviceWorker.register(R.url("/sw.js"), { scope: R.url("/") }).catch(() => {
+    /* e.g. a private window: fine */
+  });
 }
 
 /* tables this browser sits at: {table, token, seat, name, invite, creator, created} */
-R.myTables = function () { return JSON.parse(localStorage.getItem("ramsli.tables") || "[]"); };
+R.myTables = function () {
+  return JSON.parse(localStorage.getItem("ramsli.tables") || "[]");
+};
 R.rememberTable = function (entry) {
   const list = R.myTables().filter((e) => !(e.table === entry.table && e.token === entry.token));
   const old = R.myTables().find((e) => e.table === entry.table && e.token === entry.token) || {};
@@ -67,7 +87,10 @@ R.rememberTable = function (entry) {
   localStorage.setItem("ramsli.tables", JSON.stringify(list.slice(0, 30)));
 };
 R.forgetTable = function (table, token) {
-  localStorage.setItem("ramsli.tables", JSON.stringify(R.myTables().filter((e) => !(e.table === table && e.token === token))));
+  localStorage.setItem(
+    "ramsli.tables",
+    JSON.stringify(R.myTables().filter((e) => !(e.table === table && e.token === token))),
+  );
 };
 R.creatorToken = function (table) {
   const e = R.myTables().find((x) => x.table === table && x.creator);
@@ -87,7 +110,11 @@ R.headers = function () {
 };
 /* the logged-in player, or null for a guest (asked once a page) */
 R.me = function () {
-  if (!R._me) R._me = R.api("GET", "/api/me").then((d) => d, () => ({ player: null }));
+  if (!R._me)
+    R._me = R.api("GET", "/api/me").then(
+      (d) => d,
+      () => ({ player: null }),
+    );
   return R._me;
 };
 
@@ -96,7 +123,11 @@ R.api = async function (method, path, body) {
   if (body !== undefined) opts.body = JSON.stringify(body);
   const r = await fetch(R.url(path), opts);
   let data = null;
-  try { data = await r.json(); } catch (e) { data = null; }
+  try {
+    data = await r.json();
+  } catch (e) {
+    data = null;
+  }
   if (!r.ok) {
     const err = new Error((data && data.message) || r.statusText);
     err.code = data && data.error;
@@ -122,9 +153,10 @@ R.el = function (tag, attrs, ...kids) {
 
 /* the language picker: reloads the page in the chosen language */
 R.langPicker = function () {
-  const names = { en: "English", de: "Deutsch", nl: "Nederlands", it: "Italiano" };
   const sel = R.el("select", { id: "lang", "aria-label": _("Language") });
-  for (const l of ["en", "de", "nl", "it"]) sel.append(R.el("option", { value: l, selected: l === R.lang, text: names[l] }));
+  // the server's languages, each named in its own language (R.page.facts, ramsli.server.web.facts)
+  for (const l of R.page.facts.languages)
+    sel.append(R.el("option", { value: l.code, selected: l.code === R.lang, text: l.name }));
   sel.addEventListener("change", () => {
     localStorage.setItem("ramsli.lang", sel.value);
     const u = new URL(location.href);
@@ -148,31 +180,51 @@ R.langPicker = function () {
 R.toast = function (text, detail, kind, bottom) {
   let box = document.getElementById("toast");
   if (!box) return;
-  box.replaceChildren(R.el("div", { class: "toast-main", text: text }), detail ? R.el("div", { class: "toast-detail", text: detail }) : "");
+  box.replaceChildren(
+    R.el("div", { class: "toast-main", text: text }),
+    detail ? R.el("div", { class: "toast-detail", text: detail }) : "",
+  );
   if (bottom === undefined) box.style.removeProperty("bottom");
   else box.style.bottom = Math.round(bottom) + "px";
   box.className = "toast show " + (kind || "") + (bottom === undefined ? "" : " placed");
   clearTimeout(R._toastTimer);
-  R._toastTimer = setTimeout(() => { box.className = "toast"; }, 5000);
+  R._toastTimer = setTimeout(() => {
+    box.className = "toast";
+  }, 5000);
 };
 
 R.beep = function () {
   if (!R.settings.sound) return;
   try {
     const ctx = R._audio || (R._audio = new (window.AudioContext || window.webkitAudioContext)());
-    const o = ctx.createOscillator(), g = ctx.createGain();
-    o.frequency.value = 660; g.gain.value = 0.05;
-    o.connect(g); g.connect(ctx.destination); o.start(); o.stop(ctx.currentTime + 0.12);
-  } catch (e) { /* no audio: fine */ }
+    const o = ctx.createOscillator(),
+      g = ctx.createGain();
+    o.frequency.value = 660;
+    g.gain.value = 0.05;
+    o.connect(g);
+    g.connect(ctx.destination);
+    o.start();
+    o.stop(ctx.currentTime + 0.12);
+  } catch (e) {
+    /* no audio: fine */
+  }
 };
 
 /* names of presets, bot levels and session ends in the page's language (R6, R3.6) */
 R.presetName = function (p) {
-  return {
-    traditional: _("traditional"), "general-rams": _("General Rams"), compulsory: _("Compulsory Ramsli"),
-    "double-penalty": _("double bete"), "pot-bete": _("bete of the pot"), joker: _("with jokers"),
-    "modern-52": _("modern, 52 cards"), rounce: _("Rounce"), nap: _("with targets (Nap)"),
-  }[p] || p;
+  return (
+    {
+      traditional: _("traditional"),
+      "general-rams": _("General Rams"),
+      compulsory: _("Compulsory Ramsli"),
+      "double-penalty": _("double bete"),
+      "pot-bete": _("bete of the pot"),
+      joker: _("with jokers"),
+      "modern-52": _("modern, 52 cards"),
+      rounce: _("Rounce"),
+      nap: _("with targets (Nap)"),
+    }[p] || p
+  );
 };
 /* a bot's label: its level, or what the bot is (the tips player is the easy level, montecarlo the
    hard one); a spec with options is the medium level if it is that level's spec, otherwise
@@ -183,9 +235,15 @@ R.botLevel = function (spec) {
   const [kind, opts] = text.split(/:(.*)/s);
   if (opts) return kind + " · " + opts;
   const names = {
-    random: _("beginner"), rules: _("tips player, as easy"), tips: _("tips player, as easy"),
-    montecarlo: _("montecarlo, as hard"), equilibrium: _("equilibrium: solved declarations"),
-    easy: _("easy: plays the tips"), medium: _("medium"), hard: _("hard"), expert: _("expert: the strongest"),
+    random: _("beginner"),
+    rules: _("tips player, as easy"),
+    tips: _("tips player, as easy"),
+    montecarlo: _("montecarlo, as hard"),
+    equilibrium: _("equilibrium: solved declarations"),
+    easy: _("easy: plays the tips"),
+    medium: _("medium"),
+    hard: _("hard"),
+    expert: _("expert: the strongest"),
   };
   return Object.prototype.hasOwnProperty.call(names, kind) ? names[kind] : kind;
 };
@@ -195,11 +253,21 @@ R.botShort = function (spec) {
   const text = String(spec || "").trim();
   const [kind, opts] = text.split(/:(.*)/s);
   const names = {
-    random: _("beginner"), rules: _("easy"), tips: _("easy"), easy: _("easy"), medium: _("medium"),
-    montecarlo: _("hard"), hard: _("hard"), expert: _("expert"),
+    random: _("beginner"),
+    rules: _("easy"),
+    tips: _("easy"),
+    easy: _("easy"),
+    medium: _("medium"),
+    montecarlo: _("hard"),
+    hard: _("hard"),
+    expert: _("expert"),
   };
-  const level = text === "montecarlo:samples=4" ? _("medium")
-    : !opts && Object.prototype.hasOwnProperty.call(names, kind) ? names[kind] : kind;
+  const level =
+    text === "montecarlo:samples=4"
+      ? _("medium")
+      : !opts && Object.prototype.hasOwnProperty.call(names, kind)
+        ? names[kind]
+        : kind;
   return _("bot · {level}", { level: level });
 };
 /* the session's end in words; ``or`` joins several ends as alternatives ("after 10 hands or when …") */
@@ -214,13 +282,19 @@ R.endText = function (end, or) {
     return e;
   });
   if (!or) return parts.join(" · ");
-  try { return new Intl.ListFormat(R.lang, { style: "long", type: "disjunction" }).format(parts); }
-  catch (e) { return parts.join(", "); }
+  try {
+    return new Intl.ListFormat(R.lang, { style: "long", type: "disjunction" }).format(parts);
+  } catch (e) {
+    return parts.join(", ");
+  }
 };
 /* "A, B and C" in the page's language */
 R.listText = function (items) {
-  try { return new Intl.ListFormat(R.lang, { style: "long", type: "conjunction" }).format(items); }
-  catch (e) { return items.join(", "); }
+  try {
+    return new Intl.ListFormat(R.lang, { style: "long", type: "conjunction" }).format(items);
+  } catch (e) {
+    return items.join(", ");
+  }
 };
 R.toastHide = function () {
   const box = document.getElementById("toast");

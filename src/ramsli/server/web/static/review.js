@@ -4,11 +4,15 @@
    seat shows only the decisions everyone saw, without values (R7). Nothing here computes a value. */
 "use strict";
 (function () {
-  const R = window.R, _ = R._, ngettext = R.ngettext, el = R.el;
+  const R = window.R,
+    _ = R._,
+    ngettext = R.ngettext,
+    el = R.el;
   const P = R.page;
   R.applySettings();
   const css = document.createElement("link");
-  css.rel = "stylesheet"; css.href = "/static/coach.css";
+  css.rel = "stylesheet";
+  css.href = "/static/coach.css";
   document.head.append(css);
   const app = document.getElementById("app");
   let timer = null;
@@ -16,16 +20,23 @@
   const names = P.names || [];
   const nameOf = (sid) => names[+String(sid).slice(1) - 1] || sid;
   const q = (extra) => "?token=" + encodeURIComponent(P.token) + "&lang=" + R.lang + (extra || "");
-  const fmt = (x, digits) => (x === null || x === undefined) ? "—" :
-    new Intl.NumberFormat(R.lang, { minimumFractionDigits: digits, maximumFractionDigits: digits }).format(x);
+  const fmt = (x, digits) =>
+    x === null || x === undefined
+      ? "—"
+      : new Intl.NumberFormat(R.lang, { minimumFractionDigits: digits, maximumFractionDigits: digits }).format(x);
   const counters = (x, digits) => _("{x} counters", { x: fmt(x, digits === undefined ? 1 : digits) });
   const MARKS = { blunder: _("Blunder"), mistake: _("Mistake"), inaccuracy: _("Inaccuracy") };
   // the coach's line says its mark first ("Mistake — Going in with …"); the page shows the mark as a label beside it
   function lineOnly(text, mark) {
     const head = (MARKS[mark] || "") + " — ";
-    return text && mark && text.startsWith(head) ? text.slice(head.length) : (text || "");
+    return text && mark && text.startsWith(head) ? text.slice(head.length) : text || "";
   }
-  const KINDS = { declare: _("declaration"), general_rams: _("General Rams"), target: _("target"), card: _("card play") };
+  const KINDS = {
+    declare: _("declaration"),
+    general_rams: _("General Rams"),
+    target: _("target"),
+    card: _("card play"),
+  };
 
   function actionText(a) {
     const parts = String(a).split(" ");
@@ -40,7 +51,7 @@
   }
   function cardRow(codes, trump, label) {
     const row = el("div", { class: "cv-cards", role: "group", "aria-label": label });
-    for (const c of (trump ? R.sortHand(codes, trump) : codes)) {
+    for (const c of trump ? R.sortHand(codes, trump) : codes) {
       const d = el("span", { class: "card", role: "img", "aria-label": R.cardName(c), "data-card": c });
       d.append(R.cardSVG(c));
       row.append(d);
@@ -51,89 +62,220 @@
     return `/t/${P.table}/review` + q((hand ? "&hand=" + hand : "") + (extra || ""));
   }
   function back() {
-    return P.mine ? `/t/${P.table}/s/${encodeURIComponent(P.token)}?lang=${R.lang}` : `/t/${P.table}/watch/${encodeURIComponent(P.token)}?lang=${R.lang}`;
+    return P.mine
+      ? `/t/${P.table}/s/${encodeURIComponent(P.token)}?lang=${R.lang}`
+      : `/t/${P.table}/watch/${encodeURIComponent(P.token)}?lang=${R.lang}`;
   }
 
   function header() {
     const picker = el("select", { id: "review-seat", "aria-label": _("Seat") });
     names.forEach((n, i) => {
       const sid = "p" + (i + 1);
-      picker.append(el("option", { value: sid, selected: sid === seat, text: n + (sid === P.mine ? " (" + _("you") + ")" : "") }));
+      picker.append(
+        el("option", { value: sid, selected: sid === seat, text: n + (sid === P.mine ? " (" + _("you") + ")" : "") }),
+      );
     });
-    picker.addEventListener("change", () => { location.href = link(P.hand, "&seat=" + picker.value); });
-    const hands = el("nav", { class: "cv-hands", "aria-label": _("Hands") },
-      el("a", { class: "button small" + (P.hand ? "" : " current"), href: link(null), id: "review-session",
-        "aria-current": P.hand ? null : "page", text: _("Session") }),
-      (P.hands || []).map((n) => el("a", { class: "button small" + (n === P.hand ? " current" : ""), href: link(n, "&seat=" + seat),
-        "data-hand": String(n), "aria-current": n === P.hand ? "page" : null, "aria-label": _("Hand {n}", { n: n }), text: String(n) })));
-    return el("header", { class: "cv-top" },
+    picker.addEventListener("change", () => {
+      location.href = link(P.hand, "&seat=" + picker.value);
+    });
+    const hands = el(
+      "nav",
+      { class: "cv-hands", "aria-label": _("Hands") },
+      el("a", {
+        class: "button small" + (P.hand ? "" : " current"),
+        href: link(null),
+        id: "review-session",
+        "aria-current": P.hand ? null : "page",
+        text: _("Session"),
+      }),
+      (P.hands || []).map((n) =>
+        el("a", {
+          class: "button small" + (n === P.hand ? " current" : ""),
+          href: link(n, "&seat=" + seat),
+          "data-hand": String(n),
+          "aria-current": n === P.hand ? "page" : null,
+          "aria-label": _("Hand {n}", { n: n }),
+          text: String(n),
+        }),
+      ),
+    );
+    return el(
+      "header",
+      { class: "cv-top" },
       el("a", { href: "/?lang=" + R.lang, class: "brand-small", "aria-label": _("Lobby"), text: "Ramsli" }),
       el("h1", { text: P.hand ? _("The coach on hand {n}", { n: P.hand }) : _("The coach on your session") }),
-      el("nav", { class: "tools" },
+      el(
+        "nav",
+        { class: "tools" },
         el("a", { class: "button small", href: back(), id: "review-back", text: _("Back to the table") }),
-        el("a", { class: "button small", href: "/train?lang=" + R.lang, id: "review-train", text: _("Practise: in or out?") }),
-        R.langPicker()),
+        el("a", {
+          class: "button small",
+          href: "/train?lang=" + R.lang,
+          id: "review-train",
+          text: _("Practise: in or out?"),
+        }),
+        R.langPicker(),
+      ),
       hands,
-      P.hand ? el("div", { class: "cv-seat" }, el("label", { for: "review-seat", text: _("Seat") }), picker) : "");
+      P.hand ? el("div", { class: "cv-seat" }, el("label", { for: "review-seat", text: _("Seat") }), picker) : "",
+    );
   }
   function show(...body) {
     app.replaceChildren(header(), el("main", { class: "cv-main" }, ...body));
   }
   function progressBox(r, what) {
     const p = r.progress || {};
-    const bar = el("progress", { id: "review-progress", max: String(p.total || 1), value: String(p.total ? p.done : 0) });
+    const bar = el("progress", {
+      id: "review-progress",
+      max: String(p.total || 1),
+      value: String(p.total ? p.done : 0),
+    });
     let text;
-    if (r.kernel && r.kernel !== "ready" && r.kernel !== "off" && r.kernel !== "failed") text = _("Getting the coach's engine ready (only after an install)…");
+    if (r.kernel && r.kernel !== "ready" && r.kernel !== "off" && r.kernel !== "failed")
+      text = _("Getting the coach's engine ready (only after an install)…");
     else if (r.status === "waiting") text = _("Waiting for the coach…");
-    else if (p.total) text = what === "session" ? _("The coach is at hand {done} of {total}…", { done: p.done + 1 > p.total ? p.total : p.done + 1, total: p.total })
-      : _("The coach has valued {done} of {total} decisions…", { done: p.done, total: p.total });
+    else if (p.total)
+      text =
+        what === "session"
+          ? _("The coach is at hand {done} of {total}…", {
+              done: p.done + 1 > p.total ? p.total : p.done + 1,
+              total: p.total,
+            })
+          : _("The coach has valued {done} of {total} decisions…", { done: p.done, total: p.total });
     else text = _("The coach is looking at your decisions…");
     if (what === "session" && p.total) bar.value = String(Math.round((p.fraction || 0) * p.total * 100) / 100);
-    return el("section", { class: "panel cv-progress", role: "status", "aria-live": "polite" }, el("p", { text: text }), bar);
+    return el(
+      "section",
+      { class: "panel cv-progress", role: "status", "aria-live": "polite" },
+      el("p", { text: text }),
+      bar,
+    );
   }
-  function error(e) { show(el("section", { class: "panel" }, el("p", { class: "bad", role: "alert", text: e.message }))); }
+  function error(e) {
+    show(el("section", { class: "panel" }, el("p", { class: "bad", role: "alert", text: e.message })));
+  }
 
   /* ---------------- a hand ---------------- */
   function decisionItem(d, public_) {
-    const head = el("h3", {},
-      el("span", { class: "cv-num", text: _("Decision {n}", { n: public_ ? d.action : d.decision }) }), " · ",
-      el("span", { text: KINDS[d.kind] || d.kind }), d.trick ? " · " + _("trick {n}", { n: d.trick }) : "",
+    const head = el(
+      "h3",
+      {},
+      el("span", { class: "cv-num", text: _("Decision {n}", { n: public_ ? d.action : d.decision }) }),
+      " · ",
+      el("span", { text: KINDS[d.kind] || d.kind }),
+      d.trick ? " · " + _("trick {n}", { n: d.trick }) : "",
       el("span", { class: "muted", text: " (" + _("Rule {rule}", { rule: d.rule }) + ")" }),
-      d.mark ? el("span", { class: "mark mark-" + d.mark, "data-mark": d.mark, text: MARKS[d.mark] }) : "");
+      d.mark ? el("span", { class: "mark mark-" + d.mark, "data-mark": d.mark, text: MARKS[d.mark] }) : "",
+    );
     const kids = [head];
-    if (!public_ && d.cards && d.cards.length) kids.push(el("div", { class: "cv-row" }, el("span", { class: "cv-label", text: _("Your cards") }), cardRow(d.cards, d.trump, _("Your cards"))));
-    if (d.lead && d.lead.length) kids.push(el("div", { class: "cv-row" }, el("span", { class: "cv-label", text: _("On the table") }),
-      el("span", { text: d.lead.map(([s, c]) => _("{name} played {card}", { name: nameOf(s), card: R.cardName(c) })).join(" · ") })));
-    if (d.kind === "declare" && d.declarations && d.declarations.length) kids.push(el("div", { class: "cv-row" }, el("span", { class: "cv-label", text: _("Before you") }),
-      el("span", { text: d.declarations.map(([s, x]) => nameOf(s) + " " + (x === "in" ? _("in") : _("out"))).join(" · ") })));
+    if (!public_ && d.cards && d.cards.length)
+      kids.push(
+        el(
+          "div",
+          { class: "cv-row" },
+          el("span", { class: "cv-label", text: _("Your cards") }),
+          cardRow(d.cards, d.trump, _("Your cards")),
+        ),
+      );
+    if (d.lead && d.lead.length)
+      kids.push(
+        el(
+          "div",
+          { class: "cv-row" },
+          el("span", { class: "cv-label", text: _("On the table") }),
+          el("span", {
+            text: d.lead
+              .map(([s, c]) => _("{name} played {card}", { name: nameOf(s), card: R.cardName(c) }))
+              .join(" · "),
+          }),
+        ),
+      );
+    if (d.kind === "declare" && d.declarations && d.declarations.length)
+      kids.push(
+        el(
+          "div",
+          { class: "cv-row" },
+          el("span", { class: "cv-label", text: _("Before you") }),
+          el("span", {
+            text: d.declarations.map(([s, x]) => nameOf(s) + " " + (x === "in" ? _("in") : _("out"))).join(" · "),
+          }),
+        ),
+      );
     if (public_) {
       kids.push(el("p", { class: "cv-chosen", text: _("Chose: {action}", { action: actionText(d.chosen) }) }));
       return el("li", { class: "decision public", id: "a" + d.action }, kids);
     }
-    kids.push(el("p", { class: "cv-chosen" }, _("You chose: {action}", { action: actionText(d.chosen) }),
-      d.best !== d.chosen ? el("span", { text: " · " + _("the coach: {action}", { action: actionText(d.best) }) }) : el("span", { class: "good", text: " · " + _("the coach agrees") })));
+    kids.push(
+      el(
+        "p",
+        { class: "cv-chosen" },
+        _("You chose: {action}", { action: actionText(d.chosen) }),
+        d.best !== d.chosen
+          ? el("span", { text: " · " + _("the coach: {action}", { action: actionText(d.best) }) })
+          : el("span", { class: "good", text: " · " + _("the coach agrees") }),
+      ),
+    );
     const best = Math.max(...d.choices.map((c) => c.mean));
     const worst = Math.min(0, ...d.choices.map((c) => c.mean));
     const span = Math.max(0.5, best - worst);
-    const table = el("table", { class: "cv-choices" }, el("thead", {}, el("tr", {}, el("th", { scope: "col", text: _("Choice") }),
-      el("th", { scope: "col", text: _("Counters") }), el("th", { scope: "col", class: "bar-col", "aria-hidden": "true" }))));
+    const table = el(
+      "table",
+      { class: "cv-choices" },
+      el(
+        "thead",
+        {},
+        el(
+          "tr",
+          {},
+          el("th", { scope: "col", text: _("Choice") }),
+          el("th", { scope: "col", text: _("Counters") }),
+          el("th", { scope: "col", class: "bar-col", "aria-hidden": "true" }),
+        ),
+      ),
+    );
     const tb = el("tbody");
     for (const c of d.choices) {
-      const w = Math.round(100 * (c.mean - worst) / span);
-      tb.append(el("tr", { class: (c.action === d.chosen ? "chosen " : "") + (c.action === d.best ? "best" : "") },
-        el("th", { scope: "row", text: actionText(c.action) + (c.action === d.chosen ? " ✓" : "") }),
-        el("td", { class: "num", text: (c.mean >= 0 ? "+" : "") + fmt(c.mean, 2) + (c.ci95 ? " ± " + fmt(c.ci95, 2) : "") }),
-        el("td", { class: "bar-col", "aria-hidden": "true" }, el("span", { class: "bar", style: `width:${Math.max(2, w)}%` }))));
+      const w = Math.round((100 * (c.mean - worst)) / span);
+      tb.append(
+        el(
+          "tr",
+          { class: (c.action === d.chosen ? "chosen " : "") + (c.action === d.best ? "best" : "") },
+          el("th", { scope: "row", text: actionText(c.action) + (c.action === d.chosen ? " ✓" : "") }),
+          el("td", {
+            class: "num",
+            text: (c.mean >= 0 ? "+" : "") + fmt(c.mean, 2) + (c.ci95 ? " ± " + fmt(c.ci95, 2) : ""),
+          }),
+          el(
+            "td",
+            { class: "bar-col", "aria-hidden": "true" },
+            el("span", { class: "bar", style: `width:${Math.max(2, w)}%` }),
+          ),
+        ),
+      );
     }
     table.append(tb);
     kids.push(el("div", { class: "scroll" }, table));
-    if (d.loss > 0) kids.push(el("p", { class: "cv-loss", text: _("Lost: {x} (± {ci}) against the best choice", { x: counters(d.loss), ci: fmt(d.loss_ci95, 2) }) }));
+    if (d.loss > 0)
+      kids.push(
+        el("p", {
+          class: "cv-loss",
+          text: _("Lost: {x} (± {ci}) against the best choice", { x: counters(d.loss), ci: fmt(d.loss_ci95, 2) }),
+        }),
+      );
     if (d.text) kids.push(el("p", { class: "cv-line", text: lineOnly(d.text, d.mark) }));
-    const src = d.source === "equilibrium"
-      ? _("Values: the solved equilibrium, {n} deals ({e} effective)", { n: fmt(d.samples, 0), e: fmt(d.effective, 0) })
-      : _("Values: the expert, {n} weighted deals", { n: fmt(d.samples, 0) });
+    const src =
+      d.source === "equilibrium"
+        ? _("Values: the solved equilibrium, {n} deals ({e} effective)", {
+            n: fmt(d.samples, 0),
+            e: fmt(d.effective, 0),
+          })
+        : _("Values: the expert, {n} weighted deals", { n: fmt(d.samples, 0) });
     kids.push(el("p", { class: "note", text: src }));
-    return el("li", { class: "decision" + (d.mark ? " marked" : ""), id: "d" + d.decision, "data-mark": d.mark || "" }, kids);
+    return el(
+      "li",
+      { class: "decision" + (d.mark ? " marked" : ""), id: "d" + d.decision, "data-mark": d.mark || "" },
+      kids,
+    );
   }
 
   function showHand(r) {
@@ -141,37 +283,105 @@
     if (r.access === "public") {
       const who = nameOf(rv.seat);
       const items = rv.decisions.map((d) => decisionItem(d, true));
-      show(el("section", { class: "panel" },
-        el("p", { class: "cv-notice", id: "review-public", text: _("{name}'s cards are not yours to see: here are only the decisions everyone saw, without values (R7).", { name: who }) }),
-        rv.seated ? "" : el("p", { text: _("{name} did not play this hand.", { name: who }) }),
-        items.length ? el("ol", { class: "decisions" }, items) : ""));
+      show(
+        el(
+          "section",
+          { class: "panel" },
+          el("p", {
+            class: "cv-notice",
+            id: "review-public",
+            text: _(
+              "{name}'s cards are not yours to see: here are only the decisions everyone saw, without values (R7).",
+              { name: who },
+            ),
+          }),
+          rv.seated ? "" : el("p", { text: _("{name} did not play this hand.", { name: who }) }),
+          items.length ? el("ol", { class: "decisions" }, items) : "",
+        ),
+      );
       return;
     }
     if (!rv.cards_known) {
-      show(el("section", { class: "panel" }, el("p", { text: _("Your cards of this hand are not recorded: the coach cannot review it.") })));
+      show(
+        el(
+          "section",
+          { class: "panel" },
+          el("p", { text: _("Your cards of this hand are not recorded: the coach cannot review it.") }),
+        ),
+      );
       return;
     }
     const marks = rv.marks || {};
     const nMarked = (marks.blunder || 0) + (marks.mistake || 0) + (marks.inaccuracy || 0);
-    const summary = el("section", { class: "panel cv-summary", id: "review-summary" },
-      el("p", { class: "big-line", text: nMarked
-        ? ngettext("{n} marked decision: {x} lost to it.", "{n} marked decisions: {x} lost to them.", nMarked, { x: counters(rv.marked_loss) })
-        : ngettext("No marked decision in this hand ({n} reviewed).", "No marked decision in this hand ({n} reviewed).", rv.decisions.length) }),
-      el("p", { class: "note", text: _("A mark: an inaccuracy costs at least {a}, a mistake at least {b}, a blunder at least {c} — and only when the loss lies outside the noise of the estimate.", {
-        a: counters(rv.scale.inaccuracy), b: counters(rv.scale.mistake), c: counters(rv.scale.blunder) }) }),
-      rv.forced ? el("p", { class: "note", text: ngettext("{n} decision had only one legal choice and is not valued.", "{n} decisions had only one legal choice and are not valued.", rv.forced) }) : "");
-    show(summary, el("ol", { class: "decisions" }, rv.decisions.map((d) => decisionItem(d, false))));
-    if (location.hash) { const t = document.getElementById(location.hash.slice(1)); if (t) { t.classList.add("target"); t.scrollIntoView(); } }
+    const summary = el(
+      "section",
+      { class: "panel cv-summary", id: "review-summary" },
+      el("p", {
+        class: "big-line",
+        text: nMarked
+          ? ngettext("{n} marked decision: {x} lost to it.", "{n} marked decisions: {x} lost to them.", nMarked, {
+              x: counters(rv.marked_loss),
+            })
+          : ngettext(
+              "No marked decision in this hand ({n} reviewed).",
+              "No marked decision in this hand ({n} reviewed).",
+              rv.decisions.length,
+            ),
+      }),
+      el("p", {
+        class: "note",
+        text: _(
+          "A mark: an inaccuracy costs at least {a}, a mistake at least {b}, a blunder at least {c} — and only when the loss lies outside the noise of the estimate.",
+          {
+            a: counters(rv.scale.inaccuracy),
+            b: counters(rv.scale.mistake),
+            c: counters(rv.scale.blunder),
+          },
+        ),
+      }),
+      rv.forced
+        ? el("p", {
+            class: "note",
+            text: ngettext(
+              "{n} decision had only one legal choice and is not valued.",
+              "{n} decisions had only one legal choice and are not valued.",
+              rv.forced,
+            ),
+          })
+        : "",
+    );
+    show(
+      summary,
+      el(
+        "ol",
+        { class: "decisions" },
+        rv.decisions.map((d) => decisionItem(d, false)),
+      ),
+    );
+    if (location.hash) {
+      const t = document.getElementById(location.hash.slice(1));
+      if (t) {
+        t.classList.add("target");
+        t.scrollIntoView();
+      }
+    }
   }
 
   async function loadHand() {
     try {
       const r = await R.api("GET", `/api/tables/${P.table}/hands/${P.hand}/review` + q("&seat=" + seat));
-      if (r.status === "done") { document.body.dataset.review = "done"; showHand(r); return; }
+      if (r.status === "done") {
+        document.body.dataset.review = "done";
+        showHand(r);
+        return;
+      }
       document.body.dataset.review = r.status;
       show(progressBox(r, "hand"));
       timer = setTimeout(loadHand, 600);
-    } catch (e) { document.body.dataset.review = "error"; error(e); }
+    } catch (e) {
+      document.body.dataset.review = "error";
+      error(e);
+    }
   }
 
   /* ---------------- the session ---------------- */
@@ -182,33 +392,80 @@
       return;
     }
     const m = pl.marked_loss;
-    const facts = el("dl", { class: "facts cv-facts" },
-      el("dt", { text: _("Hands reviewed") }), el("dd", { text: String(pl.hands) }),
-      el("dt", { text: _("Decisions reviewed") }), el("dd", { text: String(pl.decisions) }),
-      el("dt", { text: _("Lost to marked declarations") }), el("dd", { id: "loss-declarations", text: counters(m.declarations) }),
-      el("dt", { text: _("Lost to marked card play") }), el("dd", { id: "loss-cards", text: counters(m.cards) }),
-      el("dt", { text: _("Average loss per decision") }), el("dd", { id: "average-loss", text: counters(pl.average_loss, 3) }),
-      el("dt", { text: _("Marks") }), el("dd", { text: ["blunder", "mistake", "inaccuracy"].map((k) => MARKS[k] + " " + (pl.marks[k] || 0)).join(" · ") }));
-    const worst = pl.worst.length ? el("ol", { class: "cv-worst", id: "review-worst" }, pl.worst.map((w) => el("li", { "data-mark": w.mark },
-      el("a", { href: link(w.hand, "&seat=" + pl.seat) + "#d" + w.decision, text: _("Hand {n}, decision {d}", { n: w.hand, d: w.decision }) }), ": ",
-      el("span", { class: "mark mark-" + w.mark, text: MARKS[w.mark] }), " ", el("span", { text: lineOnly(w.text, w.mark) }))))
+    const facts = el(
+      "dl",
+      { class: "facts cv-facts" },
+      el("dt", { text: _("Hands reviewed") }),
+      el("dd", { text: String(pl.hands) }),
+      el("dt", { text: _("Decisions reviewed") }),
+      el("dd", { text: String(pl.decisions) }),
+      el("dt", { text: _("Lost to marked declarations") }),
+      el("dd", { id: "loss-declarations", text: counters(m.declarations) }),
+      el("dt", { text: _("Lost to marked card play") }),
+      el("dd", { id: "loss-cards", text: counters(m.cards) }),
+      el("dt", { text: _("Average loss per decision") }),
+      el("dd", { id: "average-loss", text: counters(pl.average_loss, 3) }),
+      el("dt", { text: _("Marks") }),
+      el("dd", {
+        text: ["blunder", "mistake", "inaccuracy"].map((k) => MARKS[k] + " " + (pl.marks[k] || 0)).join(" · "),
+      }),
+    );
+    const worst = pl.worst.length
+      ? el(
+          "ol",
+          { class: "cv-worst", id: "review-worst" },
+          pl.worst.map((w) =>
+            el(
+              "li",
+              { "data-mark": w.mark },
+              el("a", {
+                href: link(w.hand, "&seat=" + pl.seat) + "#d" + w.decision,
+                text: _("Hand {n}, decision {d}", { n: w.hand, d: w.decision }),
+              }),
+              ": ",
+              el("span", { class: "mark mark-" + w.mark, text: MARKS[w.mark] }),
+              " ",
+              el("span", { text: lineOnly(w.text, w.mark) }),
+            ),
+          ),
+        )
       : el("p", { text: _("No marked decision in your session: the coach would have played it so too.") });
-    show(el("section", { class: "panel cv-summary", id: "review-summary" }, el("h2", { text: pl.name }), facts,
-      el("p", { class: "note", text: _("Average loss per decision: the counters lost to marked decisions divided by the decisions reviewed. Lower is better; 0 is the coach's own play.") })),
-    el("section", { class: "panel" }, el("h2", { text: _("Your three costliest decisions") }), worst));
+    show(
+      el(
+        "section",
+        { class: "panel cv-summary", id: "review-summary" },
+        el("h2", { text: pl.name }),
+        facts,
+        el("p", {
+          class: "note",
+          text: _(
+            "Average loss per decision: the counters lost to marked decisions divided by the decisions reviewed. Lower is better; 0 is the coach's own play.",
+          ),
+        }),
+      ),
+      el("section", { class: "panel" }, el("h2", { text: _("Your three costliest decisions") }), worst),
+    );
   }
 
   async function loadSession() {
     try {
       const r = await R.api("GET", `/api/tables/${P.table}/review` + q());
-      if (r.status === "done") { document.body.dataset.review = "done"; showSession(r); return; }
+      if (r.status === "done") {
+        document.body.dataset.review = "done";
+        showSession(r);
+        return;
+      }
       document.body.dataset.review = r.status;
       show(progressBox(r, "session"));
       timer = setTimeout(loadSession, 800);
-    } catch (e) { document.body.dataset.review = "error"; error(e); }
+    } catch (e) {
+      document.body.dataset.review = "error";
+      error(e);
+    }
   }
 
   document.title = _("Ramsli — the coach");
   window.addEventListener("beforeunload", () => clearTimeout(timer));
-  if (P.hand) loadHand(); else loadSession();
+  if (P.hand) loadHand();
+  else loadSession();
 })();

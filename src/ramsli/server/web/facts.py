@@ -1,0 +1,59 @@
+"""The facts the server owns that the pages need: close codes, reactions, languages.
+
+:func:`page_facts` is rendered into every page's data (``R.page.facts``, by
+:func:`ramsli.server.web.pages.shell`), and its languages into the service worker when it is
+served, so that no script keeps its own copy of them.
+
+>>> facts = page_facts()
+>>> facts["close_codes"]["REPLACED"], facts["final_close_codes"]
+(4001, [4001, 4003, 4004])
+>>> facts["reactions"][0], facts["phrases"][0]
+('thumbs_up', 'well_played')
+>>> facts["languages"][1]
+{'code': 'de', 'name': 'Deutsch'}
+"""
+
+from __future__ import annotations
+
+import functools
+from typing import Any
+
+from babel import Locale
+
+from ramsli.frontends.i18n import LANGS
+from ramsli.server.protocol.closecodes import CloseCode
+from ramsli.server.tables.table import PHRASES, REACTIONS
+
+__all__ = ["page_facts", "language_name"]
+
+
+def language_name(code: str) -> str:
+    """The name of the language ``code`` in that language, capitalised as a menu item
+    (``"it"`` → ``"Italiano"``), from Babel's locale data.
+
+    >>> language_name("nl")
+    'Nederlands'
+    """
+    name = Locale.parse(code).get_display_name(code) or code
+    return name[:1].upper() + name[1:]
+
+
+@functools.lru_cache(maxsize=1)
+def page_facts() -> dict[str, Any]:
+    """The facts a page reads (JSON-ready; the same dict on every call, do not change it):
+
+    - ``close_codes``: :class:`~ramsli.server.protocol.closecodes.CloseCode` by name → number;
+    - ``final_close_codes``: the numbers after which a page does not reconnect (``CloseCode.final``);
+    - ``reactions``, ``phrases``: the codes of a ``react`` message
+      (:data:`ramsli.server.tables.table.REACTIONS`, :data:`~ramsli.server.tables.table.PHRASES`),
+      in the order the chat panel offers them;
+    - ``languages``: ``{"code", "name"}`` of each of :data:`ramsli.frontends.i18n.LANGS`, the name in
+      its own language (:func:`language_name`).
+    """
+    return {
+        "close_codes": {c.name: c.value for c in CloseCode},
+        "final_close_codes": [c.value for c in CloseCode if c.final],
+        "reactions": list(REACTIONS),
+        "phrases": list(PHRASES),
+        "languages": [{"code": code, "name": language_name(code)} for code in LANGS],
+    }

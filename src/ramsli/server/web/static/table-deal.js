@@ -1,0 +1,167 @@
+/* ramsli web, the table page: the deal check (docs/fairness.md).
+   Every view carries the hand's commitments (one SHA-256 per deck position, dealt order) and the
+   openings of the cards this page may know. Each opening is hashed here with Web Crypto and
+   compared with its commitment; each card shown (own cards, the turn-up, jokers turned aside,
+   every played card) must be opened at a position the deal gives its place. */
+import { S, me, render } from "./table-state.js";
+
+const R = window.R;
+const { _, ngettext, el } = R;
+
+const dealChecks = {}; // hand number -> {digest, commitments, state: "ok" | "bad" | "off", n, reason}
+const hashes = new Map(); // "salt:position:card" -> hex SHA-256
+let dealRun = 0;
+/* true if the deal of hand n checked */
+export const dealOk = (n) => !!dealChecks[n] && dealChecks[n].state === "ok";
+async function sha256hex(text) {
+  if (hashes.has(text)) return hashes.get(text);
+  const buf = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(text));
+  const hex = Array.from(new Uint8Array(buf), (b) => b.toString(16).padStart(2, "0")).join("");
+  if (hashes.size > 4000) hashes.clear();
+  hashes.set(text, hex);
+  return hex;
+}
+/* seat -> positions of its five cards, the jokers turned aside, the turn-up (R4.3, R4.4, D-9) */
+function dealPlaces(v) {
+  const h = v.hand,
+    opts = v.rules.options || {};
+  const ids = h.fairness.seated; // the seats dealt in this hand (R3.5), not those seated now
+  const all = v.seats.map((s) => s.seat);
+  const d = all.indexOf(h.dealer);
+  const order = [];
+  for (let k = 1; k <= all.length; k++) {
+    const sid = all[(d + k) % all.length];
+    if (ids.includes(sid)) order.push(sid);
+  }
+  const first = opts.batches === "2+3" ? 2 : 3;
+  const seats = {};
+  let pos = 0;
+  for (const batch of [first, 5 - first])
+    for (const sid of order) {
+      seats[sid] = (seats[sid] || []).concat([...Array(batch).keys()].map((i) => pos + i));
+      pos += batch;
+    }
+  const aside = h.turned_aside.map((_c, i) => pos + i);
+  const size = (opts.deck === "full52" ? 52 : 32) + (opts.jokers ? 2 : 0);
+  return { seats: seats, aside: aside, turnUp: pos + aside.length, size: size };
+}
+async function dealProblem(v, f, pinned) {
+  const h = v.hand,
+    pl = dealPlaces(v);
+  if (pinned.digest !== f.digest || pinned.commitments.join() !== f.commitments.join())
+    return _("the commitments changed during the hand");
+  if (f.commitments.length !== pl.size)
+    return _("{n} commitments for a deck of {size} cards", { n: f.commitments.length, size: pl.size });
+  if ((await sha256hex(f.commitments.join(""))) !== f.digest) return _("the digest does not match the commitments");
+  const byPos = new Map(),
+    byCard = new Map();
+  for (const o of f.openings) {
+    if (byPos.has(o.position) || byCard.has(o.card)) return _("{card} is opened twice", { card: R.cardName(o.card) });
+    byPos.set(o.position, o);
+    byCard.set(o.card, o);
+    if ((await sha256hex(`${o.salt}:${o.position}:${o.card}`)) !== f.commitments[o.position])
+      return _("position {position}: {card} does not match its commitment", {
+        position: o.position,
+        card: R.cardName(o.card),
+      });
+  }
+  const at = (pos, card) => {
+    const o = byPos.get(pos);
+    return o && o.card === card;
+  };
+  const missing = (card) => _("{card} is not opened where the deal put it", { card: R.cardName(card) });
+  if (!at(pl.turnUp, h.turn_up)) return missing(h.turn_up);
+  for (let i = 0; i < h.turned_aside.length; i++)
+    if (!at(pl.aside[i], h.turned_aside[i])) return missing(h.turned_aside[i]);
+  const plays = h.tricks.flatMap((t) => t.plays).concat(h.current.plays);
+  for (const [sid, card] of plays) {
+    const o = byCard.get(card);
+    if (!o || !(pl.seats[sid] || []).includes(o.position)) return missing(card);
+  }
+  if (me() && v.your_cards.length)
+    for (const card of v.your_cards) {
+      const o = byCard.get(card);
+      if (!o || !(pl.seats[me()] || []).includes(o.position)) return missing(card);
+    }
+  return null;
+}
+/* checks the deal of view v's hand; redraws the page when the result changed */
+export async function checkDeal(v) {
+  const h = v.hand,
+    f = h && h.fairness;
+  if (!f) return;
+  const n = h.number;
+  const c =
+    dealChecks[n] ||
+    (dealChecks[n] = { digest: f.digest, commitments: f.commitments.slice(), state: null, n: 0, reason: "" });
+  if (c.state === "bad") return; // a mismatch stays shown for that hand
+  if (!(window.crypto && crypto.subtle)) {
+    c.state = "off";
+    return;
+  }
+  const run = ++dealRun;
+  let reason;
+  try {
+    reason = await dealProblem(v, f, c);
+  } catch (e) {
+    reason = String((e && e.message) || e);
+  }
+  if (run !== dealRun && !reason) return; // a newer view is being checked
+  const before = c.state + c.n;
+  c.state = reason ? "bad" : "ok";
+  c.reason = reason || "";
+  c.n = f.openings.length;
+  if (before !== c.state + c.n) render();
+}
+/* the deal check's region: a mark for this hand, a loud warning for every hand that did not check */
+export function dealMark() {
+  const h = S.view.hand,
+    c = h && dealChecks[h.number];
+  const bad = Object.keys(dealChecks).filter((n) => dealChecks[n].state === "bad");
+  document.body.dataset.deal = c && c.state ? c.state : "";
+  if (bad.length) {
+    // every hand that did not check stays on the page, loud
+    return el(
+      "div",
+      { id: "deal-warning", class: "deal-warnings", role: "alert" },
+      bad.map((n) =>
+        el("div", {
+          class: "banner deal-warning",
+          "data-hand": n,
+          text: _(
+            "Warning: the deal of hand {hand} does not match what was committed before the first declaration: {reason}. Download the hand history and check it with ramsli verify.",
+            { hand: n, reason: dealChecks[n].reason },
+          ),
+        }),
+      ),
+    );
+  }
+  if (!c || !c.state) return "";
+  if (c.state === "off") {
+    return el("p", {
+      class: "deal-mark muted",
+      id: "deal-mark",
+      text: _(
+        "Deal not checked: this browser checks deals only on https or localhost pages; check the downloaded hand with ramsli verify.",
+      ),
+    });
+  }
+  const what = ngettext(
+    "Deal checked: the {n} card you know of hand {hand} is the one committed before the first declaration.",
+    "Deal checked: the {n} cards you know of hand {hand} are the ones committed before the first declaration.",
+    c.n,
+    { hand: h.number },
+  );
+  return el(
+    "p",
+    {
+      class: "deal-mark",
+      id: "deal-mark",
+      role: "status",
+      title: what + " SHA-256 " + c.digest.slice(0, 16) + "…",
+      "aria-label": what,
+    },
+    el("span", { "aria-hidden": "true", text: "✓ " }),
+    el("span", { text: _("Deal checked") }),
+  );
+}

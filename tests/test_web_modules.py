@@ -1,0 +1,129 @@
+"""The table page as ES modules, and the facts the server sends the pages.
+
+- :func:`ramsli.server.web.facts.page_facts` is the server's own enums and tuples (close codes,
+  reactions, phrases, languages), rendered into every page and into the service worker;
+- every ``table-*.js`` module is served, listed in the service worker's cache, and imported by the
+  page; the table page loads them in a real Chromium without a console error, under the
+  Content-Security-Policy (scripts from this server only), and reads the facts it was sent.
+
+The browser test skips locally without Chromium (or Playwright); under ``CI=true`` it fails.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+
+import pytest
+
+from ramsli.frontends.i18n import LANGS
+from ramsli.server.protocol.closecodes import CloseCode
+from ramsli.server.tables.table import PHRASES, REACTIONS
+from ramsli.server.web.facts import page_facts
+from ramsli.server.web.pages import MODULE_PAGES, SW_FACTS, WEB_DIR, service_worker_source
+
+from helpers import ServerProcess, http_get, post_ok
+
+#: the table page's modules, as files
+MODULES = sorted(f.name for f in WEB_DIR.glob("table-*.js"))
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory):
+    """A real ``ramsli serve --allow-test-seeds`` on 127.0.0.1; yields its base URL."""
+    d = tmp_path_factory.mktemp("modules")
+    sp = ServerProcess(f"sqlite+aiosqlite:///{d / 'server.sqlite'}", d).start()
+    yield sp.http
+    sp.stop()
+
+
+def test_page_facts_are_the_servers_enums():
+    facts = page_facts()
+    assert facts["close_codes"] == {c.name: int(c) for c in CloseCode}
+    assert facts["final_close_codes"] == [int(c) for c in CloseCode if c.final] == [4001, 4003, 4004]
+    assert facts["close_codes"]["REPLACED"] == 4001 and facts["close_codes"]["LEFT"] == 4002
+    assert facts["reactions"] == list(REACTIONS) and facts["phrases"] == list(PHRASES)
+    assert [lang["code"] for lang in facts["languages"]] == list(LANGS)
+    assert [lang["name"] for lang in facts["languages"]] == ["English", "Deutsch", "Nederlands", "Italiano"]
+    json.dumps(facts)  # JSON-ready
+
+
+def test_no_page_script_keeps_its_own_copy_of_the_facts():
+    """The codes the server owns appear in no page script as numbers or lists of their own."""
+    for f in sorted(WEB_DIR.glob("*.js")):
+        text = f.read_text(encoding="utf-8")
+        assert not re.search(r"\b(?:400[1-4]|1008|1012)\b", text), f.name  # close codes: FACTS.close_codes
+        assert not re.search(r"\[\s*\"en\",\s*\"de\"", text), f.name  # languages come from the facts
+        assert 'well_played", "good_luck' not in text, f.name  # the phrases' order is the server's
+
+
+def test_the_service_worker_is_served_with_its_facts(server):
+    status, body = http_get(server, "/sw.js")
+    text = body.decode()
+    assert status == 200 and text == service_worker_source() and SW_FACTS not in text
+    facts = json.loads(re.search(r"const FACTS = (\{.*\});", text).group(1))
+    assert facts == {"languages": list(LANGS), "modules": MODULES}
+    assert set(MODULE_PAGES) == {"table"} and len(MODULES) >= 10
+    assert SW_FACTS in (WEB_DIR / "sw.js").read_text(encoding="utf-8")  # the file keeps its placeholder
+
+
+def test_every_module_is_imported_and_served(server):
+    """The entry (table.js) and the modules import only modules that exist, each served as JavaScript;
+    every module is reached from the entry."""
+    imports = {}
+    for name in ["table.js", *MODULES]:
+        text = (WEB_DIR / name).read_text(encoding="utf-8")
+        imports[name] = set(re.findall(r'^import (?:[^"]+ from )?"\./([\w-]+\.js)";', text, re.M))
+        assert imports[name] <= set(MODULES), name
+        status, body = http_get(server, f"/static/{name}")
+        assert status == 200 and body == (WEB_DIR / name).read_bytes()
+    reached, todo = set(), ["table.js"]
+    while todo:
+        for m in imports[todo.pop()] - reached:
+            reached.add(m)
+            todo.append(m)
+    assert reached == set(MODULES)
+    status, page = http_get(server, "/")
+    assert status == 200 and b'<script src="/static/lobby.js">' in page  # other pages: classic scripts
+
+
+def test_the_table_page_loads_its_modules_and_reads_the_facts(chromium, server):
+    """A seat's table page loads every module (no console error, no CSP violation: this context keeps
+    the policy), shows the table, and has the server's facts; its language menu is the server's."""
+    made = post_ok(
+        server,
+        "/api/web/tables",
+        {
+            "preset": "traditional",
+            "seats": [{"kind": "human"}, {"kind": "bot", "bot": "rules"}, {"kind": "bot", "bot": "rules"}],
+            "seed": 5,
+            "bot_pace_seconds": 0,
+            "rules": ["end=hands:1"],
+        },
+    )
+    sat = post_ok(server, f"/api/tables/{made['table']}/sit", {"token": made["seats"][0]["token"], "name": "Ann"})
+    post_ok(server, f"/api/tables/{made['table']}/start", {"creator_token": made["creator_token"]})
+    ctx = chromium.new_context()
+    problems: list[str] = []
+    loaded: list[str] = []
+    try:
+        page = ctx.new_page()
+        page.on("console", lambda m: problems.append(m.text) if m.type == "error" else None)
+        page.on("pageerror", lambda e: problems.append(str(e)))
+        page.on("response", lambda r: loaded.append(r.url.rsplit("/", 1)[-1]) if "/static/table" in r.url else None)
+        page.goto(f"{server}/t/{made['table']}/s/{sat['token']}?lang=de")
+        page.wait_for_selector(".seat")
+        page.wait_for_selector(".hand-card")
+        assert page.evaluate("document.querySelector('script[src$=\"/static/table.js\"]').type") == "module"
+        assert sorted(set(loaded)) == sorted(["table.js", *MODULES])
+        assert page.evaluate("window.R.page.facts") == page_facts()
+        page.click("#btn-chat")
+        codes = page.eval_on_selector_all("#chat .react", "els => els.map(e => e.dataset.code)")
+        assert codes == list(REACTIONS)
+        page.click("#chat-close")
+        page.click("#btn-settings")
+        options = page.eval_on_selector_all("#lang option", "els => els.map(e => [e.value, e.textContent])")
+        assert options == [[lang["code"], lang["name"]] for lang in page_facts()["languages"]]
+        assert problems == []
+    finally:
+        ctx.close()
