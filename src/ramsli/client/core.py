@@ -28,11 +28,14 @@ import urllib.parse
 import urllib.request
 from collections.abc import Awaitable, Callable, Coroutine
 from dataclasses import dataclass, field
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from ramsli.client.observation import ViewError, observation_from_view
 from ramsli.hand import Observation
 from ramsli.refusal import Refusal
+
+if TYPE_CHECKING:
+    from websockets.asyncio.client import ClientConnection
 
 __all__ = [
     "RATE_LIMIT",
@@ -353,7 +356,7 @@ class TableClient:
         self.view: TableView | None = None
         self.connections = 0
         self.bucket = TokenBucket()
-        self._ws: Any = None
+        self._ws: ClientConnection | None = None
         self._task: asyncio.Task[None] | None = None
         self._closed = False
         self._lost: ConnectionLost | None = None

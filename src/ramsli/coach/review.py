@@ -418,7 +418,9 @@ def _seed(settings: Settings, hand_number: int | None, seat: int, index: int) ->
     return h & 0x7FFF_FFFF_FFFF_FFFF
 
 
-def _equilibrium_values(obs: Observation, hh: HandHistory, settings: Settings, seed: int, chosen: Action):
+def _equilibrium_values(
+    obs: Observation, hh: HandHistory, settings: Settings, seed: int, chosen: Action
+) -> tuple[list[ActionValue], float] | None:
     """``(values, effective)`` of a declaration by the solved equilibrium, or None where there
     is none: another game, a carry-in pot it was not solved for, a stack too short for the bete
     (R5.8), no lab kernel installed, or declarations before that the equilibrium (almost) never makes.
@@ -442,27 +444,26 @@ def _equilibrium_values(obs: Observation, hh: HandHistory, settings: Settings, s
     position = obs.order.index(obs.seat)
     history = history_bits([d for _, d in obs.declarations])
 
-    def ask(samples: int) -> dict:
-        return hand_advantage(pol, list(obs.cards), obs.turn_up, position, history, samples, seed % (2**31))
+    def ask(samples: int) -> tuple[float, float, float]:
+        """``(mean, ci95, effective)`` of ``in`` over ``out`` in counters (:func:`ramsli.lab.solve.hand_advantage`)."""
+        r = hand_advantage(pol, list(obs.cards), obs.turn_up, position, history, samples, seed % (2**31))
+        return float(r["mean"]), float(r["ci95"]), float(r["effective"])
 
     samples = max(2, settings.equilibrium_samples // 6)
-    r = ask(samples)
-    reached = math.isfinite(r["mean"]) and r["effective"] >= 0.1 * samples
-    if not (
-        reached and r["effective"] >= 30 and abs(r["mean"]) > r["ci95"] and (r["mean"] > 0) == (chosen.kind == "in")
-    ):
+    mean, half, effective = ask(samples)
+    reached = math.isfinite(mean) and effective >= 0.1 * samples
+    if not (reached and effective >= 30 and abs(mean) > half and (mean > 0) == (chosen.kind == "in")):
         samples = settings.equilibrium_samples * (1 if reached else 2)  # rare declarations before: more deals
-        r = ask(samples)
-    if not math.isfinite(r["mean"]) or r["effective"] < 30:
+        mean, half, effective = ask(samples)
+    if not math.isfinite(mean) or effective < 30:
         return None  # (almost) never reached by the equilibrium: the expert judges it
-    half = float(r["ci95"])
     vals = [
-        ActionValue(a, float(r["mean"]) if a.kind == "in" else 0.0, half / Z95 if a.kind == "in" else 0.0, 0.0, samples)
+        ActionValue(a, mean if a.kind == "in" else 0.0, half / Z95 if a.kind == "in" else 0.0, 0.0, samples)
         for a in obs.legal
     ]
     best = max(vals, key=lambda v: v.mean)
     vals = [ActionValue(v.action, v.mean, v.se, 0.0 if v is best else half / Z95, v.samples) for v in vals]
-    return vals, float(r["effective"])
+    return vals, effective
 
 
 def _expert(settings: Settings, seed: int) -> ExpertBot:
@@ -475,7 +476,9 @@ def _expert(settings: Settings, seed: int) -> ExpertBot:
     )
 
 
-def _value(obs: Observation, hh: HandHistory, settings: Settings, seed: int, chosen: Action):
+def _value(
+    obs: Observation, hh: HandHistory, settings: Settings, seed: int, chosen: Action
+) -> tuple[list[ActionValue], str, float | None]:
     """``(values, source, effective)`` of a decision with a real choice."""
     if obs.phase is Phase.DECLARE:
         eq = _equilibrium_values(obs, hh, settings, seed, chosen)
