@@ -684,7 +684,7 @@ class OpponentModel:
         fitted: how the coefficients were fitted (free text and figures, for people).
     """
 
-    def __init__(self, styles: Sequence[Style], fitted: Mapping[str, Any] | None = None) -> None:
+    def __init__(self, styles: Sequence[Style], fitted: Mapping[str, object] | None = None) -> None:
         if not styles:
             raise OpponentModelError("opponent model: no style")
         total = sum(st.prior for st in styles)
@@ -798,9 +798,20 @@ class OpponentModel:
             out.append(min(hi, max(lo, 1.0 / (1.0 + math.exp(-x)))))
         return out
 
-    def p_in(self, *args: Any, **kw: Any) -> float:
+    def p_in(
+        self,
+        hand: Sequence[int],
+        visible_trumps: int,
+        n_in_before: int,
+        n_to_come: int,
+        bete: int,
+        pot: int,
+        targets: bool = False,
+        general_rams: bool = False,
+    ) -> float:
         """``P(in)`` under the prior mixture of the styles (:meth:`p_in_styles`' arguments)."""
-        return sum(st.prior * p for st, p in zip(self.styles, self.p_in_styles(*args, **kw)))
+        ps = self.p_in_styles(hand, visible_trumps, n_in_before, n_to_come, bete, pot, targets, general_rams)
+        return sum(st.prior * p for st, p in zip(self.styles, ps))
 
     def seat_weight(self, declared: Sequence[float] | None, plays: Sequence[float] | None) -> float:
         """The likelihood of one seat's choices: ``Σ prior · P(declaration) · exp(play log-likelihood)``
@@ -840,9 +851,13 @@ def _number(x: object, what: str, lo: float, hi: float) -> float:
     return v
 
 
-def _coefs(part: object, names: tuple[str, ...], what: str) -> list[float]:
+def _object(part: object, what: str) -> dict[str, object]:
     if not isinstance(part, dict):
         raise OpponentModelError(f"opponent model: {what} must be an object")
+    return part
+
+
+def _coefs(part: dict[str, object], names: tuple[str, ...], what: str) -> list[float]:
     if part.get("features") != list(names):
         raise OpponentModelError(
             f"opponent model: the {what} features must be exactly {', '.join(names)} (in that order)"
@@ -880,11 +895,12 @@ def model_from_dict(data: object) -> OpponentModel:
         if not isinstance(name, str) or not name.isidentifier() or len(name) > 40:
             raise OpponentModelError(f"opponent model: style {j} needs a short name (letters, digits, _)")
         prior = _number(st.get("prior"), f"style {name} prior", 0.0, 1.0)
-        play, dec = st.get("play"), st.get("declare")
+        play = _object(st.get("play"), f"style {name} play")
         pc = _coefs(play, PLAY_FEATURES, f"style {name} play")
-        floor = _number(play.get("floor"), f"style {name} play floor", 0.0, 1.0)  # type: ignore[union-attr]
+        floor = _number(play.get("floor"), f"style {name} play floor", 0.0, 1.0)
+        dec = _object(st.get("declare"), f"style {name} declare")
         dc = _coefs(dec, DECLARE_FEATURES, f"style {name} declare")
-        clip = dec.get("clip")  # type: ignore[union-attr]
+        clip = dec.get("clip")
         if not isinstance(clip, list) or len(clip) != 2:
             raise OpponentModelError(f"opponent model: style {name} declare clip must be [lo, hi]")
         lo = _number(clip[0], f"style {name} declare clip lo", 0.0, 1.0)
