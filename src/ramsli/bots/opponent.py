@@ -53,7 +53,7 @@ from dataclasses import dataclass, field
 from importlib import resources
 from operator import mul
 from pathlib import Path
-from typing import Any
+from typing import TypedDict
 
 from ramsli.bots.fast import (
     SUIT_MASK,
@@ -81,6 +81,10 @@ __all__ = [
     "PlayStep",
     "OpponentModel",
     "Style",
+    "PlayPart",
+    "DeclarePart",
+    "StyleRecord",
+    "ModelRecord",
     "model_from_dict",
     "OpponentModelError",
     "load_model",
@@ -618,6 +622,39 @@ def observed_steps(obs: Observation, k: Knowledge) -> list[PlayStep]:
     return play_history(plays, obs.active, k.visible_trumps, dm, k.always)
 
 
+class PlayPart(TypedDict):
+    """The card-play part of a :class:`StyleRecord`."""
+
+    features: list[str]
+    coef: list[float]
+    floor: float
+
+
+class DeclarePart(TypedDict):
+    """The declaration part of a :class:`StyleRecord`; ``clip`` is ``[lo, hi]``."""
+
+    features: list[str]
+    coef: list[float]
+    clip: list[float]
+
+
+class StyleRecord(TypedDict):
+    """:meth:`Style.to_dict`: one style as a model file holds it."""
+
+    name: str
+    prior: float
+    play: PlayPart
+    declare: DeclarePart
+
+
+class ModelRecord(TypedDict):
+    """:meth:`OpponentModel.to_dict`: a model file's JSON object (format :data:`FORMAT`)."""
+
+    format: str
+    fitted: dict[str, object]
+    styles: list[StyleRecord]
+
+
 @dataclass(frozen=True, slots=True)
 class Style:
     """One way of playing, fitted on one bot's decisions (or a uniformly random player: all zeros).
@@ -644,7 +681,8 @@ class Style:
     def __post_init__(self) -> None:
         object.__setattr__(self, "uniform", not any(self.play_coef))
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> StyleRecord:
+        """The style as a model file holds it."""
         return {
             "name": self.name,
             "prior": self.prior,
@@ -834,7 +872,7 @@ class OpponentModel:
 
     # -- files -----------------------------------------------------------------------
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> ModelRecord:
         """The model as the JSON object :func:`load_model` reads (format :data:`FORMAT`)."""
         return {"format": FORMAT, "fitted": self.fitted, "styles": [st.to_dict() for st in self.styles]}
 

@@ -52,11 +52,11 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import NotRequired, TypedDict
 
 from ramsli.bots.expert import ActionValue, ExpertBot
 from ramsli.cards import Card
-from ramsli.coach.lines import Line, line_for
+from ramsli.coach.lines import Line, LineRecord, line_for
 from ramsli.errors import RamsliError
 from ramsli.hand import Action, Hand, Observation, Phase
 from ramsli.history import HandHistory, HistoryError
@@ -73,6 +73,9 @@ __all__ = [
     "ChoiceValue",
     "Decision",
     "HandReview",
+    "ChoiceRecord",
+    "DecisionRecord",
+    "HandReviewRecord",
     "CoachError",
     "mark_for",
     "check_history",
@@ -148,6 +151,62 @@ class Settings:
             value = getattr(self, key)
             if type(value) is not int or not lo <= value <= hi:
                 raise ValueError(f"coach setting {key}={value!r}: allowed is a whole number {lo}..{hi}")
+
+
+class ChoiceRecord(TypedDict):
+    """One choice of a :class:`DecisionRecord`: the action's text and its value in counters (3 decimals;
+    None for an infinite interval)."""
+
+    action: str
+    mean: float | None
+    ci95: float | None
+
+
+class DecisionRecord(TypedDict):
+    """:meth:`Decision.to_dict`: a decision as JSON data (``docs/coach.md``); cards as text, seats as ``p3``.
+
+    ``lead`` and ``declarations`` are ``[seat, card]`` and ``[seat, "in" | "out"]`` pairs; ``text``
+    is there only when :meth:`HandReview.to_dict` renders the lines.
+    """
+
+    decision: int
+    action: int
+    kind: str
+    rule: str
+    trick: int | None
+    trump: str
+    cards: list[str]
+    lead: list[list[str]]
+    declarations: list[list[str]]
+    chosen: str
+    best: str
+    choices: list[ChoiceRecord]
+    loss: float | None
+    loss_ci95: float | None
+    mark: str | None
+    source: str
+    samples: int
+    effective: float | None
+    line: LineRecord | None
+    text: NotRequired[str | None]
+
+
+class HandReviewRecord(TypedDict):
+    """:meth:`HandReview.to_dict`: a hand's review as JSON data (format :data:`FORMAT`, ``docs/coach.md``)."""
+
+    format: str
+    hand: int | None
+    seat: str
+    name: str
+    players: int
+    dealer: str
+    cards_known: bool
+    decisions: list[DecisionRecord]
+    forced: int
+    marked_loss: float
+    marks: dict[str, int]
+    scale: dict[str, float]
+    coach_seed: int
 
 
 @dataclass(frozen=True)
@@ -237,7 +296,7 @@ class Decision:
                 return c
         raise KeyError(str(action))
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> DecisionRecord:
         """The decision as JSON data (see ``docs/coach.md``); cards as text (``AS``), seats as ``p3``."""
         return {
             "decision": self.number,
@@ -301,7 +360,7 @@ class HandReview:
         """Counters lost to marked decisions (the sum of their losses)."""
         return sum(d.loss for d in self.marked)
 
-    def to_dict(self, render: Callable[[Decision], str | None] | None = None) -> dict[str, Any]:
+    def to_dict(self, render: Callable[[Decision], str | None] | None = None) -> HandReviewRecord:
         """The review as JSON data (format :data:`FORMAT`, see ``docs/coach.md``).
 
         Args:

@@ -107,7 +107,7 @@ def render_line(line: Line, lang: str = "en", *, card_label: Callable[[Card], st
     tr = catalog(lang)
     template = tr.gettext(LINES[line.code])
     f = line.fields
-    values: dict[str, Any] = {}
+    values: dict[str, object] = {}
     for k, v in f.items():
         if k in CARD_FIELDS:
             values[k] = "" if v is None else _card_text(v, card_label)
