@@ -15,6 +15,8 @@ names joined by commas, and every word around them is in the catalogs.
 
 from __future__ import annotations
 
+from typing import Any
+
 from ramsli.refusal import N_, Refusal, register
 
 __all__ = ["BotSpecError", "BOT_SPEC_CODES"]
@@ -52,6 +54,6 @@ class BotSpecError(ValueError):
             numbers and the spec or value as given (quoted with ``repr``).
     """
 
-    def __init__(self, code: str, **fields: object) -> None:
+    def __init__(self, code: str, **fields: Any) -> None:
         self.refusal = Refusal(code, None, fields)
         super().__init__(self.refusal.text())
