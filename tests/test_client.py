@@ -424,3 +424,15 @@ def test_ramsli_arena_remote_prints_a_link_that_ramsli_bot_plays(tmp_path):
     data = json.loads((tmp_path / "ratings.json").read_text())
     rows = {e["label"]: e for e in data["entrants"]}
     assert rows["R"]["spec"] == "remote:Tess" and rows["R"]["matches"] == 2 and rows["R"]["decisions"] == run.decisions
+
+
+def test_the_client_options_typeddict_names_every_keyword_option_of_table_client():
+    import inspect
+    import typing
+
+    from ramsli.client.core import ClientOptions, ConnectionOptions, TableClient
+
+    params = inspect.signature(TableClient.__init__).parameters
+    keyword = {p for p, v in params.items() if v.kind is inspect.Parameter.KEYWORD_ONLY}
+    assert set(typing.get_type_hints(ClientOptions)) == keyword
+    assert set(typing.get_type_hints(ConnectionOptions)) == keyword - {"lang", "client"}

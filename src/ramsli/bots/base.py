@@ -20,7 +20,7 @@ import inspect
 import logging
 import random
 from collections.abc import Callable, Mapping
-from typing import Protocol, runtime_checkable
+from typing import Protocol, cast, runtime_checkable
 
 from ramsli.bots.levels import LEVELS, level_spec
 from ramsli.bots.packages import (
@@ -184,7 +184,8 @@ def bot_factory(name: str) -> Callable[..., Bot]:
         module, _, attr = BOT_MODULES[name].partition(":")
         BOTS.setdefault(name, getattr(importlib.import_module(module), attr))
     if name not in BOTS and name in package_bots():
-        BOTS[name] = load_factory(package_bots()[name], _tips_fallback)
+        # what a package's factory makes is not trusted: _make_package_bot wraps it in a GuardedBot
+        BOTS[name] = cast("Callable[..., Bot]", load_factory(package_bots()[name], _tips_fallback))
     if name not in BOTS:
         packages = package_bots()
         bots = ", ".join([*(b for b in builtin_bot_names() if b not in packages), *packages])

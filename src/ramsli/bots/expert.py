@@ -76,7 +76,17 @@ from ramsli.bots.fast import (
     rule_general_rams,
     sure_tricks,
 )
-from ramsli.bots.montecarlo import Payoff, others_announce, play_out, rollout, seat_knowledge
+from ramsli.bots.montecarlo import (
+    Check,
+    Deal,
+    Gains,
+    Payoff,
+    Targets,
+    others_announce,
+    play_out,
+    rollout,
+    seat_knowledge,
+)
 from ramsli.bots.opponent import OpponentModel, PlayStep, default_model, observed_steps
 from ramsli.bots.solver import Solver
 from ramsli.bots.tips import TipsBot
@@ -163,7 +173,7 @@ def _weighted(rows: list[tuple[float, float]]) -> tuple[float, float]:
     return m, math.sqrt(sum((w * (v - m)) ** 2 for w, v in rows)) / wsum
 
 
-def _totals(rows: list[tuple[float, tuple]], k: int) -> list[float]:
+def _totals(rows: list[tuple[float, Gains]], k: int) -> list[float]:
     """Per choice, the weighted sum of the values of ``rows`` (``(weight, values per choice)``)."""
     totals = [0.0] * k
     for w, row in rows:
@@ -172,12 +182,12 @@ def _totals(rows: list[tuple[float, tuple]], k: int) -> list[float]:
     return totals
 
 
-def _resample(out: list[tuple[dict, float]], count: int, total: float, rng: random.Random) -> list[tuple[dict, float]]:
+def _resample(out: list[tuple[Deal, float]], count: int, total: float, rng: random.Random) -> list[tuple[Deal, float]]:
     """``count`` draws from the weighted deals ``out`` by systematic resampling (one uniform draw);
     each deal drawn ``m > 0`` times once, with weight ``m``."""
     step = total / count
     u = rng.random() * step
-    picked: list[tuple[dict, float]] = []
+    picked: list[tuple[Deal, float]] = []
     acc = 0.0
     n = 0
     for deal, w in out:
@@ -280,18 +290,18 @@ class ExpertBot:
 
     # -- the opponent model -----------------------------------------------------------
 
-    def _setup(self, obs: Observation) -> tuple[Knowledge, list, dict]:
+    def _setup(self, obs: Observation) -> tuple[Knowledge, list[Check], Deal]:
         return seat_knowledge(obs)
 
     def _weight(
         self,
         obs: Observation,
         k: Knowledge,
-        checks: list,
-        played_by: dict,
-        deal: dict,
+        checks: list[Check],
+        played_by: Deal,
+        deal: Deal,
         steps: list[PlayStep] | None = None,
-        cache: dict | None = None,
+        cache: dict[tuple[int, tuple[int, ...]], float] | None = None,
     ) -> float:
         """Likelihood of the other seats' observed declarations, announcements and plays given ``deal``.
 
@@ -361,8 +371,8 @@ class ExpertBot:
         return w
 
     def _samples(
-        self, obs: Observation, k: Knowledge, checks: list, played_by: dict, count: int
-    ) -> list[tuple[dict, float]]:
+        self, obs: Observation, k: Knowledge, checks: list[Check], played_by: Deal, count: int
+    ) -> list[tuple[Deal, float]]:
         """About ``count`` deals of the hidden cards with their weights (R7-consistent).
 
         ``count`` deals are drawn (:func:`ramsli.bots.tracking.sample_deal`) and weighted by
@@ -386,8 +396,8 @@ class ExpertBot:
                 ]
         steps = observed_steps(obs, k) if model is not None and self.plays > 0 and played_by else None
         rng = self.rng
-        cache: dict = {}
-        out: list[tuple[dict, float]] = []
+        cache: dict[tuple[int, tuple[int, ...]], float] = {}
+        out: list[tuple[Deal, float]] = []
         limit = count * self.candidates
         batch = count
         while True:
@@ -408,8 +418,8 @@ class ExpertBot:
         return _resample(out, count, total, rng)
 
     def _others_announce(
-        self, obs: Observation, k: Knowledge, act_t: tuple, deal: dict, me: int, me_gr: bool
-    ) -> tuple[int | None, tuple]:
+        self, obs: Observation, k: Knowledge, act_t: tuple[int, ...], deal: Deal, me: int, me_gr: bool
+    ) -> tuple[int | None, Targets]:
         return others_announce(obs, k, act_t, deal, me, me_gr)
 
     # -- the decision ----------------------------------------------------------------
@@ -510,6 +520,7 @@ class ExpertBot:
         (0.0, 0.0)
         """
         only_choice(obs)  # a ValueError when it is not this seat's turn
+        rows: Sequence[tuple[float, tuple[float, ...]]]
         if obs.phase is Phase.DECLARE:
             drows = self._declare_rows(obs)
             choices = list(obs.legal)
@@ -531,7 +542,7 @@ class ExpertBot:
         choices, rows = self._announce_rows(obs)
         return self._best(obs, choices, _totals(rows, len(choices)))
 
-    def _announce_rows(self, obs: Observation) -> tuple[list[Action], list[tuple[float, tuple]]]:
+    def _announce_rows(self, obs: Observation) -> tuple[list[Action], list[tuple[float, Gains]]]:
         """The choices of R4.7 or R4.8 and ``(weight, counters per choice)`` per weighted sample."""
         k, checks, _ = self._setup(obs)
         pay = Payoff(obs)
@@ -547,6 +558,7 @@ class ExpertBot:
                 gr, targets = self._others_announce(obs, k, act_t, deal, me, me_gr=a.kind == "gr")
                 if a.kind == "t":
                     d = dict(targets)
+                    assert a.target is not None  # a target announcement has one (R4.8)
                     d[me] = a.target
                     targets = tuple(sorted(d.items()))
                 row.append(pay.values(act_t, tricks, gr, targets)[mi])
@@ -567,7 +579,7 @@ class ExpertBot:
         choices, rows = self._play_rows(obs)
         return self._best(obs, choices, _totals(rows, len(choices)))
 
-    def _play_rows(self, obs: Observation) -> tuple[list[Action], list[tuple[float, tuple]]]:
+    def _play_rows(self, obs: Observation) -> tuple[list[Action], list[tuple[float, Gains]]]:
         """The legal cards (R4.10) and ``(weight, counters per card)`` per weighted sample (PIMC)."""
         k, checks, played_by = self._setup(obs)
         pay = Payoff(obs)
@@ -583,9 +595,9 @@ class ExpertBot:
         targets = obs.targets
         codes = legal(k.own, cur, k.always)
         rows = []
-        pcache: dict[tuple, tuple] = {}
+        pcache: dict[tuple[int, ...], Gains] = {}
 
-        def payoff(tr: tuple) -> tuple:
+        def payoff(tr: tuple[int, ...]) -> Gains:
             return pay.values(act_t, tr, gr, targets)
 
         search = True

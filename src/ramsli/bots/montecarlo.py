@@ -41,7 +41,8 @@ from __future__ import annotations
 
 import random
 import time
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from typing import TypeAlias
 
 from ramsli.bots.base import only_choice, register_bot
 from ramsli.bots.fast import SUIT_MASK, legal, rule_declare, rule_general_rams, rule_play, sure_tricks, winner_index
@@ -51,7 +52,27 @@ from ramsli.bots.tracking import Knowledge, declaration_context, infer, sample_d
 from ramsli.hand import Action, Observation, Phase, random_source
 from ramsli.settlement import settle
 
-__all__ = ["MonteCarloBot", "rollout", "play_out", "Payoff", "seat_knowledge", "others_announce"]
+__all__ = [
+    "MonteCarloBot",
+    "rollout",
+    "play_out",
+    "Payoff",
+    "seat_knowledge",
+    "others_announce",
+    "Deal",
+    "Check",
+    "Targets",
+    "Gains",
+]
+
+#: card codes per seat (a sample of the hidden cards, or the cards a seat has played)
+Deal: TypeAlias = dict[int, list[int]]
+#: an unforced declaration of another seat: ``(seat, stayed_in, n_in_before, n_to_come)`` (R4.5)
+Check: TypeAlias = tuple[int, bool, int, int]
+#: ``((seat, target), ...)`` sorted by seat (R4.8)
+Targets: TypeAlias = tuple[tuple[int, int], ...]
+#: counters gained per active position from now to settlement (R5), as :class:`Payoff` gives them
+Gains: TypeAlias = tuple[int, ...]
 
 
 class Payoff:
@@ -69,9 +90,11 @@ class Payoff:
         self.order = obs.order  # R4.3, R5.9: from the dealer's left
         self.stacks = obs.stacks
         self.pot = obs.pot
-        self.cache: dict[tuple, tuple] = {}
+        self.cache: dict[tuple[tuple[int, ...], tuple[int, ...], int | None, Targets], Gains] = {}
 
-    def values(self, active: tuple, tricks: tuple, gr: int | None = None, targets: tuple = ()) -> tuple:
+    def values(
+        self, active: tuple[int, ...], tricks: tuple[int, ...], gr: int | None = None, targets: Targets = ()
+    ) -> Gains:
         key = (active, tricks, gr, targets)
         v = self.cache.get(key)
         if v is None:
@@ -152,7 +175,7 @@ def play_out(
     tricks: Sequence[int],
     always: bool,
     trick_no: int,
-) -> tuple:
+) -> tuple[int, ...]:
     """Tricks per active position after position ``mi`` plays ``card`` (a card code) to the trick ``cur``
     and the rest of the hand is played out by :func:`rollout` (R4.10, R4.11); ``hands`` is not changed.
     """
@@ -168,7 +191,7 @@ def play_out(
     return rollout(hh, leader, cc, tricks, always, trick_no)
 
 
-def seat_knowledge(obs: Observation) -> tuple[Knowledge, list, dict]:
+def seat_knowledge(obs: Observation) -> tuple[Knowledge, list[Check], Deal]:
     """What a seat knows for sampling (R7): its :class:`~ramsli.bots.tracking.Knowledge`, the other seats'
     unforced declarations as ``(seat, stayed_in, n_in_before, n_to_come)`` (R4.5), and the codes each
     seat has played so far (``{seat: [code, ...]}``, R4.10)."""
@@ -186,8 +209,8 @@ def seat_knowledge(obs: Observation) -> tuple[Knowledge, list, dict]:
 
 
 def others_announce(
-    obs: Observation, k: Knowledge, act_t: tuple, deal: dict, me: int, me_gr: bool
-) -> tuple[int | None, tuple]:
+    obs: Observation, k: Knowledge, act_t: tuple[int, ...], deal: Deal, me: int, me_gr: bool
+) -> tuple[int | None, Targets]:
     """General Rams (R4.7) and targets (R4.8) of the other seats still to be asked, by the tips, on the
     sampled ``deal`` (codes per seat); ``me_gr``: seat ``me`` announces General Rams itself.
 
@@ -262,14 +285,14 @@ class MonteCarloBot:
 
     # -- helpers -------------------------------------------------------------
 
-    def _budget(self):
+    def _budget(self) -> Iterator[int]:
         start = time.perf_counter()
         for i in range(self.samples):
             if self.ms and i >= 4 and (time.perf_counter() - start) * 1000 >= self.ms:
                 return
             yield i
 
-    def _sample(self, obs: Observation, k: Knowledge, checks: list, played_by: dict) -> dict[int, list[int]]:
+    def _sample(self, obs: Observation, k: Knowledge, checks: list[Check], played_by: Deal) -> Deal:
         """One deal of the hidden cards (R7-consistent), softly filtered by the declarations."""
         bete = obs.rules.bete_for(obs.pot)
         nseat = len(obs.seated)
@@ -285,7 +308,7 @@ class MonteCarloBot:
                 return deal
         return deal
 
-    def _setup(self, obs: Observation) -> tuple[Knowledge, list, dict]:
+    def _setup(self, obs: Observation) -> tuple[Knowledge, list[Check], Deal]:
         return seat_knowledge(obs)
 
     # -- the decision ------------------------------------------------------------
@@ -338,8 +361,8 @@ class MonteCarloBot:
         return Action.declare(me, total / max(count, 1) > 0)
 
     def _others_announce(
-        self, obs: Observation, k: Knowledge, act_t: tuple, deal: dict, me: int, me_gr: bool
-    ) -> tuple[int | None, tuple]:
+        self, obs: Observation, k: Knowledge, act_t: tuple[int, ...], deal: Deal, me: int, me_gr: bool
+    ) -> tuple[int | None, Targets]:
         return others_announce(obs, k, act_t, deal, me, me_gr)
 
     def _announce(self, obs: Observation) -> Action:
@@ -361,6 +384,7 @@ class MonteCarloBot:
                 elif a.kind == "t":
                     gr, targets = self._others_announce(obs, k, act_t, deal, me, me_gr=False)
                     d = dict(targets)
+                    assert a.target is not None  # a target announcement has one (R4.8)
                     d[me] = a.target
                     targets = tuple(sorted(d.items()))
                 else:
@@ -392,9 +416,9 @@ class MonteCarloBot:
         targets = obs.targets
         codes = legal(k.own, cur, k.always)
         totals = {c: 0.0 for c in codes}
-        pcache: dict[tuple, tuple] = {}
+        pcache: dict[tuple[int, ...], Gains] = {}
 
-        def payoff(tr: tuple) -> tuple:
+        def payoff(tr: tuple[int, ...]) -> Gains:
             return pay.values(act_t, tr, gr, targets)
 
         search = True  # after one sample too big to search, the rest are rolled out

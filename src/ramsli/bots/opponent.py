@@ -53,7 +53,7 @@ from dataclasses import dataclass, field
 from importlib import resources
 from operator import mul
 from pathlib import Path
-from typing import Any
+from typing import TypedDict
 
 from ramsli.bots.fast import (
     SUIT_MASK,
@@ -81,6 +81,10 @@ __all__ = [
     "PlayStep",
     "OpponentModel",
     "Style",
+    "PlayPart",
+    "DeclarePart",
+    "StyleRecord",
+    "ModelRecord",
     "model_from_dict",
     "OpponentModelError",
     "load_model",
@@ -618,6 +622,39 @@ def observed_steps(obs: Observation, k: Knowledge) -> list[PlayStep]:
     return play_history(plays, obs.active, k.visible_trumps, dm, k.always)
 
 
+class PlayPart(TypedDict):
+    """The card-play part of a :class:`StyleRecord`."""
+
+    features: list[str]
+    coef: list[float]
+    floor: float
+
+
+class DeclarePart(TypedDict):
+    """The declaration part of a :class:`StyleRecord`; ``clip`` is ``[lo, hi]``."""
+
+    features: list[str]
+    coef: list[float]
+    clip: list[float]
+
+
+class StyleRecord(TypedDict):
+    """:meth:`Style.to_dict`: one style as a model file holds it."""
+
+    name: str
+    prior: float
+    play: PlayPart
+    declare: DeclarePart
+
+
+class ModelRecord(TypedDict):
+    """:meth:`OpponentModel.to_dict`: a model file's JSON object (format :data:`FORMAT`)."""
+
+    format: str
+    fitted: dict[str, object]
+    styles: list[StyleRecord]
+
+
 @dataclass(frozen=True, slots=True)
 class Style:
     """One way of playing, fitted on one bot's decisions (or a uniformly random player: all zeros).
@@ -644,7 +681,8 @@ class Style:
     def __post_init__(self) -> None:
         object.__setattr__(self, "uniform", not any(self.play_coef))
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> StyleRecord:
+        """The style as a model file holds it."""
         return {
             "name": self.name,
             "prior": self.prior,
@@ -684,7 +722,7 @@ class OpponentModel:
         fitted: how the coefficients were fitted (free text and figures, for people).
     """
 
-    def __init__(self, styles: Sequence[Style], fitted: Mapping[str, Any] | None = None) -> None:
+    def __init__(self, styles: Sequence[Style], fitted: Mapping[str, object] | None = None) -> None:
         if not styles:
             raise OpponentModelError("opponent model: no style")
         total = sum(st.prior for st in styles)
@@ -797,9 +835,20 @@ class OpponentModel:
             out.append(min(hi, max(lo, 1.0 / (1.0 + math.exp(-x)))))
         return out
 
-    def p_in(self, *args: Any, **kw: Any) -> float:
+    def p_in(
+        self,
+        hand: Sequence[int],
+        visible_trumps: int,
+        n_in_before: int,
+        n_to_come: int,
+        bete: int,
+        pot: int,
+        targets: bool = False,
+        general_rams: bool = False,
+    ) -> float:
         """``P(in)`` under the prior mixture of the styles (:meth:`p_in_styles`' arguments)."""
-        return sum(st.prior * p for st, p in zip(self.styles, self.p_in_styles(*args, **kw)))
+        ps = self.p_in_styles(hand, visible_trumps, n_in_before, n_to_come, bete, pot, targets, general_rams)
+        return sum(st.prior * p for st, p in zip(self.styles, ps))
 
     def seat_weight(self, declared: Sequence[float] | None, plays: Sequence[float] | None) -> float:
         """The likelihood of one seat's choices: ``Σ prior · P(declaration) · exp(play log-likelihood)``
@@ -822,7 +871,7 @@ class OpponentModel:
 
     # -- files -----------------------------------------------------------------------
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> ModelRecord:
         """The model as the JSON object :func:`load_model` reads (format :data:`FORMAT`)."""
         return {"format": FORMAT, "fitted": self.fitted, "styles": [st.to_dict() for st in self.styles]}
 
@@ -839,9 +888,13 @@ def _number(x: object, what: str, lo: float, hi: float) -> float:
     return v
 
 
-def _coefs(part: object, names: tuple[str, ...], what: str) -> list[float]:
+def _object(part: object, what: str) -> dict[str, object]:
     if not isinstance(part, dict):
         raise OpponentModelError(f"opponent model: {what} must be an object")
+    return part
+
+
+def _coefs(part: dict[str, object], names: tuple[str, ...], what: str) -> list[float]:
     if part.get("features") != list(names):
         raise OpponentModelError(
             f"opponent model: the {what} features must be exactly {', '.join(names)} (in that order)"
@@ -879,11 +932,12 @@ def model_from_dict(data: object) -> OpponentModel:
         if not isinstance(name, str) or not name.isidentifier() or len(name) > 40:
             raise OpponentModelError(f"opponent model: style {j} needs a short name (letters, digits, _)")
         prior = _number(st.get("prior"), f"style {name} prior", 0.0, 1.0)
-        play, dec = st.get("play"), st.get("declare")
+        play = _object(st.get("play"), f"style {name} play")
         pc = _coefs(play, PLAY_FEATURES, f"style {name} play")
-        floor = _number(play.get("floor"), f"style {name} play floor", 0.0, 1.0)  # type: ignore[union-attr]
+        floor = _number(play.get("floor"), f"style {name} play floor", 0.0, 1.0)
+        dec = _object(st.get("declare"), f"style {name} declare")
         dc = _coefs(dec, DECLARE_FEATURES, f"style {name} declare")
-        clip = dec.get("clip")  # type: ignore[union-attr]
+        clip = dec.get("clip")
         if not isinstance(clip, list) or len(clip) != 2:
             raise OpponentModelError(f"opponent model: style {name} declare clip must be [lo, hi]")
         lo = _number(clip[0], f"style {name} declare clip lo", 0.0, 1.0)

@@ -36,10 +36,11 @@ import importlib
 import importlib.metadata
 import inspect
 import logging
+import random
 import re
 from collections.abc import Callable, Mapping
 from dataclasses import asdict, dataclass
-from typing import Any
+from typing import ClassVar, Protocol
 
 from ramsli.hand import Action, Observation
 
@@ -55,6 +56,9 @@ __all__ = [
     "BotInfo",
     "load_factory",
     "standin_factory",
+    "StandinFactory",
+    "PackageBotObject",
+    "Player",
 ]
 
 #: the entry-point group a package declares its bots in
@@ -133,6 +137,23 @@ def discover(builtin: frozenset[str] | set[str] = frozenset()) -> dict[str, Pack
     return found
 
 
+class PackageBotObject(Protocol):
+    """What a package's factory is expected to make: ``act(obs)`` answering an :class:`~ramsli.hand.Action`
+    or its text. Nothing of it is trusted: :class:`GuardedBot` checks every answer (anything else is a fault)."""
+
+    def act(self, obs: Observation, /) -> object:
+        """An action for ``obs.seat``, or its text (``"p2 pl AS"``)."""
+        ...
+
+
+class Player(Protocol):
+    """A trusted player (the ``tips`` bot) that takes a guarded bot's faulty decisions."""
+
+    def act(self, obs: Observation, /) -> Action:
+        """One of ``obs.legal``."""
+        ...
+
+
 def origin_text(bot: PackageBot) -> str:
     """``"bot 'lowest' (package ramsli-example-bot 1.0.0)"``, the name used in every fault message."""
     return f"bot {bot.name!r} ({bot.origin})"
@@ -150,7 +171,7 @@ class BotOption:
     """
 
     name: str
-    default: Any
+    default: object
     kind: str
     low: float | None = None
     high: float | None = None
@@ -165,7 +186,7 @@ class BotOption:
 _KINDS = {"int": "int", "float": "float", "bool": "bool", "str": "str"}
 
 
-def option_specs(factory: Callable[..., Any]) -> tuple[BotOption, ...]:
+def option_specs(factory: Callable[..., object]) -> tuple[BotOption, ...]:
     """The options of a bot factory: its keyword arguments other than ``seed`` and ``rng``, typed by their
     annotations (``int``, ``float``, ``bool``, ``str``) or else by their defaults, with the ranges of its
     ``OPTION_RANGES`` mapping (``{option: (lo, hi)}``).
@@ -234,10 +255,10 @@ class GuardedBot:
 
     def __init__(
         self,
-        inner: Any,
+        inner: PackageBotObject | None,
         name: str,
         origin: str,
-        fallback: Callable[[], Any],
+        fallback: Callable[[], Player],
         error: str | None = None,
     ) -> None:
         self.inner = inner
@@ -247,7 +268,7 @@ class GuardedBot:
         self.faults = 0
         self.last_fault: str | None = None
         self._fallback_factory = fallback
-        self._fallback: Any = None
+        self._fallback: Player | None = None
 
     def act(self, obs: Observation) -> Action:
         """The bot's legal action, or the ``tips`` move for this decision if it raised or answered
@@ -269,7 +290,7 @@ class GuardedBot:
                 action = Action.parse(action, len(obs.stacks))
             except ValueError:
                 return self._replace(obs, f"returned {action!r}, which is not an action")
-        if action not in obs.legal:
+        if not isinstance(action, Action) or action not in obs.legal:
             legal = ", ".join(str(a) for a in obs.legal)
             return self._replace(obs, f"returned {action!r}, which is not legal here (legal: {legal})")
         return action
@@ -299,21 +320,36 @@ class GuardedBot:
         return f"GuardedBot({self.inner!r}, name={self.name!r}, origin={self.origin!r})"
 
 
-def standin_factory(package: PackageBot, error: str, fallback: Callable[[], Any]) -> Callable[..., Any]:
-    """A factory of stand-ins for a package's bot that cannot be made (logged once, as an error): each
-    stand-in is a :class:`GuardedBot` without a bot, so it plays ``fallback()``'s moves (the ``tips``
-    player's) and counts every decision as a fault. The factory has ``standin = True`` and ``error``."""
+class StandinFactory:
+    """The factory of stand-ins for a package's bot that cannot be made: each stand-in is a
+    :class:`GuardedBot` without a bot, so it plays ``fallback()``'s moves (the ``tips`` player's) and
+    counts every decision as a fault. It takes and ignores any options.
+
+    Attributes:
+        standin: always True (how the registry tells a stand-in from a bot's factory).
+        package: the package whose bot cannot be made.
+        error: why not.
+    """
+
+    standin: ClassVar[bool] = True
+
+    def __init__(self, package: PackageBot, error: str, fallback: Callable[[], Player]) -> None:
+        self.package = package
+        self.error = error
+        self._fallback = fallback
+
+    def __call__(self, seed: int | None = None, rng: random.Random | None = None, **options: object) -> GuardedBot:
+        """A stand-in: a :class:`GuardedBot` without a bot (``seed``, ``rng`` and ``options`` are not used)."""
+        return GuardedBot(None, self.package.name, self.package.origin, self._fallback, error=self.error)
+
+
+def standin_factory(package: PackageBot, error: str, fallback: Callable[[], Player]) -> StandinFactory:
+    """A :class:`StandinFactory` for a package's bot that cannot be made (logged once, as an error)."""
     log.error("%s cannot be used: %s; its seats play the tips moves", origin_text(package), error)
-
-    def standin(seed: int | None = None, rng: Any = None, **options: object) -> GuardedBot:
-        return GuardedBot(None, package.name, package.origin, fallback, error=error)
-
-    standin.standin = True  # type: ignore[attr-defined]
-    standin.error = error  # type: ignore[attr-defined]
-    return standin
+    return StandinFactory(package, error, fallback)
 
 
-def load_factory(package: PackageBot, fallback: Callable[[], Any]) -> Callable[..., Any]:
+def load_factory(package: PackageBot, fallback: Callable[[], Player]) -> Callable[..., object]:
     """Import a package's bot factory (``module:attribute``); if that fails, or it is not callable, the
     error is logged and a :func:`standin_factory` is returned instead."""
     module, _, attr = package.target.partition(":")
@@ -327,7 +363,7 @@ def load_factory(package: PackageBot, fallback: Callable[[], Any]) -> Callable[.
         return standin_factory(
             package, f"{package.target} is not a bot factory (a class or function), it is {obj!r}", fallback
         )
-    return obj  # type: ignore[return-value]
+    return obj
 
 
 @dataclass(frozen=True)

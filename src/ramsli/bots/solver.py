@@ -17,10 +17,20 @@ players in play order (R4.9). Speed-ups, none of which change the value:
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from typing import TypeAlias
 
 from ramsli.bots.fast import legal, winner_index
 
-__all__ = ["Solver"]
+__all__ = ["Solver", "Codes", "Counts", "Values", "PayoffFunction"]
+
+#: card codes (:mod:`ramsli.bots.fast`) of one hand, or of the trick in progress
+Codes: TypeAlias = tuple[int, ...]
+#: tricks won per position (in play order, R4.9)
+Counts: TypeAlias = tuple[int, ...]
+#: counters gained per position from now to settlement (R5)
+Values: TypeAlias = tuple[int, ...]
+#: tricks per position -> counters per position
+PayoffFunction: TypeAlias = Callable[[Counts], Values]
 
 
 class Solver:
@@ -39,22 +49,22 @@ class Solver:
     def __init__(
         self,
         n: int,
-        payoff: Callable[[tuple], tuple],
+        payoff: PayoffFunction,
         always: bool,
         node_limit: int | None = None,
-        cache: dict | None = None,
+        cache: dict[Counts, Values] | None = None,
         prune: bool = True,
     ) -> None:
         self.n = n
         self.prune = prune
         self._payoff = payoff
-        self._pcache: dict[tuple, tuple] = {} if cache is None else cache
+        self._pcache: dict[Counts, Values] = {} if cache is None else cache
         self.always = always
-        self.memo: dict[tuple, tuple] = {}
+        self.memo: dict[tuple[tuple[Codes, ...], int, Counts], Values] = {}
         self.nodes = 0
         self.node_limit = node_limit
 
-    def payoff(self, tricks: tuple) -> tuple:
+    def payoff(self, tricks: Counts) -> Values:
         v = self._pcache.get(tricks)
         if v is None:
             v = self._pcache[tricks] = tuple(self._payoff(tricks))
@@ -62,7 +72,7 @@ class Solver:
 
     def root(
         self, hands: Sequence[Sequence[int]], leader: int, cur: Sequence[int], tricks: Sequence[int]
-    ) -> dict[int, tuple]:
+    ) -> dict[int, Values]:
         """Value vectors of every legal card of the player to play.
 
         Args:
@@ -78,14 +88,14 @@ class Solver:
         cur_t = tuple(cur)
         p = (leader + len(cur_t)) % self.n
         pos = _positions(hands_t, cur_t)
-        out: dict[int, tuple] = {}
+        out: dict[int, Values] = {}
         h = hands_t[p]
         for c in legal(h, cur_t, self.always):
             nh = hands_t[:p] + (tuple(x for x in h if x != c),) + hands_t[p + 1 :]
             out[c] = self._trick(nh, leader, cur_t + (c,), tuple(tricks), pos)
         return out
 
-    def _start(self, hands: tuple, leader: int, tricks: tuple) -> tuple:
+    def _start(self, hands: tuple[Codes, ...], leader: int, tricks: Counts) -> Values:
         key = (hands, leader, tricks)
         v = self.memo.get(key)
         if v is None:
@@ -93,7 +103,7 @@ class Solver:
             self.memo[key] = v
         return v
 
-    def _trick(self, hands: tuple, leader: int, cur: tuple, tricks: tuple, pos: dict) -> tuple:
+    def _trick(self, hands: tuple[Codes, ...], leader: int, cur: Codes, tricks: Counts, pos: dict[int, int]) -> Values:
         n = self.n
         k = len(cur)
         if k == n:
@@ -128,7 +138,7 @@ class Solver:
         return best
 
 
-def _positions(hands: tuple, cur: tuple) -> dict[int, int]:
+def _positions(hands: tuple[Codes, ...], cur: Codes) -> dict[int, int]:
     """Rank position of every unplayed card among all unplayed cards (for equivalence)."""
     alive = sorted([c for h in hands for c in h] + list(cur))
     return {c: i for i, c in enumerate(alive)}

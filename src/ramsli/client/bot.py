@@ -15,11 +15,11 @@ import asyncio
 import logging
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Unpack
 
 from ramsli.bots.base import Bot, make_bot
 from ramsli.bots.packages import GuardedBot
-from ramsli.client.core import ClientRefused, ConnectionLost, Invite, TableClient, TableView
+from ramsli.client.core import ClientRefused, ConnectionLost, ConnectionOptions, Invite, TableClient, TableView
 from ramsli.refusal import Refusal
 from ramsli.seats import seat_name
 
@@ -103,7 +103,7 @@ async def play_bot(
     progress: Callable[[str], None] | None = None,
     client: TableClient | None = None,
     again_seconds: float = AGAIN_SECONDS,
-    **options: Any,
+    **options: Unpack[ConnectionOptions],
 ) -> BotRun:
     """Seat bot ``spec`` at the table of invite ``link`` as ``name`` and play until the session is
     over; then, as a person's seat does, follow "Play again": if someone asks for the next session

@@ -28,11 +28,14 @@ import urllib.parse
 import urllib.request
 from collections.abc import Awaitable, Callable, Coroutine
 from dataclasses import dataclass, field
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypedDict, TypeVar, Unpack
 
 from ramsli.client.observation import ViewError, observation_from_view
 from ramsli.hand import Observation
 from ramsli.refusal import Refusal
+
+if TYPE_CHECKING:
+    from websockets.asyncio.client import ClientConnection
 
 __all__ = [
     "RATE_LIMIT",
@@ -43,6 +46,8 @@ __all__ = [
     "TokenBucket",
     "TableView",
     "TableClient",
+    "ConnectionOptions",
+    "ClientOptions",
     "SyncTableClient",
 ]
 
@@ -353,7 +358,7 @@ class TableClient:
         self.view: TableView | None = None
         self.connections = 0
         self.bucket = TokenBucket()
-        self._ws: Any = None
+        self._ws: ClientConnection | None = None
         self._task: asyncio.Task[None] | None = None
         self._closed = False
         self._lost: ConnectionLost | None = None
@@ -653,6 +658,23 @@ class TableClient:
             raise ClientRefused.from_frame(err)
 
 
+class ConnectionOptions(TypedDict, total=False):
+    """The keyword options of :class:`TableClient` about the connection (see there), for the callers
+    that pass them on."""
+
+    backoff: tuple[float, float]
+    reconnects: int | None
+    on_message: Callable[[dict[str, Any]], None] | None
+    timeout: float
+
+
+class ClientOptions(ConnectionOptions, total=False):
+    """Every keyword option of :class:`TableClient` (see there)."""
+
+    lang: str
+    client: str | None
+
+
 class SyncTableClient:
     """:class:`TableClient` for scripts: the same methods, blocking, on an event loop of a thread of
     its own. Use it as ``with SyncTableClient(link) as c:`` or call :meth:`close`.
@@ -660,7 +682,7 @@ class SyncTableClient:
     Raises what :class:`TableClient`'s methods raise.
     """
 
-    def __init__(self, link: str | Invite, **options: Any) -> None:
+    def __init__(self, link: str | Invite, **options: Unpack[ClientOptions]) -> None:
         self._loop = asyncio.new_event_loop()
         self._thread = threading.Thread(target=self._loop.run_forever, name="ramsli-client", daemon=True)
         self._thread.start()

@@ -20,8 +20,9 @@ import contextlib
 import json
 import secrets
 import threading
+from collections.abc import Coroutine
 from dataclasses import dataclass
-from typing import Any, ClassVar
+from typing import Any, ClassVar, TypeVar
 
 import uvicorn
 from starlette.applications import Starlette
@@ -34,6 +35,8 @@ from ramsli.client.observation import view_from_observation
 from ramsli.hand import Action, Observation
 
 __all__ = ["SeatHost", "RemoteEntrant", "RemoteSeatBot"]
+
+T = TypeVar("T")
 
 
 def _error(code: str, message: str, seq: int | None = None, rule: str | None = None) -> dict[str, Any]:
@@ -125,7 +128,7 @@ class SeatHost:
             raise RuntimeError(f"the seat host did not start on {self.host}:{self.port}")
         return self
 
-    def _call(self, coro: Any, seconds: float | None) -> Any:
+    def _call(self, coro: Coroutine[Any, Any, T], seconds: float | None) -> T:
         assert self._loop is not None, "start() first"
         return asyncio.run_coroutine_threadsafe(coro, self._loop).result(seconds)
 
@@ -149,7 +152,7 @@ class SeatHost:
         Raises:
             TimeoutError: no answer within ``decision_seconds``.
         """
-        return self._call(self._decide(obs, number), None)  # type: ignore[no-any-return]
+        return self._call(self._decide(obs, number), None)
 
     def finish(self, standings: list[dict[str, Any]], reason: str = "arena") -> None:
         """Tell the client the session is over (a last view, ``status: over``, with ``standings``)."""

@@ -27,7 +27,7 @@ class ViewError(ValueError):
     of the wrong shape. The message names what is missing."""
 
 
-def _seat(text: Any, n: int) -> int:
+def _seat(text: object, n: int) -> int:
     if not isinstance(text, str):
         raise ViewError(f"a seat must be text like 'p2', not {text!r}")
     try:
@@ -36,7 +36,7 @@ def _seat(text: Any, n: int) -> int:
         raise ViewError(str(e)) from None
 
 
-def _seat_or_none(text: Any, n: int) -> int | None:
+def _seat_or_none(text: object, n: int) -> int | None:
     return None if text is None else _seat(text, n)
 
 

@@ -27,13 +27,13 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from types import MappingProxyType
-from typing import Any
+from typing import Any, TypedDict
 
 from ramsli.cards import Card
 from ramsli.hand import Action
 from ramsli.refusal import N_
 
-__all__ = ["LINES", "CARD_FIELDS", "Line", "line_for"]
+__all__ = ["LINES", "CARD_FIELDS", "Line", "LineRecord", "line_for"]
 
 #: code -> English msgid of each line (see the module text)
 LINES: Mapping[str, str] = MappingProxyType(
@@ -51,6 +51,13 @@ LINES: Mapping[str, str] = MappingProxyType(
 )
 #: field names whose value is a card (text ``AS``)
 CARD_FIELDS = frozenset({"card", "best_card", "best_trump"})
+
+
+class LineRecord(TypedDict):
+    """:meth:`Line.to_dict`: a line as JSON data (the fields' kinds as in the module text)."""
+
+    code: str
+    fields: dict[str, Any]
 
 
 class Line:
@@ -90,7 +97,7 @@ class Line:
     def __repr__(self) -> str:
         return f"Line({self.code!r}, {dict(self._fields)!r})"
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> LineRecord:
         """``{"code", "fields"}``: cards as text (``AS``), numbers as numbers."""
         return {"code": self.code, "fields": dict(self._fields)}
 

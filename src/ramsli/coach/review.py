@@ -52,11 +52,11 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import NotRequired, TypedDict
 
 from ramsli.bots.expert import ActionValue, ExpertBot
 from ramsli.cards import Card
-from ramsli.coach.lines import Line, line_for
+from ramsli.coach.lines import Line, LineRecord, line_for
 from ramsli.errors import RamsliError
 from ramsli.hand import Action, Hand, Observation, Phase
 from ramsli.history import HandHistory, HistoryError
@@ -73,6 +73,9 @@ __all__ = [
     "ChoiceValue",
     "Decision",
     "HandReview",
+    "ChoiceRecord",
+    "DecisionRecord",
+    "HandReviewRecord",
     "CoachError",
     "mark_for",
     "check_history",
@@ -148,6 +151,62 @@ class Settings:
             value = getattr(self, key)
             if type(value) is not int or not lo <= value <= hi:
                 raise ValueError(f"coach setting {key}={value!r}: allowed is a whole number {lo}..{hi}")
+
+
+class ChoiceRecord(TypedDict):
+    """One choice of a :class:`DecisionRecord`: the action's text and its value in counters (3 decimals;
+    None for an infinite interval)."""
+
+    action: str
+    mean: float | None
+    ci95: float | None
+
+
+class DecisionRecord(TypedDict):
+    """:meth:`Decision.to_dict`: a decision as JSON data (``docs/coach.md``); cards as text, seats as ``p3``.
+
+    ``lead`` and ``declarations`` are ``[seat, card]`` and ``[seat, "in" | "out"]`` pairs; ``text``
+    is there only when :meth:`HandReview.to_dict` renders the lines.
+    """
+
+    decision: int
+    action: int
+    kind: str
+    rule: str
+    trick: int | None
+    trump: str
+    cards: list[str]
+    lead: list[list[str]]
+    declarations: list[list[str]]
+    chosen: str
+    best: str
+    choices: list[ChoiceRecord]
+    loss: float | None
+    loss_ci95: float | None
+    mark: str | None
+    source: str
+    samples: int
+    effective: float | None
+    line: LineRecord | None
+    text: NotRequired[str | None]
+
+
+class HandReviewRecord(TypedDict):
+    """:meth:`HandReview.to_dict`: a hand's review as JSON data (format :data:`FORMAT`, ``docs/coach.md``)."""
+
+    format: str
+    hand: int | None
+    seat: str
+    name: str
+    players: int
+    dealer: str
+    cards_known: bool
+    decisions: list[DecisionRecord]
+    forced: int
+    marked_loss: float
+    marks: dict[str, int]
+    scale: dict[str, float]
+    coach_seed: int
 
 
 @dataclass(frozen=True)
@@ -237,7 +296,7 @@ class Decision:
                 return c
         raise KeyError(str(action))
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> DecisionRecord:
         """The decision as JSON data (see ``docs/coach.md``); cards as text (``AS``), seats as ``p3``."""
         return {
             "decision": self.number,
@@ -301,7 +360,7 @@ class HandReview:
         """Counters lost to marked decisions (the sum of their losses)."""
         return sum(d.loss for d in self.marked)
 
-    def to_dict(self, render: Callable[[Decision], str | None] | None = None) -> dict[str, Any]:
+    def to_dict(self, render: Callable[[Decision], str | None] | None = None) -> HandReviewRecord:
         """The review as JSON data (format :data:`FORMAT`, see ``docs/coach.md``).
 
         Args:
@@ -418,7 +477,9 @@ def _seed(settings: Settings, hand_number: int | None, seat: int, index: int) ->
     return h & 0x7FFF_FFFF_FFFF_FFFF
 
 
-def _equilibrium_values(obs: Observation, hh: HandHistory, settings: Settings, seed: int, chosen: Action):
+def _equilibrium_values(
+    obs: Observation, hh: HandHistory, settings: Settings, seed: int, chosen: Action
+) -> tuple[list[ActionValue], float] | None:
     """``(values, effective)`` of a declaration by the solved equilibrium, or None where there
     is none: another game, a carry-in pot it was not solved for, a stack too short for the bete
     (R5.8), no lab kernel installed, or declarations before that the equilibrium (almost) never makes.
@@ -442,27 +503,26 @@ def _equilibrium_values(obs: Observation, hh: HandHistory, settings: Settings, s
     position = obs.order.index(obs.seat)
     history = history_bits([d for _, d in obs.declarations])
 
-    def ask(samples: int) -> dict:
-        return hand_advantage(pol, list(obs.cards), obs.turn_up, position, history, samples, seed % (2**31))
+    def ask(samples: int) -> tuple[float, float, float]:
+        """``(mean, ci95, effective)`` of ``in`` over ``out`` in counters (:func:`ramsli.lab.solve.hand_advantage`)."""
+        r = hand_advantage(pol, list(obs.cards), obs.turn_up, position, history, samples, seed % (2**31))
+        return float(r["mean"]), float(r["ci95"]), float(r["effective"])
 
     samples = max(2, settings.equilibrium_samples // 6)
-    r = ask(samples)
-    reached = math.isfinite(r["mean"]) and r["effective"] >= 0.1 * samples
-    if not (
-        reached and r["effective"] >= 30 and abs(r["mean"]) > r["ci95"] and (r["mean"] > 0) == (chosen.kind == "in")
-    ):
+    mean, half, effective = ask(samples)
+    reached = math.isfinite(mean) and effective >= 0.1 * samples
+    if not (reached and effective >= 30 and abs(mean) > half and (mean > 0) == (chosen.kind == "in")):
         samples = settings.equilibrium_samples * (1 if reached else 2)  # rare declarations before: more deals
-        r = ask(samples)
-    if not math.isfinite(r["mean"]) or r["effective"] < 30:
+        mean, half, effective = ask(samples)
+    if not math.isfinite(mean) or effective < 30:
         return None  # (almost) never reached by the equilibrium: the expert judges it
-    half = float(r["ci95"])
     vals = [
-        ActionValue(a, float(r["mean"]) if a.kind == "in" else 0.0, half / Z95 if a.kind == "in" else 0.0, 0.0, samples)
+        ActionValue(a, mean if a.kind == "in" else 0.0, half / Z95 if a.kind == "in" else 0.0, 0.0, samples)
         for a in obs.legal
     ]
     best = max(vals, key=lambda v: v.mean)
     vals = [ActionValue(v.action, v.mean, v.se, 0.0 if v is best else half / Z95, v.samples) for v in vals]
-    return vals, float(r["effective"])
+    return vals, effective
 
 
 def _expert(settings: Settings, seed: int) -> ExpertBot:
@@ -475,7 +535,9 @@ def _expert(settings: Settings, seed: int) -> ExpertBot:
     )
 
 
-def _value(obs: Observation, hh: HandHistory, settings: Settings, seed: int, chosen: Action):
+def _value(
+    obs: Observation, hh: HandHistory, settings: Settings, seed: int, chosen: Action
+) -> tuple[list[ActionValue], str, float | None]:
     """``(values, source, effective)`` of a decision with a real choice."""
     if obs.phase is Phase.DECLARE:
         eq = _equilibrium_values(obs, hh, settings, seed, chosen)

@@ -22,13 +22,33 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import NotRequired, TypedDict
 
-from ramsli.coach.review import MARKS, Decision, HandReview, Settings, check_history, review_hand
+from ramsli.coach.lines import LineRecord
+from ramsli.coach.review import (
+    MARKS,
+    Decision,
+    HandReview,
+    HandReviewRecord,
+    Settings,
+    check_history,
+    review_hand,
+)
 from ramsli.history import HandHistory, SessionHistory
 from ramsli.seats import seat_name
 
-__all__ = ["FORMAT", "WORST", "PlayerSummary", "SessionReview", "review_session", "summarize"]
+__all__ = [
+    "FORMAT",
+    "WORST",
+    "PlayerSummary",
+    "SessionReview",
+    "WorstRecord",
+    "MarkedLossRecord",
+    "PlayerSummaryRecord",
+    "SessionReviewRecord",
+    "review_session",
+    "summarize",
+]
 
 #: the format of :meth:`SessionReview.to_dict`
 FORMAT = "ramsli-session-review/1"
@@ -36,6 +56,53 @@ FORMAT = "ramsli-session-review/1"
 WORST = 3
 #: the decision kinds counted as declarations (the rest is card play)
 _DECLARATION_KINDS = ("declare", "general_rams", "target")
+
+
+class WorstRecord(TypedDict):
+    """One of the worst decisions of a :class:`PlayerSummaryRecord` (``docs/coach.md``)."""
+
+    hand: int
+    decision: int
+    action: int
+    kind: str
+    loss: float
+    loss_ci95: float
+    mark: str | None
+    line: LineRecord | None
+    text: NotRequired[str | None]
+
+
+class MarkedLossRecord(TypedDict):
+    """Counters lost to marked decisions: declarations (with General Rams and targets), cards, all."""
+
+    declarations: float
+    cards: float
+    total: float
+
+
+class PlayerSummaryRecord(TypedDict):
+    """:meth:`PlayerSummary.to_dict`: one player's session as JSON data (``docs/coach.md``)."""
+
+    seat: str
+    name: str
+    hands: int
+    not_reviewed: int
+    decisions: int
+    marked_loss: MarkedLossRecord
+    marks: dict[str, int]
+    average_loss: float
+    worst: list[WorstRecord]
+
+
+class SessionReviewRecord(TypedDict):
+    """:meth:`SessionReview.to_dict`: a session's review as JSON data (format :data:`FORMAT`)."""
+
+    format: str
+    hands: int
+    scale: dict[str, float]
+    coach_seed: int
+    players: list[PlayerSummaryRecord]
+    reviews: NotRequired[list[HandReviewRecord]]
 
 
 @dataclass(frozen=True)
@@ -73,11 +140,11 @@ class PlayerSummary:
         """Counters lost to marked decisions per decision reviewed (0.0 with no decision)."""
         return self.marked_loss / self.decisions if self.decisions else 0.0
 
-    def to_dict(self, render: Callable[[Decision], str | None] | None = None) -> dict[str, Any]:
+    def to_dict(self, render: Callable[[Decision], str | None] | None = None) -> PlayerSummaryRecord:
         """The summary as JSON data (see ``docs/coach.md``)."""
         worst = []
         for hand, d in self.worst:
-            rec: dict[str, Any] = {
+            rec: WorstRecord = {
                 "hand": hand,
                 "decision": d.number,
                 "action": d.action_index,
@@ -122,14 +189,16 @@ class SessionReview:
     hands: int
     settings: Settings
 
-    def to_dict(self, render: Callable[[Decision], str | None] | None = None, hands: bool = True) -> dict[str, Any]:
+    def to_dict(
+        self, render: Callable[[Decision], str | None] | None = None, hands: bool = True
+    ) -> SessionReviewRecord:
         """The session review as JSON data (format :data:`FORMAT`, see ``docs/coach.md``).
 
         Args:
             render: each decision's line in the reader's language (as :meth:`HandReview.to_dict`).
             hands: include every hand's review (``"reviews"``), not only the summaries.
         """
-        out: dict[str, Any] = {
+        out: SessionReviewRecord = {
             "format": FORMAT,
             "hands": self.hands,
             "scale": {name: least for name, least in MARKS},

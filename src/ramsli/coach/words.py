@@ -66,12 +66,14 @@ def format_counters(x: float, lang: str = "en", digits: int = 1) -> str:
     return format_decimal(x, format="0." + "0" * max(1, digits), locale=lang if lang in LANGS else "en")
 
 
-def _card_text(card: Any, card_label: Callable[[Card], str] | None) -> str:
+def _card_text(card: object, card_label: Callable[[Card], str] | None) -> str:
     c = card if isinstance(card, Card) else Card.parse(str(card))
     return card_label(c) if card_label is not None else c.display()
 
 
-def _hand_phrase(fields: Mapping[str, Any], tr: _gettext.NullTranslations, card_label) -> str:
+def _hand_phrase(
+    fields: Mapping[str, Any], tr: _gettext.NullTranslations, card_label: Callable[[Card], str] | None
+) -> str:
     n, aces = int(fields.get("trumps", 0)), int(fields.get("aces", 0))
     if n == 0:
         trumps = tr.gettext(N_("no trump"))
@@ -105,7 +107,7 @@ def render_line(line: Line, lang: str = "en", *, card_label: Callable[[Card], st
     tr = catalog(lang)
     template = tr.gettext(LINES[line.code])
     f = line.fields
-    values: dict[str, Any] = {}
+    values: dict[str, object] = {}
     for k, v in f.items():
         if k in CARD_FIELDS:
             values[k] = "" if v is None else _card_text(v, card_label)
