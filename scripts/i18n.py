@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
-"""Maintain the gettext catalogs of ``ramsli play`` with Babel (issue #3.3).
+"""Maintain the gettext catalogs (``src/ramsli/i18n/locale``) with Babel.
 
-    python scripts/i18n.py extract   # src/ramsli/frontends/*.py -> src/ramsli/locale/ramsli.pot
-    python scripts/i18n.py update    # merge the .pot into de, nl, it .po files (new strings empty)
+    python scripts/i18n.py extract   # the SOURCES -> src/ramsli/i18n/locale/ramsli.pot
+    python scripts/i18n.py update    # merge the .pot into every language's .po (new strings empty)
     python scripts/i18n.py compile   # .po -> .mo (refuses fuzzy or empty translations)
     python scripts/i18n.py check     # exit 1 if any catalog is incomplete or a .mo is stale
     python scripts/i18n.py all       # extract, update, compile
@@ -13,6 +13,9 @@ Marked strings: ``_()``, ``N_()``, ``ngettext()`` and ``pgettext()`` in
 (``N_()`` in ``refusal.py``, ``ledger.py``, ``rules.py``, ``cards.py`` and ``fairness.py``; the
 texts of ``commands/verify.py``), and the
 same functions in the browser table's ``src/ramsli/server/web/static/*.js``.
+
+The languages are those of :data:`ramsli.i18n.LANGUAGES` with a catalog
+(:data:`ramsli.i18n.CATALOG_LANGS`): ``update`` makes the ``.po`` of a language added there.
 """
 
 from __future__ import annotations
@@ -28,9 +31,6 @@ from babel.messages.pofile import read_po, write_po
 
 ROOT = Path(__file__).resolve().parent.parent
 SRC = ROOT / "src" / "ramsli"
-LOCALE = SRC / "locale"
-POT = LOCALE / "ramsli.pot"
-LANGS = ("de", "nl", "it")
 KEYWORDS = {"_": None, "N_": None, "ngettext": (1, 2), "pgettext": ((1, "c"), 2)}
 SOURCES = [
     SRC / "refusal.py",
@@ -50,6 +50,11 @@ WEB = SRC / "server" / "web"
 
 sys.path.insert(0, str(ROOT / "src"))  # this checkout's ramsli, installed or not
 from ramsli import __version__ as VERSION  # noqa: E402 - after the path it needs
+from ramsli.i18n import CATALOG_LANGS as LANGS  # noqa: E402 - after the path it needs
+
+#: this checkout's catalogs (the folder of ramsli.i18n.LOCALE_DIR)
+LOCALE = SRC / "i18n" / "locale"
+POT = LOCALE / "ramsli.pot"
 
 
 def extract() -> Catalog:

@@ -34,11 +34,11 @@ from ramsli.frontends.plain import PlainGame
 from ramsli.frontends.storage import SaveFolder
 from ramsli.frontends.tui import CutScreen, InfoScreen, RamsliApp
 from ramsli.hand import Action, Phase
+from ramsli.i18n import CATALOG_LANGS, LANGS
 from ramsli.refusal import CARD_FIELDS, SEAT_FIELDS, SUIT_FIELDS, TEXTS, YOU_TEXTS, Refusal
 from ramsli.rules import RulesError
 
 ROOT = Path(__file__).resolve().parent.parent
-LANGS = ["en", "de", "nl", "it"]
 runner = CliRunner()
 #: three players, seed 1: Anna (p2) deals the first hand, so the human (p1) cuts it (R4.2)
 NAMES = ["Zed", "Anna", "Bruno"]
@@ -447,7 +447,7 @@ def _sample(field: str) -> object:
     return 7
 
 
-@pytest.mark.parametrize("lang", ["de", "nl", "it"])
+@pytest.mark.parametrize("lang", CATALOG_LANGS)
 def test_every_refusal_code_has_a_translation_that_renders_with_its_fields(lang):
     """Each code the engine, the ledger or the server registers (and each "you" text) is in the
     catalog, translated, and renders with sample fields by :func:`~ramsli.frontends.i18n.render_refusal`

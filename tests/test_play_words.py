@@ -168,7 +168,7 @@ def test_player_words_strips_only_rule_ids():
 
 
 def _player_catalog(lang):
-    with open(ROOT / "src" / "ramsli" / "locale" / lang / "LC_MESSAGES" / "ramsli.po", "rb") as f:
+    with open(ROOT / "src" / "ramsli" / "i18n" / "locale" / lang / "LC_MESSAGES" / "ramsli.po", "rb") as f:
         cat = read_po(f, locale=lang)
     for m in cat:
         if m.id and any(
@@ -238,7 +238,7 @@ def test_rules_line_names_each_preset_and_the_pot_bete():
 def test_presets_and_levels_have_the_web_pages_names():
     """One name per thing (R6, issue #13): the terminal's preset and level words are the msgids the
     web page's ``R.presetName`` and ``R.botLevel`` use, so both say "traditionell", "schwer"."""
-    common = (ROOT / "src" / "ramsli" / "server" / "web" / "common.js").read_text(encoding="utf-8")
+    common = (ROOT / "src" / "ramsli" / "server" / "web" / "static" / "common.js").read_text(encoding="utf-8")
     for name, word in T.PRESET_WORDS.items():
         assert f'_("{word}")' in common, name
     assert set(T.PRESET_WORDS) == set(PRESETS)

@@ -21,7 +21,7 @@ The table API the pages call is in :mod:`ramsli.server.app`, the hint in
 :mod:`ramsli.server.coach.hints`, the pub ledger's pages in :mod:`ramsli.server.ledger.books`.
 
 Every page, and every error answer of the HTTP API, gets its language from ``?lang=`` (one of
-:data:`ramsli.frontends.i18n.LANGS`), else the browser's ``Accept-Language``, else English
+:data:`ramsli.i18n.LANGS`), else the browser's ``Accept-Language``, else English
 (:func:`page_lang`, :func:`request_lang`); the catalog is rendered into the page so it shows
 translated text at once.
 
@@ -46,7 +46,7 @@ from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse, JSONResponse, Response
 
 from ramsli.bots.levels import LEVELS
-from ramsli.frontends.i18n import DOMAIN, LANGS, LOCALE_DIR
+from ramsli.i18n import LANGS, PICKER, SOURCE, catalog_path, choices_text, language
 from ramsli.refusal import Refusal, Refused
 from ramsli.rules import PRESETS, Rules
 from ramsli.server.coach import hints
@@ -110,11 +110,10 @@ def catalog(lang: str) -> dict[str, Any]:
     Raises:
         ValueError: for a language without a catalog.
     """
-    if lang not in LANGS:
-        raise ValueError(f"language {lang!r} is not available; allowed are {', '.join(LANGS)}")
-    if lang == "en":
+    language(lang)
+    if lang == SOURCE:
         return {}
-    with open(LOCALE_DIR / lang / "LC_MESSAGES" / f"{DOMAIN}.mo", "rb") as f:
+    with open(catalog_path(lang, ".mo"), "rb") as f:
         cat = read_mo(f)
     out: dict[str, Any] = {}
     for m in cat:
@@ -133,11 +132,12 @@ def _json_script(data: Any) -> str:
 
 def shell(kind: str, lang: str, title: str, page: dict[str, Any], status: int = 200) -> HTMLResponse:
     """A page: the shell that loads ``web/common.js``, ``web/cards.js`` and ``web/{kind}.js``, with
-    the catalog of ``lang`` and the page's data ``page`` rendered in. Its links start with the
-    server's path prefix (:func:`ramsli.server.ops.prefix.current_prefix`), given to the scripts as
-    ``base``."""
+    the catalog of ``lang`` and the page's data ``page`` rendered in, with ``languages``: the
+    ``[code, own name]`` pairs of :data:`ramsli.i18n.PICKER` (the language picker). Its links start
+    with the server's path prefix (:func:`ramsli.server.ops.prefix.current_prefix`), given to the
+    scripts as ``base``."""
     base = current_prefix()
-    page = dict(page, lang=lang, kind=kind, base=base)
+    page = dict(page, lang=lang, kind=kind, base=base, languages=[list(pair) for pair in PICKER])
     body = (
         f'<!doctype html><html lang="{lang}"><head><meta charset="utf-8">'
         '<meta name="viewport" content="width=device-width, initial-scale=1">'
@@ -186,8 +186,11 @@ async def manifest() -> Response:
 
 @router.get("/sw.js")
 async def service_worker() -> Response:
-    """The service worker (``web/sw.js``), served from the root so that its scope is every page."""
-    data = (WEB_DIR / "sw.js").read_bytes()
+    """The service worker (``web/sw.js``), served from the root so that its scope is every page,
+    with a line after its ``"use strict"`` that gives it the language codes (``self.RAMSLI_LANGS``,
+    :data:`ramsli.i18n.LANGS`)."""
+    head, strict, rest = (WEB_DIR / "sw.js").read_text(encoding="utf-8").partition('"use strict";\n')
+    data = (head + strict + f"self.RAMSLI_LANGS = {json.dumps(list(LANGS))};\n" + rest).encode()
     return Response(
         data,
         media_type=_TYPES[".js"],
@@ -320,7 +323,7 @@ async def review_page(request: Request, table_id: str, token: str = "", hand: in
 async def catalog_json(lang: str) -> JSONResponse:
     """The catalog of ``lang`` (see :func:`catalog`); ``404 no_lang`` for another language."""
     if lang not in LANGS:
-        raise Refused(Refusal("no_lang", None, {"lang": lang[:20], "allowed": ", ".join(LANGS)}))
+        raise Refused(Refusal("no_lang", None, {"lang": lang[:20], "allowed": choices_text()}))
     return JSONResponse(catalog(lang))
 
 

@@ -122,9 +122,9 @@ R.el = function (tag, attrs, ...kids) {
 
 /* the language picker: reloads the page in the chosen language */
 R.langPicker = function () {
-  const names = { en: "English", de: "Deutsch", nl: "Nederlands", it: "Italiano" };
   const sel = R.el("select", { id: "lang", "aria-label": _("Language") });
-  for (const l of ["en", "de", "nl", "it"]) sel.append(R.el("option", { value: l, selected: l === R.lang, text: names[l] }));
+  /* [code, own name] of every language, from the server (ramsli.i18n.PICKER) */
+  for (const [l, name] of R.page.languages || [["en", "English"]]) sel.append(R.el("option", { value: l, selected: l === R.lang, text: name }));
   sel.addEventListener("change", () => {
     localStorage.setItem("ramsli.lang", sel.value);
     const u = new URL(location.href);

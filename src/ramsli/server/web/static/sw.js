@@ -10,7 +10,8 @@
 const CACHE = "ramsli-static-v2";
 /* the server's path prefix ("" or e.g. "/ramsli"): this worker is served at PREFIX/sw.js */
 const BASE = new URL("./", self.location).pathname.replace(/\/$/, "");
-const LANGS = ["en", "de", "nl", "it"];
+/* the language codes, from the server (GET /sw.js writes them after "use strict": ramsli.i18n.LANGS) */
+const LANGS = self.RAMSLI_LANGS || ["en"];
 const STATIC = ["common.js", "cards.js", "table.js", "lobby.js", "howto.js", "ledger.js", "error.js", "offline.js",
   "style.css", "ledger.css", "icon.svg", "icon-turn.svg", "icon-app.svg", "icon-192.png", "icon-512.png"].map((f) => BASE + "/static/" + f);
 const OFFLINE = LANGS.map((l) => BASE + "/offline?lang=" + l);
