@@ -9,10 +9,10 @@
 
 Marked strings: ``_()``, ``N_()``, ``ngettext()`` and ``pgettext()`` in
 ``src/ramsli/frontends``, ``src/ramsli/commands/play.py``, ``src/ramsli/commands/review.py``,
-``src/ramsli/coach`` (the coach's lines) and ``src/ramsli/server``, the engine's refusal texts
-(``N_()`` in ``refusal.py``, ``ledger.py``, ``rules.py``, ``cards.py`` and ``fairness.py``; the
-texts of ``commands/verify.py``), and the
-same functions in the browser table's ``src/ramsli/server/web/static/*.js``.
+``src/ramsli/coach`` (the coach's lines) and ``src/ramsli/server`` (its refusal texts in
+``server/protocol/messages.py``), the refusal texts of the engine (``refusal.py``) and of the bots
+(``bots/refusals.py``), the texts of ``commands/verify.py``, and the same functions in the browser
+table's ``src/ramsli/server/web/static/*.js``.
 
 The languages are those of :data:`ramsli.i18n.LANGUAGES` with a catalog
 (:data:`ramsli.i18n.CATALOG_LANGS`): ``update`` makes the ``.po`` of a language added there.
@@ -34,10 +34,6 @@ SRC = ROOT / "src" / "ramsli"
 KEYWORDS = {"_": None, "N_": None, "ngettext": (1, 2), "pgettext": ((1, "c"), 2)}
 SOURCES = [
     SRC / "refusal.py",
-    SRC / "ledger.py",
-    SRC / "rules.py",
-    SRC / "cards.py",
-    SRC / "fairness.py",
     SRC / "bots" / "refusals.py",
     SRC / "frontends",
     SRC / "commands" / "play.py",
@@ -46,7 +42,7 @@ SOURCES = [
     SRC / "coach",
     SRC / "server",
 ]
-WEB = SRC / "server" / "web"
+WEB = SRC / "server" / "web" / "static"
 
 sys.path.insert(0, str(ROOT / "src"))  # this checkout's ramsli, installed or not
 from ramsli import __version__ as VERSION  # noqa: E402 - after the path it needs
@@ -57,7 +53,8 @@ LOCALE = SRC / "i18n" / "locale"
 POT = LOCALE / "ramsli.pot"
 
 
-def extract() -> Catalog:
+def messages() -> Catalog:
+    """Every marked text of the SOURCES and the page scripts, as a catalog (nothing written)."""
     cat = Catalog(
         project="ramsli", version=VERSION, copyright_holder="the ramsli authors", msgid_bugs_address="", charset="utf-8"
     )
@@ -69,6 +66,11 @@ def extract() -> Catalog:
     for f in sorted(WEB.glob("*.js")):  # the browser table's strings (issue 11)
         for lineno, message, comments, context in extract_from_file("javascript", str(f), keywords=KEYWORDS):
             cat.add(message, None, [(str(f.relative_to(ROOT)), lineno)], auto_comments=comments, context=context)
+    return cat
+
+
+def extract() -> Catalog:
+    cat = messages()
     LOCALE.mkdir(parents=True, exist_ok=True)
     buf = io.BytesIO()
     write_po(buf, cat, width=100, omit_header=False, sort_output=True)

@@ -33,6 +33,18 @@ def test_mo_files_up_to_date():
     assert script.check() == 0
 
 
+def test_the_template_holds_every_marked_text_and_no_other():
+    """``scripts/i18n.py extract`` would not change the template's texts: every source it reads
+    (the Python modules and the page scripts) is where the marked texts are."""
+
+    def ids(cat):
+        return {(m.id if isinstance(m.id, str) else m.id[0], m.context) for m in cat if m.id}
+
+    with script.POT.open("rb") as f:
+        template = read_po(f)
+    assert ids(script.messages()) == ids(template)
+
+
 def _fields(s: str) -> set[str]:
     return {f for _, f, _, _ in string.Formatter().parse(s) if f is not None}
 

@@ -21,12 +21,25 @@ Use :func:`set_language` once, then ``_("text")`` (marked for extraction),
 from __future__ import annotations
 
 import gettext as _gettext
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
+from types import MappingProxyType
 from typing import Any
 
+from ramsli.bots.refusals import REFUSALS as BOT_REFUSALS
 from ramsli.i18n import DOMAIN, LANGS, LOCALE_DIR, babel_locale, catalog_language, detect_language, translation
 from ramsli.i18n import language as _language_of
-from ramsli.refusal import CARD_FIELDS, NUMBER_FIELDS, SEAT_FIELDS, SUIT_FIELDS, Refusal, number_text, seat_text
+from ramsli.refusal import (
+    CARD_FIELDS,
+    NUMBER_FIELDS,
+    SEAT_FIELDS,
+    SUIT_FIELDS,
+    Refusal,
+    RefusalText,
+    collect,
+    number_text,
+    seat_text,
+)
+from ramsli.refusal import REFUSALS as ENGINE_REFUSALS
 
 __all__ = [
     "LANGS",
@@ -40,9 +53,13 @@ __all__ = [
     "ngettext",
     "pgettext",
     "render_refusal",
+    "REFUSALS",
     "translation",
     "number_words",
 ]
+
+#: the refusal codes a front end renders and their texts: the engine's and the bots'
+REFUSALS: Mapping[str, RefusalText] = MappingProxyType(collect(ENGINE_REFUSALS, BOT_REFUSALS))
 
 _current: _gettext.NullTranslations = _gettext.NullTranslations()
 _lang = "en"
@@ -98,13 +115,14 @@ def render_refusal(
     suit_label: Callable[[str], str] | None = None,
     reader: int | None = None,
     with_rule: bool = True,
+    texts: Mapping[str, RefusalText] | None = None,
 ) -> str:
     """A :class:`~ramsli.refusal.Refusal` in the reader's language, rendered by its code.
 
-    The code's msgid (:data:`ramsli.refusal.TEXTS`, or the :data:`~ramsli.refusal.YOU_TEXTS`
-    one when ``reader`` is the refusal's ``seat``) is translated by the catalogs and filled with
-    the fields, each shown by its kind (see :mod:`ramsli.refusal`): no English sentence is taken
-    apart. An unregistered code reads as its English fallback.
+    The code's msgid in ``texts`` (its ``you`` text when ``reader`` is the refusal's ``seat``) is
+    translated by the catalogs and filled with the fields, each shown by its kind (see
+    :mod:`ramsli.refusal`): no English sentence is taken apart. A code ``texts`` does not declare
+    reads as its English fallback.
 
     Args:
         refusal: the record.
@@ -115,6 +133,8 @@ def render_refusal(
         suit_label: ``f(suit letter) -> str`` to show a suit (default the French symbol).
         reader: the reading player's seat: a refusal about that seat says "you".
         with_rule: append the rule id in parentheses.
+        texts: the codes and their texts (default :data:`REFUSALS`, the engine's and the bots'; the
+            server passes :data:`ramsli.server.protocol.messages.REFUSALS`).
 
     >>> from ramsli.refusal import Refusal
     >>> render_refusal(Refusal("must_follow", "R4.10", {"suit": "H"}))
@@ -130,11 +150,12 @@ def render_refusal(
     "Option 'ante': '10000000000' ist zu groß; erlaubt sind höchstens 1.000.000.000 Chips (R3.3)"
     """
     tr = _current if translations is None else translations
+    texts = REFUSALS if texts is None else texts
     seat_label = seat_label or seat_text
     try:
-        template = tr.gettext(refusal.template(reader))
+        template = tr.gettext(refusal.template(reader, texts))
     except KeyError:
-        text = refusal.text(reader)
+        text = refusal.text(reader, texts)
     else:
         values: dict[str, Any] = {}
         for name, value in refusal.fields.items():
@@ -151,7 +172,7 @@ def render_refusal(
         try:
             text = template.format(**values)
         except (KeyError, IndexError, ValueError):
-            text = refusal.text(reader)
+            text = refusal.text(reader, texts)
     return f"{text} ({refusal.rule})" if with_rule and refusal.rule else text
 
 
