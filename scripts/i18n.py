@@ -1,18 +1,21 @@
 #!/usr/bin/env python3
-"""Maintain the gettext catalogs of ``ramsli play`` with Babel (issue #3.3).
+"""Maintain the gettext catalogs (``src/ramsli/i18n/locale``) with Babel.
 
-    python scripts/i18n.py extract   # src/ramsli/frontends/*.py -> src/ramsli/locale/ramsli.pot
-    python scripts/i18n.py update    # merge the .pot into de, nl, it .po files (new strings empty)
+    python scripts/i18n.py extract   # the SOURCES -> src/ramsli/i18n/locale/ramsli.pot
+    python scripts/i18n.py update    # merge the .pot into every language's .po (new strings empty)
     python scripts/i18n.py compile   # .po -> .mo (refuses fuzzy or empty translations)
     python scripts/i18n.py check     # exit 1 if any catalog is incomplete or a .mo is stale
     python scripts/i18n.py all       # extract, update, compile
 
 Marked strings: ``_()``, ``N_()``, ``ngettext()`` and ``pgettext()`` in
 ``src/ramsli/frontends``, ``src/ramsli/commands/play.py``, ``src/ramsli/commands/review.py``,
-``src/ramsli/coach`` (the coach's lines) and ``src/ramsli/server``, the engine's refusal texts
-(``N_()`` in ``refusal.py``, ``ledger.py``, ``rules.py``, ``cards.py`` and ``fairness.py``; the
-texts of ``commands/verify.py``), and the
-same functions in the pages' scripts and modules, ``src/ramsli/server/web/static/**/*.js``.
+``src/ramsli/coach`` (the coach's lines) and ``src/ramsli/server`` (its refusal texts in
+``server/protocol/messages.py``), the refusal texts of the engine (``refusal.py``) and of the bots
+(``bots/refusals.py``), the texts of ``commands/verify.py``, and the same functions in the browser
+pages' scripts and modules, ``src/ramsli/server/web/static/**/*.js``.
+
+The languages are those of :data:`ramsli.i18n.LANGUAGES` with a catalog
+(:data:`ramsli.i18n.CATALOG_LANGS`): ``update`` makes the ``.po`` of a language added there.
 """
 
 from __future__ import annotations
@@ -28,16 +31,9 @@ from babel.messages.pofile import read_po, write_po
 
 ROOT = Path(__file__).resolve().parent.parent
 SRC = ROOT / "src" / "ramsli"
-LOCALE = SRC / "locale"
-POT = LOCALE / "ramsli.pot"
-LANGS = ("de", "nl", "it")
 KEYWORDS = {"_": None, "N_": None, "ngettext": (1, 2), "pgettext": ((1, "c"), 2)}
 SOURCES = [
     SRC / "refusal.py",
-    SRC / "ledger.py",
-    SRC / "rules.py",
-    SRC / "cards.py",
-    SRC / "fairness.py",
     SRC / "bots" / "refusals.py",
     SRC / "frontends",
     SRC / "commands" / "play.py",
@@ -50,9 +46,15 @@ WEB = SRC / "server" / "web" / "static"
 
 sys.path.insert(0, str(ROOT / "src"))  # this checkout's ramsli, installed or not
 from ramsli import __version__ as VERSION  # noqa: E402 - after the path it needs
+from ramsli.i18n import CATALOG_LANGS as LANGS  # noqa: E402 - after the path it needs
+
+#: this checkout's catalogs (the folder of ramsli.i18n.LOCALE_DIR)
+LOCALE = SRC / "i18n" / "locale"
+POT = LOCALE / "ramsli.pot"
 
 
-def extract() -> Catalog:
+def messages() -> Catalog:
+    """Every marked text of the SOURCES and the page scripts, as a catalog (nothing written)."""
     cat = Catalog(
         project="ramsli", version=VERSION, copyright_holder="the ramsli authors", msgid_bugs_address="", charset="utf-8"
     )
@@ -64,6 +66,11 @@ def extract() -> Catalog:
     for f in sorted(WEB.rglob("*.js")):  # the pages' strings, sub-folders too
         for lineno, message, comments, context in extract_from_file("javascript", str(f), keywords=KEYWORDS):
             cat.add(message, None, [(str(f.relative_to(ROOT)), lineno)], auto_comments=comments, context=context)
+    return cat
+
+
+def extract() -> Catalog:
+    cat = messages()
     LOCALE.mkdir(parents=True, exist_ok=True)
     buf = io.BytesIO()
     write_po(buf, cat, width=100, omit_header=False, sort_output=True)

@@ -11,7 +11,7 @@ import pytest
 from typer.testing import CliRunner
 
 from ramsli.bots import make_bot
-from ramsli.bots.refusals import BOT_SPEC_CODES, BotSpecError
+from ramsli.bots.refusals import REFUSALS, BotSpecError
 from ramsli.cli import app
 from ramsli.frontends import i18n
 
@@ -63,7 +63,7 @@ def test_make_bot_refuses_with_a_code_and_fields_of_names_and_numbers(spec, code
     with pytest.raises(BotSpecError) as caught:
         make_bot(spec, seed=0)
     refusal = caught.value.refusal
-    assert refusal.code == code and str(caught.value) == refusal.text()
+    assert refusal.code == code and str(caught.value) == refusal.text(texts=REFUSALS)
     for value in refusal.fields.values():
         assert not _english_in(str(value)), (code, value)
         assert not re.search(r"\b(or|and|the|is|are)\b", str(value)), (code, value)
@@ -72,7 +72,8 @@ def test_make_bot_refuses_with_a_code_and_fields_of_names_and_numbers(spec, code
 def test_every_bot_spec_text_is_translated():
     for lang in ("de", "nl", "it"):
         tr = i18n.translation(lang)
-        for code, text in BOT_SPEC_CODES.items():
+        for code, entry in REFUSALS.items():
+            text = entry.text
             local = tr.gettext(text)
             assert local != text and set(re.findall(r"{\w+}", local)) == set(re.findall(r"{\w+}", text)), (lang, code)
 

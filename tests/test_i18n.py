@@ -12,6 +12,7 @@ from babel.messages.pofile import read_po
 from ramsli import Hand, Rules
 from ramsli.frontends import i18n
 from ramsli.frontends import text as T
+from ramsli.i18n import CATALOG_LANGS
 
 from helpers import ROOT
 
@@ -23,7 +24,7 @@ spec.loader.exec_module(script)
 pytestmark = pytest.mark.usefixtures("english")
 
 
-@pytest.mark.parametrize("lang", ["de", "nl", "it"])
+@pytest.mark.parametrize("lang", CATALOG_LANGS)
 def test_catalog_complete_no_fuzzy(lang):
     assert script.problems(lang) == []
 
@@ -32,11 +33,23 @@ def test_mo_files_up_to_date():
     assert script.check() == 0
 
 
+def test_the_template_holds_every_marked_text_and_no_other():
+    """``scripts/i18n.py extract`` would not change the template's texts: every source it reads
+    (the Python modules and the page scripts) is where the marked texts are."""
+
+    def ids(cat):
+        return {(m.id if isinstance(m.id, str) else m.id[0], m.context) for m in cat if m.id}
+
+    with script.POT.open("rb") as f:
+        template = read_po(f)
+    assert ids(script.messages()) == ids(template)
+
+
 def _fields(s: str) -> set[str]:
     return {f for _, f, _, _ in string.Formatter().parse(s) if f is not None}
 
 
-@pytest.mark.parametrize("lang", ["de", "nl", "it"])
+@pytest.mark.parametrize("lang", CATALOG_LANGS)
 def test_translations_keep_placeholders(lang):
     with open(script.LOCALE / lang / "LC_MESSAGES" / "ramsli.po", "rb") as f:
         cat = read_po(f, locale=lang)
@@ -50,14 +63,20 @@ def test_translations_keep_placeholders(lang):
             assert _fields(s) == want, (lang, m.id, s)
 
 
-@pytest.mark.parametrize(
-    "lang,words",
-    [
-        ("de", ["rein", "raus", "Stich", "Trumpf", "Pott", "Bete", "Geber"]),
-        ("nl", ["mee", "pas", "slag", "troef", "pot", "bete", "deler"]),
-        ("it", ["dentro", "fuori", "presa", "briscola", "piatto", "bete", "mazziere"]),
-    ],
-)
+#: the game's words of each language with a catalog (RULES.md R9)
+R9_WORDS = {
+    "de": ["rein", "raus", "Stich", "Trumpf", "Pott", "Bete", "Geber"],
+    "nl": ["mee", "pas", "slag", "troef", "pot", "bete", "deler"],
+    "it": ["dentro", "fuori", "presa", "briscola", "piatto", "bete", "mazziere"],
+}
+
+
+def test_r9_words_of_every_language():
+    """A language with a catalog has its R9 words here (a new one needs its row in RULES.md R9)."""
+    assert set(R9_WORDS) == set(CATALOG_LANGS)
+
+
+@pytest.mark.parametrize("lang,words", sorted(R9_WORDS.items()))
 def test_r9_words_in_catalog(lang, words):
     text = (script.LOCALE / lang / "LC_MESSAGES" / "ramsli.po").read_text(encoding="utf-8")
     msgstrs = " ".join(line for line in text.splitlines() if line.startswith("msgstr") or line.startswith('"'))
@@ -96,7 +115,7 @@ def _illegal_reasons(n_hands: int = 40):
     return list(found.values())
 
 
-@pytest.mark.parametrize("lang", ["de", "nl", "it"])
+@pytest.mark.parametrize("lang", CATALOG_LANGS)
 def test_engine_reasons_are_translated(lang):
     """Every refusal the engine gave is rendered by its code from the catalog: none is left in English."""
     reasons = _illegal_reasons()

@@ -5,7 +5,8 @@ is collected: module level, inside ``if``/``try``/class bodies, inside functions
 and ``importlib.import_module("...")`` with a literal name. The layers, lowest
 first (:data:`LAYERS`)::
 
-    0 cards        ramsli.cards, ramsli.refusal (the record of a refused input)
+    0 cards        ramsli.cards, ramsli.refusal (the record of a refused input), ramsli.i18n (the
+                   languages and their catalogs)
     1 engine       ramsli (the package's re-exports), rules, errors, settlement, hand, session, history,
                    seats, toml_text, ledger, fairness (the deal's commitments: hashing, no I/O)
     2 bots         ramsli.bots, ramsli.inference (what a seat may infer from its observation)
@@ -49,7 +50,7 @@ SRC = Path(ramsli.__file__).resolve().parent
 
 #: (layer name, packages or modules in it), lowest first
 LAYERS: list[tuple[str, tuple[str, ...]]] = [
-    ("cards", ("ramsli.cards", "ramsli.refusal")),
+    ("cards", ("ramsli.cards", "ramsli.refusal", "ramsli.i18n")),
     (
         "engine",
         (

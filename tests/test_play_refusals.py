@@ -12,9 +12,7 @@ from __future__ import annotations
 
 import ast
 import asyncio
-import importlib
 import io
-import pkgutil
 import string
 from pathlib import Path
 
@@ -22,7 +20,6 @@ import pytest
 from textual.widgets import Button, Static
 from typer.testing import CliRunner
 
-import ramsli
 from ramsli import Rules
 from ramsli.cards import Card, make_deck
 from ramsli.cli import app
@@ -34,11 +31,11 @@ from ramsli.frontends.plain import PlainGame
 from ramsli.frontends.storage import SaveFolder
 from ramsli.frontends.tui import CutScreen, InfoScreen, RamsliApp
 from ramsli.hand import Action, Phase
-from ramsli.refusal import CARD_FIELDS, SEAT_FIELDS, SUIT_FIELDS, TEXTS, YOU_TEXTS, Refusal
+from ramsli.i18n import CATALOG_LANGS, LANGS
+from ramsli.refusal import CARD_FIELDS, SEAT_FIELDS, SUIT_FIELDS, TEXTS, YOU_TEXTS, Refusal, RefusalText
 from ramsli.rules import RulesError
 
 ROOT = Path(__file__).resolve().parent.parent
-LANGS = ["en", "de", "nl", "it"]
 runner = CliRunner()
 #: three players, seed 1: Anna (p2) deals the first hand, so the human (p1) cuts it (R4.2)
 NAMES = ["Zed", "Anna", "Bruno"]
@@ -427,14 +424,12 @@ def test_pilot_refusals_in_the_players_language(tmp_path, lang):
 # -- every refusal code: translated in every catalog, renders with its fields -----------------------------
 
 
-def _all_codes() -> dict[str, str]:
-    """Every refusal code registered by the package's modules (the engine's, the pub ledger's, the
-    server's): imported first, so that each module registers its own."""
-    skip = ("ramsli.rl", "ramsli.server.migrations", "ramsli.__main__")
-    for mod in pkgutil.walk_packages(ramsli.__path__, "ramsli."):
-        if not mod.name.startswith(skip):
-            importlib.import_module(mod.name)
-    return dict(TEXTS)
+def _all_codes() -> dict[str, RefusalText]:
+    """Every refusal code of the package: the engine's, the bots' and the server's, as the server
+    gathers them (:data:`ramsli.server.protocol.messages.REFUSALS`)."""
+    from ramsli.server.protocol.messages import REFUSALS
+
+    return dict(REFUSALS)
 
 
 def _sample(field: str) -> object:
@@ -447,16 +442,16 @@ def _sample(field: str) -> object:
     return 7
 
 
-@pytest.mark.parametrize("lang", ["de", "nl", "it"])
+@pytest.mark.parametrize("lang", CATALOG_LANGS)
 def test_every_refusal_code_has_a_translation_that_renders_with_its_fields(lang):
-    """Each code the engine, the ledger or the server registers (and each "you" text) is in the
+    """Each code the engine, the ledger, the bots or the server declares (and each "you" text) is in the
     catalog, translated, and renders with sample fields by :func:`~ramsli.frontends.i18n.render_refusal`
     without falling back to English: a new refusal without a translation fails here."""
     codes = _all_codes()
-    assert {"must_follow", "not_held", "seat_count", "ante_above_stack", "name_twice"} <= set(codes)
+    assert {"must_follow", "not_held", "seat_count", "ante_above_stack", "name_twice", "no_table"} <= set(codes)
     tr = i18n.translation(lang)
-    for code, english in codes.items():
-        for template, reader in ((english, None), (YOU_TEXTS.get(code), 1)):
+    for code, entry in codes.items():
+        for template, reader in ((entry.text, None), (entry.you, 1)):
             if template is None:
                 continue
             local = tr.gettext(template)
@@ -464,7 +459,7 @@ def test_every_refusal_code_has_a_translation_that_renders_with_its_fields(lang)
             names = {f for _lit, f, _spec, _conv in string.Formatter().parse(template) if f}
             assert {f for _lit, f, _spec, _conv in string.Formatter().parse(local) if f} == names, (lang, code)
             refusal = Refusal(code, "R4.12", {f: _sample(f) for f in names} | ({"seat": 1} if reader else {}))
-            shown = i18n.render_refusal(refusal, translations=tr, reader=reader, with_rule=False)
+            shown = i18n.render_refusal(refusal, translations=tr, reader=reader, with_rule=False, texts=codes)
             labels = {
                 f: ("p2" if f in SEAT_FIELDS else "QH" if f in CARD_FIELDS else "♦" if f in SUIT_FIELDS else 7)
                 for f in names

@@ -168,7 +168,7 @@ def test_player_words_strips_only_rule_ids():
 
 
 def _player_catalog(lang):
-    with open(ROOT / "src" / "ramsli" / "locale" / lang / "LC_MESSAGES" / "ramsli.po", "rb") as f:
+    with open(ROOT / "src" / "ramsli" / "i18n" / "locale" / lang / "LC_MESSAGES" / "ramsli.po", "rb") as f:
         cat = read_po(f, locale=lang)
     for m in cat:
         if m.id and any(

@@ -247,14 +247,15 @@ def test_no_message_in_any_language_keeps_a_placeholder():
     import string
 
     from ramsli.frontends.i18n import translation
-    from ramsli.refusal import TEXTS, Refusal
-    from ramsli.server.protocol.messages import render
+    from ramsli.refusal import Refusal
+    from ramsli.server.protocol.messages import REFUSALS, render
     from ramsli.server.protocol.schemas import _CODES, refusal_of
 
     sites = _refusal_sites()
     assert len(sites) > 40
+    TEXTS = {code: t.text for code, t in REFUSALS.items()}
     for code, given, where in sites:
-        assert code in TEXTS, (where, code)  # no unregistered code: it would read as its English fallback
+        assert code in TEXTS, (where, code)  # no undeclared code: it would read as its English fallback
         needed = {f for _t, f, _s, _c in string.Formatter().parse(TEXTS[code]) if f}
         assert needed <= given, (where, code, needed - given)
         for lang in ("en", "de", "nl", "it"):

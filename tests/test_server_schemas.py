@@ -370,7 +370,7 @@ def test_websocket_messages_are_refused_by_their_shape_in_the_hello_language(sql
 def test_a_field_given_twice_is_refused_over_http_and_websocket():
     """One JSON text, one meaning: a key given twice (``{"name": "Zed", "name": "Zed2"}``) is
     refused by name, never read as its last value, in a body and in a WebSocket message."""
-    from ramsli.server.protocol.messages import BadMessage
+    from ramsli.server.protocol.messages import BadMessage, render
     from ramsli.server.protocol.schemas import Sit, load_message, parse
 
     with pytest.raises(BadMessage) as e:
@@ -379,7 +379,7 @@ def test_a_field_given_twice_is_refused_over_http_and_websocket():
     with pytest.raises(BadMessage) as e:
         load_message('{"type": "act", "action": "p1:in", "seq": 1, "seq": 2}')
     assert (e.value.refusal.code, e.value.refusal.fields["field"]) == ("field_twice", "seq")
-    text = i18n.render_refusal(e.value.refusal, translations=i18n.translation("de"))
+    text = render(e.value.refusal, "de")
     assert "zweimal" in text and "seq" in text
     assert parse(Sit, b'{"token": "a", "name": "Zed"}').name == "Zed"  # nested and single keys as before
     assert load_message('{"type": "x", "a": {"type": 1}}') == {"type": "x", "a": {"type": 1}}

@@ -38,7 +38,7 @@ def test_the_installed_metadata_and_the_command_line_say_the_package_version():
 
 
 def test_the_catalogs_carry_the_package_version():
-    locale = ROOT / "src" / "ramsli" / "locale"
+    locale = ROOT / "src" / "ramsli" / "i18n" / "locale"
     for path in [locale / "ramsli.pot", *sorted(locale.glob("*/LC_MESSAGES/ramsli.po"))]:
         with path.open("rb") as f:
             cat = read_po(f)

@@ -640,7 +640,7 @@ def test_every_page_string_is_in_the_catalogs():
 
     from ramsli.server.web.pages import WEB_DIR, catalog
 
-    with open(ROOT / "src" / "ramsli" / "locale" / "ramsli.pot", "rb") as f:
+    with open(ROOT / "src" / "ramsli" / "i18n" / "locale" / "ramsli.pot", "rb") as f:
         pot = {(m.context, m.id[0] if isinstance(m.id, tuple) else m.id) for m in read_po(f) if m.id}
     used = set()
     for f in WEB_DIR.glob("*.js"):

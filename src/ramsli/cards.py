@@ -19,7 +19,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from typing import ClassVar
 
-from ramsli.refusal import N_, Refusal, register
+from ramsli.refusal import Refusal
 
 __all__ = [
     "Suit",
@@ -71,18 +71,6 @@ class CardError(ValueError):
             self.refusal = None
             self.rule = "R1.6"
             super().__init__(refusal)
-
-
-register(
-    {
-        "card_notation": N_(
-            "{given} is not a card: write rank then suit, ranks A K Q J T(10) 9 8 7 6 5 4 3 2, "
-            "suits S H D C or ♠ ♥ ♦ ♣ (any case), jokers X1 (big) and X2 (little); e.g. 'AS', '10H'"
-        ),
-        "card_not_text": N_("a card must be text like 'AS', not {type}"),
-        "rank_range": N_("rank {rank} is not 2..14"),
-    }
-)
 
 
 class Suit(str):

@@ -41,7 +41,7 @@ from typing import Any
 
 from ramsli.cards import Card, CardError, make_deck
 from ramsli.hand import Hand
-from ramsli.refusal import N_, Refusal, register
+from ramsli.refusal import Refusal
 from ramsli.seats import seat_name
 
 __all__ = [
@@ -73,30 +73,6 @@ MIN_SALT_HEX = 2 * SALT_BYTES
 
 _HEX64 = re.compile(r"^[0-9a-f]{64}$")
 _SALT = re.compile(r"^(?:[0-9a-f]{2}){16,64}$")
-
-register(
-    {
-        # a [fairness] table that cannot be read (ramsli verify: exit status 2)
-        "fair_scheme": N_("the commitments use the scheme {given}; this reader checks {scheme}"),
-        "fair_length": N_(
-            "the deal has {given} commitments, but the {deck} deck has {size} cards: "
-            "one commitment per deck position is needed"
-        ),
-        "fair_bad_commitment": N_("commitment {position} is not 64 lower-case hex digits"),
-        "fair_bad_digest": N_("the digest is not 64 lower-case hex digits"),
-        "fair_bad_opening": N_("opening {index}: {problem}"),
-        "fair_position_twice": N_("position {position} is opened twice"),
-        "fair_bad_seat": N_("the reader {given} is not a seat of this hand"),
-        # what ramsli verify finds wrong (exit status 1)
-        "fair_digest": N_("the digest does not match the commitments: a commitment was changed"),
-        "fair_mismatch": N_("position {position}: {card} does not match its commitment (a changed card or salt)"),
-        "fair_wrong_place": N_("position {position} holds {expected} in this hand, but it opens as {card}"),
-        "fair_not_opened": N_("{card} (position {position}) is known to this reader but has no opening"),
-        "fair_card_twice": N_("{card} is opened at positions {position} and {other}: not one deck"),
-        "fair_not_known": N_("position {position} ({card}) is opened, but it is not a card this reader may know"),
-        "fair_no_proof": N_("this history has no commitments ([fairness]): its deal cannot be checked"),
-    }
-)
 
 #: the codes of a proof that cannot be read at all (``ramsli verify`` exit status 2); every other
 #: finding of :func:`check_deal` is a mismatch (exit status 1)

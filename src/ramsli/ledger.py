@@ -27,7 +27,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ramsli.errors import RamsliError, SessionError, TableError
-from ramsli.refusal import N_, Refusal, register
+from ramsli.refusal import Refusal
 from ramsli.rules import Rules
 from ramsli.seats import order_from_dealer
 from ramsli.session import EndReason, HandResult, Session
@@ -39,8 +39,8 @@ class LedgerError(RamsliError, ValueError):
     """A pub hand the ledger refuses; nothing was booked.
 
     Args:
-        refusal: the record: its ``code`` (``"tricks_sum"``, ``"out_tricks"``, …, registered
-            in :data:`ramsli.refusal.TEXTS`), the rule id and the fields of the message (``hand``
+        refusal: the record: its ``code`` (``"tricks_sum"``, ``"out_tricks"``, …, declared
+            in :data:`ramsli.refusal.LEDGER`), the rule id and the fields of the message (``hand``
             the hand's number, ``name`` a player's name, counts).
 
     Attributes:
@@ -61,35 +61,6 @@ class LedgerError(RamsliError, ValueError):
         hand = refusal.get("hand")
         self.hand: int | None = hand if type(hand) is int else None
         super().__init__(str(refusal))
-
-
-register(
-    {
-        "bad_entry": N_(
-            'a hand is {{"active": [seats], "tricks": {{seat: n}}, "general_rams": seat or null, '
-            '"targets": {{seat: t}}}} with whole numbers'
-        ),
-        "over": N_("hand {hand}: the session is over; no more hands"),
-        "bad_seat": N_("hand {hand}: seat {number} is not at this table of {count}"),
-        "twice": N_("hand {hand}: a seat is listed twice as in"),
-        "bust_in": N_("hand {hand}: {name} is bust and has left; a bust player cannot be dealt in"),
-        "compulsory": N_("hand {hand}: Compulsory Ramsli: every seated player is in"),
-        "all_out_dealer_forced": N_(
-            "hand {hand}: everyone out, but the dealer {name} is forced in when all before declared out"
-        ),
-        "tricks_range": N_("hand {hand}: {name} took {tricks} tricks; a hand has 0 to 5 tricks"),
-        "out_tricks": N_("hand {hand}: {name} was out and cannot take tricks"),
-        "tricks_sum": N_("hand {hand}: the tricks add up to {total}; five tricks are played"),
-        "walkover_tricks": N_("hand {hand}: with {count} player in, no tricks are played"),
-        "gr_off": N_("hand {hand}: General Rams is not played at this table"),
-        "gr_not_active": N_("hand {hand}: only an active player may announce General Rams, with two or more in"),
-        "targets_off": N_("hand {hand}: targets are not played at this table"),
-        "target_not_active": N_("hand {hand}: only an active player may announce a target, with two or more in"),
-        "target_gr": N_("hand {hand}: the General Rams announcer announces no target"),
-        "target_not_offered": N_("hand {hand}: target {target}; allowed are 2 to {top}"),
-        "no_such_hand": N_("there is no hand {hand}; booked are 1 to {count}"),
-    }
-)
 
 
 @dataclass(frozen=True)

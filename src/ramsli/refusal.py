@@ -7,10 +7,14 @@ every front end renders a refusal **by its code** from the gettext catalogs, in 
 language (:func:`ramsli.frontends.i18n.render_refusal`); :meth:`Refusal.text` is the English
 rendering, which the engine's exceptions carry as their message.
 
-Each code has one English text, a gettext msgid with ``{field}`` placeholders, registered in
-:data:`TEXTS` by the module that raises it (this module registers the hand's and the table's;
-:mod:`ramsli.ledger` and the server register theirs). A code may also have a text for a reader
-who is the seat the refusal is about (:data:`YOU_TEXTS`: "you do not hold …").
+Each code has one English text, a gettext msgid with ``{field}`` placeholders, declared as data:
+a :class:`RefusalText` in its package's table, code -> text. The engine declares its codes here,
+one table per concern (:data:`HAND`, :data:`TABLE`, :data:`CARDS`, :data:`RULES`, :data:`LEDGER`,
+:data:`FAIRNESS`), gathered by :func:`collect` into :data:`REFUSALS`; the bots declare theirs in
+:data:`ramsli.bots.refusals.REFUSALS`, the server in :data:`ramsli.server.protocol.messages.REFUSALS`
+(which gathers all three, and the HTTP status of each of its codes). A code may also have a text
+for a reader who is the seat the refusal is about (``RefusalText.you``: "you do not hold …").
+Nothing is registered when a module is imported: a table is a constant.
 
 Field names say how a field is shown, so a renderer needs no knowledge of the code:
 
@@ -26,7 +30,7 @@ Field names say how a field is shown, so a renderer needs no knowledge of the co
 - any other field: an ``int`` (a count, counters, a hand number) or a ``str`` (a name, an
   option, the input as given), shown as it is.
 
-This module imports nothing else of ramsli: every layer may use it.
+This module imports nothing else of ramsli and reads no file: every layer may use it.
 
 >>> r = Refusal("must_follow", "R4.10", {"suit": "H"})
 >>> r.text()
@@ -44,12 +48,22 @@ True
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
+from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Any
 
 __all__ = [
     "Refusal",
     "Refused",
+    "RefusalText",
+    "collect",
+    "REFUSALS",
+    "HAND",
+    "TABLE",
+    "CARDS",
+    "RULES",
+    "LEDGER",
+    "FAIRNESS",
     "TEXTS",
     "YOU_TEXTS",
     "SEAT_FIELDS",
@@ -58,7 +72,6 @@ __all__ = [
     "NUMBER_FIELDS",
     "number_text",
     "N_",
-    "register",
     "seat_text",
 ]
 
@@ -73,36 +86,50 @@ NUMBER_FIELDS = frozenset({"least", "most"})
 
 _SUIT_SYMBOLS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
 
-#: code -> English text (a gettext msgid with ``{field}`` placeholders); see :func:`register`
-TEXTS: dict[str, str] = {}
-#: code -> English text for a reader who is the refusal's ``seat`` ("you do not hold {card}")
-YOU_TEXTS: dict[str, str] = {}
-
 
 def N_(message: str) -> str:
     """Mark ``message`` as a msgid for the catalogs (``scripts/i18n.py`` extracts it); returns it."""
     return message
 
 
-def register(texts: Mapping[str, str], you: Mapping[str, str] | None = None) -> None:
-    """Register the English texts of some refusal codes (at import of the module that raises them).
+@dataclass(frozen=True, slots=True)
+class RefusalText:
+    """The texts of one refusal code, as its package declares them.
 
-    Args:
-        texts: code -> English msgid.
-        you: code -> English msgid for a reader who is the refusal's ``seat``.
+    Attributes:
+        text: the English text, a gettext msgid with ``{field}`` placeholders (mark it ``N_()``).
+        you: the English text for a reader who is the refusal's ``seat`` ("you do not hold
+            {card}"), or None.
+        status: the HTTP status of an error answered under this code (the server's codes; 400
+            when None).
+    """
+
+    text: str
+    you: str | None = None
+    status: int | None = None
+
+
+def collect(*tables: Mapping[str, RefusalText]) -> dict[str, RefusalText]:
+    """The codes of ``tables`` in one mapping, code -> :class:`RefusalText`.
 
     Raises:
-        ValueError: if a code is registered twice with another text (one code, one meaning), or a
-            ``you`` text has no plain text.
+        ValueError: if two tables declare one code with different texts (one code, one meaning).
+
+    >>> a = {"late": RefusalText("too late")}
+    >>> sorted(collect(a, {"early": RefusalText("too early")}, a))
+    ['early', 'late']
+    >>> collect(a, {"late": RefusalText("far too late")})
+    Traceback (most recent call last):
+    ...
+    ValueError: refusal code 'late' is declared twice with different texts
     """
-    for code, text in texts.items():
-        if TEXTS.get(code, text) != text:
-            raise ValueError(f"refusal code {code!r} is registered twice with different texts")
-        TEXTS[code] = text
-    for code, text in (you or {}).items():
-        if code not in TEXTS:
-            raise ValueError(f"refusal code {code!r} has a 'you' text but no text")
-        YOU_TEXTS[code] = text
+    out: dict[str, RefusalText] = {}
+    for table in tables:
+        for code, text in table.items():
+            if out.get(code, text) != text:
+                raise ValueError(f"refusal code {code!r} is declared twice with different texts")
+            out[code] = text
+    return out
 
 
 def seat_text(seat: int) -> str:
@@ -135,7 +162,7 @@ class Refusal(Mapping[str, Any]):
     fields (``refusal["seat"]``). Build one with the code's fields as a mapping.
 
     Args:
-        code: the stable code (snake_case), registered in :data:`TEXTS`.
+        code: the stable code (snake_case), declared in its package's table (:data:`REFUSALS`).
         rule: the rule id that refuses the input (``"R4.10"``), or None for a refusal of form
             rather than of a rule (a malformed message).
         fields: the values the message needs; see the module's notes on field names.
@@ -193,26 +220,28 @@ class Refusal(Mapping[str, Any]):
         """The fields, a read-only mapping."""
         return self._fields
 
-    def template(self, reader: int | None = None) -> str:
-        """The English msgid of this refusal: the :data:`YOU_TEXTS` one when ``reader`` is the
-        refusal's ``seat`` and the code has one, else the :data:`TEXTS` one.
+    def template(self, reader: int | None = None, texts: Mapping[str, RefusalText] | None = None) -> str:
+        """The English msgid of this refusal in ``texts`` (default the engine's :data:`REFUSALS`):
+        the ``you`` text when ``reader`` is the refusal's ``seat`` and the code has one, else its
+        text.
 
         Raises:
-            KeyError: for a code nobody registered.
+            KeyError: for a code ``texts`` does not declare.
         """
-        if reader is not None and self._fields.get("seat") == reader and self.code in YOU_TEXTS:
-            return YOU_TEXTS[self.code]
-        return TEXTS[self.code]
+        entry = (REFUSALS if texts is None else texts)[self.code]
+        if reader is not None and entry.you is not None and self._fields.get("seat") == reader:
+            return entry.you
+        return entry.text
 
-    def text(self, reader: int | None = None) -> str:
+    def text(self, reader: int | None = None, texts: Mapping[str, RefusalText] | None = None) -> str:
         """The English message, without the rule id: seats as ``p3``, cards as ``AS``, suits as
         ``♠ ♥ ♦ ♣``. Front ends render the same code in the reader's language instead.
 
-        An unregistered code reads as the code and its fields (so an exception always has a
-        message).
+        The text is the code's in ``texts`` (default the engine's :data:`REFUSALS`); a code not
+        declared there reads as the code and its fields (so an exception always has a message).
         """
         try:
-            template = self.template(reader)
+            template = self.template(reader, texts)
         except KeyError:
             return f"{self.code} {dict(self.plain_fields())}".rstrip()
         try:
@@ -288,61 +317,180 @@ class Refused(Exception):
         self.refusal = refusal
 
 
-# -- the hand's refusals (Hand.why_illegal, Hand.apply; R4.5-R4.12) ------------------------------
+# -- the engine's refusal codes, declared as data, one table per concern ---------------------------
 
-register(
-    {
-        "not_an_action": N_("{given} is not an action; write e.g. p2 in, p2 out, p2 pl AS"),
-        "hand_over": N_("the hand is over"),
-        "not_seated": N_("{seat} is not seated in this hand"),
-        "not_your_turn": N_("it is {to_act}'s turn, not {seat}'s"),
-        "declare_first": N_("declare in or out first"),
-        "dealer_forced": N_("everyone before the dealer is out, so the dealer must be in"),
-        "general_rams_or_pass": N_("announce General Rams (gr) or pass first"),
-        "target_range": N_("target {target} is not allowed; targets are 2, 3, 4, 5"),
-        "target_5_not_offered": N_("target 5 is not offered when General Rams is on; allowed are 2, 3, 4"),
-        "target_or_pass": N_("announce a target (2 to 5) or pass first"),
-        "play_a_card": N_("the declarations are over; play a card"),
-        "not_a_card": N_("{given} is not a card"),
-        "cards_unknown": N_("the cards of {seat} are recorded as unknown"),
-        "not_held": N_("{seat} does not hold {card}"),
-        "must_overtrump": N_("must overtrump: play a trump higher than the highest trump in the trick ({trump})"),
-        "must_follow": N_("must follow suit: play {suit}"),
-        "must_trump": N_("no {suit} in your hand, so you must trump ({trump})"),
-    },
-    you={
-        "not_seated": N_("you are not seated in this hand"),
-        "not_your_turn": N_("it is {to_act}'s turn, not yours"),
-        "cards_unknown": N_("your cards are recorded as unknown"),
-        "not_held": N_("you do not hold {card}"),
-    },
-)
+#: the hand's refusals (:meth:`~ramsli.hand.Hand.why_illegal`, :meth:`~ramsli.hand.Hand.apply`; R4.5-R4.12)
+HAND: Mapping[str, RefusalText] = {
+    "not_an_action": RefusalText(N_("{given} is not an action; write e.g. p2 in, p2 out, p2 pl AS")),
+    "hand_over": RefusalText(N_("the hand is over")),
+    "not_seated": RefusalText(N_("{seat} is not seated in this hand"), you=N_("you are not seated in this hand")),
+    "not_your_turn": RefusalText(N_("it is {to_act}'s turn, not {seat}'s"), you=N_("it is {to_act}'s turn, not yours")),
+    "declare_first": RefusalText(N_("declare in or out first")),
+    "dealer_forced": RefusalText(N_("everyone before the dealer is out, so the dealer must be in")),
+    "general_rams_or_pass": RefusalText(N_("announce General Rams (gr) or pass first")),
+    "target_range": RefusalText(N_("target {target} is not allowed; targets are 2, 3, 4, 5")),
+    "target_5_not_offered": RefusalText(N_("target 5 is not offered when General Rams is on; allowed are 2, 3, 4")),
+    "target_or_pass": RefusalText(N_("announce a target (2 to 5) or pass first")),
+    "play_a_card": RefusalText(N_("the declarations are over; play a card")),
+    "not_a_card": RefusalText(N_("{given} is not a card")),
+    "cards_unknown": RefusalText(
+        N_("the cards of {seat} are recorded as unknown"), you=N_("your cards are recorded as unknown")
+    ),
+    "not_held": RefusalText(N_("{seat} does not hold {card}"), you=N_("you do not hold {card}")),
+    "must_overtrump": RefusalText(
+        N_("must overtrump: play a trump higher than the highest trump in the trick ({trump})")
+    ),
+    "must_follow": RefusalText(N_("must follow suit: play {suit}")),
+    "must_trump": RefusalText(N_("no {suit} in your hand, so you must trump ({trump})")),
+}
 
-# -- the table's refusals (check_table, check_names, check_players, check_setup; R2-R3, R5.4) -----
-
-register(
-    {
-        "seat_count": N_("{count} players: allowed are 2 to {most}"),
-        "seated_invalid": N_("the seated seats must be at least two different seats of the table"),
-        "dealer_not_seated": N_("the dealer {seat} is not seated"),
-        "dealer_invalid": N_("the dealer {given} is not a seat of this table"),
-        "stack_invalid": N_("the stack of {seat} is {given}: stacks are whole numbers of counters, 0 or more"),
-        "pot_invalid": N_("the pot {given}: a carry-over is a whole number of counters, 0 or more"),
-        "cannot_pay_ante": N_("{seat} has {stack} counters and cannot pay the ante of {ante}"),
-        "ante_above_stack": N_("the ante {ante} is more than the starting stack {stack}: nobody could pay it"),
-        "players_mismatch": N_("the option players={players} does not match the {count} players given"),
-        "name_blank": N_("name {number} is empty: a name is text, not only spaces or invisible characters"),
-        "name_char": N_(
+#: the table's and the session's refusals (``check_table``, ``check_names``, ``check_players``,
+#: ``check_setup``, :class:`~ramsli.session.Session`; R2-R3, R5.4)
+TABLE: Mapping[str, RefusalText] = {
+    "seat_count": RefusalText(N_("{count} players: allowed are 2 to {most}")),
+    "seated_invalid": RefusalText(N_("the seated seats must be at least two different seats of the table")),
+    "dealer_not_seated": RefusalText(N_("the dealer {seat} is not seated")),
+    "dealer_invalid": RefusalText(N_("the dealer {given} is not a seat of this table")),
+    "stack_invalid": RefusalText(N_("the stack of {seat} is {given}: stacks are whole numbers of counters, 0 or more")),
+    "pot_invalid": RefusalText(N_("the pot {given}: a carry-over is a whole number of counters, 0 or more")),
+    "cannot_pay_ante": RefusalText(N_("{seat} has {stack} counters and cannot pay the ante of {ante}")),
+    "ante_above_stack": RefusalText(N_("the ante {ante} is more than the starting stack {stack}: nobody could pay it")),
+    "players_mismatch": RefusalText(N_("the option players={players} does not match the {count} players given")),
+    "name_blank": RefusalText(N_("name {number} is empty: a name is text, not only spaces or invisible characters")),
+    "name_char": RefusalText(
+        N_(
             "name {number} {name} holds the character {char}: names must not hold control characters, "
             "line breaks or invisible format characters"
-        ),
-        "name_twice": N_(
+        )
+    ),
+    "name_twice": RefusalText(
+        N_(
             "name {number} {name} is also the name of {seat}: every player needs a name of their own "
             "(names that differ only in case, spaces or look-alike letters are the same)"
-        ),
-        "trick_counts": N_("{count} trick counts for {seats} seats: give one per seat"),
-        "session_over": N_("the session is over; no more hands"),
-        "hand_in_progress": N_("a hand is in progress; finish it first"),
-        "no_hand_in_progress": N_("no hand is in progress"),
-    }
-)
+        )
+    ),
+    "trick_counts": RefusalText(N_("{count} trick counts for {seats} seats: give one per seat")),
+    "session_over": RefusalText(N_("the session is over; no more hands")),
+    "hand_in_progress": RefusalText(N_("a hand is in progress; finish it first")),
+    "no_hand_in_progress": RefusalText(N_("no hand is in progress")),
+}
+
+#: the cards' refusals (:mod:`ramsli.cards`: ``Card.parse``, ``parse_cards``; R1.6)
+CARDS: Mapping[str, RefusalText] = {
+    "card_notation": RefusalText(
+        N_(
+            "{given} is not a card: write rank then suit, ranks A K Q J T(10) 9 8 7 6 5 4 3 2, "
+            "suits S H D C or ♠ ♥ ♦ ♣ (any case), jokers X1 (big) and X2 (little); e.g. 'AS', '10H'"
+        )
+    ),
+    "card_not_text": RefusalText(N_("a card must be text like 'AS', not {type}")),
+    "rank_range": RefusalText(N_("rank {rank} is not 2..14")),
+}
+
+#: the rules' refusals (:mod:`ramsli.rules`: options, presets, rules files, session ends; R3.6, R6, R8)
+RULES: Mapping[str, RefusalText] = {
+    "unknown_option": RefusalText(N_("unknown option '{option}'; allowed are {allowed}")),
+    "unknown_preset": RefusalText(N_("unknown preset '{preset}'; allowed are {allowed}")),
+    "options_not_table": RefusalText(
+        N_("rule options must be a table of option = value, not {type}; options are {allowed}")
+    ),
+    "not_key_value": RefusalText(N_("{given} is not key=value; options are {allowed}")),
+    "rules_toml": RefusalText(N_("the rules file is not valid TOML: {error}")),
+    "option_choice": RefusalText(N_("option '{option}': {given} is not allowed; allowed are {allowed}")),
+    "option_bool": RefusalText(N_("option '{option}': {given} is not a boolean; allowed are true, false")),
+    "option_number": RefusalText(
+        N_("option '{option}': {given} is not allowed; allowed is a whole number >= {least} and at most {most}")
+    ),
+    "option_bete": RefusalText(
+        N_("option 'bete': {given} is not allowed; allowed is a whole number >= 0 and at most {most}, or 'pot'")
+    ),
+    "option_digits": RefusalText(
+        N_("option '{option}': a number of {digits} digits is too large; allowed is at most {most}")
+    ),
+    "option_too_large": RefusalText(N_("option '{option}': {given} is too large; allowed is at most {most} counters")),
+    "end_invalid": RefusalText(
+        N_(
+            "option 'end': {given} is not a session end; allowed are 'win-at:N' (counters), 'hands:N', "
+            "'time:M' (minutes) with N, M >= 1"
+        )
+    ),
+    "end_too_large": RefusalText(N_("option 'end': {given} is too large; allowed is N, M from 1 to {most}")),
+    "end_not_list": RefusalText(N_("option 'end': {given} is not a list of session ends")),
+    "end_twice": RefusalText(
+        N_("option 'end': {given} names one kind twice; give each of win-at, hands, time at most once")
+    ),
+    "win_at_too_large": RefusalText(
+        N_("option 'end': win-at:{given} is too large; allowed is win-at:1..{most} (counters)")
+    ),
+    "hands_too_large": RefusalText(N_("option 'end': hands:{given} is too large; allowed is hands:1..{most} (hands)")),
+    "time_too_large": RefusalText(N_("option 'end': time:{given} is too large; allowed is time:1..{most} (minutes)")),
+}
+
+#: the pub ledger's refusals (:mod:`ramsli.ledger`: a booked hand; R3-R5)
+LEDGER: Mapping[str, RefusalText] = {
+    "bad_entry": RefusalText(
+        N_(
+            'a hand is {{"active": [seats], "tricks": {{seat: n}}, "general_rams": seat or null, '
+            '"targets": {{seat: t}}}} with whole numbers'
+        )
+    ),
+    "over": RefusalText(N_("hand {hand}: the session is over; no more hands")),
+    "bad_seat": RefusalText(N_("hand {hand}: seat {number} is not at this table of {count}")),
+    "twice": RefusalText(N_("hand {hand}: a seat is listed twice as in")),
+    "bust_in": RefusalText(N_("hand {hand}: {name} is bust and has left; a bust player cannot be dealt in")),
+    "compulsory": RefusalText(N_("hand {hand}: Compulsory Ramsli: every seated player is in")),
+    "all_out_dealer_forced": RefusalText(
+        N_("hand {hand}: everyone out, but the dealer {name} is forced in when all before declared out")
+    ),
+    "tricks_range": RefusalText(N_("hand {hand}: {name} took {tricks} tricks; a hand has 0 to 5 tricks")),
+    "out_tricks": RefusalText(N_("hand {hand}: {name} was out and cannot take tricks")),
+    "tricks_sum": RefusalText(N_("hand {hand}: the tricks add up to {total}; five tricks are played")),
+    "walkover_tricks": RefusalText(N_("hand {hand}: with {count} player in, no tricks are played")),
+    "gr_off": RefusalText(N_("hand {hand}: General Rams is not played at this table")),
+    "gr_not_active": RefusalText(
+        N_("hand {hand}: only an active player may announce General Rams, with two or more in")
+    ),
+    "targets_off": RefusalText(N_("hand {hand}: targets are not played at this table")),
+    "target_not_active": RefusalText(
+        N_("hand {hand}: only an active player may announce a target, with two or more in")
+    ),
+    "target_gr": RefusalText(N_("hand {hand}: the General Rams announcer announces no target")),
+    "target_not_offered": RefusalText(N_("hand {hand}: target {target}; allowed are 2 to {top}")),
+    "no_such_hand": RefusalText(N_("there is no hand {hand}; booked are 1 to {count}")),
+}
+
+#: the deal proof's refusals (:mod:`ramsli.fairness`, ``ramsli verify``; D-16)
+FAIRNESS: Mapping[str, RefusalText] = {
+    # a [fairness] table that cannot be read (ramsli verify: exit status 2)
+    "fair_scheme": RefusalText(N_("the commitments use the scheme {given}; this reader checks {scheme}")),
+    "fair_length": RefusalText(
+        N_(
+            "the deal has {given} commitments, but the {deck} deck has {size} cards: "
+            "one commitment per deck position is needed"
+        )
+    ),
+    "fair_bad_commitment": RefusalText(N_("commitment {position} is not 64 lower-case hex digits")),
+    "fair_bad_digest": RefusalText(N_("the digest is not 64 lower-case hex digits")),
+    "fair_bad_opening": RefusalText(N_("opening {index}: {problem}")),
+    "fair_position_twice": RefusalText(N_("position {position} is opened twice")),
+    "fair_bad_seat": RefusalText(N_("the reader {given} is not a seat of this hand")),
+    # what ramsli verify finds wrong (exit status 1)
+    "fair_digest": RefusalText(N_("the digest does not match the commitments: a commitment was changed")),
+    "fair_mismatch": RefusalText(
+        N_("position {position}: {card} does not match its commitment (a changed card or salt)")
+    ),
+    "fair_wrong_place": RefusalText(N_("position {position} holds {expected} in this hand, but it opens as {card}")),
+    "fair_not_opened": RefusalText(N_("{card} (position {position}) is known to this reader but has no opening")),
+    "fair_card_twice": RefusalText(N_("{card} is opened at positions {position} and {other}: not one deck")),
+    "fair_not_known": RefusalText(
+        N_("position {position} ({card}) is opened, but it is not a card this reader may know")
+    ),
+    "fair_no_proof": RefusalText(N_("this history has no commitments ([fairness]): its deal cannot be checked")),
+}
+
+#: every refusal code of the engine and its texts (:func:`collect` of the tables above)
+REFUSALS: Mapping[str, RefusalText] = MappingProxyType(collect(HAND, TABLE, CARDS, RULES, LEDGER, FAIRNESS))
+#: code -> English text of the engine's codes (a gettext msgid with ``{field}`` placeholders)
+TEXTS: Mapping[str, str] = MappingProxyType({code: t.text for code, t in REFUSALS.items()})
+#: code -> English text for a reader who is the refusal's ``seat`` ("you do not hold {card}")
+YOU_TEXTS: Mapping[str, str] = MappingProxyType({code: t.you for code, t in REFUSALS.items() if t.you})

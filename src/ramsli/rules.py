@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ramsli import toml_text
-from ramsli.refusal import N_, Refusal, number_text, register
+from ramsli.refusal import Refusal, number_text
 
 __all__ = [
     "Rules",
@@ -69,9 +69,9 @@ class RulesError(ValueError):
 
     Args:
         refusal: the record: its ``code`` (``option_choice``, ``option_number``,
-            ``unknown_option``, ``unknown_preset``, …, registered below), the rule id and the fields
-            of the message (``option`` the option's name, ``given`` the value as given, cut to 40
-            characters, ``allowed`` or ``most`` what is allowed).
+            ``unknown_option``, ``unknown_preset``, …, declared in :data:`ramsli.refusal.RULES`), the
+            rule id and the fields of the message (``option`` the option's name, ``given`` the
+            value as given, cut to 40 characters, ``allowed`` or ``most`` what is allowed).
 
     Attributes:
         refusal (Refusal): as given; render it by ``refusal.code`` in the reader's language.
@@ -91,37 +91,6 @@ class RulesError(ValueError):
         self.rule = refusal.rule
         self.code = refusal.code
         super().__init__(str(refusal))
-
-
-register(
-    {
-        "unknown_option": N_("unknown option '{option}'; allowed are {allowed}"),
-        "unknown_preset": N_("unknown preset '{preset}'; allowed are {allowed}"),
-        "options_not_table": N_("rule options must be a table of option = value, not {type}; options are {allowed}"),
-        "not_key_value": N_("{given} is not key=value; options are {allowed}"),
-        "rules_toml": N_("the rules file is not valid TOML: {error}"),
-        "option_choice": N_("option '{option}': {given} is not allowed; allowed are {allowed}"),
-        "option_bool": N_("option '{option}': {given} is not a boolean; allowed are true, false"),
-        "option_number": N_(
-            "option '{option}': {given} is not allowed; allowed is a whole number >= {least} and at most {most}"
-        ),
-        "option_bete": N_(
-            "option 'bete': {given} is not allowed; allowed is a whole number >= 0 and at most {most}, or 'pot'"
-        ),
-        "option_digits": N_("option '{option}': a number of {digits} digits is too large; allowed is at most {most}"),
-        "option_too_large": N_("option '{option}': {given} is too large; allowed is at most {most} counters"),
-        "end_invalid": N_(
-            "option 'end': {given} is not a session end; allowed are 'win-at:N' (counters), 'hands:N', "
-            "'time:M' (minutes) with N, M >= 1"
-        ),
-        "end_too_large": N_("option 'end': {given} is too large; allowed is N, M from 1 to {most}"),
-        "end_not_list": N_("option 'end': {given} is not a list of session ends"),
-        "end_twice": N_("option 'end': {given} names one kind twice; give each of win-at, hands, time at most once"),
-        "win_at_too_large": N_("option 'end': win-at:{given} is too large; allowed is win-at:1..{most} (counters)"),
-        "hands_too_large": N_("option 'end': hands:{given} is too large; allowed is hands:1..{most} (hands)"),
-        "time_too_large": N_("option 'end': time:{given} is too large; allowed is time:1..{most} (minutes)"),
-    }
-)
 
 
 @dataclass(frozen=True)

@@ -15,45 +15,51 @@ names joined by commas, and every word around them is in the catalogs.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
-from ramsli.refusal import N_, Refusal, register
+from ramsli.refusal import N_, Refusal, RefusalText
 
-__all__ = ["BotSpecError", "BOT_SPEC_CODES"]
+__all__ = ["BotSpecError", "REFUSALS"]
 
-#: the refusals of a bot spec and their English texts (gettext msgids)
-BOT_SPEC_CODES: dict[str, str] = {
-    "unknown_bot": N_("unknown bot {bot}; allowed are {bots}, or a level: {levels} (weakest first)"),
-    "unknown_bot_case": N_(
-        "unknown bot {bot} (names are lower case: {lower}); allowed are {bots}, or a level: {levels} (weakest first)"
+#: the refusals of a bot spec and their English texts (gettext msgids): the bots' table
+REFUSALS: Mapping[str, RefusalText] = {
+    "unknown_bot": RefusalText(N_("unknown bot {bot}; allowed are {bots}, or a level: {levels} (weakest first)")),
+    "unknown_bot_case": RefusalText(
+        N_(
+            "unknown bot {bot} (names are lower case: {lower}); allowed are {bots}, or a level: {levels} (weakest first)"
+        )
     ),
-    "level_options": N_(
-        "level {level} takes no options (it stands for the bot {bot}); name a bot for other budgets, "
-        "e.g. montecarlo:samples=64"
+    "level_options": RefusalText(
+        N_(
+            "level {level} takes no options (it stands for the bot {bot}); name a bot for other budgets, "
+            "e.g. montecarlo:samples=64"
+        )
     ),
-    "bot_option_syntax": N_("bot option {option} is not key=value (in {spec})"),
-    "bot_option_bool": N_("bot {bot} option {option}: {value} is not true or false (e.g. {example})"),
-    "bot_option_int": N_("bot {bot} option {option}: {value} is not a whole number (e.g. {example})"),
-    "bot_option_number": N_("bot {bot} option {option}: {value} is not a number (e.g. {example})"),
-    "bot_option_range": N_(
-        "bot {bot} option {option}={value} is out of range: allowed is {low}..{high} (e.g. {example})"
+    "bot_option_syntax": RefusalText(N_("bot option {option} is not key=value (in {spec})")),
+    "bot_option_bool": RefusalText(N_("bot {bot} option {option}: {value} is not true or false (e.g. {example})")),
+    "bot_option_int": RefusalText(N_("bot {bot} option {option}: {value} is not a whole number (e.g. {example})")),
+    "bot_option_number": RefusalText(N_("bot {bot} option {option}: {value} is not a number (e.g. {example})")),
+    "bot_option_range": RefusalText(
+        N_("bot {bot} option {option}={value} is out of range: allowed is {low}..{high} (e.g. {example})")
     ),
-    "bot_option_unknown": N_("bot {bot} has no option {option}; its options are {options} (e.g. {example})"),
-    "bot_option_none": N_("bot {bot} has no option {option}; it takes no options"),
-    "bot_options_refused": N_("bot {bot} refuses the options of {spec}; its options are {options}"),
+    "bot_option_unknown": RefusalText(
+        N_("bot {bot} has no option {option}; its options are {options} (e.g. {example})")
+    ),
+    "bot_option_none": RefusalText(N_("bot {bot} has no option {option}; it takes no options")),
+    "bot_options_refused": RefusalText(N_("bot {bot} refuses the options of {spec}; its options are {options}")),
 }
-register(BOT_SPEC_CODES)
 
 
 class BotSpecError(ValueError):
     """A bot spec refused: ``ValueError(English text)`` with the :attr:`refusal` record.
 
     Args:
-        code: one of :data:`BOT_SPEC_CODES`.
+        code: one of :data:`REFUSALS`.
         fields: the message's fields: names (a bot, an option, lists of names joined by ", "),
             numbers and the spec or value as given (quoted with ``repr``).
     """
 
     def __init__(self, code: str, **fields: Any) -> None:
         self.refusal = Refusal(code, None, fields)
-        super().__init__(self.refusal.text())
+        super().__init__(self.refusal.text(texts=REFUSALS))

@@ -17,10 +17,8 @@ in the reader's locale (Babel); the rest as they are.
 
 from __future__ import annotations
 
-import functools
 import gettext as _gettext
 from collections.abc import Callable, Mapping, Sequence
-from pathlib import Path
 from typing import Any
 
 from babel.numbers import format_decimal
@@ -30,10 +28,10 @@ from ramsli.coach.lines import CARD_FIELDS, LINES, Line
 from ramsli.coach.review import MARK_WORDS, Decision, HandReview, Settings, review_hand
 from ramsli.hand import Hand
 from ramsli.history import HandHistory
+from ramsli.i18n import babel_locale, translation
 from ramsli.refusal import N_
 
 __all__ = [
-    "LANGS",
     "catalog",
     "render_line",
     "decision_line",
@@ -42,19 +40,11 @@ __all__ = [
     "review_lines",
 ]
 
-#: languages with a catalog (en is the source language), as the front ends'
-LANGS = ("en", "de", "nl", "it")
-_DOMAIN = "ramsli"
-_LOCALE_DIR = Path(__file__).resolve().parent.parent / "locale"
 
-
-@functools.cache
 def catalog(lang: str) -> _gettext.NullTranslations:
-    """The gettext catalog of ``lang`` (one of :data:`LANGS`; English for any other), cached; the
-    process's language is not touched."""
-    if lang not in LANGS or lang == "en":
-        return _gettext.NullTranslations()
-    return _gettext.translation(_DOMAIN, localedir=str(_LOCALE_DIR), languages=[lang], fallback=True)
+    """The gettext catalog of ``lang`` (one of :data:`~ramsli.i18n.LANGS`; English for any other),
+    cached; the process's language is not touched (:func:`ramsli.i18n.translation`)."""
+    return translation(lang)
 
 
 def format_counters(x: float, lang: str = "en", digits: int = 1) -> str:
@@ -63,7 +53,7 @@ def format_counters(x: float, lang: str = "en", digits: int = 1) -> str:
     >>> format_counters(1.44), format_counters(1.44, "de"), format_counters(0.0832, "it", 3)
     ('1.4', '1,4', '0,083')
     """
-    return format_decimal(x, format="0." + "0" * max(1, digits), locale=lang if lang in LANGS else "en")
+    return format_decimal(x, format="0." + "0" * max(1, digits), locale=babel_locale(lang))
 
 
 def _card_text(card: object, card_label: Callable[[Card], str] | None) -> str:
@@ -98,7 +88,7 @@ def render_line(line: Line, lang: str = "en", *, card_label: Callable[[Card], st
 
     Args:
         line: the record.
-        lang: one of :data:`LANGS` (another reads as English).
+        lang: one of :data:`~ramsli.i18n.LANGS` (another reads as English).
         card_label: ``f(card) -> str`` to show a card (default :meth:`Card.display`: ``A♠``).
 
     Raises:
@@ -153,7 +143,7 @@ def review_lines(
     Args:
         source: a finished hand or its history (reviewed here for ``seat``), or a review.
         seat: the seat to review (0-based; not needed with a review).
-        lang: the reader's language (:data:`LANGS`).
+        lang: the reader's language (:data:`~ramsli.i18n.LANGS`).
         names, settings, hand_number: as :func:`ramsli.coach.review.review_hand`.
         card_label: ``f(card) -> str`` to show a card.
 

@@ -25,6 +25,7 @@ import typer
 from ramsli.client import ClientRefused, ConnectionLost, Invite, play_bot
 from ramsli.client.bot import AGAIN_SECONDS, guarded_bot
 from ramsli.commands import fail
+from ramsli.i18n import choices_text
 
 __all__ = ["register", "bot"]
 
@@ -38,7 +39,7 @@ def bot(
     seed: Annotated[
         int | None, typer.Option("--seed", "-s", help="Seed of the bot's choices (hand n: seed + n).")
     ] = None,
-    lang: Annotated[str, typer.Option("--lang", help="Language of the server's messages: en, de, nl, it.")] = "en",
+    lang: Annotated[str, typer.Option("--lang", help=f"Language of the server's messages: {choices_text()}.")] = "en",
     verbose: Annotated[bool, typer.Option("--verbose", "-v", help="Log the connection's events.")] = False,
     again_wait: Annotated[
         float,

@@ -28,6 +28,7 @@ from ramsli.frontends.game import OPPONENT_NAMES, LocalTable, check_bot_names, d
 from ramsli.frontends.i18n import _, detect_language, ngettext, number_words, set_language
 from ramsli.frontends.plain import PlainGame, echo_text, is_yes
 from ramsli.frontends.storage import FolderLocked, SavedSession, SaveError, SaveFolder
+from ramsli.i18n import Lang, choices_text
 from ramsli.rules import Rules, RulesError
 from ramsli.session import check_names, check_setup, name_key
 
@@ -47,13 +48,6 @@ def _default_data_dir() -> str:
 
 #: computed when the command is imported, so that --help shows the real folder
 DEFAULT_DATA_DIR = _default_data_dir()
-
-
-class Lang(StrEnum):
-    en = "en"
-    de = "de"
-    nl = "nl"
-    it = "it"
 
 
 class Suits(StrEnum):
@@ -108,7 +102,7 @@ def play(
         None, "--speed", help="Seconds to wait after each bot move, 0 to 10 (default 0.6 in the app, 0 with --plain)."
     ),
     lang: Lang | None = typer.Option(
-        None, "--lang", help="Language: en, de, nl, it; default from the locale (LANGUAGE, LC_ALL, LANG)."
+        None, "--lang", help=f"Language: {choices_text()}; default from the locale (LANGUAGE, LC_ALL, LANG)."
     ),
     suits: Suits | None = typer.Option(
         None, "--suits", help="Suit pictures: french (♠♥♦♣) or german (Eichel, Grün, Herz, Schellen; D-1)."

@@ -19,7 +19,6 @@ Exit status:
 from __future__ import annotations
 
 import json
-from enum import StrEnum
 from pathlib import Path
 from typing import Annotated
 
@@ -36,15 +35,9 @@ from ramsli.commands.replay_cmd import _check_input, _safe
 from ramsli.frontends.i18n import detect_language, translation
 from ramsli.hand import Action, parse_seat
 from ramsli.history import HandHistory, HistoryError, ReplayError, read_hand_files, read_session
+from ramsli.i18n import Lang, choices_text
 
 __all__ = ["register", "review"]
-
-
-class Lang(StrEnum):
-    en = "en"
-    de = "de"
-    nl = "nl"
-    it = "it"
 
 
 def _fail(message: str) -> None:
@@ -202,7 +195,7 @@ def review(
     ] = False,
     lang: Annotated[
         Lang | None,
-        typer.Option("--lang", help="Language: en, de, nl, it; default from the locale (LANGUAGE, LC_ALL, LANG)."),
+        typer.Option("--lang", help=f"Language: {choices_text()}; default from the locale (LANGUAGE, LC_ALL, LANG)."),
     ] = None,
     seed: Annotated[
         int,

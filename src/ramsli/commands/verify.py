@@ -20,7 +20,6 @@ Exit status:
 
 from __future__ import annotations
 
-from enum import StrEnum
 from pathlib import Path
 from typing import Annotated
 
@@ -29,16 +28,10 @@ import typer
 from ramsli.fairness import MALFORMED, check_deal
 from ramsli.frontends.i18n import detect_language, render_refusal, translation
 from ramsli.history import HandHistory, HistoryError, ReplayError
+from ramsli.i18n import Lang, choices_text
 from ramsli.refusal import Refusal
 
 __all__ = ["register", "verify", "verify_file"]
-
-
-class Lang(StrEnum):
-    en = "en"
-    de = "de"
-    nl = "nl"
-    it = "it"
 
 
 def _files(paths: list[Path]) -> list[Path]:
@@ -94,7 +87,7 @@ def verify(
     ],
     lang: Annotated[
         Lang | None,
-        typer.Option("--lang", help="Language: en, de, nl, it; default from the locale (LANGUAGE, LC_ALL, LANG)."),
+        typer.Option("--lang", help=f"Language: {choices_text()}; default from the locale (LANGUAGE, LC_ALL, LANG)."),
     ] = None,
 ) -> None:
     """Check that each hand's deck was fixed before the first declaration and did not change.

@@ -1,9 +1,9 @@
-"""Translations of every text a player sees, through gettext catalogs.
+"""The front ends' words: the process's language, ``_()`` and friends, refusals rendered by code.
 
-The catalogs live in ``ramsli/locale/<lang>/LC_MESSAGES/ramsli.mo`` and are
-maintained with Babel (``scripts/i18n.py``). The words are those of RULES.md R9
-(de: rein/raus, Stich, Trumpf, Pott, Bete, Geber; nl: mee/pas, slag, troef, pot,
-deler; it: dentro/fuori, presa, briscola, piatto, mazziere).
+The languages and their gettext catalogs are :mod:`ramsli.i18n`'s (:data:`~ramsli.i18n.LANGS`,
+:func:`~ramsli.i18n.translation`); this module is how a front end shows them. The words are
+those of RULES.md R9 (de: rein/raus, Stich, Trumpf, Pott, Bete, Geber; nl: mee/pas, slag, troef,
+pot, deler; it: dentro/fuori, presa, briscola, piatto, mazziere).
 
 Use :func:`set_language` once, then ``_("text")`` (marked for extraction),
 ``ngettext`` and ``pgettext`` anywhere in the front ends.
@@ -20,14 +20,26 @@ Use :func:`set_language` once, then ``_("text")`` (marked for extraction),
 
 from __future__ import annotations
 
-import functools
 import gettext as _gettext
-import os
 from collections.abc import Callable, Mapping
-from pathlib import Path
+from types import MappingProxyType
 from typing import Any
 
-from ramsli.refusal import CARD_FIELDS, NUMBER_FIELDS, SEAT_FIELDS, SUIT_FIELDS, Refusal, number_text, seat_text
+from ramsli.bots.refusals import REFUSALS as BOT_REFUSALS
+from ramsli.i18n import DOMAIN, LANGS, LOCALE_DIR, babel_locale, catalog_language, detect_language, translation
+from ramsli.i18n import language as _language_of
+from ramsli.refusal import (
+    CARD_FIELDS,
+    NUMBER_FIELDS,
+    SEAT_FIELDS,
+    SUIT_FIELDS,
+    Refusal,
+    RefusalText,
+    collect,
+    number_text,
+    seat_text,
+)
+from ramsli.refusal import REFUSALS as ENGINE_REFUSALS
 
 __all__ = [
     "LANGS",
@@ -41,53 +53,27 @@ __all__ = [
     "ngettext",
     "pgettext",
     "render_refusal",
+    "REFUSALS",
     "translation",
     "number_words",
 ]
 
-#: languages with a catalog (en is the source language)
-LANGS = ("en", "de", "nl", "it")
-DOMAIN = "ramsli"
-LOCALE_DIR = Path(__file__).resolve().parent.parent / "locale"
+#: the refusal codes a front end renders and their texts: the engine's and the bots'
+REFUSALS: Mapping[str, RefusalText] = MappingProxyType(collect(ENGINE_REFUSALS, BOT_REFUSALS))
 
 _current: _gettext.NullTranslations = _gettext.NullTranslations()
 _lang = "en"
 
 
-def detect_language(env: Mapping[str, str] | None = None) -> str:
-    """The player's language from the locale environment, else ``"en"``.
-
-    Looks at ``LANGUAGE`` (a colon list), ``LC_ALL``, ``LC_MESSAGES`` and ``LANG``
-    in the order gettext does, and returns the first of :data:`LANGS` found
-    (``de_CH.UTF-8`` gives ``"de"``).
-    """
-    env = os.environ if env is None else env
-    for var in ("LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG"):
-        value = env.get(var, "")
-        if not value:
-            continue
-        for part in value.split(":"):
-            code = part.strip().split(".")[0].split("@")[0].split("_")[0].lower()
-            if code in LANGS:
-                return code
-        if var != "LANGUAGE" and value not in ("C", "POSIX"):
-            return "en"  # a set locale that is not ours: English
-    return "en"
-
-
 def set_language(lang: str) -> str:
-    """Use the catalog of ``lang`` (one of :data:`LANGS`) from now on; returns ``lang``.
+    """Use the catalog of ``lang`` (one of :data:`~ramsli.i18n.LANGS`) from now on; returns ``lang``.
 
     Raises:
         ValueError: for a language without a catalog (the message lists them).
     """
     global _current, _lang
-    if lang not in LANGS:
-        raise ValueError(f"language {lang!r} is not available; allowed are {', '.join(LANGS)}")
-    if lang == "en":
-        _current = _gettext.NullTranslations()
-    else:
-        _current = _gettext.translation(DOMAIN, localedir=str(LOCALE_DIR), languages=[lang], fallback=True)
+    _language_of(lang)
+    _current = translation(lang)
     _lang = lang
     return lang
 
@@ -129,13 +115,14 @@ def render_refusal(
     suit_label: Callable[[str], str] | None = None,
     reader: int | None = None,
     with_rule: bool = True,
+    texts: Mapping[str, RefusalText] | None = None,
 ) -> str:
     """A :class:`~ramsli.refusal.Refusal` in the reader's language, rendered by its code.
 
-    The code's msgid (:data:`ramsli.refusal.TEXTS`, or the :data:`~ramsli.refusal.YOU_TEXTS`
-    one when ``reader`` is the refusal's ``seat``) is translated by the catalogs and filled with
-    the fields, each shown by its kind (see :mod:`ramsli.refusal`): no English sentence is taken
-    apart. An unregistered code reads as its English fallback.
+    The code's msgid in ``texts`` (its ``you`` text when ``reader`` is the refusal's ``seat``) is
+    translated by the catalogs and filled with the fields, each shown by its kind (see
+    :mod:`ramsli.refusal`): no English sentence is taken apart. A code ``texts`` does not declare
+    reads as its English fallback.
 
     Args:
         refusal: the record.
@@ -146,6 +133,8 @@ def render_refusal(
         suit_label: ``f(suit letter) -> str`` to show a suit (default the French symbol).
         reader: the reading player's seat: a refusal about that seat says "you".
         with_rule: append the rule id in parentheses.
+        texts: the codes and their texts (default :data:`REFUSALS`, the engine's and the bots'; the
+            server passes :data:`ramsli.server.protocol.messages.REFUSALS`).
 
     >>> from ramsli.refusal import Refusal
     >>> render_refusal(Refusal("must_follow", "R4.10", {"suit": "H"}))
@@ -161,11 +150,12 @@ def render_refusal(
     "Option 'ante': '10000000000' ist zu groß; erlaubt sind höchstens 1.000.000.000 Chips (R3.3)"
     """
     tr = _current if translations is None else translations
+    texts = REFUSALS if texts is None else texts
     seat_label = seat_label or seat_text
     try:
-        template = tr.gettext(refusal.template(reader))
+        template = tr.gettext(refusal.template(reader, texts))
     except KeyError:
-        text = refusal.text(reader)
+        text = refusal.text(reader, texts)
     else:
         values: dict[str, Any] = {}
         for name, value in refusal.fields.items():
@@ -176,13 +166,13 @@ def render_refusal(
             elif name in SUIT_FIELDS:
                 values[name] = suit_label(str(value)) if suit_label else _SUIT_SYMBOLS.get(str(value), str(value))
             elif name in NUMBER_FIELDS and type(value) is int:
-                values[name] = number_words(value, _catalog_language(tr))
+                values[name] = number_words(value, catalog_language(tr))
             else:
                 values[name] = value
         try:
             text = template.format(**values)
         except (KeyError, IndexError, ValueError):
-            text = refusal.text(reader)
+            text = refusal.text(reader, texts)
     return f"{text} ({refusal.rule})" if with_rule and refusal.rule else text
 
 
@@ -194,7 +184,7 @@ def number_words(x: int, lang: str | None = None) -> str:
     >>> number_words(10**9, "en"), number_words(10**9, "de"), number_words(10**30, "it")
     ('1,000,000,000', '1.000.000.000', '10^30')
     """
-    locale = lang if lang in LANGS else _lang if lang is None else "en"
+    locale = babel_locale(_lang if lang is None else lang)
 
     def group(n: int) -> str:
         from babel.numbers import format_decimal  # local: Babel's number data only when a bound is shown
@@ -202,26 +192,6 @@ def number_words(x: int, lang: str | None = None) -> str:
         return str(format_decimal(n, locale=locale))
 
     return number_text(x, group)
-
-
-def _catalog_language(tr: _gettext.NullTranslations) -> str:
-    """The language of a catalog (its header's ``Language``); English for none."""
-    lang = tr.info().get("language", "en") if isinstance(tr, _gettext.GNUTranslations) else "en"
-    return lang if lang in LANGS else "en"
-
-
-def translation(lang: str) -> _gettext.NullTranslations:
-    """The catalog of ``lang`` (English for a language without one), cached; the process's own
-    language (:func:`set_language`) is not touched, so a server can answer each request in its
-    own language."""
-    return _translation(lang if lang in LANGS else "en")
-
-
-@functools.cache
-def _translation(lang: str) -> _gettext.NullTranslations:
-    if lang == "en":
-        return _gettext.NullTranslations()
-    return _gettext.translation(DOMAIN, localedir=str(LOCALE_DIR), languages=[lang], fallback=True)
 
 
 _SUIT_SYMBOLS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}

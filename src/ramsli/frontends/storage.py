@@ -42,6 +42,7 @@ except ImportError:  # pragma: no cover - Windows
 from ramsli.bots import make_bot
 from ramsli.cards import CardError, make_deck
 from ramsli.hand import Action
+from ramsli.i18n import LANGS
 from ramsli.rules import Rules, RulesError
 from ramsli.session import EndReason
 
@@ -324,11 +325,7 @@ class SavedSession:
                 raise SaveError(path, f"'hand_cut' must be null or a cut point 1..{deck - 1} (R4.2)")
             if actions is None:
                 raise SaveError(path, "'hand_cut' is set but no hand is in progress ('hand_actions' is null) (R4.2)")
-        unknown = {
-            k: v
-            for k, v, ok in (("lang", lang, ("en", "de", "nl", "it")), ("suits", suits, ("french", "german")))
-            if v not in ok
-        }
+        unknown = {k: v for k, v, ok in (("lang", lang, LANGS), ("suits", suits, ("french", "german"))) if v not in ok}
         if not isinstance(four_colour, bool):  # 1, "yes": not a choice this ramsli writes
             unknown["four_colour"] = four_colour
         return cls(
@@ -347,7 +344,7 @@ class SavedSession:
             rng_state=rng,
             elapsed=float(elapsed),
             end_reason=end_reason,
-            lang=lang if lang in ("en", "de", "nl", "it") else "en",
+            lang=lang if lang in LANGS else "en",
             suits=suits if suits in ("french", "german") else "french",
             four_colour=four_colour if isinstance(four_colour, bool) else False,
             extra=data["extra"] if isinstance(data.get("extra"), dict) else {},

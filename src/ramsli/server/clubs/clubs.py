@@ -42,11 +42,10 @@ from typing import Any
 from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse, PlainTextResponse
 
-from ramsli.refusal import N_, Refusal, Refused, register
+from ramsli.refusal import Refusal, Refused
 from ramsli.server.players import records as rec
 from ramsli.server.players.accounts import FORMER_PLAYER, Player, require_player
 from ramsli.server.players.ratings import Rating, conservative, default_rating, load_calibration, rate, replay, shown
-from ramsli.server.protocol.messages import STATUS
 from ramsli.server.protocol.schemas import ClaimSeat, CreateClub, JoinClub, NewSeason, NoBody, body_of
 from ramsli.server.storage.directory import SERVER_SCOPE, Directory, bot_key, bot_player_id
 from ramsli.server.tables.table import Table, TableStatus
@@ -69,47 +68,6 @@ router = APIRouter()
 
 #: the longest club or season name, characters
 CLUB_NAME_MAX = 48
-
-register(
-    {
-        "no_club": N_("there is no club {club}"),
-        "not_member": N_("only members of this club see it; ask a member for an invite link"),
-        "not_owner": N_("only the club's owner may do this"),
-        "no_invite": N_("this invite link is not known; ask the club for a new one"),
-        "invite_revoked": N_("this invite link was revoked; ask the club for a new one"),
-        "already_member": N_("you are already a member of {club}"),
-        "bad_club_name": N_("a club or season name is 1 to {max} characters of text without control characters"),
-        "bad_date": N_("{field} must be a date written YYYY-MM-DD"),
-        "season_order": N_("a season ends on or after the day it starts"),
-        "season_overlap": N_("the season overlaps the season {name}; seasons of a club do not overlap"),
-        "no_season": N_("this club has no season {season}"),
-        "no_record": N_("this club has no finished session {table}"),
-        "claim_not_seat": N_("this is not the token you sat down with at table {table}"),
-        "seat_claimed": N_("seat {seat} of this table is already linked to a player"),
-        "already_seated": N_("you already sit at seat {seat} of this table"),
-        "owner_leaves": N_("the owner cannot leave a club with other members"),
-    }
-)
-STATUS.update(
-    {
-        "no_club": 404,
-        "not_member": 403,
-        "not_owner": 403,
-        "no_invite": 404,
-        "invite_revoked": 410,
-        "already_member": 409,
-        "bad_club_name": 422,
-        "bad_date": 422,
-        "season_order": 422,
-        "season_overlap": 409,
-        "no_season": 404,
-        "no_record": 404,
-        "claim_not_seat": 403,
-        "seat_claimed": 409,
-        "already_seated": 409,
-        "owner_leaves": 409,
-    }
-)
 
 
 def check_club_name(name: str) -> str:

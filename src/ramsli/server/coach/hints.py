@@ -52,8 +52,9 @@ from fastapi import APIRouter, Request
 
 from ramsli.bots.expert import ExpertBot
 from ramsli.coach.review import Z95
-from ramsli.coach.words import LANGS, catalog, format_counters
+from ramsli.coach.words import catalog, format_counters
 from ramsli.hand import Observation
+from ramsli.i18n import babel_locale
 from ramsli.lab import warmup
 from ramsli.refusal import N_, Refusal, Refused
 from ramsli.server.tables.table import Table, TableStatus
@@ -457,7 +458,7 @@ def detail_text(answer: dict[str, Any], lang: str = "en") -> str:
     if answer.get("p_trick"):
         parts.append(tr.gettext(N_("a trick in {p}% of deals")).format(p=round(100 * answer["p_trick"]["mean"])))
     n = int(answer.get("accepted") or answer.get("samples") or 0)
-    count = format_decimal(n, locale=lang if lang in LANGS else "en")
+    count = format_decimal(n, locale=babel_locale(lang))
     if answer.get("estimate") == "kernel":
         parts.append(
             tr.ngettext(

@@ -39,10 +39,10 @@ from fastapi.responses import HTMLResponse, Response
 
 from ramsli.errors import TableError as EngineTableError
 from ramsli.ledger import LedgerError, PubHand, PubLedger
-from ramsli.refusal import N_, Refusal, Refused, register
+from ramsli.refusal import Refusal, Refused
 from ramsli.rules import PRESETS, Rules, RulesError
 from ramsli.server.players.accounts import current_player
-from ramsli.server.protocol.messages import STATUS, ProtocolRefusal, SpecError, rules_refusal
+from ramsli.server.protocol.messages import ProtocolRefusal, SpecError, rules_refusal
 from ramsli.server.protocol.schemas import CreateLedger, LedgerHand, NoBody, body_of
 from ramsli.server.tables import events
 from ramsli.server.tables.events import LedgerEvent, parse_ledger_event
@@ -51,16 +51,6 @@ from ramsli.server.web.pages import request_lang, shell
 __all__ = ["router", "KIND", "LedgerBook", "csv_text", "state_of", "load_books"]
 
 router = APIRouter()
-
-register(
-    {
-        "players_need_club": N_("players are linked to a ledger's seats only in a club's ledger (give its club)"),
-        "players_count": N_("players gives {count} seats; the ledger has {seats}"),
-        "not_a_member": N_("the player {player} is not a member of this club"),
-        "player_twice": N_("a player keeps one seat only: {player} is given twice"),
-    }
-)
-STATUS.update({"players_need_club": 422, "players_count": 422, "not_a_member": 422, "player_twice": 422})
 
 #: the spec kind of a ledger row in the ``tables`` table
 KIND = "ledger"

@@ -53,9 +53,9 @@ from fastapi.responses import JSONResponse
 from starlette.datastructures import Headers
 from starlette.types import ASGIApp, Receive, Scope, Send
 
-from ramsli.refusal import N_, Refusal, Refused, register
+from ramsli.refusal import N_, Refusal, Refused
 from ramsli.server.players.ratings import Rating, shown
-from ramsli.server.protocol.messages import STATUS, error_body
+from ramsli.server.protocol.messages import error_body
 from ramsli.server.protocol.schemas import Login, MeSettings, NewPassword, NewPlayer, Password, body_of
 from ramsli.server.storage.directory import SERVER_SCOPE, Directory, NameTaken
 from ramsli.server.tables.table import check_name
@@ -115,43 +115,6 @@ FORMER_PLAYER = N_("a former player")
 _UNSAFE = frozenset({"POST", "PUT", "PATCH", "DELETE"})
 #: routes that make a new login: they replace the cookie, so they need no CSRF token, but JSON only
 _LOGIN_PATHS = frozenset({"/api/login", "/api/players"})
-
-register(
-    {
-        "not_logged_in": N_("log in as a player first"),
-        "login_unknown": N_("this login is not known (it was ended, or the cookie is not ours); log in again"),
-        "login_expired": N_("your login has expired; log in again"),
-        "csrf_missing": N_(
-            "this request carries your login but not the page's safety token (CSRF); reload the page and try again"
-        ),
-        "json_only": N_("send this request as JSON (Content-Type: application/json)"),
-        "login_failed": N_("wrong name or password"),
-        "wrong_password": N_("wrong password for {name}"),
-        "player_name_taken": N_("the name {name} is already a player's, or looks like one (R2.2); choose another name"),
-        "password_short": N_("a password has at least {min} characters"),
-        "password_long": N_("a password has at most {max} characters"),
-        "login_flood": N_("too many login attempts; try again in {seconds} seconds"),
-        "signup_flood": N_("too many new players from your address; try again in {seconds} seconds"),
-        "no_login": N_("you have no login {login}"),
-    }
-)
-STATUS.update(
-    {
-        "not_logged_in": 401,
-        "login_unknown": 401,
-        "login_expired": 401,
-        "csrf_missing": 403,
-        "json_only": 415,
-        "login_failed": 401,
-        "wrong_password": 401,
-        "player_name_taken": 409,
-        "password_short": 422,
-        "password_long": 422,
-        "login_flood": 429,
-        "signup_flood": 429,
-        "no_login": 404,
-    }
-)
 
 
 class LoginRefused(Refused):

@@ -1,9 +1,12 @@
 """What the server says when it refuses: refusal codes, their texts, and the error answers.
 
 Every refusal of the server is a :class:`~ramsli.refusal.Refusal` (a stable code, the rule id,
-the fields of its message), raised as :class:`~ramsli.refusal.Refused`. This module registers
-the English texts of the server's own codes (gettext msgids, translated in the ``ramsli``
-catalogs) with :func:`ramsli.refusal.register`, and turns any refusal into the error a client
+the fields of its message), raised as :class:`~ramsli.refusal.Refused`. This module declares the
+server's codes as data, one table per concern (:data:`SERVER`, :data:`SCHEMA_CODES`,
+:data:`TABLES`, :data:`LOBBY`, :data:`PLAYERS`, :data:`CLUBS`, :data:`BOOKS`): code ->
+:class:`~ramsli.refusal.RefusalText`, the English text (a gettext msgid, translated in the
+``ramsli`` catalogs) and the HTTP status. :data:`REFUSALS` gathers them with the engine's and the
+bots' codes, :data:`STATUS` their statuses; and it turns any refusal into the error a client
 reads (``docs/protocol.md``, *Errors*):
 
 - :func:`render`: the text of a refusal in one language, by its code
@@ -31,21 +34,32 @@ reads (``docs/protocol.md``, *Errors*):
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from types import MappingProxyType
 from typing import Any
 
+from ramsli.bots.refusals import REFUSALS as BOT_REFUSALS
 from ramsli.errors import IllegalActionError, SessionError
 from ramsli.errors import TableError as EngineTableError
 from ramsli.frontends import i18n
 from ramsli.ledger import LedgerError
-from ramsli.refusal import N_, Refusal, Refused, register
+from ramsli.refusal import N_, Refusal, RefusalText, Refused, collect
+from ramsli.refusal import REFUSALS as ENGINE_REFUSALS
 
 __all__ = [
     "rules_refusal",
     "ProtocolRefusal",
     "SpecError",
     "BadMessage",
+    "REFUSALS",
     "STATUS",
+    "SERVER",
     "SCHEMA_CODES",
+    "TABLES",
+    "LOBBY",
+    "PLAYERS",
+    "CLUBS",
+    "BOOKS",
     "answer",
     "render",
     "error_frame",
@@ -72,6 +86,9 @@ class ProtocolRefusal(Refused):
 
     def __init__(self, refusal: Refusal, protocol: str) -> None:
         super().__init__(refusal)
+        self.args = (
+            f"{refusal.text(texts=REFUSALS)} ({refusal.rule})" if refusal.rule else refusal.text(texts=REFUSALS),
+        )
         self.protocol = protocol
 
 
@@ -95,165 +112,245 @@ class BadMessage(ProtocolRefusal):
         super().__init__(refusal, "bad_message")
 
 
-# -- the server's own codes (the protocol's error codes, docs/protocol.md) ------------------------
+# -- the server's codes (the protocol's error codes, docs/protocol.md), declared as data ------------
 
-register(
-    {
-        "bad_json": N_("the message is not a JSON object with a type"),
-        "too_big": N_("the message is longer than {limit} bytes and was ignored"),
-        "unknown_type": N_("unknown message type {kind}; allowed are hello, act, ping, chat, react, ready, leave"),
-        "hello_twice": N_("hello was already said on this connection"),
-        "hello_table": N_("this connection is for another table than {table}; connect to /ws/{table}"),
-        "no_hello": N_("say hello with your seat token first"),
-        "bad_token": N_("this token belongs to no seat of this table; use your invite link"),
-        "no_table": N_("there is no table {table}"),
-        "table_broken": N_("table {table} could not be restored from the database and is unavailable"),
-        "replaced": N_("your seat was opened in another window; this one is closed"),
-        "rate_limited": N_("too many messages; at most {limit} a second"),
-        "rate_limited_act": N_("too many messages (at most {limit} a second): {action} was not played; send it again"),
-        "spectator": N_("a spectator cannot act"),
-        "not_sitting": N_("this link does not play a seat: sit down with it first, or open the link you sat down with"),
-        "pending_seat": N_("you take over seat {seat} from the next hand; until then a bot plays it"),
-        "seat_taken": N_("someone already sits at seat {seat}; open the link you sat down with"),
-        "not_started": N_("the session has not started yet"),
-        "started": N_("the session has already started"),
-        "stale_seq": N_("the table has moved on (now at {seq}); act on the current view"),
-        "not_your_seat": N_("you play seat {seat} only"),
-        "bad_name": N_("a name is 1 to {max} characters of text without control characters"),
-        "name_taken": N_("the name {name} is already at this table"),
-        "bot_name": N_("the name {name} looks like a bot's seat; choose a name of your own"),
-        "bad_spec": N_("the table cannot be made: {detail}"),
-        "no_hand": N_("hand {number} is not finished or does not exist"),
-        "storage": N_("the table could not save this move; nothing changed, try again"),
-        # making a table (POST /api/tables)
-        "bad_bot": N_("seat {seat}: {detail}"),
-        "bot_file": N_(
+#: the server's own codes: connections, tables, the hint, the coach, the pub ledger, hosting, pages
+SERVER: Mapping[str, RefusalText] = {
+    "bad_json": RefusalText(N_("the message is not a JSON object with a type")),
+    "too_big": RefusalText(N_("the message is longer than {limit} bytes and was ignored")),
+    "unknown_type": RefusalText(
+        N_("unknown message type {kind}; allowed are hello, act, ping, chat, react, ready, leave")
+    ),
+    "hello_twice": RefusalText(N_("hello was already said on this connection")),
+    "hello_table": RefusalText(N_("this connection is for another table than {table}; connect to /ws/{table}")),
+    "no_hello": RefusalText(N_("say hello with your seat token first")),
+    "bad_token": RefusalText(N_("this token belongs to no seat of this table; use your invite link"), status=403),
+    "no_table": RefusalText(N_("there is no table {table}"), status=404),
+    "table_broken": RefusalText(
+        N_("table {table} could not be restored from the database and is unavailable"), status=503
+    ),
+    "replaced": RefusalText(N_("your seat was opened in another window; this one is closed")),
+    "rate_limited": RefusalText(N_("too many messages; at most {limit} a second")),
+    "rate_limited_act": RefusalText(
+        N_("too many messages (at most {limit} a second): {action} was not played; send it again")
+    ),
+    "spectator": RefusalText(N_("a spectator cannot act")),
+    "not_sitting": RefusalText(
+        N_("this link does not play a seat: sit down with it first, or open the link you sat down with")
+    ),
+    "pending_seat": RefusalText(N_("you take over seat {seat} from the next hand; until then a bot plays it")),
+    "seat_taken": RefusalText(N_("someone already sits at seat {seat}; open the link you sat down with"), status=409),
+    "not_started": RefusalText(N_("the session has not started yet")),
+    "started": RefusalText(N_("the session has already started"), status=409),
+    "stale_seq": RefusalText(N_("the table has moved on (now at {seq}); act on the current view")),
+    "not_your_seat": RefusalText(N_("you play seat {seat} only")),
+    "bad_name": RefusalText(N_("a name is 1 to {max} characters of text without control characters"), status=422),
+    "name_taken": RefusalText(N_("the name {name} is already at this table"), status=409),
+    "bot_name": RefusalText(N_("the name {name} looks like a bot's seat; choose a name of your own"), status=422),
+    "bad_spec": RefusalText(N_("the table cannot be made: {detail}"), status=422),
+    "no_hand": RefusalText(N_("hand {number} is not finished or does not exist"), status=404),
+    "storage": RefusalText(N_("the table could not save this move; nothing changed, try again"), status=503),
+    # making a table (POST /api/tables)
+    "bad_bot": RefusalText(N_("seat {seat}: {detail}")),
+    "bot_file": RefusalText(
+        N_(
             "seat {seat}: the bot option {option} names a file on the server; a table's bots use "
             "the policies shipped with ramsli"
-        ),
-        "bot_not_allowed": N_(
+        )
+    ),
+    "bot_not_allowed": RefusalText(
+        N_(
             "seat {seat}: the bot {bot} comes from the installed {origin}; this server seats it only "
             "when started with --allow-bot {bot}"
-        ),
-        "seed_off": N_(
+        )
+    ),
+    "seed_off": RefusalText(
+        N_(
             "a seed is accepted only when the server runs with --allow-test-seeds "
             "(tables of real play shuffle with secrets.SystemRandom)"
-        ),
-        "tamper_off": N_(
+        )
+    ),
+    "tamper_off": RefusalText(
+        N_(
             "test_tamper is accepted only with a seed, on a server run with --allow-test-seeds "
             "(it makes a table that cheats, to test the deal checks)"
-        ),
-        # the "should I stay in?" hint
-        "hint_off": N_("the creator of this table did not allow the hint"),
-        "no_lab": N_("the hint needs the lab extra: pip install -e '.[lab]' (NumPy and Numba)"),
-        "no_hint": N_("the hint is for your own turn to declare"),
-        "hint_busy": N_("a hint for this seat is being computed; ask again when it is done"),
-        "hint_failed": N_("the hint cannot be computed for this position"),
-        # the coach (docs/coach.md)
-        "no_review": N_("the session review is for a seat's own player: open it with the link you sat down with"),
-        "no_seat": N_("there is no seat {seat} at this table; the seats are p1 to {last}"),
-        "coach_busy": N_("the coach has {limit} reviews to do already; ask again in a minute"),
-        "review_failed": N_("the coach could not review this hand: {detail}"),
-        "no_game": N_("the coach has no solved game {game}; the games are {allowed}"),
-        "no_position": N_("there is no such position (or no hand of your tables left to train on)"),
-        # the pub ledger (docs/ledger.md)
-        "no_ledger": N_("there is no ledger {ledger}"),
-        "not_keeper": N_("this link does not keep this ledger; the keeper's link does"),
-        "bad_link": N_("this link does not belong to this ledger"),
-        "bad_options": N_("the ledger cannot be made: {detail}"),
-        "first_dealer_range": N_("the first dealer is a seat 0 to {last}"),
-        # hosting: several processes, draining, limits, the admin (docs/deploy.md)
-        "moved": N_("table {table} is moving to another server process; your page reconnects by itself"),
-        "draining": N_("this server is shutting down and takes no new table; try again in a moment"),
-        "table_closed": N_("table {table} was closed by the server's admin"),
-        "too_many_new": N_("too many new tables from your address: at most {limit} a minute; try again in {seconds} s"),
-        "admin_token": N_("this needs the server's admin token"),
-        "no_admin": N_("this server has no admin token set (ramsli serve --admin-token-file)"),
-        # pages and files
-        "no_file": N_("there is no file {name}"),
-        "no_lang": N_("there is no language {lang}; allowed are {allowed}"),
-        "no_page": N_("there is no page {path}"),
-        "no_method": N_("{path} does not take {method}"),
-    }
-)
+        )
+    ),
+    # the "should I stay in?" hint
+    "hint_off": RefusalText(N_("the creator of this table did not allow the hint"), status=403),
+    "no_lab": RefusalText(N_("the hint needs the lab extra: pip install -e '.[lab]' (NumPy and Numba)"), status=501),
+    "no_hint": RefusalText(N_("the hint is for your own turn to declare"), status=409),
+    "hint_busy": RefusalText(N_("a hint for this seat is being computed; ask again when it is done"), status=429),
+    "hint_failed": RefusalText(N_("the hint cannot be computed for this position"), status=409),
+    # the coach (docs/coach.md)
+    "no_review": RefusalText(
+        N_("the session review is for a seat's own player: open it with the link you sat down with"), status=403
+    ),
+    "no_seat": RefusalText(N_("there is no seat {seat} at this table; the seats are p1 to {last}"), status=404),
+    "coach_busy": RefusalText(N_("the coach has {limit} reviews to do already; ask again in a minute"), status=429),
+    "review_failed": RefusalText(N_("the coach could not review this hand: {detail}"), status=409),
+    "no_game": RefusalText(N_("the coach has no solved game {game}; the games are {allowed}"), status=404),
+    "no_position": RefusalText(
+        N_("there is no such position (or no hand of your tables left to train on)"), status=404
+    ),
+    # the pub ledger (docs/ledger.md)
+    "no_ledger": RefusalText(N_("there is no ledger {ledger}"), status=404),
+    "not_keeper": RefusalText(N_("this link does not keep this ledger; the keeper's link does")),
+    "bad_link": RefusalText(N_("this link does not belong to this ledger")),
+    "bad_options": RefusalText(N_("the ledger cannot be made: {detail}")),
+    "first_dealer_range": RefusalText(N_("the first dealer is a seat 0 to {last}")),
+    # hosting: several processes, draining, limits, the admin (docs/deploy.md)
+    "moved": RefusalText(
+        N_("table {table} is moving to another server process; your page reconnects by itself"), status=503
+    ),
+    "draining": RefusalText(
+        N_("this server is shutting down and takes no new table; try again in a moment"), status=503
+    ),
+    "table_closed": RefusalText(N_("table {table} was closed by the server's admin"), status=410),
+    "too_many_new": RefusalText(
+        N_("too many new tables from your address: at most {limit} a minute; try again in {seconds} s"), status=429
+    ),
+    "admin_token": RefusalText(N_("this needs the server's admin token"), status=401),
+    "no_admin": RefusalText(N_("this server has no admin token set (ramsli serve --admin-token-file)"), status=403),
+    # pages and files
+    "no_file": RefusalText(N_("there is no file {name}"), status=404),
+    "no_lang": RefusalText(N_("there is no language {lang}; allowed are {allowed}"), status=404),
+    "no_page": RefusalText(N_("there is no page {path}"), status=404),
+    "no_method": RefusalText(N_("{path} does not take {method}"), status=405),
+}
 
 #: the schema's codes (:mod:`ramsli.server.protocol.schemas`): a message or body of the wrong shape,
 #: answered as ``bad_message``. ``field`` is the field's path in the message (``seats[1].bot``).
-SCHEMA_CODES = {
-    "body_too_big": N_("the request body is over {limit} bytes"),
-    "not_json": N_("the request body is not JSON (or nested too deeply)"),
-    "body_empty": N_("the request body is empty; send a JSON object"),
-    "body_object": N_("the request body must be a JSON object"),
-    "field_missing": N_("{field} is missing"),
-    "field_unknown": N_("{field} is not a field here; allowed are {allowed}"),
-    "field_twice": N_("{field} is given twice; give each field once"),
-    "field_unknown_none": N_("{field} is not a field here; this request takes no fields"),
-    "field_int": N_("{field} must be a whole number"),
-    "field_number": N_("{field} must be a number"),
-    "field_text": N_("{field} must be text"),
-    "field_bool": N_("{field} must be true or false"),
-    "field_list": N_("{field} must be a list"),
-    "field_object": N_("{field} must be an object"),
-    "field_choice": N_("{field} must be one of {allowed}"),
-    "field_min": N_("{field} must be at least {limit}"),
-    "field_above": N_("{field} must be more than {limit}"),
-    "field_max": N_("{field} must be at most {limit}"),
-    "field_below": N_("{field} must be less than {limit}"),
-    "field_long": N_("{field} may be at most {limit} characters long"),
-    "field_many": N_("{field} may have at most {limit} entries"),
-    "field_few": N_("{field} needs at least {limit} entries"),
-    "field_invalid": N_("{field} is not valid"),
-    "query_range": N_("{field} must be a whole number from {least} to {most}"),
-    "seat_key": N_("{field}: {given} is not a seat number (0, 1, 2, …)"),
-    "seat_twice": N_("{field} gives seat {number} twice, as {given}"),
-    "human_bot": N_("{field}: a human seat has no bot"),
+SCHEMA_CODES: Mapping[str, RefusalText] = {
+    "body_too_big": RefusalText(N_("the request body is over {limit} bytes")),
+    "not_json": RefusalText(N_("the request body is not JSON (or nested too deeply)")),
+    "body_empty": RefusalText(N_("the request body is empty; send a JSON object")),
+    "body_object": RefusalText(N_("the request body must be a JSON object")),
+    "field_missing": RefusalText(N_("{field} is missing")),
+    "field_unknown": RefusalText(N_("{field} is not a field here; allowed are {allowed}")),
+    "field_twice": RefusalText(N_("{field} is given twice; give each field once")),
+    "field_unknown_none": RefusalText(N_("{field} is not a field here; this request takes no fields")),
+    "field_int": RefusalText(N_("{field} must be a whole number")),
+    "field_number": RefusalText(N_("{field} must be a number")),
+    "field_text": RefusalText(N_("{field} must be text")),
+    "field_bool": RefusalText(N_("{field} must be true or false")),
+    "field_list": RefusalText(N_("{field} must be a list")),
+    "field_object": RefusalText(N_("{field} must be an object")),
+    "field_choice": RefusalText(N_("{field} must be one of {allowed}")),
+    "field_min": RefusalText(N_("{field} must be at least {limit}")),
+    "field_above": RefusalText(N_("{field} must be more than {limit}")),
+    "field_max": RefusalText(N_("{field} must be at most {limit}")),
+    "field_below": RefusalText(N_("{field} must be less than {limit}")),
+    "field_long": RefusalText(N_("{field} may be at most {limit} characters long")),
+    "field_many": RefusalText(N_("{field} may have at most {limit} entries")),
+    "field_few": RefusalText(N_("{field} needs at least {limit} entries")),
+    "field_invalid": RefusalText(N_("{field} is not valid")),
+    "query_range": RefusalText(N_("{field} must be a whole number from {least} to {most}")),
+    "seat_key": RefusalText(N_("{field}: {given} is not a seat number (0, 1, 2, …)")),
+    "seat_twice": RefusalText(N_("{field} gives seat {number} twice, as {given}")),
+    "human_bot": RefusalText(N_("{field}: a human seat has no bot")),
 }
-register(SCHEMA_CODES)
 
-#: HTTP status of each protocol code (400 for any other)
-STATUS: dict[str, int] = {
-    "no_table": 404,
-    "no_hand": 404,
-    "no_seat": 404,
-    "no_game": 404,
-    "no_position": 404,
-    "no_ledger": 404,
-    "no_file": 404,
-    "no_lang": 404,
-    "no_page": 404,
-    "no_method": 405,
-    "bad_token": 403,
-    "hint_off": 403,
-    "started": 409,
-    "not_over": 409,
-    "not_away": 409,
-    "seat_left": 409,
-    "not_a_bot_seat": 409,
-    "chat_flood": 429,
-    "session_over": 409,
-    "name_taken": 409,
-    "seat_taken": 409,
-    "no_hint": 409,
-    "hint_failed": 409,
-    "review_failed": 409,
-    "no_review": 403,
-    "bad_name": 422,
-    "bot_name": 422,
-    "bad_spec": 422,
-    "bad_message": 422,
-    "refused": 422,
-    "hint_busy": 429,
-    "coach_busy": 429,
-    "no_lab": 501,
-    "table_broken": 503,
-    "storage": 503,
-    "moved": 503,
-    "draining": 503,
-    "table_closed": 410,
-    "too_many_new": 429,
-    "admin_token": 401,
-    "no_admin": 403,
+
+#: the tables' refusals (:mod:`ramsli.server.tables`: chat, seats, rematch)
+TABLES: Mapping[str, RefusalText] = {
+    "chat_empty": RefusalText(N_("a chat message needs some text")),
+    "chat_long": RefusalText(N_("a chat message is at most {limit} characters")),
+    "chat_code": RefusalText(N_("there is no reaction or phrase {code}")),
+    "chat_flood": RefusalText(N_("you are chatting too fast; wait {seconds} s"), status=429),
+    "seat_left": RefusalText(N_("seat {seat} left the table as bust; nobody can take it over"), status=409),
+    "not_a_bot_seat": RefusalText(
+        N_("a person plays seat {seat}; only a seat a bot plays can be taken over"), status=409
+    ),
+    "not_away": RefusalText(
+        N_("the person at seat {seat} is at the table; only an away seat can go to the bot"), status=409
+    ),
+    "not_over": RefusalText(N_("the session is not over yet; play again at its end"), status=409),
+    "left": RefusalText(N_("you left the table; a bot plays your seat until you come back")),
 }
+
+
+#: the lobby's refusals (:mod:`ramsli.server.tables.lobby`)
+LOBBY: Mapping[str, RefusalText] = {
+    "not_open": RefusalText(N_("table {table} is not open to anyone; ask its creator for an invite link"), status=403),
+    "no_free_seat": RefusalText(N_("table {table} has no free seat; watch it, or choose another"), status=409),
+}
+
+
+#: the players' refusals (:mod:`ramsli.server.players.accounts`: logins, passwords)
+PLAYERS: Mapping[str, RefusalText] = {
+    "not_logged_in": RefusalText(N_("log in as a player first"), status=401),
+    "login_unknown": RefusalText(
+        N_("this login is not known (it was ended, or the cookie is not ours); log in again"), status=401
+    ),
+    "login_expired": RefusalText(N_("your login has expired; log in again"), status=401),
+    "csrf_missing": RefusalText(
+        N_("this request carries your login but not the page's safety token (CSRF); reload the page and try again"),
+        status=403,
+    ),
+    "json_only": RefusalText(N_("send this request as JSON (Content-Type: application/json)"), status=415),
+    "login_failed": RefusalText(N_("wrong name or password"), status=401),
+    "wrong_password": RefusalText(N_("wrong password for {name}"), status=401),
+    "player_name_taken": RefusalText(
+        N_("the name {name} is already a player's, or looks like one (R2.2); choose another name"), status=409
+    ),
+    "password_short": RefusalText(N_("a password has at least {min} characters"), status=422),
+    "password_long": RefusalText(N_("a password has at most {max} characters"), status=422),
+    "login_flood": RefusalText(N_("too many login attempts; try again in {seconds} seconds"), status=429),
+    "signup_flood": RefusalText(
+        N_("too many new players from your address; try again in {seconds} seconds"), status=429
+    ),
+    "no_login": RefusalText(N_("you have no login {login}"), status=404),
+}
+
+
+#: the clubs' refusals (:mod:`ramsli.server.clubs`: members, invites, seasons)
+CLUBS: Mapping[str, RefusalText] = {
+    "no_club": RefusalText(N_("there is no club {club}"), status=404),
+    "not_member": RefusalText(N_("only members of this club see it; ask a member for an invite link"), status=403),
+    "not_owner": RefusalText(N_("only the club's owner may do this"), status=403),
+    "no_invite": RefusalText(N_("this invite link is not known; ask the club for a new one"), status=404),
+    "invite_revoked": RefusalText(N_("this invite link was revoked; ask the club for a new one"), status=410),
+    "already_member": RefusalText(N_("you are already a member of {club}"), status=409),
+    "bad_club_name": RefusalText(
+        N_("a club or season name is 1 to {max} characters of text without control characters"), status=422
+    ),
+    "bad_date": RefusalText(N_("{field} must be a date written YYYY-MM-DD"), status=422),
+    "season_order": RefusalText(N_("a season ends on or after the day it starts"), status=422),
+    "season_overlap": RefusalText(
+        N_("the season overlaps the season {name}; seasons of a club do not overlap"), status=409
+    ),
+    "no_season": RefusalText(N_("this club has no season {season}"), status=404),
+    "no_record": RefusalText(N_("this club has no finished session {table}"), status=404),
+    "claim_not_seat": RefusalText(N_("this is not the token you sat down with at table {table}"), status=403),
+    "seat_claimed": RefusalText(N_("seat {seat} of this table is already linked to a player"), status=409),
+    "already_seated": RefusalText(N_("you already sit at seat {seat} of this table"), status=409),
+    "owner_leaves": RefusalText(N_("the owner cannot leave a club with other members"), status=409),
+}
+
+
+#: the club ledgers' refusals (:mod:`ramsli.server.ledger.books`)
+BOOKS: Mapping[str, RefusalText] = {
+    "players_need_club": RefusalText(
+        N_("players are linked to a ledger's seats only in a club's ledger (give its club)"), status=422
+    ),
+    "players_count": RefusalText(N_("players gives {count} seats; the ledger has {seats}"), status=422),
+    "not_a_member": RefusalText(N_("the player {player} is not a member of this club"), status=422),
+    "player_twice": RefusalText(N_("a player keeps one seat only: {player} is given twice"), status=422),
+}
+
+#: every refusal code a client reads and its texts: the engine's, the bots', the server's and the
+#: schema's (:func:`~ramsli.refusal.collect`; a code declared twice with different texts fails here)
+REFUSALS: Mapping[str, RefusalText] = MappingProxyType(
+    collect(ENGINE_REFUSALS, BOT_REFUSALS, SERVER, SCHEMA_CODES, TABLES, LOBBY, PLAYERS, CLUBS, BOOKS)
+)
+
+#: HTTP status of each protocol code (400 for any other): the declared ``status`` of the server's
+#: codes, and of the protocol codes under which other refusals are answered
+STATUS: Mapping[str, int] = MappingProxyType(
+    {code: t.status for code, t in REFUSALS.items() if t.status is not None}
+    | {"bad_message": 422, "refused": 422, "session_over": 409}
+)
 
 
 def rules_refusal(error: Exception, code: str = "bad_spec") -> Refusal:
@@ -294,7 +391,7 @@ def render(refusal: Refusal, lang: str, reader: int | None = None) -> str:
     """The message of ``refusal`` in ``lang`` (``en``, ``de``, ``nl``, ``it``; English for
     another), with its rule id; ``reader`` is the reading seat (a refusal about that seat says
     "you"). The process's language is not touched."""
-    return i18n.render_refusal(refusal, translations=i18n.translation(lang), reader=reader)
+    return i18n.render_refusal(refusal, translations=i18n.translation(lang), reader=reader, texts=REFUSALS)
 
 
 def error_frame(error: Exception, lang: str, seq: int | None = None, reader: int | None = None) -> dict[str, Any]:

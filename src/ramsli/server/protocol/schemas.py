@@ -41,7 +41,8 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 from pydantic_core import PydanticCustomError
 
 from ramsli.bots.base import bot_factory, make_bot, package_bots
-from ramsli.bots.refusals import BOT_SPEC_CODES, BotSpecError
+from ramsli.bots.refusals import REFUSALS as BOT_REFUSALS
+from ramsli.bots.refusals import BotSpecError
 from ramsli.refusal import Refusal, Refused
 from ramsli.server.protocol.messages import SCHEMA_CODES, BadMessage
 
@@ -209,7 +210,7 @@ class SeatSpec(Model):
 
 def bot_spec_refusal(spec: str) -> Refusal | None:
     """The refusal of a seat's bot spec that names no bot or level, or gives it a bad option
-    (:data:`ramsli.bots.refusals.BOT_SPEC_CODES`: ``unknown_bot``, ``level_options``,
+    (:data:`ramsli.bots.refusals.REFUSALS`: ``unknown_bot``, ``level_options``,
     ``bot_option_range``, …), as :func:`ramsli.bots.make_bot` refuses it; None for a good spec and
     for what the hub decides first: a bot of an installed package (admitted by the operator's list,
     not even imported otherwise) and a file option (never opened for a client).
@@ -666,7 +667,7 @@ def refusal_of(error: Mapping[str, Any], model: type[Model] | None = None) -> Re
     field = _path(loc) or "body"
     kind = str(error.get("type", ""))
     ctx = dict(error.get("ctx") or {})
-    if kind in SCHEMA_CODES or kind in BOT_SPEC_CODES:  # one of ours (a PydanticCustomError of a validator)
+    if kind in SCHEMA_CODES or kind in BOT_REFUSALS:  # one of ours (a PydanticCustomError of a validator)
         return Refusal(kind, None, {"field": field, **ctx})
     code, limit = _CODES.get(kind, ("field_invalid", None))
     if code == "field_object" and not loc:

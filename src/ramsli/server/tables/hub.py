@@ -44,8 +44,8 @@ from sqlalchemy.exc import DBAPIError, IntegrityError
 from ramsli.bots import make_bot
 from ramsli.bots.base import bot_factory, package_bots
 from ramsli.errors import TableError as EngineTableError
-from ramsli.frontends.i18n import LANGS
 from ramsli.history import HandHistory
+from ramsli.i18n import LANGS
 from ramsli.refusal import Refusal, Refused
 from ramsli.rules import Rules, RulesError, check_play_limits
 from ramsli.server.cluster.ownership import Ownership, OwnershipLost, Peer, SingleProcess

@@ -28,12 +28,12 @@ from typing import Any
 
 from fastapi import APIRouter, Request
 
-from ramsli.refusal import N_, Refusal, Refused, register
+from ramsli.refusal import Refusal, Refused
 from ramsli.rules import Rules, RulesError
 from ramsli.server.coach import hints
 from ramsli.server.ops.health import check_admin
 from ramsli.server.players.accounts import Player, current_player
-from ramsli.server.protocol.messages import STATUS, SpecError, rules_refusal
+from ramsli.server.protocol.messages import SpecError, rules_refusal
 from ramsli.server.protocol.schemas import CreateTable, JoinTable, QuickPlay, SeatSpec, Sit, body_of
 from ramsli.server.storage.directory import Directory
 from ramsli.server.tables.table import SeatState, Table, TableStatus, check_name
@@ -55,14 +55,6 @@ router = APIRouter()
 QUICK_SEATS = 5
 #: the rule options of a table quick play opens (R3.6: ten hands)
 QUICK_RULES = ("end=hands:10",)
-
-register(
-    {
-        "not_open": N_("table {table} is not open to anyone; ask its creator for an invite link"),
-        "no_free_seat": N_("table {table} has no free seat; watch it, or choose another"),
-    }
-)
-STATUS.update({"not_open": 403, "no_free_seat": 409})
 
 _locks: dict[str, asyncio.Lock] = {}
 

@@ -40,7 +40,7 @@ from ramsli import Action, Hand, Rules, Session
 from ramsli.bots.base import bot_names
 from ramsli.cards import Card, make_deck
 from ramsli.fairness import SALT_BYTES, DealCommitment, DealProof, dealt_order
-from ramsli.refusal import N_, Refusal, Refused, register
+from ramsli.refusal import Refusal, Refused
 from ramsli.seats import seat_name
 from ramsli.server.protocol.messages import BadMessage, ProtocolRefusal
 from ramsli.server.tables import views
@@ -117,21 +117,6 @@ _OS_RNG = secrets.SystemRandom()
 #: the random source of every server table's engine :class:`~ramsli.Session`: never drawn from
 #: (the table gives the deck, the cut and the first dealer), shared for the same reason
 _SESSION_RNG = random.Random(0)
-
-
-register(
-    {
-        "chat_empty": N_("a chat message needs some text"),
-        "chat_long": N_("a chat message is at most {limit} characters"),
-        "chat_code": N_("there is no reaction or phrase {code}"),
-        "chat_flood": N_("you are chatting too fast; wait {seconds} s"),
-        "seat_left": N_("seat {seat} left the table as bust; nobody can take it over"),
-        "not_a_bot_seat": N_("a person plays seat {seat}; only a seat a bot plays can be taken over"),
-        "not_away": N_("the person at seat {seat} is at the table; only an away seat can go to the bot"),
-        "not_over": N_("the session is not over yet; play again at its end"),
-        "left": N_("you left the table; a bot plays your seat until you come back"),
-    }
-)
 
 
 class TableStatus(StrEnum):

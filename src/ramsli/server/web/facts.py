@@ -18,24 +18,11 @@ from __future__ import annotations
 import functools
 from typing import Any
 
-from babel import Locale
-
-from ramsli.frontends.i18n import LANGS
+from ramsli.i18n import LANGUAGES
 from ramsli.server.protocol.closecodes import CloseCode
 from ramsli.server.tables.table import PHRASES, REACTIONS
 
-__all__ = ["page_facts", "language_name"]
-
-
-def language_name(code: str) -> str:
-    """The name of the language ``code`` in that language, capitalised as a menu item
-    (``"it"`` → ``"Italiano"``), from Babel's locale data.
-
-    >>> language_name("nl")
-    'Nederlands'
-    """
-    name = Locale.parse(code).get_display_name(code) or code
-    return name[:1].upper() + name[1:]
+__all__ = ["page_facts"]
 
 
 @functools.lru_cache(maxsize=1)
@@ -47,13 +34,13 @@ def page_facts() -> dict[str, Any]:
     - ``reactions``, ``phrases``: the codes of a ``react`` message
       (:data:`ramsli.server.tables.table.REACTIONS`, :data:`~ramsli.server.tables.table.PHRASES`),
       in the order the chat panel offers them;
-    - ``languages``: ``{"code", "name"}`` of each of :data:`ramsli.frontends.i18n.LANGS`, the name in
-      its own language (:func:`language_name`).
+    - ``languages``: ``{"code", "name"}`` of each of :data:`ramsli.i18n.LANGUAGES`, the name in
+      its own language.
     """
     return {
         "close_codes": {c.name: c.value for c in CloseCode},
         "final_close_codes": [c.value for c in CloseCode if c.final],
         "reactions": list(REACTIONS),
         "phrases": list(PHRASES),
-        "languages": [{"code": code, "name": language_name(code)} for code in LANGS],
+        "languages": [{"code": lang.code, "name": lang.name} for lang in LANGUAGES],
     }

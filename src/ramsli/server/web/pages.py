@@ -21,7 +21,7 @@ The table API the pages call is in :mod:`ramsli.server.app`, the hint in
 :mod:`ramsli.server.coach.hints`, the pub ledger's pages in :mod:`ramsli.server.ledger.books`.
 
 Every page, and every error answer of the HTTP API, gets its language from ``?lang=`` (one of
-:data:`ramsli.frontends.i18n.LANGS`), else the browser's ``Accept-Language``, else English
+:data:`ramsli.i18n.LANGS`), else the browser's ``Accept-Language``, else English
 (:func:`page_lang`, :func:`request_lang`); the catalog is rendered into the page so it shows
 translated text at once.
 
@@ -46,7 +46,7 @@ from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse, JSONResponse, Response
 
 from ramsli.bots.levels import LEVELS
-from ramsli.frontends.i18n import DOMAIN, LANGS, LOCALE_DIR
+from ramsli.i18n import LANGS, SOURCE, catalog_path, choices_text, language
 from ramsli.refusal import Refusal, Refused
 from ramsli.rules import PRESETS, Rules
 from ramsli.server.coach import hints
@@ -122,11 +122,10 @@ def catalog(lang: str) -> dict[str, Any]:
     Raises:
         ValueError: for a language without a catalog.
     """
-    if lang not in LANGS:
-        raise ValueError(f"language {lang!r} is not available; allowed are {', '.join(LANGS)}")
-    if lang == "en":
+    language(lang)
+    if lang == SOURCE:
         return {}
-    with open(LOCALE_DIR / lang / "LC_MESSAGES" / f"{DOMAIN}.mo", "rb") as f:
+    with open(catalog_path(lang, ".mo"), "rb") as f:
         cat = read_mo(f)
     out: dict[str, Any] = {}
     for m in cat:
@@ -355,7 +354,7 @@ async def review_page(request: Request, table_id: str, token: str = "", hand: in
 async def catalog_json(lang: str) -> JSONResponse:
     """The catalog of ``lang`` (see :func:`catalog`); ``404 no_lang`` for another language."""
     if lang not in LANGS:
-        raise Refused(Refusal("no_lang", None, {"lang": lang[:20], "allowed": ", ".join(LANGS)}))
+        raise Refused(Refusal("no_lang", None, {"lang": lang[:20], "allowed": choices_text()}))
     return JSONResponse(catalog(lang))
 
 
