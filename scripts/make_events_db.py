@@ -49,7 +49,7 @@ def _state(t: Any) -> dict[str, Any]:
         "seq": t.seq,
         "log_seq": t.log_seq,
         "stacks": None if s is None else list(s.current_stacks()),
-        "pot": None if s is None else s.current_pot(),
+        "pot": None if s is None else (s.hand.pot if s.hand is not None else s.pot),
         "hands_played": None if s is None else s.hands_played,
         "in_hand": None if s is None else s.hand is not None,
         "fingerprint": None if s is None or s.hand is None else repr(s.hand.fingerprint()[1:]),

@@ -9,8 +9,8 @@ served, so that no script keeps its own copy of them.
 (4001, [4001, 4003, 4004])
 >>> facts["reactions"][0], facts["phrases"][0]
 ('thumbs_up', 'well_played')
->>> facts["languages"][1]
-{'code': 'de', 'name': 'Deutsch'}
+>>> [lang["code"] for lang in facts["languages"]] == [lang.code for lang in LANGUAGES]
+True
 """
 
 from __future__ import annotations
