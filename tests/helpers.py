@@ -451,7 +451,7 @@ async def seat_table(hub, seats=SEATS3, sit=None, start: bool = True, **opts):
     Returns ``(made, table, {seat index: (personal token, conn)})``; ``made`` is the creation's answer
     (its seat tokens are the invitation tokens).
     """
-    from ramsli.server.tables.hub import Conn
+    from ramsli.server.tables.connection import Connection as Conn
 
     body = {
         "rules": opts.pop("rules", ["end=hands:3"]),

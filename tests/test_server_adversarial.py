@@ -15,7 +15,8 @@ import pytest
 from ramsli.refusal import Refused
 from ramsli.server.protocol.messages import BadMessage
 from ramsli.server.protocol.schemas import MAX_BODY, MAX_RULES
-from ramsli.server.tables.hub import Conn, Hub
+from ramsli.server.tables.connection import Connection as Conn
+from ramsli.server.tables.hub import Hub
 from ramsli.server.tables.views import finished_hand
 
 from helpers import SEATS3, last_view, open_hub, seat_table, table_state

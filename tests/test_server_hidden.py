@@ -27,7 +27,8 @@ from hypothesis import strategies as st
 from ramsli import fairness
 from ramsli.history import HandHistory
 from ramsli.server.storage.eventstore import EventStore
-from ramsli.server.tables.hub import Conn, Hub
+from ramsli.server.tables.connection import Connection as Conn
+from ramsli.server.tables.hub import Hub
 from ramsli.server.tables.views import finished_hand
 
 from helpers import FORBIDDEN_KEYS, cards_in, keys_in, known_cards

@@ -17,7 +17,8 @@ import pytest
 
 from ramsli.refusal import Refused
 from ramsli.server.protocol.messages import BadMessage
-from ramsli.server.tables.hub import MAX_MESSAGE, RATE_LIMIT, Conn, SpecError
+from ramsli.server.tables.connection import Connection as Conn
+from ramsli.server.tables.hub import MAX_MESSAGE, RATE_LIMIT, SpecError
 
 from helpers import SEATS3, last_view, open_hub, seat_table, table_state
 

@@ -21,7 +21,8 @@ from ramsli.frontends import i18n
 from ramsli.server.app import create_app
 from ramsli.server.protocol.schemas import MAX_BODY, read_body
 from ramsli.server.storage.eventstore import EventStore
-from ramsli.server.tables.hub import Conn, Hub
+from ramsli.server.tables.connection import Connection as Conn
+from ramsli.server.tables.hub import Hub
 
 SEATS3 = [{"kind": "human"}, {"kind": "human"}, {"kind": "bot", "bot": "rules"}]
 DE = {"Accept-Language": "de-CH,de;q=0.9,en;q=0.5"}

@@ -15,7 +15,7 @@ import pytest
 
 from ramsli.refusal import Refused
 from ramsli.server.tables import social
-from ramsli.server.tables.hub import Conn
+from ramsli.server.tables.connection import Connection as Conn
 from ramsli.server.tables.table import CHAT_BURST, CHAT_MAX
 
 from helpers import SEATS3, cards_in, last_view, open_hub, seat_table, table_state

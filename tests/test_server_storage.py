@@ -18,7 +18,8 @@ import sqlalchemy.exc
 from ramsli.refusal import Refused
 from ramsli.server.protocol.messages import BadMessage
 from ramsli.server.storage.eventstore import EventStore, StoreError
-from ramsli.server.tables.hub import Conn, Hub
+from ramsli.server.tables.connection import Connection as Conn
+from ramsli.server.tables.hub import Hub
 from ramsli.server.tables.views import view
 
 from helpers import stable_view

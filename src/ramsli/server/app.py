@@ -29,7 +29,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 import logging
 import os
 import sqlite3
@@ -41,7 +40,6 @@ from fastapi import FastAPI, Request, WebSocket
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse, PlainTextResponse
 from starlette.exceptions import HTTPException as StarletteHTTPException
-from starlette.websockets import WebSocketDisconnect, WebSocketState
 
 from ramsli.errors import SessionError
 from ramsli.errors import TableError as EngineTableError
@@ -62,63 +60,21 @@ from ramsli.server.ops.prefix import PathPrefix, normalize_prefix
 from ramsli.server.players import accounts
 from ramsli.server.players.accounts import Accounts
 from ramsli.server.protocol.messages import BadMessage, error_body
-from ramsli.server.protocol.schemas import MAX_MESSAGE, CreateTable, Pace, Sit, Start, body_of, refusal_of
+from ramsli.server.protocol.schemas import CreateTable, Pace, Sit, Start, body_of, refusal_of
 from ramsli.server.storage.directory import Directory
 from ramsli.server.storage.eventstore import EventStore, FileCheck, default_url, sqlite_path, storage_reason
-from ramsli.server.tables import lobby, social, views
+from ramsli.server.tables import dispatch, lobby, social, views
 from ramsli.server.tables.bot_driver import shutdown_bot_pool
-from ramsli.server.tables.hub import HELLO_SECONDS, Conn, Hub
+from ramsli.server.tables.connection import WebSocketConnection
+from ramsli.server.tables.hub import Hub
 from ramsli.server.web.pages import page_lang, request_lang
 from ramsli.server.web.pages import router as pages_router
 
-__all__ = ["create_app", "app_from_env", "attach_hub", "WebSocketConn", "WS_MAX_SIZE"]
+__all__ = ["create_app", "app_from_env", "attach_hub", "WS_MAX_SIZE"]
 
 #: frames larger than this are refused by the WebSocket layer itself (close 1009);
 #: frames up to it but over MAX_MESSAGE get a ``too_big`` error
 WS_MAX_SIZE = 65536
-
-
-class WebSocketConn(Conn):
-    """A :class:`~ramsli.server.tables.hub.Conn` over a Starlette WebSocket, with its own writer task.
-
-    Messages are queued and written in order by one task, so a slow client never
-    blocks a table; a client more than 256 messages behind is closed. Until its ``hello``
-    names a language, its messages are in the language of the handshake (``?lang=``, else
-    ``Accept-Language``).
-    """
-
-    def __init__(self, ws: WebSocket, metrics: Metrics | None = None) -> None:
-        super().__init__(page_lang(ws.query_params.get("lang"), ws.headers.get("accept-language")), metrics)
-        self.ws = ws
-        self.queue: asyncio.Queue[Any] = asyncio.Queue(maxsize=256)
-        self.writer = asyncio.get_running_loop().create_task(self._write())
-
-    def deliver(self, msg: dict[str, Any]) -> None:
-        try:
-            self.queue.put_nowait(json.dumps(msg, separators=(",", ":")))
-        except asyncio.QueueFull:
-            self.close(1008, "too slow")
-
-    def close(self, code: int, reason: str) -> None:
-        if self.closed_with is None:
-            self.closed_with = (code, reason)
-            with contextlib.suppress(asyncio.QueueFull):
-                self.queue.put_nowait(("close", code, reason))
-
-    async def _write(self) -> None:
-        try:
-            while True:
-                item = await self.queue.get()
-                if isinstance(item, tuple):
-                    await self.ws.close(code=item[1], reason=item[2])
-                    return
-                await self.ws.send_text(item)
-        except (WebSocketDisconnect, RuntimeError, OSError):
-            return
-        except asyncio.CancelledError:
-            return
-        except Exception:  # noqa: BLE001 - e.g. the transport closed under us
-            return
 
 
 def _answer(request: Request, error: Exception) -> JSONResponse:
@@ -335,45 +291,12 @@ def create_app(
 
     @app.websocket("/ws/{table_id}")
     async def ws(websocket: WebSocket, table_id: str) -> None:
+        """One client's WebSocket: read, checked, applied and answered by :mod:`ramsli.server.tables.dispatch`."""
         await websocket.accept()
-        hub: Hub = websocket.app.state.hub
-        conn = WebSocketConn(websocket, getattr(websocket.app.state, "metrics", None))
-        conns: set[WebSocketConn] = websocket.app.state.ws_conns
-        conns.add(conn)
-        try:
-            while conn.closed_with is None:
-                timeout = HELLO_SECONDS if conn.table is None else None
-                try:
-                    frame = await asyncio.wait_for(websocket.receive(), timeout)
-                except TimeoutError:
-                    conn.refuse(Refused(Refusal("no_hello")))
-                    conn.close(4000, "no_hello")
-                    break
-                if frame["type"] == "websocket.disconnect":
-                    break
-                text = frame.get("text")
-                if text is None:
-                    data = frame.get("bytes") or b""
-                    if len(data) > MAX_MESSAGE:
-                        conn.refuse(Refused(Refusal("too_big", None, {"limit": MAX_MESSAGE})))
-                    else:
-                        conn.refuse(Refused(Refusal("bad_json")))
-                    continue
-                await hub.receive(conn, text, table_id)
-        except (WebSocketDisconnect, RuntimeError):
-            pass
-        finally:
-            conns.discard(conn)
-            hub.disconnect(conn)
-            if conn.closed_with is None:
-                conn.closed_with = (1000, "gone")
-                conn.writer.cancel()
-            else:
-                with contextlib.suppress(asyncio.TimeoutError, asyncio.CancelledError, Exception):
-                    await asyncio.wait_for(conn.writer, 2.0)
-            if websocket.client_state == WebSocketState.CONNECTED:
-                with contextlib.suppress(Exception):
-                    await websocket.close()
+        lang = page_lang(websocket.query_params.get("lang"), websocket.headers.get("accept-language"))
+        metrics: Metrics | None = getattr(websocket.app.state, "metrics", None)
+        conn = WebSocketConnection(websocket, lang, metrics)
+        await dispatch.serve(websocket, websocket.app.state.hub, table_id, conn, websocket.app.state.ws_conns)
 
     return app
 

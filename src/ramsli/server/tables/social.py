@@ -1,7 +1,8 @@
 """What keeps friends at a table: chat, reactions, leaving and coming back, the bot taking an
 away seat at once, taking over a bot's seat from the table, and "Play again".
 
-The WebSocket messages (:func:`receive`, called by :meth:`ramsli.server.tables.hub.Hub.receive`):
+The WebSocket messages (checked, applied and answered in :mod:`ramsli.server.tables.dispatch`,
+one handler each):
 
 - ``chat`` (``{"text"}``, at most 200 characters) and ``react`` (``{"code"}``, a reaction or a
   short phrase): :meth:`Table.say <ramsli.server.tables.table.Table.say>`; stored with the table's
@@ -10,7 +11,7 @@ The WebSocket messages (:func:`receive`, called by :meth:`ramsli.server.tables.h
 - ``ready`` (``{"hand"}``): the person closed the summary of that hand
   (:meth:`Table.set_ready <ramsli.server.tables.table.Table.set_ready>`).
 - ``leave``: the person leaves during the session; a bot plays their seat at once and the
-  connection is closed with code 4002 (``left``). Opening their link again brings them back.
+  connection is closed with :attr:`~ramsli.server.protocol.closecodes.CloseCode.LEFT` (``left``). Opening their link again brings them back.
 
 The HTTP routes (:data:`router`, ``docs/protocol.md``):
 
@@ -34,10 +35,10 @@ from fastapi import APIRouter, Request
 
 from ramsli.refusal import Refusal, Refused
 from ramsli.seats import seat_name
-from ramsli.server.protocol.schemas import BotNow, Chat, Leave, React, Ready, Rematch, Take, body_of
+from ramsli.server.protocol.schemas import BotNow, Rematch, Take, body_of
 from ramsli.server.tables.table import Table, TableStatus
 
-__all__ = ["router", "receive", "rematch", "seat_index"]
+__all__ = ["router", "rematch", "seat_index"]
 
 router = APIRouter()
 
@@ -59,38 +60,6 @@ def seat_index(table: Table, seat: str) -> int:
     if text.startswith("p") and text[1:].isdigit() and 1 <= int(text[1:]) <= len(table.seats):
         return int(text[1:]) - 1
     raise Refused(Refusal("no_seat", None, {"seat": seat[:8], "last": seat_name(len(table.seats) - 1)}))
-
-
-async def receive(conn: Any, msg: Any) -> None:
-    """One ``chat``, ``react``, ``ready`` or ``leave`` message of ``conn`` (a
-    :class:`~ramsli.server.tables.hub.Conn` after its ``hello``). Every refusal is an ``error`` to
-    ``conn`` only, in its language; nothing changes then."""
-    t: Table | None = conn.table
-    if t is None:
-        conn.refuse(Refused(Refusal("no_hello")))
-        return
-    seat = conn.seat
-    if seat is None:
-        conn.refuse(Refused(Refusal("not_sitting" if conn.role == "invite" else "spectator")))
-        return
-    if seat.conn is not conn:
-        conn.refuse(Refused(Refusal("replaced")))
-        return
-    try:
-        if isinstance(msg, Chat):
-            await t.say(seat, text=msg.text)
-        elif isinstance(msg, React):
-            await t.say(seat, code=msg.code)
-        elif isinstance(msg, Ready):
-            t.set_ready(seat, msg.hand)
-        elif isinstance(msg, Leave):
-            if t.status is not TableStatus.PLAYING or not seat.taken:
-                return  # nothing to leave: the page simply goes
-            t.leave(seat)
-            conn.refuse(Refused(Refusal("left")))
-            conn.close(4002, "left")
-    except Refused as e:
-        conn.refuse(e)
 
 
 async def rematch(hub: Any, table: Table, token: Any, creator_token: Any = None) -> dict[str, Any]:

@@ -43,6 +43,7 @@ from ramsli.refusal import N_, Refusal, Refused, register
 from ramsli.seats import seat_name
 from ramsli.server.protocol.messages import BadMessage, ProtocolRefusal
 from ramsli.server.tables import views
+from ramsli.server.tables.connection import Connection
 from ramsli.session import first_dealer_cut, forbidden_name_char, name_is_blank, name_key
 
 __all__ = [
@@ -51,7 +52,6 @@ __all__ = [
     "EventKind",
     "SeatState",
     "TableOptions",
-    "Connection",
     "EventLog",
     "Deals",
     "FILL_BOT",
@@ -143,13 +143,6 @@ class EventKind(StrEnum):
 #: events that are no move of the game: they do not count in :attr:`Table.seq`, so a chat line
 #: never makes a person's intent stale
 _NOT_PLAY = (EventKind.CHAT,)
-
-
-class Connection(Protocol):
-    """What a table needs of a client connection (:class:`ramsli.server.tables.hub.Conn`)."""
-
-    def deliver(self, msg: dict[str, Any]) -> None:
-        """Queue one message for the client (never blocks)."""
 
 
 class EventLog(Protocol):
