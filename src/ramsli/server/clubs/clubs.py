@@ -43,6 +43,7 @@ from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse, PlainTextResponse
 
 from ramsli.refusal import N_, Refusal, Refused, register
+from ramsli.server import deps
 from ramsli.server.players import records as rec
 from ramsli.server.players.accounts import FORMER_PLAYER, Player, require_player
 from ramsli.server.players.ratings import Rating, conservative, default_rating, load_calibration, rate, replay, shown
@@ -400,7 +401,7 @@ class Clubs:
 
 
 def _clubs(request: Request) -> Clubs:
-    clubs: Clubs = request.app.state.clubs
+    clubs = deps.clubs(request)
     return clubs
 
 

@@ -62,6 +62,7 @@ from ramsli.lab import jitcache
 from ramsli.lab.equilibrium import default_policy
 from ramsli.refusal import N_, Refusal, Refused
 from ramsli.rules import Rules
+from ramsli.server import deps
 from ramsli.server.tables.table import Table, TableStatus
 from ramsli.server.web import pages
 
@@ -597,7 +598,7 @@ async def hint(request: Request, table_id: str, token: str = "") -> dict[str, An
     ``429 hint_busy`` (a hint for another position of this seat is still being computed),
     ``409 hint_failed`` (this position cannot be estimated).
     """
-    t = request.app.state.hub.table(table_id)
+    t = deps.hub(request).table(table_id)
     obs, key = _declaring_obs(request, t, token)
     return _words(await answer_hint(obs, key), pages.request_lang(request))
 

@@ -41,6 +41,7 @@ from ramsli.errors import TableError as EngineTableError
 from ramsli.ledger import LedgerError, PubHand, PubLedger
 from ramsli.refusal import N_, Refusal, Refused, register
 from ramsli.rules import PRESETS, Rules, RulesError
+from ramsli.server import deps
 from ramsli.server.players.accounts import current_player
 from ramsli.server.protocol.messages import STATUS, ProtocolRefusal, SpecError, rules_refusal
 from ramsli.server.protocol.schemas import CreateLedger, LedgerHand, NoBody, body_of
@@ -268,7 +269,7 @@ async def _club_seats(
         return None, {}
     if player is None:
         raise Refused(Refusal("not_logged_in"))
-    clubs = request.app.state.clubs
+    clubs = deps.clubs(request)
     club, _m = await clubs.member_of(club_id, player)
     if players is None:
         return club["id"], {}
@@ -322,10 +323,10 @@ async def create_ledger(request: Request) -> dict[str, Any]:
     books = await _books(request)
     ledger_id = "L" + secrets.token_urlsafe(6).replace("-", "x").replace("_", "y")
     created = time.time()
-    await request.app.state.hub.store.create_table(ledger_id, spec, created)
+    await deps.hub(request).store.create_table(ledger_id, spec, created)
     books[ledger_id] = LedgerBook(ledger_id, spec, created)
     if club is not None:
-        directory = request.app.state.clubs.directory
+        directory = deps.directory(request)
         await directory.link_table(ledger_id, False, club, player.id if player is not None else None)
         for i, pid in seats.items():
             await directory.link_seat(ledger_id, i, pid, created)
@@ -376,11 +377,11 @@ async def _change(request: Request, ledger_id: str, token: str, kind: str, numbe
             data = {"number": number, "hand": entry.to_dict()}
         elif b.book.is_over:
             raise LedgerError(Refusal("over", "R3.6", {"hand": len(b.book.hands) + 1}))
-        await request.app.state.hub.store.append(b.id, b.seq + 1, kind, data)  # committed first
+        await deps.hub(request).store.append(b.id, b.seq + 1, kind, data)  # committed first
         b.seq += 1
         b.apply(kind, data)
     if b.book.is_over:  # a finished session counts for its club and the ratings (docs/clubs.md)
-        await request.app.state.clubs.record_ledger(b)
+        await deps.clubs(request).record_ledger(b)
     return state_of(b, keeper=True)
 
 

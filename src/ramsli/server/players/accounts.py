@@ -54,6 +54,7 @@ from starlette.datastructures import Headers
 from starlette.types import ASGIApp, Receive, Scope, Send
 
 from ramsli.refusal import N_, Refusal, Refused, register
+from ramsli.server import deps
 from ramsli.server.players.ratings import Rating, shown
 from ramsli.server.protocol.messages import STATUS, error_body
 from ramsli.server.protocol.schemas import Login, MeSettings, NewPassword, NewPlayer, Password, body_of
@@ -395,7 +396,7 @@ class Accounts:
 
 
 def _accounts(request: Request) -> Accounts:
-    accounts: Accounts = request.app.state.accounts
+    accounts = deps.accounts(request)
     return accounts
 
 

@@ -13,12 +13,12 @@ one handler each):
 - ``leave``: the person leaves during the session; a bot plays their seat at once and the
   connection is closed with :attr:`~ramsli.server.protocol.closecodes.CloseCode.LEFT` (``left``). Opening their link again brings them back.
 
-The HTTP routes (:data:`router`, ``docs/protocol.md``):
+What the HTTP routes call (:mod:`ramsli.server.tables.routes`, ``docs/protocol.md``):
 
-- ``POST /api/tables/{table}/bot-now`` (:class:`~ramsli.server.protocol.schemas.BotNow`): the creator
-  hands an away seat to the bot at once;
-- ``POST /api/tables/{table}/take`` (:class:`~ramsli.server.protocol.schemas.Take`): a person watching
-  takes over a bot's seat from the next hand;
+- ``POST /api/tables/{table}/bot-now`` (:func:`bot_now`): the creator hands an away seat to the
+  bot at once;
+- ``POST /api/tables/{table}/take`` (:func:`take`): a person watching takes over a bot's seat
+  from the next hand;
 - ``POST /api/tables/{table}/rematch`` (:class:`~ramsli.server.protocol.schemas.Rematch`): "Play again"
   (:func:`rematch`).
 
@@ -31,16 +31,12 @@ import asyncio
 import weakref
 from typing import Any
 
-from fastapi import APIRouter, Request
-
 from ramsli.refusal import Refusal, Refused
 from ramsli.seats import seat_name
-from ramsli.server.protocol.schemas import BotNow, Rematch, Take, body_of
+from ramsli.server.protocol.schemas import BotNow, Take
 from ramsli.server.tables.table import Table, TableStatus
 
-__all__ = ["router", "rematch", "seat_index"]
-
-router = APIRouter()
+__all__ = ["rematch", "seat_index", "bot_now", "take"]
 
 #: one "Play again" at a time per table, so two people clicking at once make one new table
 _REMATCH_LOCKS: weakref.WeakKeyDictionary[Table, asyncio.Lock] = weakref.WeakKeyDictionary()
@@ -117,37 +113,24 @@ async def rematch(hub: Any, table: Table, token: Any, creator_token: Any = None)
     return answer
 
 
-def _hub(request: Request) -> Any:
-    return request.app.state.hub
+def bot_now(table: Table, body: BotNow) -> dict[str, Any]:
+    """The creator hands an away seat of ``table`` to the bot at once
+    (:meth:`~ramsli.server.tables.table.Table.bot_now`); answers ``{"seat", "bot_playing"}``.
+
+    Raises:
+        Refused: ``bad_token``, ``no_seat``, ``not_away``.
+    """
+    index = seat_index(table, body.seat)
+    table.bot_now(body.creator_token, index)
+    return {"seat": seat_name(index), "bot_playing": table.proxy_playing(table.seats[index])}
 
 
-@router.post("/api/tables/{table_id}/bot-now")
-async def bot_now(request: Request, table_id: str) -> dict[str, Any]:
-    """The creator hands an away seat to the bot at once: ``{"creator_token", "seat": "p2"}``
-    answers ``{"seat", "bot_playing": true}``. Errors: ``403 bad_token``, ``404 no_seat``,
-    ``409 not_away``, ``404 no_table``, ``422 bad_message``."""
-    body = await body_of(request, BotNow)
-    t = _hub(request).table(table_id)
-    index = seat_index(t, body.seat)
-    t.bot_now(body.creator_token, index)
-    return {"seat": f"p{index + 1}", "bot_playing": t.proxy_playing(t.seats[index])}
+async def take(table: Table, body: Take) -> dict[str, Any]:
+    """A person watching takes over a bot's seat of ``table`` from the next hand
+    (:meth:`~ramsli.server.tables.table.Table.take`); answers as ``sit`` does.
 
-
-@router.post("/api/tables/{table_id}/take")
-async def take(request: Request, table_id: str) -> dict[str, Any]:
-    """A person watching takes over a bot's seat: ``{"token": spectator token, "seat": "p3",
-    "name"}`` answers as ``sit`` does, ``{"seat", "pending", "token"}`` (``token`` the personal
-    token that plays the seat from the next hand). Errors: ``403 bad_token``, ``404 no_seat``,
-    ``409 not_a_bot_seat``, ``409 seat_left`` (R3.5), and those of ``sit``."""
-    body = await body_of(request, Take)
-    t = _hub(request).table(table_id)
-    seat = await t.take(body.token, seat_index(t, body.seat), body.name)
-    return {"seat": f"p{seat.index + 1}", "pending": seat.pending is not None, "token": seat.personal or seat.token}
-
-
-@router.post("/api/tables/{table_id}/rematch")
-async def play_again(request: Request, table_id: str) -> dict[str, Any]:
-    """ "Play again" (:func:`rematch`). Errors: ``403 bad_token``, ``409 not_over``, ``404 no_table``."""
-    body = await body_of(request, Rematch)
-    hub = _hub(request)
-    return await rematch(hub, hub.table(table_id), body.token, body.creator_token)
+    Raises:
+        Refused: ``bad_token``, ``no_seat``, ``not_a_bot_seat``, ``seat_left`` (R3.5), and those of ``sit``.
+    """
+    seat = await table.take(body.token, seat_index(table, body.seat), body.name)
+    return {"seat": seat_name(seat.index), "pending": seat.pending is not None, "token": seat.personal or seat.token}

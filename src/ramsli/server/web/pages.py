@@ -49,6 +49,7 @@ from ramsli.bots.levels import LEVELS
 from ramsli.frontends.i18n import DOMAIN, LANGS, LOCALE_DIR
 from ramsli.refusal import Refusal, Refused
 from ramsli.rules import PRESETS, Rules
+from ramsli.server import deps
 from ramsli.server.coach import hints
 from ramsli.server.ops.prefix import current_prefix
 from ramsli.server.protocol.messages import STATUS, render
@@ -156,7 +157,7 @@ def shell(kind: str, lang: str, title: str, page: dict[str, Any], status: int = 
 
 
 def _hub(request: Request) -> Any:
-    return request.app.state.hub
+    return deps.hub(request)
 
 
 def request_lang(request: Request) -> str:
