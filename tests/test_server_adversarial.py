@@ -76,7 +76,7 @@ def test_the_invite_link_of_a_taken_seat_no_longer_acts_or_sees_cards(sqlite_url
         with pytest.raises(Refused) as e:
             await hub.sit(t.id, invite, "P1")
         assert e.value.refusal.code == "seat_taken" and e.value.refusal.plain_fields() == {"seat": "p1"}
-        assert (await hub.sit(t.id, personal, "P1"))["token"] == personal  # sitting again with one's own token
+        assert (await hub.sit(t.id, personal, "P1")).token == personal  # sitting again with one's own token
         await hub.close()
         await store.close()
 
@@ -121,7 +121,7 @@ def test_taking_over_a_bot_seat_acts_and_sees_cards_only_from_the_next_deal(sqli
         hub, store = await open_hub(sqlite_url)
         made, t, people = await seat_table(hub, rules=["end=hands:2"])
         n_hand = t.session.hands_played
-        res = await hub.sit(t.id, made["seats"][2]["token"], "Cy")
+        res = (await hub.sit(t.id, made["seats"][2]["token"], "Cy")).to_json()
         assert res["pending"] is True and res["token"] != made["seats"][2]["token"]
         cy = Conn()
         await hub.receive(cy, json.dumps({"type": "hello", "token": res["token"]}), t.id)
@@ -487,7 +487,7 @@ def test_server_refuses_invisible_look_alike_and_bot_imitating_names(sqlite_url)
     async def go():
         hub, store = await open_hub(sqlite_url)
         seats = [{"kind": "human"}, {"kind": "human"}, {"kind": "human"}, {"kind": "bot", "bot": "rules"}]
-        made = await hub.create_table({"seats": seats, "seed": 1})
+        made = (await hub.create_table({"seats": seats, "seed": 1})).to_json()
         tid = made["table"]
         await hub.sit(tid, made["seats"][0]["token"], "Ann")
         for name, code in [
@@ -501,7 +501,7 @@ def test_server_refuses_invisible_look_alike_and_bot_imitating_names(sqlite_url)
             with pytest.raises(Refused) as e:
                 await hub.sit(tid, made["seats"][1]["token"], name)
             assert e.value.refusal.code == code, (name, e.value.refusal.code)
-        assert (await hub.sit(tid, made["seats"][1]["token"], "Rulesy"))["seat"] == "p2"
+        assert (await hub.sit(tid, made["seats"][1]["token"], "Rulesy")).to_json()["seat"] == "p2"
         await hub.close()
         await store.close()
 

@@ -292,7 +292,7 @@ def test_a_person_takes_over_a_bot_seat_between_hands(sqlite_url):
         made, t, conns = await _table(hub, rules=["end=hands:2"])
         bot_token = made["seats"][2]["token"]
         n_hand = t.session.hands_played
-        res = await hub.sit(t.id, bot_token, "Cy")
+        res = (await hub.sit(t.id, bot_token, "Cy")).to_json()
         assert res == {"seat": "p3", "pending": True, "token": t.seats[2].personal}
         assert t.seats[2].taken is False  # not in the middle of the hand
         cy = Conn()
@@ -349,16 +349,18 @@ def test_a_person_who_sat_down_but_never_connected_is_played_by_a_bot_after_the_
 
     async def go():
         hub, store = await open_hub(sqlite_url)
-        made = await hub.create_table(
-            {
-                "rules": ["end=hands:1"],
-                "seats": SEATS3,
-                "bot_pace_seconds": 0,
-                "hand_pause_seconds": 0,
-                "seed": 5,
-                "grace_seconds": 0.2,
-            }
-        )
+        made = (
+            await hub.create_table(
+                {
+                    "rules": ["end=hands:1"],
+                    "seats": SEATS3,
+                    "bot_pace_seconds": 0,
+                    "hand_pause_seconds": 0,
+                    "seed": 5,
+                    "grace_seconds": 0.2,
+                }
+            )
+        ).to_json()
         tid = made["table"]
         for i, s in enumerate(made["seats"]):
             if s["kind"] == "human":

@@ -58,11 +58,13 @@ class World:
         self.app = create_app(self.url)
         self.app.state.hub = self.hub
         self.client = httpx.AsyncClient(transport=httpx.ASGITransport(app=self.app), base_url="http://127.0.0.1")
-        made = await self.hub.create_table(
-            {"rules": ["end=hands:3"], "seats": SEATS3, "seed": 3, "bot_pace_seconds": 30, "hand_pause_seconds": 30}
-        )
+        made = (
+            await self.hub.create_table(
+                {"rules": ["end=hands:3"], "seats": SEATS3, "seed": 3, "bot_pace_seconds": 30, "hand_pause_seconds": 30}
+            )
+        ).to_json()
         self.made, self.tid = made, made["table"]
-        self.personal = (await self.hub.sit(self.tid, made["seats"][0]["token"], "Ann"))["token"]
+        self.personal = (await self.hub.sit(self.tid, made["seats"][0]["token"], "Ann")).token
         r = await self.client.post("/api/ledgers", json={"names": ["Ann", "Bo", "Cy"], "first_dealer": 2})
         assert r.status_code == 201, r.text
         self.ledger = r.json()

@@ -33,6 +33,7 @@ from typing import Any, TypeVar
 from ramsli.client.observation import ViewError, observation_from_view
 from ramsli.hand import Observation
 from ramsli.refusal import Refusal
+from ramsli.server.protocol.closecodes import CloseCode
 
 __all__ = [
     "RATE_LIMIT",
@@ -53,8 +54,9 @@ log = logging.getLogger("ramsli.client")
 RATE_LIMIT = 20
 #: protocol codes after which the server closes the connection for good: reconnecting cannot help
 FATAL_CODES = frozenset({"bad_token", "no_table", "table_broken", "replaced"})
-#: WebSocket close codes that end the connection for good (``replaced``, ``bad_token``, ``no_table``)
-FATAL_CLOSE = {4001: "replaced", 4003: "bad_token", 4004: "no_table"}
+#: WebSocket close codes that end the connection for good (``replaced``, ``bad_token``, ``no_table``):
+#: the server's :class:`~ramsli.server.protocol.closecodes.CloseCode` that are ``final``, with their reasons
+FATAL_CLOSE: dict[int, str] = {int(c): c.reason for c in CloseCode if c.final}
 
 T = TypeVar("T")
 

@@ -32,6 +32,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from ramsli.client.observation import view_from_observation
 from ramsli.hand import Action, Observation
+from ramsli.server.protocol.closecodes import CloseCode
 
 __all__ = ["SeatHost", "RemoteEntrant", "RemoteSeatBot"]
 
@@ -236,13 +237,13 @@ class SeatHost:
             hello = json.loads(await asyncio.wait_for(ws.receive_text(), 10))
             if not isinstance(hello, dict) or hello.get("type") != "hello" or hello.get("token") != self.personal:
                 await ws.send_text(json.dumps(_error("bad_token", "this token owns no seat here")))
-                await ws.close(4003)
+                await ws.close(CloseCode.BAD_TOKEN)
                 return
             old, self._conn = self._conn, ws
             if old is not None:
                 with contextlib.suppress(Exception):
                     await old.send_text(json.dumps(_error("replaced", "a newer connection took this seat")))
-                    await old.close(4001)
+                    await old.close(CloseCode.REPLACED)
             view = self._view
             seat = view["you"]["seat"]
             await ws.send_text(json.dumps({"type": "welcome", "table": self.table, "role": "seat", "seat": seat}))

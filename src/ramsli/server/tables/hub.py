@@ -48,6 +48,7 @@ from ramsli.server.protocol.schemas import MAX_MESSAGE, CreateTable, validate
 from ramsli.server.tables import dispatch
 from ramsli.server.tables.bot_driver import BotDriver
 from ramsli.server.tables.connection import RATE_LIMIT, Connection
+from ramsli.server.tables.results import CreateResult, SeatLink, SitResult, StartResult
 from ramsli.server.tables.table import Table, TableOptions, TableStatus
 from ramsli.session import check_setup
 
@@ -620,8 +621,8 @@ class Hub:
         )
         return rules, spec.preset, seats, opts, spec.seed
 
-    async def create_table(self, body: CreateTable | dict[str, Any]) -> dict[str, Any]:
-        """Create a table from a request body; returns the links (``docs/protocol.md``).
+    async def create_table(self, body: CreateTable | dict[str, Any]) -> CreateResult:
+        """Create a table from a request body; returns its links (``docs/protocol.md``).
 
         Raises:
             BadMessage, SpecError: for a bad request (nothing is stored).
@@ -636,22 +637,12 @@ class Hub:
         if body.test_tamper:
             spec["test_tamper"] = True
         table_id = (await self.add_table(spec)).id
-        return {
-            "table": table_id,
-            "creator_token": spec["creator_token"],
-            "seats": [
-                {
-                    "seat": f"p{i + 1}",
-                    "kind": s["kind"],
-                    "bot": s["bot"],
-                    "token": s["token"],
-                    "invite": f"/t/{table_id}/s/{s['token']}",
-                }
-                for i, s in enumerate(spec["seats"])
-            ],
-            "spectate": f"/t/{table_id}/watch/{spec['spectator_token']}",
-            "ws": f"/ws/{table_id}",
-        }
+        return CreateResult(
+            table=table_id,
+            creator_token=spec["creator_token"],
+            seats=tuple(SeatLink(i, s["kind"], s["bot"], s["token"]) for i, s in enumerate(spec["seats"])),
+            spectator_token=spec["spectator_token"],
+        )
 
     async def add_table(self, spec: dict[str, Any]) -> Table:
         """Store a new table of ``spec`` (:meth:`Table.new_spec`, already checked) under a fresh
@@ -690,19 +681,18 @@ class Hub:
             raise Refused(Refusal("no_table", None, {"table": str(table_id)[:40]}))
         return t
 
-    async def sit(self, table_id: Any, token: Any, name: Any, client: str = "person") -> dict[str, Any]:
-        """A person (``client="bot"``: a program) sits down (see :meth:`Table.sit`); returns
-        ``{"seat", "pending", "token"}``, ``token`` being the seat's personal token: the only one
-        that acts for the seat from now on."""
+    async def sit(self, table_id: Any, token: Any, name: Any, client: str = "person") -> SitResult:
+        """A person (``client="bot"``: a program) sits down (see :meth:`Table.sit`); the result's
+        ``token`` is the seat's personal token: the only one that acts for the seat from now on."""
         t = self.table(table_id)
         seat = await t.sit(token, name, client)
-        return {"seat": f"p{seat.index + 1}", "pending": seat.pending is not None, "token": seat.personal or seat.token}
+        return SitResult(seat.index, seat.pending is not None, seat.personal or seat.token)
 
-    async def start(self, table_id: Any, creator_token: Any) -> dict[str, Any]:
+    async def start(self, table_id: Any, creator_token: Any) -> StartResult:
         """The creator starts the session (see :meth:`Table.start`)."""
         t = self.table(table_id)
         await t.start(creator_token)
-        return {"status": t.status, "seq": t.seq}
+        return StartResult(t.status, t.seq)
 
     def history(self, table_id: Any, number: int, token: Any) -> str:
         """The hand history (TOML) of finished hand ``number``, folded hands and the cut hidden (R7, D-16);

@@ -120,9 +120,10 @@ async def create_table(request: Request, spec: CreateTable) -> dict[str, Any]:
             raise Refused(Refusal("not_logged_in"))
         c, _m = await deps.clubs(request).member_of(spec.club, player)
         club = c["id"]
-    made: dict[str, Any] = await _hub(request).create_table(spec)
+    created = await _hub(request).create_table(spec)
     if spec.open or club is not None or player is not None:
-        await _directory(request).link_table(made["table"], spec.open, club, player.id if player else None)
+        await _directory(request).link_table(created.table, spec.open, club, player.id if player else None)
+    made = created.to_json()
     made["open"] = spec.open
     made["club"] = club
     return made
@@ -135,7 +136,7 @@ async def _sit(
     logged-in player is linked to the seat under their own name."""
     hub = _hub(request)
     if player is None:
-        return dict(await hub.sit(t.id, token, name, client))
+        return (await hub.sit(t.id, token, name, client)).to_json()
     d = _directory(request)
     seat = t.seat_of_token(token)
     links = await d.seat_links(t.id)
@@ -143,10 +144,10 @@ async def _sit(
         mine = [s for s, pid in links.items() if pid == player.id and s != seat.index]
         if mine:
             raise Refused(Refusal("already_seated", None, {"seat": mine[0]}))
-    answer = dict(await hub.sit(t.id, token, player.name, client))
-    index = int(answer["seat"][1:]) - 1
-    if links.get(index) is None:
-        await d.link_seat(t.id, index, player.id, time.time())
+    sat = await hub.sit(t.id, token, player.name, client)
+    if links.get(sat.seat) is None:
+        await d.link_seat(t.id, sat.seat, player.id, time.time())
+    answer = sat.to_json()
     answer["player"] = player.public()
     return answer
 

@@ -40,6 +40,7 @@ from ramsli.server.protocol.schemas import (
 )
 from ramsli.server.tables import dispatch, lobby, social, views
 from ramsli.server.tables.connection import WebSocketConnection
+from ramsli.server.tables.results import PaceResult
 from ramsli.server.web.pages import page_lang
 
 __all__ = ["router"]
@@ -92,7 +93,7 @@ async def sit(request: Request, table_id: str) -> dict[str, Any]:
 async def start(request: Request, hub: HubDep, table_id: str) -> dict[str, Any]:
     """The creator starts the session (:meth:`ramsli.server.tables.hub.Hub.start`)."""
     body = await body_of(request, Start)
-    return await hub.start(table_id, body.creator_token)
+    return (await hub.start(table_id, body.creator_token)).to_json()
 
 
 @router.post("/api/tables/{table_id}/pace")
@@ -103,7 +104,7 @@ async def set_bot_pace(request: Request, hub: HubDep, table_id: str) -> dict[str
     body = await body_of(request, Pace)
     t = hub.table(table_id)
     await t.set_pace(body.creator_token, body.bot_pace_seconds)
-    return {"bot_pace_seconds": t.options.bot_pace_seconds, "seq": t.seq}
+    return PaceResult(t.options.bot_pace_seconds, t.seq).to_json()
 
 
 @router.get("/api/tables/{table_id}/hands/{number}.toml")
@@ -159,7 +160,7 @@ async def take(request: Request, hub: HubDep, table_id: str) -> dict[str, Any]:
     token that plays the seat from the next hand). Errors: ``403 bad_token``, ``404 no_seat``,
     ``409 not_a_bot_seat``, ``409 seat_left`` (R3.5), and those of ``sit``."""
     body = await body_of(request, Take)
-    return await social.take(hub.table(table_id), body)
+    return (await social.take(hub.table(table_id), body)).to_json()
 
 
 @router.post("/api/tables/{table_id}/rematch")

@@ -34,6 +34,7 @@ from typing import Any
 from ramsli.refusal import Refusal, Refused
 from ramsli.seats import seat_name
 from ramsli.server.protocol.schemas import BotNow, Take
+from ramsli.server.tables.results import SitResult
 from ramsli.server.tables.table import Table, TableStatus
 
 __all__ = ["rematch", "seat_index", "bot_now", "take"]
@@ -125,12 +126,12 @@ def bot_now(table: Table, body: BotNow) -> dict[str, Any]:
     return {"seat": seat_name(index), "bot_playing": table.proxy_playing(table.seats[index])}
 
 
-async def take(table: Table, body: Take) -> dict[str, Any]:
+async def take(table: Table, body: Take) -> SitResult:
     """A person watching takes over a bot's seat of ``table`` from the next hand
-    (:meth:`~ramsli.server.tables.table.Table.take`); answers as ``sit`` does.
+    (:meth:`~ramsli.server.tables.table.Table.take`), as ``sit``.
 
     Raises:
         Refused: ``bad_token``, ``no_seat``, ``not_a_bot_seat``, ``seat_left`` (R3.5), and those of ``sit``.
     """
     seat = await table.take(body.token, seat_index(table, body.seat), body.name)
-    return {"seat": seat_name(seat.index), "pending": seat.pending is not None, "token": seat.personal or seat.token}
+    return SitResult(seat.index, seat.pending is not None, seat.personal or seat.token)
