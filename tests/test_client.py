@@ -424,3 +424,45 @@ def test_ramsli_arena_remote_prints_a_link_that_ramsli_bot_plays(tmp_path):
     data = json.loads((tmp_path / "ratings.json").read_text())
     rows = {e["label"]: e for e in data["entrants"]}
     assert rows["R"]["spec"] == "remote:Tess" and rows["R"]["matches"] == 2 and rows["R"]["decisions"] == run.decisions
+
+
+def test_a_refusal_of_protocol_2_is_read_by_its_error_and_record():
+    """Protocol 2's error frame: ``error`` is the protocol code, ``code`` the refusal's."""
+    frame = {
+        "type": "error",
+        "error": "illegal",
+        "code": "must_follow",
+        "rule": "R4.10",
+        "fields": {"suit": "H"},
+        "message": "must follow suit: play ♥ (R4.10)",
+        "refusal": {"code": "must_follow", "rule": "R4.10", "fields": {"suit": "H"}},
+        "seq": 7,
+    }
+    err = ClientRefused.from_frame(frame)
+    assert (err.code, err.refusal.code, err.refusal.rule, err.refusal["suit"], err.seq) == (
+        "illegal",
+        "must_follow",
+        "R4.10",
+        "H",
+        7,
+    )
+
+
+def test_a_refusal_of_protocol_1_is_still_read_for_one_release():
+    """The shape before protocol 2 (``code`` the protocol code, the record only in ``refusal``)."""
+    frame = {
+        "type": "error",
+        "code": "illegal",
+        "message": "must follow suit: play ♥ (R4.10)",
+        "rule": "R4.10",
+        "refusal": {"code": "must_follow", "rule": "R4.10", "fields": {"suit": "H"}},
+        "seq": 7,
+    }
+    err = ClientRefused.from_frame(frame)
+    assert (err.code, err.refusal.code, err.refusal.rule, err.refusal["suit"], err.seq) == (
+        "illegal",
+        "must_follow",
+        "R4.10",
+        "H",
+        7,
+    )

@@ -433,7 +433,7 @@ def test_rate_limit_is_a_token_bucket_and_names_a_dropped_intent(sqlite_url):
         c._last = float("inf")  # the clock of the next message is before it: no refill
         await hub.receive(c, json.dumps({"type": "act", "action": "p1 in", "seq": t.seq}))
         err = c.sent[-1]
-        assert err["code"] == "rate_limited" and err["action"] == "p1 in" and err["intent_seq"] == t.seq
+        assert err["error"] == "rate_limited" and err["action"] == "p1 in" and err["intent_seq"] == t.seq
         assert "p1 in" in err["message"] and "{" not in err["message"] and table_state(t) == before
         await hub.close()
         await store.close()

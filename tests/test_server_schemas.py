@@ -347,7 +347,7 @@ def test_websocket_messages_are_refused_by_their_shape_in_the_hello_language(sql
             ]:
                 await w.hub.receive(c, json.dumps(msg))
                 err = c.sent[-1]
-                assert (err["code"], err["refusal"]["code"], err["refusal"]["fields"]["field"]) == (
+                assert (err["error"], err["refusal"]["code"], err["refusal"]["fields"]["field"]) == (
                     "bad_message",
                     code,
                     field,
@@ -360,7 +360,7 @@ def test_websocket_messages_are_refused_by_their_shape_in_the_hello_language(sql
             if to_act != 0:  # Ann (p1) is not to act: the engine refuses, its record comes along
                 await w.hub.receive(c, json.dumps({"type": "act", "action": "p1 in", "seq": seq}))
                 err = c.sent[-1]
-                assert err["code"] == "illegal" and err["refusal"]["code"] == "not_your_turn"
+                assert err["error"] == "illegal" and err["refusal"]["code"] == "not_your_turn"
                 assert err["rule"] == err["refusal"]["rule"] == "R4.5" and "nicht du" in err["message"]
             await w.hub.receive(c, json.dumps({"type": "act", "action": f"{other} in", "seq": seq}))
             assert c.sent[-1]["code"] == "not_your_seat" and c.sent[-1]["refusal"]["fields"]["seat"] == "p1"

@@ -143,7 +143,7 @@ def test_chat_refusals_change_nothing(sqlite_url):
         assert invite.sent[-1]["code"] == "not_sitting"
         await hub.receive(ann, json.dumps({"type": "chat", "text": "x" * (CHAT_MAX + 1)}))
         err = ann.sent[-1]
-        assert err["code"] == "bad_message" and err["refusal"]["code"] == "field_long"
+        assert err["error"] == "bad_message" and err["refusal"]["code"] == "field_long"
         await hub.receive(ann, json.dumps({"type": "chat", "text": " \n\t\u3164 "}))
         assert ann.sent[-1]["code"] == "chat_empty"
         await hub.receive(ann, json.dumps({"type": "react", "code": "AS"}))

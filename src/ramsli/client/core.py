@@ -38,6 +38,7 @@ from ramsli.server.protocol.closecodes import CloseCode
 __all__ = [
     "RATE_LIMIT",
     "FATAL_CODES",
+    "error_code",
     "Invite",
     "ClientRefused",
     "ConnectionLost",
@@ -111,6 +112,20 @@ class Invite:
         return f"{self.base}/t/{self.table}/{'watch' if self.spectator else 's'}/{token or self.token}"
 
 
+def error_code(frame: dict[str, Any]) -> str:
+    """The protocol code of a WebSocket ``error`` message (``illegal``, ``stale_seq``, ...), of
+    either shape: ``error`` since protocol version 2 (announced in ``welcome`` as ``protocol``),
+    ``code`` before it (where ``code`` was the protocol code, not the refusal's).
+
+    >>> error_code({"type": "error", "error": "illegal", "code": "must_follow"})
+    'illegal'
+    >>> error_code({"type": "error", "code": "illegal", "refusal": {"code": "must_follow"}})
+    'illegal'
+    """
+    code = frame.get("error") if "error" in frame else frame.get("code", "error")
+    return str(code)
+
+
 class ClientRefused(Exception):
     """The server refused a request or a message (``docs/protocol.md``, *Errors*).
 
@@ -136,8 +151,10 @@ class ClientRefused(Exception):
 
     @classmethod
     def from_frame(cls, msg: dict[str, Any]) -> ClientRefused:
-        """From a WebSocket ``error`` message."""
-        code = str(msg.get("code", "error"))
+        """From a WebSocket ``error`` message, of either shape (:func:`error_code`): protocol 2's
+        ``{"error": protocol code, "code": the refusal's, "rule", "fields", "refusal", "message"}``
+        or the earlier ``{"code": protocol code, "refusal": {"code", "rule", "fields"}, "message"}``."""
+        code = error_code(msg)
         rec = msg.get("refusal") or {}
         refusal = Refusal(str(rec.get("code", code)), rec.get("rule", msg.get("rule")), dict(rec.get("fields") or {}))
         return cls(code, refusal, str(msg.get("message", "")), msg.get("seq"))
@@ -501,7 +518,7 @@ class TableClient:
                 break
             if code in FATAL_CLOSE:
                 last = self._errors[-1] if self._errors else None
-                refusal = ClientRefused.from_frame(last) if last and last.get("code") in FATAL_CODES else None
+                refusal = ClientRefused.from_frame(last) if last and error_code(last) in FATAL_CODES else None
                 self._lost = ConnectionLost(f"the server closed the connection: {FATAL_CLOSE[code]}", refusal)
                 break
             failures += 0 if welcomed else 1
@@ -649,7 +666,7 @@ class TableClient:
                 continue  # reconnected on the same view: the intent went down with the old socket
             err = self._errors[mark]
             self._errors_seen = max(self._errors_seen, mark + 1)
-            if err.get("code") == "rate_limited" and err.get("refusal", {}).get("code") == "rate_limited_act":
+            if error_code(err) == "rate_limited" and err.get("refusal", {}).get("code") == "rate_limited_act":
                 log.info("intent %r dropped over the rate limit; sending it again", action)
                 continue
             raise ClientRefused.from_frame(err)

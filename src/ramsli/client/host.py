@@ -38,14 +38,8 @@ __all__ = ["SeatHost", "RemoteEntrant", "RemoteSeatBot"]
 
 
 def _error(code: str, message: str, seq: int | None = None, rule: str | None = None) -> dict[str, Any]:
-    return {
-        "type": "error",
-        "code": code,
-        "message": message,
-        "rule": rule,
-        "refusal": {"code": code, "rule": rule, "fields": {}},
-        "seq": seq,
-    }
+    record: dict[str, Any] = {"code": code, "rule": rule, "fields": {}}
+    return {"type": "error", "error": code, **record, "message": message, "refusal": record, "seq": seq}
 
 
 class SeatHost:
@@ -246,7 +240,9 @@ class SeatHost:
                     await old.close(CloseCode.REPLACED)
             view = self._view
             seat = view["you"]["seat"]
-            await ws.send_text(json.dumps({"type": "welcome", "table": self.table, "role": "seat", "seat": seat}))
+            await ws.send_text(
+                json.dumps({"type": "welcome", "table": self.table, "role": "seat", "seat": seat, "protocol": 2})
+            )
             await ws.send_text(json.dumps(view))
             assert self._connected is not None
             self._connected.set()

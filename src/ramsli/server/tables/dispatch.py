@@ -45,7 +45,7 @@ from ramsli.frontends.i18n import LANGS
 from ramsli.refusal import Refusal, Refused
 from ramsli.seats import seat_name
 from ramsli.server.protocol.closecodes import CloseCode
-from ramsli.server.protocol.messages import BadMessage, ProtocolRefusal
+from ramsli.server.protocol.messages import PROTOCOL_VERSION, BadMessage, ProtocolRefusal
 from ramsli.server.protocol.schemas import (
     MAX_MESSAGE,
     Act,
@@ -146,7 +146,7 @@ async def on_ping(at: At, msg: Ping) -> None:
 
 async def on_hello(at: At, msg: Hello) -> None:
     """``hello``: the connection's language, then its table and token: a seat's own token plays
-    the seat (``welcome`` as ``seat``), a spectator token or an invite link that owns no seat
+    the seat (``welcome`` as ``seat``, with the protocol's version), a spectator token or an invite link that owns no seat
     reads as a spectator (R7). A table another process runs (or nobody, this moment) answers
     ``reconnect``; an unknown, broken or closed table and a wrong token are refused and closed
     (:class:`~ramsli.server.protocol.closecodes.CloseCode`). A newer connection for a seat
@@ -189,6 +189,7 @@ async def on_hello(at: At, msg: Hello) -> None:
             "table": t.id,
             "role": "seat" if seat is not None else "spectator",
             "seat": None if seat is None else seat_name(seat.index),
+            "protocol": PROTOCOL_VERSION,
         }
     )
     old = t.attach(seat, conn)
