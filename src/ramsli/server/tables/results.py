@@ -2,8 +2,8 @@
 
 :class:`CreateResult` (:meth:`Hub.create_table <ramsli.server.tables.hub.Hub.create_table>`),
 :class:`SitResult` (:meth:`Hub.sit <ramsli.server.tables.hub.Hub.sit>`, a take-over),
-:class:`StartResult` (:meth:`Hub.start <ramsli.server.tables.hub.Hub.start>`) and
-:class:`PaceResult`. Each ``to_json()`` is the answer of its route in ``docs/protocol.md``; seats
+:class:`StartResult` (:meth:`Hub.start <ramsli.server.tables.hub.Hub.start>`),
+:class:`PaceResult` and :class:`RematchResult` (:func:`ramsli.server.tables.social.rematch`). Each ``to_json()`` is the answer of its route in ``docs/protocol.md``; seats
 are 0-based indices here and ``"p1"``... on the wire (:func:`ramsli.seats.seat_name`, R2.2).
 
 >>> SitResult(seat=1, pending=False, token="tok").to_json()
@@ -20,7 +20,7 @@ from typing import Any
 
 from ramsli.seats import seat_name
 
-__all__ = ["SeatLink", "CreateResult", "SitResult", "StartResult", "PaceResult"]
+__all__ = ["SeatLink", "CreateResult", "SitResult", "StartResult", "PaceResult", "RematchResult"]
 
 
 @dataclass(frozen=True)
@@ -101,3 +101,33 @@ class PaceResult:
     def to_json(self) -> dict[str, Any]:
         """``{"bot_pace_seconds", "seq"}`` (``POST /api/tables/{table}/pace``)."""
         return {"bot_pace_seconds": self.bot_pace_seconds, "seq": self.seq}
+
+
+@dataclass(frozen=True)
+class RematchResult:
+    """ "Play again": the new table, the caller's seat there (0-based; None for the creator's
+    token alone, or a seat nobody had taken), that seat's invite token and the name they had, and
+    for the creator the new table's links (every seat's invite, no seat token is sent)."""
+
+    table: str
+    seat: int | None
+    seat_token: str | None
+    name: str | None
+    created: CreateResult | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        """``{"table", "seat", "invite", "name"}`` and, for the creator, ``"creator_token"``,
+        ``"seats"`` (``{"seat", "kind", "bot", "invite"}`` each) and ``"spectate"``
+        (``POST /api/tables/{table}/rematch``)."""
+        answer: dict[str, Any] = {
+            "table": self.table,
+            "seat": None if self.seat is None else seat_name(self.seat),
+            "invite": None if self.seat_token is None else f"/t/{self.table}/s/{self.seat_token}",
+            "name": self.name,
+        }
+        if self.created is not None:
+            links = self.created.to_json()
+            answer["creator_token"] = links["creator_token"]
+            answer["seats"] = [{k: s[k] for k in ("seat", "kind", "bot", "invite")} for s in links["seats"]]
+            answer["spectate"] = links["spectate"]
+        return answer

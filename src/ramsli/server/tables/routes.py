@@ -168,7 +168,7 @@ async def play_again(request: Request, hub: HubDep, table_id: str) -> dict[str, 
     """ "Play again" (:func:`ramsli.server.tables.social.rematch`). Errors: ``403 bad_token``,
     ``409 not_over``, ``404 no_table``."""
     body = await body_of(request, Rematch)
-    return await social.rematch(hub, hub.table(table_id), body.token, body.creator_token)
+    return (await social.rematch(hub, hub.table(table_id), body.token, body.creator_token)).to_json()
 
 
 @router.websocket("/ws/{table_id}")

@@ -34,7 +34,7 @@ from typing import Any
 from ramsli.refusal import Refusal, Refused
 from ramsli.seats import seat_name
 from ramsli.server.protocol.schemas import BotNow, Take
-from ramsli.server.tables.results import SitResult
+from ramsli.server.tables.results import CreateResult, RematchResult, SeatLink, SitResult
 from ramsli.server.tables.table import Table, TableStatus
 
 __all__ = ["rematch", "seat_index", "bot_now", "take"]
@@ -59,7 +59,7 @@ def seat_index(table: Table, seat: str) -> int:
     raise Refused(Refusal("no_seat", None, {"seat": seat[:8], "last": seat_name(len(table.seats) - 1)}))
 
 
-async def rematch(hub: Any, table: Table, token: Any, creator_token: Any = None) -> dict[str, Any]:
+async def rematch(hub: Any, table: Table, token: Any, creator_token: Any = None) -> RematchResult:
     """ "Play again" at the end of ``table``'s session: the next session with the same people
     and settings, at a new table made once (the first click makes it, later clicks find it).
 
@@ -76,9 +76,9 @@ async def rematch(hub: Any, table: Table, token: Any, creator_token: Any = None)
         creator_token: the creator token too, when the creator's page sends it.
 
     Returns:
-        ``{"table", "seat", "invite", "name"}`` (the caller's seat of the new table, its invite
-        link and the name they had; ``seat`` None for the creator's token alone) and, for the
-        creator, ``"creator_token"`` and ``"seats"`` (every invite link, as ``POST /api/tables``).
+        the caller's seat of the new table, its invite token and the name they had (``seat``
+        None for the creator's token alone) and, for the creator, the new table's links
+        (:class:`~ramsli.server.tables.results.RematchResult`).
 
     Raises:
         Refused: ``bad_token`` (neither a person's seat token nor the creator's), ``not_over``.
@@ -100,18 +100,18 @@ async def rematch(hub: Any, table: Table, token: Any, creator_token: Any = None)
             new = await hub.add_table(spec)
             await table.set_next_table(new.id)
     new = hub.tables[table.next_table]
-    answer: dict[str, Any] = {"table": new.id, "seat": None, "invite": None, "name": None}
-    if own is not None and own.taken:
-        mine = new.seats[own.index]
-        answer.update(seat=f"p{own.index + 1}", invite=f"/t/{new.id}/s/{mine.token}", name=own.name)
+    mine = new.seats[own.index] if own is not None and own.taken else None
+    created = None
     if creator:
-        answer["creator_token"] = new.creator_token
-        answer["seats"] = [
-            {"seat": f"p{s.index + 1}", "kind": s.kind, "bot": s.bot, "invite": f"/t/{new.id}/s/{s.token}"}
-            for s in new.seats
-        ]
-        answer["spectate"] = f"/t/{new.id}/watch/{new.spectator_token}"
-    return answer
+        links = tuple(SeatLink(s.index, s.kind, s.bot, s.token) for s in new.seats)
+        created = CreateResult(new.id, new.creator_token, links, new.spectator_token)
+    return RematchResult(
+        table=new.id,
+        seat=None if mine is None else mine.index,
+        seat_token=None if mine is None else mine.token,
+        name=None if mine is None or own is None else own.name,
+        created=created,
+    )
 
 
 def bot_now(table: Table, body: BotNow) -> dict[str, Any]:
