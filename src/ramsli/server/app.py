@@ -17,7 +17,7 @@ Around the routes (outermost first): the path prefix and the client's address
 (:mod:`ramsli.server.ops.prefix`, :mod:`ramsli.server.cluster.proxy`), the request log, ``HEAD``, the security headers, the body limit and
 the per-address limit on new tables (:mod:`ramsli.server.ops.guards`), and the forwarding of a
 table another process runs (:class:`~ramsli.server.cluster.proxy.Forwarder`). The operator's routes
-(``/healthz``, ``/readyz``, ``/metrics``, ``/admin/...``) are :mod:`ramsli.server.ops.health`.
+(``/healthz``, ``/readyz``, ``/metrics``, ``/admin/...``) are :mod:`ramsli.server.ops.routes`.
 
 Run it with ``ramsli serve`` or ``uvicorn --factory ramsli.server.app:app_from_env``
 (``RAMSLI_DATABASE``, ``RAMSLI_ALLOW_TEST_SEEDS=1``, ``RAMSLI_PATH_PREFIX``,
@@ -54,9 +54,9 @@ from ramsli.server.coach import review as coach
 from ramsli.server.ledger.books import LedgerBook, load_books
 from ramsli.server.ledger.books import router as ledger_router
 from ramsli.server.ops.guards import AccessLog, BodyLimit, CreateLimit, HeadAsGet, SecurityHeaders
-from ramsli.server.ops.health import router as ops_router
 from ramsli.server.ops.metrics import Metrics
 from ramsli.server.ops.prefix import PathPrefix, normalize_prefix
+from ramsli.server.ops.routes import router as ops_router
 from ramsli.server.players import accounts
 from ramsli.server.players.accounts import Accounts
 from ramsli.server.protocol.messages import BadMessage, error_body

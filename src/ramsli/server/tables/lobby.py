@@ -32,7 +32,7 @@ from ramsli.refusal import N_, Refusal, Refused, register
 from ramsli.rules import Rules, RulesError
 from ramsli.server import deps
 from ramsli.server.coach import hints
-from ramsli.server.ops.health import check_admin
+from ramsli.server.ops.routes import check_admin
 from ramsli.server.players.accounts import Player, current_player
 from ramsli.server.protocol.messages import STATUS, SpecError, rules_refusal
 from ramsli.server.protocol.schemas import CreateTable, JoinTable, QuickPlay, SeatSpec, Sit
@@ -89,7 +89,7 @@ def is_admin(request: Request) -> bool:
 
     Raises:
         Refused: ``no_admin`` (no token is set on this server), ``admin_token`` (a wrong token);
-            :func:`ramsli.server.ops.health.check_admin`.
+            :func:`ramsli.server.ops.routes.check_admin`.
     """
     if not request.headers.get("authorization", ""):
         return False

@@ -1,4 +1,4 @@
-"""Operating ``ramsli serve``: health, readiness, metrics, and the admin's tables.
+"""The operator's routes of ``ramsli serve``: health, readiness, metrics, and the admin's tables.
 
 - ``GET /healthz``: ``200 {"status": "ok", "process"}`` while the process answers at all (a
   liveness probe: restart it when this fails);
