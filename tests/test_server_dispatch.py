@@ -87,3 +87,23 @@ def test_ping_needs_no_hello_and_hello_is_said_once(sqlite_url):
         await store.close()
 
     run(go())
+
+
+def test_routes_reach_the_services_through_deps_only():
+    """The hub, clubs, accounts, metrics, admin token and connections are read from ``app.state``
+    only by the app's wiring and ramsli.server.deps (typed); every route takes them from there."""
+    import re
+    from pathlib import Path
+
+    import ramsli.server as pkg
+
+    root = Path(pkg.__file__).parent
+    pattern = re.compile(r"app\.state\.(hub|clubs|accounts|metrics|admin_token|ws_conns)\b")
+    found = [
+        f"{path.relative_to(root)}:{n}"
+        for path in sorted(root.rglob("*.py"))
+        if path.name not in ("app.py", "deps.py")
+        for n, line in enumerate(path.read_text().splitlines(), 1)
+        if pattern.search(line)
+    ]
+    assert found == []

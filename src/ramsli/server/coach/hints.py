@@ -123,10 +123,11 @@ def lab_available() -> bool:
     return True
 
 
-def hint_allowed(app: Any, table_id: str) -> bool:
+def hint_allowed(hub: Any, table_id: str) -> bool:
     """True if the creator of ``table_id`` allowed the "should I stay in?" hint (the table's
-    ``hint`` option, stored with its spec: it survives a restart); False for an unknown table."""
-    t = app.state.hub.tables.get(table_id)
+    ``hint`` option, stored with its spec: it survives a restart); False for an unknown table.
+    ``hub`` is the :class:`~ramsli.server.tables.hub.Hub`."""
+    t = hub.tables.get(table_id)
     return bool(t is not None and t.options.hint)
 
 
@@ -562,7 +563,7 @@ def _declaring_obs(request: Request, t: Table, token: str) -> tuple[Observation,
     seat = t.seat_of_token(token)
     if seat is None:
         raise Refused(Refusal("bad_token"))
-    if not hint_allowed(request.app, t.id):
+    if not hint_allowed(deps.hub(request), t.id):
         raise Refused(Refusal("hint_off"))
     hand, number = t.current_hand()
     if hand is None or t.status is not TableStatus.PLAYING:

@@ -253,7 +253,7 @@ async def seat_page(request: Request, table_id: str, token: str) -> HTMLResponse
             "seat": f"p{seat.index + 1}",
             "taken": seat.taken or taking,
             "name": seat.pending if taking else seat.name,
-            "hint": hints.hint_allowed(request.app, t.id),
+            "hint": hints.hint_allowed(_hub(request), t.id),
             "info": _public_info(t),
         },
     )
