@@ -45,19 +45,20 @@ from ramsli.errors import SessionError
 from ramsli.errors import TableError as EngineTableError
 from ramsli.ledger import LedgerError
 from ramsli.refusal import Refusal, Refused
+from ramsli.server.clubs import routes as clubs_routes
 from ramsli.server.clubs.clubs import Clubs
-from ramsli.server.clubs.clubs import router as clubs_router
 from ramsli.server.cluster.ownership import Ownership, ownership_for
 from ramsli.server.cluster.proxy import ClientAddress, Forwarder
 from ramsli.server.coach import hints
 from ramsli.server.coach import review as coach
+from ramsli.server.ledger import routes as ledger_routes
 from ramsli.server.ledger.books import LedgerBook, load_books
-from ramsli.server.ledger.books import router as ledger_router
 from ramsli.server.ops.guards import AccessLog, BodyLimit, CreateLimit, HeadAsGet, SecurityHeaders
 from ramsli.server.ops.metrics import Metrics
 from ramsli.server.ops.prefix import PathPrefix, normalize_prefix
 from ramsli.server.ops.routes import router as ops_router
 from ramsli.server.players import accounts
+from ramsli.server.players import routes as players_routes
 from ramsli.server.players.accounts import Accounts
 from ramsli.server.protocol.messages import BadMessage, error_body
 from ramsli.server.protocol.schemas import refusal_of
@@ -167,9 +168,10 @@ def create_app(
     app.include_router(pages_router)
     app.include_router(hints.router)
     app.include_router(coach.router)
-    app.include_router(ledger_router)
+    app.include_router(ledger_routes.router)
     accounts.install(app)  # players and logins; the CSRF guard of every request with a login
-    app.include_router(clubs_router)
+    app.include_router(players_routes.router)
+    app.include_router(clubs_routes.router)
     app.include_router(tables_routes.router)
     # innermost first: the forwarding of other processes' tables, ..., the prefix outermost
     app.add_middleware(Forwarder, app_state=app.state)
