@@ -20,7 +20,7 @@ for a club's session, the club's ratings. A guest seat claimed afterwards (``POS
 /api/me/claim`` with the personal token it was played with) or a ledger hand corrected after
 the end stores the record again and recomputes the ratings from the first session on.
 
-Endpoints: ``POST /api/clubs``, ``GET /api/clubs/{club}``, ``POST|GET /api/clubs/{club}/invites``,
+Endpoints (served by :mod:`ramsli.server.clubs.routes`): ``POST /api/clubs``, ``GET /api/clubs/{club}``, ``POST|GET /api/clubs/{club}/invites``,
 ``DELETE /api/clubs/{club}/invites/{invite}``, ``GET /api/invites/{token}``, ``POST
 /api/clubs/join``, ``DELETE /api/clubs/{club}/members/me``, ``POST /api/clubs/{club}/seasons``,
 ``GET /api/clubs/{club}/seasons/{season}``, ``GET /api/clubs/{club}/sessions/{table}``, ``GET

@@ -7,7 +7,8 @@ per seat; made by a logged-in member) has a ``table_links`` row and its members'
 ``seat_links`` rows (:mod:`ramsli.server.storage.directory`); when its session ends it is recorded for the
 club's season and the ratings (:mod:`ramsli.server.clubs.clubs`). Only its keeper's link changes it. Every event is committed before the answer is
 sent; a restart replays the events through :class:`ramsli.ledger.PubLedger` (the engine's
-settlement, R5, and session bookkeeping, R3). Endpoints (``docs/ledger.md``):
+settlement, R5, and session bookkeeping, R3). Endpoints (``docs/ledger.md``; served by
+:mod:`ramsli.server.ledger.routes`):
 
 - ``POST /api/ledgers``: ``{"names": [...], "preset": "traditional", "options": {...},
   "first_dealer": 0, "cents": false}`` -> ``201`` with the keeper's link and the follow link;
