@@ -451,7 +451,7 @@ async def seat_table(hub, seats=SEATS3, sit=None, start: bool = True, **opts):
     Returns ``(made, table, {seat index: (personal token, conn)})``; ``made`` is the creation's answer
     (its seat tokens are the invitation tokens).
     """
-    from ramsli.server.tables.hub import Conn
+    from ramsli.server.tables.connection import Connection as Conn
 
     body = {
         "rules": opts.pop("rules", ["end=hands:3"]),
@@ -461,12 +461,12 @@ async def seat_table(hub, seats=SEATS3, sit=None, start: bool = True, **opts):
         "seed": opts.pop("seed", 3),
         **opts,
     }
-    made = await hub.create_table(body)
+    made = (await hub.create_table(body)).to_json()
     tid = made["table"]
     sit = [i for i, s in enumerate(seats) if s["kind"] == "human"] if sit is None else sit
     people = {}
     for i in sit:
-        personal = (await hub.sit(tid, made["seats"][i]["token"], f"P{i + 1}"))["token"]
+        personal = (await hub.sit(tid, made["seats"][i]["token"], f"P{i + 1}")).token
         c = Conn()
         await hub.receive(c, json.dumps({"type": "hello", "token": personal}), tid)
         people[i] = (personal, c)

@@ -436,3 +436,45 @@ def test_the_client_options_typeddict_names_every_keyword_option_of_table_client
     keyword = {p for p, v in params.items() if v.kind is inspect.Parameter.KEYWORD_ONLY}
     assert set(typing.get_type_hints(ClientOptions)) == keyword
     assert set(typing.get_type_hints(ConnectionOptions)) == keyword - {"lang", "client"}
+
+
+def test_a_refusal_of_protocol_2_is_read_by_its_error_and_record():
+    """Protocol 2's error frame: ``error`` is the protocol code, ``code`` the refusal's."""
+    frame = {
+        "type": "error",
+        "error": "illegal",
+        "code": "must_follow",
+        "rule": "R4.10",
+        "fields": {"suit": "H"},
+        "message": "must follow suit: play ♥ (R4.10)",
+        "refusal": {"code": "must_follow", "rule": "R4.10", "fields": {"suit": "H"}},
+        "seq": 7,
+    }
+    err = ClientRefused.from_frame(frame)
+    assert (err.code, err.refusal.code, err.refusal.rule, err.refusal["suit"], err.seq) == (
+        "illegal",
+        "must_follow",
+        "R4.10",
+        "H",
+        7,
+    )
+
+
+def test_a_refusal_of_protocol_1_is_still_read_for_one_release():
+    """The shape before protocol 2 (``code`` the protocol code, the record only in ``refusal``)."""
+    frame = {
+        "type": "error",
+        "code": "illegal",
+        "message": "must follow suit: play ♥ (R4.10)",
+        "rule": "R4.10",
+        "refusal": {"code": "must_follow", "rule": "R4.10", "fields": {"suit": "H"}},
+        "seq": 7,
+    }
+    err = ClientRefused.from_frame(frame)
+    assert (err.code, err.refusal.code, err.refusal.rule, err.refusal["suit"], err.seq) == (
+        "illegal",
+        "must_follow",
+        "R4.10",
+        "H",
+        7,
+    )

@@ -35,7 +35,7 @@ from ramsli.fairness import DealProof, check_deal, commitment, dealt_order, plac
 from ramsli.hand import deal_cards, order_from_dealer
 from ramsli.history import HandHistory
 from ramsli.server.protocol.messages import SpecError
-from ramsli.server.tables.hub import Conn
+from ramsli.server.tables.connection import Connection as Conn
 from ramsli.server.tables.table import Table
 
 from helpers import ROOT, known_cards, open_hub, seat_table

@@ -15,7 +15,8 @@ import pytest
 from ramsli.refusal import Refused
 from ramsli.server.protocol.messages import BadMessage
 from ramsli.server.protocol.schemas import MAX_BODY, MAX_RULES
-from ramsli.server.tables.hub import Conn, Hub
+from ramsli.server.tables.connection import Connection as Conn
+from ramsli.server.tables.hub import Hub
 from ramsli.server.tables.views import finished_hand
 
 from helpers import SEATS3, last_view, open_hub, seat_table, table_state
@@ -75,7 +76,7 @@ def test_the_invite_link_of_a_taken_seat_no_longer_acts_or_sees_cards(sqlite_url
         with pytest.raises(Refused) as e:
             await hub.sit(t.id, invite, "P1")
         assert e.value.refusal.code == "seat_taken" and e.value.refusal.plain_fields() == {"seat": "p1"}
-        assert (await hub.sit(t.id, personal, "P1"))["token"] == personal  # sitting again with one's own token
+        assert (await hub.sit(t.id, personal, "P1")).token == personal  # sitting again with one's own token
         await hub.close()
         await store.close()
 
@@ -120,7 +121,7 @@ def test_taking_over_a_bot_seat_acts_and_sees_cards_only_from_the_next_deal(sqli
         hub, store = await open_hub(sqlite_url)
         made, t, people = await seat_table(hub, rules=["end=hands:2"])
         n_hand = t.session.hands_played
-        res = await hub.sit(t.id, made["seats"][2]["token"], "Cy")
+        res = (await hub.sit(t.id, made["seats"][2]["token"], "Cy")).to_json()
         assert res["pending"] is True and res["token"] != made["seats"][2]["token"]
         cy = Conn()
         await hub.receive(cy, json.dumps({"type": "hello", "token": res["token"]}), t.id)
@@ -433,7 +434,7 @@ def test_rate_limit_is_a_token_bucket_and_names_a_dropped_intent(sqlite_url):
         c._last = float("inf")  # the clock of the next message is before it: no refill
         await hub.receive(c, json.dumps({"type": "act", "action": "p1 in", "seq": t.seq}))
         err = c.sent[-1]
-        assert err["code"] == "rate_limited" and err["action"] == "p1 in" and err["intent_seq"] == t.seq
+        assert err["error"] == "rate_limited" and err["action"] == "p1 in" and err["intent_seq"] == t.seq
         assert "p1 in" in err["message"] and "{" not in err["message"] and table_state(t) == before
         await hub.close()
         await store.close()
@@ -487,7 +488,7 @@ def test_server_refuses_invisible_look_alike_and_bot_imitating_names(sqlite_url)
     async def go():
         hub, store = await open_hub(sqlite_url)
         seats = [{"kind": "human"}, {"kind": "human"}, {"kind": "human"}, {"kind": "bot", "bot": "rules"}]
-        made = await hub.create_table({"seats": seats, "seed": 1})
+        made = (await hub.create_table({"seats": seats, "seed": 1})).to_json()
         tid = made["table"]
         await hub.sit(tid, made["seats"][0]["token"], "Ann")
         for name, code in [
@@ -501,7 +502,7 @@ def test_server_refuses_invisible_look_alike_and_bot_imitating_names(sqlite_url)
             with pytest.raises(Refused) as e:
                 await hub.sit(tid, made["seats"][1]["token"], name)
             assert e.value.refusal.code == code, (name, e.value.refusal.code)
-        assert (await hub.sit(tid, made["seats"][1]["token"], "Rulesy"))["seat"] == "p2"
+        assert (await hub.sit(tid, made["seats"][1]["token"], "Rulesy")).to_json()["seat"] == "p2"
         await hub.close()
         await store.close()
 

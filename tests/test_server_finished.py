@@ -20,7 +20,8 @@ import sqlalchemy as sa
 
 from ramsli.server.cluster.ownership import ownership_for
 from ramsli.server.storage.eventstore import EventStore, StoreError, tables_t
-from ramsli.server.tables.hub import Conn, Hub
+from ramsli.server.tables.connection import Connection as Conn
+from ramsli.server.tables.hub import Hub
 from ramsli.server.tables.views import view
 
 from helpers import SEATS3, http_get, post_json, seat_table

@@ -27,7 +27,8 @@ from hypothesis import strategies as st
 from ramsli import fairness
 from ramsli.history import HandHistory
 from ramsli.server.storage.eventstore import EventStore
-from ramsli.server.tables.hub import Conn, Hub
+from ramsli.server.tables.connection import Connection as Conn
+from ramsli.server.tables.hub import Hub
 from ramsli.server.tables.views import finished_hand
 
 from helpers import FORBIDDEN_KEYS, cards_in, keys_in, known_cards
@@ -138,20 +139,22 @@ async def _session(rules: dict[str, str], kinds: list[str], hands: int, choice_s
         if "human" not in kinds:
             kinds = ["human"] + kinds[1:]
         seats = [{"kind": "human"} if k == "human" else {"kind": "bot", "bot": k} for k in kinds]
-        made = await hub.create_table(
-            {
-                "rules": [f"{k}={v}" for k, v in rules.items()] + [f"end=hands:{hands}"],
-                "seats": seats,
-                "bot_pace_seconds": 0,
-                "hand_pause_seconds": 0,
-                "seed": choice_seed,
-            }
-        )
+        made = (
+            await hub.create_table(
+                {
+                    "rules": [f"{k}={v}" for k, v in rules.items()] + [f"end=hands:{hands}"],
+                    "seats": seats,
+                    "bot_pace_seconds": 0,
+                    "hand_pause_seconds": 0,
+                    "seed": choice_seed,
+                }
+            )
+        ).to_json()
         tid = made["table"]
         conns: list[CheckingConn] = []
         for i, s in enumerate(made["seats"]):
             if s["kind"] == "human":
-                s["token"] = (await hub.sit(tid, s["token"], f"Human {i + 1}"))["token"]  # the personal token
+                s["token"] = (await hub.sit(tid, s["token"], f"Human {i + 1}")).token  # the personal token
                 c = CheckingConn(hub, tid, i, failures)
                 c.token = s["token"]
                 await hub.receive(c, json.dumps({"type": "hello", "token": s["token"]}), tid)
@@ -170,7 +173,7 @@ async def _session(rules: dict[str, str], kinds: list[str], hands: int, choice_s
                 await hub.receive(c, json.dumps({"type": "hello", "token": s["token"]}), tid)
                 conns.append(c)  # the invite link itself never plays the seat nor sees its cards
                 if t.status == "playing":
-                    personal = (await hub.sit(tid, s["token"], f"Taker {i + 1}"))["token"]
+                    personal = (await hub.sit(tid, s["token"], f"Taker {i + 1}")).token
                     # the person who sat down connects with the personal token sitting returned:
                     # the hand in progress is the bot's; the taker's first hand is the next one
                     mine = CheckingConn(hub, tid, i, failures, taker=True)

@@ -32,7 +32,7 @@ SPEC = {
 async def _played(store: EventStore, hands: int) -> tuple[Hub, str]:
     """A test-seeded table of three people who played ``hands`` hands (random legal moves)."""
     hub = Hub(store, allow_test_seeds=True)
-    made = await hub.create_table(dict(SPEC))
+    made = (await hub.create_table(dict(SPEC))).to_json()
     tid = made["table"]
     for i, s in enumerate(made["seats"]):
         await hub.sit(tid, s["token"], f"N{i}")
@@ -100,8 +100,8 @@ def test_tables_share_their_rules_and_random_source_and_seats_have_slots(sqlite_
         store = await EventStore.open(sqlite_url)
         hub = Hub(store)
         spec = {"rules": ["end=hands:4"], "seats": [{"kind": "human"}, {"kind": "bot", "bot": "tips"}]}
-        a = hub.tables[(await hub.create_table(dict(spec)))["table"]]
-        b = hub.tables[(await hub.create_table(dict(spec)))["table"]]
+        a = hub.tables[(await hub.create_table(dict(spec))).table]
+        b = hub.tables[(await hub.create_table(dict(spec))).table]
         assert a.rules is b.rules and a.rules_view is b.rules_view
         assert a._rng is b._rng
         assert not hasattr(a.seats[0], "__dict__") and isinstance(a.seats[0], SeatState)

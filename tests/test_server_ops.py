@@ -35,7 +35,8 @@ from ramsli.server.ops.guards import CSP, redact
 from ramsli.server.protocol.messages import render
 from ramsli.server.protocol.schemas import MAX_BODY
 from ramsli.server.storage.eventstore import EventStore
-from ramsli.server.tables.hub import Conn, Hub
+from ramsli.server.tables.connection import Connection as Conn
+from ramsli.server.tables.hub import Hub
 from ramsli.server.web.pages import WEB_DIR
 
 from helpers import SEATS3, seat_table

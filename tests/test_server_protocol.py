@@ -17,7 +17,8 @@ import pytest
 
 from ramsli.refusal import Refused
 from ramsli.server.protocol.messages import BadMessage
-from ramsli.server.tables.hub import MAX_MESSAGE, RATE_LIMIT, Conn, SpecError
+from ramsli.server.tables.connection import Connection as Conn
+from ramsli.server.tables.hub import MAX_MESSAGE, RATE_LIMIT, SpecError
 
 from helpers import SEATS3, last_view, open_hub, seat_table, table_state
 
@@ -83,18 +84,18 @@ def test_hostile_input_is_refused_with_its_reason_and_changes_nothing(sqlite_url
             n = len(conn.sent)
             await hub.receive(conn, raw)
             errs = [m for m in conn.sent[n:] if m["type"] == "error"]
-            assert [e["code"] for e in errs] == [code], (raw[:60], conn.sent[n:])
+            assert [e["error"] for e in errs] == [code], (raw[:60], conn.sent[n:])
             assert errs[0]["message"] and errs[0]["message"] != code
             assert table_state(t) == before, code
         # the engine's reason, with the rule id (R4.12); not your turn is R4.5 in the declarations,
         # said to the seat itself ("not yours"); the engine's record comes with it
-        ill = [m for m in other.sent if m.get("code") == "illegal"][-1]
+        ill = [m for m in other.sent if m.get("error") == "illegal"][-1]
         assert ill["rule"].startswith("R4") and "turn" in ill["message"] and "yours" in ill["message"]
         assert (
             ill["refusal"]["code"] == "not_your_turn" and ill["refusal"]["fields"]["seat"] == f"p{other.seat.index + 1}"
         )
         # a malformed intent names its field and what it must be (the schema's record)
-        shapes = [m for m in c.sent if m.get("code") == "bad_message"]
+        shapes = [m for m in c.sent if m.get("error") == "bad_message"]
         assert [(m["refusal"]["code"], m["refusal"]["fields"].get("field")) for m in shapes] == [
             ("field_missing", "seq"),
             ("field_int", "seq"),
@@ -106,7 +107,7 @@ def test_hostile_input_is_refused_with_its_reason_and_changes_nothing(sqlite_url
             ("hello_twice", None),
         ]
         assert shapes[0]["message"] == "seq is missing" and "action, seq" in shapes[3]["message"]
-        bad = [m for m in c.sent if m.get("code") == "bad_action"][-1]
+        bad = [m for m in c.sent if m.get("error") == "bad_action"][-1]
         assert bad["refusal"]["code"] == "not_an_action" and bad["rule"] == "R4.12"
         # a refused second hello changes nothing of the connection, its language included
         lang = c.lang
@@ -131,7 +132,7 @@ def test_hostile_input_is_refused_with_its_reason_and_changes_nothing(sqlite_url
         for token in (None, 12):  # no token text at all: the message has the wrong shape
             bad = Conn()
             await hub.receive(bad, json.dumps({"type": "hello", "token": token}), t.id)
-            assert bad.sent[-1]["code"] == "bad_message" and bad.sent[-1]["refusal"]["fields"]["field"] == "token"
+            assert bad.sent[-1]["error"] == "bad_message" and bad.sent[-1]["refusal"]["fields"]["field"] == "token"
             assert bad.table is None
         nobody = Conn()
         await hub.receive(nobody, json.dumps({"type": "hello", "token": "x"}), "no-such-table")
@@ -166,7 +167,7 @@ def test_flood_is_rate_limited_and_changes_nothing(sqlite_url):
         assert 10 <= codes.count("rate_limited") <= 11  # the hello may still count in the window
         assert [m["type"] for m in c.sent].count("pong") >= RATE_LIMIT - 1
         await hub.receive(c, json.dumps({"type": "act", "action": v["legal"][0], "seq": v["seq"]}))
-        assert c.sent[-1]["code"] == "rate_limited" and table_state(t) == before
+        assert c.sent[-1]["error"] == "rate_limited" and table_state(t) == before
         await hub.close()
         await store.close()
 
@@ -182,7 +183,13 @@ def test_newer_connection_wins_the_seat(sqlite_url):
         newer = Conn()
         await hub.receive(newer, json.dumps({"type": "hello", "token": token, "lang": "nl"}), t.id)
         assert c.sent[-1]["code"] == "replaced" and c.closed_with == (4001, "replaced")
-        assert newer.sent[0] == {"type": "welcome", "table": t.id, "role": "seat", "seat": f"p{c.seat.index + 1}"}
+        assert newer.sent[0] == {
+            "type": "welcome",
+            "table": t.id,
+            "role": "seat",
+            "seat": f"p{c.seat.index + 1}",
+            "protocol": 2,
+        }
         before = table_state(t)
         v = last_view(newer)
         await hub.receive(c, json.dumps({"type": "act", "action": v["legal"][0], "seq": v["seq"]}))
@@ -291,7 +298,7 @@ def test_a_person_takes_over_a_bot_seat_between_hands(sqlite_url):
         made, t, conns = await _table(hub, rules=["end=hands:2"])
         bot_token = made["seats"][2]["token"]
         n_hand = t.session.hands_played
-        res = await hub.sit(t.id, bot_token, "Cy")
+        res = (await hub.sit(t.id, bot_token, "Cy")).to_json()
         assert res == {"seat": "p3", "pending": True, "token": t.seats[2].personal}
         assert t.seats[2].taken is False  # not in the middle of the hand
         cy = Conn()
@@ -348,16 +355,18 @@ def test_a_person_who_sat_down_but_never_connected_is_played_by_a_bot_after_the_
 
     async def go():
         hub, store = await open_hub(sqlite_url)
-        made = await hub.create_table(
-            {
-                "rules": ["end=hands:1"],
-                "seats": SEATS3,
-                "bot_pace_seconds": 0,
-                "hand_pause_seconds": 0,
-                "seed": 5,
-                "grace_seconds": 0.2,
-            }
-        )
+        made = (
+            await hub.create_table(
+                {
+                    "rules": ["end=hands:1"],
+                    "seats": SEATS3,
+                    "bot_pace_seconds": 0,
+                    "hand_pause_seconds": 0,
+                    "seed": 5,
+                    "grace_seconds": 0.2,
+                }
+            )
+        ).to_json()
         tid = made["table"]
         for i, s in enumerate(made["seats"]):
             if s["kind"] == "human":

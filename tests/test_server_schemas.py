@@ -21,7 +21,8 @@ from ramsli.frontends import i18n
 from ramsli.server.app import create_app
 from ramsli.server.protocol.schemas import MAX_BODY, read_body
 from ramsli.server.storage.eventstore import EventStore
-from ramsli.server.tables.hub import Conn, Hub
+from ramsli.server.tables.connection import Connection as Conn
+from ramsli.server.tables.hub import Hub
 
 SEATS3 = [{"kind": "human"}, {"kind": "human"}, {"kind": "bot", "bot": "rules"}]
 DE = {"Accept-Language": "de-CH,de;q=0.9,en;q=0.5"}
@@ -57,11 +58,13 @@ class World:
         self.app = create_app(self.url)
         self.app.state.hub = self.hub
         self.client = httpx.AsyncClient(transport=httpx.ASGITransport(app=self.app), base_url="http://127.0.0.1")
-        made = await self.hub.create_table(
-            {"rules": ["end=hands:3"], "seats": SEATS3, "seed": 3, "bot_pace_seconds": 30, "hand_pause_seconds": 30}
-        )
+        made = (
+            await self.hub.create_table(
+                {"rules": ["end=hands:3"], "seats": SEATS3, "seed": 3, "bot_pace_seconds": 30, "hand_pause_seconds": 30}
+            )
+        ).to_json()
         self.made, self.tid = made, made["table"]
-        self.personal = (await self.hub.sit(self.tid, made["seats"][0]["token"], "Ann"))["token"]
+        self.personal = (await self.hub.sit(self.tid, made["seats"][0]["token"], "Ann")).token
         r = await self.client.post("/api/ledgers", json={"names": ["Ann", "Bo", "Cy"], "first_dealer": 2})
         assert r.status_code == 201, r.text
         self.ledger = r.json()
@@ -344,7 +347,7 @@ def test_websocket_messages_are_refused_by_their_shape_in_the_hello_language(sql
             ]:
                 await w.hub.receive(c, json.dumps(msg))
                 err = c.sent[-1]
-                assert (err["code"], err["refusal"]["code"], err["refusal"]["fields"]["field"]) == (
+                assert (err["error"], err["refusal"]["code"], err["refusal"]["fields"]["field"]) == (
                     "bad_message",
                     code,
                     field,
@@ -357,7 +360,7 @@ def test_websocket_messages_are_refused_by_their_shape_in_the_hello_language(sql
             if to_act != 0:  # Ann (p1) is not to act: the engine refuses, its record comes along
                 await w.hub.receive(c, json.dumps({"type": "act", "action": "p1 in", "seq": seq}))
                 err = c.sent[-1]
-                assert err["code"] == "illegal" and err["refusal"]["code"] == "not_your_turn"
+                assert err["error"] == "illegal" and err["refusal"]["code"] == "not_your_turn"
                 assert err["rule"] == err["refusal"]["rule"] == "R4.5" and "nicht du" in err["message"]
             await w.hub.receive(c, json.dumps({"type": "act", "action": f"{other} in", "seq": seq}))
             assert c.sent[-1]["code"] == "not_your_seat" and c.sent[-1]["refusal"]["fields"]["seat"] == "p1"

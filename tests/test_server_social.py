@@ -15,7 +15,7 @@ import pytest
 
 from ramsli.refusal import Refused
 from ramsli.server.tables import social
-from ramsli.server.tables.hub import Conn
+from ramsli.server.tables.connection import Connection as Conn
 from ramsli.server.tables.table import CHAT_BURST, CHAT_MAX
 
 from helpers import SEATS3, cards_in, last_view, open_hub, seat_table, table_state
@@ -143,7 +143,7 @@ def test_chat_refusals_change_nothing(sqlite_url):
         assert invite.sent[-1]["code"] == "not_sitting"
         await hub.receive(ann, json.dumps({"type": "chat", "text": "x" * (CHAT_MAX + 1)}))
         err = ann.sent[-1]
-        assert err["code"] == "bad_message" and err["refusal"]["code"] == "field_long"
+        assert err["error"] == "bad_message" and err["refusal"]["code"] == "field_long"
         await hub.receive(ann, json.dumps({"type": "chat", "text": " \n\t\u3164 "}))
         assert ann.sent[-1]["code"] == "chat_empty"
         await hub.receive(ann, json.dumps({"type": "react", "code": "AS"}))
@@ -389,9 +389,12 @@ def test_play_again_keeps_the_people_and_the_settings(sqlite_url):
             with pytest.raises(Refused) as e:
                 await social.rematch(hub, t, token)
             assert e.value.refusal.code == "bad_token"
-        a, b = await asyncio.gather(
-            social.rematch(hub, t, made["seats"][0]["token"], made["creator_token"]),
-            social.rematch(hub, t, made["seats"][1]["token"]),
+        a, b = (
+            r.to_json()
+            for r in await asyncio.gather(
+                social.rematch(hub, t, made["seats"][0]["token"], made["creator_token"]),
+                social.rematch(hub, t, made["seats"][1]["token"]),
+            )
         )
         assert a["table"] == b["table"] and a["seat"] == "p1" and b["seat"] == "p2"
         assert "creator_token" in a and "creator_token" not in b and a["invite"] != b["invite"]
@@ -417,7 +420,7 @@ def test_play_again_keeps_the_people_and_the_settings(sqlite_url):
         assert await hub2.locate(t.id) == ("local", None)  # a finished table is read on demand
         assert hub2.tables[t.id].next_table == new.id
         again = await social.rematch(hub2, hub2.tables[t.id], made["seats"][1]["token"])
-        assert again["table"] == new.id  # the same new table, not another
+        assert again.table == new.id  # the same new table, not another
         await hub2.close()
         await store2.close()
 

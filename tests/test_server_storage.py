@@ -18,7 +18,8 @@ import sqlalchemy.exc
 from ramsli.refusal import Refused
 from ramsli.server.protocol.messages import BadMessage
 from ramsli.server.storage.eventstore import EventStore, StoreError
-from ramsli.server.tables.hub import Conn, Hub
+from ramsli.server.tables.connection import Connection as Conn
+from ramsli.server.tables.hub import Hub
 from ramsli.server.tables.views import view
 
 from helpers import stable_view
@@ -28,15 +29,17 @@ def test_every_point_of_a_session_restores_exactly(db_url):
     async def go():
         store = await EventStore.open(db_url)
         hub = Hub(store, allow_test_seeds=True)
-        made = await hub.create_table(
-            {
-                "rules": ["end=hands:3", "general_rams=true", "targets=true", "starting_stack=8", "bete=pot"],
-                "seats": [{"kind": "human"}, {"kind": "human"}, {"kind": "human"}, {"kind": "human"}],
-                "bot_pace_seconds": 0,
-                "hand_pause_seconds": 600,
-                "seed": 21,
-            }
-        )
+        made = (
+            await hub.create_table(
+                {
+                    "rules": ["end=hands:3", "general_rams=true", "targets=true", "starting_stack=8", "bete=pot"],
+                    "seats": [{"kind": "human"}, {"kind": "human"}, {"kind": "human"}, {"kind": "human"}],
+                    "bot_pace_seconds": 0,
+                    "hand_pause_seconds": 600,
+                    "seed": 21,
+                }
+            )
+        ).to_json()
         tid = made["table"]
         for i, s in enumerate(made["seats"]):
             await hub.sit(tid, s["token"], f"N{i}")
@@ -99,13 +102,20 @@ def test_a_failed_commit_changes_nothing_and_says_so(sqlite_url):
     async def go():
         store = await EventStore.open(sqlite_url)
         hub = Hub(store, allow_test_seeds=True)
-        made = await hub.create_table(
-            {"seats": [{"kind": "human"}, {"kind": "human"}], "seed": 2, "bot_pace_seconds": 0, "hand_pause_seconds": 0}
-        )
+        made = (
+            await hub.create_table(
+                {
+                    "seats": [{"kind": "human"}, {"kind": "human"}],
+                    "seed": 2,
+                    "bot_pace_seconds": 0,
+                    "hand_pause_seconds": 0,
+                }
+            )
+        ).to_json()
         tid = made["table"]
         conns = []
         for s in made["seats"]:
-            s["token"] = (await hub.sit(tid, s["token"], s["seat"].upper()))["token"]  # the personal token
+            s["token"] = (await hub.sit(tid, s["token"], s["seat"].upper())).token  # the personal token
             c = Conn()
             await hub.receive(c, json.dumps({"type": "hello", "token": s["token"], "lang": "it"}), tid)
             conns.append(c)
@@ -136,15 +146,17 @@ def test_the_hint_option_and_a_changed_bot_pace_survive_a_restart(db_url):
     async def go():
         store = await EventStore.open(db_url)
         hub = Hub(store, allow_test_seeds=True)
-        made = await hub.create_table(
-            {
-                "seats": [{"kind": "human"}, {"kind": "bot", "bot": "rules"}],
-                "seed": 2,
-                "bot_pace_seconds": 0.8,
-                "hand_pause_seconds": 600,
-                "hint": True,
-            }
-        )
+        made = (
+            await hub.create_table(
+                {
+                    "seats": [{"kind": "human"}, {"kind": "bot", "bot": "rules"}],
+                    "seed": 2,
+                    "bot_pace_seconds": 0.8,
+                    "hand_pause_seconds": 600,
+                    "hint": True,
+                }
+            )
+        ).to_json()
         tid = made["table"]
         await hub.sit(tid, made["seats"][0]["token"], "Ann")
         await hub.start(tid, made["creator_token"])

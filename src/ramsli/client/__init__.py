@@ -20,11 +20,13 @@ from ramsli.client.core import (
     TableClient,
     TableView,
     TokenBucket,
+    error_code,
 )
 from ramsli.client.observation import ViewError, observation_from_view, settlement_from_record
 
 __all__ = [
     "FATAL_CODES",
+    "error_code",
     "RATE_LIMIT",
     "BotRun",
     "ClientRefused",

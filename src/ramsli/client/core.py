@@ -33,6 +33,7 @@ from typing import TYPE_CHECKING, Any, TypedDict, TypeVar, Unpack
 from ramsli.client.observation import ViewError, observation_from_view
 from ramsli.hand import Observation
 from ramsli.refusal import Refusal
+from ramsli.server.protocol.closecodes import CloseCode
 
 if TYPE_CHECKING:
     from websockets.asyncio.client import ClientConnection
@@ -40,6 +41,7 @@ if TYPE_CHECKING:
 __all__ = [
     "RATE_LIMIT",
     "FATAL_CODES",
+    "error_code",
     "Invite",
     "ClientRefused",
     "ConnectionLost",
@@ -58,8 +60,9 @@ log = logging.getLogger("ramsli.client")
 RATE_LIMIT = 20
 #: protocol codes after which the server closes the connection for good: reconnecting cannot help
 FATAL_CODES = frozenset({"bad_token", "no_table", "table_broken", "replaced"})
-#: WebSocket close codes that end the connection for good (``replaced``, ``bad_token``, ``no_table``)
-FATAL_CLOSE = {4001: "replaced", 4003: "bad_token", 4004: "no_table"}
+#: WebSocket close codes that end the connection for good (``replaced``, ``bad_token``, ``no_table``):
+#: the server's :class:`~ramsli.server.protocol.closecodes.CloseCode` that are ``final``, with their reasons
+FATAL_CLOSE: dict[int, str] = {int(c): c.reason for c in CloseCode if c.final}
 
 T = TypeVar("T")
 
@@ -114,6 +117,20 @@ class Invite:
         return f"{self.base}/t/{self.table}/{'watch' if self.spectator else 's'}/{token or self.token}"
 
 
+def error_code(frame: dict[str, Any]) -> str:
+    """The protocol code of a WebSocket ``error`` message (``illegal``, ``stale_seq``, ...), of
+    either shape: ``error`` since protocol version 2 (announced in ``welcome`` as ``protocol``),
+    ``code`` before it (where ``code`` was the protocol code, not the refusal's).
+
+    >>> error_code({"type": "error", "error": "illegal", "code": "must_follow"})
+    'illegal'
+    >>> error_code({"type": "error", "code": "illegal", "refusal": {"code": "must_follow"}})
+    'illegal'
+    """
+    code = frame.get("error") if "error" in frame else frame.get("code", "error")
+    return str(code)
+
+
 class ClientRefused(Exception):
     """The server refused a request or a message (``docs/protocol.md``, *Errors*).
 
@@ -139,8 +156,10 @@ class ClientRefused(Exception):
 
     @classmethod
     def from_frame(cls, msg: dict[str, Any]) -> ClientRefused:
-        """From a WebSocket ``error`` message."""
-        code = str(msg.get("code", "error"))
+        """From a WebSocket ``error`` message, of either shape (:func:`error_code`): protocol 2's
+        ``{"error": protocol code, "code": the refusal's, "rule", "fields", "refusal", "message"}``
+        or the earlier ``{"code": protocol code, "refusal": {"code", "rule", "fields"}, "message"}``."""
+        code = error_code(msg)
         rec = msg.get("refusal") or {}
         refusal = Refusal(str(rec.get("code", code)), rec.get("rule", msg.get("rule")), dict(rec.get("fields") or {}))
         return cls(code, refusal, str(msg.get("message", "")), msg.get("seq"))
@@ -504,7 +523,7 @@ class TableClient:
                 break
             if code in FATAL_CLOSE:
                 last = self._errors[-1] if self._errors else None
-                refusal = ClientRefused.from_frame(last) if last and last.get("code") in FATAL_CODES else None
+                refusal = ClientRefused.from_frame(last) if last and error_code(last) in FATAL_CODES else None
                 self._lost = ConnectionLost(f"the server closed the connection: {FATAL_CLOSE[code]}", refusal)
                 break
             failures += 0 if welcomed else 1
@@ -652,7 +671,7 @@ class TableClient:
                 continue  # reconnected on the same view: the intent went down with the old socket
             err = self._errors[mark]
             self._errors_seen = max(self._errors_seen, mark + 1)
-            if err.get("code") == "rate_limited" and err.get("refusal", {}).get("code") == "rate_limited_act":
+            if error_code(err) == "rate_limited" and err.get("refusal", {}).get("code") == "rate_limited_act":
                 log.info("intent %r dropped over the rate limit; sending it again", action)
                 continue
             raise ClientRefused.from_frame(err)

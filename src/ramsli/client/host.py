@@ -33,6 +33,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from ramsli.client.observation import view_from_observation
 from ramsli.hand import Action, Observation
+from ramsli.server.protocol.closecodes import CloseCode
 
 __all__ = ["SeatHost", "RemoteEntrant", "RemoteSeatBot"]
 
@@ -40,14 +41,8 @@ T = TypeVar("T")
 
 
 def _error(code: str, message: str, seq: int | None = None, rule: str | None = None) -> dict[str, Any]:
-    return {
-        "type": "error",
-        "code": code,
-        "message": message,
-        "rule": rule,
-        "refusal": {"code": code, "rule": rule, "fields": {}},
-        "seq": seq,
-    }
+    record: dict[str, Any] = {"code": code, "rule": rule, "fields": {}}
+    return {"type": "error", "error": code, **record, "message": message, "refusal": record, "seq": seq}
 
 
 class SeatHost:
@@ -239,16 +234,18 @@ class SeatHost:
             hello = json.loads(await asyncio.wait_for(ws.receive_text(), 10))
             if not isinstance(hello, dict) or hello.get("type") != "hello" or hello.get("token") != self.personal:
                 await ws.send_text(json.dumps(_error("bad_token", "this token owns no seat here")))
-                await ws.close(4003)
+                await ws.close(CloseCode.BAD_TOKEN)
                 return
             old, self._conn = self._conn, ws
             if old is not None:
                 with contextlib.suppress(Exception):
                     await old.send_text(json.dumps(_error("replaced", "a newer connection took this seat")))
-                    await old.close(4001)
+                    await old.close(CloseCode.REPLACED)
             view = self._view
             seat = view["you"]["seat"]
-            await ws.send_text(json.dumps({"type": "welcome", "table": self.table, "role": "seat", "seat": seat}))
+            await ws.send_text(
+                json.dumps({"type": "welcome", "table": self.table, "role": "seat", "seat": seat, "protocol": 2})
+            )
             await ws.send_text(json.dumps(view))
             assert self._connected is not None
             self._connected.set()

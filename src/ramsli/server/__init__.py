@@ -9,8 +9,10 @@ A front end of the engine: it holds no rules. Where each thing is made:
 - :mod:`ramsli.server.coach.hints`: the "should I stay in?" hint;
 - :mod:`ramsli.server.protocol.schemas`: the shape of every message read (one Pydantic model each);
 - :mod:`ramsli.server.protocol.messages`: every refusal's text and the error answers, in en, de, nl, it;
-- :mod:`ramsli.server.tables.hub`: every table and every WebSocket message;
-- :mod:`ramsli.server.app`: the FastAPI app: the tables' HTTP API and one WebSocket per seat;
+- :mod:`ramsli.server.tables.hub`: every table of the process (the registry);
+- :mod:`ramsli.server.tables.dispatch`: every WebSocket message, checked, applied and answered;
+- :mod:`ramsli.server.tables.routes`: the tables' HTTP API and one WebSocket per seat;
+- :mod:`ramsli.server.app`: the FastAPI app, which wires the routes, middlewares and services;
 - :mod:`ramsli.server.web.pages`: the browser table's pages, files and catalogs;
 - :mod:`ramsli.server.ledger.books`: the pub ledger's API and pages;
 - :mod:`ramsli.server.storage.eventstore`: the database (tables and their event logs).

@@ -1,14 +1,14 @@
-"""The FastAPI app of ``ramsli serve``: the card tables' HTTP API and one WebSocket per seat.
+"""The FastAPI app of ``ramsli serve``: it only wires the server together.
 
-:func:`create_app` wires the routes of ``docs/protocol.md`` to a
-:class:`~ramsli.server.tables.hub.Hub` and includes the pages (:mod:`ramsli.server.web.pages`), the hint
-(:mod:`ramsli.server.coach.hints`), the coach (:mod:`ramsli.server.coach.review`) and the pub ledger
-(:mod:`ramsli.server.ledger.books`); at start-up it opens the database (applying the Alembic
-migrations), restores every table by replaying its events and starts making the lab's kernel
-ready in the background (:func:`ramsli.server.coach.hints.warm_up_lab`). Every request body is read through the one capped reader and parsed by its model
-(:mod:`ramsli.server.protocol.schemas`) before anything else; every refusal is answered by its code in
-the language the request asks for (``?lang=``, else ``Accept-Language``;
-:func:`ramsli.server.protocol.messages.error_body`).
+:func:`create_app` includes each concern's routes — the card tables and their WebSocket
+(:mod:`ramsli.server.tables.routes`), the pages (:mod:`ramsli.server.web.pages`), the hint
+(:mod:`ramsli.server.coach.hints`), the coach (:mod:`ramsli.server.coach.review`), the pub ledger
+(:mod:`ramsli.server.ledger.books`), players and clubs, the operator's routes — puts the
+middlewares around them, answers every refusal by its code in the language the request asks for
+(``?lang=``, else ``Accept-Language``; :func:`ramsli.server.protocol.messages.error_body`), and
+at start-up opens the database (applying the Alembic migrations), makes the services the routes
+take through :mod:`ramsli.server.deps`, restores every table by replaying its events and starts
+making the lab's kernel ready in the background (:func:`ramsli.server.coach.hints.warm_up_lab`).
 
 Players, clubs, seasons and ratings are :mod:`ramsli.server.players.accounts` and
 :mod:`ramsli.server.clubs.clubs`; open tables, quick play and the table list :mod:`ramsli.server.tables.lobby`.
@@ -17,7 +17,7 @@ Around the routes (outermost first): the path prefix and the client's address
 (:mod:`ramsli.server.ops.prefix`, :mod:`ramsli.server.cluster.proxy`), the request log, ``HEAD``, the security headers, the body limit and
 the per-address limit on new tables (:mod:`ramsli.server.ops.guards`), and the forwarding of a
 table another process runs (:class:`~ramsli.server.cluster.proxy.Forwarder`). The operator's routes
-(``/healthz``, ``/readyz``, ``/metrics``, ``/admin/...``) are :mod:`ramsli.server.ops.health`.
+(``/healthz``, ``/readyz``, ``/metrics``, ``/admin/...``) are :mod:`ramsli.server.ops.routes`.
 
 Run it with ``ramsli serve`` or ``uvicorn --factory ramsli.server.app:app_from_env``
 (``RAMSLI_DATABASE``, ``RAMSLI_ALLOW_TEST_SEEDS=1``, ``RAMSLI_PATH_PREFIX``,
@@ -29,7 +29,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 import logging
 import os
 import sqlite3
@@ -37,89 +36,46 @@ from collections.abc import AsyncIterator, Sequence
 from typing import Any
 
 import sqlalchemy.exc
-from fastapi import FastAPI, Request, WebSocket
+from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import JSONResponse, PlainTextResponse
+from fastapi.responses import JSONResponse
 from starlette.exceptions import HTTPException as StarletteHTTPException
-from starlette.websockets import WebSocketDisconnect, WebSocketState
 
 from ramsli.errors import SessionError
 from ramsli.errors import TableError as EngineTableError
 from ramsli.ledger import LedgerError
 from ramsli.refusal import Refusal, Refused
+from ramsli.server.clubs import routes as clubs_routes
 from ramsli.server.clubs.clubs import Clubs
-from ramsli.server.clubs.clubs import router as clubs_router
 from ramsli.server.cluster.ownership import Ownership, ownership_for
-from ramsli.server.cluster.proxy import ClientAddress, Forwarder, gather_from_peers
+from ramsli.server.cluster.proxy import ClientAddress, Forwarder
 from ramsli.server.coach import hints
 from ramsli.server.coach import review as coach
+from ramsli.server.ledger import routes as ledger_routes
 from ramsli.server.ledger.books import LedgerBook, load_books
-from ramsli.server.ledger.books import router as ledger_router
 from ramsli.server.ops.guards import AccessLog, BodyLimit, CreateLimit, HeadAsGet, SecurityHeaders
-from ramsli.server.ops.health import router as ops_router
 from ramsli.server.ops.metrics import Metrics
 from ramsli.server.ops.prefix import PathPrefix, normalize_prefix
+from ramsli.server.ops.routes import router as ops_router
 from ramsli.server.players import accounts
+from ramsli.server.players import routes as players_routes
 from ramsli.server.players.accounts import Accounts
 from ramsli.server.protocol.messages import BadMessage, error_body
-from ramsli.server.protocol.schemas import MAX_MESSAGE, CreateTable, Pace, Sit, Start, body_of, refusal_of
+from ramsli.server.protocol.schemas import refusal_of
 from ramsli.server.storage.directory import Directory
 from ramsli.server.storage.eventstore import EventStore, FileCheck, default_url, sqlite_path, storage_reason
-from ramsli.server.tables import lobby, social, views
+from ramsli.server.tables import routes as tables_routes
 from ramsli.server.tables.bot_driver import shutdown_bot_pool
 from ramsli.server.tables.events import parse_ledger_event
-from ramsli.server.tables.hub import HELLO_SECONDS, Conn, Hub
-from ramsli.server.web.pages import page_lang, request_lang
+from ramsli.server.tables.hub import Hub
+from ramsli.server.web.pages import request_lang
 from ramsli.server.web.pages import router as pages_router
 
-__all__ = ["create_app", "app_from_env", "attach_hub", "WebSocketConn", "WS_MAX_SIZE"]
+__all__ = ["create_app", "app_from_env", "attach_hub", "WS_MAX_SIZE"]
 
 #: frames larger than this are refused by the WebSocket layer itself (close 1009);
 #: frames up to it but over MAX_MESSAGE get a ``too_big`` error
 WS_MAX_SIZE = 65536
-
-
-class WebSocketConn(Conn):
-    """A :class:`~ramsli.server.tables.hub.Conn` over a Starlette WebSocket, with its own writer task.
-
-    Messages are queued and written in order by one task, so a slow client never
-    blocks a table; a client more than 256 messages behind is closed. Until its ``hello``
-    names a language, its messages are in the language of the handshake (``?lang=``, else
-    ``Accept-Language``).
-    """
-
-    def __init__(self, ws: WebSocket, metrics: Metrics | None = None) -> None:
-        super().__init__(page_lang(ws.query_params.get("lang"), ws.headers.get("accept-language")), metrics)
-        self.ws = ws
-        self.queue: asyncio.Queue[Any] = asyncio.Queue(maxsize=256)
-        self.writer = asyncio.get_running_loop().create_task(self._write())
-
-    def deliver(self, msg: dict[str, Any]) -> None:
-        try:
-            self.queue.put_nowait(json.dumps(msg, separators=(",", ":")))
-        except asyncio.QueueFull:
-            self.close(1008, "too slow")
-
-    def close(self, code: int, reason: str) -> None:
-        if self.closed_with is None:
-            self.closed_with = (code, reason)
-            with contextlib.suppress(asyncio.QueueFull):
-                self.queue.put_nowait(("close", code, reason))
-
-    async def _write(self) -> None:
-        try:
-            while True:
-                item = await self.queue.get()
-                if isinstance(item, tuple):
-                    await self.ws.close(code=item[1], reason=item[2])
-                    return
-                await self.ws.send_text(item)
-        except (WebSocketDisconnect, RuntimeError, OSError):
-            return
-        except asyncio.CancelledError:
-            return
-        except Exception:  # noqa: BLE001 - e.g. the transport closed under us
-            return
 
 
 def _answer(request: Request, error: Exception) -> JSONResponse:
@@ -213,11 +169,11 @@ def create_app(
     app.include_router(pages_router)
     app.include_router(hints.router)
     app.include_router(coach.router)
-    app.include_router(ledger_router)
-    app.include_router(social.router)
+    app.include_router(ledger_routes.router)
     accounts.install(app)  # players and logins; the CSRF guard of every request with a login
-    app.include_router(clubs_router)
-    app.include_router(lobby.router)
+    app.include_router(players_routes.router)
+    app.include_router(clubs_routes.router)
+    app.include_router(tables_routes.router)
     # innermost first: the forwarding of other processes' tables, ..., the prefix outermost
     app.add_middleware(Forwarder, app_state=app.state)
     app.add_middleware(CreateLimit, limit=create_limit)
@@ -227,10 +183,6 @@ def create_app(
     app.add_middleware(AccessLog)
     app.add_middleware(ClientAddress, trusted=list(trusted_proxies), secret=lambda: _secret(app))
     app.add_middleware(PathPrefix, prefix=path_prefix)
-
-    def hub_of(request: Request) -> Hub:
-        hub: Hub = request.app.state.hub
-        return hub
 
     async def refused(request: Request, e: Exception) -> JSONResponse:
         return _answer(request, e)
@@ -263,118 +215,6 @@ def create_app(
             refusal = Refusal("no_page", None, {"path": request.url.path[:80]})
         status, body = error_body(Refused(refusal), request_lang(request))
         return JSONResponse(body, status_code=e.status_code if e.status_code in (404, 405) else status)
-
-    @app.post("/api/tables", status_code=201)
-    async def create(request: Request) -> dict[str, Any]:
-        """A new table (``open``: listed for anyone; ``club``: the club's table), :func:`ramsli.server.tables.lobby.create_table`."""
-        return await lobby.create_table(request, await body_of(request, CreateTable))
-
-    @app.post("/api/web/tables", status_code=201)
-    async def create_web_table(request: Request) -> dict[str, Any]:
-        """``POST /api/tables``, answered with ``"hint"`` too; a hint table starts the lab's warm-up."""
-        return await lobby.create_web_table(request, await body_of(request, CreateTable))
-
-    @app.get("/api/tables")
-    async def list_tables(request: Request) -> list[dict[str, Any]]:
-        """The open tables of every live process; every table this process holds with the admin
-        token (:func:`ramsli.server.tables.lobby.listing`)."""
-        listed = await lobby.listing(request)
-        hub = hub_of(request)
-        if not hub.ownership.solo and not request.scope.get("ramsli.forwarded"):
-            seen: set[Any] = {x["table"] for x in listed}
-            auth = {"authorization": request.headers.get("authorization", "")}
-            for answer in await gather_from_peers(request.app.state, "/api/tables", auth):
-                for x in answer if isinstance(answer, list) else []:
-                    if isinstance(x, dict) and x.get("table") not in seen:
-                        seen.add(x.get("table"))
-                        listed.append(x)
-        return listed
-
-    @app.get("/api/tables/{table_id}")
-    async def info(request: Request, table_id: str) -> dict[str, Any]:
-        return views.info(hub_of(request).table(table_id))
-
-    @app.post("/api/tables/{table_id}/sit")
-    async def sit(request: Request, table_id: str) -> dict[str, Any]:
-        body = await body_of(request, Sit)
-        return await lobby.sit(request, table_id, body)
-
-    @app.post("/api/tables/{table_id}/start")
-    async def start(request: Request, table_id: str) -> dict[str, Any]:
-        body = await body_of(request, Start)
-        return await hub_of(request).start(table_id, body.creator_token)
-
-    @app.post("/api/tables/{table_id}/pace")
-    async def set_bot_pace(request: Request, table_id: str) -> dict[str, Any]:
-        """The creator changes the bots' speed during play: ``{"creator_token", "bot_pace_seconds"}``
-        (seconds 0..60) answers ``{"bot_pace_seconds", "seq"}``; stored, so it survives a restart.
-        Errors: ``403 bad_token`` (not the creator), ``422 bad_message``, ``404 no_table``."""
-        body = await body_of(request, Pace)
-        t = hub_of(request).table(table_id)
-        await t.set_pace(body.creator_token, body.bot_pace_seconds)
-        return {"bot_pace_seconds": t.options.bot_pace_seconds, "seq": t.seq}
-
-    @app.get("/api/tables/{table_id}/hands/{number}.toml")
-    async def history(request: Request, table_id: str, number: int, token: str = "") -> PlainTextResponse:
-        text = hub_of(request).history(table_id, number, token)
-        return PlainTextResponse(
-            text,
-            media_type="application/toml",
-            headers={"Content-Disposition": f'attachment; filename="{table_id}-hand-{number:04d}.toml"'},
-        )
-
-    @app.get("/api/tables/{table_id}/hands/{number}.json")
-    async def finished_hand(request: Request, table_id: str, number: int, token: str = "") -> dict[str, Any]:
-        """A finished hand to read in the page (:func:`ramsli.server.tables.views.finished_hand`): the
-        public log plus the token's own cards. Errors: ``403 bad_token``, ``404 no_hand``."""
-        t = hub_of(request).table(table_id)
-        if t.seat_of_token(token) is None and not t.is_spectator(token):
-            raise Refused(Refusal("bad_token"))
-        # only the person sitting there sees the seat's own cards: an invite link (which the creator
-        # holds for every seat) reads the hand as a spectator does (R7, D-16)
-        return views.finished_hand(t, number, t.owner_of(token))
-
-    @app.websocket("/ws/{table_id}")
-    async def ws(websocket: WebSocket, table_id: str) -> None:
-        await websocket.accept()
-        hub: Hub = websocket.app.state.hub
-        conn = WebSocketConn(websocket, getattr(websocket.app.state, "metrics", None))
-        conns: set[WebSocketConn] = websocket.app.state.ws_conns
-        conns.add(conn)
-        try:
-            while conn.closed_with is None:
-                timeout = HELLO_SECONDS if conn.table is None else None
-                try:
-                    frame = await asyncio.wait_for(websocket.receive(), timeout)
-                except TimeoutError:
-                    conn.refuse(Refused(Refusal("no_hello")))
-                    conn.close(4000, "no_hello")
-                    break
-                if frame["type"] == "websocket.disconnect":
-                    break
-                text = frame.get("text")
-                if text is None:
-                    data = frame.get("bytes") or b""
-                    if len(data) > MAX_MESSAGE:
-                        conn.refuse(Refused(Refusal("too_big", None, {"limit": MAX_MESSAGE})))
-                    else:
-                        conn.refuse(Refused(Refusal("bad_json")))
-                    continue
-                await hub.receive(conn, text, table_id)
-        except (WebSocketDisconnect, RuntimeError):
-            pass
-        finally:
-            conns.discard(conn)
-            hub.disconnect(conn)
-            if conn.closed_with is None:
-                conn.closed_with = (1000, "gone")
-                conn.writer.cancel()
-            else:
-                with contextlib.suppress(asyncio.TimeoutError, asyncio.CancelledError, Exception):
-                    await asyncio.wait_for(conn.writer, 2.0)
-            if websocket.client_state == WebSocketState.CONNECTED:
-                with contextlib.suppress(Exception):
-                    await websocket.close()
 
     return app
 

@@ -20,7 +20,7 @@ for a club's session, the club's ratings. A guest seat claimed afterwards (``POS
 /api/me/claim`` with the personal token it was played with) or a ledger hand corrected after
 the end stores the record again and recomputes the ratings from the first session on.
 
-Endpoints: ``POST /api/clubs``, ``GET /api/clubs/{club}``, ``POST|GET /api/clubs/{club}/invites``,
+Endpoints (served by :mod:`ramsli.server.clubs.routes`): ``POST /api/clubs``, ``GET /api/clubs/{club}``, ``POST|GET /api/clubs/{club}/invites``,
 ``DELETE /api/clubs/{club}/invites/{invite}``, ``GET /api/invites/{token}``, ``POST
 /api/clubs/join``, ``DELETE /api/clubs/{club}/members/me``, ``POST /api/clubs/{club}/seasons``,
 ``GET /api/clubs/{club}/seasons/{season}``, ``GET /api/clubs/{club}/sessions/{table}``, ``GET
@@ -34,27 +34,24 @@ from __future__ import annotations
 import asyncio
 import datetime as dt
 import logging
-import secrets
 import time
 from collections.abc import Iterable
 from typing import Any
 
-from fastapi import APIRouter, Request
-from fastapi.responses import HTMLResponse, PlainTextResponse
+from fastapi import Request
 
 from ramsli.refusal import Refusal, Refused
+from ramsli.server import deps
 from ramsli.server.players import records as rec
-from ramsli.server.players.accounts import FORMER_PLAYER, Player, require_player
+from ramsli.server.players.accounts import Player
 from ramsli.server.players.ratings import Rating, conservative, default_rating, load_calibration, rate, replay, shown
-from ramsli.server.protocol.schemas import ClaimSeat, CreateClub, JoinClub, NewSeason, NoBody, body_of
+from ramsli.server.protocol.schemas import NewSeason
 from ramsli.server.storage.directory import SERVER_SCOPE, Directory, bot_key, bot_player_id
 from ramsli.server.tables.table import Table, TableStatus
 from ramsli.server.tables.views import rules_summary
-from ramsli.server.web.pages import request_lang, shell
 from ramsli.session import forbidden_name_char, name_is_blank
 
 __all__ = [
-    "router",
     "Clubs",
     "season_window",
     "current_season",
@@ -63,8 +60,6 @@ __all__ = [
     "check_club_name",
     "CLUB_NAME_MAX",
 ]
-
-router = APIRouter()
 
 #: the longest club or season name, characters
 CLUB_NAME_MAX = 48
@@ -358,319 +353,5 @@ class Clubs:
 
 
 def _clubs(request: Request) -> Clubs:
-    clubs: Clubs = request.app.state.clubs
+    clubs = deps.clubs(request)
     return clubs
-
-
-# -- the API ----------------------------------------------------------------------------------------
-
-
-@router.post("/api/clubs", status_code=201)
-async def create_club(request: Request) -> dict[str, Any]:
-    """Make a club: ``{"name", "season": {"name", "starts", "ends"}}`` (the season optional:
-    a year from today) -> ``201 {"club", "season"}``; the player is its owner."""
-    body = await body_of(request, CreateClub)
-    player = await require_player(request)
-    name = check_club_name(body.name)
-    now = time.time()
-    season = check_season(body.season) if body.season is not None else default_season(now)
-    cid = await _clubs(request).directory.create_club(name, player.id, season, now)
-    return {"club": {"id": cid, "name": name}, "season": season}
-
-
-@router.get("/api/clubs/{club_id}")
-async def club_info(request: Request, club_id: str) -> dict[str, Any]:
-    """A club for its members: name, your role, members, seasons (the one that runs now
-    marked), the club's ratings, its ledgers (follow links; the keeper link for its keeper) and
-    its card tables (spectator links)."""
-    player = await require_player(request)
-    clubs = _clubs(request)
-    club, m = await clubs.member_of(club_id, player)
-    d = clubs.directory
-    members = await d.members(club["id"])
-    seasons = await d.seasons(club["id"])
-    now = time.time()
-    cur = current_season(seasons, now)
-    links = {k: v for k, v in (await d.table_links()).items() if v["club_id"] == club["id"]}
-    done = {r["table_id"]: r for r in await d.records(club=club["id"])}
-    tables, ledgers = [], []
-    books = getattr(request.app.state, "ledgers", None) or {}
-    for tid, link in links.items():
-        t = clubs.hub.tables.get(tid)
-        if t is not None:
-            tables.append(
-                {
-                    "table": tid,
-                    "status": str(t.status),
-                    "preset": t.preset,
-                    "seats": [s.name for s in t.seats],
-                    "spectate": f"/t/{tid}/watch/{t.spectator_token}",
-                    "record": tid in done,
-                }
-            )
-        elif tid in books:
-            b = books[tid]
-            entry = {
-                "ledger": tid,
-                "names": b.book.names,
-                "over": b.book.is_over,
-                "hands": len(b.book.hands),
-                "follow": f"/l/{tid}/follow/{b.spec['follow_token']}",
-                "record": tid in done,
-            }
-            if link["creator_id"] == player.id:
-                entry["keep"] = f"/l/{tid}/{b.spec['token']}"
-            ledgers.append(entry)
-    return {
-        "club": {"id": club["id"], "name": club["name"], "created": club["created"]},
-        "role": m["role"],
-        "you": player.id,
-        "members": [{"player": x["id"], "name": x["name"], "role": x["role"], "joined": x["joined"]} for x in members],
-        "seasons": [{**s, "current": cur is not None and s["id"] == cur["id"]} for s in seasons],
-        "current": cur["id"] if cur else None,
-        "ratings": await clubs.ratings_list(club["id"]),
-        "tables": tables,
-        "ledgers": ledgers,
-    }
-
-
-async def _owner(request: Request, club_id: str) -> tuple[Clubs, dict[str, Any], Player]:
-    player = await require_player(request)
-    clubs = _clubs(request)
-    club, m = await clubs.member_of(club_id, player)
-    if m["role"] != "owner":
-        raise Refused(Refusal("not_owner"))
-    return clubs, club, player
-
-
-@router.post("/api/clubs/{club_id}/invites", status_code=201)
-async def new_invite(request: Request, club_id: str) -> dict[str, Any]:
-    """The owner makes an invite link: ``201 {"invite", "token", "link"}`` (the token is shown
-    only now; the server keeps its hash)."""
-    await body_of(request, NoBody)
-    clubs, club, player = await _owner(request, club_id)
-    token = secrets.token_urlsafe(18)
-    iid = await clubs.directory.create_invite(club["id"], token, player.id, time.time())
-    return {"invite": iid, "token": token, "link": f"/c/join/{token}"}
-
-
-@router.get("/api/clubs/{club_id}/invites")
-async def invites(request: Request, club_id: str) -> list[dict[str, Any]]:
-    """The owner's list of invites: ``[{"invite", "created", "revoked", "uses"}]`` (no tokens)."""
-    clubs, club, _player = await _owner(request, club_id)
-    return [
-        {"invite": i["id"], "created": i["created"], "revoked": i["revoked"], "uses": i["uses"]}
-        for i in await clubs.directory.invites(club["id"])
-    ]
-
-
-@router.delete("/api/clubs/{club_id}/invites/{invite_id}")
-async def revoke_invite(request: Request, club_id: str, invite_id: str) -> dict[str, Any]:
-    """The owner revokes an invite link: whoever opens it afterwards is refused (``invite_revoked``)."""
-    clubs, club, _player = await _owner(request, club_id)
-    if not await clubs.directory.revoke_invite(club["id"], invite_id, time.time()):
-        raise Refused(Refusal("no_invite"))
-    return {"invite": invite_id, "revoked": True}
-
-
-async def _invite(clubs: Clubs, token: str) -> tuple[dict[str, Any], dict[str, Any]]:
-    inv = await clubs.directory.invite(token)
-    if inv is None:
-        raise Refused(Refusal("no_invite"))
-    if inv["revoked"] is not None:
-        raise Refused(Refusal("invite_revoked"))
-    club = await clubs.directory.club(inv["club_id"])
-    if club is None:
-        raise Refused(Refusal("no_invite"))
-    return inv, club
-
-
-@router.get("/api/invites/{token}")
-async def invite_info(request: Request, token: str) -> dict[str, Any]:
-    """What an invite link leads to: ``{"club": {"id", "name"}}``; ``404 no_invite``, ``410 invite_revoked``."""
-    _inv, club = await _invite(_clubs(request), token)
-    return {"club": {"id": club["id"], "name": club["name"]}}
-
-
-@router.post("/api/clubs/join")
-async def join_club(request: Request) -> dict[str, Any]:
-    """Join a club through its invite link: ``{"token"}`` -> ``{"club"}``.
-    Refusals: ``no_invite``, ``invite_revoked``, ``already_member``, ``not_logged_in``."""
-    body = await body_of(request, JoinClub)
-    player = await require_player(request)
-    clubs = _clubs(request)
-    inv, club = await _invite(clubs, body.token)
-    if await clubs.directory.membership(club["id"], player.id) is not None:
-        raise Refused(Refusal("already_member", None, {"club": club["name"]}))
-    await clubs.directory.join(club["id"], player.id, inv["id"], time.time())
-    return {"club": {"id": club["id"], "name": club["name"]}}
-
-
-@router.delete("/api/clubs/{club_id}/members/me")
-async def leave_club(request: Request, club_id: str) -> dict[str, Any]:
-    """Leave a club (the sessions played stay in its seasons); the owner leaves only an empty club."""
-    player = await require_player(request)
-    clubs = _clubs(request)
-    club, m = await clubs.member_of(club_id, player)
-    if m["role"] == "owner" and len(await clubs.directory.members(club["id"])) > 1:
-        raise Refused(Refusal("owner_leaves"))
-    await clubs.directory.leave(club["id"], player.id)
-    return {"club": club["id"], "left": True}
-
-
-@router.post("/api/clubs/{club_id}/seasons", status_code=201)
-async def new_season(request: Request, club_id: str) -> dict[str, Any]:
-    """The owner adds a season: ``{"name", "starts", "ends"}`` (``YYYY-MM-DD``, UTC days, not
-    overlapping another season) -> ``201 {"season"}``."""
-    body = await body_of(request, NewSeason)
-    clubs, club, _player = await _owner(request, club_id)
-    season = check_season(body, await clubs.directory.seasons(club["id"]))
-    sid = await clubs.directory.create_season(club["id"], season["name"], season["starts"], season["ends"], time.time())
-    return {"season": {"id": sid, **season}}
-
-
-@router.get("/api/clubs/{club_id}/seasons/{season_id}")
-async def season(request: Request, club_id: str, season_id: str) -> dict[str, Any]:
-    """The season table (members only): ``{"club", "season", "rows", "sessions", "running"}``
-    (:func:`ramsli.server.players.records.season_table`); ``season_id`` ``current`` is the season that runs now."""
-    player = await require_player(request)
-    clubs = _clubs(request)
-    club, _m = await clubs.member_of(club_id, player)
-    seasons = await clubs.directory.seasons(club["id"])
-    s = (
-        current_season(seasons, time.time())
-        if season_id == "current"
-        else next((x for x in seasons if x["id"] == season_id), None)
-    )
-    if s is None:
-        raise Refused(Refusal("no_season", None, {"season": season_id[:40]}))
-    since, until = season_window(s)
-    records = await clubs.directory.records(club=club["id"], since=since, until=until)
-    ids = {x["id"] for x in await clubs.directory.members(club["id"])}
-    ids |= {seat["player"] for r in records for seat in r["data"].get("seats", []) if seat.get("player")}
-    table = rec.season_table(records, await clubs.names(ids))
-    for sess in table["sessions"]:
-        sess["sheet"] = f"/c/{club['id']}/s/{sess['record']}"
-    return {"club": {"id": club["id"], "name": club["name"]}, "season": s, **table}
-
-
-@router.get("/api/clubs/{club_id}/sessions/{table_id}")
-async def score_sheet(request: Request, club_id: str, table_id: str) -> dict[str, Any]:
-    """The score sheet of one of the club's finished sessions (members only): the record (seats
-    with their numbers, every hand's public settlement; no card, R7) and the links to its hands
-    (``.toml`` hand histories of a card table, as a spectator reads them; the follow page of a
-    ledger)."""
-    player = await require_player(request)
-    clubs = _clubs(request)
-    club, _m = await clubs.member_of(club_id, player)
-    r = await clubs.directory.record(table_id)
-    if r is None or r["club_id"] != club["id"]:
-        raise Refused(Refusal("no_record", None, {"table": table_id[:40]}))
-    data = r["data"]
-    links: dict[str, Any] = {}
-    if r["kind"] == "table":
-        links["hands"] = [
-            f"/api/clubs/{club['id']}/sessions/{table_id}/hands/{h['number']}.toml" for h in data["hands"]
-        ]
-        t = clubs.hub.tables.get(table_id)
-        if t is not None:
-            links["watch"] = f"/t/{table_id}/watch/{t.spectator_token}"
-    else:
-        b = (getattr(request.app.state, "ledgers", None) or {}).get(table_id)
-        if b is not None:
-            links["follow"] = f"/l/{table_id}/follow/{b.spec['follow_token']}"
-    return {
-        "club": {"id": club["id"], "name": club["name"]},
-        "record": table_id,
-        "kind": r["kind"],
-        **data,
-        "links": links,
-    }
-
-
-@router.get("/api/clubs/{club_id}/sessions/{table_id}/hands/{number}.toml")
-async def club_hand(request: Request, club_id: str, table_id: str, number: int) -> PlainTextResponse:
-    """A hand of one of the club's card-table sessions as a hand history (members only), exactly
-    as a spectator downloads it: folded hands and the cut hidden (R7, D-16)."""
-    player = await require_player(request)
-    clubs = _clubs(request)
-    club, _m = await clubs.member_of(club_id, player)
-    r = await clubs.directory.record(table_id)
-    if r is None or r["club_id"] != club["id"] or r["kind"] != "table":
-        raise Refused(Refusal("no_record", None, {"table": table_id[:40]}))
-    t = clubs.hub.table(table_id)
-    text = clubs.hub.history(table_id, number, t.spectator_token)
-    return PlainTextResponse(
-        text,
-        media_type="application/toml",
-        headers={"Content-Disposition": f'attachment; filename="{table_id}-hand-{number:04d}.toml"'},
-    )
-
-
-@router.get("/api/ratings")
-async def server_ratings(request: Request) -> dict[str, Any]:
-    """The server-wide ratings: the players who opted in (``listed``) and the bots, best first."""
-    clubs = _clubs(request)
-    stored = await clubs.directory.ratings(SERVER_SCOPE)
-    rows = await clubs.directory.players(stored)
-    listed = [pid for pid, row in rows.items() if row["kind"] == "person" and row["listed"] and row["deleted"] is None]
-    return {"ratings": await clubs.ratings_list(SERVER_SCOPE, only=listed)}
-
-
-@router.post("/api/me/claim")
-async def claim_seat(request: Request) -> dict[str, Any]:
-    """Claim a guest seat for the logged-in player: ``{"table", "token"}`` with the personal token
-    the seat was played with (``sit`` returned it) -> ``{"table", "seat"}``. A finished session's
-    record is stored again and the ratings recomputed. Refusals: ``no_table``,
-    ``claim_not_seat`` (not that seat's personal token), ``seat_claimed``, ``already_seated``."""
-    body = await body_of(request, ClaimSeat)
-    player = await require_player(request)
-    clubs = _clubs(request)
-    t = clubs.hub.table(body.table)
-    seat = t.owner_of(body.token)
-    if seat is None:
-        raise Refused(Refusal("claim_not_seat", None, {"table": t.id}))
-    links = await clubs.directory.seat_links(t.id)
-    if seat.index in links:
-        raise Refused(Refusal("seat_claimed", None, {"seat": seat.index}))
-    mine = [s for s, pid in links.items() if pid == player.id]
-    if mine:
-        raise Refused(Refusal("already_seated", None, {"seat": mine[0]}))
-    if not await clubs.directory.link_seat(t.id, seat.index, player.id, time.time(), claimed=True):
-        raise Refused(Refusal("seat_claimed", None, {"seat": seat.index}))
-    if t.status is TableStatus.OVER:
-        await clubs.record_table(t)
-    return {"table": t.id, "seat": f"p{seat.index + 1}"}
-
-
-# -- the pages ------------------------------------------------------------------------------------------
-
-
-@router.get("/account", response_class=HTMLResponse)
-async def account_page(request: Request) -> HTMLResponse:
-    """Log in or make a player; your logins, clubs, data, guest seats to claim, deleting the player."""
-    return shell("account", request_lang(request), "Ramsli", {"former": FORMER_PLAYER})
-
-
-@router.get("/ratings", response_class=HTMLResponse)
-async def ratings_page(request: Request) -> HTMLResponse:
-    """The server-wide ratings."""
-    return shell("club", request_lang(request), "Ramsli", {"mode": "ratings"})
-
-
-@router.get("/c/join/{token}", response_class=HTMLResponse)
-async def join_page(request: Request, token: str) -> HTMLResponse:
-    """An invite link: log in, then join the club."""
-    return shell("club", request_lang(request), "Ramsli", {"mode": "join", "token": token})
-
-
-@router.get("/c/{club_id}/s/{table_id}", response_class=HTMLResponse)
-async def sheet_page(request: Request, club_id: str, table_id: str) -> HTMLResponse:
-    """The score sheet of one of the club's sessions (members only; the page asks the API)."""
-    return shell("club", request_lang(request), "Ramsli", {"mode": "sheet", "club": club_id, "record": table_id})
-
-
-@router.get("/c/{club_id}", response_class=HTMLResponse)
-async def club_page(request: Request, club_id: str) -> HTMLResponse:
-    """A club: its season table and chart, sessions, members, ratings, invites (members only)."""
-    return shell("club", request_lang(request), "Ramsli", {"mode": "club", "club": club_id})

@@ -12,7 +12,8 @@ path prefix is :mod:`ramsli.server.ops.prefix`):
   WebSocket for a table (or ledger) another process runs is relayed to that process
   (:meth:`~ramsli.server.tables.hub.Hub.locate`); the client never notices. If nobody can run it this
   moment (its process just died and nobody has claimed it yet), an HTTP request gets ``503
-  moved`` with ``Retry-After: 1`` and a WebSocket a ``reconnect`` message and close code 1012;
+  moved`` with ``Retry-After: 1`` and a WebSocket a ``reconnect`` message and close code 1012
+  (:attr:`~ramsli.server.protocol.closecodes.CloseCode.RECONNECT`);
   the browser table reconnects by itself.
 
 Also :func:`set_cookie`: a cookie built from the prefix (its ``Path``) and the scheme the client
@@ -43,6 +44,7 @@ from websockets.exceptions import ConnectionClosed, WebSocketException
 
 from ramsli.refusal import Refusal, Refused
 from ramsli.server.ops.prefix import current_prefix
+from ramsli.server.protocol.closecodes import CloseCode
 from ramsli.server.protocol.messages import error_body
 from ramsli.server.web.pages import page_lang
 
@@ -205,7 +207,9 @@ class Forwarder:
                 return
             await send({"type": "websocket.accept"})
             await send({"type": "websocket.send", "text": json.dumps({"type": "reconnect", "reason": "moved"})})
-            await send({"type": "websocket.close", "code": 1012, "reason": "moved"})
+            await send(
+                {"type": "websocket.close", "code": int(CloseCode.RECONNECT), "reason": CloseCode.RECONNECT.reason}
+            )
             return
         headers = dict(scope["headers"])
         qs = parse_qs(scope.get("query_string", b"").decode("latin-1"))
@@ -280,7 +284,7 @@ async def _forward_ws(scope: Any, receive: Any, send: Any, url: str, secret: str
         _log.warning("forwarding a WebSocket to %s failed: %s", ws_url.split("?")[0], e)
         await send({"type": "websocket.accept"})
         await send({"type": "websocket.send", "text": json.dumps({"type": "reconnect", "reason": "moved"})})
-        await send({"type": "websocket.close", "code": 1012, "reason": "moved"})
+        await send({"type": "websocket.close", "code": int(CloseCode.RECONNECT), "reason": CloseCode.RECONNECT.reason})
         return False
     await send({"type": "websocket.accept"})
     counts = getattr(state, "ws_forwarded", None)
@@ -313,7 +317,7 @@ async def _forward_ws(scope: Any, receive: Any, send: Any, url: str, secret: str
             healthy = code == 1001
             with contextlib.suppress(Exception):
                 await send({"type": "websocket.send", "text": json.dumps({"type": "reconnect", "reason": "moved"})})
-            code, reason = 1012, "moved"
+            code, reason = int(CloseCode.RECONNECT), CloseCode.RECONNECT.reason
         else:
             reason = upstream.close_reason or ""
         with contextlib.suppress(Exception):

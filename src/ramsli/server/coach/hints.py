@@ -57,6 +57,7 @@ from ramsli.hand import Observation
 from ramsli.i18n import babel_locale
 from ramsli.lab import warmup
 from ramsli.refusal import N_, Refusal, Refused
+from ramsli.server import deps
 from ramsli.server.tables.table import Table, TableStatus
 from ramsli.server.web import pages
 
@@ -115,10 +116,11 @@ def lab_available() -> bool:
     return True
 
 
-def hint_allowed(app: Any, table_id: str) -> bool:
+def hint_allowed(hub: Any, table_id: str) -> bool:
     """True if the creator of ``table_id`` allowed the "should I stay in?" hint (the table's
-    ``hint`` option, stored with its spec: it survives a restart); False for an unknown table."""
-    t = app.state.hub.tables.get(table_id)
+    ``hint`` option, stored with its spec: it survives a restart); False for an unknown table.
+    ``hub`` is the :class:`~ramsli.server.tables.hub.Hub`."""
+    t = hub.tables.get(table_id)
     return bool(t is not None and t.options.hint)
 
 
@@ -486,7 +488,7 @@ def _declaring_obs(request: Request, t: Table, token: str) -> tuple[Observation,
     seat = t.seat_of_token(token)
     if seat is None:
         raise Refused(Refusal("bad_token"))
-    if not hint_allowed(request.app, t.id):
+    if not hint_allowed(deps.hub(request), t.id):
         raise Refused(Refusal("hint_off"))
     hand, number = t.current_hand()
     if hand is None or t.status is not TableStatus.PLAYING:
@@ -522,7 +524,7 @@ async def hint(request: Request, table_id: str, token: str = "") -> dict[str, An
     ``429 hint_busy`` (a hint for another position of this seat is still being computed),
     ``409 hint_failed`` (this position cannot be estimated).
     """
-    t = request.app.state.hub.table(table_id)
+    t = deps.hub(request).table(table_id)
     obs, key = _declaring_obs(request, t, token)
     return _words(await answer_hint(obs, key), pages.request_lang(request))
 

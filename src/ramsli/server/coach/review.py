@@ -62,6 +62,7 @@ from ramsli.lab.equilibrium import Policy, bucket, default_policies, default_pol
 from ramsli.refusal import N_, Refusal, Refused
 from ramsli.rules import Rules
 from ramsli.seats import seat_name
+from ramsli.server import deps
 from ramsli.server.coach import hints
 from ramsli.server.protocol.schemas import Model, body_of
 from ramsli.server.tables.table import SeatState, Table
@@ -493,7 +494,7 @@ async def hand_review(
     "public", "status": "done", "review": {...}}`` (:data:`PUBLIC_FORMAT`). Errors: ``403
     bad_token``, ``404 no_hand``, ``404 no_seat``, ``429 coach_busy``, ``409 review_failed``.
     """
-    t = request.app.state.hub.table(table_id)
+    t = deps.hub(request).table(table_id)
     if t.seat_of_token(token) is None and not t.is_spectator(token):
         raise Refused(Refusal("bad_token"))
     _finished(t, number)
@@ -533,7 +534,7 @@ async def session_review(request: Request, table_id: str, token: str = "") -> di
     Errors: ``403 bad_token``, ``403 no_review`` (a spectator or an invite link: no seat of your
     own), ``429 coach_busy``.
     """
-    t = request.app.state.hub.table(table_id)
+    t = deps.hub(request).table(table_id)
     if t.seat_of_token(token) is None and not t.is_spectator(token):
         raise Refused(Refusal("bad_token"))
     own = t.owner_of(token)
@@ -674,7 +675,7 @@ def _mine(
 ) -> list[tuple[_Game, Observation, dict[str, Any], str]]:
     """Every declaration of the player's own seats in finished hands of their tables (their own cards
     only, R7) in a game "in or out?" covers."""
-    hub = request.app.state.hub
+    hub = deps.hub(request)
     skip = set(body.skip)
     out = []
     for pick in body.tables:

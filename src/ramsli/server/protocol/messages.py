@@ -20,16 +20,21 @@ reads (``docs/protocol.md``, *Errors*):
   pub-ledger hand as ``refused`` with the ledger's record (``tricks_sum``), a table or ledger
   that cannot be made as ``bad_spec``;
 - :func:`error_frame` (a WebSocket ``error`` message) and :func:`error_body` (an HTTP error:
-  status and JSON body).
+  status and JSON body): one shape for both since protocol version :data:`PROTOCOL_VERSION`
+  (``error`` the protocol code, ``code`` the refusal's code, ``rule``, ``fields``, ``message``);
+  the server announces the version in its ``welcome``.
 
 >>> from ramsli.refusal import Refusal, Refused
 >>> render(Refusal("stale_seq", None, {"seq": 4}), "de")
 'der Tisch ist schon weiter (jetzt bei 4); spiele auf dem aktuellen Stand'
 >>> frame = error_frame(ProtocolRefusal(Refusal("must_follow", "R4.10", {"suit": "H"}), "illegal"), "en", seq=7)
->>> frame["code"], frame["rule"], frame["seq"], frame["message"], frame["refusal"]["code"]
-('illegal', 'R4.10', 7, 'must follow suit: play ♥ (R4.10)', 'must_follow')
->>> error_body(Refused(Refusal("no_table", None, {"table": "k3"})), "nl")
-(404, {'error': 'no_table', 'code': 'no_table', 'rule': None, 'fields': {'table': 'k3'}, 'message': 'er is geen tafel k3'})
+>>> frame["error"], frame["code"], frame["rule"], frame["seq"], frame["message"]
+('illegal', 'must_follow', 'R4.10', 7, 'must follow suit: play ♥ (R4.10)')
+>>> status, body = error_body(Refused(Refusal("no_table", None, {"table": "k3"})), "nl")
+>>> status, body["error"], body["code"], body["fields"], body["message"]
+(404, 'no_table', 'no_table', {'table': 'k3'}, 'er is geen tafel k3')
+>>> sorted(set(frame) - set(body))
+['refusal', 'seq', 'type']
 """
 
 from __future__ import annotations
@@ -64,7 +69,12 @@ __all__ = [
     "render",
     "error_frame",
     "error_body",
+    "PROTOCOL_VERSION",
 ]
+
+#: the version of the table protocol this server speaks (``docs/protocol.md``), sent in every
+#: ``welcome``: 2 is the one error shape of HTTP and WebSocket (``code`` always the refusal's)
+PROTOCOL_VERSION = 2
 
 
 class ProtocolRefusal(Refused):
@@ -395,16 +405,19 @@ def render(refusal: Refusal, lang: str, reader: int | None = None) -> str:
 
 
 def error_frame(error: Exception, lang: str, seq: int | None = None, reader: int | None = None) -> dict[str, Any]:
-    """The WebSocket ``error`` message of ``error`` in ``lang``: ``{"type": "error", "code":
-    protocol code, "message", "rule", "refusal": {"code", "rule", "fields"}}`` and ``"seq"`` (the
-    table's ``seq``) when given; ``rule`` is null for a refusal of no rule."""
+    """The WebSocket ``error`` message of ``error`` in ``lang`` (protocol :data:`PROTOCOL_VERSION`):
+    the body of :func:`error_body` — ``{"error": protocol code, "code", "rule", "fields": the
+    refusal's record, "message"}`` — with ``"type": "error"``, ``"seq"`` (the table's ``seq``)
+    when given, and the record again as ``"refusal"`` (the shape of version 1, where ``code`` was
+    the protocol code; kept for one release). ``rule`` is null for a refusal of no rule."""
     code, refusal = answer(error)
+    record = refusal.to_dict()
     frame: dict[str, Any] = {
         "type": "error",
-        "code": code,
+        "error": code,
+        **record,
         "message": render(refusal, lang, reader),
-        "rule": refusal.rule,
-        "refusal": refusal.to_dict(),
+        "refusal": record,
     }
     if seq is not None:
         frame["seq"] = seq
@@ -412,9 +425,9 @@ def error_frame(error: Exception, lang: str, seq: int | None = None, reader: int
 
 
 def error_body(error: Exception, lang: str) -> tuple[int, dict[str, Any]]:
-    """The HTTP status and JSON body of ``error`` in ``lang``: ``{"error": protocol code,
-    "code", "rule", "fields", "message"}`` (the refusal's :meth:`~ramsli.refusal.Refusal.to_dict`
-    besides the message)."""
+    """The HTTP status and JSON body of ``error`` in ``lang``: ``{"error": protocol code, "code",
+    "rule", "fields", "message"}`` (the refusal's :meth:`~ramsli.refusal.Refusal.to_dict` besides
+    the message), the shape of :func:`error_frame` too."""
     code, refusal = answer(error)
     body = {"error": code, **refusal.to_dict(), "message": render(refusal, lang)}
     return STATUS.get(code, 400), body

@@ -1,24 +1,18 @@
-"""The server's core, without HTTP: every table, every connection, every client message.
+"""The registry of one server process's tables, without HTTP: :class:`Hub`.
 
 :class:`Hub` owns the :class:`~ramsli.server.storage.eventstore.EventStore`, the live
 :class:`~ramsli.server.tables.table.Table` objects and their
-:class:`~ramsli.server.tables.bot_driver.BotDriver`. The FastAPI app (:mod:`ramsli.server.app`) only
-moves bytes: it hands each WebSocket text to :meth:`Hub.receive` with a :class:`Conn`, and each
-HTTP request to :meth:`Hub.create_table`, :meth:`Hub.sit`, :meth:`Hub.start` or
-:meth:`Hub.history`. Tests drive the same methods in-process.
-
-Hostile input is refused here (or in :mod:`ramsli.server.protocol.schemas`, which reads every message),
-each with its protocol error code and a message in the connection's language, and never
-changes a table: a missing or wrong token, a second connection for the same seat (the newer
-wins), malformed JSON, an unknown message type, a field missing, unknown or of the wrong type,
-an oversized message (:data:`~ramsli.server.protocol.schemas.MAX_MESSAGE` bytes) and a flood (a token
-bucket of :data:`RATE_LIMIT` messages, refilled at :data:`RATE_LIMIT` a second; a dropped
-``act`` is named in its error).
+:class:`~ramsli.server.tables.bot_driver.BotDriver`: it creates, seats, starts and finds tables
+(:meth:`Hub.create_table`, :meth:`Hub.sit`, :meth:`Hub.start`, :meth:`Hub.table`,
+:meth:`Hub.history`), which the HTTP routes (:mod:`ramsli.server.tables.routes`) and the
+in-process tests call. Every WebSocket message is checked, applied and answered in
+:mod:`ramsli.server.tables.dispatch` (:meth:`Hub.receive` hands it there).
 
 Which process runs a table is :mod:`ramsli.server.cluster.ownership`'s: with one process (SQLite) the hub
 runs every table; with several on one PostgreSQL database it runs the tables it owns
 (:meth:`Hub.claim`), lets them go when it drains or loses its locks (:meth:`Hub.let_go`), tells
-their clients to reconnect (a ``reconnect`` message, then close code 1012) and takes over the
+their clients to reconnect (a ``reconnect`` message, then close code
+:attr:`~ramsli.server.protocol.closecodes.CloseCode.RECONNECT`) and takes over the
 tables of a process that died (:meth:`Hub.claim_orphans`, every :data:`CLAIM_SECONDS`). Every
 event goes through :class:`FencedStore`: a table this process does not own (any more) commits
 nothing (``moved``), and a write that collides with another process's (the log's primary key)
@@ -34,126 +28,43 @@ import logging
 import math
 import random
 import secrets
-import sqlite3
 import time
 from collections.abc import Callable, Iterable
 from typing import Any
 
-from sqlalchemy.exc import DBAPIError, IntegrityError
+from sqlalchemy.exc import IntegrityError
 
 from ramsli.bots import make_bot
 from ramsli.bots.base import bot_factory, package_bots
 from ramsli.errors import TableError as EngineTableError
 from ramsli.history import HandHistory
-from ramsli.i18n import LANGS
 from ramsli.refusal import Refusal, Refused
 from ramsli.rules import Rules, RulesError, check_play_limits
 from ramsli.server.cluster.ownership import Ownership, OwnershipLost, Peer, SingleProcess
 from ramsli.server.ops.metrics import Metrics
-from ramsli.server.protocol.messages import BadMessage, ProtocolRefusal, SpecError, error_frame, rules_refusal
-from ramsli.server.protocol.schemas import (
-    MAX_MESSAGE,
-    Act,
-    CreateTable,
-    Hello,
-    Ping,
-    client_message,
-    load_message,
-    validate,
-)
-from ramsli.server.storage.eventstore import storage_reason
-from ramsli.server.tables import social, views
+from ramsli.server.protocol.closecodes import CloseCode
+from ramsli.server.protocol.messages import SpecError, rules_refusal
+from ramsli.server.protocol.schemas import MAX_MESSAGE, CreateTable, validate
+from ramsli.server.tables import dispatch
 from ramsli.server.tables.bot_driver import BotDriver
-from ramsli.server.tables.table import SeatState, Table, TableOptions, TableStatus
+from ramsli.server.tables.connection import RATE_LIMIT, Connection
+from ramsli.server.tables.results import CreateResult, SeatLink, SitResult, StartResult
+from ramsli.server.tables.table import Table, TableOptions, TableStatus
 from ramsli.session import check_setup
 
 __all__ = [
     "Hub",
-    "Conn",
     "FencedStore",
     "RATE_LIMIT",
-    "HELLO_SECONDS",
     "MAX_MESSAGE",
     "SpecError",
     "CLAIM_SECONDS",
-    "RECONNECT_CODE",
 ]
 
-#: client messages accepted per connection within one second
-RATE_LIMIT = 20
-#: seconds a new connection has to say hello
-HELLO_SECONDS = 10.0
 #: seconds between two looks for tables no live process runs (several processes only)
 CLAIM_SECONDS = 1.0
-#: the WebSocket close code after a ``reconnect`` message (1012: service restart)
-RECONNECT_CODE = 1012
 #: seconds the owner of a remote table is remembered before it is looked up again
 OWNER_CACHE_SECONDS = 5.0
-
-
-class Conn:
-    """One client connection as the hub sees it.
-
-    Subclasses deliver messages (:meth:`deliver`, never blocking) and close the
-    transport (:meth:`close`). The base class records what it was sent in
-    :attr:`sent`, which is what the in-process tests use.
-
-    Attributes:
-        lang: language of its error messages (``en``, ``de``, ``nl``, ``it``), from its ``hello``.
-        table: the table after ``hello``, else None. seat: its seat, or None (spectator).
-        role: ``seat``, ``invite`` (an invite token that owns no seat) or ``spectator`` after
-            ``hello``, else None.
-        sent: every message delivered (base class only).
-    """
-
-    def __init__(self, lang: str = "en", metrics: Metrics | None = None) -> None:
-        self.lang = lang
-        self.metrics = metrics
-        self.table: Table | None = None
-        self.seat: SeatState | None = None
-        self.role: str | None = None
-        self.closed_with: tuple[int, str] | None = None
-        self.sent: list[dict[str, Any]] = []
-        self._tokens = float(RATE_LIMIT)
-        self._last: float | None = None
-
-    def deliver(self, msg: dict[str, Any]) -> None:
-        """Queue one message for the client (never blocks)."""
-        self.sent.append(msg)
-
-    def close(self, code: int, reason: str) -> None:
-        """Close the transport with a WebSocket close code."""
-        self.closed_with = (code, reason)
-
-    def refuse(self, error: Exception, seq: int | None = None) -> dict[str, Any]:
-        """Deliver the ``error`` message of a refusal in the connection's language
-        (:func:`~ramsli.server.protocol.messages.error_frame`); ``seq`` is the table's current ``seq``.
-        Returns the message."""
-        reader = self.seat.index if self.seat is not None else None
-        msg = error_frame(error, self.lang, seq=seq, reader=reader)
-        if self.metrics is not None:
-            self.metrics.refused(msg["refusal"]["code"], "ws")
-        self.deliver(msg)
-        return msg
-
-    def reconnect(self, reason: str, after_ms: int = 500) -> None:
-        """Tell the client to connect again (``{"type": "reconnect", "reason", "after_ms"}``, then
-        close code :data:`RECONNECT_CODE`): the table goes on in another process, or here after a
-        restart. ``reason``: ``draining``, ``moved``."""
-        self.deliver({"type": "reconnect", "reason": reason, "after_ms": after_ms})
-        self.close(RECONNECT_CODE, reason)
-
-    def flooding(self, now: float) -> bool:
-        """True if this message is over the limit: a token bucket of :data:`RATE_LIMIT` messages,
-        refilled at :data:`RATE_LIMIT` a second (``now`` in seconds, monotonic). A burst of up to
-        :data:`RATE_LIMIT` messages passes at once; after that one message per 1/RATE_LIMIT s."""
-        if self._last is not None:
-            self._tokens = min(float(RATE_LIMIT), self._tokens + max(0.0, now - self._last) * RATE_LIMIT)
-        self._last = now
-        if self._tokens < 1.0:
-            return True
-        self._tokens -= 1.0
-        return False
 
 
 def _bot_spec(i: int, spec: str, allowed: frozenset[str] = frozenset()) -> str:
@@ -569,11 +480,11 @@ class Hub:
             if t is not None:
                 conns = [s.conn for s in t.seats if s.conn is not None] + list(t.spectators)
                 for conn in conns:
-                    if not isinstance(conn, Conn):
+                    if not isinstance(conn, Connection):
                         continue
                     if reason == "closed":
                         conn.refuse(Refused(Refusal("table_closed", None, {"table": table_id})))
-                        conn.close(4004, "table_closed")
+                        conn.close_with(CloseCode.NO_TABLE, "table_closed")
                     else:
                         conn.reconnect(reason, after_ms=random.randint(200, 800))
             self.broken.pop(table_id, None)
@@ -710,8 +621,8 @@ class Hub:
         )
         return rules, spec.preset, seats, opts, spec.seed
 
-    async def create_table(self, body: CreateTable | dict[str, Any]) -> dict[str, Any]:
-        """Create a table from a request body; returns the links (``docs/protocol.md``).
+    async def create_table(self, body: CreateTable | dict[str, Any]) -> CreateResult:
+        """Create a table from a request body; returns its links (``docs/protocol.md``).
 
         Raises:
             BadMessage, SpecError: for a bad request (nothing is stored).
@@ -726,22 +637,12 @@ class Hub:
         if body.test_tamper:
             spec["test_tamper"] = True
         table_id = (await self.add_table(spec)).id
-        return {
-            "table": table_id,
-            "creator_token": spec["creator_token"],
-            "seats": [
-                {
-                    "seat": f"p{i + 1}",
-                    "kind": s["kind"],
-                    "bot": s["bot"],
-                    "token": s["token"],
-                    "invite": f"/t/{table_id}/s/{s['token']}",
-                }
-                for i, s in enumerate(spec["seats"])
-            ],
-            "spectate": f"/t/{table_id}/watch/{spec['spectator_token']}",
-            "ws": f"/ws/{table_id}",
-        }
+        return CreateResult(
+            table=table_id,
+            creator_token=spec["creator_token"],
+            seats=tuple(SeatLink(i, s["kind"], s["bot"], s["token"]) for i, s in enumerate(spec["seats"])),
+            spectator_token=spec["spectator_token"],
+        )
 
     async def add_table(self, spec: dict[str, Any]) -> Table:
         """Store a new table of ``spec`` (:meth:`Table.new_spec`, already checked) under a fresh
@@ -780,19 +681,18 @@ class Hub:
             raise Refused(Refusal("no_table", None, {"table": str(table_id)[:40]}))
         return t
 
-    async def sit(self, table_id: Any, token: Any, name: Any, client: str = "person") -> dict[str, Any]:
-        """A person (``client="bot"``: a program) sits down (see :meth:`Table.sit`); returns
-        ``{"seat", "pending", "token"}``, ``token`` being the seat's personal token: the only one
-        that acts for the seat from now on."""
+    async def sit(self, table_id: Any, token: Any, name: Any, client: str = "person") -> SitResult:
+        """A person (``client="bot"``: a program) sits down (see :meth:`Table.sit`); the result's
+        ``token`` is the seat's personal token: the only one that acts for the seat from now on."""
         t = self.table(table_id)
         seat = await t.sit(token, name, client)
-        return {"seat": f"p{seat.index + 1}", "pending": seat.pending is not None, "token": seat.personal or seat.token}
+        return SitResult(seat.index, seat.pending is not None, seat.personal or seat.token)
 
-    async def start(self, table_id: Any, creator_token: Any) -> dict[str, Any]:
+    async def start(self, table_id: Any, creator_token: Any) -> StartResult:
         """The creator starts the session (see :meth:`Table.start`)."""
         t = self.table(table_id)
         await t.start(creator_token)
-        return {"status": t.status, "seq": t.seq}
+        return StartResult(t.status, t.seq)
 
     def history(self, table_id: Any, number: int, token: Any) -> str:
         """The hand history (TOML) of finished hand ``number``, folded hands and the cut hidden (R7, D-16);
@@ -824,135 +724,11 @@ class Hub:
 
     # -- WebSocket messages -------------------------------------------------------------
 
-    async def receive(self, conn: Conn, raw: Any, table_id: str | None = None) -> None:
-        """Handle one client message (text). Every refusal is an ``error`` to ``conn`` only."""
-        if not isinstance(raw, str):
-            conn.refuse(Refused(Refusal("bad_json")))
-            return
-        bad: Refused | None = None
-        try:
-            value = load_message(raw)
-        except Refused as e:
-            if e.refusal.code == "too_big":  # ignored before anything else, the bucket untouched
-                conn.refuse(e)
-                return
-            value, bad = None, e
-        if conn.flooding(time.monotonic()):
-            self._flooded(conn, value)
-            return
-        if bad is not None:
-            conn.refuse(bad)
-            return
-        t = conn.table
-        try:
-            msg = client_message(value)
-        except BadMessage as e:
-            conn.refuse(e, seq=t.seq if t is not None else None)
-            return
-        except Refused as e:
-            conn.refuse(e)
-            return
-        try:
-            if isinstance(msg, Ping):
-                conn.deliver({"type": "pong"})
-            elif isinstance(msg, Hello):
-                await self._hello(conn, msg, table_id)
-            elif isinstance(msg, Act):
-                await self._act(conn, msg)
-            else:  # chat, reactions, ready, leave (ramsli.server.tables.social)
-                await social.receive(conn, msg)
-        except (DBAPIError, sqlite3.Error) as e:  # read-only, full, gone: said, the socket stays open
-            where = conn.table.id if conn.table is not None else table_id
-            logging.getLogger("ramsli.server").error(
-                "table %s: a %s message was not stored: %s", where, getattr(msg, "type", "?"), storage_reason(e)
-            )
-            conn.refuse(Refused(Refusal("storage")), seq=conn.table.seq if conn.table is not None else None)
+    async def receive(self, conn: Connection, raw: Any, table_id: str | None = None) -> None:
+        """One client message of ``conn`` at this hub: :func:`ramsli.server.tables.dispatch.receive`
+        (where every WebSocket message is checked, applied and answered)."""
+        await dispatch.receive(self, conn, raw, table_id)
 
-    @staticmethod
-    def _flooded(conn: Conn, value: Any) -> None:
-        if isinstance(value, dict) and value.get("type") == "act":
-            # never drop an intent without saying which: the client may send it again
-            action, seq = str(value.get("action"))[:40], value.get("seq")
-            refusal = Refusal("rate_limited_act", None, {"limit": RATE_LIMIT, "action": action})
-            msg = conn.refuse(ProtocolRefusal(refusal, "rate_limited"))
-            msg["action"], msg["intent_seq"] = action, seq if type(seq) is int else None
-        else:
-            conn.refuse(Refused(Refusal("rate_limited", None, {"limit": RATE_LIMIT})))
-
-    async def _act(self, conn: Conn, msg: Act) -> None:
-        t = conn.table
-        if t is None:
-            conn.refuse(Refused(Refusal("no_hello")))
-            return
-        seat = conn.seat
-        if seat is None:
-            conn.refuse(Refused(Refusal("not_sitting" if conn.role == "invite" else "spectator")), seq=t.seq)
-            return
-        if seat.conn is not conn:
-            conn.refuse(Refused(Refusal("replaced")))
-            return
-        if not seat.taken:  # a take-over waits for the next deal; a bot plays this hand
-            conn.refuse(Refused(Refusal("pending_seat", None, {"seat": seat.index})), seq=t.seq)
-            return
-        try:
-            await t.intent(seat.index, msg.action, msg.seq)
-        except Refused as e:
-            conn.refuse(e, seq=t.seq)
-        except Exception:
-            logging.getLogger("ramsli.server").exception("table %s: an intent was not stored", t.id)
-            conn.refuse(Refused(Refusal("storage")), seq=t.seq)
-
-    async def _hello(self, conn: Conn, msg: Hello, table_id: str | None) -> None:
-        if conn.table is not None:  # refused before anything of it is taken (its language too)
-            conn.refuse(ProtocolRefusal(Refusal("hello_twice"), "bad_message"))
-            return
-        if msg.lang.strip().lower() in LANGS:  # case-insensitive, as ?lang= and Accept-Language
-            conn.lang = msg.lang.strip().lower()
-        if table_id is not None and msg.table is not None and msg.table != table_id:
-            conn.refuse(ProtocolRefusal(Refusal("hello_table", None, {"table": str(msg.table)[:40]}), "bad_message"))
-            return
-        tid = table_id if table_id is not None else msg.table
-        t = self.tables.get(tid) if tid is not None else None
-        if t is None and isinstance(tid, str) and tid not in self.broken:
-            where, _peer = await self.locate(tid)  # it runs elsewhere, or nowhere this moment
-            if where in ("remote", "nobody"):
-                conn.reconnect("moved", after_ms=random.randint(200, 800))
-                return
-            t = self.tables.get(tid)
-        if t is None:
-            code = "table_broken" if tid is not None and tid in self.broken else "no_table"
-            if tid is not None and tid in self.closed:
-                code = "table_closed"
-            conn.refuse(Refused(Refusal(code, None, {"table": str(tid)[:40]})))
-            conn.close(4004, code)
-            return
-        seat = t.seat_of_token(msg.token)
-        if seat is None and not t.is_spectator(msg.token):
-            conn.refuse(Refused(Refusal("bad_token")))
-            conn.close(4003, "bad_token")
-            return
-        invite = seat is not None and not t.owns(seat, msg.token)
-        if invite:
-            seat = None  # an invite token that owns no seat: a spectator's view, no cards, no acts (R7)
-        conn.table = t
-        conn.seat = seat
-        conn.role = "seat" if seat is not None else ("invite" if invite else "spectator")
-        conn.deliver(
-            {
-                "type": "welcome",
-                "table": t.id,
-                "role": "seat" if seat is not None else "spectator",
-                "seat": None if seat is None else f"p{seat.index + 1}",
-            }
-        )
-        old = t.attach(seat, conn)
-        if seat is None:
-            conn.deliver(views.view(t, None))
-        if isinstance(old, Conn) and old is not conn:
-            old.refuse(Refused(Refusal("replaced")))
-            old.close(4001, "replaced")
-
-    def disconnect(self, conn: Conn) -> None:
-        """The transport of ``conn`` closed."""
-        if conn.table is not None:
-            conn.table.detach(conn.seat, conn)
+    def disconnect(self, conn: Connection) -> None:
+        """The transport of ``conn`` closed (:func:`ramsli.server.tables.dispatch.disconnect`)."""
+        dispatch.disconnect(conn)

@@ -26,21 +26,24 @@ import asyncio
 import time
 from typing import Any
 
-from fastapi import APIRouter, Request
+from fastapi import Request
 
 from ramsli.refusal import Refusal, Refused
 from ramsli.rules import Rules, RulesError
+from ramsli.server import deps
 from ramsli.server.coach import hints
-from ramsli.server.ops.health import check_admin
+from ramsli.server.ops.routes import check_admin
 from ramsli.server.players.accounts import Player, current_player
 from ramsli.server.protocol.messages import SpecError, rules_refusal
-from ramsli.server.protocol.schemas import CreateTable, JoinTable, QuickPlay, SeatSpec, Sit, body_of
+from ramsli.server.protocol.schemas import CreateTable, JoinTable, QuickPlay, SeatSpec, Sit
 from ramsli.server.storage.directory import Directory
+from ramsli.server.tables.hub import Hub
 from ramsli.server.tables.table import SeatState, Table, TableStatus, check_name
 
 __all__ = [
-    "router",
     "create_table",
+    "join",
+    "quick_play",
     "sit",
     "listing",
     "free_seats",
@@ -48,8 +51,6 @@ __all__ = [
     "QUICK_SEATS",
     "QUICK_RULES",
 ]
-
-router = APIRouter()
 
 #: seats of a table quick play opens
 QUICK_SEATS = 5
@@ -66,13 +67,12 @@ def _lock(table_id: str) -> asyncio.Lock:
     return lock
 
 
-def _hub(request: Request) -> Any:
-    return request.app.state.hub
+def _hub(request: Request) -> Hub:
+    return deps.hub(request)
 
 
 def _directory(request: Request) -> Directory:
-    d: Directory = request.app.state.clubs.directory
-    return d
+    return deps.directory(request)
 
 
 def is_admin(request: Request) -> bool:
@@ -81,7 +81,7 @@ def is_admin(request: Request) -> bool:
 
     Raises:
         Refused: ``no_admin`` (no token is set on this server), ``admin_token`` (a wrong token);
-            :func:`ramsli.server.ops.health.check_admin`.
+            :func:`ramsli.server.ops.routes.check_admin`.
     """
     if not request.headers.get("authorization", ""):
         return False
@@ -110,11 +110,12 @@ async def create_table(request: Request, spec: CreateTable) -> dict[str, Any]:
     if spec.club is not None:
         if player is None:
             raise Refused(Refusal("not_logged_in"))
-        c, _m = await request.app.state.clubs.member_of(spec.club, player)
+        c, _m = await deps.clubs(request).member_of(spec.club, player)
         club = c["id"]
-    made: dict[str, Any] = await _hub(request).create_table(spec)
+    created = await _hub(request).create_table(spec)
     if spec.open or club is not None or player is not None:
-        await _directory(request).link_table(made["table"], spec.open, club, player.id if player else None)
+        await _directory(request).link_table(created.table, spec.open, club, player.id if player else None)
+    made = created.to_json()
     made["open"] = spec.open
     made["club"] = club
     return made
@@ -127,7 +128,7 @@ async def _sit(
     logged-in player is linked to the seat under their own name."""
     hub = _hub(request)
     if player is None:
-        return dict(await hub.sit(t.id, token, name, client))
+        return (await hub.sit(t.id, token, name, client)).to_json()
     d = _directory(request)
     seat = t.seat_of_token(token)
     links = await d.seat_links(t.id)
@@ -135,10 +136,10 @@ async def _sit(
         mine = [s for s, pid in links.items() if pid == player.id and s != seat.index]
         if mine:
             raise Refused(Refusal("already_seated", None, {"seat": mine[0]}))
-    answer = dict(await hub.sit(t.id, token, player.name, client))
-    index = int(answer["seat"][1:]) - 1
-    if links.get(index) is None:
-        await d.link_seat(t.id, index, player.id, time.time())
+    sat = await hub.sit(t.id, token, player.name, client)
+    if links.get(sat.seat) is None:
+        await d.link_seat(t.id, sat.seat, player.id, time.time())
+    answer = sat.to_json()
     answer["player"] = player.public()
     return answer
 
@@ -192,25 +193,28 @@ def _page(answer: dict[str, Any]) -> dict[str, Any]:
     return answer
 
 
-@router.post("/api/tables/{table_id}/join")
-async def join(request: Request, table_id: str) -> dict[str, Any]:
-    """Take a free seat at an open table: ``{"name"}`` (a logged-in player's own name is used) ->
-    ``{"table", "seat", "pending", "token", "page"}``; ``token`` is the seat's personal token.
-    Refusals: ``not_open`` (a private table), ``no_free_seat``, ``session_over``, ``bad_name``,
-    ``bot_name``, ``name_taken`` (R2.2), ``no_table``."""
-    body = await body_of(request, JoinTable)
+async def join(request: Request, t: Table, body: JoinTable) -> dict[str, Any]:
+    """``POST /api/tables/{table}/join``: take a free seat at open table ``t``: ``{"name"}`` (a
+    logged-in player's own name is used) -> ``{"table", "seat", "pending", "token", "page"}``;
+    ``token`` is the seat's personal token.
+
+    Raises:
+        Refused: ``not_open`` (a private table), ``no_free_seat``, ``session_over``, ``bad_name``,
+            ``bot_name``, ``name_taken`` (R2.2).
+    """
     player = await current_player(request)
-    t = _hub(request).table(table_id)
     return _page(await _join(request, player, t, body.name))
 
 
-@router.post("/api/quick-play")
-async def quick_play(request: Request) -> dict[str, Any]:
-    """Quick play: ``{"preset", "name"}`` -> a seat at the fullest open table of ``preset`` with a free
-    seat (before one whose session runs), or a new open table of :data:`QUICK_SEATS` seats and
-    :data:`QUICK_RULES` with the person at ``p1`` as its creator (``creator_token`` in the answer).
-    Answers as ``join`` and ``"opened"``. Refusals: the preset's (R6), the name's (R2.2)."""
-    body = await body_of(request, QuickPlay)
+async def quick_play(request: Request, body: QuickPlay) -> dict[str, Any]:
+    """``POST /api/quick-play``: ``{"preset", "name"}`` -> a seat at the fullest open table of
+    ``preset`` with a free seat (before one whose session runs), or a new open table of
+    :data:`QUICK_SEATS` seats and :data:`QUICK_RULES` with the person at ``p1`` as its creator
+    (``creator_token`` in the answer). Answers as :func:`join` and ``"opened"``.
+
+    Raises:
+        Refused: the preset's (R6), the name's (R2.2).
+    """
     player = await current_player(request)
     try:
         Rules.preset(body.preset)
@@ -270,7 +274,7 @@ async def listing(request: Request) -> list[dict[str, Any]]:
         if link["club_id"] and link["club_id"] not in clubs:
             c = await d.club(link["club_id"])
             clubs[link["club_id"]] = c["name"] if c else None
-    out = []
+    out: list[dict[str, Any]] = []
     for t in hub.tables.values():
         if t.id not in links or t.status is TableStatus.OVER:
             continue

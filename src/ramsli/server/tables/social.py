@@ -1,7 +1,8 @@
 """What keeps friends at a table: chat, reactions, leaving and coming back, the bot taking an
 away seat at once, taking over a bot's seat from the table, and "Play again".
 
-The WebSocket messages (:func:`receive`, called by :meth:`ramsli.server.tables.hub.Hub.receive`):
+The WebSocket messages (checked, applied and answered in :mod:`ramsli.server.tables.dispatch`,
+one handler each):
 
 - ``chat`` (``{"text"}``, at most 200 characters) and ``react`` (``{"code"}``, a reaction or a
   short phrase): :meth:`Table.say <ramsli.server.tables.table.Table.say>`; stored with the table's
@@ -10,14 +11,14 @@ The WebSocket messages (:func:`receive`, called by :meth:`ramsli.server.tables.h
 - ``ready`` (``{"hand"}``): the person closed the summary of that hand
   (:meth:`Table.set_ready <ramsli.server.tables.table.Table.set_ready>`).
 - ``leave``: the person leaves during the session; a bot plays their seat at once and the
-  connection is closed with code 4002 (``left``). Opening their link again brings them back.
+  connection is closed with :attr:`~ramsli.server.protocol.closecodes.CloseCode.LEFT` (``left``). Opening their link again brings them back.
 
-The HTTP routes (:data:`router`, ``docs/protocol.md``):
+What the HTTP routes call (:mod:`ramsli.server.tables.routes`, ``docs/protocol.md``):
 
-- ``POST /api/tables/{table}/bot-now`` (:class:`~ramsli.server.protocol.schemas.BotNow`): the creator
-  hands an away seat to the bot at once;
-- ``POST /api/tables/{table}/take`` (:class:`~ramsli.server.protocol.schemas.Take`): a person watching
-  takes over a bot's seat from the next hand;
+- ``POST /api/tables/{table}/bot-now`` (:func:`bot_now`): the creator hands an away seat to the
+  bot at once;
+- ``POST /api/tables/{table}/take`` (:func:`take`): a person watching takes over a bot's seat
+  from the next hand;
 - ``POST /api/tables/{table}/rematch`` (:class:`~ramsli.server.protocol.schemas.Rematch`): "Play again"
   (:func:`rematch`).
 
@@ -30,16 +31,13 @@ import asyncio
 import weakref
 from typing import Any
 
-from fastapi import APIRouter, Request
-
 from ramsli.refusal import Refusal, Refused
 from ramsli.seats import seat_name
-from ramsli.server.protocol.schemas import BotNow, Chat, Leave, React, Ready, Rematch, Take, body_of
+from ramsli.server.protocol.schemas import BotNow, Take
+from ramsli.server.tables.results import CreateResult, RematchResult, SeatLink, SitResult
 from ramsli.server.tables.table import Table, TableStatus
 
-__all__ = ["router", "receive", "rematch", "seat_index"]
-
-router = APIRouter()
+__all__ = ["rematch", "seat_index", "bot_now", "take"]
 
 #: one "Play again" at a time per table, so two people clicking at once make one new table
 _REMATCH_LOCKS: weakref.WeakKeyDictionary[Table, asyncio.Lock] = weakref.WeakKeyDictionary()
@@ -61,39 +59,7 @@ def seat_index(table: Table, seat: str) -> int:
     raise Refused(Refusal("no_seat", None, {"seat": seat[:8], "last": seat_name(len(table.seats) - 1)}))
 
 
-async def receive(conn: Any, msg: Any) -> None:
-    """One ``chat``, ``react``, ``ready`` or ``leave`` message of ``conn`` (a
-    :class:`~ramsli.server.tables.hub.Conn` after its ``hello``). Every refusal is an ``error`` to
-    ``conn`` only, in its language; nothing changes then."""
-    t: Table | None = conn.table
-    if t is None:
-        conn.refuse(Refused(Refusal("no_hello")))
-        return
-    seat = conn.seat
-    if seat is None:
-        conn.refuse(Refused(Refusal("not_sitting" if conn.role == "invite" else "spectator")))
-        return
-    if seat.conn is not conn:
-        conn.refuse(Refused(Refusal("replaced")))
-        return
-    try:
-        if isinstance(msg, Chat):
-            await t.say(seat, text=msg.text)
-        elif isinstance(msg, React):
-            await t.say(seat, code=msg.code)
-        elif isinstance(msg, Ready):
-            t.set_ready(seat, msg.hand)
-        elif isinstance(msg, Leave):
-            if t.status is not TableStatus.PLAYING or not seat.taken:
-                return  # nothing to leave: the page simply goes
-            t.leave(seat)
-            conn.refuse(Refused(Refusal("left")))
-            conn.close(4002, "left")
-    except Refused as e:
-        conn.refuse(e)
-
-
-async def rematch(hub: Any, table: Table, token: Any, creator_token: Any = None) -> dict[str, Any]:
+async def rematch(hub: Any, table: Table, token: Any, creator_token: Any = None) -> RematchResult:
     """ "Play again" at the end of ``table``'s session: the next session with the same people
     and settings, at a new table made once (the first click makes it, later clicks find it).
 
@@ -110,9 +76,9 @@ async def rematch(hub: Any, table: Table, token: Any, creator_token: Any = None)
         creator_token: the creator token too, when the creator's page sends it.
 
     Returns:
-        ``{"table", "seat", "invite", "name"}`` (the caller's seat of the new table, its invite
-        link and the name they had; ``seat`` None for the creator's token alone) and, for the
-        creator, ``"creator_token"`` and ``"seats"`` (every invite link, as ``POST /api/tables``).
+        the caller's seat of the new table, its invite token and the name they had (``seat``
+        None for the creator's token alone) and, for the creator, the new table's links
+        (:class:`~ramsli.server.tables.results.RematchResult`).
 
     Raises:
         Refused: ``bad_token`` (neither a person's seat token nor the creator's), ``not_over``.
@@ -134,51 +100,38 @@ async def rematch(hub: Any, table: Table, token: Any, creator_token: Any = None)
             new = await hub.add_table(spec)
             await table.set_next_table(new.id)
     new = hub.tables[table.next_table]
-    answer: dict[str, Any] = {"table": new.id, "seat": None, "invite": None, "name": None}
-    if own is not None and own.taken:
-        mine = new.seats[own.index]
-        answer.update(seat=f"p{own.index + 1}", invite=f"/t/{new.id}/s/{mine.token}", name=own.name)
+    mine = new.seats[own.index] if own is not None and own.taken else None
+    created = None
     if creator:
-        answer["creator_token"] = new.creator_token
-        answer["seats"] = [
-            {"seat": f"p{s.index + 1}", "kind": s.kind, "bot": s.bot, "invite": f"/t/{new.id}/s/{s.token}"}
-            for s in new.seats
-        ]
-        answer["spectate"] = f"/t/{new.id}/watch/{new.spectator_token}"
-    return answer
+        links = tuple(SeatLink(s.index, s.kind, s.bot, s.token) for s in new.seats)
+        created = CreateResult(new.id, new.creator_token, links, new.spectator_token)
+    return RematchResult(
+        table=new.id,
+        seat=None if mine is None else mine.index,
+        seat_token=None if mine is None else mine.token,
+        name=None if mine is None or own is None else own.name,
+        created=created,
+    )
 
 
-def _hub(request: Request) -> Any:
-    return request.app.state.hub
+def bot_now(table: Table, body: BotNow) -> dict[str, Any]:
+    """The creator hands an away seat of ``table`` to the bot at once
+    (:meth:`~ramsli.server.tables.table.Table.bot_now`); answers ``{"seat", "bot_playing"}``.
+
+    Raises:
+        Refused: ``bad_token``, ``no_seat``, ``not_away``.
+    """
+    index = seat_index(table, body.seat)
+    table.bot_now(body.creator_token, index)
+    return {"seat": seat_name(index), "bot_playing": table.proxy_playing(table.seats[index])}
 
 
-@router.post("/api/tables/{table_id}/bot-now")
-async def bot_now(request: Request, table_id: str) -> dict[str, Any]:
-    """The creator hands an away seat to the bot at once: ``{"creator_token", "seat": "p2"}``
-    answers ``{"seat", "bot_playing": true}``. Errors: ``403 bad_token``, ``404 no_seat``,
-    ``409 not_away``, ``404 no_table``, ``422 bad_message``."""
-    body = await body_of(request, BotNow)
-    t = _hub(request).table(table_id)
-    index = seat_index(t, body.seat)
-    t.bot_now(body.creator_token, index)
-    return {"seat": f"p{index + 1}", "bot_playing": t.proxy_playing(t.seats[index])}
+async def take(table: Table, body: Take) -> SitResult:
+    """A person watching takes over a bot's seat of ``table`` from the next hand
+    (:meth:`~ramsli.server.tables.table.Table.take`), as ``sit``.
 
-
-@router.post("/api/tables/{table_id}/take")
-async def take(request: Request, table_id: str) -> dict[str, Any]:
-    """A person watching takes over a bot's seat: ``{"token": spectator token, "seat": "p3",
-    "name"}`` answers as ``sit`` does, ``{"seat", "pending", "token"}`` (``token`` the personal
-    token that plays the seat from the next hand). Errors: ``403 bad_token``, ``404 no_seat``,
-    ``409 not_a_bot_seat``, ``409 seat_left`` (R3.5), and those of ``sit``."""
-    body = await body_of(request, Take)
-    t = _hub(request).table(table_id)
-    seat = await t.take(body.token, seat_index(t, body.seat), body.name)
-    return {"seat": f"p{seat.index + 1}", "pending": seat.pending is not None, "token": seat.personal or seat.token}
-
-
-@router.post("/api/tables/{table_id}/rematch")
-async def play_again(request: Request, table_id: str) -> dict[str, Any]:
-    """ "Play again" (:func:`rematch`). Errors: ``403 bad_token``, ``409 not_over``, ``404 no_table``."""
-    body = await body_of(request, Rematch)
-    hub = _hub(request)
-    return await rematch(hub, hub.table(table_id), body.token, body.creator_token)
+    Raises:
+        Refused: ``bad_token``, ``no_seat``, ``not_a_bot_seat``, ``seat_left`` (R3.5), and those of ``sit``.
+    """
+    seat = await table.take(body.token, seat_index(table, body.seat), body.name)
+    return SitResult(seat.index, seat.pending is not None, seat.personal or seat.token)

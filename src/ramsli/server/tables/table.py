@@ -44,6 +44,7 @@ from ramsli.refusal import Refusal, Refused
 from ramsli.seats import seat_name
 from ramsli.server.protocol.messages import BadMessage, ProtocolRefusal
 from ramsli.server.tables import views
+from ramsli.server.tables.connection import Connection
 from ramsli.server.tables.events import (
     Act,
     ActBy,
@@ -65,7 +66,6 @@ __all__ = [
     "EventKind",
     "SeatState",
     "TableOptions",
-    "Connection",
     "EventLog",
     "Deals",
     "FILL_BOT",
@@ -130,13 +130,6 @@ class TableStatus(StrEnum):
 #: events that are no move of the game: they do not count in :attr:`Table.seq`, so a chat line
 #: never makes a person's intent stale
 _NOT_PLAY = (Chat,)
-
-
-class Connection(Protocol):
-    """What a table needs of a client connection (:class:`ramsli.server.tables.hub.Conn`)."""
-
-    def deliver(self, msg: dict[str, Any]) -> None:
-        """Queue one message for the client (never blocks)."""
 
 
 class EventLog(Protocol):

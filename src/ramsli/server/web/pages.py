@@ -49,6 +49,7 @@ from ramsli.bots.levels import LEVELS
 from ramsli.i18n import LANGS, SOURCE, catalog_path, choices_text, language
 from ramsli.refusal import Refusal, Refused
 from ramsli.rules import PRESETS, Rules
+from ramsli.server import deps
 from ramsli.server.coach import hints
 from ramsli.server.ops.prefix import current_prefix
 from ramsli.server.protocol.messages import STATUS, render
@@ -169,7 +170,7 @@ def shell(kind: str, lang: str, title: str, page: dict[str, Any], status: int = 
 
 
 def _hub(request: Request) -> Any:
-    return request.app.state.hub
+    return deps.hub(request)
 
 
 def request_lang(request: Request) -> str:
@@ -286,7 +287,7 @@ async def seat_page(request: Request, table_id: str, token: str) -> HTMLResponse
             "seat": f"p{seat.index + 1}",
             "taken": seat.taken or taking,
             "name": seat.pending if taking else seat.name,
-            "hint": hints.hint_allowed(request.app, t.id),
+            "hint": hints.hint_allowed(_hub(request), t.id),
             "info": _public_info(t),
         },
     )

@@ -1,4 +1,4 @@
-"""Operating ``ramsli serve``: health, readiness, metrics, and the admin's tables.
+"""The operator's routes of ``ramsli serve``: health, readiness, metrics, and the admin's tables.
 
 - ``GET /healthz``: ``200 {"status": "ok", "process"}`` while the process answers at all (a
   liveness probe: restart it when this fails);
@@ -26,6 +26,7 @@ from fastapi import APIRouter, Request
 from fastapi.responses import JSONResponse, Response
 
 from ramsli.refusal import Refusal, Refused
+from ramsli.server import deps
 from ramsli.server.cluster.proxy import gather_from_peers
 from ramsli.server.ops.metrics import CONTENT_TYPE
 from ramsli.server.protocol.messages import BadMessage
@@ -37,7 +38,7 @@ router = APIRouter()
 
 
 def _hub(request: Request) -> Any:
-    return getattr(request.app.state, "hub", None)
+    return deps.hub_or_none(request)
 
 
 @router.get("/healthz")
@@ -78,7 +79,7 @@ async def readyz(request: Request) -> JSONResponse:
 @router.get("/metrics")
 async def metrics(request: Request) -> Response:
     """The Prometheus metrics of this process."""
-    m = request.app.state.metrics
+    m = deps.metrics(request)
     return Response(m.render(), media_type=CONTENT_TYPE)
 
 
@@ -88,7 +89,7 @@ def check_admin(request: Request) -> None:
     Raises:
         Refused: ``no_admin`` (no token is set on this server), ``admin_token`` (missing or wrong).
     """
-    token: str | None = getattr(request.app.state, "admin_token", None)
+    token = deps.admin_token(request)
     if not token:
         raise Refused(Refusal("no_admin"))
     given = request.headers.get("authorization", "")
@@ -171,7 +172,7 @@ async def admin_tables(request: Request) -> dict[str, Any]:
     merged = dict(here)
     processes = [hub.ownership.process_id]
     auth = {"authorization": request.headers.get("authorization", "")}
-    for answer in await gather_from_peers(request.app.state, "/admin/tables", auth):
+    for answer in await gather_from_peers(deps.state(request), "/admin/tables", auth):
         for table_id, info in (answer.get("local") or {}).items():
             merged.setdefault(table_id, info)
             processes.append(info.get("process"))

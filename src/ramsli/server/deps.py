@@ -1,0 +1,113 @@
+"""The server's services, typed, for the routes: FastAPI dependencies over the app's state.
+
+Each service the app makes at start-up (:func:`ramsli.server.app.create_app`,
+:func:`ramsli.server.app.attach_hub`) is reached through one function here, which a route takes
+through ``Depends`` by its ``Annotated`` alias (``hub: HubDep``) or which code holding a request
+calls (``deps.hub(request)``). The functions take a Starlette ``HTTPConnection``, so they serve
+HTTP routes and WebSockets alike. This module is the one place (with the app's wiring) that
+reads ``app.state``; it imports the services' classes for their types only, so any module of
+the server may use it.
+
+- :func:`hub` (:data:`HubDep`): the :class:`~ramsli.server.tables.hub.Hub` (the tables);
+- :func:`clubs` (:data:`ClubsDep`): the :class:`~ramsli.server.clubs.clubs.Clubs` (players,
+  clubs, seasons, ratings) and :func:`directory` (:data:`DirectoryDep`), their database;
+- :func:`accounts` (:data:`AccountsDep`): the :class:`~ramsli.server.players.accounts.Accounts`;
+- :func:`metrics` (:data:`MetricsDep`): the :class:`~ramsli.server.ops.metrics.Metrics`;
+- :func:`admin_token` (:data:`AdminTokenDep`): the operator's token of ``/admin/...``, or None;
+- :func:`ws_connections`: the open WebSocket connections (the metrics count them by role).
+
+Every function raises ``AttributeError`` if the app has not made the service yet (before its
+start-up), except :func:`admin_token` and :func:`hub_or_none`, which answer None.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Annotated, Any
+
+from fastapi import Depends
+from starlette.requests import HTTPConnection
+
+if TYPE_CHECKING:
+    from ramsli.server.clubs.clubs import Clubs
+    from ramsli.server.ops.metrics import Metrics
+    from ramsli.server.players.accounts import Accounts
+    from ramsli.server.storage.directory import Directory
+    from ramsli.server.tables.connection import WebSocketConnection
+    from ramsli.server.tables.hub import Hub
+
+__all__ = [
+    "hub",
+    "hub_or_none",
+    "clubs",
+    "directory",
+    "accounts",
+    "metrics",
+    "admin_token",
+    "ws_connections",
+    "HubDep",
+    "ClubsDep",
+    "DirectoryDep",
+    "AccountsDep",
+    "MetricsDep",
+    "AdminTokenDep",
+]
+
+
+def hub(conn: HTTPConnection) -> Hub:
+    """The app's :class:`~ramsli.server.tables.hub.Hub`."""
+    found: Hub = conn.app.state.hub
+    return found
+
+
+def hub_or_none(conn: HTTPConnection) -> Hub | None:
+    """The app's hub, or None before its start-up (the health routes answer then too)."""
+    found: Hub | None = getattr(conn.app.state, "hub", None)
+    return found
+
+
+def clubs(conn: HTTPConnection) -> Clubs:
+    """The app's :class:`~ramsli.server.clubs.clubs.Clubs`."""
+    found: Clubs = conn.app.state.clubs
+    return found
+
+
+def directory(conn: HTTPConnection) -> Directory:
+    """The players' and clubs' database (:class:`~ramsli.server.storage.directory.Directory`)."""
+    return clubs(conn).directory
+
+
+def accounts(conn: HTTPConnection) -> Accounts:
+    """The app's :class:`~ramsli.server.players.accounts.Accounts`."""
+    found: Accounts = conn.app.state.accounts
+    return found
+
+
+def metrics(conn: HTTPConnection) -> Metrics:
+    """The app's :class:`~ramsli.server.ops.metrics.Metrics`."""
+    found: Metrics = conn.app.state.metrics
+    return found
+
+
+def admin_token(conn: HTTPConnection) -> str | None:
+    """The operator's token of ``/admin/...`` (``--admin-token``), or None (no admin)."""
+    found: str | None = getattr(conn.app.state, "admin_token", None)
+    return found
+
+
+def ws_connections(conn: HTTPConnection) -> set[WebSocketConnection]:
+    """The app's open WebSocket connections."""
+    found: set[WebSocketConnection] = conn.app.state.ws_conns
+    return found
+
+
+def state(conn: HTTPConnection) -> Any:
+    """The app's whole state (for the cluster's forwarding, which passes it on as it is)."""
+    return conn.app.state
+
+
+HubDep = Annotated["Hub", Depends(hub)]
+ClubsDep = Annotated["Clubs", Depends(clubs)]
+DirectoryDep = Annotated["Directory", Depends(directory)]
+AccountsDep = Annotated["Accounts", Depends(accounts)]
+MetricsDep = Annotated["Metrics", Depends(metrics)]
+AdminTokenDep = Annotated["str | None", Depends(admin_token)]

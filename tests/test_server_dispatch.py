@@ -1,0 +1,109 @@
+"""The WebSocket dispatcher (ramsli.server.tables.dispatch): every client message type has one
+route, and the one check of who may send a message refuses every seat message from a reader, a
+replaced connection and a connection before its hello, changing nothing."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+
+from ramsli.server.protocol.schemas import _CLIENT, CLIENT_TYPES
+from ramsli.server.tables.connection import Connection
+from ramsli.server.tables.dispatch import ROUTES, May
+
+from helpers import open_hub, seat_table, table_state
+
+run = asyncio.run
+
+#: one message of every type only the person at a seat may send
+SEAT_MESSAGES = {
+    "act": {"type": "act", "action": "p1 in", "seq": 0},
+    "chat": {"type": "chat", "text": "hi"},
+    "react": {"type": "react", "code": "thumbs_up"},
+    "ready": {"type": "ready", "hand": 1},
+    "leave": {"type": "leave"},
+}
+
+
+def test_every_client_message_type_has_one_route():
+    assert set(ROUTES) == set(_CLIENT.values()) and len(CLIENT_TYPES) == len(ROUTES)
+    may = {name: ROUTES[model].may for name, model in _CLIENT.items()}
+    assert may == {
+        "hello": May.NEW,
+        "ping": May.ANYONE,
+        "act": May.SEAT,
+        "chat": May.SEAT,
+        "react": May.SEAT,
+        "ready": May.SEAT,
+        "leave": May.SEAT,
+    }
+    assert set(SEAT_MESSAGES) == {name for name, m in may.items() if m is May.SEAT}
+
+
+def test_a_seat_message_from_anyone_but_the_seat_is_refused_and_changes_nothing(sqlite_url):
+    async def go():
+        hub, store = await open_hub(sqlite_url)
+        made, t, people = await seat_table(hub)
+        watcher, invite, stranger, old = Connection(), Connection(), Connection(), Connection()
+        spectate = made["spectate"].rsplit("/", 1)[1]
+        await hub.receive(watcher, json.dumps({"type": "hello", "token": spectate}), t.id)
+        # the creator's invite link of a seat a person took owns no seat (R7)
+        await hub.receive(invite, json.dumps({"type": "hello", "token": made["seats"][0]["token"]}), t.id)
+        personal, _conn = people[0]
+        await hub.receive(old, json.dumps({"type": "hello", "token": personal}), t.id)
+        await hub.receive(Connection(), json.dumps({"type": "hello", "token": personal}), t.id)  # the newer wins
+        assert (watcher.role, invite.role, old.closed_with) == ("spectator", "invite", (4001, "replaced"))
+        before = table_state(t)
+        chat_before = list(t.chat)
+        for name, msg in SEAT_MESSAGES.items():
+            for conn, code in (
+                (watcher, "spectator"),
+                (invite, "not_sitting"),
+                (stranger, "no_hello"),
+                (old, "replaced"),
+            ):
+                await hub.receive(conn, json.dumps(msg), t.id)
+                err = conn.sent[-1]
+                assert (err["type"], err["error"], err["code"]) == ("error", code, code), (name, code, err)
+                assert ("seq" in err) == (name == "act" and code in ("spectator", "not_sitting")), (name, err)
+        assert table_state(t) == before and list(t.chat) == chat_before
+        await hub.close()
+        await store.close()
+
+    run(go())
+
+
+def test_ping_needs_no_hello_and_hello_is_said_once(sqlite_url):
+    async def go():
+        hub, store = await open_hub(sqlite_url)
+        made, t, people = await seat_table(hub)
+        c = Connection()
+        await hub.receive(c, json.dumps({"type": "ping"}), t.id)
+        assert c.sent == [{"type": "pong"}]
+        personal, conn = people[0]
+        await hub.receive(conn, json.dumps({"type": "hello", "token": personal, "lang": "de"}), t.id)
+        assert (conn.sent[-1]["error"], conn.sent[-1]["code"], conn.lang) == ("bad_message", "hello_twice", "en")
+        await hub.close()
+        await store.close()
+
+    run(go())
+
+
+def test_routes_reach_the_services_through_deps_only():
+    """The hub, clubs, accounts, metrics, admin token and connections are read from ``app.state``
+    only by the app's wiring and ramsli.server.deps (typed); every route takes them from there."""
+    import re
+    from pathlib import Path
+
+    import ramsli.server as pkg
+
+    root = Path(pkg.__file__).parent
+    pattern = re.compile(r"app\.state\.(hub|clubs|accounts|metrics|admin_token|ws_conns)\b")
+    found = [
+        f"{path.relative_to(root)}:{n}"
+        for path in sorted(root.rglob("*.py"))
+        if path.name not in ("app.py", "deps.py")
+        for n, line in enumerate(path.read_text().splitlines(), 1)
+        if pattern.search(line)
+    ]
+    assert found == []
