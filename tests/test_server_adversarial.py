@@ -220,7 +220,7 @@ def _refusal_sites():
     import ramsli.server as pkg
 
     sites = []
-    for path in sorted(Path(pkg.__file__).parent.glob("*.py")):
+    for path in sorted(Path(pkg.__file__).parent.rglob("*.py")):
         for node in ast.walk(ast.parse(path.read_text())):
             if not isinstance(node, ast.Call) or not node.args or not isinstance(node.args[0], ast.Constant):
                 continue
@@ -451,7 +451,7 @@ def test_R2_2_a_name_of_invisible_fillers_is_blank(blank):
     with pytest.raises(EngineTableError, match="invisible characters"):
         check_names(["Ann", blank])
     with pytest.raises(Refused) as e:
-        from ramsli.server.tables.table import check_name
+        from ramsli.session import check_name
 
         check_name(blank)
     assert e.value.refusal.code == "bad_name"

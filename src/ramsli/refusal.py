@@ -318,7 +318,7 @@ register(
     },
 )
 
-# -- the table's refusals (check_table, check_names, check_players, check_setup; R2-R3, R5.4) -----
+# -- the table's refusals (check_table, check_name(s), check_players, check_setup; R2-R3, R5.4) --
 
 register(
     {
@@ -340,6 +340,8 @@ register(
             "name {number} {name} is also the name of {seat}: every player needs a name of their own "
             "(names that differ only in case, spaces or look-alike letters are the same)"
         ),
+        "bad_name": N_("a name is 1 to {max} characters of text without control characters"),
+        "bot_name": N_("the name {name} looks like a bot's seat; choose a name of your own"),
         "trick_counts": N_("{count} trick counts for {seats} seats: give one per seat"),
         "session_over": N_("the session is over; no more hands"),
         "hand_in_progress": N_("a hand is in progress; finish it first"),

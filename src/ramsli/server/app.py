@@ -14,7 +14,7 @@ Players, clubs, seasons and ratings are :mod:`ramsli.server.players.accounts` an
 :mod:`ramsli.server.clubs.clubs`; open tables, quick play and the table list :mod:`ramsli.server.tables.lobby`.
 
 Around the routes (outermost first): the path prefix and the client's address
-(:mod:`ramsli.server.ops.prefix`, :mod:`ramsli.server.cluster.proxy`), the request log, ``HEAD``, the security headers, the body limit and
+(:mod:`ramsli.server.cluster.prefix`, :mod:`ramsli.server.cluster.proxy`), the request log, ``HEAD``, the security headers, the body limit and
 the per-address limit on new tables (:mod:`ramsli.server.ops.guards`), and the forwarding of a
 table another process runs (:class:`~ramsli.server.cluster.proxy.Forwarder`). The operator's routes
 (``/healthz``, ``/readyz``, ``/metrics``, ``/admin/...``) are :mod:`ramsli.server.ops.health`.
@@ -50,6 +50,7 @@ from ramsli.refusal import Refusal, Refused
 from ramsli.server.clubs.clubs import Clubs
 from ramsli.server.clubs.clubs import router as clubs_router
 from ramsli.server.cluster.ownership import Ownership, ownership_for
+from ramsli.server.cluster.prefix import PathPrefix, normalize_prefix
 from ramsli.server.cluster.proxy import ClientAddress, Forwarder, gather_from_peers
 from ramsli.server.coach import hints
 from ramsli.server.coach import review as coach
@@ -58,9 +59,9 @@ from ramsli.server.ledger.books import router as ledger_router
 from ramsli.server.ops.guards import AccessLog, BodyLimit, CreateLimit, HeadAsGet, SecurityHeaders
 from ramsli.server.ops.health import router as ops_router
 from ramsli.server.ops.metrics import Metrics
-from ramsli.server.ops.prefix import PathPrefix, normalize_prefix
 from ramsli.server.players import accounts
 from ramsli.server.players.accounts import Accounts
+from ramsli.server.protocol.lang import page_lang, request_lang
 from ramsli.server.protocol.messages import BadMessage, error_body
 from ramsli.server.protocol.schemas import MAX_MESSAGE, CreateTable, Pace, Sit, Start, body_of, refusal_of
 from ramsli.server.storage.directory import Directory
@@ -68,7 +69,6 @@ from ramsli.server.storage.eventstore import EventStore, FileCheck, default_url,
 from ramsli.server.tables import lobby, social, views
 from ramsli.server.tables.bot_driver import shutdown_bot_pool
 from ramsli.server.tables.hub import HELLO_SECONDS, Conn, Hub
-from ramsli.server.web.pages import page_lang, request_lang
 from ramsli.server.web.pages import router as pages_router
 
 __all__ = ["create_app", "app_from_env", "attach_hub", "WebSocketConn", "WS_MAX_SIZE"]
@@ -271,7 +271,11 @@ def create_app(
     @app.post("/api/web/tables", status_code=201)
     async def create_web_table(request: Request) -> dict[str, Any]:
         """``POST /api/tables``, answered with ``"hint"`` too; a hint table starts the lab's warm-up."""
-        return await lobby.create_web_table(request, await body_of(request, CreateTable))
+        spec = await body_of(request, CreateTable)
+        answer = await lobby.create_web_table(request, spec)
+        if spec.hint:
+            hints.warm_up_lab()
+        return answer
 
     @app.get("/api/tables")
     async def list_tables(request: Request) -> list[dict[str, Any]]:

@@ -46,12 +46,13 @@ from ramsli.refusal import N_, Refusal, Refused, register
 from ramsli.server.players import records as rec
 from ramsli.server.players.accounts import FORMER_PLAYER, Player, require_player
 from ramsli.server.players.ratings import Rating, conservative, default_rating, load_calibration, rate, replay, shown
+from ramsli.server.protocol.lang import request_lang
 from ramsli.server.protocol.messages import STATUS
 from ramsli.server.protocol.schemas import ClaimSeat, CreateClub, JoinClub, NewSeason, NoBody, body_of
 from ramsli.server.storage.directory import SERVER_SCOPE, Directory, bot_key, bot_player_id
 from ramsli.server.tables.table import Table, TableStatus
 from ramsli.server.tables.views import rules_summary
-from ramsli.server.web.pages import request_lang, shell
+from ramsli.server.web.shell import shell
 from ramsli.session import forbidden_name_char, name_is_blank
 
 __all__ = [

@@ -42,9 +42,10 @@ from ramsli.ledger import LedgerError, PubHand, PubLedger
 from ramsli.refusal import N_, Refusal, Refused, register
 from ramsli.rules import PRESETS, Rules, RulesError
 from ramsli.server.players.accounts import current_player
+from ramsli.server.protocol.lang import request_lang
 from ramsli.server.protocol.messages import STATUS, ProtocolRefusal, SpecError, rules_refusal
 from ramsli.server.protocol.schemas import CreateLedger, LedgerHand, NoBody, body_of
-from ramsli.server.web.pages import request_lang, shell
+from ramsli.server.web.shell import shell
 
 __all__ = ["router", "KIND", "LedgerBook", "csv_text", "state_of", "load_books"]
 

@@ -28,15 +28,16 @@ from typing import Any
 
 from fastapi import APIRouter, Request
 
+from ramsli.bots.base import bot_names
 from ramsli.refusal import N_, Refusal, Refused, register
 from ramsli.rules import Rules, RulesError
-from ramsli.server.coach import hints
 from ramsli.server.ops.health import check_admin
 from ramsli.server.players.accounts import Player, current_player
 from ramsli.server.protocol.messages import STATUS, SpecError, rules_refusal
 from ramsli.server.protocol.schemas import CreateTable, JoinTable, QuickPlay, SeatSpec, Sit, body_of
 from ramsli.server.storage.directory import Directory
-from ramsli.server.tables.table import SeatState, Table, TableStatus, check_name
+from ramsli.server.tables.table import SeatState, Table, TableStatus
+from ramsli.session import check_name
 
 __all__ = [
     "router",
@@ -169,7 +170,7 @@ async def _join(request: Request, player: Player | None, t: Table, name: Any) ->
     if link is None or not link["open"]:
         raise Refused(Refusal("not_open", None, {"table": t.id}))
     if player is None:
-        name = check_name(name)
+        name = check_name(name, bot_names())
     async with _lock(t.id):
         if player is not None:
             links = await _directory(request).seat_links(t.id)
@@ -224,7 +225,7 @@ async def quick_play(request: Request) -> dict[str, Any]:
         Rules.preset(body.preset)
     except RulesError as e:
         raise SpecError(rules_refusal(e)) from None
-    name = player.name if player is not None else check_name(body.name)
+    name = player.name if player is not None else check_name(body.name, bot_names())
     async with _lock("quick-play:" + body.preset):  # quick plays at the same moment fill one table
         return await _quick_seat(request, player, body.preset, name)
 
@@ -303,8 +304,7 @@ async def listing(request: Request) -> list[dict[str, Any]]:
 
 
 async def create_web_table(request: Request, spec: CreateTable) -> dict[str, Any]:
-    """``POST /api/web/tables``: :func:`create_table`, answered with ``"hint"``; a hint table starts the lab's warm-up."""
+    """``POST /api/web/tables``: :func:`create_table`, answered with ``"hint"`` (the app starts the lab's
+    warm-up for a hint table: :func:`ramsli.server.coach.hints.warm_up_lab`)."""
     answer = await create_table(request, spec)
-    if spec.hint:
-        hints.warm_up_lab()
     return dict(answer, hint=spec.hint)
