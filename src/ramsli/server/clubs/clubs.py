@@ -43,6 +43,7 @@ from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse, PlainTextResponse
 
 from ramsli.refusal import N_, Refusal, Refused, register
+from ramsli.seats import seat_name
 from ramsli.server.players import records as rec
 from ramsli.server.players.accounts import FORMER_PLAYER, Player, require_player
 from ramsli.server.players.ratings import Rating, conservative, default_rating, load_calibration, rate, replay, shown
@@ -268,7 +269,7 @@ class Clubs:
                 owners.append(rec.SeatOwner(player=seats.get(s.index), from_hand=s.since_hand or 1))
         if club is None and not rec.is_rated(owners):
             return False
-        names = [s.name or f"p{s.index + 1}" for s in t.seats]
+        names = [s.name or seat_name(s.index) for s in t.seats]
         dealers = [e.hand.dealer if e.hand is not None else 0 for e in t.session.results]
         data = rec.summarize(
             "table",
@@ -683,7 +684,7 @@ async def claim_seat(request: Request) -> dict[str, Any]:
         raise Refused(Refusal("seat_claimed", None, {"seat": seat.index}))
     if t.status is TableStatus.OVER:
         await clubs.record_table(t)
-    return {"table": t.id, "seat": f"p{seat.index + 1}"}
+    return {"table": t.id, "seat": seat_name(seat.index)}
 
 
 # -- the pages ------------------------------------------------------------------------------------------

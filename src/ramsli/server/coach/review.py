@@ -61,7 +61,7 @@ from ramsli.history import HandHistory
 from ramsli.lab.equilibrium import Policy, bucket, default_policies, default_policy, history_bits, policy_key
 from ramsli.refusal import N_, Refusal, Refused
 from ramsli.rules import Rules
-from ramsli.seats import seat_name
+from ramsli.seats import parse_seat, seat_name
 from ramsli.server.coach import hints
 from ramsli.server.protocol.lang import request_lang
 from ramsli.server.protocol.schemas import Model, body_of
@@ -463,9 +463,10 @@ def coach_service(app: Any) -> CoachService:
 def _seat_arg(t: Table, seat: str | None, default: int) -> int:
     if seat is None or seat == "":
         return default
-    s = seat.strip().lower()
-    if s.startswith("p") and s[1:].isdigit() and 1 <= int(s[1:]) <= len(t.seats):
-        return int(s[1:]) - 1
+    try:
+        return parse_seat(seat, len(t.seats))
+    except ValueError:
+        pass
     raise Refused(Refusal("no_seat", None, {"seat": seat[:8], "last": seat_name(len(t.seats) - 1)}))
 
 

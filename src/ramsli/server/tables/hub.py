@@ -48,6 +48,7 @@ from ramsli.frontends.i18n import LANGS
 from ramsli.history import HandHistory
 from ramsli.refusal import Refusal, Refused
 from ramsli.rules import Rules, RulesError, check_play_limits
+from ramsli.seats import seat_name
 from ramsli.server.cluster.ownership import Ownership, OwnershipLost, Peer, SingleProcess
 from ramsli.server.ops.metrics import Metrics
 from ramsli.server.protocol.messages import BadMessage, ProtocolRefusal, SpecError, error_frame, rules_refusal
@@ -731,7 +732,7 @@ class Hub:
             "creator_token": spec["creator_token"],
             "seats": [
                 {
-                    "seat": f"p{i + 1}",
+                    "seat": seat_name(i),
                     "kind": s["kind"],
                     "bot": s["bot"],
                     "token": s["token"],
@@ -786,7 +787,11 @@ class Hub:
         that acts for the seat from now on."""
         t = self.table(table_id)
         seat = await t.sit(token, name, client)
-        return {"seat": f"p{seat.index + 1}", "pending": seat.pending is not None, "token": seat.personal or seat.token}
+        return {
+            "seat": seat_name(seat.index),
+            "pending": seat.pending is not None,
+            "token": seat.personal or seat.token,
+        }
 
     async def start(self, table_id: Any, creator_token: Any) -> dict[str, Any]:
         """The creator starts the session (see :meth:`Table.start`)."""
@@ -810,7 +815,7 @@ class Hub:
         entry = s.results[number - 1] if s is not None and 1 <= number <= len(s.results) else None
         if entry is None or entry.hand is None:
             raise Refused(Refusal("no_hand", None, {"number": number}))
-        names = [seat.name or f"p{seat.index + 1}" for seat in t.seats]
+        names = [seat.name or seat_name(seat.index) for seat in t.seats]
         hh = HandHistory.from_hand(entry.hand, names, entry.number, hide_folded=True)
         hh = dataclasses.replace(hh, cut=None)  # the cut is never shown (R7, D-16)
         own = t.owner_of(token)  # an invite link (the creator holds them all) owns no cards (R7, D-16)
@@ -942,7 +947,7 @@ class Hub:
                 "type": "welcome",
                 "table": t.id,
                 "role": "seat" if seat is not None else "spectator",
-                "seat": None if seat is None else f"p{seat.index + 1}",
+                "seat": None if seat is None else seat_name(seat.index),
             }
         )
         old = t.attach(seat, conn)

@@ -31,6 +31,7 @@ from fastapi import APIRouter, Request
 from ramsli.bots.base import bot_names
 from ramsli.refusal import N_, Refusal, Refused, register
 from ramsli.rules import Rules, RulesError
+from ramsli.seats import parse_seat, seat_name
 from ramsli.server.ops.health import check_admin
 from ramsli.server.players.accounts import Player, current_player
 from ramsli.server.protocol.messages import STATUS, SpecError, rules_refusal
@@ -145,7 +146,7 @@ async def _sit(
         if mine:
             raise Refused(Refusal("already_seated", None, {"seat": mine[0]}))
     answer = dict(await hub.sit(t.id, token, player.name, client))
-    index = int(answer["seat"][1:]) - 1
+    index = parse_seat(answer["seat"])
     if links.get(index) is None:
         await d.link_seat(t.id, index, player.id, time.time())
     answer["player"] = player.public()
@@ -177,7 +178,12 @@ async def _join(request: Request, player: Player | None, t: Table, name: Any) ->
             mine = [s for s, pid in links.items() if pid == player.id]
             if mine and t.seats[mine[0]].personal is not None:  # the player's own seat: its link again
                 s = t.seats[mine[0]]
-                return {"seat": f"p{s.index + 1}", "pending": s.pending is not None, "token": s.personal, "table": t.id}
+                return {
+                    "seat": seat_name(s.index),
+                    "pending": s.pending is not None,
+                    "token": s.personal,
+                    "table": t.id,
+                }
         answer: dict[str, Any] | None = None
         for s in free_seats(t):
             try:
@@ -290,7 +296,7 @@ async def listing(request: Request) -> list[dict[str, Any]]:
                 "status": str(t.status),
                 "rules": t.rules_view,
                 "seats": [
-                    {"seat": f"p{s.index + 1}", "name": s.name, "kind": s.kind, "bot": s.bot, "taken": s.taken}
+                    {"seat": seat_name(s.index), "name": s.name, "kind": s.kind, "bot": s.bot, "taken": s.taken}
                     for s in t.seats
                 ],
                 "free": len(free_seats(t)),

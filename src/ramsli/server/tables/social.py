@@ -33,7 +33,7 @@ from typing import Any
 from fastapi import APIRouter, Request
 
 from ramsli.refusal import Refusal, Refused
-from ramsli.seats import seat_name
+from ramsli.seats import parse_seat, seat_name
 from ramsli.server.protocol.schemas import BotNow, Chat, Leave, React, Ready, Rematch, Take, body_of
 from ramsli.server.tables.table import Table, TableStatus
 
@@ -55,9 +55,10 @@ def seat_index(table: Table, seat: str) -> int:
     >>> seat_index(SimpleNamespace(seats=[0, 1, 2]), "p3")
     2
     """
-    text = seat.strip().lower()
-    if text.startswith("p") and text[1:].isdigit() and 1 <= int(text[1:]) <= len(table.seats):
-        return int(text[1:]) - 1
+    try:
+        return parse_seat(seat, len(table.seats))
+    except ValueError:
+        pass
     raise Refused(Refusal("no_seat", None, {"seat": seat[:8], "last": seat_name(len(table.seats) - 1)}))
 
 
@@ -137,11 +138,11 @@ async def rematch(hub: Any, table: Table, token: Any, creator_token: Any = None)
     answer: dict[str, Any] = {"table": new.id, "seat": None, "invite": None, "name": None}
     if own is not None and own.taken:
         mine = new.seats[own.index]
-        answer.update(seat=f"p{own.index + 1}", invite=f"/t/{new.id}/s/{mine.token}", name=own.name)
+        answer.update(seat=seat_name(own.index), invite=f"/t/{new.id}/s/{mine.token}", name=own.name)
     if creator:
         answer["creator_token"] = new.creator_token
         answer["seats"] = [
-            {"seat": f"p{s.index + 1}", "kind": s.kind, "bot": s.bot, "invite": f"/t/{new.id}/s/{s.token}"}
+            {"seat": seat_name(s.index), "kind": s.kind, "bot": s.bot, "invite": f"/t/{new.id}/s/{s.token}"}
             for s in new.seats
         ]
         answer["spectate"] = f"/t/{new.id}/watch/{new.spectator_token}"
@@ -161,7 +162,7 @@ async def bot_now(request: Request, table_id: str) -> dict[str, Any]:
     t = _hub(request).table(table_id)
     index = seat_index(t, body.seat)
     t.bot_now(body.creator_token, index)
-    return {"seat": f"p{index + 1}", "bot_playing": t.proxy_playing(t.seats[index])}
+    return {"seat": seat_name(index), "bot_playing": t.proxy_playing(t.seats[index])}
 
 
 @router.post("/api/tables/{table_id}/take")
@@ -173,7 +174,7 @@ async def take(request: Request, table_id: str) -> dict[str, Any]:
     body = await body_of(request, Take)
     t = _hub(request).table(table_id)
     seat = await t.take(body.token, seat_index(t, body.seat), body.name)
-    return {"seat": f"p{seat.index + 1}", "pending": seat.pending is not None, "token": seat.personal or seat.token}
+    return {"seat": seat_name(seat.index), "pending": seat.pending is not None, "token": seat.personal or seat.token}
 
 
 @router.post("/api/tables/{table_id}/rematch")

@@ -549,7 +549,7 @@ class Table:
             self.options.bot_pace_seconds = float(data["seconds"])
         elif kind is EventKind.CHAT:
             self.chat_count += 1
-            line = {"n": self.chat_count, "seat": f"p{int(data['seat']) + 1}", "name": str(data["name"])}
+            line = {"n": self.chat_count, "seat": seat_name(int(data["seat"])), "name": str(data["name"])}
             if "code" in data:
                 line["code"] = str(data["code"])
             else:

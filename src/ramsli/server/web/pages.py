@@ -35,6 +35,7 @@ from ramsli.bots.levels import LEVELS
 from ramsli.frontends.i18n import LANGS
 from ramsli.refusal import Refusal, Refused
 from ramsli.rules import PRESETS, Rules
+from ramsli.seats import seat_name
 from ramsli.server.protocol.lang import request_lang
 from ramsli.server.protocol.messages import STATUS, render
 from ramsli.server.tables import views
@@ -135,7 +136,7 @@ async def seat_page(request: Request, table_id: str, token: str) -> HTMLResponse
             "table": t.id,
             "token": token,
             "role": "seat",
-            "seat": f"p{seat.index + 1}",
+            "seat": seat_name(seat.index),
             "taken": seat.taken or taking,
             "name": seat.pending if taking else seat.name,
             "hint": t.options.hint,
@@ -194,8 +195,8 @@ async def review_page(request: Request, table_id: str, token: str = "", hand: in
             "token": token,
             "hand": hand,
             "seat": request.query_params.get("seat"),
-            "mine": None if own is None else f"p{own.index + 1}",
-            "names": [x.name or f"p{x.index + 1}" for x in t.seats],
+            "mine": None if own is None else seat_name(own.index),
+            "names": [x.name or seat_name(x.index) for x in t.seats],
             "hands": [e.number for e in s.results] if s is not None else [],
             "preset": t.preset,
         },
