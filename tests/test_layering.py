@@ -31,6 +31,23 @@ A bot that lives above the bots (the lab's ``tips``) is found by name through
 :data:`ramsli.bots.base.BOT_MODULES` (a module path, imported when that bot is
 first asked for), not by an import; the tests at the end check that the bots and
 the engine run without loading anything above them.
+
+Inside the server (:data:`SERVER_LAYERS`), the same holds between its sub-packages, lowest first::
+
+    0 protocol     ramsli.server.protocol (schemas, messages, close codes, a request's language)
+    1 storage      ramsli.server.storage (one metadata, the event store, the directory, migrations)
+    2 cluster      ramsli.server.cluster (ownership, forwarding, the reverse proxy's path prefix)
+    3 ops          ramsli.server.ops (health, metrics, guards)
+    4 players      ramsli.server.players (accounts, records, ratings)
+    5 tables       ramsli.server.tables (the registry, a table, views, bots, the lobby)
+    6 pages        ramsli.server.web (the page shell, the pages), ramsli.server.coach (hints, reviews)
+    7 features     ramsli.server.clubs, ramsli.server.ledger
+    8 app          ramsli.server (the package), ramsli.server.app
+
+An import inside the server never points to a higher one of these layers; its sub-packages import
+each other without a cycle; and no two of its modules import each other in a cycle, counting
+function-local imports (an import under ``if TYPE_CHECKING:`` is for the type checker only and
+does not count for the module cycle).
 """
 
 from __future__ import annotations
@@ -271,6 +288,88 @@ def violations(tree: dict[str, str]) -> list[str]:
     return out
 
 
+# --- the server's inner layers ----------------------------------------------------------------------
+
+#: (layer name, sub-packages or modules of ``ramsli.server`` in it), lowest first
+SERVER_LAYERS: list[tuple[str, tuple[str, ...]]] = [
+    ("protocol", ("ramsli.server.protocol",)),
+    ("storage", ("ramsli.server.storage",)),
+    ("cluster", ("ramsli.server.cluster",)),
+    ("ops", ("ramsli.server.ops",)),
+    ("players", ("ramsli.server.players",)),
+    ("tables", ("ramsli.server.tables",)),
+    ("pages", ("ramsli.server.web", "ramsli.server.coach")),
+    ("features", ("ramsli.server.clubs", "ramsli.server.ledger")),
+    ("app", ("ramsli.server", "ramsli.server.app")),
+]
+
+
+def server_unit_of(module: str) -> str:
+    """The server sub-package (or top module) a module belongs to: ``ramsli.server.tables.hub`` ->
+    ``ramsli.server.tables``; ``ramsli.server.app`` -> itself; ``ramsli.server`` -> itself."""
+    return ".".join(module.split(".")[:3])
+
+
+def server_layer_of(module: str) -> int | None:
+    """The index in :data:`SERVER_LAYERS` of a module of ``ramsli.server``, None if it has none."""
+    unit = server_unit_of(module)
+    for i, (_, members) in enumerate(SERVER_LAYERS):
+        if unit in members:
+            return i
+    return None
+
+
+def typing_only_lines(source: str) -> set[int]:
+    """The lines of the imports under ``if TYPE_CHECKING:`` (or ``typing.TYPE_CHECKING``) in ``source``."""
+    lines: set[int] = set()
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.If) and (
+            (isinstance(node.test, ast.Name) and node.test.id == "TYPE_CHECKING")
+            or (isinstance(node.test, ast.Attribute) and node.test.attr == "TYPE_CHECKING")
+        ):
+            for stmt in node.body:
+                lines.update(n.lineno for n in ast.walk(stmt) if isinstance(n, (ast.Import, ast.ImportFrom)))
+    return lines
+
+
+def _in_server(module: str) -> bool:
+    return module == "ramsli.server" or module.startswith("ramsli.server.")
+
+
+def server_violations(tree: dict[str, str]) -> list[str]:
+    """Every breach of the server's inner layering in ``tree`` (module name -> source), as readable lines."""
+    modules = set(tree)
+    out: list[str] = []
+    units: dict[str, set[str]] = {}
+    module_edges: dict[str, set[str]] = {}
+    for mod in sorted(m for m in tree if _in_server(m)):
+        here = server_layer_of(mod)
+        if here is None:
+            out.append(f"{mod}: has no server layer; place its package in SERVER_LAYERS (tests/test_layering.py)")
+            continue
+        typing_only = typing_only_lines(tree[mod])
+        for name, _local, line in collect_imports(mod, tree[mod], modules):
+            if not _in_server(name) or name == mod:
+                continue
+            there = server_layer_of(name)
+            if there is not None and there > here:
+                out.append(
+                    f"{mod}:{line}: imports {name} ({SERVER_LAYERS[there][0]}) from the lower server layer "
+                    f"{SERVER_LAYERS[here][0]}: dependencies point one way, down"
+                )
+            if server_unit_of(name) != server_unit_of(mod):
+                units.setdefault(server_unit_of(mod), set()).add(server_unit_of(name))
+            if line not in typing_only and name in modules:
+                module_edges.setdefault(mod, set()).add(name)
+    cycle = _cycle(units)
+    if cycle:
+        out.append(f"server packages import each other in a cycle: {' -> '.join(cycle)}")
+    cycle = _cycle(module_edges)
+    if cycle:
+        out.append(f"server modules import each other in a cycle: {' -> '.join(cycle)}")
+    return out
+
+
 # --- the real source tree -----------------------------------------------------------------------------
 
 
@@ -288,6 +387,60 @@ def test_the_allow_list_holds_only_imports_that_exist():
         (m, name) for m, src in tree.items() for name, is_local, _ in collect_imports(m, src, set(tree)) if is_local
     }
     assert set(LOCAL_ALLOWED) <= local
+
+
+def test_the_server_imports_down_its_inner_layers_without_cycles():
+    tree = read_tree()
+    assert "ramsli.server.tables.hub" in tree and "ramsli.server.app" in tree  # the server was found
+    found = server_violations(tree)
+    assert found == [], "\n".join(found)
+
+
+#: the server's documentation, whose *Layout* draws the tree of ``src/ramsli/server``
+SERVER_DOC = Path(__file__).resolve().parents[1] / "docs" / "server.md"
+
+
+def doc_tree(text: str) -> dict[str, str]:
+    """The tree drawn in the first ``text`` block after ``## Layout`` of ``text``: path (relative
+    to the drawn root; a folder ends in ``/``) -> what the line says about it."""
+    block = text.split("## Layout", 1)[1].split("```text", 1)[1].split("```", 1)[0]
+    out: dict[str, str] = {}
+    folders: list[str] = []
+    for line in block.strip("\n").splitlines()[1:]:  # the first line is the root
+        start = len(line) - len(line.lstrip("│├└─ \u00a0"))
+        depth = start // 4
+        name, _, says = line[start:].partition(" ")
+        folders = folders[: depth - 1]
+        out["".join(f + "/" for f in folders) + name] = says.strip()
+        if name.endswith("/"):
+            folders.append(name[:-1])
+    return out
+
+
+def test_doc_tree_reads_a_drawn_tree():
+    text = "## Layout\n\n```text\nroot/\n├── a.py    makes a\n├── p/      a package\n│   └── q/\n│       └── b.py  makes b\n└── c.py  makes c\n```\n"
+    assert doc_tree(text) == {
+        "a.py": "makes a",
+        "p/": "a package",
+        "p/q/": "",
+        "p/q/b.py": "makes b",
+        "c.py": "makes c",
+    }
+
+
+def test_docs_server_md_draws_every_server_module_and_no_other():
+    """``docs/server.md`` (*Layout*) has one line for each module of ``src/ramsli/server`` (a
+    sub-package's ``__init__.py`` is its folder's line), saying what it makes, and nothing that is not there."""
+    server = SRC / "server"
+    drawn = doc_tree(SERVER_DOC.read_text(encoding="utf-8"))
+    modules = set()
+    for path in server.rglob("*.py"):
+        rel = path.relative_to(server).as_posix()
+        modules.add(rel[: -len("__init__.py")] if rel.endswith("/__init__.py") else rel)
+    assert sorted(modules - set(drawn)) == [], "modules missing from the tree in docs/server.md"
+    missing = [p for p in drawn if not (server / p).exists() or (server / p).is_dir() != p.endswith("/")]
+    assert missing == [], "the tree in docs/server.md names what is not there"
+    assert [p for p in drawn if p.endswith(".py") and not drawn[p]] == [], "a module without its line of what it makes"
 
 
 # --- the checker catches what it should (so that the test above can fail) ------------------------------
@@ -355,6 +508,63 @@ def test_checker_resolves_relative_imports():
 def test_checker_places_every_module():
     found = violations(_tree(ramsli__newthing="from ramsli.hand import Hand\n"))
     assert any("ramsli.newthing: has no layer" in v for v in found)
+
+
+def _server_tree(**sources: str) -> dict[str, str]:
+    base = {
+        "ramsli.server": "",
+        "ramsli.server.protocol": "",
+        "ramsli.server.protocol.messages": "",
+        "ramsli.server.tables": "",
+        "ramsli.server.tables.table": "from ramsli.server.protocol.messages import STATUS\n",
+        "ramsli.server.tables.views": "",
+        "ramsli.server.app": "from ramsli.server.tables.table import Table\n",
+    }
+    base.update({k.replace("__", "."): textwrap.dedent(v) for k, v in sources.items()})
+    return base
+
+
+def test_server_checker_accepts_a_clean_server():
+    assert server_violations(_server_tree()) == []
+
+
+def test_server_checker_refuses_an_import_up_the_server_layers():
+    found = server_violations(
+        _server_tree(ramsli__server__protocol__messages="from ramsli.server.tables import views\n")
+    )
+    assert any(
+        "ramsli.server.protocol.messages:1: imports ramsli.server.tables.views (tables) from the lower server layer "
+        "protocol" in v
+        for v in found
+    )
+    assert any("server packages import each other in a cycle" in v for v in found)
+
+
+def test_server_checker_refuses_a_module_cycle_through_a_local_import():
+    tree = _server_tree(
+        ramsli__server__tables__table="from ramsli.server.tables import views\n",
+        ramsli__server__tables__views="def f():\n    from ramsli.server.tables.table import Table\n",
+    )
+    found = server_violations(tree)
+    assert any(
+        "module" in v and "ramsli.server.tables.table -> ramsli.server.tables.views -> ramsli.server.tables.table" in v
+        for v in found
+    )
+
+
+def test_server_checker_ignores_a_typing_only_import_for_module_cycles():
+    tree = _server_tree(
+        ramsli__server__tables__table="from ramsli.server.tables import views\n",
+        ramsli__server__tables__views=(
+            "from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    from ramsli.server.tables.table import Table\n"
+        ),
+    )
+    assert server_violations(tree) == []
+
+
+def test_server_checker_places_every_server_module():
+    found = server_violations(_server_tree(ramsli__server__newthing="from ramsli.server.app import x\n"))
+    assert any("ramsli.server.newthing: has no server layer" in v for v in found)
 
 
 # --- at run time: the lower layers load nothing above them -------------------------------------------

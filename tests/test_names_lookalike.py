@@ -70,7 +70,7 @@ def test_R2_2_sessions_and_histories_agree_on_look_alike_names(case, a, b, tmp_p
     assert str(engine.value) in str(session_file.value)
     # the server: refused as a name (zero-width) or taken as the same name (look-alikes)
     from ramsli.refusal import Refused as ServerError
-    from ramsli.server.tables.table import check_name
+    from ramsli.session import check_name
 
     if case == "zero-width":
         with pytest.raises(ServerError):

@@ -453,7 +453,7 @@ def test_R2_2_a_name_of_invisible_fillers_is_blank(blank):
     with pytest.raises(EngineTableError, match="invisible characters"):
         check_names(["Ann", blank])
     with pytest.raises(Refused) as e:
-        from ramsli.server.tables.table import check_name
+        from ramsli.session import check_name
 
         check_name(blank)
     assert e.value.refusal.code == "bad_name"

@@ -37,7 +37,7 @@ from ramsli.server.protocol.schemas import MAX_BODY
 from ramsli.server.storage.eventstore import EventStore
 from ramsli.server.tables.connection import Connection as Conn
 from ramsli.server.tables.hub import Hub
-from ramsli.server.web.pages import WEB_DIR
+from ramsli.server.web.shell import WEB_DIR
 
 from helpers import SEATS3, seat_table
 

@@ -357,7 +357,7 @@ def test_keyboard_only_play_finishes_a_hand(chromium, server):
 
 def _english_msgids(lang: str) -> list[re.Pattern]:
     """Patterns of every English msgid whose translation in ``lang`` differs (placeholders match anything)."""
-    from ramsli.server.web.pages import catalog
+    from ramsli.server.web.shell import catalog
 
     pats = []
     for key, tr in catalog(lang).items():
@@ -583,7 +583,7 @@ def test_lobby_one_click_and_a_table_set_up_in_full(chromium, server):
 
 def test_pages_ship_no_outside_resources(server):
     """Everything the pages load is on this server (works offline): no http(s) URL in the web files."""
-    from ramsli.server.web.pages import WEB_DIR
+    from ramsli.server.web.shell import WEB_DIR
 
     base, _db = server
     for f in sorted(WEB_DIR.iterdir()):
@@ -638,7 +638,7 @@ def test_every_page_string_is_in_the_catalogs():
     JavaScript extractor skips a call nested in another call's arguments, so the page would show English)."""
     from babel.messages.pofile import read_po
 
-    from ramsli.server.web.pages import WEB_DIR, catalog
+    from ramsli.server.web.shell import WEB_DIR, catalog
 
     with open(ROOT / "src" / "ramsli" / "i18n" / "locale" / "ramsli.pot", "rb") as f:
         pot = {(m.context, m.id[0] if isinstance(m.id, tuple) else m.id) for m in read_po(f) if m.id}

@@ -42,7 +42,7 @@ from typing import Any
 from ramsli.cards import Card, CardError, make_deck
 from ramsli.hand import Hand
 from ramsli.refusal import Refusal
-from ramsli.seats import seat_name
+from ramsli.seats import parse_seat, seat_name
 
 __all__ = [
     "SCHEME",
@@ -353,7 +353,7 @@ class DealProof:
             given = data["seat"]
             if not isinstance(given, str) or not re.fullmatch(r"p[1-6]", given) or int(given[1:]) > n_seats:
                 raise bad("fair_bad_seat", given=str(given)[:10])
-            seat = int(given[1:]) - 1
+            seat = parse_seat(given, n_seats)
         commits = data["commitments"]
         if not isinstance(commits, list):
             raise bad("fair_length", given=0, deck=_deck_name(deck), size=len(deck))

@@ -369,6 +369,8 @@ TABLE: Mapping[str, RefusalText] = {
             "(names that differ only in case, spaces or look-alike letters are the same)"
         )
     ),
+    "bad_name": RefusalText(N_("a name is 1 to {max} characters of text without control characters"), status=422),
+    "bot_name": RefusalText(N_("the name {name} looks like a bot's seat; choose a name of your own"), status=422),
     "trick_counts": RefusalText(N_("{count} trick counts for {seats} seats: give one per seat")),
     "session_over": RefusalText(N_("the session is over; no more hands")),
     "hand_in_progress": RefusalText(N_("a hand is in progress; finish it first")),

@@ -23,14 +23,14 @@ import enum
 import random
 import time
 import unicodedata
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, TypedDict
 
 from ramsli.cards import Card, make_deck
 from ramsli.errors import SessionError, TableError
 from ramsli.hand import MAX_SEATS, Action, Hand, random_source
-from ramsli.refusal import Refusal
+from ramsli.refusal import Refusal, Refused
 from ramsli.rules import Rules
 from ramsli.seats import left_of, order_from_dealer, right_of
 from ramsli.settlement import Settlement, settle
@@ -41,13 +41,16 @@ __all__ = [
     "EndReason",
     "SessionSnapshot",
     "first_dealer_cut",
+    "check_name",
     "check_names",
     "check_players",
     "check_setup",
     "forbidden_name_char",
     "name_is_blank",
     "name_key",
+    "looks_like_a_bot",
     "NAME_FILLERS",
+    "NAME_MAX",
 ]
 
 
@@ -250,6 +253,57 @@ def name_key(name: str) -> str:
     text = unicodedata.normalize("NFKD", text)
     text = "".join(ch for ch in text if not unicodedata.combining(ch)).translate(_SKELETON)
     return " ".join(text.split())
+
+
+#: longest seat name a person may take at a table, characters (R2.2)
+NAME_MAX = 24
+
+
+def looks_like_a_bot(name: str, bots: Iterable[str] = ()) -> bool:
+    """True if ``name`` imitates the label of a bot-played seat: a bot's name (one of ``bots``, or
+    ``bot``) followed by a seat name and maybe a prime (``rules p4``, ``montecarlo p2'``),
+    compared as :func:`name_key` compares names (R2.2). The engine knows no bot: the caller
+    names them.
+
+    >>> looks_like_a_bot("Rules P3", ["rules"]), looks_like_a_bot("Rulesy", ["rules"]), looks_like_a_bot("bot p1")
+    (True, False, True)
+    """
+    key = name_key(name).replace(" ", "")
+    labels = sorted({name_key(b) for b in bots} | {"bot"}, key=len, reverse=True)
+    for b in labels:
+        if key.startswith(b):
+            rest = key[len(b) :].rstrip("'")
+            if len(rest) >= 2 and rest[0] == "p" and all(c.isdigit() or c == "l" for c in rest[1:]):
+                return True
+    return False
+
+
+def check_name(name: Any, bots: Iterable[str] = ()) -> str:
+    """One seat name a person chose, as R2.2 wants it, stripped: 1..:data:`NAME_MAX` characters of
+    text without a character refused by :func:`forbidden_name_char`, not blank
+    (:func:`name_is_blank`) and not imitating the label of a bot-played seat
+    (:func:`looks_like_a_bot`, with the bot names ``bots``).
+
+    Raises:
+        Refused: ``bad_name`` or ``bot_name`` (R2.2).
+
+    >>> check_name("  Ann ")
+    'Ann'
+    >>> check_name("tips p2", ["tips"])
+    Traceback (most recent call last):
+    ...
+    ramsli.refusal.Refused: the name tips p2 looks like a bot's seat; choose a name of your own (R2.2)
+    """
+    if (
+        not isinstance(name, str)
+        or name_is_blank(name)
+        or len(name.strip()) > NAME_MAX
+        or forbidden_name_char(name) is not None
+    ):
+        raise Refused(Refusal("bad_name", "R2.2", {"max": NAME_MAX}))
+    if looks_like_a_bot(name, bots):
+        raise Refused(Refusal("bot_name", "R2.2", {"name": name.strip()}))
+    return name.strip()
 
 
 def check_names(names: Sequence[str]) -> None:

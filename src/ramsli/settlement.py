@@ -19,7 +19,7 @@ from collections.abc import Mapping, Sequence
 from typing import NamedTuple, TypedDict
 
 from ramsli.rules import Rules
-from ramsli.seats import order_from_dealer
+from ramsli.seats import order_from_dealer, seat_name
 
 __all__ = [
     "Payment",
@@ -209,7 +209,7 @@ class Settlement(NamedTuple):
     def to_dict(self, seat_names: Sequence[str] | None = None) -> SettlementSummary:
         """A JSON-ready summary: per seat tricks, counters won and paid, plus the pot facts."""
         n = len(self.tricks)
-        names = list(seat_names) if seat_names else [f"p{i + 1}" for i in range(n)]
+        names = list(seat_names) if seat_names else [seat_name(i) for i in range(n)]
         short = self.shortfalls()
         return {
             "kind": self.kind,

@@ -62,6 +62,7 @@ from ramsli.cards import Card, make_deck
 from ramsli.errors import IllegalActionError
 from ramsli.hand import Action, Hand, Phase
 from ramsli.rules import PRESETS, Rules
+from ramsli.seats import seat_name
 from ramsli.session import Session
 
 __all__ = [
@@ -124,14 +125,14 @@ def check_observation(hand: Hand, seat: int) -> list[str]:
         hidden.update(hand.stock)
     leaked = [c for c in walk_cards(obs) if c in hidden]
     if leaked:
-        out.append(f"R7: observation of p{seat + 1} shows hidden cards {sorted(set(map(str, leaked)))}")
+        out.append(f"R7: observation of {seat_name(seat)} shows hidden cards {sorted(set(map(str, leaked)))}")
     own = sorted(str(c) for c in hand.hands[seat] if c is not None)
     if sorted(map(str, obs.cards)) != own:
-        out.append(f"R7: observation of p{seat + 1} shows cards {sorted(map(str, obs.cards))}, holds {own}")
+        out.append(f"R7: observation of {seat_name(seat)} shows cards {sorted(map(str, obs.cards))}, holds {own}")
     if obs.to_act != hand.to_act or obs.pot != hand.pot or list(obs.stacks) != list(hand.stacks):
-        out.append(f"R7: observation of p{seat + 1} disagrees with the hand on to_act/pot/stacks")
+        out.append(f"R7: observation of {seat_name(seat)} disagrees with the hand on to_act/pot/stacks")
     if seat == hand.to_act and set(obs.legal) != set(hand.legal_actions()):
-        out.append(f"R7: observation of p{seat + 1} lists other legal actions than the hand")
+        out.append(f"R7: observation of {seat_name(seat)} lists other legal actions than the hand")
     return out
 
 
@@ -239,7 +240,7 @@ def ref_settle(hand: Hand) -> tuple[list[int], int]:
 
 def _p(seat: int | None) -> str:
     """A seat's name in a finding: ``p1`` for 0, ``p?`` for None."""
-    return "p?" if seat is None else f"p{seat + 1}"
+    return "p?" if seat is None else seat_name(seat)
 
 
 def check_hand(hand: Hand, bank: int, observe: str = "all") -> list[str]:
@@ -368,7 +369,7 @@ def random_wrong_action(hand: Hand, rng: random.Random) -> Action | str:
     n = hand.n_seats
     r = rng.random()
     if r < 0.05:
-        return rng.choice(["p9 in", "p1 pl ZZ", "hello", "p2 t7", "", "p1 pl", f"p{n + 1} in"])
+        return rng.choice(["p9 in", "p1 pl ZZ", "hello", "p2 t7", "", "p1 pl", f"{seat_name(n)} in"])
     seat = rng.randrange(n) if (r < 0.4 or hand.to_act is None) else hand.to_act
     kind = rng.choice(["in", "out", "gr", "pass", "t", "pl", "pl", "pl"])
     if kind == "pl":
@@ -381,7 +382,7 @@ def random_wrong_action(hand: Hand, rng: random.Random) -> Action | str:
         return Action.play(seat, card)
     if kind == "t":
         return Action.announce_target(seat, rng.randint(2, 5))
-    return Action.parse(f"p{seat + 1} {kind}")
+    return Action.parse(f"{seat_name(seat)} {kind}")
 
 
 def check_refused(hand: Hand, action: Action | str) -> list[str]:
@@ -533,9 +534,9 @@ def _run_session(rng: random.Random, report: SoakReport, budget: int, wrong: flo
     while not s.is_over:
         for seat in s.seated:
             if s.stacks[seat] < floor:
-                report.violations.append(f"{label} R3.5: seated p{seat + 1} has {s.stacks[seat]} < {floor}")
+                report.violations.append(f"{label} R3.5: seated {seat_name(seat)} has {s.stacks[seat]} < {floor}")
         if s.dealer not in s.seated:
-            report.violations.append(f"{label} R3.5: dealer p{s.dealer + 1} is not seated")
+            report.violations.append(f"{label} R3.5: dealer {seat_name(s.dealer)} is not seated")
         hand = s.start_hand()
         if set(hand.seated) & departed:
             report.violations.append(f"{label} R3.5: departed seats {departed} seated again")
@@ -563,8 +564,8 @@ def _run_session(rng: random.Random, report: SoakReport, budget: int, wrong: flo
             nxt = next(x for x in ((hand.dealer + k) % n for k in range(1, n + 1)) if x in s.seated)
             if s.dealer != nxt:
                 report.violations.append(
-                    f"{label} R3.2: dealer p{s.dealer + 1} after p{hand.dealer + 1}, "
-                    f"should be p{nxt + 1} (seated {s.seated})"
+                    f"{label} R3.2: dealer {seat_name(s.dealer)} after {seat_name(hand.dealer)}, "
+                    f"should be {seat_name(nxt)} (seated {s.seated})"
                 )
         report.busts += len(entry.left)
         if entry.pot_after != s.pot or list(entry.stacks_after) != list(s.stacks):

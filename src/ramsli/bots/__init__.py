@@ -3,6 +3,11 @@
 A bot gets an :class:`~ramsli.hand.Observation` — which holds no hidden card by
 construction — and returns one of ``obs.legal``.
 
+Each bot is a module named after it (:mod:`ramsli.bots.tips`: the ``tips`` player,
+:mod:`ramsli.bots.montecarlo`, :mod:`ramsli.bots.expert`, …); :mod:`ramsli.bots.base` keeps the
+registry. The other ``tips`` modules have other jobs: :mod:`ramsli.lab.tips` measures the seeds'
+tips, :mod:`ramsli.commands.tips` is the ``ramsli tips`` command.
+
 >>> import random
 >>> from ramsli import Hand, Rules
 >>> from ramsli.bots import make_bot

@@ -34,6 +34,7 @@ from ramsli.bots.packages import (
 )
 from ramsli.bots.refusals import BotSpecError
 from ramsli.hand import Action, Hand, Observation, random_source
+from ramsli.seats import seat_name
 
 log = logging.getLogger("ramsli.bots")
 
@@ -109,7 +110,7 @@ def only_choice(obs: Observation) -> Action | None:
         ValueError: if ``obs.legal`` is empty (not this seat's turn).
     """
     if not obs.legal:
-        raise ValueError(f"seat p{obs.seat + 1} has no legal action: it is not its turn")
+        raise ValueError(f"seat {seat_name(obs.seat)} has no legal action: it is not its turn")
     return obs.legal[0] if len(obs.legal) == 1 else None
 
 

@@ -43,6 +43,7 @@ from dataclasses import asdict, dataclass
 from typing import ClassVar, Protocol
 
 from ramsli.hand import Action, Observation
+from ramsli.seats import seat_name
 
 __all__ = [
     "ENTRY_POINT_GROUP",
@@ -278,7 +279,7 @@ class GuardedBot:
             ValueError: if ``obs.legal`` is empty (not this seat's turn).
         """
         if not obs.legal:
-            raise ValueError(f"seat p{obs.seat + 1} has no legal action: it is not its turn")
+            raise ValueError(f"seat {seat_name(obs.seat)} has no legal action: it is not its turn")
         if self.inner is None:
             return self._replace(obs, f"failed to import ({self.error})")
         try:
@@ -306,11 +307,11 @@ class GuardedBot:
         more = " (further faults of this bot are logged at DEBUG)" if _FAULTS[self.name] == LOGGED_FAULTS else ""
         log.log(
             level,
-            "bot %r (%s) %s at seat p%d; the tips move %s was played instead%s",
+            "bot %r (%s) %s at seat %s; the tips move %s was played instead%s",
             self.name,
             self.origin,
             why,
-            obs.seat + 1,
+            seat_name(obs.seat),
             move,
             more,
         )

@@ -82,6 +82,7 @@ from ramsli.bots.base import register_bot
 from ramsli.bots.tracking import infer
 from ramsli.cards import Card
 from ramsli.hand import Action, Observation, Phase, random_source
+from ramsli.seats import seat_name
 
 __all__ = [
     "TipsBot",
@@ -369,7 +370,7 @@ class TipsBot:
             ValueError: if ``obs.legal`` is empty (not this seat's turn).
         """
         if not obs.legal:
-            raise ValueError(f"seat p{obs.seat + 1} has no legal action: it is not its turn")
+            raise ValueError(f"seat {seat_name(obs.seat)} has no legal action: it is not its turn")
         seat, trump, cards = obs.seat, obs.trump, obs.cards
         if obs.phase is Phase.DECLARE:
             if len(obs.legal) == 1:

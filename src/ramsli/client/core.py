@@ -37,6 +37,7 @@ from ramsli.server.protocol.closecodes import CloseCode
 
 if TYPE_CHECKING:
     from websockets.asyncio.client import ClientConnection
+from ramsli.seats import parse_seat
 
 __all__ = [
     "RATE_LIMIT",
@@ -280,9 +281,9 @@ class TableView:
             return cls(
                 seq=int(msg["seq"]),
                 status=str(msg["status"]),
-                seat=None if you.get("seat") is None else int(you["seat"][1:]) - 1,
+                seat=None if you.get("seat") is None else parse_seat(you["seat"]),
                 pending=bool(you.get("pending")),
-                to_act=None if to_act is None else int(to_act[1:]) - 1,
+                to_act=None if to_act is None else parse_seat(to_act),
                 legal=tuple(msg.get("legal") or ()),
                 your_cards=tuple(msg.get("your_cards") or ()),
                 hand_number=None if not hand else hand.get("number"),
@@ -290,7 +291,7 @@ class TableView:
                 end_reason=msg.get("end_reason"),
                 raw=msg,
             )
-        except (KeyError, TypeError, ValueError, IndexError) as e:
+        except (KeyError, TypeError, ValueError, IndexError, AttributeError) as e:
             raise ViewError(f"not a view message: {e!r}") from None
 
     @property

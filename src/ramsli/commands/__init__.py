@@ -1,4 +1,5 @@
-"""Commands of the ``ramsli`` CLI, one module each, each with ``register(app: typer.Typer)``."""
+"""Commands of the ``ramsli`` CLI, one module each, named after its command (``tips.py`` is
+``ramsli tips``, ``review.py`` is ``ramsli review``), each with ``register(app: typer.Typer)``."""
 
 from __future__ import annotations
 

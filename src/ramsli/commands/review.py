@@ -33,7 +33,7 @@ from ramsli.coach.session import SessionReview, review_session
 from ramsli.coach.words import decision_line, format_counters, mark_word
 from ramsli.commands.replay_cmd import _check_input, _safe
 from ramsli.frontends.i18n import detect_language, translation
-from ramsli.hand import Action, parse_seat
+from ramsli.hand import Action, parse_seat, seat_name
 from ramsli.history import HandHistory, HistoryError, ReplayError, read_hand_files, read_session
 from ramsli.i18n import Lang, choices_text
 
@@ -80,7 +80,7 @@ def _signed(x: float, lang: str) -> str:
 def _print_hand(console: Console, review: HandReview, lang: str) -> None:
     _ = translation(lang).gettext
     head = _("Hand {number}").format(number=review.hand_number) if review.hand_number else _("Hand")
-    console.print(f"[bold]{escape(_safe(head))} — p{review.seat + 1} {escape(_safe(review.name))}[/bold]")
+    console.print(f"[bold]{escape(_safe(head))} — {seat_name(review.seat)} {escape(_safe(review.name))}[/bold]")
     if not review.cards_known:
         console.print(escape(_("The cards of this seat are not recorded (??): nothing to review.")))
         return
@@ -158,7 +158,7 @@ def _print_session(console: Console, sr: SessionReview, lang: str) -> None:
     for p in sr.players:
         marks = ", ".join(f"{mark_word(m, lang)} {k}" for m, k in p.marks.items() if k) or "—"
         table.add_row(
-            escape(_safe(f"p{p.seat + 1} {p.name}")),
+            escape(_safe(f"{seat_name(p.seat)} {p.name}")),
             str(p.hands) + (f" (+{p.not_reviewed} ??)" if p.not_reviewed else ""),
             str(p.decisions),
             format_counters(p.declaration_loss, lang),
@@ -278,7 +278,7 @@ def review(
                 hh = items[0][1]
                 chosen = [s for s in seats if s in hh.seated]
                 if seat is not None and not chosen:
-                    _fail(f"{items[0][0]}: p{seats[0] + 1} is not seated in this hand (R3.5)")
+                    _fail(f"{items[0][0]}: {seat_name(seats[0])} is not seated in this hand (R3.5)")
                 task = progress.add_task(_("reviewing"), total=len(chosen))
                 reviews = []
                 for s in chosen:
@@ -305,7 +305,7 @@ def review(
         if k:
             console.print()
         _print_hand(console, r, language)
-    hidden = [f"p{r.seat + 1}" for r in reviews if not r.cards_known and seat is None]
+    hidden = [seat_name(r.seat) for r in reviews if not r.cards_known and seat is None]
     if hidden:
         console.print()
         console.print(

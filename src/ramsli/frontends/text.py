@@ -389,7 +389,7 @@ def table_lines(obs: Observation, names: Sequence[str], human: int) -> list[str]
             marks.append(_("you"))
         out.append(
             "{seat} {name}  {stack}  {status}  {tricks}{marks}".format(
-                seat=f"p{s + 1}",
+                seat=seat_name(s),
                 name=name.ljust(width),
                 stack=_("stack {n}").format(n=obs.stacks[s]).ljust(10),
                 status=seat_status(obs, s).ljust(6),

@@ -42,6 +42,7 @@ from ramsli.frontends.game import LocalTable
 from ramsli.frontends.i18n import _, ngettext
 from ramsli.frontends.plain import last_hand_review, ngettext_cards, save_failed_text
 from ramsli.hand import Action, Hand, Phase
+from ramsli.seats import seat_name
 
 __all__ = ["RamsliApp", "run_app", "app_bindings", "quit_line", "CutScreen", "ReviewScreen"]
 
@@ -769,14 +770,14 @@ class RamsliApp(App[int]):
             tricks = ngettext("{n} trick", "{n} tricks", obs.tricks_won[s]).format(n=obs.tricks_won[s])
             if compact:  # the dealer button ◉ by the name (the header names the dealer)
                 lines = [
-                    f"p{s + 1} {name}" + (" ◉" if s == obs.dealer else ""),
+                    f"{seat_name(s)} {name}" + (" ◉" if s == obs.dealer else ""),
                     _("stack {n}").format(n=obs.stacks[s]),
                     T.seat_status(obs, s),
                     tricks,
                 ]
             else:
                 lines = [
-                    f"p{s + 1} {name}" + ("  ◉ " + _("dealer") if s == obs.dealer else ""),
+                    f"{seat_name(s)} {name}" + ("  ◉ " + _("dealer") if s == obs.dealer else ""),
                     _("stack {n}").format(n=obs.stacks[s]),
                     T.seat_status(obs, s) + " · " + tricks,
                 ]

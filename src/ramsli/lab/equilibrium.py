@@ -46,6 +46,7 @@ from ramsli.bots.tips import declare_in
 from ramsli.cards import Card, make_deck
 from ramsli.hand import Action, Observation, Phase, random_source
 from ramsli.rules import Rules, RulesError
+from ramsli.seats import seat_name
 
 __all__ = [
     "FORMAT",
@@ -395,7 +396,7 @@ class EquilibriumBot:
             ValueError: if ``obs.legal`` is empty (not this seat's turn).
         """
         if not obs.legal:
-            raise ValueError(f"seat p{obs.seat + 1} has no legal action: it is not its turn")
+            raise ValueError(f"seat {seat_name(obs.seat)} has no legal action: it is not its turn")
         if obs.phase is not Phase.DECLARE:
             return self.player.act(obs)
         if len(obs.legal) == 1:

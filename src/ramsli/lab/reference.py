@@ -30,6 +30,7 @@ from ramsli.lab.kernel import (
     session_first_dealer,
 )
 from ramsli.rules import Rules
+from ramsli.seats import seat_name
 from ramsli.session import Session
 
 __all__ = ["play_reference", "reference_outcome"]
@@ -200,7 +201,7 @@ def check_session_agreement(rules: Rules, n: int, count: int, seed: int = 0, pol
     base = base_deck(rules)
     bad = []
     for k in range(count):
-        sess = Session(rules, [f"p{i + 1}" for i in range(n)], seed=0, dealer=int(session_first_dealer(seed, k, n)))
+        sess = Session(rules, [seat_name(i) for i in range(n)], seed=0, dealer=int(session_first_dealer(seed, k, n)))
         h = 0
         bots = {s: TipsBot(tracking=False) for s in range(n) if pol[s] == TIPS}
         while not sess.is_over and h < cap:

@@ -41,6 +41,7 @@ from ramsli.lab import warmup
 from ramsli.lab.limits import LimitError, atomic_output, check_counters
 from ramsli.lab.twin import python_kernel
 from ramsli.rules import Rules
+from ramsli.seats import seat_name
 from ramsli.session import Session, check_setup
 
 __all__ = ["KERNEL_BOTS", "Stats", "simulate", "write_out", "kernel_policy"]
@@ -207,7 +208,7 @@ def _engine_sessions(args: tuple) -> Stats:
     st = Stats(n)
     for k in range(lo, hi):
         players = {s: make_bot(_as_played(b), seed=seed * 7919 + k * 11 + s) for s, b in enumerate(bots)}
-        sess = Session(rules, [f"p{i + 1}" for i in range(n)], seed=seed * 1_000_003 + k)
+        sess = Session(rules, [seat_name(i) for i in range(n)], seed=seed * 1_000_003 + k)
         h = 0
         sq0 = st.seat_sq.copy()
         while not sess.is_over and h < SESSION_CAP:
@@ -421,7 +422,7 @@ def summarize(
             mean = tot / cnt if cnt else 0.0
             var = float(st.seat_sq[seats].sum()) / cnt - mean**2 if cnt else 0.0
             ci = 1.96 * math.sqrt(max(var, 0.0) / cnt) if cnt else 0.0
-        bot_rows.append({"bot": b, "seats": [f"p{s + 1}" for s in seats], "counters_per_hand": mean, "ci95": ci})
+        bot_rows.append({"bot": b, "seats": [seat_name(s) for s in seats], "counters_per_hand": mean, "ci95": ci})
     played = int(st.pot_hist.sum())
     pot_mean = float((st.pot_hist * np.arange(K.POT_BINS)).sum() / played) if played else 0.0
     out = {

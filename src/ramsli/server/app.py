@@ -14,7 +14,7 @@ Players, clubs, seasons and ratings are :mod:`ramsli.server.players.accounts` an
 :mod:`ramsli.server.clubs.clubs`; open tables, quick play and the table list :mod:`ramsli.server.tables.lobby`.
 
 Around the routes (outermost first): the path prefix and the client's address
-(:mod:`ramsli.server.ops.prefix`, :mod:`ramsli.server.cluster.proxy`), the request log, ``HEAD``, the security headers, the body limit and
+(:mod:`ramsli.server.cluster.prefix`, :mod:`ramsli.server.cluster.proxy`), the request log, ``HEAD``, the security headers, the body limit and
 the per-address limit on new tables (:mod:`ramsli.server.ops.guards`), and the forwarding of a
 table another process runs (:class:`~ramsli.server.cluster.proxy.Forwarder`). The operator's routes
 (``/healthz``, ``/readyz``, ``/metrics``, ``/admin/...``) are :mod:`ramsli.server.ops.routes`.
@@ -48,6 +48,7 @@ from ramsli.refusal import Refusal, Refused
 from ramsli.server.clubs import routes as clubs_routes
 from ramsli.server.clubs.clubs import Clubs
 from ramsli.server.cluster.ownership import Ownership, ownership_for
+from ramsli.server.cluster.prefix import PathPrefix, normalize_prefix
 from ramsli.server.cluster.proxy import ClientAddress, Forwarder
 from ramsli.server.coach import hints
 from ramsli.server.coach import review as coach
@@ -55,11 +56,11 @@ from ramsli.server.ledger import routes as ledger_routes
 from ramsli.server.ledger.books import LedgerBook, load_books
 from ramsli.server.ops.guards import AccessLog, BodyLimit, CreateLimit, HeadAsGet, SecurityHeaders
 from ramsli.server.ops.metrics import Metrics
-from ramsli.server.ops.prefix import PathPrefix, normalize_prefix
 from ramsli.server.ops.routes import router as ops_router
 from ramsli.server.players import accounts
 from ramsli.server.players import routes as players_routes
 from ramsli.server.players.accounts import Accounts
+from ramsli.server.protocol.lang import request_lang
 from ramsli.server.protocol.messages import BadMessage, error_body
 from ramsli.server.protocol.schemas import refusal_of
 from ramsli.server.storage.directory import Directory
@@ -68,7 +69,6 @@ from ramsli.server.tables import routes as tables_routes
 from ramsli.server.tables.bot_driver import shutdown_bot_pool
 from ramsli.server.tables.events import parse_ledger_event
 from ramsli.server.tables.hub import Hub
-from ramsli.server.web.pages import request_lang
 from ramsli.server.web.pages import router as pages_router
 
 __all__ = ["create_app", "app_from_env", "attach_hub", "WS_MAX_SIZE"]
@@ -133,6 +133,7 @@ def create_app(
         if claim_seconds is not None:
             hub.claim_seconds = claim_seconds
         attach_hub(app, hub)
+        hub.on_hint_table = hints.warm_up_lab  # a hint table makes the lab's kernel ready
         clubs: Clubs = app.state.clubs
         await hub.restore()
         hints.warm_up_lab()  # the lab's kernel made ready in the background (progress in the log)

@@ -41,6 +41,7 @@ from typing import Any
 from fastapi import Request
 
 from ramsli.refusal import Refusal, Refused
+from ramsli.seats import seat_name
 from ramsli.server import deps
 from ramsli.server.players import records as rec
 from ramsli.server.players.accounts import Player
@@ -220,7 +221,7 @@ class Clubs:
                 owners.append(rec.SeatOwner(player=seats.get(s.index), from_hand=s.since_hand or 1))
         if club is None and not rec.is_rated(owners):
             return False
-        names = [s.name or f"p{s.index + 1}" for s in t.seats]
+        names = [s.name or seat_name(s.index) for s in t.seats]
         dealers = [e.hand.dealer if e.hand is not None else 0 for e in t.session.results]
         data = rec.summarize(
             "table",

@@ -21,10 +21,11 @@ from ramsli.server.clubs.clubs import (
 )
 from ramsli.server.players import records as rec
 from ramsli.server.players.accounts import FORMER_PLAYER, Player, require_player
+from ramsli.server.protocol.lang import request_lang
 from ramsli.server.protocol.schemas import ClaimSeat, CreateClub, JoinClub, NewSeason, NoBody, body_of
 from ramsli.server.storage.directory import SERVER_SCOPE
 from ramsli.server.tables.table import TableStatus
-from ramsli.server.web.pages import request_lang, shell
+from ramsli.server.web.shell import shell
 
 __all__ = ["router"]
 

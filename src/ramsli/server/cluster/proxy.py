@@ -1,7 +1,7 @@
 """Behind a reverse proxy, and beside other server processes: prefixes, proxy headers, forwarding.
 
 Two ASGI middlewares of the app (:func:`ramsli.server.app.create_app` puts them in order; the
-path prefix is :mod:`ramsli.server.ops.prefix`):
+path prefix is :mod:`ramsli.server.cluster.prefix`):
 
 - :class:`ClientAddress`: the client's address and scheme from ``X-Forwarded-For`` and
   ``X-Forwarded-Proto``, but only from a trusted proxy (``--trusted-proxy``, addresses or
@@ -43,10 +43,10 @@ from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed, WebSocketException
 
 from ramsli.refusal import Refusal, Refused
-from ramsli.server.ops.prefix import current_prefix
+from ramsli.server.cluster.prefix import current_prefix
 from ramsli.server.protocol.closecodes import CloseCode
+from ramsli.server.protocol.lang import page_lang
 from ramsli.server.protocol.messages import error_body
-from ramsli.server.web.pages import page_lang
 
 __all__ = [
     "ClientAddress",

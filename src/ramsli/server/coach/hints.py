@@ -58,13 +58,12 @@ from ramsli.i18n import babel_locale
 from ramsli.lab import warmup
 from ramsli.refusal import N_, Refusal, Refused
 from ramsli.server import deps
+from ramsli.server.protocol.lang import request_lang
 from ramsli.server.tables.table import Table, TableStatus
-from ramsli.server.web import pages
 
 __all__ = [
     "router",
     "hint",
-    "hint_allowed",
     "hint_query",
     "lab_available",
     "warm_up_lab",
@@ -114,14 +113,6 @@ def lab_available() -> bool:
     except ImportError:
         return False
     return True
-
-
-def hint_allowed(hub: Any, table_id: str) -> bool:
-    """True if the creator of ``table_id`` allowed the "should I stay in?" hint (the table's
-    ``hint`` option, stored with its spec: it survives a restart); False for an unknown table.
-    ``hub`` is the :class:`~ramsli.server.tables.hub.Hub`."""
-    t = hub.tables.get(table_id)
-    return bool(t is not None and t.options.hint)
 
 
 def hint_query(obs: Observation, seed: int = 0, time_s: float = HINT_SECONDS) -> dict[str, Any]:
@@ -488,7 +479,7 @@ def _declaring_obs(request: Request, t: Table, token: str) -> tuple[Observation,
     seat = t.seat_of_token(token)
     if seat is None:
         raise Refused(Refusal("bad_token"))
-    if not hint_allowed(deps.hub(request), t.id):
+    if not t.options.hint:  # the creator's choice, stored with the table's spec
         raise Refused(Refusal("hint_off"))
     hand, number = t.current_hand()
     if hand is None or t.status is not TableStatus.PLAYING:
@@ -526,7 +517,7 @@ async def hint(request: Request, table_id: str, token: str = "") -> dict[str, An
     """
     t = deps.hub(request).table(table_id)
     obs, key = _declaring_obs(request, t, token)
-    return _words(await answer_hint(obs, key), pages.request_lang(request))
+    return _words(await answer_hint(obs, key), request_lang(request))
 
 
 async def answer_hint(

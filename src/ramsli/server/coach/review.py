@@ -61,12 +61,13 @@ from ramsli.history import HandHistory
 from ramsli.lab.equilibrium import Policy, bucket, default_policies, default_policy, history_bits, policy_key
 from ramsli.refusal import N_, Refusal, Refused
 from ramsli.rules import Rules
-from ramsli.seats import seat_name
+from ramsli.seats import parse_seat, seat_name
 from ramsli.server import deps
 from ramsli.server.coach import hints
+from ramsli.server.protocol.lang import request_lang
 from ramsli.server.protocol.schemas import Model, body_of
 from ramsli.server.tables.table import SeatState, Table
-from ramsli.server.web import pages
+from ramsli.server.web.shell import shell
 
 __all__ = [
     "router",
@@ -463,9 +464,10 @@ def coach_service(app: Any) -> CoachService:
 def _seat_arg(t: Table, seat: str | None, default: int) -> int:
     if seat is None or seat == "":
         return default
-    s = seat.strip().lower()
-    if s.startswith("p") and s[1:].isdigit() and 1 <= int(s[1:]) <= len(t.seats):
-        return int(s[1:]) - 1
+    try:
+        return parse_seat(seat, len(t.seats))
+    except ValueError:
+        pass
     raise Refused(Refusal("no_seat", None, {"seat": seat[:8], "last": seat_name(len(t.seats) - 1)}))
 
 
@@ -510,7 +512,7 @@ async def hand_review(
     service = coach_service(request.app)
     job = service.hand_job(t, number, index)
     assert job is not None  # (refused when busy)
-    return base | _job_answer(job, pages.request_lang(request), service.warm)
+    return base | _job_answer(job, request_lang(request), service.warm)
 
 
 def _own_hands(t: Table, seat: SeatState) -> list[int]:
@@ -541,7 +543,7 @@ async def session_review(request: Request, table_id: str, token: str = "") -> di
     if own is None:
         raise Refused(Refusal("no_review"))
     service = coach_service(request.app)
-    lang = pages.request_lang(request)
+    lang = request_lang(request)
     numbers = _own_hands(t, own)
     jobs = [service.hand_job(t, n, own.index, wait=True) for n in numbers]  # a long session: in turns
     failed = next((j for j in jobs if j is not None and j.state == "failed"), None)
@@ -799,7 +801,7 @@ async def answer_position(request: Request, body: AnswerRequest) -> dict[str, An
     p = _positions.get(body.id)
     if p is None:
         raise Refused(Refusal("no_position"))
-    lang = pages.request_lang(request)
+    lang = request_lang(request)
     eq = _equilibrium_answer(p)
     value: dict[str, Any] | None = None
     if p.value is None:
@@ -854,7 +856,7 @@ async def train_page(request: Request) -> HTMLResponse:
     """The "in or out?" training page, in the page's language: the games it covers; the page sends
     the seat tokens this browser holds when it asks for a position of one's own tables."""
     games = [{"name": g.name, "preset": g.preset, "players": g.players} for g in training_games()]
-    return pages.shell("train", pages.request_lang(request), "Ramsli", {"games": games})
+    return shell("train", request_lang(request), "Ramsli", {"games": games})
 
 
 @router.post("/api/train/position")

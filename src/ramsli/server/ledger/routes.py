@@ -24,11 +24,12 @@ from ramsli.server.ledger.books import (
     state_of,
 )
 from ramsli.server.players.accounts import current_player
+from ramsli.server.protocol.lang import request_lang
 from ramsli.server.protocol.messages import SpecError, rules_refusal
 from ramsli.server.protocol.schemas import CreateLedger, LedgerHand, NoBody, body_of
 from ramsli.server.tables import events
 from ramsli.server.tables.events import LedgerEvent
-from ramsli.server.web.pages import request_lang, shell
+from ramsli.server.web.shell import shell
 
 __all__ = ["router"]
 

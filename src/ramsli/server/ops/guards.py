@@ -41,9 +41,9 @@ from starlette._utils import get_route_path
 
 from ramsli.refusal import Refusal, Refused
 from ramsli.server.cluster.proxy import client_ip
+from ramsli.server.protocol.lang import page_lang
 from ramsli.server.protocol.messages import BadMessage, error_body
 from ramsli.server.protocol.schemas import MAX_BODY
-from ramsli.server.web.pages import page_lang
 
 __all__ = [
     "CSP",

@@ -1,7 +1,7 @@
 """Players of ``ramsli serve``: a name that lasts, a password, logins in browsers, CSRF, and the player's own data.
 
 Anyone may play as a guest: nothing here is needed to sit down at a table. A person
-may make a **player**: a name (the seat-name rules of R2.2: :func:`~ramsli.server.tables.table.check_name`,
+may make a **player**: a name (the seat-name rules of R2.2: :func:`~ramsli.session.check_name`,
 and no other player's name or a look-alike of it, compared by :func:`ramsli.session.name_key`) and
 a password (:data:`PASSWORD_MIN`..:data:`PASSWORD_MAX` characters, kept only as an argon2id hash,
 ``argon2-cffi``; never logged, never returned).
@@ -53,13 +53,13 @@ from fastapi.responses import JSONResponse
 from starlette.datastructures import Headers
 from starlette.types import ASGIApp, Receive, Scope, Send
 
+from ramsli.bots.base import bot_names
 from ramsli.refusal import N_, Refusal, Refused
 from ramsli.server import deps
+from ramsli.server.protocol.lang import page_lang, request_lang
 from ramsli.server.protocol.messages import error_body
 from ramsli.server.storage.directory import Directory, NameTaken
-from ramsli.server.tables.table import check_name
-from ramsli.server.web.pages import page_lang, request_lang
-from ramsli.session import name_key
+from ramsli.session import check_name, name_key
 
 __all__ = [
     "Accounts",
@@ -252,7 +252,7 @@ class Accounts:
             Refused: ``bad_name``, ``bot_name`` (R2.2), ``player_name_taken`` (the same name or a
                 look-alike, R2.2), ``password_short``, ``password_long``, ``signup_flood``.
         """
-        name = check_name(name)
+        name = check_name(name, bot_names())
         self.check_password(password)
         address = address_key(address)
         wait = self.signups.wait(address)

@@ -154,9 +154,7 @@ SERVER: Mapping[str, RefusalText] = {
     "started": RefusalText(N_("the session has already started"), status=409),
     "stale_seq": RefusalText(N_("the table has moved on (now at {seq}); act on the current view")),
     "not_your_seat": RefusalText(N_("you play seat {seat} only")),
-    "bad_name": RefusalText(N_("a name is 1 to {max} characters of text without control characters"), status=422),
     "name_taken": RefusalText(N_("the name {name} is already at this table"), status=409),
-    "bot_name": RefusalText(N_("the name {name} looks like a bot's seat; choose a name of your own"), status=422),
     "bad_spec": RefusalText(N_("the table cannot be made: {detail}"), status=422),
     "no_hand": RefusalText(N_("hand {number} is not finished or does not exist"), status=404),
     "storage": RefusalText(N_("the table could not save this move; nothing changed, try again"), status=503),
@@ -359,7 +357,7 @@ REFUSALS: Mapping[str, RefusalText] = MappingProxyType(
 #: codes, and of the protocol codes under which other refusals are answered
 STATUS: Mapping[str, int] = MappingProxyType(
     {code: t.status for code, t in REFUSALS.items() if t.status is not None}
-    | {"bad_message": 422, "refused": 422, "session_over": 409}
+    | {"bad_message": 422, "refused": 422, "session_over": 409, "bad_name": 422, "bot_name": 422}
 )
 
 

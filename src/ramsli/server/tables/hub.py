@@ -40,6 +40,7 @@ from ramsli.errors import TableError as EngineTableError
 from ramsli.history import HandHistory
 from ramsli.refusal import Refusal, Refused
 from ramsli.rules import Rules, RulesError, check_play_limits
+from ramsli.seats import seat_name
 from ramsli.server.cluster.ownership import Ownership, OwnershipLost, Peer, SingleProcess
 from ramsli.server.ops.metrics import Metrics
 from ramsli.server.protocol.closecodes import CloseCode
@@ -188,6 +189,8 @@ class Hub:
         #: pub ledger (the app keeps the ledgers' books)
         self.ledger_hook: Callable[[str, dict[str, Any] | None], None] | None = None
         self.claim_seconds = CLAIM_SECONDS
+        #: called when a table that allows the hint is made (the app makes the lab's kernel ready with it)
+        self.on_hint_table: Callable[[], object] | None = None
         self._letting_go: set[str] = set()
         self._quiet = asyncio.Condition()  # notified whenever a table's last commit in flight ends
         self._fence_all = False
@@ -710,7 +713,7 @@ class Hub:
         entry = s.results[number - 1] if s is not None and 1 <= number <= len(s.results) else None
         if entry is None or entry.hand is None:
             raise Refused(Refusal("no_hand", None, {"number": number}))
-        names = [seat.name or f"p{seat.index + 1}" for seat in t.seats]
+        names = [seat.name or seat_name(seat.index) for seat in t.seats]
         hh = HandHistory.from_hand(entry.hand, names, entry.number, hide_folded=True)
         hh = dataclasses.replace(hh, cut=None)  # the cut is never shown (R7, D-16)
         own = t.owner_of(token)  # an invite link (the creator holds them all) owns no cards (R7, D-16)

@@ -28,17 +28,19 @@ from typing import Any
 
 from fastapi import Request
 
+from ramsli.bots.base import bot_names
 from ramsli.refusal import Refusal, Refused
 from ramsli.rules import Rules, RulesError
+from ramsli.seats import seat_name
 from ramsli.server import deps
-from ramsli.server.coach import hints
 from ramsli.server.ops.routes import check_admin
 from ramsli.server.players.accounts import Player, current_player
 from ramsli.server.protocol.messages import SpecError, rules_refusal
 from ramsli.server.protocol.schemas import CreateTable, JoinTable, QuickPlay, SeatSpec, Sit
 from ramsli.server.storage.directory import Directory
 from ramsli.server.tables.hub import Hub
-from ramsli.server.tables.table import SeatState, Table, TableStatus, check_name
+from ramsli.server.tables.table import SeatState, Table, TableStatus
+from ramsli.session import check_name
 
 __all__ = [
     "create_table",
@@ -162,14 +164,19 @@ async def _join(request: Request, player: Player | None, t: Table, name: Any) ->
     if link is None or not link["open"]:
         raise Refused(Refusal("not_open", None, {"table": t.id}))
     if player is None:
-        name = check_name(name)
+        name = check_name(name, bot_names())
     async with _lock(t.id):
         if player is not None:
             links = await _directory(request).seat_links(t.id)
             mine = [s for s, pid in links.items() if pid == player.id]
             if mine and t.seats[mine[0]].personal is not None:  # the player's own seat: its link again
                 s = t.seats[mine[0]]
-                return {"seat": f"p{s.index + 1}", "pending": s.pending is not None, "token": s.personal, "table": t.id}
+                return {
+                    "seat": seat_name(s.index),
+                    "pending": s.pending is not None,
+                    "token": s.personal,
+                    "table": t.id,
+                }
         answer: dict[str, Any] | None = None
         for s in free_seats(t):
             try:
@@ -220,7 +227,7 @@ async def quick_play(request: Request, body: QuickPlay) -> dict[str, Any]:
         Rules.preset(body.preset)
     except RulesError as e:
         raise SpecError(rules_refusal(e)) from None
-    name = player.name if player is not None else check_name(body.name)
+    name = player.name if player is not None else check_name(body.name, bot_names())
     async with _lock("quick-play:" + body.preset):  # quick plays at the same moment fill one table
         return await _quick_seat(request, player, body.preset, name)
 
@@ -285,7 +292,7 @@ async def listing(request: Request) -> list[dict[str, Any]]:
                 "status": str(t.status),
                 "rules": t.rules_view,
                 "seats": [
-                    {"seat": f"p{s.index + 1}", "name": s.name, "kind": s.kind, "bot": s.bot, "taken": s.taken}
+                    {"seat": seat_name(s.index), "name": s.name, "kind": s.kind, "bot": s.bot, "taken": s.taken}
                     for s in t.seats
                 ],
                 "free": len(free_seats(t)),
@@ -299,8 +306,11 @@ async def listing(request: Request) -> list[dict[str, Any]]:
 
 
 async def create_web_table(request: Request, spec: CreateTable) -> dict[str, Any]:
-    """``POST /api/web/tables``: :func:`create_table`, answered with ``"hint"``; a hint table starts the lab's warm-up."""
+    """``POST /api/web/tables``: :func:`create_table`, answered with ``"hint"``; a table that allows the
+    hint calls the hub's ``on_hint_table`` (the app's: the lab's warm-up,
+    :func:`ramsli.server.coach.hints.warm_up_lab`)."""
     answer = await create_table(request, spec)
-    if spec.hint:
-        hints.warm_up_lab()
+    hub = deps.hub(request)
+    if spec.hint and hub.on_hint_table is not None:
+        hub.on_hint_table()
     return dict(answer, hint=spec.hint)

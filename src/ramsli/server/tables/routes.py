@@ -26,6 +26,7 @@ from ramsli.refusal import Refusal, Refused
 from ramsli.server import deps
 from ramsli.server.cluster.proxy import gather_from_peers
 from ramsli.server.deps import HubDep, MetricsDep
+from ramsli.server.protocol.lang import page_lang
 from ramsli.server.protocol.schemas import (
     BotNow,
     CreateTable,
@@ -41,7 +42,6 @@ from ramsli.server.protocol.schemas import (
 from ramsli.server.tables import dispatch, lobby, social, views
 from ramsli.server.tables.connection import WebSocketConnection
 from ramsli.server.tables.results import PaceResult
-from ramsli.server.web.pages import page_lang
 
 __all__ = ["router"]
 

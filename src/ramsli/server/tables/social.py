@@ -32,7 +32,7 @@ import weakref
 from typing import Any
 
 from ramsli.refusal import Refusal, Refused
-from ramsli.seats import seat_name
+from ramsli.seats import parse_seat, seat_name
 from ramsli.server.protocol.schemas import BotNow, Take
 from ramsli.server.tables.results import CreateResult, RematchResult, SeatLink, SitResult
 from ramsli.server.tables.table import Table, TableStatus
@@ -53,9 +53,10 @@ def seat_index(table: Table, seat: str) -> int:
     >>> seat_index(SimpleNamespace(seats=[0, 1, 2]), "p3")
     2
     """
-    text = seat.strip().lower()
-    if text.startswith("p") and text[1:].isdigit() and 1 <= int(text[1:]) <= len(table.seats):
-        return int(text[1:]) - 1
+    try:
+        return parse_seat(seat, len(table.seats))
+    except ValueError:
+        pass
     raise Refused(Refusal("no_seat", None, {"seat": seat[:8], "last": seat_name(len(table.seats) - 1)}))
 
 

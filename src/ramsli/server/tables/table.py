@@ -58,7 +58,7 @@ from ramsli.server.tables.events import (
     TableEvent,
     parse_table_event,
 )
-from ramsli.session import first_dealer_cut, forbidden_name_char, name_is_blank, name_key
+from ramsli.session import check_name, first_dealer_cut, name_is_blank, name_key
 
 __all__ = [
     "Table",
@@ -69,7 +69,6 @@ __all__ = [
     "EventLog",
     "Deals",
     "FILL_BOT",
-    "NAME_MAX",
     "PACE_MAX",
     "BOT_SEAT_NAMES",
     "CHAT_MAX",
@@ -79,17 +78,13 @@ __all__ = [
     "REACTIONS",
     "PHRASES",
     "REMATCH_WAIT_SECONDS",
-    "check_name",
     "chat_text",
-    "looks_like_a_bot",
     "shuffled_deck",
 ]
 
 #: the bot that plays an empty human seat, and an away player's seat after the grace period (the tips
 #: player; a table stored with its alias ``rules`` loads as the same bot)
 FILL_BOT = "tips"
-#: longest seat name, characters
-NAME_MAX = 24
 #: the longest pause a bot may take before it acts, seconds (``bot_pace_seconds``)
 PACE_MAX = 60.0
 #: the names of bots filling seats p1..p6 at the start (the same in every language)
@@ -305,46 +300,6 @@ class _Clock:
         self.fixed = None
         self.base = value
         self.t0 = time.monotonic()
-
-
-def looks_like_a_bot(name: str) -> bool:
-    """True if ``name`` imitates the label the server gives a bot-played seat (``rules p4``,
-    ``montecarlo p2'``), compared as :func:`~ramsli.session.name_key` compares names (R2.2).
-
-    >>> looks_like_a_bot("Rules P3"), looks_like_a_bot("Rulesy")
-    (True, False)
-    """
-    key = name_key(name).replace(" ", "")
-    bots = sorted({name_key(b) for b in bot_names()} | {name_key(FILL_BOT), "tips", "bot"}, key=len, reverse=True)
-    for b in bots:
-        if key.startswith(b):
-            rest = key[len(b) :].rstrip("'")
-            if len(rest) >= 2 and rest[0] == "p" and all(c.isdigit() or c == "l" for c in rest[1:]):
-                return True
-    return False
-
-
-def check_name(name: Any) -> str:
-    """A seat name as R2.2 wants it, stripped: 1..24 characters of text without control
-    characters, not blank (spaces and invisible fillers only) and not imitating a bot's label
-    (``rules p4``).
-
-    Raises:
-        Refused: ``bad_name`` or ``bot_name`` (R2.2).
-
-    >>> check_name("  Ann ")
-    'Ann'
-    """
-    if (
-        not isinstance(name, str)
-        or name_is_blank(name)
-        or len(name.strip()) > NAME_MAX
-        or forbidden_name_char(name) is not None  # the engine's one R2.2 character rule
-    ):
-        raise Refused(Refusal("bad_name", "R2.2", {"max": NAME_MAX}))
-    if looks_like_a_bot(name):
-        raise Refused(Refusal("bot_name", "R2.2", {"name": name.strip()}))
-    return name.strip()
 
 
 def shuffled_deck(rules: Rules, rng: random.Random) -> tuple[list[Card], int]:
@@ -728,7 +683,7 @@ class Table:
             seat = self.seat_of_token(token)
             if seat is None:
                 raise Refused(Refusal("bad_token"))
-            name = check_name(name)
+            name = check_name(name, bot_names())
             if self.status is TableStatus.OVER:
                 raise Refused(Refusal("session_over", "R3.6"))
             if seat.personal is not None and not self.owns(seat, token):

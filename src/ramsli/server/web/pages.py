@@ -19,163 +19,39 @@ through the protocol of ``docs/protocol.md`` only. This module serves:
 
 The table API the pages call is in :mod:`ramsli.server.app`, the hint in
 :mod:`ramsli.server.coach.hints`, the pub ledger's pages in :mod:`ramsli.server.ledger.books`.
-
-Every page, and every error answer of the HTTP API, gets its language from ``?lang=`` (one of
-:data:`ramsli.i18n.LANGS`), else the browser's ``Accept-Language``, else English
-(:func:`page_lang`, :func:`request_lang`); the catalog is rendered into the page so it shows
-translated text at once.
-
->>> page_lang("de", "")
-'de'
->>> page_lang(None, "nl-BE,nl;q=0.9,en;q=0.8")
-'nl'
->>> page_lang("xx", "")
-'en'
+Every page is made by :func:`ramsli.server.web.shell.shell`, in the language of the request
+(:func:`ramsli.server.protocol.lang.request_lang`), with that language's catalog rendered in so
+that it shows translated text at once.
 """
 
 from __future__ import annotations
 
-import functools
-import html
 import json
-from pathlib import Path
 from typing import Any
 
-from babel.messages.mofile import read_mo
 from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse, JSONResponse, Response
 
 from ramsli.bots.levels import LEVELS
-from ramsli.i18n import LANGS, SOURCE, catalog_path, choices_text, language
+from ramsli.i18n import LANGS, choices_text
 from ramsli.refusal import Refusal, Refused
 from ramsli.rules import PRESETS, Rules
+from ramsli.seats import seat_name
 from ramsli.server import deps
-from ramsli.server.coach import hints
-from ramsli.server.ops.prefix import current_prefix
+from ramsli.server.protocol.lang import request_lang
 from ramsli.server.protocol.messages import STATUS, render
 from ramsli.server.tables import views
 from ramsli.server.tables.table import Table
 from ramsli.server.web.facts import page_facts
+from ramsli.server.web.shell import MODULE_PAGES, STATIC_TYPES, WEB_DIR, catalog, shell
 
-__all__ = [
-    "router",
-    "WEB_DIR",
-    "MODULE_PAGES",
-    "page_lang",
-    "request_lang",
-    "catalog",
-    "shell",
-    "service_worker_source",
-]
+__all__ = ["router", "LOBBY_BOTS"]
 
 router = APIRouter()
-
-#: where the HTML, CSS and JavaScript of the pages live (package data)
-WEB_DIR = Path(__file__).resolve().parent / "static"
-#: the pages whose ``{kind}.js`` is an ES module (it imports ``{kind}-*.js``); the others are classic scripts
-MODULE_PAGES = frozenset({"table"})
-
-_TYPES = {
-    ".js": "text/javascript; charset=utf-8",
-    ".css": "text/css; charset=utf-8",
-    ".svg": "image/svg+xml",
-    ".png": "image/png",
-    ".webmanifest": "application/manifest+json",
-    ".html": "text/html; charset=utf-8",
-}
-
-
-def page_lang(query: str | None, accept: str | None) -> str:
-    """The language of a page: ``query`` if it is one of ``LANGS`` (in any case), else the one of ``LANGS`` an
-    ``Accept-Language`` header weighs highest (``q``, default 1; ``q=0`` is "not this one"; ties
-    in the header's order), else ``"en"``.
-
-    >>> page_lang(None, "en;q=0.1, de;q=0.9"), page_lang(None, "de;q=0, it"), page_lang("NL", None)
-    ('de', 'it', 'nl')
-    """
-    code = (query or "").strip().lower()  # language codes are case-insensitive (?lang=DE)
-    if code in LANGS:
-        return code
-    best, best_q = "en", 0.0
-    for part in (accept or "").split(",")[:40]:
-        tag, *params = part.split(";")
-        code = tag.strip().split("-")[0].lower()
-        q = 1.0
-        for p in params:
-            name, _, value = p.strip().partition("=")
-            if name.strip().lower() == "q":
-                try:
-                    q = float(value)
-                except ValueError:
-                    q = 0.0
-        if code in LANGS and q > best_q and q <= 1.0:
-            best, best_q = code, q
-    return best
-
-
-@functools.lru_cache(maxsize=8)
-def catalog(lang: str) -> dict[str, Any]:
-    """The compiled catalog of ``lang`` as a JSON-ready dict (empty for English, the source language).
-
-    Keys are msgids; plural entries map the singular msgid to ``[one, many]``; entries with a
-    context are keyed ``context + "\\x04" + msgid`` (as gettext does).
-
-    Raises:
-        ValueError: for a language without a catalog.
-    """
-    language(lang)
-    if lang == SOURCE:
-        return {}
-    with open(catalog_path(lang, ".mo"), "rb") as f:
-        cat = read_mo(f)
-    out: dict[str, Any] = {}
-    for m in cat:
-        if not m.id:
-            continue
-        key = m.id[0] if isinstance(m.id, (tuple, list)) else m.id
-        if m.context:
-            key = m.context + "\x04" + key
-        out[key] = list(m.string) if isinstance(m.string, (tuple, list)) else m.string
-    return out
-
-
-def _json_script(data: Any) -> str:
-    return json.dumps(data, ensure_ascii=False).replace("</", "<\\/")
-
-
-def shell(kind: str, lang: str, title: str, page: dict[str, Any], status: int = 200) -> HTMLResponse:
-    """A page: the shell that loads ``web/common.js``, ``web/cards.js`` and ``web/{kind}.js`` (as an
-    ES module for :data:`MODULE_PAGES`), with the catalog of ``lang`` and the page's data ``page``
-    rendered in, the server's facts (:func:`ramsli.server.web.facts.page_facts`) as its ``facts``.
-    Its links start with the server's path prefix (:func:`ramsli.server.ops.prefix.current_prefix`),
-    given to the scripts as ``base``."""
-    base = current_prefix()
-    page = dict(page, lang=lang, kind=kind, base=base, facts=page_facts())
-    module = ' type="module"' if kind in MODULE_PAGES else ""
-    body = (
-        f'<!doctype html><html lang="{lang}"><head><meta charset="utf-8">'
-        '<meta name="viewport" content="width=device-width, initial-scale=1">'
-        f'<title>{html.escape(title)}</title><link rel="stylesheet" href="{base}/static/style.css">'
-        f'<link rel="icon" href="{base}/static/icon.svg" type="image/svg+xml">'
-        f'<link rel="manifest" href="{base}/manifest.webmanifest"><meta name="theme-color" content="#1f6b43">'
-        f'<link rel="apple-touch-icon" href="{base}/static/icon-192.png"></head>'
-        f'<body class="page-{kind}">'
-        f'<script type="application/json" id="ramsli-catalog">{_json_script(catalog(lang))}</script>'
-        f'<script type="application/json" id="ramsli-page">{_json_script(page)}</script>'
-        '<div id="app"></div><div id="toast" class="toast" role="status" aria-live="polite"></div>'
-        f'<script src="{base}/static/common.js"></script><script src="{base}/static/cards.js"></script>'
-        f'<script{module} src="{base}/static/{kind}.js"></script></body></html>'
-    )
-    return HTMLResponse(body, status_code=status)
 
 
 def _hub(request: Request) -> Any:
     return deps.hub(request)
-
-
-def request_lang(request: Request) -> str:
-    """The language a request asks for: ``?lang=``, else ``Accept-Language``, else ``en``."""
-    return page_lang(request.query_params.get("lang"), request.headers.get("accept-language"))
 
 
 def _presets() -> list[str]:
@@ -186,9 +62,9 @@ def _presets() -> list[str]:
 async def static(name: str) -> Response:
     """A file of :data:`WEB_DIR` (no sub-folders, no hidden files)."""
     path = WEB_DIR / name
-    if "/" in name or name.startswith(".") or path.suffix not in _TYPES or not path.is_file():
+    if "/" in name or name.startswith(".") or path.suffix not in STATIC_TYPES or not path.is_file():
         raise Refused(Refusal("no_file", None, {"name": name[:80]}))
-    return Response(path.read_bytes(), media_type=_TYPES[path.suffix], headers={"Cache-Control": "no-cache"})
+    return Response(path.read_bytes(), media_type=STATIC_TYPES[path.suffix], headers={"Cache-Control": "no-cache"})
 
 
 @router.get("/manifest.webmanifest")
@@ -225,7 +101,7 @@ async def service_worker() -> Response:
     data = service_worker_source().encode()
     return Response(
         data,
-        media_type=_TYPES[".js"],
+        media_type=STATIC_TYPES[".js"],
         headers={"Cache-Control": "no-cache", "Service-Worker-Allowed": "/"},
     )
 
@@ -284,10 +160,10 @@ async def seat_page(request: Request, table_id: str, token: str) -> HTMLResponse
             "table": t.id,
             "token": token,
             "role": "seat",
-            "seat": f"p{seat.index + 1}",
+            "seat": seat_name(seat.index),
             "taken": seat.taken or taking,
             "name": seat.pending if taking else seat.name,
-            "hint": hints.hint_allowed(_hub(request), t.id),
+            "hint": t.options.hint,
             "info": _public_info(t),
         },
     )
@@ -343,8 +219,8 @@ async def review_page(request: Request, table_id: str, token: str = "", hand: in
             "token": token,
             "hand": hand,
             "seat": request.query_params.get("seat"),
-            "mine": None if own is None else f"p{own.index + 1}",
-            "names": [x.name or f"p{x.index + 1}" for x in t.seats],
+            "mine": None if own is None else seat_name(own.index),
+            "names": [x.name or seat_name(x.index) for x in t.seats],
             "hands": [e.number for e in s.results] if s is not None else [],
             "preset": t.preset,
         },
