@@ -178,7 +178,7 @@ class EventStore:
                 engine = create_async_engine(url, pool_size=1, max_overflow=0)
 
                 @sa.event.listens_for(engine.sync_engine, "connect")
-                def _pragmas(dbapi_conn, _record):  # pragma: no cover - exercised on every SQLite connect
+                def _pragmas(dbapi_conn: Any, _record: Any) -> None:  # pragma: no cover - exercised on every SQLite connect
                     cur = dbapi_conn.cursor()
                     cur.execute("PRAGMA journal_mode=WAL")
                     cur.execute("PRAGMA synchronous=NORMAL")
@@ -296,7 +296,7 @@ class EventStore:
         async with self.engine.connect() as conn:
             rows = (await conn.execute(tq)).all()
             evs = (await conn.execute(eq)).all()
-        by_table: dict[str, list] = {}
+        by_table: dict[str, list[Any]] = {}
         errors: dict[str, str] = {}
         for e in evs:
             try:

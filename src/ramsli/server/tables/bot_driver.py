@@ -133,8 +133,9 @@ def safe_act(player: Any, obs: Observation) -> Action:
     plays the first legal action instead."""
     try:
         a = player.act(obs)
-        if a in obs.legal:
-            return a
+        for legal in obs.legal:
+            if legal == a:
+                return legal
     except Exception:  # noqa: BLE001 - a broken bot must not stop the table
         pass
     return obs.legal[0]

@@ -732,8 +732,11 @@ class Table:
             rng = random.Random(f"{self.seed}:dealer") if self.seed is not None else self._rng
             dealer, _rounds = first_dealer_cut(len(self.seats), rng, deck=self.rules.deck)
             await self._commit(Start(tuple(names), dealer))
-            if self.status is TableStatus.PLAYING:
+            if self._playing():  # the start applied: the first deal follows
                 await self._deal()
+
+    def _playing(self) -> bool:
+        return self.status is TableStatus.PLAYING
 
     async def set_pace(self, creator_token: Any, seconds: float) -> None:
         """The creator changes how long bots wait before they act (``bot_pace_seconds``,
