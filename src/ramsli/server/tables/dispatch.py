@@ -41,7 +41,7 @@ from typing import TYPE_CHECKING, Any
 from sqlalchemy.exc import DBAPIError
 from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
 
-from ramsli.frontends.i18n import LANGS
+from ramsli.i18n import LANGS
 from ramsli.refusal import Refusal, Refused
 from ramsli.seats import seat_name
 from ramsli.server.protocol.closecodes import CloseCode
