@@ -177,8 +177,9 @@ class EventStore:
                 # one connection: writes queue in the pool instead of in SQLite's busy-wait backoff
                 engine = create_async_engine(url, pool_size=1, max_overflow=0)
 
+                # the pragmas of every SQLite connection
                 @sa.event.listens_for(engine.sync_engine, "connect")
-                def _pragmas(dbapi_conn: Any, _record: Any) -> None:  # pragma: no cover - exercised on every SQLite connect
+                def _pragmas(dbapi_conn: Any, _record: Any) -> None:
                     cur = dbapi_conn.cursor()
                     cur.execute("PRAGMA journal_mode=WAL")
                     cur.execute("PRAGMA synchronous=NORMAL")
