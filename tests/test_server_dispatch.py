@@ -90,15 +90,20 @@ def test_ping_needs_no_hello_and_hello_is_said_once(sqlite_url):
 
 
 def test_routes_reach_the_services_through_deps_only():
-    """The hub, clubs, accounts, metrics, admin token and connections are read from ``app.state``
-    only by the app's wiring and ramsli.server.deps (typed); every route takes them from there."""
+    """The hub, clubs, accounts, metrics, admin token, connections, coach, pub ledgers and the
+    database's damage are read from ``app.state`` (``app.state.name`` or ``getattr(app.state,
+    "name")``) only by the app's wiring and ramsli.server.deps (typed); every route takes them
+    from there."""
     import re
     from pathlib import Path
 
     import ramsli.server as pkg
 
     root = Path(pkg.__file__).parent
-    pattern = re.compile(r"app\.state\.(hub|clubs|accounts|metrics|admin_token|ws_conns)\b")
+    names = "hub|clubs|accounts|metrics|admin_token|ws_conns|coach|ledgers|ledgers_lock|database_damaged"
+    pattern = re.compile(rf"app\.state\.({names})\b|getattr\(\s*[\w.]*app\.state\s*,\s*[\"']({names})[\"']")
+    assert pattern.search('getattr(request.app.state, "ledgers", None)')  # the pattern finds both forms
+    assert pattern.search("conn.app.state.coach") and not pattern.search("app.state.coaches")
     found = [
         f"{path.relative_to(root)}:{n}"
         for path in sorted(root.rglob("*.py"))

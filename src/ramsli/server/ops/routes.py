@@ -28,6 +28,7 @@ from fastapi.responses import JSONResponse, Response
 from ramsli.refusal import Refusal, Refused
 from ramsli.server import deps
 from ramsli.server.cluster.proxy import gather_from_peers
+from ramsli.server.deps import DatabaseDamagedDep
 from ramsli.server.ops.metrics import CONTENT_TYPE
 from ramsli.server.protocol.messages import BadMessage
 from ramsli.server.protocol.schemas import NoBody, body_of
@@ -49,7 +50,7 @@ async def healthz(request: Request) -> dict[str, Any]:
 
 
 @router.get("/readyz")
-async def readyz(request: Request) -> JSONResponse:
+async def readyz(request: Request, damaged: DatabaseDamagedDep) -> JSONResponse:
     """Ready for clients: database reachable, tables restored, locks held, not draining."""
     hub = _hub(request)
     reasons: list[str] = []
@@ -58,7 +59,6 @@ async def readyz(request: Request) -> JSONResponse:
     else:
         if hub.draining:
             reasons.append("draining")
-        damaged = getattr(request.app.state, "database_damaged", None)
         if damaged:
             reasons.append(f"the database file is damaged: {damaged}")
         if not hub.ownership.alive:
