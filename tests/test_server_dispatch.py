@@ -90,8 +90,8 @@ def test_ping_needs_no_hello_and_hello_is_said_once(sqlite_url):
 
 
 def test_routes_reach_the_services_through_deps_only():
-    """The hub, clubs, accounts, metrics, admin token, connections, coach, pub ledgers and the
-    database's damage are read from ``app.state`` (``app.state.name`` or ``getattr(app.state,
+    """The hub, clubs, accounts, metrics, admin token, connections, coach, pub ledgers, the
+    database's damage and the cluster's peers are read from ``app.state`` (``app.state.name`` or ``getattr(app.state,
     "name")``) only by the app's wiring and ramsli.server.deps (typed); every route takes them
     from there."""
     import re
@@ -100,7 +100,7 @@ def test_routes_reach_the_services_through_deps_only():
     import ramsli.server as pkg
 
     root = Path(pkg.__file__).parent
-    names = "hub|clubs|accounts|metrics|admin_token|ws_conns|coach|ledgers|ledgers_lock|database_damaged"
+    names = "hub|clubs|accounts|metrics|admin_token|ws_conns|coach|ledgers|ledgers_lock|database_damaged|peers|http"
     pattern = re.compile(rf"app\.state\.({names})\b|getattr\(\s*[\w.]*app\.state\s*,\s*[\"']({names})[\"']")
     assert pattern.search('getattr(request.app.state, "ledgers", None)')  # the pattern finds both forms
     assert pattern.search("conn.app.state.coach") and not pattern.search("app.state.coaches")

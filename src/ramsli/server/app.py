@@ -49,7 +49,7 @@ from ramsli.server.clubs import routes as clubs_routes
 from ramsli.server.clubs.clubs import Clubs
 from ramsli.server.cluster.ownership import Ownership, ownership_for
 from ramsli.server.cluster.prefix import PathPrefix, normalize_prefix
-from ramsli.server.cluster.proxy import ClientAddress, Forwarder
+from ramsli.server.cluster.proxy import ClientAddress, Forwarder, Peers
 from ramsli.server.coach import hints
 from ramsli.server.coach import review as coach
 from ramsli.server.coach import routes as coach_routes
@@ -152,9 +152,7 @@ def create_app(
             await hub.close()
             await store.close()
             await owner.close()
-            http = getattr(app.state, "http", None)
-            if http is not None:
-                await http.aclose()
+            await peers.aclose()
             shutdown_bot_pool()
             coach.shutdown_coach_pool()
 
@@ -164,8 +162,7 @@ def create_app(
     app.state.calibration = calibration
     app.state.prefix = normalize_prefix(path_prefix)
     app.state.ws_conns = set()
-    app.state.ws_forwarded = [0]
-    app.state.ws_max_size = WS_MAX_SIZE
+    peers = app.state.peers = Peers(WS_MAX_SIZE)
     app.state.metrics = Metrics(lambda: _live(app))
     app.state.coach = coach.CoachService()  # its settings, warm-up and process made on first use
     app.state.ledgers = LedgerBooks()  # loaded from the store at start-up or on first use
@@ -178,7 +175,7 @@ def create_app(
     app.include_router(clubs_routes.router)
     app.include_router(tables_routes.router)
     # innermost first: the forwarding of other processes' tables, ..., the prefix outermost
-    app.add_middleware(Forwarder, app_state=app.state)
+    app.add_middleware(Forwarder, peers=peers, hub=lambda: getattr(app.state, "hub", None), metrics=app.state.metrics)
     app.add_middleware(CreateLimit, limit=create_limit)
     app.add_middleware(BodyLimit)
     app.add_middleware(SecurityHeaders)
@@ -275,7 +272,7 @@ def _live(app: FastAPI) -> dict[str, Any]:
     for c in list(app.state.ws_conns):
         role = c.role or "hello"
         roles[role] = roles.get(role, 0) + 1
-    roles["forwarded"] = app.state.ws_forwarded[0]
+    roles["forwarded"] = app.state.peers.ws_forwarded
     out["connections"] = roles
     return out
 

@@ -20,9 +20,8 @@ the server may use it.
   (:class:`~ramsli.server.ledger.books.LedgerBooks`, loaded from the store on first use);
 - :func:`database_damaged` (:data:`DatabaseDamagedDep`): what the background check of the
   SQLite file found damaged, or None;
-- :func:`state`: the app's whole state, for the cluster's calls to the other processes
-  (:func:`~ramsli.server.cluster.proxy.gather_from_peers`, which shares its HTTP client with the
-  forwarding middleware).
+- :func:`peers` (:data:`PeersDep`): how this process reaches the other processes
+  (:class:`~ramsli.server.cluster.proxy.Peers`, shared with the forwarding middleware).
 
 Every function raises ``AttributeError`` if the app has not made the service yet (before its
 start-up), except :func:`admin_token`, :func:`hub_or_none` and :func:`database_damaged`, which
@@ -31,13 +30,14 @@ answer None.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Annotated, Any
+from typing import TYPE_CHECKING, Annotated
 
 from fastapi import Depends
 from starlette.requests import HTTPConnection
 
 if TYPE_CHECKING:
     from ramsli.server.clubs.clubs import Clubs
+    from ramsli.server.cluster.proxy import Peers
     from ramsli.server.coach.review import CoachService
     from ramsli.server.ledger.books import LedgerBooks
     from ramsli.server.ops.metrics import Metrics
@@ -58,6 +58,7 @@ __all__ = [
     "coach",
     "ledgers",
     "database_damaged",
+    "peers",
     "HubDep",
     "ClubsDep",
     "DirectoryDep",
@@ -67,6 +68,7 @@ __all__ = [
     "CoachDep",
     "LedgersDep",
     "DatabaseDamagedDep",
+    "PeersDep",
 ]
 
 
@@ -136,9 +138,10 @@ def database_damaged(conn: HTTPConnection) -> str | None:
     return found
 
 
-def state(conn: HTTPConnection) -> Any:
-    """The app's whole state (for the cluster's forwarding, which passes it on as it is)."""
-    return conn.app.state
+def peers(conn: HTTPConnection) -> Peers:
+    """How this process reaches the other processes (:class:`~ramsli.server.cluster.proxy.Peers`)."""
+    found: Peers = conn.app.state.peers
+    return found
 
 
 HubDep = Annotated["Hub", Depends(hub)]
@@ -150,3 +153,4 @@ AdminTokenDep = Annotated["str | None", Depends(admin_token)]
 CoachDep = Annotated["CoachService", Depends(coach)]
 LedgersDep = Annotated["LedgerBooks", Depends(ledgers)]
 DatabaseDamagedDep = Annotated["str | None", Depends(database_damaged)]
+PeersDep = Annotated["Peers", Depends(peers)]
