@@ -8,7 +8,7 @@ import json
 from starlette.requests import Request
 
 from ramsli.bots.levels import LEVELS, level_spec
-from ramsli.server.web.pages import lobby
+from ramsli.server.web.routes import lobby
 
 
 def _page_data(lang: str = "en") -> dict:

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import re
 
 from ramsli.server.protocol.schemas import _CLIENT, CLIENT_TYPES
 from ramsli.server.tables.connection import Connection
@@ -90,15 +91,19 @@ def test_ping_needs_no_hello_and_hello_is_said_once(sqlite_url):
 
 
 def test_routes_reach_the_services_through_deps_only():
-    """The hub, clubs, accounts, metrics, admin token and connections are read from ``app.state``
-    only by the app's wiring and ramsli.server.deps (typed); every route takes them from there."""
-    import re
+    """The hub, clubs, accounts, metrics, admin token, connections, coach, pub ledgers, the
+    database's damage and the cluster's peers are read from ``app.state`` (``app.state.name`` or ``getattr(app.state,
+    "name")``) only by the app's wiring and ramsli.server.deps (typed); every route takes them
+    from there."""
     from pathlib import Path
 
     import ramsli.server as pkg
 
     root = Path(pkg.__file__).parent
-    pattern = re.compile(r"app\.state\.(hub|clubs|accounts|metrics|admin_token|ws_conns)\b")
+    names = "hub|clubs|accounts|metrics|admin_token|ws_conns|coach|ledgers|ledgers_lock|database_damaged|peers|http"
+    pattern = re.compile(rf"app\.state\.({names})\b|getattr\(\s*[\w.]*app\.state\s*,\s*[\"']({names})[\"']")
+    assert pattern.search('getattr(request.app.state, "ledgers", None)')  # the pattern finds both forms
+    assert pattern.search("conn.app.state.coach") and not pattern.search("app.state.coaches")
     found = [
         f"{path.relative_to(root)}:{n}"
         for path in sorted(root.rglob("*.py"))
@@ -107,3 +112,38 @@ def test_routes_reach_the_services_through_deps_only():
         if pattern.search(line)
     ]
     assert found == []
+
+
+def test_every_http_route_lives_in_its_concerns_routes_module():
+    """Each HTTP route and the WebSocket of the app is a function of ``ramsli.server.<concern>.routes``;
+    the coach's routes (the hint, the reviews, training) are the coach's, the pages' the web's."""
+    from fastapi.routing import APIRoute, APIWebSocketRoute
+
+    from ramsli.server.app import create_app
+
+    def every(routes) -> list:
+        out = []
+        for route in routes:
+            if isinstance(route, (APIRoute, APIWebSocketRoute)):
+                out.append(route)
+            elif hasattr(route, "original_router"):
+                out.extend(every(route.original_router.routes))
+        return out
+
+    routes = every(create_app("sqlite+aiosqlite:///:memory:").routes)
+    where = {(r.path, m): r.endpoint.__module__ for r in routes for m in (getattr(r, "methods", None) or {"WS"})}
+    assert len(routes) > 40 and ("/ws/{table_id}", "WS") in where
+    outside = sorted(
+        f"{m} {p}: {mod}" for (p, m), mod in where.items() if not re.fullmatch(r"ramsli\.server\.\w+\.routes", mod)
+    )
+    assert outside == []
+    coach = {p for (p, _m), mod in where.items() if mod == "ramsli.server.coach.routes"}
+    assert coach == {
+        "/api/tables/{table_id}/hint",
+        "/api/tables/{table_id}/hands/{number}/review",
+        "/api/tables/{table_id}/review",
+        "/train",
+        "/api/train/position",
+        "/api/train/answer",
+    }
+    assert where[("/sw.js", "GET")] == where[("/", "GET")] == "ramsli.server.web.routes"

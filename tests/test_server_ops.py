@@ -20,6 +20,7 @@ import asyncio
 import json
 import logging
 import re
+from types import SimpleNamespace
 
 import httpx
 import pytest
@@ -604,3 +605,82 @@ def test_a_read_only_database_is_a_translated_storage_refusal_on_every_write(sql
             w.store.engine = old  # closed by the world
 
     run(go())
+
+
+class _FarHub:
+    """A hub of a cluster in which table ``far`` runs on another process and every other table here."""
+
+    def __init__(self) -> None:
+        self.ownership = SimpleNamespace(solo=False, forward_secret="s3cret", peers=self._peers)
+        self.forgotten: list[str] = []
+
+    async def _peers(self) -> list[SimpleNamespace]:
+        return [SimpleNamespace(address="http://peer:8001")]
+
+    async def locate(self, table_id: str) -> tuple[str, SimpleNamespace | None]:
+        return ("remote", SimpleNamespace(address="http://peer:8001/")) if table_id == "far" else ("local", None)
+
+    def forget_owner(self, table_id: str) -> None:
+        self.forgotten.append(table_id)
+
+
+async def _here(scope, receive, send) -> None:
+    await JSONResponse({"from": "here"})(scope, receive, send)
+
+
+def test_a_request_for_another_process_table_is_relayed_through_the_peers_client():
+    """The forwarding middleware relays a request for a table another process runs through the
+    :class:`Peers`' one HTTP client, with the cluster's secret, and counts it; a table of this
+    process is answered here; :func:`gather_from_peers` asks every peer through the same client."""
+    from ramsli.server.cluster.proxy import FORWARD_HEADER, Forwarder, Peers, gather_from_peers
+
+    asked: list[tuple[str, str, str | None]] = []
+
+    def peer(request: httpx.Request) -> httpx.Response:
+        asked.append((request.method, str(request.url), request.headers.get(FORWARD_HEADER)))
+        return httpx.Response(200, json={"from": "peer"})
+
+    counted: list[str] = []
+    metrics = SimpleNamespace(
+        forwards=SimpleNamespace(labels=lambda kind: SimpleNamespace(inc=lambda: counted.append(kind)))
+    )
+    hub = _FarHub()
+
+    async def go() -> None:
+        peers = Peers(http=httpx.AsyncClient(transport=httpx.MockTransport(peer)))
+        app = Forwarder(_here, peers, hub=lambda: hub, metrics=metrics)
+        async with httpx.AsyncClient(transport=httpx.ASGITransport(app=app), base_url="http://test") as client:
+            r = await client.post("/api/tables/far/sit?token=t", json={"name": "Ann"})
+            assert (r.status_code, r.json()) == (200, {"from": "peer"})
+            assert (await client.get("/api/tables/near")).json() == {"from": "here"}
+        assert asked == [("POST", "http://peer:8001/api/tables/far/sit?token=t", "s3cret")]
+        assert counted == ["http"] and hub.forgotten == []
+        assert await gather_from_peers(hub, peers, "/api/tables") == [{"from": "peer"}]
+        assert asked[-1] == ("GET", "http://peer:8001/api/tables", "s3cret")
+        client = peers.http
+        await peers.aclose()
+        assert client.is_closed
+
+    asyncio.run(go())
+
+
+def test_a_relay_that_fails_answers_moved_and_forgets_the_owner():
+    """A peer that cannot be reached: ``503 moved`` with ``Retry-After: 1``, and the hub forgets
+    where the table ran (the next request looks again)."""
+    from ramsli.server.cluster.proxy import Forwarder, Peers
+
+    def unreachable(request: httpx.Request) -> httpx.Response:
+        raise httpx.ConnectError("refused", request=request)
+
+    hub = _FarHub()
+
+    async def go() -> None:
+        peers = Peers(http=httpx.AsyncClient(transport=httpx.MockTransport(unreachable)))
+        app = Forwarder(_here, peers, hub=lambda: hub)
+        async with httpx.AsyncClient(transport=httpx.ASGITransport(app=app), base_url="http://test") as client:
+            r = await client.get("/api/tables/far")
+        assert (r.status_code, r.json()["error"], r.headers["retry-after"]) == (503, "moved", "1")
+        assert hub.forgotten == ["far"]
+        await peers.aclose()
+
+    asyncio.run(go())

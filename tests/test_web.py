@@ -594,7 +594,7 @@ def test_pages_ship_no_outside_resources(server):
         text = f.read_text(encoding="utf-8")
         assert not re.search(r"(?:src|href|url)\s*[=(]\s*[\"']?(?:https?:)?//", text), f.name
         assert "@import" not in text and "fonts.googleapis" not in text
-    assert http_get(base, "/static/..%2Fpages.py")[0] == 404
+    assert http_get(base, "/static/..%2Froutes.py")[0] == 404
     status, body = http_get(base, "/")
     assert status == 200 and b"http://" not in body and b"https://" not in body
 

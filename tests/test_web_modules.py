@@ -20,7 +20,7 @@ from ramsli.frontends.i18n import LANGS
 from ramsli.server.protocol.closecodes import CloseCode
 from ramsli.server.tables.table import PHRASES, REACTIONS
 from ramsli.server.web.facts import page_facts
-from ramsli.server.web.pages import MODULE_PAGES, SW_FACTS, WEB_DIR, service_worker_source
+from ramsli.server.web.shell import MODULE_PAGES, SW_FACTS, WEB_DIR, service_worker_source
 
 from helpers import ServerProcess, http_get, post_ok
 

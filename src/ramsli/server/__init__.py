@@ -31,8 +31,9 @@ points up: ``tests/test_layering.py``), and where each thing is made:
   WebSocket (:mod:`~ramsli.server.tables.routes`);
 - :mod:`ramsli.server.web`: the shell of every page (:mod:`~ramsli.server.web.shell`), the facts the
   pages read (:mod:`~ramsli.server.web.facts`), the pages' routes and files
-  (:mod:`~ramsli.server.web.pages`); :mod:`ramsli.server.coach`: the "should I stay in?" hint
-  (:mod:`~ramsli.server.coach.hints`) and the reviews (:mod:`~ramsli.server.coach.review`);
+  (:mod:`~ramsli.server.web.routes`); :mod:`ramsli.server.coach`: the "should I stay in?" hint
+  (:mod:`~ramsli.server.coach.hints`), the reviews and training (:mod:`~ramsli.server.coach.review`)
+  and their routes (:mod:`~ramsli.server.coach.routes`);
 - :mod:`ramsli.server.clubs` (:mod:`~ramsli.server.clubs.clubs`, :mod:`~ramsli.server.clubs.routes`)
   and :mod:`ramsli.server.ledger`: the pub ledger's books (:mod:`~ramsli.server.ledger.books`) and
   routes (:mod:`~ramsli.server.ledger.routes`);

@@ -1,9 +1,9 @@
 """The FastAPI app of ``ramsli serve``: it only wires the server together.
 
 :func:`create_app` includes each concern's routes — the card tables and their WebSocket
-(:mod:`ramsli.server.tables.routes`), the pages (:mod:`ramsli.server.web.pages`), the hint
-(:mod:`ramsli.server.coach.hints`), the coach (:mod:`ramsli.server.coach.review`), the pub ledger
-(:mod:`ramsli.server.ledger.books`), players and clubs, the operator's routes — puts the
+(:mod:`ramsli.server.tables.routes`), the pages (:mod:`ramsli.server.web.routes`), the hint, the
+reviews and training (:mod:`ramsli.server.coach.routes`), the pub ledger
+(:mod:`ramsli.server.ledger.routes`), players and clubs, the operator's routes — puts the
 middlewares around them, answers every refusal by its code in the language the request asks for
 (``?lang=``, else ``Accept-Language``; :func:`ramsli.server.protocol.messages.error_body`), and
 at start-up opens the database (applying the Alembic migrations), makes the services the routes
@@ -49,11 +49,12 @@ from ramsli.server.clubs import routes as clubs_routes
 from ramsli.server.clubs.clubs import Clubs
 from ramsli.server.cluster.ownership import Ownership, ownership_for
 from ramsli.server.cluster.prefix import PathPrefix, normalize_prefix
-from ramsli.server.cluster.proxy import ClientAddress, Forwarder
+from ramsli.server.cluster.proxy import ClientAddress, Forwarder, Peers
 from ramsli.server.coach import hints
 from ramsli.server.coach import review as coach
+from ramsli.server.coach import routes as coach_routes
 from ramsli.server.ledger import routes as ledger_routes
-from ramsli.server.ledger.books import LedgerBook, load_books
+from ramsli.server.ledger.books import LedgerBooks
 from ramsli.server.ops.guards import AccessLog, BodyLimit, CreateLimit, HeadAsGet, SecurityHeaders
 from ramsli.server.ops.metrics import Metrics
 from ramsli.server.ops.routes import router as ops_router
@@ -67,9 +68,8 @@ from ramsli.server.storage.directory import Directory
 from ramsli.server.storage.eventstore import EventStore, FileCheck, default_url, sqlite_path, storage_reason
 from ramsli.server.tables import routes as tables_routes
 from ramsli.server.tables.bot_driver import shutdown_bot_pool
-from ramsli.server.tables.events import parse_ledger_event
 from ramsli.server.tables.hub import Hub
-from ramsli.server.web.pages import router as pages_router
+from ramsli.server.web.routes import router as pages_router
 
 __all__ = ["create_app", "app_from_env", "attach_hub", "WS_MAX_SIZE"]
 
@@ -137,7 +137,8 @@ def create_app(
         clubs: Clubs = app.state.clubs
         await hub.restore()
         hints.warm_up_lab()  # the lab's kernel made ready in the background (progress in the log)
-        await clubs.reconcile((await load_books(app.state)).values())
+        books: LedgerBooks = app.state.ledgers
+        await clubs.reconcile((await books.load(hub)).values())
         path = sqlite_path(url)
         check = FileCheck(path) if path is not None and path.is_file() else None
         checking = None if check is None else asyncio.get_running_loop().create_task(_check_in_background(app, check))
@@ -151,9 +152,7 @@ def create_app(
             await hub.close()
             await store.close()
             await owner.close()
-            http = getattr(app.state, "http", None)
-            if http is not None:
-                await http.aclose()
+            await peers.aclose()
             shutdown_bot_pool()
             coach.shutdown_coach_pool()
 
@@ -163,20 +162,20 @@ def create_app(
     app.state.calibration = calibration
     app.state.prefix = normalize_prefix(path_prefix)
     app.state.ws_conns = set()
-    app.state.ws_forwarded = [0]
-    app.state.ws_max_size = WS_MAX_SIZE
+    peers = app.state.peers = Peers(WS_MAX_SIZE)
     app.state.metrics = Metrics(lambda: _live(app))
+    app.state.coach = coach.CoachService()  # its settings, warm-up and process made on first use
+    app.state.ledgers = LedgerBooks()  # loaded from the store at start-up or on first use
     app.include_router(ops_router)
     app.include_router(pages_router)
-    app.include_router(hints.router)
-    app.include_router(coach.router)
+    app.include_router(coach_routes.router)
     app.include_router(ledger_routes.router)
     accounts.install(app)  # players and logins; the CSRF guard of every request with a login
     app.include_router(players_routes.router)
     app.include_router(clubs_routes.router)
     app.include_router(tables_routes.router)
     # innermost first: the forwarding of other processes' tables, ..., the prefix outermost
-    app.add_middleware(Forwarder, app_state=app.state)
+    app.add_middleware(Forwarder, peers=peers, hub=lambda: getattr(app.state, "hub", None), metrics=app.state.metrics)
     app.add_middleware(CreateLimit, limit=create_limit)
     app.add_middleware(BodyLimit)
     app.add_middleware(SecurityHeaders)
@@ -249,7 +248,8 @@ def attach_hub(app: FastAPI, hub: Hub) -> None:
     live in the hub's database and record every session that ends (docs/clubs.md)."""
     if hub.metrics is None:
         hub.metrics = app.state.metrics
-    hub.ledger_hook = lambda ledger_id, row: _ledger_changed(app, ledger_id, row)
+    books: LedgerBooks = app.state.ledgers
+    hub.ledger_hook = books.changed  # this process starts or stops running a pub ledger
     directory = Directory(hub.store.engine)
     clubs = app.state.clubs = Clubs(directory, hub, app.state.calibration)
     app.state.accounts = Accounts(directory)
@@ -267,30 +267,14 @@ def _live(app: FastAPI) -> dict[str, Any]:
     hub = getattr(app.state, "hub", None)
     out: dict[str, Any] = hub.live() if hub is not None else {}
     if hub is not None and hub.ownership.solo:
-        out["ledgers"] = len(getattr(app.state, "ledgers", None) or {})
+        out["ledgers"] = len(app.state.ledgers.books)
     roles: dict[str, int] = {}
     for c in list(app.state.ws_conns):
         role = c.role or "hello"
         roles[role] = roles.get(role, 0) + 1
-    roles["forwarded"] = app.state.ws_forwarded[0]
+    roles["forwarded"] = app.state.peers.ws_forwarded
     out["connections"] = roles
     return out
-
-
-def _ledger_changed(app: FastAPI, ledger_id: str, row: dict[str, Any] | None) -> None:
-    """This process starts (``row``: the stored ledger) or stops (None) running a pub ledger:
-    its book is made again from the stored events, or forgotten."""
-    books: dict[str, LedgerBook] | None = getattr(app.state, "ledgers", None)
-    if books is None:  # not loaded yet: ramsli.server.ledger.books loads them from the store on first use
-        return
-    if row is None:
-        books.pop(ledger_id, None)
-        return
-    b = LedgerBook(row["id"], row["spec"], row["created"])
-    for seq, kind, data in row["events"]:
-        b.apply(parse_ledger_event(kind, data))
-        b.seq = seq
-    books[ledger_id] = b
 
 
 def _env_list(name: str) -> list[str]:

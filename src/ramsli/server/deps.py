@@ -14,21 +14,32 @@ the server may use it.
 - :func:`accounts` (:data:`AccountsDep`): the :class:`~ramsli.server.players.accounts.Accounts`;
 - :func:`metrics` (:data:`MetricsDep`): the :class:`~ramsli.server.ops.metrics.Metrics`;
 - :func:`admin_token` (:data:`AdminTokenDep`): the operator's token of ``/admin/...``, or None;
-- :func:`ws_connections`: the open WebSocket connections (the metrics count them by role).
+- :func:`ws_connections`: the open WebSocket connections (the metrics count them by role);
+- :func:`coach` (:data:`CoachDep`): the :class:`~ramsli.server.coach.review.CoachService` (reviews);
+- :func:`ledgers` (:data:`LedgersDep`): the pub ledgers' books
+  (:class:`~ramsli.server.ledger.books.LedgerBooks`, loaded from the store on first use);
+- :func:`database_damaged` (:data:`DatabaseDamagedDep`): what the background check of the
+  SQLite file found damaged, or None;
+- :func:`peers` (:data:`PeersDep`): how this process reaches the other processes
+  (:class:`~ramsli.server.cluster.proxy.Peers`, shared with the forwarding middleware).
 
 Every function raises ``AttributeError`` if the app has not made the service yet (before its
-start-up), except :func:`admin_token` and :func:`hub_or_none`, which answer None.
+start-up), except :func:`admin_token`, :func:`hub_or_none` and :func:`database_damaged`, which
+answer None.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Annotated, Any
+from typing import TYPE_CHECKING, Annotated
 
 from fastapi import Depends
 from starlette.requests import HTTPConnection
 
 if TYPE_CHECKING:
     from ramsli.server.clubs.clubs import Clubs
+    from ramsli.server.cluster.proxy import Peers
+    from ramsli.server.coach.review import CoachService
+    from ramsli.server.ledger.books import LedgerBooks
     from ramsli.server.ops.metrics import Metrics
     from ramsli.server.players.accounts import Accounts
     from ramsli.server.storage.directory import Directory
@@ -44,12 +55,20 @@ __all__ = [
     "metrics",
     "admin_token",
     "ws_connections",
+    "coach",
+    "ledgers",
+    "database_damaged",
+    "peers",
     "HubDep",
     "ClubsDep",
     "DirectoryDep",
     "AccountsDep",
     "MetricsDep",
     "AdminTokenDep",
+    "CoachDep",
+    "LedgersDep",
+    "DatabaseDamagedDep",
+    "PeersDep",
 ]
 
 
@@ -100,9 +119,29 @@ def ws_connections(conn: HTTPConnection) -> set[WebSocketConnection]:
     return found
 
 
-def state(conn: HTTPConnection) -> Any:
-    """The app's whole state (for the cluster's forwarding, which passes it on as it is)."""
-    return conn.app.state
+def coach(conn: HTTPConnection) -> CoachService:
+    """The app's :class:`~ramsli.server.coach.review.CoachService`."""
+    found: CoachService = conn.app.state.coach
+    return found
+
+
+def ledgers(conn: HTTPConnection) -> LedgerBooks:
+    """The app's pub ledgers (:class:`~ramsli.server.ledger.books.LedgerBooks`)."""
+    found: LedgerBooks = conn.app.state.ledgers
+    return found
+
+
+def database_damaged(conn: HTTPConnection) -> str | None:
+    """What the background check of the SQLite file found damaged (``/readyz`` answers 503 with
+    it), or None (not damaged, not checked yet, or not SQLite)."""
+    found: str | None = getattr(conn.app.state, "database_damaged", None)
+    return found
+
+
+def peers(conn: HTTPConnection) -> Peers:
+    """How this process reaches the other processes (:class:`~ramsli.server.cluster.proxy.Peers`)."""
+    found: Peers = conn.app.state.peers
+    return found
 
 
 HubDep = Annotated["Hub", Depends(hub)]
@@ -111,3 +150,7 @@ DirectoryDep = Annotated["Directory", Depends(directory)]
 AccountsDep = Annotated["Accounts", Depends(accounts)]
 MetricsDep = Annotated["Metrics", Depends(metrics)]
 AdminTokenDep = Annotated["str | None", Depends(admin_token)]
+CoachDep = Annotated["CoachService", Depends(coach)]
+LedgersDep = Annotated["LedgerBooks", Depends(ledgers)]
+DatabaseDamagedDep = Annotated["str | None", Depends(database_damaged)]
+PeersDep = Annotated["Peers", Depends(peers)]

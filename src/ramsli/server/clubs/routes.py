@@ -10,6 +10,7 @@ from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse, PlainTextResponse
 
 from ramsli.refusal import Refusal, Refused
+from ramsli.server import deps
 from ramsli.server.clubs.clubs import (
     Clubs,
     _clubs,
@@ -64,7 +65,7 @@ async def club_info(request: Request, club_id: str) -> dict[str, Any]:
     links = {k: v for k, v in (await d.table_links()).items() if v["club_id"] == club["id"]}
     done = {r["table_id"]: r for r in await d.records(club=club["id"])}
     tables, ledgers = [], []
-    books = getattr(request.app.state, "ledgers", None) or {}
+    books = deps.ledgers(request).books
     for tid, link in links.items():
         t = clubs.hub.tables.get(tid)
         if t is not None:
@@ -246,7 +247,7 @@ async def score_sheet(request: Request, club_id: str, table_id: str) -> dict[str
         if t is not None:
             links["watch"] = f"/t/{table_id}/watch/{t.spectator_token}"
     else:
-        b = (getattr(request.app.state, "ledgers", None) or {}).get(table_id)
+        b = deps.ledgers(request).books.get(table_id)
         if b is not None:
             links["follow"] = f"/l/{table_id}/follow/{b.spec['follow_token']}"
     return {

@@ -16,6 +16,10 @@ path prefix is :mod:`ramsli.server.cluster.prefix`):
   (:attr:`~ramsli.server.protocol.closecodes.CloseCode.RECONNECT`);
   the browser table reconnects by itself.
 
+:class:`Peers` is what the forwarding and :func:`gather_from_peers` (a route asking every live
+process) share: one HTTP client to the other processes and the WebSockets relayed now. The app
+makes it at wiring time; a route takes it through :func:`ramsli.server.deps.peers`.
+
 Also :func:`set_cookie`: a cookie built from the prefix (its ``Path``) and the scheme the client
 used (``Secure`` behind TLS).
 
@@ -31,6 +35,7 @@ import json
 import logging
 import re
 import secrets
+from collections.abc import Callable
 from typing import Any
 from urllib.parse import parse_qs
 
@@ -51,6 +56,7 @@ from ramsli.server.protocol.messages import error_body
 __all__ = [
     "ClientAddress",
     "Forwarder",
+    "Peers",
     "resource_of",
     "set_cookie",
     "client_ip",
@@ -162,16 +168,53 @@ def set_cookie(
     )
 
 
-class Forwarder:
-    """Relay requests for tables another process runs (see the module's notes). ``app_state`` is
-    the FastAPI app's ``state`` (its ``hub``, ``http`` client and ``metrics``)."""
+class Peers:
+    """How this process reaches the other processes of a cluster (see the module's notes).
 
-    def __init__(self, app: Any, app_state: Any) -> None:
+    Args:
+        ws_max_size: the largest WebSocket frame a relayed connection takes from the peer (bytes).
+        http: the HTTP client to the other processes (default: one made on first use).
+    """
+
+    def __init__(self, ws_max_size: int = 65536, http: httpx.AsyncClient | None = None) -> None:
+        self.ws_max_size = ws_max_size
+        #: WebSockets this process relays to another one now (the metrics count them)
+        self.ws_forwarded = 0
+        self._http = http
+
+    @property
+    def http(self) -> httpx.AsyncClient:
+        """The one HTTP client to the other processes (made on first use; closed by :meth:`aclose`)."""
+        if self._http is None:
+            self._http = httpx.AsyncClient(timeout=15.0)
+        return self._http
+
+    async def aclose(self) -> None:
+        """Close the HTTP client, if one was made (at shutdown)."""
+        if self._http is not None:
+            await self._http.aclose()
+            self._http = None
+
+
+class Forwarder:
+    """Relay requests for tables another process runs (see the module's notes), an ASGI middleware.
+
+    Args:
+        app: the ASGI app it wraps.
+        peers: the :class:`Peers` it relays through.
+        hub: answers the app's :class:`~ramsli.server.tables.hub.Hub`, or None before its
+            start-up (nothing is relayed then).
+        metrics: the app's :class:`~ramsli.server.ops.metrics.Metrics` (it counts the relays), or None.
+    """
+
+    def __init__(self, app: Any, peers: Peers, hub: Callable[[], Any], metrics: Any = None) -> None:
         self.app = app
-        self.state = app_state
+        self.peers = peers
+        self.hub = hub
+        self.metrics = metrics
 
     async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
-        hub = getattr(self.state, "hub", None)
+        hub = self.hub()
         if scope["type"] not in ("http", "websocket") or hub is None:
             await self.app(scope, receive, send)
             return
@@ -188,15 +231,14 @@ class Forwarder:
         if where != "remote" or peer is None or scope.get("ramsli.forwarded"):  # never relayed twice
             await self._retry_later(scope, receive, send)
             return
-        metrics = getattr(self.state, "metrics", None)
-        if metrics is not None:
-            metrics.forwards.labels(scope["type"][:4]).inc()
+        if self.metrics is not None:
+            self.metrics.forwards.labels(scope["type"][:4]).inc()
         secret = hub.ownership.forward_secret or ""
         url = peer.address.rstrip("/") + path + (f"?{query}" if query else "")
         if scope["type"] == "http":
-            ok = await _forward_http(scope, receive, send, url, secret, self.state)
+            ok = await _forward_http(scope, receive, send, url, secret, self.peers)
         else:
-            ok = await _forward_ws(scope, receive, send, url, secret, self.state)
+            ok = await _forward_ws(scope, receive, send, url, secret, self.peers)
         if not ok:
             hub.forget_owner(table_id)
 
@@ -232,7 +274,7 @@ def _forward_headers(scope: Any, secret: str) -> list[tuple[bytes, bytes]]:
     return headers
 
 
-async def _forward_http(scope: Any, receive: Any, send: Any, url: str, secret: str, state: Any) -> bool:
+async def _forward_http(scope: Any, receive: Any, send: Any, url: str, secret: str, peers: Peers) -> bool:
     body = b""
     while True:
         msg = await receive()
@@ -241,11 +283,8 @@ async def _forward_http(scope: Any, receive: Any, send: Any, url: str, secret: s
         body += msg.get("body", b"")
         if not msg.get("more_body"):
             break
-    client: httpx.AsyncClient | None = getattr(state, "http", None)
-    if client is None:
-        client = state.http = httpx.AsyncClient(timeout=15.0)
     try:
-        r = await client.request(scope["method"], url, content=body, headers=_forward_headers(scope, secret))
+        r = await peers.http.request(scope["method"], url, content=body, headers=_forward_headers(scope, secret))
     except httpx.HTTPError as e:
         _log.warning("forwarding %s %s failed: %s", scope["method"], url.split("?")[0], e)
         status, err = error_body(Refused(Refusal("moved", None, {"table": ""})), "en")
@@ -265,7 +304,7 @@ async def _forward_http(scope: Any, receive: Any, send: Any, url: str, secret: s
     return True
 
 
-async def _forward_ws(scope: Any, receive: Any, send: Any, url: str, secret: str, state: Any) -> bool:
+async def _forward_ws(scope: Any, receive: Any, send: Any, url: str, secret: str, peers: Peers) -> bool:
     first = await receive()
     if first["type"] != "websocket.connect":
         return True
@@ -275,7 +314,7 @@ async def _forward_ws(scope: Any, receive: Any, send: Any, url: str, secret: str
         upstream = await connect(
             ws_url,
             additional_headers=headers,
-            max_size=getattr(state, "ws_max_size", 65536),
+            max_size=peers.ws_max_size,
             open_timeout=5,
             ping_interval=20,
             ping_timeout=20,
@@ -287,9 +326,7 @@ async def _forward_ws(scope: Any, receive: Any, send: Any, url: str, secret: str
         await send({"type": "websocket.close", "code": int(CloseCode.RECONNECT), "reason": CloseCode.RECONNECT.reason})
         return False
     await send({"type": "websocket.accept"})
-    counts = getattr(state, "ws_forwarded", None)
-    if counts is not None:
-        counts[0] += 1
+    peers.ws_forwarded += 1
     healthy = True
 
     async def client_to_upstream() -> None:
@@ -337,21 +374,18 @@ async def _forward_ws(scope: Any, receive: Any, send: Any, url: str, secret: str
                 await task
         with contextlib.suppress(Exception):
             await upstream.close()
-        if counts is not None:
-            counts[0] -= 1
+        peers.ws_forwarded -= 1
     return healthy
 
 
-async def gather_from_peers(state: Any, path: str, headers: dict[str, str] | None = None) -> list[Any]:
-    """``GET path`` on every other live process (as a forwarded request), each answer's JSON; a
-    peer that does not answer within 5 seconds is left out (and logged)."""
-    hub = getattr(state, "hub", None)
+async def gather_from_peers(hub: Any, peers: Peers, path: str, headers: dict[str, str] | None = None) -> list[Any]:
+    """``GET path`` on every other live process of ``hub``'s cluster (as a forwarded request,
+    through ``peers``' client), each answer's JSON; a peer that does not answer within 5 seconds
+    is left out (and logged). One process: ``[]``."""
     if hub is None or hub.ownership.solo:
         return []
-    peers = await hub.ownership.peers()
-    client: httpx.AsyncClient | None = getattr(state, "http", None)
-    if client is None:
-        client = state.http = httpx.AsyncClient(timeout=15.0)
+    others = await hub.ownership.peers()
+    client = peers.http
     sent = dict(headers or {}, **{FORWARD_HEADER: hub.ownership.forward_secret or ""})
 
     async def one(address: str) -> Any:
@@ -363,5 +397,5 @@ async def gather_from_peers(state: Any, path: str, headers: dict[str, str] | Non
             _log.warning("peer %s did not answer %s: %s", address, path, e)
             return None
 
-    answers = await asyncio.gather(*(one(p.address) for p in peers))
+    answers = await asyncio.gather(*(one(p.address) for p in others))
     return [a for a in answers if a is not None]

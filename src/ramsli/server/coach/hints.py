@@ -1,4 +1,5 @@
-"""The "should I stay in?" hint of the browser table: ``GET /api/tables/{table}/hint?token=``.
+"""The "should I stay in?" hint of the browser table, served by ``GET /api/tables/{table}/hint?token=``
+(:mod:`ramsli.server.coach.routes`).
 
 Allowed only at a table whose creator allowed it (the table's ``hint`` option), for the person
 sitting at a seat (their personal token), while it is that seat's turn to declare (R4.5). The
@@ -48,7 +49,6 @@ from enum import StrEnum
 from typing import Any
 
 from babel.numbers import format_decimal
-from fastapi import APIRouter, Request
 
 from ramsli.bots.expert import ExpertBot
 from ramsli.coach.review import Z95
@@ -57,13 +57,11 @@ from ramsli.hand import Observation
 from ramsli.i18n import babel_locale
 from ramsli.lab import warmup
 from ramsli.refusal import N_, Refusal, Refused
-from ramsli.server import deps
-from ramsli.server.protocol.lang import request_lang
 from ramsli.server.tables.table import Table, TableStatus
 
 __all__ = [
-    "router",
-    "hint",
+    "declaring_obs",
+    "hint_words",
     "hint_query",
     "lab_available",
     "warm_up_lab",
@@ -81,8 +79,6 @@ __all__ = [
     "HINT_CACHE",
     "QUICK_SAMPLES",
 ]
-
-router = APIRouter()
 
 #: seconds of sampling behind one kernel hint (the lab's odds estimate)
 HINT_SECONDS = 1.0
@@ -471,11 +467,18 @@ def detail_text(answer: dict[str, Any], lang: str = "en") -> str:
     return "; ".join(parts)
 
 
-# -- the route -----------------------------------------------------------------------------------
+# -- the seat asking, and the words of its answer -------------------------------------------------
 
 
-def _declaring_obs(request: Request, t: Table, token: str) -> tuple[Observation, _Key]:
-    """The observation of the token's seat at its turn to declare, and the cache key; or a refusal."""
+def declaring_obs(t: Table, token: str) -> tuple[Observation, _Key]:
+    """The observation of the token's seat at its turn to declare (R4.5), and the key its answer
+    is kept under (table, seat, hand, ``seq``).
+
+    Raises:
+        Refused: ``bad_token`` (no seat of this table), ``hint_off`` (the creator did not allow
+            hints), ``no_hint`` (R4.5: not this seat's turn to declare, or not the person sitting
+            there with their personal token: an invite token owns no cards, R7).
+    """
     seat = t.seat_of_token(token)
     if seat is None:
         raise Refused(Refusal("bad_token"))
@@ -486,12 +489,14 @@ def _declaring_obs(request: Request, t: Table, token: str) -> tuple[Observation,
         raise Refused(Refusal("no_hint", "R4.5"))
     obs = hand.observe(seat.index)
     if not seat.taken or not t.owns(seat, token) or obs.phase.value != "declare" or obs.to_act != seat.index:
-        # only the person sitting there, with the personal token (an invite token owns no cards, R7)
         raise Refused(Refusal("no_hint", "R4.5"))
     return obs, (t.id, seat.index, number, t.seq)
 
 
-def _words(answer: dict[str, Any], lang: str) -> dict[str, Any]:
+def hint_words(answer: dict[str, Any], lang: str) -> dict[str, Any]:
+    """The numbers of a hint (:func:`answer_hint`) with its words in ``lang``: ``advice``
+    (:func:`advice`; ``"must"`` when the seat may not go out), ``text`` (:func:`advice_text`) and
+    ``detail`` (:func:`detail_text`)."""
     diff = answer.get("ev_diff")
     out = dict(answer)
     if diff is None:
@@ -501,23 +506,6 @@ def _words(answer: dict[str, Any], lang: str) -> dict[str, Any]:
         out["text"] = advice_text(diff["mean"], diff["ci95"], lang)
     out["detail"] = detail_text(answer, lang)
     return out
-
-
-@router.get("/api/tables/{table_id}/hint")
-async def hint(request: Request, table_id: str, token: str = "") -> dict[str, Any]:
-    """The hint for the token's seat while it is that seat's turn to declare (R4.5), in the
-    request's language (``?lang=``, else ``Accept-Language``).
-
-    Answers ``{"advice": "in"|"out"|"close"|"must", "text", "detail", "estimate": "kernel"|"expert",
-    "ev_diff": {"mean", "ci95"} or null, "samples", "out_allowed", ...}`` (counters of this hand;
-    the kernel's answer also has ``p_trick``, ``p_most``, ``ev_in``, ``ev_out``), or a refusal:
-    ``403 hint_off`` (the creator did not allow it), ``409 no_hint`` (not your turn to declare),
-    ``429 hint_busy`` (a hint for another position of this seat is still being computed),
-    ``409 hint_failed`` (this position cannot be estimated).
-    """
-    t = deps.hub(request).table(table_id)
-    obs, key = _declaring_obs(request, t, token)
-    return _words(await answer_hint(obs, key), request_lang(request))
 
 
 async def answer_hint(

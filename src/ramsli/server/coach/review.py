@@ -1,6 +1,7 @@
 """The coach in the browser: the review of finished hands and sessions, and "in or out?" to train on.
 
-Routes (``docs/coach.md``, *In the browser*; ``docs/protocol.md`` for tokens):
+What these routes answer (served by :mod:`ramsli.server.coach.routes`; ``docs/coach.md``, *In the
+browser*; ``docs/protocol.md`` for tokens):
 
 - ``GET /api/tables/{table}/hands/{n}/review?token=&seat=p2``: one hand's review for one seat;
 - ``GET /api/tables/{table}/review?token=``: the session review of the token's own seat;
@@ -49,8 +50,6 @@ from dataclasses import dataclass, field
 from typing import Annotated, Any, Literal
 
 from babel.numbers import format_decimal
-from fastapi import APIRouter, Request
-from fastapi.responses import HTMLResponse
 from pydantic import Field
 
 from ramsli.cards import Card
@@ -62,32 +61,31 @@ from ramsli.lab.equilibrium import Policy, bucket, default_policies, default_pol
 from ramsli.refusal import N_, Refusal, Refused
 from ramsli.rules import Rules
 from ramsli.seats import parse_seat, seat_name
-from ramsli.server import deps
 from ramsli.server.coach import hints
-from ramsli.server.protocol.lang import request_lang
-from ramsli.server.protocol.schemas import Model, body_of
+from ramsli.server.protocol.schemas import Model
+from ramsli.server.tables.hub import Hub
 from ramsli.server.tables.table import SeatState, Table
-from ramsli.server.web.shell import shell
 
 __all__ = [
-    "router",
     "CoachService",
-    "coach_service",
     "coach_pool",
     "shutdown_coach_pool",
     "server_settings",
     "review_access",
     "own_history",
     "public_decisions",
+    "hand_review",
+    "session_review",
     "training_games",
+    "PositionRequest",
+    "AnswerRequest",
     "new_position",
+    "position_record",
     "answer_position",
     "PUBLIC_FORMAT",
     "TRAIN_SAMPLES",
     "MAX_PENDING",
 ]
-
-router = APIRouter()
 
 #: the format of a seat's public decisions (another seat's or a spectator's view of a review)
 PUBLIC_FORMAT = "ramsli-public-decisions/1"
@@ -365,13 +363,14 @@ class _Job:
 
 class CoachService:
     """The coach of one server: background hand reviews with progress, cached per (table, hand, seat).
+    The app makes one at start-up; the routes take it through :func:`ramsli.server.deps.coach`.
 
     Args:
-        settings: how hard the coach looks (default :func:`server_settings`).
-        executor: where reviews run (default :func:`coach_pool`, the coach's own process); a
-            thread pool in tests.
+        settings: how hard the coach looks (default :func:`server_settings`, read on first use).
+        executor: where reviews run (default :func:`coach_pool`, the coach's own process, made on
+            first use); a thread pool in tests.
         warm: the lab's warm-up to wait for before a review starts (default
-            :func:`ramsli.server.coach.hints.lab_warm_up`).
+            :func:`ramsli.server.coach.hints.lab_warm_up`, taken on first use).
     """
 
     def __init__(
@@ -380,13 +379,28 @@ class CoachService:
         executor: Executor | None = None,
         warm: hints.LabWarmUp | None = None,
     ) -> None:
-        self.settings = settings or server_settings()
-        self.warm = warm or hints.lab_warm_up()
+        self._settings = settings
+        self._warm = warm
         if executor is not None:  # reviews on threads of this process report directly
             _PROGRESS[:] = [_Direct()]
         self._executor = executor
         self.jobs: dict[tuple[str, int, int], _Job] = {}
         self.cache: OrderedDict[tuple[str, int, int], HandReview] = OrderedDict()
+
+    @property
+    def settings(self) -> Settings:
+        """How hard the coach looks (:func:`server_settings` unless given; ``ValueError`` for a bad
+        ``RAMSLI_COACH_SETTINGS``)."""
+        if self._settings is None:
+            self._settings = server_settings()
+        return self._settings
+
+    @property
+    def warm(self) -> hints.LabWarmUp:
+        """The lab's warm-up a review waits for (the server's one unless given)."""
+        if self._warm is None:
+            self._warm = hints.lab_warm_up()
+        return self._warm
 
     @property
     def executor(self) -> Executor:
@@ -453,14 +467,6 @@ class CoachService:
                 self.jobs.pop(job.key, None)
 
 
-def coach_service(app: Any) -> CoachService:
-    """The app's :class:`CoachService` (made on first use, kept in ``app.state.coach``)."""
-    service = getattr(app.state, "coach", None)
-    if service is None:
-        service = app.state.coach = CoachService()
-    return service
-
-
 def _seat_arg(t: Table, seat: str | None, default: int) -> int:
     if seat is None or seat == "":
         return default
@@ -483,20 +489,19 @@ def _job_answer(job: _Job, lang: str, warm: hints.LabWarmUp) -> dict[str, Any]:
     }
 
 
-@router.get("/api/tables/{table_id}/hands/{number}/review")
-async def hand_review(
-    request: Request, table_id: str, number: int, token: str = "", seat: str | None = None
+def hand_review(
+    service: CoachService, t: Table, number: int, token: str, seat: str | None, lang: str
 ) -> dict[str, Any]:
-    """The review of ``seat`` (``p1``…; default the token's own seat, else ``p1``) in finished hand
-    ``number``, in the request's language.
+    """The review of ``seat`` (``p1``…; None or empty: the token's own seat, else ``p1``) in
+    finished hand ``number`` of ``t``, in ``lang``.
 
     For the person who sat at that seat in that hand: ``{"access": "own", "status": "waiting" |
     "running" | "done", "progress": {"done", "total"}, "review": {...}}`` (``ramsli-review/1`` once
     done; ask again until then). For anyone else with a token of the table: ``{"access":
     "public", "status": "done", "review": {...}}`` (:data:`PUBLIC_FORMAT`). Errors: ``403
-    bad_token``, ``404 no_hand``, ``404 no_seat``, ``429 coach_busy``, ``409 review_failed``.
+    bad_token``, ``404 no_hand``, ``404 no_seat``, ``429 coach_busy``, ``409 review_failed``
+    (:class:`~ramsli.refusal.Refused`).
     """
-    t = deps.hub(request).table(table_id)
     if t.seat_of_token(token) is None and not t.is_spectator(token):
         raise Refused(Refusal("bad_token"))
     _finished(t, number)
@@ -509,10 +514,9 @@ async def hand_review(
     hand, _n = _finished(t, number)
     if index not in hand.seated:
         return base | {"status": "done", "review": public_decisions(t, number, index)}
-    service = coach_service(request.app)
     job = service.hand_job(t, number, index)
     assert job is not None  # (refused when busy)
-    return base | _job_answer(job, request_lang(request), service.warm)
+    return base | _job_answer(job, lang, service.warm)
 
 
 def _own_hands(t: Table, seat: SeatState) -> list[int]:
@@ -526,24 +530,20 @@ def _own_hands(t: Table, seat: SeatState) -> list[int]:
     ]
 
 
-@router.get("/api/tables/{table_id}/review")
-async def session_review(request: Request, table_id: str, token: str = "") -> dict[str, Any]:
-    """The session review of the token's own seat (the person sitting there), over the finished hands
-    they played there, in the request's language: ``{"status", "progress": {"done", "total"}
+def session_review(service: CoachService, t: Table, token: str, lang: str) -> dict[str, Any]:
+    """The session review of the token's own seat of ``t`` (the person sitting there), over the
+    finished hands they played there, in ``lang``: ``{"status", "progress": {"done", "total"}
     (hands), "review": ramsli-session-review/1 with one player, without the hands' own reviews}``.
     Ask again until ``status`` is ``done``.
 
     Errors: ``403 bad_token``, ``403 no_review`` (a spectator or an invite link: no seat of your
-    own), ``429 coach_busy``.
+    own), ``429 coach_busy`` (:class:`~ramsli.refusal.Refused`).
     """
-    t = deps.hub(request).table(table_id)
     if t.seat_of_token(token) is None and not t.is_spectator(token):
         raise Refused(Refusal("bad_token"))
     own = t.owner_of(token)
     if own is None:
         raise Refused(Refusal("no_review"))
-    service = coach_service(request.app)
-    lang = request_lang(request)
     numbers = _own_hands(t, own)
     jobs = [service.hand_job(t, n, own.index, wait=True) for n in numbers]  # a long session: in turns
     failed = next((j for j in jobs if j is not None and j.state == "failed"), None)
@@ -672,12 +672,9 @@ def _generate(game: _Game, rng: Any) -> Observation:
             return obs
 
 
-def _mine(
-    request: Request, body: PositionRequest, game: _Game | None
-) -> list[tuple[_Game, Observation, dict[str, Any], str]]:
+def _mine(hub: Hub, body: PositionRequest, game: _Game | None) -> list[tuple[_Game, Observation, dict[str, Any], str]]:
     """Every declaration of the player's own seats in finished hands of their tables (their own cards
     only, R7) in a game "in or out?" covers."""
-    hub = deps.hub(request)
     skip = set(body.skip)
     out = []
     for pick in body.tables:
@@ -705,7 +702,9 @@ def _mine(
     return out
 
 
-def _position_record(p: _Position) -> dict[str, Any]:
+def position_record(p: _Position) -> dict[str, Any]:
+    """A training position as ``POST /api/train/position`` answers it: its id, game, origin, the
+    seat's own cards, the turn-up, the declarations before it, the pot, the stacks and the rules."""
     obs = p.obs
     return {
         "id": p.id,
@@ -726,9 +725,9 @@ def _position_record(p: _Position) -> dict[str, Any]:
     }
 
 
-def _value_now(request: Request, p: _Position) -> None:
+def _value_now(service: CoachService, p: _Position) -> None:
     """Start computing the exact value of a position in the coach's process (once the kernel is ready)."""
-    warm = coach_service(request.app).warm
+    warm = service.warm
     if not (warm.ready or (warm.state is hints.WarmState.OFF and hints.lab_available())):
         return
     obs = p.obs
@@ -743,13 +742,14 @@ def _value_now(request: Request, p: _Position) -> None:
         TRAIN_SAMPLES,
         secrets.randbelow(2**31),
     )
-    p.value = asyncio.ensure_future(loop.run_in_executor(coach_service(request.app).executor, _advantage_task, *args))
+    p.value = asyncio.ensure_future(loop.run_in_executor(service.executor, _advantage_task, *args))
     p.value.add_done_callback(lambda f: f.exception())  # retrieved: an unanswered position warns nobody
 
 
-def new_position(request: Request, body: PositionRequest) -> _Position:
-    """A training position (see the module text): from the player's own tables when asked (or
-    ``any`` and there is one), else generated.
+def new_position(hub: Hub, service: CoachService, body: PositionRequest) -> _Position:
+    """A training position (see the module text): from the player's own tables of ``hub`` when
+    asked (or ``any`` and there is one), else generated; its exact value starts being computed by
+    ``service`` at once.
 
     Raises:
         Refused: ``no_game`` (a game not covered), ``no_position`` (``mine`` and none is left).
@@ -758,7 +758,7 @@ def new_position(request: Request, body: PositionRequest) -> _Position:
     rng = secrets.SystemRandom()
     chosen: tuple[_Game, Observation, dict[str, Any], str | None] | None = None
     if body.source in ("mine", "any"):
-        mine = _mine(request, body, game)
+        mine = _mine(hub, body, game)
         if mine:
             g, obs, origin, actual = rng.choice(mine)
             chosen = (g, obs, origin, actual)
@@ -771,7 +771,7 @@ def new_position(request: Request, body: PositionRequest) -> _Position:
     _positions[p.id] = p
     while len(_positions) > POSITION_CACHE:
         _positions.popitem(last=False)
-    _value_now(request, p)
+    _value_now(service, p)
     return p
 
 
@@ -786,8 +786,8 @@ def _equilibrium_answer(p: _Position) -> dict[str, Any]:
     return {"p_in": round(p_in, 3), "answer": answer, "bucket_value": None if stored is None else round(stored, 2)}
 
 
-async def answer_position(request: Request, body: AnswerRequest) -> dict[str, Any]:
-    """The coach's answer to a training position (see :func:`new_position`), in the request's language.
+async def answer_position(service: CoachService, body: AnswerRequest, lang: str) -> dict[str, Any]:
+    """The coach's answer to a training position (see :func:`new_position`), in ``lang``.
 
     Returns:
         ``{"answer", "best" ("in"/"out"), "close", "correct", "loss" (counters, 0 when right or close),
@@ -801,11 +801,10 @@ async def answer_position(request: Request, body: AnswerRequest) -> dict[str, An
     p = _positions.get(body.id)
     if p is None:
         raise Refused(Refusal("no_position"))
-    lang = request_lang(request)
     eq = _equilibrium_answer(p)
     value: dict[str, Any] | None = None
     if p.value is None:
-        _value_now(request, p)
+        _value_now(service, p)
     if p.value is not None:
         try:
             value = await asyncio.wait_for(asyncio.shield(p.value), ANSWER_WAIT)
@@ -849,28 +848,3 @@ async def answer_position(request: Request, body: AnswerRequest) -> dict[str, An
         "text": hints.advice_text(mean, ci, lang),
         "detail": detail,
     }
-
-
-@router.get("/train", response_class=HTMLResponse)
-async def train_page(request: Request) -> HTMLResponse:
-    """The "in or out?" training page, in the page's language: the games it covers; the page sends
-    the seat tokens this browser holds when it asks for a position of one's own tables."""
-    games = [{"name": g.name, "preset": g.preset, "players": g.players} for g in training_games()]
-    return shell("train", request_lang(request), "Ramsli", {"games": games})
-
-
-@router.post("/api/train/position")
-async def train_position(request: Request) -> dict[str, Any]:
-    """A new "in or out?" position (:class:`PositionRequest`; :func:`new_position`): the seat's own
-    cards, the turn-up, the declarations before it. Errors: ``422 bad_message``, ``404 no_game``,
-    ``404 no_position`` (none of your own tables' hands is left)."""
-    body = await body_of(request, PositionRequest)
-    return _position_record(new_position(request, body))
-
-
-@router.post("/api/train/answer")
-async def train_answer(request: Request) -> dict[str, Any]:
-    """The coach's answer to a position (:class:`AnswerRequest`; :func:`answer_position`).
-    Errors: ``422 bad_message``, ``404 no_position``."""
-    body = await body_of(request, AnswerRequest)
-    return await answer_position(request, body)

@@ -39,11 +39,13 @@ from fastapi import Request
 from ramsli.ledger import PubLedger
 from ramsli.refusal import Refusal, Refused
 from ramsli.rules import Rules
+from ramsli.server import deps
 from ramsli.server.protocol.messages import ProtocolRefusal
 from ramsli.server.tables import events
 from ramsli.server.tables.events import LedgerEvent, parse_ledger_event
+from ramsli.server.tables.hub import Hub
 
-__all__ = ["KIND", "LedgerBook", "csv_text", "state_of", "load_books"]
+__all__ = ["KIND", "LedgerBook", "LedgerBooks", "csv_text", "state_of"]
 
 #: the spec kind of a ledger row in the ``tables`` table
 KIND = "ledger"
@@ -77,32 +79,54 @@ def _same(a: str, b: str) -> bool:
     return secrets.compare_digest(a.encode(), b.encode())
 
 
-async def load_books(state: Any) -> dict[str, LedgerBook]:
-    """The ledgers of a server (its ``app.state``), loaded from the store on first use."""
-    if getattr(state, "ledgers", None) is None:
-        lock = getattr(state, "ledgers_lock", None)
-        if lock is None:
-            lock = state.ledgers_lock = asyncio.Lock()
-        async with lock:
-            if getattr(state, "ledgers", None) is None:
-                books: dict[str, LedgerBook] = {}
-                wanted = await state.hub.store.ledger_ids()  # by an index: no card table is read
-                for row in await state.hub.store.load(wanted):
-                    if row["spec"] is None or row["spec"].get("kind") != KIND or row.get("closed") is not None:
-                        continue
-                    b = LedgerBook(row["id"], row["spec"], row["created"])
-                    for seq, kind, data in row["events"]:
-                        b.apply(parse_ledger_event(kind, data))
-                        b.seq = seq
-                    books[b.id] = b
-                state.ledgers = books
-    ledgers: dict[str, LedgerBook] = state.ledgers
-    return ledgers
+class LedgerBooks:
+    """The pub ledgers one server runs, by id: :attr:`books`, empty until :meth:`load` has read
+    them from the store (on first use). The app makes one at start-up; the routes take it through
+    :func:`ramsli.server.deps.ledgers`."""
+
+    def __init__(self) -> None:
+        #: the books by ledger id (empty before :meth:`load`)
+        self.books: dict[str, LedgerBook] = {}
+        #: True once :meth:`load` has read the stored ledgers
+        self.loaded = False
+        self._lock = asyncio.Lock()
+
+    async def load(self, hub: Hub) -> dict[str, LedgerBook]:
+        """The books, read from the hub's store on the first call (every open ledger's events
+        replayed, :func:`~ramsli.server.tables.events.parse_ledger_event`); found by an index, no
+        card table is read."""
+        if not self.loaded:
+            async with self._lock:
+                if not self.loaded:
+                    books: dict[str, LedgerBook] = {}
+                    wanted = await hub.store.ledger_ids()
+                    for row in await hub.store.load(wanted):
+                        if row["spec"] is None or row["spec"].get("kind") != KIND or row.get("closed") is not None:
+                            continue
+                        b = _replayed(row)
+                        books[b.id] = b
+                    self.books, self.loaded = books, True
+        return self.books
+
+    def changed(self, ledger_id: str, row: dict[str, Any] | None) -> None:
+        """This process starts (``row``: the stored ledger, with its events) or stops (None) running
+        ledger ``ledger_id``: its book is made again from the stored events, or forgotten. Before
+        :meth:`load` nothing is kept (the load reads it then)."""
+        if not self.loaded:
+            return
+        if row is None:
+            self.books.pop(ledger_id, None)
+        else:
+            self.books[ledger_id] = _replayed(row)
 
 
-async def _books(request: Request) -> dict[str, LedgerBook]:
-    """The ledgers of this server, loaded from the store on first use."""
-    return await load_books(request.app.state)
+def _replayed(row: dict[str, Any]) -> LedgerBook:
+    """The book of a stored ledger row, its events applied in order."""
+    b = LedgerBook(row["id"], row["spec"], row["created"])
+    for seq, kind, data in row["events"]:
+        b.apply(parse_ledger_event(kind, data))
+        b.seq = seq
+    return b
 
 
 async def _book(request: Request, ledger_id: str, token: str, keeper: bool) -> LedgerBook:
@@ -111,7 +135,7 @@ async def _book(request: Request, ledger_id: str, token: str, keeper: bool) -> L
     Raises:
         Refused: ``no_ledger``; ``bad_token`` (``not_keeper``, ``bad_link``).
     """
-    b = (await _books(request)).get(ledger_id)
+    b = (await deps.ledgers(request).load(deps.hub(request))).get(ledger_id)
     if b is None:
         raise Refused(Refusal("no_ledger", None, {"ledger": ledger_id[:40]}))
     ok = _same(token, b.spec["token"])

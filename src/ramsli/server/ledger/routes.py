@@ -18,7 +18,6 @@ from ramsli.server.ledger.books import (
     KIND,
     LedgerBook,
     _book,
-    _books,
     _same,
     csv_text,
     state_of,
@@ -106,10 +105,11 @@ async def create_ledger(request: Request) -> dict[str, Any]:
         "token": secrets.token_urlsafe(16),
         "follow_token": secrets.token_urlsafe(16),
     }
-    books = await _books(request)
+    hub = deps.hub(request)
+    books = await deps.ledgers(request).load(hub)
     ledger_id = "L" + secrets.token_urlsafe(6).replace("-", "x").replace("_", "y")
     created = time.time()
-    await deps.hub(request).store.create_table(ledger_id, spec, created)
+    await hub.store.create_table(ledger_id, spec, created)
     books[ledger_id] = LedgerBook(ledger_id, spec, created)
     if club is not None:
         directory = deps.directory(request)

@@ -28,6 +28,7 @@ from fastapi.responses import JSONResponse, Response
 from ramsli.refusal import Refusal, Refused
 from ramsli.server import deps
 from ramsli.server.cluster.proxy import gather_from_peers
+from ramsli.server.deps import DatabaseDamagedDep, PeersDep
 from ramsli.server.ops.metrics import CONTENT_TYPE
 from ramsli.server.protocol.messages import BadMessage
 from ramsli.server.protocol.schemas import NoBody, body_of
@@ -49,7 +50,7 @@ async def healthz(request: Request) -> dict[str, Any]:
 
 
 @router.get("/readyz")
-async def readyz(request: Request) -> JSONResponse:
+async def readyz(request: Request, damaged: DatabaseDamagedDep) -> JSONResponse:
     """Ready for clients: database reachable, tables restored, locks held, not draining."""
     hub = _hub(request)
     reasons: list[str] = []
@@ -58,7 +59,6 @@ async def readyz(request: Request) -> JSONResponse:
     else:
         if hub.draining:
             reasons.append("draining")
-        damaged = getattr(request.app.state, "database_damaged", None)
         if damaged:
             reasons.append(f"the database file is damaged: {damaged}")
         if not hub.ownership.alive:
@@ -156,7 +156,7 @@ def _page(request: Request) -> tuple[int, int]:
 
 
 @router.get("/admin/tables")
-async def admin_tables(request: Request) -> dict[str, Any]:
+async def admin_tables(request: Request, peers: PeersDep) -> dict[str, Any]:
     """The stored tables and ledgers, one page in creation order (``?limit=N``, default
     :data:`ADMIN_PAGE`, at most :data:`ADMIN_PAGE_MAX`; ``?offset=M``): ``{"tables": [{"id",
     "kind", "created", "closed", "finished", "events", "process", "status", "seq", "people",
@@ -172,7 +172,7 @@ async def admin_tables(request: Request) -> dict[str, Any]:
     merged = dict(here)
     processes = [hub.ownership.process_id]
     auth = {"authorization": request.headers.get("authorization", "")}
-    for answer in await gather_from_peers(deps.state(request), "/admin/tables", auth):
+    for answer in await gather_from_peers(hub, peers, "/admin/tables", auth):
         for table_id, info in (answer.get("local") or {}).items():
             merged.setdefault(table_id, info)
             processes.append(info.get("process"))

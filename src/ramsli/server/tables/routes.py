@@ -25,7 +25,7 @@ from fastapi.responses import PlainTextResponse
 from ramsli.refusal import Refusal, Refused
 from ramsli.server import deps
 from ramsli.server.cluster.proxy import gather_from_peers
-from ramsli.server.deps import HubDep, MetricsDep
+from ramsli.server.deps import HubDep, MetricsDep, PeersDep
 from ramsli.server.protocol.lang import page_lang
 from ramsli.server.protocol.schemas import (
     BotNow,
@@ -61,14 +61,14 @@ async def create_web_table(request: Request) -> dict[str, Any]:
 
 
 @router.get("/api/tables")
-async def list_tables(request: Request, hub: HubDep) -> list[dict[str, Any]]:
+async def list_tables(request: Request, hub: HubDep, peers: PeersDep) -> list[dict[str, Any]]:
     """The open tables of every live process; every table this process holds with the admin
     token (:func:`ramsli.server.tables.lobby.listing`)."""
     listed = await lobby.listing(request)
     if not hub.ownership.solo and not request.scope.get("ramsli.forwarded"):
         seen: set[Any] = {x["table"] for x in listed}
         auth = {"authorization": request.headers.get("authorization", "")}
-        for answer in await gather_from_peers(deps.state(request), "/api/tables", auth):
+        for answer in await gather_from_peers(hub, peers, "/api/tables", auth):
             for x in answer if isinstance(answer, list) else []:
                 if isinstance(x, dict) and x.get("table") not in seen:
                     seen.add(x.get("table"))

@@ -1,7 +1,7 @@
 """The facts the server owns that the pages need: close codes, reactions, languages.
 
 :func:`page_facts` is rendered into every page's data (``R.page.facts``, by
-:func:`ramsli.server.web.pages.shell`), and its languages into the service worker when it is
+:func:`ramsli.server.web.shell.shell`), and its languages into the service worker when it is
 served, so that no script keeps its own copy of them.
 
 >>> facts = page_facts()

@@ -2,8 +2,9 @@
 
 :func:`shell` makes a page (the lobby, a table, a club, the ledger, the coach's pages all use it),
 :func:`catalog` the compiled Babel catalog of a language as JSON-ready data, and :data:`WEB_DIR` /
-:data:`STATIC_TYPES` say where the pages' files are and which kinds are served. The routes of the
-pages are in :mod:`ramsli.server.web.pages`.
+:data:`STATIC_TYPES` say where the pages' files are and which kinds are served, and
+:func:`service_worker_source` the text of the service worker with the server's facts written in.
+The routes of the pages are in :mod:`ramsli.server.web.routes`.
 """
 
 from __future__ import annotations
@@ -21,7 +22,7 @@ from ramsli.i18n import SOURCE, catalog_path, language
 from ramsli.server.cluster.prefix import current_prefix
 from ramsli.server.web.facts import page_facts
 
-__all__ = ["WEB_DIR", "STATIC_TYPES", "MODULE_PAGES", "catalog", "shell"]
+__all__ = ["WEB_DIR", "STATIC_TYPES", "MODULE_PAGES", "SW_FACTS", "catalog", "shell", "service_worker_source"]
 
 #: where the HTML, CSS and JavaScript of the pages live (package data)
 WEB_DIR = Path(__file__).resolve().parent / "static"
@@ -93,3 +94,23 @@ def shell(kind: str, lang: str, title: str, page: dict[str, Any], status: int = 
         f'<script{module} src="{base}/static/{kind}.js"></script></body></html>'
     )
     return HTMLResponse(body, status_code=status)
+
+
+#: the placeholder in ``web/sw.js`` that :func:`service_worker_source` replaces with the worker's facts
+SW_FACTS = "/* the server's facts */ null"
+
+
+def service_worker_source() -> str:
+    """The text of ``web/sw.js`` with its facts in place of :data:`SW_FACTS`: ``{"languages": [...],
+    "modules": [...]}``, the codes of the languages (an offline page is kept for each) and the
+    ``{kind}-*.js`` modules of :data:`MODULE_PAGES` (cached with the other static files).
+
+    Raises:
+        RuntimeError: if ``sw.js`` lost its placeholder.
+    """
+    text = (WEB_DIR / "sw.js").read_text(encoding="utf-8")
+    if SW_FACTS not in text:
+        raise RuntimeError(f"web/static/sw.js has no {SW_FACTS!r} to replace")
+    modules = sorted(f.name for kind in sorted(MODULE_PAGES) for f in WEB_DIR.glob(f"{kind}-*.js"))
+    facts = {"languages": [lang["code"] for lang in page_facts()["languages"]], "modules": modules}
+    return text.replace(SW_FACTS, json.dumps(facts), 1)

@@ -1,5 +1,5 @@
 /* ramsli web: translations, settings, remembered tables (shared by every page).
-   The catalog comes from the project's Babel catalogs (ramsli.server.web.pages renders it into the page). */
+   The catalog comes from the project's Babel catalogs (ramsli.server.web.shell renders it into the page). */
 "use strict";
 
 const R = (window.R = window.R || {});

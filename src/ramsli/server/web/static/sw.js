@@ -11,7 +11,7 @@ const CACHE = "ramsli-static-v3";
 /* the server's path prefix ("" or e.g. "/ramsli"): this worker is served at PREFIX/sw.js */
 const BASE = new URL("./", self.location).pathname.replace(/\/$/, "");
 /* {languages: the language codes, modules: the table page's modules}: the server writes them in when it
-   serves this file (ramsli.server.web.pages.service_worker_source) */
+   serves this file (ramsli.server.web.shell.service_worker_source) */
 const FACTS = /* the server's facts */ null;
 const LANGS = FACTS.languages;
 const STATIC = [

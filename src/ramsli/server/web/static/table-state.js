@@ -1,6 +1,6 @@
 /* ramsli web, the table page: its state, in one place. Every module of the page reads and changes the
    state through `S`; the page data and the server's facts (close codes, reactions, languages) come
-   from the shell (ramsli.server.web.pages, ramsli.server.web.facts). Nothing here decides a rule. */
+   from the shell (ramsli.server.web.shell, ramsli.server.web.facts). Nothing here decides a rule. */
 const R = window.R;
 const { ngettext } = R;
 

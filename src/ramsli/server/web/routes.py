@@ -1,8 +1,8 @@
-"""The pages of ``ramsli serve``: lobby, table page, how-to-play, their files and catalogs.
+"""Every HTTP route of the pages of ``ramsli serve``: lobby, table page, how-to-play, their files and catalogs.
 
-Plain HTML, CSS and JavaScript shipped as package data in ``ramsli/server/web``
+Plain HTML, CSS and JavaScript shipped as package data in ``ramsli/server/web/static``
 (no build step, nothing from the internet). The pages talk to the server
-through the protocol of ``docs/protocol.md`` only. This module serves:
+through the protocol of ``docs/protocol.md`` only. This module serves (:data:`router`):
 
 - ``GET /``: the lobby; ``GET /t/{table}/s/{token}``: the table of one seat (the
   invite link); ``GET /t/{table}/watch/{token}``: the spectator's table;
@@ -10,15 +10,16 @@ through the protocol of ``docs/protocol.md`` only. This module serves:
   table's own variant (R6, R8);
 - ``GET /t/{table}/review?token=&hand=N&seat=p2``: the coach's review of a finished hand (or,
   without ``hand``, of one's session), opened from the score sheet; the training page ``/train``
-  is in :mod:`ramsli.server.coach.review`;
+  is in :mod:`ramsli.server.coach.routes`;
 - ``GET /static/{name}``: a file of the pages; ``GET /api/i18n/{lang}.json``: the Babel catalog
   of a language as JSON;
 - the app on the phone: ``GET /manifest.webmanifest`` (the web app manifest), ``GET /sw.js``
   (the service worker, scope ``/``: static files from its cache, ``/api`` and ``/ws`` never
-  touched) and ``GET /offline?lang=de`` (what a page without a network shows).
+  touched; its text is :func:`ramsli.server.web.shell.service_worker_source`) and
+  ``GET /offline?lang=de`` (what a page without a network shows).
 
-The table API the pages call is in :mod:`ramsli.server.app`, the hint in
-:mod:`ramsli.server.coach.hints`, the pub ledger's pages in :mod:`ramsli.server.ledger.books`.
+The table API the pages call is in :mod:`ramsli.server.tables.routes`, the hint in
+:mod:`ramsli.server.coach.routes`, the pub ledger's pages in :mod:`ramsli.server.ledger.routes`.
 Every page is made by :func:`ramsli.server.web.shell.shell`, in the language of the request
 (:func:`ramsli.server.protocol.lang.request_lang`), with that language's catalog rendered in so
 that it shows translated text at once.
@@ -26,7 +27,6 @@ that it shows translated text at once.
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 from fastapi import APIRouter, Request
@@ -38,20 +38,16 @@ from ramsli.refusal import Refusal, Refused
 from ramsli.rules import PRESETS, Rules
 from ramsli.seats import seat_name
 from ramsli.server import deps
+from ramsli.server.deps import HubDep
 from ramsli.server.protocol.lang import request_lang
 from ramsli.server.protocol.messages import STATUS, render
 from ramsli.server.tables import views
 from ramsli.server.tables.table import Table
-from ramsli.server.web.facts import page_facts
-from ramsli.server.web.shell import MODULE_PAGES, STATIC_TYPES, WEB_DIR, catalog, shell
+from ramsli.server.web.shell import STATIC_TYPES, WEB_DIR, catalog, service_worker_source, shell
 
 __all__ = ["router", "LOBBY_BOTS"]
 
 router = APIRouter()
-
-
-def _hub(request: Request) -> Any:
-    return deps.hub(request)
 
 
 def _presets() -> list[str]:
@@ -72,26 +68,6 @@ async def manifest() -> Response:
     """The web app manifest: name, start page, icons (192 and 512 px PNG), standalone display."""
     data = (WEB_DIR / "manifest.webmanifest").read_bytes()
     return Response(data, media_type="application/manifest+json", headers={"Cache-Control": "no-cache"})
-
-
-#: the placeholder in ``web/sw.js`` that :func:`service_worker_source` replaces with the worker's facts
-SW_FACTS = "/* the server's facts */ null"
-
-
-def service_worker_source() -> str:
-    """The text of ``web/sw.js`` with its facts in place of :data:`SW_FACTS`: ``{"languages": [...],
-    "modules": [...]}``, the codes of the languages (an offline page is kept for each) and the
-    ``{kind}-*.js`` modules of :data:`MODULE_PAGES` (cached with the other static files).
-
-    Raises:
-        RuntimeError: if ``sw.js`` lost its placeholder.
-    """
-    text = (WEB_DIR / "sw.js").read_text(encoding="utf-8")
-    if SW_FACTS not in text:
-        raise RuntimeError(f"web/static/sw.js has no {SW_FACTS!r} to replace")
-    modules = sorted(f.name for kind in sorted(MODULE_PAGES) for f in WEB_DIR.glob(f"{kind}-*.js"))
-    facts = {"languages": [lang["code"] for lang in page_facts()["languages"]], "modules": modules}
-    return text.replace(SW_FACTS, json.dumps(facts), 1)
 
 
 @router.get("/sw.js")
@@ -141,10 +117,10 @@ def _error_page(request: Request, e: Refused) -> HTMLResponse:
 
 
 @router.get("/t/{table_id}/s/{token}", response_class=HTMLResponse)
-async def seat_page(request: Request, table_id: str, token: str) -> HTMLResponse:
+async def seat_page(request: Request, hub: HubDep, table_id: str, token: str) -> HTMLResponse:
     """The table as one seat sees it (the seat's invite link): sit down, then play."""
     try:
-        t = _hub(request).table(table_id)
+        t = hub.table(table_id)
         seat = t.seat_of_token(token)
         if seat is None:
             raise Refused(Refusal("bad_token"))
@@ -178,10 +154,10 @@ def _public_info(t: Table) -> dict[str, Any]:
 
 
 @router.get("/t/{table_id}/watch/{token}", response_class=HTMLResponse)
-async def watch_page(request: Request, table_id: str, token: str) -> HTMLResponse:
+async def watch_page(request: Request, hub: HubDep, table_id: str, token: str) -> HTMLResponse:
     """The table as a spectator sees it (no hidden card at all, R7)."""
     try:
-        t = _hub(request).table(table_id)
+        t = hub.table(table_id)
         if not t.is_spectator(token):  # constant time
             raise Refused(Refusal("bad_token"))
     except Refused as e:
@@ -195,13 +171,15 @@ async def watch_page(request: Request, table_id: str, token: str) -> HTMLRespons
 
 
 @router.get("/t/{table_id}/review", response_class=HTMLResponse)
-async def review_page(request: Request, table_id: str, token: str = "", hand: int | None = None) -> HTMLResponse:
+async def review_page(
+    request: Request, hub: HubDep, table_id: str, token: str = "", hand: int | None = None
+) -> HTMLResponse:
     """The coach's review page of a table (``web/review.js``): one finished hand (``?hand=N``, the
     seat ``?seat=p2``, by default the token's own) or, without ``hand``, the session review of the
     token's own seat; a ``hand`` that is not a finished hand of the table is ``404 no_hand``. The page itself holds no card: it asks ``/api/tables/{table}/hands/{n}/review``
-    and ``/api/tables/{table}/review`` (:mod:`ramsli.server.coach.review`), which decide what the token may see."""
+    and ``/api/tables/{table}/review`` (:mod:`ramsli.server.coach.routes`), which decide what the token may see."""
     try:
-        t = _hub(request).table(table_id)
+        t = hub.table(table_id)
         if t.seat_of_token(token) is None and not t.is_spectator(token):
             raise Refused(Refusal("bad_token"))
         s = t.session
@@ -246,7 +224,7 @@ async def how_to_play(request: Request) -> HTMLResponse:
     table_id = request.query_params.get("table")
     if table_id:
         try:
-            t = _hub(request).table(table_id)
+            t = deps.hub(request).table(table_id)
             rules, preset, tid = t.rules, t.preset, t.id
         except Refused:
             rules = None
