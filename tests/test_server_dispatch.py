@@ -7,9 +7,11 @@ from __future__ import annotations
 import asyncio
 import json
 import re
+import time
 
+from ramsli.server.protocol.closecodes import CloseCode
 from ramsli.server.protocol.schemas import _CLIENT, CLIENT_TYPES
-from ramsli.server.tables.connection import Connection
+from ramsli.server.tables.connection import QUEUE_LIMIT, RATE_LIMIT, Connection, WebSocketConnection
 from ramsli.server.tables.dispatch import ROUTES, May
 
 from helpers import open_hub, seat_table, table_state
@@ -147,3 +149,106 @@ def test_every_http_route_lives_in_its_concerns_routes_module():
         "/api/train/answer",
     }
     assert where[("/sw.js", "GET")] == where[("/", "GET")] == "ramsli.server.web.routes"
+
+
+# -- over a real WebSocket (Starlette's TestClient runs the app in-process) -------------------------
+
+
+def _client(tmp_path):
+    from starlette.testclient import TestClient
+
+    from ramsli.server.app import create_app
+
+    return TestClient(create_app(f"sqlite+aiosqlite:///{tmp_path / 's.sqlite'}", allow_test_seeds=True))
+
+
+def _table(client) -> dict:
+    seats = [{"kind": "human"}, {"kind": "bot", "bot": "tips"}, {"kind": "bot", "bot": "tips"}]
+    return client.post("/api/tables", json={"seats": seats, "rules": ["end=hands:1"], "seed": 3}).json()
+
+
+def test_the_hello_is_due_from_the_accept_and_pings_do_not_put_it_off(tmp_path, monkeypatch):
+    """No ``hello`` within HELLO_SECONDS of opening the socket closes it with 4000 (``no_hello``),
+    however often the client pings meanwhile (a ping is answered, but it is not a hello)."""
+    from starlette.websockets import WebSocketDisconnect
+
+    from ramsli.server.tables import dispatch
+
+    monkeypatch.setattr(dispatch, "HELLO_SECONDS", 0.5)
+    with _client(tmp_path) as client:
+        tid = _table(client)["table"]
+        codes, closed = [], None
+        with client.websocket_connect(f"/ws/{tid}") as ws:
+            try:
+                for _ in range(100):  # 100 pings 0.1 s apart: far past the deadline
+                    ws.send_text(json.dumps({"type": "ping"}))
+                    msg = json.loads(ws.receive_text())
+                    codes.append(msg.get("code", msg["type"]))
+                    if msg["type"] == "error":
+                        ws.receive_text()  # the close frame follows
+                    time.sleep(0.1)
+            except WebSocketDisconnect as e:
+                closed = e.code
+    assert "pong" in codes and codes[-1] == "no_hello", codes
+    assert closed == CloseCode.NO_HELLO
+
+
+def test_a_dropped_intent_names_its_action_and_seq_on_the_wire(tmp_path):
+    """An ``act`` the rate limit drops says which (``action``, ``intent_seq``) in the frame the
+    client receives, not only in the server's copy (docs/protocol.md, *rate_limited*)."""
+    with _client(tmp_path) as client:
+        made = _table(client)
+        tid = made["table"]
+        token = client.post(f"/api/tables/{tid}/sit", json={"token": made["seats"][0]["token"], "name": "Ann"}).json()[
+            "token"
+        ]
+        with client.websocket_connect(f"/ws/{tid}") as ws:
+            ws.send_text(json.dumps({"type": "hello", "token": token}))
+            for _ in range(RATE_LIMIT * 3):
+                ws.send_text(json.dumps({"type": "act", "action": "p1 in", "seq": 7}))
+            dropped = None
+            for _ in range(RATE_LIMIT * 6):
+                msg = json.loads(ws.receive_text())
+                if msg.get("code") == "rate_limited_act":
+                    dropped = msg
+                    break
+    assert dropped is not None
+    assert (dropped["error"], dropped["action"], dropped["intent_seq"]) == ("rate_limited", "p1 in", 7)
+
+
+def test_a_client_too_slow_to_read_is_closed_and_its_seat_is_away_at_once():
+    """A connection whose queue is full is closed with 1008 ``too slow``: the close is queued in
+    place of what it never read, nothing more is queued, and its table hears of it at once."""
+
+    class Stuck:
+        async def send_text(self, text: str) -> None:
+            await asyncio.Event().wait()  # the client never reads
+
+        async def close(self, code: int = 1000, reason: str = "") -> None:
+            pass
+
+    class Seen:
+        def __init__(self) -> None:
+            self.detached: list[object] = []
+
+        def detach(self, seat: object, conn: object) -> None:
+            self.detached.append(conn)
+
+    async def go():
+        conn = WebSocketConnection(Stuck(), "en")  # type: ignore[arg-type]
+        table = Seen()
+        conn.table, conn.seat = table, object()  # type: ignore[assignment]
+        for n in range(QUEUE_LIMIT + 50):
+            conn.deliver({"type": "view", "n": n})
+            await asyncio.sleep(0) if n == 0 else None  # the writer takes the first and hangs
+        queued = []
+        while not conn.queue.empty():
+            queued.append(conn.queue.get_nowait())
+        await asyncio.sleep(0)
+        conn.writer.cancel()
+        return conn.closed_with, queued, table.detached, conn
+
+    closed_with, queued, detached, conn = run(go())
+    assert closed_with == (CloseCode.TOO_SLOW, "too slow")
+    assert queued == [("close", CloseCode.TOO_SLOW.value, "too slow")]
+    assert detached == [conn]

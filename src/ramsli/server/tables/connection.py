@@ -12,8 +12,8 @@ Close codes are :class:`~ramsli.server.protocol.closecodes.CloseCode`.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import json
+from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from starlette.websockets import WebSocket, WebSocketDisconnect
@@ -71,12 +71,17 @@ class Connection:
         """Close with ``code`` and its :attr:`~CloseCode.reason` (or ``reason``)."""
         self.close(code, code.reason if reason is None else reason)
 
-    def refuse(self, error: Exception, seq: int | None = None) -> dict[str, Any]:
+    def refuse(
+        self, error: Exception, seq: int | None = None, extra: Mapping[str, Any] | None = None
+    ) -> dict[str, Any]:
         """Deliver the ``error`` message of a refusal in the connection's language
-        (:func:`~ramsli.server.protocol.messages.error_frame`); ``seq`` is the table's current ``seq``.
-        Returns the message."""
+        (:func:`~ramsli.server.protocol.messages.error_frame`); ``seq`` is the table's current ``seq``,
+        ``extra`` further fields of the frame (a dropped intent's ``action`` and ``intent_seq``).
+        Returns the message as delivered."""
         reader = self.seat.index if self.seat is not None else None
         msg = error_frame(error, self.lang, seq=seq, reader=reader)
+        if extra:
+            msg.update(extra)
         if self.metrics is not None:
             self.metrics.refused(msg["refusal"]["code"], "ws")
         self.deliver(msg)
@@ -123,16 +128,27 @@ class WebSocketConnection(Connection):
         self.writer = asyncio.get_running_loop().create_task(self._write())
 
     def deliver(self, msg: dict[str, Any]) -> None:
+        if self.closed_with is not None:  # closing: nothing more is sent
+            return
         try:
             self.queue.put_nowait(json.dumps(msg, separators=(",", ":")))
         except asyncio.QueueFull:
             self.close_with(CloseCode.TOO_SLOW)
 
     def close(self, code: int, reason: str) -> None:
-        if self.closed_with is None:
-            self.closed_with = (int(code), reason)
-            with contextlib.suppress(asyncio.QueueFull):
-                self.queue.put_nowait(("close", int(code), reason))
+        """Queue the close frame after what is queued; a client too slow to read what is queued
+        (the queue full) loses it, is closed next, and its seat is away at once (its grace
+        period starts now, not when the client next writes)."""
+        if self.closed_with is not None:
+            return
+        self.closed_with = (int(code), reason)
+        if self.queue.full():
+            while not self.queue.empty():
+                self.queue.get_nowait()
+        self.queue.put_nowait(("close", int(code), reason))
+        if int(code) == CloseCode.TOO_SLOW and self.table is not None:
+            # after the broadcast that found the queue full, not inside it
+            asyncio.get_running_loop().call_soon(self.table.detach, self.seat, self)
 
     async def _write(self) -> None:
         try:

@@ -335,8 +335,10 @@ def _flooded(conn: Connection, value: Any) -> None:
         # never drop an intent without saying which: the client may send it again
         action, seq = str(value.get("action"))[:40], value.get("seq")
         refusal = Refusal("rate_limited_act", None, {"limit": RATE_LIMIT, "action": action})
-        msg = conn.refuse(ProtocolRefusal(refusal, "rate_limited"))
-        msg["action"], msg["intent_seq"] = action, seq if type(seq) is int else None
+        conn.refuse(
+            ProtocolRefusal(refusal, "rate_limited"),
+            extra={"action": action, "intent_seq": seq if type(seq) is int else None},
+        )
     else:
         conn.refuse(Refused(Refusal("rate_limited", None, {"limit": RATE_LIMIT})))
 
@@ -362,9 +364,10 @@ async def serve(
     no ``hello`` within :data:`HELLO_SECONDS` is refused and closed (:attr:`CloseCode.NO_HELLO`).
     ``conns`` holds the open connections (the metrics count them by role)."""
     conns.add(conn)
+    hello_by = asyncio.get_running_loop().time() + HELLO_SECONDS  # from the accept, not from each frame
     try:
         while conn.closed_with is None:
-            timeout = HELLO_SECONDS if conn.table is None else None
+            timeout = max(0.0, hello_by - asyncio.get_running_loop().time()) if conn.table is None else None
             try:
                 frame = await asyncio.wait_for(websocket.receive(), timeout)
             except TimeoutError:

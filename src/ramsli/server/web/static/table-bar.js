@@ -64,7 +64,7 @@ export function topBar() {
           title: _("How to play"),
         },
         el("span", { class: "wide-only", text: _("How to play") }),
-        el("span", { class: "phone-only", text: "?" }),
+        el("span", { class: "phone-only", "aria-hidden": "true", text: "?" }),
         el("span", { class: "sr-only phone-only", text: _("How to play") }),
       ),
       el(

@@ -150,7 +150,8 @@ function summaryBody(settlement) {
         }),
       );
   }
-  if (st.carry_over)
+  // at the session's end nothing carries over: the standings say what is left in the pot (R3.7)
+  if (st.carry_over && S.view.status !== "over")
     rows.push(el("p", { text: _("Carried over to the next pot: {n}", { n: counters(st.carry_over) }) }));
   if (st.general_rams)
     rows.push(

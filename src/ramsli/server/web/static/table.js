@@ -94,6 +94,11 @@ function render() {
     const hint = box.nextElementSibling;
     if (hint && hint.classList.contains("scroll-hint")) hint.hidden = box.scrollWidth <= box.clientWidth + 1;
   }
+  // an open dialog is modal: the table, its bars and the chat behind it take no focus and no clicks
+  const modal = app.querySelector(".overlay");
+  for (const part of app.children) part.inert = modal !== null && part !== modal;
+  const chat = document.getElementById("chat");
+  if (chat) chat.inert = modal !== null;
   document.body.dataset.seq = String(view.seq);
   document.body.dataset.hand = h ? String(h.number) : "";
   document.body.dataset.overlay = S.overlay || "";
