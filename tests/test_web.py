@@ -907,9 +907,17 @@ def test_the_last_hand_summary_then_standings_and_a_finished_hand_to_read(chromi
         # Esc closes the settings even from one of their own checkboxes
         page.click("#btn-settings")
         assert "1–5" in page.text_content(".dialog") and "1–9" not in page.text_content(".dialog")
+        # a dialog is modal: the table behind it takes no focus, so Tab never leaves the dialog
+        assert page.evaluate("document.querySelector('.table-main').inert") is True
+        for _ in range(12):
+            page.keyboard.press("Tab")
+            assert page.evaluate("!!document.activeElement.closest('.dialog')") or page.evaluate(
+                "document.activeElement === document.body"
+            )
         page.focus(".dialog input[type=checkbox]")
         page.keyboard.press("Escape")
         page.wait_for_function("!document.body.dataset.overlay")
+        assert page.evaluate("document.querySelector('.table-main').inert") is False
         # the table opened again after the end shows the standings alone, not the last summary on top
         page.reload()
         page.wait_for_function("document.body.dataset.overlay === 'standings'")
