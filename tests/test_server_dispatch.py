@@ -204,13 +204,15 @@ def test_a_dropped_intent_names_its_action_and_seq_on_the_wire(tmp_path):
         ]
         with client.websocket_connect(f"/ws/{tid}") as ws:
             ws.send_text(json.dumps({"type": "hello", "token": token}))
-            for _ in range(RATE_LIMIT * 3):
+            for _ in range(RATE_LIMIT * 10):  # a bucket of RATE_LIMIT, refilled at RATE_LIMIT a second
                 ws.send_text(json.dumps({"type": "act", "action": "p1 in", "seq": 7}))
+            ws.send_text(json.dumps({"type": "ping"}))  # answered after every act before it
             dropped = None
-            for _ in range(RATE_LIMIT * 6):
+            while True:  # until the ping's answer: a pong, or its own plain rate_limited
                 msg = json.loads(ws.receive_text())
-                if msg.get("code") == "rate_limited_act":
+                if msg.get("code") == "rate_limited_act" and dropped is None:
                     dropped = msg
+                if msg["type"] == "pong" or msg.get("code") == "rate_limited":
                     break
     assert dropped is not None
     assert (dropped["error"], dropped["action"], dropped["intent_seq"]) == ("rate_limited", "p1 in", 7)
