@@ -44,7 +44,8 @@ Inside the server (:data:`SERVER_LAYERS`), the same holds between its sub-packag
     6 tables       ramsli.server.tables (the registry, a table, views, bots, the lobby)
     7 pages        ramsli.server.web (the page shell, the pages), ramsli.server.coach (hints, reviews)
     8 features     ramsli.server.clubs, ramsli.server.ledger
-    9 app          ramsli.server (the package), ramsli.server.app
+    9 evenings     ramsli.server.evenings (club evenings and tournaments: it runs tables and ledgers)
+   10 app          ramsli.server (the package), ramsli.server.app
 
 An import inside the server never points to a higher one of these layers; its sub-packages import
 each other without a cycle; and no two of its modules import each other in a cycle, counting
@@ -303,6 +304,7 @@ SERVER_LAYERS: list[tuple[str, tuple[str, ...]]] = [
     ("tables", ("ramsli.server.tables",)),
     ("pages", ("ramsli.server.web", "ramsli.server.coach")),
     ("features", ("ramsli.server.clubs", "ramsli.server.ledger")),
+    ("evenings", ("ramsli.server.evenings",)),
     ("app", ("ramsli.server", "ramsli.server.app")),
 ]
 

@@ -3,7 +3,8 @@
 :func:`create_app` includes each concern's routes — the card tables and their WebSocket
 (:mod:`ramsli.server.tables.routes`), the pages (:mod:`ramsli.server.web.routes`), the hint, the
 reviews and training (:mod:`ramsli.server.coach.routes`), the pub ledger
-(:mod:`ramsli.server.ledger.routes`), players and clubs, the operator's routes — puts the
+(:mod:`ramsli.server.ledger.routes`), players and clubs, club evenings
+(:mod:`ramsli.server.evenings.routes`), the operator's routes — puts the
 middlewares around them, answers every refusal by its code in the language the request asks for
 (``?lang=``, else ``Accept-Language``; :func:`ramsli.server.protocol.messages.error_body`), and
 at start-up opens the database (applying the Alembic migrations), makes the services the routes
@@ -53,6 +54,8 @@ from ramsli.server.cluster.proxy import ClientAddress, Forwarder, Peers
 from ramsli.server.coach import hints
 from ramsli.server.coach import review as coach
 from ramsli.server.coach import routes as coach_routes
+from ramsli.server.evenings import routes as evenings_routes
+from ramsli.server.evenings.service import Evenings
 from ramsli.server.ledger import routes as ledger_routes
 from ramsli.server.ledger.books import LedgerBooks
 from ramsli.server.ops.guards import AccessLog, BodyLimit, CreateLimit, HeadAsGet, SecurityHeaders
@@ -135,6 +138,8 @@ def create_app(
         attach_hub(app, hub)
         hub.on_hint_table = hints.warm_up_lab  # a hint table makes the lab's kernel ready
         clubs: Clubs = app.state.clubs
+        evenings: Evenings = app.state.evenings
+        await evenings.load()  # paused evening tables stay paused: known before any table runs
         await hub.restore()
         hints.warm_up_lab()  # the lab's kernel made ready in the background (progress in the log)
         books: LedgerBooks = app.state.ledgers
@@ -173,6 +178,7 @@ def create_app(
     accounts.install(app)  # players and logins; the CSRF guard of every request with a login
     app.include_router(players_routes.router)
     app.include_router(clubs_routes.router)
+    app.include_router(evenings_routes.router)
     app.include_router(tables_routes.router)
     # innermost first: the forwarding of other processes' tables, ..., the prefix outermost
     app.add_middleware(Forwarder, peers=peers, hub=lambda: getattr(app.state, "hub", None), metrics=app.state.metrics)
@@ -245,7 +251,8 @@ def attach_hub(app: FastAPI, hub: Hub) -> None:
     """Make ``hub`` the app's (as its start-up does; tests that build the hub themselves call it):
     the app's metrics count the hub's events, the app's pub ledgers follow the hub's, and the
     players, clubs and ratings (:class:`~ramsli.server.clubs.clubs.Clubs`, with the app's calibration)
-    live in the hub's database and record every session that ends (docs/clubs.md)."""
+    live in the hub's database and record every session that ends (docs/clubs.md), and so do the
+    club evenings (:class:`~ramsli.server.evenings.service.Evenings`, issue 34)."""
     if hub.metrics is None:
         hub.metrics = app.state.metrics
     books: LedgerBooks = app.state.ledgers
@@ -254,6 +261,7 @@ def attach_hub(app: FastAPI, hub: Hub) -> None:
     clubs = app.state.clubs = Clubs(directory, hub, app.state.calibration)
     app.state.accounts = Accounts(directory)
     hub.watchers.append(clubs.watch)
+    app.state.evenings = Evenings(directory, hub, books)  # watches the hub's tables too (pauses)
     app.state.hub = hub
 
 

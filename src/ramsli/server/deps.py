@@ -21,7 +21,9 @@ the server may use it.
 - :func:`database_damaged` (:data:`DatabaseDamagedDep`): what the background check of the
   SQLite file found damaged, or None;
 - :func:`peers` (:data:`PeersDep`): how this process reaches the other processes
-  (:class:`~ramsli.server.cluster.proxy.Peers`, shared with the forwarding middleware).
+  (:class:`~ramsli.server.cluster.proxy.Peers`, shared with the forwarding middleware);
+- :func:`evenings` (:data:`EveningsDep`): the club evenings and tournaments
+  (:class:`~ramsli.server.evenings.service.Evenings`).
 
 Every function raises ``AttributeError`` if the app has not made the service yet (before its
 start-up), except :func:`admin_token`, :func:`hub_or_none` and :func:`database_damaged`, which
@@ -39,6 +41,7 @@ if TYPE_CHECKING:
     from ramsli.server.clubs.clubs import Clubs
     from ramsli.server.cluster.proxy import Peers
     from ramsli.server.coach.review import CoachService
+    from ramsli.server.evenings.service import Evenings
     from ramsli.server.ledger.books import LedgerBooks
     from ramsli.server.ops.metrics import Metrics
     from ramsli.server.players.accounts import Accounts
@@ -59,6 +62,7 @@ __all__ = [
     "ledgers",
     "database_damaged",
     "peers",
+    "evenings",
     "HubDep",
     "ClubsDep",
     "DirectoryDep",
@@ -69,6 +73,7 @@ __all__ = [
     "LedgersDep",
     "DatabaseDamagedDep",
     "PeersDep",
+    "EveningsDep",
 ]
 
 
@@ -144,6 +149,12 @@ def peers(conn: HTTPConnection) -> Peers:
     return found
 
 
+def evenings(conn: HTTPConnection) -> Evenings:
+    """The app's club evenings and tournaments (:class:`~ramsli.server.evenings.service.Evenings`)."""
+    found: Evenings = conn.app.state.evenings
+    return found
+
+
 HubDep = Annotated["Hub", Depends(hub)]
 ClubsDep = Annotated["Clubs", Depends(clubs)]
 DirectoryDep = Annotated["Directory", Depends(directory)]
@@ -154,3 +165,4 @@ CoachDep = Annotated["CoachService", Depends(coach)]
 LedgersDep = Annotated["LedgerBooks", Depends(ledgers)]
 DatabaseDamagedDep = Annotated["str | None", Depends(database_damaged)]
 PeersDep = Annotated["Peers", Depends(peers)]
+EveningsDep = Annotated["Evenings", Depends(evenings)]

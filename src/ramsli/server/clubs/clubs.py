@@ -206,8 +206,9 @@ class Clubs:
     # -- records -----------------------------------------------------------------------------------
 
     async def record_table(self, t: Table, link: dict[str, Any] | None = None) -> bool:
-        """Store the record of card table ``t``'s finished session if it counts (a club's table, or
-        every seat a player or a bot with a person among them); returns True if stored."""
+        """Store the record of card table ``t``'s finished session if it counts (a club's table, an
+        evening's table, or every seat a player or a bot with a person among them); returns True
+        if stored."""
         if t.session is None or not t.session.is_over:
             return False
         link = link if link is not None else await self.directory.table_link(t.id)
@@ -219,8 +220,8 @@ class Clubs:
                 owners.append(rec.SeatOwner(bot=bot_key(s.bot_spec)))
             else:
                 owners.append(rec.SeatOwner(player=seats.get(s.index), from_hand=s.since_hand or 1))
-        if club is None and not rec.is_rated(owners):
-            return False
+        if club is None and not rec.is_rated(owners) and not t.evening:
+            return False  # an evening's table always counts: its round's result is its record
         names = [s.name or seat_name(s.index) for s in t.seats]
         dealers = [e.hand.dealer if e.hand is not None else 0 for e in t.session.results]
         data = rec.summarize(
@@ -238,15 +239,16 @@ class Clubs:
 
     async def record_ledger(self, b: Any) -> bool:
         """Store (or store again, after a correction) the record of pub ledger ``b``'s finished
-        session if it counts (a club's ledger, or every seat a player); True if stored."""
+        session if it counts (a club's ledger, an evening's ledger, or every seat a player); True
+        if stored."""
         if not b.book.is_over:
             return False
         link = await self.directory.table_link(b.id)
         club = link["club_id"] if link else None
         seats = await self.directory.seat_links(b.id)
         owners = [rec.SeatOwner(player=seats.get(i)) for i in range(len(b.book.names))]
-        if club is None and not rec.is_rated(owners):
-            return False
+        if club is None and not rec.is_rated(owners) and not b.spec.get("evening"):
+            return False  # an evening's ledger always counts: its round's result is its record
         old = await self.directory.record(b.id)
         data = rec.summarize(
             "ledger",

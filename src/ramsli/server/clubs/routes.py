@@ -53,7 +53,9 @@ async def create_club(request: Request) -> dict[str, Any]:
 async def club_info(request: Request, club_id: str) -> dict[str, Any]:
     """A club for its members: name, your role, members, seasons (the one that runs now
     marked), the club's ratings, its ledgers (follow links; the keeper link for its keeper) and
-    its card tables (spectator links)."""
+    its card tables (spectator links); ``next_evening``: the evening running now or the next one
+    to come (``{"id", "name", "starts", "status", "url"}``; one that started up to 6 hours ago and
+    is still open counts), or None (issue 34)."""
     player = await require_player(request)
     clubs = _clubs(request)
     club, m = await clubs.member_of(club_id, player)
@@ -92,8 +94,20 @@ async def club_info(request: Request, club_id: str) -> dict[str, Any]:
             if link["creator_id"] == player.id:
                 entry["keep"] = f"/l/{tid}/{b.spec['token']}"
             ledgers.append(entry)
+    upcoming = await d.evenings(club=club["id"], status=("running",))
+    upcoming += await d.evenings(club=club["id"], status=("open",), since=now - 6 * 3600)
+    nxt = upcoming[0] if upcoming else None
     return {
         "club": {"id": club["id"], "name": club["name"], "created": club["created"]},
+        "next_evening": None
+        if nxt is None
+        else {
+            "id": nxt["id"],
+            "name": nxt["spec"]["name"],
+            "starts": nxt["spec"]["starts"],
+            "status": nxt["status"],
+            "url": f"/e/{nxt['id']}",
+        },
         "role": m["role"],
         "you": player.id,
         "members": [{"player": x["id"], "name": x["name"], "role": x["role"], "joined": x["joined"]} for x in members],

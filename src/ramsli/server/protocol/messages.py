@@ -3,7 +3,7 @@
 Every refusal of the server is a :class:`~ramsli.refusal.Refusal` (a stable code, the rule id,
 the fields of its message), raised as :class:`~ramsli.refusal.Refused`. This module declares the
 server's codes as data, one table per concern (:data:`SERVER`, :data:`SCHEMA_CODES`,
-:data:`TABLES`, :data:`LOBBY`, :data:`PLAYERS`, :data:`CLUBS`, :data:`BOOKS`): code ->
+:data:`TABLES`, :data:`LOBBY`, :data:`PLAYERS`, :data:`CLUBS`, :data:`BOOKS`, :data:`EVENINGS`): code ->
 :class:`~ramsli.refusal.RefusalText`, the English text (a gettext msgid, translated in the
 ``ramsli`` catalogs) and the HTTP status. :data:`REFUSALS` gathers them with the engine's and the
 bots' codes, :data:`STATUS` their statuses; and it turns any refusal into the error a client
@@ -65,6 +65,7 @@ __all__ = [
     "PLAYERS",
     "CLUBS",
     "BOOKS",
+    "EVENINGS",
     "answer",
     "render",
     "error_frame",
@@ -275,6 +276,9 @@ TABLES: Mapping[str, RefusalText] = {
     ),
     "not_over": RefusalText(N_("the session is not over yet; play again at its end"), status=409),
     "left": RefusalText(N_("you left the table; a bot plays your seat until you come back")),
+    "table_paused": RefusalText(
+        N_("the evening's director has paused this table; play goes on when the director says so"), status=409
+    ),
 }
 
 
@@ -347,10 +351,68 @@ BOOKS: Mapping[str, RefusalText] = {
     "player_twice": RefusalText(N_("a player keeps one seat only: {player} is given twice"), status=422),
 }
 
+#: the evenings' refusals (:mod:`ramsli.server.evenings`: check-in, the director, rounds; issue 34)
+EVENINGS: Mapping[str, RefusalText] = {
+    "no_evening": RefusalText(N_("there is no evening {evening}"), status=404),
+    "bad_evening_name": RefusalText(
+        N_("an evening's name is 1 to {max} characters of text without control characters"), status=422
+    ),
+    "not_director": RefusalText(N_("only the evening's director may do this"), status=403),
+    "evening_closed": RefusalText(N_("this evening is closed; nothing can change any more"), status=409),
+    "already_checked_in": RefusalText(N_("you are already checked in to this evening"), status=409),
+    "in_other_evening": RefusalText(
+        N_("you are checked in to the evening {name}, which is running; check out there first"), status=409
+    ),
+    "not_checked_in": RefusalText(N_("you are not checked in to this evening"), status=409),
+    "round_running": RefusalText(
+        N_("round {round} is still being played; wait until every table of it has finished"), status=409
+    ),
+    "too_few": RefusalText(N_("{count} participants are too few for a round; a table needs at least 3"), status=409),
+    "no_more_rounds": RefusalText(N_("all {rounds} rounds of this evening have been played"), status=409),
+    "format_not_built": RefusalText(
+        N_("the format {format} is not available yet; choose lot, results or final"), status=422
+    ),
+    "bad_starts": RefusalText(
+        N_("{field} must be a date and time with its offset, written like 2026-12-10T20:00+01:00"), status=422
+    ),
+    "members_need_club": RefusalText(N_("only a club's evening can be for members only (give its club)"), status=422),
+    "recurring_needs_club": RefusalText(N_("only a club's evening can repeat every week (give its club)"), status=422),
+    "evening_end_rule": RefusalText(
+        N_("leave the end option out: an evening's tables end after the hands of a round"), status=422
+    ),
+    "no_participant": RefusalText(N_("{participant} is not a participant of this evening"), status=404),
+    "bad_level": RefusalText(N_("there is no bot level {level}; the levels are {levels}"), status=422),
+    "cards_no_bots": RefusalText(
+        N_("an evening played with real cards has no substitute bots; a bot cannot hold real cards"), status=409
+    ),
+    "bot_at_cards": RefusalText(
+        N_("table {table} seats a substitute bot, so it cannot play with real cards; choose other tables"),
+        status=409,
+    ),
+    "cards_only_mixed": RefusalText(
+        N_("only a mixed evening names its real-card tables; this one plays {mode}"), status=422
+    ),
+    "no_evening_table": RefusalText(N_("this round has no table {table}"), status=404),
+    "not_at_table": RefusalText(N_("{participant} does not sit at table {table} in this round"), status=409),
+    "not_cards_table": RefusalText(N_("table {table} plays online; only a real-card table has a captain"), status=409),
+    "table_done": RefusalText(N_("table {table} has finished this round"), status=409),
+    "reseat_dealt": RefusalText(
+        N_("table {table} has started playing; re-seat before a round's first deal or between rounds"), status=409
+    ),
+    "reseat_same": RefusalText(N_("a re-seat swaps two different participants"), status=422),
+    "evening_playing": RefusalText(
+        N_("tables of this evening are still playing; delete it when its round has finished"), status=409
+    ),
+    "no_evening_seat": RefusalText(N_("you have no table in this evening's round {round}"), status=404),
+    "evening_busy": RefusalText(
+        N_("someone changed this evening at the same moment; nothing of yours changed, try again"), status=409
+    ),
+}
+
 #: every refusal code a client reads and its texts: the engine's, the bots', the server's and the
 #: schema's (:func:`~ramsli.refusal.collect`; a code declared twice with different texts fails here)
 REFUSALS: Mapping[str, RefusalText] = MappingProxyType(
-    collect(ENGINE_REFUSALS, BOT_REFUSALS, SERVER, SCHEMA_CODES, TABLES, LOBBY, PLAYERS, CLUBS, BOOKS)
+    collect(ENGINE_REFUSALS, BOT_REFUSALS, SERVER, SCHEMA_CODES, TABLES, LOBBY, PLAYERS, CLUBS, BOOKS, EVENINGS)
 )
 
 #: HTTP status of each protocol code (400 for any other): the declared ``status`` of the server's

@@ -82,6 +82,13 @@ __all__ = [
     "JoinClub",
     "JoinTable",
     "QuickPlay",
+    "NewEvening",
+    "StartRound",
+    "Participant",
+    "Substitute",
+    "Reseat",
+    "PauseTable",
+    "Captain",
     "read_body",
     "body_of",
     "parse",
@@ -459,6 +466,83 @@ class QuickPlay(Model):
 
     preset: Annotated[str, Field(max_length=40)] = "traditional"
     name: _Name | None = None
+
+
+# -- evenings (issue 34, docs/evenings.md) ------------------------------------------------------
+
+_Id = Annotated[str, Field(max_length=40)]
+
+
+class NewEvening(Model):
+    """``POST /api/evenings``: a club evening or tournament. ``starts``: a date and time with its
+    offset (``2026-12-10T20:00+01:00``); ``club``: the club's evening (its owner makes it);
+    ``rules``: R8 options of every table (not ``end``: each round plays ``hands_per_round``,
+    rounded up so everyone deals equally often); ``mode``: ``online``, ``cards`` (real cards, a
+    captain keeps each table's ledger) or ``mixed`` (the director names the real-card tables at
+    each round); ``format``: ``lot`` (every round drawn by lot), ``results`` (after round 1 the
+    leaders sit together), ``final`` (``rounds`` qualifying rounds, then a final of
+    ``final_size`` and a small final) or ``duplicate`` (issue 35). Times in seconds, as a
+    table's (:class:`CreateTable`); ``bot_pace_seconds`` and ``hand_pause_seconds`` are the
+    tables' too."""
+
+    name: _Name
+    starts: Annotated[str, Field(max_length=40)]
+    club: _Id | None = None
+    preset: Annotated[str, Field(max_length=40)] = "traditional"
+    rules: Annotated[list[Annotated[str, Field(max_length=80)]], Field(max_length=MAX_RULES)] = []
+    mode: Literal["online", "cards", "mixed"] = "online"
+    members_only: bool = False
+    format: Literal["lot", "results", "final", "duplicate"] = "lot"
+    rounds: Annotated[int, Field(ge=1, le=12)] = 3
+    hands_per_round: Annotated[int, Field(ge=1, le=60)] = 10
+    final_size: Annotated[int, Field(ge=3, le=6)] | None = None
+    small_final: bool = True
+    recurring: Literal["weekly"] | None = None
+    turn_seconds: Annotated[float, Field(ge=1, le=3600)] | None = None
+    grace_seconds: Annotated[float, Field(ge=0, le=3600)] = 120.0
+    bot_pace_seconds: Annotated[float, Field(ge=0, le=60)] = 0.8
+    hand_pause_seconds: Annotated[float, Field(ge=0, le=600)] = 8.0
+
+
+class StartRound(Model):
+    """``POST /api/evenings/{id}/rounds``: the director starts the next round; in a ``mixed``
+    evening ``cards`` names the table numbers (1..T) that play with real cards."""
+
+    cards: Annotated[list[int], Field(max_length=64)] = []
+
+
+class Participant(Model):
+    """``POST /api/evenings/{id}/withdraw``: the participant (a player id or ``bot:LEVEL:K``)."""
+
+    participant: _Id
+
+
+class Substitute(Model):
+    """``POST /api/evenings/{id}/substitutes``: a substitute bot of a level (``easy``, ``medium``,
+    ``hard``, ``expert``)."""
+
+    level: Annotated[str, Field(max_length=20)]
+
+
+class Reseat(Model):
+    """``POST /api/evenings/{id}/reseat``: swap the seats of participants ``a`` and ``b``."""
+
+    a: _Id
+    b: _Id
+
+
+class PauseTable(Model):
+    """``POST /api/evenings/{id}/pause``: pause (or go on at) table ``table`` (1..T) of the round."""
+
+    table: int
+    paused: bool
+
+
+class Captain(Model):
+    """``POST /api/evenings/{id}/captain``: the participant who keeps real-card table ``table``'s ledger."""
+
+    table: int
+    participant: _Id
 
 
 # -- reading and validating -----------------------------------------------------------------

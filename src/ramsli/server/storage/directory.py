@@ -20,6 +20,10 @@ The rows:
 - ``session_records``: one finished session (a table or a ledger) summed up
   (:mod:`ramsli.server.players.records`); ``ratings``: each player's OpenSkill rating per scope
   (``server`` or a club id).
+- ``evenings`` and ``evening_log`` (migration ``0006_evenings``): a club evening or tournament —
+  its spec, status and secret (seeds not yet opened, the tables' tokens: never sent) — and its
+  log of director and check-in actions, appended optimistically by ``seq``
+  (:mod:`ramsli.server.evenings`); ``seasons.best_of``: a season scored as "best N of M evenings".
 """
 
 from __future__ import annotations
@@ -35,7 +39,7 @@ import sqlalchemy as sa
 from sqlalchemy.ext.asyncio import AsyncEngine
 
 from ramsli.bots.levels import LEVELS
-from ramsli.server.storage.eventstore import metadata
+from ramsli.server.storage.eventstore import metadata, tables_t
 
 __all__ = [
     "Directory",
@@ -55,6 +59,8 @@ __all__ = [
     "seat_links_t",
     "records_t",
     "ratings_t",
+    "evenings_t",
+    "evening_log_t",
 ]
 
 #: the scope of the server-wide ratings (a club's scope is its id)
@@ -119,6 +125,7 @@ seasons_t = sa.Table(
     sa.Column("starts", sa.String(10), nullable=False),
     sa.Column("ends", sa.String(10), nullable=False),
     sa.Column("created", sa.Float, nullable=False),
+    sa.Column("best_of", sa.Integer, nullable=True),
 )
 table_links_t = sa.Table(
     "table_links",
@@ -156,6 +163,28 @@ ratings_t = sa.Table(
     sa.Column("sigma", sa.Float, nullable=False),
     sa.Column("sessions", sa.Integer, nullable=False),
     sa.Column("updated", sa.Float, nullable=False),
+)
+evenings_t = sa.Table(
+    "evenings",
+    metadata,
+    sa.Column("id", sa.String(24), primary_key=True),
+    sa.Column("club_id", sa.String(24), sa.ForeignKey("clubs.id"), nullable=True, index=True),
+    sa.Column("director", sa.String(24), sa.ForeignKey("players.id"), nullable=False),
+    sa.Column("spec", sa.Text, nullable=False),
+    sa.Column("created", sa.Float, nullable=False),
+    sa.Column("starts", sa.Float, nullable=False, index=True),
+    sa.Column("status", sa.String(8), nullable=False, index=True),
+    sa.Column("secret", sa.Text, nullable=False),
+)
+evening_log_t = sa.Table(
+    "evening_log",
+    metadata,
+    sa.Column("evening_id", sa.String(24), sa.ForeignKey("evenings.id"), primary_key=True),
+    sa.Column("seq", sa.Integer, primary_key=True, autoincrement=False),
+    sa.Column("at", sa.Float, nullable=False),
+    sa.Column("by", sa.String(24), nullable=True),
+    sa.Column("kind", sa.String(16), nullable=False),
+    sa.Column("data", sa.Text, nullable=False),
 )
 
 
@@ -691,3 +720,156 @@ class Directory:
                         for (scope, pid), v in rows.items()
                     ],
                 )
+
+    # -- evenings (issue 34) ----------------------------------------------------------------------
+
+    @staticmethod
+    def _evening(r: Any, secret: bool) -> dict[str, Any]:
+        d = _row(r)
+        d["spec"] = json.loads(d["spec"])
+        if secret:
+            d["secret"] = json.loads(d["secret"])
+        else:
+            d.pop("secret", None)
+        return d
+
+    async def create_evening(
+        self,
+        eid: str,
+        club: str | None,
+        director: str,
+        spec: dict[str, Any],
+        starts: float,
+        now: float,
+        secret: dict[str, Any],
+        first: dict[str, Any],
+    ) -> None:
+        """A new evening ``eid`` (status ``open``) with its first log entry ``first`` (``{"at",
+        "by", "kind", "data"}``, stored as ``seq`` 1), in one transaction."""
+        async with self.engine.begin() as conn:
+            await conn.execute(
+                evenings_t.insert().values(
+                    id=eid,
+                    club_id=club,
+                    director=director,
+                    spec=json.dumps(spec),
+                    created=now,
+                    starts=starts,
+                    status="open",
+                    secret=json.dumps(secret),
+                )
+            )
+            await conn.execute(
+                evening_log_t.insert().values(
+                    evening_id=eid,
+                    seq=1,
+                    at=first["at"],
+                    by=first["by"],
+                    kind=first["kind"],
+                    data=json.dumps(first["data"]),
+                )
+            )
+
+    async def evening(self, eid: str, secret: bool = False) -> dict[str, Any] | None:
+        """The evening ``eid`` (``spec`` decoded; ``secret`` decoded only when asked), or None."""
+        async with self.engine.connect() as conn:
+            r = (await conn.execute(sa.select(evenings_t).where(evenings_t.c.id == eid))).first()
+        return None if r is None else self._evening(r, secret)
+
+    async def evenings(
+        self,
+        club: str | None = None,
+        status: Iterable[str] | None = None,
+        since: float | None = None,
+    ) -> list[dict[str, Any]]:
+        """Evenings by the time they start (earliest first), without their secrets: of ``club``,
+        with a ``status`` among those given, starting at ``since`` or later."""
+        q = sa.select(evenings_t)
+        if club is not None:
+            q = q.where(evenings_t.c.club_id == club)
+        if status is not None:
+            q = q.where(evenings_t.c.status.in_(list(status)))
+        if since is not None:
+            q = q.where(evenings_t.c.starts >= since)
+        async with self.engine.connect() as conn:
+            rows = (await conn.execute(q.order_by(evenings_t.c.starts, evenings_t.c.id))).all()
+        return [self._evening(r, False) for r in rows]
+
+    async def evening_log(self, eid: str, after: int = 0) -> list[dict[str, Any]]:
+        """The log entries of ``eid`` numbered after ``after``, in order: ``{"seq", "at", "by",
+        "kind", "data"}`` (``data`` decoded)."""
+        async with self.engine.connect() as conn:
+            rows = (
+                await conn.execute(
+                    sa.select(evening_log_t)
+                    .where(evening_log_t.c.evening_id == eid, evening_log_t.c.seq > after)
+                    .order_by(evening_log_t.c.seq)
+                )
+            ).all()
+        return [{"seq": r.seq, "at": r.at, "by": r.by, "kind": r.kind, "data": json.loads(r.data)} for r in rows]
+
+    async def append_evening_log(
+        self,
+        eid: str,
+        entry: dict[str, Any],
+        status: str | None = None,
+        secret: dict[str, Any] | None = None,
+    ) -> bool:
+        """Append log entry ``entry`` (``{"seq", "at", "by", "kind", "data"}``) of ``eid`` and, in
+        the same transaction, set its ``status`` and ``secret`` when given. False (nothing
+        written) if an entry of that ``seq`` exists already: another request or process wrote
+        first (the caller reads the log again)."""
+        try:
+            async with self.engine.begin() as conn:
+                await conn.execute(
+                    evening_log_t.insert().values(
+                        evening_id=eid,
+                        seq=entry["seq"],
+                        at=entry["at"],
+                        by=entry["by"],
+                        kind=entry["kind"],
+                        data=json.dumps(entry["data"]),
+                    )
+                )
+                values: dict[str, Any] = {}
+                if status is not None:
+                    values["status"] = status
+                if secret is not None:
+                    values["secret"] = json.dumps(secret)
+                if values:
+                    await conn.execute(evenings_t.update().where(evenings_t.c.id == eid).values(**values))
+        except sa.exc.IntegrityError:
+            return False
+        return True
+
+    async def set_evening_secret(self, eid: str, secret: dict[str, Any]) -> None:
+        """Replace the secret of ``eid`` (seeds, the tables' tokens)."""
+        async with self.engine.begin() as conn:
+            await conn.execute(evenings_t.update().where(evenings_t.c.id == eid).values(secret=json.dumps(secret)))
+
+    async def delete_evening(self, eid: str) -> None:
+        """Delete evening ``eid`` and its log (its tables, ledgers and records stay)."""
+        async with self.engine.begin() as conn:
+            await conn.execute(evening_log_t.delete().where(evening_log_t.c.evening_id == eid))
+            await conn.execute(evenings_t.delete().where(evenings_t.c.id == eid))
+
+    async def records_of(self, ids: Iterable[str]) -> dict[str, dict[str, Any]]:
+        """The records of the tables and ledgers ``ids`` that have one, by id (``data`` decoded)."""
+        wanted = sorted(set(ids))
+        out: dict[str, dict[str, Any]] = {}
+        async with self.engine.connect() as conn:
+            for i in range(0, len(wanted), 500):
+                rows = (
+                    await conn.execute(sa.select(records_t).where(records_t.c.table_id.in_(wanted[i : i + 500])))
+                ).all()
+                for r in rows:
+                    d = _row(r)
+                    d["data"] = json.loads(d["data"])
+                    out[d["table_id"]] = d
+        return out
+
+    async def set_table_spec(self, table_id: str, spec: dict[str, Any]) -> None:
+        """Replace the stored spec of table or ledger ``table_id`` (an evening's ledger gets a new
+        keeper token when its captain changes)."""
+        async with self.engine.begin() as conn:
+            await conn.execute(tables_t.update().where(tables_t.c.id == table_id).values(spec=json.dumps(spec)))

@@ -15,6 +15,9 @@ will make in time and makes it (:class:`JobKind`):
 - ``start``: a table made by "Play again" starts, bots in the seats of the people who did not
   come, :data:`~ramsli.server.tables.table.REMATCH_WAIT_SECONDS` after its first person sat down.
 
+A table an evening's director paused (:meth:`Table.set_paused
+<ramsli.server.tables.table.Table.set_paused>`) has no job at all until it goes on.
+
 Bots see only their seat's :class:`~ramsli.hand.Observation` (R7). Cheap bots
 (:data:`FAST_BOTS`) decide on the event loop; slower ones (``montecarlo``, ``expert``) in a pool
 of worker processes (:func:`bot_pool`), each decision by a fresh bot seeded for it and capped at
@@ -202,8 +205,8 @@ class BotDriver:
         start = t.start_due()
         if start is not None:
             return max(0.0, start - now), JobKind.START
-        if t.status is not TableStatus.PLAYING or t.session is None:
-            return None
+        if t.status is not TableStatus.PLAYING or t.session is None or t.paused:
+            return None  # a paused table: nothing acts until it goes on (Table.set_paused)
         if t.session.hand is None:
             job: tuple[float, JobKind] | None = (max(0.0, t.deal_due() - now), JobKind.DEAL)
         else:

@@ -422,6 +422,12 @@ class Table:
         #: the test-only hook of a test-seeded table: swap two unplayed cards after each deal's
         #: commitment (``docs/fairness.md``), so that the checks can be seen to catch it
         self.tamper: bool = bool(spec.get("test_tamper")) and self.seed is not None
+        #: the evening this table plays for (``{"id", "round", "table", "name"}``, issue 34), or None
+        self.evening: dict[str, Any] | None = spec.get("evening")
+        #: the evening's director paused the table: no move, no deal, no turn timer and no bot
+        #: acts until it goes on (not a stored event: the evening's log keeps it and sets it again
+        #: after a restart, :mod:`ramsli.server.evenings`)
+        self.paused = False
 
     # -- construction ----------------------------------------------------------------
 
@@ -786,6 +792,19 @@ class Table:
         async with self.lock:
             await self._commit(line)
 
+    def set_paused(self, paused: bool) -> None:
+        """Pause the table (an evening's director, issue 34) or let it go on: while paused every
+        move is refused (``table_paused``), and no bot, proxy, turn timer or deal acts (the bot
+        driver waits); going on starts the turn timer of the one to act afresh. Every connection
+        gets its view (``paused``)."""
+        if self.paused == paused:
+            return
+        self.paused = paused
+        if not paused:
+            self.turn_since = time.monotonic()
+        self.broadcast()
+        self.changed.set()
+
     def leave(self, seat: SeatState) -> None:
         """The person at ``seat`` leaves the table during the session: a bot plays the seat at
         once (the proxy), until they open their link again (:meth:`attach`)."""
@@ -867,9 +886,14 @@ class Table:
         return seats, expect
 
     async def deal_next(self) -> bool:
-        """Deal the next hand if the session is playing and between hands; True if it dealt."""
+        """Deal the next hand if the session is playing (not paused) and between hands; True if it dealt."""
         async with self.lock:
-            if self.status is TableStatus.PLAYING and self.session is not None and self.session.hand is None:
+            if (
+                self.status is TableStatus.PLAYING
+                and not self.paused
+                and self.session is not None
+                and self.session.hand is None
+            ):
                 await self._deal()
                 return True
             return False
@@ -900,11 +924,14 @@ class Table:
         )
 
     def _refuse_now(self, seq: int) -> None:
-        """Refuse any action now if the session is not playing or ``seq`` is not the table's."""
+        """Refuse any action now if the session is not playing, the table is paused or ``seq``
+        is not the table's."""
         if self.status is TableStatus.WAITING:
             raise Refused(Refusal("not_started"))
         if self.status is TableStatus.OVER:
             raise Refused(Refusal("session_over", "R3.6"))
+        if self.paused:
+            raise Refused(Refusal("table_paused"))
         if seq != self.seq:
             raise Refused(Refusal("stale_seq", None, {"seq": self.seq}))
 
@@ -1084,6 +1111,8 @@ class Table:
         (no timer, no hand in progress, a bot to act, or the person away: then :meth:`bot_due`)."""
         s = self.session
         if self.options.turn_seconds is None or s is None or s.hand is None or s.hand.to_act is None:
+            return None
+        if self.paused:
             return None
         seat = self.seats[s.hand.to_act]
         if not seat.taken or self.bot_due(seat) is not None:

@@ -240,7 +240,9 @@ def view(table: Table, seat: int | None) -> dict[str, Any]:
 
     A seat nobody sits at yet (a bot seat whose link was opened, a takeover still ``pending``
     until the next deal) gets a spectator's view: a bot plays those cards, and the person
-    holding the link may not see them (R7, D-16); ``you.pending`` says so.
+    holding the link may not see them (R7, D-16); ``you.pending`` says so. ``paused``: an
+    evening's director paused the table (nothing moves until it goes on); ``evening``: the
+    evening it plays for (``{"id", "round", "table", "name"}``), or None.
     """
     sess = table.session
     hand, number = table.current_hand()
@@ -278,6 +280,8 @@ def view(table: Table, seat: int | None) -> dict[str, Any]:
         "end_reason": sess.end_reason if sess is not None else None,
         "pot_left": sess.pot if sess is not None and sess.is_over else None,
         "next_table": table.next_table,
+        "paused": table.paused,
+        "evening": table.evening,
         **countdowns(table, now),
     }
 
@@ -316,7 +320,9 @@ def finished_hand(table: Table, number: int, seat: SeatState | None) -> dict[str
 
 
 def info(table: Table) -> dict[str, Any]:
-    """Public table info (no tokens but the spectator link, no cards): status, rules, options, seats."""
+    """Public table info (no tokens but the spectator link, no cards): status, rules, options,
+    seats; ``paused`` and ``evening`` (``{"id", "round", "table", "name"}`` of the evening it
+    plays for, or None) as in :func:`view`."""
     return {
         "table": table.id,
         "status": table.status,
@@ -336,4 +342,6 @@ def info(table: Table) -> dict[str, Any]:
             for s in table.seats
         ],
         "spectate": f"/t/{table.id}/watch/{table.spectator_token}",
+        "paused": table.paused,
+        "evening": table.evening,
     }

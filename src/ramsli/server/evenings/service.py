@@ -1,0 +1,1004 @@
+"""The evenings of one server: :class:`Evenings` does every evening action (issue 34).
+
+An evening lives in two rows of the directory (:mod:`ramsli.server.storage.directory`): the
+``evenings`` row (spec, status, and the secret: the round seeds, the tables' creator and seat
+tokens — never sent) and its log (:mod:`ramsli.server.evenings.log`), which is the evening: its
+state is the fold of the log (:mod:`ramsli.server.evenings.state`), read again from the
+database before every action (the entries after the last one applied), so several requests or
+processes see one evening. Every action checks everything first, then appends one entry; an
+entry two writers both number alike is stored once (``evening_busy`` for the other). A refusal
+changes nothing.
+
+- **Create** (a logged-in player; a club's evening only by its owner): the spec is checked as a
+  table would be, the seeds (:func:`ramsli.evening.draw.seed_chain`, one per round) go to the
+  secret, the commitment to the log.
+- **Check in / out** (a logged-in person; a members-only evening: a member): from the next round
+  once the first started; checking out after one's first round is a withdrawal (a seat still
+  playing is played by the table's away bot). The director withdraws anyone and adds substitute
+  bots (a level of :data:`ramsli.bots.levels.LEVELS`).
+- **Start a round** (the director): the draw (:func:`~ramsli.server.evenings.state.plan_round`)
+  with the round's seed, which the ``start_round`` entry opens; each online table is made
+  through the hub with ``end=hands:H`` (everyone deals equally often,
+  :func:`ramsli.evening.scoring.hands_for`), the evening's club, grace and turn time, each
+  person seated under their name and linked to the seat, then started; each real-card table is a
+  club-style pub ledger (the names at the seats, the first seat its captain, who keeps it through
+  ``/me``).
+- **Results** are the tables' session records (every evening table and ledger gets one,
+  :meth:`ramsli.server.clubs.clubs.Clubs.record_table`): a round is done when each of its tables
+  has one; the standings are :mod:`ramsli.evening.scoring`'s. A club's evening counts in the
+  club's season table and ratings like any club session.
+- **Pause** a table (nothing moves at it: :meth:`ramsli.server.tables.table.Table.set_paused`; set
+  again after a restart from the log), **re-seat** two participants (a swap in the round: real-card
+  tables before their first hand, or between rounds for the next draw), change a **captain** (the
+  ledger's keeper link changes), **close** (a weekly evening makes the next one), **delete**
+  (not while tables play).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import datetime as dt
+import logging
+import secrets
+import time
+from collections.abc import Mapping
+from typing import Any
+
+from ramsli.bots.levels import LEVELS
+from ramsli.errors import TableError as EngineTableError
+from ramsli.evening.draw import commitment, seed_chain
+from ramsli.evening.scoring import TableResult, hands_for, rounds_total, table_result
+from ramsli.ledger import PubLedger
+from ramsli.refusal import Refusal, Refused
+from ramsli.rules import Rules, RulesError
+from ramsli.server.evenings import views
+from ramsli.server.evenings.log import (
+    Captain,
+    CheckIn,
+    CheckOut,
+    Close,
+    Create,
+    Entry,
+    Pause,
+    Record,
+    Reseat,
+    StartRound,
+    Substitute,
+    TablePlan,
+    Withdraw,
+    parse_entry,
+)
+from ramsli.server.evenings.state import BEST, Evening, RoundState, plan_round, results_by_round
+from ramsli.server.ledger.books import KIND as LEDGER_KIND
+from ramsli.server.ledger.books import LedgerBook, LedgerBooks
+from ramsli.server.players.accounts import Player
+from ramsli.server.protocol.messages import SpecError, rules_refusal
+from ramsli.server.protocol.schemas import CreateTable, NewEvening, SeatSpec
+from ramsli.server.storage.directory import Directory, new_id
+from ramsli.server.tables.hub import Hub
+from ramsli.server.tables.table import Table
+from ramsli.session import forbidden_name_char, name_is_blank
+
+__all__ = ["Evenings", "parse_starts", "check_evening_name", "NAME_MAX", "WEEK"]
+
+#: the longest evening name, characters
+NAME_MAX = 48
+#: a weekly evening's next one starts this much later
+WEEK = dt.timedelta(days=7)
+
+_log = logging.getLogger("ramsli.server")
+
+
+def check_evening_name(name: str) -> str:
+    """An evening's name, stripped: 1..:data:`NAME_MAX` characters of text without control or
+    invisible characters (R2.2's name characters).
+
+    Raises:
+        Refused: ``bad_evening_name``.
+
+    >>> check_evening_name("  Thursday at the Linde ")
+    'Thursday at the Linde'
+    """
+    if name_is_blank(name) or len(name.strip()) > NAME_MAX or forbidden_name_char(name) is not None:
+        raise Refused(Refusal("bad_evening_name", None, {"max": NAME_MAX}))
+    return name.strip()
+
+
+def parse_starts(text: str) -> dt.datetime:
+    """When an evening starts: a date and time with its offset (``2026-12-10T20:00+01:00``).
+
+    Raises:
+        Refused: ``bad_starts`` (no date and time, or no offset).
+
+    >>> parse_starts("2026-12-10T20:00+01:00").isoformat()
+    '2026-12-10T20:00:00+01:00'
+    """
+    try:
+        when = dt.datetime.fromisoformat(text.strip())
+    except ValueError:
+        when = None
+    if when is None or when.tzinfo is None or len(text.strip()) < 16:
+        raise Refused(Refusal("bad_starts", None, {"field": "starts"}))
+    return when
+
+
+def _refuse(code: str, **fields: Any) -> Refused:
+    return Refused(Refusal(code, None, fields))
+
+
+class Evenings:
+    """Every evening of the server: their actions and what their readers see.
+
+    Args:
+        directory: the players' and clubs' database, where evenings and their logs live.
+        hub: the :class:`~ramsli.server.tables.hub.Hub` (online tables are made, seated,
+            started and paused through it; it calls :meth:`watch` for every table it serves).
+        ledgers: the server's pub ledgers (:class:`~ramsli.server.ledger.books.LedgerBooks`).
+
+    Attributes:
+        cache: evening id -> its fold (brought up to date from the log before each use).
+        paused: the ids of the online tables an evening's director paused (set again on each
+            table the hub serves, also after a restart).
+    """
+
+    def __init__(self, directory: Directory, hub: Hub, ledgers: LedgerBooks) -> None:
+        self.directory = directory
+        self.hub = hub
+        self.ledgers = ledgers
+        self.cache: dict[str, Evening] = {}
+        self.paused: set[str] = set()
+        self._locks: dict[str, asyncio.Lock] = {}
+        self._bot_hands: dict[str, dict[int, int]] = {}
+        hub.watchers.append(self.watch)
+
+    # -- start-up and the hub's tables ----------------------------------------------------------
+
+    def watch(self, t: Table) -> None:
+        """A table the hub serves (new, restored or read again): paused if its evening paused it."""
+        if t.id in self.paused:
+            t.paused = True
+
+    async def load(self) -> int:
+        """Read the running evenings and note their paused tables (call before the hub restores
+        its tables, so none of them moves before it is paused again); returns how many evenings."""
+        rows = await self.directory.evenings(status=("running",))
+        for row in rows:
+            try:
+                ev = await self.get(row["id"])
+            except Exception:  # noqa: BLE001 - one damaged evening must not stop the server
+                _log.exception("evening %s does not load", row["id"])
+                continue
+            for r in ev.rounds:
+                for n, paused in r.paused.items():
+                    plan = r.table(n)
+                    if paused and plan is not None and plan.table is not None:
+                        self.paused.add(plan.table)
+        for tid in self.paused:
+            t = self.hub.tables.get(tid)
+            if t is not None:
+                t.set_paused(True)
+        return len(rows)
+
+    # -- reading ------------------------------------------------------------------------------
+
+    def _lock(self, eid: str) -> asyncio.Lock:
+        lock = self._locks.get(eid)
+        if lock is None:
+            lock = self._locks[eid] = asyncio.Lock()
+        return lock
+
+    async def get(self, eid: Any) -> Evening:
+        """Evening ``eid``, up to date with its log.
+
+        Raises:
+            Refused: ``no_evening``.
+        """
+        row = await self.directory.evening(eid) if isinstance(eid, str) else None
+        if row is None:
+            if isinstance(eid, str):
+                self.cache.pop(eid, None)
+            raise _refuse("no_evening", evening=str(eid)[:40])
+        ev = self.cache.get(eid)
+        if ev is None or ev.created != row["created"]:
+            ev = Evening(eid, row["club_id"], row["director"], row["created"])
+        try:
+            for r in await self.directory.evening_log(eid, after=ev.seq):
+                ev.apply(parse_entry(r))
+        except Exception:
+            self.cache.pop(eid, None)
+            raise
+        self.cache[eid] = ev
+        return ev
+
+    async def is_director(self, ev: Evening, player: Player | None) -> bool:
+        """True if ``player`` directs ``ev``: made it, or owns its club."""
+        if player is None:
+            return False
+        if player.id == ev.director:
+            return True
+        if ev.club is not None:
+            m = await self.directory.membership(ev.club, player.id)
+            return m is not None and m["role"] == "owner"
+        return False
+
+    async def _director(self, ev: Evening, player: Player) -> None:
+        if not await self.is_director(ev, player):
+            raise _refuse("not_director")
+
+    async def may_read(self, ev: Evening, player: Player | None) -> None:
+        """Refuse a reader of a members-only evening who is not a member of its club.
+
+        Raises:
+            Refused: ``not_logged_in``, ``not_member``.
+        """
+        if not ev.spec.get("members_only") or ev.club is None:
+            return
+        if player is None:
+            raise _refuse("not_logged_in")
+        if await self.is_director(ev, player):
+            return
+        if await self.directory.membership(ev.club, player.id) is None:
+            raise _refuse("not_member")
+
+    async def results(
+        self, ev: Evening
+    ) -> tuple[dict[tuple[int, int], TableResult | None], dict[tuple[int, int], int]]:
+        """Each table's result from its session record (None while it plays), and the hands
+        played at each table that has finished."""
+        ids = [x for r in ev.rounds for x in r.ids()]
+        recs = await self.directory.records_of(ids) if ids else {}
+        out: dict[tuple[int, int], TableResult | None] = {}
+        hands: dict[tuple[int, int], int] = {}
+        for r in ev.rounds:
+            for plan in r.tables:
+                key = (r.round, plan.number)
+                rec = recs.get(plan.table or plan.ledger or "")
+                seats = rec["data"].get("seats", []) if rec is not None else []
+                if rec is None or len(seats) != len(plan.seats):
+                    out[key] = None
+                    continue
+                bot_hands = await self._bot_hands_of(plan.table) if plan.table is not None else {}
+                out[key] = table_result(
+                    r.round,
+                    plan.number,
+                    plan.kind,
+                    [
+                        (
+                            pid,
+                            int(seats[i]["net"]),
+                            0 if pid in ev.people and ev.people[pid].kind == "bot" else bot_hands.get(i, 0),
+                        )
+                        for i, pid in enumerate(plan.seats)
+                    ],
+                )
+                hands[key] = len(rec["data"].get("hands", []))
+        return out, hands
+
+    async def _bot_hands_of(self, table_id: str) -> dict[int, int]:
+        """Seat -> the hands of finished table ``table_id`` in which a bot moved for its person
+        (the away bot or the turn timer), from the table's stored events."""
+        found = self._bot_hands.get(table_id)
+        if found is None:
+            row = await self.hub.database.load_one(table_id)
+            seen: set[tuple[int, int]] = set()
+            hand = 0
+            for _seq, kind, data in row["events"] if row is not None else []:
+                if kind == "deal":
+                    hand = int(data.get("number", hand + 1))
+                elif kind == "act" and data.get("by") in ("proxy", "timer"):
+                    seen.add((int(str(data["action"]).split()[0][1:]) - 1, hand))
+            found = {}
+            for seat, _hand in seen:
+                found[seat] = found.get(seat, 0) + 1
+            self._bot_hands[table_id] = found
+        return found
+
+    @staticmethod
+    def running(ev: Evening, results: Mapping[tuple[int, int], TableResult | None]) -> RoundState | None:
+        """The round still being played (a table of it has no result), or None."""
+        cur = ev.current
+        if cur is not None and any(results.get((cur.round, t.number)) is None for t in cur.tables):
+            return cur
+        return None
+
+    def _live(
+        self,
+        ev: Evening,
+        results: Mapping[tuple[int, int], TableResult | None],
+        hands: Mapping[tuple[int, int], int],
+    ) -> dict[tuple[int, int], dict[str, Any]]:
+        out: dict[tuple[int, int], dict[str, Any]] = {}
+        books = self.ledgers.books
+        for r in ev.rounds:
+            for plan in r.tables:
+                key = (r.round, plan.number)
+                played = hands.get(key)
+                if played is None and plan.table is not None:
+                    t = self.hub.tables.get(plan.table)
+                    played = t.session.hands_played if t is not None and t.session is not None else 0
+                elif played is None and plan.ledger is not None:
+                    b = books.get(plan.ledger)
+                    played = len(b.book.hands) if b is not None else 0
+                status = (
+                    "done" if results.get(key) is not None else ("paused" if r.paused.get(plan.number) else "playing")
+                )
+                out[key] = {"hands_played": played or 0, "status": status}
+        return out
+
+    async def _names(self, ev: Evening) -> dict[str, str | None]:
+        names: dict[str, str | None] = dict(ev.names())
+        missing = views.named_ids(ev) - set(names)
+        for pid, row in (await self.directory.players(missing)).items():
+            names[pid] = row["name"]
+        return names
+
+    async def state(self, eid: Any, player: Player | None, lang: str) -> dict[str, Any]:
+        """The evening as ``player`` (None: nobody logged in) may see it
+        (:func:`ramsli.server.evenings.views.state`).
+
+        Raises:
+            Refused: ``no_evening``, ``not_logged_in``, ``not_member``.
+        """
+        ev = await self.get(eid)
+        await self.may_read(ev, player)
+        return await self._state(ev, player, lang)
+
+    async def _state(self, ev: Evening, player: Player | None, lang: str) -> dict[str, Any]:
+        results, hands = await self.results(ev)
+        names = await self._names(ev)
+        club = await self.directory.club(ev.club) if ev.club is not None else None
+        direct = await self.is_director(ev, player)
+        me: dict[str, Any] | None = None
+        check_in = False
+        if player is not None:
+            p = ev.people.get(player.id)
+            cur = ev.current
+            plan = cur.where(player.id) if cur is not None else None
+            me = {
+                "id": player.id,
+                "checked_in": p is not None and p.checked_in and p.withdrawn_from is None,
+                "director": direct,
+                "table": None
+                if plan is None or cur is None
+                else {
+                    "round": cur.round,
+                    "number": plan.number,
+                    "name": plan.name,
+                    "mode": plan.mode,
+                    "captain": plan.captain == player.id,
+                },
+            }
+            check_in = not ev.closed and not me["checked_in"]
+            if check_in and ev.spec.get("members_only") and ev.club is not None and not direct:
+                check_in = await self.directory.membership(ev.club, player.id) is not None
+        return views.state(
+            ev,
+            club=club,
+            director_name=names.get(ev.director),
+            results=results,
+            live=self._live(ev, results, hands),
+            names=names,
+            me=me,
+            may={"check_in": check_in, "direct": direct},
+            lang=lang,
+        )
+
+    async def download(self, eid: Any, player: Player | None) -> dict[str, Any]:
+        """The evening's download (:func:`ramsli.server.evenings.views.download`).
+
+        Raises:
+            Refused: ``no_evening``, ``not_logged_in``, ``not_member``.
+        """
+        ev = await self.get(eid)
+        await self.may_read(ev, player)
+        results, _hands = await self.results(ev)
+        return views.download(ev, results)
+
+    async def me(self, eid: Any, player: Player) -> dict[str, Any]:
+        """The reader's table of the evening's last round: ``{"round", "table", "name", "mode",
+        "captain", "url"}`` — the seat link of an online table, the keeper link of a real-card
+        table's captain, else its follow link. The director also gets ``"keep"``: the keeper
+        link of each real-card table of the round.
+
+        Raises:
+            Refused: ``no_evening``, ``not_member``, ``no_evening_seat`` (no table this round).
+        """
+        ev = await self.get(eid)
+        await self.may_read(ev, player)
+        cur = ev.current
+        plan = cur.where(player.id) if cur is not None else None
+        direct = await self.is_director(ev, player)
+        books = (await self.ledgers.load(self.hub)) if cur is not None else {}
+        keep = []
+        if direct and cur is not None:
+            for t in cur.tables:
+                b = books.get(t.ledger or "")
+                if b is not None:
+                    keep.append({"table": t.number, "name": t.name, "url": f"/l/{b.id}/{b.spec['token']}"})
+        if plan is None or cur is None:
+            if not direct:
+                raise _refuse("no_evening_seat", round=ev.round)
+            return {
+                "round": ev.round,
+                "table": None,
+                "name": None,
+                "mode": None,
+                "captain": False,
+                "url": None,
+                "keep": keep,
+            }
+        url: str | None = None
+        if plan.table is not None:
+            secret = await self._secret(ev.id)
+            token = secret.get("tables", {}).get(plan.table, {}).get("seats", {}).get(player.id)
+            url = None if token is None else f"/t/{plan.table}/s/{token}"
+        else:
+            b = books.get(plan.ledger or "")
+            if b is not None:
+                url = (
+                    f"/l/{b.id}/{b.spec['token']}"
+                    if plan.captain == player.id
+                    else f"/l/{b.id}/follow/{b.spec['follow_token']}"
+                )
+        answer = {
+            "round": cur.round,
+            "table": plan.number,
+            "name": plan.name,
+            "mode": plan.mode,
+            "captain": plan.captain == player.id,
+            "url": url,
+        }
+        if direct:
+            answer["keep"] = keep
+        return answer
+
+    async def club_evenings(self, club_id: str, player: Player) -> dict[str, Any]:
+        """A club's evenings for its members: ``{"club", "upcoming", "past"}``, each ``{"id",
+        "name", "starts", "status", "format", "mode", "url"}`` (upcoming: earliest first; past:
+        latest first).
+
+        Raises:
+            Refused: ``no_club``, ``not_member``.
+        """
+        club = await self.directory.club(club_id) if isinstance(club_id, str) else None
+        if club is None:
+            raise _refuse("no_club", club=str(club_id)[:40])
+        if await self.directory.membership(club["id"], player.id) is None:
+            raise _refuse("not_member")
+
+        def short(e: dict[str, Any]) -> dict[str, Any]:
+            s = e["spec"]
+            return {
+                "id": e["id"],
+                "name": s.get("name"),
+                "starts": s.get("starts"),
+                "status": e["status"],
+                "format": s.get("format"),
+                "mode": s.get("mode"),
+                "url": f"/e/{e['id']}",
+            }
+
+        rows = await self.directory.evenings(club=club["id"])
+        return {
+            "club": {"id": club["id"], "name": club["name"]},
+            "upcoming": [short(e) for e in rows if e["status"] != "closed"],
+            "past": [short(e) for e in reversed(rows) if e["status"] == "closed"],
+        }
+
+    # -- writing --------------------------------------------------------------------------------
+
+    async def _secret(self, eid: str) -> dict[str, Any]:
+        row = await self.directory.evening(eid, secret=True)
+        return dict(row["secret"]) if row is not None else {}
+
+    async def _append(
+        self,
+        ev: Evening,
+        by: str | None,
+        record: Record,
+        status: str | None = None,
+        secret: dict[str, Any] | None = None,
+    ) -> Entry:
+        """Store ``record`` as the evening's next entry, then apply it.
+
+        Raises:
+            Refused: ``evening_busy`` (another writer stored that entry first; nothing was stored).
+        """
+        entry = Entry(ev.seq + 1, time.time(), by, record)
+        if not await self.directory.append_evening_log(ev.id, entry.to_row(), status, secret):
+            self.cache.pop(ev.id, None)
+            raise _refuse("evening_busy")
+        ev.apply(entry)
+        return entry
+
+    def _check_spec(self, body: NewEvening) -> None:
+        """The evening's tables can be made: the preset and options (R6, R8, within play), the
+        timings; ``end`` is the round's, not an option."""
+        if any(r.partition("=")[0].strip().lower() == "end" for r in body.rules):
+            raise _refuse("evening_end_rule")
+        hands = hands_for(BEST, body.hands_per_round)
+        self.hub.parse_spec(self._table_body(body.model_dump(), [SeatSpec(kind="human")] * BEST, hands))
+        try:
+            PubLedger(
+                Rules.preset(body.preset).with_assignments([*body.rules, f"end=hands:{hands}"]),
+                [f"Player {i}" for i in range(1, BEST + 1)],
+                0,
+            )
+        except RulesError as e:
+            raise SpecError(rules_refusal(e)) from None
+        except EngineTableError as e:
+            raise SpecError(e.refusal) from None
+
+    @staticmethod
+    def _table_body(spec: Mapping[str, Any], seats: list[SeatSpec], hands: int) -> CreateTable:
+        return CreateTable(
+            preset=spec["preset"],
+            rules=[*spec["rules"], f"end=hands:{hands}"],
+            seats=seats,
+            grace_seconds=spec["grace_seconds"],
+            turn_seconds=spec["turn_seconds"],
+            bot_pace_seconds=spec["bot_pace_seconds"],
+            hand_pause_seconds=spec["hand_pause_seconds"],
+        )
+
+    async def create(self, player: Player, body: NewEvening) -> dict[str, Any]:
+        """Make an evening: ``{"id", "url", "commitment"}``; ``player`` directs it.
+
+        Raises:
+            Refused: ``bad_evening_name``, ``bad_starts``, ``format_not_built``, ``no_club``,
+                ``not_member``, ``not_owner``, ``members_need_club``, ``recurring_needs_club``,
+                ``evening_end_rule``; SpecError, BadMessage: the preset, the options, the timings.
+        """
+        name = check_evening_name(body.name)
+        when = parse_starts(body.starts)
+        if body.format == "duplicate":
+            raise _refuse("format_not_built", format=body.format)
+        club: str | None = None
+        if body.club is not None:
+            row = await self.directory.club(body.club)
+            if row is None:
+                raise _refuse("no_club", club=body.club[:40])
+            m = await self.directory.membership(row["id"], player.id)
+            if m is None:
+                raise _refuse("not_member")
+            if m["role"] != "owner":
+                raise _refuse("not_owner")
+            club = row["id"]
+        if body.members_only and club is None:
+            raise _refuse("members_need_club")
+        if body.recurring is not None and club is None:
+            raise _refuse("recurring_needs_club")
+        self._check_spec(body)
+        final = body.format == "final"
+        spec = {
+            "name": name,
+            "starts": when.isoformat(timespec="minutes"),
+            "club": club,
+            "preset": body.preset,
+            "rules": list(body.rules),
+            "mode": body.mode,
+            "members_only": body.members_only,
+            "format": body.format,
+            "rounds": body.rounds,
+            "rounds_total": rounds_total(body.format, body.rounds),
+            "best": BEST,
+            "hands_per_round": body.hands_per_round,
+            "final_size": (body.final_size or BEST) if final else None,
+            "small_final": body.small_final if final else False,
+            "recurring": body.recurring,
+            "turn_seconds": body.turn_seconds,
+            "grace_seconds": body.grace_seconds,
+            "bot_pace_seconds": body.bot_pace_seconds,
+            "hand_pause_seconds": body.hand_pause_seconds,
+        }
+        eid, commit = await self._new(spec, when, club, player.id)
+        return {"id": eid, "url": f"/e/{eid}", "commitment": commit}
+
+    async def _new(self, spec: dict[str, Any], when: dt.datetime, club: str | None, director: str) -> tuple[str, str]:
+        """Store a new evening of ``spec`` with fresh seeds; returns its id and commitment."""
+        seeds = seed_chain(int(spec["rounds_total"]))
+        commit = commitment(seeds)
+        eid = new_id()
+        now = time.time()
+        first = {"at": now, "by": director, "kind": Create.KIND.value, "data": Create(spec, commit).to_data()}
+        await self.directory.create_evening(
+            eid, club, director, spec, when.timestamp(), now, {"seeds": seeds, "tables": {}}, first
+        )
+        return eid, commit
+
+    async def check_in(self, eid: Any, player: Player, lang: str) -> dict[str, Any]:
+        """``player`` checks in: from round 1, or from the next round once the first started.
+
+        Raises:
+            Refused: ``no_evening``, ``not_member`` (members only), ``evening_closed``,
+                ``already_checked_in``, ``in_other_evening``, ``evening_busy``.
+        """
+        async with self._lock(str(eid)):
+            ev = await self.get(eid)
+            await self.may_read(ev, player)
+            if ev.closed:
+                raise _refuse("evening_closed")
+            p = ev.people.get(player.id)
+            if p is not None and p.checked_in and p.withdrawn_from is None:
+                raise _refuse("already_checked_in")
+            for row in await self.directory.evenings(status=("running",)):
+                if row["id"] == ev.id:
+                    continue
+                other = await self.get(row["id"])
+                q = other.people.get(player.id)
+                if q is not None and q.checked_in and q.withdrawn_from is None and not other.closed:
+                    raise _refuse("in_other_evening", name=other.spec.get("name", ""))
+            await self._append(ev, player.id, CheckIn(player.id, player.name, ev.round + 1))
+            return await self._state(ev, player, lang)
+
+    async def check_out(self, eid: Any, player: Player, lang: str) -> dict[str, Any]:
+        """``player`` checks out (before their first round) or withdraws (after it).
+
+        Raises:
+            Refused: ``no_evening``, ``evening_closed``, ``not_checked_in``, ``evening_busy``.
+        """
+        async with self._lock(str(eid)):
+            ev = await self.get(eid)
+            if ev.closed:
+                raise _refuse("evening_closed")
+            p = ev.people.get(player.id)
+            if p is None or not p.checked_in or p.withdrawn_from is not None:
+                raise _refuse("not_checked_in")
+            await self._leave(ev, player.id, player.id)
+            return await self._state(ev, player, lang)
+
+    async def _leave(self, ev: Evening, pid: str, by: str) -> None:
+        """Check ``pid`` out before their first round, else withdraw them from the next round on
+        and hand a seat of theirs still playing to the table's away bot."""
+        p = ev.people[pid]
+        if p.from_round > ev.round:
+            await self._append(ev, by, CheckOut(pid))
+            return
+        await self._append(ev, by, Withdraw(pid, ev.round + 1))
+        cur = ev.current
+        plan = cur.where(pid) if cur is not None else None
+        if plan is not None and plan.table is not None and p.kind == "person":
+            t = self.hub.tables.get(plan.table)
+            if t is not None:
+                t.leave(t.seats[plan.seats.index(pid)])
+
+    async def withdraw(self, eid: Any, player: Player, participant: str, lang: str) -> dict[str, Any]:
+        """The director withdraws ``participant`` (a check-out before their first round).
+
+        Raises:
+            Refused: ``no_evening``, ``not_director``, ``evening_closed``, ``no_participant``.
+        """
+        async with self._lock(str(eid)):
+            ev = await self.get(eid)
+            await self._director(ev, player)
+            if ev.closed:
+                raise _refuse("evening_closed")
+            p = ev.people.get(participant)
+            if p is None or not p.checked_in or p.withdrawn_from is not None:
+                raise _refuse("no_participant", participant=participant[:40])
+            await self._leave(ev, participant, player.id)
+            return await self._state(ev, player, lang)
+
+    async def substitute(self, eid: Any, player: Player, level: str, lang: str) -> dict[str, Any]:
+        """The director adds a substitute bot of ``level`` (``bot:LEVEL:K``, "Bot K (LEVEL)"),
+        drawn from the next round on.
+
+        Raises:
+            Refused: ``no_evening``, ``not_director``, ``evening_closed``, ``bad_level``, ``cards_no_bots``.
+        """
+        async with self._lock(str(eid)):
+            ev = await self.get(eid)
+            await self._director(ev, player)
+            if ev.closed:
+                raise _refuse("evening_closed")
+            if level not in LEVELS:
+                raise _refuse("bad_level", level=level[:20], levels=", ".join(LEVELS))
+            if ev.spec.get("mode") == "cards":
+                raise _refuse("cards_no_bots")
+            k = 1 + sum(1 for p in ev.people.values() if p.kind == "bot")
+            pid = f"bot:{level}:{k}"
+            await self._append(ev, player.id, Substitute(pid, f"Bot {k} ({level})", level, ev.round + 1))
+            return await self._state(ev, player, lang)
+
+    async def start_round(self, eid: Any, player: Player, cards: list[int], lang: str) -> dict[str, Any]:
+        """The director starts the next round (see the module's notes); ``cards``: the real-card
+        tables of a mixed evening.
+
+        Raises:
+            Refused: ``no_evening``, ``not_director``, ``evening_closed``, ``round_running``,
+                ``no_more_rounds``, ``too_few``, ``cards_only_mixed``, ``no_evening_table``,
+                ``bot_at_cards``, ``evening_busy``; the hub's (nothing is kept of a refused round).
+        """
+        async with self._lock(str(eid)):
+            ev = await self.get(eid)
+            await self._director(ev, player)
+            if ev.closed:
+                raise _refuse("evening_closed")
+            results, _hands = await self.results(ev)
+            cur = self.running(ev, results)
+            if cur is not None:
+                raise _refuse("round_running", round=cur.round)
+            if ev.round >= ev.rounds_total:
+                raise _refuse("no_more_rounds", rounds=ev.rounds_total)
+            secret = await self._secret(ev.id)
+            seed = secret["seeds"][ev.round]
+            draw = plan_round(ev, seed, results_by_round(results))
+            mode = str(ev.spec.get("mode"))
+            if mode != "mixed" and cards:
+                raise _refuse("cards_only_mixed", mode=mode)
+            real = set(range(1, len(draw.tables) + 1)) if mode == "cards" else set()
+            for n in cards:
+                if not 1 <= n <= len(draw.tables):
+                    raise _refuse("no_evening_table", table=n)
+                real.add(n)
+            for n in sorted(real):
+                if any(ev.people[pid].kind == "bot" for pid in draw.tables[n - 1]):
+                    raise _refuse("bot_at_cards", table=n)
+            made: list[str] = []
+            tokens: dict[str, dict[str, Any]] = {}
+            plans: list[TablePlan] = []
+            try:
+                for n, seats in enumerate(draw.tables, 1):
+                    hands = hands_for(len(seats), int(ev.spec["hands_per_round"]))
+                    ref = {"id": ev.id, "round": draw.round, "table": n, "name": draw.names[n - 1]}
+                    kind = draw.kinds[n - 1]
+                    if n in real:
+                        lid = await self._make_ledger(ev, seats, hands, ref)
+                        made.append(lid)
+                        plans.append(TablePlan(n, draw.names[n - 1], kind, "cards", None, lid, hands, seats, seats[0]))
+                    else:
+                        tid, toks = await self._make_table(ev, seats, hands, ref, made)
+                        tokens[tid] = toks
+                        plans.append(TablePlan(n, draw.names[n - 1], kind, "online", tid, None, hands, seats))
+                secret.setdefault("tables", {}).update(tokens)
+                record = StartRound(
+                    round=draw.round,
+                    kind=draw.kind,
+                    participants=draw.participants,
+                    byes=draw.byes,
+                    sizes=draw.sizes,
+                    order=draw.order,
+                    drawn=draw.drawn,
+                    swaps=draw.swaps,
+                    tables=tuple(plans),
+                    seed=seed,
+                )
+                await self._append(ev, player.id, record, status="running", secret=secret)
+            except BaseException:
+                for tid in made:  # nothing of a refused round stays in play
+                    try:
+                        await self.hub.close_table(tid)
+                    except Exception:  # noqa: BLE001 - the refusal is what the director reads
+                        _log.exception("evening %s: table %s of a refused round was not closed", ev.id, tid)
+                raise
+            for tid, toks in tokens.items():
+                await self.hub.start(tid, toks["creator"])
+            return await self._state(ev, player, lang)
+
+    async def _make_table(
+        self, ev: Evening, seats: tuple[str, ...], hands: int, ref: dict[str, Any], made: list[str]
+    ) -> tuple[str, dict[str, Any]]:
+        """An online table of the round: made through the hub (its seats people or bots), linked
+        to the evening's club, each person seated under their name and linked to the seat.
+        Returns its id and its tokens (creator, each person's personal token)."""
+        specs = [
+            SeatSpec(kind="bot", bot=LEVELS[ev.people[pid].level or "easy"])
+            if ev.people[pid].kind == "bot"
+            else SeatSpec(kind="human")
+            for pid in seats
+        ]
+        rules, preset, seat_specs, opts, _seed = self.hub.parse_spec(self._table_body(ev.spec, specs, hands))
+        spec = Table.new_spec(rules, preset, seat_specs, opts, None)
+        spec["evening"] = ref
+        t = await self.hub.add_table(spec)
+        made.append(t.id)
+        await self.directory.link_table(t.id, False, ev.club, ev.director)
+        toks: dict[str, Any] = {"creator": spec["creator_token"], "seats": {}}
+        now = time.time()
+        for i, pid in enumerate(seats):
+            p = ev.people[pid]
+            if p.kind != "person":
+                continue
+            sat = await self.hub.sit(t.id, spec["seats"][i]["token"], p.name)
+            await self.directory.link_seat(t.id, i, pid, now)
+            toks["seats"][pid] = sat.token
+        return t.id, toks
+
+    async def _make_ledger(self, ev: Evening, seats: tuple[str, ...], hands: int, ref: dict[str, Any]) -> str:
+        """A real-card table of the round: a club-style pub ledger with the people's names at its
+        seats (each linked to the seat), the first seat dealing first; returns its id."""
+        try:
+            rules = Rules.preset(str(ev.spec["preset"])).with_assignments([*ev.spec["rules"], f"end=hands:{hands}"])
+            names = [ev.people[pid].name for pid in seats]
+            PubLedger(rules, names, 0)  # the names (R2.1, R2.2)
+        except RulesError as e:
+            raise SpecError(rules_refusal(e)) from None
+        except EngineTableError as e:
+            raise SpecError(e.refusal) from None
+        spec = {
+            "kind": LEDGER_KIND,
+            "preset": ev.spec["preset"],
+            "rules": rules.to_dict(),
+            "names": names,
+            "first_dealer": 0,
+            "cents": False,
+            "token": secrets.token_urlsafe(16),
+            "follow_token": secrets.token_urlsafe(16),
+            "evening": ref,
+        }
+        books = await self.ledgers.load(self.hub)
+        lid = "L" + secrets.token_urlsafe(6).replace("-", "x").replace("_", "y")
+        now = time.time()
+        await self.hub.store.create_table(lid, spec, now)
+        books[lid] = LedgerBook(lid, spec, now)
+        await self.directory.link_table(lid, False, ev.club, ev.director)
+        for i, pid in enumerate(seats):
+            await self.directory.link_seat(lid, i, pid, now)
+        return lid
+
+    async def _current_table(self, ev: Evening, number: int) -> tuple[RoundState, TablePlan, bool]:
+        """Table ``number`` of the last round, and whether it has its result.
+
+        Raises:
+            Refused: ``no_evening_table``.
+        """
+        cur = ev.current
+        plan = cur.table(number) if cur is not None else None
+        if cur is None or plan is None:
+            raise _refuse("no_evening_table", table=number)
+        results, _hands = await self.results(ev)
+        return cur, plan, results.get((cur.round, number)) is not None
+
+    async def pause(self, eid: Any, player: Player, number: int, paused: bool, lang: str) -> dict[str, Any]:
+        """The director pauses table ``number`` of the round or lets it go on.
+
+        Raises:
+            Refused: ``no_evening``, ``not_director``, ``evening_closed``, ``no_evening_table``, ``table_done``.
+        """
+        async with self._lock(str(eid)):
+            ev = await self.get(eid)
+            await self._director(ev, player)
+            if ev.closed:
+                raise _refuse("evening_closed")
+            cur, plan, done = await self._current_table(ev, number)
+            if done:
+                raise _refuse("table_done", table=number)
+            await self._append(ev, player.id, Pause(cur.round, number, paused))
+            if plan.table is not None:
+                if paused:
+                    self.paused.add(plan.table)
+                else:
+                    self.paused.discard(plan.table)
+                t = self.hub.tables.get(plan.table)
+                if t is not None:
+                    t.set_paused(paused)
+            return await self._state(ev, player, lang)
+
+    async def captain(self, eid: Any, player: Player, number: int, participant: str, lang: str) -> dict[str, Any]:
+        """The director makes ``participant`` the captain of real-card table ``number``: the
+        ledger's keeper link changes (the old captain's link keeps it no more).
+
+        Raises:
+            Refused: ``no_evening``, ``not_director``, ``evening_closed``, ``no_evening_table``,
+                ``not_cards_table``, ``table_done``, ``not_at_table``.
+        """
+        async with self._lock(str(eid)):
+            ev = await self.get(eid)
+            await self._director(ev, player)
+            if ev.closed:
+                raise _refuse("evening_closed")
+            cur, plan, done = await self._current_table(ev, number)
+            if plan.mode != "cards" or plan.ledger is None:
+                raise _refuse("not_cards_table", table=number)
+            if done:
+                raise _refuse("table_done", table=number)
+            if participant not in plan.seats:
+                raise _refuse("not_at_table", participant=participant[:40], table=number)
+            books = await self.ledgers.load(self.hub)
+            b = books.get(plan.ledger)
+            await self._append(ev, player.id, Captain(cur.round, number, participant))
+            if b is not None:
+                spec = dict(b.spec, token=secrets.token_urlsafe(16))
+                await self.directory.set_table_spec(b.id, spec)
+                b.spec = spec
+            return await self._state(ev, player, lang)
+
+    async def reseat(self, eid: Any, player: Player, a: str, b: str, lang: str) -> dict[str, Any]:
+        """The director swaps the seats of ``a`` and ``b``: in the running round (real-card tables
+        before their first hand: each gets a new ledger with the names swapped), else in the next
+        round's draw.
+
+        Raises:
+            Refused: ``no_evening``, ``not_director``, ``evening_closed``, ``reseat_same``,
+                ``no_participant``, ``reseat_dealt``, ``no_more_rounds``.
+        """
+        async with self._lock(str(eid)):
+            ev = await self.get(eid)
+            await self._director(ev, player)
+            if ev.closed:
+                raise _refuse("evening_closed")
+            if a == b:
+                raise _refuse("reseat_same")
+            results, _hands = await self.results(ev)
+            cur = self.running(ev, results)
+            if cur is None:
+                for pid in (a, b):
+                    p = ev.people.get(pid)
+                    if p is None or not p.checked_in or p.withdrawn_from is not None:
+                        raise _refuse("no_participant", participant=pid[:40])
+                if ev.round >= ev.rounds_total:
+                    raise _refuse("no_more_rounds", rounds=ev.rounds_total)
+                await self._append(ev, player.id, Reseat(ev.round + 1, a, b))
+                return await self._state(ev, player, lang)
+            plans: list[TablePlan] = []
+            for pid in (a, b):
+                plan = cur.where(pid)
+                if plan is None:
+                    raise _refuse("no_participant", participant=pid[:40])
+                if plan not in plans:
+                    plans.append(plan)
+            books = await self.ledgers.load(self.hub)
+            for plan in plans:
+                book = books.get(plan.ledger or "")
+                if plan.mode != "cards" or book is None or book.book.hands:
+                    raise _refuse("reseat_dealt", table=plan.number)
+            swap = {a: b, b: a}
+            new: list[tuple[int, str]] = []
+            for plan in plans:
+                seats = tuple(swap.get(pid, pid) for pid in plan.seats)
+                ref = {"id": ev.id, "round": cur.round, "table": plan.number, "name": plan.name}
+                new.append((plan.number, await self._make_ledger(ev, seats, plan.hands, ref)))
+            try:
+                await self._append(ev, player.id, Reseat(cur.round, a, b, tuple(new)))
+            except BaseException:
+                for _n, lid in new:
+                    await self.hub.close_table(lid)
+                raise
+            for plan in plans:
+                if plan.ledger is not None:
+                    await self.hub.close_table(plan.ledger)
+            return await self._state(ev, player, lang)
+
+    async def close(self, eid: Any, player: Player, lang: str) -> dict[str, Any]:
+        """The director closes the evening; a weekly one makes the next (a week later, new seeds).
+
+        Raises:
+            Refused: ``no_evening``, ``not_director``, ``evening_closed``, ``round_running``.
+        """
+        async with self._lock(str(eid)):
+            ev = await self.get(eid)
+            await self._director(ev, player)
+            if ev.closed:
+                raise _refuse("evening_closed")
+            results, _hands = await self.results(ev)
+            cur = self.running(ev, results)
+            if cur is not None:
+                raise _refuse("round_running", round=cur.round)
+            nxt: str | None = None
+            if ev.spec.get("recurring") == "weekly":
+                when = parse_starts(str(ev.spec["starts"])) + WEEK
+                spec = dict(ev.spec, starts=when.isoformat(timespec="minutes"))
+                nxt, _commit = await self._new(spec, when, ev.club, ev.director)
+            try:
+                await self._append(ev, player.id, Close(nxt), status="closed")
+            except BaseException:
+                if nxt is not None:
+                    await self.directory.delete_evening(nxt)
+                raise
+            return await self._state(ev, player, lang)
+
+    async def delete(self, eid: Any, player: Player) -> dict[str, Any]:
+        """The director deletes the evening (its tables, ledgers and records stay).
+
+        Raises:
+            Refused: ``no_evening``, ``not_director``, ``evening_playing``.
+        """
+        async with self._lock(str(eid)):
+            ev = await self.get(eid)
+            await self._director(ev, player)
+            results, _hands = await self.results(ev)
+            if self.running(ev, results) is not None:
+                raise _refuse("evening_playing")
+            await self.directory.delete_evening(ev.id)
+            self.cache.pop(ev.id, None)
+            return {"id": ev.id, "deleted": True}
