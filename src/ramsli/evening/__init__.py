@@ -26,6 +26,7 @@ from ramsli.evening.draw import (
     split,
     stream,
 )
+from ramsli.evening.rounds import RoundDraw, draw_round
 from ramsli.evening.scoring import (
     SeatResult,
     Standing,
@@ -50,6 +51,8 @@ __all__ = [
     "draw_by_lot",
     "draw_by_order",
     "apply_swaps",
+    "RoundDraw",
+    "draw_round",
     "table_scores",
     "SeatResult",
     "TableResult",
