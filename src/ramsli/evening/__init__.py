@@ -38,6 +38,7 @@ from ramsli.evening.scoring import (
     table_result,
     table_scores,
 )
+from ramsli.evening.verify import Finding, Malformed, verify_download
 
 __all__ = [
     "SEED_BYTES",
@@ -62,4 +63,7 @@ __all__ = [
     "finalists",
     "hands_for",
     "rounds_total",
+    "Finding",
+    "Malformed",
+    "verify_download",
 ]
