@@ -26,6 +26,7 @@ from ramsli.evening.draw import (
     split,
     stream,
 )
+from ramsli.evening.rounds import RoundDraw, draw_round
 from ramsli.evening.scoring import (
     SeatResult,
     Standing,
@@ -37,6 +38,7 @@ from ramsli.evening.scoring import (
     table_result,
     table_scores,
 )
+from ramsli.evening.verify import Finding, Malformed, verify_download
 
 __all__ = [
     "SEED_BYTES",
@@ -50,6 +52,8 @@ __all__ = [
     "draw_by_lot",
     "draw_by_order",
     "apply_swaps",
+    "RoundDraw",
+    "draw_round",
     "table_scores",
     "SeatResult",
     "TableResult",
@@ -59,4 +63,7 @@ __all__ = [
     "finalists",
     "hands_for",
     "rounds_total",
+    "Finding",
+    "Malformed",
+    "verify_download",
 ]

@@ -198,10 +198,7 @@ def table_result(
         round,
         table,
         kind,
-        tuple(
-            SeatResult(s[0], s[1], pl[i], scores[i], s[2] if len(s) > 2 else 0)
-            for i, s in enumerate(seats)
-        ),
+        tuple(SeatResult(s[0], s[1], pl[i], scores[i], s[2] if len(s) > 2 else 0) for i, s in enumerate(seats)),
     )
 
 
