@@ -720,12 +720,12 @@ class Evenings:
                 raise _refuse("round_running", round=cur.round)
             if ev.round >= ev.rounds_total:
                 raise _refuse("no_more_rounds", rounds=ev.rounds_total)
-            secret = await self._secret(ev.id)
-            seed = secret["seeds"][ev.round]
-            draw = plan_round(ev, seed, results_by_round(results))
             mode = str(ev.spec.get("mode"))
             if mode != "mixed" and cards:
                 raise _refuse("cards_only_mixed", mode=mode)
+            secret = await self._secret(ev.id)
+            seed = secret["seeds"][ev.round]
+            draw = plan_round(ev, seed, results_by_round(results))
             real = set(range(1, len(draw.tables) + 1)) if mode == "cards" else set()
             for n in cards:
                 if not 1 <= n <= len(draw.tables):

@@ -9,11 +9,12 @@ is its session record (:mod:`ramsli.server.players.records`), read by the servic
 here as :class:`~ramsli.evening.scoring.TableResult` values.
 
 :func:`plan_round` is the next round's draw (``docs/evenings.md``): who plays (checked in, not
-withdrawn, from their first round on), the sizes (:func:`~ramsli.evening.draw.split` with the
-best size 5, R2.1), the tables by format — ``lot``: every round by lot; ``results``: round 1 by
-lot, then by the standings (table 1 the leaders'); ``final``: the qualifying rounds by lot, then
-the final round: the best ``final_size`` of the qualifying standings at the final, the next ones
-at the small final, everyone else without a table — and then the director's swaps.
+withdrawn, from their first round on), then :func:`ramsli.evening.rounds.draw_round` — the sizes
+(:func:`~ramsli.evening.draw.split` with the best size 5, R2.1), the tables by format (``lot``:
+every round by lot; ``results``: round 1 by lot, then by the standings, table 1 the leaders';
+``final``: the qualifying rounds by lot, then the final round: the best ``final_size`` of the
+qualifying standings at the Final, the next ones at the Small final, everyone else sitting out) —
+and then the director's swaps.
 
 >>> ev = Evening("e1", None, "d", 0.0)
 >>> ev.status, ev.round
@@ -26,8 +27,9 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from ramsli.evening.draw import apply_swaps, draw_by_lot, draw_by_order, split
-from ramsli.evening.scoring import Standing, TableResult, finalists, standings
+from ramsli.evening.draw import apply_swaps
+from ramsli.evening.rounds import draw_round
+from ramsli.evening.scoring import Standing, TableResult, standings
 from ramsli.refusal import Refusal, Refused
 from ramsli.server.evenings.log import (
     Captain,
@@ -46,7 +48,6 @@ from ramsli.server.evenings.log import (
 
 __all__ = [
     "BEST",
-    "MIN_TABLE",
     "Person",
     "RoundState",
     "Evening",
@@ -58,8 +59,6 @@ __all__ = [
 
 #: the best table size (R2.1: 5 is best); the draw splits into tables of it first
 BEST = 5
-#: the fewest people at an evening's table
-MIN_TABLE = 3
 
 
 @dataclass
@@ -203,8 +202,9 @@ class Evening:
         return [p.id for p in self.people.values() if p.checked_in or p.id in played]
 
     def byes(self) -> dict[int, list[str]]:
-        """Round -> the participants with a bye in it."""
-        return {r.round: list(r.byes) for r in self.rounds if r.byes}
+        """Qualifying round -> the participants with a bye in it (a bye scores 50; sitting out
+        the final round scores nothing)."""
+        return {r.round: list(r.byes) for r in self.rounds if r.byes and r.kind == "qualifying"}
 
     def standings(self, results: Sequence[TableResult]) -> list[Standing]:
         """The standings after ``results`` (:func:`ramsli.evening.scoring.standings`; the lot
@@ -324,20 +324,18 @@ class Draw:
     names: tuple[str, ...]
 
 
-def _too_few(count: int) -> Refused:
-    return Refused(Refusal("too_few", None, {"count": count}))
-
-
 def plan_round(ev: Evening, seed: str, results: Sequence[TableResult]) -> Draw:
-    """The draw of round ``ev.round + 1`` from its ``seed`` and the ``results`` so far (see the
-    module's notes). Only the director's swaps of two participants who both play the round apply.
+    """The draw of round ``ev.round + 1`` from its ``seed`` and the ``results`` so far: the one
+    rule of :func:`ramsli.evening.rounds.draw_round` (which ``ramsli verify`` recomputes), with
+    who plays the round and the standings before it; then the director's swaps of two
+    participants who both sit in the round.
 
     Raises:
-        Refused: ``too_few`` (fewer than 3 to play).
+        Refused: ``too_few`` (fewer than 3 to seat, or to play a final).
 
     >>> from ramsli.server.evenings.log import CheckIn, Create, Entry
     >>> ev = Evening("e", None, "d", 0.0)
-    >>> ev.apply(Entry(1, 0.0, "d", Create({"format": "lot", "rounds_total": 2}, "c")))
+    >>> ev.apply(Entry(1, 0.0, "d", Create({"format": "lot", "rounds": 2, "rounds_total": 2}, "c")))
     >>> for k, p in enumerate("abcdefg", 2):
     ...     ev.apply(Entry(k, 0.0, p, CheckIn(p, p.upper(), 1)))
     >>> d = plan_round(ev, "00" * 32, [])
@@ -345,50 +343,38 @@ def plan_round(ev: Evening, seed: str, results: Sequence[TableResult]) -> Draw:
     ((4, 3), [4, 3], ('Table 1', 'Table 2'))
     """
     r = ev.round + 1
-    players = ev.playing(r)
-    final_round = ev.fmt == "final" and r == ev.rounds_total and r > 1
-    order: list[str] | None = None
-    if final_round:
-        qualifying = [x for x in results if x.kind == "qualifying"]
-        seated = set(players)
-        ranked = [s for s in ev.standings(qualifying) if s.participant in seated]
-        if len(ranked) < MIN_TABLE:
-            raise _too_few(len(ranked))
-        final, small = finalists(ranked, int(ev.spec.get("final_size") or BEST), bool(ev.spec.get("small_final")))
-        order = final + small
-        sizes = [len(final)] + ([len(small)] if small else [])
-        drawn = draw_by_order(order, sizes, seed, r)
-        kinds = ["final"] + (["small_final"] if small else [])
-        kind = "final"
-        participants = sorted(order)
-    else:
-        if len(players) < MIN_TABLE:
-            raise _too_few(len(players))
-        sizes = split(len(players), BEST)
-        if ev.fmt == "results" and r > 1:
-            seated = set(players)
-            order = [s.participant for s in ev.standings(results) if s.participant in seated]
-            drawn = draw_by_order(order, sizes, seed, r)
-        else:
-            drawn = draw_by_lot(players, sizes, seed, r)
-        kinds = ["qualifying"] * len(sizes)
-        kind = "qualifying"
-        participants = players
-    seated_now = set(participants)
-    swaps = [(a, b) for a, b in ev.pending if a in seated_now and b in seated_now and a != b]
-    tables = apply_swaps(drawn, swaps)
+    present = ev.playing(r)
+    prior = ev.standings(results) if ev.fmt != "lot" else []
+    final_size = ev.spec.get("final_size")
+    try:
+        d = draw_round(
+            ev.fmt,
+            r,
+            int(ev.spec.get("rounds", ev.rounds_total)),
+            present,
+            prior,
+            seed,
+            best=int(ev.spec.get("best") or BEST),
+            final_size=None if final_size is None else int(final_size),
+            small_final=bool(ev.spec.get("small_final")),
+        )
+    except ValueError:
+        raise Refused(Refusal("too_few", None, {"count": len(present)})) from None
+    seated = set(d.participants)
+    swaps = [(a, b) for a, b in ev.pending if a in seated and b in seated and a != b]
+    tables = apply_swaps(d.drawn, swaps)
     return Draw(
         round=r,
-        kind=kind,
-        participants=tuple(participants),
-        byes=(),
-        sizes=tuple(sizes),
-        order=None if order is None else tuple(order),
-        drawn=tuple(tuple(t) for t in drawn),
+        kind=d.kind,
+        participants=d.participants,
+        byes=d.byes,
+        sizes=d.sizes,
+        order=d.order,
+        drawn=d.drawn,
         swaps=tuple(swaps),
         tables=tuple(tuple(t) for t in tables),
-        kinds=tuple(kinds),
-        names=tuple(table_name(k, n) for n, k in enumerate(kinds, 1)),
+        kinds=d.kinds,
+        names=tuple(table_name(k, n) for n, k in enumerate(d.kinds, 1)),
     )
 
 
