@@ -27,8 +27,8 @@ export default [
     languageOptions: { globals: { R: "readonly" } },
   },
   {
-    // the table page: ES modules (table.js imports table-*.js)
-    files: [`${STATIC}/table.js`, `${STATIC}/table-*.js`],
+    // the table page and the evening pages: ES modules (table.js imports table-*.js, evening.js evening-*.js)
+    files: [`${STATIC}/table.js`, `${STATIC}/table-*.js`, `${STATIC}/evening.js`, `${STATIC}/evening-*.js`],
     languageOptions: { sourceType: "module" },
   },
   {

@@ -117,7 +117,8 @@ def test_routes_reach_the_services_through_deps_only():
 
 
 def test_every_http_route_lives_in_its_concerns_routes_module():
-    """Each HTTP route and the WebSocket of the app is a function of ``ramsli.server.<concern>.routes``;
+    """Each HTTP route and the WebSocket of the app is a function of ``ramsli.server.<concern>.routes``
+    (or, for a concern's own HTML pages, ``ramsli.server.<concern>.pages``: the evenings' pages);
     the coach's routes (the hint, the reviews, training) are the coach's, the pages' the web's."""
     from fastapi.routing import APIRoute, APIWebSocketRoute
 
@@ -136,7 +137,9 @@ def test_every_http_route_lives_in_its_concerns_routes_module():
     where = {(r.path, m): r.endpoint.__module__ for r in routes for m in (getattr(r, "methods", None) or {"WS"})}
     assert len(routes) > 40 and ("/ws/{table_id}", "WS") in where
     outside = sorted(
-        f"{m} {p}: {mod}" for (p, m), mod in where.items() if not re.fullmatch(r"ramsli\.server\.\w+\.routes", mod)
+        f"{m} {p}: {mod}"
+        for (p, m), mod in where.items()
+        if not re.fullmatch(r"ramsli\.server\.\w+\.(?:routes|pages)", mod)
     )
     assert outside == []
     coach = {p for (p, _m), mod in where.items() if mod == "ramsli.server.coach.routes"}
@@ -149,6 +152,8 @@ def test_every_http_route_lives_in_its_concerns_routes_module():
         "/api/train/answer",
     }
     assert where[("/sw.js", "GET")] == where[("/", "GET")] == "ramsli.server.web.routes"
+    pages = {p for (p, _m), mod in where.items() if mod.endswith(".pages")}
+    assert pages == {f"/e/{{evening_id}}{tail}" for tail in ("", "/director", "/tv", "/print")} | {"/evenings/new"}
 
 
 # -- over a real WebSocket (Starlette's TestClient runs the app in-process) -------------------------

@@ -107,6 +107,7 @@ class World:
             "ledger_id": self.ledger["ledger"],
             "club_id": "noclub",  # a club that does not exist: its routes answer 404 (or 401)
             "season_id": "1",
+            "evening_id": "noevening",  # an evening that does not exist: its API answers 404, its pages the shell
         }
         out = {}
         for route in api_routes(self.app.routes):

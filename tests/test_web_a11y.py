@@ -1,5 +1,6 @@
 """Accessibility of the pages (issue 27): an axe-core audit of the lobby, the table mid-hand, the
-how-to-play page and the pub ledger, at phone and laptop size, finds no serious or critical
+how-to-play page, the pub ledger and a club evening's pages (the standing link, the director's, the
+TV, print, the new evening's form; issue 34), at phone and laptop size, finds no serious or critical
 violation.
 
 axe-core is the npm package, fetched by this test's set-up with ``npm`` into a cache folder
@@ -10,9 +11,12 @@ Locally without npm or the package the audit skips with the reason; under ``CI=t
 
 from __future__ import annotations
 
+import http.cookiejar
+import json
 import os
 import shutil
 import subprocess
+import urllib.request
 from pathlib import Path
 
 import pytest
@@ -76,15 +80,54 @@ def pages(tmp_path_factory):
     sat = post_ok(base, f"/api/tables/{made['table']}/sit", {"token": made["seats"][0]["token"], "name": "Ann"})
     post_ok(base, f"/api/tables/{made['table']}/start", {"creator_token": made["creator_token"]})
     ledger = post_ok(base, "/api/ledgers", {"names": ["Ann", "Bo", "Cy"]})
+    evening, evening_seat = _evening(base)
     links = {
         "lobby": ("/", "#quick"),
         "table": (f"/t/{made['table']}/s/{sat['token']}", ".status-line.mine"),
         "how-to-play": (f"/how-to-play?table={made['table']}", ".howto"),
         "ledger": (ledger["page"], "main"),
         "ledger-setup": ("/ledger", "main"),
+        # a club evening's pages (issue 34), round 1 playing, seen by its director
+        "evening": (evening, "#rounds .ev-table"),
+        "evening-director": (evening + "/director", "#tables-box"),
+        "evening-tv": (evening + "/tv", "#tv-standings"),
+        "evening-print": (evening + "/print", "#table-lists"),
+        "evening-new": ("/evenings/new", "#new-evening"),
+        "evening-table": (evening_seat, "#evening-link"),
     }
     yield base, links
     sp.stop()
+
+
+#: the player who directs the audit's evening (the browser logs in as them)
+DIRECTOR = {"name": "Dora", "password": "a long enough password"}
+
+
+def _evening(base: str) -> tuple[str, str]:
+    """An evening directed by :data:`DIRECTOR` with round 1 drawn (Dora and two substitute bots at
+    one online table); its standing link and Dora's seat link."""
+    jar = http.cookiejar.CookieJar()
+    opener = urllib.request.build_opener(urllib.request.HTTPCookieProcessor(jar))
+
+    def call(path: str, body: dict, csrf: str = "") -> dict:
+        req = urllib.request.Request(
+            base + path,
+            data=json.dumps(body).encode(),
+            method="POST",
+            headers={"Content-Type": "application/json", "X-CSRF-Token": csrf},
+        )
+        with opener.open(req, timeout=10) as r:
+            return json.loads(r.read())
+
+    csrf = call("/api/players", DIRECTOR)["csrf"]
+    made = call("/api/evenings", {"name": "Pub night", "starts": "2031-12-11T20:00+01:00", "rounds": 2}, csrf)
+    call(f"/api/evenings/{made['id']}/check-in", {}, csrf)
+    for _ in range(2):
+        call(f"/api/evenings/{made['id']}/substitutes", {"level": "easy"}, csrf)
+    call(f"/api/evenings/{made['id']}/rounds", {}, csrf)
+    with opener.open(f"{base}/api/evenings/{made['id']}/me", timeout=10) as r:
+        seat = json.loads(r.read())["url"]
+    return made["url"], seat
 
 
 def _audit(page, axe_js: Path) -> list[dict]:
@@ -103,6 +146,9 @@ def test_no_serious_or_critical_axe_violations(chromium, pages, axe_js, viewport
     ctx = chromium.new_context(viewport=viewport, bypass_csp=True)  # axe-core is injected
     try:
         page = ctx.new_page()
+        page.goto(base + "/account?lang=en")
+        page.wait_for_selector("#login")
+        page.evaluate("(who) => R.api('POST', '/api/login', who)", DIRECTOR)  # the evening's director
         found = {}
         for name, (link, ready) in links.items():
             page.goto(base + link + ("&" if "?" in link else "?") + "lang=en")

@@ -1,10 +1,12 @@
-"""The table page as ES modules, and the facts the server sends the pages.
+"""The table page and the evening pages as ES modules, and the facts the server sends the pages.
 
 - :func:`ramsli.server.web.facts.page_facts` is the server's own enums and tuples (close codes,
   reactions, phrases, languages), rendered into every page and into the service worker;
 - every ``table-*.js`` module is served, listed in the service worker's cache, and imported by the
   page; the table page loads them in a real Chromium without a console error, under the
-  Content-Security-Policy (scripts from this server only), and reads the facts it was sent.
+  Content-Security-Policy (scripts from this server only), and reads the facts it was sent;
+- likewise ``evening.js`` and its ``evening-*.js`` modules (issue 34): every page of an evening
+  loads them and ``evening.css`` under the policy without a console error.
 
 The browser test skips locally without Chromium (or Playwright); under ``CI=true`` it fails.
 """
@@ -26,6 +28,10 @@ from helpers import ServerProcess, http_get, post_ok
 
 #: the table page's modules, as files
 MODULES = sorted(f.name for f in WEB_DIR.glob("table-*.js"))
+#: the evening pages' modules (issue 34), as files
+EVENING_MODULES = sorted(f.name for f in WEB_DIR.glob("evening-*.js"))
+#: each ES-module page's entry -> its modules
+ENTRIES = {"table.js": MODULES, "evening.js": EVENING_MODULES}
 
 
 @pytest.fixture(scope="module")
@@ -62,27 +68,30 @@ def test_the_service_worker_is_served_with_its_facts(server):
     text = body.decode()
     assert status == 200 and text == service_worker_source() and SW_FACTS not in text
     facts = json.loads(re.search(r"const FACTS = (\{.*\});", text).group(1))
-    assert facts == {"languages": list(LANGS), "modules": MODULES}
-    assert set(MODULE_PAGES) == {"table"} and len(MODULES) >= 10
+    assert facts == {"languages": list(LANGS), "modules": EVENING_MODULES + MODULES}
+    assert set(MODULE_PAGES) == {"table", "evening"} and len(MODULES) >= 10 and len(EVENING_MODULES) >= 5
+    assert {"evening.js", "evening.css"} <= set(re.findall(r'"([\w-]+\.(?:js|css))"', text))  # cached too
     assert SW_FACTS in (WEB_DIR / "sw.js").read_text(encoding="utf-8")  # the file keeps its placeholder
 
 
-def test_every_module_is_imported_and_served(server):
-    """The entry (table.js) and the modules import only modules that exist, each served as JavaScript;
-    every module is reached from the entry."""
+@pytest.mark.parametrize("entry", sorted(ENTRIES))
+def test_every_module_is_imported_and_served(server, entry):
+    """The entry (table.js, evening.js) and its modules import only modules of that page that exist,
+    each served as JavaScript; every module is reached from the entry."""
+    modules = ENTRIES[entry]
     imports = {}
-    for name in ["table.js", *MODULES]:
+    for name in [entry, *modules]:
         text = (WEB_DIR / name).read_text(encoding="utf-8")
         imports[name] = set(re.findall(r'^import (?:[^"]+ from )?"\./([\w-]+\.js)";', text, re.M))
-        assert imports[name] <= set(MODULES), name
+        assert imports[name] <= set(modules), name
         status, body = http_get(server, f"/static/{name}")
         assert status == 200 and body == (WEB_DIR / name).read_bytes()
-    reached, todo = set(), ["table.js"]
+    reached, todo = set(), [entry]
     while todo:
         for m in imports[todo.pop()] - reached:
             reached.add(m)
             todo.append(m)
-    assert reached == set(MODULES)
+    assert reached == set(modules)
     status, page = http_get(server, "/")
     assert status == 200 and b'<script src="/static/lobby.js">' in page  # other pages: classic scripts
 
@@ -124,6 +133,43 @@ def test_the_table_page_loads_its_modules_and_reads_the_facts(chromium, server):
         page.click("#btn-settings")
         options = page.eval_on_selector_all("#lang option", "els => els.map(e => [e.value, e.textContent])")
         assert options == [[lang["code"], lang["name"]] for lang in page_facts()["languages"]]
+        assert problems == []
+    finally:
+        ctx.close()
+
+
+def test_the_evening_pages_load_their_modules_under_the_csp(chromium, server):
+    """Each page of an evening (the standing link, the director's, the TV, print) and the new evening's
+    form load evening.js and its modules as ES modules and evening.css, with no console error and no
+    CSP violation (this context keeps the policy): no inline script or style."""
+    ctx = chromium.new_context()
+    problems: list[str] = []
+    try:
+        page = ctx.new_page()
+        page.on("console", lambda m: problems.append(m.text) if m.type == "error" and "404" not in m.text else None)
+        page.on("pageerror", lambda e: problems.append(str(e)))
+        page.on("response", lambda r: problems.append(f"{r.status} {r.url}") if r.status >= 400 else None)
+        page.goto(f"{server}/account?lang=en")
+        page.wait_for_selector("#new-player")
+        page.evaluate("R.api('POST', '/api/players', {name: 'Mo', password: 'a long enough password'})")
+        made = page.evaluate(
+            "R.api('POST', '/api/evenings', {name: 'Modules', starts: '2031-12-11T20:00+01:00', rounds: 2})"
+        )
+        for path, ready in [
+            (made["url"], "#about"),
+            (made["url"] + "/director", "#round-box"),
+            (made["url"] + "/tv", "#tv-standings"),
+            (made["url"] + "/print", "#print-tools"),
+            ("/evenings/new", "#new-evening"),
+        ]:
+            loaded: list[str] = []
+            page.on("response", loaded_to := lambda r, into=loaded: into.append(r.url.rsplit("/", 1)[-1]))
+            page.goto(f"{server}{path}?lang=de")
+            page.wait_for_selector(ready)
+            page.remove_listener("response", loaded_to)
+            assert page.evaluate("document.querySelector('script[src$=\"/static/evening.js\"]').type") == "module"
+            assert {"evening.js", "evening.css", *EVENING_MODULES} <= set(loaded), path
+            assert page.evaluate("document.documentElement.lang") == "de"
         assert problems == []
     finally:
         ctx.close()

@@ -54,6 +54,7 @@ from ramsli.server.cluster.proxy import ClientAddress, Forwarder, Peers
 from ramsli.server.coach import hints
 from ramsli.server.coach import review as coach
 from ramsli.server.coach import routes as coach_routes
+from ramsli.server.evenings import pages as evening_pages
 from ramsli.server.evenings import routes as evenings_routes
 from ramsli.server.evenings.service import Evenings
 from ramsli.server.ledger import routes as ledger_routes
@@ -179,6 +180,7 @@ def create_app(
     app.include_router(players_routes.router)
     app.include_router(clubs_routes.router)
     app.include_router(evenings_routes.router)
+    app.include_router(evening_pages.router)  # the evenings' pages (their API: evenings.routes)
     app.include_router(tables_routes.router)
     # innermost first: the forwarding of other processes' tables, ..., the prefix outermost
     app.add_middleware(Forwarder, peers=peers, hub=lambda: getattr(app.state, "hub", None), metrics=app.state.metrics)

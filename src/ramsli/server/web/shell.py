@@ -27,7 +27,7 @@ __all__ = ["WEB_DIR", "STATIC_TYPES", "MODULE_PAGES", "SW_FACTS", "catalog", "sh
 #: where the HTML, CSS and JavaScript of the pages live (package data)
 WEB_DIR = Path(__file__).resolve().parent / "static"
 #: the pages whose ``{kind}.js`` is an ES module (it imports ``{kind}-*.js``); the others are classic scripts
-MODULE_PAGES = frozenset({"table"})
+MODULE_PAGES = frozenset({"table", "evening"})
 
 #: file suffix -> media type of the files of :data:`WEB_DIR` that are served; no other file is
 STATIC_TYPES = {

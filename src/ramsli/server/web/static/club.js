@@ -58,6 +58,16 @@
       return new Date(t * 1000).toISOString();
     }
   }
+  /* an evening's start (ISO 8601 with its offset) in the reader's locale and time zone */
+  function startsText(iso) {
+    const d = new Date(iso);
+    if (isNaN(d.getTime())) return String(iso || "");
+    try {
+      return new Intl.DateTimeFormat(R.lang, { dateStyle: "full", timeStyle: "short" }).format(d);
+    } catch (e) {
+      return d.toLocaleString();
+    }
+  }
   function fail(e) {
     const login = e.code === "not_logged_in" || e.code === "login_unknown" || e.code === "login_expired";
     app.replaceChildren(
@@ -452,6 +462,39 @@
         text: _("Start a club ledger"),
       }),
     );
+    /* the club's evenings (issue 34): the next one, the calendar feed, a new one for the owner */
+    const next = info.next_evening;
+    const evenings = el(
+      "div",
+      { id: "club-evenings" },
+      el("h3", { text: _("Evenings") }),
+      next
+        ? el(
+            "p",
+            { id: "next-evening" },
+            _("Next evening:") + " ",
+            el("a", { href: (next.url || `/e/${next.id}`) + "?lang=" + R.lang, text: next.name }),
+            " · " + startsText(next.starts),
+          )
+        : el("p", { class: "note", id: "next-evening", text: _("No evening is planned.") }),
+      el(
+        "p",
+        { class: "row" },
+        el("a", {
+          href: `/api/clubs/${info.club.id}/evenings.ics`,
+          id: "club-ics",
+          text: _("The club's evenings in your calendar (.ics)"),
+        }),
+        info.role === "owner"
+          ? el("a", {
+              class: "button",
+              id: "new-evening-link",
+              href: `/evenings/new?lang=${R.lang}&club=${info.club.id}`,
+              text: _("New evening"),
+            })
+          : "",
+      ),
+    );
     const members = el(
       "ul",
       { class: "plain", id: "members" },
@@ -516,7 +559,7 @@
           el("div", { class: "row" }, el("h2", { text: _("Season table") }), chooser),
           seasonBox,
         ),
-        el("section", { class: "panel" }, el("h2", { text: _("Play for the club") }), play, books),
+        el("section", { class: "panel" }, el("h2", { text: _("Play for the club") }), play, books, evenings),
         el("section", { class: "panel", id: "club-ratings" }, ratingRows(info.ratings, _("Ratings in the club"))),
         el("section", { class: "panel" }, el("h2", { text: _("Members") }), members, leave),
         info.role === "owner" ? ownerBox(info) : "",

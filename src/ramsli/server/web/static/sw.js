@@ -7,10 +7,10 @@
      offline page of the page's language says so plainly.
    Nothing here holds a card or a token. */
 "use strict";
-const CACHE = "ramsli-static-v3";
+const CACHE = "ramsli-static-v4";
 /* the server's path prefix ("" or e.g. "/ramsli"): this worker is served at PREFIX/sw.js */
 const BASE = new URL("./", self.location).pathname.replace(/\/$/, "");
-/* {languages: the language codes, modules: the table page's modules}: the server writes them in when it
+/* {languages: the language codes, modules: the ES-module pages' modules (table-*.js, evening-*.js)}: the server writes them in when it
    serves this file (ramsli.server.web.shell.service_worker_source) */
 const FACTS = /* the server's facts */ null;
 const LANGS = FACTS.languages;
@@ -22,10 +22,12 @@ const STATIC = [
   "lobby.js",
   "howto.js",
   "ledger.js",
+  "evening.js",
   "error.js",
   "offline.js",
   "style.css",
   "ledger.css",
+  "evening.css",
   "icon.svg",
   "icon-turn.svg",
   "icon-app.svg",

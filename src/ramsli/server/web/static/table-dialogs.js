@@ -5,6 +5,7 @@ import { sendChat } from "./table-connection.js";
 import { cardFace } from "./table-seats.js";
 import { dealOk } from "./table-deal.js";
 import { nextDealCountdown } from "./table-timers.js";
+import { eveningOf, eveningNext } from "./table-evening.js";
 
 const R = window.R;
 const { _, ngettext, el } = R;
@@ -418,6 +419,7 @@ function standingsBody() {
 /* "Play again" and "Back to the lobby": under the standings, and in the last hand's summary at the
    session's end, so that neither has to be closed or scrolled to reach them */
 function againRow() {
+  if (eveningOf()) return eveningNext(); // an evening's table: where you sit next, not "play again"
   const mineTaken = P.role === "seat" && (S.view.seats.find((x) => x.seat === me()) || {}).taken;
   const again = mineTaken || R.creatorToken(P.table);
   return el(

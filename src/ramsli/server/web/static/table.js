@@ -15,6 +15,7 @@ import { handRow, actionButtons } from "./table-hand.js";
 import { topBar, statusText, waitingPanel } from "./table-bar.js";
 import { dialogs, finalCard } from "./table-dialogs.js";
 import { sitForm } from "./table-sit.js";
+import { eveningBar } from "./table-evening.js";
 import "./table-keyboard.js";
 
 const R = window.R;
@@ -61,6 +62,7 @@ function render() {
   const h = view.hand;
   const parts = [
     topBar(),
+    eveningBar(),
     el("div", { id: "banner", class: "banner", hidden: true }),
     el("div", { id: "conn", class: "banner", hidden: true }),
   ];

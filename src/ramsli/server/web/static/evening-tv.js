@@ -1,0 +1,216 @@
+/* ramsli web, the pub's TV screen of an evening (/e/{id}/tv, issue 34 item 6): big type, dark, no
+   controls; it fills a 1920x1080 screen and is still readable on a phone. Every 5 seconds it asks
+   the state again and says when it last did; when a request fails it keeps what it showed with a
+   small "offline" mark. Shown: the round, the tables still playing with their hands left, the
+   standings (the first 20) and, once drawn, the next round's tables. No card (R7). */
+import {
+  app,
+  loadState,
+  fail,
+  who,
+  whoEl,
+  score,
+  noteName,
+  tableName,
+  currentRound,
+  handsLeft,
+  person,
+  clock,
+  poll,
+} from "./evening-common.js";
+
+const R = window.R;
+const { _, ngettext, el } = R;
+
+const SHOWN = 20;
+let state = null,
+  updated = null,
+  offline = false;
+
+function roundLine(ev, cur) {
+  if (ev.status === "closed") return _("Final standings");
+  if (!cur) return _("Check-in is open");
+  if (cur.kind === "final") return _("The final round");
+  return _("Round {r} of {n}", { r: cur.round, n: ev.rounds });
+}
+
+function tablesPanel(ev, cur) {
+  if (!cur) return "";
+  const fresh = !cur.done && (cur.tables || []).every((t) => !t.hands_played);
+  if (fresh) {
+    // the round was just drawn: the draw, table by table, so people find their seats
+    return el(
+      "section",
+      { class: "tv-panel tv-draw", id: "tv-draw", "aria-labelledby": "tv-draw-h" },
+      el("h2", { id: "tv-draw-h", text: _("The draw of {round}", { round: roundLine(ev, cur) }) }),
+      el(
+        "div",
+        { class: "tv-draw-grid" },
+        (cur.tables || []).map((t) =>
+          el(
+            "div",
+            { class: "tv-draw-table", "data-table": String(t.number) },
+            el(
+              "h3",
+              {},
+              tableName(cur, t),
+              t.mode === "cards" ? el("span", { class: "tv-cards", text: " · " + _("real cards") }) : "",
+            ),
+            el(
+              "ol",
+              {},
+              (t.seats || []).map((s) => el("li", {}, whoEl(person(ev, s.id)))),
+            ),
+          ),
+        ),
+      ),
+    );
+  }
+  const playing = (cur.tables || []).filter((t) => t.status !== "done");
+  return el(
+    "section",
+    { class: "tv-panel tv-playing", id: "tv-playing", "aria-labelledby": "tv-playing-h" },
+    el(
+      "h2",
+      { id: "tv-playing-h" },
+      playing.length
+        ? ngettext("{n} table still playing", "{n} tables still playing", playing.length)
+        : _("Every table is done"),
+    ),
+    el(
+      "ul",
+      { class: "tv-tables" },
+      playing.map((t) =>
+        el(
+          "li",
+          { "data-table": String(t.number), class: "status-" + t.status },
+          el("span", { class: "tv-tname", text: tableName(cur, t) }),
+          el("span", {
+            class: "tv-left",
+            text: t.status === "paused" ? _("paused") : ngettext("{n} hand left", "{n} hands left", handsLeft(t)),
+          }),
+          el("span", {
+            class: "tv-who",
+            text: R.listText((t.seats || []).map((s) => who(person(ev, s.id)))),
+          }),
+        ),
+      ),
+    ),
+  );
+}
+
+function standingsPanel(ev) {
+  const rows = (ev.standings || []).slice(0, SHOWN);
+  const more = (ev.standings || []).length - rows.length;
+  return el(
+    "section",
+    { class: "tv-panel tv-standings", id: "tv-standings", "aria-labelledby": "tv-standings-h" },
+    el("h2", { id: "tv-standings-h", text: ev.status === "closed" ? _("Final standings") : _("Standings") }),
+    rows.length
+      ? el(
+          "table",
+          { class: "tv-table", id: "tv-standings-table" },
+          el("caption", { class: "sr-only", text: _("Standings") }),
+          el(
+            "thead",
+            {},
+            el(
+              "tr",
+              {},
+              el("th", { scope: "col", text: _("Rank") }),
+              el("th", { scope: "col", class: "name", text: _("Name") }),
+              el("th", { scope: "col", text: _("Score") }),
+              el("th", { scope: "col", class: "name", text: _("Note") }),
+            ),
+          ),
+          el(
+            "tbody",
+            {},
+            rows.map((s) =>
+              el(
+                "tr",
+                { "data-participant": s.id, class: s.note ? "note-" + s.note : "" },
+                el("td", { class: "rank", text: String(s.rank) }),
+                el("td", { class: "name" }, whoEl(s)),
+                el("td", { class: "score", text: score(s.score) }),
+                el("td", { class: "name", text: noteName(s.note) }),
+              ),
+            ),
+          ),
+        )
+      : el("p", { class: "tv-empty", text: _("No results yet.") }),
+    more > 0 ? el("p", { class: "tv-more", text: ngettext("and {n} more", "and {n} more", more) }) : "",
+  );
+}
+
+function comingPanel(ev) {
+  const people = (ev.people || []).filter((p) => p.checked_in && !p.withdrawn);
+  return el(
+    "section",
+    { class: "tv-panel tv-coming", id: "tv-coming", "aria-labelledby": "tv-coming-h" },
+    el("h2", { id: "tv-coming-h", text: ngettext("{n} checked in", "{n} checked in", people.length) }),
+    el(
+      "ul",
+      { class: "tv-names" },
+      people.map((p) => el("li", {}, whoEl(p))),
+    ),
+  );
+}
+
+function draw() {
+  const ev = state;
+  document.title = ev.name + " — Ramsli";
+  const cur = currentRound(ev);
+  const stamp = el(
+    "p",
+    { class: "tv-stamp" + (offline ? " offline" : ""), id: "tv-stamp", "aria-live": "off" },
+    updated ? _("updated {time}", { time: clock(updated) }) : "",
+    offline ? el("span", { class: "tv-offline", id: "tv-offline", text: " · " + _("offline") }) : "",
+  );
+  app.replaceChildren(
+    el(
+      "main",
+      { class: "tv", "data-status": ev.status, "data-round": String(ev.round || 0) },
+      el(
+        "header",
+        { class: "tv-head" },
+        el("h1", { text: ev.name }),
+        el("p", { class: "tv-round", id: "tv-round", text: roundLine(ev, cur) }),
+        stamp,
+      ),
+      el(
+        "div",
+        { class: "tv-grid" },
+        ev.status === "closed" ? "" : cur ? tablesPanel(ev, cur) : comingPanel(ev),
+        standingsPanel(ev),
+      ),
+    ),
+  );
+}
+
+export async function tvPage() {
+  document.body.classList.add("ev-tv");
+  try {
+    state = await loadState();
+    updated = new Date();
+  } catch (e) {
+    fail(e);
+    return;
+  }
+  draw();
+  const p = poll(
+    5,
+    loadState,
+    (ev) => {
+      state = ev;
+      updated = new Date();
+      offline = false;
+      draw();
+    },
+    () => {
+      offline = true;
+      draw();
+    },
+  );
+  setTimeout(p.start, 5000);
+}
