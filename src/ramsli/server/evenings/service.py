@@ -622,14 +622,23 @@ class Evenings:
             if p is not None and p.checked_in and p.withdrawn_from is None:
                 raise _refuse("already_checked_in")
             for row in await self.directory.evenings(status=("running",)):
-                if row["id"] == ev.id:
-                    continue
-                other = await self.get(row["id"])
-                q = other.people.get(player.id)
-                if q is not None and q.checked_in and q.withdrawn_from is None and not other.closed:
+                if row["id"] != ev.id and await self._plays_in(row["id"], player.id):
+                    other = await self.get(row["id"])
                     raise _refuse("in_other_evening", name=other.spec.get("name", ""))
             await self._append(ev, player.id, CheckIn(player.id, player.name, ev.round + 1))
             return await self._state(ev, player, lang)
+
+    async def _plays_in(self, eid: str, pid: str) -> bool:
+        """True if ``pid`` is checked in (not withdrawn) to running evening ``eid`` and it has a
+        round still to play or in play (an evening whose last round has finished holds nobody)."""
+        ev = await self.get(eid)
+        p = ev.people.get(pid)
+        if ev.closed or p is None or not p.checked_in or p.withdrawn_from is not None:
+            return False
+        if ev.round < ev.rounds_total:
+            return True
+        results, _hands = await self.results(ev)
+        return self.running(ev, results) is not None
 
     async def check_out(self, eid: Any, player: Player, lang: str) -> dict[str, Any]:
         """``player`` checks out (before their first round) or withdraws (after it).
