@@ -156,6 +156,24 @@ def test_a_bye_scores_the_tables_mean_and_a_late_arrival_none():
     assert [s.participant for s in table][1] == first
 
 
+def test_sitting_out_the_final_round_scores_nothing():
+    """In the final format the byes of the final round (those not in the Final or Small final) score nothing,
+    before the final round has a result (given the qualifying rounds) and after."""
+    four = [S.table_result(1, 1, "qualifying", [("a", 3), ("b", 1), ("c", -1)])]
+    before = S.standings(["a", "b", "c", "d"], four, "final", {1: ["d"], 2: ["d"]}, "s", rounds=1)
+    assert {s.participant: s.rounds for s in before}["d"] == (50.0,)
+    final = [S.table_result(2, 1, "final", [("c", 3), ("a", 1), ("b", -1)])]
+    after = S.standings(["a", "b", "c", "d"], four + final, "final", {1: ["d"], 2: ["d"]}, "s")
+    assert [(s.participant, s.score, s.rounds, s.note) for s in after] == [
+        ("c", 0.0, (0.0, 100.0), "final"),
+        ("a", 100.0, (100.0, 50.0), "final"),
+        ("b", 50.0, (50.0, 0.0), "final"),
+        ("d", 50.0, (50.0, None), ""),
+    ]
+    with pytest.raises(ValueError):
+        S.standings(["a", "b", "c", "d"], four, "final", {0: ["d"]}, "s")
+
+
 def test_firsts_break_a_tie_of_score_and_net():
     # x: first at a table of 3 (100) then last at a table of 3 (0); y: 50 twice. Both total 100,
     # both +0 against the means; x has a first place, y none -> x ahead whatever the lot.

@@ -9,6 +9,8 @@ import json
 import random
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from typer.testing import CliRunner
 
 from ramsli.cli import app
@@ -294,3 +296,40 @@ def test_the_download_is_not_changed_by_verify():
     before = copy.deepcopy(data)
     verify_download(data)
     assert data == before
+
+
+def _paths(x, p=()):
+    yield p
+    if isinstance(x, dict):
+        for k, v in x.items():
+            yield from _paths(v, (*p, k))
+    elif isinstance(x, list):
+        for i, v in enumerate(x):
+            yield from _paths(v, (*p, i))
+
+
+_BASES = {f: simulate(f, people=9, rounds=2, final_size=4) for f in ("lot", "results", "final")}
+_JUNK = [None, 0, -1, 1.5, "", "x", [], {}, [1], {"a": 1}, True, "ab" * 32, 10**30, ["a", "b"], [["a"]]]
+
+
+@settings(max_examples=200, deadline=None)
+@given(fmt=st.sampled_from(sorted(_BASES)), picks=st.lists(st.tuples(st.integers(1), st.integers(0, 15)), max_size=3))
+def test_any_damage_is_a_finding_or_malformed_never_a_crash(fmt, picks):
+    """Whatever is changed in a download, verify answers with findings (exit 1) or Malformed (exit 2)."""
+    data = copy.deepcopy(_BASES[fmt])
+    for where, junk in picks:
+        path = list(_paths(data))[1:]
+        p = path[where % len(path)]
+        parent = data
+        for k in p[:-1]:
+            parent = parent[k]
+        if junk == 15 and isinstance(parent, dict):
+            del parent[p[-1]]
+        else:
+            parent[p[-1]] = copy.deepcopy(_JUNK[junk % len(_JUNK)])
+    try:
+        found = verify_download(data)
+    except Malformed as e:
+        assert e.field
+    else:
+        assert all(isinstance(f, Finding) and f.what in WHATS for f in found)

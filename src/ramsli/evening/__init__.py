@@ -1,7 +1,9 @@
 """Club evenings and tournaments (issue 34): the pure core, no I/O.
 
 :mod:`ramsli.evening.draw` splits the checked-in participants into tables and draws the seats
-from a committed seed chain; :mod:`ramsli.evening.scoring` scores table results fairly across
+from a committed seed chain; :mod:`ramsli.evening.rounds` applies the format's rule to draw one
+round (:func:`draw_round`: by lot, by the standings, or the Final and Small final);
+:mod:`ramsli.evening.scoring` scores table results fairly across
 table sizes and ranks the standings; :mod:`ramsli.evening.verify` rechecks an evening's
 download. The server (``ramsli.server.evenings``) and ``ramsli verify`` use them;
 ``docs/evenings.md`` describes every step in prose.

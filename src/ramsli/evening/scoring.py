@@ -135,7 +135,11 @@ class SeatResult:
     bot_hands: int = 0
 
     def to_data(self) -> dict[str, Any]:
-        """The seat as the download writes it."""
+        """The seat as the download writes it.
+
+        >>> SeatResult("anna", 12, 1, 100.0).to_data()
+        {'participant': 'anna', 'net': 12, 'place': 1, 'score': 100.0, 'bot_hands': 0}
+        """
         return {
             "participant": self.participant,
             "net": self.net,
@@ -146,7 +150,11 @@ class SeatResult:
 
     @classmethod
     def from_data(cls, data: Mapping[str, Any]) -> SeatResult:
-        """The seat from :meth:`to_data`'s shape (ValueError/KeyError/TypeError when malformed)."""
+        """The seat from :meth:`to_data`'s shape (ValueError/KeyError/TypeError when malformed).
+
+        >>> SeatResult.from_data({"participant": "bot:expert:1", "net": -3, "place": 2, "score": 50})
+        SeatResult(participant='bot:expert:1', net=-3, place=2, score=50.0, bot_hands=0)
+        """
         return cls(
             participant=_str(data["participant"]),
             net=_int(data["net"]),
@@ -227,7 +235,11 @@ class Standing:
     note: str = ""
 
     def to_data(self) -> dict[str, Any]:
-        """The line as the download writes it."""
+        """The line as the download writes it.
+
+        >>> Standing(1, "anna", 150.0, 4.5, 1, (100.0, None, 50.0)).to_data()["rounds"]
+        [100.0, None, 50.0]
+        """
         return {
             "rank": self.rank,
             "participant": self.participant,
@@ -240,7 +252,12 @@ class Standing:
 
     @classmethod
     def from_data(cls, data: Mapping[str, Any]) -> Standing:
-        """The line from :meth:`to_data`'s shape (ValueError/KeyError/TypeError when malformed)."""
+        """The line from :meth:`to_data`'s shape (ValueError/KeyError/TypeError when malformed).
+
+        >>> line = Standing(2, "ben", 100.0, -1.0, 0, (50.0, 50.0), "final")
+        >>> Standing.from_data(line.to_data()) == line
+        True
+        """
         rounds = data["rounds"]
         if not isinstance(rounds, list):
             raise TypeError("rounds is a list")
@@ -277,6 +294,8 @@ def standings(
     fmt: str,
     byes: Mapping[int, Sequence[str]],
     seed_for_lot: str,
+    *,
+    rounds: int | None = None,
 ) -> list[Standing]:
     """The standings of ``participants`` (everyone ever checked in) after ``results``.
 
@@ -285,7 +304,9 @@ def standings(
     evening's commitment. ``fmt`` ``"final"`` puts the players of the ``"final"`` table result
     first (by their place there, ties by qualifying order), then the ``"small_final"``'s, then
     everyone else; in the other formats every result counts as qualifying. A bye of round r
-    (``byes[r]``) scores 50 unless round r is a final round.
+    (``byes[r]``) scores 50 unless round r is a final round (a round with a final or small
+    final result, or, given ``rounds`` (the qualifying rounds R), a round after R): sitting out
+    the final round scores nothing.
 
     Raises:
         ValueError: an unknown format, a result or bye of someone not in ``participants``, or
@@ -306,10 +327,21 @@ def standings(
     known = set(ids)
     if len(known) != len(ids):
         raise ValueError("a participant is listed twice")
-    last = max([r.round for r in results] + [r for r, who in byes.items() if who] + [0])
+    final_rounds = {r.round for r in results if r.kind != "qualifying"} if fmt == "final" else set()
+    for r, who in byes.items():
+        if r < 1:
+            raise ValueError(f"a bye in round {r}")
+        for p in who:
+            if p not in known:
+                raise ValueError(f"{p!r} has a bye but is not a participant")
+    scoring_byes = {
+        r: who
+        for r, who in byes.items()
+        if who and r not in final_rounds and not (fmt == "final" and rounds is not None and r > rounds)
+    }
+    last = max([r.round for r in results] + list(scoring_byes) + [0])
     per_round: dict[str, list[Fraction | None]] = {p: [None] * last for p in ids}
     tally = {p: _Tally() for p in ids}
-    final_rounds = {r.round for r in results if r.kind != "qualifying"} if fmt == "final" else set()
     final_place: dict[str, dict[str, int]] = {"final": {}, "small_final": {}}
     for res in results:
         if res.round < 1:
@@ -333,12 +365,8 @@ def standings(
                 t.firsts += pl[i] == 1
             else:
                 final_place[res.kind][p] = pl[i]
-    for r, who in byes.items():
+    for r, who in scoring_byes.items():
         for p in who:
-            if p not in known:
-                raise ValueError(f"{p!r} has a bye but is not a participant")
-            if r in final_rounds:
-                continue
             if per_round[p][r - 1] is not None:
                 raise ValueError(f"{p!r} is seated twice in round {r}")
             per_round[p][r - 1] = Fraction(50)

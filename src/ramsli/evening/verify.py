@@ -52,8 +52,11 @@ class Finding:
         what: the check (:data:`WHATS`).
         table: the table (1..T) a finding is about, or None.
         rank: the standings' rank a ``standings`` finding is about, or None.
-        expected: what the recomputation gives (ids joined by ", "), when it does not check.
-        found: what the download has; for ``roster``, why the round cannot be recomputed.
+        expected: what the recomputation gives (ids joined by ", "), when it does not check; for a
+            ``tables`` or ``standings`` check that passes, the number of re-seats or of lines.
+        found: what the download has (for a passing ``commitment``: the commitment; ``sizes``: the
+            sizes); for ``roster``, why the round cannot be recomputed; empty for a ``seed`` not
+            opened.
     """
 
     ok: bool
@@ -266,7 +269,7 @@ def verify_download(data: Mapping[str, Any]) -> list[Finding]:
         exp: RoundDraw | None = None
         if seed is not None:
             try:
-                prior = standings(ids, results, fmt, byes, commitment)
+                prior = standings(ids, results, fmt, byes, commitment, rounds=rounds)
                 byes_here = rnd.byes if rnd.kind == "qualifying" else ()
                 exp = draw_round(
                     fmt,
@@ -330,7 +333,7 @@ def verify_download(data: Mapping[str, Any]) -> list[Finding]:
         if rnd.kind == "qualifying" and rnd.byes:
             byes[r] = list(rnd.byes)
     try:
-        again = standings(ids, results, fmt, byes, commitment)
+        again = standings(ids, results, fmt, byes, commitment, rounds=rounds)
     except ValueError as e:
         out.append(Finding(False, None, "standings", found=str(e)))
         return out
