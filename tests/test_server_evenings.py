@@ -31,6 +31,7 @@ import pytest
 
 from ramsli.evening.verify import verify_download
 from ramsli.refusal import Refused
+from ramsli.server.evenings.log import EntryKind, parse_record
 from ramsli.server.tables.bot_driver import BotDriver
 from ramsli.server.tables.views import info, view
 
@@ -313,6 +314,10 @@ def test_a_final_evening_of_23_people_and_bots_checked_against_an_independent_sc
                     assert r["drawn"] == [shuffle(order[:5], seed, 3, "table1"), shuffle(order[5:], seed, 3, "table2")]
                 assert r["tables"] == r["drawn"] and r["swaps"] == []
             assert [s["participant"] for s in dl["standings"]] == [p for p, _s, _n in want]
+            kinds = [e["kind"] for e in dl["log"]]
+            assert kinds.count("start_round") == 3 and set(kinds) <= {k.value for k in EntryKind}
+            for row in await w.directory.evening_log(eid):  # each stored entry reads back as it was
+                assert parse_record(row["kind"], row["data"]).to_data() == row["data"]
             assert all(f.ok for f in verify_download(dl)), [f for f in verify_download(dl) if not f.ok]
 
             # the club's season table and ratings count every table of the evening

@@ -16,8 +16,9 @@ Each kind is a record here, stored as :meth:`to_data` and read back by :func:`pa
 - ``check_out`` (:class:`CheckOut`): ``{"participant"}`` — before their first round;
 - ``withdraw`` (:class:`Withdraw`): ``{"participant", "from_round"}`` — plays no round from then on;
 - ``substitute`` (:class:`Substitute`): ``{"participant", "name", "level", "from_round"}``;
-- ``start_round`` (:class:`StartRound`): ``{"round", "kind", "participants", "byes", "sizes",
-  "order", "drawn", "swaps", "tables", "seed"}`` — the draw and each table (:class:`TablePlan`);
+- ``start_round`` (:class:`StartRound`): ``{"round", "round_kind", "participants", "byes",
+  "sizes", "order", "drawn", "swaps", "tables", "seed"}`` — the draw and each table
+  (:class:`TablePlan`); ``round_kind`` is ``qualifying`` or ``final``;
 - ``reseat`` (:class:`Reseat`): ``{"round", "a", "b", "ledgers"}`` — a swap of the running round
   (real-card tables before their first hand; ``ledgers`` the new ledger of each table it changed)
   or, between rounds, of the next round's draw;
@@ -296,7 +297,7 @@ class StartRound:
     def to_data(self) -> dict[str, Any]:
         return {
             "round": self.round,
-            "kind": self.kind,
+            "round_kind": self.kind,
             "participants": list(self.participants),
             "byes": list(self.byes),
             "sizes": list(self.sizes),
@@ -384,7 +385,8 @@ class Entry:
         return {"seq": self.seq, "at": self.at, "by": self.by, "kind": self.kind, "data": self.record.to_data()}
 
     def to_data(self) -> dict[str, Any]:
-        """The entry as the download writes it: ``{"seq", "at", "by", "kind", **data}``."""
+        """The entry as the download writes it: ``{"seq", "at", "by", "kind", **data}`` (no
+        record has a key of these four)."""
         return {"seq": self.seq, "at": self.at, "by": self.by, "kind": self.kind, **self.record.to_data()}
 
 
@@ -413,7 +415,7 @@ def parse_record(kind: str, data: Any) -> Record:
             raise r.error("tables is not a list")
         rec = StartRound(
             round=r.integer("round"),
-            kind=r.text("kind"),
+            kind=r.text("round_kind"),
             participants=r.texts("participants"),
             byes=r.texts("byes"),
             sizes=r.ints("sizes"),

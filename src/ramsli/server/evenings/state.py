@@ -209,7 +209,15 @@ class Evening:
     def standings(self, results: Sequence[TableResult]) -> list[Standing]:
         """The standings after ``results`` (:func:`ramsli.evening.scoring.standings`; the lot
         breaks ties by the commitment)."""
-        return standings(self.participant_ids(), results, self.fmt, self.byes(), self.commitment)
+        rounds = self.spec.get("rounds")
+        return standings(
+            self.participant_ids(),
+            results,
+            self.fmt,
+            self.byes(),
+            self.commitment,
+            rounds=None if rounds is None else int(rounds),
+        )
 
     # -- the fold ----------------------------------------------------------------------------
 
