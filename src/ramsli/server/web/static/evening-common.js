@@ -3,7 +3,7 @@
    locale, the standings and the rounds as tables. Every fact comes from the server's state
    (GET /api/evenings/{id}); nothing here decides a draw, a score or a rule, and no card is shown (R7). */
 const R = window.R;
-const { _, ngettext, el } = R;
+const { _, ngettext, pgettext, el } = R;
 
 /* the page's data, rendered in by the server (mode, evening, levels, presets, club) */
 export const P = R.page;
@@ -258,11 +258,11 @@ export function standingsTable(ev, opts) {
   if (!rows.length)
     body.append(el("tr", {}, el("td", { colspan: String(4 + rounds), class: "note", text: _("No results yet.") })));
   return scrollBox(
-    o.caption || _("Standings"),
+    o.caption || pgettext("evening", "Standings"),
     el(
       "table",
       { class: "season ev-standings", id: o.id || "standings" },
-      el("caption", { class: o.caption ? "" : "sr-only", text: o.caption || _("Standings") }),
+      el("caption", { class: o.caption ? "" : "sr-only", text: o.caption || pgettext("evening", "Standings") }),
       el("thead", {}, head),
       body,
     ),
@@ -333,7 +333,7 @@ export function tableCard(ev, rnd, t, extra) {
             {},
             el("th", { scope: "col", text: _("Seat") }),
             el("th", { scope: "col", class: "name", text: _("Name") }),
-            el("th", { scope: "col", text: _("Place") }),
+            el("th", { scope: "col", text: pgettext("result", "Place") }),
             el("th", { scope: "col", text: _("Net counters") }),
             el("th", { scope: "col", text: _("Score") }),
           ),

@@ -32,7 +32,7 @@ import {
 } from "./evening-common.js";
 
 const R = window.R;
-const { _, ngettext, el } = R;
+const { _, ngettext, pgettext, el } = R;
 
 let state = null,
   keep = {}; // table number -> the keeper link of a real-card table of the round (GET .../me, the director's)
@@ -496,7 +496,7 @@ function draw() {
       el(
         "section",
         { class: "panel", id: "standings-panel", "aria-labelledby": "standings-h" },
-        el("h2", { id: "standings-h", text: _("Standings") }),
+        el("h2", { id: "standings-h", text: pgettext("evening", "Standings") }),
         standingsTable(ev),
       ),
       endBox(ev),

@@ -102,8 +102,7 @@ export async function newPage() {
     });
   const form = el(
     "form",
-    { class: "panel", id: "new-evening", novalidate: false },
-    el("h2", { text: _("A new evening") }),
+    { class: "panel", id: "new-evening", "aria-labelledby": "title" },
     alertBox(),
     el(
       "div",

@@ -29,7 +29,7 @@ import {
 } from "./evening-common.js";
 
 const R = window.R;
-const { _, ngettext, el } = R;
+const { _, ngettext, pgettext, el } = R;
 
 let state = null,
   mine = null; // GET /api/evenings/{id}/me: the reader's current table, or null
@@ -337,7 +337,10 @@ function draw() {
         el(
           "section",
           { class: "panel", id: "standings-panel", "aria-labelledby": "standings-h" },
-          el("h2", { id: "standings-h", text: ev.status === "closed" ? _("Final standings") : _("Standings") }),
+          el("h2", {
+            id: "standings-h",
+            text: ev.status === "closed" ? _("Final standings") : pgettext("evening", "Standings"),
+          }),
           standingsTable(ev),
           el("p", {
             class: "note",

@@ -20,7 +20,7 @@ import {
 } from "./evening-common.js";
 
 const R = window.R;
-const { _, ngettext, el } = R;
+const { _, ngettext, pgettext, el } = R;
 
 const SHOWN = 20;
 let state = null,
@@ -105,12 +105,15 @@ function standingsPanel(ev) {
   return el(
     "section",
     { class: "tv-panel tv-standings", id: "tv-standings", "aria-labelledby": "tv-standings-h" },
-    el("h2", { id: "tv-standings-h", text: ev.status === "closed" ? _("Final standings") : _("Standings") }),
+    el("h2", {
+      id: "tv-standings-h",
+      text: ev.status === "closed" ? _("Final standings") : pgettext("evening", "Standings"),
+    }),
     rows.length
       ? el(
           "table",
           { class: "tv-table", id: "tv-standings-table" },
-          el("caption", { class: "sr-only", text: _("Standings") }),
+          el("caption", { class: "sr-only", text: pgettext("evening", "Standings") }),
           el(
             "thead",
             {},
