@@ -400,6 +400,9 @@ def test_a_real_card_evening_kept_by_its_captains(sqlite_url):
             st = await ann.ok("POST", f"/api/evenings/{eid}/captain", {"table": 1, "participant": t1["seats"][1]["id"]})
             assert st["rounds_played"][0]["tables"][0]["captain"] == t1["seats"][1]["id"]
             await refused(captain, "POST", f"/api/ledgers/{lid}/hands?token={ktok}", hands[1], "not_keeper", 403)
+            await refused(
+                ann, "POST", f"/api/evenings/{eid}/captain", {"table": 1, "participant": x}, "not_at_table", 409
+            )
             keep2 = await other.ok("GET", f"/api/evenings/{eid}/me")
             assert keep2["captain"] and "/follow/" not in keep2["url"]
             ktok2 = keep2["url"].rsplit("/", 1)[1]
@@ -413,6 +416,9 @@ def test_a_real_card_evening_kept_by_its_captains(sqlite_url):
             for h in hands:
                 await ann.ok("POST", f"/api/ledgers/{t2['ledger']}/hands?token={tok2}", h)
             st = await round_done(w, ann, eid)
+            for p, body in (("pause", {"table": 1, "paused": True}), ("captain", {"table": 2, "participant": y})):
+                await refused(ann, "POST", f"/api/evenings/{eid}/{p}", body, "table_done", 409)
+            await refused(ann, "POST", f"/api/evenings/{eid}/rounds", {}, "no_more_rounds", 409)
             books = await ann.ok("GET", f"/api/ledgers/{lid}?token={ktok2}")
             assert books["over"]
             nets = {r["name"]: r["net"] for r in books["standings"]}
@@ -724,5 +730,33 @@ def test_a_database_of_the_release_before_evenings_upgrades_keeping_its_clubs_an
         await engine.dispose()
         async with World(url) as w:  # today's server opens it
             assert (await w.directory.seasons("c1"))[0]["best_of"] is None
+
+    run(go())
+
+
+def test_two_writers_of_one_entry_store_it_once_and_the_second_is_told(sqlite_url):
+    """An evening's log is appended optimistically: when another process stores the same entry
+    number first, the request is refused ``evening_busy`` with nothing of it stored; again, it works."""
+
+    async def go():
+        async with World(sqlite_url) as w:
+            ann, bo, dan = await people(w, ["Ann", "Bo", "Dan"])
+            eid = await evening(ann)
+            d = w.directory
+            original = d.append_evening_log
+            dan_id = (await dan.ok("GET", "/api/me"))["player"]["id"]
+
+            async def another_process_first(evening_id, entry, status=None, secret=None):
+                d.append_evening_log = original
+                other = {**entry, "by": dan_id, "data": {"participant": dan_id, "name": "Dan", "from_round": 1}}
+                assert await original(evening_id, other)
+                return await original(evening_id, entry, status, secret)
+
+            d.append_evening_log = another_process_first
+            await refused(bo, "POST", f"/api/evenings/{eid}/check-in", None, "evening_busy", 409)
+            st = await state(ann, eid)
+            assert [p["name"] for p in st["people"]] == ["Dan"]
+            st = await bo.ok("POST", f"/api/evenings/{eid}/check-in")
+            assert [p["name"] for p in st["people"]] == ["Dan", "Bo"]
 
     run(go())
