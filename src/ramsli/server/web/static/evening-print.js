@@ -3,6 +3,7 @@
    its dealer, R3.2 the deal passes to the left), laid out for the printer by evening.css's
    @media print. The server's PDF of the same (/api/evenings/{id}/sheets.pdf) needs no browser. */
 import {
+  P,
   app,
   api,
   pagePath,
@@ -61,6 +62,11 @@ function scoreSheet(ev, rnd, t) {
   const names = seats.map((s) => who(person(ev, s.id)));
   const rows = t.sheet && t.sheet.rows ? t.sheet.rows : null;
   const hands = rows ? rows.length : t.hands || 0;
+  /* each row's check digit as the server's PDF prints it (ramsli.evening.check.row_check), when the
+     server gives them: the sheet's rows, the table's `checks` (hand k at k - 1), or the page's data
+     P.checks["round:table"]; the page never computes one */
+  const checks = rows ? rows.map((r) => r.check) : t.checks || (P.checks && P.checks[`${rnd.round}:${t.number}`]);
+  const checked = !!(checks && checks.length);
   const body = [];
   for (let k = 1; k <= hands; k++) {
     const row = rows ? rows[k - 1] : null;
@@ -73,7 +79,7 @@ function scoreSheet(ev, rnd, t) {
         el("td", { class: "name", text: typeof dealer === "number" ? names[dealer] || "" : String(dealer) }),
         names.map(() => el("td", { class: "write" })),
         el("td", { class: "write" }),
-        rows ? el("td", { class: "check", text: row && row.check !== undefined ? String(row.check) : "" }) : "",
+        checked ? el("td", { class: "check", text: checks[k - 1] === undefined ? "" : String(checks[k - 1]) }) : "",
       ),
     );
   }
@@ -109,7 +115,7 @@ function scoreSheet(ev, rnd, t) {
             el("th", { scope: "col", class: "name", text: _("Dealer") }),
             names.map((n) => el("th", { scope: "col", text: n })),
             el("th", { scope: "col", text: _("Pot") }),
-            rows ? el("th", { scope: "col", text: _("Check") }) : "",
+            checked ? el("th", { scope: "col", text: _("Check") }) : "",
           ),
         ),
         el("tbody", {}, body),
