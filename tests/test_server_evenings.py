@@ -467,6 +467,8 @@ def test_a_paused_table_does_not_move_and_stays_paused_after_a_restart(tmp_path)
             assert e.value.refusal.code == "table_paused"
             assert not await t.deal_next()
             seq = t.seq
+            st = await ann.ok("DELETE", f"/api/evenings/{eid}/check-in")  # a withdrawal: the away bot plays on
+            assert st["people"][0]["withdrawn"] and me.left and t.proxy_playing(me)
         async with World(url) as w:  # a restart: the log pauses the table again before it runs
             t = w.hub.tables[tid]
             assert t.paused and t.seq == seq
@@ -476,7 +478,11 @@ def test_a_paused_table_does_not_move_and_stays_paused_after_a_restart(tmp_path)
             st = await ann2.ok("POST", f"/api/evenings/{eid}/pause", {"table": 1, "paused": False})
             assert not t.paused and st["rounds_played"][0]["tables"][0]["status"] == "playing"
             texts = [a["text"] for a in st["audit"]]
-            assert texts[-2:] == ["Ann paused table 1 of round 1", "Ann let table 1 of round 1 go on"]
+            assert texts[-3:] == [
+                "Ann paused table 1 of round 1",
+                "Ann withdrew: no table from round 2 on",
+                "Ann let table 1 of round 1 go on",
+            ]
             await ann2.ok("POST", f"/api/evenings/{eid}/pause", {"table": 1, "paused": True})  # ends it quietly
 
     run(go())
@@ -758,5 +764,28 @@ def test_two_writers_of_one_entry_store_it_once_and_the_second_is_told(sqlite_ur
             assert [p["name"] for p in st["people"]] == ["Dan"]
             st = await bo.ok("POST", f"/api/evenings/{eid}/check-in")
             assert [p["name"] for p in st["people"]] == ["Dan", "Bo"]
+
+    run(go())
+
+
+def test_a_table_of_bots_only_counts_too(sqlite_url):
+    """Every evening table gets its session record when it ends, also one that no club owns and
+    no person plays at (such a session rates nobody): the round is done, the standings have it."""
+
+    async def go():
+        async with World(sqlite_url) as w:
+            (ann,) = await people(w, ["Ann"])
+            eid = await evening(ann, hands_per_round=1)
+            for level in ("easy", "easy", "easy"):
+                await ann.ok("POST", f"/api/evenings/{eid}/substitutes", {"level": level})
+            st = await ann.ok("POST", f"/api/evenings/{eid}/rounds", {})
+            tid = st["rounds_played"][0]["tables"][0]["table"]
+            st = await round_done(w, ann, eid)
+            record = await w.directory.record(tid)
+            assert record is not None and not record["rated"] and record["club_id"] is None
+            assert [s["id"] for s in st["standings"]] and all(s["kind"] == "bot" for s in st["standings"])
+            assert sorted(s["score"] for s in st["standings"]) == sorted(
+                float(round(x, 2)) for x in scores([x["net"] for x in record["data"]["seats"]])
+            )
 
     run(go())
