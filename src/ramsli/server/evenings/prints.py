@@ -450,6 +450,7 @@ class _Writer:
         pdf.set_lang(lang)
         self.family = "helvetica"
         self.cmaps: list[Mapping[int, Any]] = []
+        self._wrapped: dict[tuple[str, float, bool], list[str]] = {}
         if fonts.regular is not None:
             try:
                 pdf.add_font("ramsli", "", fonts.regular)
@@ -484,8 +485,16 @@ class _Writer:
         self.pdf.set_font(self.family, "B" if bold else "", size)
 
     def line(self, s: str, size: float = 10, bold: bool = False, height: float = 5.5) -> None:
+        """A paragraph, left-aligned, wrapped to the page's width (the same paragraph on every score
+        sheet is wrapped once: fpdf2's line breaking is most of a long PDF's time)."""
         self.font(size, bold)
-        self.pdf.multi_cell(0, height, self.text(s), new_x="LMARGIN", new_y="NEXT")
+        key = (s, size, bold)
+        lines = self._wrapped.get(key)
+        if lines is None:
+            got = self.pdf.multi_cell(0, height, self.text(s), align="L", dry_run=True, output="LINES")
+            lines = self._wrapped[key] = [str(x) for x in got] if isinstance(got, list) else [self.text(s)]
+        for text in lines:
+            self.pdf.cell(0, height, text, new_x="LMARGIN", new_y="NEXT")
 
 
 def _cmap(pdf: FPDF, key: str) -> Mapping[int, Any]:
