@@ -8,7 +8,8 @@ first (:data:`LAYERS`)::
     0 cards        ramsli.cards, ramsli.refusal (the record of a refused input), ramsli.i18n (the
                    languages and their catalogs)
     1 engine       ramsli (the package's re-exports), rules, errors, settlement, hand, session, history,
-                   seats, toml_text, ledger, fairness (the deal's commitments: hashing, no I/O)
+                   seats, toml_text, ledger, fairness (the deal's commitments: hashing, no I/O),
+                   evening (an evening's draw, scores and standings, and their check: no I/O)
     2 bots         ramsli.bots, ramsli.inference (what a seat may infer from its observation)
     3 research     ramsli.lab, ramsli.rl, ramsli.analysis, ramsli.testing, ramsli.coach (the review of hands)
     4 front ends   ramsli.cli (and ramsli.__main__: python -m ramsli), ramsli.commands, ramsli.frontends,
@@ -84,6 +85,7 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
             "ramsli.toml_text",
             "ramsli.ledger",
             "ramsli.fairness",
+            "ramsli.evening",
         ),
     ),
     ("bots", ("ramsli.bots", "ramsli.inference")),
