@@ -23,6 +23,7 @@ from fastapi import FastAPI, Request
 from fastapi.responses import JSONResponse
 from fastapi.testclient import TestClient
 
+from ramsli.evening.check import damm_digit, row_check
 from ramsli.i18n import LANGS
 from ramsli.refusal import Refusal, Refused
 from ramsli.server.clubs.clubs import check_season
@@ -31,20 +32,18 @@ from ramsli.server.evenings.prints import (
     CORE_FONTS,
     FONT_ENV,
     PdfFonts,
-    damm_digit,
     find_fonts,
     ics_feed,
     next_occurrence,
     parse_starts,
     qr_svg,
-    row_check,
     score_sheets,
     sheets_pdf,
-    spreadsheet_safe,
     standings_csv,
     table_lists,
 )
 from ramsli.server.players.records import best_of_table
+from ramsli.server.protocol.csvcells import spreadsheet_safe
 from ramsli.server.protocol.messages import error_body
 from ramsli.server.protocol.schemas import NewSeason
 
