@@ -86,3 +86,17 @@ def test_a_bad_ledger_spec_is_refused(server):
     ]:
         st, err = http_json(server.http, "POST", "/api/ledgers", body)
         assert st == 422 and err["error"] == "bad_spec", (body, err)
+
+
+def test_the_ledger_csv_keeps_a_formula_like_name_as_text(server):
+    """A seat name a spreadsheet would run as a formula ("=", "+", "-", "@") is written with a leading
+    "'" in the score sheet's CSV (CSV injection); the name itself is kept as typed."""
+    st, made = http_json(server.http, "POST", "/api/ledgers", {"names": ["=1+1", "@Bo", "Cy"]})
+    assert st == 201, made
+    lid, tok = made["ledger"], made["token"]
+    st, s = http_json(server.http, "GET", f"/api/ledgers/{lid}?token={tok}")
+    assert st == 200 and "=1+1" in str(s)
+    st, sheet = http_json(server.http, "GET", f"/api/ledgers/{lid}/ledger.csv?token={tok}")
+    rows = list(csv.reader(io.StringIO(sheet)))
+    assert rows[0][2:4] == ["'=1+1 in", "'=1+1 tricks"] and rows[0][5] == "'@Bo in"
+    assert all(not c.startswith(("=", "+", "@")) for r in rows for c in r)

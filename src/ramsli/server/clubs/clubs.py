@@ -90,8 +90,9 @@ def _date(field: str, text: str) -> dt.date:
         raise Refused(Refusal("bad_date", None, {"field": field})) from None
 
 
-def check_season(body: NewSeason, others: Iterable[dict[str, Any]] = ()) -> dict[str, str]:
-    """A season as stored: ``{"name", "starts", "ends"}``.
+def check_season(body: NewSeason, others: Iterable[dict[str, Any]] = ()) -> dict[str, Any]:
+    """A season as stored: ``{"name", "starts", "ends"}``, and ``"best_of"`` (N of "best N of M
+    evenings", :func:`ramsli.server.players.records.best_of_table`) when the body sets it.
 
     Raises:
         Refused: ``bad_club_name``, ``bad_date`` (naming the field), ``season_order``,
@@ -99,6 +100,8 @@ def check_season(body: NewSeason, others: Iterable[dict[str, Any]] = ()) -> dict
 
     >>> check_season(NewSeason(name="Winter", starts="2026-10-01", ends="2027-03-31"))
     {'name': 'Winter', 'starts': '2026-10-01', 'ends': '2027-03-31'}
+    >>> check_season(NewSeason(name="Winter", starts="2026-10-01", ends="2027-03-31", best_of=8))["best_of"]
+    8
     """
     name = check_club_name(body.name)
     starts, ends = _date("starts", body.starts), _date("ends", body.ends)
@@ -107,7 +110,10 @@ def check_season(body: NewSeason, others: Iterable[dict[str, Any]] = ()) -> dict
     for o in others:
         if not (ends < dt.date.fromisoformat(o["starts"]) or starts > dt.date.fromisoformat(o["ends"])):
             raise Refused(Refusal("season_overlap", None, {"name": o["name"]}))
-    return {"name": name, "starts": starts.isoformat(), "ends": ends.isoformat()}
+    season: dict[str, Any] = {"name": name, "starts": starts.isoformat(), "ends": ends.isoformat()}
+    if body.best_of is not None:
+        season["best_of"] = body.best_of
+    return season
 
 
 def season_window(season: dict[str, Any]) -> tuple[float, float]:

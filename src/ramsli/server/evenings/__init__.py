@@ -11,7 +11,10 @@ ratings count its tables like any club session.
 - :mod:`~ramsli.server.evenings.state`: the evening as the fold of its log, and the next round's draw (pure);
 - :mod:`~ramsli.server.evenings.views`: its state, download and audit trail as sent (no card, no token);
 - :mod:`~ramsli.server.evenings.service`: :class:`~ramsli.server.evenings.service.Evenings`, every action;
-- :mod:`~ramsli.server.evenings.routes`: the HTTP API (``/api/evenings/...``).
+- :mod:`~ramsli.server.evenings.routes`: the HTTP API (``/api/evenings/...``);
+- :mod:`~ramsli.server.evenings.pages`: the pages (``/e/{id}``, director, TV, print, new evening);
+- :mod:`~ramsli.server.evenings.prints`: the PDF of table lists and score sheets, QR, standings CSV, calendar (no I/O);
+- :mod:`~ramsli.server.evenings.feeds`: their routes (``sheets.pdf``, ``standings.csv``, ``qr.svg``, the club's ``evenings.ics``).
 
 The draw and the scoring themselves are the pure core :mod:`ramsli.evening`, which ``ramsli
 verify`` also uses on an evening's download.

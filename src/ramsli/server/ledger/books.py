@@ -40,6 +40,7 @@ from ramsli.ledger import PubLedger
 from ramsli.refusal import Refusal, Refused
 from ramsli.rules import Rules
 from ramsli.server import deps
+from ramsli.server.protocol.csvcells import spreadsheet_safe
 from ramsli.server.protocol.messages import ProtocolRefusal
 from ramsli.server.tables import events
 from ramsli.server.tables.events import LedgerEvent, parse_ledger_event
@@ -220,7 +221,7 @@ def csv_text(b: LedgerBook) -> str:
     """The score sheet as CSV: one row per hand (dealer; per player in/out, tricks, stack after;
     the pot carried over; General Rams, targets, betes; edited), then the standings (R3.7)."""
     book = b.book
-    names = book.names
+    names = [spreadsheet_safe(n) for n in book.names]  # a name may start with "=" (CSV injection)
     out = io.StringIO()
     w = csv.writer(out, lineterminator="\n")
     head = ["hand", "dealer"]
@@ -252,6 +253,6 @@ def csv_text(b: LedgerBook) -> str:
     w.writerow([])
     w.writerow(["standings", "name", "stack", "net", "winner"])
     for k, r in enumerate(book.standings(), 1):
-        w.writerow([k, r["name"], r["stack"], r["net"], "yes" if r["winner"] else ""])
+        w.writerow([k, spreadsheet_safe(r["name"]), r["stack"], r["net"], "yes" if r["winner"] else ""])
     w.writerow(["pot unwon", "", book.pot, "", ""])
     return out.getvalue()

@@ -36,7 +36,16 @@ from typing import Any
 
 from ramsli.session import Session
 
-__all__ = ["SeatOwner", "summarize", "placement_points", "places", "seat_numbers", "season_table", "is_rated"]
+__all__ = [
+    "SeatOwner",
+    "summarize",
+    "placement_points",
+    "places",
+    "seat_numbers",
+    "season_table",
+    "best_of_table",
+    "is_rated",
+]
 
 
 @dataclass(frozen=True)
@@ -275,3 +284,67 @@ def season_table(records: Sequence[Mapping[str, Any]], players: Mapping[str, str
         )
     rows.sort(key=lambda r: (-r["points"], -r["net"], r["name"] or "", r["player"]))
     return {"rows": rows, "sessions": sessions, "running": running}
+
+
+def best_of_table(
+    evening_scores: Sequence[Mapping[str, Any]], n: int, players: Mapping[str, str | None] | None = None
+) -> list[dict[str, Any]]:
+    """A season scored as "best N of M evenings" (a season's ``best_of``, issue 34 item 6).
+
+    Each participant's **season score** is the sum of their N best evening scores of the season
+    (an evening's score: the participant's total in that evening's standings, 0 to 100 a round,
+    ``docs/evenings.md``); with fewer than N evenings, the sum of all of them (an evening missed counts
+    0). Ranked by season score, then by the sum of all their evening scores of the season (the evenings
+    left out break a tie), then equal: tied rows share the better rank (listed by name, then id).
+    Sums are rounded to 2 decimals.
+
+    Args:
+        evening_scores: one row per evening and participant: ``{"evening", "participant", "score"}``.
+        n: N, at least 1.
+        players: the people to list (e.g. the club's members): id -> name; each gets a row (score 0
+            without an evening) and no one else does. None: every participant of ``evening_scores``,
+            no names.
+
+    Returns:
+        Rows ``{"rank", "participant", "name", "score", "counted", "evenings", "total"}``: ``counted``
+        the evenings that make the score (``[[evening, score], ...]``, best first; of equal scores the
+        earlier listed), ``evenings`` how many the participant played, ``total`` the sum of all.
+
+    Raises:
+        ValueError: ``n`` below 1, or a participant listed twice for one evening.
+
+    >>> rows = best_of_table([
+    ...     {"evening": "e1", "participant": "a", "score": 100.0}, {"evening": "e2", "participant": "a", "score": 50.0},
+    ...     {"evening": "e3", "participant": "a", "score": 75.0}, {"evening": "e1", "participant": "b", "score": 150.0}], 2)
+    >>> [(r["rank"], r["participant"], r["score"], r["counted"], r["total"]) for r in rows]
+    [(1, 'a', 175.0, [['e1', 100.0], ['e3', 75.0]], 225.0), (2, 'b', 150.0, [['e1', 150.0]], 150.0)]
+    """
+    if n < 1:
+        raise ValueError(f"best of {n}: N is at least 1")
+    per: dict[str, list[tuple[str, float]]] = {pid: [] for pid in (players or {})}
+    seen: set[tuple[str, str]] = set()
+    for row in evening_scores:
+        pid, ev = str(row["participant"]), str(row["evening"])
+        if (ev, pid) in seen:
+            raise ValueError(f"{pid} is listed twice for evening {ev}")
+        seen.add((ev, pid))
+        if players is not None and pid not in players:
+            continue
+        per.setdefault(pid, []).append((ev, float(row["score"])))
+    rows: list[dict[str, Any]] = []
+    for pid, scores in per.items():
+        best = sorted(scores, key=lambda x: -x[1])[:n]  # stable: of equal scores the earlier evening
+        rows.append(
+            {
+                "participant": pid,
+                "name": None if players is None else players.get(pid),
+                "score": round(sum(s for _, s in best), 2),
+                "counted": [[ev, s] for ev, s in best],
+                "evenings": len(scores),
+                "total": round(sum(s for _, s in scores), 2),
+            }
+        )
+    rows.sort(key=lambda r: (-r["score"], -r["total"], r["name"] or "", r["participant"]))
+    for r in rows:
+        r["rank"] = 1 + sum(1 for o in rows if (o["score"], o["total"]) > (r["score"], r["total"]))
+    return [{"rank": r.pop("rank"), **r} for r in rows]

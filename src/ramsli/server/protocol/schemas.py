@@ -434,11 +434,14 @@ class ClaimSeat(Model):
 
 
 class NewSeason(Model):
-    """A season: a name and its first and last day (``YYYY-MM-DD``)."""
+    """A season: a name and its first and last day (``YYYY-MM-DD``); ``best_of`` N (1..100): the
+    season table also ranks by the best N evening scores of each member (issue 34 item 6,
+    :func:`ramsli.server.players.records.best_of_table`), None: no such ranking."""
 
     name: _Name
     starts: Annotated[str, Field(max_length=10)]
     ends: Annotated[str, Field(max_length=10)]
+    best_of: Annotated[int, Field(ge=1, le=100)] | None = None
 
 
 class CreateClub(Model):
