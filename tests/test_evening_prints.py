@@ -315,7 +315,7 @@ def test_the_pdf_holds_the_lists_names_and_check_digits(which, lang):
     ("lang", "words"),
     [
         ("en", ["Table lists", "Score sheet", "Round 1", "Captain"]),
-        ("de", ["Tischlisten", "Spielliste", "Runde 1", "Schreiber"]),
+        ("de", ["Tischlisten", "Spielliste", "Durchgang 1", "Schreiber"]),
         ("nl", ["Tafellijsten", "Scorelijst", "Ronde 1", "Schrijver"]),
         ("it", ["Liste dei tavoli", "Segnapunti", "Turno 1", "Capotavolo"]),
     ],
@@ -588,7 +588,7 @@ def test_a_season_takes_best_of():
 
 
 class _Source:
-    """An evenings' service as the routes see it (lane B's service provides the same two calls)."""
+    """An evenings' service as the routes see it (:class:`~ramsli.server.evenings.service.Evenings` provides the same two calls)."""
 
     def __init__(self) -> None:
         self.asked: list[str] = []
@@ -599,7 +599,7 @@ class _Source:
             raise Refused(Refusal("no_page", None, {"path": evening_id}))
         return evening()
 
-    async def club_evenings(self, request: Request, club_id: str) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+    async def calendar_for(self, request: Request, club_id: str) -> tuple[dict[str, Any], list[dict[str, Any]]]:
         if club_id != "c1":
             raise Refused(Refusal("no_club", None, {"club": club_id}))
         return CLUB, SERIES

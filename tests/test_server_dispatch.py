@@ -118,7 +118,8 @@ def test_routes_reach_the_services_through_deps_only():
 
 def test_every_http_route_lives_in_its_concerns_routes_module():
     """Each HTTP route and the WebSocket of the app is a function of ``ramsli.server.<concern>.routes``
-    (or, for a concern's own HTML pages, ``ramsli.server.<concern>.pages``: the evenings' pages);
+    (or, for a concern's own HTML pages, ``ramsli.server.<concern>.pages``: the evenings' pages; for
+    its downloads, ``ramsli.server.<concern>.feeds``: the evenings' PDF, CSV, QR and calendar);
     the coach's routes (the hint, the reviews, training) are the coach's, the pages' the web's."""
     from fastapi.routing import APIRoute, APIWebSocketRoute
 
@@ -139,7 +140,7 @@ def test_every_http_route_lives_in_its_concerns_routes_module():
     outside = sorted(
         f"{m} {p}: {mod}"
         for (p, m), mod in where.items()
-        if not re.fullmatch(r"ramsli\.server\.\w+\.(?:routes|pages)", mod)
+        if not re.fullmatch(r"ramsli\.server\.\w+\.(?:routes|pages|feeds)", mod)
     )
     assert outside == []
     coach = {p for (p, _m), mod in where.items() if mod == "ramsli.server.coach.routes"}
@@ -154,6 +155,10 @@ def test_every_http_route_lives_in_its_concerns_routes_module():
     assert where[("/sw.js", "GET")] == where[("/", "GET")] == "ramsli.server.web.routes"
     pages = {p for (p, _m), mod in where.items() if mod.endswith(".pages")}
     assert pages == {f"/e/{{evening_id}}{tail}" for tail in ("", "/director", "/tv", "/print")} | {"/evenings/new"}
+    feeds = {p for (p, _m), mod in where.items() if mod.endswith(".feeds")}
+    assert feeds == {f"/api/evenings/{{evening_id}}/{name}" for name in ("sheets.pdf", "standings.csv", "qr.svg")} | {
+        "/api/clubs/{club_id}/evenings.ics"
+    }
 
 
 # -- over a real WebSocket (Starlette's TestClient runs the app in-process) -------------------------

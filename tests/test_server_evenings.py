@@ -29,6 +29,7 @@ from typing import Any
 
 import pytest
 
+from ramsli.evening.check import row_check
 from ramsli.evening.verify import verify_download
 from ramsli.refusal import Refused
 from ramsli.server.evenings.log import EntryKind, parse_record
@@ -365,6 +366,8 @@ def test_a_real_card_evening_kept_by_its_captains(sqlite_url):
             assert all(t["mode"] == "cards" and t["table"] is None and t["ledger"] for t in r1["tables"])
             t1, t2 = r1["tables"]
             assert t1["captain"] == t1["seats"][0]["id"] and t1["hands"] == 3
+            # the printed sheet's check digit of each row (item 5), the same the ledger shows
+            assert t1["checks"] == [row_check(eid, 1, 1, k) for k in (1, 2, 3)]
 
             # a re-seat of this round before its first hand: both tables get new ledgers
             x, y = t1["seats"][1]["id"], t2["seats"][2]["id"]
@@ -391,7 +394,13 @@ def test_a_real_card_evening_kept_by_its_captains(sqlite_url):
                 {"active": [0, 2], "tricks": {"0": 5, "2": 0}},
             ]
             lid = t1["ledger"]
-            await captain.ok("POST", f"/api/ledgers/{lid}/hands?token={ktok}", hands[0])
+            before = await captain.ok("GET", f"/api/ledgers/{lid}?token={ktok}")
+            assert before["evening"] == {"id": eid, "round": 1, "table": 1, "name": t1["name"]}
+            assert before["next_check"] == row_check(eid, 1, 1, 1)
+            booked = await captain.ok("POST", f"/api/ledgers/{lid}/hands?token={ktok}", hands[0])
+            assert booked["hands"][0]["check"] == row_check(eid, 1, 1, 1) and booked["next_check"] == row_check(
+                eid, 1, 1, 2
+            )
             answer = await refused(other, "POST", f"/api/ledgers/{lid}/hands?token={ftok}", hands[1], "not_keeper", 403)
             assert answer["error"] == "bad_token"
             await refused(ann, "POST", f"/api/evenings/{eid}/reseat", {"a": x, "b": y}, "reseat_dealt", 409)
@@ -787,5 +796,70 @@ def test_a_table_of_bots_only_counts_too(sqlite_url):
             assert sorted(s["score"] for s in st["standings"]) == sorted(
                 float(round(x, 2)) for x in scores([x["net"] for x in record["data"]["seats"]])
             )
+
+    run(go())
+
+
+def test_a_club_calendar_feed_opens_with_its_key_and_a_season_counts_the_best_evenings(sqlite_url):
+    """Issue 34 items 1 and 6: the club's ``.ics`` lists its evenings (a weekly series as one
+    ``RRULE``, its hour kept in its time zone across summer time) for a calendar app that has no
+    login, through the key in the link the club page gives its members; without the key only a
+    member reads it. A season scored "best 1 of M evenings" counts each member's best evening."""
+    import icalendar
+
+    async def go():
+        async with World(sqlite_url) as w:
+            ann = w.client()
+            await ann.register("Ann")
+            club = (await ann.ok("POST", "/api/clubs", {"name": "Zur Linde"}))["club"]["id"]
+            (bo,) = await people(w, ["Bo"], club, ann)
+            eid = await evening(ann, club=club, recurring="weekly", starts="2027-03-25T20:00+01:00[Europe/Berlin]")
+            st = await ann.ok("POST", f"/api/evenings/{eid}/close")
+            nxt = await state(ann, st["next"]["id"])
+            assert nxt["starts"] == "2027-04-01T20:00+02:00[Europe/Berlin]"  # 20:00 again, in summer time
+            info = await bo.ok("GET", f"/api/clubs/{club}")
+            link = info["calendar"]
+            assert link.startswith(f"/api/clubs/{club}/evenings.ics?key=") and len(link.split("key=")[1]) >= 20
+            assert (await ann.ok("GET", f"/api/clubs/{club}"))["calendar"] == link  # one key per club
+            stranger = w.client()
+            status, text = await stranger.call("GET", link)
+            assert status == 200, text
+            cal = icalendar.Calendar.from_ical(text)
+            events = [e for e in cal.walk("VEVENT")]
+            assert sorted(str(e["UID"]).split("@")[0] for e in events) == sorted(
+                f"evening-{x}" for x in (eid, nxt["id"])
+            )
+            assert [str(e["URL"]).endswith(f"/e/{nxt['id']}") for e in events if "RRULE" in e] == [True]
+            for bad in (f"/api/clubs/{club}/evenings.ics", f"/api/clubs/{club}/evenings.ics?key=wrong"):
+                await refused(stranger, "GET", bad, None, "not_member", 403)
+            status, text = await bo.call("GET", f"/api/clubs/{club}/evenings.ics")  # a member, logged in
+            assert status == 200 and "BEGIN:VCALENDAR" in text
+            await refused(stranger, "GET", "/api/clubs/nope/evenings.ics?key=x", None, "no_club", 404)
+
+            # a season "best 1 of M evenings": two closed evenings of bots and Ann, Bo
+            season = await ann.ok(
+                "POST",
+                f"/api/clubs/{club}/seasons",
+                {"name": "Spring", "starts": "2030-01-01", "ends": "2030-12-31", "best_of": 1},
+            )
+            sid = season["season"]["id"]
+            assert season["season"]["best_of"] == 1
+            for day in ("2030-01-10", "2030-01-17"):
+                e = await evening(
+                    ann, club=club, format="lot", rounds=1, hands_per_round=3, starts=f"{day}T20:00+01:00"
+                )
+                for c in (ann, bo):
+                    await c.ok("POST", f"/api/evenings/{e}/check-in")
+                await ann.ok("POST", f"/api/evenings/{e}/substitutes", {"level": "easy"})
+                await ann.ok("POST", f"/api/evenings/{e}/rounds", {})
+                await round_done(w, ann, e)
+                await ann.ok("POST", f"/api/evenings/{e}/close")
+            table = await bo.ok("GET", f"/api/clubs/{club}/seasons/{sid}")
+            rows = {r["name"]: r for r in table["best_of"]["rows"]}
+            assert table["best_of"]["n"] == 1 and set(rows) == {"Ann", "Bo"}
+            for r in rows.values():
+                assert r["evenings"] == 2 and len(r["counted"]) == 1
+                assert r["score"] == max(x[1] for x in r["counted"]) and r["score"] <= r["total"]
+            assert [r["rank"] for r in table["best_of"]["rows"]][0] == 1
 
     run(go())

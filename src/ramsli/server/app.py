@@ -54,6 +54,7 @@ from ramsli.server.cluster.proxy import ClientAddress, Forwarder, Peers
 from ramsli.server.coach import hints
 from ramsli.server.coach import review as coach
 from ramsli.server.coach import routes as coach_routes
+from ramsli.server.evenings import feeds as evening_feeds
 from ramsli.server.evenings import pages as evening_pages
 from ramsli.server.evenings import routes as evenings_routes
 from ramsli.server.evenings.service import Evenings
@@ -180,6 +181,7 @@ def create_app(
     app.include_router(players_routes.router)
     app.include_router(clubs_routes.router)
     app.include_router(evenings_routes.router)
+    app.include_router(evening_feeds.router)  # the evenings' PDF, CSV, QR and calendar
     app.include_router(evening_pages.router)  # the evenings' pages (their API: evenings.routes)
     app.include_router(tables_routes.router)
     # innermost first: the forwarding of other processes' tables, ..., the prefix outermost

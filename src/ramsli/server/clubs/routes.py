@@ -108,6 +108,8 @@ async def club_info(request: Request, club_id: str) -> dict[str, Any]:
             "status": nxt["status"],
             "url": f"/e/{nxt['id']}",
         },
+        # the club's calendar feed for calendar apps (they fetch it without a login: the key is in the link)
+        "calendar": f"/api/clubs/{club['id']}/evenings.ics?key={await d.calendar_key(club['id'])}",
         "role": m["role"],
         "you": player.id,
         "members": [{"player": x["id"], "name": x["name"], "role": x["role"], "joined": x["joined"]} for x in members],
@@ -210,7 +212,9 @@ async def new_season(request: Request, club_id: str) -> dict[str, Any]:
     body = await body_of(request, NewSeason)
     clubs, club, _player = await _owner(request, club_id)
     season = check_season(body, await clubs.directory.seasons(club["id"]))
-    sid = await clubs.directory.create_season(club["id"], season["name"], season["starts"], season["ends"], time.time())
+    sid = await clubs.directory.create_season(
+        club["id"], season["name"], season["starts"], season["ends"], time.time(), season.get("best_of")
+    )
     return {"season": {"id": sid, **season}}
 
 
@@ -236,7 +240,12 @@ async def season(request: Request, club_id: str, season_id: str) -> dict[str, An
     table = rec.season_table(records, await clubs.names(ids))
     for sess in table["sessions"]:
         sess["sheet"] = f"/c/{club['id']}/s/{sess['record']}"
-    return {"club": {"id": club["id"], "name": club["name"]}, "season": s, **table}
+    out = {"club": {"id": club["id"], "name": club["name"]}, "season": s, **table}
+    if s.get("best_of"):  # "best N of M evenings" (issue 34 item 6, docs/clubs.md)
+        members = {x["id"]: x.get("name") for x in await clubs.directory.members(club["id"])}
+        scores = await deps.evenings(request).season_scores(club["id"], since, until)
+        out["best_of"] = {"n": s["best_of"], "rows": rec.best_of_table(scores, int(s["best_of"]), members)}
+    return out
 
 
 @router.get("/api/clubs/{club_id}/sessions/{table_id}")

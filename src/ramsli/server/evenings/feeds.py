@@ -22,6 +22,7 @@ from fastapi import APIRouter, Depends, Request
 from fastapi.responses import Response
 from starlette.requests import HTTPConnection
 
+from ramsli.server import deps
 from ramsli.server.evenings.prints import ics_feed, qr_svg, sheets_pdf, standings_csv
 from ramsli.server.protocol.lang import request_lang
 
@@ -39,8 +40,9 @@ class EveningSource(Protocol):
         evening, a members-only evening and a reader who is no member, ...)."""
         ...
 
-    async def club_evenings(self, request: Request, club_id: str) -> tuple[dict[str, Any], list[dict[str, Any]]]:
-        """The club (``{"id", "name"}``) and the evenings of it the reader may see, each with at least
+    async def calendar_for(self, request: Request, club_id: str) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+        """The club (``{"id", "name"}``) and its evenings for its calendar feed (read with the feed's
+        ``?key=`` or by a logged-in member), each with at least
         ``id, name, starts`` (ISO 8601 with offset, optionally ``[Zone/Name]``) and ``preset``/``summary``,
         ``format``, ``rounds``, ``hands_per_round``, ``recurring`` (``"weekly"`` or None), ``series``
         (optional: the id shared by a weekly series). Raises ``Refused``."""
@@ -48,8 +50,8 @@ class EveningSource(Protocol):
 
 
 def source(conn: HTTPConnection) -> EveningSource:
-    """The app's evenings' service (``app.state.evenings``)."""
-    found: EveningSource = conn.app.state.evenings
+    """The app's evenings' service (:func:`ramsli.server.deps.evenings`)."""
+    found: EveningSource = deps.evenings(conn)
     return found
 
 
@@ -105,7 +107,7 @@ async def evening_qr(request: Request, evening_id: str, evenings: SourceDep) -> 
 @router.get("/api/clubs/{club_id}/evenings.ics")
 async def club_calendar(request: Request, club_id: str, evenings: SourceDep) -> Response:
     """The club's evenings as an iCalendar feed (``text/calendar``; a weekly series as ``RRULE``)."""
-    club, items = await evenings.club_evenings(request, club_id)
+    club, items = await evenings.calendar_for(request, club_id)
     body = ics_feed(club, items, _base(request), lang=request_lang(request))
     name = _file_id(str(club.get("id", club_id)))
     return Response(

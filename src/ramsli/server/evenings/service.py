@@ -38,11 +38,14 @@ from __future__ import annotations
 
 import asyncio
 import datetime as dt
+import hmac
 import logging
 import secrets
 import time
 from collections.abc import Mapping
 from typing import Any
+
+from fastapi import Request
 
 from ramsli.bots.levels import LEVELS
 from ramsli.errors import TableError as EngineTableError
@@ -51,7 +54,7 @@ from ramsli.evening.scoring import TableResult, hands_for, rounds_total, table_r
 from ramsli.ledger import PubLedger
 from ramsli.refusal import Refusal, Refused
 from ramsli.rules import Rules, RulesError
-from ramsli.server.evenings import views
+from ramsli.server.evenings import prints, views
 from ramsli.server.evenings.log import (
     Captain,
     CheckIn,
@@ -71,7 +74,8 @@ from ramsli.server.evenings.log import (
 from ramsli.server.evenings.state import BEST, Evening, RoundState, plan_round, results_by_round
 from ramsli.server.ledger.books import KIND as LEDGER_KIND
 from ramsli.server.ledger.books import LedgerBook, LedgerBooks
-from ramsli.server.players.accounts import Player
+from ramsli.server.players.accounts import Player, current_player
+from ramsli.server.protocol.lang import request_lang
 from ramsli.server.protocol.messages import SpecError, rules_refusal
 from ramsli.server.protocol.schemas import CreateTable, NewEvening, SeatSpec
 from ramsli.server.storage.directory import Directory, new_id
@@ -105,21 +109,28 @@ def check_evening_name(name: str) -> str:
 
 
 def parse_starts(text: str) -> dt.datetime:
-    """When an evening starts: a date and time with its offset (``2026-12-10T20:00+01:00``).
+    """When an evening starts: a date and time with its offset, and optionally its time zone
+    (``2026-12-10T20:00+01:00[Europe/Berlin]``: :func:`ramsli.server.evenings.prints.parse_starts`).
 
     Raises:
-        Refused: ``bad_starts`` (no date and time, or no offset).
+        Refused: ``bad_starts`` (no date and time, no offset, an unknown zone).
 
     >>> parse_starts("2026-12-10T20:00+01:00").isoformat()
     '2026-12-10T20:00:00+01:00'
     """
     try:
-        when = dt.datetime.fromisoformat(text.strip())
+        when, _zone = prints.parse_starts(text)
     except ValueError:
-        when = None
-    if when is None or when.tzinfo is None or len(text.strip()) < 16:
+        raise Refused(Refusal("bad_starts", None, {"field": "starts"})) from None
+    if len(text.strip()) < 16:
         raise Refused(Refusal("bad_starts", None, {"field": "starts"}))
     return when
+
+
+def _zone_of(starts: str) -> str:
+    """The ``[Zone/Name]`` suffix of a valid start (:func:`parse_starts`), or ``""``."""
+    zone = prints.parse_starts(starts)[1]
+    return f"[{zone}]" if zone else ""
 
 
 def _refuse(code: str, **fields: Any) -> Refused:
@@ -452,6 +463,63 @@ class Evenings:
             answer["keep"] = keep
         return answer
 
+    async def state_for(self, request: Request, evening_id: str) -> dict[str, Any]:
+        """:meth:`state` for the reader of ``request`` in its language (the prints' and feeds' routes)."""
+        return await self.state(evening_id, await current_player(request), request_lang(request))
+
+    async def calendar_for(self, request: Request, club_id: str) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+        """:meth:`calendar` with the request's ``?key=`` and logged-in player (the club's ``.ics``)."""
+        return await self.calendar(club_id, request.query_params.get("key", ""), await current_player(request))
+
+    async def season_scores(self, club_id: str, since: float, until: float) -> list[dict[str, Any]]:
+        """Every participant's score of each closed evening of club ``club_id`` that started within
+        ``[since, until)`` (seconds since the epoch): ``{"evening", "participant", "score"}`` rows for
+        :func:`ramsli.server.players.records.best_of_table` (a season's "best N of M evenings")."""
+        rows: list[dict[str, Any]] = []
+        for e in await self.directory.evenings(club=club_id, status=("closed",), since=since):
+            if e["starts"] >= until:
+                continue
+            ev = await self.get(e["id"])
+            results, _hands = await self.results(ev)
+            for st in views.download(ev, results)["standings"]:
+                rows.append({"evening": ev.id, "participant": st["participant"], "score": float(st["score"])})
+        return rows
+
+    async def calendar(
+        self, club_id: str, key: str, player: Player | None
+    ) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+        """The club and its evenings for its calendar feed (:func:`ramsli.server.evenings.prints.ics_feed`):
+        read with the feed's key (a calendar app has no login) or by a logged-in member.
+
+        Raises:
+            Refused: ``no_club``, ``not_member`` (a wrong key and no member logged in).
+        """
+        club = await self.directory.club(club_id) if isinstance(club_id, str) else None
+        if club is None:
+            raise _refuse("no_club", club=str(club_id)[:40])
+        good = await self.directory.calendar_key(club["id"])
+        if not (key and hmac.compare_digest(key.encode(), good.encode())):
+            if player is None or await self.directory.membership(club["id"], player.id) is None:
+                raise _refuse("not_member")
+        items = []
+        for e in await self.directory.evenings(club=club["id"]):
+            s = e["spec"]
+            items.append(
+                {
+                    "id": e["id"],
+                    "name": s.get("name"),
+                    "starts": s.get("starts"),
+                    "preset": s.get("preset"),
+                    "format": s.get("format"),
+                    "rounds": s.get("rounds"),
+                    "hands_per_round": s.get("hands_per_round"),
+                    "recurring": s.get("recurring"),
+                    "series": s.get("series") or e["id"],  # a series is named by its first evening
+                    "status": e["status"],
+                }
+            )
+        return {"id": club["id"], "name": club["name"]}, items
+
     async def club_evenings(self, club_id: str, player: Player) -> dict[str, Any]:
         """A club's evenings for its members: ``{"club", "upcoming", "past"}``, each ``{"id",
         "name", "starts", "status", "format", "mode", "url"}`` (upcoming: earliest first; past:
@@ -572,7 +640,7 @@ class Evenings:
         final = body.format == "final"
         spec = {
             "name": name,
-            "starts": when.isoformat(timespec="minutes"),
+            "starts": when.isoformat(timespec="minutes") + _zone_of(body.starts),
             "club": club,
             "preset": body.preset,
             "rules": list(body.rules),
@@ -985,8 +1053,9 @@ class Evenings:
                 raise _refuse("round_running", round=cur.round)
             nxt: str | None = None
             if ev.spec.get("recurring") == "weekly":
-                when = parse_starts(str(ev.spec["starts"])) + WEEK
-                spec = dict(ev.spec, starts=when.isoformat(timespec="minutes"))
+                when = parse_starts(str(ev.spec["starts"])) + WEEK  # the same wall-clock time in its zone
+                starts = when.isoformat(timespec="minutes") + _zone_of(str(ev.spec["starts"]))
+                spec = dict(ev.spec, starts=starts, series=ev.spec.get("series") or ev.id)
                 nxt, _commit = await self._new(spec, when, ev.club, ev.director)
             try:
                 await self._append(ev, player.id, Close(nxt), status="closed")

@@ -17,6 +17,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from ramsli.evening.check import row_check
 from ramsli.evening.scoring import Standing, TableResult
 from ramsli.i18n import translation
 from ramsli.refusal import N_
@@ -154,6 +155,10 @@ def state(
                     "hands": plan.hands,
                     "hands_played": lv.get("hands_played", 0),
                     "status": lv.get("status", "playing"),
+                    # the score sheet's check digit of each hand (hand k at k - 1), real cards only
+                    "checks": [row_check(ev.id, r.round, plan.number, k) for k in range(1, plan.hands + 1)]
+                    if plan.mode == "cards"
+                    else None,
                     "seats": seats_json(ev, plan.seats),
                     "results": None
                     if res is None

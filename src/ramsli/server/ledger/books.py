@@ -36,6 +36,7 @@ from typing import Any
 
 from fastapi import Request
 
+from ramsli.evening.check import row_check
 from ramsli.ledger import PubLedger
 from ramsli.refusal import Refusal, Refused
 from ramsli.rules import Rules
@@ -147,6 +148,15 @@ async def _book(request: Request, ledger_id: str, token: str, keeper: bool) -> L
     return b
 
 
+def _check(b: LedgerBook, number: int) -> str | None:
+    """The check digit of hand ``number`` on the printed score sheet of an evening's real-card table
+    (:func:`ramsli.evening.check.row_check`), or None for a ledger of no evening."""
+    ev = b.spec.get("evening")
+    if not isinstance(ev, dict):
+        return None
+    return row_check(str(ev["id"]), int(ev["round"]), int(ev["table"]), number)
+
+
 def state_of(b: LedgerBook, keeper: bool) -> dict[str, Any]:
     """The books as JSON-ready data for the page (counters; the keeper token only for the keeper)."""
     book = b.book
@@ -181,6 +191,7 @@ def state_of(b: LedgerBook, keeper: bool) -> dict[str, Any]:
                 "pot": e.pot_after,
                 "left": [names[s] for s in e.left],
                 "edited": e.number in b.edited,
+                "check": _check(b, e.number),
             }
         )
     return {
@@ -213,6 +224,8 @@ def state_of(b: LedgerBook, keeper: bool) -> dict[str, Any]:
         "total": book.total(),
         "edits": [{"number": x.number} for x in book.edits],
         "follow": f"/l/{b.id}/follow/{b.spec['follow_token']}",
+        "evening": b.spec.get("evening"),
+        "next_check": None if book.is_over else _check(b, len(book.hands) + 1),
         "csv": f"/api/ledgers/{b.id}/ledger.csv",
     }
 

@@ -489,7 +489,7 @@ class NewEvening(Model):
     tables' too."""
 
     name: _Name
-    starts: Annotated[str, Field(max_length=40)]
+    starts: Annotated[str, Field(max_length=80)]
     club: _Id | None = None
     preset: Annotated[str, Field(max_length=40)] = "traditional"
     rules: Annotated[list[Annotated[str, Field(max_length=80)]], Field(max_length=MAX_RULES)] = []

@@ -96,6 +96,7 @@ clubs_t = sa.Table(
     sa.Column("name", sa.String(64), nullable=False),
     sa.Column("created", sa.Float, nullable=False),
     sa.Column("created_by", sa.String(24), sa.ForeignKey("players.id"), nullable=True),
+    sa.Column("calendar_key", sa.String(32), nullable=True),
 )
 memberships_t = sa.Table(
     "memberships",
@@ -443,7 +444,11 @@ class Directory:
         """The club ``cid``, or None."""
         async with self.engine.connect() as conn:
             r = (await conn.execute(sa.select(clubs_t).where(clubs_t.c.id == cid))).first()
-        return None if r is None else _row(r)
+        if r is None:
+            return None
+        row = _row(r)
+        row.pop("calendar_key", None)  # a key of its own link: only calendar_key() gives it
+        return row
 
     async def membership(self, cid: str, pid: str) -> dict[str, Any] | None:
         """``pid``'s membership of ``cid`` (``role``, ``joined``), or None."""
@@ -545,14 +550,32 @@ class Directory:
                 memberships_t.delete().where(memberships_t.c.club_id == cid, memberships_t.c.player_id == pid)
             )
 
-    async def create_season(self, cid: str, name: str, starts: str, ends: str, now: float) -> str:
-        """A new season of ``cid``; returns its id."""
+    async def create_season(
+        self, cid: str, name: str, starts: str, ends: str, now: float, best_of: int | None = None
+    ) -> str:
+        """A new season of ``cid`` (``best_of``: scored as "best N of M evenings", or None); returns its id."""
         sid = new_id()
         async with self.engine.begin() as conn:
             await conn.execute(
-                seasons_t.insert().values(id=sid, club_id=cid, name=name, starts=starts, ends=ends, created=now)
+                seasons_t.insert().values(
+                    id=sid, club_id=cid, name=name, starts=starts, ends=ends, created=now, best_of=best_of
+                )
             )
         return sid
+
+    async def calendar_key(self, cid: str) -> str:
+        """The key of club ``cid``'s calendar feed link, made (random) when first asked for."""
+        async with self.engine.begin() as conn:
+            key = (await conn.execute(sa.select(clubs_t.c.calendar_key).where(clubs_t.c.id == cid))).scalar()
+            if key is None:
+                key = secrets.token_urlsafe(18)
+                await conn.execute(
+                    clubs_t.update()
+                    .where(clubs_t.c.id == cid, clubs_t.c.calendar_key.is_(None))
+                    .values(calendar_key=key)
+                )
+                key = (await conn.execute(sa.select(clubs_t.c.calendar_key).where(clubs_t.c.id == cid))).scalar()
+        return str(key)
 
     async def seasons(self, cid: str) -> list[dict[str, Any]]:
         """The seasons of ``cid``, latest first: ``{"id", "name", "starts", "ends"}``."""

@@ -481,7 +481,7 @@
         "p",
         { class: "row" },
         el("a", {
-          href: `/api/clubs/${info.club.id}/evenings.ics`,
+          href: info.calendar || `/api/clubs/${info.club.id}/evenings.ics`,
           id: "club-ics",
           text: _("The club's evenings in your calendar (.ics)"),
         }),

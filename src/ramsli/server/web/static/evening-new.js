@@ -15,7 +15,15 @@ export function withOffset(local) {
   const sign = off >= 0 ? "+" : "-";
   const a = Math.abs(off);
   const pad = (n) => String(n).padStart(2, "0");
-  return `${local.slice(0, 16)}${sign}${pad(Math.floor(a / 60))}:${pad(a % 60)}`;
+  /* the browser's time zone in brackets (RFC 9557): a weekly evening keeps its hour across summer time */
+  let zone = "";
+  try {
+    zone = Intl.DateTimeFormat().resolvedOptions().timeZone || "";
+  } catch {
+    zone = "";
+  }
+  const named = /^[A-Za-z0-9_+\-/]{1,40}$/.test(zone) ? `[${zone}]` : "";
+  return `${local.slice(0, 16)}${sign}${pad(Math.floor(a / 60))}:${pad(a % 60)}${named}`;
 }
 /* the default start: today at 20:00, or tomorrow's if that has passed (as datetime-local text) */
 function defaultStart() {

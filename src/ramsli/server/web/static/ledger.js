@@ -270,6 +270,8 @@
         },
       },
       el("h2", { text: editing ? _("Correct hand {n}", { n: number }) : _("Hand {n}", { n: number }) }),
+      /* an evening's real-card table: the printed score sheet's check digit of this row */
+      rowCheck(editing ? editing.check : state.next_check),
       el("p", {
         class: "note",
         text: r.compulsory
@@ -359,6 +361,14 @@
     if (h.edited) out.push(_("corrected"));
     return out.join(" · ");
   }
+  function rowCheck(digit) {
+    if (!state.evening || !digit) return "";
+    return el("p", {
+      class: "lg-row-check",
+      id: "lg-row-check",
+      text: _("Check digit of this row on the printed sheet: {digit}", { digit }),
+    });
+  }
   function sheet() {
     const names = state.names;
     const t = el("table", { class: "lg-sheet", id: "lg-sheet" }, el("caption", { text: _("Score sheet") }));
@@ -371,6 +381,7 @@
           {},
           el("th", { scope: "col", text: "#" }),
           el("th", { scope: "col", text: _("dealer") }),
+          state.evening ? el("th", { scope: "col", text: _("Check") }) : "",
           names.map((n) => el("th", { scope: "col", text: n })),
           el("th", { scope: "col", text: _("Pot") }),
           el("th", { scope: "col", text: _("Notes") }),
@@ -387,6 +398,7 @@
           { class: h.edited ? "lg-edited" : "" },
           el("th", { scope: "row", text: String(h.number) }),
           el("td", { text: h.dealer }),
+          state.evening ? el("td", { class: "lg-check", text: h.check || "" }) : "",
           d.seats.map((x, i) =>
             el(
               "td",

@@ -9,6 +9,8 @@
   each with when (``at``), who (``by``, a player id or NULL) and its kind and data (JSON). An
   append is optimistic: two processes writing the same ``seq`` cannot both succeed.
 - ``seasons.best_of``: a season scored as "best N of M evenings" (NULL: every session counts).
+- ``clubs.calendar_key``: the key in the link of the club's calendar feed (made when first asked
+  for; a calendar app fetches the feed without a login).
 
 Adds tables and one nullable column only: a database of the previous release upgrades with every
 table, ledger, club and record as it was.
@@ -49,9 +51,13 @@ def upgrade() -> None:
     )
     with op.batch_alter_table("seasons") as batch:
         batch.add_column(sa.Column("best_of", sa.Integer, nullable=True))
+    with op.batch_alter_table("clubs") as batch:
+        batch.add_column(sa.Column("calendar_key", sa.String(32), nullable=True))
 
 
 def downgrade() -> None:
+    with op.batch_alter_table("clubs") as batch:
+        batch.drop_column("calendar_key")
     with op.batch_alter_table("seasons") as batch:
         batch.drop_column("best_of")
     op.drop_table("evening_log")
