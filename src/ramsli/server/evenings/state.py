@@ -2,7 +2,7 @@
 
 :class:`Evening` is built from the evening's row and its log entries
 (:mod:`ramsli.server.evenings.log`), one :meth:`Evening.apply` per entry: the spec, who is
-checked in (each a :class:`Person`: a logged-in player or a substitute bot), every round started
+checked in (each a :class:`Participant`: a logged-in player or a substitute bot), every round started
 (:class:`RoundState`: who played, the draw, the swaps, the tables, which are paused), the swaps
 waiting for the next draw, and whether it is closed. Results are not in the log: a table's result
 is its session record (:mod:`ramsli.server.players.records`), read by the service and passed in
@@ -48,7 +48,7 @@ from ramsli.server.evenings.log import (
 
 __all__ = [
     "BEST",
-    "Person",
+    "Participant",
     "RoundState",
     "Evening",
     "Draw",
@@ -62,7 +62,7 @@ BEST = 5
 
 
 @dataclass
-class Person:
+class Participant:
     """A participant of an evening: a person (``kind`` ``person``, ``id`` the player id) or a
     substitute bot (``kind`` ``bot``, ``id`` ``bot:LEVEL:K``, ``level``).
 
@@ -137,7 +137,7 @@ class Evening:
 
     Attributes:
         spec: as made (``create``); commitment: SHA-256 of round 1's seed (hex); people:
-            participant id -> :class:`Person`, in check-in order; rounds: the rounds started;
+            participant id -> :class:`Participant`, in check-in order; rounds: the rounds started;
         pending: the director's swaps for the next draw; closed: closed by the director;
         next: the next evening of a recurring one; entries: the log.
     """
@@ -149,7 +149,7 @@ class Evening:
         self.created = created
         self.spec: dict[str, Any] = {}
         self.commitment = ""
-        self.people: dict[str, Person] = {}
+        self.people: dict[str, Participant] = {}
         self.rounds: list[RoundState] = []
         self.pending: list[tuple[str, str]] = []
         self.closed = False
@@ -244,7 +244,9 @@ class Evening:
         elif isinstance(rec, CheckIn):
             p = self.people.get(rec.participant)
             if p is None:
-                self.people[rec.participant] = Person(rec.participant, rec.name, "person", None, True, rec.from_round)
+                self.people[rec.participant] = Participant(
+                    rec.participant, rec.name, "person", None, True, rec.from_round
+                )
             else:
                 p.name, p.checked_in, p.from_round, p.withdrawn_from = rec.name, True, rec.from_round, None
         elif isinstance(rec, CheckOut):
@@ -252,7 +254,9 @@ class Evening:
         elif isinstance(rec, Withdraw):
             self._person(rec.participant).withdrawn_from = rec.from_round
         elif isinstance(rec, Substitute):
-            self.people[rec.participant] = Person(rec.participant, rec.name, "bot", rec.level, True, rec.from_round)
+            self.people[rec.participant] = Participant(
+                rec.participant, rec.name, "bot", rec.level, True, rec.from_round
+            )
         elif isinstance(rec, StartRound):
             if rec.round != self.round + 1:
                 raise ValueError(f"evening {self.id}: round {rec.round} follows round {self.round}")
@@ -285,7 +289,7 @@ class Evening:
             self.closed, self.next = True, rec.next
         self.entries.append(entry)
 
-    def _person(self, pid: str) -> Person:
+    def _person(self, pid: str) -> Participant:
         p = self.people.get(pid)
         if p is None:
             raise ValueError(f"evening {self.id}: {pid} is no participant")
