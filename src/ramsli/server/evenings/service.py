@@ -777,6 +777,25 @@ class Evenings:
             await self._append(ev, player.id, Substitute(pid, f"Bot {k} ({level})", level, ev.round + 1))
             return await self._state(ev, player, lang)
 
+    async def _between_rounds(
+        self, eid: Any, player: Player
+    ) -> tuple[Evening, dict[tuple[int, int], TableResult | None]]:
+        """The evening ``eid`` and its tables' results, for a director's action that needs every
+        round played out (start the next round, close).
+
+        Raises:
+            Refused: ``no_evening``, ``not_director``, ``evening_closed``, ``round_running``.
+        """
+        ev = await self.get(eid)
+        await self._director(ev, player)
+        if ev.closed:
+            raise _refuse("evening_closed")
+        results, _hands = await self.results(ev)
+        cur = self.running(ev, results)
+        if cur is not None:
+            raise _refuse("round_running", round=cur.round)
+        return ev, results
+
     async def start_round(self, eid: Any, player: Player, cards: list[int], lang: str) -> dict[str, Any]:
         """The director starts the next round (see the module's notes); ``cards``: the real-card
         tables of a mixed evening.
@@ -787,14 +806,7 @@ class Evenings:
                 ``bot_at_cards``, ``evening_busy``; the hub's (nothing is kept of a refused round).
         """
         async with self._lock(str(eid)):
-            ev = await self.get(eid)
-            await self._director(ev, player)
-            if ev.closed:
-                raise _refuse("evening_closed")
-            results, _hands = await self.results(ev)
-            cur = self.running(ev, results)
-            if cur is not None:
-                raise _refuse("round_running", round=cur.round)
+            ev, results = await self._between_rounds(eid, player)
             if ev.round >= ev.rounds_total:
                 raise _refuse("no_more_rounds", rounds=ev.rounds_total)
             mode = str(ev.spec.get("mode"))
@@ -1043,14 +1055,7 @@ class Evenings:
             Refused: ``no_evening``, ``not_director``, ``evening_closed``, ``round_running``.
         """
         async with self._lock(str(eid)):
-            ev = await self.get(eid)
-            await self._director(ev, player)
-            if ev.closed:
-                raise _refuse("evening_closed")
-            results, _hands = await self.results(ev)
-            cur = self.running(ev, results)
-            if cur is not None:
-                raise _refuse("round_running", round=cur.round)
+            ev, results = await self._between_rounds(eid, player)
             nxt: str | None = None
             if ev.spec.get("recurring") == "weekly":
                 when = parse_starts(str(ev.spec["starts"])) + WEEK  # the same wall-clock time in its zone
