@@ -65,7 +65,7 @@ PEOPLE = {
 
 
 def _seats(ids: list[str]) -> list[dict[str, Any]]:
-    return [{"seat": k, "id": i, "name": PEOPLE[i][0], "kind": PEOPLE[i][1]} for k, i in enumerate(ids)]
+    return [{"seat": f"p{k + 1}", "id": i, "name": PEOPLE[i][0], "kind": PEOPLE[i][1]} for k, i in enumerate(ids)]
 
 
 def evening() -> dict[str, Any]:

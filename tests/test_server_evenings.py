@@ -366,6 +366,15 @@ def test_a_real_card_evening_kept_by_its_captains(sqlite_url):
             assert all(t["mode"] == "cards" and t["table"] is None and t["ledger"] for t in r1["tables"])
             t1, t2 = r1["tables"]
             assert t1["captain"] == t1["seats"][0]["id"] and t1["hands"] == 3
+            # the prints of a drawn round (item 5): the PDF of table lists and score sheets, the CSV, the QR
+            for path, kind in (
+                ("sheets.pdf", "application/pdf"),
+                ("standings.csv", "text/csv"),
+                ("qr.svg", "image/svg"),
+            ):
+                got = await ann.http.get(f"/api/evenings/{eid}/{path}")
+                assert got.status_code == 200 and got.headers["content-type"].startswith(kind), (path, got.text[:300])
+            assert (await ann.http.get(f"/api/evenings/{eid}/sheets.pdf")).content.startswith(b"%PDF")
             # the printed sheet's check digit of each row (item 5), the same the ledger shows
             assert t1["checks"] == [row_check(eid, 1, 1, k) for k in (1, 2, 3)]
 
@@ -863,3 +872,70 @@ def test_a_club_calendar_feed_opens_with_its_key_and_a_season_counts_the_best_ev
             assert [r["rank"] for r in table["best_of"]["rows"]][0] == 1
 
     run(go())
+
+
+def test_one_table_at_a_time_a_full_evening_a_whole_real_card_table_and_sane_dates(sqlite_url, monkeypatch):
+    """Issue 34, bad input: a person checked in to two evenings is not seated in the second while
+    the first's round seats them (``playing_elsewhere``, nothing made); an evening takes at most
+    ``MAX_PARTICIPANTS`` (``evening_full``); an evening's real-card table is not ended before its
+    hands (``evening_ledger_end``: its result would count as a whole table); a start outside the
+    years an evening may have is ``bad_starts`` (the calendar and the next weekly evening need it)."""
+    from ramsli.server.evenings import service
+
+    async def go():
+        async with World(sqlite_url) as w:
+            ann, bo, cy, di = await people(w, ["Ann", "Bo", "Cy", "Di"])
+            a = await evening(ann, format="lot", rounds=1, hands_per_round=30, grace_seconds=600)
+            b = await evening(ann, format="lot", rounds=1, hands_per_round=3, name="Friday Cup")
+            for c in (bo, cy):
+                for e in (a, b):
+                    await c.ok("POST", f"/api/evenings/{e}/check-in")
+            await ann.ok("POST", f"/api/evenings/{a}/substitutes", {"level": "easy"})
+            await ann.ok("POST", f"/api/evenings/{b}/substitutes", {"level": "easy"})
+            await ann.ok("POST", f"/api/evenings/{a}/rounds", {})
+            before = await _snapshot(w, b)
+            tables = len(w.hub.tables)
+            answer = await refused(ann, "POST", f"/api/evenings/{b}/rounds", {}, "playing_elsewhere", 409)
+            assert answer["fields"]["evening"] == "Thursday at the Linde" and answer["fields"]["name"] in ("Bo", "Cy")
+            assert await _snapshot(w, b) == before and len(w.hub.tables) == tables  # nothing made
+
+            monkeypatch.setattr(service, "MAX_PARTICIPANTS", 3)
+            await refused(ann, "POST", f"/api/evenings/{b}/substitutes", {"level": "easy"}, "evening_full", 409)
+            await refused(di, "POST", f"/api/evenings/{b}/check-in", None, "evening_full", 409)
+            monkeypatch.setattr(service, "MAX_PARTICIPANTS", 200)
+
+            for starts in ("1999-12-31T20:00+01:00", "9999-12-28T20:00+01:00[Europe/Berlin]", "0001-01-01T00:00+14:00"):
+                status, answer = await ann.call("POST", "/api/evenings", {"name": "X", "starts": starts})
+                assert status == 422 and answer["code"] == "bad_starts", (starts, answer)
+
+            c = await evening(ann, mode="cards", format="lot", rounds=1, hands_per_round=3, name="Cards")
+            for p in (ann, di):
+                await p.ok("POST", f"/api/evenings/{c}/check-in")
+            st = await (await people(w, ["Ed"]))[0].call("POST", f"/api/evenings/{c}/check-in")
+            assert st[0] == 200
+            st = await ann.ok("POST", f"/api/evenings/{c}/rounds", {})
+            t = st["rounds_played"][0]["tables"][0]
+            keep = [k["url"] for k in (await ann.ok("GET", f"/api/evenings/{c}/me"))["keep"]][0]
+            tok = keep.rsplit("/", 1)[1]
+            await ann.ok(
+                "POST", f"/api/ledgers/{t['ledger']}/hands?token={tok}", {"active": [0, 1], "tricks": {"0": 3, "1": 2}}
+            )
+            answer = await refused(
+                ann, "POST", f"/api/ledgers/{t['ledger']}/end?token={tok}", None, "evening_ledger_end", 409
+            )
+            assert answer["fields"] == {"hands": 3, "played": 1}
+            books = await ann.ok("GET", f"/api/ledgers/{t['ledger']}?token={tok}")
+            assert not books["over"] and len(books["hands"]) == 1
+
+    run(go())
+
+
+def test_verify_reads_a_file_nested_too_deep_as_unreadable(tmp_path):
+    """``ramsli verify`` on a JSON file nested deeper than Python parses: exit 2 ("cannot be read"),
+    not a traceback and not 1 (a mismatch)."""
+    from ramsli.commands.verify import verify_evening
+
+    f = tmp_path / "deep.json"
+    f.write_text('{"kind": "ramsli-evening", "x": ' + "[" * 100_000 + "]" * 100_000 + "}")
+    status, lines = verify_evening(f, "en")
+    assert status == 2 and "cannot be read" in lines[0]

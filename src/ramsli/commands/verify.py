@@ -135,6 +135,8 @@ def verify_evening(path: Path, lang: str = "en") -> tuple[int, list[str]]:
         return 2, [f"{path}: " + _("cannot be read: no such file")]
     except (OSError, UnicodeDecodeError, json.JSONDecodeError) as e:
         return 2, [f"{path}: " + _("cannot be read: not a JSON file ({error})").format(error=e)]
+    except RecursionError:  # nested deeper than any download
+        return 2, [f"{path}: " + _("cannot be read: not a JSON file ({error})").format(error="nested too deep")]
     try:
         findings = verify_download(data)
     except Malformed as e:

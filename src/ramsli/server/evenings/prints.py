@@ -48,6 +48,7 @@ from fpdf.fonts import FontFace, TTFFont
 
 from ramsli.evening.check import row_check
 from ramsli.i18n import translation
+from ramsli.seats import parse_seat
 from ramsli.server.protocol.csvcells import spreadsheet_safe
 
 __all__ = [
@@ -134,8 +135,18 @@ def _names(state: Mapping[str, Any]) -> dict[str, str]:
     return out
 
 
+def _seat_index(seat: Any) -> int:
+    """A seat of the evening's state (``"p1"``, R2.2) or a bare index, 0-based; unreadable: last."""
+    if isinstance(seat, int) and not isinstance(seat, bool):
+        return seat
+    try:
+        return parse_seat(str(seat))
+    except ValueError:
+        return 99
+
+
 def _seat_names(table: Mapping[str, Any], names: Mapping[str, str]) -> tuple[str, ...]:
-    seats = sorted(table.get("seats") or (), key=lambda s: int(s.get("seat", 0)))
+    seats = sorted(table.get("seats") or (), key=lambda s: _seat_index(s.get("seat", 0)))
     return tuple(str(s.get("name") or names.get(str(s.get("id")), s.get("id") or "?")) for s in seats)
 
 

@@ -83,7 +83,13 @@ from ramsli.server.tables.hub import Hub
 from ramsli.server.tables.table import Table
 from ramsli.session import forbidden_name_char, name_is_blank
 
-__all__ = ["Evenings", "parse_starts", "check_evening_name", "NAME_MAX", "WEEK"]
+__all__ = ["Evenings", "parse_starts", "check_evening_name", "NAME_MAX", "WEEK", "MAX_PARTICIPANTS", "YEARS"]
+
+#: the most participants (people and bots, withdrawn ones counted) one evening takes: 40 tables of 5
+#: (``bench/event.py`` measures an evening of this size)
+MAX_PARTICIPANTS = 200
+#: the years an evening may start in
+YEARS = range(2000, 2201)
 
 #: the longest evening name, characters
 NAME_MAX = 48
@@ -113,7 +119,7 @@ def parse_starts(text: str) -> dt.datetime:
     (``2026-12-10T20:00+01:00[Europe/Berlin]``: :func:`ramsli.server.evenings.prints.parse_starts`).
 
     Raises:
-        Refused: ``bad_starts`` (no date and time, no offset, an unknown zone).
+        Refused: ``bad_starts`` (no date and time, no offset, an unknown zone, a year outside :data:`YEARS`).
 
     >>> parse_starts("2026-12-10T20:00+01:00").isoformat()
     '2026-12-10T20:00:00+01:00'
@@ -122,7 +128,7 @@ def parse_starts(text: str) -> dt.datetime:
         when, _zone = prints.parse_starts(text)
     except ValueError:
         raise Refused(Refusal("bad_starts", None, {"field": "starts"})) from None
-    if len(text.strip()) < 16:
+    if len(text.strip()) < 16 or when.year not in YEARS or (when + WEEK).year not in YEARS:
         raise Refused(Refusal("bad_starts", None, {"field": "starts"}))
     return when
 
@@ -689,12 +695,33 @@ class Evenings:
             p = ev.people.get(player.id)
             if p is not None and p.checked_in and p.withdrawn_from is None:
                 raise _refuse("already_checked_in")
+            if p is None and len(ev.people) >= MAX_PARTICIPANTS:
+                raise _refuse("evening_full", max=MAX_PARTICIPANTS)
             for row in await self.directory.evenings(status=("running",)):
                 if row["id"] != ev.id and await self._plays_in(row["id"], player.id):
                     other = await self.get(row["id"])
                     raise _refuse("in_other_evening", name=other.spec.get("name", ""))
             await self._append(ev, player.id, CheckIn(player.id, player.name, ev.round + 1))
             return await self._state(ev, player, lang)
+
+    async def _seated_elsewhere(self, eid: str, pids: list[str]) -> tuple[str, str] | None:
+        """(the other evening's name, the person) for the first of ``pids`` who sits at a table of
+        another evening's round still being played, or None."""
+        want = set(pids)
+        for row in await self.directory.evenings(status=("running",)):
+            if row["id"] == eid:
+                continue
+            other = await self.get(row["id"])
+            results, _hands = await self.results(other)
+            cur = self.running(other, results)
+            if cur is None:
+                continue
+            for plan in cur.tables:
+                if results.get((cur.round, plan.number)) is None:
+                    for pid in plan.seats:
+                        if pid in want:
+                            return str(other.spec.get("name", "")), pid
+        return None
 
     async def _plays_in(self, eid: str, pid: str) -> bool:
         """True if ``pid`` is checked in (not withdrawn) to running evening ``eid`` and it has a
@@ -761,7 +788,8 @@ class Evenings:
         drawn from the next round on.
 
         Raises:
-            Refused: ``no_evening``, ``not_director``, ``evening_closed``, ``bad_level``, ``cards_no_bots``.
+            Refused: ``no_evening``, ``not_director``, ``evening_closed``, ``bad_level``, ``cards_no_bots``,
+                ``evening_full`` (:data:`MAX_PARTICIPANTS`).
         """
         async with self._lock(str(eid)):
             ev = await self.get(eid)
@@ -772,6 +800,8 @@ class Evenings:
                 raise _refuse("bad_level", level=level[:20], levels=", ".join(LEVELS))
             if ev.spec.get("mode") == "cards":
                 raise _refuse("cards_no_bots")
+            if len(ev.people) >= MAX_PARTICIPANTS:
+                raise _refuse("evening_full", max=MAX_PARTICIPANTS)
             k = 1 + sum(1 for p in ev.people.values() if p.kind == "bot")
             pid = f"bot:{level}:{k}"
             await self._append(ev, player.id, Substitute(pid, f"Bot {k} ({level})", level, ev.round + 1))
@@ -803,7 +833,7 @@ class Evenings:
         Raises:
             Refused: ``no_evening``, ``not_director``, ``evening_closed``, ``round_running``,
                 ``no_more_rounds``, ``too_few``, ``cards_only_mixed``, ``no_evening_table``,
-                ``bot_at_cards``, ``evening_busy``; the hub's (nothing is kept of a refused round).
+                ``bot_at_cards``, ``playing_elsewhere``, ``evening_busy``; the hub's (nothing is kept of a refused round).
         """
         async with self._lock(str(eid)):
             ev, results = await self._between_rounds(eid, player)
@@ -823,6 +853,10 @@ class Evenings:
             for n in sorted(real):
                 if any(ev.people[pid].kind == "bot" for pid in draw.tables[n - 1]):
                     raise _refuse("bot_at_cards", table=n)
+            busy = await self._seated_elsewhere(ev.id, [p for p in draw.participants if ev.people[p].kind == "person"])
+            if busy:  # a person plays one table at a time: the director withdraws them or waits
+                other, pid = busy
+                raise _refuse("playing_elsewhere", name=ev.people[pid].name, evening=other)
             made: list[str] = []
             tokens: dict[str, dict[str, Any]] = {}
             plans: list[TablePlan] = []

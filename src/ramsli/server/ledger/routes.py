@@ -163,6 +163,13 @@ async def _change(request: Request, ledger_id: str, token: str, kind: str, numbe
             event = events.LedgerEdit(number, entry)
         elif b.book.is_over:
             raise LedgerError(Refusal("over", "R3.6", {"hand": len(b.book.hands) + 1}))
+        elif b.spec.get("evening"):  # an evening's table plays all its hands, as an online one does
+            planned = [int(str(x).split(":", 1)[1]) for x in b.book.rules.end if str(x).startswith("hands:")]
+            raise Refused(
+                Refusal(
+                    "evening_ledger_end", None, {"hands": planned[0] if planned else "?", "played": len(b.book.hands)}
+                )
+            )
         await deps.hub(request).store.append(b.id, b.seq + 1, event.KIND.value, event.to_data())  # committed first
         b.seq += 1
         b.apply(event)

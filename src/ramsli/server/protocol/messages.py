@@ -363,6 +363,14 @@ EVENINGS: Mapping[str, RefusalText] = {
     "in_other_evening": RefusalText(
         N_("you are checked in to the evening {name}, which is running; check out there first"), status=409
     ),
+    "playing_elsewhere": RefusalText(
+        N_("{name} is playing a round of the evening {evening} now; withdraw them here or wait until that round ends"),
+        status=409,
+    ),
+    "evening_full": RefusalText(N_("this evening is full: at most {max} participants (people and bots)"), status=409),
+    "evening_ledger_end": RefusalText(
+        N_("a real-card table of an evening ends after its {hands} hands; {played} are booked"), status=409
+    ),
     "not_checked_in": RefusalText(N_("you are not checked in to this evening"), status=409),
     "round_running": RefusalText(
         N_("round {round} is still being played; wait until every table of it has finished"), status=409
