@@ -8,7 +8,6 @@ tests assert it agrees with ``ramsli.evening.draw`` on random inputs and on a fi
 from __future__ import annotations
 
 import hashlib
-import math
 
 import pytest
 from hypothesis import given, settings
@@ -58,11 +57,13 @@ class Ref:
 
     @staticmethod
     def split(count: int, best: int = 5, low: int = 3) -> list[int]:
-        tables = -(-count // best)
-        while count // tables < low:
-            tables -= 1
-        small, extra = divmod(count, tables)
-        return [small + 1 if k < extra else small for k in range(tables)]
+        # every table count whose equal-as-can-be sizes lie in 3..6; the nearest the best size, then fewer
+        def sizes(tables: int) -> list[int]:
+            small, extra = divmod(count, tables)
+            return [small + 1 if k < extra else small for k in range(tables)]
+
+        fits = [sizes(t) for t in range(1, count + 1) if all(low <= n <= 6 for n in sizes(t))]
+        return min(fits, key=lambda s: (sum(abs(n - best) for n in s), len(s)))
 
     @staticmethod
     def cut(order, sizes):
@@ -174,25 +175,28 @@ def test_stream_and_below_as_documented():
 @settings(max_examples=300, deadline=None)
 @given(count=st.integers(3, 400), best=st.integers(3, 6))
 def test_split_properties(count, best):
-    """docs/evenings.md "The split": sum, bounds, equal within one, ceil(count / best) tables when feasible."""
+    """docs/evenings.md "The split": sum, bounds, equal within one, and no other table count within
+    3..6 seats its tables nearer the best size (nor as near with fewer tables)."""
     sizes = D.split(count, best)
     assert sum(sizes) == count
     assert all(3 <= n <= 6 for n in sizes)
     assert max(sizes) - min(sizes) <= 1
     assert sizes == sorted(sizes, reverse=True)
-    t = math.ceil(count / best)
-    if count // t >= 3:
-        assert len(sizes) == t
-    else:
-        assert len(sizes) < t and count // (len(sizes) + 1) < 3
+    assert sizes == sorted(Ref.split(count, best), reverse=True)
+    distance = sum(abs(n - best) for n in sizes)
+    for t in range(1, count // 3 + 1):
+        q, r = divmod(count, t)
+        if 3 <= q and q + (r > 0) <= 6:
+            other = r * abs(q + 1 - best) + (t - r) * abs(q - best)
+            assert (other, t) >= (distance, len(sizes))
 
 
 def test_split_examples_and_refusals():
     assert D.split(23) == [5, 5, 5, 4, 4]
-    assert D.split(11) == [4, 4, 3]
-    assert D.split(12) == [4, 4, 4]
+    assert D.split(11) == [6, 5]  # issue 34's "eleven people ... two tables"
+    assert D.split(12) == [6, 6]
     assert D.split(7) == [4, 3]
-    assert D.split(6) == [3, 3]
+    assert D.split(6) == [6]
     assert D.split(3) == [3]
     assert D.split(200) == [5] * 40
     for bad in (0, 1, 2):
@@ -230,11 +234,11 @@ def test_draw_round_formats():
     seed = "ab" * 32
     present = [f"p{i}" for i in range(1, 12)]
     lot = draw_round("lot", 2, 3, present, _standings(present), seed)
-    assert lot.order is None and lot.sizes == (4, 4, 3)
-    assert [list(t) for t in lot.drawn] == Ref.by_lot(present, [4, 4, 3], seed, 2)
+    assert lot.order is None and lot.sizes == (6, 5)
+    assert [list(t) for t in lot.drawn] == Ref.by_lot(present, [6, 5], seed, 2)
     # results: round 1 by lot, round 2 by the standings (the leaders at table 1)
     first = draw_round("results", 1, 3, present, [], seed)
-    assert first.order is None and [list(t) for t in first.drawn] == Ref.by_lot(present, [4, 4, 3], seed, 1)
+    assert first.order is None and [list(t) for t in first.drawn] == Ref.by_lot(present, [6, 5], seed, 1)
     ranked = list(reversed(present))
     res = draw_round("results", 2, 3, present, _standings(ranked), seed, byes=["p11"])
     assert res.byes == ("p11",) and res.sizes == (5, 5)

@@ -351,13 +351,13 @@ def test_a_real_card_evening_kept_by_its_captains(sqlite_url):
     async def go():
         rec = Recorder()
         async with World(sqlite_url) as w:
-            cs = [rec.wrap(c) for c in await people(w, ["Ann", "Bo", "Cy", "Di", "Ed", "Flo"])]
+            cs = [rec.wrap(c) for c in await people(w, ["Ann", "Bo", "Cy", "Di", "Ed", "Flo", "Gus", "Hal"])]
             ann = cs[0]
-            eid = await evening(ann, mode="cards", format="lot", rounds=1, hands_per_round=3)
+            eid = await evening(ann, mode="cards", format="lot", rounds=1, hands_per_round=4)
             for c in cs:
                 await c.ok("POST", f"/api/evenings/{eid}/check-in")
             pid = {p["name"]: p["id"] for p in (await state(ann, eid))["people"]}
-            by_id = {pid[n]: c for n, c in zip(["Ann", "Bo", "Cy", "Di", "Ed", "Flo"], cs)}
+            by_id = {pid[n]: c for n, c in zip(["Ann", "Bo", "Cy", "Di", "Ed", "Flo", "Gus", "Hal"], cs)}
             await refused(ann, "POST", f"/api/evenings/{eid}/substitutes", {"level": "easy"}, "cards_no_bots", 409)
             await ann.ok("POST", f"/api/evenings/{eid}/reseat", {"a": pid["Ann"], "b": pid["Bo"]})  # the next draw's
             st = await ann.ok("POST", f"/api/evenings/{eid}/rounds", {})
@@ -365,7 +365,7 @@ def test_a_real_card_evening_kept_by_its_captains(sqlite_url):
             assert r1["swaps"] == [[pid["Ann"], pid["Bo"]]]
             assert all(t["mode"] == "cards" and t["table"] is None and t["ledger"] for t in r1["tables"])
             t1, t2 = r1["tables"]
-            assert t1["captain"] == t1["seats"][0]["id"] and t1["hands"] == 3
+            assert t1["captain"] == t1["seats"][0]["id"] and t1["hands"] == 4
             # the prints of a drawn round (item 5): the PDF of table lists and score sheets, the CSV, the QR
             for path, kind in (
                 ("sheets.pdf", "application/pdf"),
@@ -376,7 +376,7 @@ def test_a_real_card_evening_kept_by_its_captains(sqlite_url):
                 assert got.status_code == 200 and got.headers["content-type"].startswith(kind), (path, got.text[:300])
             assert (await ann.http.get(f"/api/evenings/{eid}/sheets.pdf")).content.startswith(b"%PDF")
             # the printed sheet's check digit of each row (item 5), the same the ledger shows
-            assert t1["checks"] == [row_check(eid, 1, 1, k) for k in (1, 2, 3)]
+            assert t1["checks"] == [row_check(eid, 1, 1, k) for k in (1, 2, 3, 4)]
 
             # a re-seat of this round before its first hand: both tables get new ledgers
             x, y = t1["seats"][1]["id"], t2["seats"][2]["id"]
@@ -401,6 +401,7 @@ def test_a_real_card_evening_kept_by_its_captains(sqlite_url):
                 {"active": [0, 1], "tricks": {"0": 3, "1": 2}},
                 {"active": [1, 2], "tricks": {"1": 1, "2": 4}},
                 {"active": [0, 2], "tricks": {"0": 5, "2": 0}},
+                {"active": [0, 3], "tricks": {"0": 2, "3": 3}},
             ]
             lid = t1["ledger"]
             before = await captain.ok("GET", f"/api/ledgers/{lid}?token={ktok}")
@@ -692,6 +693,11 @@ def test_a_mixed_evening_refuses_a_bot_at_a_real_card_table_and_reads_the_tables
             tables = st["rounds_played"][0]["tables"]
             assert tables[with_bot - 1]["mode"] == "online" and tables[2 - with_bot]["mode"] == "cards"
             assert any(s["kind"] == "bot" for s in tables[with_bot - 1]["seats"])
+            # the substitute sits at the online table under its evening name, marked a bot (item 2)
+            t = w.hub.tables[tables[with_bot - 1]["table"]]
+            bots = [s for s in tables[with_bot - 1]["seats"] if s["kind"] == "bot"]
+            assert [t.seats[int(b["seat"][1:]) - 1].name for b in bots] == [b["name"] for b in bots]
+            assert all(t.seats[int(b["seat"][1:]) - 1].bot for b in bots)
             assert all(s["kind"] == "person" for s in tables[2 - with_bot]["seats"])
 
     run(go())

@@ -10,7 +10,7 @@ download. The server (``ramsli.server.evenings``) and ``ramsli verify`` use them
 
 >>> from ramsli.evening import split, table_scores
 >>> split(11), table_scores([3, -1, -2])
-([4, 4, 3], [100.0, 50.0, 0.0])
+([6, 5], [100.0, 50.0, 0.0])
 """
 
 from __future__ import annotations

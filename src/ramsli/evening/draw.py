@@ -25,7 +25,6 @@ is the Fisher–Yates shuffle from the end, and the tables are cut from the shuf
 from __future__ import annotations
 
 import hashlib
-import math
 import secrets
 from collections.abc import Iterator, Sequence
 
@@ -129,32 +128,38 @@ def check_seed(commitment: str, round: int, seed: str) -> bool:
 def split(count: int, best: int = 5, low: int = 3, high: int = 6) -> list[int]:
     """The table sizes of ``count`` participants, largest first.
 
-    The rule: ``t = ceil(count / best)`` tables (the preset's best size caps a table), the
-    sizes as equal as possible: with ``q, r = divmod(count, t)``, r tables of q + 1 then t - r
-    tables of q. If that makes a table smaller than ``low`` (q < low), use fewer tables: the
-    largest t below ``ceil(count / best)`` with ``count // t >= low``. A table is never larger
-    than ``high``.
+    The rule: every number of tables ``t`` whose sizes, as equal as possible (with ``q, r =
+    divmod(count, t)``: r tables of q + 1, then t - r tables of q), all lie within ``low ..
+    high`` is a candidate; the split is the candidate whose tables are nearest the preset's best
+    size (the least sum of ``|size - best|``), of two as near the one with fewer tables. So a
+    field of the best size's multiple sits at tables of that size (200: 40 tables of 5), eleven
+    people sit at two tables (6 and 5), twenty-three at five (5 5 5 4 4).
 
     Raises:
         ValueError: ``count < low`` (not one table), ``low > best`` or ``best > high``, or no
             number of tables keeps every size within ``low .. high``.
 
     >>> split(23), split(11), split(12), split(7), split(6), split(4), split(3)
-    ([5, 5, 5, 4, 4], [4, 4, 3], [4, 4, 4], [4, 3], [3, 3], [4], [3])
-    >>> split(5, best=4), split(7, best=3)
-    ([5], [4, 3])
+    ([5, 5, 5, 4, 4], [6, 5], [6, 6], [4, 3], [6], [4], [3])
+    >>> split(5, best=4), split(7, best=3), split(13), split(200) == [5] * 40
+    ([5], [4, 3], [5, 4, 4], True)
     """
     if not 1 <= low <= best <= high:
         raise ValueError(f"need 1 <= low <= best <= high, not {low}, {best}, {high}")
     if count < low:
         raise ValueError(f"{count} participants cannot fill a table of at least {low}")
-    t = math.ceil(count / best)
-    while count // t < low:
-        t -= 1
-    q, r = divmod(count, t)
-    if q + (r > 0) > high:
+    found: tuple[int, int] | None = None  # (distance from the best size, tables)
+    for t in range(1, count // low + 1):
+        q, r = divmod(count, t)
+        if q < low or q + (r > 0) > high:
+            continue
+        distance = r * abs(q + 1 - best) + (t - r) * abs(q - best)
+        if found is None or distance < found[0]:
+            found = (distance, t)
+    if found is None:
         raise ValueError(f"{count} participants do not split into tables of {low} to {high}")
-    return [q + 1] * r + [q] * (t - r)
+    q, r = divmod(count, found[1])
+    return [q + 1] * r + [q] * (found[1] - r)
 
 
 def stream(seed: str, round: int, label: str) -> Iterator[int]:

@@ -920,7 +920,10 @@ class Evenings:
         now = time.time()
         for i, pid in enumerate(seats):
             p = ev.people[pid]
-            if p.kind != "person":
+            if (
+                p.kind != "person"
+            ):  # a substitute plays under its evening name ("Bot 2 (hard)"), as every result shows it
+                t.seats[i].name = p.name
                 continue
             sat = await self.hub.sit(t.id, spec["seats"][i]["token"], p.name)
             await self.directory.link_seat(t.id, i, pid, now)
