@@ -945,3 +945,29 @@ def test_verify_reads_a_file_nested_too_deep_as_unreadable(tmp_path):
     f.write_text('{"kind": "ramsli-evening", "x": ' + "[" * 100_000 + "]" * 100_000 + "}")
     status, lines = verify_evening(f, "en")
     assert status == 2 and "cannot be read" in lines[0]
+
+
+def test_the_tv_screen_reads_a_members_only_evening_by_its_key(sqlite_url):
+    """Issue 34 item 6: a pub's TV is nobody's login: the director's state gives the TV screen's
+    link with its key (no one else's does); with it the state reads without a login, without it
+    (or with a wrong one) a members-only evening stays closed to strangers."""
+
+    async def go():
+        async with World(sqlite_url) as w:
+            ann = w.client()
+            await ann.register("Ann")
+            club = (await ann.ok("POST", "/api/clubs", {"name": "Zur Linde"}))["club"]["id"]
+            (bo,) = await people(w, ["Bo"], club, ann)
+            eid = await evening(ann, club=club, members_only=True)
+            link = (await state(ann, eid))["screen"]
+            assert link.startswith(f"/e/{eid}/tv?key=")
+            assert "screen" not in await state(bo, eid)
+            key = link.split("key=")[1]
+            tv = w.client()
+            got = await tv.ok("GET", f"/api/evenings/{eid}?key={key}")
+            assert got["id"] == eid and got["me"] is None and not got["may"]["direct"] and "screen" not in got
+            await refused(tv, "GET", f"/api/evenings/{eid}", None, "not_logged_in", 401)
+            await refused(tv, "GET", f"/api/evenings/{eid}?key=wrong", None, "not_logged_in", 401)
+            await refused(tv, "GET", f"/api/evenings/{eid}/download.json?key={key}", None, "not_logged_in", 401)
+
+    run(go())

@@ -54,9 +54,10 @@ async def create_evening(request: Request) -> dict[str, Any]:
 
 @router.get("/api/evenings/{evening_id}")
 async def evening_state(request: Request, evening_id: str) -> dict[str, Any]:
-    """The evening as the reader may see it (members only: its club's members)."""
+    """The evening as the reader may see it (members only: its club's members, or the TV screen's ``?key=``)."""
     evenings = deps.evenings(request)
-    return await evenings.state(evening_id, await current_player(request), request_lang(request))
+    key = request.query_params.get("key", "")  # the TV screen's link
+    return await evenings.state(evening_id, await current_player(request), request_lang(request), key)
 
 
 @router.get("/api/evenings/{evening_id}/download.json")

@@ -349,7 +349,7 @@ class Evenings:
             names[pid] = row["name"]
         return names
 
-    async def state(self, eid: Any, player: Player | None, lang: str) -> dict[str, Any]:
+    async def state(self, eid: Any, player: Player | None, lang: str, key: str = "") -> dict[str, Any]:
         """The evening as ``player`` (None: nobody logged in) may see it
         (:func:`ramsli.server.evenings.views.state`).
 
@@ -357,8 +357,13 @@ class Evenings:
             Refused: ``no_evening``, ``not_logged_in``, ``not_member``.
         """
         ev = await self.get(eid)
-        await self.may_read(ev, player)
-        return await self._state(ev, player, lang)
+        screen = str((await self._secret(ev.id)).get("screen") or "")
+        if not (key and screen and hmac.compare_digest(key.encode(), screen.encode())):
+            await self.may_read(ev, player)  # the TV screen's key reads without a login
+        out = await self._state(ev, player, lang)
+        if out.get("may", {}).get("direct") and screen:
+            out["screen"] = f"/e/{ev.id}/tv?key={screen}"  # the TV's link, for the director only
+        return out
 
     async def _state(self, ev: Evening, player: Player | None, lang: str) -> dict[str, Any]:
         results, hands = await self.results(ev)
@@ -676,7 +681,15 @@ class Evenings:
         now = time.time()
         first = {"at": now, "by": director, "kind": Create.KIND.value, "data": Create(spec, commit).to_data()}
         await self.directory.create_evening(
-            eid, club, director, spec, when.timestamp(), now, {"seeds": seeds, "tables": {}}, first
+            eid,
+            club,
+            director,
+            spec,
+            when.timestamp(),
+            now,
+            # screen: the key of the TV screen's link (a pub's TV reads a members-only evening without a login)
+            {"seeds": seeds, "tables": {}, "screen": secrets.token_urlsafe(18)},
+            first,
         )
         return eid, commit
 
