@@ -671,9 +671,11 @@ def test_every_refusal_is_a_record_in_the_request_language_and_changes_nothing(s
     run(go())
 
 
-def test_a_mixed_evening_refuses_a_bot_at_a_real_card_table_and_reads_the_tables_it_names(sqlite_url):
-    """Issue 34 item 5: the director names the real-card tables of a mixed round; a table the
-    draw gave a substitute bot cannot be one (``bot_at_cards``), a number not drawn is refused."""
+def test_a_mixed_evening_keeps_bots_off_its_real_card_tables_and_reads_the_tables_it_names(sqlite_url):
+    """Issue 34 item 5: the director names the real-card tables of a mixed round before the draw;
+    a table the draw gave a substitute bot is replaced by one without (the director learns nothing
+    of the draw from a refusal); more real-card tables than tables without a bot is
+    ``bot_at_cards`` (saying how many, not which); a number not drawn is refused."""
 
     async def go():
         async with World(sqlite_url) as w:
@@ -686,11 +688,13 @@ def test_a_mixed_evening_refuses_a_bot_at_a_real_card_table_and_reads_the_tables
             await refused(ann, "POST", f"/api/evenings/{eid}/rounds", {"cards": [3]}, "no_evening_table", 404)
             before = await _snapshot(w, eid)
             answer = await refused(ann, "POST", f"/api/evenings/{eid}/rounds", {"cards": [1, 2]}, "bot_at_cards", 409)
-            with_bot = answer["fields"]["table"]
+            assert answer["fields"] == {"asked": 2, "free": 1}  # how many, not which: the draw stays unknown
             assert await _snapshot(w, eid) == before
             assert len(w.hub.tables) == 0 and not w.app.state.ledgers.books  # nothing of it was made
-            st = await ann.ok("POST", f"/api/evenings/{eid}/rounds", {"cards": [3 - with_bot]})
+            # table 1 asked for; if the draw gave it the bot, the table without one plays with real cards
+            st = await ann.ok("POST", f"/api/evenings/{eid}/rounds", {"cards": [1]})
             tables = st["rounds_played"][0]["tables"]
+            with_bot = next(t["number"] for t in tables if any(s["kind"] == "bot" for s in t["seats"]))
             assert tables[with_bot - 1]["mode"] == "online" and tables[2 - with_bot]["mode"] == "cards"
             assert any(s["kind"] == "bot" for s in tables[with_bot - 1]["seats"])
             # the substitute sits at the online table under its evening name, marked a bot (item 2)

@@ -42,7 +42,7 @@ import hmac
 import logging
 import secrets
 import time
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from fastapi import Request
@@ -131,6 +131,26 @@ def parse_starts(text: str) -> dt.datetime:
     if len(text.strip()) < 16 or when.year not in YEARS or (when + WEEK).year not in YEARS:
         raise Refused(Refusal("bad_starts", None, {"field": "starts"}))
     return when
+
+
+def real_card_tables(tables: Sequence[Sequence[str]], ev: Evening, asked: Sequence[int]) -> set[int]:
+    """The tables of a mixed evening's round that play with real cards: those the director asked
+    for, as many as asked. A table asked for that the draw gave a substitute bot (a bot cannot hold
+    real cards) is replaced by the highest-numbered table without a bot not asked for; so the
+    director asks before the draw and never learns it from a refusal.
+
+    Raises:
+        Refused: ``bot_at_cards``: fewer tables without a bot than asked for.
+    """
+    free = [n for n in range(1, len(tables) + 1) if all(ev.people[pid].kind != "bot" for pid in tables[n - 1])]
+    wanted = sorted(set(asked))
+    if len(free) < len(wanted):
+        raise _refuse("bot_at_cards", asked=len(wanted), free=len(free))
+    real = {n for n in wanted if n in free}
+    spare = [n for n in reversed(free) if n not in real]
+    while len(real) < len(wanted):
+        real.add(spare.pop(0))
+    return real
 
 
 def _zone_of(starts: str) -> str:
@@ -858,14 +878,10 @@ class Evenings:
             secret = await self._secret(ev.id)
             seed = secret["seeds"][ev.round]
             draw = plan_round(ev, seed, results_by_round(results))
-            real = set(range(1, len(draw.tables) + 1)) if mode == "cards" else set()
             for n in cards:
                 if not 1 <= n <= len(draw.tables):
                     raise _refuse("no_evening_table", table=n)
-                real.add(n)
-            for n in sorted(real):
-                if any(ev.people[pid].kind == "bot" for pid in draw.tables[n - 1]):
-                    raise _refuse("bot_at_cards", table=n)
+            real = set(range(1, len(draw.tables) + 1)) if mode == "cards" else real_card_tables(draw.tables, ev, cards)
             busy = await self._seated_elsewhere(ev.id, [p for p in draw.participants if ev.people[p].kind == "person"])
             if busy:  # a person plays one table at a time: the director withdraws them or waits
                 other, pid = busy

@@ -394,7 +394,7 @@ EVENINGS: Mapping[str, RefusalText] = {
         N_("an evening played with real cards has no substitute bots; a bot cannot hold real cards"), status=409
     ),
     "bot_at_cards": RefusalText(
-        N_("table {table} seats a substitute bot, so it cannot play with real cards; choose other tables"),
+        N_("{asked} tables were asked to play with real cards, but only {free} of this round seat no substitute bot"),
         status=409,
     ),
     "cards_only_mixed": RefusalText(
