@@ -58,15 +58,9 @@
       return new Date(t * 1000).toISOString();
     }
   }
-  /* an evening's start (ISO 8601 with its offset) in the reader's locale and time zone */
+  /* an evening's start (ISO 8601, maybe with a "[Zone/Name]" suffix) in the reader's locale */
   function startsText(iso) {
-    const d = new Date(iso);
-    if (isNaN(d.getTime())) return String(iso || "");
-    try {
-      return new Intl.DateTimeFormat(R.lang, { dateStyle: "full", timeStyle: "short" }).format(d);
-    } catch (e) {
-      return d.toLocaleString();
-    }
+    return R.startsText(iso);
   }
   function fail(e) {
     const login = e.code === "not_logged_in" || e.code === "login_unknown" || e.code === "login_expired";
