@@ -124,7 +124,13 @@ def test_the_new_evening_form_makes_an_evening_and_opens_its_standing_link(chrom
         assert page.eval_on_selector("#ev-weekly", "c => c.disabled")  # weekly: a club's evening only
         assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
         page.fill("#ev-name", "   ")  # blank: the server's refusal in the page's language, nothing made
+        assert page.input_value("#ev-turn") == "60"  # an evening's turn timer by default (item 9)
+        page.fill("#ev-starts", "2020-01-09T20:00")  # in the past: said, not refused
+        assert "in the past" in page.text_content("#ev-past")
         page.fill("#ev-starts", "2031-12-11T20:00")
+        assert not page.text_content("#ev-past")
+        box = page.eval_on_selector("#new-evening", "f => f.getBoundingClientRect().toJSON()")
+        assert abs(box["x"] - (PHONE["width"] - box["x"] - box["width"])) <= 2  # centred under the header
         page.select_option("#ev-format", "results")
         assert page.eval_on_selector("#ev-final-size", "c => c.disabled")
         page.fill("#ev-rounds", "4")
@@ -437,3 +443,45 @@ def test_the_pages_show_a_zoned_start_the_final_places_and_no_ranks_before_resul
     finally:
         laptop.close()
     assert not errors, errors
+
+
+def test_an_evening_tables_ledger_links_back_to_the_evening(chromium, server):
+    """Lane F item 10: the pub ledger of an evening's real-card table names the evening, its round and
+    table, links to /e/{id}, and once over offers "Back to the evening" (the ledger's own state, with
+    its ``evening`` as the evening's service sets it, answered through a route)."""
+    import urllib.request
+
+    req = urllib.request.Request(
+        server + "/api/ledgers",
+        method="POST",
+        headers={"Content-Type": "application/json"},
+        data=json.dumps({"names": ["Ann", "Bo", "Cy"], "preset": "traditional"}).encode(),
+    )
+    with urllib.request.urlopen(req, timeout=10) as r:
+        made = json.loads(r.read())
+    errors: list[str] = []
+    ctx = _context(chromium, PHONE, phone=True)
+
+    def with_evening(route, over: list[bool]):
+        got = route.fetch()
+        data = got.json()
+        data["evening"] = {"id": "ev42", "round": 2, "table": 3, "name": None}
+        data["over"] = over[0]
+        route.fulfill(response=got, body=json.dumps(data))
+
+    over = [False]
+    ctx.route(re.compile(r".*/api/ledgers/[^/?]+\?token=.*"), lambda route: with_evening(route, over))
+    try:
+        page = _page(ctx, errors)
+        page.goto(server + made["page"] + "?lang=en")
+        page.wait_for_selector("#ledger-evening a")
+        assert page.text_content("#ledger-evening a") == "Evening · Round 2 · Table 3"
+        assert page.get_attribute("#ledger-evening a", "href").startswith("/e/ev42")
+        assert not page.query_selector("#back-to-evening")
+        over[0] = True
+        page.reload()
+        page.wait_for_selector("#back-to-evening")
+        assert page.get_attribute("#back-to-evening", "href").startswith("/e/ev42")
+        assert not errors, errors
+    finally:
+        ctx.close()
