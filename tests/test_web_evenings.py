@@ -485,3 +485,39 @@ def test_an_evening_tables_ledger_links_back_to_the_evening(chromium, server):
         assert not errors, errors
     finally:
         ctx.close()
+
+
+def test_the_club_page_adds_a_best_of_season_and_lists_past_evenings(chromium, server):
+    """Lane F items 11-13: the season form sends "count the best N evenings" (``best_of``), the season
+    then shows the best-of table; the club page has its past evenings' list; the lobby links to the
+    club evenings."""
+    errors: list[str] = []
+    ctx = _context(chromium, LAPTOP)
+    try:
+        page = _page(ctx, errors)
+        _register(page, server, "Olga")
+        club = _api(page, "POST", "/api/clubs", {"name": "Zum Hirschen"})["club"]["id"]
+        page.goto(server + f"/c/{club}?lang=en")
+        page.wait_for_selector("#past-evenings h4")
+        assert "No evening of the club has ended yet." in page.text_content("#past-evenings")
+        page.fill("#season-name", "Always")
+        page.fill("#season-starts", "2040-01-01")  # after the club's first season
+        page.fill("#season-ends", "2040-12-31")
+        page.fill("#season-best-of", "3")
+        page.click("#new-season button[type=submit]")
+        made = _until(
+            "the new season",
+            lambda: [x for x in _api(page, "GET", f"/api/clubs/{club}")["seasons"] if x["name"] == "Always"],
+            20,
+        )[0]
+        assert made["best_of"] == 3
+        page.wait_for_selector(f"#season option[value='{made['id']}']", state="attached")
+        page.select_option("#season", made["id"])
+        page.wait_for_selector("#best-of-table tbody tr")
+        row = page.eval_on_selector("#best-of-table tbody tr", "tr => [...tr.children].map(td => td.textContent)")
+        assert row == ["1", "Olga", "0", "0 of 0"]
+        page.goto(server + "/?lang=en")
+        assert page.get_attribute("#evenings-link", "href").startswith("/account")
+        assert not errors, errors
+    finally:
+        ctx.close()
