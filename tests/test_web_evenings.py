@@ -124,7 +124,13 @@ def test_the_new_evening_form_makes_an_evening_and_opens_its_standing_link(chrom
         assert page.eval_on_selector("#ev-weekly", "c => c.disabled")  # weekly: a club's evening only
         assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
         page.fill("#ev-name", "   ")  # blank: the server's refusal in the page's language, nothing made
+        assert page.input_value("#ev-turn") == "60"  # an evening's turn timer by default (item 9)
+        page.fill("#ev-starts", "2020-01-09T20:00")  # in the past: said, not refused
+        assert "in the past" in page.text_content("#ev-past")
         page.fill("#ev-starts", "2031-12-11T20:00")
+        assert not page.text_content("#ev-past")
+        box = page.eval_on_selector("#new-evening", "f => f.getBoundingClientRect().toJSON()")
+        assert abs(box["x"] - (PHONE["width"] - box["x"] - box["width"])) <= 2  # centred under the header
         page.select_option("#ev-format", "results")
         assert page.eval_on_selector("#ev-final-size", "c => c.disabled")
         page.fill("#ev-rounds", "4")
@@ -264,3 +270,254 @@ def test_three_people_check_in_play_round_one_and_move_to_their_round_two_tables
     finally:
         for ctx in contexts.values():
             ctx.close()
+
+
+def _mock_state(results: bool = True) -> dict:
+    """A made-up state of a finished-but-one final-format evening (24 people, the small final still
+    playing, paused, with real cards), shaped like ``GET /api/evenings/{id}`` (views.state)."""
+    people = [
+        {
+            "id": f"u{k}",
+            "name": f"Player {k}",
+            "kind": "person",
+            "checked_in": True,
+            "from_round": 1,
+            "withdrawn": False,
+        }
+        for k in range(1, 25)
+    ]
+
+    def seats(ids):
+        return [{"seat": f"p{i + 1}", "id": pid, "name": pid, "kind": "person"} for i, pid in enumerate(ids)]
+
+    def table(number, ids, kind="", mode="online", status="done", played=12, done=True):
+        return {
+            "number": number,
+            "name": None,
+            "kind": kind,
+            "mode": mode,
+            "captain": ids[0] if mode == "cards" else None,
+            "hands": 12,
+            "hands_played": played,
+            "status": status,
+            "checks": [k % 10 for k in range(12)] if mode == "cards" else None,
+            "seats": seats(ids),
+            "results": [
+                {"id": pid, "net": 10 - 4 * i, "place": i + 1, "score": 100 - 20 * i, "bot_hands": 0}
+                for i, pid in enumerate(ids)
+            ]
+            if done
+            else None,
+        }
+
+    ids = [p["id"] for p in people]
+    r1 = {
+        "round": 1,
+        "kind": "qualifying",
+        "done": True,
+        "byes": [],
+        "swaps": [],
+        "tables": [table(n + 1, ids[6 * n : 6 * n + 6]) for n in range(4)],
+    }
+    final = {
+        "round": 2,
+        "kind": "final",
+        "done": False,
+        "byes": ids[12:],
+        "swaps": [],
+        "tables": [
+            table(1, ids[:6], kind="final"),
+            table(2, ids[6:12], kind="small_final", mode="cards", status="paused", played=5, done=False),
+        ],
+    }
+    standings = [
+        {
+            "rank": k + 1,
+            "id": pid,
+            "name": f"Player {k + 1}",
+            "kind": "person",
+            "score": 0 if not results else 100 - 4 * k,
+            "rounds": [] if not results else [100 - 4 * k, 60 if k < 6 else None],
+            "net_vs_mean": 0,
+            "firsts": 0,
+            "note": "" if not results else ("final" if k < 6 else "small_final" if k < 12 else ""),
+        }
+        for k, pid in enumerate(ids)
+    ]
+    return {
+        "id": "mock",
+        "url": "/e/mock",
+        "name": "Mock night",
+        "starts": "2026-12-03T20:00+00:00[UTC]",
+        "club": None,
+        "director": {"id": "u1", "name": "Player 1"},
+        "preset": "traditional",
+        "rules": [],
+        "summary": "",
+        "mode": "mixed",
+        "members_only": False,
+        "format": "final",
+        "rounds": 1,
+        "rounds_total": 2,
+        "hands_per_round": 12,
+        "final_size": 6,
+        "small_final": True,
+        "recurring": "weekly",
+        "status": "running" if results else "open",
+        "round": 2 if results else 0,
+        "next": None,
+        "commitment": "0" * 64,
+        "seeds": {},
+        "people": people,
+        "pending_swaps": [],
+        "rounds_played": [r1, final] if results else [],
+        "standings": standings,
+        "audit": [],
+        "me": None,
+        "may": {},
+    }
+
+
+def _mocked(ctx, state: dict) -> None:
+    """Every request for the mock evening's state answers ``state`` (the rest goes to the server)."""
+    body = json.dumps(state)
+    ctx.route(
+        re.compile(r".*/api/evenings/mock(\?.*)?$"),
+        lambda route: route.fulfill(status=200, content_type="application/json", body=body),
+    )
+
+
+def test_the_pages_show_a_zoned_start_the_final_places_and_no_ranks_before_results(chromium, server):
+    """Issue 34 follow-up (lane F items 1-8): a start with an RFC 9557 zone, the final's places and
+    the caption, the final round's byes, the TV's tables still playing, no ranks before any result,
+    one name for the standings, nothing sideways on a phone, the print page's check column."""
+    base = server
+    errors: list[str] = []
+    phone = _context(chromium, PHONE, phone=True)
+    try:
+        _mocked(phone, _mock_state())
+        page = _page(phone, errors)
+        page.goto(base + "/e/mock?lang=en")
+        page.wait_for_selector("#standings tbody tr")
+        facts = page.text_content(".ev-facts")
+        assert "[UTC]" not in facts and "December 3, 2026" in facts and "(UTC)" in facts  # item 1
+        first = page.eval_on_selector("#standings tbody tr", "tr => [...tr.children].map(td => td.textContent)")
+        assert first[-1] == "Final, place 1"  # item 2: the place at the Final
+        assert "the Final decides places 1–6" in page.text_content("#standings-panel")
+        assert "Not in the Final or Small final: Player 13" in page.text_content("#rounds")  # item 3
+        assert "scores 50" not in page.text_content("#rounds")
+        # item 7: the table is named by the heading, no second "Standings" caption
+        assert page.get_attribute("#standings", "aria-labelledby") == "standings-h"
+        assert not page.query_selector("#standings caption")
+        # item 8: on a phone the per-round and net columns hide; nothing scrolls sideways
+        assert not page.is_visible("#standings .ev-detail")
+        assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+        page.goto(base + "/e/mock/print?lang=en")
+        page.wait_for_selector(".print-check-note")  # item 6
+        assert page.query_selector("#print-standings #standings")
+        assert page.eval_on_selector("td.check", "td => getComputedStyle(td).verticalAlign") == "middle"
+        assert "(UTC)" in page.text_content(".sheet-page .note")
+    finally:
+        phone.close()
+    tv_ctx = _context(chromium, TV)
+    try:
+        _mocked(tv_ctx, _mock_state())
+        tv = _page(tv_ctx, errors)
+        tv.goto(base + "/e/mock/tv?lang=en")
+        tv.wait_for_selector("#tv-standings-table tbody tr")
+        assert tv.text_content("#tv-playing-h") == "Tables still playing"  # item 4
+        assert tv.text_content("#tv-playing [data-table='2'] .tv-left") == "7 hands left · paused"
+        assert len(tv.query_selector_all("#tv-standings-table tbody tr")) == 20
+        assert tv.evaluate("document.documentElement.scrollHeight") <= TV["height"]  # 20 rows fit
+        assert "Final, place 2" in tv.text_content("#tv-standings-table")
+    finally:
+        tv_ctx.close()
+    laptop = _context(chromium, LAPTOP)
+    try:
+        _mocked(laptop, _mock_state(results=False))
+        page = _page(laptop, errors)
+        page.goto(base + "/e/mock?lang=en")
+        page.wait_for_selector("#no-results")  # item 5: nobody ranked 1..N with 0
+        assert not page.query_selector("#standings")
+        assert "24 checked in:" in page.text_content("#standings-panel")
+    finally:
+        laptop.close()
+    assert not errors, errors
+
+
+def test_an_evening_tables_ledger_links_back_to_the_evening(chromium, server):
+    """Lane F item 10: the pub ledger of an evening's real-card table names the evening, its round and
+    table, links to /e/{id}, and once over offers "Back to the evening" (the ledger's own state, with
+    its ``evening`` as the evening's service sets it, answered through a route)."""
+    import urllib.request
+
+    req = urllib.request.Request(
+        server + "/api/ledgers",
+        method="POST",
+        headers={"Content-Type": "application/json"},
+        data=json.dumps({"names": ["Ann", "Bo", "Cy"], "preset": "traditional"}).encode(),
+    )
+    with urllib.request.urlopen(req, timeout=10) as r:
+        made = json.loads(r.read())
+    errors: list[str] = []
+    ctx = _context(chromium, PHONE, phone=True)
+
+    def with_evening(route, over: list[bool]):
+        got = route.fetch()
+        data = got.json()
+        data["evening"] = {"id": "ev42", "round": 2, "table": 3, "name": None}
+        data["over"] = over[0]
+        route.fulfill(response=got, body=json.dumps(data))
+
+    over = [False]
+    ctx.route(re.compile(r".*/api/ledgers/[^/?]+\?token=.*"), lambda route: with_evening(route, over))
+    try:
+        page = _page(ctx, errors)
+        page.goto(server + made["page"] + "?lang=en")
+        page.wait_for_selector("#ledger-evening a")
+        assert page.text_content("#ledger-evening a") == "Evening · Round 2 · Table 3"
+        assert page.get_attribute("#ledger-evening a", "href").startswith("/e/ev42")
+        assert not page.query_selector("#back-to-evening")
+        over[0] = True
+        page.reload()
+        page.wait_for_selector("#back-to-evening")
+        assert page.get_attribute("#back-to-evening", "href").startswith("/e/ev42")
+        assert not errors, errors
+    finally:
+        ctx.close()
+
+
+def test_the_club_page_adds_a_best_of_season_and_lists_past_evenings(chromium, server):
+    """Lane F items 11-13: the season form sends "count the best N evenings" (``best_of``), the season
+    then shows the best-of table; the club page has its past evenings' list; the lobby links to the
+    club evenings."""
+    errors: list[str] = []
+    ctx = _context(chromium, LAPTOP)
+    try:
+        page = _page(ctx, errors)
+        _register(page, server, "Olga")
+        club = _api(page, "POST", "/api/clubs", {"name": "Zum Hirschen"})["club"]["id"]
+        page.goto(server + f"/c/{club}?lang=en")
+        page.wait_for_selector("#past-evenings h4")
+        assert "No evening of the club has ended yet." in page.text_content("#past-evenings")
+        page.fill("#season-name", "Always")
+        page.fill("#season-starts", "2040-01-01")  # after the club's first season
+        page.fill("#season-ends", "2040-12-31")
+        page.fill("#season-best-of", "3")
+        page.click("#new-season button[type=submit]")
+        made = _until(
+            "the new season",
+            lambda: [x for x in _api(page, "GET", f"/api/clubs/{club}")["seasons"] if x["name"] == "Always"],
+            20,
+        )[0]
+        assert made["best_of"] == 3
+        page.wait_for_selector(f"#season option[value='{made['id']}']", state="attached")
+        page.select_option("#season", made["id"])
+        page.wait_for_selector("#best-of-table tbody tr")
+        row = page.eval_on_selector("#best-of-table tbody tr", "tr => [...tr.children].map(td => td.textContent)")
+        assert row == ["1", "Olga", "0", "0 of 0"]
+        page.goto(server + "/?lang=en")
+        assert page.get_attribute("#evenings-link", "href").startswith("/account")
+        assert not errors, errors
+    finally:
+        ctx.close()

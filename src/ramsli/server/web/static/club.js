@@ -58,15 +58,9 @@
       return new Date(t * 1000).toISOString();
     }
   }
-  /* an evening's start (ISO 8601 with its offset) in the reader's locale and time zone */
+  /* an evening's start (ISO 8601, maybe with a "[Zone/Name]" suffix) in the reader's locale */
   function startsText(iso) {
-    const d = new Date(iso);
-    if (isNaN(d.getTime())) return String(iso || "");
-    try {
-      return new Intl.DateTimeFormat(R.lang, { dateStyle: "full", timeStyle: "short" }).format(d);
-    } catch (e) {
-      return d.toLocaleString();
-    }
+    return R.startsText(iso);
   }
   function fail(e) {
     const login = e.code === "not_logged_in" || e.code === "login_unknown" || e.code === "login_expired";
@@ -314,10 +308,77 @@
     return ul;
   }
 
+  /* a season scored as "best N of M evenings" (issue 34): rank, name, score, evenings counted */
+  function bestOfTable(data) {
+    const b = data.best_of;
+    const t = el(
+      "table",
+      { class: "season", id: "best-of-table" },
+      el("caption", { text: _("The best {n} evenings of each", { n: b.n }) }),
+      el(
+        "thead",
+        {},
+        el(
+          "tr",
+          {},
+          el("th", { scope: "col", text: _("Rank") }),
+          el("th", { scope: "col", class: "name", text: _("Name") }),
+          el("th", { scope: "col", text: _("Score") }),
+          el("th", { scope: "col", text: _("Evenings counted") }),
+        ),
+      ),
+      el(
+        "tbody",
+        {},
+        b.rows.map((r) =>
+          el(
+            "tr",
+            { "data-player": r.participant },
+            el("td", { text: String(r.rank) }),
+            el("td", { class: "name", text: r.name || r.participant }),
+            el("td", { text: new Intl.NumberFormat(R.lang, { maximumFractionDigits: 2 }).format(r.score) }),
+            el("td", {
+              text: _("{counted} of {played}", { counted: (r.counted || []).length, played: r.evenings || 0 }),
+            }),
+          ),
+        ),
+      ),
+    );
+    return el("div", { class: "season-scroll" }, t);
+  }
+
+  /* the club's closed evenings, latest first, each linked to its results (GET .../evenings) */
+  async function pastEvenings(clubId, into) {
+    try {
+      const data = await R.api("GET", `/api/clubs/${clubId}/evenings`);
+      const past = data.past || [];
+      into.replaceChildren(
+        el("h4", { text: _("Past evenings") }),
+        past.length
+          ? el(
+              "ul",
+              { class: "plain", id: "past-evenings-list" },
+              past.map((e) =>
+                el(
+                  "li",
+                  { "data-evening": e.id },
+                  el("a", { href: (e.url || `/e/${e.id}`) + "?lang=" + R.lang, text: e.name }),
+                  el("span", { class: "muted", text: " · " + startsText(e.starts) }),
+                ),
+              ),
+            )
+          : el("p", { class: "note", text: _("No evening of the club has ended yet.") }),
+      );
+    } catch (e) {
+      into.replaceChildren();
+    }
+  }
+
   async function showSeason(club, seasonId, into) {
     try {
       const data = await R.api("GET", `/api/clubs/${club}/seasons/${seasonId}`);
       into.replaceChildren(
+        data.best_of && data.best_of.rows ? bestOfTable(data) : "",
         seasonTable(data),
         el("h3", { text: _("Running totals") }),
         chart(data),
@@ -404,6 +465,15 @@
       }),
       el("input", { id: "season-starts", type: "date", required: true, "aria-label": _("First day") }),
       el("input", { id: "season-ends", type: "date", required: true, "aria-label": _("Last day") }),
+      el("input", {
+        id: "season-best-of",
+        type: "number",
+        min: "1",
+        max: "100",
+        inputmode: "numeric",
+        placeholder: _("Count the best N evenings (optional)"),
+        "aria-label": _("Count the best N evenings (optional)"),
+      }),
       el("button", { type: "submit", text: _("Add the season") }),
     );
     season.addEventListener("submit", async (ev) => {
@@ -413,6 +483,9 @@
           name: season.querySelector("#season-name").value,
           starts: season.querySelector("#season-starts").value,
           ends: season.querySelector("#season-ends").value,
+          best_of: season.querySelector("#season-best-of").value
+            ? +season.querySelector("#season-best-of").value
+            : null,
         });
         render();
       } catch (e) {
@@ -477,6 +550,7 @@
             " · " + startsText(next.starts),
           )
         : el("p", { class: "note", id: "next-evening", text: _("No evening is planned.") }),
+      el("div", { id: "past-evenings" }),
       el(
         "p",
         { class: "row" },
@@ -495,6 +569,7 @@
           : "",
       ),
     );
+    pastEvenings(info.club.id, evenings.querySelector("#past-evenings"));
     const members = el(
       "ul",
       { class: "plain", id: "members" },

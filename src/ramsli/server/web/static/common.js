@@ -296,6 +296,31 @@ R.listText = function (items) {
     return items.join(", ");
   }
 };
+/* an evening's start in the reader's locale (issue 34): ISO 8601 with its offset, maybe with an
+   RFC 9557 zone suffix ("2026-12-03T20:00+00:00[Europe/Berlin]"); with a zone, the time is shown in
+   that zone and the zone named ("Thursday, 3 December 2026 at 21:00 (Europe/Berlin)") */
+R.startsText = function (iso, style) {
+  const text = String(iso || "");
+  const m = /^([^[]*)((?:\[[^\]]*\])*)$/.exec(text);
+  const bare = m ? m[1] : text;
+  const zones = m ? [...m[2].matchAll(/\[!?([^\]=]+)\]/g)].map((x) => x[1]) : [];
+  const zone = zones.length ? zones[0] : null;
+  const d = new Date(bare);
+  if (isNaN(d.getTime())) return text;
+  const opts = style || { dateStyle: "full", timeStyle: "short" };
+  if (zone) {
+    try {
+      return new Intl.DateTimeFormat(R.lang, Object.assign({ timeZone: zone }, opts)).format(d) + " (" + zone + ")";
+    } catch (e) {
+      /* a zone this browser does not know: the reader's own time */
+    }
+  }
+  try {
+    return new Intl.DateTimeFormat(R.lang, opts).format(d);
+  } catch (e) {
+    return d.toLocaleString();
+  }
+};
 R.toastHide = function () {
   const box = document.getElementById("toast");
   if (box) box.className = "toast";

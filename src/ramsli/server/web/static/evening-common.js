@@ -96,15 +96,10 @@ export function clearError(id) {
 
 /* ---- words ---- */
 
-/* the date and time of the evening in the reader's locale and time zone; `starts` is ISO 8601 */
+/* the date and time of the evening in the reader's locale; `starts` is ISO 8601, maybe with a
+   "[Zone/Name]" suffix (RFC 9557): then in that zone, named (R.startsText) */
 export function startsText(starts) {
-  const d = new Date(starts);
-  if (isNaN(d.getTime())) return String(starts || "");
-  try {
-    return new Intl.DateTimeFormat(R.lang, { dateStyle: "full", timeStyle: "short" }).format(d);
-  } catch (e) {
-    return d.toLocaleString();
-  }
+  return R.startsText(starts);
 }
 /* a moment of the log (seconds since 1970) */
 export function when(t) {
@@ -215,11 +210,66 @@ export function scrollBox(label, table) {
   return el("div", { class: "season-scroll", tabindex: "0", role: "region", "aria-label": label }, table);
 }
 
-/* the standings: rank, name, score, the score of each round, the note (Final, Small final) */
+/* has any table of the evening a result yet? Before one, the standings rank nobody (item 5) */
+export function hasResults(ev) {
+  return (ev.rounds_played || []).some((r) => (r.tables || []).some((t) => t.results && t.results.length));
+}
+
+/* the place of a participant at the Final or the Small final (the final format's final round), or
+   null: the table's result when it is done */
+export function finalPlace(ev, id) {
+  const rnd = (ev.rounds_played || []).find((r) => r.kind === "final");
+  if (!rnd) return null;
+  for (const t of rnd.tables || [])
+    for (const r of t.results || []) if (r.id === id) return { table: tableName(rnd, t), place: r.place };
+  return null;
+}
+/* the "Final" cell of a standings line: "Final, place 2", "Small final" while it plays, or "" */
+export function finalText(ev, s) {
+  const at = finalPlace(ev, s.id);
+  if (at) return _("{table}, place {place}", { table: at.table, place: at.place });
+  return noteName(s.note);
+}
+/* the line under the standings of the final format: where the rank comes from */
+export function finalCaption(ev) {
+  if (ev.format !== "final") return "";
+  return el("p", {
+    class: "note ev-final-note",
+    text: _(
+      "In the final format the Final decides places 1–{n}, the Small final the next; the score is the qualifying rounds'.",
+      { n: ev.final_size || 6 },
+    ),
+  });
+}
+
+/* who is checked in, as a list (the standings before any result, item 5) */
+export function checkedInList(ev, cls) {
+  const people = (ev.people || []).filter((p) => p.checked_in && !p.withdrawn);
+  return el(
+    "div",
+    { class: "ev-no-results " + (cls || "") },
+    el("p", { class: "note", id: "no-results", text: _("No results yet.") }),
+    people.length
+      ? el(
+          "p",
+          { class: "note" },
+          ngettext("{n} checked in:", "{n} checked in:", people.length) + " ",
+          ...people.flatMap((p, i) => (i ? [", ", whoEl(p)] : [whoEl(p)])),
+        )
+      : "",
+  );
+}
+
+/* the standings: rank, name, score, the score of each round, the net, and in the final format the
+   place at the Final or Small final. Under a heading pass `labelledby` (the heading's id): the
+   table is named by it, not by a second caption of the same words (item 7). On a narrow screen
+   the per-round and net columns hide (evening.css), so nothing scrolls sideways (item 8). */
 export function standingsTable(ev, opts) {
   const o = opts || {};
+  if (!hasResults(ev)) return checkedInList(ev);
   const rows = (ev.standings || []).slice(0, o.limit || undefined);
   const rounds = Math.max(0, ...rows.map((s) => (s.rounds || []).length));
+  const fin = ev.format === "final";
   const me = ev.me && ev.me.id;
   const head = el(
     "tr",
@@ -232,13 +282,15 @@ export function standingsTable(ev, opts) {
       : Array.from({ length: rounds }, (_x, i) =>
           el("th", {
             scope: "col",
-            text: ev.format === "final" && i === ev.rounds ? _("Final round") : _("R{n}", { n: i + 1 }),
+            class: "ev-detail",
+            text: fin && i === ev.rounds ? _("Final round") : _("R{n}", { n: i + 1 }),
             title: _("Round {n}", { n: i + 1 }),
           }),
         ),
-    o.short ? "" : el("th", { scope: "col", text: _("Net against the table") }),
-    el("th", { scope: "col", class: "name", text: _("Note") }),
+    o.short ? "" : el("th", { scope: "col", class: "ev-detail", text: _("Net against the table") }),
+    fin ? el("th", { scope: "col", class: "name", text: _("Final") }) : "",
   );
+  const cols = 3 + (o.short ? 0 : rounds + 1) + (fin ? 1 : 0);
   const body = el(
     "tbody",
     {},
@@ -249,24 +301,30 @@ export function standingsTable(ev, opts) {
         el("td", { text: String(s.rank) }),
         el("td", { class: "name" }, whoEl(s)),
         el("td", { class: "score", text: score(s.score) }),
-        o.short ? "" : Array.from({ length: rounds }, (_x, i) => el("td", { text: score((s.rounds || [])[i]) })),
-        o.short ? "" : el("td", { text: signed(s.net_vs_mean) }),
-        el("td", { class: "name note-col", text: noteName(s.note) }),
+        o.short
+          ? ""
+          : Array.from({ length: rounds }, (_x, i) =>
+              el("td", { class: "ev-detail", text: score((s.rounds || [])[i]) }),
+            ),
+        o.short ? "" : el("td", { class: "ev-detail", text: signed(s.net_vs_mean) }),
+        fin ? el("td", { class: "name note-col", text: finalText(ev, s) }) : "",
       ),
     ),
   );
   if (!rows.length)
-    body.append(el("tr", {}, el("td", { colspan: String(4 + rounds), class: "note", text: _("No results yet.") })));
-  return scrollBox(
-    o.caption || pgettext("evening", "Standings"),
-    el(
-      "table",
+    body.append(el("tr", {}, el("td", { colspan: String(cols), class: "note", text: _("No results yet.") })));
+  const label = o.caption || pgettext("evening", "Standings");
+  const table = el(
+    "table",
+    Object.assign(
       { class: "season ev-standings", id: o.id || "standings" },
-      el("caption", { class: o.caption ? "" : "sr-only", text: o.caption || pgettext("evening", "Standings") }),
-      el("thead", {}, head),
-      body,
+      o.labelledby ? { "aria-labelledby": o.labelledby } : {},
     ),
+    o.labelledby ? "" : el("caption", { class: o.caption ? "" : "sr-only", text: label }),
+    el("thead", {}, head),
+    body,
   );
+  return el("div", { class: "ev-standings-box" }, table, finalCaption(ev));
 }
 
 /* one table of a round: its seats and, once played, its result */
@@ -345,6 +403,19 @@ export function tableCard(ev, rnd, t, extra) {
   );
 }
 
+/* who sits out a round: a bye scores 50 in a qualifying round; in the final round (kind "final")
+   those not at the Final or the Small final score nothing (item 3) */
+export function byesLine(ev, rnd) {
+  const names = R.listText((rnd.byes || []).map((id) => who(person(ev, id))));
+  return el("p", {
+    class: "note ev-byes",
+    text:
+      rnd.kind === "final"
+        ? _("Not in the Final or Small final: {names}", { names: names })
+        : _("Bye this round (scores 50): {names}", { names: names }),
+  });
+}
+
 /* every round played so far, the latest first */
 export function roundsBlock(ev, extraFor) {
   const list = (ev.rounds_played || []).slice().reverse();
@@ -362,14 +433,7 @@ export function roundsBlock(ev, extraFor) {
           roundName(ev, rnd),
           el("span", { class: "muted", text: " · " + (rnd.done ? _("finished") : _("playing")) }),
         ),
-        (rnd.byes || []).length
-          ? el("p", {
-              class: "note",
-              text: _("Bye this round (scores 50): {names}", {
-                names: R.listText(rnd.byes.map((id) => who(person(ev, id)))),
-              }),
-            })
-          : "",
+        (rnd.byes || []).length ? byesLine(ev, rnd) : "",
         el(
           "div",
           { class: "ev-tables" },

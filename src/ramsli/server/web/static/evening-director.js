@@ -497,7 +497,7 @@ function draw() {
         "section",
         { class: "panel", id: "standings-panel", "aria-labelledby": "standings-h" },
         el("h2", { id: "standings-h", text: pgettext("evening", "Standings") }),
-        standingsTable(ev),
+        standingsTable(ev, { labelledby: "standings-h" }),
       ),
       endBox(ev),
     ),

@@ -132,6 +132,8 @@ export async function newPage() {
         el("input", { type: "datetime-local", id: "ev-starts", required: true, value: defaultStart() }),
         _("in your time zone"),
       ),
+      el("span"),
+      el("p", { class: "note ev-warn", id: "ev-past", role: "status", "aria-live": "polite" }),
       ...(owned.length ? field("ev-club", _("Club"), club) : []),
       ...field("ev-preset", _("Rules"), preset),
       ...field("ev-format", _("Format"), format),
@@ -144,6 +146,19 @@ export async function newPage() {
       ),
       ...field("ev-final-size", _("Players in the final"), num("ev-final-size", 3, 6, 5)),
       ...field("ev-mode", _("Play"), mode),
+      ...field(
+        "ev-turn",
+        _("Turn timer (seconds)"),
+        el("input", {
+          type: "number",
+          id: "ev-turn",
+          min: "5",
+          max: "600",
+          value: "60",
+          inputmode: "numeric",
+        }),
+        _("empty: no turn timer"),
+      ),
     ),
     check("ev-small-final", _("A small final for the next best"), true),
     check("ev-members", _("Members of the club only"), false),
@@ -161,6 +176,18 @@ export async function newPage() {
       if (!hasClub) c.checked = false;
     }
   }
+  /* a start in the past is allowed (an evening made on the spot), but said (item 9) */
+  const starts = form.querySelector("#ev-starts");
+  function past() {
+    const d = new Date(starts.value);
+    form.querySelector("#ev-past").textContent =
+      starts.value && !isNaN(d.getTime()) && d.getTime() < Date.now()
+        ? _("This start is in the past: the evening is made all the same.")
+        : "";
+  }
+  starts.addEventListener("input", past);
+  starts.addEventListener("change", past);
+  past();
   format.addEventListener("change", sync);
   club.addEventListener("change", sync);
   sync();
@@ -183,6 +210,7 @@ export async function newPage() {
       final_size: format.value === "final" ? +value("ev-final-size") : null,
       small_final: format.value === "final" && checked("ev-small-final"),
       recurring: checked("ev-weekly") ? "weekly" : null,
+      turn_seconds: value("ev-turn").trim() === "" ? null : +value("ev-turn"),
     };
     const button = form.querySelector("#create-evening");
     button.disabled = true;

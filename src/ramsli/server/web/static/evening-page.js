@@ -341,7 +341,7 @@ function draw() {
             id: "standings-h",
             text: ev.status === "closed" ? _("Final standings") : pgettext("evening", "Standings"),
           }),
-          standingsTable(ev),
+          standingsTable(ev, { labelledby: "standings-h" }),
           el("p", {
             class: "note",
             text: _(

@@ -16,10 +16,12 @@ import {
   roundName,
   startsText,
   scrollBox,
+  standingsTable,
+  hasResults,
 } from "./evening-common.js";
 
 const R = window.R;
-const { _, el } = R;
+const { _, pgettext, el } = R;
 
 let state = null,
   chosen = null;
@@ -115,12 +117,18 @@ function scoreSheet(ev, rnd, t) {
             el("th", { scope: "col", class: "name", text: _("Dealer") }),
             names.map((n) => el("th", { scope: "col", text: n })),
             el("th", { scope: "col", text: _("Pot") }),
-            checked ? el("th", { scope: "col", text: _("Check") }) : "",
+            checked ? el("th", { scope: "col", class: "check", text: _("Check") }) : "",
           ),
         ),
         el("tbody", {}, body),
       ),
     ),
+    checked
+      ? el("p", {
+          class: "note print-check-note",
+          text: _("Check: the digit the pub ledger shows for this hand — compare it before booking."),
+        })
+      : "",
     el("p", {
       class: "note",
       text: _(
@@ -190,6 +198,18 @@ function draw() {
         }),
       );
   }
+  if (hasResults(ev))
+    parts.push(
+      el(
+        "section",
+        { class: "panel print-block", id: "print-standings", "aria-labelledby": "print-standings-h" },
+        el("h2", {
+          id: "print-standings-h",
+          text: ev.status === "closed" ? _("Final standings") : pgettext("evening", "Standings"),
+        }),
+        standingsTable(ev, { labelledby: "print-standings-h", id: "standings" }),
+      ),
+    );
   app.replaceChildren(header(ev.name), el("main", { class: "club evening print" }, ...parts));
 }
 

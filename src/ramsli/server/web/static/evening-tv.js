@@ -10,7 +10,11 @@ import {
   who,
   whoEl,
   score,
-  noteName,
+  finalText,
+  finalCaption,
+  hasResults,
+  checkedInList,
+  startsText,
   tableName,
   currentRound,
   handsLeft,
@@ -70,13 +74,7 @@ function tablesPanel(ev, cur) {
   return el(
     "section",
     { class: "tv-panel tv-playing", id: "tv-playing", "aria-labelledby": "tv-playing-h" },
-    el(
-      "h2",
-      { id: "tv-playing-h" },
-      playing.length
-        ? ngettext("{n} table still playing", "{n} tables still playing", playing.length)
-        : _("Every table is done"),
-    ),
+    el("h2", { id: "tv-playing-h" }, playing.length ? _("Tables still playing") : _("Every table is done")),
     el(
       "ul",
       { class: "tv-tables" },
@@ -85,10 +83,12 @@ function tablesPanel(ev, cur) {
           "li",
           { "data-table": String(t.number), class: "status-" + t.status },
           el("span", { class: "tv-tname", text: tableName(cur, t) }),
-          el("span", {
-            class: "tv-left",
-            text: t.status === "paused" ? _("paused") : ngettext("{n} hand left", "{n} hands left", handsLeft(t)),
-          }),
+          el(
+            "span",
+            { class: "tv-left" },
+            ngettext("{n} hand left", "{n} hands left", handsLeft(t)),
+            t.status === "paused" ? el("span", { class: "tv-paused", text: " · " + _("paused") }) : "",
+          ),
           el("span", {
             class: "tv-who",
             text: R.listText((t.seats || []).map((s) => who(person(ev, s.id)))),
@@ -102,6 +102,8 @@ function tablesPanel(ev, cur) {
 function standingsPanel(ev) {
   const rows = (ev.standings || []).slice(0, SHOWN);
   const more = (ev.standings || []).length - rows.length;
+  const fin = ev.format === "final";
+  const results = hasResults(ev);
   return el(
     "section",
     { class: "tv-panel tv-standings", id: "tv-standings", "aria-labelledby": "tv-standings-h" },
@@ -109,11 +111,10 @@ function standingsPanel(ev) {
       id: "tv-standings-h",
       text: ev.status === "closed" ? _("Final standings") : pgettext("evening", "Standings"),
     }),
-    rows.length
+    results && rows.length
       ? el(
           "table",
-          { class: "tv-table", id: "tv-standings-table" },
-          el("caption", { class: "sr-only", text: pgettext("evening", "Standings") }),
+          { class: "tv-table", id: "tv-standings-table", "aria-labelledby": "tv-standings-h" },
           el(
             "thead",
             {},
@@ -123,7 +124,7 @@ function standingsPanel(ev) {
               el("th", { scope: "col", text: _("Rank") }),
               el("th", { scope: "col", class: "name", text: _("Name") }),
               el("th", { scope: "col", text: _("Score") }),
-              el("th", { scope: "col", class: "name", text: _("Note") }),
+              fin ? el("th", { scope: "col", class: "name", text: _("Final") }) : "",
             ),
           ),
           el(
@@ -136,13 +137,14 @@ function standingsPanel(ev) {
                 el("td", { class: "rank", text: String(s.rank) }),
                 el("td", { class: "name" }, whoEl(s)),
                 el("td", { class: "score", text: score(s.score) }),
-                el("td", { class: "name", text: noteName(s.note) }),
+                fin ? el("td", { class: "name", text: finalText(ev, s) }) : "",
               ),
             ),
           ),
         )
-      : el("p", { class: "tv-empty", text: _("No results yet.") }),
-    more > 0 ? el("p", { class: "tv-more", text: ngettext("and {n} more", "and {n} more", more) }) : "",
+      : checkedInList(ev, "tv-empty"),
+    results && more > 0 ? el("p", { class: "tv-more", text: ngettext("and {n} more", "and {n} more", more) }) : "",
+    results ? finalCaption(ev) : "",
   );
 }
 
@@ -179,13 +181,14 @@ function draw() {
         { class: "tv-head" },
         el("h1", { text: ev.name }),
         el("p", { class: "tv-round", id: "tv-round", text: roundLine(ev, cur) }),
+        cur ? "" : el("p", { class: "tv-when", id: "tv-when", text: startsText(ev.starts) }),
         stamp,
       ),
       el(
         "div",
         { class: "tv-grid" },
         ev.status === "closed" ? "" : cur ? tablesPanel(ev, cur) : comingPanel(ev),
-        standingsPanel(ev),
+        cur || ev.status === "closed" ? standingsPanel(ev) : "",
       ),
     ),
   );

@@ -533,6 +533,29 @@
         : "",
     );
   }
+  /* an evening's real-card table (state.evening = {id, round, table, name}): where it belongs, and
+     the way back once its hands are played (issue 34) */
+  function eveningLine() {
+    const ev = state.evening;
+    if (!ev || typeof ev !== "object" || !ev.id) return "";
+    const href = "/e/" + encodeURIComponent(ev.id) + "?lang=" + R.lang;
+    return el(
+      "p",
+      { class: "lg-evening", id: "ledger-evening" },
+      el("a", {
+        href: R.url(href),
+        text: [ev.name || _("Evening"), _("Round {n}", { n: ev.round }), _("Table {n}", { n: ev.table })].join(" · "),
+      }),
+      state.over
+        ? el("a", {
+            class: "button primary lg-back",
+            id: "back-to-evening",
+            href: R.url(href),
+            text: _("Back to the evening"),
+          })
+        : "",
+    );
+  }
   function render() {
     const live = el("p", { class: "lg-sr", "aria-live": "polite", text: state.over ? _("The session is over.") : "" });
     const kids = [
@@ -540,6 +563,7 @@
       el(
         "main",
         { class: "lg-main" },
+        eveningLine(),
         state.over ? el("p", { class: "lg-over", text: _("The session is over.") }) : "",
         state.keeper && (!state.over || editing)
           ? entryForm()

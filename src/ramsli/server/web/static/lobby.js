@@ -523,6 +523,8 @@
         el("a", { href: "/how-to-play?lang=" + R.lang, text: _("How to play") }),
         el("a", { href: "/ledger?lang=" + R.lang, id: "ledger-link", text: _("Pub ledger") }),
         el("a", { href: "/ratings?lang=" + R.lang, id: "ratings-link", text: _("Ratings") }),
+        /* club evenings (issue 34): each club's page lists its evenings; the account page lists your clubs */
+        el("a", { href: "/account?lang=" + R.lang + "#clubs", id: "evenings-link", text: _("Club evenings") }),
         el("a", {
           href: "/account?lang=" + R.lang,
           id: "account-link",
