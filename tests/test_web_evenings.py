@@ -248,7 +248,10 @@ def test_three_people_check_in_play_round_one_and_move_to_their_round_two_tables
         tv_ctx = _context(chromium, TV)
         try:
             tv = _page(tv_ctx, errors)
-            tv.goto(link + "/tv?lang=en")
+            # the director's link carries the screen's key: the TV's browser has no login
+            href = director.get_attribute("#tv-link", "href") or ""
+            assert re.fullmatch(r"/e/[^/]+/tv\?key=[\w-]{20,}&lang=en", href), href
+            tv.goto(link.split("/e/")[0] + href)
             tv.wait_for_selector("#tv-standings-table tbody tr")
             rows = tv.eval_on_selector_all(
                 "#tv-standings-table tbody tr", "trs => trs.map(tr => [...tr.children].map(td => td.textContent))"

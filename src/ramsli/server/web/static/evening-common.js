@@ -27,8 +27,11 @@ export const api = (tail) => `/api/evenings/${encodeURIComponent(EID)}${tail || 
 export const pagePath = (tail) => `/e/${encodeURIComponent(EID)}${tail || ""}?lang=${R.lang}`;
 
 /* the state as the reader may see it */
+/* the TV screen's key (its link from the director's page): a pub's TV reads a members-only evening
+   without a login */
+const KEY = new URLSearchParams(location.search).get("key");
 export function loadState() {
-  return R.api("GET", api());
+  return R.api("GET", api(KEY ? `?key=${encodeURIComponent(KEY)}` : ""));
 }
 
 /* the top of a page: its title, the lobby, your player, the language */

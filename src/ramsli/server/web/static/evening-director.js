@@ -417,7 +417,13 @@ function endBox(ev) {
       "p",
       { class: "row" },
       el("a", { class: "button", href: pagePath("/print"), id: "print-link", text: _("Table lists and score sheets") }),
-      el("a", { class: "button", href: pagePath("/tv"), id: "tv-link", text: _("Screen for the TV") }),
+      el("a", {
+        class: "button",
+        /* with its key: the pub's TV needs no login (members-only evenings too) */
+        href: ev.screen ? `${ev.screen}&lang=${R.lang}` : pagePath("/tv"),
+        id: "tv-link",
+        text: _("Screen for the TV"),
+      }),
       el("a", { class: "button", href: R.url(api("/sheets.pdf")), text: _("PDF to print") }),
       el("a", {
         class: "button",
