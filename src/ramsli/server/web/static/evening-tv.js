@@ -99,7 +99,9 @@ function tablesPanel(ev, cur) {
   );
 }
 
-function standingsPanel(ev) {
+/* the standings; before any result "No results yet" and who is checked in (unless `coming`: the
+   panel beside it lists them already) */
+function standingsPanel(ev, coming) {
   const rows = (ev.standings || []).slice(0, SHOWN);
   const more = (ev.standings || []).length - rows.length;
   const fin = ev.format === "final";
@@ -142,7 +144,9 @@ function standingsPanel(ev) {
             ),
           ),
         )
-      : checkedInList(ev, "tv-empty"),
+      : coming
+        ? el("p", { class: "tv-empty", id: "no-results", text: _("No results yet.") })
+        : checkedInList(ev, "tv-empty"),
     results && more > 0 ? el("p", { class: "tv-more", text: ngettext("and {n} more", "and {n} more", more) }) : "",
     results ? finalCaption(ev) : "",
   );
@@ -188,7 +192,7 @@ function draw() {
         "div",
         { class: "tv-grid" },
         ev.status === "closed" ? "" : cur ? tablesPanel(ev, cur) : comingPanel(ev),
-        cur || ev.status === "closed" ? standingsPanel(ev) : "",
+        standingsPanel(ev, !cur && ev.status !== "closed"),
       ),
     ),
   );
