@@ -32,7 +32,7 @@ import pytest
 from ramsli.evening.check import row_check
 from ramsli.evening.verify import verify_download
 from ramsli.refusal import Refused
-from ramsli.server.evenings.log import EntryKind, parse_record
+from ramsli.server.evenings.log import CheckIn, Entry, EntryKind, parse_record
 from ramsli.server.tables.bot_driver import BotDriver
 from ramsli.server.tables.views import info, view
 
@@ -881,6 +881,43 @@ def test_a_club_calendar_feed_opens_with_its_key_and_a_season_counts_the_best_ev
                 assert r["score"] == max(x[1] for x in r["counted"]) and r["score"] <= r["total"]
             assert [r["rank"] for r in table["best_of"]["rows"]][0] == 1
 
+
+def test_readers_at_once_apply_a_new_entry_once(sqlite_url):
+    """Found by ``bench/event.py`` (forty people asking ``/me`` as the round starts): two requests
+    that read the same new log entries at once share the cached fold; each entry is applied once,
+    both are answered (before: ``entry N follows entry N``, a 500)."""
+
+    async def go():
+        async with World(sqlite_url) as w:
+            ann, bo = await people(w, ["Ann", "Bo"])
+            eid = await evening(ann)
+            await state(ann, eid)  # the fold is cached at the create entry
+            bo_id = (await bo.ok("GET", "/api/me"))["player"]["id"]
+            entry = Entry(2, time.time(), bo_id, CheckIn(bo_id, "Bo", 1))  # stored by another process
+            assert await w.directory.append_evening_log(eid, entry.to_row())
+            d = w.directory
+            original = d.evening_log
+            waiting: list[asyncio.Event] = []
+
+            async def both_read_before_either_applies(evening_id, after=0):
+                rows = await original(evening_id, after)
+                if len(waiting) < 2:
+                    waiting.append(asyncio.Event())
+                    mine = waiting[-1]
+                    if len(waiting) == 2:
+                        for e in waiting:
+                            e.set()
+                    await asyncio.wait_for(mine.wait(), 30)
+                return rows
+
+            d.evening_log = both_read_before_either_applies
+            first, second = await asyncio.gather(state(ann, eid), state(bo, eid))
+            d.evening_log = original
+            assert len(waiting) == 2
+            for st in (first, second):
+                assert [p["name"] for p in st["people"]] == ["Bo"]
+                assert [e["seq"] for e in st["audit"]] == [1, 2]
+
     run(go())
 
 
@@ -973,5 +1010,32 @@ def test_the_tv_screen_reads_a_members_only_evening_by_its_key(sqlite_url):
             await refused(tv, "GET", f"/api/evenings/{eid}", None, "not_logged_in", 401)
             await refused(tv, "GET", f"/api/evenings/{eid}?key=wrong", None, "not_logged_in", 401)
             await refused(tv, "GET", f"/api/evenings/{eid}/download.json?key={key}", None, "not_logged_in", 401)
+
+
+def test_a_reader_that_applies_an_entry_while_it_is_stored_does_not_break_the_action(sqlite_url):
+    """A request that only reads (``/me``, the state: they take no lock) may read an entry from
+    the log between its storing and the writer applying it: the action is answered all the same
+    (before: ``entry N follows entry N``, a 500 after the entry was stored)."""
+
+    async def go():
+        async with World(sqlite_url) as w:
+            ann, bo = await people(w, ["Ann", "Bo"])
+            eid = await evening(ann)
+            await state(ann, eid)
+            d = w.directory
+            original = d.append_evening_log
+            evenings = w.app.state.evenings
+
+            async def read_while_stored(evening_id, entry, status=None, secret=None):
+                stored = await original(evening_id, entry, status, secret)
+                ev = await evenings.get(evening_id)  # a reader at this moment
+                assert ev.seq == entry["seq"]
+                return stored
+
+            d.append_evening_log = read_while_stored
+            st = await bo.ok("POST", f"/api/evenings/{eid}/check-in")
+            d.append_evening_log = original
+            assert [p["name"] for p in st["people"]] == ["Bo"]
+            assert [e["kind"] for e in (await state(ann, eid))["audit"]] == ["create", "check_in"]
 
     run(go())

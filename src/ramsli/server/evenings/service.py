@@ -240,7 +240,10 @@ class Evenings:
             ev = Evening(eid, row["club_id"], row["director"], row["created"])
         try:
             for r in await self.directory.evening_log(eid, after=ev.seq):
-                ev.apply(parse_entry(r))
+                entry = parse_entry(r)
+                if entry.seq <= ev.seq:  # another reader applied it to the cached fold while this one waited
+                    continue
+                ev.apply(entry)
         except Exception:
             self.cache.pop(eid, None)
             raise
@@ -607,7 +610,8 @@ class Evenings:
         if not await self.directory.append_evening_log(ev.id, entry.to_row(), status, secret):
             self.cache.pop(ev.id, None)
             raise _refuse("evening_busy")
-        ev.apply(entry)
+        if entry.seq > ev.seq:  # else a reader (not locked) read it from the log while this one waited
+            ev.apply(entry)
         return entry
 
     def _check_spec(self, body: NewEvening) -> None:
