@@ -174,7 +174,7 @@ def test_three_people_check_in_play_round_one_and_move_to_their_round_two_tables
                 "starts": "2031-12-11T20:00+01:00",
                 "format": "lot",
                 "rounds": 2,
-                "hands_per_round": 1,  # one hand each deals: a table of 3 plays 3 hands
+                "hands_per_round": 1,  # one hand each deals: tables of 4 and 3 play 4 and 3 hands
                 "mode": "online",
                 "bot_pace_seconds": 0,
                 "hand_pause_seconds": 0.5,
@@ -202,12 +202,12 @@ def test_three_people_check_in_play_round_one_and_move_to_their_round_two_tables
             p.click("#check-in-button")
             p.wait_for_selector("#checked-in")
         assert ann.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
-        # the director sees them, adds three substitute bots and starts round 1
+        # the director sees them, adds four substitute bots (7: tables of 4 and 3) and starts round 1
         director.goto(link + "/director?lang=en")
         director.wait_for_selector("#checkins")
         for n in ("Ann", "Bo", "Cy"):
             assert n in director.text_content("#checkins")
-        for k in range(1, 4):
+        for k in range(1, 5):
             director.select_option("#bot-level", "easy")
             director.click("#add-bot")
             director.wait_for_function(f"document.querySelectorAll('#checkins .is-bot').length === {k}", timeout=10000)
@@ -256,9 +256,9 @@ def test_three_people_check_in_play_round_one_and_move_to_their_round_two_tables
             rows = tv.eval_on_selector_all(
                 "#tv-standings-table tbody tr", "trs => trs.map(tr => [...tr.children].map(td => td.textContent))"
             )
-            assert len(rows) == 6 and [r[0] for r in rows] == sorted((r[0] for r in rows), key=int)
+            assert len(rows) == 7 and [r[0] for r in rows] == sorted((r[0] for r in rows), key=int)
             names = " ".join(r[1] for r in rows)
-            assert all(n in names for n in ("Ann", "Bo", "Cy")) and names.count("bot") == 3
+            assert all(n in names for n in ("Ann", "Bo", "Cy")) and names.count("bot") == 4
             assert tv.text_content("#tv-round") == "Round 2 of 2"
             assert re.search(r"updated \d", tv.text_content("#tv-stamp"))
             assert tv.evaluate("document.documentElement.scrollHeight") <= TV["height"]  # no scrolling
