@@ -810,10 +810,7 @@ class Evenings:
             Refused: ``no_evening``, ``not_director``, ``evening_closed``, ``no_participant``.
         """
         async with self._lock(str(eid)):
-            ev = await self.get(eid)
-            await self._director(ev, player)
-            if ev.closed:
-                raise _refuse("evening_closed")
+            ev = await self._directed(eid, player)
             p = ev.people.get(participant)
             if p is None or not p.checked_in or p.withdrawn_from is not None:
                 raise _refuse("no_participant", participant=participant[:40])
@@ -829,10 +826,7 @@ class Evenings:
                 ``evening_full`` (:data:`MAX_PARTICIPANTS`).
         """
         async with self._lock(str(eid)):
-            ev = await self.get(eid)
-            await self._director(ev, player)
-            if ev.closed:
-                raise _refuse("evening_closed")
+            ev = await self._directed(eid, player)
             if level not in LEVELS:
                 raise _refuse("bad_level", level=level[:20], levels=", ".join(LEVELS))
             if ev.spec.get("mode") == "cards":
@@ -844,6 +838,18 @@ class Evenings:
             await self._append(ev, player.id, Substitute(pid, f"Bot {k} ({level})", level, ev.round + 1))
             return await self._state(ev, player, lang)
 
+    async def _directed(self, eid: Any, player: Player) -> Evening:
+        """The evening ``eid``, open, for an action of its director.
+
+        Raises:
+            Refused: ``no_evening``, ``not_director``, ``evening_closed``.
+        """
+        ev = await self.get(eid)
+        await self._director(ev, player)
+        if ev.closed:
+            raise _refuse("evening_closed")
+        return ev
+
     async def _between_rounds(
         self, eid: Any, player: Player
     ) -> tuple[Evening, dict[tuple[int, int], TableResult | None]]:
@@ -853,10 +859,7 @@ class Evenings:
         Raises:
             Refused: ``no_evening``, ``not_director``, ``evening_closed``, ``round_running``.
         """
-        ev = await self.get(eid)
-        await self._director(ev, player)
-        if ev.closed:
-            raise _refuse("evening_closed")
+        ev = await self._directed(eid, player)
         results, _hands = await self.results(ev)
         cur = self.running(ev, results)
         if cur is not None:
@@ -1015,10 +1018,7 @@ class Evenings:
             Refused: ``no_evening``, ``not_director``, ``evening_closed``, ``no_evening_table``, ``table_done``.
         """
         async with self._lock(str(eid)):
-            ev = await self.get(eid)
-            await self._director(ev, player)
-            if ev.closed:
-                raise _refuse("evening_closed")
+            ev = await self._directed(eid, player)
             cur, plan, done = await self._current_table(ev, number)
             if done:
                 raise _refuse("table_done", table=number)
@@ -1042,10 +1042,7 @@ class Evenings:
                 ``not_cards_table``, ``table_done``, ``not_at_table``.
         """
         async with self._lock(str(eid)):
-            ev = await self.get(eid)
-            await self._director(ev, player)
-            if ev.closed:
-                raise _refuse("evening_closed")
+            ev = await self._directed(eid, player)
             cur, plan, done = await self._current_table(ev, number)
             if plan.mode != "cards" or plan.ledger is None:
                 raise _refuse("not_cards_table", table=number)
@@ -1072,10 +1069,7 @@ class Evenings:
                 ``no_participant``, ``reseat_dealt``, ``no_more_rounds``.
         """
         async with self._lock(str(eid)):
-            ev = await self.get(eid)
-            await self._director(ev, player)
-            if ev.closed:
-                raise _refuse("evening_closed")
+            ev = await self._directed(eid, player)
             if a == b:
                 raise _refuse("reseat_same")
             results, _hands = await self.results(ev)
