@@ -61,6 +61,32 @@ SRC = ROOT / "src"
 HISTORIES = ROOT / "tests" / "data" / "histories"
 
 
+# --- waits -------------------------------------------------------------------------------------
+
+#: how much slower than a quiet 2-core machine this one may be: every time-out in the tests is
+#: ``scaled(seconds)``; ``RAMSLI_TEST_SCALE=3`` on a busy machine (default 1; a wait is for a
+#: condition, never a sleep, so a large scale costs nothing when the machine is quick)
+SCALE = max(1.0, float(os.environ.get("RAMSLI_TEST_SCALE", "1") or 1))
+
+
+def scaled(seconds: float) -> float:
+    """``seconds`` times :data:`SCALE`: the time-out of a wait for a condition (never a speed claim)."""
+    return seconds * SCALE
+
+
+def wait_until(cond, timeout: float = 20.0, step: float = 0.05, what: str = "the condition"):
+    """Poll ``cond()`` until it returns a true value, which is returned; AssertionError naming
+    ``what`` after ``scaled(timeout)`` seconds."""
+    deadline = time.monotonic() + scaled(timeout)
+    while True:
+        value = cond()
+        if value:
+            return value
+        if time.monotonic() > deadline:
+            raise AssertionError(f"{what} did not hold within {scaled(timeout):.0f} s")
+        time.sleep(step)
+
+
 # --- engine positions ----------------------------------------------------------------------------
 
 
