@@ -5,16 +5,31 @@
   ``pytestmark = pytest.mark.usefixtures("english")``);
 - ``db_url`` (an SQLite file, then a fresh PostgreSQL database), ``sqlite_url``: empty server databases;
 - ``server_factory``: real ``ramsli serve`` processes, stopped afterwards;
-- ``chromium``: a headless Chromium through Playwright, one per test module.
+- ``chromium``: a headless Chromium through Playwright, one per test module, its waits scaled.
+
+The wait scale (``helpers.SCALE``, ``RAMSLI_TEST_SCALE``) is worked out once, when the run starts, and
+exported, so that xdist's workers and the processes the tests start use the same value; the run's
+header names it.
 """
 
 from __future__ import annotations
+
+import os
 
 import pytest
 
 from ramsli.rules import Rules
 
-from helpers import LAUNCH_ARGS, ServerProcess, chromium_path, pg_admin, postgres_base
+from helpers import LAUNCH_ARGS, SCALE, SCALE_ENV, ServerProcess, chromium_path, pg_admin, postgres_base, scaled
+
+
+def pytest_configure(config):
+    """Export the wait scale worked out by the first process (the workers start after this)."""
+    os.environ.setdefault(SCALE_ENV, f"{SCALE:g}")
+
+
+def pytest_report_header(config):
+    return f"ramsli: every wait in the tests times out after scaled(seconds), {SCALE_ENV}={SCALE:g}"
 
 
 @pytest.fixture
@@ -68,13 +83,41 @@ def server_factory(tmp_path):
         sp.stop()
 
 
+class ScaledBrowser:
+    """A Playwright browser whose every context (also the one behind ``new_page``) waits
+    ``scaled(30)`` seconds for an action, a navigation or a ``wait_for_*`` (Playwright's default: 30 s
+    on any machine); everything else is the browser's."""
+
+    def __init__(self, browser) -> None:
+        self.browser = browser
+
+    def __getattr__(self, name: str):
+        return getattr(self.browser, name)
+
+    @staticmethod
+    def _scaled(context):
+        context.set_default_timeout(scaled(30_000))
+        context.set_default_navigation_timeout(scaled(30_000))
+        return context
+
+    def new_context(self, **options):
+        return self._scaled(self.browser.new_context(**options))
+
+    def new_page(self, **options):
+        page = self.browser.new_page(**options)
+        self._scaled(page.context)
+        return page
+
+
 @pytest.fixture(scope="module")
 def chromium():
-    """A headless Chromium (Debian's, see :func:`helpers.chromium_path`); skips or fails without one."""
+    """A headless Chromium (Debian's, see :func:`helpers.chromium_path`); skips or fails without one.
+    Its waits are scaled (:class:`ScaledBrowser`), and so are ``expect``'s (Playwright's default: 5 s)."""
     path = chromium_path()
-    from playwright.sync_api import sync_playwright
+    from playwright.sync_api import expect, sync_playwright
 
+    expect.set_options(timeout=scaled(5_000))
     with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=path, headless=True, args=LAUNCH_ARGS)
-        yield browser
+        browser = p.chromium.launch(executable_path=path, headless=True, args=LAUNCH_ARGS, timeout=scaled(30_000))
+        yield ScaledBrowser(browser)
         browser.close()

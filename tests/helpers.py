@@ -63,10 +63,35 @@ HISTORIES = ROOT / "tests" / "data" / "histories"
 
 # --- waits -------------------------------------------------------------------------------------
 
+SCALE_ENV = "RAMSLI_TEST_SCALE"
+
+
+def default_scale(load: float | None = None, cores: int | None = None) -> float:
+    """The wait scale when :data:`SCALE_ENV` is not set: ``max(3, 2 * (1 + load / cores))``, one decimal
+    (``load``: the 1-minute load average, default ``os.getloadavg()[0]``; ``cores``: ``os.cpu_count()``).
+
+    Why generous and why from the load: the time-outs in the tests were chosen on a quiet 2-core
+    machine; a busy one runs everything (the test, the servers it starts, Chromium) about
+    ``1 + load / cores`` times slower, and the suite's own two workers come on top, hence the factor 2.
+    The floor 3 keeps a quiet machine generous too. Every wait is for a condition, so a large scale
+    costs nothing while the tests pass; it only makes a failing wait take longer to fail. Quiet
+    2-core machine: 3; two busy processes on 2 cores: 4; a load of 8 on 2 cores: 10.
+    """
+    if load is None:
+        try:
+            load = os.getloadavg()[0]
+        except (AttributeError, OSError):  # no load average on this system
+            load = 0.0
+    cores = cores or os.cpu_count() or 1
+    return round(max(3.0, 2 * (1 + load / cores)), 1)
+
+
 #: how much slower than a quiet 2-core machine this one may be: every time-out in the tests is
-#: ``scaled(seconds)``; ``RAMSLI_TEST_SCALE=3`` on a busy machine (default 1; a wait is for a
-#: condition, never a sleep, so a large scale costs nothing when the machine is quick)
-SCALE = max(1.0, float(os.environ.get("RAMSLI_TEST_SCALE", "1") or 1))
+#: ``scaled(seconds)`` (``tests/test_suite_waits.py`` checks it). ``RAMSLI_TEST_SCALE`` sets it (at
+#: least 1); unset, :func:`default_scale` derives it from the load when the run starts, and
+#: ``conftest.py`` exports it so the xdist workers and the processes the tests start share one value.
+#: A wait is for a condition, never a sleep, so a large scale costs nothing when the machine is quick.
+SCALE = max(1.0, float(os.environ.get(SCALE_ENV) or default_scale()))
 
 
 def scaled(seconds: float) -> float:
@@ -237,11 +262,11 @@ def known_cards(hand, seat) -> set[str]:
 
 def http_json(base: str, method: str, path: str, body=None) -> tuple[int, Any]:
     """``(status, answer)`` of one request with a JSON body (or none); the answer is decoded JSON when
-    the server says so (and for every error), else text. Timeout 10 seconds."""
+    the server says so (and for every error), else text. Timeout ``scaled(10)`` seconds."""
     data = None if body is None else json.dumps(body).encode()
     req = urllib.request.Request(base + path, data=data, method=method, headers={"Content-Type": "application/json"})
     try:
-        with urllib.request.urlopen(req, timeout=10) as r:
+        with urllib.request.urlopen(req, timeout=scaled(10)) as r:
             raw = r.read()
             return r.status, (json.loads(raw) if r.headers.get_content_type() == "application/json" else raw.decode())
     except urllib.error.HTTPError as e:
@@ -261,9 +286,9 @@ def post_ok(base: str, path: str, body: dict) -> Any:
 
 
 def http_get(base: str, path: str) -> tuple[int, bytes]:
-    """``(status, raw body)`` of a GET, errors included. Timeout 10 seconds."""
+    """``(status, raw body)`` of a GET, errors included. Timeout ``scaled(10)`` seconds."""
     try:
-        with urllib.request.urlopen(base + path, timeout=10) as r:
+        with urllib.request.urlopen(base + path, timeout=scaled(10)) as r:
             return r.status, r.read()
     except urllib.error.HTTPError as e:
         return e.code, e.read()
@@ -286,7 +311,7 @@ ADMIN_TOKEN = "test-admin-token-0123456789"
 def admin_tables(base: str) -> list:
     """Every table of the server at ``base`` (``GET /api/tables`` with :data:`ADMIN_TOKEN`)."""
     req = urllib.request.Request(base + "/api/tables", headers={"Authorization": f"Bearer {ADMIN_TOKEN}"})
-    with urllib.request.urlopen(req, timeout=10) as r:
+    with urllib.request.urlopen(req, timeout=scaled(10)) as r:
         return json.loads(r.read())
 
 
@@ -318,7 +343,7 @@ class ServerProcess:
     def ws(self) -> str:
         return f"ws://127.0.0.1:{self.port}"
 
-    def start(self, timeout: float = 30.0) -> ServerProcess:
+    def start(self, timeout: float = scaled(30.0)) -> ServerProcess:
         """Start the process and wait until ``GET /api/tables`` answers (RuntimeError with the log's
         tail if it exits or does not answer within ``timeout`` seconds)."""
         env = dict(os.environ)
@@ -350,13 +375,13 @@ class ServerProcess:
             if self.proc.poll() is not None:
                 raise RuntimeError(f"server exited with {self.proc.returncode}: " + self.log.read_text()[-2000:])
             try:
-                with urllib.request.urlopen(self.http + "/api/tables", timeout=1) as r:
+                with urllib.request.urlopen(self.http + "/api/tables", timeout=scaled(2)) as r:
                     if r.status == 200:
                         return self
             except OSError:
                 time.sleep(0.1)
         self.kill()
-        raise RuntimeError("server did not answer in time")
+        raise RuntimeError(f"server did not answer within {timeout:.0f} s ({SCALE_ENV}={SCALE:g})")
 
     def kill(self) -> None:
         """SIGKILL: no shutdown code runs."""
@@ -364,17 +389,17 @@ class ServerProcess:
 
         if self.proc is not None and self.proc.poll() is None:
             self.proc.send_signal(signal.SIGKILL)
-            self.proc.wait(10)
+            self.proc.wait(scaled(10))
 
     def stop(self) -> None:
-        """SIGTERM, and SIGKILL if it has not ended within 15 seconds."""
+        """SIGTERM, and SIGKILL if it has not ended within ``scaled(15)`` seconds."""
         if self.proc is not None and self.proc.poll() is None:
             self.proc.terminate()
             try:
-                self.proc.wait(15)
+                self.proc.wait(scaled(15))
             except Exception:  # noqa: BLE001
                 self.proc.kill()
-                self.proc.wait(10)
+                self.proc.wait(scaled(10))
 
 
 class WSPlayer:
@@ -411,7 +436,7 @@ class WSPlayer:
         delay = 0.1
         while not self.stopped:
             try:
-                async with websockets.connect(self.url, open_timeout=5) as ws:
+                async with websockets.connect(self.url, open_timeout=scaled(5)) as ws:
                     self.ws = ws
                     await ws.send(json.dumps({"type": "hello", "token": self.token, "lang": self.lang}))
                     delay = 0.1
@@ -432,7 +457,7 @@ class WSPlayer:
             await asyncio.sleep(delay)
             delay = min(delay * 2, 0.5)
 
-    async def wait(self, pred, timeout: float = 30.0) -> None:
+    async def wait(self, pred, timeout: float = scaled(30.0)) -> None:
         """Until ``pred()`` holds (AssertionError with the last view after ``timeout`` seconds)."""
         deadline = time.monotonic() + timeout
         while not pred():
@@ -693,7 +718,7 @@ class ProxyProcess:
             cmd = [CADDY, "run", "--config", str(conf), "--adapter", "caddyfile"]
         self.proc = subprocess.Popen(cmd, stdout=open(self.log, "ab"), stderr=subprocess.STDOUT, env=full)
 
-    def wait_for(self, url: str, timeout: float = 20.0) -> None:
+    def wait_for(self, url: str, timeout: float = scaled(20.0)) -> None:
         """Until ``url`` answers through the proxy (any HTTP status); RuntimeError with the log if not."""
         import ssl
 
@@ -705,7 +730,7 @@ class ProxyProcess:
             if self.proc.poll() is not None:
                 raise RuntimeError(f"{self.kind} exited: " + self.log.read_text()[-2000:])
             try:
-                urllib.request.urlopen(url, timeout=2, context=ctx)
+                urllib.request.urlopen(url, timeout=scaled(2), context=ctx)
                 return
             except urllib.error.HTTPError:
                 return
@@ -717,10 +742,10 @@ class ProxyProcess:
         if self.proc.poll() is None:
             self.proc.terminate()
             try:
-                self.proc.wait(10)
+                self.proc.wait(scaled(10))
             except subprocess.TimeoutExpired:
                 self.proc.kill()
-                self.proc.wait(10)
+                self.proc.wait(scaled(10))
 
 
 def contrast(page, selector: str) -> float:
