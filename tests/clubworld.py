@@ -15,6 +15,8 @@ from typing import Any
 import httpx
 from argon2 import PasswordHasher
 
+from helpers import scaled
+
 #: a fast argon2id for tests (the server's default takes 64 MiB and most of a second)
 CHEAP = PasswordHasher(time_cost=1, memory_cost=1024, parallelism=1)
 #: the admin token of a :class:`World`
@@ -94,7 +96,7 @@ class World:
     def directory(self) -> Any:
         return self.app.state.clubs.directory
 
-    async def finish(self, table_id: str, timeout: float = 60.0) -> None:
+    async def finish(self, table_id: str, timeout: float = scaled(60.0)) -> None:
         """Wait until table ``table_id``'s session is over and its record stored."""
         deadline = time.monotonic() + timeout
         while str(self.hub.tables[table_id].status) != "over":

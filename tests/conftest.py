@@ -9,7 +9,7 @@
 
 The wait scale (``helpers.SCALE``, ``RAMSLI_TEST_SCALE``) is worked out once, when the run starts, and
 exported, so that xdist's workers and the processes the tests start use the same value; the run's
-header names it.
+header names it. Hypothesis runs without its deadline and its too-slow health check (profile ``ramsli``).
 """
 
 from __future__ import annotations
@@ -17,6 +17,7 @@ from __future__ import annotations
 import os
 
 import pytest
+from hypothesis import HealthCheck, settings
 
 from ramsli.rules import Rules
 
@@ -26,6 +27,13 @@ from helpers import LAUNCH_ARGS, SCALE, SCALE_ENV, ServerProcess, chromium_path,
 def pytest_configure(config):
     """Export the wait scale worked out by the first process (the workers start after this)."""
     os.environ.setdefault(SCALE_ENV, f"{SCALE:g}")
+
+
+# Hypothesis's own clocks are speed requirements (a 200 ms deadline per example, a health check on slow
+# data generation): off for every property test, as most already said one by one; a test's own
+# @settings still applies on top.
+settings.register_profile("ramsli", deadline=None, suppress_health_check=[HealthCheck.too_slow])
+settings.load_profile("ramsli")
 
 
 def pytest_report_header(config):

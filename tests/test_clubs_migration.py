@@ -22,7 +22,7 @@ from ramsli.server.storage.eventstore import MIGRATIONS, events_t, tables_t
 from ramsli.server.tables.views import view
 
 from clubworld import World
-from helpers import stable_view
+from helpers import scaled, stable_view
 
 #: the head of the migrations in the release before this one
 OLD_HEAD = "0001"
@@ -70,7 +70,9 @@ def test_a_database_of_the_last_release_upgrades_without_losing_a_table_or_a_led
                 await c.ok("POST", f"/api/tables/{tid}/sit", {"token": made["seats"][i]["token"], "name": name})
             await c.ok("POST", f"/api/tables/{tid}/start", {"creator_token": made["creator_token"]})
             t = w.hub.tables[tid]
-            for _ in range(40):  # let the bot act where it is to act
+            deadline = asyncio.get_running_loop().time() + scaled(30)
+            while t.session.hand is None or t.session.hand.to_act == 2:  # the bot acts where it is to act
+                assert asyncio.get_running_loop().time() < deadline, "the bot did not act"
                 await asyncio.sleep(0.02)
             ledger = await c.ok("POST", "/api/ledgers", {"names": ["Cy", "Di", "Ed"], "first_dealer": 2})
             for hand in (

@@ -38,7 +38,7 @@ from ramsli.server.protocol.messages import SpecError
 from ramsli.server.tables.connection import Connection as Conn
 from ramsli.server.tables.table import Table
 
-from helpers import ROOT, known_cards, open_hub, seat_table
+from helpers import ROOT, known_cards, open_hub, scaled, seat_table
 
 DOC = (ROOT / "docs" / "fairness.md").read_text(encoding="utf-8")
 ALL_HUMAN = [{"kind": "human"}] * 3
@@ -109,7 +109,7 @@ async def _play(hub, seats=ALL_HUMAN, hands: int = 2, tamper: bool = False, seed
     made, t, people = await seat_table(hub, seats=seats, rules=[f"end=hands:{hands}"], seed=seed, test_tamper=tamper)
     rng = random.Random(seed)
     loop = asyncio.get_running_loop()
-    deadline = loop.time() + 60
+    deadline = loop.time() + scaled(60)
     while t.status == "playing" and loop.time() < deadline:
         acted = False
         for _tok, c in people.values():

@@ -14,7 +14,7 @@ from ramsli.server.protocol.schemas import _CLIENT, CLIENT_TYPES
 from ramsli.server.tables.connection import QUEUE_LIMIT, RATE_LIMIT, Connection, WebSocketConnection
 from ramsli.server.tables.dispatch import ROUTES, May
 
-from helpers import open_hub, seat_table, table_state
+from helpers import open_hub, scaled, seat_table, table_state
 
 run = asyncio.run
 
@@ -190,7 +190,7 @@ def test_the_hello_is_due_from_the_accept_and_pings_do_not_put_it_off(tmp_path, 
         codes, closed = [], None
         with client.websocket_connect(f"/ws/{tid}") as ws:
             try:
-                for _ in range(100):  # 100 pings 0.1 s apart: far past the deadline
+                for _ in range(int(scaled(100))):  # 100 pings 0.1 s apart (times the scale): far past the deadline
                     ws.send_text(json.dumps({"type": "ping"}))
                     msg = json.loads(ws.receive_text())
                     codes.append(msg.get("code", msg["type"]))

@@ -37,7 +37,7 @@ from ramsli.server.tables.bot_driver import BotDriver
 from ramsli.server.tables.views import info, view
 
 from clubworld import Client, World
-from helpers import cards_in
+from helpers import cards_in, scaled
 
 #: a fast evening: bots at pace 0, no pause between hands, an away person's seat played at once
 FAST = {"bot_pace_seconds": 0, "hand_pause_seconds": 0, "grace_seconds": 0}
@@ -80,7 +80,7 @@ async def state(c: Client, eid: str) -> dict[str, Any]:
     return answer
 
 
-async def round_done(w: World, c: Client, eid: str, timeout: float = 120.0) -> dict[str, Any]:
+async def round_done(w: World, c: Client, eid: str, timeout: float = scaled(120.0)) -> dict[str, Any]:
     """The state once the last round's every table has its result (its session record)."""
     deadline = time.monotonic() + timeout
     while True:
@@ -907,7 +907,7 @@ def test_readers_at_once_apply_a_new_entry_once(sqlite_url):
                     if len(waiting) == 2:
                         for e in waiting:
                             e.set()
-                    await asyncio.wait_for(mine.wait(), 30)
+                    await asyncio.wait_for(mine.wait(), scaled(30))
                 return rows
 
             d.evening_log = both_read_before_either_applies

@@ -28,7 +28,7 @@ from ramsli.server.tables import events, social
 from ramsli.server.tables.events import EventError, EventKind, parse_event, parse_ledger_event, parse_table_event
 from ramsli.server.tables.table import Table, TableStatus
 
-from helpers import SEATS3, open_hub, seat_table
+from helpers import SEATS3, open_hub, scaled, seat_table
 
 run = asyncio.run
 
@@ -243,7 +243,7 @@ def test_every_event_of_a_played_table_round_trips(sqlite_url):
             t.leave(t.seats[0])
             t.leave(t.seats[1])  # the proxies play both people's seats from now on
             loop = asyncio.get_running_loop()
-            end = loop.time() + 60
+            end = loop.time() + scaled(60)
             while t.status is not TableStatus.OVER:
                 assert loop.time() < end, "the table did not finish"
                 await asyncio.sleep(0.01)

@@ -24,7 +24,7 @@ from ramsli.server.tables.connection import Connection as Conn
 from ramsli.server.tables.hub import Hub
 from ramsli.server.tables.views import view
 
-from helpers import SEATS3, http_get, post_json, seat_table
+from helpers import SEATS3, http_get, post_json, scaled, seat_table
 
 
 async def _finished(store: EventStore) -> dict[str, float | None]:
@@ -39,7 +39,7 @@ def test_a_finished_table_is_not_replayed_at_start_up_but_read_on_demand(db_url)
         hub = Hub(store, allow_test_seeds=True)
         _made, t, _people = await seat_table(hub, seats=[{"kind": "bot", "bot": "rules"}] * 3, rules=["end=hands:1"])
         _made, running, _ = await seat_table(hub, seats=SEATS3, start=False)
-        for _ in range(400):
+        for _ in range(int(scaled(400))):
             if t.status == "over":
                 break
             await asyncio.sleep(0.05)
@@ -93,7 +93,7 @@ def test_a_restarted_server_serves_a_finished_tables_pages_from_the_database(ser
     assert st == 201
     tid, watch = made["table"], made["spectate"]
     assert post_json(server.http, f"/api/tables/{tid}/start", {"creator_token": made["creator_token"]})[0] == 200
-    for _ in range(400):
+    for _ in range(int(scaled(400))):
         info = json.loads(http_get(server.http, f"/api/tables/{tid}")[1])
         if info["status"] == "over":
             break
@@ -270,7 +270,7 @@ def test_a_finished_table_on_a_damaged_page_is_table_broken_everywhere(sqlite_ur
         store = await EventStore.open(sqlite_url)
         hub = Hub(store, allow_test_seeds=True)
         made, t, _people = await seat_table(hub, seats=[{"kind": "bot", "bot": "rules"}] * 3, rules=["end=hands:2"])
-        for _ in range(400):
+        for _ in range(int(scaled(400))):
             if t.status == "over":
                 break
             await asyncio.sleep(0.05)

@@ -31,7 +31,7 @@ from ramsli.server.tables.connection import Connection as Conn
 from ramsli.server.tables.hub import Hub
 from ramsli.server.tables.views import finished_hand
 
-from helpers import FORBIDDEN_KEYS, cards_in, keys_in, known_cards
+from helpers import FORBIDDEN_KEYS, cards_in, keys_in, known_cards, scaled
 
 
 class CheckingConn(Conn):
@@ -183,7 +183,7 @@ async def _session(rules: dict[str, str], kinds: list[str], hands: int, choice_s
                     conns.append(mine)
         loop = asyncio.get_running_loop()
         chats = 0
-        deadline = loop.time() + 60.0  # bound in time: some bots think in a thread
+        deadline = loop.time() + scaled(60.0)  # bound in time: some bots think in a thread
         while t.status == "playing" and loop.time() < deadline:
             acted = False
             for c in conns:

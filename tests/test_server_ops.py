@@ -40,7 +40,7 @@ from ramsli.server.tables.connection import Connection as Conn
 from ramsli.server.tables.hub import Hub
 from ramsli.server.web.shell import WEB_DIR
 
-from helpers import SEATS3, seat_table
+from helpers import SEATS3, scaled, seat_table
 
 ADMIN = "a-very-secret-admin-token-0123"
 
@@ -357,7 +357,7 @@ def test_metrics_parse_as_prometheus_text_and_count_what_happened(sqlite_url):
             await hub.receive(conn, "{not json")
             assert (await w.client.post("/api/tables/nope/sit", json={"token": "x", "name": "Ann"})).status_code == 404
             loop = asyncio.get_running_loop()
-            deadline = loop.time() + 20
+            deadline = loop.time() + scaled(20)
             acted = 0
             while acted < 4:  # the people act four times; the bot acts between, the hands are dealt
                 assert loop.time() < deadline, t.seq

@@ -20,7 +20,7 @@ from ramsli.server.protocol.messages import BadMessage
 from ramsli.server.tables.connection import Connection as Conn
 from ramsli.server.tables.hub import MAX_MESSAGE, RATE_LIMIT, SpecError
 
-from helpers import SEATS3, last_view, open_hub, seat_table, table_state
+from helpers import SEATS3, last_view, open_hub, scaled, seat_table, table_state
 
 run = asyncio.run
 
@@ -38,7 +38,7 @@ async def _events(store, tid):
     return next(r["events"] for r in await store.load() if r["id"] == tid)
 
 
-async def _until_human_turn(t, conns, timeout=10.0):
+async def _until_human_turn(t, conns, timeout=scaled(10.0)):
     """Wait until a human seat is to act; returns its connection."""
     loop = asyncio.get_running_loop()
     end = loop.time() + timeout
@@ -308,7 +308,7 @@ def test_a_person_takes_over_a_bot_seat_between_hands(sqlite_url):
             c = await _until_human_turn(t, conns)
             v = last_view(c)
             await hub.receive(c, json.dumps({"type": "act", "action": v["legal"][-1], "seq": v["seq"]}))
-        for _ in range(200):
+        for _ in range(int(scaled(200))):
             if t.session.hand is not None or t.status == "over":
                 break
             await asyncio.sleep(0.01)
@@ -331,7 +331,7 @@ def test_grace_period_then_a_bot_plays_the_away_seat_until_the_player_returns(sq
         hub.disconnect(c)
         other = next(x for x in conns if x is not c)
         assert last_view(other)["seats"][seat]["away"] is True
-        for _ in range(300):
+        for _ in range(int(scaled(300))):
             if t.seq > seq:
                 break
             await asyncio.sleep(0.01)
@@ -373,7 +373,7 @@ def test_a_person_who_sat_down_but_never_connected_is_played_by_a_bot_after_the_
                 await hub.sit(tid, s["token"], f"P{i + 1}")  # nobody ever connects
         await hub.start(tid, made["creator_token"])
         t = hub.tables[tid]
-        for _ in range(1000):
+        for _ in range(int(scaled(1000))):
             if t.status == "over":
                 break
             await asyncio.sleep(0.01)
@@ -392,7 +392,7 @@ def test_turn_timer_lets_a_bot_move_for_a_slow_player(sqlite_url):
         made, t, conns = await _table(hub, turn_seconds=1)
         c = await _until_human_turn(t, conns)
         seq = t.seq
-        for _ in range(400):
+        for _ in range(int(scaled(400))):
             if t.seq > seq:
                 break
             await asyncio.sleep(0.01)

@@ -18,7 +18,7 @@ from ramsli.server.tables import social
 from ramsli.server.tables.connection import Connection as Conn
 from ramsli.server.tables.table import CHAT_BURST, CHAT_MAX
 
-from helpers import SEATS3, cards_in, last_view, open_hub, seat_table, table_state
+from helpers import SEATS3, cards_in, last_view, open_hub, scaled, seat_table, table_state
 
 run = asyncio.run
 
@@ -37,7 +37,7 @@ async def _hello(hub, tid, token, lang="en"):
     return c
 
 
-async def _until(pred, timeout=10.0, what="the condition"):
+async def _until(pred, timeout=scaled(10.0), what="the condition"):
     loop = asyncio.get_running_loop()
     end = loop.time() + timeout
     while not pred():
@@ -55,7 +55,7 @@ async def _step(hub, t, conns) -> None:
             await hub.receive(c, json.dumps({"type": "act", "action": v["legal"][0], "seq": v["seq"]}))
 
 
-async def _play_people(hub, t, conns, until, timeout=30.0):
+async def _play_people(hub, t, conns, until, timeout=scaled(30.0)):
     """Let every person make their first legal move whenever it is their turn, until ``until()``."""
     loop = asyncio.get_running_loop()
     end = loop.time() + timeout
@@ -213,7 +213,7 @@ def test_a_turn_timer_plays_for_a_person_who_does_not_move(sqlite_url):
         other = last_view(people[1 - c.seat.index])
         assert other["timer"]["seat"] == v["timer"]["seat"]  # every seat sees it
         seq = t.seq
-        await _until(lambda: t.seq > seq, timeout=5, what="the timer's move")
+        await _until(lambda: t.seq > seq, timeout=scaled(5), what="the timer's move")
         evs = next(r["events"] for r in await store.load() if r["id"] == t.id)
         assert [d["by"] for _, k, d in evs if k == "act"][-1] == "timer"
         await hub.close()
@@ -261,7 +261,7 @@ def test_the_next_deal_waits_for_every_summary_or_the_pause(sqlite_url):
         await hub.receive(ann, json.dumps({"type": "ready", "hand": 1}))
         assert last_view(bo)["next_deal"]["waiting"] == ["p2"] and t.session.hand is None
         await hub.receive(bo, json.dumps({"type": "ready", "hand": 1}))
-        await _until(lambda: t.session.hand is not None, timeout=5, what="the next deal")
+        await _until(lambda: t.session.hand is not None, timeout=scaled(5), what="the next deal")
         assert last_view(ann)["next_deal"] is None and t.ready == set()
         await hub.close()
         await store.close()
@@ -321,7 +321,7 @@ def test_a_seat_that_left_as_bust_cannot_be_taken_over_R3_5(sqlite_url):
             made, t, people = await _bust_table(hub, seed)
             spect = made["spectate"].rsplit("/", 1)[1]
             asked: dict[int, int] = {}  # seat -> the hand in which a takeover was asked for
-            loop_end = asyncio.get_running_loop().time() + 30
+            loop_end = asyncio.get_running_loop().time() + scaled(30)
             while t.status == "playing" and asyncio.get_running_loop().time() < loop_end:
                 s = t.session
                 if s.hand is not None:
