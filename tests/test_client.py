@@ -40,7 +40,7 @@ from ramsli.client import (
     play_bot,
 )
 
-from helpers import SRC, cards_in, http_json, post_ok
+from helpers import SRC, cards_in, http_json, post_ok, scaled
 
 pytestmark = pytest.mark.usefixtures("english")
 
@@ -72,7 +72,7 @@ def _table(server, seats, hands: int = 2, seed: int = 7, **opts) -> dict:
     return post_ok(server.http, "/api/tables", body)
 
 
-async def _until(pred, seconds: float = 60.0) -> None:
+async def _until(pred, seconds: float = scaled(60.0)) -> None:
     """Until ``pred()`` holds (AssertionError after ``seconds``)."""
     for _ in range(int(seconds / 0.02)):
         if pred():
@@ -137,21 +137,21 @@ def test_the_example_bot_package_and_ramsli_bot_play_a_server_table_R7(
         task = asyncio.create_task(
             play_bot(_link(server, made, 0), "lowest", "Lowe", seed=1, client=c, again_seconds=0)
         )
-        for _ in range(200):  # both seated, then the creator starts
+        for _ in range(int(scaled(200))):  # both seated, then the creator starts
             status, info = http_json(server.http, "GET", f"/api/tables/{made['table']}")
             if all(s["taken"] for s in info["seats"][:2]):
                 break
             await asyncio.sleep(0.1)
         post_ok(server.http, f"/api/tables/{made['table']}/start", {"creator_token": made["creator_token"]})
         try:
-            return await asyncio.wait_for(task, 240)
+            return await asyncio.wait_for(task, scaled(240))
         finally:
             await c.close()
 
     proc = subprocess.Popen(cmd, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     try:
         run = asyncio.run(go())
-        out, _ = proc.communicate(timeout=120)
+        out, _ = proc.communicate(timeout=scaled(120))
     finally:
         if proc.poll() is None:
             proc.kill()
@@ -191,7 +191,7 @@ def test_a_client_dropped_mid_hand_reconnects_and_finishes_and_a_raising_bot_is_
         tokens_before = c.token
         await c.drop()
         try:
-            run = await asyncio.wait_for(task, 240)
+            run = await asyncio.wait_for(task, scaled(240))
         finally:
             await c.close()
         return run, tokens_before, c
@@ -227,7 +227,7 @@ def test_a_bot_follows_play_again_to_the_next_session(server):
         await _until(lambda: c.view.is_over)
         again = post_ok(server.http, f"/api/tables/{made['table']}/rematch", {"token": made["creator_token"]})
         try:
-            return again, await asyncio.wait_for(task, 120)
+            return again, await asyncio.wait_for(task, scaled(120))
         finally:
             await c.close()
 
@@ -258,9 +258,9 @@ def test_refusals_are_typed_errors_with_the_servers_record(server):
                 await clients[0].act("p1 in")
             assert e.value.code == "not_started"
             post_ok(server.http, f"/api/tables/{made['table']}/start", {"creator_token": made["creator_token"]})
-            v = await clients[0].next_view(after=clients[0].view.seq, seconds=30)
+            v = await clients[0].next_view(after=clients[0].view.seq, seconds=scaled(30))
             while v.to_act is None:
-                v = await clients[0].next_view(seconds=30)
+                v = await clients[0].next_view(seconds=scaled(30))
             mover = clients[v.to_act]
             other = clients[(v.to_act + 1) % 3]
             view = await mover.next_view(after=v.seq - 1)
@@ -347,7 +347,7 @@ def test_ramsli_bot_stops_cleanly_on_ctrl_c_and_refuses_bad_input(server):
         status, info = http_json(server.http, "GET", f"/api/tables/{made['table']}")
         assert info["seats"][0]["taken"] and info["seats"][0]["external"] and info["seats"][0]["name"] == "Random bot"
         proc.send_signal(signal.SIGINT)
-        out, err = proc.communicate(timeout=60)
+        out, err = proc.communicate(timeout=scaled(60))
     finally:
         if proc.poll() is None:
             proc.kill()
@@ -358,7 +358,7 @@ def test_ramsli_bot_stops_cleanly_on_ctrl_c_and_refuses_bad_input(server):
         ([_link(server, made, 1), "--bot", "no-such-bot"], 2, "no-such-bot"),
         ([_link(server, made, 0), "--bot", "random"], 1, "seat_taken"),
     ]:
-        r = subprocess.run(base + args, env=env, capture_output=True, text=True, timeout=120)
+        r = subprocess.run(base + args, env=env, capture_output=True, text=True, timeout=scaled(120))
         assert r.returncode == code and says in r.stderr, (args, r.returncode, r.stdout, r.stderr)
 
 
@@ -397,7 +397,7 @@ def test_a_remote_entrant_plays_in_the_arena_through_the_protocol():
         entrant = RemoteEntrant("remote", host)
         res = run_arena([entrant, "random"], deals=3, seed=4)
         host.finish([{"place": i + 1, "seat": "p1", "name": e.label, "stack": 0} for i, e in enumerate(res.ranked())])
-        t.join(60)
+        t.join(scaled(60))
     remote = next(e for e in res.entrants if e.label == "remote")
     assert remote.spec == "remote:Remy" and remote.origin == "remote"
     assert remote.matches == 3 and remote.faults == 0 and remote.decisions == host.decisions > 0
@@ -415,7 +415,7 @@ def test_ramsli_arena_remote_prints_a_link_that_ramsli_bot_plays(tmp_path):
         line = proc.stderr.readline()
         assert line.startswith("remote seat R: ramsli bot http://127.0.0.1:"), line
         run = asyncio.run(play_bot(line.split()[5], "tips", "Tess"))
-        out, err = proc.communicate(timeout=120)
+        out, err = proc.communicate(timeout=scaled(120))
     finally:
         if proc.poll() is None:
             proc.kill()

@@ -25,13 +25,13 @@ from pathlib import Path
 import pytest
 from test_server_e2e import _play_until
 
-from helpers import ROOT, WSPlayer, free_port, http_get, post_json
+from helpers import ROOT, WSPlayer, free_port, http_get, post_json, scaled
 
 BASE_ENV = "RAMSLI_TEST_DOCKER_BASE"
 WHEELS_ENV = "RAMSLI_TEST_WHEELS"
 
 
-def _docker(*args: str, timeout: float = 600, check: bool = True) -> subprocess.CompletedProcess:
+def _docker(*args: str, timeout: float = scaled(600), check: bool = True) -> subprocess.CompletedProcess:
     done = subprocess.run(["docker", *args], capture_output=True, text=True, timeout=timeout)
     if check and done.returncode != 0:
         raise AssertionError(f"docker {' '.join(args[:3])} failed: {done.stderr[-2000:]}")
@@ -75,7 +75,7 @@ def _context(folder: Path) -> Path:
         cmd = ["wheel", "--no-deps", "--no-build-isolation", "--wheel-dir", str(wheels), str(ctx)]
     else:
         cmd = ["wheel", "--wheel-dir", str(wheels), f"{ctx}[postgres]"]
-    done = subprocess.run([sys.executable, "-m", "pip", *cmd], capture_output=True, text=True, timeout=900)
+    done = subprocess.run([sys.executable, "-m", "pip", *cmd], capture_output=True, text=True, timeout=scaled(900))
     assert done.returncode == 0, done.stderr[-2000:]
     return ctx
 
@@ -87,7 +87,7 @@ def test_the_image_builds_starts_and_plays_a_hand(docker_base, tmp_path):
         ["docker", "build", "--build-arg", f"BASE={docker_base}", "-t", tag, str(ctx)],
         capture_output=True,
         text=True,
-        timeout=900,
+        timeout=scaled(900),
         env=dict(os.environ, DOCKER_BUILDKIT="0"),  # the classic builder: Debian's docker has no buildx
     )
     assert build.returncode == 0, build.stdout[-3000:] + build.stderr[-2000:]
@@ -110,7 +110,7 @@ def test_the_image_builds_starts_and_plays_a_hand(docker_base, tmp_path):
             "-e", f"RAMSLI_HEALTH_URL=http://127.0.0.1:{port}/healthz", tag, "ramsli", "serve", "--host", "127.0.0.1", "--port", str(port), "--allow-test-seeds",
         )  # fmt: skip
         base = f"http://127.0.0.1:{port}"
-        deadline = time.monotonic() + 90
+        deadline = time.monotonic() + scaled(90)
         while True:
             try:
                 status, body = http_get(base, "/readyz")
@@ -151,7 +151,7 @@ async def _one_hand(http: str, ws: str) -> None:
     assert st == 200
     ann = await WSPlayer(ws, table, sat["token"]).start()
     assert post_json(http, f"/api/tables/{table}/start", {"creator_token": made["creator_token"]})[0] == 200
-    await _play_until([ann], lambda v: v["status"] == "over", timeout=60)
+    await _play_until([ann], lambda v: v["status"] == "over", timeout=scaled(60))
     final = ann.view
     assert (
         len(final["results"]) == 1

@@ -45,6 +45,7 @@ from helpers import (
     pg_admin,
     post_json,
     postgres_base,
+    scaled,
     self_signed,
     stable_view,
 )
@@ -106,16 +107,15 @@ def _tls_get(url: str, method: str = "GET") -> tuple[int, dict, bytes]:
     opener = urllib.request.build_opener(urllib.request.HTTPSHandler(context=ctx), NoRedirect)
     req = urllib.request.Request(url, method=method)
     try:
-        with opener.open(req, timeout=10) as r:
+        with opener.open(req, timeout=scaled(10)) as r:
             return r.status, {k.lower(): v for k, v in r.headers.items()}, r.read()
     except urllib.error.HTTPError as e:
         return e.code, {k.lower(): v for k, v in e.headers.items()}, e.read()
 
 
-async def _settled(players: list[WSPlayer]) -> list[dict]:
-    """Every player's view once all have the same latest ``seq`` (stable fields only)."""
-    await asyncio.sleep(0.3)
-    seq = max(p.view["seq"] for p in players)
+async def _settled(players: list[WSPlayer], base: str, table: str) -> list[dict]:
+    """Every player's view once all have the table's latest ``seq`` (asked of ``base``; stable fields only)."""
+    seq = json.loads(http_get(base, f"/api/tables/{table}")[1])["seq"]
     for p in players:
         await p.wait(lambda p=p, seq=seq: p.view["seq"] == seq)
     return [stable_view(p.view) for p in players]
@@ -124,13 +124,13 @@ async def _settled(players: list[WSPlayer]) -> list[dict]:
 def _listing(base: str, token: str) -> list:
     """``GET /api/tables`` with the admin token: every table of every live process."""
     req = urllib.request.Request(base + "/api/tables", headers={"Authorization": f"Bearer {token}"})
-    with urllib.request.urlopen(req, timeout=10) as r:
+    with urllib.request.urlopen(req, timeout=scaled(10)) as r:
         return json.loads(r.read())
 
 
 def _owner(base: str, token: str, table: str) -> str | None:
     req = urllib.request.Request(base + "/admin/tables", headers={"Authorization": f"Bearer {token}"})
-    with urllib.request.urlopen(req, timeout=10) as r:
+    with urllib.request.urlopen(req, timeout=scaled(10)) as r:
         rows = json.loads(r.read())["tables"]
     return next(row["process"] for row in rows if row["id"] == table)
 
@@ -217,7 +217,7 @@ async def _play_through_failures(first, second, both: int, only_second: int, adm
 
     # 1. the process that runs the table is SIGKILLed in the middle of a trick
     await _play_until(players, _mid_trick)
-    before = await _settled(everyone)
+    before = await _settled(everyone, via_both, table)
     assert before[0]["hand"]["phase"] == "play" and before[0]["hand"]["current"]["plays"]
     assert sum(s["stack"] for s in before[0]["seats"]) + before[0]["hand"]["pot"] == bank  # R3.4
     seen = [len(p.views) for p in everyone]
@@ -235,11 +235,11 @@ async def _play_through_failures(first, second, both: int, only_second: int, adm
     ann.url = f"ws://127.0.0.1:{both}{PREFIX}/ws/{table}"  # its listener reaches only the draining one
     await _play_until(players, _between_hands)
     await _play_until(players, _mid_trick)
-    before = await _settled(everyone)
+    before = await _settled(everyone, via_both, table)
     seen = [len(p.views) for p in everyone]
     reconnects = [sum(1 for m in p.messages if m["type"] == "reconnect") for p in everyone]
     second.proc.send_signal(signal.SIGTERM)
-    assert second.proc.wait(20) is not None
+    assert second.proc.wait(scaled(20)) is not None
     assert "drained: 1 tables let go" in second.log.read_text()
     for p, n in zip(everyone, seen):
         await p.wait(lambda p=p, n=n: len(p.views) > n)
@@ -250,7 +250,7 @@ async def _play_through_failures(first, second, both: int, only_second: int, adm
     assert _owner(first.http, admin, table) == first_id
 
     # 3. the session is played to its end in the first process
-    await _play_until(players, lambda v: v["status"] == "over", timeout=120)
+    await _play_until(players, lambda v: v["status"] == "over", timeout=scaled(120))
     for p in everyone:
         await p.wait(lambda p=p: p.view["status"] == "over")
     final = ann.view
@@ -288,7 +288,7 @@ def _check_tls_site(tls: int, redirect: int) -> None:
             return None
 
     try:
-        urllib.request.build_opener(NoRedirect).open(req, timeout=10)
+        urllib.request.build_opener(NoRedirect).open(req, timeout=scaled(10))
         raise AssertionError("plain HTTP was served")
     except urllib.error.HTTPError as e:
         assert e.code == 301 and e.headers["Location"].startswith("https://")

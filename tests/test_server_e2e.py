@@ -14,7 +14,7 @@ import json
 
 import pytest
 
-from helpers import WSPlayer, admin_tables, engine_replay, http_get, post_json, stable_view
+from helpers import WSPlayer, admin_tables, engine_replay, http_get, post_json, scaled, stable_view
 
 
 def _human_choice(view: dict) -> str:
@@ -23,7 +23,7 @@ def _human_choice(view: dict) -> str:
     return ins[0] if ins else legal[0]
 
 
-async def _play_until(players: list[WSPlayer], stop, timeout: float = 60.0) -> None:
+async def _play_until(players: list[WSPlayer], stop, timeout: float = scaled(60.0)) -> None:
     """Humans act on their latest views until ``stop(view)`` holds for a view of a human's turn."""
     loop = asyncio.get_running_loop()
     deadline = loop.time() + timeout
@@ -98,8 +98,8 @@ def test_two_people_three_bots_session_survives_sigkill(db_url, server_factory):
         bank = 5 * 30
         for point in (_mid_declarations, _mid_trick, _between_hands):
             await _play_until(players, point)
-            await asyncio.sleep(0.3)  # let the last broadcast arrive
-            seq = max(p.view["seq"] for p in players + [watcher])
+            # the table's latest seq, which every player then has (the last broadcast arrived)
+            seq = json.loads(http_get(server.http, f"/api/tables/{table}")[1])["seq"]
             for p in players + [watcher]:
                 await p.wait(lambda p=p, seq=seq: p.view["seq"] == seq)
             before = [stable_view(p.view) for p in players + [watcher]]
@@ -111,7 +111,7 @@ def test_two_people_three_bots_session_survives_sigkill(db_url, server_factory):
                 await p.wait(lambda p=p, n=n: len(p.views) > n)  # reconnected by itself: the whole view
             after = [stable_view(p.views[n]) for p, n in zip(players + [watcher], seen)]
             assert after == before, point.__name__  # same cards, same actions, same counters, same seq
-        await _play_until(players, lambda v: v["status"] == "over", timeout=120)
+        await _play_until(players, lambda v: v["status"] == "over", timeout=scaled(120))
         for p in players + [watcher]:
             await p.wait(lambda p=p: p.view["status"] == "over")
         final = ann.view
@@ -185,7 +185,7 @@ def test_hostile_input_over_real_websockets(sqlite_url, server_factory):
     url = f"{server.ws}/ws/{table}"
 
     async def recv(ws):
-        return json.loads(await asyncio.wait_for(ws.recv(), 10))
+        return json.loads(await asyncio.wait_for(ws.recv(), scaled(10)))
 
     async def run():
         seq0 = json.loads(http_get(server.http, f"/api/tables/{table}")[1])["seq"]

@@ -37,6 +37,7 @@ from helpers import (
     pg_admin,
     post_json,
     postgres_base,
+    scaled,
     stable_view,
 )
 
@@ -71,7 +72,7 @@ def _ramsli(*args: str, env: dict | None = None) -> subprocess.CompletedProcess:
         capture_output=True,
         text=True,
         env=full,
-        timeout=120,
+        timeout=scaled(120),
     )
 
 
@@ -85,14 +86,13 @@ def test_sigterm_during_play_loses_nothing(db_url, server_factory):
         watcher = await WSPlayer(server.ws, table, spectator).start()
         everyone = [ann, bo, watcher]
         await _play_until([ann, bo], _mid_trick)
-        await asyncio.sleep(0.3)
-        seq = max(p.view["seq"] for p in everyone)
+        seq = json.loads(http_get(server.http, f"/api/tables/{table}")[1])["seq"]  # the table's latest
         for p in everyone:
             await p.wait(lambda p=p: p.view["seq"] == seq)
         before = [stable_view(p.view) for p in everyone]
         seen = [len(p.views) for p in everyone]
         server.proc.send_signal(signal.SIGTERM)
-        assert server.proc.wait(20) is not None
+        assert server.proc.wait(scaled(20)) is not None
         for p in everyone:  # each was told to reconnect before the process went
             await p.wait(lambda p=p: any(m["type"] == "reconnect" and m["reason"] == "draining" for m in p.messages))
         assert "drained: 1 tables let go" in server.log.read_text()
@@ -101,7 +101,7 @@ def test_sigterm_during_play_loses_nothing(db_url, server_factory):
             await p.wait(lambda p=p, n=n: len(p.views) > n)
         after = [stable_view(p.views[n]) for p, n in zip(everyone, seen)]
         assert after == before  # nothing lost: same cards, actions, counters and seq
-        await _play_until([ann, bo], lambda v: v["status"] == "over", timeout=120)
+        await _play_until([ann, bo], lambda v: v["status"] == "over", timeout=scaled(120))
         final = ann.view
         session = await engine_replay(db_url, table)
         assert session.is_over and [s["stack"] for s in final["seats"]] == session.stacks
@@ -271,7 +271,7 @@ def test_the_documented_caddyfile_serves_a_hand(sqlite_url, tmp_path):
             table, tokens, _ = _seated(base)
             ann = await WSPlayer(f"ws://127.0.0.1:{port}", table, tokens[0]).start()
             bo = await WSPlayer(f"ws://127.0.0.1:{port}", table, tokens[1]).start()
-            await _play_until([ann, bo], lambda v: bool(v["results"]), timeout=60)
+            await _play_until([ann, bo], lambda v: bool(v["results"]), timeout=scaled(60))
             assert ann.view["results"][0]["hand"] == 1
             await ann.close()
             await bo.close()
@@ -284,7 +284,7 @@ def test_the_documented_caddyfile_serves_a_hand(sqlite_url, tmp_path):
 
 async def _until_ready(base: str) -> bool:
     """Caddy's health check has found the process (``/readyz`` through Caddy answers 200)."""
-    for _ in range(100):
+    for _ in range(int(scaled(100))):
         if http_get(base, "/readyz")[0] == 200:
             return True
         await asyncio.sleep(0.1)
