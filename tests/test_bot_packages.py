@@ -33,6 +33,8 @@ from ramsli.bots.packages import GuardedBot
 from ramsli.cli import app
 from ramsli.history import HandHistory
 
+from helpers import scaled
+
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLE = ROOT / "examples" / "ramsli-example-bot"
 runner = CliRunner()
@@ -50,7 +52,7 @@ def example_target(tmp_path_factory) -> Path:
         + ["--disable-pip-version-check", "--target", str(target), str(src)],
         capture_output=True,
         text=True,
-        timeout=300,
+        timeout=scaled(300),
     )
     assert r.returncode == 0, r.stdout + r.stderr
     assert (target / "ramsli_example_bot" / "__init__.py").is_file()
@@ -222,7 +224,7 @@ def test_example_bot_in_plain_play(example_target, tmp_path):
         input=cycle,
         capture_output=True,
         text=True,
-        timeout=120,
+        timeout=scaled(120),
         env=_env(example_target),
     )
     assert r.returncode == 0, r.stdout + r.stderr
@@ -252,7 +254,7 @@ def test_example_bot_in_the_tournament_and_arena_commands(example_target, tmp_pa
         base + ["tournament", "--bots", "lowest,easy,random", "--hands", "4", "--duplicate", "--quiet"],
         capture_output=True,
         text=True,
-        timeout=120,
+        timeout=scaled(120),
         env=env,
     )
     assert t.returncode == 0, t.stdout + t.stderr
@@ -262,14 +264,16 @@ def test_example_bot_in_the_tournament_and_arena_commands(example_target, tmp_pa
         base + ["arena", "--bots", "lowest,easy,random", "--deals", "6", "-q", "--out", str(out), "--jobs", "2"],
         capture_output=True,
         text=True,
-        timeout=120,
+        timeout=scaled(120),
         env=env,
     )
     assert a.returncode == 0, a.stdout + a.stderr
     data = json.loads(out.read_text(encoding="utf-8"))
     lowest = next(e for e in data["entrants"] if e["label"] == "lowest")
     assert (lowest["origin"], lowest["matches"], lowest["faults"]) == ("package ramsli-example-bot 1.0.0", 6, 0)
-    listed = subprocess.run(base + ["arena", "--list-bots"], capture_output=True, text=True, timeout=60, env=env)
+    listed = subprocess.run(
+        base + ["arena", "--list-bots"], capture_output=True, text=True, timeout=scaled(60), env=env
+    )
     assert "lowest" in listed.stdout and "ramsli-example-bot" in listed.stdout
 
 
@@ -411,7 +415,7 @@ def test_arena_command_warns_about_a_bot_that_cannot_be_used(faulty_target, exam
         [sys.executable, "-m", "ramsli", "arena", "--bots", "ghost,easy,random", "--deals", "2", "-q"],
         capture_output=True,
         text=True,
-        timeout=120,
+        timeout=scaled(120),
         env=_env(faulty_target, example_target),
     )
     assert r.returncode == 0, r.stdout + r.stderr

@@ -9,6 +9,8 @@ from typer.testing import CliRunner
 
 from ramsli import cli
 
+from helpers import scaled
+
 
 def _command_needing(pkg):
     def cmd() -> None:
@@ -44,7 +46,7 @@ def test_python_dash_m_ramsli_is_the_command_line():
     import subprocess
     import sys
 
-    r = subprocess.run([sys.executable, "-m", "ramsli", "--help"], capture_output=True, text=True, timeout=120)
+    r = subprocess.run([sys.executable, "-m", "ramsli", "--help"], capture_output=True, text=True, timeout=scaled(120))
     assert r.returncode == 0, r.stderr
     assert "Usage:" in r.stdout and "play" in r.stdout and "serve" in r.stdout
 
@@ -67,7 +69,7 @@ def test_a_command_imports_its_own_module_and_not_the_others():
         "try:\n    cli.main()\nexcept SystemExit:\n    pass\n"
         "print(sorted(m for m in sys.modules if m.startswith('ramsli.commands.')))"
     )
-    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=scaled(120))
     assert r.returncode == 0, r.stderr
     assert r.stdout.strip().splitlines()[-1] == "['ramsli.commands.rules_cmd']"
 

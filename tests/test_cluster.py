@@ -22,7 +22,7 @@ from pathlib import Path
 
 import pytest
 
-from helpers import free_port
+from helpers import free_port, scaled
 
 try:
     import distributed
@@ -56,7 +56,7 @@ def _dask_cli(kind: str) -> list[str]:
     return [sys.executable, "-m", f"distributed.cli.dask_{kind}"]
 
 
-def _wait_for_port(port: int, proc: subprocess.Popen, log: Path, deadline_s: float = 60) -> None:
+def _wait_for_port(port: int, proc: subprocess.Popen, log: Path, deadline_s: float = scaled(60)) -> None:
     end = time.monotonic() + deadline_s
     while time.monotonic() < end:
         if proc.poll() is not None:
@@ -96,8 +96,8 @@ def cluster(tmp_path_factory):
                 _dask_cli("worker")
                 + [address, "--host", "127.0.0.1", "--nworkers", "1", "--nthreads", "1", "--no-dashboard"],
             )
-        admin = distributed.Client(address, timeout=30, set_as_default=False)
-        admin.wait_for_workers(2, timeout=90)
+        admin = distributed.Client(address, timeout=scaled(30), set_as_default=False)
+        admin.wait_for_workers(2, timeout=scaled(90))
         yield address, admin
     finally:
         if admin is not None:
@@ -106,17 +106,17 @@ def cluster(tmp_path_factory):
             p.terminate()
         for p in reversed(procs):
             try:
-                p.wait(timeout=15)
+                p.wait(timeout=scaled(15))
             except subprocess.TimeoutExpired:
                 p.kill()
-                p.wait(timeout=15)
+                p.wait(timeout=scaled(15))
         for f in files:
             f.close()
 
 
 def _ready(admin) -> dict[str, int]:
     """Wait for two workers (one may be restarting after a kill); worker address -> its process id."""
-    admin.wait_for_workers(2, timeout=90)
+    admin.wait_for_workers(2, timeout=scaled(90))
     return admin.run(os.getpid)
 
 
@@ -158,7 +158,7 @@ def test_a_tournament_on_the_cluster_equals_the_local_one(cluster):
     assert _executed(admin) - before >= 2  # it really ran as tasks on the workers
     other = run_tournament(*args, seed=12, duplicate=True, scheduler=address)
     assert _tournament(other) != _tournament(local)  # the comparison can fail
-    end = time.monotonic() + 30
+    end = time.monotonic() + scaled(30)
     while _clients(admin) > clients and time.monotonic() < end:
         time.sleep(0.05)
     assert _clients(admin) == clients  # every run closed its connection
@@ -313,14 +313,14 @@ def test_ctrl_c_cancels_the_runs_tasks_and_exits_130(cluster):
         text=True,
     )
     try:
-        end = time.monotonic() + 60
+        end = time.monotonic() + scaled(60)
         while time.monotonic() < end and _ramsli_tasks(admin).get("memory", 0) < 1:
             assert proc.poll() is None, proc.communicate()
             time.sleep(0.05)
         states = _ramsli_tasks(admin)
         assert states.get("memory", 0) >= 1 and sum(states.values()) > states["memory"], states  # mid-run
         proc.send_signal(signal.SIGINT)
-        out, err = proc.communicate(timeout=60)
+        out, err = proc.communicate(timeout=scaled(60))
     finally:
         if proc.poll() is None:
             proc.kill()
@@ -330,7 +330,7 @@ def test_ctrl_c_cancels_the_runs_tasks_and_exits_130(cluster):
         f"interrupted (Ctrl-C): the run's tasks on the Dask cluster at {address} were cancelled; nothing was written"
     ]
     assert "counters/hand" not in out
-    end = time.monotonic() + 30
+    end = time.monotonic() + scaled(30)
     while _ramsli_tasks(admin) and time.monotonic() < end:
         time.sleep(0.1)
     assert _ramsli_tasks(admin) == {}  # nothing of the run is left on the cluster

@@ -34,7 +34,7 @@ from ramsli.lab import warmup
 from ramsli.server.coach import hints
 from ramsli.server.coach import review as coach
 
-from helpers import cards_in, known_cards
+from helpers import cards_in, known_cards, scaled
 
 #: a coach that looks little (the tests check who sees what, not the values)
 QUICK = Settings(equilibrium_samples=60, declare_samples=20, play_samples=6, nodes=400, budget=4000)
@@ -55,14 +55,14 @@ def _app(url: str):
     return app
 
 
-def _wait_over(client, tid: str, seconds: float = 60.0) -> None:
+def _wait_over(client, tid: str, seconds: float = scaled(60.0)) -> None:
     deadline = time.monotonic() + seconds
     while client.get(f"/api/tables/{tid}").json()["status"] != "over":
         assert time.monotonic() < deadline, "the session did not finish"
         time.sleep(0.05)
 
 
-def _review(client, path: str, seconds: float = 120.0) -> tuple[int, dict]:
+def _review(client, path: str, seconds: float = scaled(120.0)) -> tuple[int, dict]:
     """GET a review until it is done (or refused); (status, body)."""
     deadline = time.monotonic() + seconds
     while True:
@@ -274,7 +274,7 @@ def test_a_review_is_computed_once_and_its_progress_is_reported(tmp_path, quiet_
         def progress(d, t):
             seen.append((d, t))
             coach._report(job, d, t)
-            gate.wait(10)
+            gate.wait(scaled(10))
 
         from ramsli.coach import review_hand
         from ramsli.history import HandHistory
@@ -288,7 +288,7 @@ def test_a_review_is_computed_once_and_its_progress_is_reported(tmp_path, quiet_
             path = f"/api/tables/{tid}/hands/1/review?token={people[0]}"
             first = client.get(path).json()
             assert first["status"] in ("waiting", "running")
-            deadline = time.monotonic() + 30
+            deadline = time.monotonic() + scaled(30)
             while not seen:
                 assert time.monotonic() < deadline
                 time.sleep(0.02)
@@ -324,7 +324,7 @@ def test_the_first_hint_is_the_quick_one_until_the_kernel_is_ready():
     def compile_cold(note):
         steps.append("compile")
         note(json.dumps({"kernel": "odds", "step": "start"}))
-        gate.wait(30)
+        gate.wait(scaled(30))
         note(json.dumps({"kernel": "odds", "step": "done", "seconds": 1.0}))
 
     w = hints.LabWarmUp(
@@ -332,7 +332,7 @@ def test_the_first_hint_is_the_quick_one_until_the_kernel_is_ready():
     )
     assert w.state is hints.WarmState.COLD and not w.ready
     w.start()
-    deadline = time.monotonic() + 10
+    deadline = time.monotonic() + scaled(10)
     while w.state is not hints.WarmState.COMPILING:
         assert time.monotonic() < deadline
         time.sleep(0.01)
@@ -363,7 +363,7 @@ def test_the_first_hint_is_the_quick_one_until_the_kernel_is_ready():
     assert quick["estimate"] == "expert" and quick["ev_diff"] is not None and queries == []
     assert asyncio.run(ask()) is quick  # kept while the kernel is not ready
     gate.set()
-    w.finished.wait(10)
+    w.finished.wait(scaled(10))
     assert w.state is hints.WarmState.READY and steps == ["compile", "load"] and w.compiled
     assert any("compiling the odds kernel" in line for line in w.progress)  # progress in the log
     ready = asyncio.run(ask())
@@ -470,7 +470,7 @@ def test_the_hint_route_answers_in_words_at_once(tmp_path, quiet_warm_up, monkey
         with client.websocket_connect(f"/ws/{tid}") as ws:
             ws.send_text(json.dumps({"type": "hello", "token": token}))
             client.post(f"/api/tables/{tid}/start", json={"creator_token": made["creator_token"]})
-            deadline = time.monotonic() + 20
+            deadline = time.monotonic() + scaled(20)
             while True:
                 msg = json.loads(ws.receive_text())
                 if msg["type"] == "view" and msg["to_act"] == "p2" and msg["hand"]["phase"] == "declare":
@@ -571,7 +571,7 @@ def test_a_failed_review_says_so_once_and_a_busy_coach_refuses_or_queues(tmp_pat
     with TestClient(app) as client:
         _made, tid, people = _session_table(client, ["human", "tips", "tips"], ["end=hands:3"], 6, False)
         path = f"/api/tables/{tid}/hands/1/review?token={people[0]}"
-        deadline = time.monotonic() + 30
+        deadline = time.monotonic() + scaled(30)
         while (r := client.get(path)).status_code == 200:
             assert time.monotonic() < deadline
             time.sleep(0.02)
@@ -585,7 +585,7 @@ def test_a_failed_review_says_so_once_and_a_busy_coach_refuses_or_queues(tmp_pat
         gate = threading.Event()
 
         def held(job, toml, seat, settings):
-            gate.wait(20)
+            gate.wait(scaled(20))
             return original(job, toml, seat, settings)
 
         monkeypatch.setattr(coach, "_review_task", held)

@@ -18,6 +18,8 @@ from ramsli.lab.simulate import simulate
 from ramsli.lab.twin import mix, python_kernel, start, u_at, uniform
 from ramsli.rules import Rules
 
+from helpers import scaled
+
 # -- where the compiled kernels are kept ---------------------------------------------------------
 
 
@@ -69,15 +71,15 @@ def _held_elsewhere():
     def hold():
         with jitcache.compile_lock():
             got.set()
-            release.wait(60)
+            release.wait(scaled(60))
 
     t = threading.Thread(target=hold, daemon=True)
     t.start()
-    assert got.wait(60)
+    assert got.wait(scaled(60))
     return release, t
 
 
-def _finishes(fn, seconds=120.0):
+def _finishes(fn, seconds=scaled(120.0)):
     """Run ``fn`` in a daemon thread and fail (instead of hanging the suite) if it does not return
     within ``seconds``: a deadlock in the compile lock shows as a failed test. Re-raises what
     ``fn`` raised."""
@@ -108,7 +110,9 @@ def test_the_compile_lock_is_exclusive_and_reentrant_for_its_holder():
             with jitcache.compile_lock() as again:
                 assert again  # nor blocking: the holder's own file lock is not taken a second time
             code = "from ramsli.lab import jitcache\nwith jitcache.compile_lock(blocking=False) as g: print(g)"
-            out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, timeout=120)
+            out = subprocess.run(
+                [sys.executable, "-c", code], capture_output=True, text=True, check=True, timeout=scaled(120)
+            )
             assert out.stdout.strip() == "False"  # another process sees it held
 
     _finishes(nested)
@@ -116,7 +120,7 @@ def test_the_compile_lock_is_exclusive_and_reentrant_for_its_holder():
     with jitcache.compile_lock(blocking=False) as free:
         assert free is False  # another thread holds it
     release.set()
-    t.join(60)
+    t.join(scaled(60))
     assert not t.is_alive()
 
     def free_again():
@@ -150,7 +154,7 @@ def test_state_says_compiling_while_another_holds_the_lock(monkeypatch):
         assert warmup.state("odds") == "compiling" and not warmup.kernel_ready(("odds",))
     finally:
         release.set()
-        t.join(60)
+        t.join(scaled(60))
     assert not t.is_alive()
     monkeypatch.setattr(K, "is_cached", lambda kind: True)
     assert warmup.state("odds") == "cached"
@@ -183,7 +187,7 @@ def test_background_compile_turns_the_ready_flag_on(monkeypatch):
 
     def fake_compile(kinds, progress=None):  # what the child process does: here, wait to be released
         asked.append(tuple(kinds))
-        release.wait(60)
+        release.wait(scaled(60))
         compiled.set()
 
     monkeypatch.setattr(warmup, "state", fake_state)
@@ -193,7 +197,7 @@ def test_background_compile_turns_the_ready_flag_on(monkeypatch):
     assert warmup.start_background_compile(("odds",)) is False  # one at a time
     assert not warmup.kernel_ready(("odds",))
     release.set()
-    warmup._bg["thread"].join(60)
+    warmup._bg["thread"].join(scaled(60))
     assert not warmup._bg["thread"].is_alive()
     assert asked == [("odds",)] and warmup.background_error() is None
     assert "odds" in K._warm and warmup.kernel_ready(("odds",))
@@ -205,7 +209,7 @@ def test_background_compile_turns_the_ready_flag_on(monkeypatch):
 def test_the_compile_process_loads_a_warm_cache_and_exits_0():
     K.warm_up("odds")  # in the cache now, so the child only loads it
     out = subprocess.run(
-        [sys.executable, "-m", "ramsli.lab.warmup", "odds"], capture_output=True, text=True, timeout=600
+        [sys.executable, "-m", "ramsli.lab.warmup", "odds"], capture_output=True, text=True, timeout=scaled(600)
     )
     assert out.returncode == 0, out.stderr
     assert "odds ready" in out.stdout

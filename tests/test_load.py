@@ -19,7 +19,7 @@ import pytest
 
 from ramsli.analysis.cluster import LocalRunner, stream_chunks, window_size
 
-from helpers import SRC
+from helpers import SRC, scaled
 
 #: a generous bound on the parent's resident memory (before the fix: 2 GB after 30 s, 6 GB later)
 PARENT_RSS_MAX_MB = 500
@@ -85,7 +85,7 @@ def test_a_huge_run_has_bounded_memory_and_ctrl_c_stops_every_worker(args, tmp_p
     peak = 0.0
     workers: list[int] = []
     try:
-        end = time.monotonic() + 120
+        end = time.monotonic() + scaled(120)
         tick = os.sysconf("SC_CLK_TCK")
         while time.monotonic() < end:  # until both workers have played for a while (CPU time, not wall time)
             assert proc.poll() is None, proc.communicate()
@@ -99,7 +99,7 @@ def test_a_huge_run_has_bounded_memory_and_ctrl_c_stops_every_worker(args, tmp_p
         assert len(workers) == 2, "the workers did not start"
         peak = max(peak, _rss_mb(proc.pid))
         os.killpg(proc.pid, signal.SIGINT)  # Ctrl-C: the terminal signals the whole process group
-        out, err = proc.communicate(timeout=60)
+        out, err = proc.communicate(timeout=scaled(60))
     finally:
         if proc.poll() is None:
             os.killpg(proc.pid, signal.SIGKILL)
@@ -107,7 +107,7 @@ def test_a_huge_run_has_bounded_memory_and_ctrl_c_stops_every_worker(args, tmp_p
     assert proc.returncode == 130, err
     assert err.strip().splitlines() == ["interrupted (Ctrl-C): the run stopped; nothing was written"]
     assert "Traceback" not in out + err and "counters/hand" not in out
-    end = time.monotonic() + 30
+    end = time.monotonic() + scaled(30)
     while any(_alive(k) for k in workers) and time.monotonic() < end:
         time.sleep(0.05)
     assert not [k for k in workers if _alive(k)], "worker processes left running"

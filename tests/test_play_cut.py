@@ -27,7 +27,7 @@ from ramsli.frontends.tui import CutScreen, RamsliApp
 from ramsli.hand import Hand
 from ramsli.seats import right_of
 
-from helpers import SRC, saved_session
+from helpers import SRC, saved_session, scaled
 
 runner = CliRunner()
 NAMES = ["Tess", "Anna", "Bruno"]
@@ -248,7 +248,7 @@ def test_a_kill_at_the_question_or_after_it_never_changes_the_deal(tmp_path):
     try:
         _read_until(proc, QUESTION)
         proc.kill()
-        proc.wait(timeout=30)
+        proc.wait(timeout=scaled(30))
         assert saved_session(tmp_path)["hand_actions"] is None  # between hands: nothing to take back
         proc = _spawn(tmp_path, "--resume")
         _read_until(proc, QUESTION)
@@ -256,7 +256,7 @@ def test_a_kill_at_the_question_or_after_it_never_changes_the_deal(tmp_path):
         proc.stdin.flush()
         _read_until(proc, "You cut: 7 cards lifted.")
         proc.kill()
-        proc.wait(timeout=30)
+        proc.wait(timeout=scaled(30))
     finally:
         if proc.poll() is None:
             proc.kill()
