@@ -25,7 +25,18 @@ from pathlib import Path
 
 import pytest
 
-from helpers import ROOT, ServerProcess, admin_tables, cards_in, contrast, engine_replay, http_get, known_cards, post_ok
+from helpers import (
+    ROOT,
+    ServerProcess,
+    admin_tables,
+    cards_in,
+    contrast,
+    engine_replay,
+    http_get,
+    known_cards,
+    post_ok,
+    scaled,
+)
 
 LAPTOP = {"width": 1280, "height": 800}
 PHONE = {"width": 360, "height": 640}
@@ -128,7 +139,7 @@ def _click(page, selector: str, **kw) -> bool:
     from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
     try:
-        page.click(selector, timeout=2000, **kw)
+        page.click(selector, timeout=scaled(2000), **kw)
         return True
     except PlaywrightTimeout:
         return False
@@ -138,7 +149,7 @@ def _my_turn(seat: Seat) -> bool:
     return seat.page.query_selector(".status-line.mine") is not None
 
 
-def _wait_seq_change(seat: Seat, old: int, timeout: float = 10.0) -> None:
+def _wait_seq_change(seat: Seat, old: int, timeout: float = scaled(10.0)) -> None:
     seat.page.wait_for_function(f"Number(document.body.dataset.seq || -1) !== {old}", timeout=timeout * 1000)
 
 
@@ -184,7 +195,7 @@ def test_two_humans_and_three_bots_play_a_session(chromium, server):
         refused: list[tuple[str, str]] = []
         summaries: dict[int, list[str]] = {}
         reloaded = False
-        deadline = time.monotonic() + 90
+        deadline = time.monotonic() + scaled(90)
         humans = [ann, bo]
         while not all(h.page.query_selector(".standings") for h in humans):
             assert time.monotonic() < deadline, "the session did not finish in time"
@@ -213,7 +224,7 @@ def test_two_humans_and_three_bots_play_a_session(chromium, server):
                     if h.page.evaluate("document.body.dataset.overlay"):
                         continue
                     h.page.click(".hand-card.dim >> nth=0", force=True)
-                    toast = h.page.wait_for_selector(".toast.show", timeout=5000)
+                    toast = h.page.wait_for_selector(".toast.show", timeout=scaled(5000))
                     refused.append(
                         (
                             toast.query_selector(".toast-main").text_content(),
@@ -299,7 +310,7 @@ def test_keyboard_only_play_finishes_a_hand(chromium, server):
         me.page.keyboard.press("Enter")
         me.page.wait_for_selector(".felt")
         post_ok(base, f"/api/tables/{made['table']}/start", {"creator_token": made["creator_token"]})
-        deadline = time.monotonic() + 40
+        deadline = time.monotonic() + scaled(40)
         keys_used = set()
         mid_hand_names: list[str] = []
         while not me.page.query_selector(".standings"):
@@ -499,7 +510,7 @@ def test_screenshots_of_lobby_and_table(chromium, server, tmp_path):
             page.screenshot(path=str(out / f"lobby-{name}.png"))
             page.goto(base + made["seats"][0]["invite"])
             # mid-hand: the player in, cards already on the table, the player to play
-            deadline = time.monotonic() + 30
+            deadline = time.monotonic() + scaled(30)
             while not (
                 page.query_selector(".hand-card.can-play")
                 and len(page.query_selector_all(".card.played")) >= 2
@@ -672,7 +683,7 @@ def test_general_rams_and_target_questions(chromium, server):
         me = Seat(ctx, base, made["seats"][0]["invite"])
         post_ok(base, f"/api/tables/{made['table']}/start", {"creator_token": made["creator_token"]})
         seen: dict[str, list[str]] = {}
-        deadline = time.monotonic() + 40
+        deadline = time.monotonic() + scaled(40)
         while not ({"general-rams", "targets"} <= set(seen)) and not me.page.query_selector(".standings"):
             assert time.monotonic() < deadline
             if me.page.evaluate("document.body.dataset.overlay"):
@@ -879,7 +890,7 @@ def test_the_last_hand_summary_then_standings_and_a_finished_hand_to_read(chromi
         page.goto(base + made["seats"][0]["invite"])
         page.wait_for_selector(".actions .act-out")
         page.click(".actions .act-out")  # Ann goes out: her cards are folded
-        page.wait_for_function("document.body.dataset.overlay === 'summary'", timeout=30000)
+        page.wait_for_function("document.body.dataset.overlay === 'summary'", timeout=scaled(30000))
         page.wait_for_selector(".final .standings")  # the session is over, and the summary shows first
         page.click("#dialog-close")
         page.wait_for_function("document.body.dataset.overlay === 'standings'")

@@ -21,7 +21,7 @@ from pathlib import Path
 
 import pytest
 
-from helpers import ServerProcess, post_ok
+from helpers import ServerProcess, post_ok, scaled
 
 LAPTOP = {"width": 1280, "height": 800}
 PHONE = {"width": 360, "height": 640}
@@ -50,7 +50,7 @@ def axe_js() -> Path:
                 [npm, "install", "--no-audit", "--no-fund", "--prefix", str(folder), "axe-core@4"],
                 check=True,
                 capture_output=True,
-                timeout=300,
+                timeout=scaled(300),
             )
         except (subprocess.SubprocessError, OSError) as e:
             _unavailable(f"npm install axe-core failed: {e}")
@@ -63,7 +63,7 @@ def axe_js() -> Path:
 def pages(tmp_path_factory):
     """A real server with a table mid-hand (Ann to act) and a pub ledger; yields (base, links)."""
     d = tmp_path_factory.mktemp("a11y")
-    sp = ServerProcess(f"sqlite+aiosqlite:///{d / 'server.sqlite'}", d).start(timeout=90)
+    sp = ServerProcess(f"sqlite+aiosqlite:///{d / 'server.sqlite'}", d).start(timeout=scaled(90))
     base = sp.http
     made = post_ok(
         base,
@@ -116,7 +116,7 @@ def _evening(base: str) -> tuple[str, str]:
             method="POST",
             headers={"Content-Type": "application/json", "X-CSRF-Token": csrf},
         )
-        with opener.open(req, timeout=10) as r:
+        with opener.open(req, timeout=scaled(10)) as r:
             return json.loads(r.read())
 
     csrf = call("/api/players", DIRECTOR)["csrf"]
@@ -125,7 +125,7 @@ def _evening(base: str) -> tuple[str, str]:
     for _ in range(2):
         call(f"/api/evenings/{made['id']}/substitutes", {"level": "easy"}, csrf)
     call(f"/api/evenings/{made['id']}/rounds", {}, csrf)
-    with opener.open(f"{base}/api/evenings/{made['id']}/me", timeout=10) as r:
+    with opener.open(f"{base}/api/evenings/{made['id']}/me", timeout=scaled(10)) as r:
         seat = json.loads(r.read())["url"]
     return made["url"], seat
 

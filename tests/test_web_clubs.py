@@ -18,7 +18,7 @@ import time
 
 import pytest
 
-from helpers import ServerProcess, cards_in
+from helpers import ServerProcess, cards_in, scaled
 
 
 @pytest.fixture(scope="module")
@@ -51,7 +51,7 @@ def _register(page, base: str, name: str, password: str) -> None:
     assert page.text_content("#who") == f"Logged in as {name}"
 
 
-def _play(pages: list, deadline_s: float = 120) -> None:
+def _play(pages: list, deadline_s: float = scaled(120)) -> None:
     """Every person clicks a legal move when it is their turn, until each page shows the standings."""
     from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
@@ -70,11 +70,11 @@ def _play(pages: list, deadline_s: float = 120) -> None:
             for sel in (".actions .act-in", ".actions .act >> nth=0", ".hand-card.can-play >> nth=0"):
                 if p.query_selector(sel.split(" >> ")[0]):
                     try:
-                        p.click(sel, timeout=2000)
+                        p.click(sel, timeout=scaled(2000))
                     except PlaywrightTimeout:
                         break
                     try:
-                        p.wait_for_function(f"document.body.dataset.seq !== '{seq}'", timeout=10000)
+                        p.wait_for_function(f"document.body.dataset.seq !== '{seq}'", timeout=scaled(10000))
                     except PlaywrightTimeout:
                         pass
                     acted = True

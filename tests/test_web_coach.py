@@ -22,7 +22,7 @@ import time
 import pytest
 from test_web import _context, _english_msgids, _texts
 
-from helpers import ServerProcess, cards_in, http_get, post_ok
+from helpers import ServerProcess, cards_in, http_get, post_ok, scaled
 
 #: how hard the coach looks on this test server (values are not what these tests check)
 COACH = "equilibrium=false,declare_samples=60,play_samples=12,nodes=800,budget=20000"
@@ -47,17 +47,17 @@ def server(tmp_path_factory):
     sp.stop()
 
 
-def _play_randomly(sp: ServerProcess, table: str, token: str, seed: int, timeout: float = 90.0) -> None:
+def _play_randomly(sp: ServerProcess, table: str, token: str, seed: int, timeout: float = scaled(90.0)) -> None:
     """Play one seat over its WebSocket with random legal moves until the session is over (a player
     who makes mistakes, so the coach has something to mark)."""
     from websockets.sync.client import connect
 
     rng = random.Random(seed)
     deadline = time.monotonic() + timeout
-    with connect(f"{sp.ws}/ws/{table}", open_timeout=5) as ws:
+    with connect(f"{sp.ws}/ws/{table}", open_timeout=scaled(5)) as ws:
         ws.send(json.dumps({"type": "hello", "token": token}))
         while time.monotonic() < deadline:
-            msg = json.loads(ws.recv(timeout=30))
+            msg = json.loads(ws.recv(timeout=scaled(30)))
             if msg.get("type") != "view":
                 continue
             if msg["status"] == "over":
@@ -88,7 +88,7 @@ def _made(sp: ServerProcess, seed: int, hands: int, hint: bool = False, first_hu
     return made
 
 
-def _wait_review(sp: ServerProcess, path: str, timeout: float = 120.0) -> dict:
+def _wait_review(sp: ServerProcess, path: str, timeout: float = scaled(120.0)) -> dict:
     deadline = time.monotonic() + timeout
     while True:
         status, body = http_get(sp.http, path)
@@ -121,7 +121,7 @@ def test_the_training_page_plays_five_positions(chromium, server):
                 page.keyboard.press("o")
             else:
                 page.click("#train-in")
-            page.wait_for_selector("#train-result", timeout=30000)
+            page.wait_for_selector("#train-result", timeout=scaled(30000))
             assert page.text_content("#train-verdict").strip()
             assert page.text_content("#train-words").split(":")[0] in ("Stay in", "Go out", "Close")
             assert "In − out" in page.text_content("#train-detail")
@@ -156,7 +156,7 @@ def test_a_finished_hands_review_opens_from_the_score_sheet_with_its_marks(chrom
     try:
         page = ctx.new_page()
         page.goto(f"{server.http}/t/{made['table']}/s/{made['me']}?lang=en")
-        page.wait_for_function("document.body.dataset.overlay", timeout=30000)
+        page.wait_for_function("document.body.dataset.overlay", timeout=scaled(30000))
         while page.evaluate("document.body.dataset.overlay") != "standings":
             page.click("#dialog-close")
         # the session's end offers the session review
@@ -166,7 +166,7 @@ def test_a_finished_hands_review_opens_from_the_score_sheet_with_its_marks(chrom
         with ctx.expect_page() as popup:
             page.click(f".review-link[data-review='{n}']")
         review = popup.value
-        review.wait_for_function("document.body.dataset.review === 'done'", timeout=60000)
+        review.wait_for_function("document.body.dataset.review === 'done'", timeout=scaled(60000))
         rv = reviews[n]["review"]
         assert review.eval_on_selector_all("li.decision", "es => es.length") == len(rv["decisions"])
         for mark, count in rv["marks"].items():
@@ -180,14 +180,14 @@ def test_a_finished_hands_review_opens_from_the_score_sheet_with_its_marks(chrom
         assert review.evaluate(said_twice, "li.decision.marked") == 0  # the mark is said once, in its label
         # the session: the worst decisions link to their hand's review
         review.click("#review-session")
-        review.wait_for_function("document.body.dataset.review === 'done'", timeout=60000)
+        review.wait_for_function("document.body.dataset.review === 'done'", timeout=scaled(60000))
         links = review.eval_on_selector_all("#review-worst a", "as => as.map(a => a.getAttribute('href'))")
         assert links and all("hand=" in h and "#d" in h for h in links)
         assert review.evaluate(said_twice, "#review-worst li") == 0
         review.goto(review.url.split("#")[0])
         # another seat: only what everyone saw
         review.goto(f"{server.http}/t/{made['table']}/review?token={made['me']}&hand={n}&seat=p2&lang=en")
-        review.wait_for_function("document.body.dataset.review === 'done'", timeout=60000)
+        review.wait_for_function("document.body.dataset.review === 'done'", timeout=scaled(60000))
         assert review.query_selector("#review-public") is not None
         assert review.eval_on_selector_all(".decision table, .decision .mark", "es => es.length") == 0
         hand_cards = set(review.eval_on_selector_all("[data-card]", "es => es.map(e => e.dataset.card)"))
@@ -208,16 +208,19 @@ def test_the_hint_button_waits_while_the_coach_thinks(chromium, server):
         page.goto(f"{server.http}/t/{made['table']}/s/{made['me']}?lang=en")
         page.wait_for_selector(".felt")
         post_ok(server.http, f"/api/tables/{made['table']}/start", {"creator_token": made["creator_token"]})
-        page.wait_for_selector("#hint-btn", timeout=30000)
+        page.wait_for_selector("#hint-btn", timeout=scaled(30000))
         page.click("#hint-btn")
         page.wait_for_function("document.querySelector('#hint-btn') && document.querySelector('#hint-btn').disabled")
         assert page.is_disabled("#hint-btn") and page.text_content("#hint").strip() == "Thinking…"
-        page.click("#hint-btn", force=True)  # a second press does nothing
-        for _ in range(20):
+        for _ in range(int(scaled(1200))):  # the first request is held
+            if held:
+                break
             page.wait_for_timeout(25)
+        page.click("#hint-btn", force=True)  # a second press does nothing
+        page.wait_for_timeout(500)  # a window in which no second request may come
         assert len(held) == 1
         held[0].continue_()
-        page.wait_for_selector(".hint-detail", timeout=30000)
+        page.wait_for_selector(".hint-detail", timeout=scaled(30000))
         words = page.text_content(".hint-words")
         assert words.split(":")[0] in ("Stay in", "Go out", "Close") or words.startswith("You must stay in")
         assert "In − out" in page.text_content(".hint-detail")
@@ -243,11 +246,11 @@ def test_the_coach_pages_render_without_untranslated_text(chromium, server, lang
             ("/train", "document.body.dataset.position"),
         ):
             page.goto(f"{server.http}{link}{'&' if '?' in link else '?'}lang={lang}")
-            page.wait_for_function(ready, timeout=60000)
+            page.wait_for_function(ready, timeout=scaled(60000))
             texts = _texts(page)
             if link == "/train":
                 page.click("#train-in")
-                page.wait_for_selector("#train-result", timeout=30000)
+                page.wait_for_selector("#train-result", timeout=scaled(30000))
                 texts += _texts(page)
             assert page.evaluate("document.documentElement.lang") == lang
             english = sorted({t for t in texts if any(p.match(t) for p in pats)})

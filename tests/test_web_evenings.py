@@ -21,7 +21,7 @@ import time
 
 import pytest
 
-from helpers import ServerProcess, cards_in
+from helpers import ServerProcess, cards_in, scaled
 
 LAPTOP = {"width": 1280, "height": 900}
 PHONE = {"width": 390, "height": 844}
@@ -63,7 +63,7 @@ def _api(page, method: str, path: str, body=None):
     return page.evaluate("([m, p, b]) => R.api(m, p, b === null ? undefined : b)", [method, path, body])
 
 
-def _until(what: str, check, timeout: float = 120.0, every: float = 0.25):
+def _until(what: str, check, timeout: float = scaled(120.0), every: float = 0.25):
     """Wait for ``check()`` to be truthy (its value is returned); fail naming ``what`` after ``timeout`` s."""
     deadline = time.monotonic() + timeout
     while True:
@@ -74,7 +74,7 @@ def _until(what: str, check, timeout: float = 120.0, every: float = 0.25):
         time.sleep(every)
 
 
-def _play_until_done(pages: list, timeout: float = 240.0) -> None:
+def _play_until_done(pages: list, timeout: float = scaled(240.0)) -> None:
     """Each person clicks a legal move when it is their turn and closes a hand's summary, until every
     page's table is over (the evening's line under the standings shows)."""
     from playwright.sync_api import TimeoutError as PlaywrightTimeout
@@ -96,8 +96,8 @@ def _play_until_done(pages: list, timeout: float = 240.0) -> None:
             for sel in (".actions .act-in", ".actions .act >> nth=0", ".hand-card.can-play >> nth=0"):
                 if p.query_selector(sel.split(" >> ")[0]):
                     try:
-                        p.click(sel, timeout=2000)
-                        p.wait_for_function(f"document.body.dataset.seq !== '{seq}'", timeout=10000)
+                        p.click(sel, timeout=scaled(2000))
+                        p.wait_for_function(f"document.body.dataset.seq !== '{seq}'", timeout=scaled(10000))
                     except PlaywrightTimeout:
                         pass
                     acted = True
@@ -210,17 +210,19 @@ def test_three_people_check_in_play_round_one_and_move_to_their_round_two_tables
         for k in range(1, 5):
             director.select_option("#bot-level", "easy")
             director.click("#add-bot")
-            director.wait_for_function(f"document.querySelectorAll('#checkins .is-bot').length === {k}", timeout=10000)
+            director.wait_for_function(
+                f"document.querySelectorAll('#checkins .is-bot').length === {k}", timeout=scaled(10000)
+            )
         director.click("#start-round")
-        director.wait_for_function("document.querySelector('main').dataset.round === '1'", timeout=20000)
+        director.wait_for_function("document.querySelector('main').dataset.round === '1'", timeout=scaled(20000))
         # each person goes to their table from the evening's page (it asks the state every 5 s)
         for p in people:
-            p.wait_for_selector("#go-to-table", timeout=30000)
+            p.wait_for_selector("#go-to-table", timeout=scaled(30000))
             assert re.match(r"Your table: Table \d, seat \d", p.text_content("#my-table-h"))
             p.click("#go-to-table")
             p.wait_for_selector(".felt")
             p.wait_for_selector("#evening-link")
-            _until("the evening's line", lambda p=p: "Round 1 of 2" in p.text_content("#evening-link"), 20)
+            _until("the evening's line", lambda p=p: "Round 1 of 2" in p.text_content("#evening-link"), scaled(20))
             # read again: the line is drawn anew once the evening's state is in (an earlier handle may be stale)
             assert re.search(r"Pub night · Round 1 of 2 · Table \d", p.text_content("#evening-link") or "")
         first = [p.url for p in people]
@@ -231,20 +233,20 @@ def test_three_people_check_in_play_round_one_and_move_to_their_round_two_tables
         _until(
             "round 1 to be done on the director's page",
             lambda: (director.reload() or True) and director.query_selector("#start-round:not([disabled])"),
-            60,
+            scaled(60),
             1.0,
         )
         director.click("#start-round")
-        director.wait_for_function("document.querySelector('main').dataset.round === '2'", timeout=20000)
+        director.wait_for_function("document.querySelector('main').dataset.round === '2'", timeout=scaled(20000))
         # the table page says where each sits next and takes them there
         for p, old in zip(people, first):
             # in the standings, in the dialog or the card on the page (not the one behind a dialog)
-            nxt = p.wait_for_selector(".overlay .evening-next, main:not([inert]) .evening-next", timeout=30000)
+            nxt = p.wait_for_selector(".overlay .evening-next, main:not([inert]) .evening-next", timeout=scaled(30000))
             assert re.fullmatch(r"Next: Table \d — Take your seat", nxt.text_content())
             nxt.click()
             p.wait_for_url(lambda url, old=old: url != old and "/t/" in url)
             p.wait_for_selector(".felt")
-            _until("round 2's line", lambda p=p: "Round 2 of 2" in (p.text_content("#evening-link") or ""), 20)
+            _until("round 2's line", lambda p=p: "Round 2 of 2" in (p.text_content("#evening-link") or ""), scaled(20))
         # the TV: the standings of round 1, everyone, the bots marked; no card (R7)
         tv_ctx = _context(chromium, TV)
         try:
@@ -461,7 +463,7 @@ def test_an_evening_tables_ledger_links_back_to_the_evening(chromium, server):
         headers={"Content-Type": "application/json"},
         data=json.dumps({"names": ["Ann", "Bo", "Cy"], "preset": "traditional"}).encode(),
     )
-    with urllib.request.urlopen(req, timeout=10) as r:
+    with urllib.request.urlopen(req, timeout=scaled(10)) as r:
         made = json.loads(r.read())
     errors: list[str] = []
     ctx = _context(chromium, PHONE, phone=True)
@@ -512,7 +514,7 @@ def test_the_club_page_adds_a_best_of_season_and_lists_past_evenings(chromium, s
         made = _until(
             "the new season",
             lambda: [x for x in _api(page, "GET", f"/api/clubs/{club}")["seasons"] if x["name"] == "Always"],
-            20,
+            scaled(20),
         )[0]
         assert made["best_of"] == 3
         page.wait_for_selector(f"#season option[value='{made['id']}']", state="attached")

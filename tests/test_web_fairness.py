@@ -17,7 +17,7 @@ import json
 
 import pytest
 
-from helpers import ServerProcess, post_ok
+from helpers import ServerProcess, post_ok, scaled
 
 
 @pytest.fixture(scope="module")
@@ -60,7 +60,7 @@ def _pages(chromium, base: str, made: dict, lang: str = "en"):
         page.goto(f"{base}/t/{made['table']}/s/{s['token']}?lang={lang}")
         out.append((ctx, page, frames))
     for _ctx, page, _fr in out:
-        page.wait_for_function("['ok', 'bad', 'off'].includes(document.body.dataset.deal)", timeout=20000)
+        page.wait_for_function("['ok', 'bad', 'off'].includes(document.body.dataset.deal)", timeout=scaled(20000))
     return out
 
 

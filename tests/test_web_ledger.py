@@ -18,6 +18,8 @@ import pytest
 from ramsli.ledger import PubHand, PubLedger
 from ramsli.rules import Rules
 
+from helpers import scaled
+
 PHONE = {"width": 360, "height": 640}
 NAMES = ["Ann", "Bo", "Cy", "Di", "Ed"]
 #: (seats in, tricks per seat in) for the five hands; first dealer Ann (seat 0)
@@ -140,7 +142,7 @@ def test_general_rams_targets_and_cents_on_the_page(chromium, server_factory, sq
             }
         ).encode(),
     )
-    with urllib.request.urlopen(req, timeout=10) as r:
+    with urllib.request.urlopen(req, timeout=scaled(10)) as r:
         made = json.loads(r.read())
     ctx = chromium.new_context(viewport=PHONE, locale="en", bypass_csp=True)
     page = ctx.new_page()

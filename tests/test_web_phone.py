@@ -23,7 +23,7 @@ from typing import Any
 
 import pytest
 
-from helpers import ServerProcess, contrast, post_ok
+from helpers import ServerProcess, contrast, post_ok, scaled
 
 #: a Pixel 7's page (CSS pixels) and a desktop's
 PIXEL7 = {
@@ -127,21 +127,21 @@ def test_the_phone_table_sheet_chat_settings_and_hint(chromium, base):
         assert all(fits and title for _t, fits, title in tags), tags
         # the hint, readable on its dark box
         page.click("#hint-btn")
-        page.wait_for_selector("#hint .hint-detail", timeout=30000)
+        page.wait_for_selector("#hint .hint-detail", timeout=scaled(30000))
         assert contrast(page, "#hint .hint-detail") >= 4.5
         # two hands out; the summary's countdown in its last seconds is readable on the paper
         page.click(".actions .act-out")
-        page.wait_for_function("document.body.dataset.overlay === 'summary'", timeout=30000)
+        page.wait_for_function("document.body.dataset.overlay === 'summary'", timeout=scaled(30000))
         page.wait_for_selector(".dialog .countdown")
         page.eval_on_selector(".dialog .countdown", "e => e.classList.add('last-seconds')")
         assert contrast(page, ".dialog .countdown") >= 4.5
         page.click("#dialog-close")
-        page.wait_for_function("document.body.dataset.hand === '2'", timeout=30000)
+        page.wait_for_function("document.body.dataset.hand === '2'", timeout=scaled(30000))
         page.wait_for_selector(".actions .act-out")
         page.click(".actions .act-out")
-        page.wait_for_function("document.body.dataset.overlay === 'summary'", timeout=30000)
+        page.wait_for_function("document.body.dataset.overlay === 'summary'", timeout=scaled(30000))
         page.click("#dialog-close")
-        page.wait_for_function("document.body.dataset.hand === '3'", timeout=30000)
+        page.wait_for_function("document.body.dataset.hand === '3'", timeout=scaled(30000))
         # the score sheet of five players and the pot fits the phone, with fingers' links
         page.click("#btn-sheet")
         page.wait_for_selector(".dialog table.sheet tr.hand-tools")
@@ -182,7 +182,7 @@ def test_play_again_is_in_sight_and_the_standings_show_once(chromium, base, devi
     ) as page:
         page.wait_for_selector(".actions .act-out")
         page.click(".actions .act-out")
-        page.wait_for_function("document.body.dataset.overlay === 'summary'", timeout=30000)
+        page.wait_for_function("document.body.dataset.overlay === 'summary'", timeout=scaled(30000))
         page.wait_for_selector(".final .standings")
         assert _in_view(page, ".dialog .play-again")  # the last hand's summary offers it, in sight
         page.click("#dialog-close")
@@ -236,7 +236,7 @@ def test_a_refused_card_says_why_just_above_the_hand(chromium, base, device, lan
     with _at_my_seat(chromium, base, device, lang, ["rules"] * 4, ["end=hands:3"], seed=3, pause=0.2) as page:
         page.wait_for_selector(".actions .act-in")
         page.click(".actions .act-in")
-        page.wait_for_selector(".hand-card.dim[aria-disabled=true]", timeout=30000)
+        page.wait_for_selector(".hand-card.dim[aria-disabled=true]", timeout=scaled(30000))
         page.click(".hand-card.dim[aria-disabled=true] >> nth=0", force=True)
         page.wait_for_selector(".toast.show.placed")
         assert "R4.10" in page.text_content(".toast-detail")

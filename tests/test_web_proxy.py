@@ -17,7 +17,7 @@ from __future__ import annotations
 import pytest
 import test_web as web
 
-from helpers import ROOT, ProxyProcess, ServerProcess, free_port, post_ok
+from helpers import ROOT, ProxyProcess, ServerProcess, free_port, post_ok, scaled
 
 PREFIX = "/ramsli"
 
@@ -106,7 +106,7 @@ def test_no_page_trips_the_content_security_policy(chromium, behind_nginx):
         page = ctx.new_page()
         for name, path in pages.items():
             page.goto(base + path)
-            page.wait_for_selector("#app > *", timeout=15000)
+            page.wait_for_selector("#app > *", timeout=scaled(15000))
             page.wait_for_load_state("networkidle")
             links = page.eval_on_selector_all("a[href^='/']", "els => els.map(e => e.getAttribute('href'))")
             assert all(h.startswith(PREFIX + "/") for h in links), (name, links)
@@ -116,7 +116,7 @@ def test_no_page_trips_the_content_security_policy(chromium, behind_nginx):
         page.click("#sit button[type=submit]")
         page.wait_for_selector(".felt")
         post_ok(base, f"/api/tables/{made['table']}/start", {"creator_token": made["creator_token"]})
-        page.wait_for_selector(".hand-card", timeout=15000)
+        page.wait_for_selector(".hand-card", timeout=scaled(15000))
         placed = page.eval_on_selector_all(".seat", "els => els.map(e => e.style.left)")
         assert placed and all(p.endswith("%") for p in placed), placed
         assert "/ramsli/t/" in page.url  # the personal link the page moved to keeps the prefix
@@ -126,7 +126,10 @@ def test_no_page_trips_the_content_security_policy(chromium, behind_nginx):
         # the watch sees a violation when there is one: an inline script is refused and reported
         page.evaluate("() => { const s = document.createElement('script'); s.textContent = 'window.x = 1';"
                       " document.body.append(s); }")  # fmt: skip
-        page.wait_for_timeout(300)
+        for _ in range(int(scaled(100))):  # until the report arrives (the page's events come while waiting)
+            if watch.csp:
+                break
+            page.wait_for_timeout(50)
         assert watch.csp and page.evaluate("window.x") is None
     finally:
         ctx.close()

@@ -26,7 +26,7 @@ import time
 
 import pytest
 
-from helpers import ServerProcess, cards_in, engine_replay, http_get, known_cards, post_ok
+from helpers import ServerProcess, cards_in, engine_replay, http_get, known_cards, post_ok, scaled
 
 LAPTOP = {"width": 1280, "height": 800}
 PHONE = {"width": 360, "height": 640}
@@ -38,7 +38,7 @@ XSS = "<img src=x onerror=alert(1)>"
 def server(tmp_path_factory):
     d = tmp_path_factory.mktemp("web-social")
     db = f"sqlite+aiosqlite:///{d / 'server.sqlite'}"
-    sp = ServerProcess(db, d).start(timeout=90)
+    sp = ServerProcess(db, d).start(timeout=scaled(90))
     yield sp.http, db
     sp.stop()
 
@@ -151,19 +151,19 @@ def _play_step(seat: Seat, covered: list) -> bool:
             covered.append((seat.page.evaluate("document.body.dataset.overlay"), bad))
         old = seat.seq()
         try:
-            seat.page.click(".actions .act >> nth=0", timeout=3000)
+            seat.page.click(".actions .act >> nth=0", timeout=scaled(3000))
         except Exception:  # noqa: BLE001 - covered or gone: the list above says which
             return False
     elif seat.page.query_selector(".hand-card.can-play"):
         old = seat.seq()
         try:
-            seat.page.click(".hand-card.can-play >> nth=0", timeout=3000)
+            seat.page.click(".hand-card.can-play >> nth=0", timeout=scaled(3000))
         except Exception:  # noqa: BLE001
             return False
     else:
         return False
     try:
-        seat.page.wait_for_function(f"Number(document.body.dataset.seq || -1) !== {old}", timeout=10000)
+        seat.page.wait_for_function(f"Number(document.body.dataset.seq || -1) !== {old}", timeout=scaled(10000))
     except Exception:  # noqa: BLE001 - the next loop looks again
         pass
     return True
@@ -251,8 +251,8 @@ def test_two_friends_chat_react_mute_and_the_away_countdown(chromium, server):
             f"(() => {{ const e = document.querySelector('.away-notice[data-seat=p2]');"
             f" return !e || +(e.textContent.match(/(\\d+) s/) || [0, 99])[1] < {first}; }})()"
         )
-        watcher.page.wait_for_selector(".away-notice[data-seat=p2]", state="detached", timeout=15000)
-        deadline = time.monotonic() + 40
+        watcher.page.wait_for_selector(".away-notice[data-seat=p2]", state="detached", timeout=scaled(15000))
+        deadline = time.monotonic() + scaled(40)
         while not any(
             d.get("by") == "proxy" and d["action"].startswith("p2 ")
             for _, k, d in _events(db, made["table"])
@@ -293,11 +293,11 @@ def test_the_lobby_s_15_second_turn_timer_plays_for_a_person_who_does_not_move(c
         page.click("#start")
         tid = page.url.split("/t/")[1].split("/")[0]
         assert json.loads(http_get(base, f"/api/tables/{tid}")[1])["options"]["turn_seconds"] == 15
-        page.wait_for_selector("#my-timer", timeout=30000)
+        page.wait_for_selector("#my-timer", timeout=scaled(30000))
         assert re.search(r"1[0-5] s left", page.text_content("#my-timer")), page.text_content("#my-timer")
-        page.wait_for_selector("#my-timer .countdown.last-seconds", timeout=20000)
+        page.wait_for_selector("#my-timer .countdown.last-seconds", timeout=scaled(20000))
         seq = int(page.evaluate("document.body.dataset.seq"))
-        page.wait_for_function(f"Number(document.body.dataset.seq) > {seq}", timeout=20000)
+        page.wait_for_function(f"Number(document.body.dataset.seq) > {seq}", timeout=scaled(20000))
         acts = [d for _, k, d in _events(db, tid) if k == "act"]
         assert any(d["by"] == "timer" and d["action"].startswith("p1 ") for d in acts), acts
     finally:
@@ -308,7 +308,9 @@ def _close_summaries_until_standings(s: Seat) -> None:
     """Close the hand summaries a seat shows (the last one opens after the trick pause) until the
     standings dialog, which has its own "Play again", is open."""
     while True:
-        s.page.wait_for_function("['summary', 'standings'].includes(document.body.dataset.overlay)", timeout=15000)
+        s.page.wait_for_function(
+            "['summary', 'standings'].includes(document.body.dataset.overlay)", timeout=scaled(15000)
+        )
         if s.page.evaluate("document.body.dataset.overlay") == "standings":
             return
         s.page.click("#dialog-close")
@@ -337,7 +339,7 @@ def test_play_again_brings_both_to_a_new_session_and_nothing_covers_your_turn(ch
         _start(base, made)
         covered: list = []
         closed_by_deal = False
-        deadline = time.monotonic() + 120
+        deadline = time.monotonic() + scaled(120)
         while not (ann.page.query_selector(".standings") and bo.page.query_selector(".standings")):
             assert time.monotonic() < deadline, "the session did not finish"
             for s in (ann, bo):
@@ -364,7 +366,7 @@ def test_play_again_brings_both_to_a_new_session_and_nothing_covers_your_turn(ch
         bo.page.click(".dialog .play-again")
         bo.page.wait_for_url(re.compile("/t/" + new + "/s/"))
         for s in (ann, bo):
-            s.page.wait_for_selector(".hand-card", timeout=30000)
+            s.page.wait_for_selector(".hand-card", timeout=scaled(30000))
         info = json.loads(http_get(base, f"/api/tables/{new}")[1])
         assert info["status"] == "playing" and [x["name"] for x in info["seats"]][:2] == ["Ann", "Bo"]
         assert info["rules"]["options"]["end"] == ["hands:2"]
@@ -438,7 +440,7 @@ def test_a_hidden_tab_says_it_is_your_turn(chromium, server):
         me.page.wait_for_selector(".seat")
         plain = me.page.title()
         _start(base, made)
-        me.page.wait_for_selector(".status-line.mine", timeout=30000)
+        me.page.wait_for_selector(".status-line.mine", timeout=scaled(30000))
         me.page.wait_for_function("document.title.startsWith('▶')")
         assert "Your turn" in me.page.title()
         assert me.page.evaluate("document.querySelector('link[rel=icon]').href").endswith("/static/icon-turn.svg")
@@ -567,7 +569,7 @@ def test_new_user_at_the_table_six_players_phone_and_laptop(chromium, server):
         _start(base, made)
         problems: list = []
         saw_caption = saw_cards = saw_badges = hinted = False
-        deadline = time.monotonic() + 120
+        deadline = time.monotonic() + scaled(120)
         while not (ann.page.query_selector(".standings") and bo.page.query_selector(".standings")):
             assert time.monotonic() < deadline, "the session did not finish"
             for s in (ann, bo):
@@ -580,7 +582,7 @@ def test_new_user_at_the_table_six_players_phone_and_laptop(chromium, server):
                 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
                 with contextlib.suppress(PlaywrightTimeout):
-                    bo.page.wait_for_function(f"!({MOVING})", timeout=3000)
+                    bo.page.wait_for_function(f"!({MOVING})", timeout=scaled(3000))
             if bo.page.query_selector(".card.played") and not bo.page.evaluate(MOVING):
                 saw_cards = True
                 problems += bo.page.evaluate(OVERLAPS, [".card.played", ".seat"])
@@ -687,7 +689,7 @@ def test_cards_move_the_bot_at_once_take_a_seat_and_leave_from_the_table(chromiu
         )
         # cards that move, and none for reduced motion
         moved = watched = False
-        deadline = time.monotonic() + 60
+        deadline = time.monotonic() + scaled(60)
         while not (moved and watched):
             assert time.monotonic() < deadline, (moved, watched)
             moved = moved or ann.page.evaluate(
