@@ -26,7 +26,8 @@ from helpers import LAUNCH_ARGS, SCALE, SCALE_ENV, ServerProcess, chromium_path,
 
 def pytest_configure(config):
     """Export the wait scale worked out by the first process (the workers start after this)."""
-    os.environ.setdefault(SCALE_ENV, f"{SCALE:g}")
+    if not os.environ.get(SCALE_ENV):
+        os.environ[SCALE_ENV] = f"{SCALE:g}"
 
 
 # Hypothesis's own clocks are speed requirements (a 200 ms deadline per example, a health check on slow

@@ -30,11 +30,12 @@ is right and a ``scaled(...)`` there (scaled twice) is refused.
 from __future__ import annotations
 
 import ast
+import os
 from pathlib import Path
 
 import pytest
 
-from helpers import SCALE, scaled
+from helpers import SCALE, SCALE_ENV, default_scale, scaled
 
 TESTS = Path(__file__).resolve().parent
 
@@ -322,3 +323,12 @@ def test_the_check_catches_each_kind(tmp_path):
 def test_scaled_is_the_scale():
     assert SCALE >= 1
     assert scaled(2) == 2 * SCALE
+    assert max(1.0, float(os.environ[SCALE_ENV])) == SCALE  # exported by conftest.py: one in every worker
+
+
+def test_the_default_scale_is_generous_and_follows_the_load():
+    """Unset, the scale is ``max(3, 2 * (1 + load / cores))``: 3 on a quiet machine, more when busy."""
+    assert default_scale(0.0, 2) == 3.0
+    assert default_scale(2.0, 2) == 4.0  # two busy processes on 2 cores
+    assert default_scale(8.0, 2) == 10.0
+    assert default_scale(8.0, 16) == 3.0
