@@ -172,6 +172,13 @@ def verify_evening(path: Path, lang: str = "en") -> tuple[int, list[str]]:
     return 0, lines
 
 
+#: what each scheme's line says (placeholders of ramsli-deal/2: table, hand, dealer, seats)
+SCHEME_TEXT = {
+    SCHEME_V1: N_("the digest does not name its table and hand"),
+    SCHEME: N_("bound to table {table}, hand {hand}, dealer {dealer}, seats {seats}"),
+}
+
+
 def scheme_text(proof: DealProof, gettext: Callable[[str], str]) -> str:
     """Which scheme a proof uses (``docs/fairness.md``), as a clause of text in ``gettext``'s language:
     a ``ramsli-deal/2`` digest names its table, hand, dealer and seats; a ``ramsli-deal/1`` digest
@@ -185,8 +192,8 @@ def scheme_text(proof: DealProof, gettext: Callable[[str], str]) -> str:
     """
     b = proof.binding
     if b is None:
-        return SCHEME_V1 + ": " + gettext("the digest does not name its table and hand")
-    text = gettext("bound to table {table}, hand {hand}, dealer {dealer}, seats {seats}")
+        return SCHEME_V1 + ": " + gettext(SCHEME_TEXT[SCHEME_V1])
+    text = gettext(SCHEME_TEXT[SCHEME])
     seats = " ".join(seat_name(x) for x in b.seated)
     return SCHEME + ": " + text.format(table=b.table, hand=b.hand, dealer=seat_name(b.dealer), seats=seats)
 
