@@ -531,8 +531,9 @@ def _binding_from_data(data: Mapping[str, Any], n_seats: int) -> DealBinding:
     if not isinstance(seated, list):
         raise bad("seated", seated)
     seats = tuple(seat(x, "seated") for x in seated)
+    by = seat(dealer, "dealer")
     try:
-        return DealBinding(table, number, seat(dealer, "dealer"), seats)
+        return DealBinding(table, number, by, seats)
     except ValueError:
         raise bad("seated", ",".join(map(str, seated))) from None
 
