@@ -23,7 +23,7 @@ import pytest
 from typer.testing import CliRunner
 
 from ramsli import fairness
-from ramsli.cards import Card
+from ramsli.cards import Card, make_deck
 from ramsli.cli import app
 from ramsli.fairness import (
     SCHEME,
@@ -106,6 +106,15 @@ def test_salts_of_every_length_the_documents_allow_are_read():
     for salt in ("0" * 31, "0" * 129, "A" * 32, "g" * 32, " " + "0" * 32):
         with pytest.raises(ValueError, match="32 to 128 lower-case hex digits"):
             DealCommitment.build([card], [salt])
+    # a [fairness] table as a download holds it: the opening's salt read at every allowed length
+    deck = list(make_deck())
+    data = DealProof(("0" * 64,) * 32, "0" * 64, ()).to_data()
+    for n in (32, 33, 77, 127, 128):
+        proof = DealProof.from_data({**data, "openings": [{"position": 0, "card": "AS", "salt": "a" * n}]}, deck, 3)
+        assert proof.openings[0].salt == "a" * n
+    for n in (31, 129):
+        with pytest.raises(ProofError, match="the salt is not 32 to 128 lower-case hex digits"):
+            DealProof.from_data({**data, "openings": [{"position": 0, "card": "AS", "salt": "a" * n}]}, deck, 3)
 
 
 # --- a session: downloads of bound deals ----------------------------------------------------------------

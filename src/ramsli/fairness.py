@@ -59,6 +59,7 @@ __all__ = [
     "SCHEMES",
     "SALT_BYTES",
     "MIN_SALT_HEX",
+    "MAX_SALT_HEX",
     "commitment",
     "deck_digest",
     "DealBinding",
@@ -498,7 +499,7 @@ class DealProof:
                 raise bad_opening(i, f"{str(o['card'])[:10]!r} is not a card of the {_deck_name(deck)} deck (R1.6)")
             salt = o["salt"]
             if not isinstance(salt, str) or not _SALT.match(salt):
-                raise bad_opening(i, f"the salt is not {MIN_SALT_HEX} or more lower-case hex digits")
+                raise bad_opening(i, f"the salt is not {MIN_SALT_HEX} to {MAX_SALT_HEX} lower-case hex digits")
             opened.append(Opening(p, card, salt))
         return cls(tuple(commits), data["digest"], tuple(opened), seat, binding)
 
