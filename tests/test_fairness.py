@@ -174,8 +174,8 @@ def test_downloads_verify_and_open_exactly_what_their_reader_may_know(tmp_path, 
     r = _verify(tmp_path, texts)
     assert r.exit_code == 0, r.output
     assert r.output.count("deal checked") == len(texts)
-    five = re.search(r"```python\n(.*?)```", DOC[DOC.index("five lines of your own") :], re.S).group(1)
-    assert len(five.strip().splitlines()) <= 6
+    five = re.search(r"```python\n(.*?)```", DOC[DOC.index("seven lines of your own") :], re.S).group(1)
+    assert len(five.strip().splitlines()) <= 7
     out = subprocess.run([sys.executable, "-c", five, str(tmp_path / "p1-1.toml")], capture_output=True, text=True)
     assert out.returncode == 0 and "openings match" in out.stdout, out.stderr
 
@@ -379,11 +379,10 @@ def test_the_digest_is_stored_before_the_hand_is_shown_and_a_restart_opens_the_s
             view = [m for m in people[0][1].sent if m["type"] == "view"][-1]
             events = (await store.load())[0]["events"]
             deal = [d for _s, k, d in events if k == "deal"][-1]
-            assert (
-                view["hand"]["fairness"]["digest"]
-                == deal["digest"]
-                == fairness.deck_digest(view["hand"]["fairness"]["commitments"])
-            )
+            f = view["hand"]["fairness"]
+            binding = fairness.DealBinding(t.id, 1, deal["dealer"], tuple(deal["seated"]))  # ramsli-deal/2
+            assert f["scheme"] == deal["scheme"] == "ramsli-deal/2"
+            assert f["digest"] == deal["digest"] == fairness.deck_digest(f["commitments"], binding)
             assert len(deal["salts"]) == 32 and all(len(s) == 32 for s in deal["salts"])
             hand = t.session.hand
             known = {p for i in range(3) for p, _c in fairness.known_cards(hand, i)}
@@ -500,7 +499,7 @@ def test_a_hand_dealt_without_commitments_has_none(sqlite_url):
             made, t, people = await seat_table(hub, seats=ALL_HUMAN)
             events = (await store.load())[0]["events"]
             old = [
-                (s, k, {x: y for x, y in d.items() if x not in ("salts", "digest")} if k == "deal" else d)
+                (s, k, {x: y for x, y in d.items() if x not in ("salts", "digest", "scheme")} if k == "deal" else d)
                 for s, k, d in events
             ]
             again = Table.replay(t.id, t.spec, old, store)

@@ -264,3 +264,49 @@ def test_a_client_too_slow_to_read_is_closed_and_its_seat_is_away_at_once():
     assert closed_with == (CloseCode.TOO_SLOW, "too slow")
     assert queued == [("close", CloseCode.TOO_SLOW.value, "too slow")]
     assert detached == [conn]
+
+
+def test_a_dropped_intent_names_its_action_and_seq_over_a_real_socket(sqlite_url, server_factory):
+    """Over a real ``ramsli serve`` and a real WebSocket client (issue 37.7): the ``error`` frame of
+    an ``act`` the rate limit drops carries ``action`` and ``intent_seq`` as docs/protocol.md says
+    (*rate_limited*), read from the bytes the socket carried, not from the server's own copy."""
+    import websockets
+
+    from helpers import post_json, scaled
+
+    server = server_factory(sqlite_url)
+    status, made = post_json(
+        server.http,
+        "/api/tables",
+        {"preset": "traditional", "seats": [{"kind": "human"}, {"kind": "bot", "bot": "rules"}]},
+    )
+    assert status == 201, made
+    tid = made["table"]
+    status, sat = post_json(server.http, f"/api/tables/{tid}/sit", {"token": made["seats"][0]["token"], "name": "Ann"})
+    assert status == 200, sat
+
+    async def go() -> tuple[list[dict], dict | None]:
+        frames: list[dict] = []
+        async with websockets.connect(f"{server.ws}/ws/{tid}", open_timeout=scaled(10)) as ws:
+            await ws.send(json.dumps({"type": "hello", "token": sat["token"]}))
+            # a bucket of RATE_LIMIT, refilled at RATE_LIMIT a second: most of this burst is dropped
+            for _ in range(RATE_LIMIT * 10):
+                await ws.send(json.dumps({"type": "act", "action": "p1 in", "seq": 7}))
+            await ws.send(json.dumps({"type": "ping"}))  # answered after every act before it
+
+            async def read() -> None:
+                while True:  # until the ping's answer: a pong, or its own plain rate_limited
+                    msg = json.loads(await ws.recv())
+                    frames.append(msg)
+                    if msg["type"] == "pong" or msg.get("code") == "rate_limited":
+                        return
+
+            await asyncio.wait_for(read(), scaled(20))
+        dropped = next((m for m in frames if m.get("code") == "rate_limited_act"), None)
+        return frames, dropped
+
+    frames, dropped = run(go())
+    assert dropped is not None, [m.get("code", m["type"]) for m in frames]
+    assert dropped["type"] == "error" and dropped["error"] == "rate_limited"
+    assert (dropped["action"], dropped["intent_seq"]) == ("p1 in", 7)
+    assert dropped["fields"] == {"limit": RATE_LIMIT, "action": "p1 in"} and "p1 in" in dropped["message"]

@@ -92,8 +92,12 @@ class CheckingConn(Conn):
             self.failures.append(f"seat {self.who}: hand {number} came without commitments")
             return
         sha = lambda text: hashlib.sha256(text.encode("ascii")).hexdigest()  # noqa: E731
-        if f["digest"] != t.deals[number].digest or sha("".join(f["commitments"])) != f["digest"]:
+        # ramsli-deal/2: the digest is bound to this table, hand, dealer and seats
+        head = f"ramsli-deal/2\ntable={f['table']}\nhand={f['hand']}\ndealer={f['dealer']}\nseated={','.join(f['seated'])}\n"
+        if f["digest"] != t.deals[number].digest or sha(head + "".join(f["commitments"])) != f["digest"]:
             self.failures.append(f"seat {self.who}: hand {number}: the digest is not the stored deal's")
+        if (f["scheme"], f["table"], f["hand"], f["dealer"]) != ("ramsli-deal/2", t.id, number, msg["hand"]["dealer"]):
+            self.failures.append(f"seat {self.who}: hand {number}: the digest is bound to another hand: {f}")
         for o in f["openings"]:
             if sha(f"{o['salt']}:{o['position']}:{o['card']}") != f["commitments"][o["position"]]:
                 self.failures.append(f"seat {self.who}: hand {number}: opening {o} does not match")

@@ -12,7 +12,7 @@ import asyncio
 import random
 
 from ramsli.cards import Card
-from ramsli.fairness import DealCommitment, dealt_order
+from ramsli.fairness import DealBinding, DealCommitment, dealt_order
 from ramsli.server.storage.eventstore import EventStore
 from ramsli.server.tables.hub import Hub
 from ramsli.server.tables.table import Deals, SeatState
@@ -68,7 +68,10 @@ def test_finished_hands_keep_packed_commitments_that_match_the_stored_deals(sqli
         for d in stored:
             deal = t.deals[d["number"]]
             assert deal.digest == d["digest"] and list(deal.salts) == d["salts"]
-            assert deal == DealCommitment.build(dealt_order([Card.parse(c) for c in d["deck"]], d["cut"]), d["salts"])
+            bound = DealBinding(tid, d["number"], d["dealer"], tuple(d["seated"]))  # ramsli-deal/2
+            assert deal == DealCommitment.build(
+                dealt_order([Card.parse(c) for c in d["deck"]], d["cut"]), d["salts"], bound
+            )
         views = [stable_view(view(t, i)) for i in range(3)] + [stable_view(view(t, None))]
         await store.close()
         # a restarted server has the same commitments and views

@@ -10,14 +10,23 @@ own five cards, the turn-up and the jokers turned aside at the deal, every card 
 played. A folded hand, another seat's unplayed card and the stock are never opened (D-16), so
 their salts never leave the server and their commitments say nothing about them.
 
-The byte format (``docs/fairness.md``, scheme :data:`SCHEME`)::
+The byte format (``docs/fairness.md``; new deals use scheme :data:`SCHEME`, ``ramsli-deal/2``;
+``ramsli-deal/1`` deals are still read and checked)::
 
     message    = salt ":" position ":" card        (ASCII text)
-    salt       = 32 or more lower-case hex digits  (16 or more random bytes)
+    salt       = 32 to 128 lower-case hex digits  (the server makes 32: 16 random bytes)
     position   = the 0-based position in dealt order, in decimal
     card       = the card as R1.6 writes it: TH, AS, X1
     commitment = lower-case hex of SHA-256(message)
+    ramsli-deal/1:
     digest     = lower-case hex of SHA-256(commitment 0 + commitment 1 + ...)  (the hex texts, concatenated)
+    ramsli-deal/2: the deal bound to its hand (a :class:`DealBinding`)
+    header     = "ramsli-deal/2" LF "table=" table LF "hand=" number LF "dealer=" seat LF
+                 "seated=" seat "," seat ... LF        (seats as the protocol writes them: p1..p6)
+    digest     = lower-case hex of SHA-256(header + commitment 0 + commitment 1 + ...)
+
+A ``ramsli-deal/2`` digest names the table, the hand's number, its dealer and the seats dealt in
+it, so that one hand's commitments shown again at another hand or table do not check there.
 
 >>> salt = "00" * 16
 >>> c = commitment(salt, 0, "AS")
@@ -46,10 +55,14 @@ from ramsli.seats import parse_seat, seat_name
 
 __all__ = [
     "SCHEME",
+    "SCHEME_V1",
+    "SCHEMES",
     "SALT_BYTES",
     "MIN_SALT_HEX",
+    "MAX_SALT_HEX",
     "commitment",
     "deck_digest",
+    "DealBinding",
     "dealt_order",
     "Places",
     "places",
@@ -64,15 +77,26 @@ __all__ = [
     "MALFORMED",
 ]
 
-#: the name and version of the byte format (``docs/fairness.md``)
-SCHEME = "ramsli-deal/1"
+#: the name and version of the byte format of new deals (``docs/fairness.md``): the digest binds
+#: the table, the hand's number, its dealer and its seats (:class:`DealBinding`)
+SCHEME = "ramsli-deal/2"
+#: the first version: the digest covers the commitments only (still read and checked)
+SCHEME_V1 = "ramsli-deal/1"
+#: every scheme this module reads
+SCHEMES = (SCHEME_V1, SCHEME)
 #: bytes of a fresh salt as the server makes them (``secrets.token_bytes``)
 SALT_BYTES = 16
 #: the fewest hex digits a salt may have (16 bytes)
 MIN_SALT_HEX = 2 * SALT_BYTES
+#: the most hex digits a salt may have (64 bytes); any number in between, odd ones too
+MAX_SALT_HEX = 128
 
 _HEX64 = re.compile(r"^[0-9a-f]{64}$")
-_SALT = re.compile(r"^(?:[0-9a-f]{2}){16,64}$")
+_SALT = re.compile(rf"^[0-9a-f]{{{MIN_SALT_HEX},{MAX_SALT_HEX}}}$")
+#: a table id a digest can bind: ASCII letters, digits, ``-`` and ``_`` (the server's ids are 8
+#: letters and digits)
+_TABLE_ID = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
+_SEAT_ID = re.compile(r"^p[1-6]$")
 
 #: the codes of a proof that cannot be read at all (``ramsli verify`` exit status 2); every other
 #: finding of :func:`check_deal` is a mismatch (exit status 1)
@@ -85,6 +109,7 @@ MALFORMED = frozenset(
         "fair_bad_opening",
         "fair_position_twice",
         "fair_bad_seat",
+        "fair_bad_binding",
         "fair_no_proof",
     }
 )
@@ -105,14 +130,75 @@ def commitment(salt: str, position: int, card: Card | str) -> str:
     return hashlib.sha256(f"{salt}:{position}:{card}".encode("ascii")).hexdigest()
 
 
-def deck_digest(commitments: Iterable[str]) -> str:
+def deck_digest(commitments: Iterable[str], binding: DealBinding | None = None) -> str:
     """The digest of a deal: lower-case hex SHA-256 of the commitments' hex texts concatenated in
-    position order.
+    position order (``ramsli-deal/1``, ``binding`` None), or of ``binding``'s
+    :meth:`~DealBinding.header` followed by them (``ramsli-deal/2``).
 
     >>> deck_digest([]) == hashlib.sha256(b"").hexdigest()
     True
+    >>> b = DealBinding("k3v9q2", 3, 0, (0, 1, 2))
+    >>> deck_digest([], b) == hashlib.sha256(b"ramsli-deal/2\\ntable=k3v9q2\\nhand=3\\ndealer=p1\\nseated=p1,p2,p3\\n").hexdigest()
+    True
     """
-    return hashlib.sha256("".join(commitments).encode("ascii")).hexdigest()
+    head = "" if binding is None else binding.header()
+    return hashlib.sha256((head + "".join(commitments)).encode("ascii")).hexdigest()
+
+
+@dataclass(frozen=True)
+class DealBinding:
+    """What a ``ramsli-deal/2`` digest binds the deal to (``docs/fairness.md``): one hand of one
+    table, so that its commitments shown at another hand or table do not check there.
+
+    Attributes:
+        table: the table's id (1 to 64 ASCII letters, digits, ``-``, ``_``).
+        hand: the hand's number in its session, 1-based (R3).
+        dealer: the dealer's seat, 0-based (R3.2); written ``p1``..``p6``.
+        seated: the seats dealt in this hand, 0-based, in seat order (R3.5); written ``p1,p3``.
+
+    Raises:
+        ValueError: for a table id, number, dealer or seats outside these forms, or a dealer
+            not seated.
+
+    >>> DealBinding("k3v9q2", 3, 0, (0, 1, 2)).header()
+    'ramsli-deal/2\\ntable=k3v9q2\\nhand=3\\ndealer=p1\\nseated=p1,p2,p3\\n'
+    """
+
+    table: str
+    hand: int
+    dealer: int
+    seated: tuple[int, ...]
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.table, str) or not _TABLE_ID.match(self.table):
+            raise ValueError(f"a table id is 1 to 64 ASCII letters, digits, - and _, not {self.table!r}")
+        if type(self.hand) is not int or self.hand < 1:
+            raise ValueError(f"a hand's number is an int of 1 or more, not {self.hand!r}")
+        seated = tuple(self.seated)
+        if (
+            len(seated) < 2
+            or any(type(x) is not int or not 0 <= x < 6 for x in seated)
+            or list(seated) != sorted(set(seated))
+        ):
+            raise ValueError(f"the seats dealt are two to six distinct seats 0..5 in order, not {self.seated!r}")
+        if self.dealer not in seated:
+            raise ValueError(f"the dealer {self.dealer!r} is not seated (R3.2, R3.5)")
+        object.__setattr__(self, "seated", seated)
+
+    def header(self) -> str:
+        """The text hashed before the commitments: four ``key=value`` lines after the scheme's
+        name, each ending in LF (ASCII)."""
+        seats = ",".join(seat_name(x) for x in self.seated)
+        return f"{SCHEME}\ntable={self.table}\nhand={self.hand}\ndealer={seat_name(self.dealer)}\nseated={seats}\n"
+
+    def to_data(self) -> dict[str, Any]:
+        """``{"table", "hand", "dealer": "p1", "seated": ["p1", ...]}``, as in ``[fairness]`` and a view."""
+        return {
+            "table": self.table,
+            "hand": self.hand,
+            "dealer": seat_name(self.dealer),
+            "seated": [seat_name(x) for x in self.seated],
+        }
 
 
 def dealt_order(deck: Sequence[Card], cut: int) -> list[Card]:
@@ -219,29 +305,38 @@ class DealCommitment:
         cards: the deck in dealt order, as committed.
         salts: one salt per position (lower-case hex).
         commitments: one :func:`commitment` per position.
-        digest: :func:`deck_digest` of the commitments.
+        digest: :func:`deck_digest` of the commitments (and of ``binding``).
+        binding: the hand the digest is bound to (``ramsli-deal/2``), or None (``ramsli-deal/1``,
+            a deal stored before deals were bound).
     """
 
     cards: tuple[Card, ...]
     salts: tuple[str, ...]
     commitments: tuple[str, ...]
     digest: str
+    binding: DealBinding | None = None
+
+    @property
+    def scheme(self) -> str:
+        """:data:`SCHEME` for a bound deal, :data:`SCHEME_V1` for one without a binding."""
+        return SCHEME_V1 if self.binding is None else SCHEME
 
     @classmethod
-    def build(cls, cards: Sequence[Card], salts: Sequence[str]) -> DealCommitment:
-        """Commit to ``cards`` (dealt order) with one salt per position.
+    def build(cls, cards: Sequence[Card], salts: Sequence[str], binding: DealBinding | None = None) -> DealCommitment:
+        """Commit to ``cards`` (dealt order) with one salt per position, the digest bound to
+        ``binding`` (``ramsli-deal/2``; None: ``ramsli-deal/1``, for deals stored before).
 
         Raises:
             ValueError: if the numbers of cards and salts differ or a salt is not
-                :data:`MIN_SALT_HEX` or more lower-case hex digits.
+                :data:`MIN_SALT_HEX` to :data:`MAX_SALT_HEX` lower-case hex digits.
         """
         if len(cards) != len(salts):
             raise ValueError(f"{len(salts)} salts for {len(cards)} cards: one salt per position")
         for s in salts:
             if not isinstance(s, str) or not _SALT.match(s):
-                raise ValueError(f"a salt is {MIN_SALT_HEX}..128 lower-case hex digits (an even number), not {s!r}")
+                raise ValueError(f"a salt is {MIN_SALT_HEX} to {MAX_SALT_HEX} lower-case hex digits, not {s!r}")
         commits = tuple(commitment(s, i, c) for i, (s, c) in enumerate(zip(salts, cards)))
-        return cls(tuple(cards), tuple(salts), commits, deck_digest(commits))
+        return cls(tuple(cards), tuple(salts), commits, deck_digest(commits, binding), binding)
 
     def opening(self, position: int, card: Card) -> Opening:
         """The opening of ``position`` for ``card``, the card the game has there (a card changed
@@ -293,28 +388,40 @@ class DealProof:
 
     Attributes:
         commitments: one per deck position, in dealt order.
-        digest: :func:`deck_digest` of them, as the server stored it before the deal was shown.
+        digest: :func:`deck_digest` of them (and of ``binding``), as the server stored it before
+            the deal was shown.
         openings: the reader's openings, by position.
         seat: the reader whose own cards are opened, or None (a spectator's download).
-        scheme: :data:`SCHEME`.
+        binding: the table, hand, dealer and seats the digest binds (``ramsli-deal/2``), or None
+            (``ramsli-deal/1``).
     """
 
     commitments: tuple[str, ...]
     digest: str
     openings: tuple[Opening, ...]
     seat: int | None = None
-    scheme: str = SCHEME
+    binding: DealBinding | None = None
+
+    @property
+    def scheme(self) -> str:
+        """:data:`SCHEME` (``ramsli-deal/2``) with a binding, else :data:`SCHEME_V1`."""
+        return SCHEME_V1 if self.binding is None else SCHEME
 
     @classmethod
     def of(cls, deal: DealCommitment, hand: Hand, seat: int | None) -> DealProof:
         """The proof of ``hand`` for ``seat`` (None: a spectator)."""
-        return cls(deal.commitments, deal.digest, tuple(openings_for(deal, hand, seat)), seat)
+        return cls(deal.commitments, deal.digest, tuple(openings_for(deal, hand, seat)), seat, deal.binding)
 
     def to_data(self) -> dict[str, Any]:
-        """The ``[fairness]`` table as plain data (TOML- and JSON-ready), keys in the order written."""
+        """The ``[fairness]`` table as plain data (TOML- and JSON-ready), keys in the order written:
+        ``scheme``, ``seat`` (a seat's download), for ``ramsli-deal/2`` ``table``, ``hand``,
+        ``dealer`` and ``seated`` (:meth:`DealBinding.to_data`), then ``digest``,
+        ``commitments``, ``openings``."""
         out: dict[str, Any] = {"scheme": self.scheme}
         if self.seat is not None:
             out["seat"] = seat_name(self.seat)
+        if self.binding is not None:
+            out.update(self.binding.to_data())
         out["digest"] = self.digest
         out["commitments"] = list(self.commitments)
         out["openings"] = [o.to_data() for o in self.openings]
@@ -325,10 +432,11 @@ class DealProof:
         """Read a ``[fairness]`` table for a hand of ``deck`` (the rules' deck) and ``n_seats`` seat slots.
 
         Raises:
-            ProofError: a key missing or unknown, a wrong scheme, a commitment list whose length is
-                not the deck's, a value that is not hex, an opening that is not
-                ``{position, card, salt}`` of this deck, a position opened twice (codes in
-                :data:`MALFORMED`).
+            ProofError: a key missing or unknown, a scheme not in :data:`SCHEMES`, a
+                ``ramsli-deal/2`` binding (``table``, ``hand``, ``dealer``, ``seated``) missing or
+                malformed, a commitment list whose length is not the deck's, a value that is not
+                hex, an opening that is not ``{position, card, salt}`` of this deck, a position
+                opened twice (codes in :data:`MALFORMED`).
         """
 
         def bad(code: str, **fields: Any) -> ProofError:
@@ -339,15 +447,19 @@ class DealProof:
 
         if not isinstance(data, dict):
             raise bad("fair_bad_opening", index=0, problem="[fairness] is not a table")
-        keys = {"scheme", "seat", "digest", "commitments", "openings"}
+        if data.get("scheme") not in SCHEMES:
+            if "scheme" not in data:
+                raise bad("fair_bad_opening", index=0, problem="missing key 'scheme' in [fairness]")
+            raise bad("fair_scheme", given=str(data["scheme"])[:40], scheme=", ".join(SCHEMES))
+        bound = data["scheme"] == SCHEME
+        keys = {"scheme", "seat", "digest", "commitments", "openings"} | (set(_BOUND) if bound else set())
         for k in data:
             if k not in keys:
                 raise bad("fair_bad_opening", index=0, problem=f"unknown key {k!r} in [fairness]")
-        for k in ("scheme", "digest", "commitments", "openings"):
+        for k in ("scheme", "digest", "commitments", "openings", *(_BOUND if bound else ())):
             if k not in data:
                 raise bad("fair_bad_opening", index=0, problem=f"missing key {k!r} in [fairness]")
-        if data["scheme"] != SCHEME:
-            raise bad("fair_scheme", given=str(data["scheme"])[:40], scheme=SCHEME)
+        binding = _binding_from_data(data, n_seats) if bound else None
         seat: int | None = None
         if "seat" in data:
             given = data["seat"]
@@ -387,9 +499,44 @@ class DealProof:
                 raise bad_opening(i, f"{str(o['card'])[:10]!r} is not a card of the {_deck_name(deck)} deck (R1.6)")
             salt = o["salt"]
             if not isinstance(salt, str) or not _SALT.match(salt):
-                raise bad_opening(i, f"the salt is not {MIN_SALT_HEX} or more lower-case hex digits")
+                raise bad_opening(i, f"the salt is not {MIN_SALT_HEX} to {MAX_SALT_HEX} lower-case hex digits")
             opened.append(Opening(p, card, salt))
-        return cls(tuple(commits), data["digest"], tuple(opened), seat)
+        return cls(tuple(commits), data["digest"], tuple(opened), seat, binding)
+
+
+#: the keys of a ``ramsli-deal/2`` binding in ``[fairness]`` (:meth:`DealBinding.to_data`)
+_BOUND = ("table", "hand", "dealer", "seated")
+
+
+def _binding_from_data(data: Mapping[str, Any], n_seats: int) -> DealBinding:
+    """The :class:`DealBinding` of a ``ramsli-deal/2`` ``[fairness]`` table (its keys present).
+
+    Raises:
+        ProofError: ``fair_bad_binding`` naming the key whose value is not of its form.
+    """
+
+    def bad(key: str, value: Any) -> ProofError:
+        return ProofError(Refusal("fair_bad_binding", None, {"key": key, "given": str(value)[:40]}))
+
+    table, number, dealer, seated = (data[k] for k in _BOUND)
+    if not isinstance(table, str) or not _TABLE_ID.match(table):
+        raise bad("table", table)
+    if type(number) is not int or number < 1:
+        raise bad("hand", number)
+
+    def seat(value: Any, key: str) -> int:
+        if not isinstance(value, str) or not _SEAT_ID.match(value) or int(value[1:]) > n_seats:
+            raise bad(key, value)
+        return int(value[1:]) - 1
+
+    if not isinstance(seated, list):
+        raise bad("seated", seated)
+    seats = tuple(seat(x, "seated") for x in seated)
+    by = seat(dealer, "dealer")
+    try:
+        return DealBinding(table, number, by, seats)
+    except ValueError:
+        raise bad("seated", ",".join(map(str, seated))) from None
 
 
 def _deck_name(deck: Sequence[Card]) -> str:
@@ -397,19 +544,24 @@ def _deck_name(deck: Sequence[Card]) -> str:
     return {32: "piquet32", 34: "piquet32 + jokers", 52: "full52", 54: "full52 + jokers"}.get(n, f"{n}-card")
 
 
-def check_deal(proof: DealProof, hand: Hand) -> list[Refusal]:
+def check_deal(proof: DealProof, hand: Hand, number: int | None = None, table: str | None = None) -> list[Refusal]:
     """Check a reader's proof against the hand as recorded (``ramsli verify``): the digest is the
-    commitments'; every opening matches its commitment; every card the reader may know of the
-    hand (:func:`known_cards` for ``proof.seat``: its own cards, the turn-up, the jokers turned
-    aside, every played card) is opened at the position the deal gives it and as that card; no
-    card is opened at two positions (one deck) and nothing else is opened (R7, D-16).
+    commitments' (``ramsli-deal/2``: and the binding's); a bound digest names this hand (its
+    dealer, its seats, and ``number`` and ``table`` when given); every opening matches its
+    commitment; every card the reader may know of the hand (:func:`known_cards` for
+    ``proof.seat``: its own cards, the turn-up, the jokers turned aside, every played card) is
+    opened at the position the deal gives it and as that card; no card is opened at two positions
+    (one deck) and nothing else is opened (R7, D-16).
 
     Args:
         proof: the commitments and openings (:meth:`DealProof.from_data` checked their form).
         hand: the hand as recorded (e.g. ``HandHistory.replay()``; unknown cards ``??`` are None).
+        number: the hand's number as recorded (a history's ``hand``), or None (not checked).
+        table: the table the reader played at, or None (not checked).
 
     Returns:
         every problem found, each a :class:`~ramsli.refusal.Refusal` (codes ``fair_digest``,
+        ``fair_other_table``, ``fair_other_hand``, ``fair_other_dealer``, ``fair_other_seats``,
         ``fair_mismatch``, ``fair_wrong_place``, ``fair_not_opened``, ``fair_card_twice``,
         ``fair_not_known``, or ``fair_length`` for a proof of another deck); ``[]`` when the
         deal checks.
@@ -421,8 +573,26 @@ def check_deal(proof: DealProof, hand: Hand) -> list[Refusal]:
             Refusal("fair_length", None, {"given": len(proof.commitments), "deck": _deck_name(deck), "size": pl.size})
         ]
     found: list[Refusal] = []
-    if deck_digest(proof.commitments) != proof.digest:
+    if deck_digest(proof.commitments, proof.binding) != proof.digest:
         found.append(Refusal("fair_digest"))
+    b = proof.binding
+    if b is not None:  # ramsli-deal/2: the digest names this very hand
+        if table is not None and b.table != table:
+            found.append(Refusal("fair_other_table", None, {"bound": b.table, "table": table}))
+        if number is not None and b.hand != number:
+            found.append(Refusal("fair_other_hand", None, {"bound": b.hand, "hand": number}))
+        if b.dealer != hand.dealer:
+            found.append(
+                Refusal("fair_other_dealer", "R3.2", {"bound": seat_name(b.dealer), "dealer": seat_name(hand.dealer)})
+            )
+        if b.seated != tuple(hand.seated):
+            found.append(
+                Refusal(
+                    "fair_other_seats",
+                    "R3.5",
+                    {"bound": " ".join(map(seat_name, b.seated)), "seated": " ".join(map(seat_name, hand.seated))},
+                )
+            )
     by_pos = {o.position: o for o in proof.openings}
     at: dict[Card, int] = {}
     for o in proof.openings:

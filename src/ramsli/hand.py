@@ -359,14 +359,27 @@ _KIND_IN, _KIND_OUT, _KIND_PLAY = ActionKind.IN, ActionKind.OUT, ActionKind.PLAY
 _DECLARED_IN, _DECLARED_OUT = Declaration.IN, Declaration.OUT
 
 
-#: the caches of a new hand (Hand._legal, Hand._next_active): shared and never changed in place,
-#: the hand only replaces them (no allocation per hand)
-_NO_LEGAL: list[Action] = []
+#: the caches of a new hand (Hand._next_active, Hand._strength): shared and never changed in place,
+#: the hand only replaces them (no allocation per hand). Hand._legal is None while not yet worked
+#: out: None stays None through pickle and every copy, where an empty list marker compared by
+#: identity came back as a new list that said "no legal action" (issue 37.6).
 _NO_NEXT: dict[int, int] = {}
 _NO_STRENGTH: dict[Card, int] = {}
 #: the active seats in order from the dealer's left -> seat -> the next active seat (R4.9); one dict
 #: per order met, shared by every hand with it (Hand._next_active, never changed in place)
 _NEXT_ACTIVE: dict[tuple[int, ...], dict[int, int]] = {}
+
+
+def _next_active_of(active: Sequence[int]) -> dict[int, int]:
+    """The shared table active seat -> the next active seat (R4.9: play passes to the left among
+    the active seats) of ``active``, in order from the dealer's left; built once per order met."""
+    key = tuple(active)
+    nxt = _NEXT_ACTIVE.get(key)
+    if nxt is None:
+        nxt = _NEXT_ACTIVE[key] = {s: active[(i + 1) % len(active)] for i, s in enumerate(active)}
+    return nxt
+
+
 #: ``tuple.__new__``: builds a named tuple (a Trick) in one C call, without the Python-level
 #: ``__new__`` that calling the class runs; only for values already checked
 _new_tuple = tuple.__new__
@@ -736,9 +749,9 @@ class Hand:
     history: list[Action]  #: every action applied, in order
     settlement: Settlement | None  #: the settlement once the hand is over (R5)
     _thrown_in: bool  #: everyone declared out with ``dealer_forced`` off (D-10)
-    #: cache: the legal plays of the seat to act, ``_NO_LEGAL`` until legal_actions, why_illegal or
-    #: apply first needs them after a card is played
-    _legal: list[Action]
+    #: cache: the legal plays of the seat to act, None until legal_actions, why_illegal or apply
+    #: first needs them after a card is played
+    _legal: list[Action] | None
     _next_active: dict[int, int]  #: cache: active seat -> the next active seat (R4.9)
     _unknown: bool  #: cache: some dealt card is unknown (``None``)
     _led: str  #: cache: the led suit of the trick in progress (R4.10)
@@ -942,7 +955,7 @@ class Hand:
         self.dealer = dealer
         self.seated = seated_t
         self.order = order
-        self._legal = _NO_LEGAL
+        self._legal = None
         self._next_active = _NO_NEXT
         self._led = ""  # set by each lead
         self._strength = _NO_STRENGTH
@@ -1018,7 +1031,7 @@ class Hand:
         ph = self.phase
         if ph is _PLAYING:
             legal = self._legal
-            if legal is _NO_LEGAL:  # not asked since the last card was played
+            if legal is None:  # not asked since the last card was played
                 held = self.hands[seat]
                 if self._unknown and None in held:
                     return []  # unknown cards (??) of a replayed history cannot be played
@@ -1105,9 +1118,9 @@ class Hand:
             # A play of legal_actions() is legal: look it up among the seat's legal plays, worked
             # out once per card played and shared with apply, so that checking an action and then
             # applying it works out the legal plays once.
-            if self._legal is _NO_LEGAL:
+            if self._legal is None:
                 self.legal_actions()
-            if action in self._legal:
+            if action in (self._legal or ()):  # still None with unknown cards (??) held
                 return None
         if ph is Phase.OVER:
             return Refusal("hand_over", "R5")
@@ -1237,10 +1250,10 @@ class Hand:
             # Legal: a play of legal_actions() of this very state, worked out once per card played
             # (every play empties that cache). Anything else goes to why_illegal, which refuses it
             # with its reason.
-            legal = self._legal
-            if legal is _NO_LEGAL:
+            legal: list[Action] | tuple[()] | None = self._legal
+            if legal is None:
                 self.legal_actions()
-                legal = self._legal
+                legal = self._legal or ()  # still None with unknown cards (??) held
             if action not in legal:
                 why = self.why_illegal(action)
                 if why is not None:
@@ -1255,7 +1268,7 @@ class Hand:
                 i += 1  # runs Python's slot lookup (list.remove would, once per card before it)
             del held[i]
             self.history.append(action)
-            self._legal = _NO_LEGAL  # the next seat's legal plays are not known yet
+            self._legal = None  # the next seat's legal plays are not known yet
             cur = self.current
             if cur:  # R4.11: the trick's best card so far, by its strength
                 strength = self._strength[card]
@@ -1314,7 +1327,7 @@ class Hand:
     def _forget_legal_plays(self) -> None:
         """Drop the cached legal plays of the seat to act, so that they are worked out again from
         the cards held; for code that changes the held cards directly (a test's tampering)."""
-        self._legal = _NO_LEGAL
+        self._legal = None
 
     def _dealer_forced(self) -> bool:
         # R4.5 dealer forced: all before the dealer declared out (so nobody is active yet)
@@ -1376,11 +1389,7 @@ class Hand:
         """R4.9: the first active player to the dealer's left leads (D-12)."""
         self.phase = _PLAYING
         act = self.active
-        key = tuple(act)
-        nxt = _NEXT_ACTIVE.get(key)
-        if nxt is None:  # R4.9: play passes to the left, among the active seats
-            nxt = _NEXT_ACTIVE[key] = {s: act[(i + 1) % len(act)] for i, s in enumerate(act)}
-        self._next_active = nxt
+        self._next_active = _next_active_of(act)
         self.leader = act[0]
         self.to_act = self.leader
 
@@ -1509,6 +1518,42 @@ class Hand:
 
     def __deepcopy__(self, memo: dict[int, object]) -> Hand:
         return self.copy()
+
+    #: the slots :meth:`__getstate__` leaves out: caches that :meth:`__setstate__` works out again
+    _REBUILT = frozenset({"_legal", "_next_active", "_strength"})
+
+    def __getstate__(self) -> dict[str, object]:
+        """The state pickle stores: every slot but the caches of :attr:`_REBUILT`, by name.
+
+        :meth:`__setstate__` rebuilds those caches, so that a pickled hand (and anything that
+        pickles one, e.g. OpenSpiel's ``serialize_game_and_state`` of a
+        :class:`~ramsli.rl.openspiel_game.RamsliState`) has the same legal actions and
+        observations as the hand it came from (R4.10, R7).
+        """
+        return {name: getattr(self, name) for name in Hand.__slots__ if name not in Hand._REBUILT}
+
+    def __setstate__(self, state: dict[str, object]) -> None:
+        """Restore a state of :meth:`__getstate__` and rebuild the caches: the legal plays are
+        worked out afresh, the trump and led suit are the interned :data:`~ramsli.cards.SUITS`
+        again (the play compares suits by identity), the next active seat (R4.9) and the trick's
+        strengths (R4.11) are the shared tables.
+
+        Raises:
+            ValueError: if ``state`` misses a slot or has a name that is not one.
+        """
+        names = set(state)
+        wanted = set(Hand.__slots__) - Hand._REBUILT
+        if names != wanted:
+            missing, unknown = sorted(wanted - names), sorted(names - wanted)
+            raise ValueError(f"not a Hand state: missing {missing}, unknown {unknown}")
+        for name, value in state.items():
+            setattr(self, name, value)
+        suits = {str(s): s for s in SUITS}
+        self.trump = suits[str(self.trump)]
+        self._led = suits.get(str(self._led), "")
+        self._legal = None
+        self._strength = _STRENGTH[self.trump][self._led] if self._led else _NO_STRENGTH
+        self._next_active = _next_active_of(self.active) if self.phase is _PLAYING or self.tricks else _NO_NEXT
 
     def __repr__(self) -> str:
         return (

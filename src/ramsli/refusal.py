@@ -476,8 +476,21 @@ FAIRNESS: Mapping[str, RefusalText] = {
     "fair_bad_opening": RefusalText(N_("opening {index}: {problem}")),
     "fair_position_twice": RefusalText(N_("position {position} is opened twice")),
     "fair_bad_seat": RefusalText(N_("the reader {given} is not a seat of this hand")),
+    "fair_bad_binding": RefusalText(N_("the deal's {key} is not of its form: {given}")),
     # what ramsli verify finds wrong (exit status 1)
     "fair_digest": RefusalText(N_("the digest does not match the commitments: a commitment was changed")),
+    "fair_other_table": RefusalText(
+        N_("the digest is bound to table {bound}, not to table {table}: the commitments of another table")
+    ),
+    "fair_other_hand": RefusalText(
+        N_("the digest is bound to hand {bound}, but this is hand {hand}: the commitments of another hand")
+    ),
+    "fair_other_dealer": RefusalText(
+        N_("the digest is bound to dealer {bound}, but {dealer} dealt this hand: the commitments of another hand")
+    ),
+    "fair_other_seats": RefusalText(
+        N_("the digest is bound to the seats {bound}, but this hand dealt {seated}: the commitments of another hand")
+    ),
     "fair_mismatch": RefusalText(
         N_("position {position}: {card} does not match its commitment (a changed card or salt)")
     ),

@@ -8,7 +8,9 @@ replays the hand (every action re-checked, the settlement re-computed) and then 
 commitment; the reader's own cards, the turn-up, the jokers turned aside and every played card
 are opened, each at the position the deal gives it and as that card, at distinct positions of
 one deck; nothing else is opened. A folder stands for the hand histories in it
-(``*.toml`` but ``session.toml``).
+(``*.toml`` but ``session.toml``). Both schemes are read: a ``ramsli-deal/2`` digest is bound to
+its table, hand, dealer and seats (a binding that is not this hand's is a mismatch), a
+``ramsli-deal/1`` digest covers the commitments only; the line of a deal that checks says which.
 
 An evening's download (``GET /api/evenings/{id}/download.json``, ``"kind": "ramsli-evening"``;
 issue 34) is checked with :func:`ramsli.evening.verify.verify_download`: every opened seed hashes
@@ -37,13 +39,14 @@ from typing import Annotated
 import typer
 
 from ramsli.evening.verify import Finding, Malformed, verify_download
-from ramsli.fairness import MALFORMED, check_deal
+from ramsli.fairness import MALFORMED, SCHEME, SCHEME_V1, DealProof, check_deal
 from ramsli.frontends.i18n import N_, detect_language, render_refusal, translation
 from ramsli.history import HandHistory, HistoryError, ReplayError
 from ramsli.i18n import Lang, choices_text
 from ramsli.refusal import Refusal
+from ramsli.seats import seat_name
 
-__all__ = ["register", "verify", "verify_file", "verify_evening", "is_evening_file", "finding_text"]
+__all__ = ["register", "verify", "verify_file", "verify_evening", "is_evening_file", "finding_text", "scheme_text"]
 
 
 def _files(paths: list[Path]) -> list[Path]:
@@ -169,6 +172,32 @@ def verify_evening(path: Path, lang: str = "en") -> tuple[int, list[str]]:
     return 0, lines
 
 
+#: what each scheme's line says (placeholders of ramsli-deal/2: table, hand, dealer, seats)
+SCHEME_TEXT = {
+    SCHEME_V1: N_("the digest does not name its table and hand"),
+    SCHEME: N_("bound to table {table}, hand {hand}, dealer {dealer}, seats {seats}"),
+}
+
+
+def scheme_text(proof: DealProof, gettext: Callable[[str], str]) -> str:
+    """Which scheme a proof uses (``docs/fairness.md``), as a clause of text in ``gettext``'s language:
+    a ``ramsli-deal/2`` digest names its table, hand, dealer and seats; a ``ramsli-deal/1`` digest
+    covers the commitments only.
+
+    >>> from ramsli.fairness import DealBinding
+    >>> scheme_text(DealProof((), "", (), None, DealBinding("k3v9q2", 3, 0, (0, 1, 2))), lambda s: s)
+    'ramsli-deal/2: bound to table k3v9q2, hand 3, dealer p1, seats p1 p2 p3'
+    >>> scheme_text(DealProof((), "", ()), lambda s: s)
+    'ramsli-deal/1: the digest does not name its table and hand'
+    """
+    b = proof.binding
+    if b is None:
+        return SCHEME_V1 + ": " + gettext(SCHEME_TEXT[SCHEME_V1])
+    text = gettext(SCHEME_TEXT[SCHEME])
+    seats = " ".join(seat_name(x) for x in b.seated)
+    return SCHEME + ": " + text.format(table=b.table, hand=b.hand, dealer=seat_name(b.dealer), seats=seats)
+
+
 def verify_file(path: Path, lang: str = "en") -> tuple[int, list[str]]:
     """Check one hand history's deal.
 
@@ -188,14 +217,14 @@ def verify_file(path: Path, lang: str = "en") -> tuple[int, list[str]]:
             line = f"{path}:{e.line}: " if e.line is not None else f"{path}: "
             return 2, [line + str(e)]
         return 2, [str(e.with_path(path)) if e.path is None else str(e)]
-    found = check_deal(hh.fairness, hand)
+    proof = hh.fairness
+    found = check_deal(proof, hand, number=hh.hand_number)
     title = _("hand {n}").format(n=hh.hand_number) if hh.hand_number is not None else _("hand")
     if not found:
-        proof = hh.fairness
         text = _("deal checked: {opened} of {size} cards opened, each as committed (digest {digest}…)").format(
             opened=len(proof.openings), size=len(proof.commitments), digest=proof.digest[:16]
         )
-        return 0, [f"{path}: {title}: {text}"]
+        return 0, [f"{path}: {title}: {text}; {scheme_text(proof, _)}"]
     status = 2 if all(r.code in MALFORMED for r in found) else 1
     head = _("DEAL DOES NOT CHECK") if status == 1 else _("cannot be checked")
     return status, [f"{path}: {title}: {head}: {render_refusal(r, translations=tr)}" for r in found]

@@ -56,6 +56,7 @@ __all__ = [
     "ProtocolRefusal",
     "SpecError",
     "BadMessage",
+    "DroppedIntent",
     "REFUSALS",
     "STATUS",
     "SERVER",
@@ -121,6 +122,31 @@ class BadMessage(ProtocolRefusal):
 
     def __init__(self, refusal: Refusal) -> None:
         super().__init__(refusal, "bad_message")
+
+
+class DroppedIntent(ProtocolRefusal):
+    """An ``act`` the rate limit dropped (protocol code ``rate_limited``, refusal
+    ``rate_limited_act``; docs/protocol.md): its ``error`` frame names the intent, so that the
+    client may send it again: ``action`` (the action text sent, at most 40 characters) and
+    ``intent_seq`` (the ``seq`` the act carried, None unless an int). :func:`error_frame` puts
+    both into the frame it builds, so every transport carries them.
+
+    Args:
+        action: the ``action`` field of the dropped message, as sent (anything; cut to 40 characters).
+        intent_seq: its ``seq`` field (anything; kept only if an int, not a bool).
+        limit: the rate limit, messages a second.
+
+    >>> e = DroppedIntent("p1 in", 7, 20)
+    >>> e.protocol, e.refusal.code, e.action, e.intent_seq
+    ('rate_limited', 'rate_limited_act', 'p1 in', 7)
+    >>> DroppedIntent(None, True, 20).intent_seq is None
+    True
+    """
+
+    def __init__(self, action: object, intent_seq: object, limit: int) -> None:
+        self.action = str(action)[:40]
+        self.intent_seq = intent_seq if type(intent_seq) is int else None
+        super().__init__(Refusal("rate_limited_act", None, {"limit": limit, "action": self.action}), "rate_limited")
 
 
 # -- the server's codes (the protocol's error codes, docs/protocol.md), declared as data ------------
@@ -477,7 +503,8 @@ def error_frame(error: Exception, lang: str, seq: int | None = None, reader: int
     the body of :func:`error_body` — ``{"error": protocol code, "code", "rule", "fields": the
     refusal's record, "message"}`` — with ``"type": "error"``, ``"seq"`` (the table's ``seq``)
     when given, and the record again as ``"refusal"`` (the shape of version 1, where ``code`` was
-    the protocol code; kept for one release). ``rule`` is null for a refusal of no rule."""
+    the protocol code; kept for one release). ``rule`` is null for a refusal of no rule. A
+    :class:`DroppedIntent` adds ``"action"`` and ``"intent_seq"``, the act the rate limit dropped."""
     code, refusal = answer(error)
     record = refusal.to_dict()
     frame: dict[str, Any] = {
@@ -489,6 +516,9 @@ def error_frame(error: Exception, lang: str, seq: int | None = None, reader: int
     }
     if seq is not None:
         frame["seq"] = seq
+    if isinstance(error, DroppedIntent):  # the intent dropped, named in the frame itself
+        frame["action"] = error.action
+        frame["intent_seq"] = error.intent_seq
     return frame
 
 

@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import asyncio
 import json
-from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from starlette.websockets import WebSocket, WebSocketDisconnect
@@ -71,17 +70,13 @@ class Connection:
         """Close with ``code`` and its :attr:`~CloseCode.reason` (or ``reason``)."""
         self.close(code, code.reason if reason is None else reason)
 
-    def refuse(
-        self, error: Exception, seq: int | None = None, extra: Mapping[str, Any] | None = None
-    ) -> dict[str, Any]:
+    def refuse(self, error: Exception, seq: int | None = None) -> dict[str, Any]:
         """Deliver the ``error`` message of a refusal in the connection's language
-        (:func:`~ramsli.server.protocol.messages.error_frame`); ``seq`` is the table's current ``seq``,
-        ``extra`` further fields of the frame (a dropped intent's ``action`` and ``intent_seq``).
+        (:func:`~ramsli.server.protocol.messages.error_frame`, which builds the whole frame: a
+        dropped intent's ``action`` and ``intent_seq`` too); ``seq`` is the table's current ``seq``.
         Returns the message as delivered."""
         reader = self.seat.index if self.seat is not None else None
         msg = error_frame(error, self.lang, seq=seq, reader=reader)
-        if extra:
-            msg.update(extra)
         if self.metrics is not None:
             self.metrics.refused(msg["refusal"]["code"], "ws")
         self.deliver(msg)

@@ -45,7 +45,7 @@ from ramsli.i18n import LANGS
 from ramsli.refusal import Refusal, Refused
 from ramsli.seats import seat_name
 from ramsli.server.protocol.closecodes import CloseCode
-from ramsli.server.protocol.messages import PROTOCOL_VERSION, BadMessage, ProtocolRefusal
+from ramsli.server.protocol.messages import PROTOCOL_VERSION, BadMessage, DroppedIntent, ProtocolRefusal
 from ramsli.server.protocol.schemas import (
     MAX_MESSAGE,
     Act,
@@ -333,12 +333,7 @@ def _may(hub: Hub, conn: Connection, route: Route, table_id: str | None) -> At |
 def _flooded(conn: Connection, value: Any) -> None:
     if isinstance(value, dict) and value.get("type") == "act":
         # never drop an intent without saying which: the client may send it again
-        action, seq = str(value.get("action"))[:40], value.get("seq")
-        refusal = Refusal("rate_limited_act", None, {"limit": RATE_LIMIT, "action": action})
-        conn.refuse(
-            ProtocolRefusal(refusal, "rate_limited"),
-            extra={"action": action, "intent_seq": seq if type(seq) is int else None},
-        )
+        conn.refuse(DroppedIntent(value.get("action"), value.get("seq"), RATE_LIMIT))
     else:
         conn.refuse(Refused(Refusal("rate_limited", None, {"limit": RATE_LIMIT})))
 

@@ -10,7 +10,7 @@ stored as :meth:`to_data`, read back by :func:`parse_event` and applied by attri
 - ``sit`` (:class:`Sit`): ``{"seat", "name", "token"?, "client"?: "bot"}``;
 - ``start`` (:class:`Start`): ``{"names", "dealer"}``;
 - ``deal`` (:class:`Deal`): ``{"number", "deck", "cut", "dealer", "stacks", "pot", "seated",
-  "salts"?, "digest"?}``;
+  "salts"?, "digest"?, "scheme"?}``;
 - ``act`` (:class:`Act`): ``{"action", "by", "elapsed"?}``;
 - ``pace`` (:class:`Pace`): ``{"seconds"}``;
 - ``chat`` (:class:`Chat`): ``{"seat", "name", "text" | "code"}``;
@@ -20,7 +20,8 @@ stored as :meth:`to_data`, read back by :func:`parse_event` and applied by attri
 - ``ledger-end`` (:class:`LedgerEnd`): ``{}``.
 
 A key marked ``?`` may be absent: a ``sit`` stored before personal tokens has no ``token``, a
-``deal`` stored before commitments no ``salts`` and ``digest``, an ``act`` without ``elapsed``
+``deal`` stored before commitments no ``salts`` and ``digest`` (one stored before deals were bound
+to their hand no ``scheme``: its digest is ``ramsli-deal/1``), an ``act`` without ``elapsed``
 counts as made at 0 s, and ``client`` is stored only when said. The record keeps the difference,
 so ``parse_event(kind, d).to_data() == d`` for every stored event. Leaving the table, handing a seat to the bot and the presence of people are not
 stored (after a restart every person is away); a takeover is a ``sit``.
@@ -45,6 +46,7 @@ from enum import StrEnum
 from typing import Any, ClassVar, Literal
 
 from ramsli.cards import Card
+from ramsli.fairness import SCHEME as DEAL_SCHEME
 from ramsli.hand import Action
 from ramsli.ledger import LedgerError, PubHand
 
@@ -234,6 +236,9 @@ class Deal:
         seated: the seats still in the session.
         salts: one hex salt per card in dealt order, and digest: the commitment's digest; both
             None in a deal stored before commitments existed.
+        scheme: the digest's scheme, ``"ramsli-deal/2"`` (bound to the table, this hand's
+            number, dealer and seated seats; ``docs/fairness.md``); None for a ``ramsli-deal/1``
+            digest (a deal stored before deals were bound, or without commitments).
     """
 
     KIND: ClassVar[EventKind] = EventKind.DEAL
@@ -246,6 +251,7 @@ class Deal:
     seated: tuple[int, ...]
     salts: tuple[str, ...] | None = None
     digest: str | None = None
+    scheme: str | None = None
 
     def to_data(self) -> dict[str, Any]:
         """The event's stored data."""
@@ -262,6 +268,8 @@ class Deal:
             data["salts"] = list(self.salts)
         if self.digest is not None:
             data["digest"] = self.digest
+        if self.scheme is not None:
+            data["scheme"] = self.scheme
         return data
 
     @classmethod
@@ -279,8 +287,11 @@ class Deal:
         digest = r.text("digest") if r.has("digest") else None
         if (salts is None) != (digest is None):
             raise r.error("salts and digest come together")
+        scheme = r.text("scheme") if r.has("scheme") else None
+        if scheme is not None and (scheme != DEAL_SCHEME or digest is None):
+            raise r.error(f"scheme is {DEAL_SCHEME!r} with a digest, or absent")
         r.done()
-        return cls(number, deck, cut, dealer, stacks, pot, seated, salts, digest)
+        return cls(number, deck, cut, dealer, stacks, pot, seated, salts, digest, scheme)
 
 
 @dataclass(frozen=True, slots=True)

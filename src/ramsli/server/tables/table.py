@@ -39,7 +39,7 @@ from typing import Any, Protocol
 from ramsli import Action, Hand, Rules, Session
 from ramsli.bots.base import bot_names
 from ramsli.cards import Card, make_deck
-from ramsli.fairness import SALT_BYTES, DealCommitment, DealProof, dealt_order
+from ramsli.fairness import SALT_BYTES, SCHEME, DealBinding, DealCommitment, DealProof, dealt_order
 from ramsli.refusal import Refusal, Refused
 from ramsli.seats import seat_name
 from ramsli.server.protocol.messages import BadMessage, ProtocolRefusal
@@ -236,25 +236,26 @@ def _shared_rules(preset: str, data: dict[str, Any]) -> tuple[Rules, dict[str, A
 class Deals:
     """The deals' commitments of a table's hands (``docs/fairness.md``), by 1-based hand number:
     the latest hand's :class:`~ramsli.fairness.DealCommitment` as built, every earlier one kept
-    as its cards and its salts packed in one ``bytes`` (about 0.6 KiB instead of 7 KiB a hand)
-    and built again (32 SHA-256) when asked for. ``deals[n]`` and ``deals.get(n)``
-    give the same commitment, digest and salts as the deal's stored event."""
+    as its cards, its salts packed in one ``bytes`` (about 0.6 KiB instead of 7 KiB a hand) and
+    its binding (``ramsli-deal/2``, or None) and built again (32 SHA-256) when asked for.
+    ``deals[n]`` and ``deals.get(n)`` give the same commitment, digest and salts as the deal's
+    stored event."""
 
     __slots__ = ("_latest", "_number", "_past")
 
     def __init__(self) -> None:
         self._latest: DealCommitment | None = None
         self._number = 0
-        #: hand number -> (cards in dealt order, the salts' bytes, bytes a salt), or the
-        #: commitment itself when its salts differ in length
-        self._past: dict[int, tuple[tuple[Card, ...], bytes, int] | DealCommitment] = {}
+        #: hand number -> (cards in dealt order, the salts' bytes, bytes a salt, the binding), or
+        #: the commitment itself when its salts differ in length (or have an odd length)
+        self._past: dict[int, tuple[tuple[Card, ...], bytes, int, DealBinding | None] | DealCommitment] = {}
 
     def __setitem__(self, number: int, deal: DealCommitment) -> None:
         if self._latest is not None and self._number != number:
             old = self._latest
             size = len(old.salts[0]) // 2 if old.salts else 0
             if all(len(x) == 2 * size for x in old.salts):
-                self._past[self._number] = (old.cards, bytes.fromhex("".join(old.salts)), size)
+                self._past[self._number] = (old.cards, bytes.fromhex("".join(old.salts)), size, old.binding)
             else:
                 self._past[self._number] = old
         self._latest, self._number = deal, number
@@ -266,9 +267,9 @@ class Deals:
         past = self._past.get(number)
         if past is None or isinstance(past, DealCommitment):
             return past
-        cards, packed, size = past
+        cards, packed, size, binding = past
         salts = [packed[i : i + size].hex() for i in range(0, len(packed), size)]
-        return DealCommitment.build(cards, salts)
+        return DealCommitment.build(cards, salts, binding)
 
     def __getitem__(self, number: int) -> DealCommitment:
         deal = self.get(number)
@@ -549,7 +550,10 @@ class Table:
         if hand.dealer != event.dealer or tuple(hand.start_stacks) != event.stacks or hand.carry_in != event.pot:
             raise ValueError("the deal does not match the recorded dealer, stacks and pot")
         if event.salts is not None:  # a deal stored before its commitments existed has none
-            deal = DealCommitment.build(dealt_order(list(event.deck), event.cut), list(event.salts))
+            # ramsli-deal/2 binds the digest to this table, hand, dealer and seats; a deal stored
+            # before (no scheme) has a ramsli-deal/1 digest of the commitments only
+            binding = None if event.scheme is None else self._binding(number, event.dealer, event.seated)
+            deal = DealCommitment.build(dealt_order(list(event.deck), event.cut), list(event.salts), binding)
             if deal.digest != event.digest:
                 raise ValueError("the deal's commitments do not match its stored digest")
             self.deals[number] = deal
@@ -908,7 +912,7 @@ class Table:
         rng = random.Random(f"{self.seed}:hand:{number}") if self.seed is not None else self._rng
         deck, cut = shuffled_deck(self.rules, rng)
         salts = [secrets.token_hex(SALT_BYTES) for _ in deck]
-        deal = DealCommitment.build(dealt_order(deck, cut), salts)
+        deal = DealCommitment.build(dealt_order(deck, cut), salts, self._binding(number, s.dealer, tuple(s.seated)))
         await self._commit(
             Deal(
                 number=number,
@@ -920,8 +924,14 @@ class Table:
                 seated=tuple(s.seated),
                 salts=tuple(salts),
                 digest=deal.digest,
+                scheme=SCHEME,
             )
         )
+
+    def _binding(self, number: int, dealer: int, seated: tuple[int, ...]) -> DealBinding:
+        """What the digest of hand ``number`` is bound to (``ramsli-deal/2``, ``docs/fairness.md``):
+        this table's id, the hand's number, its dealer and the seats dealt in it (R3.2, R3.5)."""
+        return DealBinding(self.id, number, dealer, tuple(sorted(seated)))
 
     def _refuse_now(self, seq: int) -> None:
         """Refuse any action now if the session is not playing, the table is paused or ``seq``

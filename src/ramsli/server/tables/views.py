@@ -147,8 +147,9 @@ def fairness_record(
     table: Table, number: int | None, reader: SeatState | None, seated: tuple[int, ...]
 ) -> dict[str, Any] | None:
     """The ``fairness`` of a hand as ``reader`` (None: a spectator) is sent it
-    (``docs/fairness.md``): ``{"scheme", "digest", "commitments", "openings": [{"position",
-    "card", "salt"}], "seated"}``, one commitment per deck position in dealt order, the openings
+    (``docs/fairness.md``): ``{"scheme", "table", "hand", "dealer", "digest", "commitments",
+    "openings": [{"position", "card", "salt"}], "seated"}`` (no ``table``, ``hand``, ``dealer``
+    under ``ramsli-deal/1``), one commitment per deck position in dealt order, the openings
     of the cards the reader may know now (R7, D-16; :meth:`~ramsli.server.tables.table.Table.proof`) and
     the seats dealt in that hand (``seated``, R3.5: the deal's places follow from them); None
     for a hand dealt without commitments."""

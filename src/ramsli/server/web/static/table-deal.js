@@ -2,8 +2,11 @@
    Every view carries the hand's commitments (one SHA-256 per deck position, dealt order) and the
    openings of the cards this page may know. Each opening is hashed here with Web Crypto and
    compared with its commitment; each card shown (own cards, the turn-up, jokers turned aside,
-   every played card) must be opened at a position the deal gives its place. */
-import { S, me, render } from "./table-state.js";
+   every played card) must be opened at a position the deal gives its place. A ramsli-deal/2
+   digest names its table, hand, dealer and seats: they must be this page's table and the hand
+   shown. The digest seen at the deal is kept in localStorage (by table and hand number): a later
+   view or summary of that hand with another digest is a warning, after a reload too. */
+import { P, S, me, render } from "./table-state.js";
 
 const R = window.R;
 const { _, ngettext, el } = R;
@@ -11,6 +14,65 @@ const { _, ngettext, el } = R;
 const dealChecks = {}; // hand number -> {digest, commitments, state: "ok" | "bad" | "off", n, reason}
 const hashes = new Map(); // "salt:position:card" -> hex SHA-256
 let dealRun = 0;
+const SEEN_KEY = "ramsli.deals"; // localStorage: {"table:hand": digest seen at the deal}
+const SEEN_KEEP = 400; // the most hands remembered (the oldest are forgotten first)
+/* the digest this browser saw first for hand n of this table, or null */
+function seenDigest(n) {
+  try {
+    return JSON.parse(localStorage.getItem(SEEN_KEY) || "{}")[`${P.table}:${n}`] || null;
+  } catch (_e) {
+    return null;
+  }
+}
+/* remember the digest of hand n of this table, unless one is remembered already */
+function keepDigest(n, digest) {
+  try {
+    const seen = JSON.parse(localStorage.getItem(SEEN_KEY) || "{}");
+    const key = `${P.table}:${n}`;
+    if (seen[key]) return;
+    seen[key] = digest;
+    const keys = Object.keys(seen);
+    for (const k of keys.slice(0, Math.max(0, keys.length - SEEN_KEEP))) delete seen[k];
+    localStorage.setItem(SEEN_KEY, JSON.stringify(seen));
+  } catch (_e) {
+    /* no storage (private mode, full): the check within this page still runs */
+  }
+}
+/* the text hashed before the commitments (docs/fairness.md): ramsli-deal/2 binds the table, the
+   hand's number, its dealer and its seats; ramsli-deal/1 nothing */
+const digestHead = (f) =>
+  f.scheme === "ramsli-deal/1"
+    ? ""
+    : `ramsli-deal/2\ntable=${f.table}\nhand=${f.hand}\ndealer=${f.dealer}\nseated=${f.seated.join(",")}\n`;
+/* what is wrong with the binding of fairness f shown with hand number n and dealer, or null */
+function bindingProblem(f, n, dealer) {
+  if (f.scheme === "ramsli-deal/1") return null;
+  if (f.scheme !== "ramsli-deal/2") return _("the deal uses the unknown scheme {scheme}", { scheme: String(f.scheme) });
+  if (f.table !== P.table)
+    return _("the digest is bound to table {bound}, not to this table: the commitments of another table", {
+      bound: String(f.table),
+    });
+  if (f.hand !== n)
+    return _("the digest is bound to hand {bound}, but this is hand {hand}: the commitments of another hand", {
+      bound: String(f.hand),
+      hand: n,
+    });
+  if (dealer && f.dealer !== dealer)
+    return _("the digest is bound to dealer {bound}, but {dealer} dealt this hand: the commitments of another hand", {
+      bound: String(f.dealer),
+      dealer: dealer,
+    });
+  return null;
+}
+/* the digest of hand n changed since this browser saw it at the deal: the warning, or null */
+function changedSince(n, digest) {
+  const seen = seenDigest(n);
+  if (!seen || seen === digest) return null;
+  return _("the digest {digest}… differs from the one this browser saw at the deal ({seen}…)", {
+    digest: digest.slice(0, 16),
+    seen: seen.slice(0, 16),
+  });
+}
 /* true if the deal of hand n checked */
 export const dealOk = (n) => !!dealChecks[n] && dealChecks[n].state === "ok";
 async function sha256hex(text) {
@@ -50,9 +112,14 @@ async function dealProblem(v, f, pinned) {
     pl = dealPlaces(v);
   if (pinned.digest !== f.digest || pinned.commitments.join() !== f.commitments.join())
     return _("the commitments changed during the hand");
+  const since = changedSince(h.number, f.digest);
+  if (since) return since;
+  const bound = bindingProblem(f, h.number, h.dealer);
+  if (bound) return bound;
   if (f.commitments.length !== pl.size)
     return _("{n} commitments for a deck of {size} cards", { n: f.commitments.length, size: pl.size });
-  if ((await sha256hex(f.commitments.join(""))) !== f.digest) return _("the digest does not match the commitments");
+  if ((await sha256hex(digestHead(f) + f.commitments.join(""))) !== f.digest)
+    return _("the digest does not match the commitments");
   const byPos = new Map(),
     byCard = new Map();
   for (const o of f.openings) {
@@ -95,6 +162,7 @@ export async function checkDeal(v) {
     dealChecks[n] ||
     (dealChecks[n] = { digest: f.digest, commitments: f.commitments.slice(), state: null, n: 0, reason: "" });
   if (c.state === "bad") return; // a mismatch stays shown for that hand
+  if (!changedSince(n, f.digest)) keepDigest(n, f.digest); // the first digest seen is kept
   if (!(window.crypto && crypto.subtle)) {
     c.state = "off";
     return;
@@ -112,6 +180,35 @@ export async function checkDeal(v) {
   c.reason = reason || "";
   c.n = f.openings.length;
   if (before !== c.state + c.n) render();
+}
+/* A finished hand's summary (hands/{n}.json, opened from the score sheet): the warning when its
+   digest is not the one this browser saw at the deal of hand n (this page or an earlier one), or
+   when it names another table, hand or dealer; null when it agrees (or was never seen). A
+   warning also marks hand n as not checked on the page. */
+export function summaryDigestProblem(hv) {
+  const f = hv && hv.fairness;
+  if (!f) return null;
+  const n = hv.number;
+  const pinned = dealChecks[n] ? dealChecks[n].digest : null;
+  let reason = changedSince(n, f.digest);
+  if (!reason && pinned && pinned !== f.digest)
+    reason = _("the digest {digest}… differs from the one this browser saw at the deal ({seen}…)", {
+      digest: f.digest.slice(0, 16),
+      seen: pinned.slice(0, 16),
+    });
+  if (!reason) reason = bindingProblem(f, n, hv.dealer);
+  if (!reason) {
+    keepDigest(n, f.digest);
+    return null;
+  }
+  const c =
+    dealChecks[n] ||
+    (dealChecks[n] = { digest: f.digest, commitments: f.commitments.slice(), state: null, n: 0, reason: "" });
+  if (c.state !== "bad") {
+    c.state = "bad";
+    c.reason = reason;
+  }
+  return reason;
 }
 /* the deal check's region: a mark for this hand, a loud warning for every hand that did not check */
 export function dealMark() {

@@ -3,7 +3,7 @@
 import { S, P, me, seatName, counters, render } from "./table-state.js";
 import { sendChat } from "./table-connection.js";
 import { cardFace } from "./table-seats.js";
-import { dealOk } from "./table-deal.js";
+import { dealOk, summaryDigestProblem } from "./table-deal.js";
 import { nextDealCountdown } from "./table-timers.js";
 import { eveningOf, eveningNext } from "./table-evening.js";
 
@@ -333,7 +333,19 @@ async function openHand(n) {
 }
 function handBody() {
   const hv = S.shownHand;
+  const changed = summaryDigestProblem(hv); // not the digest seen at the deal: said here, loud
   const rows = [
+    changed
+      ? el("p", {
+          class: "banner deal-warning",
+          id: "hand-digest-warning",
+          role: "alert",
+          text: _(
+            "Warning: this summary of hand {hand} does not show the deal committed before the first declaration: {reason}. Download the hand history and check it with ramsli verify.",
+            { hand: hv.number, reason: changed },
+          ),
+        })
+      : "",
     el("p", {
       text: _("Dealer: {name} · turn-up {card}", { name: seatName(hv.dealer), card: R.cardName(hv.turn_up) }),
     }),
