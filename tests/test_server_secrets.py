@@ -12,12 +12,13 @@ from __future__ import annotations
 import io
 import logging
 import os
+import secrets
 import subprocess
 import sys
 
 import pytest
 
-from helpers import SRC, ServerProcess, free_port, http_get, post_json, postgres_base
+from helpers import SRC, ServerProcess, free_port, http_get, pg_admin, post_json, postgres_base
 
 PASSWORD = "Pw-4t7Xq9Zk"  # a password nothing else prints
 
@@ -99,9 +100,11 @@ def test_a_running_server_on_a_password_url_never_logs_it(tmp_path):
     """``ramsli serve --log-format json`` on PostgreSQL with a password in its URL: its banner and
     every log line (start-up, requests, drain) name the database without the password."""
     base = postgres_base()  # trust authentication on the test cluster: the password is not checked
-    scheme, rest = base.split("://", 1)
+    name = "ramsli_secrets_" + secrets.token_hex(5)
+    pg_admin(base, f"CREATE DATABASE {name}")
+    scheme, rest = base.rsplit("/", 1)[0].split("://", 1)
     user, host = rest.split("@", 1)
-    url = f"{scheme}://{user.split(':')[0]}:{PASSWORD}@{host}"
+    url = f"{scheme}://{user.split(':')[0]}:{PASSWORD}@{host}/{name}"
     server = ServerProcess(url, tmp_path, ["--log-format", "json"])
     try:
         server.start()
@@ -110,6 +113,7 @@ def test_a_running_server_on_a_password_url_never_logs_it(tmp_path):
         assert http_get(server.http, "/readyz")[0] == 200
     finally:
         server.stop()
+        pg_admin(base, f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
     text = server.log.read_text()
     assert "ramsli table server at" in text and ":***@" in text  # the banner names the database
     assert PASSWORD not in text
