@@ -27,8 +27,10 @@ def show_errors(errors: Sequence[str], *, usage: bool = True) -> None:
     if usage and ctx is not None:
         hint = f"Try '{ctx.command_path} {max(ctx.help_option_names, key=len)}' for help."
         typer.echo(f"{ctx.get_usage()}\n{hint}\n", err=True)
+    from ramsli.server.storage.urls import scrub  # a database URL's password is never printed
+
     for line in errors:
-        typer.echo(f"Error: {line}", err=True)
+        typer.echo(f"Error: {scrub(line)}", err=True)
 
 
 def _running_command() -> Any:

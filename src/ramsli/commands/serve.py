@@ -34,6 +34,7 @@ import typer
 
 from ramsli.bots.base import package_bots
 from ramsli.commands import fail
+from ramsli.server.storage.urls import masked
 
 __all__ = ["register", "serve", "GC_THRESHOLDS"]
 
@@ -179,7 +180,7 @@ def serve(
         database.startswith("sqlite+aiosqlite://") or database.startswith("postgresql+asyncpg://")
     ):
         fail(
-            f"--database {database!r} is not supported; allowed are sqlite+aiosqlite:///PATH and "
+            f"--database {masked(database)!r} is not supported; allowed are sqlite+aiosqlite:///PATH and "
             "postgresql+asyncpg://USER@HOST:PORT/DB"
         )
     allowed = _check_allowed_bots(allow_bot or [])
@@ -231,7 +232,7 @@ def serve(
         calibration=calibration,
     )
     address = f"http://{shown}:{port}{app.state.prefix}/"
-    typer.echo(f"ramsli table server at {address}  (database {url.split('@')[-1]}; Ctrl-C to stop)")
+    typer.echo(f"ramsli table server at {address}  (database {masked(url)}; Ctrl-C to stop)")
     if open_browser:
         threading.Timer(1.0, _open, args=(address,)).start()
     config = uvicorn.Config(

@@ -43,6 +43,7 @@ from pathlib import Path
 from typing import Any
 
 from ramsli.server.storage.eventstore import StoreError, sqlite_path
+from ramsli.server.storage.urls import masked
 
 __all__ = [
     "Ownership",
@@ -235,7 +236,7 @@ class PostgresOwnership(Ownership):
                 timeout=10,
             )
         except Exception as e:  # noqa: BLE001 - any driver error becomes one clear message
-            raise StoreError(f"cannot open the lock connection to {self.url.split('@')[-1]!r}: {e}") from None
+            raise StoreError(f"cannot open the lock connection to {masked(self.url)!r}: {e}") from None
         self.alive = True
         self.held.clear()
         self.conn.add_termination_listener(self._terminated)

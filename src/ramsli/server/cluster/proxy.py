@@ -62,6 +62,7 @@ __all__ = [
     "client_ip",
     "FORWARD_HEADER",
     "gather_from_peers",
+    "post_to_peer",
 ]
 
 #: the header a process sends with the cluster's secret when it relays a request to a peer
@@ -399,3 +400,22 @@ async def gather_from_peers(hub: Any, peers: Peers, path: str, headers: dict[str
 
     answers = await asyncio.gather(*(one(p.address) for p in others))
     return [a for a in answers if a is not None]
+
+
+async def post_to_peer(
+    scope: Any, peers: Peers, secret: str, address: str, path: str, body: dict[str, Any]
+) -> tuple[int, Any] | None:
+    """``POST path`` with the JSON ``body`` on the peer at ``address``, on behalf of the client of
+    ``scope`` (its cookies, language and address go along, as a forwarded request's do, with the
+    cluster's ``secret``): ``(status, the answer's JSON)``, or None if the peer did not answer (or
+    not with JSON) within 10 seconds. Quick play joins another process's table this way."""
+    headers = [(k, v) for k, v in _forward_headers(scope, secret) if k.lower() != b"content-type"]
+    headers.append((b"content-type", b"application/json"))
+    try:
+        r = await peers.http.post(
+            address.rstrip("/") + path, content=json.dumps(body).encode(), headers=headers, timeout=10.0
+        )
+        return r.status_code, r.json()
+    except (httpx.HTTPError, ValueError) as e:
+        _log.warning("peer %s did not answer POST %s: %s", address, path.split("?")[0], e)
+        return None

@@ -44,6 +44,7 @@ from ramsli.server.cluster.proxy import client_ip
 from ramsli.server.protocol.lang import page_lang
 from ramsli.server.protocol.messages import BadMessage, error_body
 from ramsli.server.protocol.schemas import MAX_BODY
+from ramsli.server.storage.urls import ScrubbingFormatter
 
 __all__ = [
     "CSP",
@@ -283,9 +284,9 @@ def configure_logging(fmt: str = "text", level: int = logging.INFO) -> None:
     them) or ``json`` (one JSON line per record, every request included: :class:`AccessLog`)."""
     handler = logging.StreamHandler(sys.stderr)
     if fmt == "json":
-        handler.setFormatter(JsonFormatter())
+        handler.setFormatter(ScrubbingFormatter(JsonFormatter()))
     else:
-        handler.setFormatter(logging.Formatter("%(levelname)s %(name)s: %(message)s"))
+        handler.setFormatter(ScrubbingFormatter(logging.Formatter("%(levelname)s %(name)s: %(message)s")))
         level = logging.WARNING
     root = logging.getLogger()
     for h in list(root.handlers):

@@ -32,14 +32,15 @@ import hashlib
 import json
 import secrets
 import time
-from collections.abc import Iterable
+from collections.abc import AsyncIterator, Iterable
+from contextlib import asynccontextmanager
 from typing import Any
 
 import sqlalchemy as sa
 from sqlalchemy.ext.asyncio import AsyncEngine
 
 from ramsli.bots.levels import LEVELS
-from ramsli.server.storage.eventstore import metadata, tables_t
+from ramsli.server.storage.eventstore import events_t, metadata, settings_t, tables_t
 
 __all__ = [
     "Directory",
@@ -617,6 +618,67 @@ class Directory:
                 part = (wanted or [])[i : i + 500]
                 rows += (await conn.execute(q.where(table_links_t.c.table_id.in_(part)))).all()
         return {r.table_id: _row(r) for r in rows}
+
+    async def open_tables(self) -> list[dict[str, Any]]:
+        """The open tables of every process (the shared database): card tables linked ``open``,
+        neither closed nor finished, oldest first, each ``{"id", "preset", "humans", "sits",
+        "started"}`` (``humans``: its human seats; ``sits``: its stored ``sit`` events, so how
+        full it is as its owner last wrote it; ``started``: a ``start`` event is stored). Quick
+        play (:func:`ramsli.server.tables.lobby.quick_play`) chooses from these across processes;
+        the owner of the chosen table decides whether a seat is still free."""
+        sits = (
+            sa.select(sa.func.count())
+            .where(events_t.c.table_id == tables_t.c.id, events_t.c.kind == "sit")
+            .scalar_subquery()
+        )
+        started = sa.exists().where(events_t.c.table_id == tables_t.c.id, events_t.c.kind == "start")
+        q = (
+            sa.select(tables_t.c.id, tables_t.c.spec, sits.label("sits"), started.label("started"))
+            .join(table_links_t, table_links_t.c.table_id == tables_t.c.id)
+            .where(
+                table_links_t.c.open.is_(True),
+                tables_t.c.closed.is_(None),
+                tables_t.c.finished.is_(None),
+                tables_t.c.kind == "table",
+            )
+            .order_by(tables_t.c.created, tables_t.c.id)
+        )
+        async with self.engine.connect() as conn:
+            rows = (await conn.execute(q)).all()
+        out = []
+        for r in rows:
+            spec = json.loads(r.spec)
+            out.append(
+                {
+                    "id": r.id,
+                    "preset": spec.get("preset", "traditional"),
+                    "humans": sum(1 for seat in spec.get("seats", []) if seat.get("kind") == "human"),
+                    "sits": int(r.sits),
+                    "started": bool(r.started),
+                }
+            )
+        return out
+
+    @asynccontextmanager
+    async def quick_play_guard(self, preset: str) -> AsyncIterator[None]:
+        """Quick play of ``preset`` one at a time across every process on this database: a row
+        lock (``SELECT … FOR UPDATE`` on the ``settings`` row ``quick-play:PRESET``, made if
+        missing) held until the block ends; a process that dies holding it loses its
+        connection, and PostgreSQL frees the lock. SQLite: nothing to take here, since one
+        process alone opens an SQLite file (:class:`~ramsli.server.cluster.ownership.SingleProcess`)
+        and quick play holds that process's own lock; a write lock on the file would stall the
+        very writes (the sit) the block makes."""
+        if self.engine.dialect.name == "sqlite":
+            yield
+            return
+        from sqlalchemy.dialects.postgresql import insert
+
+        name = ("quick-play:" + preset)[:64]
+        async with self.engine.begin() as conn:
+            await conn.execute(insert(settings_t).values(name=name, value="").on_conflict_do_nothing())
+        async with self.engine.begin() as conn:
+            await conn.execute(sa.select(settings_t.c.value).where(settings_t.c.name == name).with_for_update())
+            yield
 
     async def link_seat(self, table_id: str, seat: int, pid: str, now: float, claimed: bool = False) -> bool:
         """Link ``seat`` of ``table_id`` to player ``pid``; False (nothing changed) if it is linked already."""

@@ -52,6 +52,8 @@ from alembic import command
 from alembic.config import Config
 from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
 
+from ramsli.server.storage.urls import masked, scrub
+
 __all__ = [
     "EventStore",
     "StoreError",
@@ -121,7 +123,11 @@ settings_t = sa.Table(
 
 
 class StoreError(RuntimeError):
-    """The database could not be opened or written (the message says which URL and why)."""
+    """The database could not be opened or written (the message says which URL and why; a
+    password in it is masked, :func:`ramsli.server.storage.urls.scrub`)."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__(scrub(message))
 
 
 def default_url() -> str:
@@ -169,7 +175,7 @@ class EventStore:
         url = url or default_url()
         if not (url.startswith("sqlite+aiosqlite://") or url.startswith("postgresql+asyncpg://")):
             raise StoreError(
-                f"database URL {url!r} is not supported; allowed are "
+                f"database URL {masked(url)!r} is not supported; allowed are "
                 "sqlite+aiosqlite:///PATH and postgresql+asyncpg://USER@HOST:PORT/DB"
             )
         try:
@@ -195,7 +201,7 @@ class EventStore:
             raise
         except Exception as e:  # noqa: BLE001 - any driver error becomes one clear message
             first = str(e).splitlines()[0] if str(e) else ""  # one line, not the driver's help links
-            raise StoreError(f"cannot open database {url!r}: {type(e).__name__}: {first}") from None
+            raise StoreError(f"cannot open database {masked(url)!r}: {type(e).__name__}: {first}") from None
         return cls(engine, url)
 
     async def close(self) -> None:
@@ -569,12 +575,12 @@ async def check_database(url: str | None = None) -> int:
     if path is not None:
         reason = check_header(path)
         if reason is not None:
-            raise StoreError(f"database {url!r} {reason}")
+            raise StoreError(f"database {masked(url)!r} {reason}")
         if path.is_file() and path.stat().st_size == 0:
             logging.getLogger("ramsli.server").warning("the database file %s is empty: starting with no tables", path)
         reason = check_writable(path)
         if reason is not None:
-            raise StoreError(f"database {url!r} {reason}")
+            raise StoreError(f"database {masked(url)!r} {reason}")
     store = await EventStore.open(url)
     try:
         return len(await store.load(running=True))
@@ -582,7 +588,7 @@ async def check_database(url: str | None = None) -> int:
         raise
     except Exception as e:  # noqa: BLE001 - any driver error becomes one clear message
         raise StoreError(
-            f"database {url!r} cannot be read: {type(e).__name__}: {str(e).splitlines()[0][:200]}"
+            f"database {masked(url)!r} cannot be read: {type(e).__name__}: {str(e).splitlines()[0][:200]}"
         ) from None
     finally:
         await store.close()
@@ -651,7 +657,7 @@ def backup(url: str, dest: Path) -> str:
     path = sqlite_path(url)
     if url.startswith("sqlite"):
         if path is None or not path.is_file():
-            raise StoreError(f"database {url!r} is not an SQLite file")
+            raise StoreError(f"database {masked(url)!r} is not an SQLite file")
         try:
             src = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
             try:
@@ -670,13 +676,13 @@ def backup(url: str, dest: Path) -> str:
                 check.close()
         except sqlite3.Error as e:
             dest.unlink(missing_ok=True)
-            raise StoreError(f"cannot back up {url!r}: {e}") from None
+            raise StoreError(f"cannot back up {masked(url)!r}: {e}") from None
         if ok != "ok":
             dest.unlink(missing_ok=True)
-            raise StoreError(f"the backup of {url!r} does not check: {ok}")
+            raise StoreError(f"the backup of {masked(url)!r} does not check: {ok}")
         return f"{dest}: SQLite, {tables} tables and ledgers, {dest.stat().st_size} bytes"
     if not url.startswith("postgresql"):
-        raise StoreError(f"database URL {url!r} is not supported")
+        raise StoreError(f"database URL {masked(url)!r} is not supported")
     pg_dump = shutil.which("pg_dump")
     if pg_dump is None:
         raise StoreError("pg_dump is not installed here (Debian: apt-get install postgresql-client)")
@@ -691,5 +697,5 @@ def backup(url: str, dest: Path) -> str:
     if done.returncode != 0:
         dest.unlink(missing_ok=True)
         first = (done.stderr.strip().splitlines() or ["no output"])[0]
-        raise StoreError(f"pg_dump failed for {url.split('@')[-1]!r}: {first}")
+        raise StoreError(f"pg_dump failed for {masked(url)!r}: {first}")
     return f"{dest}: pg_dump custom format, {dest.stat().st_size} bytes (restore with pg_restore)"

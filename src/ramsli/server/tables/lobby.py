@@ -33,6 +33,7 @@ from ramsli.refusal import Refusal, Refused
 from ramsli.rules import Rules, RulesError
 from ramsli.seats import seat_name
 from ramsli.server import deps
+from ramsli.server.cluster.proxy import post_to_peer
 from ramsli.server.ops.routes import check_admin
 from ramsli.server.players.accounts import Player, current_player
 from ramsli.server.protocol.messages import SpecError, rules_refusal
@@ -228,27 +229,100 @@ async def quick_play(request: Request, body: QuickPlay) -> dict[str, Any]:
     except RulesError as e:
         raise SpecError(rules_refusal(e)) from None
     name = player.name if player is not None else check_name(body.name, bot_names())
-    async with _lock("quick-play:" + body.preset):  # quick plays at the same moment fill one table
+    # quick plays at the same moment fill one table: one at a time in this process, and with
+    # several processes one at a time across them (a row lock in the shared database)
+    async with _lock("quick-play:" + body.preset), _directory(request).quick_play_guard(body.preset):
         return await _quick_seat(request, player, body.preset, name)
 
 
+#: refusals of a table quick play tried that send it on to the next table
+_NEXT_TABLE = ("no_free_seat", "session_over", "name_taken", "not_open", "no_table", "table_closed", "moved")
+
+
 async def _quick_seat(request: Request, player: Player | None, preset: str, name: str) -> dict[str, Any]:
-    """The seat of :func:`quick_play` (under its lock): the fullest open table of ``preset``, or a new one."""
+    """The seat of :func:`quick_play` (under its locks): the fullest open table of ``preset``, or a new one.
+
+    One process: its tables in memory. Several processes: the open tables of the shared
+    database (:meth:`~ramsli.server.storage.directory.Directory.open_tables`), whichever process
+    runs them; a table run elsewhere is joined through its process (:func:`_join_elsewhere`)."""
     hub = _hub(request)
-    links = await _directory(request).table_links(open_only=True, ids=list(hub.tables))
-    candidates = [t for t in hub.tables.values() if t.id in links and t.preset == preset and free_seats(t)]
-    candidates.sort(key=lambda t: (t.status is not TableStatus.WAITING, -sum(s.taken for s in t.seats), t.id))
-    for t in candidates:
+    ranked: list[tuple[bool, int, str]] = []  # (playing already, minus people seated, id)
+    if hub.ownership.solo:
+        links = await _directory(request).table_links(open_only=True, ids=list(hub.tables))
+        for t in hub.tables.values():
+            if t.id in links and t.preset == preset and free_seats(t):
+                ranked.append((t.status is not TableStatus.WAITING, -sum(s.taken for s in t.seats), t.id))
+    else:
+        for row in await _directory(request).open_tables():
+            if row["preset"] != preset:
+                continue
+            here = hub.tables.get(row["id"])
+            if here is not None:  # run here: exactly how full it is
+                if free_seats(here):
+                    ranked.append((here.status is not TableStatus.WAITING, -sum(s.taken for s in here.seats), here.id))
+            elif row["sits"] < row["humans"]:  # run elsewhere: as full as its stored sits say
+                ranked.append((row["started"], -row["sits"], row["id"]))
+    for _playing, _taken, table_id in sorted(ranked):
         try:
-            return dict(_page(await _join(request, player, t, name)), opened=False)
+            answer = await _join_anywhere(request, player, table_id, name)
         except Refused as e:
-            if e.refusal.code not in ("no_free_seat", "session_over", "name_taken"):
+            if e.refusal.code not in _NEXT_TABLE:
                 raise
+            continue
+        if answer is not None:
+            return dict(answer, opened=False)
     spec = CreateTable(preset=preset, rules=list(QUICK_RULES), seats=[SeatSpec(kind="human")] * QUICK_SEATS, open=True)
     made = await create_table(request, spec)
     t = hub.table(made["table"])
     answer = _page(await _join(request, player, t, name))
     return dict(answer, opened=True, creator_token=made["creator_token"], spectate=made["spectate"])
+
+
+async def _join_anywhere(request: Request, player: Player | None, table_id: str, name: str) -> dict[str, Any] | None:
+    """Join open table ``table_id`` wherever it runs: here (claimed now if nobody ran it), or
+    through its process. None if it cannot be reached this moment.
+
+    Raises:
+        Refused: :func:`join`'s refusals, the owner's included.
+    """
+    hub = _hub(request)
+    where, peer = await hub.locate(table_id)
+    if where == "local" and table_id in hub.tables:
+        return _page(await _join(request, player, hub.tables[table_id], name))
+    if where != "remote" or peer is None:
+        return None
+    return await _join_elsewhere(request, table_id, peer.address, name)
+
+
+async def _join_elsewhere(request: Request, table_id: str, address: str, name: str) -> dict[str, Any] | None:
+    """``POST /api/tables/{table}/join`` on the process at ``address`` that runs the table, for
+    this request's client (its login cookie goes along); its answer, or None if it did not answer.
+
+    Raises:
+        Refused: the owner's refusal, as it gave it.
+    """
+    hub = _hub(request)
+    got = await post_to_peer(
+        request.scope,
+        deps.peers(request),
+        hub.ownership.forward_secret or "",
+        address,
+        f"/api/tables/{table_id}/join",
+        {"name": name},
+    )
+    if got is None:
+        hub.forget_owner(table_id)
+        return None
+    status, answer = got
+    if not isinstance(answer, dict):
+        return None
+    if status != 200:
+        try:
+            refusal = Refusal.from_dict(answer)
+        except ValueError:
+            return None
+        raise Refused(refusal)
+    return answer
 
 
 async def listing(request: Request) -> list[dict[str, Any]]:
