@@ -295,6 +295,52 @@ def test_the_access_log_names_the_client_and_holds_no_token(sqlite_url, caplog):
 
 
 @pytest.mark.parametrize("stripped", [False, True], ids=["proxy passes the prefix", "proxy strips it"])
+def test_the_access_log_holds_no_secret_under_a_path_prefix(sqlite_url, caplog, stripped):
+    """Under ``--path-prefix /ramsli`` every secret-bearing path is logged with its secret replaced
+    by ``…`` (issue 38.8): the ledger keeper's and follower's tokens, seat and spectator tokens,
+    club invites, ``?token=``, ``?creator_token=`` and the ``?key=`` of an evening's TV screen and of
+    a club's calendar; whether the proxy passes the prefix on or strips it."""
+
+    async def go():
+        async with World(sqlite_url, path_prefix="/ramsli") as w:
+            p = "" if stripped else "/ramsli"
+            lid, keeper = w.ledger["ledger"], w.ledger["token"]
+            seat = w.people[0][0]
+            secrets_ = {
+                f"/l/{lid}/{keeper}": f"/ramsli/l/{lid}/…",
+                f"/l/{lid}/{keeper}?lang=de": f"/ramsli/l/{lid}/…?lang=de",
+                f"/api/ledgers/{lid}?token={keeper}": f"/ramsli/api/ledgers/{lid}?token=…",
+                f"/l/{lid}/follow/follower-secret": f"/ramsli/l/{lid}/follow/…",
+                f"/t/{w.tid}/s/{seat}": f"/ramsli/t/{w.tid}/s/…",
+                f"/t/{w.tid}/watch/spectator-secret": f"/ramsli/t/{w.tid}/watch/…",
+                f"/api/tables/{w.tid}/hands/1.json?token={seat}": f"/ramsli/api/tables/{w.tid}/hands/1.json?token=…",
+                "/c/join/invite-secret": "/ramsli/c/join/…",
+                "/api/invites/invite-secret": "/ramsli/api/invites/…",
+                "/e/Ev1/tv?key=screen-secret&lang=de": "/ramsli/e/Ev1/tv?key=…&lang=de",
+                "/api/evenings/Ev1?key=screen-secret": "/ramsli/api/evenings/Ev1?key=…",
+                "/api/clubs/Cl1/evenings.ics?key=calendar-secret": "/ramsli/api/clubs/Cl1/evenings.ics?key=…",
+            }
+            with caplog.at_level(logging.INFO, logger="ramsli.access"):
+                for path in secrets_:
+                    await w.client.get(p + path)
+                r = await w.client.post(
+                    f"{p}/api/tables/{w.tid}/start", json={"creator_token": "x"}, params={"creator_token": "cr-secret"}
+                )
+            lines = [r for r in caplog.records if r.name == "ramsli.access"]
+            assert [r.fields["path"] for r in lines[: len(secrets_)]] == list(secrets_.values())
+            assert lines[-1].fields["path"] == f"/ramsli/api/tables/{w.tid}/start?creator_token=…"
+            for r in lines:
+                text = r.getMessage() + json.dumps(r.fields)
+                for secret in (keeper, seat, "follower-secret", "spectator-secret", "invite-secret", "screen-secret"):
+                    assert secret not in text, (secret, text)
+                assert "calendar-secret" not in text and "cr-secret" not in text
+
+    run(go())
+    assert redact("/l/l/Lab/keeper-token", "/l") == "/l/l/Lab/…"  # a prefix that looks like a route
+    assert redact("/ramsli", "/ramsli") == "/ramsli"
+
+
+@pytest.mark.parametrize("stripped", [False, True], ids=["proxy passes the prefix", "proxy strips it"])
 def test_a_path_prefix_for_pages_links_and_redirects(sqlite_url, stripped):
     async def go():
         async with World(sqlite_url, path_prefix="/ramsli/") as w:
