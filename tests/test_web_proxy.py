@@ -357,10 +357,10 @@ def test_the_coach_pages_through_nginx_under_a_path_prefix(chromium, coach_behin
         page = ctx.new_page()
         page.goto(f"{base}/t/{made['table']}/review?token={made['me']}&hand=1&lang=en")
         page.wait_for_function("document.body.dataset.review === 'done'", timeout=scaled(60) * 1000)
-        page.select_option("#review-seat", "p2")
-        _under(page, base, f"/t/{made['table']}/review")
+        page.select_option("#review-seat", "p2")  # the page moves to the seat's review, under the prefix
+        review = base + f"/t/{made['table']}/review"
+        page.wait_for_url(lambda u: u.startswith(review) and "seat=p2" in u, timeout=scaled(15) * 1000)
         page.wait_for_function("document.body.dataset.review === 'done'", timeout=scaled(60) * 1000)
-        assert "seat=p2" in page.url
         links = page.eval_on_selector_all("a[href^='/']", "els => els.map(e => e.getAttribute('href'))")
         assert links and all(h.startswith(PREFIX + "/") for h in links), links
     finally:
