@@ -31,6 +31,7 @@ from prometheus_client.parser import text_string_to_metric_families
 
 from ramsli.refusal import Refusal
 from ramsli.server.app import attach_hub, create_app
+from ramsli.server.cluster.prefix import route_of
 from ramsli.server.cluster.proxy import set_cookie
 from ramsli.server.ops.guards import CSP, redact
 from ramsli.server.protocol.messages import render
@@ -338,6 +339,35 @@ def test_the_access_log_holds_no_secret_under_a_path_prefix(sqlite_url, caplog, 
     run(go())
     assert redact("/l/l/Lab/keeper-token", "/l") == "/l/l/Lab/…"  # a prefix that looks like a route
     assert redact("/ramsli", "/ramsli") == "/ramsli"
+
+
+def test_guards_see_the_route_not_the_raw_path(sqlite_url):
+    """``route_of`` (what the CSRF guard, the create limit and the request log ask, issue 38.3)
+    names the route a request is for after the prefix, as the router matches it, whatever the
+    prefix; a path no route takes is None; the create limit counts under a prefix too."""
+    app = create_app(sqlite_url, path_prefix="/ramsli")
+
+    def scope(path: str, method: str = "POST", kind: str = "http", root: str = "/ramsli") -> dict:
+        return {"type": kind, "method": method, "path": path, "root_path": root, "app": app, "headers": []}
+
+    assert route_of(scope("/ramsli/api/login")) == "/api/login"
+    assert route_of(scope("/ramsli/api/players")) == "/api/players"
+    assert route_of(scope("/ramsli/l/L1/keeper")) == "/l/{ledger_id}/{token}"
+    assert route_of(scope("/ramsli/l/L1/follow/f", "GET")) == "/l/{ledger_id}/follow/{token}"
+    assert route_of(scope("/ramsli/ws/T1", kind="websocket")) == "/ws/{table_id}"
+    assert route_of(scope("/ramsli/api/login", "GET")) == "/api/login"  # the path's route (405)
+    assert route_of(scope("/api/login", root="")) == "/api/login"
+    for other in ("/ramsli/api/login/x", "/ramsli//api/login", "/ramsli/API/login", "/nope"):
+        assert route_of(scope(other)) is None, other
+    assert route_of({"type": "http", "method": "POST", "path": "/api/login", "headers": []}) is None  # no app yet
+
+    async def go():
+        async with World(sqlite_url, client="127.0.0.1", create_limit=1, path_prefix="/ramsli") as w:
+            # the World made one ledger already: the address's next table is over the limit
+            r = await w.client.post("/ramsli/api/tables?lang=de", json={"seats": SEATS3})
+            assert (r.status_code, r.json()["code"]) == (429, "too_many_new")
+
+    run(go())
 
 
 @pytest.mark.parametrize("stripped", [False, True], ids=["proxy passes the prefix", "proxy strips it"])
