@@ -173,7 +173,8 @@ def test_no_page_trips_the_content_security_policy(chromium, behind_nginx):
 
 def _page_errors(watch: Watch) -> list[str]:
     """The pages' errors, without those of the tests' own start-up script (``test_web._context``
-    reads localStorage in every document, also in one with an opaque origin, where it may not)."""
+    reads localStorage in every document, also in a new tab's ``about:blank``, whose origin is
+    opaque: there it may not)."""
     return [e for e in watch.errors if "'localStorage' property from 'Window': Access is denied" not in e]
 
 
