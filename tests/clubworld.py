@@ -64,14 +64,15 @@ class Client:
 class World:
     """The app on ``url`` (started and stopped as ``ramsli serve`` does), with clients."""
 
-    def __init__(self, url: str) -> None:
+    def __init__(self, url: str, **app_options: Any) -> None:
         self.url = url
+        self.app_options = app_options  # more options of create_app (path_prefix, trusted_proxies)
         self.clients: list[Client] = []
 
     async def __aenter__(self) -> World:
         from ramsli.server.app import create_app
 
-        self.app = create_app(self.url, allow_test_seeds=True, admin_token=ADMIN)
+        self.app = create_app(self.url, allow_test_seeds=True, admin_token=ADMIN, **self.app_options)
         self._life = self.app.router.lifespan_context(self.app)
         await self._life.__aenter__()
         self.app.state.accounts.hasher = CHEAP

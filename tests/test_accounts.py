@@ -51,13 +51,14 @@ def test_a_player_is_made_logged_in_and_the_cookies_are_safe(sqlite_url, caplog)
             assert "HttpOnly" not in csrf and "Secure" not in login  # plain HTTP here
             me = await ann.ok("GET", "/api/me")
             assert me["player"] == body["player"] and me["csrf"] == body["csrf"] == ann.csrf
-            # behind a TLS proxy the cookies are Secure
+            # an X-Forwarded-Proto from a client that is no trusted proxy counts for nothing (38.8);
+            # behind a trusted TLS proxy the cookies are Secure: test_cookies_under_a_path_prefix...
             r = await w.client().http.post(
                 "/api/players",
                 json={"name": "Bo", "password": PASSWORD},
                 headers={"X-Forwarded-Proto": "https"},
             )
-            assert all("Secure" in c for c in r.headers.get_list("set-cookie"))
+            assert r.status_code == 201 and not any("Secure" in c for c in r.headers.get_list("set-cookie"))
             async with w.app.state.hub.store.engine.connect() as conn:
                 import sqlalchemy as sa
 
@@ -74,6 +75,82 @@ def test_a_player_is_made_logged_in_and_the_cookies_are_safe(sqlite_url, caplog)
     asyncio.run(go())
     for record in caplog.records:
         assert PASSWORD not in record.getMessage() and "wrong password" not in record.getMessage()
+
+
+def _cookie_lines(r) -> dict[tuple[str, str], str]:
+    """The response's ``Set-Cookie`` lines by (name, Path)."""
+    out = {}
+    for line in r.headers.get_list("set-cookie"):
+        name = line.split("=", 1)[0]
+        path = next((p.split("=", 1)[1] for p in line.split("; ") if p.lower().startswith("path=")), "")
+        out[(name, path)] = line
+    return out
+
+
+def test_cookies_under_a_path_prefix_and_secure_only_from_a_trusted_proxy(sqlite_url):
+    """Under ``--path-prefix /ramsli`` the login and CSRF cookies have ``Path=/ramsli/`` (the ones
+    an older server set with ``Path=/`` are removed), logging out removes them there; they are
+    ``Secure`` when the trusted proxy says ``X-Forwarded-Proto: https``, never when another client
+    says it (issues 37.3, 38.8)."""
+
+    async def go():
+        async with World(sqlite_url, path_prefix="/ramsli", trusted_proxies=["10.0.0.1"]) as w:
+            tls = {"X-Forwarded-Proto": "https"}
+            proxied = w.client(address="10.0.0.1")
+            r = await proxied.http.post("/ramsli/api/players", json={"name": "Ann", "password": PASSWORD}, headers=tls)
+            assert r.status_code == 201, r.text
+            lines = _cookie_lines(r)
+            for name in ("ramsli_login", "ramsli_csrf"):
+                line = lines[(name, "/ramsli/")]
+                assert "Secure" in line and "Max-Age=2592000" in line and "samesite=lax" in line.lower()
+                assert "Max-Age=0" in lines[(name, "/")] or "expires=Thu, 01 Jan 1970" in lines[(name, "/")]
+            assert "HttpOnly" in lines[("ramsli_login", "/ramsli/")]
+            assert "HttpOnly" not in lines[("ramsli_csrf", "/ramsli/")]
+            # a client that is no trusted proxy: its X-Forwarded-Proto is not believed
+            stranger = w.client(address="192.0.2.9")
+            r = await stranger.http.post("/ramsli/api/login", json={"name": "Ann", "password": PASSWORD}, headers=tls)
+            assert r.status_code == 200, r.text
+            lines = _cookie_lines(r)
+            assert ("ramsli_login", "/ramsli/") in lines and ("ramsli_csrf", "/ramsli/") in lines
+            assert not any("Secure" in c for c in r.headers.get_list("set-cookie"))
+            # logging out removes the cookies where they are (the proxy may strip the prefix)
+            status, _ = await stranger.call("POST", "/api/logout")
+            assert status == 200
+            r = await stranger.http.get("/ramsli/api/me")
+            assert r.json()["player"] is None
+        async with World(sqlite_url) as w:  # no prefix: Path=/ and nothing else
+            r = await w.client().http.post("/api/players", json={"name": "Cy", "password": PASSWORD})
+            assert set(_cookie_lines(r)) == {("ramsli_login", "/"), ("ramsli_csrf", "/")}
+
+    asyncio.run(go())
+
+
+def test_login_and_signup_take_json_only_under_a_path_prefix(sqlite_url):
+    """A cross-site form (``text/plain``, no CSRF token possible) cannot log a browser in or make a
+    player under ``--path-prefix /ramsli`` either, whether the proxy passes the prefix on or strips
+    it (``415 json_only``, issue 38.3): the guard matches the route, not the raw path."""
+
+    async def go():
+        async with World(sqlite_url, path_prefix="/ramsli") as w:
+            ann = w.client()  # the attacker's player; a text/plain form sends name=value: the "=" sits in the password
+            await ann.register("Ann", "attacker=password")
+            victim = w.client("de")
+            form = '{"name": "Ann", "password": "attacker=password"}'
+            for path in ("/ramsli/api/login", "/api/login", "/ramsli/api/players", "/api/players"):
+                body = form if "login" in path else form.replace("Ann", "Mallory")
+                r = await victim.http.post(path, content=body, headers={"Content-Type": "text/plain"})
+                assert (r.status_code, r.json()["error"]) == (415, "json_only"), (path, r.text)
+                assert "JSON" in r.json()["message"]
+                assert "ramsli_login" not in victim.http.cookies, path
+            assert (await victim.http.get("/ramsli/api/me")).json()["player"] is None
+            assert [p[1] for p in await _players(w)] == ["Ann"]  # no Mallory
+            # JSON still logs in, under the prefix
+            status, answer = await victim.call(
+                "POST", "/ramsli/api/login", {"name": "Ann", "password": "attacker=password"}
+            )
+            assert status == 200 and answer["player"]["name"] == "Ann"
+
+    asyncio.run(go())
 
 
 def test_bad_names_and_passwords_are_refused_and_nothing_is_made(sqlite_url):

@@ -31,6 +31,7 @@ from prometheus_client.parser import text_string_to_metric_families
 
 from ramsli.refusal import Refusal
 from ramsli.server.app import attach_hub, create_app
+from ramsli.server.cluster.prefix import route_of
 from ramsli.server.cluster.proxy import set_cookie
 from ramsli.server.ops.guards import CSP, redact
 from ramsli.server.protocol.messages import render
@@ -292,6 +293,81 @@ def test_the_access_log_names_the_client_and_holds_no_token(sqlite_url, caplog):
     assert redact("/l/Lab/keeper-token") == "/l/Lab/…"
     assert redact("/c/join/club-invite") == "/c/join/…"  # a club's invite (docs/clubs.md)
     assert redact("/api/invites/club-invite") == "/api/invites/…"
+
+
+@pytest.mark.parametrize("stripped", [False, True], ids=["proxy passes the prefix", "proxy strips it"])
+def test_the_access_log_holds_no_secret_under_a_path_prefix(sqlite_url, caplog, stripped):
+    """Under ``--path-prefix /ramsli`` every secret-bearing path is logged with its secret replaced
+    by ``…`` (issue 38.8): the ledger keeper's and follower's tokens, seat and spectator tokens,
+    club invites, ``?token=``, ``?creator_token=`` and the ``?key=`` of an evening's TV screen and of
+    a club's calendar; whether the proxy passes the prefix on or strips it."""
+
+    async def go():
+        async with World(sqlite_url, path_prefix="/ramsli") as w:
+            p = "" if stripped else "/ramsli"
+            lid, keeper = w.ledger["ledger"], w.ledger["token"]
+            seat = w.people[0][0]
+            secrets_ = {
+                f"/l/{lid}/{keeper}": f"/ramsli/l/{lid}/…",
+                f"/l/{lid}/{keeper}?lang=de": f"/ramsli/l/{lid}/…?lang=de",
+                f"/api/ledgers/{lid}?token={keeper}": f"/ramsli/api/ledgers/{lid}?token=…",
+                f"/l/{lid}/follow/follower-secret": f"/ramsli/l/{lid}/follow/…",
+                f"/t/{w.tid}/s/{seat}": f"/ramsli/t/{w.tid}/s/…",
+                f"/t/{w.tid}/watch/spectator-secret": f"/ramsli/t/{w.tid}/watch/…",
+                f"/api/tables/{w.tid}/hands/1.json?token={seat}": f"/ramsli/api/tables/{w.tid}/hands/1.json?token=…",
+                "/c/join/invite-secret": "/ramsli/c/join/…",
+                "/api/invites/invite-secret": "/ramsli/api/invites/…",
+                "/e/Ev1/tv?key=screen-secret&lang=de": "/ramsli/e/Ev1/tv?key=…&lang=de",
+                "/api/evenings/Ev1?key=screen-secret": "/ramsli/api/evenings/Ev1?key=…",
+                "/api/clubs/Cl1/evenings.ics?key=calendar-secret": "/ramsli/api/clubs/Cl1/evenings.ics?key=…",
+            }
+            with caplog.at_level(logging.INFO, logger="ramsli.access"):
+                for path in secrets_:
+                    await w.client.get(p + path)
+                r = await w.client.post(
+                    f"{p}/api/tables/{w.tid}/start", json={"creator_token": "x"}, params={"creator_token": "cr-secret"}
+                )
+            lines = [r for r in caplog.records if r.name == "ramsli.access"]
+            assert [r.fields["path"] for r in lines[: len(secrets_)]] == list(secrets_.values())
+            assert lines[-1].fields["path"] == f"/ramsli/api/tables/{w.tid}/start?creator_token=…"
+            for r in lines:
+                text = r.getMessage() + json.dumps(r.fields)
+                for secret in (keeper, seat, "follower-secret", "spectator-secret", "invite-secret", "screen-secret"):
+                    assert secret not in text, (secret, text)
+                assert "calendar-secret" not in text and "cr-secret" not in text
+
+    run(go())
+    assert redact("/l/l/Lab/keeper-token", "/l") == "/l/l/Lab/…"  # a prefix that looks like a route
+    assert redact("/ramsli", "/ramsli") == "/ramsli"
+
+
+def test_guards_see_the_route_not_the_raw_path(sqlite_url):
+    """``route_of`` (what the CSRF guard, the create limit and the request log ask, issue 38.3)
+    names the route a request is for after the prefix, as the router matches it, whatever the
+    prefix; a path no route takes is None; the create limit counts under a prefix too."""
+    app = create_app(sqlite_url, path_prefix="/ramsli")
+
+    def scope(path: str, method: str = "POST", kind: str = "http", root: str = "/ramsli") -> dict:
+        return {"type": kind, "method": method, "path": path, "root_path": root, "app": app, "headers": []}
+
+    assert route_of(scope("/ramsli/api/login")) == "/api/login"
+    assert route_of(scope("/ramsli/api/players")) == "/api/players"
+    assert route_of(scope("/ramsli/l/L1/keeper")) == "/l/{ledger_id}/{token}"
+    assert route_of(scope("/ramsli/l/L1/follow/f", "GET")) == "/l/{ledger_id}/follow/{token}"
+    assert route_of(scope("/ramsli/ws/T1", kind="websocket")) == "/ws/{table_id}"
+    assert route_of(scope("/ramsli/api/login", "GET")) == "/api/login"  # the path's route (405)
+    assert route_of(scope("/api/login", root="")) == "/api/login"
+    for other in ("/ramsli/api/login/x", "/ramsli//api/login", "/ramsli/API/login", "/nope"):
+        assert route_of(scope(other)) is None, other
+    assert route_of({"type": "http", "method": "POST", "path": "/api/login", "headers": []}) is None  # no app yet
+
+    async def go():
+        async with World(sqlite_url, client="127.0.0.1", create_limit=1, path_prefix="/ramsli") as w:
+            # the World made one ledger already: the address's next table is over the limit
+            r = await w.client.post("/ramsli/api/tables?lang=de", json={"seats": SEATS3})
+            assert (r.status_code, r.json()["code"]) == (429, "too_many_new")
+
+    run(go())
 
 
 @pytest.mark.parametrize("stripped", [False, True], ids=["proxy passes the prefix", "proxy strips it"])

@@ -17,13 +17,19 @@ ASGI middlewares of the app (:func:`ramsli.server.app.create_app` puts them in o
   most ``limit`` tables and ledgers a minute (a token bucket: a burst of ``limit``, then one every
   ``60/limit`` s); over it, ``429 too_many_new`` with ``Retry-After``;
 - :class:`AccessLog`: one log line per request and WebSocket (method, path with every token
-  replaced by ``…``, status, milliseconds, client), on the ``ramsli.access`` logger.
+  replaced by ``…``, under a path prefix too, status, milliseconds, client), on the
+  ``ramsli.access`` logger.
+
+The guards that pick requests by their path (:class:`CreateLimit`) match the route
+(:func:`ramsli.server.cluster.prefix.route_of`), never the raw path.
 
 :func:`configure_logging` sets up the process's logs: plain text, or JSON lines
 (``ramsli serve --log-format json``; :class:`JsonFormatter`).
 
 >>> redact("/t/k3Xb9q/s/9f8e7d6c5b4a?lang=de&token=abc")
 '/t/k3Xb9q/s/…?lang=de&token=…'
+>>> redact("/ramsli/l/Lab/keeper-token", "/ramsli"), redact("/e/Ev/tv?key=k&lang=de")
+('/ramsli/l/Lab/…', '/e/Ev/tv?key=…&lang=de')
 """
 
 from __future__ import annotations
@@ -37,9 +43,8 @@ import time
 from typing import Any
 from urllib.parse import parse_qs
 
-from starlette._utils import get_route_path
-
 from ramsli.refusal import Refusal, Refused
+from ramsli.server.cluster.prefix import route_of
 from ramsli.server.cluster.proxy import client_ip
 from ramsli.server.protocol.lang import page_lang
 from ramsli.server.protocol.messages import BadMessage, error_body
@@ -192,7 +197,7 @@ class CreateLimit:
         return 0.0
 
     async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
-        if scope["type"] == "http" and self.limit > 0 and (scope["method"], get_route_path(scope)) in CREATE_PATHS:
+        if scope["type"] == "http" and self.limit > 0 and (scope["method"], route_of(scope)) in CREATE_PATHS:
             wait = self.allow(client_ip(scope), time.monotonic())
             if wait > 0:
                 seconds = max(1, math.ceil(wait))
@@ -203,15 +208,22 @@ class CreateLimit:
 
 
 _TOKEN_AFTER = re.compile(r"(/(?:s|watch|follow|join|invites)/)[^/?#]+")  # seat, spectator, club invite
-_LEDGER = re.compile(r"^(/l/[^/]+/)(?!follow/)[^/?#]+")
-_QUERY_TOKEN = re.compile(r"((?:^|[?&])(?:token|creator_token)=)[^&#]*")
+_LEDGER = re.compile(r"^(/l/[^/]+/)(?!follow/)[^/?#]+")  # the ledger keeper's token
+#: a seat's or the creator's token, the key of an evening's TV screen or of a club's calendar
+_QUERY_TOKEN = re.compile(r"((?:^|[?&])(?:token|creator_token|key)=)[^&#]*")
 
 
-def redact(path: str) -> str:
-    """A request path (with its query) with every token replaced by ``…``."""
+def redact(path: str, prefix: str = "") -> str:
+    """A request path (with its query) with every token replaced by ``…``: a seat's, a
+    spectator's, a ledger keeper's or follower's, a club invite's, and ``?token=``,
+    ``?creator_token=``, ``?key=`` (the TV screen's and the calendar's keys). ``prefix`` is the
+    server's path prefix (``/ramsli``): the path is read after it, as the routes read it (issue 38.8)."""
     base, _, query = path.partition("?")
+    head = ""
+    if prefix and (base == prefix or base.startswith(prefix + "/")):
+        head, base = prefix, base[len(prefix) :]
     base = _TOKEN_AFTER.sub(r"\1…", base)
-    base = _LEDGER.sub(r"\1…", base)
+    base = head + _LEDGER.sub(r"\1…", base)
     if query:
         query = _QUERY_TOKEN.sub(r"\1…", query)
         return f"{base}?{query}"
@@ -246,7 +258,7 @@ class AccessLog:
             await self.app(scope, receive, sending)
         finally:
             qs = scope.get("query_string", b"").decode("latin-1")
-            path = redact(scope.get("path", "") + (f"?{qs}" if qs else ""))
+            path = redact(scope.get("path", "") + (f"?{qs}" if qs else ""), scope.get("root_path", ""))
             fields = {
                 "method": scope.get("method", "WS"),
                 "path": path,

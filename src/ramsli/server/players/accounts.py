@@ -8,11 +8,15 @@ a password (:data:`PASSWORD_MIN`..:data:`PASSWORD_MAX` characters, kept only as 
 
 **Logins.** Logging in sets two cookies: ``ramsli_login`` (HttpOnly, SameSite=Lax, ``Secure`` on
 HTTPS; a random token of which the server keeps only a SHA-256, valid :data:`LOGIN_DAYS` days) and
-``ramsli_csrf`` (readable by the page: the login's CSRF token). Every state-changing request
+``ramsli_csrf`` (readable by the page: the login's CSRF token). Their ``Path`` is the server's path
+prefix (``/ramsli/``, or ``/``), and HTTPS is what the request came over as the trusted proxy says
+(:func:`ramsli.server.cluster.proxy.set_cookie`): an ``X-Forwarded-Proto`` from anyone else
+counts for nothing. Every state-changing request
 (``POST``, ``PUT``, ``PATCH``, ``DELETE``) that carries the login cookie must send that token in the
 ``X-CSRF-Token`` header, or it is refused (``403 csrf_missing``) before any route runs
 (:class:`CsrfGuard`); logging in and making a player take JSON only (``415 json_only``), so a form
-on another site cannot log a browser in. A player sees their logins (browser, since, last use) and
+on another site cannot log a browser in (the guard matches the route, so under a path prefix
+too). A player sees their logins (browser, since, last use) and
 ends any of them from any device. Logins are limited per name and address (:data:`NAME_FAILURES`
 failed logins in :data:`LIMIT_WINDOW` seconds) and per address (:data:`ADDRESS_ATTEMPTS` attempts),
 ``429 login_flood`` with the seconds to wait; new players per address likewise (``signup_flood``).
@@ -56,6 +60,8 @@ from starlette.types import ASGIApp, Receive, Scope, Send
 from ramsli.bots.base import bot_names
 from ramsli.refusal import N_, Refusal, Refused
 from ramsli.server import deps
+from ramsli.server.cluster.prefix import current_prefix, route_of
+from ramsli.server.cluster.proxy import set_cookie
 from ramsli.server.protocol.lang import page_lang, request_lang
 from ramsli.server.protocol.messages import error_body
 from ramsli.server.storage.directory import Directory, NameTaken
@@ -386,10 +392,6 @@ async def require_player(request: Request) -> Player:
     return player
 
 
-def _secure(request: Request) -> bool:
-    return request.url.scheme == "https" or request.headers.get("x-forwarded-proto", "").lower() == "https"
-
-
 def _me(player: Player | dict[str, Any]) -> dict[str, Any]:
     if isinstance(player, Player):
         return player.public()
@@ -401,16 +403,29 @@ def _logged_in(request: Request, row: dict[str, Any], token: str, status: int = 
     csrf = csrf_of(token)
     response = JSONResponse({"player": _me(row), "csrf": csrf}, status_code=status)
     age = LOGIN_DAYS * 86400
-    secure = _secure(request)
-    response.set_cookie(COOKIE, token, max_age=age, httponly=True, samesite="lax", secure=secure, path="/")
-    response.set_cookie(CSRF_COOKIE, csrf, max_age=age, httponly=False, samesite="lax", secure=secure, path="/")
+    _clear_root_cookies(response)
+    set_cookie(response, request, COOKIE, token, max_age=age)
+    set_cookie(response, request, CSRF_COOKIE, csrf, max_age=age, http_only=False)
     return response
 
 
 def clear_cookies(response: Response) -> None:
-    """Remove the login and CSRF cookies from the browser."""
-    response.delete_cookie(COOKIE, path="/")
-    response.delete_cookie(CSRF_COOKIE, path="/")
+    """Remove the login and CSRF cookies from the browser (their ``Path`` is the server's path
+    prefix, :func:`~ramsli.server.cluster.proxy.set_cookie`; under a prefix the ones an older
+    server set with ``Path=/`` go too)."""
+    path = current_prefix() + "/"
+    response.delete_cookie(COOKIE, path=path)
+    response.delete_cookie(CSRF_COOKIE, path=path)
+    _clear_root_cookies(response)
+
+
+def _clear_root_cookies(response: Response) -> None:
+    """Under a path prefix, remove the login and CSRF cookies an older server set with ``Path=/``
+    (issue 37.3): the browser would send them beside the prefix's own, and the server could read
+    the stale one."""
+    if current_prefix():
+        response.delete_cookie(COOKIE, path="/")
+        response.delete_cookie(CSRF_COOKIE, path="/")
 
 
 # -- CSRF ---------------------------------------------------------------------------------------
@@ -443,7 +458,7 @@ class CsrfGuard:
     def check(scope: Scope) -> Refusal | None:
         """The refusal of a state-changing request ``scope``, or None if it may go on."""
         headers = Headers(scope=scope)
-        if scope.get("path") in _LOGIN_PATHS:
+        if route_of(scope) in _LOGIN_PATHS:  # the route, not the raw path: under a prefix too (38.3)
             kind = headers.get("content-type", "").split(";")[0].strip().lower()
             return None if kind == "application/json" else Refusal("json_only")
         token = _cookie(headers.get("cookie", ""), COOKIE)

@@ -10,10 +10,21 @@
   const app = document.getElementById("app");
   document.title = _("Ramsli — your player");
 
-  /* where to go after logging in: a path of this server only */
+  /* where to go after logging in (?next=): a page of this server under its path prefix only, read
+     with the browser's own URL parser (it drops tabs and newlines, reads "\\" as "/"), so that
+     "/\t/evil.example", "//evil.example", "/\\evil.example" or "https://evil.example" go nowhere */
   function nextPath() {
-    const n = new URL(location.href).searchParams.get("next") || "";
-    return /^\/[^/\\]/.test(n) ? n : null;
+    const n = new URL(location.href).searchParams.get("next");
+    if (!n) return null;
+    let u;
+    try {
+      u = new URL(n, location.origin + R.base + "/");
+    } catch (e) {
+      return null;
+    }
+    if (u.origin !== location.origin || !(u.protocol === "http:" || u.protocol === "https:")) return null;
+    if (!u.pathname.startsWith(R.base + "/")) return null;
+    return u.pathname + u.search + u.hash;
   }
   function header() {
     return el(
@@ -218,7 +229,7 @@
       ev.preventDefault();
       try {
         const r = await R.api("POST", "/api/clubs", { name: form.querySelector("#club-name").value });
-        location.href = `/c/${r.club.id}?lang=${R.lang}`;
+        location.href = R.url(`/c/${r.club.id}?lang=${R.lang}`);
       } catch (e) {
         R.toast(e.message, "", "bad");
       }
@@ -320,7 +331,7 @@
       if (!confirm(_("Delete your player for good?"))) return;
       try {
         await R.api("DELETE", "/api/me", { password: del.querySelector("#del-password").value });
-        location.href = "/?lang=" + R.lang;
+        location.href = R.url("/?lang=" + R.lang);
       } catch (e) {
         R.toast(e.message, "", "bad");
       }

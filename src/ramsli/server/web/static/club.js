@@ -434,7 +434,7 @@
       onclick: async () => {
         try {
           const r = await R.api("POST", `/api/clubs/${info.club.id}/invites`);
-          const url = location.origin + r.link;
+          const url = location.origin + R.url(r.link);
           fresh.replaceChildren(
             el("p", { class: "note", text: _("Send this link to the people you invite; it is shown only now.") }),
             el("input", {
@@ -617,7 +617,7 @@
         if (!confirm(_("Leave {club}?", { club: info.club.name }))) return;
         try {
           await R.api("DELETE", `/api/clubs/${info.club.id}/members/me`);
-          location.href = "/account?lang=" + R.lang;
+          location.href = R.url("/account?lang=" + R.lang);
         } catch (e) {
           R.toast(e.message, "", "bad");
         }
@@ -795,7 +795,7 @@
           onclick: async () => {
             try {
               const r = await R.api("POST", "/api/clubs/join", { token: page.token });
-              location.href = `/c/${r.club.id}?lang=${R.lang}`;
+              location.href = R.url(`/c/${r.club.id}?lang=${R.lang}`);
             } catch (e) {
               R.toast(e.message, "", "bad");
             }

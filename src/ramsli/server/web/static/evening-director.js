@@ -458,7 +458,7 @@ function endBox(ev) {
               clearError();
               try {
                 await R.api("DELETE", api());
-                location.href = ev.club ? `/c/${ev.club.id}?lang=${R.lang}` : `/?lang=${R.lang}`;
+                location.href = R.url(ev.club ? `/c/${ev.club.id}?lang=${R.lang}` : `/?lang=${R.lang}`);
               } catch (e) {
                 showError(e);
               }

@@ -335,7 +335,7 @@
         invite: sat.page,
         created: Date.now(),
       });
-      location.href = sat.page + "?lang=" + R.lang;
+      location.href = R.url(sat.page) + "?lang=" + R.lang;
     } catch (e) {
       R.toast(e.noName ? e.message : _("You could not take that seat."), e.noName ? "" : e.message, "bad");
       if (ev) ev.target.disabled = false;
@@ -424,7 +424,7 @@
             creator: sat.creator_token || undefined,
             spectate: sat.spectate,
           });
-          location.href = sat.page + "?lang=" + R.lang;
+          location.href = R.url(sat.page) + "?lang=" + R.lang;
         } catch (e) {
           R.toast(e.noName ? e.message : _("Quick play found no seat."), e.noName ? "" : e.message, "bad");
           ev.target.disabled = false;

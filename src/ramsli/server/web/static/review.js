@@ -12,7 +12,7 @@
   R.applySettings();
   const css = document.createElement("link");
   css.rel = "stylesheet";
-  css.href = "/static/coach.css";
+  css.href = R.url("/static/coach.css");
   document.head.append(css);
   const app = document.getElementById("app");
   let timer = null;
@@ -76,7 +76,7 @@
       );
     });
     picker.addEventListener("change", () => {
-      location.href = link(P.hand, "&seat=" + picker.value);
+      location.href = R.url(link(P.hand, "&seat=" + picker.value));
     });
     const hands = el(
       "nav",

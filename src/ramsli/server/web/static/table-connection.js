@@ -26,7 +26,7 @@ export function connect() {
   };
   ws.onclose = (ev) => {
     if (ev.code === CLOSE.LEFT) {
-      location.href = "/?lang=" + R.lang; // left the table: to the lobby
+      location.href = R.url("/?lang=" + R.lang); // left the table: to the lobby
       return;
     }
     if (FACTS.final_close_codes.includes(ev.code)) {

@@ -483,7 +483,7 @@ async function playAgain(ev) {
       });
       link = r.spectate;
     }
-    if (link) location.href = link + "?lang=" + R.lang;
+    if (link) location.href = R.url(link) + "?lang=" + R.lang;
   } catch (e) {
     R.toast(e.message, "", "bad");
     b.disabled = false;

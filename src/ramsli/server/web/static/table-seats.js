@@ -149,7 +149,7 @@ function askTake(s) {
         invite: `/t/${P.table}/s/${r.token}`,
         created: Date.now(),
       });
-      location.href = `/t/${P.table}/s/${r.token}?lang=${R.lang}`;
+      location.href = R.url(`/t/${P.table}/s/${r.token}?lang=${R.lang}`);
     })
     .catch((e) => R.toast(e.message, "", "bad"));
 }

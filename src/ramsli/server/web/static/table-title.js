@@ -16,13 +16,13 @@ export function turnElsewhere(mine) {
   if (mine && document.hidden) {
     turnMarked = true;
     document.title = "▶ " + _("Your turn — Ramsli");
-    setIcon("/static/icon-turn.svg");
+    setIcon(R.url("/static/icon-turn.svg"));
     if (R.settings.notify && window.Notification && Notification.permission === "granted") {
       try {
         new Notification(_("Your turn — Ramsli"), {
           body: statusText(),
           tag: "ramsli-turn",
-          icon: "/static/icon-192.png",
+          icon: R.url("/static/icon-192.png"),
         });
       } catch (e) {
         /* a page without notifications: the title says it */
@@ -31,7 +31,7 @@ export function turnElsewhere(mine) {
   } else if (!mine || !document.hidden) {
     if (turnMarked) {
       document.title = plainTitle();
-      setIcon("/static/icon.svg");
+      setIcon(R.url("/static/icon.svg"));
       turnMarked = false;
     }
   }

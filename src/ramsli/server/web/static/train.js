@@ -12,7 +12,7 @@
   R.applySettings();
   const css = document.createElement("link");
   css.rel = "stylesheet";
-  css.href = "/static/coach.css";
+  css.href = R.url("/static/coach.css");
   document.head.append(css);
   const app = document.getElementById("app");
   const KEY = "ramsli.train";
