@@ -131,6 +131,15 @@ def serve(
             help="New tables and ledgers a minute per client address; 0: no limit.",
         ),
     ] = 30,
+    coach_limit: Annotated[
+        int,
+        typer.Option(
+            "--coach-limit",
+            metavar="N",
+            envvar="RAMSLI_COACH_LIMIT",
+            help="Requests a minute per client address to the coach (hint, reviews, training); 0: no limit.",
+        ),
+    ] = 300,
     ws_ping_seconds: Annotated[
         float,
         typer.Option(
@@ -189,6 +198,8 @@ def serve(
         fail(f"--ws-ping-seconds {ws_ping_seconds:g} is outside 1..50 (proxies cut idle connections after 60 s)")
     if create_limit < 0:
         fail(f"--create-limit {create_limit} is negative; 0 turns the limit off")
+    if coach_limit < 0:
+        fail(f"--coach-limit {coach_limit} is negative; 0 turns the limit off")
     admin_token = _admin_token(admin_token_file)
     if calibration is not None:
         from ramsli.server.players.ratings import load_calibration
@@ -226,6 +237,7 @@ def serve(
         trusted_proxies=trusted_proxy or [],
         admin_token=admin_token,
         create_limit=create_limit,
+        coach_limit=coach_limit,
         advertise=reach,
         ownership=ownership,
         calibration=calibration,

@@ -16,6 +16,8 @@ ASGI middlewares of the app (:func:`ramsli.server.app.create_app` puts them in o
 - :class:`CreateLimit`: each client address (after the trusted proxy's headers) may create at
   most ``limit`` tables and ledgers a minute (a token bucket: a burst of ``limit``, then one every
   ``60/limit`` s); over it, ``429 too_many_new`` with ``Retry-After``;
+- :class:`CoachLimit`: likewise for the coach's routes (the hint, the reviews, the training;
+  ``coach_limit`` a minute per address; ``429 coach_flood`` with ``Retry-After``);
 - :class:`AccessLog`: one log line per request and WebSocket (method, path with every token
   replaced by ``…``, status, milliseconds, client), on the ``ramsli.access`` logger.
 
@@ -50,7 +52,10 @@ __all__ = [
     "SecurityHeaders",
     "BodyLimit",
     "HeadAsGet",
+    "AddressLimit",
     "CreateLimit",
+    "CoachLimit",
+    "COACH_PATHS",
     "AccessLog",
     "JsonFormatter",
     "configure_logging",
@@ -71,6 +76,9 @@ CREATE_PATHS = {
     ("POST", "/api/ledgers"),
     ("POST", "/api/quick-play"),  # it may open a new table
 }
+
+#: the coach's routes (limited per address: :class:`CoachLimit`)
+COACH_PATHS = re.compile(r"^/api/(?:train/(?:position|answer)|tables/[^/]+/(?:hint|review|hands/[^/]+/review))/?$")
 
 _SECURITY = [
     (b"content-security-policy", CSP.encode()),
@@ -166,17 +174,26 @@ class HeadAsGet:
         await self.app(dict(scope, method="GET"), receive, sending)
 
 
-class CreateLimit:
-    """At most ``limit`` new tables and ledgers a minute per client address (see the module's
-    notes); ``limit`` 0 or less turns it off."""
+class AddressLimit:
+    """A token bucket per client address (after the trusted proxy's headers): a burst of
+    ``limit`` requests, then one every ``60/limit`` s; the requests it counts are those
+    :meth:`counts` picks, refused over the limit with ``429`` ``code`` (fields ``limit``,
+    ``seconds``) and ``Retry-After``. ``limit`` 0 or less turns it off. Subclasses name the
+    requests and the code."""
+
+    code = "too_many_new"
 
     def __init__(self, app: Any, limit: int = 30) -> None:
         self.app = app
         self.limit = limit
         self.buckets: dict[str, tuple[float, float]] = {}  # address -> (tokens, when)
 
+    def counts(self, scope: Any) -> bool:
+        """Whether this request is counted (and limited)."""
+        raise NotImplementedError
+
     def allow(self, address: str, now: float) -> float:
-        """0.0 if ``address`` may create one more now (and counts it), else the seconds to wait."""
+        """0.0 if ``address`` may make one more now (and counts it), else the seconds to wait."""
         rate = self.limit / 60.0
         tokens, when = self.buckets.get(address, (float(self.limit), now))
         tokens = min(float(self.limit), tokens + (now - when) * rate)
@@ -191,14 +208,36 @@ class CreateLimit:
         return 0.0
 
     async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
-        if scope["type"] == "http" and self.limit > 0 and (scope["method"], get_route_path(scope)) in CREATE_PATHS:
+        if scope["type"] == "http" and self.limit > 0 and self.counts(scope):
             wait = self.allow(client_ip(scope), time.monotonic())
             if wait > 0:
                 seconds = max(1, math.ceil(wait))
-                refusal = Refusal("too_many_new", None, {"limit": self.limit, "seconds": seconds})
+                refusal = Refusal(self.code, None, {"limit": self.limit, "seconds": seconds})
                 await _refuse(scope, send, refusal, [(b"retry-after", str(seconds).encode())])
                 return
         await self.app(scope, receive, send)
+
+
+class CreateLimit(AddressLimit):
+    """At most ``limit`` new tables and ledgers a minute per client address (:data:`CREATE_PATHS`;
+    see the module's notes); ``429 too_many_new``."""
+
+    code = "too_many_new"
+
+    def counts(self, scope: Any) -> bool:
+        return (scope["method"], get_route_path(scope)) in CREATE_PATHS
+
+
+class CoachLimit(AddressLimit):
+    """At most ``limit`` requests a minute per client address to the coach's routes
+    (:data:`COACH_PATHS`: the hint, the reviews, the training), on top of the coach's own bounded
+    queues; ``429 coach_flood``. A review page asks again every 0.6 s while a review runs (100 a
+    minute), so the default of ``ramsli serve --coach-limit`` (300) leaves room for a few pages."""
+
+    code = "coach_flood"
+
+    def counts(self, scope: Any) -> bool:
+        return COACH_PATHS.match(get_route_path(scope)) is not None
 
 
 _TOKEN_AFTER = re.compile(r"(/(?:s|watch|follow|join|invites)/)[^/?#]+")  # seat, spectator, club invite

@@ -197,6 +197,13 @@ SERVER: Mapping[str, RefusalText] = {
     ),
     "no_seat": RefusalText(N_("there is no seat {seat} at this table; the seats are p1 to {last}"), status=404),
     "coach_busy": RefusalText(N_("the coach has {limit} reviews to do already; ask again in a minute"), status=429),
+    "train_busy": RefusalText(
+        N_("the coach has {limit} training positions to value already; try again in {seconds} s"), status=429
+    ),
+    "coach_flood": RefusalText(
+        N_("too many requests to the coach from your address: at most {limit} a minute; try again in {seconds} s"),
+        status=429,
+    ),
     "review_failed": RefusalText(N_("the coach could not review this hand: {detail}"), status=409),
     "no_game": RefusalText(N_("the coach has no solved game {game}; the games are {allowed}"), status=404),
     "no_position": RefusalText(
