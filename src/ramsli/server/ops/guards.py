@@ -10,7 +10,7 @@ ASGI middlewares of the app (:func:`ramsli.server.app.create_app` puts them in o
 - :class:`BodyLimit`: a request body over :data:`~ramsli.server.protocol.schemas.MAX_BODY` bytes is
   refused on every route (``422 bad_message`` / ``body_too_big``, the same answer as the
   capped reader's), by its ``Content-Length`` before a byte is read, and a body without one
-  stops being read past the limit;
+  (chunked) is read first and refused as soon as it passes the limit, before the route runs;
 - :class:`HeadAsGet`: ``HEAD`` is answered wherever ``GET`` is, with the ``GET``'s status and
   headers and no body (uptime monitors send ``HEAD /``);
 - :class:`CreateLimit`: each client address (after the trusted proxy's headers) may create at
@@ -127,7 +127,12 @@ class SecurityHeaders:
 
 
 class BodyLimit:
-    """Refuse request bodies over ``limit`` bytes on every route (see the module's notes)."""
+    """Refuse request bodies over ``limit`` bytes on every route (see the module's notes).
+
+    A body without ``Content-Length`` (``Transfer-Encoding: chunked``) is read here first, at most
+    ``limit`` bytes, and refused as soon as it passes them, before the route runs — the same
+    ``422 body_too_big`` JSON as a ``Content-Length`` over the limit, never a ``500``; a body
+    within the limit is handed to the route as it came."""
 
     def __init__(self, app: Any, limit: int = MAX_BODY) -> None:
         self.app = app
@@ -137,22 +142,32 @@ class BodyLimit:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
-        length = dict(scope["headers"]).get(b"content-length", b"").strip()
-        if length.isdigit() and int(length) > self.limit:
-            await _refuse(scope, send, Refusal("body_too_big", None, {"limit": self.limit}))
+        refusal = Refusal("body_too_big", None, {"limit": self.limit})
+        length = dict(scope["headers"]).get(b"content-length")
+        if length is not None:  # the server holds the body to it
+            if length.strip().isdigit() and int(length) > self.limit:
+                await _refuse(scope, send, refusal)
+                return
+            await self.app(scope, receive, send)
             return
+        held: list[Any] = []
         seen = 0
-
-        async def receiving() -> Any:
-            nonlocal seen
+        while True:  # no length given: read it here, at most the limit
             msg = await receive()
-            if msg["type"] == "http.request":
-                seen += len(msg.get("body", b""))
-                if seen > self.limit + 65536:  # far past the limit: stop reading, as if the client left
-                    return {"type": "http.disconnect"}
-            return msg
+            held.append(msg)
+            if msg["type"] != "http.request":
+                break
+            seen += len(msg.get("body", b""))
+            if seen > self.limit:  # the rest is never read nor held
+                await _refuse(scope, send, refusal)
+                return
+            if not msg.get("more_body", False):
+                break
 
-        await self.app(scope, receiving, send)
+        async def replaying() -> Any:
+            return held.pop(0) if held else await receive()
+
+        await self.app(scope, replaying, send)
 
 
 class HeadAsGet:
