@@ -317,3 +317,88 @@ def test_a_big_chunked_body_is_refused_as_json_on_every_post_route(tmp_path):
         assert "Traceback" not in log and " 500 " not in log, log[-3000:]
     finally:
         server.stop()
+
+
+# -- slow and greedy clients (issue 38.9) ----------------------------------------------------------
+
+
+def _closed_after(s: socket.socket, limit: float) -> tuple[float, bytes]:
+    """Seconds until the server closes ``s`` (reading what it sends; AssertionError after ``limit``)."""
+    t0 = time.monotonic()
+    s.settimeout(limit)
+    got = b""
+    try:
+        while more := s.recv(4096):
+            got += more
+    except TimeoutError:
+        raise AssertionError(f"the connection was still open after {limit:.0f} s (got {got!r})") from None
+    except ConnectionResetError:
+        pass
+    return time.monotonic() - t0, got
+
+
+def test_half_a_request_head_is_cut_and_one_address_holds_at_most_n_connections(tmp_path):
+    """Issue 38.9 over real sockets: a client that sends half its headers (or nothing) is answered
+    ``408`` and cut within a scaled bound of ``--header-timeout`` (before: open for over 100 s),
+    a trickle of bytes does not keep it open, a whole request is answered as ever; with
+    ``--max-connections-per-address 3`` the fourth connection from one address is refused ``429
+    too_many_connections`` (JSON in the request's language, ``Retry-After``, every security header)
+    while three are open, a WebSocket handshake too, and let in again once one closes."""
+    header = 2.0
+    server = ServerProcess(
+        f"sqlite+aiosqlite:///{tmp_path / 'server.sqlite'}",
+        tmp_path,
+        ["--header-timeout", str(header), "--idle-timeout", "60", "--max-connections-per-address", "3"],
+    ).start(timeout=scaled(30))
+    try:
+        port = server.port
+        with socket.create_connection(("127.0.0.1", port)) as s:
+            s.sendall(b"GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Half: ")
+            took, got = _closed_after(s, header + scaled(5))
+            assert got.startswith(b"HTTP/1.1 408"), got
+            print(f"\nhalf a request head cut after {took:.2f} s (--header-timeout {header:g})")
+        with socket.create_connection(("127.0.0.1", port)) as s:  # a byte a second: the time is the head's
+            s.sendall(b"GET /healthz HTTP/1.1\r\n")
+            t0 = time.monotonic()
+            try:
+                while time.monotonic() - t0 < header + scaled(5):
+                    s.sendall(b"X")
+                    time.sleep(0.5)
+            except OSError:
+                pass
+            took, _got = _closed_after(s, header + scaled(5))
+            assert time.monotonic() - t0 < header + scaled(5)
+        with socket.create_connection(("127.0.0.1", port)) as s:  # nothing sent at all
+            _closed_after(s, header + scaled(5))
+
+        # three kept-alive connections that each asked once (idle for 60 s): the fourth is refused
+        kept = []
+        for _ in range(3):
+            s = socket.create_connection(("127.0.0.1", port), timeout=scaled(10))
+            s.sendall(b"GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+            assert s.recv(4096).startswith(b"HTTP/1.1 200"), "a kept-alive request"
+            kept.append(s)
+        head = b"GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\nAccept-Language: de\r\n\r\n"
+        status, headers, raw = _raw(port, head)
+        answer = json.loads(raw)
+        assert status == 429 and answer["error"] == "too_many_connections", answer
+        assert "3" in answer["message"] and "Verbindungen" in answer["message"], answer["message"]
+        assert int(headers["retry-after"]) >= 1 and headers["connection"] == "close"
+        assert all(h in headers for h in SECURITY)
+        ws = (
+            b"GET /ws HTTP/1.1\r\nHost: 127.0.0.1\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+            b"Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n"
+        )
+        assert _raw(port, ws)[0] == 429
+        kept.pop().close()
+
+        def let_in() -> bool:
+            return _raw(port, b"GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n")[0] == 200
+
+        wait_until(let_in, 10, what="a connection let in once one of three closed")
+        for s in kept:
+            s.close()
+        log = server.log.read_text()
+        assert "Traceback" not in log, log[-3000:]
+    finally:
+        server.stop()

@@ -226,6 +226,10 @@ SERVER: Mapping[str, RefusalText] = {
     "too_many_new": RefusalText(
         N_("too many new tables from your address: at most {limit} a minute; try again in {seconds} s"), status=429
     ),
+    "too_many_connections": RefusalText(
+        N_("too many open connections from your address: at most {limit}; close a page or try again in {seconds} s"),
+        status=429,
+    ),
     "admin_token": RefusalText(N_("this needs the server's admin token"), status=401),
     "no_admin": RefusalText(N_("this server has no admin token set (ramsli serve --admin-token-file)"), status=403),
     # pages and files
