@@ -258,11 +258,13 @@ def _json_post_routes() -> list[str]:
     return sorted(re.sub(r"\{[^}]+\}", "x", p) for p in paths)
 
 
-def _raw(port: int, head: bytes, body: bytes = b"", timeout: float = 30.0) -> tuple[int, dict[str, str], bytes]:
-    """Send ``head`` and ``body`` on a fresh socket and read one HTTP/1.1 answer: (status, headers
-    with lower-case names, body). The body may be cut short by the server (a refusal while it is
-    sent): what was sent is sent, the answer is read."""
-    with socket.create_connection(("127.0.0.1", port), timeout=scaled(timeout)) as s:
+def _raw(
+    port: int, head: bytes, body: bytes = b"", timeout: float = 30.0, source: str = "127.0.0.1"
+) -> tuple[int, dict[str, str], bytes]:
+    """Send ``head`` and ``body`` on a fresh socket from address ``source`` and read one HTTP/1.1
+    answer: (status, headers with lower-case names, body). The body may be cut short by the server
+    (a refusal while it is sent): what was sent is sent, the answer is read."""
+    with socket.create_connection(("127.0.0.1", port), timeout=scaled(timeout), source_address=(source, 0)) as s:
         s.sendall(head)
         try:
             s.sendall(body)
@@ -343,7 +345,9 @@ def test_half_a_request_head_is_cut_and_one_address_holds_at_most_n_connections(
     a trickle of bytes does not keep it open, a whole request is answered as ever; with
     ``--max-connections-per-address 3`` the fourth connection from one address is refused ``429
     too_many_connections`` (JSON in the request's language, ``Retry-After``, every security header)
-    while three are open, a WebSocket handshake too, and let in again once one closes."""
+    while three are open, a WebSocket handshake too, and let in again once one closes; this machine
+    (127.0.0.1: a reverse proxy beside the server) is not limited. The limited client is 127.0.0.2,
+    another address of the loopback network."""
     header = 2.0
     server = ServerProcess(
         f"sqlite+aiosqlite:///{tmp_path / 'server.sqlite'}",
@@ -372,14 +376,16 @@ def test_half_a_request_head_is_cut_and_one_address_holds_at_most_n_connections(
             _closed_after(s, header + scaled(5))
 
         # three kept-alive connections that each asked once (idle for 60 s): the fourth is refused
+        other = "127.0.0.2"
         kept = []
         for _ in range(3):
-            s = socket.create_connection(("127.0.0.1", port), timeout=scaled(10))
+            s = socket.create_connection(("127.0.0.1", port), timeout=scaled(10), source_address=(other, 0))
             s.sendall(b"GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
             assert s.recv(4096).startswith(b"HTTP/1.1 200"), "a kept-alive request"
             kept.append(s)
         head = b"GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\nAccept-Language: de\r\n\r\n"
-        status, headers, raw = _raw(port, head)
+        assert _raw(port, head)[0] == 200  # this machine is not limited
+        status, headers, raw = _raw(port, head, source=other)
         answer = json.loads(raw)
         assert status == 429 and answer["error"] == "too_many_connections", answer
         assert "3" in answer["message"] and "Verbindungen" in answer["message"], answer["message"]
@@ -389,11 +395,12 @@ def test_half_a_request_head_is_cut_and_one_address_holds_at_most_n_connections(
             b"GET /ws HTTP/1.1\r\nHost: 127.0.0.1\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
             b"Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n"
         )
-        assert _raw(port, ws)[0] == 429
+        assert _raw(port, ws, source=other)[0] == 429
         kept.pop().close()
 
         def let_in() -> bool:
-            return _raw(port, b"GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n")[0] == 200
+            closing = b"GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n"
+            return _raw(port, closing, source=other)[0] == 200
 
         wait_until(let_in, 10, what="a connection let in once one of three closed")
         for s in kept:

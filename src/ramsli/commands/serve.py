@@ -167,7 +167,7 @@ def serve(
             metavar="N",
             envvar="RAMSLI_MAX_CONNECTIONS_PER_ADDRESS",
             help="Open connections (WebSockets included) from one client address at once; more are "
-            "answered 429. Trusted proxies are not limited. 0: no limit.",
+            "answered 429. This machine (127.0.0.1, ::1) and trusted proxies are not limited. 0: no limit.",
         ),
     ] = 100,
     ws_ping_seconds: Annotated[

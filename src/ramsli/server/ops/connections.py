@@ -13,9 +13,10 @@ uvicorn's h11 protocol (:func:`guarded_h11`, ``uvicorn.Config(http=...)``) with 
 - **open connections per address**: at most ``per_address`` connections (WebSockets included)
   from one client address at once; a request on one more is answered ``429 too_many_connections``
   with ``Retry-After`` and ``Connection: close`` (in the request's language, every security
-  header; a WebSocket handshake gets a plain ``429``). The addresses of trusted proxies
-  (``--trusted-proxy``: every client arrives from them) and requests relayed by another ramsli
-  process of the cluster (its forwarding secret) are not limited.
+  header; a WebSocket handshake gets a plain ``429``). Not limited: this machine itself
+  (:data:`THIS_MACHINE`: a reverse proxy on the same machine, the operator's own tools and
+  benchmarks), the trusted proxies (``--trusted-proxy``: every client arrives from them) and
+  requests relayed by another ramsli process of the cluster (its forwarding secret).
 
 The counts live in one :class:`ConnectionLimits` per server; the limits hold on the event loop's
 thread only (asyncio protocols), so no lock is needed.
@@ -36,7 +37,15 @@ from ramsli.refusal import Refusal
 from ramsli.server.cluster.proxy import FORWARD_HEADER
 from ramsli.server.ops.guards import SecurityHeaders, _refuse
 
-__all__ = ["ConnectionLimits", "guarded_h11", "HEADER_SECONDS", "IDLE_SECONDS", "PER_ADDRESS", "RETRY_SECONDS"]
+__all__ = [
+    "ConnectionLimits",
+    "guarded_h11",
+    "HEADER_SECONDS",
+    "IDLE_SECONDS",
+    "PER_ADDRESS",
+    "RETRY_SECONDS",
+    "THIS_MACHINE",
+]
 
 #: seconds a client has to send a whole request head (``ramsli serve --header-timeout``)
 HEADER_SECONDS = 10.0
@@ -46,6 +55,8 @@ IDLE_SECONDS = 5.0
 #: browser holds a table's WebSocket and up to six HTTP connections; a pub's guests behind one
 #: address of a router (NAT) share it
 PER_ADDRESS = 100
+#: the addresses never limited: this machine (a reverse proxy beside the server connects from it)
+THIS_MACHINE = frozenset({"127.0.0.1", "::1", "::ffff:127.0.0.1"})
 #: ``Retry-After`` of a refused connection, seconds
 RETRY_SECONDS = 10
 
@@ -60,7 +71,8 @@ class ConnectionLimits:
     Args:
         header_seconds: seconds to send a whole request head (> 0).
         per_address: open connections per client address (0: no limit).
-        exempt: addresses or networks not limited (the trusted proxies; ``*`` for all).
+        exempt: addresses or networks not limited besides :data:`THIS_MACHINE` (the trusted
+            proxies; ``*`` for all).
         secret: ``() -> str | None``, the cluster's forwarding secret (a request carrying it is a
             peer process relaying its clients: not limited).
 
@@ -89,7 +101,7 @@ class ConnectionLimits:
 
     def limited(self, address: str) -> bool:
         """Whether connections from ``address`` are counted against :attr:`per_address`."""
-        if self.per_address <= 0 or self.everyone:
+        if self.per_address <= 0 or self.everyone or address in THIS_MACHINE:
             return False
         try:
             ip = ipaddress.ip_address(address)
