@@ -12,6 +12,12 @@ naming it).
 The bots of installed packages (``docs/bots.md``) are seated at a new table only if the operator
 names each with ``--allow-bot NAME``: a package is code the server runs.
 
+Slow and greedy clients are cut below the app (:mod:`ramsli.server.ops.connections`): a request
+head must come whole within ``--header-timeout`` seconds (``408``), an idle keep-alive connection
+closes after ``--idle-timeout`` seconds, and one client address holds at most
+``--max-connections-per-address`` connections (``429``; ``docs/deploy.md``, *Opened to a pub's
+network without a proxy*).
+
 SIGTERM (and the first Ctrl-C) drains: no new table, the commits in flight finish, every client
 is told to reconnect (with several processes another one runs the tables from then on), then
 the process exits; a second signal exits at once.
