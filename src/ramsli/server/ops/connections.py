@@ -77,7 +77,15 @@ class ConnectionLimits:
             peer process relaying its clients: not limited).
 
     Raises:
-        ValueError: for a time-out not above 0, a negative limit or an address that is none.
+        ValueError: for a time-out not above 0 or a negative limit.
+
+    >>> lim = ConnectionLimits(per_address=2, exempt=["10.0.0.0/8"])
+    >>> [lim.admit("203.0.113.7") for _ in range(3)], lim.open
+    ([True, True, False], {'203.0.113.7': 2})
+    >>> lim.release("203.0.113.7"); lim.admit("203.0.113.7")
+    True
+    >>> lim.limited("10.1.2.3"), lim.limited("127.0.0.1"), lim.limited("203.0.113.7")
+    (False, False, True)
     """
 
     def __init__(
@@ -94,14 +102,21 @@ class ConnectionLimits:
         self.header_seconds = header_seconds
         self.per_address = per_address
         self.everyone = any(e.strip() == "*" for e in exempt)
-        self.exempt = [ipaddress.ip_network(e.strip(), strict=False) for e in exempt if e.strip() not in ("", "*")]
+        self.exempt: list[ipaddress.IPv4Network | ipaddress.IPv6Network] = []
+        self.named: set[str] = set()  # a trusted "address" that is no IP (a Unix socket's name)
+        for e in (x.strip() for x in exempt):
+            if e and e != "*":
+                try:
+                    self.exempt.append(ipaddress.ip_network(e, strict=False))
+                except ValueError:
+                    self.named.add(e)
         self.secret = secret or (lambda: None)
         #: address -> its connections open now (those let in: a refused one is not counted)
         self.open: dict[str, int] = {}
 
     def limited(self, address: str) -> bool:
         """Whether connections from ``address`` are counted against :attr:`per_address`."""
-        if self.per_address <= 0 or self.everyone or address in THIS_MACHINE:
+        if self.per_address <= 0 or self.everyone or address in THIS_MACHINE or address in self.named:
             return False
         try:
             ip = ipaddress.ip_address(address)
