@@ -191,9 +191,10 @@ def _flood_one(base: str, body: bytes, address: str) -> tuple[int, str | None, s
 def test_a_flood_of_training_requests_never_stalls_the_server(tmp_path, monkeypatch):
     """Issue 38.2 against a real ``ramsli serve``: while eight clients flood ``POST
     /api/train/position`` with thirty copies of a long table (from many addresses, through the
-    trusted proxy's header, and from one), ``/healthz`` keeps answering well within a second or so
-    (before: each request replayed every hand thirty times on the event loop, seconds each); the
-    flood is answered ``429`` with ``Retry-After`` (``train_busy`` and ``coach_flood``)."""
+    trusted proxy's header, and from one), ``/healthz`` keeps answering within a generous bound
+    (its worst latency printed: 0.2-0.5 s on a busy 2-core machine; before, each request replayed
+    every hand thirty times on the event loop and ``/healthz`` waited over 11 s); the flood is
+    answered ``429`` with ``Retry-After`` (``train_busy`` and ``coach_flood``)."""
     monkeypatch.setenv("RAMSLI_LAB_WARM_UP", "0")  # values in the coach's process from the start
     server = ServerProcess(
         f"sqlite+aiosqlite:///{tmp_path / 'server.sqlite'}",
@@ -207,7 +208,7 @@ def test_a_flood_of_training_requests_never_stalls_the_server(tmp_path, monkeypa
             with urllib.request.urlopen(base + path, timeout=scaled(10)) as r:
                 return json.loads(r.read())
 
-        hands = 150
+        hands = 200
         tid, token = _long_table(lambda p, b: post_json(base, p, b), get, hands)
         body = json.dumps({"source": "mine", "tables": [{"table": tid, "token": token}] * 30}).encode()
         rng = random.Random(1)
@@ -232,7 +233,7 @@ def test_a_flood_of_training_requests_never_stalls_the_server(tmp_path, monkeypa
         assert all(ra is not None and int(ra) >= 1 for c, ra, _ in answers if c == 429)
         assert set(errors) <= {"train_busy", "coach_flood"} and errors.count("coach_flood") >= 20, errors
         # a generous bound: a stall of seconds (one request's replays on the event loop) breaks it
-        assert max(lags) < scaled(1.0) * 1000, lags
+        assert max(lags) < scaled(1.5) * 1000, lags
         log = server.log.read_text()
         assert "Traceback" not in log, log[-3000:]
     finally:
