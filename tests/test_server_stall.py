@@ -410,3 +410,43 @@ def test_half_a_request_head_is_cut_and_one_address_holds_at_most_n_connections(
         assert "Traceback" not in log, log[-3000:]
     finally:
         server.stop()
+
+
+def test_hints_waiting_for_the_coach_are_bounded(monkeypatch):
+    """Issue 38.2: at most ``HINT_CONCURRENCY`` hints are computed at once and ``HINT_WAITING`` wait;
+    one more (another seat's, R4.5) is refused ``hints_busy`` at once instead of queueing without
+    end, and once the computations finish hints are answered again."""
+    from ramsli import Hand, Rules
+    from ramsli.refusal import Refused
+
+    gate = threading.Event()
+    started: list[int] = []
+
+    def held(obs, seed=0, samples=0):
+        started.append(1)
+        gate.wait(scaled(30))
+        return {"ev_diff": {"mean": 1.0, "ci95": 0.1}, "out_allowed": True, "samples": 1, "estimate": "expert"}
+
+    monkeypatch.setattr(hints, "quick_estimate", held)
+    monkeypatch.setattr(hints, "HINT_WAITING", 3)
+    monkeypatch.setattr(hints, "_done", {})
+    hand = Hand.new(Rules(), [20] * 3, dealer=2, seed=4)
+    obs = hand.observe(hand.to_act)
+    warm = hints.LabWarmUp(enabled=False)
+
+    async def run() -> None:
+        n = hints.HINT_CONCURRENCY + hints.HINT_WAITING
+        asked = [asyncio.create_task(hints.answer_hint(obs, (f"t{i}", obs.seat, 1, 0), warm)) for i in range(n)]
+        deadline = time.monotonic() + scaled(10)
+        while len(started) < hints.HINT_CONCURRENCY:
+            assert time.monotonic() < deadline, "the first hints did not start"
+            await asyncio.sleep(0.01)
+        with pytest.raises(Refused) as refused:
+            await hints.answer_hint(obs, ("t-more", obs.seat, 1, 0), warm)
+        assert refused.value.refusal.code == "hints_busy" and refused.value.refusal["seconds"] >= 1
+        gate.set()
+        answers = await asyncio.gather(*asked)
+        assert len(answers) == n and len(started) == n
+        assert (await hints.answer_hint(obs, ("t-more", obs.seat, 1, 0), warm))["estimate"] == "expert"
+
+    asyncio.run(run())

@@ -190,6 +190,7 @@ SERVER: Mapping[str, RefusalText] = {
     "no_lab": RefusalText(N_("the hint needs the lab extra: pip install -e '.[lab]' (NumPy and Numba)"), status=501),
     "no_hint": RefusalText(N_("the hint is for your own turn to declare"), status=409),
     "hint_busy": RefusalText(N_("a hint for this seat is being computed; ask again when it is done"), status=429),
+    "hints_busy": RefusalText(N_("the coach is computing {limit} hints already; try again in {seconds} s"), status=429),
     "hint_failed": RefusalText(N_("the hint cannot be computed for this position"), status=409),
     # the coach (docs/coach.md)
     "no_review": RefusalText(
