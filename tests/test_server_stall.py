@@ -343,7 +343,8 @@ def _closed_after(s: socket.socket, limit: float) -> tuple[float, bytes]:
 def test_half_a_request_head_is_cut_and_one_address_holds_at_most_n_connections(tmp_path):
     """Issue 38.9 over real sockets: a client that sends half its headers (or nothing) is answered
     ``408`` and cut within a scaled bound of ``--header-timeout`` (before: open for over 100 s),
-    a trickle of bytes does not keep it open, a whole request is answered as ever; with
+    a trickle of bytes does not keep it open, nor does a body that stops coming (``408 body_slow``
+    JSON in the request's language), a whole request is answered as ever; with
     ``--max-connections-per-address 3`` the fourth connection from one address is refused ``429
     too_many_connections`` (JSON in the request's language, ``Retry-After``, every security header)
     while three are open, a WebSocket handshake too, and let in again once one closes; this machine
@@ -375,6 +376,17 @@ def test_half_a_request_head_is_cut_and_one_address_holds_at_most_n_connections(
             assert time.monotonic() - t0 < header + scaled(5)
         with socket.create_connection(("127.0.0.1", port)) as s:  # nothing sent at all
             _closed_after(s, header + scaled(5))
+        with socket.create_connection(("127.0.0.1", port)) as s:  # a whole head, a tenth of its body
+            s.sendall(
+                b"POST /api/tables HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+                b'Accept-Language: nl\r\nContent-Length: 100\r\n\r\n{"seats": '
+            )
+            took, got = _closed_after(s, header + scaled(5))
+            top, _, raw = got.partition(b"\r\n\r\n")
+            assert top.startswith(b"HTTP/1.1 408") and b"x-frame-options" in top.lower(), got
+            answer = json.loads(raw)
+            assert answer["error"] == "body_slow" and "opnieuw" in answer["message"], answer
+            print(f"a body a tenth sent answered 408 after {took:.2f} s")
 
         # three kept-alive connections that each asked once (idle for 60 s): the fourth is refused
         other = "127.0.0.2"

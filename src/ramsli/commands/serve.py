@@ -13,7 +13,7 @@ The bots of installed packages (``docs/bots.md``) are seated at a new table only
 names each with ``--allow-bot NAME``: a package is code the server runs.
 
 Slow and greedy clients are cut below the app (:mod:`ramsli.server.ops.connections`): a request
-head must come whole within ``--header-timeout`` seconds (``408``), an idle keep-alive connection
+head, and then its body, must come whole within ``--header-timeout`` seconds (``408``), an idle keep-alive connection
 closes after ``--idle-timeout`` seconds, and one client address holds at most
 ``--max-connections-per-address`` connections (``429``; ``docs/deploy.md``, *Opened to a pub's
 network without a proxy*).
@@ -153,8 +153,8 @@ def serve(
             "--header-timeout",
             metavar="SECONDS",
             envvar="RAMSLI_HEADER_TIMEOUT",
-            help="A client must send a whole request head within this long, else it is answered 408 "
-            "and cut (slow clients hold connections open).",
+            help="A client must send a whole request head, and then its body, each within this long, "
+            "else it is answered 408 and cut (slow clients hold connections open).",
         ),
     ] = 10.0,
     idle_timeout: Annotated[
@@ -280,6 +280,7 @@ def serve(
         admin_token=admin_token,
         create_limit=create_limit,
         coach_limit=coach_limit,
+        body_timeout=header_timeout,
         advertise=reach,
         ownership=ownership,
         calibration=calibration,

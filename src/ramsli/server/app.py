@@ -111,6 +111,7 @@ def create_app(
     admin_token: str | None = None,
     create_limit: int = 30,
     coach_limit: int = 300,
+    body_timeout: float = 10.0,
     advertise: str = "",
     ownership: Ownership | None = None,
     claim_seconds: float | None = None,
@@ -127,6 +128,7 @@ def create_app(
         create_limit: new tables and ledgers a minute per client address (0: no limit).
         coach_limit: requests a minute per client address to the coach's routes (the hint, the
             reviews, the training; 0: no limit).
+        body_timeout: seconds a request body must come whole within (``408 body_slow`` after).
         advertise: where other processes reach this one (``http://host:port``; several processes).
         ownership: which tables this process runs (default: :func:`~ramsli.server.cluster.ownership.ownership_for`
             the database, started at start-up).
@@ -201,7 +203,7 @@ def create_app(
     app.add_middleware(Forwarder, peers=peers, hub=lambda: getattr(app.state, "hub", None), metrics=app.state.metrics)
     app.add_middleware(CreateLimit, limit=create_limit)
     app.add_middleware(CoachLimit, limit=coach_limit)
-    app.add_middleware(BodyLimit)
+    app.add_middleware(BodyLimit, seconds=body_timeout)
     app.add_middleware(SecurityHeaders)
     app.add_middleware(HeadAsGet)
     app.add_middleware(AccessLog)

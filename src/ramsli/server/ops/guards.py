@@ -10,7 +10,8 @@ ASGI middlewares of the app (:func:`ramsli.server.app.create_app` puts them in o
 - :class:`BodyLimit`: a request body over :data:`~ramsli.server.protocol.schemas.MAX_BODY` bytes is
   refused on every route (``422 bad_message`` / ``body_too_big``, the same answer as the
   capped reader's), by its ``Content-Length`` before a byte is read, and a body without one
-  (chunked) is read first and refused as soon as it passes the limit, before the route runs;
+  (chunked) is read first and refused as soon as it passes the limit, before the route runs; a
+  body that does not come whole within ``seconds`` is answered ``408 body_slow``;
 - :class:`HeadAsGet`: ``HEAD`` is answered wherever ``GET`` is, with the ``GET``'s status and
   headers and no body (uptime monitors send ``HEAD /``);
 - :class:`CreateLimit`: each client address (after the trusted proxy's headers) may create at
@@ -30,6 +31,7 @@ ASGI middlewares of the app (:func:`ramsli.server.app.create_app` puts them in o
 
 from __future__ import annotations
 
+import asyncio
 import json
 import logging
 import math
@@ -51,6 +53,7 @@ __all__ = [
     "CSP",
     "SecurityHeaders",
     "BodyLimit",
+    "BODY_SECONDS",
     "HeadAsGet",
     "AddressLimit",
     "CreateLimit",
@@ -69,6 +72,8 @@ CSP = (
     "font-src 'self'; connect-src 'self'; object-src 'none'; base-uri 'none'; "
     "frame-ancestors 'none'; form-action 'self'"
 )
+#: seconds a request body must come whole within (``ramsli serve --header-timeout``: the head's time)
+BODY_SECONDS = 10.0
 #: (method, path) of the requests that create a table or a ledger (limited per address)
 CREATE_PATHS = {
     ("POST", "/api/tables"),
@@ -127,16 +132,21 @@ class SecurityHeaders:
 
 
 class BodyLimit:
-    """Refuse request bodies over ``limit`` bytes on every route (see the module's notes).
+    """Refuse request bodies over ``limit`` bytes on every route, and bodies that do not come whole
+    within ``seconds`` (see the module's notes).
 
-    A body without ``Content-Length`` (``Transfer-Encoding: chunked``) is read here first, at most
-    ``limit`` bytes, and refused as soon as it passes them, before the route runs — the same
-    ``422 body_too_big`` JSON as a ``Content-Length`` over the limit, never a ``500``; a body
-    within the limit is handed to the route as it came."""
+    Every body is read here first, before the route runs (bodies are small: none is streamed to a
+    route): a ``Content-Length`` over the limit is refused before a byte is read, a body without one
+    (``Transfer-Encoding: chunked``) as soon as it passes the limit — ``422 body_too_big`` JSON,
+    never a ``500`` — and a body still coming after ``seconds`` is answered ``408 body_slow`` and
+    its connection closed (a client that sends a byte now and then holds nothing). A client gone
+    before its body came is not answered. A body within the limits is handed to the route as it
+    came."""
 
-    def __init__(self, app: Any, limit: int = MAX_BODY) -> None:
+    def __init__(self, app: Any, limit: int = MAX_BODY, seconds: float = BODY_SECONDS) -> None:
         self.app = app
         self.limit = limit
+        self.seconds = seconds
 
     async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
         if scope["type"] != "http":
@@ -144,30 +154,39 @@ class BodyLimit:
             return
         refusal = Refusal("body_too_big", None, {"limit": self.limit})
         length = dict(scope["headers"]).get(b"content-length")
-        if length is not None:  # the server holds the body to it
-            if length.strip().isdigit() and int(length) > self.limit:
-                await _refuse(scope, send, refusal)
-                return
-            await self.app(scope, receive, send)
+        if length is not None and length.strip().isdigit() and int(length) > self.limit:
+            await _refuse(scope, send, refusal)
             return
         held: list[Any] = []
         seen = 0
-        while True:  # no length given: read it here, at most the limit
-            msg = await receive()
-            held.append(msg)
-            if msg["type"] != "http.request":
-                break
-            seen += len(msg.get("body", b""))
-            if seen > self.limit:  # the rest is never read nor held
-                await _refuse(scope, send, refusal)
-                return
-            if not msg.get("more_body", False):
-                break
+        try:
+            async with asyncio.timeout(self.seconds):
+                while True:  # at most the limit is read and held
+                    msg = await receive()
+                    held.append(msg)
+                    if msg["type"] == "http.disconnect":
+                        return  # the client is gone: nobody to answer
+                    if msg["type"] != "http.request":
+                        break
+                    seen += len(msg.get("body", b""))
+                    if seen > self.limit:  # the rest is never read nor held
+                        await _refuse(scope, send, refusal)
+                        return
+                    if not msg.get("more_body", False):
+                        break
+        except TimeoutError:
+            slow = Refusal("body_slow", None, {"seconds": _whole(self.seconds)})
+            await _refuse(scope, send, slow, [(b"connection", b"close")])
+            return
 
         async def replaying() -> Any:
             return held.pop(0) if held else await receive()
 
         await self.app(scope, replaying, send)
+
+
+def _whole(seconds: float) -> int | float:
+    return int(seconds) if float(seconds).is_integer() else seconds
 
 
 class HeadAsGet:

@@ -227,6 +227,7 @@ SERVER: Mapping[str, RefusalText] = {
     "too_many_new": RefusalText(
         N_("too many new tables from your address: at most {limit} a minute; try again in {seconds} s"), status=429
     ),
+    "body_slow": RefusalText(N_("the request's body did not come whole within {seconds} s; send it again"), status=408),
     "too_many_connections": RefusalText(
         N_("too many open connections from your address: at most {limit}; close a page or try again in {seconds} s"),
         status=429,
