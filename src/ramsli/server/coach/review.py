@@ -602,23 +602,31 @@ class _Game:
 
 
 _games: list[_Game] = []
+_games_lock = threading.Lock()
 
 
 def training_games() -> list[_Game]:
     """The games "in or out?" trains on: every shipped declaration policy whose rules are a preset's
     (``ramsli.lab.equilibrium.default_policies``), with its number of players."""
-    if not _games:
-        for name in default_policies():
-            preset, _, n = name.removesuffix(".json").rpartition("-")
-            try:
-                rules = Rules.preset(preset)
-                players = int(n)
-            except ValueError:
-                continue
-            pol = default_policy(rules, players)
-            if pol is not None and policy_key(pol.rules) == policy_key(rules):
-                _games.append(_Game(preset, players, pol))
+    with _games_lock:  # (filled once, perhaps on a thread: new_position)
+        if not _games:
+            _games.extend(_load_games())
     return list(_games)
+
+
+def _load_games() -> list[_Game]:
+    games = []
+    for name in default_policies():
+        preset, _, n = name.removesuffix(".json").rpartition("-")
+        try:
+            rules = Rules.preset(preset)
+            players = int(n)
+        except ValueError:
+            continue
+        pol = default_policy(rules, players)
+        if pol is not None and policy_key(pol.rules) == policy_key(rules):
+            games.append(_Game(preset, players, pol))
+    return games
 
 
 def _game(name: str) -> _Game:
@@ -692,10 +700,12 @@ def _generate(game: _Game, rng: Any) -> Observation:
 def _mine_hands(hub: Hub, body: PositionRequest, game: _Game | None) -> list[tuple[Table, int, int, _Game]]:
     """The finished hands of the player's own seats at their tables (``(table, seat, hand, game)``)
     in a game "in or out?" covers, not in ``skip``: read from the tables' results, no hand
-    replayed (cheap enough for the event loop). A table listed twice counts once, with the first
-    of its tokens that owns a seat."""
+    replayed and each table's policy looked up once per number of players and carry-in pot (a
+    few microseconds a hand: cheap enough for the event loop). A table listed twice counts once,
+    with the first of its tokens that owns a seat."""
     skip = set(body.skip)
     seen: set[str] = set()
+    games: dict[tuple[str, int, int], _Game | None] = {}  # a table's policy looked up once per kind of hand
     out = []
     for pick in body.tables:
         if pick.table in seen:
@@ -711,8 +721,11 @@ def _mine_hands(hub: Hub, body: PositionRequest, game: _Game | None) -> list[tup
             if f"{t.id}/{number}" in skip:
                 continue
             hand, _n = _finished(t, number)
-            pol = default_policy(t.rules, len(hand.seated), hand.carry_in)
-            g = next((x for x in training_games() if x.policy is pol), None)
+            kind = (t.id, len(hand.seated), hand.carry_in)
+            if kind not in games:
+                pol = default_policy(t.rules, len(hand.seated), hand.carry_in)
+                games[kind] = next((x for x in training_games() if x.policy is pol), None)
+            g = games[kind]
             if g is None or (game is not None and g is not game):
                 continue
             out.append((t, own.index, number, g))
@@ -812,6 +825,9 @@ async def new_position(hub: Hub, service: CoachService, body: PositionRequest) -
             ``train_busy`` (:data:`MAX_TRAINING` values or :data:`MAX_PICKS` draws are under way:
             ask again in :data:`TRAINING_RETRY` seconds).
     """
+    loop = asyncio.get_running_loop()
+    if not _games:  # the shipped policies are read from their files once, on a thread
+        await loop.run_in_executor(None, training_games)
     game = None if body.game == "any" else _game(body.game)
     if _will_value(service) and service.training >= MAX_TRAINING:
         raise _training_busy(MAX_TRAINING)
@@ -824,7 +840,7 @@ async def new_position(hub: Hub, service: CoachService, body: PositionRequest) -
                 raise _training_busy(MAX_PICKS)
             service.picking += 1
             try:
-                chosen = await asyncio.get_running_loop().run_in_executor(None, _draw_mine, hands, rng)
+                chosen = await loop.run_in_executor(None, _draw_mine, hands, rng)
             finally:
                 service.picking -= 1
         if chosen is None and body.source == "mine":
