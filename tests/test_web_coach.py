@@ -260,3 +260,34 @@ def test_the_coach_pages_render_without_untranslated_text(chromium, server, lang
         assert words in page.text_content("body").lower()
     finally:
         ctx.close()
+
+
+def test_a_busy_coach_is_asked_again_after_retry_after(chromium, server):
+    """Issue 38.2: a review page told ``429`` with ``Retry-After`` (the coach's queue full, or the
+    address's limit) asks again after that many seconds and shows the review, instead of stopping
+    at an error."""
+    made = _made(server, seed=33, hands=1)
+    post_ok(server.http, f"/api/tables/{made['table']}/start", {"creator_token": made["creator_token"]})
+    _play_randomly(server, made["table"], made["me"], seed=7)
+    _wait_review(server, f"/api/tables/{made['table']}/hands/1/review?token={made['me']}")
+    asked: list[int] = []
+
+    def busy_once(route):
+        asked.append(1)
+        if len(asked) == 1:
+            body = {"error": "coach_flood", "code": "coach_flood", "message": "too many requests"}
+            route.fulfill(
+                status=429, headers={"Retry-After": "1"}, content_type="application/json", body=json.dumps(body)
+            )
+        else:
+            route.continue_()
+
+    ctx = _context(chromium)
+    try:
+        page = ctx.new_page()
+        page.route("**/api/tables/*/hands/1/review*", busy_once)
+        page.goto(f"{server.http}/t/{made['table']}/review?token={made['me']}&hand=1&lang=en")
+        page.wait_for_function("document.body.dataset.review === 'done'", timeout=scaled(30) * 1000)
+        assert len(asked) >= 2 and page.query_selector("li.decision") is not None
+    finally:
+        ctx.close()

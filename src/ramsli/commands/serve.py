@@ -12,6 +12,12 @@ naming it).
 The bots of installed packages (``docs/bots.md``) are seated at a new table only if the operator
 names each with ``--allow-bot NAME``: a package is code the server runs.
 
+Slow and greedy clients are cut below the app (:mod:`ramsli.server.ops.connections`): a request
+head, and then its body, must come whole within ``--header-timeout`` seconds (``408``), an idle keep-alive connection
+closes after ``--idle-timeout`` seconds, and one client address holds at most
+``--max-connections-per-address`` connections (``429``; ``docs/deploy.md``, *Opened to a pub's
+network without a proxy*).
+
 SIGTERM (and the first Ctrl-C) drains: no new table, the commits in flight finish, every client
 is told to reconnect (with several processes another one runs the tables from then on), then
 the process exits; a second signal exits at once.
@@ -34,6 +40,7 @@ import typer
 
 from ramsli.bots.base import package_bots
 from ramsli.commands import fail
+from ramsli.server.ops.connections import ConnectionLimits, guarded_h11
 from ramsli.server.storage.urls import masked
 
 __all__ = ["register", "serve", "GC_THRESHOLDS"]
@@ -132,6 +139,44 @@ def serve(
             help="New tables and ledgers a minute per client address; 0: no limit.",
         ),
     ] = 30,
+    coach_limit: Annotated[
+        int,
+        typer.Option(
+            "--coach-limit",
+            metavar="N",
+            envvar="RAMSLI_COACH_LIMIT",
+            help="Requests a minute per client address to the coach (hint, reviews, training); 0: no limit.",
+        ),
+    ] = 300,
+    header_timeout: Annotated[
+        float,
+        typer.Option(
+            "--header-timeout",
+            metavar="SECONDS",
+            envvar="RAMSLI_HEADER_TIMEOUT",
+            help="A client must send a whole request head, and then its body, each within this long, "
+            "else it is answered 408 and cut (slow clients hold connections open).",
+        ),
+    ] = 10.0,
+    idle_timeout: Annotated[
+        float,
+        typer.Option(
+            "--idle-timeout",
+            metavar="SECONDS",
+            envvar="RAMSLI_IDLE_TIMEOUT",
+            help="A keep-alive connection with no request is closed after this long.",
+        ),
+    ] = 5.0,
+    max_connections_per_address: Annotated[
+        int,
+        typer.Option(
+            "--max-connections-per-address",
+            metavar="N",
+            envvar="RAMSLI_MAX_CONNECTIONS_PER_ADDRESS",
+            help="Open connections (WebSockets included) from one client address at once; more are "
+            "answered 429. This machine (127.0.0.1, ::1) and trusted proxies are not limited. 0: no limit.",
+        ),
+    ] = 100,
     ws_ping_seconds: Annotated[
         float,
         typer.Option(
@@ -190,6 +235,14 @@ def serve(
         fail(f"--ws-ping-seconds {ws_ping_seconds:g} is outside 1..50 (proxies cut idle connections after 60 s)")
     if create_limit < 0:
         fail(f"--create-limit {create_limit} is negative; 0 turns the limit off")
+    if coach_limit < 0:
+        fail(f"--coach-limit {coach_limit} is negative; 0 turns the limit off")
+    if not 0.5 <= header_timeout <= 300:
+        fail(f"--header-timeout {header_timeout:g} is outside 0.5..300 seconds")
+    if not 0.5 <= idle_timeout <= 3600:
+        fail(f"--idle-timeout {idle_timeout:g} is outside 0.5..3600 seconds")
+    if max_connections_per_address < 0:
+        fail(f"--max-connections-per-address {max_connections_per_address} is negative; 0 turns the limit off")
     admin_token = _admin_token(admin_token_file)
     if calibration is not None:
         from ramsli.server.players.ratings import load_calibration
@@ -227,6 +280,8 @@ def serve(
         trusted_proxies=trusted_proxy or [],
         admin_token=admin_token,
         create_limit=create_limit,
+        coach_limit=coach_limit,
+        body_timeout=header_timeout,
         advertise=reach,
         ownership=ownership,
         calibration=calibration,
@@ -235,6 +290,12 @@ def serve(
     typer.echo(f"ramsli table server at {address}  (database {masked(url)}; Ctrl-C to stop)")
     if open_browser:
         threading.Timer(1.0, _open, args=(address,)).start()
+    limits = ConnectionLimits(
+        header_timeout,
+        max_connections_per_address,
+        exempt=trusted_proxy or [],
+        secret=lambda: _forward_secret(app),
+    )
     config = uvicorn.Config(
         app,
         host=host,
@@ -247,8 +308,9 @@ def serve(
         log_config=None,
         access_log=False,  # uvicorn's would log every token in the paths; the app logs requests redacted
         proxy_headers=False,  # the app reads the trusted proxies' headers itself (--trusted-proxy)
-        http="h11",
+        http=guarded_h11(limits),  # h11 with a request-head time-out and a limit per address
         h11_max_incomplete_event_size=16384,  # request line and headers: 16 KiB at most
+        timeout_keep_alive=idle_timeout,  # type: ignore[arg-type]
         timeout_graceful_shutdown=int(max(1.0, drain_seconds)),
     )
     gc.collect()
@@ -308,6 +370,12 @@ def _draining_server_class() -> Any:
 def draining_server(config: Any, app: Any, drain_seconds: float) -> Any:
     """uvicorn's ``Server`` for ``app`` that drains on the first SIGTERM (see the module's notes)."""
     return _draining_server_class()(config, app, drain_seconds)
+
+
+def _forward_secret(app: Any) -> str | None:
+    """The cluster's forwarding secret of ``app`` (None before start-up or with one process)."""
+    hub = getattr(app.state, "hub", None)
+    return None if hub is None else hub.ownership.forward_secret
 
 
 def _reachable(host: str) -> str:

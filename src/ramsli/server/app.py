@@ -16,13 +16,13 @@ Players, clubs, seasons and ratings are :mod:`ramsli.server.players.accounts` an
 
 Around the routes (outermost first): the path prefix and the client's address
 (:mod:`ramsli.server.cluster.prefix`, :mod:`ramsli.server.cluster.proxy`), the request log, ``HEAD``, the security headers, the body limit and
-the per-address limit on new tables (:mod:`ramsli.server.ops.guards`), and the forwarding of a
+the per-address limits on new tables and on the coach's routes (:mod:`ramsli.server.ops.guards`), and the forwarding of a
 table another process runs (:class:`~ramsli.server.cluster.proxy.Forwarder`). The operator's routes
 (``/healthz``, ``/readyz``, ``/metrics``, ``/admin/...``) are :mod:`ramsli.server.ops.routes`.
 
 Run it with ``ramsli serve`` or ``uvicorn --factory ramsli.server.app:app_from_env``
 (``RAMSLI_DATABASE``, ``RAMSLI_ALLOW_TEST_SEEDS=1``, ``RAMSLI_PATH_PREFIX``,
-``RAMSLI_TRUSTED_PROXIES``, ``RAMSLI_ADMIN_TOKEN``, ``RAMSLI_CREATE_LIMIT``, ``RAMSLI_ADVERTISE``,
+``RAMSLI_TRUSTED_PROXIES``, ``RAMSLI_ADMIN_TOKEN``, ``RAMSLI_CREATE_LIMIT``, ``RAMSLI_COACH_LIMIT``, ``RAMSLI_ADVERTISE``,
 ``RAMSLI_CALIBRATION``).
 """
 
@@ -60,7 +60,7 @@ from ramsli.server.evenings import routes as evenings_routes
 from ramsli.server.evenings.service import Evenings
 from ramsli.server.ledger import routes as ledger_routes
 from ramsli.server.ledger.books import LedgerBooks
-from ramsli.server.ops.guards import AccessLog, BodyLimit, CreateLimit, HeadAsGet, SecurityHeaders
+from ramsli.server.ops.guards import AccessLog, BodyLimit, CoachLimit, CreateLimit, HeadAsGet, SecurityHeaders
 from ramsli.server.ops.metrics import Metrics
 from ramsli.server.ops.routes import router as ops_router
 from ramsli.server.players import accounts
@@ -83,12 +83,22 @@ __all__ = ["create_app", "app_from_env", "attach_hub", "WS_MAX_SIZE"]
 WS_MAX_SIZE = 65536
 
 
+#: seconds of ``Retry-After`` on a ``429`` whose refusal names no ``seconds`` of its own
+RETRY_AFTER = 5
+
+
 def _answer(request: Request, error: Exception) -> JSONResponse:
+    """The refusal ``error`` as JSON in the request's language; every ``429`` (a full queue, a
+    per-address limit) carries ``Retry-After`` (its ``seconds``, else :data:`RETRY_AFTER`)."""
     status, body = error_body(error, request_lang(request))
     metrics: Metrics | None = getattr(request.app.state, "metrics", None)
     if metrics is not None:
         metrics.refused(str(body.get("code", "")), "http")
-    return JSONResponse(body, status_code=status)
+    headers = None
+    if status == 429:
+        seconds = body.get("fields", {}).get("seconds")
+        headers = {"Retry-After": str(seconds if isinstance(seconds, int) and seconds > 0 else RETRY_AFTER)}
+    return JSONResponse(body, status_code=status, headers=headers)
 
 
 def create_app(
@@ -100,6 +110,8 @@ def create_app(
     trusted_proxies: Sequence[str] = (),
     admin_token: str | None = None,
     create_limit: int = 30,
+    coach_limit: int = 300,
+    body_timeout: float = 10.0,
     advertise: str = "",
     ownership: Ownership | None = None,
     claim_seconds: float | None = None,
@@ -114,6 +126,9 @@ def create_app(
         trusted_proxies: addresses or networks whose ``X-Forwarded-For``/``-Proto`` are believed.
         admin_token: the token of ``/admin/...`` (None: no admin).
         create_limit: new tables and ledgers a minute per client address (0: no limit).
+        coach_limit: requests a minute per client address to the coach's routes (the hint, the
+            reviews, the training; 0: no limit).
+        body_timeout: seconds a request body must come whole within (``408 body_slow`` after).
         advertise: where other processes reach this one (``http://host:port``; several processes).
         ownership: which tables this process runs (default: :func:`~ramsli.server.cluster.ownership.ownership_for`
             the database, started at start-up).
@@ -187,7 +202,8 @@ def create_app(
     # innermost first: the forwarding of other processes' tables, ..., the prefix outermost
     app.add_middleware(Forwarder, peers=peers, hub=lambda: getattr(app.state, "hub", None), metrics=app.state.metrics)
     app.add_middleware(CreateLimit, limit=create_limit)
-    app.add_middleware(BodyLimit)
+    app.add_middleware(CoachLimit, limit=coach_limit)
+    app.add_middleware(BodyLimit, seconds=body_timeout)
     app.add_middleware(SecurityHeaders)
     app.add_middleware(HeadAsGet)
     app.add_middleware(AccessLog)
@@ -297,8 +313,8 @@ def app_from_env() -> FastAPI:
     """The app configured from the environment (for ``uvicorn --factory``): ``RAMSLI_DATABASE``,
     ``RAMSLI_ALLOW_TEST_SEEDS`` (``1``), ``RAMSLI_ALLOW_BOTS`` (installed packages' bots,
     comma-separated), ``RAMSLI_PATH_PREFIX``, ``RAMSLI_TRUSTED_PROXIES`` (comma-separated),
-    ``RAMSLI_ADMIN_TOKEN``, ``RAMSLI_CREATE_LIMIT`` (a minute per address) and
-    ``RAMSLI_ADVERTISE`` (``http://host:port``) and ``RAMSLI_CALIBRATION`` (an arena result)."""
+    ``RAMSLI_ADMIN_TOKEN``, ``RAMSLI_CREATE_LIMIT`` and ``RAMSLI_COACH_LIMIT`` (a minute per
+    address) and ``RAMSLI_ADVERTISE`` (``http://host:port``) and ``RAMSLI_CALIBRATION`` (an arena result)."""
     return create_app(
         os.environ.get("RAMSLI_DATABASE") or None,
         allow_test_seeds=os.environ.get("RAMSLI_ALLOW_TEST_SEEDS") == "1",
@@ -307,6 +323,7 @@ def app_from_env() -> FastAPI:
         trusted_proxies=_env_list("RAMSLI_TRUSTED_PROXIES"),
         admin_token=os.environ.get("RAMSLI_ADMIN_TOKEN") or None,
         create_limit=int(os.environ.get("RAMSLI_CREATE_LIMIT") or 30),
+        coach_limit=int(os.environ.get("RAMSLI_COACH_LIMIT") or 300),
         advertise=os.environ.get("RAMSLI_ADVERTISE", ""),
         calibration=os.environ.get("RAMSLI_CALIBRATION") or None,
     )

@@ -76,6 +76,8 @@ __all__ = [
     "CLOSE",
     "HINT_SECONDS",
     "HINT_CONCURRENCY",
+    "HINT_WAITING",
+    "HINT_RETRY",
     "HINT_CACHE",
     "QUICK_SAMPLES",
 ]
@@ -84,6 +86,11 @@ __all__ = [
 HINT_SECONDS = 1.0
 #: hint computations running at once in the whole server (each on a thread, never the bots' pool)
 HINT_CONCURRENCY = 2
+#: hint computations waiting for one of the :data:`HINT_CONCURRENCY` slots; more are refused
+#: (``429 hints_busy`` with ``Retry-After``)
+HINT_WAITING = 16
+#: seconds a refused hint is told to wait (``Retry-After``)
+HINT_RETRY = 2
 #: finished hints kept, per (table, seat, hand, seq)
 HINT_CACHE = 256
 #: the expert's weighted rollouts behind a quick hint (its most; about 0.2 s for five players)
@@ -99,6 +106,8 @@ _running: dict[tuple[str, int], tuple[_Key, asyncio.Future[dict[str, Any]]]] = {
 #: (table, seat, hand, seq) -> the answer (a seat asking again at the same position gets it at once)
 _done: dict[_Key, dict[str, Any]] = {}
 _slots: dict[asyncio.AbstractEventLoop, asyncio.Semaphore] = {}
+#: hint computations waiting for a slot, per event loop (at most :data:`HINT_WAITING`)
+_waiting: dict[asyncio.AbstractEventLoop, int] = {}
 
 
 def lab_available() -> bool:
@@ -561,26 +570,54 @@ def _kernel_answer(estimate: Callable[..., dict[str, Any]], query: dict[str, Any
 
 async def _compute(obs: Observation, ready: bool, kernel: Callable[..., dict[str, Any]] | None) -> dict[str, Any]:
     """One hint computation on a thread (never the bots' pool), at most :data:`HINT_CONCURRENCY`
-    at once in the server: the kernel's when ``ready``, else the expert's.
+    at once in the server and :data:`HINT_WAITING` waiting: the kernel's when ``ready``, else the
+    expert's.
 
     Raises:
-        Refused: ``hint_failed`` if the position cannot be estimated.
+        Refused: ``hint_failed`` if the position cannot be estimated; ``hints_busy`` when
+            :data:`HINT_WAITING` computations wait already.
     """
     loop = asyncio.get_running_loop()
     slots = _slots.get(loop)
     if slots is None:
         _slots.clear()
+        _waiting.clear()
         slots = _slots[loop] = asyncio.Semaphore(HINT_CONCURRENCY)
+    if slots.locked() and _waiting.get(loop, 0) >= HINT_WAITING:
+        raise Refused(Refusal("hints_busy", None, {"limit": HINT_CONCURRENCY + HINT_WAITING, "seconds": HINT_RETRY}))
     seed = int(time.time()) % 100000
-    async with slots:
-        if ready:
-            from ramsli.lab.odds import OddsError, estimate
+    _waiting[loop] = _waiting.get(loop, 0) + 1
+    try:
+        await slots.acquire()
+    finally:
+        _waiting[loop] -= 1
+    try:
+        return await _estimate(loop, obs, ready, kernel, seed)
+    finally:
+        slots.release()
 
-            try:
-                return await loop.run_in_executor(None, _kernel_answer, kernel or estimate, hint_query(obs, seed=seed))
-            except OddsError:
-                pass  # the kernel cannot condition on this position: the expert can
+
+async def _estimate(
+    loop: asyncio.AbstractEventLoop,
+    obs: Observation,
+    ready: bool,
+    kernel: Callable[..., dict[str, Any]] | None,
+    seed: int,
+) -> dict[str, Any]:
+    """The kernel's estimate when ``ready`` (and it can condition on the position), else the
+    expert's, on a thread.
+
+    Raises:
+        Refused: ``hint_failed`` if the position cannot be estimated.
+    """
+    if ready:
+        from ramsli.lab.odds import OddsError, estimate
+
         try:
-            return await loop.run_in_executor(None, functools.partial(quick_estimate, obs, seed))
-        except ValueError:
-            raise Refused(Refusal("hint_failed")) from None
+            return await loop.run_in_executor(None, _kernel_answer, kernel or estimate, hint_query(obs, seed=seed))
+        except OddsError:
+            pass  # the kernel cannot condition on this position: the expert can
+    try:
+        return await loop.run_in_executor(None, functools.partial(quick_estimate, obs, seed))
+    except ValueError:
+        raise Refused(Refusal("hint_failed")) from None

@@ -85,6 +85,10 @@ __all__ = [
     "PUBLIC_FORMAT",
     "TRAIN_SAMPLES",
     "MAX_PENDING",
+    "MAX_TRAINING",
+    "MAX_PICKS",
+    "PICK_TRIES",
+    "TRAINING_RETRY",
 ]
 
 #: the format of a seat's public decisions (another seat's or a spectator's view of a review)
@@ -93,6 +97,15 @@ PUBLIC_FORMAT = "ramsli-public-decisions/1"
 TRAIN_SAMPLES = 3000
 #: hand reviews waiting or running at once in the server; more are refused (``coach_busy``)
 MAX_PENDING = 64
+#: training positions whose exact value waits or runs in the coach's process at once; a new
+#: position beyond it is refused (``429 train_busy`` with ``Retry-After``)
+MAX_TRAINING = 16
+#: positions of one's own tables being drawn at once (each on a thread); more are refused likewise
+MAX_PICKS = 4
+#: finished hands of one's own tables replayed at most to draw one position (drawn at random)
+PICK_TRIES = 40
+#: seconds a refused training request is told to wait (``Retry-After``)
+TRAINING_RETRY = 2
 #: finished hand reviews kept (per table, hand, seat)
 REVIEW_CACHE = 4096
 #: training positions kept (the answers to positions not answered in time are forgotten)
@@ -385,6 +398,10 @@ class CoachService:
             _PROGRESS[:] = [_Direct()]
         self._executor = executor
         self.jobs: dict[tuple[str, int, int], _Job] = {}
+        #: training values waiting or running in the coach's process (at most :data:`MAX_TRAINING`)
+        self.training = 0
+        #: positions of one's own tables being drawn on threads (at most :data:`MAX_PICKS`)
+        self.picking = 0
         self.cache: OrderedDict[tuple[str, int, int], HandReview] = OrderedDict()
 
     @property
@@ -585,23 +602,31 @@ class _Game:
 
 
 _games: list[_Game] = []
+_games_lock = threading.Lock()
 
 
 def training_games() -> list[_Game]:
     """The games "in or out?" trains on: every shipped declaration policy whose rules are a preset's
     (``ramsli.lab.equilibrium.default_policies``), with its number of players."""
-    if not _games:
-        for name in default_policies():
-            preset, _, n = name.removesuffix(".json").rpartition("-")
-            try:
-                rules = Rules.preset(preset)
-                players = int(n)
-            except ValueError:
-                continue
-            pol = default_policy(rules, players)
-            if pol is not None and policy_key(pol.rules) == policy_key(rules):
-                _games.append(_Game(preset, players, pol))
+    with _games_lock:  # (filled once, perhaps on a thread: new_position)
+        if not _games:
+            _games.extend(_load_games())
     return list(_games)
+
+
+def _load_games() -> list[_Game]:
+    games = []
+    for name in default_policies():
+        preset, _, n = name.removesuffix(".json").rpartition("-")
+        try:
+            rules = Rules.preset(preset)
+            players = int(n)
+        except ValueError:
+            continue
+        pol = default_policy(rules, players)
+        if pol is not None and policy_key(pol.rules) == policy_key(rules):
+            games.append(_Game(preset, players, pol))
+    return games
 
 
 def _game(name: str) -> _Game:
@@ -672,34 +697,59 @@ def _generate(game: _Game, rng: Any) -> Observation:
             return obs
 
 
-def _mine(hub: Hub, body: PositionRequest, game: _Game | None) -> list[tuple[_Game, Observation, dict[str, Any], str]]:
-    """Every declaration of the player's own seats in finished hands of their tables (their own cards
-    only, R7) in a game "in or out?" covers."""
+def _mine_hands(hub: Hub, body: PositionRequest, game: _Game | None) -> list[tuple[Table, int, int, _Game]]:
+    """The finished hands of the player's own seats at their tables (``(table, seat, hand, game)``)
+    in a game "in or out?" covers, not in ``skip``: read from the tables' results, no hand
+    replayed and each table's policy looked up once per number of players and carry-in pot (a
+    few microseconds a hand: cheap enough for the event loop). A table listed twice counts once,
+    with the first of its tokens that owns a seat."""
     skip = set(body.skip)
+    seen: set[str] = set()
+    games: dict[tuple[str, int, int], _Game | None] = {}  # a table's policy looked up once per kind of hand
     out = []
     for pick in body.tables:
+        if pick.table in seen:
+            continue
         t = hub.tables.get(pick.table)
         if t is None:
             continue
         own = t.owner_of(pick.token)
         if own is None:
             continue
+        seen.add(pick.table)
         for number in _own_hands(t, own):
             if f"{t.id}/{number}" in skip:
                 continue
             hand, _n = _finished(t, number)
-            players = len(hand.seated)
-            pol = default_policy(t.rules, players, hand.carry_in)
-            g = next((x for x in training_games() if x.policy is pol), None)
+            kind = (t.id, len(hand.seated), hand.carry_in)
+            if kind not in games:
+                pol = default_policy(t.rules, len(hand.seated), hand.carry_in)
+                games[kind] = next((x for x in training_games() if x.policy is pol), None)
+            g = games[kind]
             if g is None or (game is not None and g is not game):
                 continue
-            for _i, obs, action in seat_decisions(own_history(t, number, own.index), own.index):
-                short = min(obs.stacks[s] for s in obs.seated) < obs.rules.bete_for(obs.pot)
-                # a short stack changes the payments (R5.8): the policy was solved without one
-                if obs.phase is Phase.DECLARE and len(obs.legal) == 2 and not short:
-                    out.append((g, obs, {"kind": "table", "table": t.id, "hand": number}, str(action.kind)))
-                break
+            out.append((t, own.index, number, g))
     return out
+
+
+def _draw_mine(
+    hands: list[tuple[Table, int, int, _Game]], rng: Any, tries: int = PICK_TRIES
+) -> tuple[_Game, Observation, dict[str, Any], str] | None:
+    """One declaration of the player's own seat (their own cards only, R7) from ``hands``
+    (:func:`_mine_hands`), each hand equally likely: hands are replayed in a random order, at most
+    ``tries`` of them, until one holds a declaration to train on (a choice between in and out, no
+    short stack); None if none does. Runs on a thread (a replay is CPU work; finished hands do
+    not change)."""
+    order = list(hands)
+    rng.shuffle(order)
+    for t, seat, number, g in order[:tries]:
+        for _i, obs, action in seat_decisions(own_history(t, number, seat), seat):
+            short = min(obs.stacks[s] for s in obs.seated) < obs.rules.bete_for(obs.pot)
+            # a short stack changes the payments (R5.8): the policy was solved without one
+            if obs.phase is Phase.DECLARE and len(obs.legal) == 2 and not short:
+                return g, obs, {"kind": "table", "table": t.id, "hand": number}, str(action.kind)
+            break
+    return None
 
 
 def position_record(p: _Position) -> dict[str, Any]:
@@ -725,11 +775,21 @@ def position_record(p: _Position) -> dict[str, Any]:
     }
 
 
-def _value_now(service: CoachService, p: _Position) -> None:
-    """Start computing the exact value of a position in the coach's process (once the kernel is ready)."""
+def _training_busy(limit: int) -> Refused:
+    return Refused(Refusal("train_busy", None, {"limit": limit, "seconds": TRAINING_RETRY}))
+
+
+def _will_value(service: CoachService) -> bool:
+    """Whether training positions are valued in the coach's process now (the kernel is ready)."""
     warm = service.warm
-    if not (warm.ready or (warm.state is hints.WarmState.OFF and hints.lab_available())):
-        return
+    return warm.ready or (warm.state is hints.WarmState.OFF and hints.lab_available())
+
+
+def _value_now(service: CoachService, p: _Position) -> bool:
+    """Start computing the exact value of a position in the coach's process (once the kernel is
+    ready), unless :data:`MAX_TRAINING` values wait or run already. True if it was started."""
+    if not _will_value(service) or service.training >= MAX_TRAINING:
+        return False
     obs = p.obs
     loop = asyncio.get_running_loop()
     args = (
@@ -743,35 +803,57 @@ def _value_now(service: CoachService, p: _Position) -> None:
         secrets.randbelow(2**31),
     )
     p.value = asyncio.ensure_future(loop.run_in_executor(service.executor, _advantage_task, *args))
-    p.value.add_done_callback(lambda f: f.exception())  # retrieved: an unanswered position warns nobody
+    service.training += 1
+
+    def done(f: asyncio.Future[dict[str, Any]]) -> None:
+        service.training -= 1
+        if not f.cancelled():
+            f.exception()  # retrieved: an unanswered position warns nobody
+
+    p.value.add_done_callback(done)
+    return True
 
 
-def new_position(hub: Hub, service: CoachService, body: PositionRequest) -> _Position:
+async def new_position(hub: Hub, service: CoachService, body: PositionRequest) -> _Position:
     """A training position (see the module text): from the player's own tables of ``hub`` when
     asked (or ``any`` and there is one), else generated; its exact value starts being computed by
-    ``service`` at once.
+    ``service`` at once. A position of one's own tables is drawn on a thread (:func:`_draw_mine`:
+    a hand or a few replayed, never every hand of every table), at most :data:`MAX_PICKS` at once.
 
     Raises:
-        Refused: ``no_game`` (a game not covered), ``no_position`` (``mine`` and none is left).
+        Refused: ``no_game`` (a game not covered), ``no_position`` (``mine`` and none is left),
+            ``train_busy`` (:data:`MAX_TRAINING` values or :data:`MAX_PICKS` draws are under way:
+            ask again in :data:`TRAINING_RETRY` seconds).
     """
+    loop = asyncio.get_running_loop()
+    if not _games:  # the shipped policies are read from their files once, on a thread
+        await loop.run_in_executor(None, training_games)
     game = None if body.game == "any" else _game(body.game)
+    if _will_value(service) and service.training >= MAX_TRAINING:
+        raise _training_busy(MAX_TRAINING)
     rng = secrets.SystemRandom()
     chosen: tuple[_Game, Observation, dict[str, Any], str | None] | None = None
     if body.source in ("mine", "any"):
-        mine = _mine(hub, body, game)
-        if mine:
-            g, obs, origin, actual = rng.choice(mine)
-            chosen = (g, obs, origin, actual)
-        elif body.source == "mine":
+        hands = _mine_hands(hub, body, game)
+        if hands:
+            if service.picking >= MAX_PICKS:
+                raise _training_busy(MAX_PICKS)
+            service.picking += 1
+            try:
+                chosen = await loop.run_in_executor(None, _draw_mine, hands, rng)
+            finally:
+                service.picking -= 1
+        if chosen is None and body.source == "mine":
             raise Refused(Refusal("no_position"))
     if chosen is None:
         g = game or rng.choice(training_games())
         chosen = (g, _generate(g, rng), {"kind": "generated"}, None)
     p = _Position(secrets.token_urlsafe(12), chosen[0], chosen[1], chosen[2], chosen[3])
+    if _will_value(service) and not _value_now(service, p):
+        raise _training_busy(MAX_TRAINING)  # filled while this one was drawn
     _positions[p.id] = p
     while len(_positions) > POSITION_CACHE:
         _positions.popitem(last=False)
-    _value_now(service, p)
     return p
 
 

@@ -89,9 +89,10 @@ async def train_position(request: Request, hub: HubDep, coach: CoachDep) -> dict
     """A new "in or out?" position (:class:`~ramsli.server.coach.review.PositionRequest`;
     :func:`~ramsli.server.coach.review.new_position`): the seat's own cards, the turn-up, the
     declarations before it. Errors: ``422 bad_message``, ``404 no_game``, ``404 no_position``
-    (none of your own tables' hands is left)."""
+    (none of your own tables' hands is left), ``429 train_busy`` (the coach's training queue is
+    full; ``Retry-After``)."""
     body = await body_of(request, review.PositionRequest)
-    return review.position_record(review.new_position(hub, coach, body))
+    return review.position_record(await review.new_position(hub, coach, body))
 
 
 @router.post("/api/train/answer")

@@ -10,12 +10,15 @@ ASGI middlewares of the app (:func:`ramsli.server.app.create_app` puts them in o
 - :class:`BodyLimit`: a request body over :data:`~ramsli.server.protocol.schemas.MAX_BODY` bytes is
   refused on every route (``422 bad_message`` / ``body_too_big``, the same answer as the
   capped reader's), by its ``Content-Length`` before a byte is read, and a body without one
-  stops being read past the limit;
+  (chunked) is read first and refused as soon as it passes the limit, before the route runs; a
+  body that does not come whole within ``seconds`` is answered ``408 body_slow``;
 - :class:`HeadAsGet`: ``HEAD`` is answered wherever ``GET`` is, with the ``GET``'s status and
   headers and no body (uptime monitors send ``HEAD /``);
 - :class:`CreateLimit`: each client address (after the trusted proxy's headers) may create at
   most ``limit`` tables and ledgers a minute (a token bucket: a burst of ``limit``, then one every
   ``60/limit`` s); over it, ``429 too_many_new`` with ``Retry-After``;
+- :class:`CoachLimit`: likewise for the coach's routes (the hint, the reviews, the training;
+  ``coach_limit`` a minute per address; ``429 coach_flood`` with ``Retry-After``);
 - :class:`AccessLog`: one log line per request and WebSocket (method, path with every token
   replaced by ``…``, under a path prefix too, status, milliseconds, client), on the
   ``ramsli.access`` logger.
@@ -34,6 +37,7 @@ The guards that pick requests by their path (:class:`CreateLimit`) match the rou
 
 from __future__ import annotations
 
+import asyncio
 import json
 import logging
 import math
@@ -55,8 +59,12 @@ __all__ = [
     "CSP",
     "SecurityHeaders",
     "BodyLimit",
+    "BODY_SECONDS",
     "HeadAsGet",
+    "AddressLimit",
     "CreateLimit",
+    "CoachLimit",
+    "COACH_PATHS",
     "AccessLog",
     "JsonFormatter",
     "configure_logging",
@@ -70,6 +78,8 @@ CSP = (
     "font-src 'self'; connect-src 'self'; object-src 'none'; base-uri 'none'; "
     "frame-ancestors 'none'; form-action 'self'"
 )
+#: seconds a request body must come whole within (``ramsli serve --header-timeout``: the head's time)
+BODY_SECONDS = 10.0
 #: (method, path) of the requests that create a table or a ledger (limited per address)
 CREATE_PATHS = {
     ("POST", "/api/tables"),
@@ -77,6 +87,9 @@ CREATE_PATHS = {
     ("POST", "/api/ledgers"),
     ("POST", "/api/quick-play"),  # it may open a new table
 }
+
+#: the coach's routes (limited per address: :class:`CoachLimit`)
+COACH_PATHS = re.compile(r"^/api/(?:train/(?:position|answer)|tables/[^/]+/(?:hint|review|hands/[^/]+/review))/?$")
 
 _SECURITY = [
     (b"content-security-policy", CSP.encode()),
@@ -125,32 +138,61 @@ class SecurityHeaders:
 
 
 class BodyLimit:
-    """Refuse request bodies over ``limit`` bytes on every route (see the module's notes)."""
+    """Refuse request bodies over ``limit`` bytes on every route, and bodies that do not come whole
+    within ``seconds`` (see the module's notes).
 
-    def __init__(self, app: Any, limit: int = MAX_BODY) -> None:
+    Every body is read here first, before the route runs (bodies are small: none is streamed to a
+    route): a ``Content-Length`` over the limit is refused before a byte is read, a body without one
+    (``Transfer-Encoding: chunked``) as soon as it passes the limit — ``422 body_too_big`` JSON,
+    never a ``500`` — and a body still coming after ``seconds`` is answered ``408 body_slow`` and
+    its connection closed (a client that sends a byte now and then holds nothing). A client gone
+    before its body came is not answered. A body within the limits is handed to the route as it
+    came."""
+
+    def __init__(self, app: Any, limit: int = MAX_BODY, seconds: float = BODY_SECONDS) -> None:
         self.app = app
         self.limit = limit
+        self.seconds = seconds
 
     async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
-        length = dict(scope["headers"]).get(b"content-length", b"").strip()
-        if length.isdigit() and int(length) > self.limit:
-            await _refuse(scope, send, Refusal("body_too_big", None, {"limit": self.limit}))
+        refusal = Refusal("body_too_big", None, {"limit": self.limit})
+        length = dict(scope["headers"]).get(b"content-length")
+        if length is not None and length.strip().isdigit() and int(length) > self.limit:
+            await _refuse(scope, send, refusal)
             return
+        held: list[Any] = []
         seen = 0
+        try:
+            async with asyncio.timeout(self.seconds):
+                while True:  # at most the limit is read and held
+                    msg = await receive()
+                    held.append(msg)
+                    if msg["type"] == "http.disconnect":
+                        return  # the client is gone: nobody to answer
+                    if msg["type"] != "http.request":
+                        break
+                    seen += len(msg.get("body", b""))
+                    if seen > self.limit:  # the rest is never read nor held
+                        await _refuse(scope, send, refusal)
+                        return
+                    if not msg.get("more_body", False):
+                        break
+        except TimeoutError:
+            slow = Refusal("body_slow", None, {"seconds": _whole(self.seconds)})
+            await _refuse(scope, send, slow, [(b"connection", b"close")])
+            return
 
-        async def receiving() -> Any:
-            nonlocal seen
-            msg = await receive()
-            if msg["type"] == "http.request":
-                seen += len(msg.get("body", b""))
-                if seen > self.limit + 65536:  # far past the limit: stop reading, as if the client left
-                    return {"type": "http.disconnect"}
-            return msg
+        async def replaying() -> Any:
+            return held.pop(0) if held else await receive()
 
-        await self.app(scope, receiving, send)
+        await self.app(scope, replaying, send)
+
+
+def _whole(seconds: float) -> int | float:
+    return int(seconds) if float(seconds).is_integer() else seconds
 
 
 class HeadAsGet:
@@ -172,17 +214,26 @@ class HeadAsGet:
         await self.app(dict(scope, method="GET"), receive, sending)
 
 
-class CreateLimit:
-    """At most ``limit`` new tables and ledgers a minute per client address (see the module's
-    notes); ``limit`` 0 or less turns it off."""
+class AddressLimit:
+    """A token bucket per client address (after the trusted proxy's headers): a burst of
+    ``limit`` requests, then one every ``60/limit`` s; the requests it counts are those
+    :meth:`counts` picks, refused over the limit with ``429`` ``code`` (fields ``limit``,
+    ``seconds``) and ``Retry-After``. ``limit`` 0 or less turns it off. Subclasses name the
+    requests and the code."""
+
+    code = "too_many_new"
 
     def __init__(self, app: Any, limit: int = 30) -> None:
         self.app = app
         self.limit = limit
         self.buckets: dict[str, tuple[float, float]] = {}  # address -> (tokens, when)
 
+    def counts(self, scope: Any) -> bool:
+        """Whether this request is counted (and limited)."""
+        raise NotImplementedError
+
     def allow(self, address: str, now: float) -> float:
-        """0.0 if ``address`` may create one more now (and counts it), else the seconds to wait."""
+        """0.0 if ``address`` may make one more now (and counts it), else the seconds to wait."""
         rate = self.limit / 60.0
         tokens, when = self.buckets.get(address, (float(self.limit), now))
         tokens = min(float(self.limit), tokens + (now - when) * rate)
@@ -197,14 +248,36 @@ class CreateLimit:
         return 0.0
 
     async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
-        if scope["type"] == "http" and self.limit > 0 and (scope["method"], route_of(scope)) in CREATE_PATHS:
+        if scope["type"] == "http" and self.limit > 0 and self.counts(scope):
             wait = self.allow(client_ip(scope), time.monotonic())
             if wait > 0:
                 seconds = max(1, math.ceil(wait))
-                refusal = Refusal("too_many_new", None, {"limit": self.limit, "seconds": seconds})
+                refusal = Refusal(self.code, None, {"limit": self.limit, "seconds": seconds})
                 await _refuse(scope, send, refusal, [(b"retry-after", str(seconds).encode())])
                 return
         await self.app(scope, receive, send)
+
+
+class CreateLimit(AddressLimit):
+    """At most ``limit`` new tables and ledgers a minute per client address (:data:`CREATE_PATHS`;
+    see the module's notes); ``429 too_many_new``."""
+
+    code = "too_many_new"
+
+    def counts(self, scope: Any) -> bool:
+        return (scope["method"], route_of(scope)) in CREATE_PATHS
+
+
+class CoachLimit(AddressLimit):
+    """At most ``limit`` requests a minute per client address to the coach's routes
+    (:data:`COACH_PATHS`: the hint, the reviews, the training), on top of the coach's own bounded
+    queues; ``429 coach_flood``. A review page asks again every 0.6 s while a review runs (100 a
+    minute), so the default of ``ramsli serve --coach-limit`` (300) leaves room for a few pages."""
+
+    code = "coach_flood"
+
+    def counts(self, scope: Any) -> bool:
+        return COACH_PATHS.match(route_of(scope)) is not None
 
 
 _TOKEN_AFTER = re.compile(r"(/(?:s|watch|follow|join|invites)/)[^/?#]+")  # seat, spectator, club invite

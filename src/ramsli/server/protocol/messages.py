@@ -216,6 +216,7 @@ SERVER: Mapping[str, RefusalText] = {
     "no_lab": RefusalText(N_("the hint needs the lab extra: pip install -e '.[lab]' (NumPy and Numba)"), status=501),
     "no_hint": RefusalText(N_("the hint is for your own turn to declare"), status=409),
     "hint_busy": RefusalText(N_("a hint for this seat is being computed; ask again when it is done"), status=429),
+    "hints_busy": RefusalText(N_("the coach is computing {limit} hints already; try again in {seconds} s"), status=429),
     "hint_failed": RefusalText(N_("the hint cannot be computed for this position"), status=409),
     # the coach (docs/coach.md)
     "no_review": RefusalText(
@@ -223,6 +224,13 @@ SERVER: Mapping[str, RefusalText] = {
     ),
     "no_seat": RefusalText(N_("there is no seat {seat} at this table; the seats are p1 to {last}"), status=404),
     "coach_busy": RefusalText(N_("the coach has {limit} reviews to do already; ask again in a minute"), status=429),
+    "train_busy": RefusalText(
+        N_("the coach has {limit} training positions to value already; try again in {seconds} s"), status=429
+    ),
+    "coach_flood": RefusalText(
+        N_("too many requests to the coach from your address: at most {limit} a minute; try again in {seconds} s"),
+        status=429,
+    ),
     "review_failed": RefusalText(N_("the coach could not review this hand: {detail}"), status=409),
     "no_game": RefusalText(N_("the coach has no solved game {game}; the games are {allowed}"), status=404),
     "no_position": RefusalText(
@@ -244,6 +252,11 @@ SERVER: Mapping[str, RefusalText] = {
     "table_closed": RefusalText(N_("table {table} was closed by the server's admin"), status=410),
     "too_many_new": RefusalText(
         N_("too many new tables from your address: at most {limit} a minute; try again in {seconds} s"), status=429
+    ),
+    "body_slow": RefusalText(N_("the request's body did not come whole within {seconds} s; send it again"), status=408),
+    "too_many_connections": RefusalText(
+        N_("too many open connections from your address: at most {limit}; close a page or try again in {seconds} s"),
+        status=429,
     ),
     "admin_token": RefusalText(N_("this needs the server's admin token"), status=401),
     "no_admin": RefusalText(N_("this server has no admin token set (ramsli serve --admin-token-file)"), status=403),

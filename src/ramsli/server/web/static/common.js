@@ -131,6 +131,9 @@ R.api = async function (method, path, body) {
   if (!r.ok) {
     const err = new Error((data && data.message) || r.statusText);
     err.code = data && data.error;
+    err.status = r.status;
+    /* a full queue or a per-address limit (429) says how many seconds to wait: Retry-After */
+    err.retryAfter = Number(r.headers.get("Retry-After")) || 0;
     throw err;
   }
   return data;

@@ -379,6 +379,11 @@
       show(progressBox(r, "hand"));
       timer = setTimeout(loadHand, 600);
     } catch (e) {
+      if (e.status === 429 && e.retryAfter) {
+        /* the coach is busy or this address asked too often: ask again when the server says */
+        timer = setTimeout(loadHand, e.retryAfter * 1000);
+        return;
+      }
       document.body.dataset.review = "error";
       error(e);
     }
@@ -459,6 +464,11 @@
       show(progressBox(r, "session"));
       timer = setTimeout(loadSession, 800);
     } catch (e) {
+      if (e.status === 429 && e.retryAfter) {
+        /* the coach is busy or this address asked too often: ask again when the server says */
+        timer = setTimeout(loadSession, e.retryAfter * 1000);
+        return;
+      }
       document.body.dataset.review = "error";
       error(e);
     }

@@ -337,8 +337,18 @@
         save();
       }
     } catch (e) {
+      if (e.status === 429 && e.retryAfter && !state.retried) {
+        /* the coach's queue is full: ask once more when the server says, then show its message */
+        state.retried = true;
+        setTimeout(() => {
+          state.busy = false; /* (held meanwhile: no second request) */
+          next();
+        }, e.retryAfter * 1000);
+        return;
+      }
       state.error = e.message;
     }
+    state.retried = false;
     state.busy = false;
     render();
   }
