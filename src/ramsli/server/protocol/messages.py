@@ -427,7 +427,7 @@ REFUSALS: Mapping[str, RefusalText] = MappingProxyType(
 #: codes, and of the protocol codes under which other refusals are answered
 STATUS: Mapping[str, int] = MappingProxyType(
     {code: t.status for code, t in REFUSALS.items() if t.status is not None}
-    | {"bad_message": 422, "refused": 422, "session_over": 409, "bad_name": 422, "bot_name": 422}
+    | {"bad_message": 422, "refused": 422, "session_over": 409, "bad_name": 422, "bot_name": 422, "name_invisible": 422}
 )
 
 
