@@ -271,6 +271,9 @@ TABLES: Mapping[str, RefusalText] = {
     "not_a_bot_seat": RefusalText(
         N_("a person plays seat {seat}; only a seat a bot plays can be taken over"), status=409
     ),
+    "seat_kept": RefusalText(
+        N_("seat {seat} is kept for a player of the last session; only their own invite link takes it"), status=403
+    ),
     "not_away": RefusalText(
         N_("the person at seat {seat} is at the table; only an away seat can go to the bot"), status=409
     ),
