@@ -60,3 +60,21 @@ def test_a_script_like_name_leaves_the_other_seats_page_working(chromium, server
     finally:
         ctx.close()
     post_ok(base, f"/api/tables/{made['table']}/start", {"creator_token": made["creator_token"]})
+
+
+def test_the_watch_page_of_a_private_table_offers_no_seat(chromium, server):
+    """38.1: the spectator link of a private table is for watching: its page shows the bot's seat
+    but no "Take this seat" (the server refuses it too, tests/test_server_access.py)."""
+    base, _db = server
+    made = _table(base, [{"kind": "human"}, {"kind": "bot", "bot": "rules"}], seed=6, rules=[])
+    _sit(base, made, 0, "Ann")
+    post_ok(base, f"/api/tables/{made['table']}/start", {"creator_token": made["creator_token"]})
+    ctx = _context(chromium)
+    try:
+        page = ctx.new_page()
+        page.goto(f"{base}{made['spectate']}?lang=en")
+        page.wait_for_selector(".felt")
+        page.wait_for_function("document.body.dataset.seq")
+        assert page.query_selector("[data-take]") is None
+    finally:
+        ctx.close()

@@ -352,6 +352,13 @@ BOOKS: Mapping[str, RefusalText] = {
     "players_count": RefusalText(N_("players gives {count} seats; the ledger has {seats}"), status=422),
     "not_a_member": RefusalText(N_("the player {player} is not a member of this club"), status=422),
     "player_twice": RefusalText(N_("a player keeps one seat only: {player} is given twice"), status=422),
+    "not_named": RefusalText(N_("you are not named at a seat of this ledger; only its players confirm it"), status=403),
+    "confirm_not_over": RefusalText(
+        N_("this ledger's session is still being played; confirm it after its end"), status=409
+    ),
+    "confirm_closed": RefusalText(
+        N_("the time to confirm this session ended {days} days after its end; it stays unrated"), status=409
+    ),
 }
 
 #: the evenings' refusals (:mod:`ramsli.server.evenings`: check-in, the director, rounds; issue 34)
