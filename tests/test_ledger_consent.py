@@ -105,3 +105,47 @@ def test_the_time_to_confirm_runs_out_and_the_session_stays_unrated(sqlite_url, 
             assert await bo.ok("GET", "/api/me/confirmations") == []
 
     asyncio.run(go())
+
+
+def test_migration_0007_counts_the_seats_linked_before_as_confirmed(tmp_path):
+    """Migration ``0007_ledger_consent``: a database at ``0006`` with a club ledger's linked seat
+    upgrades with the seat confirmed when it was linked (its records and ratings stay as they
+    were), and goes down and up again."""
+    import sqlalchemy as sa
+    from alembic import command
+    from alembic.config import Config
+    from sqlalchemy.ext.asyncio import create_async_engine
+
+    from ramsli.server.storage.eventstore import MIGRATIONS
+
+    url = f"sqlite+aiosqlite:///{tmp_path / 'old.sqlite'}"
+
+    def to(sync_conn, revision: str, down: bool = False) -> None:
+        cfg = Config()
+        cfg.set_main_option("script_location", str(MIGRATIONS))
+        cfg.attributes["connection"] = sync_conn
+        (command.downgrade if down else command.upgrade)(cfg, revision)
+
+    async def go():
+        engine = create_async_engine(url)
+        async with engine.begin() as conn:
+            await conn.run_sync(to, "0006_evenings")
+            await conn.execute(
+                sa.text("INSERT INTO players (id, kind, name, listed, created) VALUES ('p1', 'person', 'Ann', 0, 1.0)")
+            )
+            await conn.execute(
+                sa.text("INSERT INTO tables (id, created, spec, kind) VALUES ('Lx', 5.0, '{}', 'ledger')")
+            )
+            await conn.execute(
+                sa.text("INSERT INTO seat_links (table_id, seat, player_id, linked, claimed) VALUES ('Lx', 1, 'p1', 7.0, 0)")
+            )
+            await conn.run_sync(to, "head")
+            rows = (await conn.execute(sa.text("SELECT seat, player_id, confirmed FROM seat_links"))).all()
+            assert [tuple(r) for r in rows] == [(1, "p1", 7.0)]
+            await conn.run_sync(to, "0006_evenings", True)
+            cols = await conn.run_sync(lambda c: [x["name"] for x in sa.inspect(c).get_columns("seat_links")])
+            assert "confirmed" not in cols
+            await conn.run_sync(to, "head")
+        await engine.dispose()
+
+    asyncio.run(go())
