@@ -137,7 +137,9 @@ def test_migration_0007_counts_the_seats_linked_before_as_confirmed(tmp_path):
                 sa.text("INSERT INTO tables (id, created, spec, kind) VALUES ('Lx', 5.0, '{}', 'ledger')")
             )
             await conn.execute(
-                sa.text("INSERT INTO seat_links (table_id, seat, player_id, linked, claimed) VALUES ('Lx', 1, 'p1', 7.0, 0)")
+                sa.text(
+                    "INSERT INTO seat_links (table_id, seat, player_id, linked, claimed) VALUES ('Lx', 1, 'p1', 7.0, 0)"
+                )
             )
             await conn.run_sync(to, "head")
             rows = (await conn.execute(sa.text("SELECT seat, player_id, confirmed FROM seat_links"))).all()

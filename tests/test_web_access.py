@@ -78,3 +78,59 @@ def test_the_watch_page_of_a_private_table_offers_no_seat(chromium, server):
         assert page.query_selector("[data-take]") is None
     finally:
         ctx.close()
+
+
+def _api(ctx, base: str, method: str, path: str, body=None):
+    """A JSON request with the browser context's cookies (its login) and CSRF header."""
+    csrf = next((c["value"] for c in ctx.cookies() if c["name"] == "ramsli_csrf"), "")
+    r = ctx.request.fetch(
+        base + path,
+        method=method,
+        data=None if body is None else json.dumps(body),
+        headers={"Content-Type": "application/json", "X-CSRF-Token": csrf},
+    )
+    assert r.ok, (path, r.status, r.text())
+    return r.json()
+
+
+def test_a_named_member_sees_and_confirms_a_ledger_s_result(chromium, server):
+    """38.11: Ann keeps a club ledger naming Bo and ends it; Bo's account page lists it to confirm,
+    the ledger page says it waits for Bo and offers Bo the button; after it, rated."""
+    base, _db = server
+    ann_ctx, bo_ctx = _context(chromium), _context(chromium)
+    try:
+        _api(ann_ctx, base, "POST", "/api/players", {"name": "Ann", "password": "a good password"})
+        _api(bo_ctx, base, "POST", "/api/players", {"name": "Bo", "password": "a good password"})
+        club = _api(ann_ctx, base, "POST", "/api/clubs", {"name": "Zur Linde"})["club"]["id"]
+        invite = _api(ann_ctx, base, "POST", f"/api/clubs/{club}/invites")
+        _api(bo_ctx, base, "POST", "/api/clubs/join", {"token": invite["token"]})
+        ids = {m["name"]: m["player"] for m in _api(ann_ctx, base, "GET", f"/api/clubs/{club}")["members"]}
+        made = _api(
+            ann_ctx,
+            base,
+            "POST",
+            "/api/ledgers",
+            {"names": ["x", "y"], "club": club, "players": [ids["Ann"], ids["Bo"]]},
+        )
+        lid, tok = made["ledger"], made["token"]
+        _api(
+            ann_ctx,
+            base,
+            "POST",
+            f"/api/ledgers/{lid}/hands?token={tok}",
+            {"active": [0, 1], "tricks": {"0": 3, "1": 2}},
+        )
+        _api(ann_ctx, base, "POST", f"/api/ledgers/{lid}/end?token={tok}")
+        page = bo_ctx.new_page()
+        page.goto(f"{base}/account?lang=en")
+        page.wait_for_selector(f"#confirmations li[data-ledger='{lid}'] button.confirm-ledger")
+        page.goto(f"{base}{made['follow']}?lang=en")
+        page.wait_for_selector("#ledger-consent #confirm-ledger")
+        assert "waiting for Bo" in page.text_content("#ledger-consent")
+        page.click("#confirm-ledger")
+        page.wait_for_function("document.getElementById('ledger-consent').textContent.startsWith('Rated:')")
+        assert page.query_selector("#confirm-ledger") is None
+        assert _api(bo_ctx, base, "GET", "/api/me/confirmations") == []
+    finally:
+        ann_ctx.close()
+        bo_ctx.close()
