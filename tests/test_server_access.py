@@ -105,3 +105,32 @@ def test_a_kept_seat_after_play_again_is_its_friend_s_alone(server):
     assert sat["seat"] == "p2"
     st, info = http_json(server, "GET", f"/api/tables/{new}")
     assert info["seats"][1]["name"] == "Bo"
+
+
+def test_an_evening_table_named_on_the_public_evening_page_stays_private(sqlite_url):
+    """Issue 34's evenings name their tables' ids on the evening's page, which anyone may read; the
+    id gives a stranger no spectator link and no seat (issue 38.1)."""
+    import asyncio
+
+    from test_server_evenings import evening, people
+
+    from clubworld import World
+
+    async def go():
+        async with World(sqlite_url) as w:
+            (ann,) = await people(w, ["Ann"])
+            eid = await evening(ann, hands_per_round=1)
+            for level in ("easy", "easy", "easy"):
+                await ann.ok("POST", f"/api/evenings/{eid}/substitutes", {"level": level})
+            st = await ann.ok("POST", f"/api/evenings/{eid}/rounds", {})
+            tid = st["rounds_played"][0]["tables"][0]["table"]
+            stranger = w.client()
+            assert tid in json.dumps(await stranger.ok("GET", f"/api/evenings/{eid}"))
+            info = await stranger.ok("GET", f"/api/tables/{tid}")
+            assert "spectate" not in info and w.hub.tables[tid].spectator_token not in json.dumps(info)
+            status, err = await stranger.call(
+                "POST", f"/api/tables/{tid}/take", {"token": "", "seat": "p1", "name": "Eve"}
+            )
+            assert (status, err["error"]) == (403, "bad_token"), err
+
+    asyncio.run(go())
