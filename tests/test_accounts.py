@@ -169,7 +169,9 @@ def test_bad_names_and_passwords_are_refused_and_nothing_is_made(sqlite_url):
                 ("\u0410nn", PASSWORD, 409, "player_name_taken"),  # Cyrillic A
                 ("\uff21nn", PASSWORD, 409, "player_name_taken"),  # full-width A
                 ("   ", PASSWORD, 422, "bad_name"),
-                ("Bo\u200bb", PASSWORD, 422, "bad_name"),
+                ("Bo\u200bb", PASSWORD, 422, "name_invisible"),  # issue 38.4: says why
+                ("A\u200dnn", PASSWORD, 422, "name_invisible"),
+                ("\u0391nn", PASSWORD, 409, "player_name_taken"),  # Greek capital alpha (UTS #39 skeleton)
                 ("x" * 25, PASSWORD, 422, "bad_name"),
                 ("rules p4", PASSWORD, 422, "bot_name"),
                 ("Bo", "short", 422, "password_short"),

@@ -50,7 +50,9 @@ async def _three(w: World):
     return ann, bo, cy, club
 
 
-async def _ledger(w: World, keeper, club: str, players: list[str], evening: dict) -> str:
+async def _ledger(w: World, keeper, club: str, players: list[str], evening: dict, confirm=()) -> str:
+    """A club ledger of ``evening``'s hands kept by ``keeper``; each of ``confirm`` (the other
+    named members) then confirms it, so that it is rated (issue 38.11)."""
     made = await keeper.ok(
         "POST",
         "/api/ledgers",
@@ -66,6 +68,8 @@ async def _ledger(w: World, keeper, club: str, players: list[str], evening: dict
         state = await keeper.ok("POST", f"/api/ledgers/{made['ledger']}/hands?token={made['token']}", hand)
     assert state["over"] and state["stacks"] == evening["stacks"] and state["pot"] == evening["pot"]  # R3.4
     assert state["names"] == ["Ann", "Bo", "Cy"]  # a member's seat takes the member's name
+    for who in confirm:
+        await who.ok("POST", f"/api/ledgers/{made['ledger']}/confirm")
     return made["ledger"]
 
 
@@ -92,8 +96,8 @@ def test_a_pubs_regulars_play_three_evenings_and_the_season_shows_who_is_up(db_u
             online = w.hub.tables[tid].session
             # evenings 2 and 3: real cards
             players = [ids["Ann"], ids["Bo"], ids["Cy"]]
-            l1 = await _ledger(w, ann, club, players, LEDGER_1)
-            l2 = await _ledger(w, bo, club, players, LEDGER_2)
+            l1 = await _ledger(w, ann, club, players, LEDGER_1, confirm=(bo, cy))
+            l2 = await _ledger(w, bo, club, players, LEDGER_2, confirm=(ann, cy))
 
             season = await cy.ok("GET", f"/api/clubs/{club}/seasons/current")
             assert [s["record"] for s in season["sessions"]] == [tid, l1, l2]

@@ -83,9 +83,21 @@ def test_zero_width_space_in_session_toml_names_the_file_and_line(tmp_path):
 
 
 @pytest.mark.parametrize("ch", ["\u200c", "\u200d"])
-def test_joiners_are_allowed_by_both(base, ch):
-    """The joiners shape scripts and emoji (👩\u200d👩): accepted by Session and history alike (R2.2)."""
+def test_joiners_between_letters_are_refused_by_both(base, ch):
+    """Issue 38.4: a joiner between letters hides in a name ("Bru\u200dno" shows as "Bruno"):
+    refused by Session and history alike, with the same character (R2.2)."""
     names = ["Anna", f"Bru{ch}no", "Clara", "Dirk"]
+    assert forbidden_name_char(names[1]) == ch
+    with pytest.raises(TableError) as engine:
+        Session(Rules(), names, seed=1)
+    with pytest.raises(HistoryError) as history:
+        HandHistory.from_toml(set_top(base, "seats", names))
+    assert f"U+{ord(ch):04X}" in str(engine.value) and str(engine.value) in str(history.value)
+
+
+def test_a_joiner_inside_an_emoji_is_allowed_by_both(base):
+    """The joiner shapes an emoji sequence (👩\u200d👩): accepted by Session and history alike (R2.2)."""
+    names = ["Anna", "Bruno \U0001f469\u200d\U0001f469", "Clara", "Dirk"]
     assert forbidden_name_char(names[1]) is None
     Session(Rules(), names, seed=1)
     assert HandHistory.from_toml(set_top(base, "seats", names)).names == tuple(names)

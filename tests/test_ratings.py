@@ -92,6 +92,8 @@ def test_the_server_rates_two_club_ledgers_as_worked_out_by_hand(sqlite_url):
                 )
                 state = await ann.ok("POST", f"/api/ledgers/{made['ledger']}/hands?token={made['token']}", hand)
                 assert state["over"] and state["stacks"] == stacks
+                for c in (bo, cy)[: len(names) - 1]:  # each named member confirms (issue 38.11)
+                    await c.ok("POST", f"/api/ledgers/{made['ledger']}/confirm")
             for scope in (club, "server"):
                 stored = await w.directory.ratings(scope)
                 for name, (mu, sigma) in zip(("Ann", "Bo", "Cy"), two):
@@ -116,6 +118,9 @@ def test_the_server_rates_two_club_ledgers_as_worked_out_by_hand(sqlite_url):
                 {"active": [0, 1, 2], "tricks": {"0": 2, "1": 3, "2": 0}},
             )
             assert state["stacks"] == [19, 22, 14]
+            assert state["consent"]["waiting"] == ["Bo", "Cy"]  # they confirmed the books as they were
+            for c in (bo, cy):
+                await c.ok("POST", f"/api/ledgers/{made['ledger']}/confirm")
             fixed = plackett_luce([one[0], one[1], (MU, SIGMA)], [2, 1, 3])
             stored = await w.directory.ratings(club)
             for name, (mu, sigma) in zip(("Ann", "Bo", "Cy"), fixed):

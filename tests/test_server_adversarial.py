@@ -495,6 +495,9 @@ def test_server_refuses_invisible_look_alike_and_bot_imitating_names(sqlite_url)
             ("\u3164", "bad_name"),
             ("\u2800", "bad_name"),
             ("\u0410nn", "name_taken"),
+            ("A\u200dnn", "name_invisible"),  # issue 38.4: a zero-width joiner inside
+            ("Ann\ufe0f", "name_invisible"),  # a variation selector
+            ("\u0391NN", "name_taken"),  # Greek capital alpha, all capitals
             ("rules p4", "bot_name"),
             ("Rules P3", "bot_name"),
             ("montecarlo p2'", "bot_name"),

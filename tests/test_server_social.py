@@ -270,18 +270,20 @@ def test_the_next_deal_waits_for_every_summary_or_the_pause(sqlite_url):
 
 
 def test_take_over_a_bot_seat_from_the_table(sqlite_url):
-    """A person watching takes over a bot's seat from the table (the spectator link): from the
-    next hand on; a person's seat or a wrong token is refused."""
+    """A person at the table (a token of the table: here a seat's) takes over a bot's seat from
+    the table: from the next hand on; a person's seat, a wrong token, or the spectator link of a
+    private table (issue 38.1) is refused."""
 
     async def go():
         hub, store = await open_hub(sqlite_url)
         made, t, people = await _table(hub, rules=["end=hands:3"])
         spect = made["spectate"].rsplit("/", 1)[1]
-        for token, seat, code in ((made["seats"][0]["token"], 2, "bad_token"), (spect, 0, "not_a_bot_seat")):
+        friend = made["seats"][1]["token"]
+        for token, seat, code in (("nope", 2, "bad_token"), (spect, 2, "bad_token"), (friend, 0, "not_a_bot_seat")):
             with pytest.raises(Refused) as e:
                 await t.take(token, seat, "Cy")
             assert e.value.refusal.code == code
-        seat = await t.take(spect, 2, "Cy")
+        seat = await t.take(friend, 2, "Cy")
         assert seat.pending == "Cy" and not seat.taken
         cy = await _hello(hub, t.id, seat.personal)
         assert last_view(cy)["you"]["pending"] and last_view(cy)["your_cards"] == []
@@ -290,7 +292,7 @@ def test_take_over_a_bot_seat_from_the_table(sqlite_url):
         await _until(lambda: t.session.hand is not None or t.status == "over", what="the next deal")
         assert t.seats[2].taken and t.seats[2].name == "Cy"
         with pytest.raises(Refused) as e:
-            await t.take(spect, 2, "Dee")
+            await t.take(friend, 2, "Dee")
         assert e.value.refusal.code == "not_a_bot_seat"
         await hub.close()
         await store.close()
@@ -319,7 +321,6 @@ def test_a_seat_that_left_as_bust_cannot_be_taken_over_R3_5(sqlite_url):
         found_left = found_pending = False
         for seed in range(1, 40):
             made, t, people = await _bust_table(hub, seed)
-            spect = made["spectate"].rsplit("/", 1)[1]
             asked: dict[int, int] = {}  # seat -> the hand in which a takeover was asked for
             loop_end = asyncio.get_running_loop().time() + scaled(30)
             while t.status == "playing" and asyncio.get_running_loop().time() < loop_end:
@@ -330,7 +331,7 @@ def test_a_seat_that_left_as_bust_cannot_be_taken_over_R3_5(sqlite_url):
                         low = s.hand.start_stacks[i] <= 1 and i in s.hand.seated
                         if low and i not in asked and seat.pending is None and not seat.taken:
                             try:
-                                await t.take(spect, i, f"Taker{i}")  # may go bust in this very hand
+                                await t.take(made["creator_token"], i, f"Taker{i}")  # may go bust in this very hand
                             except Refused as e:  # the bots may end the session meanwhile (R3.6)
                                 assert e.refusal.code == "session_over" and t.status == "over"
                                 break
@@ -352,7 +353,7 @@ def test_a_seat_that_left_as_bust_cannot_be_taken_over_R3_5(sqlite_url):
                             continue  # the bots ended the session meanwhile (R3.6): nothing to take over
                         assert e.value.refusal.code == "seat_left" and e.value.refusal.rule == "R3.5"
                         with pytest.raises(Refused) as e:
-                            await t.take(spect, i, "Late")
+                            await t.take(made["creator_token"], i, "Late")
                         if e.value.refusal.code == "session_over" and t.status == "over":
                             continue
                         assert e.value.refusal.code in ("seat_left", "not_a_bot_seat")

@@ -652,8 +652,8 @@ def test_cards_move_the_bot_at_once_take_a_seat_and_leave_from_the_table(chromiu
     """Items 1, 4 and 7 from the pages: the creator hands an away friend's seat to the bot at once
     (the countdown goes, the bot plays); a card just played travels to the trick (a CSS
     transition), and nothing moves for a spectator who asked for reduced motion; the spectator
-    takes over a bot's seat from the table (from the next hand on); Ann leaves the table from
-    its settings and everyone reads that a bot plays for her."""
+    takes over a bot's seat from the table (from the next hand on: a table open in the lobby, issue
+    38.1); Ann leaves the table from its settings and everyone reads that a bot plays for her."""
     base, _db = server
     made = _table(
         base,
@@ -662,6 +662,7 @@ def test_cards_move_the_bot_at_once_take_a_seat_and_leave_from_the_table(chromiu
         seed=12,
         grace_seconds=60,
         bot_pace_seconds=0.3,
+        open=True,
     )
     _sit(base, made, 0, "Ann")
     _sit(base, made, 1, "Bo")

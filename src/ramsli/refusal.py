@@ -371,6 +371,13 @@ TABLE: Mapping[str, RefusalText] = {
     ),
     "bad_name": RefusalText(N_("a name is 1 to {max} characters of text without control characters"), status=422),
     "bot_name": RefusalText(N_("the name {name} looks like a bot's seat; choose a name of your own"), status=422),
+    "name_invisible": RefusalText(
+        N_(
+            "the name holds the invisible character {char} (a zero-width joiner, a variation selector or a "
+            "filler): type a name of letters you can see"
+        ),
+        status=422,
+    ),
     "trick_counts": RefusalText(N_("{count} trick counts for {seats} seats: give one per seat")),
     "session_over": RefusalText(N_("the session is over; no more hands")),
     "hand_in_progress": RefusalText(N_("a hand is in progress; finish it first")),

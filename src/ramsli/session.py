@@ -27,6 +27,8 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, TypedDict
 
+from disarm import skeleton_key
+
 from ramsli.cards import Card, make_deck
 from ramsli.errors import SessionError, TableError
 from ramsli.hand import MAX_SEATS, Action, Hand, random_source
@@ -48,6 +50,8 @@ __all__ = [
     "forbidden_name_char",
     "name_is_blank",
     "name_key",
+    "is_default_ignorable",
+    "DEFAULT_IGNORABLE",
     "looks_like_a_bot",
     "NAME_FILLERS",
     "NAME_MAX",
@@ -155,80 +159,82 @@ def first_dealer_cut(
             return contenders[0], rounds
 
 
-#: Invisible format characters that are allowed in a name: the zero-width non-joiner and
-#: joiner, which shape scripts (Persian, Indic) and emoji sequences (👩\u200d👩).
-_JOINERS = frozenset("\u200c\u200d")
+#: Unicode's Default_Ignorable_Code_Point (DerivedCoreProperties.txt, stable since Unicode 6):
+#: characters a font draws as nothing (zero-width joiner and non-joiner, variation selectors, the
+#: Hangul fillers U+115F, U+1160, U+3164, U+FFA0, soft hyphen, bidirectional marks, tags, ...); a
+#: name must not hold one (R2.2, issue 38.4): "Ali\u200dce" shows as "Alice"
+DEFAULT_IGNORABLE = (
+    (0x00AD, 0x00AD),
+    (0x034F, 0x034F),
+    (0x061C, 0x061C),
+    (0x115F, 0x1160),
+    (0x17B4, 0x17B5),
+    (0x180B, 0x180F),
+    (0x200B, 0x200F),
+    (0x202A, 0x202E),
+    (0x2060, 0x206F),
+    (0x3164, 0x3164),
+    (0xFE00, 0xFE0F),
+    (0xFEFF, 0xFEFF),
+    (0xFFA0, 0xFFA0),
+    (0xFFF0, 0xFFF8),
+    (0x1BCA0, 0x1BCA3),
+    (0x1D173, 0x1D17A),
+    (0xE0000, 0xE0FFF),
+)
 #: characters that show as nothing but are letters or symbols (not format characters): Hangul
 #: fillers, the braille blank, the combining grapheme joiner; a name of only these (and spaces)
 #: is blank (R2.2)
 NAME_FILLERS = frozenset("\u115f\u1160\u3164\uffa0\u2800\u034f\u17b4\u17b5")
-#: look-alike letters of other scripts -> the Latin letter they imitate (after NFKC and casefold):
-#: common Cyrillic and Greek confusables, so that "Аnn" (Cyrillic А) is the same name as "Ann"
-_SKELETON = str.maketrans(
-    {
-        "а": "a",
-        "в": "b",
-        "е": "e",
-        "ё": "e",
-        "к": "k",
-        "м": "m",
-        "н": "h",
-        "о": "o",
-        "р": "p",
-        "с": "c",
-        "т": "t",
-        "у": "y",
-        "х": "x",
-        "ѕ": "s",
-        "і": "i",
-        "ї": "i",
-        "ј": "j",
-        "һ": "h",
-        "ԁ": "d",
-        "ԛ": "q",
-        "ԝ": "w",
-        "ɡ": "g",
-        "ӏ": "l",
-        "α": "a",
-        "β": "b",
-        "ε": "e",
-        "η": "n",
-        "ι": "i",
-        "κ": "k",
-        "ν": "v",
-        "ο": "o",
-        "ρ": "p",
-        "τ": "t",
-        "υ": "u",
-        "χ": "x",
-        "ζ": "z",
-        "μ": "u",
-        "ϲ": "c",
-        "ϳ": "j",
-        "0": "o",
-        "1": "l",
-        "ı": "i",
-        "ℓ": "l",
-    }
-)
+
+
+def is_default_ignorable(ch: str) -> bool:
+    """True if the character ``ch`` is a Unicode Default_Ignorable_Code_Point (:data:`DEFAULT_IGNORABLE`).
+
+    >>> is_default_ignorable("\u200d"), is_default_ignorable("\ufe0f"), is_default_ignorable("\u3164"), is_default_ignorable("a")
+    (True, True, True, False)
+    """
+    cp = ord(ch)
+    return any(lo <= cp <= hi for lo, hi in DEFAULT_IGNORABLE)
 
 
 def forbidden_name_char(name: str) -> str | None:
     """The first character of ``name`` that a seat name must not hold (R2.2), or None.
 
     Refused are control characters (U+0000–U+001F, U+007F–U+009F: escape sequences, tabs,
-    line breaks), line and paragraph separators (U+2028, U+2029) and the invisible format
+    line breaks), line and paragraph separators (U+2028, U+2029), the invisible format
     characters (Unicode category Cf: bidirectional controls such as U+202E, zero-width spaces
-    such as U+200B, U+FEFF), which would be printed to the terminal as they are or make two
-    names look alike; the joiners U+200C and U+200D are allowed.
+    such as U+200B, U+FEFF) and every Default_Ignorable_Code_Point (:func:`is_default_ignorable`:
+    the zero-width joiner and non-joiner, variation selectors, the Hangul fillers), which would be
+    printed to the terminal as they are or make two names look alike (issue 38.4).
 
-    >>> forbidden_name_char("Bo\u200bb"), forbidden_name_char("👩\u200d👩")
-    ('\u200b', None)
+    The one exception is an emoji sequence: a zero-width joiner between two symbols
+    (``👩\u200d👩``) and a variation selector after a symbol (``❤\ufe0f``) shape the emoji and
+    hide nothing between letters.
+
+    >>> forbidden_name_char("Bo\u200bb"), forbidden_name_char("Ali\u200dce"), forbidden_name_char("Zoë")
+    ('\u200b', '\u200d', None)
+    >>> forbidden_name_char("Ann \U0001f469\u200d\U0001f469"), forbidden_name_char("Ann \u2764\ufe0f")
+    (None, None)
     """
-    for ch in name:
-        if unicodedata.category(ch) in ("Cc", "Cf", "Zl", "Zp") and ch not in _JOINERS:
-            return ch
+    for i, ch in enumerate(name):
+        if unicodedata.category(ch) in ("Cc", "Cf", "Zl", "Zp") or is_default_ignorable(ch):
+            if not _shapes_an_emoji(name, i):
+                return ch
     return None
+
+
+def _shapes_an_emoji(name: str, i: int) -> bool:
+    """True if ``name[i]`` is a zero-width joiner between two symbols (So, Sk: emoji and their skin
+    tones) or a variation selector U+FE0E/U+FE0F right after a symbol."""
+    ch = name[i]
+    before = unicodedata.category(name[i - 1]) if i > 0 else ""
+    if ch in "\ufe0e\ufe0f":
+        return before in ("So", "Sk")
+    if ch == "\u200d" and 0 < i < len(name) - 1:
+        after_symbol = before in ("So", "Sk") or name[i - 1] in "\ufe0e\ufe0f"
+        return after_symbol and unicodedata.category(name[i + 1]) == "So"
+    return False
 
 
 def name_is_blank(name: str) -> bool:
@@ -240,19 +246,35 @@ def name_is_blank(name: str) -> bool:
     return not "".join(ch for ch in name if ch not in NAME_FILLERS).strip()
 
 
+def _inner_capital_i(word: str) -> str:
+    """``word`` with each capital ``I`` after its first letter written ``l``, unless the word is all
+    capitals: in most fonts "AIice" is "Alice", while "ALICE" and "Ian" keep their I."""
+    if len(word) < 2 or word.upper() == word:
+        return word
+    return word[0] + word[1:].replace("I", "l")
+
+
 def name_key(name: str) -> str:
-    """The form in which two seat names are compared (R2.2): Unicode NFKC, casefolded, without
-    :data:`NAME_FILLERS`, spaces collapsed, and common Cyrillic and Greek look-alikes (and the
-    digits 0 and 1) mapped to the Latin letters they imitate. Names with the same key look alike.
+    """The form in which two seat names are compared (R2.2): Unicode NFKC, :data:`NAME_FILLERS`
+    taken for spaces, without the other default-ignorable characters, a capital I inside a word of small
+    letters taken for l ("AIice" is "Alice"), casefolded, accents dropped, then the UTS #39
+    confusables skeleton (:func:`disarm.skeleton_key` with the TR39 digit classes: Cyrillic,
+    Greek, Cherokee, Armenian look-alikes, 0 as o, 1 as l), spaces collapsed. Names with the same
+    key look alike (issue 38.4).
 
     >>> name_key(" ANN ") == name_key("\u0430nn") == name_key("Ａnn")
     True
+    >>> name_key("AIice Look") == name_key("Alice Look") == name_key("ALICE LOOK") != name_key("Ian")
+    True
     """
-    text = unicodedata.normalize("NFKC", name).casefold()
-    text = "".join(ch for ch in text if ch not in NAME_FILLERS)
+    text = unicodedata.normalize("NFKC", name)
+    text = "".join(
+        " " if ch in NAME_FILLERS else ch for ch in text if not is_default_ignorable(ch) or ch in NAME_FILLERS
+    )
+    text = " ".join(_inner_capital_i(w) for w in text.split()).casefold()
     text = unicodedata.normalize("NFKD", text)
-    text = "".join(ch for ch in text if not unicodedata.combining(ch)).translate(_SKELETON)
-    return " ".join(text.split())
+    text = unicodedata.normalize("NFC", "".join(ch for ch in text if not unicodedata.combining(ch)))
+    return " ".join(skeleton_key(text, digit_policy="tr39").split())
 
 
 #: longest seat name a person may take at a table, characters (R2.2)
@@ -285,7 +307,9 @@ def check_name(name: Any, bots: Iterable[str] = ()) -> str:
     (:func:`looks_like_a_bot`, with the bot names ``bots``).
 
     Raises:
-        Refused: ``bad_name`` or ``bot_name`` (R2.2).
+        Refused: ``bad_name``, ``name_invisible`` (a default-ignorable character such as a
+            zero-width joiner, a variation selector or a Hangul filler, issue 38.4) or
+            ``bot_name`` (R2.2).
 
     >>> check_name("  Ann ")
     'Ann'
@@ -294,12 +318,12 @@ def check_name(name: Any, bots: Iterable[str] = ()) -> str:
     ...
     ramsli.refusal.Refused: the name tips p2 looks like a bot's seat; choose a name of your own (R2.2)
     """
-    if (
-        not isinstance(name, str)
-        or name_is_blank(name)
-        or len(name.strip()) > NAME_MAX
-        or forbidden_name_char(name) is not None
-    ):
+    if not isinstance(name, str) or name_is_blank(name) or len(name.strip()) > NAME_MAX:
+        raise Refused(Refusal("bad_name", "R2.2", {"max": NAME_MAX}))
+    ch = forbidden_name_char(name)
+    if ch is not None and is_default_ignorable(ch):
+        raise Refused(Refusal("name_invisible", "R2.2", {"char": f"U+{ord(ch):04X}"}))
+    if ch is not None:
         raise Refused(Refusal("bad_name", "R2.2", {"max": NAME_MAX}))
     if looks_like_a_bot(name, bots):
         raise Refused(Refusal("bot_name", "R2.2", {"name": name.strip()}))

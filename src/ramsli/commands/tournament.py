@@ -10,7 +10,6 @@ matplotlib (for ``--plot``) are checked before any deal is played. Exit status 2
 
 from __future__ import annotations
 
-import csv
 import importlib.util
 import json
 from pathlib import Path
@@ -26,6 +25,7 @@ from ramsli.analysis.tournament import TournamentResult, run_tournament
 from ramsli.bots.base import make_bot
 from ramsli.commands import fail, setup_errors
 from ramsli.commands.cluster_opts import SchedulerOption, check_scheduler, interrupted
+from ramsli.csvcells import DictWriter as SafeDictWriter
 from ramsli.frontends.text import refusal_text
 from ramsli.lab.limits import MAX_DEALS, LimitError, atomic_output, check_count, check_jobs, check_writable, out_targets
 from ramsli.rules import PRESETS, Rules, RulesError
@@ -67,7 +67,7 @@ def write_outputs(res: TournamentResult, out: Path) -> list[Path]:
                 f.write(json.dumps(res.to_dict(), indent=2) + "\n")
         else:
             with atomic_output(p, newline="") as f:
-                w = csv.DictWriter(f, fieldnames=CSV_FIELDS)
+                w = SafeDictWriter(f, fieldnames=CSV_FIELDS)  # cells made safe (issue 38.10)
                 w.writeheader()
                 for b in res.to_dict()["bots"]:
                     w.writerow({k: b[k] for k in CSV_FIELDS})

@@ -20,7 +20,6 @@ With ``scheduler`` either one's work units become tasks on a Dask cluster
 
 from __future__ import annotations
 
-import csv
 import json
 import math
 import time
@@ -35,6 +34,7 @@ import numpy as np
 from ramsli.analysis.cluster import LAB_PACKAGES, DaskRunner, LocalRunner, Runner, stream_chunks
 from ramsli.bots.base import make_bot, play_hand
 from ramsli.cards import Card
+from ramsli.csvcells import writer as csv_writer
 from ramsli.hand import Hand
 from ramsli.lab import kernel as K
 from ramsli.lab import warmup
@@ -507,7 +507,7 @@ def write_out(summary: dict, path: str) -> None:
     if not path.endswith(".csv"):
         raise ValueError(f"--out {path!r}: the file must end in .json or .csv")
     with atomic_output(path, newline="") as f:
-        w = csv.writer(f)
+        w = csv_writer(f)  # every text cell made safe for a spreadsheet (issue 38.10)
         w.writerow(["table", "key", "in_rate", "bete_rate_when_in", "bete_rate", "counters_per_hand", "ci95"])
         for p in summary["positions"]:
             w.writerow(

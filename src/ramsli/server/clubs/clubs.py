@@ -20,6 +20,13 @@ for a club's session, the club's ratings. A guest seat claimed afterwards (``POS
 /api/me/claim`` with the personal token it was played with) or a ledger hand corrected after
 the end stores the record again and recomputes the ratings from the first session on.
 
+**Ratings by consent** (issue 38.11): a club's ledger names members at its seats, but its keeper
+alone books the hands; so its session is rated only when each named member has confirmed it from
+their own login (``POST /api/ledgers/{ledger}/confirm``, within :data:`CONFIRM_WINDOW_SECONDS` of
+its end; the keeper's own seat is confirmed when the ledger is made). Until then its record is
+stored unrated (``"unrated": {"reason": "unconfirmed", "waiting": [names]}``); the last
+confirmation stores it again, rated.
+
 Endpoints (served by :mod:`ramsli.server.clubs.routes`): ``POST /api/clubs``, ``GET /api/clubs/{club}``, ``POST|GET /api/clubs/{club}/invites``,
 ``DELETE /api/clubs/{club}/invites/{invite}``, ``GET /api/invites/{token}``, ``POST
 /api/clubs/join``, ``DELETE /api/clubs/{club}/members/me``, ``POST /api/clubs/{club}/seasons``,
@@ -35,7 +42,7 @@ import asyncio
 import datetime as dt
 import logging
 import time
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from typing import Any
 
 from fastapi import Request
@@ -64,6 +71,9 @@ __all__ = [
 
 #: the longest club or season name, characters
 CLUB_NAME_MAX = 48
+#: how long after a ledger session's end its named members may confirm it, seconds (7 days;
+#: ratings by consent, issue 38.11): a session confirmed by all within it is rated then
+CONFIRM_WINDOW_SECONDS = 7 * 24 * 3600
 
 
 def check_club_name(name: str) -> str:
@@ -256,6 +266,7 @@ class Clubs:
         if club is None and not rec.is_rated(owners) and not b.spec.get("evening"):
             return False  # an evening's ledger always counts: its round's result is its record
         old = await self.directory.record(b.id)
+        waiting = [] if b.spec.get("evening") else await self.unconfirmed(b)
         data = rec.summarize(
             "ledger",
             b.book.session,
@@ -266,8 +277,85 @@ class Clubs:
             summary=rules_summary(b.spec.get("preset") or "traditional", b.book.rules),
             finished=old["finished"] if old is not None else time.time(),
         )
+        if waiting and data["rated"]:  # ratings by consent (issue 38.11): unrated until all confirmed
+            data["rated"] = False
+            data["unrated"] = {"reason": "unconfirmed", "waiting": waiting}
         await self._store(b.id, "ledger", club, data)
         return True
+
+    async def unconfirmed(self, b: Any) -> list[str]:
+        """The names of the members named in ledger ``b`` who have not confirmed its session
+        (issue 38.11): a rated ledger session needs each named member's confirmation from their
+        own login; the keeper's own seat is confirmed when the ledger is made."""
+        confirmed = await self.directory.seat_confirmations(b.id)
+        return [b.book.names[i] for i in sorted(confirmed) if confirmed[i] is None]
+
+    async def consent(self, b: Any, player: Player | None = None) -> dict[str, Any] | None:
+        """What the ledger page says about ratings by consent (issue 38.11), or None for a ledger
+        that names no member: ``{"named": [{"seat", "name", "confirmed"}], "waiting": [names],
+        "over", "rated", "closes", "you"}`` — ``rated`` whether the stored record is rated (None
+        before the end), ``closes`` until when a named member may confirm (seconds since the
+        epoch; None before the end), ``you`` ``"confirm"``, ``"confirmed"`` or None for
+        ``player`` (the reader's login)."""
+        confirmed = await self.directory.seat_confirmations(b.id)
+        if not confirmed or b.spec.get("evening"):
+            return None
+        links = await self.directory.seat_links(b.id)
+        r = await self.directory.record(b.id) if b.book.is_over else None
+        mine = next((i for i, pid in links.items() if player is not None and pid == player.id), None)
+        return {
+            "named": [
+                {"seat": seat_name(i), "name": b.book.names[i], "confirmed": confirmed[i] is not None}
+                for i in sorted(confirmed)
+            ],
+            "waiting": [b.book.names[i] for i in sorted(confirmed) if confirmed[i] is None],
+            "over": b.book.is_over,
+            "rated": None if r is None else bool(r["rated"]),
+            "closes": None if r is None else r["finished"] + CONFIRM_WINDOW_SECONDS,
+            "you": None if mine is None else ("confirm" if confirmed[mine] is None else "confirmed"),
+        }
+
+    async def confirm_ledger(self, b: Any, player: Player, now: float) -> None:
+        """``player`` confirms the finished session of ledger ``b`` (issue 38.11); once every named
+        member has, its record is stored again, rated, and the ratings recomputed.
+
+        Raises:
+            Refused: ``confirm_not_over`` (the session still runs), ``confirm_closed`` (more than
+                :data:`CONFIRM_WINDOW_SECONDS` after its end), ``not_named`` (``player`` has no
+                seat in it).
+        """
+        if not b.book.is_over:
+            raise Refused(Refusal("confirm_not_over"))
+        r = await self.directory.record(b.id)
+        if r is not None and now > r["finished"] + CONFIRM_WINDOW_SECONDS:
+            raise Refused(Refusal("confirm_closed", None, {"days": CONFIRM_WINDOW_SECONDS // 86400}))
+        if await self.directory.confirm_seat(b.id, player.id, now) is None:
+            raise Refused(Refusal("not_named"))
+        await self.record_ledger(b)
+
+    async def to_confirm(self, player: Player, books: Mapping[str, Any], now: float) -> list[dict[str, Any]]:
+        """The ledger sessions waiting for ``player``'s confirmation (issue 38.11), for the account
+        page: ``[{"ledger", "club", "names", "standings", "hands", "closes"}]``, oldest first;
+        finished sessions whose time to confirm has not run out."""
+        out = []
+        for s in await self.directory.seats_of(player.id):
+            b = books.get(s["table_id"])
+            if b is None or s.get("confirmed") is not None or not b.book.is_over or b.spec.get("evening"):
+                continue
+            r = await self.directory.record(b.id)
+            if r is None or now > r["finished"] + CONFIRM_WINDOW_SECONDS:
+                continue
+            out.append(
+                {
+                    "ledger": b.id,
+                    "club": r["club_id"],
+                    "names": list(b.book.names),
+                    "standings": b.book.standings(),
+                    "hands": len(b.book.hands),
+                    "closes": r["finished"] + CONFIRM_WINDOW_SECONDS,
+                }
+            )
+        return out
 
     async def _store(self, table_id: str, kind: str, club: str | None, data: dict[str, Any]) -> None:
         """Store a record, then bring the ratings up to date with it."""

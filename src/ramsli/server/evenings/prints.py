@@ -27,7 +27,6 @@ text; none reads a database, a clock (unless given one) or the network, and none
 
 from __future__ import annotations
 
-import csv
 import datetime as dt
 import functools
 import io
@@ -50,6 +49,7 @@ from ramsli.evening.check import row_check
 from ramsli.i18n import translation
 from ramsli.seats import parse_seat
 from ramsli.server.protocol.csvcells import spreadsheet_safe
+from ramsli.server.protocol.csvcells import writer as csv_writer
 
 __all__ = [
     "TableLine",
@@ -650,7 +650,7 @@ def standings_csv(state: Mapping[str, Any]) -> str:
     rows = list(state.get("standings") or ())
     count = max((len(r.get("rounds") or ()) for r in rows), default=0)
     out = io.StringIO()
-    w = csv.writer(out, lineterminator="\n")
+    w = csv_writer(out, lineterminator="\n")  # every cell made safe (issue 38.10)
     w.writerow(
         ["rank", "name", "kind", "score", *(f"round {k}" for k in range(1, count + 1))]
         + ["net vs mean", "firsts", "note"]

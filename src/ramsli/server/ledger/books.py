@@ -29,7 +29,6 @@ code in the request's language (the app's handlers, :mod:`ramsli.server.protocol
 from __future__ import annotations
 
 import asyncio
-import csv
 import io
 import secrets
 from typing import Any
@@ -42,6 +41,7 @@ from ramsli.refusal import Refusal, Refused
 from ramsli.rules import Rules
 from ramsli.server import deps
 from ramsli.server.protocol.csvcells import spreadsheet_safe
+from ramsli.server.protocol.csvcells import writer as csv_writer
 from ramsli.server.protocol.messages import ProtocolRefusal
 from ramsli.server.tables import events
 from ramsli.server.tables.events import LedgerEvent, parse_ledger_event
@@ -236,7 +236,7 @@ def csv_text(b: LedgerBook) -> str:
     book = b.book
     names = [spreadsheet_safe(n) for n in book.names]  # a name may start with "=" (CSV injection)
     out = io.StringIO()
-    w = csv.writer(out, lineterminator="\n")
+    w = csv_writer(out, lineterminator="\n")  # every cell made safe (issue 38.10)
     head = ["hand", "dealer"]
     for n in names:
         head += [f"{n} in", f"{n} tricks", f"{n} stack"]

@@ -22,7 +22,7 @@ from ramsli.server.ledger.books import (
     csv_text,
     state_of,
 )
-from ramsli.server.players.accounts import current_player
+from ramsli.server.players.accounts import current_player, require_player
 from ramsli.server.protocol.lang import request_lang
 from ramsli.server.protocol.messages import SpecError, rules_refusal
 from ramsli.server.protocol.schemas import CreateLedger, LedgerHand, NoBody, body_of
@@ -114,8 +114,9 @@ async def create_ledger(request: Request) -> dict[str, Any]:
     if club is not None:
         directory = deps.directory(request)
         await directory.link_table(ledger_id, False, club, player.id if player is not None else None)
-        for i, pid in seats.items():
-            await directory.link_seat(ledger_id, i, pid, created)
+        for i, pid in seats.items():  # the keeper's own seat is confirmed; the others confirm it (issue 38.11)
+            confirmed = created if player is not None and pid == player.id else None
+            await directory.link_seat(ledger_id, i, pid, created, confirmed=confirmed)
     return {
         "ledger": ledger_id,
         "token": spec["token"],
@@ -124,11 +125,49 @@ async def create_ledger(request: Request) -> dict[str, Any]:
     }
 
 
+async def _with_consent(request: Request, b: LedgerBook, state: dict[str, Any]) -> dict[str, Any]:
+    """``state`` with ``consent``: who of the members named at its seats confirmed the session,
+    whether it is rated, and what the reader (their login) may do (issue 38.11;
+    :meth:`ramsli.server.clubs.clubs.Clubs.consent`); None for a ledger that names no member."""
+    state["consent"] = await deps.clubs(request).consent(b, await current_player(request))
+    return state
+
+
 @router.get("/api/ledgers/{ledger_id}")
 async def get_ledger(request: Request, ledger_id: str, token: str = "") -> dict[str, Any]:
     """The books, for the keeper or a follower (read-only)."""
     b = await _book(request, ledger_id, token, keeper=False)
-    return state_of(b, keeper=_same(token, b.spec["token"]))
+    return await _with_consent(request, b, state_of(b, keeper=_same(token, b.spec["token"])))
+
+
+@router.post("/api/ledgers/{ledger_id}/confirm")
+async def confirm_ledger(request: Request, ledger_id: str) -> dict[str, Any]:
+    """A member named at a seat of a club's ledger confirms its finished session from their own
+    login (no ledger link needed): ratings by consent (issue 38.11, docs/ledger.md). Once every
+    named member confirmed, within 7 days of the end, the session is rated. Answers the
+    ``consent`` of :func:`_with_consent`. Refusals: ``401 not_logged_in``, ``404 no_ledger``,
+    ``403 not_named``, ``409 confirm_not_over``, ``409 confirm_closed``."""
+    await body_of(request, NoBody)
+    player = await require_player(request)
+    b = (await deps.ledgers(request).load(deps.hub(request))).get(ledger_id)
+    if b is None:
+        raise Refused(Refusal("no_ledger", None, {"ledger": ledger_id[:40]}))
+    clubs = deps.clubs(request)
+    async with b.lock:
+        await clubs.confirm_ledger(b, player, time.time())
+    consent = await clubs.consent(b, player)
+    assert consent is not None  # the player is named, so the ledger names a member
+    return consent
+
+
+@router.get("/api/me/confirmations")
+async def my_confirmations(request: Request) -> list[dict[str, Any]]:
+    """The club ledger sessions waiting for the logged-in member's confirmation (issue 38.11), for
+    the account page: ``[{"ledger", "club", "names", "standings", "hands", "closes"}]``.
+    ``401 not_logged_in``."""
+    player = await require_player(request)
+    books = await deps.ledgers(request).load(deps.hub(request))
+    return await deps.clubs(request).to_confirm(player, books, time.time())
 
 
 async def _change(request: Request, ledger_id: str, token: str, kind: str, number: int | None) -> dict[str, Any]:
@@ -144,6 +183,7 @@ async def _change(request: Request, ledger_id: str, token: str, kind: str, numbe
     else:
         hand = await body_of(request, LedgerHand)
     b = await _book(request, ledger_id, token, keeper=True)
+    reconfirm = False
     async with b.lock:
         event: LedgerEvent = events.LedgerEnd()
         if kind == "ledger-hand":
@@ -153,6 +193,7 @@ async def _change(request: Request, ledger_id: str, token: str, kind: str, numbe
             event = events.LedgerHand(entry)
         elif kind == "ledger-edit":
             assert hand is not None and number is not None
+            reconfirm = b.book.is_over  # the result changes after the end: its players confirm it again
             if not 1 <= number <= len(b.book.hands):
                 raise LedgerError(Refusal("no_such_hand", "R3.6", {"hand": number, "count": len(b.book.hands)}))
             old = b.book.hands[number - 1]
@@ -173,9 +214,12 @@ async def _change(request: Request, ledger_id: str, token: str, kind: str, numbe
         await deps.hub(request).store.append(b.id, b.seq + 1, event.KIND.value, event.to_data())  # committed first
         b.seq += 1
         b.apply(event)
+    if kind == "ledger-edit" and reconfirm:  # issue 38.11: a confirmation is of the books as they were
+        link = await deps.directory(request).table_link(b.id)
+        await deps.directory(request).unconfirm_seats(b.id, link["creator_id"] if link else None)
     if b.book.is_over:  # a finished session counts for its club and the ratings (docs/clubs.md)
         await deps.clubs(request).record_ledger(b)
-    return state_of(b, keeper=True)
+    return await _with_consent(request, b, state_of(b, keeper=True))
 
 
 @router.post("/api/ledgers/{ledger_id}/hands")

@@ -1,17 +1,10 @@
 """CSV downloads a spreadsheet opens as text: a cell that would start a formula is escaped
-(CSV injection, OWASP). Used by the pub ledger's score sheet and an evening's standings.
+(CSV injection, OWASP). Used by the pub ledger's score sheet and an evening's standings; the
+functions live in :mod:`ramsli.csvcells` (the lab and the commands write CSV too).
 """
 
 from __future__ import annotations
 
-__all__ = ["spreadsheet_safe"]
+from ramsli.csvcells import DictWriter, safe_cell, spreadsheet_safe, writer
 
-
-def spreadsheet_safe(text: str) -> str:
-    """A text cell a spreadsheet shows as text: one starting with ``=``, ``+``, ``-``, ``@``, a tab or
-    a carriage return (a formula to Excel, LibreOffice and Google Sheets) gets a leading ``'``.
-
-    >>> spreadsheet_safe("+1"), spreadsheet_safe("@SUM(A1)"), spreadsheet_safe("Zoë")
-    ("'+1", "'@SUM(A1)", 'Zoë')
-    """
-    return "'" + text if text[:1] in ("=", "+", "-", "@", "\t", "\r") else text
+__all__ = ["DictWriter", "safe_cell", "spreadsheet_safe", "writer"]

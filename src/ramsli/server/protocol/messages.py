@@ -310,6 +310,9 @@ TABLES: Mapping[str, RefusalText] = {
     "not_a_bot_seat": RefusalText(
         N_("a person plays seat {seat}; only a seat a bot plays can be taken over"), status=409
     ),
+    "seat_kept": RefusalText(
+        N_("seat {seat} is kept for a player of the last session; only their own invite link takes it"), status=403
+    ),
     "not_away": RefusalText(
         N_("the person at seat {seat} is at the table; only an away seat can go to the bot"), status=409
     ),
@@ -388,6 +391,13 @@ BOOKS: Mapping[str, RefusalText] = {
     "players_count": RefusalText(N_("players gives {count} seats; the ledger has {seats}"), status=422),
     "not_a_member": RefusalText(N_("the player {player} is not a member of this club"), status=422),
     "player_twice": RefusalText(N_("a player keeps one seat only: {player} is given twice"), status=422),
+    "not_named": RefusalText(N_("you are not named at a seat of this ledger; only its players confirm it"), status=403),
+    "confirm_not_over": RefusalText(
+        N_("this ledger's session is still being played; confirm it after its end"), status=409
+    ),
+    "confirm_closed": RefusalText(
+        N_("the time to confirm this session ended {days} days after its end; it stays unrated"), status=409
+    ),
 }
 
 #: the evenings' refusals (:mod:`ramsli.server.evenings`: check-in, the director, rounds; issue 34)
@@ -466,7 +476,7 @@ REFUSALS: Mapping[str, RefusalText] = MappingProxyType(
 #: codes, and of the protocol codes under which other refusals are answered
 STATUS: Mapping[str, int] = MappingProxyType(
     {code: t.status for code, t in REFUSALS.items() if t.status is not None}
-    | {"bad_message": 422, "refused": 422, "session_over": 409, "bad_name": 422, "bot_name": 422}
+    | {"bad_message": 422, "refused": 422, "session_over": 409, "bad_name": 422, "bot_name": 422, "name_invisible": 422}
 )
 
 

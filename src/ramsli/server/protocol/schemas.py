@@ -303,7 +303,7 @@ class BotNow(Model):
 
 
 class Take(Model):
-    """``POST /api/tables/{table}/take``: a person watching (the spectator token) takes over the
+    """``POST /api/tables/{table}/take``: a holder of a token of the table (issue 38.1) takes over the
     bot-played seat ``seat`` (``"p3"``) under ``name`` (R2.2), from the next hand on."""
 
     token: str

@@ -24,6 +24,9 @@ The rows:
   its spec, status and secret (seeds not yet opened, the tables' tokens: never sent) — and its
   log of director and check-in actions, appended optimistically by ``seq``
   (:mod:`ramsli.server.evenings`); ``seasons.best_of``: a season scored as "best N of M evenings".
+- ``seat_links.confirmed`` (migration ``0007_ledger_consent``): when the member named at a seat of
+  a club's ledger confirmed the session (NULL: not yet); a ledger session is rated only when every
+  named member confirmed (issue 38.11, :mod:`ramsli.server.ledger.routes`).
 """
 
 from __future__ import annotations
@@ -145,6 +148,7 @@ seat_links_t = sa.Table(
     sa.Column("player_id", sa.String(24), sa.ForeignKey("players.id"), nullable=False, index=True),
     sa.Column("linked", sa.Float, nullable=False),
     sa.Column("claimed", sa.Boolean, nullable=False, server_default=sa.false()),
+    sa.Column("confirmed", sa.Float, nullable=True),
 )
 records_t = sa.Table(
     "session_records",
@@ -680,8 +684,11 @@ class Directory:
             await conn.execute(sa.select(settings_t.c.value).where(settings_t.c.name == name).with_for_update())
             yield
 
-    async def link_seat(self, table_id: str, seat: int, pid: str, now: float, claimed: bool = False) -> bool:
-        """Link ``seat`` of ``table_id`` to player ``pid``; False (nothing changed) if it is linked already."""
+    async def link_seat(
+        self, table_id: str, seat: int, pid: str, now: float, claimed: bool = False, confirmed: float | None = None
+    ) -> bool:
+        """Link ``seat`` of ``table_id`` to player ``pid`` (``confirmed``: when the player confirmed
+        a ledger session, or None); False (nothing changed) if it is linked already."""
         try:
             async with self.engine.begin() as conn:
                 r = (
@@ -695,7 +702,7 @@ class Directory:
                     return False
                 await conn.execute(
                     seat_links_t.insert().values(
-                        table_id=table_id, seat=seat, player_id=pid, linked=now, claimed=claimed
+                        table_id=table_id, seat=seat, player_id=pid, linked=now, claimed=claimed, confirmed=confirmed
                     )
                 )
         except sa.exc.IntegrityError:
@@ -708,8 +715,42 @@ class Directory:
             rows = (await conn.execute(sa.select(seat_links_t).where(seat_links_t.c.table_id == table_id))).all()
         return {r.seat: r.player_id for r in rows}
 
+    async def seat_confirmations(self, table_id: str) -> dict[int, float | None]:
+        """Seat -> when its linked player confirmed the session of ``table_id`` (None: not yet)."""
+        async with self.engine.connect() as conn:
+            rows = (await conn.execute(sa.select(seat_links_t).where(seat_links_t.c.table_id == table_id))).all()
+        return {r.seat: r.confirmed for r in rows}
+
+    async def confirm_seat(self, table_id: str, pid: str, now: float) -> int | None:
+        """Player ``pid`` confirms the session of ``table_id``: their seat's ``confirmed`` becomes
+        ``now`` unless it is set already. Returns the seat, or None if ``pid`` has no seat there."""
+        async with self.engine.begin() as conn:
+            r = (
+                await conn.execute(
+                    sa.select(seat_links_t).where(seat_links_t.c.table_id == table_id, seat_links_t.c.player_id == pid)
+                )
+            ).first()
+            if r is None:
+                return None
+            if r.confirmed is None:
+                await conn.execute(
+                    seat_links_t.update()
+                    .where(seat_links_t.c.table_id == table_id, seat_links_t.c.seat == r.seat)
+                    .values(confirmed=now)
+                )
+            return int(r.seat)
+
+    async def unconfirm_seats(self, table_id: str, keep: str | None) -> int:
+        """Every confirmation of ``table_id``'s session but player ``keep``'s is withdrawn (its
+        books changed after they confirmed them); returns how many."""
+        q = seat_links_t.update().where(seat_links_t.c.table_id == table_id, seat_links_t.c.confirmed.is_not(None))
+        if keep is not None:
+            q = q.where(seat_links_t.c.player_id != keep)
+        async with self.engine.begin() as conn:
+            return int((await conn.execute(q.values(confirmed=None))).rowcount or 0)
+
     async def seats_of(self, pid: str) -> list[dict[str, Any]]:
-        """Every seat ``pid`` is linked to: ``{"table_id", "seat", "linked", "claimed"}``."""
+        """Every seat ``pid`` is linked to: ``{"table_id", "seat", "linked", "claimed", "confirmed"}``."""
         async with self.engine.connect() as conn:
             rows = (
                 await conn.execute(

@@ -92,6 +92,14 @@ def is_admin(request: Request) -> bool:
     return True
 
 
+async def is_open(request: Request, table_id: str) -> bool:
+    """True if table ``table_id`` is open to anyone (listed in the lobby: ``"open": true`` when it
+    was made, or made by quick play); a private table's spectator link is for its token holders
+    only (issue 38.1)."""
+    link = await _directory(request).table_link(table_id)
+    return bool(link is not None and link["open"])
+
+
 def free_seats(t: Table) -> list[SeatState]:
     """The seats of ``t`` a stranger may take: human seats nobody sat down at (a bot plays one
     during the session until a person takes it over from the next hand)."""

@@ -77,9 +77,12 @@ async def list_tables(request: Request, hub: HubDep, peers: PeersDep) -> list[di
 
 
 @router.get("/api/tables/{table_id}")
-async def info(hub: HubDep, table_id: str) -> dict[str, Any]:
-    """The table's public info (:func:`ramsli.server.tables.views.info`)."""
-    return views.info(hub.table(table_id))
+async def info(request: Request, hub: HubDep, table_id: str, token: str = "") -> dict[str, Any]:
+    """The table's public info (:func:`ramsli.server.tables.views.info`); its ``spectate`` link
+    only for ``?token=`` a token of the table (the creator's, a seat's, the spectator's) or at a
+    table open to anyone in the lobby: the id alone is no key (issue 38.1)."""
+    t = hub.table(table_id)
+    return views.info(t, spectate=t.holds_table_token(token) or await lobby.is_open(request, t.id))
 
 
 @router.post("/api/tables/{table_id}/sit")
@@ -155,12 +158,15 @@ async def bot_now(request: Request, hub: HubDep, table_id: str) -> dict[str, Any
 
 @router.post("/api/tables/{table_id}/take")
 async def take(request: Request, hub: HubDep, table_id: str) -> dict[str, Any]:
-    """A person watching takes over a bot's seat: ``{"token": spectator token, "seat": "p3",
-    "name"}`` answers as ``sit`` does, ``{"seat", "pending", "token"}`` (``token`` the personal
-    token that plays the seat from the next hand). Errors: ``403 bad_token``, ``404 no_seat``,
+    """A person takes over a bot's seat from the table: ``{"token", "seat": "p3", "name"}``
+    answers as ``sit`` does, ``{"seat", "pending", "token"}`` (``token`` the personal token that
+    plays the seat from the next hand). ``token``: the creator's or a seat's token, or the
+    spectator token at a table open in the lobby; a seat kept by "Play again" only with its own
+    invite token (issue 38.1). Errors: ``403 bad_token``, ``403 seat_kept``, ``404 no_seat``,
     ``409 not_a_bot_seat``, ``409 seat_left`` (R3.5), and those of ``sit``."""
     body = await body_of(request, Take)
-    return (await social.take(hub.table(table_id), body)).to_json()
+    t = hub.table(table_id)
+    return (await social.take(t, body, await lobby.is_open(request, t.id))).to_json()
 
 
 @router.post("/api/tables/{table_id}/rematch")

@@ -127,12 +127,14 @@ def bot_now(table: Table, body: BotNow) -> dict[str, Any]:
     return {"seat": seat_name(index), "bot_playing": table.proxy_playing(table.seats[index])}
 
 
-async def take(table: Table, body: Take) -> SitResult:
-    """A person watching takes over a bot's seat of ``table`` from the next hand
-    (:meth:`~ramsli.server.tables.table.Table.take`), as ``sit``.
+async def take(table: Table, body: Take, open_: bool = False) -> SitResult:
+    """A person holding a token of ``table`` takes over a bot's seat from the next hand
+    (:meth:`~ramsli.server.tables.table.Table.take`), as ``sit``; ``open_``: the table is open to
+    anyone in the lobby (then its spectator token may take a seat too).
 
     Raises:
-        Refused: ``bad_token``, ``no_seat``, ``not_a_bot_seat``, ``seat_left`` (R3.5), and those of ``sit``.
+        Refused: ``bad_token``, ``seat_kept``, ``no_seat``, ``not_a_bot_seat``, ``seat_left`` (R3.5),
+            and those of ``sit``.
     """
-    seat = await table.take(body.token, seat_index(table, body.seat), body.name)
+    seat = await table.take(body.token, seat_index(table, body.seat), body.name, open_)
     return SitResult(seat.index, seat.pending is not None, seat.personal or seat.token)

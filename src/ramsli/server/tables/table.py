@@ -662,21 +662,43 @@ class Table:
                 pass  # started meanwhile
         return seat
 
-    async def take(self, token: Any, seat: int, name: Any) -> SeatState:
-        """A person watching the table (the spectator token) takes over the bot-played seat
-        ``seat`` (0-based) from the table itself, as its invite link would: before the start at
-        once, during the session from the next hand on.
+    def is_kept(self, seat: SeatState) -> bool:
+        """True if ``seat`` is kept for a person of the last session at a table made by "Play
+        again" and that person has not sat down yet: only the seat's own invite link takes it."""
+        return self.rematch is not None and seat.index in self.rematch.get("expect", []) and seat.personal is None
+
+    def holds_table_token(self, token: Any) -> bool:
+        """True if ``token`` is a token of this table that a person was given by its host: the
+        creator's, a seat's invite or personal token, or the spectator token (compared in
+        constant time). The table's id alone is none of these (issue 38.1)."""
+        return self.is_creator(token) or self.seat_of_token(token) is not None or self.is_spectator(token)
+
+    async def take(self, token: Any, seat: int, name: Any, open_: bool = False) -> SeatState:
+        """A person at or around the table takes over the bot-played seat ``seat`` (0-based) from
+        the table itself, as its invite link would: before the start at once, during the session
+        from the next hand on. Who may (docs/protocol.md, "Tokens"; issue 38.1):
+
+        - a seat kept for a person of the last session ("Play again", :meth:`is_kept`): only with
+          that seat's own invite token;
+        - any other bot-played seat: with the creator's token or a seat's invite or personal
+          token; with the spectator token only at a table open to anyone in the lobby
+          (``open_``: the directory's flag, which the table does not hold), whose watchers could
+          take a free seat with ``join`` anyway.
 
         Raises:
-            Refused: ``bad_token`` (not the spectator token), ``no_seat``, ``not_a_bot_seat``
-                (a person sits there or takes it over), ``seat_left`` (R3.5), and the refusals of
-                :meth:`sit`.
+            Refused: ``bad_token`` (none of those tokens), ``seat_kept`` (a kept seat, another
+                token), ``no_seat``, ``not_a_bot_seat`` (a person sits there or takes it over),
+                ``seat_left`` (R3.5), and the refusals of :meth:`sit`.
         """
-        if not self.is_spectator(token):
+        if not self.holds_table_token(token) or (self.is_spectator(token) and not open_):
             raise Refused(Refusal("bad_token"))
         if not isinstance(seat, int) or not 0 <= seat < len(self.seats):
             raise Refused(Refusal("no_seat", None, {"seat": str(seat)[:8], "last": seat_name(len(self.seats) - 1)}))
         target = self.seats[seat]
+        if self.is_kept(target) and not target.taken:
+            if not _same(target.token, token):
+                raise Refused(Refusal("seat_kept", None, {"seat": seat_name(seat)}))
+            return await self.sit(target.token, name)
         if target.taken or target.pending is not None or target.personal is not None:
             raise Refused(Refusal("not_a_bot_seat", None, {"seat": seat}))
         return await self.sit(target.token, name)

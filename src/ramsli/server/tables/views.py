@@ -320,11 +320,12 @@ def finished_hand(table: Table, number: int, seat: SeatState | None) -> dict[str
     }
 
 
-def info(table: Table) -> dict[str, Any]:
-    """Public table info (no tokens but the spectator link, no cards): status, rules, options,
-    seats; ``paused`` and ``evening`` (``{"id", "round", "table", "name"}`` of the evening it
-    plays for, or None) as in :func:`view`."""
-    return {
+def info(table: Table, spectate: bool = False) -> dict[str, Any]:
+    """Public table info (no tokens, no cards): status, rules, options, seats; ``paused`` and
+    ``evening`` (``{"id", "round", "table", "name"}`` of the evening it plays for, or None) as in
+    :func:`view`; ``spectate`` (the spectator link) only with ``spectate`` true: for a holder of a
+    token of the table or at a table open in the lobby (issue 38.1)."""
+    out = {
         "table": table.id,
         "status": table.status,
         "seq": table.seq,
@@ -342,7 +343,9 @@ def info(table: Table) -> dict[str, Any]:
             }
             for s in table.seats
         ],
-        "spectate": f"/t/{table.id}/watch/{table.spectator_token}",
         "paused": table.paused,
         "evening": table.evening,
     }
+    if spectate:
+        out["spectate"] = f"/t/{table.id}/watch/{table.spectator_token}"
+    return out

@@ -42,6 +42,7 @@ from ramsli.server.deps import HubDep
 from ramsli.server.protocol.lang import request_lang
 from ramsli.server.protocol.messages import STATUS, render
 from ramsli.server.tables import views
+from ramsli.server.tables.lobby import is_open
 from ramsli.server.tables.table import Table
 from ramsli.server.web.shell import STATIC_TYPES, WEB_DIR, catalog, service_worker_source, shell
 
@@ -148,9 +149,7 @@ async def seat_page(request: Request, hub: HubDep, table_id: str, token: str) ->
 def _public_info(t: Table) -> dict[str, Any]:
     """What an invitee may know before sitting down: status, preset, options, session end, seats
     (names, bot or person); no tokens, no cards."""
-    info = views.info(t)
-    info.pop("spectate", None)
-    return info
+    return views.info(t)
 
 
 @router.get("/t/{table_id}/watch/{token}", response_class=HTMLResponse)
@@ -166,7 +165,15 @@ async def watch_page(request: Request, hub: HubDep, table_id: str, token: str) -
         "table",
         request_lang(request),
         "Ramsli",
-        {"table": t.id, "token": token, "role": "spectator", "seat": None, "hint": False},
+        {
+            "table": t.id,
+            "token": token,
+            "role": "spectator",
+            "seat": None,
+            "hint": False,
+            # a watcher takes a bot's seat from the table only at a table open in the lobby (issue 38.1)
+            "can_take": await is_open(request, t.id),
+        },
     )
 
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 import functools
 import html
 import json
+import re
 from pathlib import Path
 from typing import Any
 
@@ -22,7 +23,16 @@ from ramsli.i18n import SOURCE, catalog_path, language
 from ramsli.server.cluster.prefix import current_prefix
 from ramsli.server.web.facts import page_facts
 
-__all__ = ["WEB_DIR", "STATIC_TYPES", "MODULE_PAGES", "SW_FACTS", "catalog", "shell", "service_worker_source"]
+__all__ = [
+    "WEB_DIR",
+    "STATIC_TYPES",
+    "MODULE_PAGES",
+    "SW_FACTS",
+    "catalog",
+    "json_script",
+    "shell",
+    "service_worker_source",
+]
 
 #: where the HTML, CSS and JavaScript of the pages live (package data)
 WEB_DIR = Path(__file__).resolve().parent / "static"
@@ -66,8 +76,23 @@ def catalog(lang: str) -> dict[str, Any]:
     return out
 
 
-def _json_script(data: Any) -> str:
-    return json.dumps(data, ensure_ascii=False).replace("</", "<\\/")
+#: what :func:`json_script` writes as a JSON ``\uXXXX`` escape: the characters that could end or change the
+#: ``<script>`` element (``</script>``, ``<!--``, ``-->``, an entity) and the line separators that
+#: older JavaScript parsers take for line ends
+_SCRIPT_ESCAPES = {"<": "\\u003c", ">": "\\u003e", "&": "\\u0026", "\u2028": "\\u2028", "\u2029": "\\u2029"}
+_SCRIPT_UNSAFE = re.compile("[<>&\u2028\u2029]")
+
+
+def json_script(data: Any) -> str:
+    """``data`` as JSON text safe inside ``<script type="application/json">``: ``<``, ``>``, ``&``,
+    U+2028 and U+2029 are written as ``\\uXXXX`` escapes (the same value to ``JSON.parse``), so
+    no text in it (a seat named ``<!--<script>`` or ``</script>``, issue 38.6) can end the element
+    or switch the HTML parser into a script state that swallows the rest of the page.
+
+    >>> json_script({"name": "<!--<script>", "x": "a&b"})
+    '{"name": "\\\\u003c!--\\\\u003cscript\\\\u003e", "x": "a\\\\u0026b"}'
+    """
+    return _SCRIPT_UNSAFE.sub(lambda m: _SCRIPT_ESCAPES[m.group()], json.dumps(data, ensure_ascii=False))
 
 
 def shell(kind: str, lang: str, title: str, page: dict[str, Any], status: int = 200) -> HTMLResponse:
@@ -87,8 +112,8 @@ def shell(kind: str, lang: str, title: str, page: dict[str, Any], status: int = 
         f'<link rel="manifest" href="{base}/manifest.webmanifest"><meta name="theme-color" content="#1f6b43">'
         f'<link rel="apple-touch-icon" href="{base}/static/icon-192.png"></head>'
         f'<body class="page-{kind}">'
-        f'<script type="application/json" id="ramsli-catalog">{_json_script(catalog(lang))}</script>'
-        f'<script type="application/json" id="ramsli-page">{_json_script(page)}</script>'
+        f'<script type="application/json" id="ramsli-catalog">{json_script(catalog(lang))}</script>'
+        f'<script type="application/json" id="ramsli-page">{json_script(page)}</script>'
         '<div id="app"></div><div id="toast" class="toast" role="status" aria-live="polite"></div>'
         f'<script src="{base}/static/common.js"></script><script src="{base}/static/cards.js"></script>'
         f'<script{module} src="{base}/static/{kind}.js"></script></body></html>'

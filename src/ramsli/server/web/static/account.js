@@ -372,6 +372,54 @@
     );
   }
 
+  /* ratings by consent (issue 38.11): the club ledgers naming this member, waiting for their word */
+  async function confirmBox() {
+    let list = [];
+    try {
+      list = await R.api("GET", "/api/me/confirmations");
+    } catch (e) {
+      list = [];
+    }
+    const box = el(
+      "section",
+      { class: "panel", id: "confirmations" },
+      el("h2", { text: _("Sessions to confirm") }),
+      el("p", {
+        class: "note",
+        text: _(
+          "A club member kept these ledgers with you at a seat. They count for the ratings only when every player named confirms them.",
+        ),
+      }),
+    );
+    const ul = el("ul", { class: "plain" });
+    for (const c of list) {
+      const result = (c.standings || []).map((s) => s.name + " " + s.stack).join(", ");
+      ul.append(
+        el(
+          "li",
+          { class: "row", "data-ledger": c.ledger },
+          el("span", { text: _("{hands} hands: {result}", { hands: c.hands, result: result }) }),
+          el("button", {
+            type: "button",
+            class: "small confirm-ledger",
+            text: _("Confirm"),
+            onclick: async (ev) => {
+              try {
+                await R.api("POST", "/api/ledgers/" + c.ledger + "/confirm");
+                ev.target.replaceWith(el("b", { text: _("confirmed") }));
+              } catch (e) {
+                R.toast(e.message, "", "bad");
+              }
+            },
+          }),
+        ),
+      );
+    }
+    if (!ul.children.length) ul.append(el("li", { class: "note", text: _("Nothing to confirm.") }));
+    box.append(ul);
+    return box;
+  }
+
   async function render() {
     R._me = null;
     const me = await R.me();
@@ -395,6 +443,7 @@
           el("div", {}, out),
         ),
         clubsBox(me),
+        await confirmBox(),
         settingsBox(me),
         await loginsBox(),
         claimBox(),

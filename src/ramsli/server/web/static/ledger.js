@@ -556,6 +556,38 @@
         : "",
     );
   }
+  /* ratings by consent (issue 38.11): who of the members named confirmed; a named member confirms here */
+  function consentLine() {
+    const c = state.consent;
+    if (!c) return "";
+    let text;
+    if (!c.over) text = _("Rated once every player named confirms the result after the end.");
+    else if (c.rated) text = _("Rated: every player named confirmed the result.");
+    else if (c.waiting.length)
+      text = _("Not rated yet: waiting for {names} to confirm the result.", { names: R.listText(c.waiting) });
+    else text = _("Not rated.");
+    return el(
+      "p",
+      { class: "note lg-consent", id: "ledger-consent" },
+      text,
+      c.over && c.you === "confirm"
+        ? el("button", {
+            type: "button",
+            class: "small primary",
+            id: "confirm-ledger",
+            text: _("Confirm the result"),
+            onclick: async () => {
+              try {
+                await R.api("POST", "/api/ledgers/" + page.ledger + "/confirm");
+                await load();
+              } catch (e) {
+                showError(e);
+              }
+            },
+          })
+        : "",
+    );
+  }
   function render() {
     const live = el("p", { class: "lg-sr", "aria-live": "polite", text: state.over ? _("The session is over.") : "" });
     const kids = [
@@ -571,6 +603,7 @@
             ? ""
             : el("p", { class: "note no-print", text: _("Read-only: the keeper's phone enters the hands.") }),
         standings(),
+        consentLine(),
         payments(),
         sheet(),
         share(),

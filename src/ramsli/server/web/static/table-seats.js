@@ -107,7 +107,8 @@ export function seatBox(s) {
     );
   if (s.external) tags.push(el("span", { class: "tag muted bot-tag", text: _("bot (external)") }));
   if (tags.length) bits.push(el("div", { class: "seat-tags" }, tags));
-  if (P.role === "spectator" && s.kind === "bot" && s.seated && view.status !== "over" && !s.taken) {
+  // a watcher may take a bot's seat at a table open in the lobby only (issue 38.1: P.can_take)
+  if (P.role === "spectator" && P.can_take && s.kind === "bot" && s.seated && view.status !== "over" && !s.taken) {
     bits.push(
       el("button", {
         type: "button",
