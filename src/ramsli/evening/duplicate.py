@@ -207,7 +207,7 @@ class DealTable:
 
     table: int
     seats: tuple[DealSeat, ...]
-    deck: str = ""
+    key: str = ""
 
 
 @dataclass(frozen=True, slots=True)
