@@ -367,7 +367,7 @@ export function fieldTables(field) {
   return el(
     "div",
     { class: "ev-field", id: "field-tables" },
-    (field.sections || []).map((sec) =>
+    (field.sections || []).flatMap((sec) =>
       (sec.tables || []).map((t) =>
         el(
           "table",

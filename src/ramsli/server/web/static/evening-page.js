@@ -325,11 +325,11 @@ async function askField(round, hand) {
 function fieldBox(ev) {
   if (ev.format !== "duplicate" || !(ev.rounds_played || []).length) return "";
   const last = ev.rounds_played[ev.rounds_played.length - 1];
-  const most = Math.max(1, ...ev.rounds_played.flatMap((r) => (r.tables || []).map((t) => t.hands || 1)));
-  const num = (id, max, value) =>
-    el("input", { type: "number", id: id, min: "1", max: String(max), value: String(value), inputmode: "numeric" });
-  const roundIn = num("field-round", ev.rounds_played.length, field.round || last.round);
-  const handIn = num("field-hand", most, field.hand || 1);
+  /* no max: a deal the round does not have is the server's refusal, said in the reader's language */
+  const num = (id, value) =>
+    el("input", { type: "number", id: id, min: "1", value: String(value), inputmode: "numeric" });
+  const roundIn = num("field-round", field.round || last.round);
+  const handIn = num("field-hand", field.hand || 1);
   const form = el(
     "form",
     { class: "row", id: "field-form" },
