@@ -582,6 +582,14 @@ export function factsList(ev) {
           : ""),
     ],
     [_("Hands per round"), String(ev.hands_per_round)],
+    ev.format === "duplicate"
+      ? [
+          _("Deals"),
+          _(
+            "the same deals at every table of a section: the server shuffles and cuts each deal once (no player cuts, R4.2) and the dealer passes to the left",
+          ),
+        ]
+      : null,
     [_("Play"), modeName(ev.mode)],
     [_("Who may come"), ev.members_only ? _("members of the club only") : _("everyone with the link")],
     ev.recurring === "weekly" ? [_("Repeats"), _("every week")] : null,
