@@ -229,7 +229,10 @@ def test_the_field_of_a_deal_only_after_ones_own_table_played_it(sqlite_url):
             await ann.register("Ann")
             bo = w.client("de")
             await bo.register("Bo")
-            eid = await evening(ann, rounds=1, hands_per_round=2, grace_seconds=3600)
+            club = (await ann.ok("POST", "/api/clubs", {"name": "Zur Linde"}))["club"]["id"]
+            invite = await ann.ok("POST", f"/api/clubs/{club}/invites")
+            await bo.ok("POST", "/api/clubs/join", {"token": invite["token"]})
+            eid = await evening(ann, club=club, rounds=1, hands_per_round=2, grace_seconds=3600)
             await bo.ok("POST", f"/api/evenings/{eid}/check-in")
             for _ in range(7):
                 await ann.ok("POST", f"/api/evenings/{eid}/substitutes", {"level": "easy"})
@@ -267,6 +270,17 @@ def test_the_field_of_a_deal_only_after_ones_own_table_played_it(sqlite_url):
             assert status == 404 and answer["code"] == "no_deal", answer
             assert ((await w.app.state.evenings.get(eid)).seq, table_state(t)) == before  # nothing changed
 
+            # nor through the club: no spectator link of the round's tables, no hand of the other's (D-21)
+            await w.app.state.clubs.settle()
+            info_ = await bo.ok("GET", f"/api/clubs/{club}")
+            ours = [x for x in info_["tables"] if x["table"] in (t.id, o.id)]
+            assert len(ours) == 2 and all(x["spectate"] is None for x in ours), ours
+            sheet = await bo.ok("GET", f"/api/clubs/{club}/sessions/{o.id}")
+            assert sheet["links"]["hands"] == [] and "watch" not in sheet["links"]
+            status, answer = await bo.call("GET", f"/api/clubs/{club}/sessions/{o.id}/hands/1.toml")
+            assert status == 409 and answer["code"] == "field_after_round", answer
+            assert not cards_in(info_) and not cards_in(sheet)
+
             async def play_hand() -> None:
                 """Bo plays his table's current hand to its end (his first legal move each time)."""
                 s = t.session
@@ -302,6 +316,8 @@ def test_the_field_of_a_deal_only_after_ones_own_table_played_it(sqlite_url):
             answers.append(st)
             answers.append(await bo.ok("GET", f"/api/evenings/{eid}/download.json"))
             assert [s["id"] for s in st["standings"]] and st["standings"][0]["score"] >= 50
+            status, _text = await bo.call("GET", f"/api/clubs/{club}/sessions/{o.id}/hands/1.toml")
+            assert status == 200  # the round is over: the club reads its hands as before
 
             assert conn.frames > 0 and not failures, failures[:3]
             for a in answers:

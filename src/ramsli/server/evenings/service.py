@@ -552,6 +552,24 @@ class Evenings:
                     outcomes[r.round, plan.number] = (await self._table_outcomes(plan))[1]
         return deal_results(ev, outcomes, done)
 
+    async def hides(self, t: Table) -> int | None:
+        """The round of table ``t`` if it is a duplicate evening's table whose round still plays
+        (R7, D-21: then no one may watch it or read its hands through its club, who may yet play
+        the same deals at another table), else None."""
+        ref = t.evening or {}
+        if not t.duplicate or not isinstance(ref.get("id"), str):
+            return None
+        try:
+            ev = await self.get(ref["id"])
+        except Refused:
+            return None
+        number = ref.get("round")
+        rnd = ev.rounds[number - 1] if isinstance(number, int) and 1 <= number <= ev.round else None
+        if rnd is None:
+            return None
+        results, _hands = await self.results(ev)
+        return rnd.round if any(results.get((rnd.round, p.number)) is None for p in rnd.tables) else None
+
     async def field(self, eid: Any, player: Player | None, round_no: Any, hand: Any) -> dict[str, Any]:
         """The field of deal ``hand`` of round ``round_no`` of a duplicate evening, as ``player``
         may see it (R7, D-21): a player seated in the round sees their own section once their own
