@@ -350,3 +350,48 @@ def test_duplicate_is_played_online_only(sqlite_url):
             assert status == 409 and answer["code"] == "not_duplicate"
 
     run(go())
+
+
+def test_the_deals_survive_a_restart(sqlite_url):
+    """The section's deals are stored (the evening's secret, the table's spec): after a restart
+    the table deals the rest of the round from them, hand k's deck, cut, dealer and salts as planned."""
+
+    async def bo_plays(t: Any, seat: int, hands: int) -> None:
+        s = t.session
+        deadline = time.monotonic() + scaled(60)
+        while s.hands_played < hands and str(t.status) != "over":
+            assert time.monotonic() < deadline, "Bo's hands did not end"
+            hand = s.hand
+            if hand is not None and hand.to_act == seat:
+                await t.intent(seat, str(hand.observe(seat).legal[0]), t.seq)
+            else:
+                await asyncio.sleep(0.01)
+
+    async def go():
+        async with World(sqlite_url) as w:
+            ann = w.client()
+            await ann.register("Ann")
+            bo = w.client()
+            await bo.register("Bo")
+            eid = await evening(ann, rounds=1, hands_per_round=1, grace_seconds=3600)
+            await bo.ok("POST", f"/api/evenings/{eid}/check-in")
+            for _ in range(2):
+                await ann.ok("POST", f"/api/evenings/{eid}/substitutes", {"level": "easy"})
+            started = await ann.ok("POST", f"/api/evenings/{eid}/rounds", {})
+            (mine,) = started["rounds_played"][0]["tables"]
+            tid = mine["table"]
+            seat = next(i for i, s in enumerate(mine["seats"]) if s["name"] == "Bo")
+            await bo_plays(w.hub.tables[tid], seat, 1)
+        async with World(sqlite_url) as w:  # a restart: the table is replayed, the plan read from its spec
+            t = w.hub.tables[tid]
+            assert t.session.hands_played == 1
+            await bo_plays(t, seat, 3)
+            assert str(t.status) == "over"
+            plan = (await w.directory.evening(eid, secret=True))["secret"]["duplicate"]["1"]["3"]["deals"]
+            row = await w.hub.database.load_one(tid)
+            dealt = [d for _s, kind, d in row["events"] if kind == "deal"]
+            assert len(dealt) == len(plan) == 3  # a table of three deals 3 hands (everyone once)
+            for d, p in zip(dealt, plan):
+                assert (d["deck"], d["cut"], d["dealer"], d["salts"]) == (p["deck"], p["cut"], p["dealer"], p["salts"])
+
+    run(go())
