@@ -9,7 +9,10 @@
 - A person at one of two tables of four: the field of a deal is refused (``deal_not_played``,
   in their language, nothing changed) until their own table has played it, then shows the other
   table's public outcome; every frame their seat receives names only cards they may know at their
-  own table, and no evening answer names a card at all.
+  own table, no evening answer names a card at all, and the club shows no spectator link or hand
+  of the round's tables until the round is over; then both tables' hand downloads carry equal
+  commitments for each deal (the same deck).
+- The deals survive a restart: the table deals the rest of the round from the stored plan.
 - Duplicate needs online tables: ``real_cards``/``mixed`` are refused ``duplicate_online_only``.
 """
 
@@ -19,6 +22,7 @@ import asyncio
 import hashlib
 import json
 import time
+import tomllib
 from fractions import Fraction
 from typing import Any
 
@@ -316,8 +320,19 @@ def test_the_field_of_a_deal_only_after_ones_own_table_played_it(sqlite_url):
             answers.append(st)
             answers.append(await bo.ok("GET", f"/api/evenings/{eid}/download.json"))
             assert [s["id"] for s in st["standings"]] and st["standings"][0]["score"] >= 50
-            status, _text = await bo.call("GET", f"/api/clubs/{club}/sessions/{o.id}/hands/1.toml")
-            assert status == 200  # the round is over: the club reads its hands as before
+            # the round is over: the club reads its hands as before, and each table's downloads show
+            # the same deck for each deal: equal commitments, every opening matching its table's own
+            for k in range(1, 5):
+                seen = []
+                for tid in (t.id, o.id):
+                    status, text = await bo.call("GET", f"/api/clubs/{club}/sessions/{tid}/hands/{k}.toml")
+                    assert status == 200, text
+                    fair = tomllib.loads(text)["fairness"]
+                    for op in fair["openings"]:
+                        digest = hashlib.sha256(f"{op['salt']}:{op['position']}:{op['card']}".encode()).hexdigest()
+                        assert digest == fair["commitments"][op["position"]]
+                    seen.append(fair["commitments"])
+                assert seen[0] == seen[1], f"deal {k}: the tables' commitments differ"
 
             assert conn.frames > 0 and not failures, failures[:3]
             for a in answers:
