@@ -410,3 +410,21 @@ def test_the_deals_survive_a_restart(sqlite_url):
                 assert (d["deck"], d["cut"], d["dealer"], d["salts"]) == (p["deck"], p["cut"], p["dealer"], p["salts"])
 
     run(go())
+
+
+def test_a_bot_gets_the_same_seed_at_every_table_for_the_same_deal_and_seat():
+    """Substitute bots are part of the deal: the seed of a bot's hand is fixed by the section's bot
+    seed, the hand and the duplicate seat (the seat counted from the dealer), whatever table it is at."""
+    from types import SimpleNamespace
+
+    from ramsli.server.tables.bot_driver import BotDriver
+
+    def driver(bot_seed: str | None) -> BotDriver:
+        return BotDriver(SimpleNamespace(duplicate=None if bot_seed is None else {"bot_seed": bot_seed}, seats=[0] * 5))
+
+    a, b = driver("ab" * 16), driver("ab" * 16)
+    assert a._duplicate_seed(2, 3, 1, "bot") == b._duplicate_seed(4, 3, 3, "bot")  # duplicate seat 1 of deal 3
+    assert a._duplicate_seed(2, 3, 1, "bot") != a._duplicate_seed(3, 3, 1, "bot")  # another seat
+    assert a._duplicate_seed(2, 3, 1, "bot") != a._duplicate_seed(2, 4, 2, "bot")  # another deal
+    assert a._duplicate_seed(2, 3, 1, "bot") != driver("cd" * 16)._duplicate_seed(2, 3, 1, "bot")  # another section
+    assert driver(None)._duplicate_seed(2, 3, 1, "bot") is None  # not a duplicate table: seeded as before
