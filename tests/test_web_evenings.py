@@ -542,7 +542,7 @@ def test_a_duplicate_evening_shows_matchpoints_and_the_field_of_a_deal(chromium,
     ctx = _context(chromium, LAPTOP)
     try:
         page = _page(ctx, errors)
-        _register(page, base, "Dora")
+        _register(page, base, "Dupont")
         body = {
             "name": "Duplicate night",
             "starts": "2031-12-11T20:00+01:00",
