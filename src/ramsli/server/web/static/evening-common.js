@@ -367,8 +367,14 @@ export function fieldTables(field) {
   return el(
     "div",
     { class: "ev-field", id: "field-tables" },
-    (field.sections || []).flatMap((sec) =>
-      (sec.tables || []).map((t) =>
+    (field.sections || []).flatMap((sec) => [
+      (sec.tables || []).length === 1
+        ? el("p", {
+            class: "note ev-no-field",
+            text: _("A section of one table has no field: every seat scores 50 %."),
+          })
+        : "",
+      ...(sec.tables || []).map((t) =>
         el(
           "table",
           { class: "season ev-field-table", "data-table": String(t.number) },
@@ -410,7 +416,7 @@ export function fieldTables(field) {
             : "",
         ),
       ),
-    ),
+    ]),
   );
 }
 
