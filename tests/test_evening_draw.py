@@ -251,8 +251,11 @@ def test_draw_round_formats():
     assert [list(t) for t in fin.drawn] == Ref.by_order(ranked[:10], [5, 5], seed, 4)
     no_small = draw_round("final", 4, 3, present, _standings(ranked), seed, final_size=5)
     assert no_small.sizes == (5,) and no_small.kinds == ("final",)
+    # duplicate: every round by lot (issue 35: the deals, not the draw, are the same at every table)
+    dup = draw_round("duplicate", 2, 3, present, _standings(ranked), seed)
+    assert dup.drawn == draw_round("lot", 2, 3, present, [], seed).drawn and dup.order is None
     for bad in (
-        lambda: draw_round("duplicate", 1, 3, present, [], seed),
+        lambda: draw_round("teams", 1, 3, present, [], seed),
         lambda: draw_round("lot", 4, 3, present, [], seed),
         lambda: draw_round("final", 4, 3, present, [], seed),
         lambda: draw_round("lot", 1, 3, ["a", "b"], [], seed),

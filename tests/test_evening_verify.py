@@ -220,7 +220,7 @@ def test_a_wrong_result_or_size_or_order_is_caught():
     [
         (lambda d: d.update(kind="ramsli-hh"), "kind"),
         (lambda d: d.update(version=2), "version"),
-        (lambda d: d.update(format="duplicate"), "format"),
+        (lambda d: d.update(format="teams"), "format"),
         (lambda d: d.pop("seeds"), "seeds"),
         (lambda d: d["rounds_played"][0].update(drawn="x"), "rounds_played[0].drawn"),
         (lambda d: d["rounds_played"][1].update(round=5), "rounds_played[].round"),

@@ -603,7 +603,7 @@ def test_every_refusal_is_a_record_in_the_request_language_and_changes_nothing(s
                 ({**base, "name": " "}, "bad_evening_name"),
                 ({**base, "starts": "Thursday"}, "bad_starts"),
                 ({**base, "starts": "2026-12-10T20:00"}, "bad_starts"),
-                ({**base, "format": "duplicate"}, "format_not_built"),
+                ({**base, "format": "duplicate", "mode": "mixed"}, "duplicate_online_only"),
                 ({**base, "members_only": True}, "members_need_club"),
                 ({**base, "recurring": "weekly"}, "recurring_needs_club"),
                 ({**base, "rules": ["end=hands:3"]}, "evening_end_rule"),

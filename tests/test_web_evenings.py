@@ -117,10 +117,16 @@ def test_the_new_evening_form_makes_an_evening_and_opens_its_standing_link(chrom
         _register(page, base, "Orla")
         page.goto(base + "/evenings/new?lang=en")
         page.wait_for_selector("#new-evening")
-        # the defaults: the final format, 3 rounds, 10 hands, online; duplicate is not built yet
+        # the defaults: the final format, 3 rounds, 10 hands, online; duplicate is online only (issue 35)
         assert page.input_value("#ev-format") == "final" and page.input_value("#ev-mode") == "online"
         assert page.input_value("#ev-rounds") == "3" and page.input_value("#ev-hands") == "10"
-        assert page.eval_on_selector("#ev-format option[value=duplicate]", "o => o.disabled")
+        assert not page.eval_on_selector("#ev-format option[value=duplicate]", "o => o.disabled")
+        page.select_option("#ev-mode", "cards")
+        page.select_option("#ev-format", "duplicate")
+        assert page.input_value("#ev-mode") == "online"
+        assert page.eval_on_selector("#ev-mode option[value=cards]", "o => o.disabled")
+        page.select_option("#ev-format", "final")
+        assert not page.eval_on_selector("#ev-mode option[value=cards]", "o => o.disabled")
         assert page.eval_on_selector("#ev-weekly", "c => c.disabled")  # weekly: a club's evening only
         assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
         page.fill("#ev-name", "   ")  # blank: the server's refusal in the page's language, nothing made
@@ -527,3 +533,48 @@ def test_the_club_page_adds_a_best_of_season_and_lists_past_evenings(chromium, s
         assert not errors, errors
     finally:
         ctx.close()
+
+
+def test_a_duplicate_evening_shows_matchpoints_and_the_field_of_a_deal(chromium, server):
+    """Issue 35: a duplicate evening of eight substitute bots at two tables of four; the evening
+    page ranks by matchpoints and, asked for a deal (``?deal=1.2``), shows how both tables played
+    it — declarations, tricks, counters, matchpoints — and never a card (R7, D-21)."""
+    base = server
+    errors: list[str] = []
+    ctx = _context(chromium, LAPTOP)
+    try:
+        page = _page(ctx, errors)
+        _register(page, base, "Dupont")
+        body = {
+            "name": "Duplicate night",
+            "starts": "2031-12-11T20:00+01:00",
+            "format": "duplicate",
+            "rounds": 1,
+            "hands_per_round": 1,
+            "bot_pace_seconds": 0,
+            "hand_pause_seconds": 0,
+        }
+        eid = _api(page, "POST", "/api/evenings", body)["id"]
+        for _ in range(8):
+            _api(page, "POST", f"/api/evenings/{eid}/substitutes", {"level": "easy"})
+        _api(page, "POST", f"/api/evenings/{eid}/rounds", {})
+        _until("the duplicate round", lambda: _api(page, "GET", f"/api/evenings/{eid}")["rounds_played"][0]["done"])
+        page.goto(base + f"/e/{eid}?deal=1.2&lang=en")
+        page.wait_for_selector("#field")
+        page.wait_for_selector("#field-tables .ev-field-table")
+        tables = page.query_selector_all("#field-tables .ev-field-table")
+        assert len(tables) == 2
+        assert page.text_content("#field-tables caption") == "Table 1: deal 2"
+        heads = page.eval_on_selector_all("#field-tables thead th", "ths => ths.map(t => t.textContent)")
+        assert heads[:8] == ["Seat", "Name", "Declared", "Tricks", "Won", "Paid", "Net", "Matchpoints %"]
+        assert len(page.query_selector_all("#field-tables tbody tr")) == 8
+        assert "Matchpoints %" in page.text_content("#standings thead")
+        assert "Duplicate:" in page.text_content("#standings-panel")
+        assert not cards_in(page.text_content("main"))  # no card on the evening's page (R7, D-21)
+        page.fill("#field-hand", "9")  # a deal the round does not have: the server's refusal
+        page.click("#field-form button")
+        page.wait_for_selector("#field-refused")
+        assert "has no deal 9" in page.text_content("#field-refused")
+    finally:
+        ctx.close()
+    assert not errors, errors

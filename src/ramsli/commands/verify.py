@@ -69,6 +69,10 @@ EVENING_OK = {
     "draw": N_("round {round}: the draw recomputes from the seed"),
     "tables": N_("round {round}: the tables are the draw after the recorded re-seats ({n})"),
     "result": N_("round {round}, table {table}: the places and scores recompute from the counters won"),
+    "deals": N_("round {round}: the {n} deals seat everyone from their dealer and add up to each table's result"),
+    "deal_keys": N_(
+        "round {round}: each of the {n} deals has one deal key at every table of its section (the same cards)"
+    ),
     "standings": N_("the standings recompute from the results ({n} lines)"),
 }
 #: the text of each evening finding that does not check, by its ``what``
@@ -87,6 +91,10 @@ EVENING_BAD = {
     ),
     "swaps": N_("round {round}: the recorded re-seats do not apply: {found}"),
     "result": N_("round {round}, table {table}: the result should be {expected}, the download has {found}"),
+    "deals": N_(
+        "round {round}: the deals do not fit the tables (seats from the dealer, nets adding up to the results): {found}"
+    ),
+    "deal_keys": N_("round {round}, table {table}: the tables were not dealt the same cards: {found}"),
     "standings": N_("standings, rank {rank}: the results give {expected}, the download has {found}"),
     "standings_broken": N_("the standings cannot be recomputed: {found}"),
 }

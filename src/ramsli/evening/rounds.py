@@ -4,7 +4,7 @@ The server draws a round with :func:`draw_round` and ``ramsli verify`` recompute
 same function, so both follow one rule:
 
 * A **qualifying round** r (1..R) seats ``present`` minus ``byes``; the sizes are
-  :func:`~ramsli.evening.draw.split` of their number. The ``lot`` and ``final`` formats, and round 1
+  :func:`~ramsli.evening.draw.split` of their number. The ``lot``, ``final`` and ``duplicate`` formats, and round 1
   of ``results``, draw by lot (:func:`~ramsli.evening.draw.draw_by_lot`); rounds 2.. of
   ``results`` cut the standings after the previous rounds (``prior``, best first, only those
   seated; anyone seated but not in ``prior`` after them, sorted) into tables and shuffle each
@@ -77,7 +77,7 @@ def draw_round(
         byes: who sits out a qualifying round (the final round computes its own).
 
     Raises:
-        ValueError: an unknown or unbuilt format (``duplicate``: issue 35), a round outside
+        ValueError: an unknown format, a round outside
             1..R (1..R + 1 in ``final``), a final without ``final_size``, or too few to seat.
 
     >>> d = draw_round("lot", 1, 2, ["e", "d", "c", "b", "a", "f", "g"], [], "00" * 32)
@@ -90,8 +90,6 @@ def draw_round(
     """
     if fmt not in FORMATS:
         raise ValueError(f"unknown format {fmt!r}")
-    if fmt == "duplicate":
-        raise ValueError("the duplicate format is not built (issue 35)")
     last = rounds + (fmt == "final")
     if not 1 <= round <= last:
         raise ValueError(f"round {round} of an evening of {last} rounds")

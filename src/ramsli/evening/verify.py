@@ -10,7 +10,10 @@ reads nothing but its argument; ``ramsli verify FILE`` prints its findings.
 
 A finding's ``what`` names the check: ``commitment``, ``seed``, ``roster`` (a round that
 cannot be recomputed: its ``found`` says why), ``sizes``, ``finalists``, ``order``, ``draw``,
-``tables``, ``result``, ``standings``.
+``tables``, ``result``, ``deals``, ``deal_keys`` (a duplicate evening: each deal's seats follow
+its dealer, the tables' nets add up to their results, and every table of a section has the same
+deal key, :func:`ramsli.evening.duplicate.deck_key`), ``standings`` (a duplicate evening's by
+matchpoints, recomputed from the deals).
 """
 
 from __future__ import annotations
@@ -20,6 +23,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ramsli.evening.draw import SEED_BYTES, apply_swaps, check_seed
+from ramsli.evening.duplicate import DealResult, DealSeat, DealTable, duplicate_standings
 from ramsli.evening.rounds import RoundDraw, draw_round
 from ramsli.evening.scoring import (
     SeatResult,
@@ -37,7 +41,20 @@ KIND = "ramsli-evening"
 #: the download's version this module reads
 VERSION = 1
 #: the checks a finding may name
-WHATS = ("commitment", "seed", "roster", "sizes", "finalists", "order", "draw", "tables", "result", "standings")
+WHATS = (
+    "commitment",
+    "seed",
+    "roster",
+    "sizes",
+    "finalists",
+    "order",
+    "draw",
+    "tables",
+    "result",
+    "deals",
+    "deal_keys",
+    "standings",
+)
 #: how far a recorded score may be from the recomputed one (a score rounded to 2 decimals passes)
 TOLERANCE = 0.005
 
@@ -92,6 +109,7 @@ class _Round:
     swaps: list[tuple[str, str]]
     tables: list[list[str]]
     results: list[Mapping[str, Any] | None]
+    deals: list[DealResult]
 
 
 def _get(data: Mapping[str, Any], key: str, at: str) -> Any:
@@ -144,7 +162,90 @@ def _round(x: Any, i: int) -> _Round:
         swaps=[(_ids(s, at + "swaps")[0], _ids(s, at + "swaps")[1]) for s in swaps],
         tables=_tables(_get(x, "tables", at), at + "tables"),
         results=results,
+        deals=_deals(x.get("deals", []), _int(_get(x, "round", at), at + "round"), at + "deals"),
     )
+
+
+def _deals(x: Any, rnd: int, at: str) -> list[DealResult]:
+    """A duplicate round's ``deals`` (``[{"size", "hand", "tables": [{"table", "deal_key", "seats"}]}]``)."""
+    if not isinstance(x, list):
+        raise Malformed(at)
+    out = []
+    try:
+        for i, d in enumerate(x):
+            tables = []
+            for t in d["tables"]:
+                seats = tuple(DealSeat.from_data(s) for s in t["seats"])
+                key = t.get("deal_key", "")
+                if not isinstance(key, str):
+                    raise TypeError("deal_key")
+                tables.append(DealTable(_int(t["table"], f"{at}[{i}].tables"), seats, key))
+            out.append(
+                DealResult(rnd, _int(d["size"], f"{at}[{i}].size"), _int(d["hand"], f"{at}[{i}].hand"), tuple(tables))
+            )
+    except (KeyError, TypeError, ValueError) as e:
+        raise Malformed(at) from e
+    return out
+
+
+def _check_deals(rnd: _Round, out: list[Finding]) -> None:
+    """A duplicate round's deals: each table's seats are its participants from the deal's dealer
+    on (one dealer per deal for the section, passing to the left, R3.2), the section's tables share
+    each deal's key (the same cards), and each table's nets over its deals add up to its result."""
+    bad: list[str] = []
+    dealers: dict[tuple[int, int], int] = {}
+    sums: dict[int, dict[str, int]] = {}
+    counted: dict[int, int] = {}
+    for d in rnd.deals:
+        keys = {t.key for t in d.tables}
+        if len(keys) != 1 or "" in keys:
+            out.append(
+                Finding(
+                    False,
+                    rnd.round,
+                    "deal_keys",
+                    d.tables[0].table if d.tables else None,
+                    expected=f"one deal key for deal {d.hand}",
+                    found=_text(sorted(keys)),
+                )
+            )
+        for t in d.tables:
+            seated = rnd.tables[t.table - 1] if 1 <= t.table <= len(rnd.tables) else []
+            n = len(seated)
+            ids = [x.participant for x in t.seats]
+            dealer = seated.index(ids[0]) if n == d.size and ids and ids[0] in seated else None
+            fits = (
+                dealer is not None
+                and [x.seat for x in t.seats] == list(range(n))
+                and ids == [seated[(dealer + s) % n] for s in range(n)]
+            )
+            first = dealers.setdefault((d.size, d.hand), dealer if dealer is not None else -1)
+            if not fits or first != dealer:
+                bad.append(f"deal {d.hand}, table {t.table}")
+                continue
+            counted[t.table] = counted.get(t.table, 0) + 1
+            for x in t.seats:
+                sums.setdefault(t.table, {})[x.participant] = sums.setdefault(t.table, {}).get(x.participant, 0) + x.net
+    for (size, hand), dealer in dealers.items():
+        one = dealers.get((size, 1))
+        if one is not None and one >= 0 and dealer >= 0 and dealer != (one + hand - 1) % size:
+            bad.append(f"deal {hand}: dealer")
+    for n, res in enumerate(rnd.results, 1):
+        if res is None or n not in sums or counted[n] != res.get("hands"):
+            continue
+        for seat in res.get("seats", []):
+            if isinstance(seat, Mapping) and sums[n].get(str(seat.get("participant"))) != seat.get("net"):
+                bad.append(f"table {n}: nets")
+                break
+    if bad:
+        out.append(
+            Finding(False, rnd.round, "deals", expected="seats from the dealer, nets adding up", found=_text(bad[:3]))
+        )
+    else:
+        keys_ok = all(len({t.key for t in d.tables}) == 1 and d.tables[0].key for d in rnd.deals)
+        out.append(Finding(True, rnd.round, "deals", expected=str(len(rnd.deals))))
+        if keys_ok:
+            out.append(Finding(True, rnd.round, "deal_keys", expected=str(len(rnd.deals))))
 
 
 def _text(ids: Iterable[object]) -> str:
@@ -224,7 +325,7 @@ def verify_download(data: Mapping[str, Any]) -> list[Finding]:
     if data.get("version") != VERSION:
         raise Malformed("version")
     fmt = _get(data, "format", "")
-    if fmt not in ("lot", "results", "final"):
+    if fmt not in ("lot", "results", "final", "duplicate"):
         raise Malformed("format")
     best = _int(_get(data, "best", ""), "best")
     rounds = _int(_get(data, "rounds", ""), "rounds")
@@ -332,8 +433,13 @@ def verify_download(data: Mapping[str, Any]) -> list[Finding]:
                 results.append(tr)
         if rnd.kind == "qualifying" and rnd.byes:
             byes[r] = list(rnd.byes)
+        if fmt == "duplicate":
+            _check_deals(rnd, out)
     try:
-        again = standings(ids, results, fmt, byes, commitment, rounds=rounds)
+        if fmt == "duplicate":
+            again = duplicate_standings(ids, [d for rnd in rounds_data for d in rnd.deals], commitment, rounds)
+        else:
+            again = standings(ids, results, fmt, byes, commitment, rounds=rounds)
     except ValueError as e:
         out.append(Finding(False, None, "standings", found=str(e)))
         return out

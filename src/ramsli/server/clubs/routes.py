@@ -68,16 +68,18 @@ async def club_info(request: Request, club_id: str) -> dict[str, Any]:
     done = {r["table_id"]: r for r in await d.records(club=club["id"])}
     tables, ledgers = [], []
     books = deps.ledgers(request).books
+    evenings = deps.evenings(request)
     for tid, link in links.items():
         t = clubs.hub.tables.get(tid)
         if t is not None:
+            hidden = await evenings.hides(t) is not None  # a duplicate round still playing (D-21)
             tables.append(
                 {
                     "table": tid,
                     "status": str(t.status),
                     "preset": t.preset,
                     "seats": [s.name for s in t.seats],
-                    "spectate": f"/t/{tid}/watch/{t.spectator_token}",
+                    "spectate": None if hidden else f"/t/{tid}/watch/{t.spectator_token}",
                     "record": tid in done,
                 }
             )
@@ -267,7 +269,9 @@ async def score_sheet(request: Request, club_id: str, table_id: str) -> dict[str
             f"/api/clubs/{club['id']}/sessions/{table_id}/hands/{h['number']}.toml" for h in data["hands"]
         ]
         t = clubs.hub.tables.get(table_id)
-        if t is not None:
+        if t is not None and await deps.evenings(request).hides(t) is not None:
+            links["hands"] = []  # a duplicate round still playing: its deals are still to be played elsewhere (D-21)
+        elif t is not None:
             links["watch"] = f"/t/{table_id}/watch/{t.spectator_token}"
     else:
         b = deps.ledgers(request).books.get(table_id)
@@ -293,6 +297,9 @@ async def club_hand(request: Request, club_id: str, table_id: str, number: int) 
     if r is None or r["club_id"] != club["id"] or r["kind"] != "table":
         raise Refused(Refusal("no_record", None, {"table": table_id[:40]}))
     t = clubs.hub.table(table_id)
+    running = await deps.evenings(request).hides(t)
+    if running is not None:  # a duplicate round still playing: no played card of its deals yet (D-21)
+        raise Refused(Refusal("field_after_round", "D-21", {"round": running}))
     text = clubs.hub.history(table_id, number, t.spectator_token)
     return PlainTextResponse(
         text,

@@ -9,6 +9,7 @@ language. Every action of the evening answers the evening's state as its reader 
 - ``POST /api/evenings`` (``NewEvening``) -> ``201 {"id", "url", "commitment"}``;
 - ``GET /api/evenings/{id}``: the state; ``GET /api/evenings/{id}/download.json``: the download;
   ``GET /api/evenings/{id}/me``: the reader's table link this round;
+  ``GET /api/evenings/{id}/deals/{round}/{hand}``: a duplicate evening's field of one deal (D-21);
 - ``POST /api/evenings/{id}/check-in``, ``DELETE /api/evenings/{id}/check-in``;
 - the director's: ``POST .../rounds`` (``{"cards": [table numbers]}`` in a mixed evening),
   ``.../withdraw`` (``{"participant"}``), ``.../substitutes`` (``{"level"}``), ``.../reseat``
@@ -65,6 +66,16 @@ async def evening_download(request: Request, evening_id: str) -> dict[str, Any]:
     """The evening's download: seeds, draws, results, standings, log (no card, no token)."""
     evenings = deps.evenings(request)
     return await evenings.download(evening_id, await current_player(request))
+
+
+@router.get("/api/evenings/{evening_id}/deals/{round_no}/{hand}")
+async def deal_field(request: Request, evening_id: str, round_no: str, hand: str) -> dict[str, Any]:
+    """A duplicate evening's field of one deal (R7, D-21): the other tables' public outcomes, once
+    the reader's own table has played it (``409 deal_not_played`` before)."""
+    evenings = deps.evenings(request)
+    r = int(round_no) if round_no.isdigit() and len(round_no) < 6 else round_no
+    k = int(hand) if hand.isdigit() and len(hand) < 6 else hand
+    return await evenings.field(evening_id, await current_player(request), r, k)
 
 
 @router.get("/api/evenings/{evening_id}/me")

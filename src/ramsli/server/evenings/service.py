@@ -50,11 +50,13 @@ from fastapi import Request
 from ramsli.bots.levels import LEVELS
 from ramsli.errors import TableError as EngineTableError
 from ramsli.evening.draw import commitment, seed_chain
+from ramsli.evening.duplicate import DealResult, DealTable
 from ramsli.evening.scoring import TableResult, hands_for, rounds_total, table_result
 from ramsli.ledger import PubLedger
 from ramsli.refusal import Refusal, Refused
 from ramsli.rules import Rules, RulesError
 from ramsli.server.evenings import prints, views
+from ramsli.server.evenings.duplicate import deal_results, field_json, plan_sections, table_outcomes
 from ramsli.server.evenings.log import (
     Captain,
     CheckIn,
@@ -186,6 +188,8 @@ class Evenings:
         self.paused: set[str] = set()
         self._locks: dict[str, asyncio.Lock] = {}
         self._bot_hands: dict[str, dict[int, int]] = {}
+        #: table id -> (hands finished, public outcomes) of a duplicate evening's finished table
+        self._outcomes_kept: dict[str, tuple[int, dict[int, DealTable]]] = {}
         hub.watchers.append(self.watch)
 
     # -- start-up and the hub's tables ----------------------------------------------------------
@@ -416,8 +420,10 @@ class Evenings:
             check_in = not ev.closed and not me["checked_in"]
             if check_in and ev.spec.get("members_only") and ev.club is not None and not direct:
                 check_in = await self.directory.membership(ev.club, player.id) is not None
+        deals = await self._deals(ev, results)
         return views.state(
             ev,
+            deals=deals,
             club=club,
             director_name=names.get(ev.director),
             results=results,
@@ -437,7 +443,7 @@ class Evenings:
         ev = await self.get(eid)
         await self.may_read(ev, player)
         results, _hands = await self.results(ev)
-        return views.download(ev, results)
+        return views.download(ev, results, await self._deals(ev, results))
 
     async def me(self, eid: Any, player: Player) -> dict[str, Any]:
         """The reader's table of the evening's last round: ``{"round", "table", "name", "mode",
@@ -497,6 +503,121 @@ class Evenings:
             answer["keep"] = keep
         return answer
 
+    # -- duplicate evenings (issue 35) ------------------------------------------------------------
+
+    async def _table_outcomes(self, plan: TablePlan) -> tuple[int, dict[int, DealTable]]:
+        """Online table ``plan``'s finished hands and their public outcomes
+        (:func:`ramsli.server.evenings.duplicate.table_outcomes`): from the table if this process
+        serves it, else replayed from its stored events (another process serves it, or it is
+        over); kept once its session is over."""
+        if plan.table is None:
+            return 0, {}
+        kept = self._outcomes_kept.get(plan.table)
+        if kept is not None:
+            return kept
+        t = self.hub.tables.get(plan.table)
+        if t is None:
+            row = await self.hub.database.load_one(plan.table)
+            if row is None or row.get("error") or row.get("spec") is None:
+                return 0, {}
+            try:
+                t = Table.replay(plan.table, row["spec"], row["events"], self.hub.store)
+            except ValueError:
+                _log.exception("evening table %s does not replay", plan.table)
+                return 0, {}
+        s = t.session
+        if s is None:
+            return 0, {}
+        commitments = {}
+        for e in s.results:
+            deal = t.deals.get(e.number)
+            if deal is not None:
+                commitments[e.number] = deal.commitments
+        found = len(s.results), table_outcomes(s.results, commitments, plan)
+        if s.is_over:
+            self._outcomes_kept[plan.table] = found
+        return found
+
+    async def _deals(self, ev: Evening, results: Mapping[tuple[int, int], TableResult | None]) -> list[DealResult]:
+        """A duplicate evening's deals of the rounds every table has finished (none before: a
+        standing must not tell a player how another table did on a deal they have still to play,
+        D-21); [] for the other formats."""
+        if ev.fmt != "duplicate":
+            return []
+        done = [r.round for r in ev.rounds if all(results.get((r.round, t.number)) is not None for t in r.tables)]
+        outcomes: dict[tuple[int, int], dict[int, DealTable]] = {}
+        for r in ev.rounds:
+            if r.round in done:
+                for plan in r.tables:
+                    outcomes[r.round, plan.number] = (await self._table_outcomes(plan))[1]
+        return deal_results(ev, outcomes, done)
+
+    async def hides(self, t: Table) -> int | None:
+        """The round of table ``t`` if it is a duplicate evening's table whose round still plays
+        (R7, D-21: then no one may watch it or read its hands through its club, who may yet play
+        the same deals at another table), else None."""
+        ref = t.evening or {}
+        if not t.duplicate or not isinstance(ref.get("id"), str):
+            return None
+        try:
+            ev = await self.get(ref["id"])
+        except Refused:
+            return None
+        number = ref.get("round")
+        rnd = ev.rounds[number - 1] if isinstance(number, int) and 1 <= number <= ev.round else None
+        if rnd is None:
+            return None
+        results, _hands = await self.results(ev)
+        return rnd.round if any(results.get((rnd.round, p.number)) is None for p in rnd.tables) else None
+
+    async def field(self, eid: Any, player: Player | None, round_no: Any, hand: Any) -> dict[str, Any]:
+        """The field of deal ``hand`` of round ``round_no`` of a duplicate evening, as ``player``
+        may see it (R7, D-21): a player seated in the round sees their own section once their own
+        table has played that deal (the other tables that have played it too); anyone else, every
+        section once every table of the round has finished. Per table and duplicate seat the public
+        outcome only (:func:`ramsli.server.evenings.duplicate.field_json`): never a card.
+
+        Returns:
+            ``{"evening", "round", "hand", "sections": [field_json]}``.
+
+        Raises:
+            Refused: ``no_evening``, ``not_logged_in``/``not_member`` (members only),
+                ``not_duplicate``, ``no_deal``, ``deal_not_played``, ``field_after_round``.
+        """
+        ev = await self.get(eid)
+        await self.may_read(ev, player)
+        if ev.fmt != "duplicate":
+            raise _refuse("not_duplicate")
+        ok = isinstance(round_no, int) and isinstance(hand, int) and 1 <= round_no <= ev.round and hand >= 1
+        rnd = ev.rounds[round_no - 1] if ok else None
+        if rnd is None:
+            raise _refuse("no_deal", round=str(round_no)[:8], hand=str(hand)[:8])
+        mine = rnd.where(player.id) if player is not None else None
+        sizes = sorted({len(t.seats) for t in rnd.tables}, reverse=True)
+        if mine is not None:
+            sizes = [len(mine.seats)]
+        sections = [[t for t in rnd.tables if len(t.seats) == size] for size in sizes]
+        if hand > max(t.hands for sec in sections for t in sec):
+            raise _refuse("no_deal", round=rnd.round, hand=hand)
+        if mine is None:
+            results, _hands = await self.results(ev)
+            if any(results.get((rnd.round, t.number)) is None for t in rnd.tables):
+                raise Refused(Refusal("field_after_round", "D-21", {"round": rnd.round}))
+        else:
+            played, _own = await self._table_outcomes(mine)
+            if played < hand:
+                raise Refused(Refusal("deal_not_played", "D-21", {"round": rnd.round, "hand": hand}))
+        names = ev.names()
+        out = []
+        for sec in sections:
+            outcomes = {}
+            for plan in sec:
+                found = (await self._table_outcomes(plan))[1].get(hand)
+                if found is not None:
+                    outcomes[plan.number] = found
+            out.append(field_json(ev, rnd.round, hand, sec, outcomes, names))
+        return {"evening": ev.id, "round": rnd.round, "hand": hand, "sections": out}
+
     async def state_for(self, request: Request, evening_id: str) -> dict[str, Any]:
         """:meth:`state` for the reader of ``request`` in its language (the prints' and feeds' routes)."""
         return await self.state(evening_id, await current_player(request), request_lang(request))
@@ -515,7 +636,7 @@ class Evenings:
                 continue
             ev = await self.get(e["id"])
             results, _hands = await self.results(ev)
-            for st in views.download(ev, results)["standings"]:
+            for st in views.download(ev, results, await self._deals(ev, results))["standings"]:
                 rows.append({"evening": ev.id, "participant": st["participant"], "score": float(st["score"])})
         return rows
 
@@ -648,14 +769,14 @@ class Evenings:
         """Make an evening: ``{"id", "url", "commitment"}``; ``player`` directs it.
 
         Raises:
-            Refused: ``bad_evening_name``, ``bad_starts``, ``format_not_built``, ``no_club``,
+            Refused: ``bad_evening_name``, ``bad_starts``, ``duplicate_online_only``, ``no_club``,
                 ``not_member``, ``not_owner``, ``members_need_club``, ``recurring_needs_club``,
                 ``evening_end_rule``; SpecError, BadMessage: the preset, the options, the timings.
         """
         name = check_evening_name(body.name)
         when = parse_starts(body.starts)
-        if body.format == "duplicate":
-            raise _refuse("format_not_built", format=body.format)
+        if body.format == "duplicate" and body.mode != "online":
+            raise _refuse("duplicate_online_only", mode=body.mode)
         club: str | None = None
         if body.club is not None:
             row = await self.directory.club(body.club)
@@ -896,6 +1017,10 @@ class Evenings:
             made: list[str] = []
             tokens: dict[str, dict[str, Any]] = {}
             plans: list[TablePlan] = []
+            # a duplicate evening: each section's deals, from the OS CSPRNG (never the opened seed chain)
+            dup = plan_sections(ev.spec, [len(t) for t in draw.tables]) if ev.fmt == "duplicate" else None
+            if dup is not None:
+                secret.setdefault("duplicate", {})[str(draw.round)] = dup
             try:
                 for n, seats in enumerate(draw.tables, 1):
                     hands = hands_for(len(seats), int(ev.spec["hands_per_round"]))
@@ -906,7 +1031,8 @@ class Evenings:
                         made.append(lid)
                         plans.append(TablePlan(n, draw.names[n - 1], kind, "cards", None, lid, hands, seats, seats[0]))
                     else:
-                        tid, toks = await self._make_table(ev, seats, hands, ref, made)
+                        section = None if dup is None else dup[str(len(seats))]
+                        tid, toks = await self._make_table(ev, seats, hands, ref, made, section)
                         tokens[tid] = toks
                         plans.append(TablePlan(n, draw.names[n - 1], kind, "online", tid, None, hands, seats))
                 secret.setdefault("tables", {}).update(tokens)
@@ -935,10 +1061,17 @@ class Evenings:
             return await self._state(ev, player, lang)
 
     async def _make_table(
-        self, ev: Evening, seats: tuple[str, ...], hands: int, ref: dict[str, Any], made: list[str]
+        self,
+        ev: Evening,
+        seats: tuple[str, ...],
+        hands: int,
+        ref: dict[str, Any],
+        made: list[str],
+        duplicate: dict[str, Any] | None = None,
     ) -> tuple[str, dict[str, Any]]:
         """An online table of the round: made through the hub (its seats people or bots), linked
-        to the evening's club, each person seated under their name and linked to the seat.
+        to the evening's club, each person seated under their name and linked to the seat; a
+        duplicate evening's table gets its section's deals (``spec["duplicate"]``).
         Returns its id and its tokens (creator, each person's personal token)."""
         specs = [
             SeatSpec(kind="bot", bot=LEVELS[ev.people[pid].level or "easy"])
@@ -949,6 +1082,8 @@ class Evenings:
         rules, preset, seat_specs, opts, _seed = self.hub.parse_spec(self._table_body(ev.spec, specs, hands))
         spec = Table.new_spec(rules, preset, seat_specs, opts, None)
         spec["evening"] = ref
+        if duplicate is not None:
+            spec["duplicate"] = duplicate
         t = await self.hub.add_table(spec)
         made.append(t.id)
         await self.directory.link_table(t.id, False, ev.club, ev.director)

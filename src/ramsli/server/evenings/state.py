@@ -28,6 +28,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from ramsli.evening.draw import apply_swaps
+from ramsli.evening.duplicate import DealResult, duplicate_standings
 from ramsli.evening.rounds import draw_round
 from ramsli.evening.scoring import Standing, TableResult, standings
 from ramsli.refusal import Refusal, Refused
@@ -175,7 +176,7 @@ class Evening:
 
     @property
     def fmt(self) -> str:
-        """The format: ``lot``, ``results`` or ``final``."""
+        """The format: ``lot``, ``results``, ``final`` or ``duplicate``."""
         return str(self.spec.get("format", "lot"))
 
     @property
@@ -206,9 +207,12 @@ class Evening:
         the final round scores nothing)."""
         return {r.round: list(r.byes) for r in self.rounds if r.byes and r.kind == "qualifying"}
 
-    def standings(self, results: Sequence[TableResult]) -> list[Standing]:
+    def standings(self, results: Sequence[TableResult], deals: Sequence[DealResult] = ()) -> list[Standing]:
         """The standings after ``results`` (:func:`ramsli.evening.scoring.standings`; the lot
-        breaks ties by the commitment)."""
+        breaks ties by the commitment); a duplicate evening's after ``deals``
+        (:func:`ramsli.evening.duplicate.duplicate_standings`)."""
+        if self.fmt == "duplicate":
+            return duplicate_standings(self.participant_ids(), deals, self.commitment, self.rounds_total)
         rounds = self.spec.get("rounds")
         return standings(
             self.participant_ids(),

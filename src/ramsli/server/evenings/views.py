@@ -14,10 +14,11 @@ the seeds listed are those the ``start_round`` entries opened.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from ramsli.evening.check import row_check
+from ramsli.evening.duplicate import DealResult
 from ramsli.evening.scoring import Standing, TableResult
 from ramsli.i18n import translation
 from ramsli.refusal import N_
@@ -126,6 +127,7 @@ def state(
     me: Mapping[str, Any] | None,
     may: Mapping[str, bool],
     lang: str,
+    deals: Sequence[DealResult] = (),
 ) -> dict[str, Any]:
     """The evening as ``GET /api/evenings/{id}`` answers it (``docs/evenings.md``).
 
@@ -135,6 +137,7 @@ def state(
         live: (round, table number) -> ``{"hands_played", "status"}`` (``playing``, ``paused``, ``done``).
         names: player id -> name (for the audit trail); me: the reader's part, or None (not
             logged in); may: what the reader may do; lang: the audit trail's language.
+        deals: a duplicate evening's deals of the rounds every table has finished (its standings).
     """
     spec = ev.spec
     rounds = []
@@ -224,7 +227,7 @@ def state(
         ],
         "pending_swaps": [list(s) for s in ev.pending],
         "rounds_played": rounds,
-        "standings": standings_json(ev, ev.standings(results_by_round(results))),
+        "standings": standings_json(ev, ev.standings(results_by_round(results), deals)),
         "audit": audit(ev, names, lang),
         "download": f"/api/evenings/{ev.id}/download.json",
         "me": None if me is None else dict(me),
@@ -232,10 +235,14 @@ def state(
     }
 
 
-def download(ev: Evening, results: Mapping[tuple[int, int], TableResult | None]) -> dict[str, Any]:
+def download(
+    ev: Evening, results: Mapping[tuple[int, int], TableResult | None], deals: Sequence[DealResult] = ()
+) -> dict[str, Any]:
     """The evening's download (``"kind": "ramsli-evening"``, version 1): the spec, the
     commitment and the opened seeds, the participants, every round (who played, byes, sizes,
-    the order followed, the tables as drawn, the swaps, the tables played, the results), the
+    the order followed, the tables as drawn, the swaps, the tables played, the results; in a
+    duplicate evening the ``deals`` of each round every table has finished: per section and
+    hand, each table's public outcome per duplicate seat and the deal's key, no card), the
     standings and the log. Scores as computed (not rounded), so a reader recomputes them exactly."""
     spec = ev.spec
     ids = ev.participant_ids()
@@ -269,6 +276,18 @@ def download(ev: Evening, results: Mapping[tuple[int, int], TableResult | None])
                 "results": out_results,
             }
         )
+        if ev.fmt == "duplicate":
+            rounds[-1]["deals"] = [
+                {
+                    "size": d.size,
+                    "hand": d.hand,
+                    "tables": [
+                        {"table": t.table, "deal_key": t.key, "seats": [s.to_data() for s in t.seats]} for t in d.tables
+                    ],
+                }
+                for d in deals
+                if d.round == r.round
+            ]
     return {
         "kind": "ramsli-evening",
         "version": 1,
@@ -290,7 +309,7 @@ def download(ev: Evening, results: Mapping[tuple[int, int], TableResult | None])
             pid: {"name": ev.people[pid].name, "kind": ev.people[pid].kind} for pid in ids if pid in ev.people
         },
         "rounds_played": rounds,
-        "standings": [s.to_data() for s in ev.standings(results_by_round(results))],
+        "standings": [s.to_data() for s in ev.standings(results_by_round(results), deals)],
         "log": [e.to_data() for e in ev.entries],
     }
 

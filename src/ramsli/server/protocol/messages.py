@@ -426,8 +426,30 @@ EVENINGS: Mapping[str, RefusalText] = {
     ),
     "too_few": RefusalText(N_("{count} participants are too few for a round; a table needs at least 3"), status=409),
     "no_more_rounds": RefusalText(N_("all {rounds} rounds of this evening have been played"), status=409),
-    "format_not_built": RefusalText(
-        N_("the format {format} is not available yet; choose lot, results or final"), status=422
+    "duplicate_online_only": RefusalText(
+        N_(
+            "a duplicate evening is played at online tables only: the server deals the same cards at every "
+            "table, which real cards cannot do (not {mode})"
+        ),
+        status=422,
+    ),
+    "not_duplicate": RefusalText(
+        N_("this evening is not a duplicate evening: its tables play different deals"), status=409
+    ),
+    "no_deal": RefusalText(N_("round {round} has no deal {hand}"), status=404),
+    "deal_not_played": RefusalText(
+        N_(
+            "your table has not played deal {hand} of round {round} yet; the other tables' results of a deal "
+            "are shown once your own table has played it"
+        ),
+        status=409,
+    ),
+    "field_after_round": RefusalText(
+        N_(
+            "round {round} is still being played; its deals' results are shown to those not seated in it "
+            "once every table has finished"
+        ),
+        status=409,
     ),
     "bad_starts": RefusalText(
         N_("{field} must be a date and time with its offset, written like 2026-12-10T20:00+01:00"), status=422

@@ -160,6 +160,8 @@ class BotDriver:
         self.table = table
         self.players: dict[int, Any] = {}
         self.proxies: dict[int, Any] = {}
+        #: a duplicate table's bots: seat -> the hand its bot was made for (a fresh bot each hand)
+        self._bot_hand: dict[int, int] = {}
         self.closed = False
         self.task: asyncio.Task[None] | None = None
         #: called with (bot spec, seconds) after every bot decision (the server's metrics), or None
@@ -245,6 +247,17 @@ class BotDriver:
                 _log.exception("table %s: %s failed", t.id, kind)
                 await asyncio.sleep(1.0)
 
+    def _duplicate_seed(self, seat: int, number: int, dealer: int, salt: str) -> int | None:
+        """A duplicate evening's table (issue 35): the seed of the bot at ``seat`` in hand
+        ``number``, the same at every table of the section for the same duplicate seat (the seat
+        relative to the dealer); None at any other table."""
+        t = self.table
+        bot_seed = (t.duplicate or {}).get("bot_seed")
+        if not bot_seed:
+            return None
+        rel = (seat - dealer) % len(t.seats)
+        return random.Random(f"{bot_seed}:{salt}:{number}:{rel}").randrange(2**32)
+
     def _new_bot(self, spec: str, seat: int, salt: str) -> Any:
         t = self.table
         seed = random.Random(f"{t.seed}:{salt}:{seat}").randrange(2**32) if t.seed is not None else secrets.randbits(32)
@@ -268,6 +281,11 @@ class BotDriver:
         seq = t.seq
         if kind is JobKind.BOT:
             spec = seat.bot_spec
+            number = t.session.hands_played + 1 if t.session is not None else 0
+            dup = self._duplicate_seed(seat.index, number, hand.dealer, "bot")
+            if dup is not None and self._bot_hand.get(seat.index) != number:
+                self.players[seat.index] = make_bot(spec, seed=dup)  # the same bot and seed at every table
+                self._bot_hand[seat.index] = number
             if seat.index not in self.players:
                 self.players[seat.index] = self._new_bot(spec, seat.index, "bot")
             player = self.players[seat.index]
@@ -299,8 +317,16 @@ class BotDriver:
     async def _think(self, spec: str, seat: int, seq: int, player: Any, obs: Observation) -> Action:
         """A slow bot's decision in the worker pool, capped at :data:`BOT_MOVE_SECONDS`."""
         t = self.table
+        hand = t.session.hand if t.session is not None else None
+        dup = (
+            None
+            if hand is None or t.session is None
+            else self._duplicate_seed(seat, t.session.hands_played + 1, hand.dealer, f"decide:{len(hand.history)}")
+        )
         seed = (
-            random.Random(f"{t.seed}:decide:{seat}:{seq}").randrange(2**32)
+            dup
+            if dup is not None
+            else random.Random(f"{t.seed}:decide:{seat}:{seq}").randrange(2**32)
             if t.seed is not None
             else secrets.randbits(32)
         )

@@ -39,6 +39,7 @@ from typing import Any, Protocol
 from ramsli import Action, Hand, Rules, Session
 from ramsli.bots.base import bot_names
 from ramsli.cards import Card, make_deck
+from ramsli.evening.duplicate import DealPlan
 from ramsli.fairness import SALT_BYTES, SCHEME, DealBinding, DealCommitment, DealProof, dealt_order
 from ramsli.refusal import Refusal, Refused
 from ramsli.seats import seat_name
@@ -425,6 +426,10 @@ class Table:
         self.tamper: bool = bool(spec.get("test_tamper")) and self.seed is not None
         #: the evening this table plays for (``{"id", "round", "table", "name"}``, issue 34), or None
         self.evening: dict[str, Any] | None = spec.get("evening")
+        #: a duplicate evening's deals for this table (issue 35): ``{"deals": [DealPlan data],
+        #: "bot_seed"}``, the same at every table of its section; never sent (it holds every card).
+        #: The table deals hand k from deal k (deck, cut, dealer, salts) instead of shuffling.
+        self.duplicate: dict[str, Any] | None = spec.get("duplicate")
         #: the evening's director paused the table: no move, no deal, no turn timer and no bot
         #: acts until it goes on (not a stored event: the evening's log keeps it and sets it again
         #: after a restart, :mod:`ramsli.server.evenings`)
@@ -763,6 +768,9 @@ class Table:
                 names.append(name)
             rng = random.Random(f"{self.seed}:dealer") if self.seed is not None else self._rng
             dealer, _rounds = first_dealer_cut(len(self.seats), rng, deck=self.rules.deck)
+            plan = self.duplicate_deal(1)
+            if plan is not None:  # a duplicate deal fixes the first dealer (issue 35)
+                dealer = plan.dealer
             await self._commit(Start(tuple(names), dealer))
             if self._playing():  # the start applied: the first deal follows
                 await self._deal()
@@ -925,15 +933,20 @@ class Table:
             return False
 
     async def _deal(self) -> None:
-        """Shuffle (``secrets.SystemRandom``, or the test seed), cut, commit to every card with a
+        """Shuffle (``secrets.SystemRandom``, or the test seed; a duplicate evening's table takes
+        the hand's :meth:`duplicate_deal` with its salts instead), cut, commit to every card with a
         fresh salt per position (``secrets.token_hex``; ``docs/fairness.md``), store the deal with
         its salts and digest, then deal it (R4.1–R4.4): the digest is stored before anyone sees
         the hand. The caller holds :attr:`lock`."""
         s = self._session()
         number = s.hands_played + 1
-        rng = random.Random(f"{self.seed}:hand:{number}") if self.seed is not None else self._rng
-        deck, cut = shuffled_deck(self.rules, rng)
-        salts = [secrets.token_hex(SALT_BYTES) for _ in deck]
+        plan = self.duplicate_deal(number)
+        if plan is not None:  # a duplicate evening's deal: the same deck, cut and salts at every table of the section
+            deck, cut, salts = list(plan.deck), plan.cut, list(plan.salts)
+        else:
+            rng = random.Random(f"{self.seed}:hand:{number}") if self.seed is not None else self._rng
+            deck, cut = shuffled_deck(self.rules, rng)
+            salts = [secrets.token_hex(SALT_BYTES) for _ in deck]
         deal = DealCommitment.build(dealt_order(deck, cut), salts, self._binding(number, s.dealer, tuple(s.seated)))
         await self._commit(
             Deal(
@@ -954,6 +967,14 @@ class Table:
         """What the digest of hand ``number`` is bound to (``ramsli-deal/2``, ``docs/fairness.md``):
         this table's id, the hand's number, its dealer and the seats dealt in it (R3.2, R3.5)."""
         return DealBinding(self.id, number, dealer, tuple(sorted(seated)))
+
+    def duplicate_deal(self, number: int) -> DealPlan | None:
+        """Hand ``number``'s deal of a duplicate evening's table (issue 35; the cut is the
+        deal's, R4.2), or None (not a duplicate table, or no such deal: then the table shuffles)."""
+        deals = (self.duplicate or {}).get("deals") or []
+        if not 1 <= number <= len(deals):
+            return None
+        return DealPlan.from_data(deals[number - 1])
 
     def _refuse_now(self, seq: int) -> None:
         """Refuse any action now if the session is not playing, the table is paused or ``seq``

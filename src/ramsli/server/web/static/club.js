@@ -604,7 +604,7 @@
             class: "muted",
             text: { waiting: _("waiting"), playing: _("playing"), over: _("over") }[t.status] || t.status,
           }),
-          el("a", { href: t.spectate + "?lang=" + R.lang, text: _("Watch") }),
+          t.spectate ? el("a", { href: t.spectate + "?lang=" + R.lang, text: _("Watch") }) : "", // none: a duplicate round (D-21)
         ),
       ),
     );

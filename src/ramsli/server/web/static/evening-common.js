@@ -215,6 +215,7 @@ export function scrollBox(label, table) {
 
 /* has any table of the evening a result yet? Before one, the standings rank nobody (item 5) */
 export function hasResults(ev) {
+  if (ev.format === "duplicate") return (ev.rounds_played || []).some((r) => r.done); // by whole rounds (D-21)
   return (ev.rounds_played || []).some((r) => (r.tables || []).some((t) => t.results && t.results.length));
 }
 
@@ -233,8 +234,15 @@ export function finalText(ev, s) {
   if (at) return _("{table}, place {place}", { table: at.table, place: at.place });
   return noteName(s.note);
 }
-/* the line under the standings of the final format: where the rank comes from */
+/* the line under the standings of the final format: where the rank comes from (duplicate: how it scores) */
 export function finalCaption(ev) {
+  if (ev.format === "duplicate")
+    return el("p", {
+      class: "note ev-dup-note",
+      text: _(
+        "Duplicate: every table of a section plays the same deals. On each deal a seat scores 2 matchpoints for each table it beat and 1 for each tie, against those who held the same seat; the standings are the mean percentage over the rounds every table has finished (ties: counters against the field, then tops, then the lot).",
+      ),
+    });
   if (ev.format !== "final") return "";
   return el("p", {
     class: "note ev-final-note",
@@ -273,13 +281,14 @@ export function standingsTable(ev, opts) {
   const rows = (ev.standings || []).slice(0, o.limit || undefined);
   const rounds = Math.max(0, ...rows.map((s) => (s.rounds || []).length));
   const fin = ev.format === "final";
+  const dup = ev.format === "duplicate";
   const me = ev.me && ev.me.id;
   const head = el(
     "tr",
     {},
     el("th", { scope: "col", text: _("Rank") }),
     el("th", { scope: "col", class: "name", text: _("Name") }),
-    el("th", { scope: "col", text: _("Score") }),
+    el("th", { scope: "col", text: dup ? _("Matchpoints %") : _("Score") }),
     o.short
       ? ""
       : Array.from({ length: rounds }, (_x, i) =>
@@ -290,10 +299,17 @@ export function standingsTable(ev, opts) {
             title: _("Round {n}", { n: i + 1 }),
           }),
         ),
-    o.short ? "" : el("th", { scope: "col", class: "ev-detail", text: _("Net against the table") }),
+    o.short
+      ? ""
+      : el("th", {
+          scope: "col",
+          class: "ev-detail",
+          text: dup ? _("Counters against the field") : _("Net against the table"),
+        }),
+    dup && !o.short ? el("th", { scope: "col", class: "ev-detail", text: _("Tops") }) : "",
     fin ? el("th", { scope: "col", class: "name", text: _("Final") }) : "",
   );
-  const cols = 3 + (o.short ? 0 : rounds + 1) + (fin ? 1 : 0);
+  const cols = 3 + (o.short ? 0 : rounds + 1) + (fin ? 1 : 0) + (dup && !o.short ? 1 : 0);
   const body = el(
     "tbody",
     {},
@@ -310,6 +326,7 @@ export function standingsTable(ev, opts) {
               el("td", { class: "ev-detail", text: score((s.rounds || [])[i]) }),
             ),
         o.short ? "" : el("td", { class: "ev-detail", text: signed(s.net_vs_mean) }),
+        dup && !o.short ? el("td", { class: "ev-detail", text: String(s.firsts) }) : "",
         fin ? el("td", { class: "name note-col", text: finalText(ev, s) }) : "",
       ),
     ),
@@ -328,6 +345,79 @@ export function standingsTable(ev, opts) {
     body,
   );
   return el("div", { class: "ev-standings-box" }, table, finalCaption(ev));
+}
+
+/* a duplicate deal's seat: "Dealer", "1", "2", … (counted from the dealer's left) */
+function dupSeat(n) {
+  return n === 0 ? _("Dealer") : String(n);
+}
+function declared(s) {
+  let text = s.declared === "in" ? _("in") : s.declared === "out" ? _("out") : s.declared;
+  if (s.announced === "general-rams") text += " · " + _("General Rams");
+  else if (s.announced && s.announced.startsWith("target:"))
+    text += " · " + _("target {n}", { n: s.announced.slice(7) });
+  return text;
+}
+
+/* the field of one duplicate deal (GET /api/evenings/{id}/deals/{round}/{hand}): per table and
+   seat the public outcome only — declaration, announcement, tricks, counters won and paid, the
+   net and the matchpoints (R7, D-21: never a card) */
+export function fieldTables(field) {
+  const heads = [_("Seat"), _("Name"), _("Declared"), _("Tricks"), _("Won"), _("Paid"), _("Net"), _("Matchpoints %")];
+  return el(
+    "div",
+    { class: "ev-field", id: "field-tables" },
+    (field.sections || []).flatMap((sec) => [
+      (sec.tables || []).length === 1
+        ? el("p", {
+            class: "note ev-no-field",
+            text: _("A section of one table has no field: every seat scores 50 %."),
+          })
+        : "",
+      ...(sec.tables || []).map((t) =>
+        el(
+          "table",
+          { class: "season ev-field-table", "data-table": String(t.number) },
+          el("caption", {
+            text: t.played
+              ? _("{table}: deal {hand}", { table: _("Table {n}", { n: t.number }), hand: field.hand })
+              : _("{table}: not played yet", { table: _("Table {n}", { n: t.number }) }),
+          }),
+          t.played
+            ? el(
+                "thead",
+                {},
+                el(
+                  "tr",
+                  {},
+                  heads.map((h) => el("th", { scope: "col", text: h })),
+                ),
+              )
+            : "",
+          t.played
+            ? el(
+                "tbody",
+                {},
+                t.seats.map((s) =>
+                  el(
+                    "tr",
+                    { "data-participant": s.id },
+                    el("td", { text: dupSeat(s.seat) }),
+                    el("td", { class: "name" }, whoEl(s)),
+                    el("td", { text: declared(s) }),
+                    el("td", { text: String(s.tricks) }),
+                    el("td", { text: String(s.won) }),
+                    el("td", { text: String(s.paid) }),
+                    el("td", { text: signed(s.net) }),
+                    el("td", { class: "score", text: score(s.pct) }),
+                  ),
+                ),
+              )
+            : "",
+        ),
+      ),
+    ]),
+  );
 }
 
 /* one table of a round: its seats and, once played, its result */
@@ -498,6 +588,14 @@ export function factsList(ev) {
           : ""),
     ],
     [_("Hands per round"), String(ev.hands_per_round)],
+    ev.format === "duplicate"
+      ? [
+          _("Deals"),
+          _(
+            "the same deals at every table of a section: the server shuffles and cuts each deal once (no player cuts, R4.2) and the dealer passes to the left",
+          ),
+        ]
+      : null,
     [_("Play"), modeName(ev.mode)],
     [_("Who may come"), ev.members_only ? _("members of the club only") : _("everyone with the link")],
     ev.recurring === "weekly" ? [_("Repeats"), _("every week")] : null,

@@ -89,7 +89,7 @@ export async function newPage() {
     el("option", { value: "final", selected: true, text: _("rounds and a final (the best play the final)") }),
     el("option", { value: "results", text: _("rounds redrawn by results (the leaders at table 1)") }),
     el("option", { value: "lot", text: _("every round drawn by lot") }),
-    el("option", { value: "duplicate", disabled: true, text: _("duplicate (the same deals at every table): coming") }),
+    el("option", { value: "duplicate", text: _("duplicate (the same deals at every table, scored by matchpoints)") }),
   );
   const mode = el(
     "select",
@@ -170,6 +170,10 @@ export async function newPage() {
   function sync() {
     const isFinal = format.value === "final";
     for (const c of finalOnly) c.disabled = !isFinal;
+    /* duplicate is played online only: the server deals the same cards at every table (issue 35) */
+    const dup = format.value === "duplicate";
+    for (const o of mode.options) o.disabled = dup && o.value !== "online";
+    if (dup) mode.value = "online";
     const hasClub = !!club.value;
     for (const c of clubOnly) {
       c.disabled = !hasClub;

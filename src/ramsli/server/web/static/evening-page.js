@@ -26,6 +26,7 @@ import {
   poll,
   currentRound,
   seatNo,
+  fieldTables,
 } from "./evening-common.js";
 
 const R = window.R;
@@ -33,6 +34,8 @@ const { _, ngettext, pgettext, el } = R;
 
 let state = null,
   mine = null; // GET /api/evenings/{id}/me: the reader's current table, or null
+/* a duplicate evening's field of one deal, as asked (issue 35, D-21): {round, hand, answer | error} */
+const field = { round: null, hand: null, answer: null, error: null };
 
 /* the reader's seat in the round being played: {round, table (the round's table), seat} */
 function mySeat(ev) {
@@ -306,6 +309,59 @@ function auditBox(ev) {
   );
 }
 
+/* ask the field of deal `hand` of round `round`: refused (deal_not_played) until one's own table
+   has played it; the refusal's words are the server's, in the reader's language */
+async function askField(round, hand) {
+  Object.assign(field, { round: round, hand: hand, answer: null, error: null });
+  try {
+    field.answer = await R.api("GET", api(`/deals/${round}/${hand}`));
+  } catch (e) {
+    field.error = e;
+  }
+  draw();
+}
+
+/* a duplicate evening's deals: choose a round and a deal, see how every table did on it */
+function fieldBox(ev) {
+  if (ev.format !== "duplicate" || !(ev.rounds_played || []).length) return "";
+  const last = ev.rounds_played[ev.rounds_played.length - 1];
+  /* no max: a deal the round does not have is the server's refusal, said in the reader's language */
+  const num = (id, value) =>
+    el("input", { type: "number", id: id, min: "1", value: String(value), inputmode: "numeric" });
+  const roundIn = num("field-round", field.round || last.round);
+  const handIn = num("field-hand", field.hand || 1);
+  const form = el(
+    "form",
+    { class: "row", id: "field-form" },
+    el("label", { for: "field-round", text: _("Round") }),
+    roundIn,
+    el("label", { for: "field-hand", text: _("Deal") }),
+    handIn,
+    el("button", { type: "submit", class: "button", text: _("How did the others do?") }),
+  );
+  form.addEventListener("submit", (e) => {
+    e.preventDefault();
+    askField(Number(roundIn.value), Number(handIn.value));
+  });
+  let out = "";
+  if (field.error)
+    out = el("p", { class: "note ev-warn", id: "field-refused", role: "status", text: field.error.message || "" });
+  else if (field.answer) out = fieldTables(field.answer);
+  return el(
+    "section",
+    { class: "panel", id: "field", "aria-labelledby": "field-h" },
+    el("h2", { id: "field-h", text: _("The deals at every table") }),
+    el("p", {
+      class: "note",
+      text: _(
+        "Every table of a section is dealt the same cards. Once your own table has played a deal, see how the others played it: declarations, tricks and counters, never a card.",
+      ),
+    }),
+    form,
+    el("div", { role: "status", "aria-live": "polite" }, out),
+  );
+}
+
 function draw() {
   const ev = state;
   document.title = ev.name + " — Ramsli";
@@ -344,11 +400,13 @@ function draw() {
           standingsTable(ev, { labelledby: "standings-h" }),
           el("p", {
             class: "note",
+            hidden: ev.format === "duplicate",
             text: _(
               "A table's first scores 100, its last 0, everyone else in between by place (the same at every table size); ties are broken by net counters against the table's mean, then first places, then the lot.",
             ),
           }),
         ),
+        fieldBox(ev),
         el(
           "section",
           { class: "panel", id: "rounds", "aria-labelledby": "rounds-h" },
@@ -390,6 +448,8 @@ export async function eveningPage() {
   }
   mine = await loadMine(state);
   draw();
+  const deal = /^(\d{1,3})\.(\d{1,3})$/.exec(new URLSearchParams(location.search).get("deal") || "");
+  if (deal && state.format === "duplicate") await askField(Number(deal[1]), Number(deal[2])); // from the table page
   const p = poll(
     5,
     async () => {

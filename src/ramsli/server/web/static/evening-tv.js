@@ -125,7 +125,7 @@ function standingsPanel(ev, coming) {
               {},
               el("th", { scope: "col", text: _("Rank") }),
               el("th", { scope: "col", class: "name", text: _("Name") }),
-              el("th", { scope: "col", text: _("Score") }),
+              el("th", { scope: "col", text: ev.format === "duplicate" ? _("Matchpoints %") : _("Score") }),
               fin ? el("th", { scope: "col", class: "name", text: _("Final") }) : "",
             ),
           ),

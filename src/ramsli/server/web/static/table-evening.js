@@ -54,6 +54,18 @@ export function eveningBar() {
     loadState(ev).then(render);
   }
   const title = (E.state && E.state.name) || _("Evening");
+  /* a duplicate evening: after a deal, how the other tables played it (issue 35, D-21) */
+  const played = (S.view && S.view.results) || [];
+  const field =
+    E.state && E.state.format === "duplicate" && played.length
+      ? el("a", {
+          href: `/e/${encodeURIComponent(ev.id)}?deal=${ev.round}.${played.length}&lang=${R.lang}#field`,
+          id: "evening-field",
+          target: "_blank",
+          rel: "noopener",
+          text: _("How did the others do? (deal {n})", { n: played.length }),
+        })
+      : "";
   return el(
     "nav",
     { class: "evening-bar", "aria-label": _("Evening") },
@@ -62,6 +74,8 @@ export function eveningBar() {
       id: "evening-link",
       text: title + " · " + roundWords(ev) + " · " + tableWords(ev, ev.table),
     }),
+    field ? " · " : "",
+    field,
   );
 }
 
