@@ -552,7 +552,7 @@ class ExpertBot:
             out.append(ActionValue(a, stats[j][0], stats[j][1], gap, len(rows)))
         return out
 
-    def value_rows(self, obs: Observation) -> tuple[list[Action], list[tuple[float, tuple[float, ...]]]]:
+    def value_rows(self, obs: Observation) -> tuple[list[Action], Sequence[tuple[float, Sequence[float]]]]:
         """The samples behind :meth:`action_values`: the legal actions of ``obs`` and, per weighted sample,
         ``(weight, counters of each action)`` (in the order of the actions; ``out`` is 0, R5.5). Two
         actions' values on the same row are paired (the same deal of the hidden cards), so the standard
