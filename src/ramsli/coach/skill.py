@@ -328,7 +328,7 @@ class SkillSummary:
 
     >>> s = SkillSummary().merge(SkillSummary(hands=4, skill_sum=-2.0, skill_sq=4.0))
     >>> s.hands, s.mean, round(s.sd, 3)
-    (4, -0.5, 0.866)
+    (4, -0.5, 1.0)
     """
 
     hands: int = 0
