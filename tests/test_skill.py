@@ -191,3 +191,31 @@ def test_ramsli_skill_command(tmp_path):
     assert "Können" in res.output or "Spielstärke" in res.output
     res = runner.invoke(app, ["skill", str(tmp_path / "missing.toml")])
     assert res.exit_code == 2
+
+
+def test_ramsli_skill_a_session(tmp_path):
+    """``ramsli skill SESSION_DIR``: per player the skill counters per hand with their interval, beside the
+    net per hand; the JSON's summaries are the sums of the hands listed (every hand of every seat here)."""
+    from ramsli import Session
+    from ramsli.history import write_session
+
+    s = Session(Rules(end=["hands:3"]), ["Ann", "Bo", "Cy"], seed=4)
+    bots = {0: make_bot("random", seed=1)} | {i: make_bot(QUICK, seed=i) for i in (1, 2)}
+    while not s.is_over:
+        hand = s.start_hand()
+        while not hand.is_over:
+            seat = hand.to_act
+            s.apply(bots[seat].act(hand.observe(seat)))
+    write_session(tmp_path, s)
+    fast = ["--no-equilibrium", "--declare-samples", "100", "--play-samples", "12"]
+    res = runner.invoke(app, ["skill", str(tmp_path), "--json", *fast])
+    assert res.exit_code == 0, res.output
+    data = json.loads(res.output)
+    assert data["format"] == "ramsli-skill-session/1" and data["hands"] == 3
+    for p in data["players"]:
+        mine = [h for h in data["skills"] if h["seat"] == p["seat"]]
+        assert p["summary"]["hands"] == len(mine) == 3
+        assert p["summary"]["sums"]["skill_sum"] == pytest.approx(sum(h["skill"] for h in mine), abs=0.01)
+        assert p["summary"]["sums"]["net_sum"] == sum(h["net"] for h in mine)
+    res = runner.invoke(app, ["skill", str(tmp_path), "--lang", "it", *fast])
+    assert res.exit_code == 0 and "Abilità in gettoni nella sessione (3 mani)" in res.output
