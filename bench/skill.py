@@ -234,9 +234,9 @@ def main(argv: list[str] | None = None) -> int:
         print(
             f"{pair}: true gap {tg['gap']:+.3f} ± {tg['ci95']:.3f} ({tg['deals']} deals) | "
             f"skill {sk['gap']:+.3f} ± {sk['ci95']:.3f} ({m['hands_each']} hands each) within={within} "
-            f"consistent={consistent} | hands needed: net {_n(m['net']['hands_needed'])}, "
-            f"net−deal {_n(m['corrected']['hands_needed'])}, skill {_n(sk['hands_needed'])}, "
-            f"dup net {_n(m['dup_net']['hands_needed'])}, dup mp {_n(m['dup_mp']['hands_needed'])} | "
+            f"consistent={consistent} | hands needed (at the true gap): net {_n(m['net']['hands_needed_true'])}, "
+            f"net−deal {_n(m['corrected']['hands_needed_true'])}, dup net {_n(m['dup_net']['hands_needed_true'])}; "
+            f"(at its own gap) skill {_n(sk['hands_needed'])}, dup mp {_n(m['dup_mp']['hands_needed'])} | "
             f"{m['cpu_ms_per_hand']:.0f} ms CPU per hand valued | {row['seconds']}",
             flush=True,
         )
