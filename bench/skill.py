@@ -2,7 +2,8 @@
 
     python bench/skill.py [--pairs easy/medium,medium/hard,hard/expert,expert/expert:eps=0.1,expert/expert:eps=0.05]
                           [--players 4] [--deals 40] [--true-deals 400] [--jobs 1] [--scheduler tcp://HOST:PORT]
-                          [--declare-samples 200] [--play-samples 24] [--budget 30000] [--seed 1] [--out FILE.json]
+                          [--declare-samples 200] [--play-samples 24] [--budget 30000] [--baseline expert]
+                          [--seed 1] [--out FILE.json]
 
 For each pair ``A/B`` two runs on ``traditional`` (stacks 20, empty pot, every deal in every rotation of
 the line-up ``A, B, A, B, …`` so that every bot plays every seat's cards):
@@ -27,7 +28,8 @@ difference times the hands a player plays per deal (duplicate measures). Also: w
 estimate of the gap lies within the true gap's 95% interval, and the skill counters' cost (ms of CPU
 per hand and seat valued).
 
-Exits 1 if nothing was measured: a pair without hands, every skill value 0, or a gap not estimated.
+Exits 1 if nothing was measured: a pair without hands, every skill value 0, or a gap not estimated
+(``--pairs easy/easy --baseline tips`` shows it: the tips player agrees with itself at every decision).
 """
 
 from __future__ import annotations
@@ -65,7 +67,7 @@ def play_and_value(args: tuple) -> dict[str, Any]:
     """One deal of the measures' run: every rotation played, every seat valued. Returns per hand
     ``(who, rotation, seat, net, corrected, skill, decisions)`` with ``who`` 0 for A, 1 for B, and the
     CPU seconds the valuations took."""
-    a, b, players, seed, i, settings = args
+    a, b, players, seed, i, settings, baseline = args
     rules = Rules.preset("traditional")
     specs = lineup(a, b, players)
     deck, cut = deal_deck(rules, seed, i)
@@ -83,7 +85,7 @@ def play_and_value(args: tuple) -> dict[str, Any]:
             hand.apply(bots[s].act(hand.observe(s)))
         for seat in range(players):
             t0 = time.process_time()
-            hs = skill_of_hand(hand, seat, settings, hand_number=i * players + r + 1)
+            hs = skill_of_hand(hand, seat, settings, baseline=baseline, hand_number=i * players + r + 1)
             cpu += time.process_time() - t0
             j = bot_at[seat]
             rows.append((j % 2, r, seat, hs.net, hs.corrected, hs.skill, len(hs.decisions)))
@@ -131,9 +133,11 @@ def true_gap(a: str, b: str, players: int, deals: int, seed: int, jobs: int, sch
     return {"deals": len(d), "gap": mean, "ci95": Z * sd / math.sqrt(len(d)), "sd_deal": sd}
 
 
-def measure(a: str, b: str, players: int, deals: int, seed: int, jobs: int, settings: Settings) -> dict[str, Any]:
+def measure(
+    a: str, b: str, players: int, deals: int, seed: int, jobs: int, settings: Settings, baseline: str = "expert"
+) -> dict[str, Any]:
     """The measures' run for one pair (see the module text)."""
-    args = [(a, b, players, seed, i, settings) for i in range(deals)]
+    args = [(a, b, players, seed, i, settings, baseline) for i in range(deals)]
     if jobs > 1:
         with ProcessPoolExecutor(jobs) as ex:
             results = list(ex.map(play_and_value, args))
@@ -198,6 +202,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--play-samples", type=int, default=24, help="the coach's samples per card")
     ap.add_argument("--budget", type=int, default=30000, help="the coach's search nodes per card decision")
     ap.add_argument("--equilibrium-samples", type=int, default=2000, help="the coach's deals per declaration")
+    ap.add_argument("--baseline", default="expert", help="the bot the choices are measured against")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--out", default="", help="also write the results as JSON here")
     a = ap.parse_args(argv)
@@ -217,7 +222,7 @@ def main(argv: list[str] | None = None) -> int:
         t0 = time.perf_counter()
         tg = true_gap(spec_a, spec_b, a.players, a.true_deals, a.seed + 1_000_003, a.jobs, a.scheduler)
         t1 = time.perf_counter()
-        m = measure(spec_a, spec_b, a.players, a.deals, a.seed, a.jobs, settings)
+        m = measure(spec_a, spec_b, a.players, a.deals, a.seed, a.jobs, settings, a.baseline)
         t2 = time.perf_counter()
         for k in ("net", "corrected", "skill"):  # against the true gap too (the small run's own gap is noisy)
             m[k]["hands_needed_true"] = hands_needed(m[k]["sd_hand"], tg["gap"])
