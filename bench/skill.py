@@ -145,6 +145,7 @@ def measure(
         results = [play_and_value(x) for x in args]
     per: dict[str, dict[int, list[float]]] = {k: {0: [], 1: []} for k in ("net", "corrected", "skill")}
     dup_net, dup_mp = [], []
+    by_deal: dict[str, list[float]] = {k: [] for k in per}  # per deal: A's mean − B's mean of each measure
     valued = cpu = 0.0
     decisions = 0
     for res in results:
@@ -156,9 +157,12 @@ def measure(
             decisions += nd
         valued += len(rows)
         cpu += res["cpu"]
-        dup_net.append(
-            statistics.fmean(r[3] for r in rows if r[0] == 0) - statistics.fmean(r[3] for r in rows if r[0] == 1)
-        )
+        for k, col in (("net", 3), ("corrected", 4), ("skill", 5)):
+            by_deal[k].append(
+                statistics.fmean(r[col] for r in rows if r[0] == 0)
+                - statistics.fmean(r[col] for r in rows if r[0] == 1)
+            )
+        dup_net.append(by_deal["net"][-1])
         ma, mb = matchpoints(rows, players)
         dup_mp.append(ma - mb)
     hands_per_deal = players * (players // 2)  # hands each of A and B plays per deal (lineup A, B, A, B …)
@@ -169,7 +173,9 @@ def measure(
         sd = math.sqrt(sa * sa + sb * sb)
         out[k] = {
             "gap": gap,
-            "ci95": Z * math.sqrt(sa * sa / len(by[0]) + sb * sb / len(by[1])),
+            # the hands of one deal share cards (and a seat's cards come back in every rotation): the
+            # interval of the gap is the deals' (clustered), not the hands' as if independent
+            "ci95": Z * _msd(by_deal[k])[1] / math.sqrt(len(by_deal[k])),
             "sd_hand": sd,
             "hands_needed": hands_needed(sd, gap),
             "nonzero": sum(1 for x in by[0] + by[1] if x != 0),
