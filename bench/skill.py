@@ -189,6 +189,7 @@ def measure(
             "hands_needed": hands_needed(s, m) * hands_per_deal,
         }
     out["cpu_ms_per_hand"] = 1000 * cpu / max(1.0, valued)
+    out["per_deal"] = {**by_deal, "dup_mp": dup_mp}  # for a later look (the JSON output)
     return out
 
 
