@@ -8,7 +8,7 @@
     python scripts/i18n.py all       # extract, update, compile
 
 Marked strings: ``_()``, ``N_()``, ``ngettext()`` and ``pgettext()`` in
-``src/ramsli/frontends``, ``src/ramsli/commands/play.py``, ``src/ramsli/commands/review.py``,
+``src/ramsli/frontends``, ``src/ramsli/commands/play.py``, ``src/ramsli/commands/review.py``, ``commands/skill.py``,
 ``src/ramsli/coach`` (the coach's lines) and ``src/ramsli/server`` (its refusal texts in
 ``server/protocol/messages.py``), the refusal texts of the engine (``refusal.py``) and of the bots
 (``bots/refusals.py``), the texts of ``commands/verify.py``, and the same functions in the browser
@@ -38,6 +38,7 @@ SOURCES = [
     SRC / "frontends",
     SRC / "commands" / "play.py",
     SRC / "commands" / "review.py",
+    SRC / "commands" / "skill.py",
     SRC / "commands" / "verify.py",
     SRC / "coach",
     SRC / "server",

@@ -169,6 +169,7 @@ COMMANDS = {
     "arena": "arena",
     "dataset": "dataset",
     "review": "review",
+    "skill": "skill",
     "verify": "verify",
     "bot": "bot",
 }

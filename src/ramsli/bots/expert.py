@@ -93,7 +93,7 @@ from ramsli.bots.tips import TipsBot
 from ramsli.bots.tracking import Knowledge, declaration_context, sample_deal
 from ramsli.hand import Action, Observation, Phase, random_source
 
-__all__ = ["ActionValue", "ExpertBot", "p_in"]
+__all__ = ["ActionValue", "ExpertBot", "p_in", "paired_gap"]
 
 
 def p_in(
@@ -202,6 +202,17 @@ def _resample(out: list[tuple[Deal, float]], count: int, total: float, rng: rand
     return picked
 
 
+def paired_gap(rows: Sequence[tuple[float, Sequence[float]]], i: int, j: int) -> tuple[float, float]:
+    """The weighted mean of action ``i``'s value minus action ``j``'s over the rows of
+    :meth:`ExpertBot.value_rows`, and its standard error (paired over the same samples; counters).
+
+    >>> mean, se = paired_gap([(1.0, (2.0, 1.0)), (1.0, (4.0, 2.0))], 0, 1)
+    >>> mean, round(se, 3)
+    (1.5, 0.354)
+    """
+    return _weighted([(w, row[i] - row[j]) for w, row in rows])
+
+
 class ExpertBot:
     """Weighted determinized search with declaration models (see the module docstring).
 
@@ -224,6 +235,11 @@ class ExpertBot:
         candidates: when the weights leave fewer than half of the samples effective, more deals
             are drawn, up to this many times the samples in all, and the samples are drawn from
             them by their weights (systematic resampling; 1: never).
+        eps: the noisy expert: at each decision with more than one legal action, with this
+            probability a legal action drawn uniformly at random instead of the searched one
+            (0: never, the expert itself). A player of known, tunable weakness for validating
+            the coach's skill counters (``expert:eps=0.1``, :mod:`ramsli.coach.skill`); the draw
+            comes from a random source of its own, so ``eps=0`` plays exactly as before.
 
     Raises:
         ValueError: for an option outside :attr:`OPTION_RANGES`.
@@ -243,6 +259,7 @@ class ExpertBot:
         "plays": (0, 1),
         "fitted_declarations": (0, 1),
         "candidates": (1, 8),
+        "eps": (0, 1),
     }
 
     def __init__(
@@ -257,6 +274,7 @@ class ExpertBot:
         plays: float = 0.0,
         fitted_declarations: int = 0,
         candidates: int = 1,
+        eps: float = 0.0,
         *,
         rng: random.Random | None = None,
     ) -> None:
@@ -270,6 +288,7 @@ class ExpertBot:
             ("plays", plays),
             ("fitted_declarations", fitted_declarations),
             ("candidates", candidates),
+            ("eps", eps),
         ):
             lo, hi = self.OPTION_RANGES[key]
             if not lo <= value <= hi:
@@ -284,6 +303,9 @@ class ExpertBot:
         self.plays = float(plays)
         self.fitted_declarations = int(fitted_declarations)
         self.candidates = int(candidates)
+        self.eps = float(eps)
+        #: the noisy expert's own random source (None for ``eps=0``: the search's stream is untouched)
+        self._noise = random.Random(self.rng.getrandbits(64)) if self.eps > 0 else None
         #: the fitted opponent model (None: it could not be loaded; the hand-made models are used)
         self.model: OpponentModel | None = default_model()
         self._rules = TipsBot()
@@ -433,6 +455,8 @@ class ExpertBot:
         only = only_choice(obs)
         if only is not None:
             return only
+        if self._noise is not None and self._noise.random() < self.eps:
+            return self._noise.choice(list(obs.legal))  # the noisy expert: a random legal action
         if obs.phase is Phase.PLAY:
             return self._play(obs)
         if obs.phase is Phase.DECLARE:
@@ -519,16 +543,7 @@ class ExpertBot:
         >>> values[1].mean, values[1].se
         (0.0, 0.0)
         """
-        only_choice(obs)  # a ValueError when it is not this seat's turn
-        rows: Sequence[tuple[float, tuple[float, ...]]]
-        if obs.phase is Phase.DECLARE:
-            drows = self._declare_rows(obs)
-            choices = list(obs.legal)
-            rows = [(w, tuple(v if a.kind == "in" else 0.0 for a in choices)) for w, v in drows]
-        elif obs.phase is Phase.PLAY:
-            choices, rows = self._play_rows(obs)
-        else:
-            choices, rows = self._announce_rows(obs)
+        choices, rows = self.value_rows(obs)
         stats = [_weighted([(w, row[j]) for w, row in rows]) for j in range(len(choices))]
         best = max(range(len(choices)), key=lambda j: stats[j][0])
         out = []
@@ -536,6 +551,25 @@ class ExpertBot:
             gap = 0.0 if j == best else _weighted([(w, row[best] - row[j]) for w, row in rows])[1]
             out.append(ActionValue(a, stats[j][0], stats[j][1], gap, len(rows)))
         return out
+
+    def value_rows(self, obs: Observation) -> tuple[list[Action], Sequence[tuple[float, Sequence[float]]]]:
+        """The samples behind :meth:`action_values`: the legal actions of ``obs`` and, per weighted sample,
+        ``(weight, counters of each action)`` (in the order of the actions; ``out`` is 0, R5.5). Two
+        actions' values on the same row are paired (the same deal of the hidden cards), so the standard
+        error of a difference is :func:`paired_gap`'s. The random source advances as for
+        :meth:`action_values` (the same seed, the same rows).
+
+        Raises:
+            ValueError: if ``obs.legal`` is empty (not this seat's turn).
+        """
+        only_choice(obs)  # a ValueError when it is not this seat's turn
+        if obs.phase is Phase.DECLARE:
+            drows = self._declare_rows(obs)
+            choices = list(obs.legal)
+            return choices, [(w, tuple(v if a.kind == "in" else 0.0 for a in choices)) for w, v in drows]
+        if obs.phase is Phase.PLAY:
+            return self._play_rows(obs)
+        return self._announce_rows(obs)
 
     def _announce(self, obs: Observation) -> Action:
         """R4.7 General Rams or R4.8 target: the choice with the best weighted mean counters."""

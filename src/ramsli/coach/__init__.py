@@ -5,6 +5,9 @@
   knowledge only (R7), the loss against the best choice and a mark on a documented scale.
 - :mod:`ramsli.coach.session` — the review of a session (:func:`review_session`): per player
   the counters lost to marked decisions, the worst three, the average loss per decision.
+- :mod:`ramsli.coach.skill` — skill counters (:func:`skill_of_hand`): per hand, each choice's value
+  minus the expert level's choice's in the same place, summed; :class:`SkillSummary` over many
+  hands (sums a server can keep and merge); ``docs/skill.md``.
 - :mod:`ramsli.coach.lines` — each marked decision's line as data, a code and its fields
   (:class:`Line`); :mod:`ramsli.coach.words` renders them from the catalogs in four languages
   (:func:`render_line`, :func:`review_lines`).
@@ -29,6 +32,7 @@ from ramsli.coach.review import (
     seat_view,
 )
 from ramsli.coach.session import PlayerSummary, SessionReview, review_session, summarize
+from ramsli.coach.skill import HandSkill, SkillSummary, skill_of_hand
 from ramsli.coach.words import decision_line, render_line, review_lines
 
 __all__ = [
@@ -46,6 +50,9 @@ __all__ = [
     "SessionReview",
     "review_session",
     "summarize",
+    "HandSkill",
+    "SkillSummary",
+    "skill_of_hand",
     "LINES",
     "Line",
     "decision_line",

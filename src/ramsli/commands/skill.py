@@ -1,0 +1,293 @@
+"""``ramsli skill HISTORY.toml`` / ``ramsli skill SESSION_DIR``: skill counters (docs/skill.md).
+
+A hand history: for each seat whose cards it holds (or ``--seat``), every decision with a real
+choice, the choice made against the expert's in the same place, each valued by the coach, and the
+hand's skill counters (the sum of *chosen − expert*) with its 95% interval, beside the deal's value,
+the net counters and the luck. A session folder: per player the skill counters per hand with
+their 95% interval, beside the net counters per hand and the net less the deal's value.
+
+Every history is replayed first, as ``ramsli review`` does.
+
+Exit status:
+    0 valued;
+    2 a missing, unreadable or malformed file, an action the rules do not allow, a recorded
+      settlement that the replay does not reproduce (a tampered history), a hand that is not
+      finished, a seat that is not at the table, or an unknown ``--baseline`` bot.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from rich.console import Console
+from rich.markup import escape
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+from rich.table import Table
+
+from ramsli.bots.base import make_bot
+from ramsli.bots.refusals import BotSpecError
+from ramsli.coach.review import CoachError, Settings, check_history
+from ramsli.coach.skill import BASELINE, DecisionSkill, HandSkill, SkillSummary, skill_of_hand
+from ramsli.coach.words import format_counters
+from ramsli.commands.replay_cmd import _check_input, _safe
+from ramsli.commands.review import _choice_label, _located
+from ramsli.frontends.i18n import detect_language, translation
+from ramsli.hand import parse_seat, seat_name
+from ramsli.history import HandHistory, HistoryError, ReplayError, read_hand_files, read_session
+from ramsli.i18n import Lang, choices_text
+
+__all__ = ["register", "skill", "SESSION_FORMAT"]
+
+#: the format of ``ramsli skill SESSION_DIR --json``
+SESSION_FORMAT = "ramsli-skill-session/1"
+
+
+def _fail(message: str) -> None:
+    typer.echo(_safe(message), err=True)
+    raise typer.Exit(2)
+
+
+def _signed(x: float, lang: str) -> str:
+    return ("+" if x > 0.0005 else "") + format_counters(x, lang, 2)
+
+
+def _pm(mean: float, ci: float, lang: str) -> str:
+    """``+0.12 ± 0.05`` in the reader's locale (``± ∞`` for an unbounded interval)."""
+    return _signed(mean, lang) + " ± " + (format_counters(ci, lang, 2) if math.isfinite(ci) else "∞")
+
+
+def _where(d: DecisionSkill, lang: str) -> str:
+    _ = translation(lang).gettext
+    if d.kind == "declare":
+        return _("declaration")
+    if d.kind == "general_rams":
+        return _("General Rams")
+    if d.kind == "target":
+        return _("target")
+    return _("trick {n}").format(n=d.trick)
+
+
+def _print_hand(console: Console, hs: HandSkill, lang: str) -> None:
+    _ = translation(lang).gettext
+    head = _("Hand {number}").format(number=hs.hand_number) if hs.hand_number else _("Hand")
+    console.print(f"[bold]{escape(_safe(head))} — {seat_name(hs.seat)} {escape(_safe(hs.name))}[/bold]")
+    if not hs.cards_known:
+        console.print(escape(_("The cards of this seat are not recorded (??): nothing to review.")))
+        return
+    if hs.decisions:
+        table = Table(show_edge=False, pad_edge=False)
+        for col in ("#", _("decision"), _("chosen"), _("expert"), _("chosen − expert (95%)")):
+            table.add_column(col)
+        for d in hs.decisions:
+            table.add_row(
+                str(d.number),
+                _where(d, lang),
+                _choice_label(d.chosen, lang),
+                _choice_label(d.expert, lang),
+                "0" if d.chosen == d.expert else _pm(d.diff, d.diff_ci95, lang),
+            )
+        console.print(table)
+    else:
+        console.print(escape(_("No decision with a choice (every action was forced).")))
+    console.print(
+        escape(
+            _("Skill counters: {skill} (your decisions against the expert's)").format(
+                skill=_pm(hs.skill, hs.ci95, lang)
+            )
+        )
+    )
+    console.print(
+        escape(
+            _("Value of the deal {deal}, net {net}, luck {luck}").format(
+                deal=_signed(hs.deal_value, lang), net=_signed(hs.net, lang), luck=_signed(hs.luck, lang)
+            )
+        )
+    )
+
+
+def _print_session(console: Console, rows: list[tuple[int, str, SkillSummary]], hands: int, lang: str) -> None:
+    _ = translation(lang).gettext
+    table = Table(title=_("Skill counters of the session ({n} hands)").format(n=hands), show_edge=False)
+    for col in (
+        _("player"),
+        _("hands"),
+        _("decisions"),
+        _("skill per hand (95%)"),
+        _("net per hand (95%)"),
+        _("net less the deal's value (95%)"),
+    ):
+        table.add_column(col)
+    for seat, name, s in rows:
+        net, corrected = s.net(), s.corrected()
+        table.add_row(
+            escape(_safe(f"{seat_name(seat)} {name}")),
+            str(s.hands),
+            str(s.decisions),
+            _pm(s.mean, s.ci95, lang) if s.hands else "—",
+            _pm(net[0], net[2], lang) if s.hands else "—",
+            _pm(corrected[0], corrected[2], lang) if s.hands else "—",
+        )
+    console.print(table)
+    console.print(escape(_("Skill counters per hand: your decisions against the expert's, valued by the coach.")))
+
+
+def skill(
+    path: Annotated[
+        Path,
+        typer.Argument(
+            metavar="HISTORY.toml|SESSION_DIR",
+            help="A hand history (.toml), or a session folder (with session.toml, or saved by 'ramsli play').",
+            show_default=False,
+        ),
+    ],
+    seat: Annotated[
+        str | None,
+        typer.Option("--seat", help="Only this seat (p1..p6); default every seat whose cards are recorded."),
+    ] = None,
+    json_out: Annotated[bool, typer.Option("--json", help="Print the skill counters as JSON (docs/skill.md).")] = False,
+    lang: Annotated[
+        Lang | None,
+        typer.Option("--lang", help=f"Language: {choices_text()}; default from the locale (LANGUAGE, LC_ALL, LANG)."),
+    ] = None,
+    seed: Annotated[
+        int,
+        typer.Option("--seed", min=0, max=2**62, help="Seed of the coach's samples: the same seed, the same result."),
+    ] = 0,
+    baseline: Annotated[
+        str, typer.Option("--baseline", help="The bot whose choices yours are measured against (a bot spec).")
+    ] = BASELINE,
+    equilibrium: Annotated[
+        bool,
+        typer.Option(
+            "--equilibrium/--no-equilibrium", help="Value declarations by the solved equilibrium where there is one."
+        ),
+    ] = True,
+    equilibrium_samples: Annotated[
+        int, typer.Option("--equilibrium-samples", min=2, max=200_000, help="Deals per declaration by the equilibrium.")
+    ] = Settings.equilibrium_samples,
+    declare_samples: Annotated[
+        int,
+        typer.Option(
+            "--declare-samples", min=1, max=1000, help="The expert's rollouts per declaration or announcement."
+        ),
+    ] = Settings.declare_samples,
+    play_samples: Annotated[
+        int, typer.Option("--play-samples", min=1, max=400, help="The expert's samples per card decision.")
+    ] = Settings.play_samples,
+) -> None:
+    """Skill counters: the counters your decisions gained against the expert's, with the luck taken out.
+
+    Exit status 2 for a missing, malformed or tampered history (the reason is printed).
+    """
+    language = lang.value if lang else detect_language()
+    _check_input(path)
+    try:
+        make_bot(baseline)
+    except BotSpecError as e:
+        _fail(f"--baseline: {e}")
+    if path.is_file() and path.name == "session.toml":
+        path = path.parent
+    settings = Settings(
+        seed=seed,
+        equilibrium=equilibrium,
+        equilibrium_samples=equilibrium_samples,
+        declare_samples=declare_samples,
+        play_samples=play_samples,
+    )
+    try:
+        if path.is_dir() and (path / "session.toml").exists():
+            sh = read_session(path)  # replays and checks every hand and the session's course
+            items = [(str(path / f), hh) for f, hh in zip(sh.files, sh.hands)]
+        elif path.is_dir():
+            items = [(str(p), hh) for p, hh in read_hand_files(path)]
+        else:
+            items = [(str(path), HandHistory.read(path))]
+        if not items:
+            _fail(f"{path}: no hand history in this folder (hand-0001.toml, ...)")
+        for where, hh in items:
+            try:
+                check_history(hh)
+            except (HistoryError, ReplayError, CoachError) as e:
+                _fail(_located(where, e))
+    except ReplayError as e:
+        _fail(_located(e.path or str(path), e))
+        return
+    except HistoryError as e:
+        _fail(str(e))
+        return
+    n = len(items[0][1].names)
+    if seat is not None:
+        try:
+            seats = [parse_seat(seat, n)]
+        except ValueError as e:
+            _fail(f"--seat: {e}")
+            return
+    else:
+        seats = list(range(n))
+    if not path.is_dir() and seat is not None and seats[0] not in items[0][1].seated:
+        _fail(f"{items[0][0]}: {seat_name(seats[0])} is not seated in this hand (R3.5)")
+    err = Console(stderr=True)
+    progress = Progress(
+        TextColumn("{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeElapsedColumn(),
+        console=err,
+        transient=True,
+        disable=not err.is_terminal,
+    )
+    _ = translation(language).gettext
+    jobs = [(hh, s) for _w, hh in items for s in seats if s in hh.seated]
+    results: list[HandSkill] = []
+    try:
+        with progress:
+            task = progress.add_task(_("reviewing"), total=len(jobs))
+            for hh, s in jobs:
+                results.append(skill_of_hand(hh, s, settings, baseline=baseline, checked=True))
+                progress.advance(task)
+    except CoachError as e:
+        _fail(f"{path}: {e.reason}")
+        return
+    if path.is_dir():
+        names = items[0][1].names
+        rows = [(s, names[s], SkillSummary.of([r for r in results if r.seat == s])) for s in seats]
+        if json_out:
+            data: object = {
+                "format": SESSION_FORMAT,
+                "hands": len(items),
+                "baseline": baseline,
+                "coach_seed": seed,
+                "players": [
+                    {"seat": seat_name(s), "name": name, "summary": summary.to_dict()} for s, name, summary in rows
+                ],
+                "skills": [r.to_dict() for r in results if r.cards_known],
+            }
+            typer.echo(json.dumps(data, indent=2, ensure_ascii=False))
+            return
+        _print_session(Console(highlight=False, soft_wrap=True), rows, len(items), language)
+        return
+    if json_out:
+        data = results[0].to_dict() if seat is not None else [r.to_dict() for r in results if r.cards_known]
+        typer.echo(json.dumps(data, indent=2, ensure_ascii=False))
+        return
+    console = Console(highlight=False, soft_wrap=True)
+    shown = [r for r in results if r.cards_known or seat is not None]
+    for k, r in enumerate(shown):
+        if k:
+            console.print()
+        _print_hand(console, r, language)
+    hidden = [seat_name(r.seat) for r in results if not r.cards_known and seat is None]
+    if hidden:
+        console.print()
+        console.print(
+            escape(_("Not reviewed, their cards are not recorded (??): {seats}").format(seats=", ".join(hidden)))
+        )
+
+
+def register(app: typer.Typer) -> None:
+    """Add the ``skill`` command to the ``ramsli`` app."""
+    app.command("skill")(skill)
