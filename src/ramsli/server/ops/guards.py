@@ -277,7 +277,8 @@ class CoachLimit(AddressLimit):
     code = "coach_flood"
 
     def counts(self, scope: Any) -> bool:
-        return COACH_PATHS.match(route_of(scope)) is not None
+        route = route_of(scope)
+        return route is not None and COACH_PATHS.match(route) is not None
 
 
 _TOKEN_AFTER = re.compile(r"(/(?:s|watch|follow|join|invites)/)[^/?#]+")  # seat, spectator, club invite
