@@ -49,6 +49,7 @@ from helpers import (
     pg_admin,
     post_json,
     postgres_base,
+    scaled,
     self_signed,
     wait_until,
 )
@@ -92,7 +93,9 @@ def substituted(text: str, replace: dict[str, str]) -> str:
 def bash(script: str, env: dict[str, str] | None = None, cwd: Path | None = None) -> subprocess.CompletedProcess:
     """Run ``script`` with ``bash -e`` (every line must succeed)."""
     full = dict(os.environ, **(env or {}))
-    return subprocess.run(["bash", "-e", "-c", script], capture_output=True, text=True, env=full, cwd=cwd, timeout=120)
+    return subprocess.run(
+        ["bash", "-e", "-c", script], capture_output=True, text=True, env=full, cwd=cwd, timeout=scaled(120)
+    )
 
 
 def ramsli_shim(folder: Path) -> Path:
@@ -192,7 +195,7 @@ def test_the_systemd_unit_verifies(tmp_path):
         entry = ramsli_shim(tmp_path)
     path = tmp_path / "ramsli@8000.service"
     path.write_text(substituted(unit, {"/var/lib/ramsli/venv/bin/ramsli": str(entry)}))
-    done = subprocess.run([analyze, "verify", str(path)], capture_output=True, text=True, timeout=60)
+    done = subprocess.run([analyze, "verify", str(path)], capture_output=True, text=True, timeout=scaled(60))
     assert done.returncode == 0 and not done.stderr.strip(), done.stderr
 
 
@@ -336,7 +339,7 @@ def test_sqlite_backup_and_restore_as_documented(tmp_path):
         lost = _table(server.http, 4)  # after the backup: in the live file's write-ahead log
     finally:
         server.proc.send_signal(signal.SIGKILL)  # a crash: the write-ahead log stays beside the file
-        server.proc.wait(10)
+        server.proc.wait(scaled(10))
     run = substituted(
         restore,
         {

@@ -24,7 +24,7 @@ from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 
-from helpers import ServerProcess, http_get, pg_admin, post_json, postgres_base
+from helpers import ServerProcess, http_get, pg_admin, post_json, postgres_base, scaled
 
 
 @pytest.fixture
@@ -68,7 +68,7 @@ def test_quick_play_through_another_process_sits_at_the_open_table(two_processes
     # a logged-in player through the second process: the login goes along to the table's process
     import httpx
 
-    with httpx.Client(base_url=second.http, timeout=10) as client:
+    with httpx.Client(base_url=second.http, timeout=scaled(10)) as client:
         made = client.post("/api/players", json={"name": "Cleo", "password": "a long password 42"})
         assert made.status_code == 201, made.text
         csrf = {"X-CSRF-Token": made.json()["csrf"]}

@@ -18,7 +18,7 @@ import sys
 
 import pytest
 
-from helpers import SRC, ServerProcess, free_port, http_get, pg_admin, post_json, postgres_base
+from helpers import SRC, ServerProcess, free_port, http_get, pg_admin, post_json, postgres_base, scaled
 
 PASSWORD = "Pw-4t7Xq9Zk"  # a password nothing else prints
 
@@ -32,7 +32,7 @@ def _ramsli(*args: str, env: dict[str, str] | None = None) -> subprocess.Complet
         capture_output=True,
         text=True,
         env=full,
-        timeout=120,
+        timeout=scaled(120),
     )
 
 

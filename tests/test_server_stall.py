@@ -260,12 +260,14 @@ def _json_post_routes() -> list[str]:
 
 
 def _raw(
-    port: int, head: bytes, body: bytes = b"", timeout: float = 30.0, source: str = "127.0.0.1"
+    port: int, head: bytes, body: bytes = b"", timeout: float | None = None, source: str = "127.0.0.1"
 ) -> tuple[int, dict[str, str], bytes]:
     """Send ``head`` and ``body`` on a fresh socket from address ``source`` and read one HTTP/1.1
     answer: (status, headers with lower-case names, body). The body may be cut short by the server
     (a refusal while it is sent): what was sent is sent, the answer is read."""
-    with socket.create_connection(("127.0.0.1", port), timeout=scaled(timeout), source_address=(source, 0)) as s:
+    with socket.create_connection(
+        ("127.0.0.1", port), timeout=scaled(30.0 if timeout is None else timeout), source_address=(source, 0)
+    ) as s:
         s.sendall(head)
         try:
             s.sendall(body)
