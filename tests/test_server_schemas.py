@@ -19,7 +19,9 @@ import pytest
 
 from ramsli.frontends import i18n
 from ramsli.server.app import create_app
+from ramsli.server.clubs.clubs import Clubs
 from ramsli.server.protocol.schemas import MAX_BODY, read_body
+from ramsli.server.storage.directory import Directory
 from ramsli.server.storage.eventstore import EventStore
 from ramsli.server.tables.connection import Connection as Conn
 from ramsli.server.tables.hub import Hub
@@ -57,6 +59,8 @@ class World:
         self.hub = Hub(self.store, allow_test_seeds=True)
         self.app = create_app(self.url)
         self.app.state.hub = self.hub
+        # what the app's start-up makes beside the hub: the ledger's routes ask the clubs who consented (38.11)
+        self.app.state.clubs = Clubs(Directory(self.store.engine), self.hub, self.app.state.calibration)
         self.client = httpx.AsyncClient(transport=httpx.ASGITransport(app=self.app), base_url="http://127.0.0.1")
         made = (
             await self.hub.create_table(
