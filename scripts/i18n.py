@@ -158,8 +158,9 @@ def check() -> int:
     return 1 if bad else 0
 
 
-#: a ``%`` placeholder: ``%s``, ``%d``, ``%(name)s``, ``%.1f`` (``%%`` is a literal per cent sign)
-_PERCENT = re.compile(r"%(?:\(([A-Za-z_][A-Za-z0-9_]*)\))?[-+ #0]*\d*(?:\.\d+)?([sdifr%])")
+#: a ``%`` placeholder: ``%s``, ``%d``, ``%(name)s``, ``%.1f`` (``%%`` is a literal per cent sign; no space
+#: flag, so that "{p} % des donnes" is a per cent sign and a word)
+_PERCENT = re.compile(r"%(?:\(([A-Za-z_][A-Za-z0-9_]*)\))?[-+#0]*\d*(?:\.\d+)?([sdifr%])")
 
 
 def placeholders(text: str) -> tuple[frozenset[str], tuple[str, ...]]:

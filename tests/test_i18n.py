@@ -68,6 +68,7 @@ R9_WORDS = {
     "de": ["rein", "raus", "Stich", "Trumpf", "Pott", "Bete", "Geber"],
     "nl": ["mee", "pas", "slag", "troef", "pot", "bete", "deler"],
     "it": ["dentro", "fuori", "presa", "briscola", "piatto", "bete", "mazziere"],
+    "fr": ["jouer", "passer", "pli", "atout", "pot", "bête", "donneur"],  # R9 has no French row yet
 }
 
 
@@ -86,12 +87,13 @@ def test_r9_words_in_catalog(lang, words):
 
 def test_detect_language():
     assert i18n.detect_language({"LANG": "de_CH.UTF-8"}) == "de"
-    assert i18n.detect_language({"LANGUAGE": "fr:nl", "LANG": "en_US"}) == "nl"
+    assert i18n.detect_language({"LANGUAGE": "sv:nl", "LANG": "en_US"}) == "nl"
     assert i18n.detect_language({"LC_ALL": "it_IT.UTF-8", "LANG": "de_DE"}) == "it"
-    assert i18n.detect_language({"LANG": "fr_FR.UTF-8"}) == "en"
+    assert i18n.detect_language({"LANG": "sv_SE.UTF-8"}) == "en"
+    assert i18n.detect_language({"LANG": "fr_BE.UTF-8"}) == i18n.detect_language({"LANGUAGE": "fr_CH:de"}) == "fr"
     assert i18n.detect_language({}) == "en"
-    with pytest.raises(ValueError, match="allowed are en, de, nl, it"):
-        i18n.set_language("fr")
+    with pytest.raises(ValueError, match="allowed are en, de, nl, it, fr"):
+        i18n.set_language("sv")
 
 
 def _illegal_reasons(n_hands: int = 40):
