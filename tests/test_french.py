@@ -107,11 +107,14 @@ def test_french_plurals_and_numbers(french):
 
 def test_a_french_terminal_session(tmp_path):
     """``ramsli play --lang fr``: the table, its commands and its answers in French; the French
-    command words work (``aide``, ``quitter``) and so do the English ones."""
+    command words work (``aide``, ``joue`` as the table shows the declaration, ``pose 1`` plays
+    the first card, ``quitter``) and so do the English ones (``why``)."""
     args = ["play", "--plain", "--lang", "fr", "--seed", "2", "--data-dir", str(tmp_path), "--name", "Zed"]
-    out = CliRunner().invoke(app, args, input="aide\nwhy\nquitter\n", env={"COLUMNS": "200"}).output
+    out = CliRunner().invoke(app, args, input="aide\nwhy\njoue\npose 1\nquitter\n", env={"COLUMNS": "200"}).output
     fr = translation("fr").gettext
-    assert fr("Commands:") in out and "  jouer (in) / passer (out) — " in out
+    assert fr("Commands:") in out and "  jouer (in) / passer (out) — " in out and "  pose AS, pose 10h" in out
+    assert fr("You: {declaration}").format(declaration=fr("in")) == "Toi : joue" and "Toi : joue" in out
+    assert fr("You play {card}").split("{")[0] == "Tu joues " and "Tu joues " in out
     assert fr("Saved. Continue later with: {command}").split("{")[0] in out
     assert "Unknown command" not in out and fr("Unknown command '{word}'. Type help for the commands.")[:12] not in out
     english = {"Commands:", "Declare: in or out?", "Trump", "Saved. Continue later with:"}
