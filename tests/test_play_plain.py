@@ -610,7 +610,9 @@ def test_help_short_players_flag_and_data_dir_default(tmp_path):
     assert "until a player is bust" in r.output  # no end condition: R3.5
 
 
-@pytest.mark.parametrize("lang,player", [("en", "Player"), ("de", "Spieler"), ("nl", "Speler"), ("it", "Giocatore")])
+@pytest.mark.parametrize(
+    "lang,player", [("en", "Player"), ("de", "Spieler"), ("nl", "Speler"), ("it", "Giocatore"), ("fr", "Joueur")]
+)
 def test_default_name_without_a_login_name(monkeypatch, lang, player):
     from ramsli.frontends import game
 
