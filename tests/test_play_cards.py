@@ -413,7 +413,7 @@ def _rows(screen_text: str, region) -> list[str]:
     return [line[region.x : region.x + region.width] for line in lines[region.y : region.y + region.height]]
 
 
-@pytest.mark.parametrize("lang", ["en", "nl"])
+@pytest.mark.parametrize("lang", ["en", "nl", "fr"])
 def test_pilot_six_players_on_80x24_show_every_seat_and_whose_turn(tmp_path, lang):
     """Issue #12 "any terminal": at 80x24 with 6 players every seat's name and the turn marker are on screen."""
     i18n.set_language(lang)

@@ -514,7 +514,7 @@ def test_new_user_lobby_invites_free_seat_how_to_and_words(chromium, server):
         ctx.close()
         phone.close()
     # the key help names the score sheet as its button does
-    for lang in ("de", "nl"):
+    for lang in ("de", "nl", "fr"):
         po = _polib(lang)
         sheet = po["Score sheet"].lower()
         helps = [v for k, v in po.items() if k.startswith("Keys: 1–5")]
