@@ -170,3 +170,37 @@ def test_a_french_page_counts_and_groups_in_french(chromium, server):
         assert page.evaluate("R.ngettext('{n} counter', '{n} counters', 0)") == "0 counters"
     finally:
         ctx.close()
+
+
+def test_the_french_pages_fit_a_phone(chromium, server):
+    """French words are longer than English ones: on a 360 px phone the lobby, the table mid-hand,
+    the how-to page and the sit page in French scroll no wider than the screen, the five cards fit
+    side by side and the in/out buttons are on screen, in French."""
+    from test_web import PHONE, _context, _mid_hand
+
+    made = _mid_hand(server, seed=4)
+    ctx = _context(chromium, PHONE, lang="fr")
+    try:
+        page = ctx.new_page()
+        for link, sel in (
+            ("/", "#quick"),
+            (made["seats"][0]["invite"], ".hand-card"),
+            (f"/how-to-play?table={made['table']}", ".howto"),
+            (made["seats"][1]["invite"], "#sit-name"),
+        ):
+            page.goto(server + link + ("&" if "?" in link else "?") + "lang=fr")
+            page.wait_for_selector(sel)
+            assert page.evaluate("document.documentElement.lang") == "fr"
+            width = page.evaluate("[document.documentElement.scrollWidth, window.innerWidth]")
+            assert width[0] <= width[1], (link, width)
+        page.goto(server + made["seats"][0]["invite"] + "?lang=fr")
+        page.wait_for_selector(".actions .act-in")
+        right = page.evaluate(
+            "Math.max(...[...document.querySelectorAll('.hand-card, .actions button')]"
+            ".map(e => e.getBoundingClientRect().right))"
+        )
+        assert right <= PHONE["width"]
+        said = page.text_content(".actions")
+        assert "joue" in said.lower() and "passe" in said.lower(), said
+    finally:
+        ctx.close()
