@@ -212,8 +212,9 @@ def fill(lang: str, files: list[Path], overwrite: bool = False, po: Path | None 
     An entry is refused, and the message left as it was, when its placeholders (``{name}``,
     ``%(x)s``, ``%s``) differ from the msgid's (from the plural msgid's for every form of a
     plural), its forms do not match the message, or the catalog has no such message. With
-    ``overwrite`` a translation replaces one already there. Returns 1 if an entry was refused."""
-    path = _po(lang)
+    ``overwrite`` a translation replaces one already there. ``po`` is the catalog's file (default
+    the language's own). Returns 1 if an entry was refused."""
+    path = _po(lang) if po is None else po
     with path.open("rb") as f:
         cat = read_po(f, locale=lang)
     filled = kept = 0
