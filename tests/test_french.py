@@ -204,3 +204,29 @@ def test_the_french_pages_fit_a_phone(chromium, server):
         assert "joue" in said.lower() and "passe" in said.lower(), said
     finally:
         ctx.close()
+
+
+def test_the_ledger_account_ratings_and_offline_pages_have_no_english_left(chromium, server):
+    """The pages around the table in French: the pub ledger (its setup), the account page, the
+    ratings, the offline page and the trainer show no text the catalog translates left in English."""
+    from test_web import _context, _english_msgids, _texts
+
+    pats = _english_msgids("fr")
+    ctx = _context(chromium, lang="fr")
+    try:
+        page = ctx.new_page()
+        for link, ready in (
+            ("/ledger", "#name-0"),
+            ("/account", "main, .panel"),
+            ("/ratings", "main, .panel"),
+            ("/offline", "body"),
+            ("/train", "[data-position], #train-in"),
+        ):
+            page.goto(f"{server}{link}?lang=fr")
+            page.wait_for_selector(ready)
+            page.wait_for_load_state("networkidle")
+            assert page.evaluate("document.documentElement.lang") == "fr", link
+            english = sorted({t for t in _texts(page) if any(p.match(t) for p in pats)})
+            assert english == [], (link, english)
+    finally:
+        ctx.close()
