@@ -241,7 +241,7 @@ def test_resume_says_which_options_are_ignored(tmp_path):
 
 @pytest.mark.parametrize(
     "key,value,shown",
-    [("lang", "fr", "'fr' is not known; using en"), ("suits", "xx", "'xx' is not known; using french")],
+    [("lang", "sv", "'sv' is not known; using en"), ("suits", "xx", "'xx' is not known; using french")],
 )
 def test_unknown_language_or_suits_in_a_save_is_noticed(tmp_path, key, value, shown):
     d = _good_save(tmp_path)
