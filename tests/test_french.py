@@ -113,7 +113,7 @@ def test_a_french_terminal_session(tmp_path):
     out = CliRunner().invoke(app, args, input="aide\nwhy\njoue\npose 1\nquitter\n", env={"COLUMNS": "200"}).output
     fr = translation("fr").gettext
     assert fr("Commands:") in out and "  jouer (in) / passer (out) — " in out and "  pose AS, pose 10h" in out
-    assert fr("You: {declaration}").format(declaration=fr("in")) == "Toi : joue" and "Toi : joue" in out
+    assert fr("You: {declaration}").format(declaration=fr("in")) == "Toi\u00a0: joue" and "Toi\u00a0: joue" in out
     assert fr("You play {card}").split("{")[0] == "Tu joues " and "Tu joues " in out
     assert fr("Saved. Continue later with: {command}").split("{")[0] in out
     assert "Unknown command" not in out and fr("Unknown command '{word}'. Type help for the commands.")[:12] not in out

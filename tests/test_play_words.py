@@ -358,7 +358,7 @@ def test_refusals_about_the_players_own_seat_say_you(lang):
         (
             "fr",
             "aide\npasser\n",
-            ["Commandes :", "  jouer (in) / passer (out) — ", "  quitter (quit) — ", "Toi : passe"],
+            ["Commandes\u00a0:", "  jouer (in) / passer (out) — ", "  quitter (quit) — ", "Toi\u00a0: passe"],
         ),
     ],
 )
