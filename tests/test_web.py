@@ -224,15 +224,15 @@ def test_two_humans_and_three_bots_play_a_session(chromium, server):
                     if h.page.evaluate("document.body.dataset.overlay"):
                         continue
                     h.page.click(".hand-card.dim >> nth=0", force=True)
-                    toast = h.page.wait_for_selector(".toast.show", timeout=scaled(5000))
+                    note = h.page.wait_for_selector("#refusal", timeout=scaled(5000))
                     refused.append(
                         (
-                            toast.query_selector(".toast-main").text_content(),
-                            toast.query_selector(".toast-detail").text_content(),
+                            note.query_selector(".refusal-main").text_content(),
+                            note.query_selector(".refusal-detail").text_content(),
                         )
                     )
                     assert h.seq() == old  # refused: the table is unchanged
-                    h.page.evaluate("document.getElementById('toast').className = 'toast'")
+                    h.page.evaluate("document.getElementById('refusal').remove()")
                     acted = True
                     continue
                 elif h.page.query_selector(".hand-card.can-play"):
@@ -832,8 +832,8 @@ def test_a_name_is_required_and_refusals_speak_the_page_language(chromium, serve
         page.fill("#your-name", "  ")
         before = len(admin_tables(base))
         page.click("#quick")
-        page.wait_for_selector(".toast.show")
-        assert page.text_content(".toast") == "Bitte gib deinen Namen an."
+        page.wait_for_selector("#quick-msg:not([hidden])")
+        assert page.text_content("#quick-msg") == "Bitte gib deinen Namen an."
         assert len(admin_tables(base)) == before  # no table made, no "You"
         page.goto(f"{base}{made['seats'][1]['invite']}?lang=de")
         page.fill("#sit-name", "ann")

@@ -21,7 +21,7 @@ export function seatPos(sid) {
     x: 50 - 44 * Math.sin(th),
     y: 50 + 41 * Math.cos(th),
     px: 50 - pr * Math.sin(th),
-    py: (phone ? 50 : 48) + pq * Math.cos(th),
+    py: 50 + pq * Math.cos(th), // your own card below the pot (the middle sits above the felt's centre)
     rel: rel,
   };
 }
