@@ -25,7 +25,7 @@
       placeholder: _("Your name"),
       readonly: !!me.player,
     });
-    inp.addEventListener("change", () => {
+    inp.addEventListener("input", () => {
       R.settings.name = inp.value.trim();
       R.saveSettings();
     });
