@@ -91,7 +91,7 @@ WATCH = """
 window.__held = 0; window.__overlap = 0; window.__most = 0;
 new MutationObserver(() => {
   const caption = document.querySelector('.trick-caption');
-  const timer = document.querySelector('.timer-notice');
+  const timer = document.querySelector('.timer-notice, .timer-tag');
   if (caption && document.querySelector('.seat.me.turn')) window.__held++;
   if (caption && timer) window.__overlap++;
   const m = timer && /(\\d+)/.exec(timer.textContent);
