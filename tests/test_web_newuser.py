@@ -224,3 +224,21 @@ def test_the_sheet_marks_deals_checked_before_a_reload(chromium, base):
         page.click("#btn-sheet")
         page.wait_for_selector(".dialog button[data-hand='1']")
         assert page.locator(".dialog th.hand-no:has(button[data-hand='1']) .deal-ok").count() == 1
+
+
+def test_no_away_countdown_before_the_start(chromium, base):
+    """The host waits for the start; Anna sat down by her link and closed the page. Her seat says she is
+    away, but nothing counts down to a bot before the start (the grace period counts from the start)."""
+    made = post_ok(
+        base,
+        "/api/web/tables",
+        {"preset": "traditional", "seats": [{"kind": "human"}, {"kind": "human"}, {"kind": "bot", "bot": "rules"}]},
+    )
+    host = post_ok(base, f"/api/tables/{made['table']}/sit", {"token": made["seats"][0]["token"], "name": "Host"})
+    post_ok(base, f"/api/tables/{made['table']}/sit", {"token": made["seats"][1]["token"], "name": "Anna"})
+    with _page(chromium, LAPTOP) as page:
+        page.goto(f"{base}/t/{made['table']}/s/{host['token']}?lang=en")
+        page.wait_for_selector(".seat[data-seat=p2]", timeout=MS)
+        page.wait_for_function("document.querySelector('.seat[data-seat=p2]').textContent.includes('Anna')")
+        assert page.locator(".away-notice, .away-tag, [data-bot-now]").count() == 0
+        assert "bot plays for Anna" not in page.inner_text("body")
