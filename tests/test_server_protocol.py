@@ -406,6 +406,64 @@ def test_turn_timer_lets_a_bot_move_for_a_slow_player(sqlite_url):
     run(go())
 
 
+def test_the_turn_timer_waits_while_the_finished_trick_is_shown(sqlite_url):
+    """Issue 36.3: the next countdown started while the last trick was still on the table. After the
+    card that completes a trick (R4.9) the timer of the next to act counts from
+    ``TRICK_SHOWN_SECONDS`` later; in the middle of a trick it counts from the last move."""
+    from ramsli.server.tables.table import TRICK_SHOWN_SECONDS
+    from ramsli.server.tables.views import countdowns
+
+    async def go():
+        hub, store = await open_hub(sqlite_url)
+        humans = [{"kind": "human"}] * 3
+        made, t, conns = await _table(hub, seats=humans, turn_seconds=60, rules=["end=hands:1", "dealer_forced=true"])
+        seen_mid = seen_after = False
+        for _ in range(200):
+            hand = t.session.hand if t.session is not None else None
+            if hand is None or hand.to_act is None:
+                break
+            if hand.phase.value == "play":
+                if hand.trick_complete:
+                    assert t.timer_start() == t.turn_since + TRICK_SHOWN_SECONDS
+                    left = countdowns(t, t.turn_since)["timer"]["left"]
+                    assert left == 60 + TRICK_SHOWN_SECONDS  # the countdown starts when the trick is cleared
+                    seen_after = True
+                else:
+                    assert t.timer_start() == t.turn_since
+                    if hand.current:
+                        seen_mid = True
+            c = conns[hand.to_act]
+            v = last_view(c)
+            await hub.receive(c, json.dumps({"type": "act", "action": v["legal"][0], "seq": v["seq"]}), t.id)
+        assert seen_mid and seen_after
+        await hub.close()
+        await store.close()
+
+    run(go())
+
+
+def test_no_away_countdown_before_the_start(sqlite_url):
+    """Issue 36.3: before the start the host was shown "away · a bot plays for Anna in 39 s". A person
+    who sat down and is not connected gets no bot countdown while the table waits; from the start
+    their grace period counts in full."""
+
+    async def go():
+        hub, store = await open_hub(sqlite_url)
+        made, t, conns = await _table(hub, start=False, grace_seconds=30)
+        hub.disconnect(conns[1])
+        v = last_view(conns[0])
+        assert v["status"] == "waiting" and v["seats"][1]["away"] is True
+        assert v["seats"][1]["bot_in"] is None and v["seats"][1]["bot_playing"] is False
+        assert t.bot_due(t.seats[1]) is None
+        await hub.start(t.id, made["creator_token"])
+        v = last_view(conns[0])
+        assert v["status"] == "playing" and 29 <= v["seats"][1]["bot_in"] <= 30  # the grace, from the start
+        await hub.close()
+        await store.close()
+
+    run(go())
+
+
 def test_serve_refuses_bad_options_with_exit_status_2():
     from typer.testing import CliRunner
 

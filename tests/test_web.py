@@ -226,15 +226,15 @@ def test_two_humans_and_three_bots_play_a_session(chromium, server):
                     if h.page.evaluate("document.body.dataset.overlay"):
                         continue
                     h.page.click(".hand-card.dim >> nth=0", force=True)
-                    toast = h.page.wait_for_selector(".toast.show", timeout=scaled(5000))
+                    note = h.page.wait_for_selector("#refusal", timeout=scaled(5000))
                     refused.append(
                         (
-                            toast.query_selector(".toast-main").text_content(),
-                            toast.query_selector(".toast-detail").text_content(),
+                            note.query_selector(".refusal-main").text_content(),
+                            note.query_selector(".refusal-detail").text_content(),
                         )
                     )
                     assert h.seq() == old  # refused: the table is unchanged
-                    h.page.evaluate("document.getElementById('toast').className = 'toast'")
+                    h.page.evaluate("document.getElementById('refusal').remove()")
                     acted = True
                     continue
                 elif h.page.query_selector(".hand-card.can-play"):
@@ -268,7 +268,7 @@ def test_two_humans_and_three_bots_play_a_session(chromium, server):
         assert 1 in summaries
         # the page's stacks and standings are the engine's (R3.4 holds)
         for h in humans + [watcher]:
-            h.page.wait_for_selector(".standings")
+            _to_final_standings(h.page)
             shown = h.page.eval_on_selector_all(".seat", "els => els.map(e => [e.dataset.seat, +e.dataset.stack])")
             assert dict(shown) == {f"p{i + 1}": st for i, st in enumerate(session.stacks)}
             places = h.page.eval_on_selector_all(".final .standings li .num", "els => els.map(e => e.textContent)")
@@ -292,6 +292,22 @@ def test_two_humans_and_three_bots_play_a_session(chromium, server):
     finally:
         for c in (ann_ctx, bo_ctx, watch_ctx):
             c.close()
+
+
+def _to_final_standings(page) -> None:
+    """Close the dialogs of the session's end (the last hand's summary, then the standings: one at a
+    time) until the standings card at the top of the page shows."""
+    for _ in range(4):
+        page.wait_for_function(
+            "!!document.querySelector('#final .standings') || !!document.body.dataset.overlay",
+            timeout=scaled(30000),
+        )
+        shown = page.evaluate("document.body.dataset.overlay || ''")
+        if not shown:
+            return
+        page.click("#dialog-close")
+        page.wait_for_function(f"(document.body.dataset.overlay || '') !== '{shown}'", timeout=scaled(30000))
+    raise AssertionError("the standings card did not show")
 
 
 def _unnamed(page) -> list[str]:
@@ -835,8 +851,8 @@ def test_a_name_is_required_and_refusals_speak_the_page_language(chromium, serve
         page.fill("#your-name", "  ")
         before = len(admin_tables(base))
         page.click("#quick")
-        page.wait_for_selector(".toast.show")
-        assert page.text_content(".toast") == "Bitte gib deinen Namen an."
+        page.wait_for_selector("#quick-msg:not([hidden])")
+        assert page.text_content("#quick-msg") == "Bitte gib deinen Namen an."
         assert len(admin_tables(base)) == before  # no table made, no "You"
         page.goto(f"{base}{made['seats'][1]['invite']}?lang=de")
         page.fill("#sit-name", "ann")
@@ -894,7 +910,9 @@ def test_the_last_hand_summary_then_standings_and_a_finished_hand_to_read(chromi
         page.wait_for_selector(".actions .act-out")
         page.click(".actions .act-out")  # Ann goes out: her cards are folded
         page.wait_for_function("document.body.dataset.overlay === 'summary'", timeout=scaled(30000))
-        page.wait_for_selector(".final .standings")  # the session is over, and the summary shows first
+        # the session is over, and the summary shows first: the only dialog, with the one "Play again"
+        page.wait_for_selector(".dialog .play-again")
+        assert page.locator(".play-again").count() == 1 and page.locator("#final").count() == 0
         page.click("#dialog-close")
         page.wait_for_function("document.body.dataset.overlay === 'standings'")
         page.click(".dialog button[data-hand='1']")

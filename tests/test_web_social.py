@@ -344,7 +344,7 @@ def test_play_again_brings_both_to_a_new_session_and_nothing_covers_your_turn(ch
             assert time.monotonic() < deadline, "the session did not finish"
             for s in (ann, bo):
                 if s.page.evaluate("document.body.dataset.overlay") == "summary":
-                    if s is bo and s.page.query_selector(".final") is None:
+                    if s is bo and s.page.query_selector(".dialog .play-again") is None:
                         continue  # Bo leaves it open: the next hand must close it
                     s.page.click("#dialog-close")
             if (

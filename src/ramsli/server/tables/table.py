@@ -36,7 +36,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any, Protocol
 
-from ramsli import Action, Hand, Rules, Session
+from ramsli import Action, Hand, Phase, Rules, Session
 from ramsli.bots.base import bot_names
 from ramsli.cards import Card, make_deck
 from ramsli.evening.duplicate import DealPlan
@@ -105,6 +105,10 @@ PHRASES = ("well_played", "good_luck", "thanks", "nice_hand", "oops", "one_more"
 #: seconds a new session made by "Play again" waits, after its first person sat down, for the
 #: others before it starts with bots in the seats nobody took
 REMATCH_WAIT_SECONDS = 60.0
+#: seconds the turn timer waits after the card that completed a trick (R4.9) before it counts:
+#: the pages keep the finished trick on the table that long (their "normal" pause, 1.6 s, and
+#: the card's way to its winner), so the next player's countdown starts when the trick is cleared
+TRICK_SHOWN_SECONDS = 2.0
 
 #: the OS CSPRNG every table that is not test-seeded shuffles, cuts and picks the first dealer
 #: with; one for all tables (it keeps no state of its own, but each ``random.Random`` instance
@@ -538,6 +542,10 @@ class Table:
         self.session = Session(self.rules, names, dealer=event.dealer, rng=_SESSION_RNG, clock=self.clock)
         if not self.replaying:
             self.clock.run_from(0.0)
+            now = time.monotonic()
+            for s in self.seats:
+                if s.away_since is not None:
+                    s.away_since = now  # the grace period of a person away counts from the start
         self.status = TableStatus.OVER if self.session.is_over else TableStatus.PLAYING
 
     def _apply_deal(self, event: Deal) -> None:
@@ -1144,8 +1152,9 @@ class Table:
         """``time.monotonic()`` seconds from which a bot plays ``s`` for its person: the end of the
         grace period of an away person (at once if they left or the creator handed the seat to
         the bot), or None while the person is at the table (or nobody sits there, or the
-        session is over: nothing is played any more)."""
-        if not s.taken or self.status is TableStatus.OVER:
+        session is over: nothing is played any more, or it has not started yet: nothing is played
+        before the start, and the grace period of a person away then counts from the start)."""
+        if not s.taken or self.status is not TableStatus.PLAYING:
             return None
         if s.left or s.handed:
             return -float("inf")
@@ -1161,7 +1170,10 @@ class Table:
 
     def timer_due(self) -> float | None:
         """``time.monotonic()`` seconds when the turn timer plays for the person to act, or None
-        (no timer, no hand in progress, a bot to act, or the person away: then :meth:`bot_due`)."""
+        (no timer, no hand in progress, a bot to act, or the person away: then :meth:`bot_due`).
+
+        After the card that completed a trick (R4.9, ``Hand.trick_complete``) the countdown starts
+        :data:`TRICK_SHOWN_SECONDS` later (:meth:`timer_start`), while the pages still show that trick."""
         s = self.session
         if self.options.turn_seconds is None or s is None or s.hand is None or s.hand.to_act is None:
             return None
@@ -1170,4 +1182,13 @@ class Table:
         seat = self.seats[s.hand.to_act]
         if not seat.taken or self.bot_due(seat) is not None:
             return None
-        return self.turn_since + self.options.turn_seconds
+        return self.timer_start() + self.options.turn_seconds
+
+    def timer_start(self) -> float:
+        """``time.monotonic()`` seconds from which the turn timer of the one to act counts: the last
+        move (or deal), or :data:`TRICK_SHOWN_SECONDS` after it when that move completed a trick."""
+        s = self.session
+        hand = s.hand if s is not None else None
+        if hand is not None and hand.phase is Phase.PLAY and hand.trick_complete:
+            return self.turn_since + TRICK_SHOWN_SECONDS
+        return self.turn_since

@@ -11,17 +11,21 @@
   const page = R.page;
   document.title = _("Ramsli — a card table");
 
+  /* a name for one who gave none, so that "Play now" is one click (changeable; remembered once used) */
+  function defaultName() {
+    return _("Guest {n}", { n: 100 + Math.floor(Math.random() * 900) });
+  }
   function nameInput() {
     const inp = el("input", {
       id: "your-name",
       type: "text",
       maxlength: "24",
       autocomplete: "nickname",
-      value: me.player ? me.player.name : R.settings.name || "",
+      value: me.player ? me.player.name : R.settings.name || defaultName(),
       placeholder: _("Your name"),
       readonly: !!me.player,
     });
-    inp.addEventListener("change", () => {
+    inp.addEventListener("input", () => {
       R.settings.name = inp.value.trim();
       R.saveSettings();
     });
@@ -77,7 +81,13 @@
       const made = await createAndSit(spec, true, true);
       location.href = R.url(made.mine) + "?lang=" + R.lang;
     } catch (e) {
-      R.toast(e.noName ? e.message : _("The table could not be made."), e.noName ? "" : e.message, "bad");
+      // under the button, in the form: a floating message would cover the name's label
+      const msg = document.getElementById("quick-msg");
+      msg.replaceChildren(
+        el("span", { class: "toast-main", text: e.noName ? e.message : _("The table could not be made.") }),
+        e.noName ? "" : el("span", { class: "toast-detail", text: " " + e.message }),
+      );
+      msg.hidden = false;
       ev.target.disabled = false;
       if (!document.getElementById("your-name").value.trim()) document.getElementById("your-name").focus();
     }
@@ -544,6 +554,7 @@
         onclick: quickStart,
         text: _("Play now against 4 bots"),
       }),
+      el("p", { id: "quick-msg", class: "form-msg bad", role: "alert", hidden: true }),
       el("p", { class: "note", text: _("Five players, traditional rules, ten hands.") }),
     );
     const created = el("section", { class: "panel", id: "created", hidden: true });

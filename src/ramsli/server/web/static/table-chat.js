@@ -1,7 +1,7 @@
 /* ramsli web, the table page: the chat panel, reactions and short phrases (their codes are the
    server's, FACTS.reactions and FACTS.phrases), the bubbles at the seats, muting. The panel lives
    outside the re-rendered table, so typing survives every new view. */
-import { S, P, FACTS, me, render } from "./table-state.js";
+import { S, P, FACTS, me, render, isPhone } from "./table-state.js";
 import { sendChat } from "./table-connection.js";
 
 const R = window.R;
@@ -132,7 +132,8 @@ function chatPanel() {
       }),
     ),
     el("ol", { class: "chat-log", id: "chat-log", "aria-live": "polite" }),
-    // the quick buttons: one row that scrolls sideways, so that the messages keep the room
+    // the quick buttons: one row that scrolls sideways, so that the messages keep the room (on a phone
+    // they wrap: every reaction and phrase in sight)
     el(
       "div",
       { class: "chat-send", id: "chat-send" },
@@ -199,7 +200,9 @@ export function toggleChat(open) {
   if (S.chatOpen) {
     S.chatUnread = 0;
     drawChat();
-    const i = document.getElementById("chat-text");
+    // on a phone (narrow or a finger) the text box waits for a tap: focusing it would raise the keyboard
+    const touch = isPhone() || window.matchMedia("(pointer: coarse)").matches;
+    const i = document.getElementById(touch ? "chat-close" : "chat-text");
     if (i && !i.closest("[hidden]")) i.focus();
   }
   const b = document.getElementById("btn-chat");

@@ -71,15 +71,11 @@ function onError(e) {
   if (e.code === "replaced" || e.code === "left") return;
   // the rule id once, in the detail line: "must follow suit: play ♦" / "Rule R4.10"
   const text = e.rule ? e.message.replace(` (${e.rule})`, "") : e.message;
-  // just above your cards, never over the top bar, the pot or the seats
-  const hand = document.querySelector(".hand-row");
-  const top = hand ? hand.getBoundingClientRect().top : -1;
-  R.toast(
-    text,
-    e.rule ? _("Rule {rule}", { rule: e.rule }) : "",
-    "bad",
-    top > 80 && top < innerHeight ? innerHeight - top + 6 : undefined,
-  );
+  // in the status row, beside the status line: never over it, the top bar, the pot, the seats or your cards
+  const detail = e.rule ? _("Rule {rule}", { rule: e.rule }) : "";
+  if (!S.view) return R.toast(text, detail, "bad"); // no table drawn yet
+  S.refusal = { text: text, detail: detail, until: Date.now() + 6000 };
+  render();
 }
 function banner(text) {
   const b = document.getElementById("banner");

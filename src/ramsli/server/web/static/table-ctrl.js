@@ -40,7 +40,10 @@ export function onView(v) {
   }
   if (v.status === "over" && (!prev || prev.status !== "over") && !S.pendingSummary && S.overlay !== "settings")
     S.overlay = "standings";
-  if (prev && prev.seq !== v.seq) R.toastHide(); // a refusal's message is about the move before this one
+  if (prev && prev.seq !== v.seq) {
+    R.toastHide(); // a refusal's message is about the move before this one
+    S.refusal = null;
+  }
   const turnKey = v.to_act && v.to_act === me() ? `${handNo}:${v.seq}` : null;
   if (turnKey && turnKey !== S.lastTurnKey) {
     R.beep();

@@ -38,6 +38,33 @@ function keepDigest(n, digest) {
     /* no storage (private mode, full): the check within this page still runs */
   }
 }
+const CHECKED_KEY = "ramsli.deals.checked"; // localStorage: {"table:hand": digest whose deal checked here}
+/* remember that the deal of hand n (digest) checked in this browser, for the score sheet after a
+   reload; digest null: it did not check (forgotten) */
+function keepChecked(n, digest) {
+  try {
+    const done = JSON.parse(localStorage.getItem(CHECKED_KEY) || "{}");
+    const key = `${P.table}:${n}`;
+    if (done[key] === digest || (!digest && !(key in done))) return;
+    if (digest) done[key] = digest;
+    else delete done[key];
+    const keys = Object.keys(done);
+    for (const k of keys.slice(0, Math.max(0, keys.length - SEEN_KEEP))) delete done[k];
+    localStorage.setItem(CHECKED_KEY, JSON.stringify(done));
+  } catch (_e) {
+    /* no storage: the mark shows for the hands this page checked */
+  }
+}
+/* true if this browser checked the deal of hand n before (an earlier page of this table) with the
+   digest it saw at the deal */
+function checkedBefore(n) {
+  try {
+    const d = JSON.parse(localStorage.getItem(CHECKED_KEY) || "{}")[`${P.table}:${n}`];
+    return !!d && d === seenDigest(n);
+  } catch (_e) {
+    return false;
+  }
+}
 /* the text hashed before the commitments (docs/fairness.md): ramsli-deal/2 binds the table, the
    hand's number, its dealer and its seats; ramsli-deal/1 nothing */
 const digestHead = (f) =>
@@ -73,8 +100,9 @@ function changedSince(n, digest) {
     seen: seen.slice(0, 16),
   });
 }
-/* true if the deal of hand n checked */
-export const dealOk = (n) => !!dealChecks[n] && dealChecks[n].state === "ok";
+/* true if the deal of hand n checked: on this page, or (a hand seen before a reload, not checked
+   here and not found wrong here) in this browser with the digest it saw at the deal */
+export const dealOk = (n) => (dealChecks[n] && dealChecks[n].state ? dealChecks[n].state === "ok" : checkedBefore(n));
 async function sha256hex(text) {
   if (hashes.has(text)) return hashes.get(text);
   const buf = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(text));
@@ -179,6 +207,7 @@ export async function checkDeal(v) {
   c.state = reason ? "bad" : "ok";
   c.reason = reason || "";
   c.n = f.openings.length;
+  keepChecked(n, reason ? null : f.digest);
   if (before !== c.state + c.n) render();
 }
 /* A finished hand's summary (hands/{n}.json, opened from the score sheet): the warning when its
@@ -208,6 +237,7 @@ export function summaryDigestProblem(hv) {
     c.state = "bad";
     c.reason = reason;
   }
+  keepChecked(n, null);
   return reason;
 }
 /* the deal check's region: a mark for this hand, a loud warning for every hand that did not check */

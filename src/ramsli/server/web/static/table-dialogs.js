@@ -80,11 +80,12 @@ export function dialogs() {
 }
 
 /* the standings at the session's end: one card at the top of the page, where "Play again" is in
-   sight; not while the standings dialog shows them */
+   sight; not while the standings dialog shows them, nor under the last hand's summary (one dialog at
+   a time, one "Play again": the summary's) */
 export function finalCard() {
   const view = S.view;
   const over = view.status === "over" && view.standings;
-  return over && S.overlay !== "standings"
+  return over && S.overlay !== "standings" && S.overlay !== "summary"
     ? el("section", { class: "panel final", id: "final" }, el("h2", { text: _("Standings") }), ...standingsBody())
     : "";
 }

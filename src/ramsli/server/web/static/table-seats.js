@@ -21,7 +21,7 @@ export function seatPos(sid) {
     x: 50 - 44 * Math.sin(th),
     y: 50 + 41 * Math.cos(th),
     px: 50 - pr * Math.sin(th),
-    py: (phone ? 50 : 48) + pq * Math.cos(th),
+    py: 50 + pq * Math.cos(th), // your own card below the pot (the middle sits above the felt's centre)
     rel: rel,
   };
 }
@@ -91,8 +91,11 @@ export function seatBox(s) {
   bits.push(line);
   const tags = [];
   if (turn) tags.push(el("span", { class: "tag turn-tag", text: isMe ? _("your turn") : _("to act") }));
-  if (turn && view.timer && view.timer.seat === s.seat)
-    tags.push(countdown(view.timer.left, (n) => "⏱ " + _("{n} s", { n: n }), "tag timer-tag"));
+  if (turn && view.timer && view.timer.seat === s.seat && !S.hold) {
+    // not over a finished trick still shown; at most the table's seconds (the timer starts after the trick)
+    const most = Math.ceil(view.timer.seconds || view.timer.left);
+    tags.push(countdown(view.timer.left, (n) => "⏱ " + _("{n} s", { n: Math.min(n, most) }), "tag timer-tag"));
+  }
   if (s.away || s.left)
     tags.push(el("span", { class: "tag", text: s.bot_playing ? _("away, a bot plays") : _("away") }));
   if (s.bot_in !== null && s.bot_in !== undefined)

@@ -28,6 +28,7 @@ export const S = {
   hintText: null,
   hintDetail: null, // the hint's numbers and which estimate answered
   hintBusy: false, // a hint is being computed: the button waits
+  refusal: null, // {text, detail, until}: why the last move was refused, beside the status line for a few seconds
   lastTurnKey: null,
   chatLines: [], // the table's chat, oldest first ({n, seat, name, text | code})
   chatOpen: false,

@@ -22,6 +22,11 @@ function tickOne(e, now) {
 setInterval(() => {
   const now = performance.now();
   for (const e of document.querySelectorAll(".countdown")) if (e._fmt) tickOne(e, now);
+  if (S.refusal && S.refusal.until < Date.now()) {
+    S.refusal = null; // a refused move's reason goes after a few seconds
+    const r = document.getElementById("refusal");
+    if (r) r.remove();
+  }
   const bubbles = S.bubbles; // a chat line at its seat goes after a few seconds
   for (const k of Object.keys(bubbles))
     if (bubbles[k].until < Date.now()) {
@@ -71,8 +76,11 @@ export function notices() {
       );
     }
   }
-  if (view.timer) {
+  // no countdown over a finished trick still on the table: the server starts the timer after it
+  // (TRICK_SHOWN_SECONDS), and the page shows it from when the trick is cleared, at most `seconds`
+  if (view.timer && !S.hold) {
     const mine = view.timer.seat === me();
+    const most = Math.ceil(view.timer.seconds || view.timer.left);
     box.append(
       el(
         "p",
@@ -85,8 +93,8 @@ export function notices() {
           view.timer.left,
           (n) =>
             mine
-              ? _("{n} s left, then a bot moves for you", { n: n })
-              : _("{name} has {n} s left", { name: seatName(view.timer.seat), n: n }),
+              ? _("{n} s left, then a bot moves for you", { n: Math.min(n, most) })
+              : _("{name} has {n} s left", { name: seatName(view.timer.seat), n: Math.min(n, most) }),
           "turn-left",
         ),
       ),

@@ -48,7 +48,16 @@ function statusRow() {
     },
     S.hold ? trickCaption() : statusText(),
   );
-  return el("div", { class: "status-row" }, status, notices());
+  const no = S.refusal && S.refusal.until > Date.now() ? S.refusal : null;
+  const refusal = no
+    ? el(
+        "p",
+        { class: "notice refusal", id: "refusal" },
+        el("span", { class: "refusal-main", text: no.text }),
+        no.detail ? el("span", { class: "refusal-detail", text: no.detail }) : "",
+      )
+    : "";
+  return el("div", { class: "status-row" }, status, refusal, notices());
 }
 
 /* draws the whole table from S.view: each region by its own module */
