@@ -8,6 +8,8 @@ R7/D-16 (only the seat's own knowledge).
 
 from __future__ import annotations
 
+import pickle
+
 import pytest
 
 from ramsli import Rules
@@ -94,7 +96,12 @@ def test_going_in_with_nothing_names_the_bete():
         Rules(),
         [20] * 4,
         3,
-        [parse_cards("7C 8C 7D 8D 7H"), parse_cards("AS KS QS JH 9H"), parse_cards("TC JC QC KC AC"), parse_cards("AD KD QD JD TD")],
+        [
+            parse_cards("7C 8C 7D 8D 7H"),
+            parse_cards("AS KS QS JH 9H"),
+            parse_cards("TC JC QC KC AC"),
+            parse_cards("AD KD QD JD TD"),
+        ],
         Card.parse("9S"),
     )
     obs = hand.observe(0)
@@ -103,7 +110,13 @@ def test_going_in_with_nothing_names_the_bete():
     r = reason_for(obs, Action.parse("p1 in"), Action.parse("p1 out"), seed=2)
     assert r == Reason(
         "in_bete",
-        {"tricks": round(hs.tricks, 1), "p": round(100 * hs.zero), "bete": 5, "p_pot": round(100 * hs.most), "pot": obs.pot},
+        {
+            "tricks": round(hs.tricks, 1),
+            "p": round(100 * hs.zero),
+            "bete": 5,
+            "p_pot": round(100 * hs.most),
+            "pot": obs.pot,
+        },
     )
     assert r.rule == "R5.3"
     text = render_reason(r, "en")
@@ -152,6 +165,7 @@ def test_a_marked_decision_carries_its_reason_and_the_line_says_it():
         assert seat is not None
         hand.apply(hand.legal_actions()[0])
     review = review_hand(hand, 0, None)
+    assert any(d.reason is not None for d in review.decisions)  # the lead of 9♦ here: beaten (R4.11)
     for d in review.decisions:
         assert isinstance(d, Decision)
         assert (d.mark is None) <= (d.reason is None)
@@ -160,3 +174,19 @@ def test_a_marked_decision_carries_its_reason_and_the_line_says_it():
         if d.reason is not None:
             line = decision_line(d, "en")
             assert line is not None and line.endswith(render_reason(d.reason, "en"))
+
+
+def test_a_review_with_reasons_crosses_to_another_process():
+    """The server reviews in the coach's own process: a review holding a reason pickles and comes back
+    equal (its fields a read-only mapping again)."""
+    r = Reason("card_trumped", {"card": "AS", "best_card": "7H", "p": 70})
+    back = pickle.loads(pickle.dumps(r))
+    assert back == r and back.fields["p"] == 70
+    with pytest.raises(TypeError):
+        back.fields["p"] = 1  # type: ignore[index]
+    hand = _trumps_after_a_void()
+    hand.apply(Action.parse("p1 pl AD"))
+    while not hand.is_over:
+        hand.apply(hand.legal_actions()[0])
+    review = review_hand(hand, 0, None)
+    assert pickle.loads(pickle.dumps(review)) == review

@@ -103,10 +103,11 @@ DIFF = 0.15
 
 
 class ReasonRecord(TypedDict):
-    """:meth:`Reason.to_dict`: a reason as JSON data."""
+    """:meth:`Reason.to_dict`: a reason as JSON data (``rule``: the rule its terms come from)."""
 
     code: str
     fields: dict[str, Any]
+    rule: str
 
 
 @dataclass(frozen=True)
@@ -134,14 +135,18 @@ class Reason:
     def __repr__(self) -> str:
         return f"Reason({self.code!r}, {dict(self.fields)!r})"
 
+    def __reduce__(self) -> tuple[type[Reason], tuple[str, dict[str, Any]]]:
+        """Pickled as its code and a plain dict (a review is made in the coach's own process)."""
+        return (Reason, (self.code, dict(self.fields)))
+
     @property
     def rule(self) -> str:
         """The rule the reason's terms come from (``"R5.3"``)."""
         return REASON_RULES[self.code]
 
     def to_dict(self) -> ReasonRecord:
-        """``{"code", "fields"}``: cards as text, numbers as numbers."""
-        return {"code": self.code, "fields": dict(self.fields)}
+        """``{"code", "fields", "rule"}``: cards as text, numbers as numbers; the rule of :attr:`rule`."""
+        return {"code": self.code, "fields": dict(self.fields), "rule": self.rule}
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> Reason:
