@@ -89,24 +89,32 @@ def test_a_trump_lead_is_not_called_trumped():
     assert r is None or r.code != "card_trumped"
 
 
+def _four(mine: str) -> Hand:
+    """Four players, spades trump (turn-up 9♠), p1 (the dealer's left) to declare first with ``mine``."""
+    hands = [mine, "TS JS 9H TH JH", "TC JC QC KC AC", "AD KD QD JD TD"]
+    return Hand.from_cards(Rules(), [20] * 4, 3, [parse_cards(h) for h in hands], Card.parse("9S"))
+
+
 def test_going_in_with_nothing_names_the_bete():
-    """R4.5, R5.3: going in first with five low side cards and no trump (turn-up A♠): the reason is
-    ``in_bete``, and the chance of no trick is high and the bete is the rules' (5)."""
-    hand = Hand.from_cards(
-        Rules(),
-        [20] * 4,
-        3,
-        [
-            parse_cards("7C 8C 7D 8D 7H"),
-            parse_cards("AS KS QS JH 9H"),
-            parse_cards("TC JC QC KC AC"),
-            parse_cards("AD KD QD JD TD"),
-        ],
-        Card.parse("9S"),
-    )
-    obs = hand.observe(0)
+    """R4.5, R5.3: going in first with five low side cards and no trump: almost never the most
+    tricks, so the reason is ``in_no_trick`` — no trick that often, and the rules' bete (5)."""
+    obs = _four("7C 8C 7D 8D 7H").observe(0)
     hs = hand_stats(obs, seed=2)
-    assert hs.zero > 0.5 and hs.tricks < 1
+    assert hs.zero > 0.5 and hs.tricks < 1 and hs.most < 0.05
+    r = reason_for(obs, Action.parse("p1 in"), Action.parse("p1 out"), seed=2)
+    assert r == Reason("in_no_trick", {"p": round(100 * hs.zero), "bete": 5})
+    assert r.rule == "R5.3"
+    assert (
+        render_reason(r, "en") == f"With this hand you take no trick {r.fields['p']}% of the time and pay the bete of 5"
+    )
+
+
+def test_going_in_with_a_fair_chance_weighs_bete_against_pot():
+    """R4.5, R5.1, R5.3: with K♠ (a trump) and a side ace the hand takes the most tricks now and
+    then: the reason ``in_bete`` gives the expected tricks, the chance of no trick and of the pot."""
+    obs = _four("KS 7H AH 8D 7C").observe(0)
+    hs = hand_stats(obs, seed=2)
+    assert 0.05 <= hs.most and 0 < hs.zero < 1
     r = reason_for(obs, Action.parse("p1 in"), Action.parse("p1 out"), seed=2)
     assert r == Reason(
         "in_bete",
@@ -118,9 +126,10 @@ def test_going_in_with_nothing_names_the_bete():
             "pot": obs.pot,
         },
     )
-    assert r.rule == "R5.3"
     text = render_reason(r, "en")
-    assert text.startswith("With this hand you take about") and f"none {round(100 * hs.zero)}% of the time" in text
+    assert text.startswith(f"With this hand you take about {round(hs.tricks, 1)} tricks: none {r.fields['p']}% of")
+    out = reason_for(obs, Action.parse("p1 out"), Action.parse("p1 in"), seed=2)
+    assert out is not None and out.code == "out_pot" and out.fields["p_pot"] == r.fields["p_pot"]
 
 
 @pytest.mark.parametrize("lang", ["en", "de", "nl", "it"])
@@ -134,6 +143,7 @@ def test_every_reason_renders_in_every_language(lang):
         "card_pot": {"card": "AS", "best_card": "7H", "p": 20, "best_p": 45, "pot": 8},
         "card_tricks": {"card": "AS", "best_card": "7H", "tricks": 1.4, "best_tricks": 2.1},
         "in_bete": {"tricks": 0.6, "p": 52, "bete": 5, "p_pot": 8, "pot": 4},
+        "in_no_trick": {"p": 97, "bete": 5},
         "out_pot": {"tricks": 2.3, "p": 3, "bete": 5, "p_pot": 61, "pot": 15},
         "gr_short": {"p": 12},
         "gr_likely": {"p": 81},

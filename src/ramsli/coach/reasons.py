@@ -26,6 +26,8 @@ expected tricks with one decimal, ``bete`` and ``pot`` counters):
 - ``card_pot`` (R5.1): ``card``, ``best_card``, ``p``, ``best_p``, ``pot`` — the most tricks after it;
 - ``card_tricks``: ``card``, ``best_card``, ``tricks``, ``best_tricks``;
 - ``in_bete`` (R4.5, R5.3): went in: ``tricks``, ``p`` (no trick), ``bete``, ``p_pot``, ``pot``;
+- ``in_no_trick`` (R4.5, R5.3): went in with (almost) no chance of the most tricks (under 5 %):
+  ``p`` (no trick), ``bete``;
 - ``out_pot`` (R4.5, R5.1): went out: ``tricks``, ``p_pot``, ``pot``, ``p`` (no trick), ``bete``;
 - ``gr_short`` / ``gr_likely`` (R4.7, R5.6): ``p`` — all five tricks that often;
 - ``target_short`` (R4.8, R5.7): ``target``, ``p`` — at least ``target`` tricks that often;
@@ -68,6 +70,7 @@ REASONS: Mapping[str, str] = MappingProxyType(
             "With this hand you take about {tricks} tricks: none {p}% of the time (a bete of {bete}), "
             "the most only {p_pot}% of the time (the pot: {pot})"
         ),
+        "in_no_trick": N_("With this hand you take no trick {p}% of the time and pay the bete of {bete}"),
         "out_pot": N_(
             "With this hand you would take the most tricks {p_pot}% of the time (the pot: {pot}) "
             "and no trick only {p}% of the time"
@@ -87,6 +90,7 @@ REASON_RULES: Mapping[str, str] = MappingProxyType(
         "card_pot": "R5.1",
         "card_tricks": "R4.11",
         "in_bete": "R5.3",
+        "in_no_trick": "R5.3",
         "out_pot": "R5.1",
         "gr_short": "R5.6",
         "gr_likely": "R5.6",
@@ -355,6 +359,8 @@ def reason_for(obs: Observation, chosen: Action, best: Action, samples: int = SA
             "p_pot": _pct(hs.most),
             "pot": obs.pot,
         }
+        if chosen.kind == "in" and hs.most < 0.05:
+            return Reason("in_no_trick", {"p": common["p"], "bete": common["bete"]})
         return Reason("in_bete" if chosen.kind == "in" else "out_pot", common)
     if obs.phase is Phase.GENERAL_RAMS:
         return Reason("gr_short" if chosen.kind == "gr" else "gr_likely", {"p": _pct(hs.all5)})
