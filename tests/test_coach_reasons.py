@@ -105,7 +105,8 @@ def test_going_in_with_nothing_names_the_bete():
     assert r == Reason("in_no_trick", {"p": round(100 * hs.zero), "bete": 5})
     assert r.rule == "R5.3"
     assert (
-        render_reason(r, "en") == f"With this hand you take no trick {r.fields['p']}% of the time and pay the bete of 5"
+        render_reason(r, "en")
+        == f"With this hand you take no trick {r.fields['p']}% of the time and pay the bete of 5 counters"
     )
 
 

@@ -116,7 +116,7 @@ def render_line(line: Line, lang: str = "en", *, card_label: Callable[[Card], st
 def render_reason(reason: Reason, lang: str = "en", *, card_label: Callable[[Card], str] | None = None) -> str:
     """A :class:`~ramsli.coach.reasons.Reason` in the reader's language, rendered by its code: "A♠ would
     take the trick, but it is trumped 70% of the time at this point". Percentages and expected tricks
-    in the reader's locale; no rule id in the sentence (it is :attr:`Reason.rule`, shown a tap away).
+    in the reader's locale, the bete and the pot in counters; no rule id in the sentence (it is :attr:`Reason.rule`, shown a tap away).
 
     >>> render_reason(Reason("card_trumped", {"card": "AS", "best_card": "7H", "p": 70}), "de")
     'A♠ würde den Stich machen, wird an dieser Stelle aber in 70 % der Fälle gestochen'
@@ -124,13 +124,16 @@ def render_reason(reason: Reason, lang: str = "en", *, card_label: Callable[[Car
     Raises:
         KeyError: for a code not in :data:`~ramsli.coach.reasons.REASONS`.
     """
-    template = catalog(lang).gettext(REASONS[reason.code])
+    tr = catalog(lang)
+    template = tr.gettext(REASONS[reason.code])
     values: dict[str, object] = {}
     for k, v in reason.fields.items():
         if k in CARD_FIELDS:
             values[k] = "" if v is None else _card_text(v, card_label)
         elif k in ("tricks", "best_tricks"):
             values[k] = format_decimal(float(v), format="0.0", locale=babel_locale(lang))
+        elif k in ("bete", "pot"):
+            values[k] = tr.ngettext("{n} counter", "{n} counters", int(v)).format(n=v)
         else:
             values[k] = v
     return template.format(**values)
