@@ -19,6 +19,7 @@ import json
 import re
 
 from test_web import _context
+from test_web_a11y import _audit, axe_js  # noqa: F401 - the fixture
 from test_web_coach import _made, _play_randomly, _wait_review, server  # noqa: F401 - the fixture
 
 from helpers import http_get, post_ok, scaled, wait_until
@@ -195,5 +196,30 @@ def test_rule_ids_are_a_tap_away_on_the_review_of_another_seat(chromium, server)
         assert "not yours to see" in notice and not RULE_ID.search(notice)
         page.click("#review-public .rule-ref summary")
         assert "Rule R7" in page.text_content("#review-public .rule-ref")
+    finally:
+        ctx.close()
+
+
+def test_the_coach_pages_pass_the_accessibility_audit(chromium, server, axe_js):  # noqa: F811
+    """The review (its "Details" and "rule" toggles open) and the trainer's answer: no serious or
+    critical axe-core violation (the toggles are native details/summary, named by their text)."""
+    made = _made(server, seed=44, hands=1)
+    post_ok(server.http, f"/api/tables/{made['table']}/start", {"creator_token": made["creator_token"]})
+    _play_randomly(server, made["table"], made["me"], seed=2)
+    _wait_review(server, f"/api/tables/{made['table']}/hands/1/review?token={made['me']}")
+    ctx = _context(chromium)
+    try:
+        page = ctx.new_page()
+        for link in ("hand=1", "hand=1&seat=p2"):
+            page.goto(f"{server.http}/t/{made['table']}/review?token={made['me']}&{link}&lang=en")
+            page.wait_for_function("document.body.dataset.review === 'done'", timeout=scaled(60000))
+            page.evaluate("document.querySelectorAll('details').forEach(d => d.open = true)")
+            assert _audit(page, axe_js) == [], link
+        page.goto(f"{server.http}/train?lang=en")
+        page.wait_for_selector("#train-in:not([disabled])", timeout=scaled(30000))
+        page.click("#train-in")
+        page.wait_for_selector("#train-result", timeout=scaled(30000))
+        page.evaluate("document.querySelectorAll('details').forEach(d => d.open = true)")
+        assert _audit(page, axe_js) == []
     finally:
         ctx.close()
