@@ -8,7 +8,9 @@ R7/D-16 (only the seat's own knowledge).
 
 from __future__ import annotations
 
+import json
 import pickle
+import re
 
 import pytest
 
@@ -201,3 +203,32 @@ def test_a_review_with_reasons_crosses_to_another_process():
         hand.apply(hand.legal_actions()[0])
     review = review_hand(hand, 0, None)
     assert pickle.loads(pickle.dumps(review)) == review
+
+
+def test_ramsli_review_prints_the_reason_after_the_line(tmp_path):
+    """``ramsli review``: the marked decision's line is followed by its reason, in the --lang
+    (en, de), and the JSON holds it as data; no rule id in the words."""
+    from typer.testing import CliRunner
+
+    from ramsli.cli import app
+    from ramsli.history import HandHistory
+
+    hand = _trumps_after_a_void()
+    hand.apply(Action.parse("p1 pl AD"))
+    while not hand.is_over:
+        hand.apply(hand.legal_actions()[0])
+    path = tmp_path / "hand-0001.toml"
+    path.write_text(HandHistory.from_hand(hand, ["Ann", "Bo", "Cy"], hand_number=1).to_toml(), encoding="utf-8")
+    review = review_hand(HandHistory.from_hand(hand, ["Ann", "Bo", "Cy"], hand_number=1), 0, None)
+    reasons = [d.reason for d in review.decisions if d.reason is not None]
+    assert reasons
+    runner = CliRunner()
+    data = json.loads(runner.invoke(app, ["review", str(path), "--seat", "p1", "--json", "--lang", "en"]).stdout)
+    assert [d["reason"] for d in data["decisions"] if d["reason"]] == [r.to_dict() for r in reasons]
+    for lang in ("en", "de"):
+        out = runner.invoke(app, ["review", str(path), "--seat", "p1", "--lang", lang], env={"COLUMNS": "400"})
+        assert out.exit_code == 0, out.output
+        flat = " ".join(out.stdout.split())
+        for r in reasons:  # (German cards may be shown in the language's letters: the words are checked)
+            assert render_reason(r, lang) in flat if lang == "en" else f"{r.fields['p']} % der Fälle" in flat
+        assert not re.search(r"\(R\d", flat)
