@@ -223,3 +223,36 @@ def test_the_coach_pages_pass_the_accessibility_audit(chromium, server, axe_js):
         assert _audit(page, axe_js) == []
     finally:
         ctx.close()
+
+
+def test_the_table_records_who_made_each_move_and_a_restart_rebuilds_it(tmp_path):
+    """Each action of each hand has its maker (``Table.acted_by``): the bot seats' are ``bot``, the
+    away person's (grace 0) a bot's for them (``proxy`` or ``timer``), never ``seat``; the table
+    rebuilt from its stored events (a restart) has the same record, and the review answer's ``by``
+    is read from it."""
+    from starlette.testclient import TestClient
+    from test_coach_web import _app, _session_table
+
+    from ramsli.server.tables.table import Table
+
+    url = f"sqlite+aiosqlite:///{tmp_path / 'by.sqlite'}"
+    with TestClient(_app(url)) as client:
+        made, tid, people = _session_table(client, ["human", "tips", "tips"], ["end=hands:2"], 5, False)
+        t = client.app.state.hub.tables[tid]
+        assert set(t.acted_by) == {e.number for e in t.session.results}
+        for e in t.session.results:
+            moves = t.acted_by[e.number]
+            assert len(moves) == len(e.hand.history)
+            for a, by in zip(e.hand.history, moves):
+                assert by == "bot" if t.seats[a.seat].kind == "bot" else by in ("proxy", "timer"), (a, by)
+        row = client.portal.call(t.store.load_one, tid)
+        again = Table.replay(tid, row["spec"], row["events"], t.store)
+        assert again.acted_by == t.acted_by
+
+        def done() -> dict | None:
+            r = client.get(f"/api/tables/{tid}/hands/1/review?token={people[0]}").json()
+            return r if r["status"] == "done" else None
+
+        body = wait_until(done, 60.0, what="the review of hand 1")
+        for d in body["review"]["decisions"]:
+            assert d["by"] == t.acted_by[1][d["action"] - 1]
