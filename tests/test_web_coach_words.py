@@ -177,6 +177,15 @@ def test_the_trainer_names_places_and_games_not_ids_and_the_bots_declaration_is_
         assert "effective" not in visible and "In − out" not in visible and not RULE_ID.search(visible)
         if page.query_selector("#train-reason"):
             assert "% of the time" in page.text_content("#train-reason")
+        # a generated deal: the others by their place in the order of declaring ("number 1: in")
+        page.select_option("#train-source", "generated")
+        page.wait_for_function("document.querySelector('#train-origin')?.textContent.startsWith('A generated deal')")
+        page.wait_for_selector("#train-in:not([disabled])")
+        panel = page.text_content("#train-position")
+        assert not SEAT_ID.search(panel), SEAT_ID.search(panel)
+        assert re.fullmatch(r"you|number [2-6]", page.text_content("#train-dealer"))
+        before = page.text_content("#train-before")
+        assert before == "nobody yet" or re.fullmatch(r"(number \d: (in|out))( · number \d: (in|out))*", before)
     finally:
         ctx.close()
 

@@ -48,8 +48,7 @@
   function seatWords(p, sid) {
     const names = (p.from && p.from.names) || {};
     if (names[sid]) return names[sid];
-    const k = (p.order || []).indexOf(sid);
-    return k === p.players - 1 ? _("the dealer") : _("number {k}", { k: k + 1 });
+    return _("number {k}", { k: (p.order || []).indexOf(sid) + 1 });
   }
   function origin(p) {
     if (p.from.kind !== "table") return _("A generated deal");
