@@ -41,8 +41,8 @@ def _trumps_after_a_void() -> Hand:
 
 def test_an_ace_led_into_a_known_void_is_trumped_and_the_reason_says_how_often():
     """R4.10: p2 showed a void in diamonds, so the lead of A♦ takes the trick only when p2 holds no
-    trump. The reason is ``card_trumped`` with the share of the sampled deals (the very deals the
-    expert values the decision on) in which p2, void in diamonds, holds a trump — counted here
+    trump. The reason is ``card_trumped`` with the share of the sampled deals (the expert's sampler,
+    the same seed) in which p2, void in diamonds, holds a trump — counted here
     independently of the reason builder."""
     obs = _trumps_after_a_void().observe(0)
     reason = reason_for(obs, Action.parse("p1 pl AD"), Action.parse("p1 pl 7C"), seed=7)

@@ -8,9 +8,10 @@ the most tricks (and the pot, R5.1), how many tricks it takes. Like a line it is
 :func:`ramsli.coach.words.render_reason` from the catalogs in the reader's language: "A♠ is
 trumped 70 % of the time at this point".
 
-**Where the numbers come from.** From the seat's observation alone (R7, D-16): the same weighted
-deals of the hidden cards that the expert values the decision on
-(:meth:`ramsli.bots.expert.ExpertBot.sample_worlds`), each played out by the tips for every seat
+**Where the numbers come from.** From the seat's observation alone (R7, D-16): weighted deals of
+the hidden cards drawn by the expert's own sampler with the decision's seed (the way the expert
+draws the deals it values the decision on; :meth:`ramsli.bots.expert.ExpertBot.sample_worlds`,
+:data:`SAMPLES` of them: the same deals as a card's valuation at 200 samples), each played out by the tips for every seat
 (a rollout, :func:`ramsli.bots.montecarlo.play_out`). For a card, whether a seat still to play to
 the trick holds a legal card that beats it (R4.10, R4.11; *trumped*: a trump of a seat that cannot
 follow suit). A reason tells the likeliest cause; the loss itself stays the expert's (the search
