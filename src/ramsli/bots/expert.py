@@ -439,6 +439,14 @@ class ExpertBot:
             return out
         return _resample(out, count, total, rng)
 
+    def sample_worlds(self, obs: Observation, count: int) -> tuple[Knowledge, list[tuple[Deal, float]]]:
+        """About ``count`` weighted deals of the hidden cards, as the decisions are valued on (R7:
+        only ``obs`` is read): the seat's :class:`~ramsli.bots.tracking.Knowledge` (its card codes)
+        and ``(deal, weight)`` pairs, a deal being ``{seat: unplayed card codes}`` with the seat's own.
+        The coach's reasons read them (:mod:`ramsli.coach.reasons`). Advances the random source."""
+        k, checks, played_by = self._setup(obs)
+        return k, self._samples(obs, k, checks, played_by if obs.phase is Phase.PLAY else {}, count)
+
     def _others_announce(
         self, obs: Observation, k: Knowledge, act_t: tuple[int, ...], deal: Deal, me: int, me_gr: bool
     ) -> tuple[int | None, Targets]:

@@ -57,6 +57,7 @@ from typing import NotRequired, TypedDict
 from ramsli.bots.expert import ActionValue, ExpertBot
 from ramsli.cards import Card
 from ramsli.coach.lines import Line, LineRecord, line_for
+from ramsli.coach.reasons import Reason, ReasonRecord, reason_for
 from ramsli.errors import RamsliError
 from ramsli.hand import Action, Hand, Observation, Phase
 from ramsli.history import HandHistory, HistoryError
@@ -188,6 +189,7 @@ class DecisionRecord(TypedDict):
     samples: int
     effective: float | None
     line: LineRecord | None
+    reason: ReasonRecord | None
     text: NotRequired[str | None]
 
 
@@ -247,6 +249,9 @@ class Decision:
         samples: deals the values average over (for ``"equilibrium"`` the reach-weighted effective
             number is ``effective``).
         effective: the effective sample size of an equilibrium value, else None.
+        reason: why the choice made was worse, for a marked decision (:mod:`ramsli.coach.reasons`:
+            how often the card is trumped, the hand takes no trick...), else None (also when the
+            rollouts do not tell the two choices apart).
     """
 
     number: int
@@ -267,6 +272,7 @@ class Decision:
     source: str
     samples: int
     effective: float | None = None
+    reason: Reason | None = None
 
     @property
     def line(self) -> Line | None:
@@ -318,6 +324,7 @@ class Decision:
             "samples": self.samples,
             "effective": None if self.effective is None else round(self.effective, 1),
             "line": None if self.line is None else self.line.to_dict(),
+            "reason": None if self.reason is None else self.reason.to_dict(),
         }
 
 
@@ -637,6 +644,8 @@ def review_hand(
             best = mine  # a tie: the choice made is as good as any
         loss = max(0.0, best.mean - mine.mean)
         ci = 0.0 if mine is best else Z95 * mine.gap_se
+        mark = None if mine is best else mark_for(loss, ci)
+        reason = None if mark is None else reason_for(obs, chosen, best.action, seed=seed)
         decisions.append(
             Decision(
                 number=n,
@@ -653,10 +662,11 @@ def review_hand(
                 choices=tuple(ChoiceValue(v.action, v.mean, Z95 * v.se) for v in vals),
                 loss=loss,
                 loss_ci95=ci,
-                mark=None if mine is best else mark_for(loss, ci),
+                mark=mark,
                 source=src,
                 samples=best.samples,
                 effective=eff,
+                reason=reason,
             )
         )
         if progress is not None:

@@ -25,6 +25,7 @@ from dataclasses import dataclass
 from typing import NotRequired, TypedDict
 
 from ramsli.coach.lines import LineRecord
+from ramsli.coach.reasons import ReasonRecord
 from ramsli.coach.review import (
     MARKS,
     Decision,
@@ -69,6 +70,7 @@ class WorstRecord(TypedDict):
     loss_ci95: float
     mark: str | None
     line: LineRecord | None
+    reason: ReasonRecord | None
     text: NotRequired[str | None]
 
 
@@ -153,6 +155,7 @@ class PlayerSummary:
                 "loss_ci95": round(d.loss_ci95, 3),
                 "mark": d.mark,
                 "line": None if d.line is None else d.line.to_dict(),
+                "reason": None if d.reason is None else d.reason.to_dict(),
             }
             if render is not None:
                 rec["text"] = render(d)

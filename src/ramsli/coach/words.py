@@ -25,6 +25,7 @@ from babel.numbers import format_decimal
 
 from ramsli.cards import Card
 from ramsli.coach.lines import CARD_FIELDS, LINES, Line
+from ramsli.coach.reasons import REASONS, Reason
 from ramsli.coach.review import MARK_WORDS, Decision, HandReview, Settings, review_hand
 from ramsli.hand import Hand
 from ramsli.history import HandHistory
@@ -34,6 +35,7 @@ from ramsli.refusal import N_
 __all__ = [
     "catalog",
     "render_line",
+    "render_reason",
     "decision_line",
     "mark_word",
     "format_counters",
@@ -111,6 +113,32 @@ def render_line(line: Line, lang: str = "en", *, card_label: Callable[[Card], st
     return template.format(**values)
 
 
+def render_reason(reason: Reason, lang: str = "en", *, card_label: Callable[[Card], str] | None = None) -> str:
+    """A :class:`~ramsli.coach.reasons.Reason` in the reader's language, rendered by its code: "A♠ would
+    take the trick, but it is trumped 70% of the time at this point". Percentages and expected tricks
+    in the reader's locale, the bete and the pot in counters; no rule id in the sentence (it is :attr:`Reason.rule`, shown a tap away).
+
+    >>> render_reason(Reason("card_trumped", {"card": "AS", "best_card": "7H", "p": 70}), "de")
+    'A♠ würde den Stich machen, wird an dieser Stelle aber in 70 % der Fälle gestochen'
+
+    Raises:
+        KeyError: for a code not in :data:`~ramsli.coach.reasons.REASONS`.
+    """
+    tr = catalog(lang)
+    template = tr.gettext(REASONS[reason.code])
+    values: dict[str, object] = {}
+    for k, v in reason.fields.items():
+        if k in CARD_FIELDS:
+            values[k] = "" if v is None else _card_text(v, card_label)
+        elif k in ("tricks", "best_tricks"):
+            values[k] = format_decimal(float(v), format="0.0", locale=babel_locale(lang))
+        elif k in ("bete", "pot"):
+            values[k] = tr.ngettext("{n} counter", "{n} counters", int(v)).format(n=v)
+        else:
+            values[k] = v
+    return template.format(**values)
+
+
 def mark_word(mark: str, lang: str = "en") -> str:
     """The name of a mark (``"mistake"``) as the reader reads it, capitalised: ``Mistake``, ``Fehler``."""
     return catalog(lang).gettext(MARK_WORDS[mark])
@@ -119,12 +147,17 @@ def mark_word(mark: str, lang: str = "en") -> str:
 def decision_line(
     decision: Decision, lang: str = "en", *, card_label: Callable[[Card], str] | None = None
 ) -> str | None:
-    """``"Mistake — Going in with …"``: a marked decision's mark and line in the reader's language;
-    None for a decision without a mark."""
+    """``"Mistake — Leading A♠ to trick 1: about 1.4 counters worse than leading 7♥. A♠ would take the
+    trick, but it is trumped 70% of the time at this point"``: a marked decision's mark, line and
+    reason (:func:`render_reason`, when it has one) in the reader's language; None for a decision
+    without a mark."""
     line = decision.line
     if line is None or decision.mark is None:
         return None
-    return f"{mark_word(decision.mark, lang)} — {render_line(line, lang, card_label=card_label)}"
+    text = f"{mark_word(decision.mark, lang)} — {render_line(line, lang, card_label=card_label)}"
+    if decision.reason is not None:
+        text += ". " + render_reason(decision.reason, lang, card_label=card_label)
+    return text
 
 
 def review_lines(

@@ -460,16 +460,16 @@ def detail_text(answer: dict[str, Any], lang: str = "en") -> str:
     if answer.get("estimate") == "kernel":
         parts.append(
             tr.ngettext(
-                "{n} deal played by tips players (the lab's kernel)",
-                "{n} deals played by tips players (the lab's kernel)",
+                "{n} deal played out by tips players",
+                "{n} deals played out by tips players",
                 n,
             ).format(n=count)
         )
     else:
         parts.append(
             tr.ngettext(
-                "{n} weighted deal by the expert (the quick estimate)",
-                "{n} weighted deals by the expert (the quick estimate)",
+                "{n} weighted deal sampled by the expert",
+                "{n} weighted deals sampled by the expert",
                 n,
             ).format(n=count)
         )

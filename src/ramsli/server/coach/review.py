@@ -54,7 +54,8 @@ from pydantic import Field
 
 from ramsli.cards import Card
 from ramsli.coach import HandReview, SessionReview, Settings, decision_line, review_hand, seat_decisions, summarize
-from ramsli.coach.words import catalog, format_counters
+from ramsli.coach.reasons import reason_for
+from ramsli.coach.words import catalog, format_counters, render_reason
 from ramsli.hand import Action, Hand, Observation, Phase
 from ramsli.history import HandHistory
 from ramsli.lab.equilibrium import Policy, bucket, default_policies, default_policy, history_bits, policy_key
@@ -77,6 +78,7 @@ __all__ = [
     "hand_review",
     "session_review",
     "training_games",
+    "acted_by",
     "PositionRequest",
     "AnswerRequest",
     "new_position",
@@ -533,7 +535,19 @@ def hand_review(
         return base | {"status": "done", "review": public_decisions(t, number, index)}
     job = service.hand_job(t, number, index)
     assert job is not None  # (refused when busy)
-    return base | _job_answer(job, lang, service.warm)
+    answer: dict[str, Any] = base | _job_answer(job, lang, service.warm)
+    if "review" in answer:
+        for d in answer["review"]["decisions"]:
+            d["by"] = acted_by(t, number, d["action"])
+    return answer
+
+
+def acted_by(t: Table, number: int, action: int) -> str:
+    """Who made action ``action`` (1-based) of hand ``number`` of ``t``: ``seat`` (the person), or a
+    bot for them — ``bot`` (a bot seat), ``proxy`` (the person away), ``timer`` (their time ran
+    out); ``seat`` when not known. The coach's pages say "the bot at your seat chose" by it."""
+    moves = t.acted_by.get(number, [])
+    return moves[action - 1] if 1 <= action <= len(moves) else "seat"
 
 
 def _own_hands(t: Table, seat: SeatState) -> list[int]:
@@ -572,7 +586,11 @@ def session_review(service: CoachService, t: Table, token: str, lang: str) -> di
         players = (summarize(own.index, own.name or seat_name(own.index), reviews),)
         played = len(t.session.results) if t.session is not None else 0
         review = SessionReview(players, reviews, played, service.settings)
-        return base | {"status": "done", "review": review.to_dict(lambda d: decision_line(d, lang), hands=False)}
+        data = review.to_dict(lambda d: decision_line(d, lang), hands=False)
+        for pl in data["players"]:
+            for w in pl["worst"]:
+                w["by"] = acted_by(t, w["hand"], w["action"])  # type: ignore[typeddict-unknown-key]
+        return base | {"status": "done", "review": data}
     fraction = sum(
         0.0 if j is None else 1.0 if j.state == "done" else (j.done / j.total if j.total else 0.0) for j in jobs
     )
@@ -743,11 +761,19 @@ def _draw_mine(
     order = list(hands)
     rng.shuffle(order)
     for t, seat, number, g in order[:tries]:
-        for _i, obs, action in seat_decisions(own_history(t, number, seat), seat):
+        for i, obs, action in seat_decisions(own_history(t, number, seat), seat):
             short = min(obs.stacks[s] for s in obs.seated) < obs.rules.bete_for(obs.pot)
             # a short stack changes the payments (R5.8): the policy was solved without one
             if obs.phase is Phase.DECLARE and len(obs.legal) == 2 and not short:
-                return g, obs, {"kind": "table", "table": t.id, "hand": number}, str(action.kind)
+                origin = {
+                    "kind": "table",
+                    "table": t.id,
+                    "hand": number,
+                    "date": None if t.created is None else round(t.created),
+                    "names": {seat_name(s.index): s.name for s in t.seats if s.name},  # public at the table
+                    "by": acted_by(t, number, i),
+                }
+                return g, obs, origin, str(action.kind)
             break
     return None
 
@@ -875,7 +901,10 @@ async def answer_position(service: CoachService, body: AnswerRequest, lang: str)
         ``{"answer", "best" ("in"/"out"), "close", "correct", "loss" (counters, 0 when right or close),
         "in_minus_out": {"mean", "ci95"}, "samples", "effective", "source": "equilibrium" (this hand)
         or "table" (the policy's value for hands like it), "equilibrium": {"p_in", "answer"}, "actual"
-        (what the player declared at the table, or None), "text", "detail"}``.
+        (what was declared at the player's seat at the table, or None), "actual_by" (who declared it:
+        ``seat``, or a bot for the player: ``bot``, ``proxy``, ``timer``), "text", "reason" (why, for
+        an answer that is not close: ``{"code", "fields", "rule", "text"}``, :mod:`ramsli.coach.reasons`,
+        or None), "detail"}``.
 
     Raises:
         Refused: ``no_position`` for an unknown or forgotten id.
@@ -900,6 +929,12 @@ async def answer_position(service: CoachService, body: AnswerRequest, lang: str)
     verdict = hints.advice(mean, ci)
     best = "in" if mean > 0 else "out"
     correct = verdict == "close" or body.answer == best
+    reason = None
+    if verdict != "close":  # why: what this hand does if it plays (sampled deals, R7: the seat's own view)
+        seat = p.obs.seat
+        worse, better = Action.declare(seat, best == "out"), Action.declare(seat, best == "in")
+        found = await asyncio.get_running_loop().run_in_executor(None, reason_for, p.obs, worse, better)
+        reason = None if found is None else {**found.to_dict(), "text": render_reason(found, lang)}
     tr = catalog(lang)
     if source == "equilibrium":
         detail = tr.gettext(
@@ -927,6 +962,8 @@ async def answer_position(service: CoachService, body: AnswerRequest, lang: str)
         "source": source,
         "equilibrium": eq,
         "actual": p.actual,
+        "actual_by": p.origin.get("by") if p.actual is not None else None,
         "text": hints.advice_text(mean, ci, lang),
+        "reason": reason,
         "detail": detail,
     }

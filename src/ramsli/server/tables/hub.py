@@ -239,6 +239,7 @@ class Hub:
             if row.get("error"):
                 raise ValueError(f"table {row['id']}: {row['error']}")
             t = Table.replay(row["id"], row["spec"], row["events"], self.store)
+            t.created = row.get("created")
         except Exception as e:  # noqa: BLE001 - one damaged table must not stop the server
             reason = str(e).splitlines()[0][:300] if str(e) else type(e).__name__
             self.broken[row["id"]] = reason
@@ -661,11 +662,13 @@ class Hub:
                     raise Refused(Refusal("storage"))
             except OwnershipLost:
                 raise Refused(Refusal("draining")) from None
-        await self.database.create_table(table_id, spec, time.time())
+        created = time.time()
+        await self.database.create_table(table_id, spec, created)
         if not self.ownership.solo:
             with contextlib.suppress(OwnershipLost):
                 await self.ownership.note_created(table_id)
         t = Table(table_id, spec, self.store)
+        t.created = created
         self._serve(t)
         return t
 

@@ -438,6 +438,12 @@ class Table:
         #: acts until it goes on (not a stored event: the evening's log keeps it and sets it again
         #: after a restart, :mod:`ramsli.server.evenings`)
         self.paused = False
+        #: hand number -> who made each of its actions, in order (:data:`~ramsli.server.tables.events.
+        #: ActBy`: ``seat``, or a bot for the person: ``bot``, ``proxy``, ``timer``), from the stored
+        #: events (rebuilt by a replay); the coach says "the bot at your seat chose" by it
+        self.acted_by: dict[int, list[str]] = {}
+        #: seconds since the epoch the table was created (set by the hub; None if unknown)
+        self.created: float | None = None
 
     # -- construction ----------------------------------------------------------------
 
@@ -578,11 +584,13 @@ class Table:
         elapsed = 0.0 if event.elapsed is None else event.elapsed
         self._last_elapsed = elapsed
         self.clock.fixed = elapsed  # R3.6 time:M is decided on the recorded time, live and in replay
+        number = session.hands_played + 1
         try:
             session.apply(event.action)
         finally:
             if not self.replaying:
                 self.clock.fixed = None
+        self.acted_by.setdefault(number, []).append(event.by)
         if session.hand is None:
             self.hand_ended = time.monotonic()
             for s in self.seats:

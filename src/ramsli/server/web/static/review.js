@@ -31,6 +31,17 @@
     const head = (MARKS[mark] || "") + " — ";
     return text && mark && text.startsWith(head) ? text.slice(head.length) : text || "";
   }
+  /* a rule id a tap away, not in the sentence: a small "rule" toggle that shows "Rule R7" */
+  function ruleRef(rule) {
+    return el(
+      "details",
+      { class: "rule-ref" },
+      el("summary", { text: _("rule"), "aria-label": _("Which rule?") }),
+      el("span", { text: _("Rule {rule}", { rule: rule }) }),
+    );
+  }
+  /* a decision made by a bot for the player (away, their time ran out, a bot seat) is not called theirs */
+  const byBot = (d) => !!d.by && d.by !== "seat";
   const KINDS = {
     declare: _("declaration"),
     general_rams: _("General Rams"),
@@ -102,7 +113,7 @@
     return el(
       "header",
       { class: "cv-top" },
-      el("a", { href: "/?lang=" + R.lang, class: "brand-small", "aria-label": _("Lobby"), text: "Ramsli" }),
+      el("a", { href: "/?lang=" + R.lang, class: "brand-small", title: _("Lobby"), text: "Ramsli" }),
       el("h1", { text: P.hand ? _("The coach on hand {n}", { n: P.hand }) : _("The coach on your session") }),
       el(
         "nav",
@@ -164,7 +175,6 @@
       " · ",
       el("span", { text: KINDS[d.kind] || d.kind }),
       d.trick ? " · " + _("trick {n}", { n: d.trick }) : "",
-      el("span", { class: "muted", text: " (" + _("Rule {rule}", { rule: d.rule }) + ")" }),
       d.mark ? el("span", { class: "mark mark-" + d.mark, "data-mark": d.mark, text: MARKS[d.mark] }) : "",
     );
     const kids = [head];
@@ -205,11 +215,16 @@
       kids.push(el("p", { class: "cv-chosen", text: _("Chose: {action}", { action: actionText(d.chosen) }) }));
       return el("li", { class: "decision public", id: "a" + d.action }, kids);
     }
+    const bot = byBot(d);
     kids.push(
       el(
         "p",
-        { class: "cv-chosen" },
-        _("You chose: {action}", { action: actionText(d.chosen) }),
+        { class: "cv-chosen", "data-by": d.by || "seat" },
+        bot
+          ? d.by === "timer"
+            ? _("Your time ran out; the bot at your seat chose: {action}", { action: actionText(d.chosen) })
+            : _("The bot at your seat chose: {action}", { action: actionText(d.chosen) })
+          : _("You chose: {action}", { action: actionText(d.chosen) }),
         d.best !== d.chosen
           ? el("span", { text: " · " + _("the coach: {action}", { action: actionText(d.best) }) })
           : el("span", { class: "good", text: " · " + _("the coach agrees") }),
@@ -240,7 +255,15 @@
         el(
           "tr",
           { class: (c.action === d.chosen ? "chosen " : "") + (c.action === d.best ? "best" : "") },
-          el("th", { scope: "row", text: actionText(c.action) + (c.action === d.chosen ? " ✓" : "") }),
+          el(
+            "th",
+            { scope: "row" },
+            actionText(c.action),
+            c.action === d.chosen
+              ? el("span", { class: "cv-tag cv-tag-chosen", text: bot ? _("the bot's choice") : _("your choice") })
+              : "",
+            c.action === d.best ? el("span", { class: "cv-tag cv-tag-best", text: _("best") }) : "",
+          ),
           el("td", {
             class: "num",
             text: (c.mean >= 0 ? "+" : "") + fmt(c.mean, 2) + (c.ci95 ? " ± " + fmt(c.ci95, 2) : ""),
@@ -256,13 +279,9 @@
     table.append(tb);
     kids.push(el("div", { class: "scroll" }, table));
     if (d.loss > 0)
-      kids.push(
-        el("p", {
-          class: "cv-loss",
-          text: _("Lost: {x} (± {ci}) against the best choice", { x: counters(d.loss), ci: fmt(d.loss_ci95, 2) }),
-        }),
-      );
+      kids.push(el("p", { class: "cv-loss", text: _("Lost against the best choice: {x}", { x: counters(d.loss) }) }));
     if (d.text) kids.push(el("p", { class: "cv-line", text: lineOnly(d.text, d.mark) }));
+    /* the numbers behind it, for the curious: how sure, from what, under which rule */
     const src =
       d.source === "equilibrium"
         ? _("Values: the solved equilibrium, {n} deals ({e} effective)", {
@@ -270,7 +289,22 @@
             e: fmt(d.effective, 0),
           })
         : _("Values: the expert, {n} weighted deals", { n: fmt(d.samples, 0) });
-    kids.push(el("p", { class: "note", text: src }));
+    kids.push(
+      el(
+        "details",
+        { class: "cv-details" },
+        el("summary", { text: _("Details") }),
+        d.loss > 0 ? el("p", { text: _("95% interval of the loss: ± {ci}", { ci: counters(d.loss_ci95, 2) }) }) : "",
+        el("p", { text: src }),
+        el("p", {
+          text:
+            _("Rule {rule}", { rule: d.rule }) +
+            (d.reason && d.reason.rule && d.reason.rule !== d.rule
+              ? " · " + _("the reason: rule {rule}", { rule: d.reason.rule })
+              : ""),
+        }),
+      ),
+    );
     return el(
       "li",
       { class: "decision" + (d.mark ? " marked" : ""), id: "d" + d.decision, "data-mark": d.mark || "" },
@@ -287,14 +321,14 @@
         el(
           "section",
           { class: "panel" },
-          el("p", {
-            class: "cv-notice",
-            id: "review-public",
-            text: _(
-              "{name}'s cards are not yours to see: here are only the decisions everyone saw, without values (R7).",
-              { name: who },
-            ),
-          }),
+          el(
+            "p",
+            { class: "cv-notice", id: "review-public" },
+            _("{name}'s cards are not yours to see: here are only the decisions everyone saw, without values.", {
+              name: who,
+            }),
+            ruleRef("R7"),
+          ),
           rv.seated ? "" : el("p", { text: _("{name} did not play this hand.", { name: who }) }),
           items.length ? el("ol", { class: "decisions" }, items) : "",
         ),
@@ -429,6 +463,7 @@
               }),
               ": ",
               el("span", { class: "mark mark-" + w.mark, text: MARKS[w.mark] }),
+              byBot(w) ? el("span", { class: "cv-tag", text: _("the bot at your seat") }) : "",
               " ",
               el("span", { text: lineOnly(w.text, w.mark) }),
             ),

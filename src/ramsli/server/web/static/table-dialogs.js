@@ -10,6 +10,16 @@ import { eveningOf, eveningNext } from "./table-evening.js";
 const R = window.R;
 const { _, ngettext, el } = R;
 
+/* a rule id a tap away, not in the sentence: a small "rule" toggle that shows "Rule R3.7" */
+function ruleRef(rule) {
+  return el(
+    "details",
+    { class: "rule-ref" },
+    el("summary", { text: _("rule"), "aria-label": _("Which rule?") }),
+    el("span", { text: _("Rule {rule}", { rule: rule }) }),
+  );
+}
+
 export function openOverlay(which) {
   S.overlay = which;
   render();
@@ -142,14 +152,16 @@ function summaryBody(settlement) {
       short = (st.shortfall || [])[i] || 0;
     if (short > 0)
       rows.push(
-        el("p", {
-          class: "shortfall",
-          text: _("{name} could pay only {paid}; {short} forgiven (R3.3).", {
+        el(
+          "p",
+          { class: "shortfall" },
+          _("{name} could pay only {paid}; {short} forgiven.", {
             name: seatName(sid),
             paid: counters(st.paid[i]),
             short: counters(short),
           }),
-        }),
+          ruleRef("R3.3"),
+        ),
       );
   }
   // at the session's end nothing carries over: the standings say what is left in the pot (R3.7)
@@ -408,10 +420,9 @@ function standingsBody() {
   return [
     reason ? el("p", { text: _("The session is over: {reason}.", { reason: reason }) }) : "",
     ol,
-    el("p", {
-      class: "pot-left",
-      text: pot ? _("Left in the pot, won by nobody: {n} (R3.7).", { n: counters(pot) }) : _("The pot is empty."),
-    }),
+    pot
+      ? el("p", { class: "pot-left" }, _("Left in the pot, won by nobody: {n}.", { n: counters(pot) }), ruleRef("R3.7"))
+      : el("p", { class: "pot-left", text: _("The pot is empty.") }),
     starter ? el("p", { class: "note", text: starter }) : "",
     // the session's review at its end (a seat's own only, R7)
     view.status === "over" && P.role === "seat"

@@ -101,7 +101,15 @@ export function actionButtons() {
         "div",
         { class: "hint", role: "status", id: "hint" },
         el("div", { class: "hint-words", text: S.hintText }),
-        S.hintDetail ? el("div", { class: "hint-detail note", text: S.hintDetail }) : "",
+        /* the numbers behind the words, for the curious: behind "Details" (issue 36.3) */
+        S.hintDetail
+          ? el(
+              "details",
+              { class: "hint-detail note" },
+              el("summary", { text: _("Details") }),
+              el("span", { text: S.hintDetail }),
+            )
+          : "",
       ),
     );
   }

@@ -38,10 +38,25 @@
   function gameName(g) {
     return _("{preset}, {n} players", { preset: R.presetName(g.preset), n: g.players });
   }
-  function ordinal(pos, n) {
-    if (pos === 0) return _("you declare first");
-    if (pos === n - 1) return _("you declare last, as the dealer");
-    return _("you declare as number {k} of {n}", { k: pos + 1, n: n });
+  /* where you sit, in words a player uses: never a seat id (p1) */
+  function whereYouSit(pos, n) {
+    if (pos === 0) return _("You sit to the dealer's left and declare first.");
+    if (pos === n - 1) return _("You are the dealer and declare last.");
+    return _("You declare as number {k} of {n}, counted from the dealer's left.", { k: pos + 1, n: n });
+  }
+  /* another seat: its player's name at your own table, else its place in the order of declaring */
+  function seatWords(p, sid) {
+    const names = (p.from && p.from.names) || {};
+    if (names[sid]) return names[sid];
+    return _("number {k}", { k: (p.order || []).indexOf(sid) + 1 });
+  }
+  function origin(p) {
+    if (p.from.kind !== "table") return _("A generated deal");
+    if (!p.from.date) return _("From one of your games, hand {n}", { n: p.from.hand });
+    const date = new Intl.DateTimeFormat(R.lang, { day: "numeric", month: "long" }).format(
+      new Date(p.from.date * 1000),
+    );
+    return _("From your game of {date}, hand {n}", { date: date, n: p.from.hand });
   }
 
   function controls() {
@@ -114,12 +129,8 @@
 
   function positionPanel(p) {
     const before = p.before.length
-      ? p.before.map(([s, d]) => s + " " + (d === "in" ? _("in") : _("out"))).join(" · ")
+      ? p.before.map(([s, d]) => seatWords(p, s) + ": " + (d === "in" ? _("in") : _("out"))).join(" · ")
       : _("nobody yet");
-    const origin =
-      p.from.kind === "table"
-        ? _("From your table {table}, hand {n}", { table: p.from.table, n: p.from.hand })
-        : _("A generated deal");
     const cards = el(
       "div",
       { class: "cv-cards tr-hand", role: "group", "aria-label": _("Your cards") },
@@ -145,18 +156,15 @@
     return el(
       "section",
       { class: "panel tr-position", id: "train-position", "data-id": p.id },
-      el("p", { class: "note", text: origin + " · " + gameName(p.game) }),
-      el("p", {
-        class: "big-line",
-        text: _("You are {seat}: {when}.", { seat: p.seat, when: ordinal(p.position, p.players) }),
-      }),
+      el("p", { class: "note", id: "train-origin", text: origin(p) + " · " + gameName(p.game) }),
+      el("p", { class: "big-line", id: "train-seat", text: whereYouSit(p.position, p.players) }),
       el(
         "dl",
         { class: "facts" },
         el("dt", { text: _("Before you") }),
         el("dd", { id: "train-before", text: before }),
         el("dt", { text: _("Dealer") }),
-        el("dd", { text: p.dealer }),
+        el("dd", { id: "train-dealer", text: p.dealer === p.seat ? _("you") : seatWords(p, p.dealer) }),
         el("dt", { text: _("Pot") }),
         el("dd", { text: ngettext("{n} counter", "{n} counters", p.pot) }),
         el("dt", { text: _("Bete") }),
@@ -227,7 +235,13 @@
         : eq.answer === "out"
           ? _("The equilibrium goes out with hands like this.")
           : _("The equilibrium mixes with hands like this: in {p}% of the time.", { p: Math.round(eq.p_in * 100) });
-    const actual = r.actual ? _("At the table you went {what}.", { what: r.actual === "in" ? _("in") : _("out") }) : "";
+    const what = r.actual === "in" ? _("in") : _("out");
+    /* a declaration a bot made for you (you were away, your time ran out) is not called yours */
+    const actual = !r.actual
+      ? ""
+      : r.actual_by && r.actual_by !== "seat"
+        ? _("At the table the bot at your seat went {what}.", { what: what })
+        : _("At the table you went {what}.", { what: what });
     return el(
       "section",
       {
@@ -240,17 +254,24 @@
       },
       el("p", { class: "big-line", id: "train-verdict", text: verdict }),
       el("p", { class: "cv-line", id: "train-words", text: r.text }),
+      r.reason ? el("p", { class: "cv-line", id: "train-reason", text: r.reason.text }) : "",
       el("p", { text: eqText }),
-      actual ? el("p", { text: actual }) : "",
-      el("p", { class: "note", id: "train-detail", text: r.detail }),
-      r.source === "table"
-        ? el("p", {
-            class: "note",
-            text: _(
-              "The exact value of this hand is not ready yet (the coach's engine is being prepared): this is the equilibrium's value for hands like it.",
-            ),
-          })
-        : "",
+      actual ? el("p", { id: "train-actual", text: actual }) : "",
+      /* the numbers behind it, for the curious */
+      el(
+        "details",
+        { class: "cv-details", id: "train-details" },
+        el("summary", { text: _("Details") }),
+        el("p", { id: "train-detail", text: r.detail }),
+        r.source === "table"
+          ? el("p", {
+              text: _(
+                "The exact value of this hand is not ready yet (the coach's engine is being prepared): this is the equilibrium's value for hands like it.",
+              ),
+            })
+          : "",
+        r.reason && r.reason.rule ? el("p", { text: _("Rule {rule}", { rule: r.reason.rule }) }) : "",
+      ),
       el(
         "div",
         { class: "row" },
@@ -268,7 +289,7 @@
     const head = el(
       "header",
       { class: "cv-top" },
-      el("a", { href: "/?lang=" + R.lang, class: "brand-small", "aria-label": _("Lobby"), text: "Ramsli" }),
+      el("a", { href: "/?lang=" + R.lang, class: "brand-small", title: _("Lobby"), text: "Ramsli" }),
       el("h1", { text: _("In or out?") }),
       el(
         "nav",
