@@ -177,6 +177,7 @@ def create_app(
                 check.stop()
                 await checking
             await clubs.settle()
+            await app.state.challenges.settle()
             await hub.close()
             await store.close()
             await owner.close()

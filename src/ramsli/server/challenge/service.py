@@ -26,6 +26,7 @@ the tests' seam.
 
 from __future__ import annotations
 
+import asyncio
 import datetime as dt
 import hashlib
 import logging
@@ -97,6 +98,8 @@ class Challenges:
         self.preset = "traditional"
         self.level = "hard"
         self.options: dict[str, Any] = {"grace_seconds": 3600.0, "bot_pace_seconds": 0.8, "hand_pause_seconds": 8.0}
+        self.tasks: set[asyncio.Task[None]] = set()
+        hub.watchers.append(self.watch)
 
     # -- who may, which week --------------------------------------------------------------------
 
@@ -150,8 +153,24 @@ class Challenges:
 
     # -- tries ---------------------------------------------------------------------------------
 
-    async def _outcome(self, row: Mapping[str, Any], tr: Mapping[str, Any]) -> dict[str, Any] | None:
-        """The public outcome of try ``tr`` if its hand is over, else None."""
+    @staticmethod
+    def _outcome_of(t: Table, player: str) -> dict[str, Any] | None:
+        """The public outcome of challenge table ``t`` (``player`` at seat 0) if its hand is over,
+        else None: ``{"key", "seats": [DealSeat data]}``, no card."""
+        s = t.session
+        if s is None or not s.results:
+            return None
+        seats = (player, *(f"bot:{i}" for i in range(1, len(t.seats))))
+        plan = TablePlan(1, "", "challenge", "online", t.id, None, 1, seats)
+        commitments = {e.number: d.commitments for e in s.results if (d := t.deals.get(e.number)) is not None}
+        found = table_outcomes(s.results[:1], commitments, plan).get(1)
+        if found is None:
+            return None
+        return {"key": found.key, "seats": [x.to_data() for x in found.seats]}
+
+    async def _outcome(self, tr: Mapping[str, Any]) -> dict[str, Any] | None:
+        """The public outcome of try ``tr`` if its hand is over (its table served here, else
+        replayed from its stored events), else None."""
         t = self.hub.tables.get(tr["table_id"])
         if t is None:
             stored = await self.hub.database.load_one(tr["table_id"])
@@ -162,17 +181,41 @@ class Challenges:
             except ValueError:
                 _log.exception("challenge table %s does not replay", tr["table_id"])
                 return None
-        s = t.session
-        if s is None or not s.results:
-            return None
-        size = int(row["size"])
-        seats = (tr["player_id"], *(f"bot:{i}" for i in range(1, size)))
-        plan = TablePlan(1, "", "challenge", "online", t.id, None, 1, seats)
-        commitments = {e.number: d.commitments for e in s.results if (d := t.deals.get(e.number)) is not None}
-        found = table_outcomes(s.results[:1], commitments, plan).get(1)
-        if found is None:
-            return None
-        return {"key": found.key, "seats": [x.to_data() for x in found.seats]}
+        return self._outcome_of(t, tr["player_id"])
+
+    def watch(self, t: Table) -> None:
+        """Store a challenge table's outcome as soon as its hand is over (a listener of its events;
+        a table of another kind is left alone)."""
+        ref = t.spec.get("challenge")
+        if not isinstance(ref, dict):
+            return
+
+        def changed(table: Table, kind: str) -> None:
+            if kind == "act" and table.session is not None and table.session.results:
+                task = asyncio.get_running_loop().create_task(self._finish(table, ref))
+                self.tasks.add(task)
+                task.add_done_callback(self.tasks.discard)
+
+        t.listeners.append(changed)
+
+    async def _finish(self, t: Table, ref: Mapping[str, Any]) -> None:
+        try:
+            w = week_by_id(ref["week"], self.zone)
+            row = await self.rows.week(str(ref["scope"]), w.id)
+            if row is None or row["settled"] is not None:
+                return  # settled at the close: a hand that ended after it stays void
+            outcome = self._outcome_of(t, str(ref["player"]))
+            if outcome is not None:
+                await self.rows.finish_try(
+                    str(ref["scope"]), w.id, int(ref["deal"]), str(ref["player"]), self.clock(), outcome
+                )
+        except Exception:  # noqa: BLE001 - the next read stores it; a listener must not fail the table
+            _log.exception("challenge table %s: its outcome was not stored", t.id)
+
+    async def settle(self) -> None:
+        """Wait for the outcomes being stored (tests, shutdown)."""
+        while self.tasks:
+            await asyncio.gather(*list(self.tasks), return_exceptions=True)
 
     async def _settle(self, scope: str, row: dict[str, Any], w: Week, player: str | None) -> list[dict[str, Any]]:
         """The week's tries (``player``'s only when given), each finished try's outcome stored;
@@ -183,7 +226,7 @@ class Challenges:
         for tr in tries:
             if tr["finished"] is not None:
                 continue
-            outcome = await self._outcome(row, tr)
+            outcome = await self._outcome(tr)
             if outcome is None and not closing:
                 continue
             await self.rows.finish_try(scope, w.id, tr["deal"], tr["player_id"], self.clock(), outcome)
@@ -235,7 +278,7 @@ class Challenges:
         rules, preset, seat_specs, opts, _seed = self.hub.parse_spec(body)
         spec = Table.new_spec(rules, preset, seat_specs, opts, None)
         spec["duplicate"] = {"deals": [plans[deal - 1]], "bot_seed": row["secret"]["bot_seeds"][deal - 1]}
-        spec["challenge"] = {"scope": scope, "week": w.id, "deal": deal}
+        spec["challenge"] = {"scope": scope, "week": w.id, "deal": deal, "player": player.id}
         t = await self.hub.add_table(spec)
         for i in range(1, size):
             t.seats[i].name = BOT_NAMES[i - 1]
