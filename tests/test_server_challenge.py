@@ -151,9 +151,11 @@ def test_a_week_of_the_challenge_open_play_close_ranking(sqlite_url):
             clock = set_up(w)
             guest = w.client()
             ann, bo, cy = w.client(), w.client("de"), w.client("nl")
-            await ann.register("Ann")
-            await bo.register("Bo")
-            await cy.register("Cy")
+            pid = {
+                "ann": (await ann.register("Ann", listed=True))["id"],
+                "bo": (await bo.register("Bo", listed=True))["id"],
+                "cy": (await cy.register("Cy"))["id"],  # not listed: others see "a player"
+            }
             answers: list[Any] = []
             failures: list[str] = []
 
@@ -243,16 +245,18 @@ def test_a_week_of_the_challenge_open_play_close_ranking(sqlite_url):
                     pct[p] = pct.get(p, Fraction(0)) + (Fraction(100 * mp, top) if top else Fraction(50))
                     field[p] = field.get(p, Fraction(0)) + n - mean
                     tops[p] = tops.get(p, 0) + (top > 0 and mp == top)
-            ids = {x["name"]: x["id"] for x in rk["ranking"]}
             key = (await w.app.state.challenges.rows.week("server", WEEK))["key"]
-
-            names = {"ann": "Ann", "bo": "Bo", "cy": "Cy"}
+            names = {"ann": "Ann", "bo": "Bo", "cy": None}  # Cy is not listed: Bo sees "a player"
 
             def lot(p: str) -> str:
-                return hashlib.sha256(f"{key}|{ids[names[p]]}".encode()).hexdigest()
+                return hashlib.sha256(f"{key}|{pid[p]}".encode()).hexdigest()
 
             want = sorted(pct, key=lambda p: (-pct[p], -field[p], -tops[p], lot(p)))
             assert [x["name"] for x in rk["ranking"]] == [names[p] for p in want]
+            assert [x["id"] for x in rk["ranking"]] == [pid[p] if p != "cy" else None for p in want]
+            theirs = await cy.ok("GET", f"/api/challenge/{WEEK}/ranking")  # Cy sees herself
+            assert [x["name"] for x in theirs["ranking"]] == [names[p] or "Cy" for p in want]
+            answers.append(theirs)
             assert [x["score"] for x in rk["ranking"]] == [round(float(pct[p] / 3), 2) for p in want]
             assert [x["vs_field"] for x in rk["ranking"]] == [round(float(field[p]), 2) for p in want]
             assert [x["played"] for x in rk["ranking"]] == [{"ann": 2, "bo": 1, "cy": 1}[p] for p in want]
@@ -261,12 +265,12 @@ def test_a_week_of_the_challenge_open_play_close_ranking(sqlite_url):
 
             f1 = await ann.ok("GET", f"/api/challenge/{WEEK}/deals/1")
             answers.append(f1)
-            assert {x["name"] for x in f1["tries"]} == {"Ann", "Bo", "Cy"}
+            assert sorted(x["name"] or "" for x in f1["tries"]) == ["", "Ann", "Bo"]
             assert len({x["deal_key"] for x in f1["tries"]}) == 1  # one deck: the same commitments
             for x in f1["tries"]:
                 assert [s["seat"] for s in x["seats"]] == [0, 1, 2, 3]
                 mine = x["seats"][f1["seat"]]
-                assert mine["name"] == x["name"] and mine["net"] == nets[x["name"].lower(), 1]
+                assert mine["name"] == x["name"] and mine["net"] == nets[(x["name"] or "cy").lower(), 1]
                 assert x["max"] == 4 and set(mine) >= {"declared", "announced", "tricks", "won", "paid"}
             dealer = deal_of["ann", 1]["dealer"]
             assert f1["seat"] == (0 - dealer) % 4  # the challenger's seat counted from the dealer

@@ -28,7 +28,6 @@ from __future__ import annotations
 
 import asyncio
 import datetime as dt
-import hashlib
 import logging
 import secrets
 import time
@@ -38,6 +37,7 @@ from typing import Any
 from ramsli.bots.levels import LEVELS
 from ramsli.evening.challenge import DEALS, Week, player_seat, score_tries, streak, week_by_id, week_of, week_ranking
 from ramsli.evening.duplicate import DealPlan, DealSeat, DealTable, new_deals
+from ramsli.evening.scoring import lot_key
 from ramsli.refusal import Refusal, Refused
 from ramsli.rules import Rules
 from ramsli.server.evenings.duplicate import table_outcomes
@@ -48,6 +48,7 @@ from ramsli.server.storage.challenges import ChallengeRows, TryTaken
 from ramsli.server.storage.directory import SERVER_SCOPE, Directory
 from ramsli.server.tables.hub import Hub
 from ramsli.server.tables.table import Table
+from ramsli.session import name_key
 
 __all__ = ["Challenges", "BOT_NAMES"]
 
@@ -280,9 +281,10 @@ class Challenges:
         spec["duplicate"] = {"deals": [plans[deal - 1]], "bot_seed": row["secret"]["bot_seeds"][deal - 1]}
         spec["challenge"] = {"scope": scope, "week": w.id, "deal": deal, "player": player.id}
         t = await self.hub.add_table(spec)
-        for i in range(1, size):
-            t.seats[i].name = BOT_NAMES[i - 1]
         sat = await self.hub.sit(t.id, spec["seats"][0]["token"], player.name)
+        for i in range(1, size):  # the bots' names, as the field shows them (never the player's)
+            name = BOT_NAMES[i - 1]
+            t.seats[i].name = name + "'" if name_key(name) == name_key(player.name) else name
         try:
             await self.rows.add_try(scope, w.id, deal, player.id, t.id, sat.token, self.clock())
         except TryTaken:  # the same player's second request at the same moment: that one plays
@@ -355,9 +357,19 @@ class Challenges:
         await self._settle(scope, row, w, None)
         return scope, w, row
 
-    async def _names(self, ids: list[str]) -> dict[str, str]:
+    async def _names(self, scope: str, ids: list[str], me: str | None) -> dict[str, tuple[str | None, str | None]]:
+        """Player id -> (the id and the name shown). In the server's challenge a player who has not
+        opted in to being listed (``listed``, as for the server-wide ratings) is shown to others as
+        neither (``None, None``: "a player"); a club's members see each other by name."""
         found = await self.directory.players(ids)
-        return {pid: (p.get("name") or "") for pid, p in found.items()}
+        out: dict[str, tuple[str | None, str | None]] = {}
+        for pid in ids:
+            p = found.get(pid) or {}
+            if scope == SERVER_SCOPE and pid != me and not p.get("listed"):
+                out[pid] = (None, None)
+            else:
+                out[pid] = (pid, p.get("name"))
+        return out
 
     @staticmethod
     def _deal_tries(row: Mapping[str, Any], tries: list[dict[str, Any]]) -> dict[int, list[dict[str, Any]]]:
@@ -391,8 +403,8 @@ class Challenges:
         tries = await self.rows.tries(scope, w.id)
         scores = self._scores(row, tries)
         ranked = week_ranking(len(row["secret"]["deals"]), scores, str(row["key"]))
-        names = await self._names([r.participant for r in ranked])
         me = player.id if player is not None else None
+        names = await self._names(scope, [r.participant for r in ranked], me)
         mine = []
         for k in sorted(scores):
             s = scores[k].get(me or "")
@@ -404,8 +416,8 @@ class Challenges:
             "ranking": [
                 {
                     "rank": r.rank,
-                    "id": r.participant,
-                    "name": names.get(r.participant, ""),
+                    "id": names[r.participant][0],
+                    "name": names[r.participant][1],
                     "score": round(float(r.score), 2),
                     "vs_field": round(float(r.vs_field), 2),
                     "tops": r.tops,
@@ -445,15 +457,15 @@ class Challenges:
         dealer = DealPlan.from_data(row["secret"]["deals"][deal - 1]).dealer
         tables = [self._deal_table(i, tr) for i, tr in enumerate(tries, 1)]
         scores = score_tries(deal, size, dealer, tables) if tables else {}
-        names = await self._names([tr["player_id"] for tr in tries])
         me = player.id if player is not None else None
+        names = await self._names(scope, [tr["player_id"] for tr in tries], me)
         out = []
         for tr, table in zip(tries, tables):
             s = scores[tr["player_id"]]
             out.append(
                 {
-                    "id": tr["player_id"],
-                    "name": names.get(tr["player_id"], ""),
+                    "id": names[tr["player_id"]][0],
+                    "name": names[tr["player_id"]][1],
                     "you": tr["player_id"] == me,
                     "mp": float(s.mp),
                     "max": s.max,
@@ -462,14 +474,16 @@ class Challenges:
                     "deal_key": table.key,
                     "seats": [
                         {k: v for k, v in x.to_data().items() if k != "participant"}
-                        | {"name": names.get(tr["player_id"], "") if x.participant == tr["player_id"] else _bot(x)}
+                        | {"name": names[tr["player_id"]][1] if x.participant == tr["player_id"] else _bot(x)}
                         for x in table.seats
                     ],
                 }
             )
-        out.sort(
-            key=lambda x: (-x["pct"], -x["vs_field"], hashlib.sha256(f"{row['key']}|{x['id']}".encode()).hexdigest())
+        order = sorted(
+            range(len(out)),
+            key=lambda i: (-out[i]["pct"], -out[i]["vs_field"], lot_key(str(row["key"]), tries[i]["player_id"])),
         )
+        out = [out[i] for i in order]
         return {"week": self._week_json(w), "deal": deal, "seat": player_seat(dealer, size), "tries": out}
 
 

@@ -128,7 +128,7 @@
             return el(
               "tr",
               { class: t.you ? "you" : null },
-              el("td", { text: t.name }),
+              el("td", { text: t.name || _("a player") }),
               el("td", { text: declared(s) }),
               el("td", { text: String(s.tricks) }),
               el("td", { text: (s.net > 0 ? "+" : "") + s.net }),
@@ -175,7 +175,7 @@
               "tr",
               { class: r.you ? "you" : null },
               el("td", { text: String(r.rank) }),
-              el("td", { text: r.name }),
+              el("td", { text: r.name || _("a player") }),
               el("td", { text: num(r.score, 2) + " %" }),
               el("td", { text: signed(r.vs_field) }),
               el("td", { text: String(r.played) }),
