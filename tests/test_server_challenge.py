@@ -216,6 +216,11 @@ def test_a_week_of_the_challenge_open_play_close_ranking(sqlite_url):
             assert [a["action"] for a in acts["ann", 1]] == [a["action"] for a in acts["bo", 1]]
             assert len(acts["ann", 1]) >= 4
 
+            for c in (guest, ann):  # the page before the close
+                status, page = await c.call("GET", "/challenge")
+                assert status == 200 and "challenge.js" in page
+                answers.append(page)
+
             # the close: next Monday
             clock.now = NEXT_MONDAY
             status, answer = await bo.call("POST", f"/api/challenge/{WEEK}/deals/2/play")

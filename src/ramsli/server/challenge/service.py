@@ -254,15 +254,13 @@ class Challenges:
         now = self.current()
         if w.id != now.id:
             raise Refused(Refusal("challenge_closed", None, {"week": w.id, "current": now.id}))
-        if not isinstance(deal, int) or not 1 <= deal <= self.deals:
-            raise Refused(
-                Refusal("no_challenge_deal", None, {"week": w.id, "deal": str(deal)[:8], "deals": self.deals})
-            )
         row = await self._row(scope, w, True)
         assert row is not None
         plans = row["secret"]["deals"]
-        if deal > len(plans):
-            raise Refused(Refusal("no_challenge_deal", None, {"week": w.id, "deal": deal, "deals": len(plans)}))
+        if not isinstance(deal, int) or not 1 <= deal <= len(plans):
+            raise Refused(
+                Refusal("no_challenge_deal", None, {"week": w.id, "deal": str(deal)[:8], "deals": len(plans)})
+            )
         mine = {tr["deal"]: tr for tr in await self._settle(scope, row, w, player.id)}
         tr = mine.get(deal)
         if tr is not None:
