@@ -10,6 +10,8 @@
 - The streak counts consecutive weeks with a try, and starts again after a week without one.
 - A club's challenge: its members only (``not_member`` for anyone else, nothing changed), its own
   deals and ranking.
+- A try's outcome and the week's deals survive a restart; migration ``0008_challenge`` goes down
+  and up again.
 - R7: every answer and page of the challenge is recorded, before and after the close: no card, no
   deck, salt or bot seed, ever; every frame a challenger's seat receives names only cards that seat
   may know at its own table.
@@ -368,5 +370,72 @@ def test_a_clubs_challenge_is_for_its_members(sqlite_url):
             for a in (rk, page, await ann.ok("GET", f"/api/clubs/{club}/challenge/{WEEK}/deals/1")):
                 no_card(a, "club challenge", hidden)
             assert not failures
+
+    run(go())
+
+
+def test_a_tries_outcome_and_the_weeks_deals_survive_a_restart(sqlite_url):
+    """A try whose hand ended while its outcome was not stored (a crash between the two) is found
+    from its table's stored events after a restart; the week's deals are the stored ones."""
+
+    async def go():
+        async with World(sqlite_url) as w:
+            set_up(w, deals=2)
+            ann = w.client()
+            await ann.register("Ann", listed=True)
+            tid = await play(w, ann, 1, [])
+            res = w.hub.tables[tid].session.results[0]
+            net = res.stacks_after[0] - res.hand.start_stacks[0]
+            async with w.app.state.hub.store.engine.begin() as conn:  # as if the listener never ran
+                await conn.execute(sa.text("UPDATE challenge_tries SET finished = NULL, outcome = NULL"))
+            before = (await w.app.state.challenges.rows.week("server", WEEK))["secret"]
+            cookies = dict(ann.http.cookies)
+        async with World(sqlite_url) as w:
+            clock = set_up(w, deals=2)
+            ann = w.client()
+            ann.http.cookies.update(cookies)
+            st = await ann.ok("GET", "/api/challenge")
+            assert [d["status"] for d in st["deals"]] == ["played", "open"] and st["streak"] == 1
+            assert (await w.app.state.challenges.rows.week("server", WEEK))["secret"] == before
+            clock.now = NEXT_MONDAY
+            rk = await ann.ok("GET", f"/api/challenge/{WEEK}/ranking")
+            assert [(x["name"], x["played"], x["score"]) for x in rk["ranking"]] == [("Ann", 1, 25.0)]
+            f = await ann.ok("GET", f"/api/challenge/{WEEK}/deals/1")
+            (tr,) = f["tries"]
+            assert tr["seats"][f["seat"]]["net"] == net and tid not in w.hub.tables  # from its stored events
+
+    run(go())
+
+
+def test_migration_0008_goes_down_and_up_again(tmp_path):
+    """Migration ``0008_challenge`` adds its two tables only: down to ``0007`` and up again."""
+    from alembic import command
+    from alembic.config import Config
+    from sqlalchemy.ext.asyncio import create_async_engine
+
+    from ramsli.server.storage.eventstore import MIGRATIONS
+
+    url = f"sqlite+aiosqlite:///{tmp_path / 'old.sqlite'}"
+
+    def to(sync_conn: Any, revision: str, down: bool = False) -> None:
+        cfg = Config()
+        cfg.set_main_option("script_location", str(MIGRATIONS))
+        cfg.attributes["connection"] = sync_conn
+        (command.downgrade if down else command.upgrade)(cfg, revision)
+
+    def names(sync_conn: Any) -> set[str]:
+        return set(sa.inspect(sync_conn).get_table_names())
+
+    async def go():
+        engine = create_async_engine(url)
+        async with engine.begin() as conn:
+            await conn.run_sync(to, "0007_ledger_consent")
+            old = await conn.run_sync(names)
+            await conn.run_sync(to, "head")
+            assert await conn.run_sync(names) == old | {"challenge_weeks", "challenge_tries"}
+            await conn.run_sync(to, "0007_ledger_consent", True)
+            assert await conn.run_sync(names) == old
+            await conn.run_sync(to, "head")
+        await engine.dispose()
 
     run(go())
