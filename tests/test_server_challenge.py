@@ -26,9 +26,12 @@ import json
 import time
 from fractions import Fraction
 from typing import Any
+from zoneinfo import ZoneInfo
 
+import pytest
 import sqlalchemy as sa
 
+from ramsli.server.app import _challenge_deals, _challenge_zone
 from ramsli.server.tables.connection import Connection
 
 from clubworld import FAST, Client, World
@@ -439,3 +442,22 @@ def test_migration_0008_goes_down_and_up_again(tmp_path):
         await engine.dispose()
 
     run(go())
+
+
+def test_the_operators_settings(monkeypatch):
+    """``RAMSLI_CHALLENGE_ZONE`` (an IANA name) and ``RAMSLI_CHALLENGE_DEALS`` (1 to 50); a wrong
+    value stops the start with a message naming the variable."""
+    monkeypatch.delenv("RAMSLI_CHALLENGE_ZONE", raising=False)
+    monkeypatch.delenv("RAMSLI_CHALLENGE_DEALS", raising=False)
+    assert _challenge_zone() is None and _challenge_deals() == 12
+    monkeypatch.setenv("RAMSLI_CHALLENGE_ZONE", "Europe/Berlin")
+    monkeypatch.setenv("RAMSLI_CHALLENGE_DEALS", "8")
+    assert _challenge_zone() == ZoneInfo("Europe/Berlin") and _challenge_deals() == 8
+    for zone in ("Mars/Olympus", "../etc/passwd"):
+        monkeypatch.setenv("RAMSLI_CHALLENGE_ZONE", zone)
+        with pytest.raises(ValueError, match="RAMSLI_CHALLENGE_ZONE"):
+            _challenge_zone()
+    for deals in ("0", "51", "twelve", "-3"):
+        monkeypatch.setenv("RAMSLI_CHALLENGE_DEALS", deals)
+        with pytest.raises(ValueError, match="RAMSLI_CHALLENGE_DEALS"):
+            _challenge_deals()

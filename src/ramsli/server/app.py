@@ -23,7 +23,7 @@ table another process runs (:class:`~ramsli.server.cluster.proxy.Forwarder`). Th
 Run it with ``ramsli serve`` or ``uvicorn --factory ramsli.server.app:app_from_env``
 (``RAMSLI_DATABASE``, ``RAMSLI_ALLOW_TEST_SEEDS=1``, ``RAMSLI_PATH_PREFIX``,
 ``RAMSLI_TRUSTED_PROXIES``, ``RAMSLI_ADMIN_TOKEN``, ``RAMSLI_CREATE_LIMIT``, ``RAMSLI_COACH_LIMIT``, ``RAMSLI_ADVERTISE``,
-``RAMSLI_CALIBRATION``, ``RAMSLI_CHALLENGE_ZONE``: the weekly challenge's time zone).
+``RAMSLI_CALIBRATION``, ``RAMSLI_CHALLENGE_ZONE`` and ``RAMSLI_CHALLENGE_DEALS``: the weekly challenge's time zone and deals a week).
 """
 
 from __future__ import annotations
@@ -46,6 +46,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from ramsli.errors import SessionError
 from ramsli.errors import TableError as EngineTableError
+from ramsli.evening.challenge import DEALS as CHALLENGE_DEALS
 from ramsli.ledger import LedgerError
 from ramsli.refusal import Refusal, Refused
 from ramsli.server.challenge import pages as challenge_pages
@@ -291,7 +292,10 @@ def attach_hub(app: FastAPI, hub: Hub) -> None:
     app.state.accounts = Accounts(directory)
     hub.watchers.append(clubs.watch)
     app.state.evenings = Evenings(directory, hub, books)  # watches the hub's tables too (pauses)
-    app.state.challenges = Challenges(directory, hub, ChallengeRows(hub.store.engine), zone=_challenge_zone())
+    challenges = app.state.challenges = Challenges(
+        directory, hub, ChallengeRows(hub.store.engine), zone=_challenge_zone()
+    )
+    challenges.deals = _challenge_deals()
     app.state.hub = hub
 
 
@@ -309,6 +313,20 @@ def _challenge_zone() -> dt.tzinfo | None:
         return zoneinfo.ZoneInfo(name)
     except (zoneinfo.ZoneInfoNotFoundError, ValueError):
         raise ValueError(f"RAMSLI_CHALLENGE_ZONE: there is no time zone {name!r}") from None
+
+
+def _challenge_deals() -> int:
+    """The weekly challenge's deals a week: ``RAMSLI_CHALLENGE_DEALS`` (1 to 50), else 12.
+
+    Raises:
+        ValueError: not a whole number from 1 to 50.
+    """
+    text = os.environ.get("RAMSLI_CHALLENGE_DEALS", "").strip()
+    if not text:
+        return CHALLENGE_DEALS
+    if not text.isdigit() or not 1 <= int(text) <= 50:
+        raise ValueError(f"RAMSLI_CHALLENGE_DEALS: {text[:20]!r} is not a number of deals from 1 to 50")
+    return int(text)
 
 
 def _secret(app: FastAPI) -> str | None:
