@@ -67,7 +67,7 @@
     const w = st.week;
     return el(
       "section",
-      { id: "this-week" },
+      { class: "panel", id: "this-week" },
       el("h2", { text: _("Week {week}", { week: w.id }) }),
       el("p", {
         class: "note",
@@ -76,7 +76,10 @@
         }),
       }),
       me.player
-        ? el("p", { id: "streak", text: _("Your streak: {n} weeks in a row", { n: st.streak }) })
+        ? el("p", {
+            id: "streak",
+            text: R.ngettext("Your streak: {n} week in a row", "Your streak: {n} weeks in a row", st.streak),
+          })
         : el("p", { class: "note", text: _("Log in to play the challenge.") }),
       el(
         "ol",
@@ -89,7 +92,7 @@
             d.status === "open" && me.player
               ? el("button", {
                   class: "primary",
-                  text: _("Play"),
+                  text: _("Play this deal"),
                   onclick: (ev) => play(w.id, d.deal, ev.currentTarget),
                 })
               : null,
@@ -114,7 +117,7 @@
       box.append(
         el(
           "table",
-          { class: "field" },
+          { class: "season" },
           el("caption", { text: _("Deal {deal}: everyone who played it", { deal: deal }) }),
           el(
             "tr",
@@ -127,8 +130,8 @@
             const s = t.seats[f.seat];
             return el(
               "tr",
-              { class: t.you ? "you" : null },
-              el("td", { text: t.name || _("a player") }),
+              {},
+              el("td", { class: "name" }, t.you ? el("strong", { text: t.name }) : t.name || _("a player")),
               el("td", { text: declared(s) }),
               el("td", { text: String(s.tricks) }),
               el("td", { text: (s.net > 0 ? "+" : "") + s.net }),
@@ -144,7 +147,7 @@
   }
 
   async function lastWeek(st) {
-    const box = el("section", { id: "last-week" });
+    const box = el("section", { class: "panel", id: "last-week" });
     if (!st.last) return box;
     const w = st.last;
     box.append(el("h2", { text: _("Week {week}: results", { week: w.id }) }));
@@ -161,7 +164,7 @@
       box.append(
         el(
           "table",
-          { id: "ranking" },
+          { class: "season", id: "ranking" },
           el("caption", { text: _("Ranking") }),
           el(
             "tr",
@@ -173,9 +176,9 @@
           rk.ranking.map((r) =>
             el(
               "tr",
-              { class: r.you ? "you" : null },
+              {},
               el("td", { text: String(r.rank) }),
-              el("td", { text: r.name || _("a player") }),
+              el("td", { class: "name" }, r.you ? el("strong", { text: r.name }) : r.name || _("a player")),
               el("td", { text: num(r.score, 2) + " %" }),
               el("td", { text: signed(r.vs_field) }),
               el("td", { text: String(r.played) }),
@@ -195,12 +198,14 @@
   }
 
   async function main() {
-    app.replaceChildren(header());
+    const main = el("main", { class: "club" });
+    app.replaceChildren(header(), main);
     try {
       const [me, st] = await Promise.all([R.me(), R.api("GET", base)]);
-      app.append(thisWeek(st, me), await lastWeek(st));
+      main.append(thisWeek(st, me));
+      if (st.last) main.append(await lastWeek(st));
     } catch (e) {
-      app.append(el("p", { class: "note", id: "challenge-error", text: e.message }));
+      main.append(el("section", { class: "panel" }, el("p", { id: "challenge-error", text: e.message })));
     }
   }
   main();
