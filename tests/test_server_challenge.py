@@ -147,7 +147,7 @@ def commitments_of(deal: dict[str, Any]) -> list[str]:
     return [hashlib.sha256(f"{s}:{i}:{c}".encode()).hexdigest() for i, (s, c) in enumerate(zip(deal["salts"], order))]
 
 
-def test_a_week_of_the_challenge_open_play_close_ranking(sqlite_url):
+def test_a_week_of_the_challenge_open_play_close_ranking(sqlite_url, monkeypatch):
     """Issue 35 item 3 over a faked clock: open, play, refusals (nothing changed), close, ranking,
     each deal's field recomputed from the tables; R7 on every answer and frame."""
 
@@ -272,6 +272,11 @@ def test_a_week_of_the_challenge_open_play_close_ranking(sqlite_url):
             assert [x["played"] for x in rk["ranking"]] == [{"ann": 2, "bo": 1, "cy": 1}[p] for p in want]
             assert [x["you"] for x in rk["ranking"]] == [p == "bo" for p in want]
             assert [m["deal"] for m in rk["mine"]] == [1]
+            assert rk["players"] == 3 and rk["yours"] == next(x for x in rk["ranking"] if x["you"])
+            monkeypatch.setattr("ramsli.server.challenge.service.RANKING_SHOWN", 1)  # the first line, and one's own
+            short = await bo.ok("GET", f"/api/challenge/{WEEK}/ranking")
+            assert short["ranking"] == rk["ranking"][:1] and short["yours"] == rk["yours"]
+            answers.append(short)
 
             f1 = await ann.ok("GET", f"/api/challenge/{WEEK}/deals/1")
             answers.append(f1)

@@ -35,7 +35,17 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from ramsli.bots.levels import LEVELS
-from ramsli.evening.challenge import DEALS, Week, player_seat, score_tries, streak, week_by_id, week_of, week_ranking
+from ramsli.evening.challenge import (
+    DEALS,
+    Ranked,
+    Week,
+    player_seat,
+    score_tries,
+    streak,
+    week_by_id,
+    week_of,
+    week_ranking,
+)
 from ramsli.evening.duplicate import DealPlan, DealSeat, DealTable, new_deals
 from ramsli.evening.scoring import lot_key
 from ramsli.refusal import Refusal, Refused
@@ -50,10 +60,14 @@ from ramsli.server.tables.hub import Hub
 from ramsli.server.tables.table import Table
 from ramsli.session import name_key
 
-__all__ = ["Challenges", "BOT_NAMES"]
+__all__ = ["Challenges", "BOT_NAMES", "RANKING_SHOWN"]
 
 _log = logging.getLogger("ramsli.server")
 
+#: the lines of a week's ranking an answer shows (the reader's own line comes besides)
+RANKING_SHOWN = 100
+#: the settled weeks whose ranking is kept in memory
+KEEP_WEEKS = 32
 #: the names of the bots at a challenge table (seat 1, 2, ...)
 BOT_NAMES = ("Bot 1", "Bot 2", "Bot 3", "Bot 4", "Bot 5")
 
@@ -100,6 +114,8 @@ class Challenges:
         self.level = "hard"
         self.options: dict[str, Any] = {"grace_seconds": 3600.0, "bot_pace_seconds": 0.8, "hand_pause_seconds": 8.0}
         self.tasks: set[asyncio.Task[None]] = set()
+        #: (scope, week) -> a settled week's scores and ranking (:meth:`_week_scores`)
+        self._kept: dict[tuple[str, str], tuple[dict[int, Any], list[Ranked]]] = {}
         hub.watchers.append(self.watch)
 
     # -- who may, which week --------------------------------------------------------------------
@@ -352,7 +368,8 @@ class Challenges:
             raise Refused(Refusal("no_challenge_week", None, {"week": w.id, "current": self.current().id}))
         if not w.closed(self.clock()):
             raise Refused(Refusal("challenge_not_closed", "D-21", {"week": w.id}))
-        await self._settle(scope, row, w, None)
+        if row["settled"] is None:  # the first read after the close settles the week
+            await self._settle(scope, row, w, None)
         return scope, w, row
 
     async def _names(self, scope: str, ids: list[str], me: str | None) -> dict[str, tuple[str | None, str | None]]:
@@ -389,41 +406,59 @@ class Challenges:
             out[k] = score_tries(k, size, dealer, [self._deal_table(i, tr) for i, tr in enumerate(trs, 1)])
         return out
 
+    async def _week_scores(self, scope: str, w: Week, row: Mapping[str, Any]) -> tuple[dict[int, Any], list[Ranked]]:
+        """A settled week's scores per deal and its ranking, kept once computed (a settled week
+        never changes: no try can start after its close, and every other one is finished or void)."""
+        key = (scope, w.id)
+        kept = self._kept.get(key)
+        if kept is None:
+            scores = self._scores(row, await self.rows.tries(scope, w.id))
+            kept = (scores, week_ranking(len(row["secret"]["deals"]), scores, str(row["key"])))
+            if len(self._kept) >= KEEP_WEEKS:
+                self._kept.pop(next(iter(self._kept)))
+            self._kept[key] = kept
+        return kept
+
     async def ranking(self, club: str | None, player: Player | None, week_id: Any) -> dict[str, Any]:
-        """A closed week's ranking: ``{"week", "deals", "ranking": [{"rank", "id", "name", "score"
-        (mean matchpoint %, a deal not played 0), "vs_field", "tops", "played", "you"}], "mine":
-        [{"deal", "pct", "vs_field", "net"}]}`` (``mine``: the reader's own results).
+        """A closed week's ranking: ``{"week", "deals", "players" (how many are ranked), "ranking":
+        [{"rank", "id", "name", "score" (mean matchpoint %, a deal not played 0), "vs_field", "tops",
+        "played", "you"}], "yours", "mine": [{"deal", "pct", "vs_field"}]}`` — the first
+        :data:`RANKING_SHOWN` lines, the reader's own line (``yours``, also when further down; None
+        without one) and the reader's own results per deal (``mine``).
 
         Raises:
             Refused: ``no_club``, ``not_member``, ``no_challenge_week``, ``challenge_not_closed`` (D-21).
         """
         scope, w, row = await self._closed(club, player, week_id)
-        tries = await self.rows.tries(scope, w.id)
-        scores = self._scores(row, tries)
-        ranked = week_ranking(len(row["secret"]["deals"]), scores, str(row["key"]))
+        scores, ranked = await self._week_scores(scope, w, row)
         me = player.id if player is not None else None
-        names = await self._names(scope, [r.participant for r in ranked], me)
+        own = next((r for r in ranked if r.participant == me), None)
+        shown = ranked[:RANKING_SHOWN]
+        names = await self._names(scope, [r.participant for r in shown] + ([me] if own is not None and me else []), me)
         mine = []
         for k in sorted(scores):
             s = scores[k].get(me or "")
             if s is not None:
                 mine.append({"deal": k, "pct": round(float(s.pct), 2), "vs_field": round(float(s.vs_field), 2)})
+
+        def line(r: Ranked) -> dict[str, Any]:
+            return {
+                "rank": r.rank,
+                "id": names[r.participant][0],
+                "name": names[r.participant][1],
+                "score": round(float(r.score), 2),
+                "vs_field": round(float(r.vs_field), 2),
+                "tops": r.tops,
+                "played": r.played,
+                "you": r.participant == me,
+            }
+
         return {
             "week": self._week_json(w),
             "deals": len(row["secret"]["deals"]),
-            "ranking": [
-                {
-                    "rank": r.rank,
-                    "id": names[r.participant][0],
-                    "name": names[r.participant][1],
-                    "score": round(float(r.score), 2),
-                    "vs_field": round(float(r.vs_field), 2),
-                    "tops": r.tops,
-                    "played": r.played,
-                    "you": r.participant == me,
-                }
-                for r in ranked
-            ],
+            "players": len(ranked),
+            "ranking": [line(r) for r in shown],
+            "yours": line(own) if own is not None else None,
             "mine": mine,
         }
 
@@ -450,7 +485,7 @@ class Challenges:
                 raise Refused(Refusal("challenge_not_tried", "D-21", {"week": w.id, "deal": deal}))
             raise Refused(Refusal("challenge_not_closed", "D-21", {"week": w.id}))
         scope, w, row = await self._closed(club, player, week_id)
-        tries = [tr for tr in await self.rows.tries(scope, w.id) if tr["deal"] == deal and tr["outcome"] is not None]
+        tries = [tr for tr in await self.rows.tries(scope, w.id, deal=deal) if tr["outcome"] is not None]
         size = int(row["size"])
         dealer = DealPlan.from_data(row["secret"]["deals"][deal - 1]).dealer
         tables = [self._deal_table(i, tr) for i, tr in enumerate(tries, 1)]

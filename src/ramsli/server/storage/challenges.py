@@ -141,11 +141,15 @@ class ChallengeRows:
         except sa.exc.IntegrityError:
             raise TryTaken from None
 
-    async def tries(self, scope: str, week: str, player: str | None = None) -> list[dict[str, Any]]:
-        """The week's tries (of ``player`` only when given), by deal and start."""
+    async def tries(
+        self, scope: str, week: str, player: str | None = None, deal: int | None = None
+    ) -> list[dict[str, Any]]:
+        """The week's tries (of ``player``, of ``deal`` only when given), by deal and start."""
         q = sa.select(challenge_tries_t).where(challenge_tries_t.c.scope == scope, challenge_tries_t.c.week == week)
         if player is not None:
             q = q.where(challenge_tries_t.c.player_id == player)
+        if deal is not None:
+            q = q.where(challenge_tries_t.c.deal == deal)
         async with self.engine.connect() as conn:
             rows = (await conn.execute(q.order_by(challenge_tries_t.c.deal, challenge_tries_t.c.started))).all()
         return [_try(r) for r in rows]

@@ -146,6 +146,18 @@
     }
   }
 
+  function rankRow(r) {
+    return el(
+      "tr",
+      {},
+      el("td", { text: String(r.rank) }),
+      el("td", { class: "name" }, r.you ? el("strong", { text: r.name }) : r.name || _("a player")),
+      el("td", { text: num(r.score, 2) + " %" }),
+      el("td", { text: signed(r.vs_field) }),
+      el("td", { text: String(r.played) }),
+    );
+  }
+
   async function lastWeek(st) {
     const box = el("section", { class: "panel", id: "last-week" });
     if (!st.last) return box;
@@ -173,17 +185,9 @@
               el("th", { text: h }),
             ),
           ),
-          rk.ranking.map((r) =>
-            el(
-              "tr",
-              {},
-              el("td", { text: String(r.rank) }),
-              el("td", { class: "name" }, r.you ? el("strong", { text: r.name }) : r.name || _("a player")),
-              el("td", { text: num(r.score, 2) + " %" }),
-              el("td", { text: signed(r.vs_field) }),
-              el("td", { text: String(r.played) }),
-            ),
-          ),
+          rk.ranking.map(rankRow),
+          /* your own line when it is further down than the lines shown */
+          rk.yours && !rk.ranking.some((r) => r.you) ? rankRow(rk.yours) : null,
         ),
       );
       const field = el("div", { id: "deal-field" });
