@@ -6,6 +6,7 @@
     python scripts/i18n.py compile   # .po -> .mo (refuses fuzzy or empty translations)
     python scripts/i18n.py check     # exit 1 if any catalog is incomplete or a .mo is stale
     python scripts/i18n.py all       # extract, update, compile
+    python scripts/i18n.py fill LANG FILE.json...  # empty msgstrs of LANG's .po from translations
 
 Marked strings: ``_()``, ``N_()``, ``ngettext()`` and ``pgettext()`` in
 ``src/ramsli/frontends``, ``src/ramsli/commands/play.py``, ``src/ramsli/commands/review.py``, ``commands/skill.py``,
@@ -21,6 +22,9 @@ The languages are those of :data:`ramsli.i18n.LANGUAGES` with a catalog
 from __future__ import annotations
 
 import io
+import json
+import re
+import string
 import sys
 from pathlib import Path
 
@@ -154,6 +158,106 @@ def check() -> int:
     return 1 if bad else 0
 
 
+#: a ``%`` placeholder: ``%s``, ``%d``, ``%(name)s``, ``%.1f`` (``%%`` is a literal per cent sign; no space
+#: flag, so that "{p} % des donnes" is a per cent sign and a word)
+_PERCENT = re.compile(r"%(?:\(([A-Za-z_][A-Za-z0-9_]*)\))?[-+#0]*\d*(?:\.\d+)?([sdifr%])")
+
+
+def placeholders(text: str) -> tuple[frozenset[str], tuple[str, ...]]:
+    """The placeholders of a text: the names of its brace fields (``{name}``, ``{n:,}`` -> ``n``;
+    ``str.format`` and the pages' ``fmt``) and its ``%`` placeholders in order (``%s``, ``%(x)s``).
+    A text that is no valid format string has its ``{...}`` runs as they stand.
+
+    >>> placeholders("{n:,} counters for %(who)s, %d%%")
+    (frozenset({'n'}), ('%(who)s', '%d'))
+    """
+    try:
+        fields = frozenset(
+            f.split(".")[0].split("[")[0] for _, f, _, _ in string.Formatter().parse(text) if f is not None
+        )
+    except ValueError:  # an unmatched brace: compare the raw runs
+        fields = frozenset(re.findall(r"\{[^{}]*\}", text))
+    percent = tuple(m.group(0) for m in _PERCENT.finditer(text) if m.group(2) != "%")
+    return fields, percent
+
+
+def read_translations(path: Path) -> list[dict[str, object]]:
+    """The entries ``{"id", "ctx", <lang>}`` of a translations file: one JSON list, or (a file still
+    being written) several lists or objects one after the other; an unreadable tail is ignored."""
+    text = path.read_text(encoding="utf-8")
+    dec = json.JSONDecoder()
+    out: list[dict[str, object]] = []
+    i = 0
+    while True:
+        while i < len(text) and text[i] in " \t\r\n,":
+            i += 1
+        if i >= len(text):
+            break
+        try:
+            value, i = dec.raw_decode(text, i)
+        except json.JSONDecodeError:
+            print(f"{path}: unreadable from character {i}; the rest is skipped", file=sys.stderr)
+            break
+        for item in value if isinstance(value, list) else [value]:
+            if isinstance(item, dict) and "id" in item:
+                out.append(item)
+    return out
+
+
+def fill(lang: str, files: list[Path], overwrite: bool = False, po: Path | None = None) -> int:
+    """Fill the empty msgstrs of ``lang``'s catalog from translation files (entries ``{"id", "ctx",
+    lang}``: ``id`` the msgid, a list ``[singular, plural]`` for a plural message, ``ctx`` its context
+    or null, ``lang`` the translation, a list of the catalog's number of forms for a plural).
+
+    An entry is refused, and the message left as it was, when its placeholders (``{name}``,
+    ``%(x)s``, ``%s``) differ from the msgid's (from the plural msgid's for every form of a
+    plural), its forms do not match the message, or the catalog has no such message. With
+    ``overwrite`` a translation replaces one already there. ``po`` is the catalog's file (default
+    the language's own). Returns 1 if an entry was refused."""
+    path = _po(lang) if po is None else po
+    with path.open("rb") as f:
+        cat = read_po(f, locale=lang)
+    filled = kept = 0
+    refused: list[str] = []
+    for file in files:
+        for e in read_translations(file):
+            mid, ctx, tr = e["id"], e.get("ctx") or None, e.get(lang)
+            key = mid[0] if isinstance(mid, list) and mid else mid
+            m = cat.get(key, context=ctx) if isinstance(key, str) else None
+            if m is None:
+                refused.append(f"not in the catalog: {mid!r} (context {ctx!r})")
+                continue
+            plural = isinstance(m.id, (list, tuple))
+            forms = tr if isinstance(tr, list) else [tr]
+            want_n = cat.num_plurals if plural else 1
+            if (
+                (isinstance(tr, list) != plural)
+                or len(forms) != want_n
+                or not all(isinstance(s, str) and s for s in forms)
+            ):
+                refused.append(f"wrong forms ({want_n} wanted): {key!r} -> {tr!r}")
+                continue
+            want = placeholders(m.id[-1] if plural else m.id)
+            bad = [s for s in forms if placeholders(s) != want]
+            if bad:
+                refused.append(f"placeholders differ: {key!r} {sorted(want[0])}{list(want[1])} -> {bad[0]!r}")
+                continue
+            has = all(m.string) if plural else bool(m.string)
+            if has and not overwrite:
+                kept += 1
+                continue
+            m.string = tuple(forms) if plural else forms[0]
+            m.flags.discard("fuzzy")
+            filled += 1
+    buf = io.BytesIO()
+    write_po(buf, cat, width=100, sort_output=True, ignore_obsolete=True)
+    path.write_bytes(buf.getvalue())
+    empty = sum(1 for m in cat if m.id and not (all(m.string) if isinstance(m.id, (list, tuple)) else m.string))
+    print("\n".join(f"{lang}: refused: {r}" for r in refused), file=sys.stderr)
+    print(f"{path.name} ({lang}): {filled} filled, {kept} kept, {len(refused)} refused, {empty} still empty")
+    return 1 if refused else 0
+
+
 def main(argv: list[str]) -> int:
     cmd = argv[1] if len(argv) > 1 else "all"
     if cmd == "extract":
@@ -164,6 +268,9 @@ def main(argv: list[str]) -> int:
         compile_()
     elif cmd == "check":
         return check()
+    elif cmd == "fill" and len(argv) > 3 and argv[2] in LANGS:
+        args = [a for a in argv[3:] if a != "--overwrite"]
+        return fill(argv[2], [Path(a) for a in args], overwrite="--overwrite" in argv)
     elif cmd == "all":
         extract()
         update()

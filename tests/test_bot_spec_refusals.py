@@ -14,6 +14,7 @@ from ramsli.bots import make_bot
 from ramsli.bots.refusals import REFUSALS, BotSpecError
 from ramsli.cli import app
 from ramsli.frontends import i18n
+from ramsli.i18n import CATALOG_LANGS
 
 from clubworld import World
 
@@ -70,7 +71,7 @@ def test_make_bot_refuses_with_a_code_and_fields_of_names_and_numbers(spec, code
 
 
 def test_every_bot_spec_text_is_translated():
-    for lang in ("de", "nl", "it"):
+    for lang in CATALOG_LANGS:
         tr = i18n.translation(lang)
         for code, entry in REFUSALS.items():
             text = entry.text

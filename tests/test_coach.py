@@ -42,6 +42,7 @@ from ramsli.coach.lines import LINES
 from ramsli.coach.words import decision_line
 from ramsli.hand import Action, Phase
 from ramsli.history import HandHistory, read_session, write_session
+from ramsli.i18n import LANGS
 
 from helpers import cards_in
 
@@ -218,7 +219,7 @@ def test_the_review_of_a_seat_holds_no_card_it_could_not_know(recorded):
         assert hh.hand_number == number
         seat = review.seat
         after = _known_at(hh, seat, len(hh.actions) + 1)
-        for lang in ("en", "de", "nl", "it"):
+        for lang in LANGS:
             data = review.to_dict(lambda d, lang=lang: decision_line(d, lang))
             assert cards_in(data) <= after, (number, seat, cards_in(data) - after)
             text = json.dumps(data, ensure_ascii=False)
@@ -297,7 +298,7 @@ def test_same_seed_same_review(recorded):
 # -- the lines in four languages ------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("lang", ["en", "de", "nl", "it"])
+@pytest.mark.parametrize("lang", LANGS)
 def test_every_line_renders_in_every_language(lang):
     """Each code of LINES renders with its fields in each language (cards in the reader's labels,
     counters with one decimal in the reader's locale)."""

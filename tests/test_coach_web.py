@@ -30,6 +30,7 @@ from hypothesis import strategies as st
 from ramsli import Hand, Rules
 from ramsli.cards import Card, make_deck
 from ramsli.coach import Settings
+from ramsli.i18n import LANGS
 from ramsli.lab import warmup
 from ramsli.server.coach import hints
 from ramsli.server.coach import review as coach
@@ -409,7 +410,7 @@ def test_the_quick_estimate_reads_the_seats_own_view_only():
     assert a == b and a["samples"] == 60
 
 
-@pytest.mark.parametrize("lang", ["en", "de", "nl", "it"])
+@pytest.mark.parametrize("lang", LANGS)
 def test_the_hint_speaks_in_player_words(lang):
     """ "Stay in: about 2.0 counters better than going out" / "Close: within 0.1 counters either way"
     / "Go out: …", in the reader's language and locale, numbers in the detail line (R9 words)."""
@@ -426,6 +427,7 @@ def test_the_hint_speaks_in_player_words(lang):
         "de": ("Rein", "Knapp", "Raus"),
         "nl": ("Mee", "Krap", "Pas"),
         "it": ("Dentro", "Di poco", "Fuori"),
+        "fr": ("Joue", "Serré", "Passe"),
     }[lang]
     assert stay.startswith(words[0]) and close.startswith(words[1]) and out.startswith(words[2])
     assert len({stay, close, out, must}) == 4

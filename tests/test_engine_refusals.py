@@ -13,6 +13,7 @@ import ramsli
 from ramsli import refusal
 from ramsli.cards import Card, CardError, parse_cards
 from ramsli.frontends.i18n import number_words, render_refusal, translation
+from ramsli.i18n import CATALOG_LANGS, LANGS
 from ramsli.refusal import NUMBER_FIELDS, TEXTS, Refusal
 from ramsli.rules import Rules, RulesError, check_play_limits
 
@@ -94,7 +95,7 @@ def test_a_front_ends_own_card_message_has_no_refusal():
     assert str(e) == "'ZZ' ist keine Karte." and e.refusal is None and e.rule == "R1.6"
 
 
-@pytest.mark.parametrize("lang", ["de", "nl", "it"])
+@pytest.mark.parametrize("lang", CATALOG_LANGS)
 def test_every_rules_and_card_refusal_reads_in_each_language(lang):
     tr = translation(lang)
     for make, code, rule, _ in RULES_CASES + CARD_CASES:
@@ -116,10 +117,11 @@ GROUPED = {
     "de": ("1.000.000.000", "100.000"),
     "nl": ("1.000.000.000", "100.000"),
     "it": ("1.000.000.000", "100.000"),
+    "fr": ("1\u202f000\u202f000\u202f000", "100\u202f000"),  # a narrow no-break space (CLDR)
 }
 
 
-@pytest.mark.parametrize("lang", ["en", "de", "nl", "it"])
+@pytest.mark.parametrize("lang", LANGS)
 def test_bounds_read_as_a_person_reads_them_in_each_language(lang):
     """A refusal's bound (R3.3, R3.6, R5.3) is grouped in the reader's language, a huge power of ten
     is 10^30, never Python's 1_000_000_000."""

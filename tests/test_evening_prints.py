@@ -318,6 +318,7 @@ def test_the_pdf_holds_the_lists_names_and_check_digits(which, lang):
         ("de", ["Tischlisten", "Spielliste", "Durchgang 1", "Schreiber"]),
         ("nl", ["Tafellijsten", "Scorelijst", "Ronde 1", "Schrijver"]),
         ("it", ["Liste dei tavoli", "Segnapunti", "Turno 1", "Capotavolo"]),
+        ("fr", ["Listes des tables", "Feuille de scores", "Tour 1", "Capitaine"]),
     ],
 )
 def test_the_pdf_labels_are_in_the_readers_language(lang, words):

@@ -68,6 +68,7 @@ R9_WORDS = {
     "de": ["rein", "raus", "Stich", "Trumpf", "Pott", "Bete", "Geber"],
     "nl": ["mee", "pas", "slag", "troef", "pot", "bete", "deler"],
     "it": ["dentro", "fuori", "presa", "briscola", "piatto", "bete", "mazziere"],
+    "fr": ["jouer", "passer", "pli", "atout", "pot", "bête", "donneur"],  # R9 has no French row yet
 }
 
 
@@ -86,12 +87,13 @@ def test_r9_words_in_catalog(lang, words):
 
 def test_detect_language():
     assert i18n.detect_language({"LANG": "de_CH.UTF-8"}) == "de"
-    assert i18n.detect_language({"LANGUAGE": "fr:nl", "LANG": "en_US"}) == "nl"
+    assert i18n.detect_language({"LANGUAGE": "sv:nl", "LANG": "en_US"}) == "nl"
     assert i18n.detect_language({"LC_ALL": "it_IT.UTF-8", "LANG": "de_DE"}) == "it"
-    assert i18n.detect_language({"LANG": "fr_FR.UTF-8"}) == "en"
+    assert i18n.detect_language({"LANG": "sv_SE.UTF-8"}) == "en"
+    assert i18n.detect_language({"LANG": "fr_BE.UTF-8"}) == i18n.detect_language({"LANGUAGE": "fr_CH:de"}) == "fr"
     assert i18n.detect_language({}) == "en"
-    with pytest.raises(ValueError, match="allowed are en, de, nl, it"):
-        i18n.set_language("fr")
+    with pytest.raises(ValueError, match="allowed are en, de, nl, it, fr"):
+        i18n.set_language("sv")
 
 
 def _illegal_reasons(n_hands: int = 40):
@@ -144,3 +146,44 @@ def test_new_play_messages_are_translated_with_the_r9_words():
             assert _("Your turn: play your last card (1).") != "Your turn: play your last card (1)."
     finally:
         I.set_language("en")
+
+
+def test_fill_takes_translations_from_json_and_refuses_changed_placeholders(tmp_path, capsys):
+    """``scripts/i18n.py fill``: the empty messages of a catalog from JSON entries (a plural with a
+    list of its forms, a context), one refused and left empty when its placeholders (``{name}``,
+    ``%s``) differ from the msgid's, one not in the catalog named; a file still being written (two
+    lists one after the other, a cut tail) is read as far as it goes."""
+    from babel.messages.catalog import Catalog
+    from babel.messages.pofile import write_po
+
+    cat = Catalog(locale="fr")
+    cat.mime_headers = [*cat.mime_headers, ("Plural-Forms", "nplurals=2; plural=(n > 1);")]  # as the catalog's
+    cat.add("Pot: {n}")
+    cat.add(("{n} counter", "{n} counters"))
+    cat.add("K", context="rank")
+    cat.add("Saved in %s")
+    cat.add("kept", "déjà là")
+    po = tmp_path / "ramsli.po"
+    with po.open("wb") as f:
+        write_po(f, cat)
+    (tmp_path / "a.json").write_text(
+        '[{"id": "Pot: {n}", "ctx": null, "fr": "Pot : {n}"},'
+        ' {"id": ["{n} counter", "{n} counters"], "ctx": null, "fr": ["{n} jeton", "{n} jetons"]},'
+        ' {"id": "K", "ctx": "rank", "fr": "R"}, {"id": "kept", "ctx": null, "fr": "autre"}]'
+        '[{"id": "Saved in %s", "ctx": null, "fr": "Enregistré dans {dir}"},'
+        ' {"id": "nowhere", "ctx": null, "fr": "nulle part"}] [{"id": "cut',
+        encoding="utf-8",
+    )
+    assert script.fill("fr", [tmp_path / "a.json"], po=po) == 1
+    err = capsys.readouterr().err
+    assert "placeholders differ: 'Saved in %s'" in err and "not in the catalog: 'nowhere'" in err
+    with po.open("rb") as f:
+        got = read_po(f, locale="fr")
+    assert got.get("Pot: {n}").string == "Pot : {n}" and got.get("K", context="rank").string == "R"
+    assert got.get("{n} counter").string == ("{n} jeton", "{n} jetons")
+    assert got.get("Saved in %s").string == "" and got.get("kept").string == "déjà là"  # refused; kept
+    assert script.fill("fr", [tmp_path / "a.json"], overwrite=True, po=po) == 1
+    with po.open("rb") as f:
+        assert read_po(f, locale="fr").get("kept").string == "autre"
+    assert script.placeholders("{n:,} for %(who)s, 5% off, %d%%") == (frozenset({"n"}), ("%(who)s", "%d"))
+    assert script.placeholders("{p} % des donnes") == (frozenset({"p"}), ())

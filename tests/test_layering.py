@@ -11,7 +11,8 @@ first (:data:`LAYERS`)::
                    seats, toml_text, ledger, fairness (the deal's commitments: hashing, no I/O),
                    evening (an evening's draw, scores and standings, and their check: no I/O)
     2 bots         ramsli.bots, ramsli.inference (what a seat may infer from its observation)
-    3 research     ramsli.lab, ramsli.rl, ramsli.analysis, ramsli.testing, ramsli.coach (the review of hands)
+    3 research     ramsli.lab, ramsli.rl, ramsli.analysis, ramsli.testing, ramsli.coach (the review of hands),
+                   ramsli.csvcells (CSV files a spreadsheet opens as text)
     4 front ends   ramsli.cli (and ramsli.__main__: python -m ramsli), ramsli.commands, ramsli.frontends,
                    ramsli.server, ramsli.client (the table protocol's client)
 
@@ -91,7 +92,7 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
         ),
     ),
     ("bots", ("ramsli.bots", "ramsli.inference")),
-    ("research", ("ramsli.lab", "ramsli.rl", "ramsli.analysis", "ramsli.testing", "ramsli.coach")),
+    ("research", ("ramsli.lab", "ramsli.rl", "ramsli.analysis", "ramsli.testing", "ramsli.coach", "ramsli.csvcells")),
     (
         "front ends",
         ("ramsli.cli", "ramsli.__main__", "ramsli.commands", "ramsli.frontends", "ramsli.server", "ramsli.client"),

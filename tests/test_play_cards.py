@@ -23,12 +23,14 @@ from ramsli.frontends.plain import AmbiguousCard, PlainGame, _Reply, parse_card,
 from ramsli.frontends.storage import SavedSession, SaveFolder
 from ramsli.frontends.tui import InfoScreen, RamsliApp
 from ramsli.hand import Phase
+from ramsli.i18n import LANGS
 
 runner = CliRunner()
 NAMES = ["Tess", "Anna", "Bruno", "Carla", "Dario", "Elke"]
 ALL_CARDS = list(full_deck()) + [Card.parse("X1"), Card.parse("X2")]
-#: rank letters of the seeds' words (rules-*.txt): Ass König Dame Bube, Aas Heer Vrouw Boer, Asso Re Donna Fante
-LETTERS = {"en": "AKQJ", "de": "AKDB", "nl": "AHVB", "it": "ARDF"}
+#: rank letters of the seeds' words (rules-*.txt): Ass König Dame Bube, Aas Heer Vrouw Boer, Asso Re Donna Fante;
+#: fr As Roi Dame Valet
+LETTERS = {"en": "AKQJ", "de": "AKDB", "nl": "AHVB", "it": "ARDF", "fr": "ARDV"}
 GERMAN_PACK = ({14: "D", 13: "K", 12: "O", 11: "U"}, {"S": "Gr", "H": "He", "D": "Sc", "C": "Ei"})
 
 
@@ -67,7 +69,7 @@ def test_hand_order_puts_the_trumps_together_at_one_end_and_groups_the_suits():
     assert not _is_sorted_hand([Card.parse(t) for t in ("AS", "AH")], "H")  # trumps not at the end
 
 
-@pytest.mark.parametrize("lang", ["en", "de", "nl", "it"])
+@pytest.mark.parametrize("lang", LANGS)
 def test_rank_letters_per_language_and_german_pack_letters(lang):
     i18n.set_language(lang)
     for rank, letter in zip((14, 13, 12, 11), LETTERS[lang]):
@@ -111,6 +113,8 @@ def test_cards_text_colours_each_card_and_reads_as_cards_line():
         ("de", {"DKr": "QC", "bp": "JS", "KKa": "KD", "10h": "TH", "AP": "AS", "DH": "QH"}),
         ("nl", {"HR": "KD", "VK": "QC", "BS": "JS", "hh": "KH", "AR": "AD", "10K": "TC"}),
         ("it", {"RC": "KH", "DQ": "QD", "FP": "JS", "ff": "JC", "AF": "AC", "10Q": "TD"}),
+        # fr: pique P, cœur C, carreau K, trèfle T (the French bridge letters); roi R, dame D, valet V
+        ("fr", {"RC": "KH", "DK": "QD", "VP": "JS", "vt": "JC", "AT": "AC", "10K": "TD", "DT": "QC"}),
         ("en", {"QC": "QC", "th": "TH", "J♦": "JD"}),
     ],
 )
@@ -122,7 +126,7 @@ def test_card_input_in_the_language_and_always_in_english(lang, typed):
         assert str(parse_card(word)) == card, (lang, word)  # the English notation always works
 
 
-@pytest.mark.parametrize("lang", ["en", "de", "nl", "it"])
+@pytest.mark.parametrize("lang", LANGS)
 @pytest.mark.parametrize("suits", ["french", "german"])
 def test_every_card_reads_back_and_only_true_double_readings_are_refused(lang, suits):
     i18n.set_language(lang)
@@ -134,10 +138,10 @@ def test_every_card_reads_back_and_only_true_double_readings_are_refused(lang, s
                 assert parse_card(typed, suits) is card
             except AmbiguousCard:
                 ambiguous.add(typed)
-    # it: C is cuori there and clubs in English; German pack: S is Schellen there and spades in English
+    # it, fr: C is cuori, cœur there and clubs in English; German pack: S is Schellen there and spades in English
     shared = {"A", "10", "9", "8", "7", "6", "5", "4", "3", "2"}
     expected = {
-        "french": {"it": {r + "C" for r in shared}}.get(lang, set()),
+        "french": {"it": {r + "C" for r in shared}, "fr": {r + "C" for r in shared}}.get(lang, set()),
         "german": {r + "S" for r in shared - {"A"} | {"K"}},
     }[suits]
     assert ambiguous == expected
@@ -409,7 +413,7 @@ def _rows(screen_text: str, region) -> list[str]:
     return [line[region.x : region.x + region.width] for line in lines[region.y : region.y + region.height]]
 
 
-@pytest.mark.parametrize("lang", ["en", "nl"])
+@pytest.mark.parametrize("lang", ["en", "nl", "fr"])
 def test_pilot_six_players_on_80x24_show_every_seat_and_whose_turn(tmp_path, lang):
     """Issue #12 "any terminal": at 80x24 with 6 players every seat's name and the turn marker are on screen."""
     i18n.set_language(lang)

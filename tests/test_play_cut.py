@@ -115,7 +115,7 @@ def test_random_word_and_question_in_each_language():
     assert parse_cut("zufällig", range(1, 32)) is None and parse_cut("random", range(1, 32)) is None
     with pytest.raises(CutError, match="von 1 bis 31"):
         parse_cut("40", range(1, 32))
-    for lang, word in (("nl", "willekeurig"), ("it", "caso")):
+    for lang, word in (("nl", "willekeurig"), ("it", "caso"), ("fr", "hasard"), ("fr", "au hasard")):
         i18n.set_language(lang)
         assert parse_cut(word, range(1, 32)) is None
 

@@ -241,7 +241,7 @@ def test_resume_says_which_options_are_ignored(tmp_path):
 
 @pytest.mark.parametrize(
     "key,value,shown",
-    [("lang", "fr", "'fr' is not known; using en"), ("suits", "xx", "'xx' is not known; using french")],
+    [("lang", "sv", "'sv' is not known; using en"), ("suits", "xx", "'xx' is not known; using french")],
 )
 def test_unknown_language_or_suits_in_a_save_is_noticed(tmp_path, key, value, shown):
     d = _good_save(tmp_path)
@@ -610,7 +610,9 @@ def test_help_short_players_flag_and_data_dir_default(tmp_path):
     assert "until a player is bust" in r.output  # no end condition: R3.5
 
 
-@pytest.mark.parametrize("lang,player", [("en", "Player"), ("de", "Spieler"), ("nl", "Speler"), ("it", "Giocatore")])
+@pytest.mark.parametrize(
+    "lang,player", [("en", "Player"), ("de", "Spieler"), ("nl", "Speler"), ("it", "Giocatore"), ("fr", "Joueur")]
+)
 def test_default_name_without_a_login_name(monkeypatch, lang, player):
     from ramsli.frontends import game
 

@@ -737,7 +737,8 @@ def test_pilot_two_player_warning_in_the_app(tmp_path):
 
 
 @pytest.mark.parametrize(
-    "lang,question,yes", [("en", "[y/N]", "y"), ("de", "[j/N]", "ja"), ("nl", "[j/N]", "j"), ("it", "[s/N]", "sì")]
+    "lang,question,yes",
+    [("en", "[y/N]", "y"), ("de", "[j/N]", "ja"), ("nl", "[j/N]", "j"), ("it", "[s/N]", "sì"), ("fr", "[o/N]", "oui")],
 )
 def test_the_set_aside_question_is_asked_in_the_players_language_and_says_where(
     tmp_path, monkeypatch, lang, question, yes

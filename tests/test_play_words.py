@@ -25,6 +25,7 @@ from ramsli.frontends.plain import is_yes
 from ramsli.frontends.storage import SaveFolder
 from ramsli.frontends.tui import InfoScreen, RamsliApp
 from ramsli.hand import Phase
+from ramsli.i18n import CATALOG_LANGS, LANGS
 from ramsli.refusal import Refusal
 from ramsli.rules import PRESETS
 
@@ -179,7 +180,7 @@ def _player_catalog(lang):
             yield ids[0], strs
 
 
-@pytest.mark.parametrize("lang", ["de", "nl", "it"])
+@pytest.mark.parametrize("lang", CATALOG_LANGS)
 def test_every_translation_keeps_its_rule_ids_where_the_player_words_take_them_out(lang):
     """A translation names the same rule ids as the English text, in a parenthesis the table
     takes out (so no rule id shows in any language, and why names the same rules)."""
@@ -253,15 +254,15 @@ def test_presets_and_levels_have_the_web_pages_names():
     assert T.level_word("montecarlo:samples=64") == "montecarlo:samples=64"  # a bot spec, as typed
 
 
-@pytest.mark.parametrize("lang", ["de", "nl", "it"])
+@pytest.mark.parametrize("lang", CATALOG_LANGS)
 def test_session_start_names_no_preset_or_level_in_english(tmp_path, lang):
     """The first lines of ``ramsli play --plain`` in German, Dutch or Italian name the preset (R6)
     and the opponents' levels (issue #13) in that language: no English preset or level word is
     left, for every preset and every level."""
     english = {w.lower() for w in (*T.PRESET_WORDS.values(), *PRESETS, *T.LEVEL_WORDS)}
     english -= {"general rams", "rounce", "nap"}  # names, the same in every language
-    if lang == "nl":
-        english.discard("expert")  # Dutch says expert too
+    if lang in ("nl", "fr"):
+        english.discard("expert")  # Dutch and French say expert too
     for preset in PRESETS:
         extra = ("--preset", preset, "--bots", "easy,medium,hard,expert", "--players", "5")
         start = _play(tmp_path / preset, lang, "", *extra).splitlines()[:3]
@@ -276,7 +277,7 @@ def test_session_start_names_no_preset_or_level_in_english(tmp_path, lang):
 # -- 3. one way of naming the human: "you" -----------------------------------------------------------------
 
 
-@pytest.mark.parametrize("lang", ["en", "de", "nl", "it"])
+@pytest.mark.parametrize("lang", LANGS)
 def test_the_player_is_you_in_every_line_of_a_session(tmp_path, lang):
     """The player's name shows only where the seat is named (the first line, the table's seat lines);
     every move, trick, payment and standing says "you" (issue #12)."""
@@ -323,7 +324,7 @@ def test_settlement_and_standings_lines_for_the_player():
     assert not any("Zed" in line for line in st)
 
 
-@pytest.mark.parametrize("lang", ["en", "de", "nl", "it"])
+@pytest.mark.parametrize("lang", LANGS)
 def test_refusals_about_the_players_own_seat_say_you(lang):
     """The engine's refusals name seats by index; about the reader's own seat the table says "you"."""
     i18n.set_language(lang)
@@ -354,6 +355,11 @@ def test_refusals_about_the_players_own_seat_say_you(lang):
         ),
         ("nl", "hulp\npas\n", ["Opdrachten:", "  mee (in) / pas (out) — ", "  stop (quit) — ", "Jij: pas"]),
         ("it", "aiuto\nfuori\n", ["Comandi:", "  dentro (in) / fuori (out) — ", "  esci (quit) — ", "Tu: fuori"]),
+        (
+            "fr",
+            "aide\npasser\n",
+            ["Commandes :", "  jouer (in) / passer (out) — ", "  quitter (quit) — ", "Toi : passe"],
+        ),
     ],
 )
 def test_commands_and_help_in_each_language(tmp_path, lang, cmds, said):
@@ -369,7 +375,7 @@ def test_commands_and_help_in_each_language(tmp_path, lang, cmds, said):
     assert i18n._("Unknown command '{word}'. Type help for the commands.").split("'")[0] not in out
 
 
-@pytest.mark.parametrize("lang", ["de", "nl", "it"])
+@pytest.mark.parametrize("lang", CATALOG_LANGS)
 def test_english_commands_keep_working(tmp_path, lang):
     out = _play(tmp_path, lang, "help\nin\nwhy\nlast\nrules\nquit\n")
     i18n.set_language(lang)
@@ -389,15 +395,16 @@ def test_english_commands_keep_working(tmp_path, lang):
         ("de", ["j", "ja", "y", "yes"], ["n", "nein", ""]),
         ("nl", ["j", "ja", "y"], ["n", "nee", ""]),
         ("it", ["s", "sì", "si", "y"], ["n", "no", ""]),
+        ("fr", ["o", "oui", "O", "y"], ["n", "non", ""]),
     ],
 )
 def test_yes_no_answers_in_each_language(lang, yes, no):
     i18n.set_language(lang)
-    assert {"en": "[y/N]", "de": "[j/N]", "nl": "[j/N]", "it": "[s/N]"}[lang] == i18n._("[y/N]")
+    assert {"en": "[y/N]", "de": "[j/N]", "nl": "[j/N]", "it": "[s/N]", "fr": "[o/N]"}[lang] == i18n._("[y/N]")
     assert all(is_yes(a) for a in yes) and not any(is_yes(a) for a in no)
 
 
-@pytest.mark.parametrize("lang", ["de", "nl", "it"])
+@pytest.mark.parametrize("lang", CATALOG_LANGS)
 def test_the_hints_name_the_words_of_the_players_language(lang):
     """The in/out, General Rams/pass and target hints show the commands of the player's language,
     not the English ones (which still work)."""

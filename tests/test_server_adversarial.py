@@ -12,6 +12,7 @@ import json
 
 import pytest
 
+from ramsli.i18n import CATALOG_LANGS, LANGS
 from ramsli.refusal import Refused
 from ramsli.server.protocol.messages import BadMessage
 from ramsli.server.protocol.schemas import MAX_BODY, MAX_RULES
@@ -259,18 +260,18 @@ def test_no_message_in_any_language_keeps_a_placeholder():
         assert code in TEXTS, (where, code)  # no undeclared code: it would read as its English fallback
         needed = {f for _t, f, _s, _c in string.Formatter().parse(TEXTS[code]) if f}
         assert needed <= given, (where, code, needed - given)
-        for lang in ("en", "de", "nl", "it"):
+        for lang in LANGS:
             text = render(Refusal(code, None, {k: "X" for k in given}), lang)
             assert not re.search(r"\{\w*\}", text), (where, lang, text)
     for kind in _CODES:
         ctx = {"ge": 0, "gt": 0, "le": 9, "lt": 9, "max_length": 9, "min_length": 1, "expected": "'a' or 'b'"}
         refusal = refusal_of({"type": kind, "loc": ("x",), "ctx": ctx})
-        for lang in ("en", "de", "nl", "it"):
+        for lang in LANGS:
             text = render(refusal, lang)
             assert "x" in text and not re.search(r"\{\w*\}", text), (kind, lang, text)
     for code, english in TEXTS.items():
         fields = {f for _t, f, _s, _c in string.Formatter().parse(english) if f}
-        for lang in ("de", "nl", "it"):
+        for lang in CATALOG_LANGS:
             translated = translation(lang).gettext(english)
             assert {f for _t, f, _s, _c in string.Formatter().parse(translated) if f} == fields, (lang, code)
 
@@ -279,7 +280,7 @@ def test_stale_seq_over_the_websocket_names_the_current_seq(sqlite_url):
     async def go():
         hub, store = await open_hub(sqlite_url)
         made, t, people = await seat_table(hub, bot_pace_seconds=30)
-        for lang in ("en", "de", "nl", "it"):
+        for lang in LANGS:
             c = Conn()
             await hub.receive(c, json.dumps({"type": "hello", "token": people[0][0], "lang": lang}), t.id)
             await hub.receive(c, json.dumps({"type": "act", "action": "p1 in", "seq": t.seq + 5}))

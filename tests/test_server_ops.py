@@ -109,6 +109,8 @@ class World:
             "club_id": "noclub",  # a club that does not exist: its routes answer 404 (or 401)
             "season_id": "1",
             "evening_id": "noevening",  # an evening that does not exist: its API answers 404, its pages the shell
+            "round_no": "1",
+            "hand": "1",
         }
         out = {}
         for route in api_routes(self.app.routes):

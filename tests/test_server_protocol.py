@@ -204,7 +204,9 @@ def test_newer_connection_wins_the_seat(sqlite_url):
     run(go())
 
 
-@pytest.mark.parametrize("lang,word", [("de", "Platz"), ("nl", "plaats"), ("it", "posto"), ("en", "seat")])
+@pytest.mark.parametrize(
+    "lang,word", [("de", "Platz"), ("nl", "plaats"), ("it", "posto"), ("fr", "place"), ("en", "seat")]
+)
 def test_refusals_speak_the_players_language(sqlite_url, lang, word):
     async def go():
         hub, store = await open_hub(sqlite_url)

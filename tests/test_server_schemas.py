@@ -19,7 +19,9 @@ import pytest
 
 from ramsli.frontends import i18n
 from ramsli.server.app import create_app
+from ramsli.server.clubs.clubs import Clubs
 from ramsli.server.protocol.schemas import MAX_BODY, read_body
+from ramsli.server.storage.directory import Directory
 from ramsli.server.storage.eventstore import EventStore
 from ramsli.server.tables.connection import Connection as Conn
 from ramsli.server.tables.hub import Hub
@@ -57,6 +59,8 @@ class World:
         self.hub = Hub(self.store, allow_test_seeds=True)
         self.app = create_app(self.url)
         self.app.state.hub = self.hub
+        # what the app's start-up makes beside the hub: the ledger's routes ask the clubs who consented (38.11)
+        self.app.state.clubs = Clubs(Directory(self.store.engine), self.hub, self.app.state.calibration)
         self.client = httpx.AsyncClient(transport=httpx.ASGITransport(app=self.app), base_url="http://127.0.0.1")
         made = (
             await self.hub.create_table(
@@ -285,7 +289,7 @@ def test_two_requests_at_once_in_two_languages_are_each_answered_in_their_own(sq
         async with World(sqlite_url) as w:
             url = f"/api/tables/{w.tid}/sit"
             body = {"token": w.made["seats"][1]["token"], "name": "ann"}  # Ann sits at p1 (R2.2)
-            langs = ["de", "it", "nl", "en"] * 10
+            langs = ["de", "it", "nl", "en", "fr-BE"] * 8  # fr-BE: a Belgian browser gets French
             answers = await asyncio.gather(
                 *(w.client.post(url, json=body, headers={"Accept-Language": lang}) for lang in langs)
             )
@@ -294,6 +298,7 @@ def test_two_requests_at_once_in_two_languages_are_each_answered_in_their_own(sq
                 "it": "il nome ann è già a questo tavolo (R2.2)",
                 "nl": "de naam ann zit al aan deze tafel (R2.2)",
                 "en": "the name ann is already at this table (R2.2)",
+                "fr-BE": "le nom ann est déjà à cette table (R2.2)",
             }
             for lang, r in zip(langs, answers):
                 assert r.status_code == 409 and r.json()["message"] == expected[lang], (lang, r.json())

@@ -25,6 +25,8 @@ from pathlib import Path
 
 import pytest
 
+from ramsli.i18n import CATALOG_LANGS
+
 from helpers import (
     ROOT,
     ServerProcess,
@@ -76,7 +78,7 @@ def _context(browser, viewport=LAPTOP, lang: str | None = None, **kw):
     on its own)."""
     kw.setdefault("bypass_csp", True)
     ctx = browser.new_context(
-        viewport=viewport, locale={"de": "de-DE", "nl": "nl-NL", "it": "it-IT"}.get(lang, "en-US"), **kw
+        viewport=viewport, locale={"de": "de-DE", "nl": "nl-NL", "it": "it-IT", "fr": "fr-BE"}.get(lang, "en-US"), **kw
     )
     ctx.add_init_script(
         "const s = JSON.parse(localStorage.getItem('ramsli.settings') || '{}');"
@@ -416,7 +418,7 @@ def _mid_hand(base: str, seed: int = 3) -> dict:
     return made
 
 
-@pytest.mark.parametrize("lang", ["de", "nl", "it"])
+@pytest.mark.parametrize("lang", CATALOG_LANGS)
 def test_each_language_renders_without_untranslated_text(chromium, server, lang):
     base, _db = server
     made = _mid_hand(base)
@@ -456,6 +458,7 @@ def test_each_language_renders_without_untranslated_text(chromium, server, lang)
             "de": ("rein", "raus", "Trumpf", "Pott"),
             "nl": ("mee", "pas", "Troef", "Pot"),
             "it": ("dentro", "fuori", "Briscola", "Piatto"),
+            "fr": ("joue", "passe", "Atout", "Pot"),
         }[lang]
         body = page.text_content("body")
         assert all(w in body for w in words), (words, body[:400])
@@ -662,7 +665,7 @@ def test_every_page_string_is_in_the_catalogs():
         used |= set(re.findall(r'pgettext\(\s*"([^"]*)",\s*"([^"]*)"', src))
     assert len(used) > 150
     assert sorted(m for m in used if m not in pot) == []
-    for lang in ("de", "nl", "it"):
+    for lang in CATALOG_LANGS:
         cat = catalog(lang)
         assert all((ctx + "\x04" + m if ctx else m) in cat for ctx, m in used), lang
 

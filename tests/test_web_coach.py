@@ -22,6 +22,8 @@ import time
 import pytest
 from test_web import _context, _english_msgids, _texts
 
+from ramsli.i18n import CATALOG_LANGS
+
 from helpers import ServerProcess, cards_in, http_get, post_ok, scaled
 
 #: how hard the coach looks on this test server (values are not what these tests check)
@@ -229,7 +231,7 @@ def test_the_hint_button_waits_while_the_coach_thinks(chromium, server):
         ctx.close()
 
 
-@pytest.mark.parametrize("lang", ["de", "nl", "it"])
+@pytest.mark.parametrize("lang", CATALOG_LANGS)
 def test_the_coach_pages_render_without_untranslated_text(chromium, server, lang):
     made = _made(server, seed=40 + len(lang), hands=1)
     post_ok(server.http, f"/api/tables/{made['table']}/start", {"creator_token": made["creator_token"]})
@@ -256,7 +258,7 @@ def test_the_coach_pages_render_without_untranslated_text(chromium, server, lang
             english = sorted({t for t in texts if any(p.match(t) for p in pats)})
             assert english == [], (link, english)
             assert not cards_in(page.evaluate("document.getElementById('ramsli-page').textContent"))
-        words = {"de": "rein", "nl": "mee", "it": "dentro"}[lang]
+        words = {"de": "rein", "nl": "mee", "it": "dentro", "fr": "joue"}[lang]
         assert words in page.text_content("body").lower()
     finally:
         ctx.close()

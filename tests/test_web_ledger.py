@@ -49,7 +49,7 @@ def _enter(page, active, tricks):
             page.fill(f"#tricks-{s}", str(tricks.get(s, 0)))
 
 
-@pytest.mark.parametrize("lang", ["de"])
+@pytest.mark.parametrize("lang", ["de", "fr"])
 def test_a_five_hand_session_on_a_phone_and_its_csv(chromium, server_factory, sqlite_url, tmp_path, lang):
     sp = server_factory(sqlite_url)
     shots = _shots(tmp_path)

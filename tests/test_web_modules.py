@@ -50,7 +50,7 @@ def test_page_facts_are_the_servers_enums():
     assert facts["close_codes"]["REPLACED"] == 4001 and facts["close_codes"]["LEFT"] == 4002
     assert facts["reactions"] == list(REACTIONS) and facts["phrases"] == list(PHRASES)
     assert [lang["code"] for lang in facts["languages"]] == list(LANGS)
-    assert [lang["name"] for lang in facts["languages"]] == ["English", "Deutsch", "Nederlands", "Italiano"]
+    assert [lang["name"] for lang in facts["languages"]] == ["English", "Deutsch", "Nederlands", "Italiano", "Français"]
     json.dumps(facts)  # JSON-ready
 
 

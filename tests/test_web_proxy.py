@@ -229,11 +229,16 @@ def test_every_page_moves_the_browser_within_the_prefix(chromium, behind_nginx):
         ann.click("#btn-leave")
         _under(ann, base, "/?lang=en")
         ann.wait_for_selector("#quick")
-        # a spectator takes a bot's seat (the prompt's answer: Zoltan)
+        # a spectator takes a bot's seat at a table open in the lobby (the prompt's answer: Zoltan; 38.1)
         made = post_ok(
             base,
             "/api/web/tables",
-            {"seats": [{"kind": "human"}, {"kind": "bot"}, {"kind": "bot"}], "seed": 7, "bot_pace_seconds": 1.5},
+            {
+                "seats": [{"kind": "human"}, {"kind": "bot"}, {"kind": "bot"}],
+                "seed": 7,
+                "bot_pace_seconds": 1.5,
+                "open": True,
+            },
         )
         post_ok(base, f"/api/tables/{made['table']}/start", {"creator_token": made["creator_token"]})
         bo.goto(base + made["spectate"] + "?lang=en")

@@ -46,7 +46,7 @@ def server(tmp_path_factory):
 def _context(browser, viewport=LAPTOP, lang="en", settings=FAST, **kw):
     kw.setdefault("bypass_csp", True)  # the tests' own scripts; tests/test_web_proxy.py checks the CSP
     ctx = browser.new_context(
-        viewport=viewport, locale={"de": "de-DE", "nl": "nl-NL", "it": "it-IT"}.get(lang, "en-US"), **kw
+        viewport=viewport, locale={"de": "de-DE", "nl": "nl-NL", "it": "it-IT", "fr": "fr-BE"}.get(lang, "en-US"), **kw
     )
     ctx.add_init_script(
         "const s = JSON.parse(localStorage.getItem('ramsli.settings') || '{}');"
@@ -514,7 +514,7 @@ def test_new_user_lobby_invites_free_seat_how_to_and_words(chromium, server):
         ctx.close()
         phone.close()
     # the key help names the score sheet as its button does
-    for lang in ("de", "nl"):
+    for lang in ("de", "nl", "fr"):
         po = _polib(lang)
         sheet = po["Score sheet"].lower()
         helps = [v for k, v in po.items() if k.startswith("Keys: 1–5")]

@@ -12,6 +12,7 @@ from typer.main import get_current_context
 from ramsli.errors import TableError
 from ramsli.frontends.text import refusal_text
 from ramsli.rules import Rules
+from ramsli.server.storage.urls import scrub  # a database URL's password is never printed
 from ramsli.session import check_setup
 
 __all__ = ["fail", "show_errors", "setup_errors"]
@@ -27,8 +28,6 @@ def show_errors(errors: Sequence[str], *, usage: bool = True) -> None:
     if usage and ctx is not None:
         hint = f"Try '{ctx.command_path} {max(ctx.help_option_names, key=len)}' for help."
         typer.echo(f"{ctx.get_usage()}\n{hint}\n", err=True)
-    from ramsli.server.storage.urls import scrub  # a database URL's password is never printed
-
     for line in errors:
         typer.echo(f"Error: {scrub(line)}", err=True)
 

@@ -106,7 +106,8 @@ SUIT_ORDER = ("S", "H", "C", "D")
 
 def rank_letter(rank: int, suits: str = "french") -> str:
     """The letter of a rank as the player reads (and types) it: A K Q J in English, de A K D B
-    (Ass König Dame Bube), nl A H V B (Aas Heer Vrouw Boer), it A R D F (Asso Re Donna Fante);
+    (Ass König Dame Bube), nl A H V B (Aas Heer Vrouw Boer), it A R D F (Asso Re Donna Fante), fr A R D V
+    (As Roi Dame Valet);
     with German pictures D K O U in every language (D-1); ``"10"`` ... ``"2"`` for the rest.
 
     Args:
@@ -132,7 +133,7 @@ def rank_letter(rank: int, suits: str = "french") -> str:
 def suit_letters(suits: str = "french") -> dict[str, tuple[str, ...]]:
     """The letters a player may type for each suit with the language's rank letters (the English notation
     ``S H D C`` always works besides): suit letter -> spellings, the first shown in help. French pictures:
-    the language's own (en S H D C, de P H Ka Kr, nl S H R K, it P C Q F); German pictures: Gr/La/G/L
+    the language's own (en S H D C, de P H Ka Kr, nl S H R K, it P C Q F, fr P C K T as in French bridge); German pictures: Gr/La/G/L
     (Grün, Laub), He/H, Sc/Sch/S, Ei/E (D-1), in every language."""
     if suits == "german":
         return {"S": ("Gr", "La", "G", "L"), "H": ("He", "H"), "D": ("Sc", "Sch", "S"), "C": ("Ei", "E")}

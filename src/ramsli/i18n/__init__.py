@@ -16,11 +16,11 @@ This package imports nothing else of ramsli and reads no file at import: every l
 it. A catalog is read when it is first asked for.
 
 >>> LANGS
-('en', 'de', 'nl', 'it')
+('en', 'de', 'nl', 'it', 'fr')
 >>> PICKER[1], Lang("nl").value, language("it").name
 (('de', 'Deutsch'), 'nl', 'Italiano')
->>> translation("de").gettext("dealer"), translation("fr").gettext("dealer")
-('Geber', 'dealer')
+>>> translation("de").gettext("dealer"), translation("fr").gettext("dealer"), translation("sv").gettext("dealer")
+('Geber', 'donneur', 'dealer')
 """
 
 from __future__ import annotations
@@ -81,6 +81,7 @@ LANGUAGES: tuple[Language, ...] = (
     Language("de", "Deutsch"),
     Language("nl", "Nederlands"),
     Language("it", "Italiano"),
+    Language("fr", "Français"),
 )
 
 #: the source language: the texts in the code, no catalog
@@ -116,7 +117,7 @@ def language(code: str) -> Language:
 
 
 def choices_text() -> str:
-    """The codes as a person reads a list of choices: ``"en, de, nl, it"``."""
+    """The codes as a person reads a list of choices: ``"en, de, nl, it, fr"``."""
     return ", ".join(LANGS)
 
 
@@ -165,8 +166,10 @@ def detect_language(env: Mapping[str, str] | None = None) -> str:
     Looks at ``LANGUAGE`` (a colon list), ``LC_ALL``, ``LC_MESSAGES`` and ``LANG`` in the order
     gettext does, and returns the first of :data:`LANGS` found (``de_CH.UTF-8`` gives ``"de"``).
 
-    >>> detect_language({"LANGUAGE": "fr:nl", "LANG": "en_US"}), detect_language({"LANG": "fr_FR"})
+    >>> detect_language({"LANGUAGE": "sv:nl", "LANG": "en_US"}), detect_language({"LANG": "sv_SE"})
     ('nl', 'en')
+    >>> detect_language({"LANG": "fr_BE.UTF-8"})
+    'fr'
     """
     env = os.environ if env is None else env
     for var in ("LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG"):

@@ -749,6 +749,8 @@ def refusal_of(error: Mapping[str, Any], model: type[Model] | None = None) -> Re
 
     >>> refusal_of({"type": "int_type", "loc": ("seats", 1, "seq")})
     Refusal('field_int', None, {'field': 'seats[1].seq'})
+    >>> refusal_of({"type": "literal_error", "loc": ("kind",), "ctx": {"expected": "'human' or 'bot'"}}).fields["allowed"]
+    "'human', 'bot'"
     """
     loc = tuple(error.get("loc", ()))
     field = _path(loc) or "body"
@@ -765,8 +767,9 @@ def refusal_of(error: Mapping[str, Any], model: type[Model] | None = None) -> Re
         if at is not None and not at.model_fields:
             return Refusal("field_unknown_none", None, fields)
         fields["allowed"] = ", ".join(at.model_fields) if at is not None else "?"
-    elif code == "field_choice":
-        fields["allowed"] = str(ctx.get("expected", ""))
+    elif code == "field_choice":  # Pydantic's English "'a' or 'b'" as a list that reads in every language
+        expected = str(ctx.get("expected", ""))
+        fields["allowed"] = ", ".join(re.findall(r"'[^']*'", expected)) or expected
     elif limit is not None:
         fields["limit"] = _number(ctx.get(limit))
     return Refusal(code, None, fields)

@@ -40,6 +40,7 @@ from contextlib import asynccontextmanager
 from typing import Any
 
 import sqlalchemy as sa
+from sqlalchemy.dialects.postgresql import insert as pg_insert
 from sqlalchemy.ext.asyncio import AsyncEngine
 
 from ramsli.bots.levels import LEVELS
@@ -675,11 +676,9 @@ class Directory:
         if self.engine.dialect.name == "sqlite":
             yield
             return
-        from sqlalchemy.dialects.postgresql import insert
-
         name = ("quick-play:" + preset)[:64]
         async with self.engine.begin() as conn:
-            await conn.execute(insert(settings_t).values(name=name, value="").on_conflict_do_nothing())
+            await conn.execute(pg_insert(settings_t).values(name=name, value="").on_conflict_do_nothing())
         async with self.engine.begin() as conn:
             await conn.execute(sa.select(settings_t.c.value).where(settings_t.c.name == name).with_for_update())
             yield

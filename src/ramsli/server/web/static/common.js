@@ -23,10 +23,22 @@ function _(msg, vars) {
   const tr = R.catalog[msg];
   return fmt(typeof tr === "string" && tr ? tr : msg, vars);
 }
+/* the singular form for n in the page's language: CLDR's "one" (1; in French 0 and 1 too, as the
+   catalog's plural=(n > 1)) */
+let plurals = null;
+function isOne(n) {
+  try {
+    plurals = plurals || new Intl.PluralRules(R.lang);
+    return plurals.select(n) === "one";
+  } catch (e) {
+    return n === 1;
+  }
+}
 function ngettext(one, many, n, vars) {
   const tr = R.catalog[one];
-  let s = n === 1 ? one : many;
-  if (Array.isArray(tr)) s = tr[n === 1 ? 0 : tr.length - 1] || s; // it has 3 forms; the last is "many"
+  const single = isOne(n);
+  let s = single ? one : many;
+  if (Array.isArray(tr)) s = tr[single ? 0 : tr.length - 1] || s; // it has 3 forms; the last is "many"
   return fmt(s, Object.assign({ n: n }, vars || {}));
 }
 function pgettext(ctx, msg, vars) {
