@@ -32,6 +32,7 @@ import pytest
 import sqlalchemy as sa
 
 from ramsli.server.app import _challenge_deals, _challenge_zone
+from ramsli.server.challenge.service import _local_zone
 from ramsli.server.tables.connection import Connection
 
 from clubworld import FAST, Client, World
@@ -462,6 +463,9 @@ def test_the_operators_settings(monkeypatch):
         monkeypatch.setenv("RAMSLI_CHALLENGE_ZONE", zone)
         with pytest.raises(ValueError, match="RAMSLI_CHALLENGE_ZONE"):
             _challenge_zone()
+    # without the variable: the process's zone by its name (with its clock changes), not a fixed offset
+    monkeypatch.setenv("TZ", "Europe/Berlin")
+    assert _local_zone() == ZoneInfo("Europe/Berlin")
     for deals in ("0", "51", "twelve", "-3"):
         monkeypatch.setenv("RAMSLI_CHALLENGE_DEALS", deals)
         with pytest.raises(ValueError, match="RAMSLI_CHALLENGE_DEALS"):

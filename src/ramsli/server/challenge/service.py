@@ -27,10 +27,13 @@ the tests' seam.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import datetime as dt
 import logging
+import os
 import secrets
 import time
+import zoneinfo
 from collections.abc import Callable, Mapping
 from typing import Any
 
@@ -73,8 +76,15 @@ BOT_NAMES = ("Bot 1", "Bot 2", "Bot 3", "Bot 4", "Bot 5")
 
 
 def _local_zone() -> dt.tzinfo:
-    zone = dt.datetime.now().astimezone().tzinfo
-    return zone if zone is not None else dt.UTC
+    """The process's local time zone with its clock changes: ``TZ`` (an IANA name), else the
+    system's ``/etc/localtime``, else UTC (a fixed offset would put the weeks of summer an hour off)."""
+    name = os.environ.get("TZ", "").lstrip(":")
+    if name:
+        with contextlib.suppress(zoneinfo.ZoneInfoNotFoundError, ValueError):
+            return zoneinfo.ZoneInfo(name)
+    with contextlib.suppress(OSError, ValueError), open("/etc/localtime", "rb") as f:
+        return zoneinfo.ZoneInfo.from_file(f, key="localtime")
+    return dt.UTC
 
 
 class Challenges:
