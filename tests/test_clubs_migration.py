@@ -122,7 +122,7 @@ def test_a_database_of_the_last_release_upgrades_without_losing_a_table_or_a_led
             async with w.app.state.hub.store.engine.connect() as conn:
                 assert (
                     await conn.execute(sa.text("SELECT version_num FROM alembic_version"))
-                ).scalar() == "0007_ledger_consent"
+                ).scalar() == "0008_challenge"
                 kinds = dict((await conn.execute(sa.text("SELECT id, kind FROM tables"))).all())
                 assert kinds[ledger["ledger"]] == "ledger" and kinds[tid] == "table"  # filled in by 0005
                 assert NEW_TABLES <= await conn.run_sync(_names)

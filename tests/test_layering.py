@@ -47,7 +47,8 @@ Inside the server (:data:`SERVER_LAYERS`), the same holds between its sub-packag
     7 pages        ramsli.server.web (the page shell, the pages), ramsli.server.coach (hints, reviews)
     8 features     ramsli.server.clubs, ramsli.server.ledger
     9 evenings     ramsli.server.evenings (club evenings and tournaments: it runs tables and ledgers)
-   10 app          ramsli.server (the package), ramsli.server.app
+   10 challenge    ramsli.server.challenge (the weekly challenge: it runs tables as an evening's duplicate ones)
+   11 app          ramsli.server (the package), ramsli.server.app
 
 An import inside the server never points to a higher one of these layers; its sub-packages import
 each other without a cycle; and no two of its modules import each other in a cycle, counting
@@ -308,6 +309,7 @@ SERVER_LAYERS: list[tuple[str, tuple[str, ...]]] = [
     ("pages", ("ramsli.server.web", "ramsli.server.coach")),
     ("features", ("ramsli.server.clubs", "ramsli.server.ledger")),
     ("evenings", ("ramsli.server.evenings",)),
+    ("challenge", ("ramsli.server.challenge",)),
     ("app", ("ramsli.server", "ramsli.server.app")),
 ]
 

@@ -23,16 +23,18 @@ table another process runs (:class:`~ramsli.server.cluster.proxy.Forwarder`). Th
 Run it with ``ramsli serve`` or ``uvicorn --factory ramsli.server.app:app_from_env``
 (``RAMSLI_DATABASE``, ``RAMSLI_ALLOW_TEST_SEEDS=1``, ``RAMSLI_PATH_PREFIX``,
 ``RAMSLI_TRUSTED_PROXIES``, ``RAMSLI_ADMIN_TOKEN``, ``RAMSLI_CREATE_LIMIT``, ``RAMSLI_COACH_LIMIT``, ``RAMSLI_ADVERTISE``,
-``RAMSLI_CALIBRATION``).
+``RAMSLI_CALIBRATION``, ``RAMSLI_CHALLENGE_ZONE`` and ``RAMSLI_CHALLENGE_DEALS``: the weekly challenge's time zone and deals a week).
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import datetime as dt
 import logging
 import os
 import sqlite3
+import zoneinfo
 from collections.abc import AsyncIterator, Sequence
 from typing import Any
 
@@ -44,8 +46,12 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from ramsli.errors import SessionError
 from ramsli.errors import TableError as EngineTableError
+from ramsli.evening.challenge import DEALS as CHALLENGE_DEALS
 from ramsli.ledger import LedgerError
 from ramsli.refusal import Refusal, Refused
+from ramsli.server.challenge import pages as challenge_pages
+from ramsli.server.challenge import routes as challenge_routes
+from ramsli.server.challenge.service import Challenges
 from ramsli.server.clubs import routes as clubs_routes
 from ramsli.server.clubs.clubs import Clubs
 from ramsli.server.cluster.ownership import Ownership, ownership_for
@@ -69,6 +75,7 @@ from ramsli.server.players.accounts import Accounts
 from ramsli.server.protocol.lang import request_lang
 from ramsli.server.protocol.messages import BadMessage, error_body
 from ramsli.server.protocol.schemas import refusal_of
+from ramsli.server.storage.challenges import ChallengeRows
 from ramsli.server.storage.directory import Directory
 from ramsli.server.storage.eventstore import EventStore, FileCheck, default_url, sqlite_path, storage_reason
 from ramsli.server.tables import routes as tables_routes
@@ -171,6 +178,7 @@ def create_app(
                 check.stop()
                 await checking
             await clubs.settle()
+            await app.state.challenges.settle()
             await hub.close()
             await store.close()
             await owner.close()
@@ -198,6 +206,8 @@ def create_app(
     app.include_router(evenings_routes.router)
     app.include_router(evening_feeds.router)  # the evenings' PDF, CSV, QR and calendar
     app.include_router(evening_pages.router)  # the evenings' pages (their API: evenings.routes)
+    app.include_router(challenge_routes.router)  # the weekly challenge (issue 35)
+    app.include_router(challenge_pages.router)
     app.include_router(tables_routes.router)
     # innermost first: the forwarding of other processes' tables, ..., the prefix outermost
     app.add_middleware(Forwarder, peers=peers, hub=lambda: getattr(app.state, "hub", None), metrics=app.state.metrics)
@@ -282,7 +292,41 @@ def attach_hub(app: FastAPI, hub: Hub) -> None:
     app.state.accounts = Accounts(directory)
     hub.watchers.append(clubs.watch)
     app.state.evenings = Evenings(directory, hub, books)  # watches the hub's tables too (pauses)
+    challenges = app.state.challenges = Challenges(
+        directory, hub, ChallengeRows(hub.store.engine), zone=_challenge_zone()
+    )
+    challenges.deals = _challenge_deals()
     app.state.hub = hub
+
+
+def _challenge_zone() -> dt.tzinfo | None:
+    """The weekly challenge's time zone: ``RAMSLI_CHALLENGE_ZONE`` (an IANA name, ``Europe/Berlin``),
+    else None (the process's local zone).
+
+    Raises:
+        ValueError: an unknown zone name.
+    """
+    name = os.environ.get("RAMSLI_CHALLENGE_ZONE", "").strip()
+    if not name:
+        return None
+    try:
+        return zoneinfo.ZoneInfo(name)
+    except (zoneinfo.ZoneInfoNotFoundError, ValueError):
+        raise ValueError(f"RAMSLI_CHALLENGE_ZONE: there is no time zone {name!r}") from None
+
+
+def _challenge_deals() -> int:
+    """The weekly challenge's deals a week: ``RAMSLI_CHALLENGE_DEALS`` (1 to 50), else 12.
+
+    Raises:
+        ValueError: not a whole number from 1 to 50.
+    """
+    text = os.environ.get("RAMSLI_CHALLENGE_DEALS", "").strip()
+    if not text:
+        return CHALLENGE_DEALS
+    if not text.isdigit() or not 1 <= int(text) <= 50:
+        raise ValueError(f"RAMSLI_CHALLENGE_DEALS: {text[:20]!r} is not a number of deals from 1 to 50")
+    return int(text)
 
 
 def _secret(app: FastAPI) -> str | None:

@@ -23,7 +23,8 @@ the server may use it.
 - :func:`peers` (:data:`PeersDep`): how this process reaches the other processes
   (:class:`~ramsli.server.cluster.proxy.Peers`, shared with the forwarding middleware);
 - :func:`evenings` (:data:`EveningsDep`): the club evenings and tournaments
-  (:class:`~ramsli.server.evenings.service.Evenings`).
+  (:class:`~ramsli.server.evenings.service.Evenings`);
+- :func:`challenges`: the weekly challenges (:class:`~ramsli.server.challenge.service.Challenges`).
 
 Every function raises ``AttributeError`` if the app has not made the service yet (before its
 start-up), except :func:`admin_token`, :func:`hub_or_none` and :func:`database_damaged`, which
@@ -38,6 +39,7 @@ from fastapi import Depends
 from starlette.requests import HTTPConnection
 
 if TYPE_CHECKING:
+    from ramsli.server.challenge.service import Challenges
     from ramsli.server.clubs.clubs import Clubs
     from ramsli.server.cluster.proxy import Peers
     from ramsli.server.coach.review import CoachService
@@ -63,6 +65,7 @@ __all__ = [
     "database_damaged",
     "peers",
     "evenings",
+    "challenges",
     "HubDep",
     "ClubsDep",
     "DirectoryDep",
@@ -152,6 +155,12 @@ def peers(conn: HTTPConnection) -> Peers:
 def evenings(conn: HTTPConnection) -> Evenings:
     """The app's club evenings and tournaments (:class:`~ramsli.server.evenings.service.Evenings`)."""
     found: Evenings = conn.app.state.evenings
+    return found
+
+
+def challenges(conn: HTTPConnection) -> Challenges:
+    """The app's weekly challenges (:class:`~ramsli.server.challenge.service.Challenges`)."""
+    found: Challenges = conn.app.state.challenges
     return found
 
 

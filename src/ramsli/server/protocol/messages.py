@@ -3,7 +3,8 @@
 Every refusal of the server is a :class:`~ramsli.refusal.Refusal` (a stable code, the rule id,
 the fields of its message), raised as :class:`~ramsli.refusal.Refused`. This module declares the
 server's codes as data, one table per concern (:data:`SERVER`, :data:`SCHEMA_CODES`,
-:data:`TABLES`, :data:`LOBBY`, :data:`PLAYERS`, :data:`CLUBS`, :data:`BOOKS`, :data:`EVENINGS`): code ->
+:data:`TABLES`, :data:`LOBBY`, :data:`PLAYERS`, :data:`CLUBS`, :data:`BOOKS`, :data:`EVENINGS`,
+:data:`CHALLENGE`): code ->
 :class:`~ramsli.refusal.RefusalText`, the English text (a gettext msgid, translated in the
 ``ramsli`` catalogs) and the HTTP status. :data:`REFUSALS` gathers them with the engine's and the
 bots' codes, :data:`STATUS` their statuses; and it turns any refusal into the error a client
@@ -67,6 +68,7 @@ __all__ = [
     "CLUBS",
     "BOOKS",
     "EVENINGS",
+    "CHALLENGE",
     "answer",
     "render",
     "error_frame",
@@ -488,10 +490,37 @@ EVENINGS: Mapping[str, RefusalText] = {
     ),
 }
 
+#: the weekly challenge's refusals (:mod:`ramsli.server.challenge`; issue 35 item 3, D-21)
+CHALLENGE: Mapping[str, RefusalText] = {
+    "no_challenge_week": RefusalText(N_("there is no challenge week {week}; this week is {current}"), status=404),
+    "no_challenge_deal": RefusalText(
+        N_("the challenge of week {week} has no deal {deal}; it has deals 1 to {deals}"), status=404
+    ),
+    "challenge_tried": RefusalText(
+        N_("you have played deal {deal} of week {week} already; each deal is played once"), status=409
+    ),
+    "challenge_closed": RefusalText(
+        N_("the challenge of week {week} has closed; this week's deals are those of week {current}"), status=409
+    ),
+    "challenge_not_tried": RefusalText(
+        N_(
+            "play deal {deal} of week {week} first; everyone's results of a deal are shown after your own "
+            "try, once the week has closed"
+        ),
+        status=409,
+    ),
+    "challenge_not_closed": RefusalText(
+        N_("the results of week {week} are shown once the week has closed; until then nobody sees them"),
+        status=409,
+    ),
+}
+
 #: every refusal code a client reads and its texts: the engine's, the bots', the server's and the
 #: schema's (:func:`~ramsli.refusal.collect`; a code declared twice with different texts fails here)
 REFUSALS: Mapping[str, RefusalText] = MappingProxyType(
-    collect(ENGINE_REFUSALS, BOT_REFUSALS, SERVER, SCHEMA_CODES, TABLES, LOBBY, PLAYERS, CLUBS, BOOKS, EVENINGS)
+    collect(
+        ENGINE_REFUSALS, BOT_REFUSALS, SERVER, SCHEMA_CODES, TABLES, LOBBY, PLAYERS, CLUBS, BOOKS, EVENINGS, CHALLENGE
+    )
 )
 
 #: HTTP status of each protocol code (400 for any other): the declared ``status`` of the server's

@@ -30,6 +30,7 @@ __all__ = [
     "view",
     "countdowns",
     "finished_hand",
+    "challenge_ref",
     "info",
     "trick_record",
     "hand_record",
@@ -283,8 +284,19 @@ def view(table: Table, seat: int | None) -> dict[str, Any]:
         "next_table": table.next_table,
         "paused": table.paused,
         "evening": table.evening,
+        "challenge": challenge_ref(table),
         **countdowns(table, now),
     }
+
+
+def challenge_ref(table: Table) -> dict[str, Any] | None:
+    """The weekly challenge's deal a table plays (issue 35, docs/challenge.md): ``{"week", "deal",
+    "club"}`` (``club`` None for the server's challenge), or None for another table."""
+    ref = table.spec.get("challenge")
+    if not isinstance(ref, dict):
+        return None
+    scope = ref.get("scope")
+    return {"week": ref.get("week"), "deal": ref.get("deal"), "club": None if scope == "server" else scope}
 
 
 def finished_hand(table: Table, number: int, seat: SeatState | None) -> dict[str, Any]:
@@ -345,6 +357,7 @@ def info(table: Table, spectate: bool = False) -> dict[str, Any]:
         ],
         "paused": table.paused,
         "evening": table.evening,
+        "challenge": challenge_ref(table),
     }
     if spectate:
         out["spectate"] = f"/t/{table.id}/watch/{table.spectator_token}"

@@ -534,6 +534,13 @@
         href: `/ledger?lang=${R.lang}&club=${info.club.id}`,
         text: _("Start a club ledger"),
       }),
+      /* the club's weekly challenge (issue 35): its members only */
+      el("a", {
+        class: "button",
+        id: "club-challenge",
+        href: `/c/${info.club.id}/challenge?lang=${R.lang}`,
+        text: _("The club's weekly challenge"),
+      }),
     );
     /* the club's evenings (issue 34): the next one, the calendar feed, a new one for the owner */
     const next = info.next_evening;

@@ -535,6 +535,8 @@
         el("a", { href: "/ratings?lang=" + R.lang, id: "ratings-link", text: _("Ratings") }),
         /* club evenings (issue 34): each club's page lists its evenings; the account page lists your clubs */
         el("a", { href: "/account?lang=" + R.lang + "#clubs", id: "evenings-link", text: _("Club evenings") }),
+        /* the weekly challenge (issue 35): the same deals for everyone, scored against the field */
+        el("a", { href: "/challenge?lang=" + R.lang, id: "challenge-link", text: _("Weekly challenge") }),
         el("a", {
           href: "/account?lang=" + R.lang,
           id: "account-link",

@@ -444,6 +444,15 @@ function standingsBody() {
    session's end, so that neither has to be closed or scrolled to reach them */
 function againRow() {
   if (eveningOf()) return eveningNext(); // an evening's table: where you sit next, not "play again"
+  const ch = (S.view && S.view.challenge) || null; // a weekly challenge's deal (issue 35): back to it
+  if (ch) {
+    const back = ch.club ? `/c/${encodeURIComponent(ch.club)}/challenge` : "/challenge";
+    return el(
+      "div",
+      { class: "row again-row" },
+      el("a", { class: "button primary", href: back + "?lang=" + R.lang, text: _("Back to the challenge") }),
+    );
+  }
   const mineTaken = P.role === "seat" && (S.view.seats.find((x) => x.seat === me()) || {}).taken;
   const again = mineTaken || R.creatorToken(P.table);
   return el(
