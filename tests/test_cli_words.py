@@ -56,3 +56,46 @@ def test_review_of_a_session_in_german_keeps_its_headers_and_letters():
     for word in ("Spieler", "Entscheidungen", "Markierungen", "verloren:"):
         assert word in out, word
     assert "D♠" in out and not re.search(r"\b[QJ][♠♥♦♣]", out)
+
+
+def _verify(*args: str):
+    return runner.invoke(build_app(("verify",)), ["verify", *args])
+
+
+@pytest.mark.parametrize(
+    ("name", "words", "english"),
+    [
+        ("bad-card-twice.toml", "p4, Karte 1: 7♦ wird doppelt gegeben (auch p3, Karte 1) (R1)", "dealt twice"),
+        ("bad-unknown-option.toml", "unbekannte Option 'betee'", "unknown option"),
+        ("bad-malformed.toml", "kein gültiges TOML", "not valid TOML"),
+        ("missing.toml", "keine solche Datei", "no such file"),
+    ],
+)
+def test_verify_explains_a_refused_file_in_german(name, words, english):
+    """``ramsli verify --lang de`` on a file it cannot read (exit status 2): the reason in German
+    (R1, R8), as ``--lang en`` says it in English."""
+    r = _verify(str(DATA / name), "--lang", "de")
+    assert r.exit_code == 2
+    assert words in r.output, r.output
+    assert english not in r.output
+    assert "Kartengaben geprüft: 0 von 1" in r.output
+    en = _verify(str(DATA / name), "--lang", "en")
+    assert en.exit_code == 2 and english in en.output, en.output
+
+
+def test_verify_s_reasons_follow_the_language_and_its_card_letters():
+    """A refused action (R4.10) and a settlement that does not replay (R5), in de, nl and it, with
+    the language's card letters; the English text as before."""
+    from ramsli.commands.verify import error_text
+    from ramsli.history import HandHistory, HistoryError, ReplayError
+    from ramsli.refusal import Refusal
+
+    e = ReplayError(7, "p3 pl QH", Refusal("not_held", "R4.10", {"seat": 2, "card": "QH"}))
+    assert error_text(e, "en") == "action 7 'p3 pl QH': p3 does not hold QH (R4.10)"  # the file's notation
+    assert error_text(e, "de").startswith("Aktion 7 'p3 pl QH': ") and "D♥" in error_text(e, "de")
+    assert "V♥" in error_text(e, "nl") and "azione 7" in error_text(e, "it")
+    with pytest.raises(HistoryError) as bad:
+        HandHistory.read(DATA / "bad-settlement.toml").replay()
+    assert "die Abrechnung passt nicht zum Nachspielen" in error_text(bad.value, "de")
+    assert "de afrekening klopt niet" in error_text(bad.value, "nl")
+    assert error_text(bad.value, "en").startswith("the settlement does not match the replay")

@@ -41,12 +41,22 @@ import typer
 from ramsli.evening.verify import Finding, Malformed, verify_download
 from ramsli.fairness import MALFORMED, SCHEME, SCHEME_V1, DealProof, check_deal
 from ramsli.frontends.i18n import N_, detect_language, render_refusal, translation
+from ramsli.frontends.text import card_label_in
 from ramsli.history import HandHistory, HistoryError, ReplayError
 from ramsli.i18n import Lang, choices_text
 from ramsli.refusal import Refusal
 from ramsli.seats import seat_name
 
-__all__ = ["register", "verify", "verify_file", "verify_evening", "is_evening_file", "finding_text", "scheme_text"]
+__all__ = [
+    "register",
+    "verify",
+    "verify_file",
+    "error_text",
+    "verify_evening",
+    "is_evening_file",
+    "finding_text",
+    "scheme_text",
+]
 
 
 def _files(paths: list[Path]) -> list[Path]:
@@ -206,6 +216,46 @@ def scheme_text(proof: DealProof, gettext: Callable[[str], str]) -> str:
     return SCHEME + ": " + text.format(table=b.table, hand=b.hand, dealer=seat_name(b.dealer), seats=seats)
 
 
+def _card_label(lang: str) -> Callable[[str], str] | None:
+    """A card's text (``"QH"``) as ``lang`` shows it (de ``"D♥"``, R1.6); a text that is not a card as
+    it is. None in English: the history's own notation (``QH``), as the file writes it."""
+    if lang == "en":
+        return None
+
+    def label(text: str) -> str:
+        try:
+            return card_label_in(str(text), lang)
+        except ValueError:
+            return str(text)
+
+    return label
+
+
+def error_text(e: HistoryError | ReplayError, lang: str = "en") -> str:
+    """Why a hand history cannot be read or replayed, in ``lang`` (without the file and line): a
+    refused action (R4.12) with its number and text, a reason with a refusal code by that code, in
+    the reader's card letters; a reason without a code yet (a few rare shapes of a broken file) in
+    English after the translated "not a hand history this reader can read".
+
+    >>> from ramsli.refusal import Refusal
+    >>> error_text(HistoryError("x", refusal=Refusal("hh_card_twice_key", "R1", {"card": "QH", "other": "turn_up"}), key="p4", index=0), "de")
+    'p4, Karte 1: D♥ wird doppelt gegeben (auch turn_up) (R1)'
+    """
+    tr = translation(lang)
+    _ = tr.gettext
+    cards = _card_label(lang)
+    if isinstance(e, ReplayError):
+        reason = render_refusal(e.refusal, translations=tr, card_label=cards)
+        return _("action {number} '{action}': {reason}").format(number=e.position, action=e.action, reason=reason)
+    if e.refusal is None:
+        return _("not a hand history this reader can read") + ": " + e.reason
+    text = render_refusal(e.refusal, translations=tr, card_label=cards)
+    if e.key is None:
+        return text
+    where = e.key if e.index is None else _("{key}, card {number}").format(key=e.key, number=e.index + 1)
+    return f"{where}: {text}"
+
+
 def verify_file(path: Path, lang: str = "en") -> tuple[int, list[str]]:
     """Check one hand history's deal.
 
@@ -221,10 +271,8 @@ def verify_file(path: Path, lang: str = "en") -> tuple[int, list[str]]:
             return 2, [f"{path}: {render_refusal(Refusal('fair_no_proof'), translations=tr)}"]
         hand = hh.replay()
     except (HistoryError, ReplayError) as e:
-        if isinstance(e, ReplayError):
-            line = f"{path}:{e.line}: " if e.line is not None else f"{path}: "
-            return 2, [line + str(e)]
-        return 2, [str(e.with_path(path)) if e.path is None else str(e)]
+        line = f"{e.path or path}:{e.line}: " if e.line is not None else f"{e.path or path}: "
+        return 2, [line + error_text(e, lang)]
     proof = hh.fairness
     found = check_deal(proof, hand, number=hh.hand_number)
     title = _("hand {n}").format(n=hh.hand_number) if hh.hand_number is not None else _("hand")
@@ -235,7 +283,8 @@ def verify_file(path: Path, lang: str = "en") -> tuple[int, list[str]]:
         return 0, [f"{path}: {title}: {text}; {scheme_text(proof, _)}"]
     status = 2 if all(r.code in MALFORMED for r in found) else 1
     head = _("DEAL DOES NOT CHECK") if status == 1 else _("cannot be checked")
-    return status, [f"{path}: {title}: {head}: {render_refusal(r, translations=tr)}" for r in found]
+    cards = _card_label(lang)
+    return status, [f"{path}: {title}: {head}: {render_refusal(r, translations=tr, card_label=cards)}" for r in found]
 
 
 def verify(
