@@ -273,3 +273,19 @@ def test_the_account_page_has_the_site_s_look_on_a_phone(chromium, base):
         assert page.is_visible("header.top nav.top-nav")
     finally:
         ctx.close()
+
+
+def test_a_rules_spec_reads_in_the_page_s_language(chromium, base):
+    """The rules of a club session's score sheet and of an evening (sent as a spec,
+    ``traditional; end=hands:10``) read in the page's words (R6, R8): ``R.rulesSpecText``."""
+    ctx = _context(chromium, DESKTOP, "it")
+    try:
+        page = ctx.new_page()
+        page.goto(f"{base}/?lang=it")
+        page.wait_for_selector("#setup")
+        text = page.evaluate("R.rulesSpecText('traditional; end=hands:10; ante=2; jokers=true; bete=pot')")
+        assert text.startswith("tradizionale · ") and "10 mani" in text and "jolly" in text, text
+        assert not re.search(r"traditional|end=|ante=|hands|pot\b", text), text
+        assert page.evaluate("R.rulesChanges({general_rams: true, targets: false})") == "General Rams · senza obiettivi"
+    finally:
+        ctx.close()
