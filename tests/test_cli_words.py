@@ -99,3 +99,14 @@ def test_verify_s_reasons_follow_the_language_and_its_card_letters():
     assert "die Abrechnung passt nicht zum Nachspielen" in error_text(bad.value, "de")
     assert "de afrekening klopt niet" in error_text(bad.value, "nl")
     assert error_text(bad.value, "en").startswith("the settlement does not match the replay")
+
+
+def test_skill_in_german_shows_german_card_letters_and_whole_headers():
+    """``ramsli skill --lang de``: the chosen and the expert's cards with D/B (B♣ for the jack of
+    clubs), the headers whole at 60 columns."""
+    r = runner.invoke(
+        build_app(("skill",)), ["skill", str(HAND), "--seat", "p2", "--lang", "de"], env={"COLUMNS": "60"}
+    )
+    assert r.exit_code == 0, r.output
+    assert "B♣" in r.stdout and not re.search(r"\b[QJ][♠♥♦♣]", r.stdout), r.stdout
+    assert "…" not in r.stdout and "Entscheidung" in r.stdout and "Experte" in r.stdout
