@@ -98,7 +98,7 @@ def test_verify_s_reasons_follow_the_language_and_its_card_letters():
         HandHistory.read(DATA / "bad-settlement.toml").replay()
     assert "die Abrechnung passt nicht zum Nachspielen" in error_text(bad.value, "de")
     assert "de afrekening klopt niet" in error_text(bad.value, "nl")
-    assert error_text(bad.value, "en").startswith("the settlement does not match the replay")
+    assert error_text(bad.value, "en").startswith("settlement does not match the replay")  # as the engine says it
 
 
 def test_skill_in_german_shows_german_card_letters_and_whole_headers():
@@ -110,3 +110,20 @@ def test_skill_in_german_shows_german_card_letters_and_whole_headers():
     assert r.exit_code == 0, r.output
     assert "B♣" in r.stdout and not re.search(r"\b[QJ][♠♥♦♣]", r.stdout), r.stdout
     assert "…" not in r.stdout and "Entscheidung" in r.stdout and "Experte" in r.stdout
+
+
+def test_replay_speaks_the_language_with_its_card_letters():
+    """``ramsli replay --lang de``: the deal, tricks and settlement in German with D/B (R1.6, R4,
+    R5); ``--lang en`` as before; a refused action (R4.10) explained in German too."""
+    app = build_app(("replay_cmd",))
+    de = runner.invoke(app, ["replay", str(DATA / "nap-targets.toml"), "--lang", "de"])
+    assert de.exit_code == 0, de.output
+    assert "Stich 1: p3 Clara spielt aus: p3 A♣, p2 9♣; gewonnen von p3 Clara" in de.stdout
+    assert "p4 Dirk: B♣ 9♦ K♣ A♠ D♠" in de.stdout and "Abrechnung: Pott 4" in de.stdout
+    assert not re.search(r"\b[QJ][♠♥♦♣]|Trick|Settlement", de.stdout), de.stdout
+    en = runner.invoke(app, ["replay", str(DATA / "nap-targets.toml"), "--lang", "en"])
+    assert "Trick 1: p3 Clara leads: p3 A♣, p2 9♣; won by p3 Clara" in en.stdout and "J♣ 9♦ K♣ A♠ Q♠" in en.stdout
+    bad = runner.invoke(app, ["replay", str(DATA / "bad-illegal-follow-suit.toml"), "--lang", "de"])
+    assert bad.exit_code == 1 and "Aktion " in bad.output and "bedienen" in bad.output, bad.output
+    session = runner.invoke(app, ["replay", str(SESSION), "--lang", "en"])
+    assert "\n\nSession ended (hands); winners Bruno" in session.stdout and "\\n" not in session.stdout

@@ -38,10 +38,10 @@ from typing import Annotated
 
 import typer
 
+from ramsli.commands.replay_cmd import _card_label, error_text
 from ramsli.evening.verify import Finding, Malformed, verify_download
 from ramsli.fairness import MALFORMED, SCHEME, SCHEME_V1, DealProof, check_deal
 from ramsli.frontends.i18n import N_, detect_language, render_refusal, translation
-from ramsli.frontends.text import card_label_in
 from ramsli.history import HandHistory, HistoryError, ReplayError
 from ramsli.i18n import Lang, choices_text
 from ramsli.refusal import Refusal
@@ -214,46 +214,6 @@ def scheme_text(proof: DealProof, gettext: Callable[[str], str]) -> str:
     text = gettext(SCHEME_TEXT[SCHEME])
     seats = " ".join(seat_name(x) for x in b.seated)
     return SCHEME + ": " + text.format(table=b.table, hand=b.hand, dealer=seat_name(b.dealer), seats=seats)
-
-
-def _card_label(lang: str) -> Callable[[str], str] | None:
-    """A card's text (``"QH"``) as ``lang`` shows it (de ``"D♥"``, R1.6); a text that is not a card as
-    it is. None in English: the history's own notation (``QH``), as the file writes it."""
-    if lang == "en":
-        return None
-
-    def label(text: str) -> str:
-        try:
-            return card_label_in(str(text), lang)
-        except ValueError:
-            return str(text)
-
-    return label
-
-
-def error_text(e: HistoryError | ReplayError, lang: str = "en") -> str:
-    """Why a hand history cannot be read or replayed, in ``lang`` (without the file and line): a
-    refused action (R4.12) with its number and text, a reason with a refusal code by that code, in
-    the reader's card letters; a reason without a code yet (a few rare shapes of a broken file) in
-    English after the translated "not a hand history this reader can read".
-
-    >>> from ramsli.refusal import Refusal
-    >>> error_text(HistoryError("x", refusal=Refusal("hh_card_twice_key", "R1", {"card": "QH", "other": "turn_up"}), key="p4", index=0), "de")
-    'p4, Karte 1: D♥ wird doppelt gegeben (auch turn_up) (R1)'
-    """
-    tr = translation(lang)
-    _ = tr.gettext
-    cards = _card_label(lang)
-    if isinstance(e, ReplayError):
-        reason = render_refusal(e.refusal, translations=tr, card_label=cards)
-        return _("action {number} '{action}': {reason}").format(number=e.position, action=e.action, reason=reason)
-    if e.refusal is None:
-        return _("not a hand history this reader can read") + ": " + e.reason
-    text = render_refusal(e.refusal, translations=tr, card_label=cards)
-    if e.key is None:
-        return text
-    where = e.key if e.index is None else _("{key}, card {number}").format(key=e.key, number=e.index + 1)
-    return f"{where}: {text}"
 
 
 def verify_file(path: Path, lang: str = "en") -> tuple[int, list[str]]:
