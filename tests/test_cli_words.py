@@ -127,3 +127,16 @@ def test_replay_speaks_the_language_with_its_card_letters():
     assert bad.exit_code == 1 and "Aktion " in bad.output and "bedienen" in bad.output, bad.output
     session = runner.invoke(app, ["replay", str(SESSION), "--lang", "en"])
     assert "\n\nSession ended (hands); winners Bruno" in session.stdout and "\\n" not in session.stdout
+
+
+def test_verify_names_an_unknown_or_missing_key_in_the_language(tmp_path):
+    """A hand-edited file: an unknown key and a missing key, said in Dutch and Italian (exit 2)."""
+    unknown = tmp_path / "unknown.toml"
+    unknown.write_text('format = "ramsli-hh/2"\nseatz = 1\n', encoding="utf-8")
+    missing = tmp_path / "missing.toml"
+    missing.write_text('format = "ramsli-hh/2"\n', encoding="utf-8")
+    r = _verify(str(unknown), "--lang", "it")
+    assert r.exit_code == 2 and "unknown.toml:2: chiave sconosciuta 'seatz'" in r.output, r.output
+    r = _verify(str(missing), "--lang", "nl")
+    assert r.exit_code == 2 and "de sleutel 'seats' ontbreekt" in r.output, r.output
+    assert "missing key 'seats'" in _verify(str(missing), "--lang", "en").output

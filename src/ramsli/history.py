@@ -782,13 +782,20 @@ class HandHistory:
 
         for k in data:
             if k not in _TOP_KEYS:
-                raise err(f"unknown key {k!r}; allowed are {', '.join(_TOP_KEYS)}", "", k)
-        for k in ("format", "seats", "dealer", "stacks", "pot", "rules", "deal", "play"):
+                raise err(
+                    f"unknown key {k!r}; allowed are {', '.join(_TOP_KEYS)}",
+                    "",
+                    k,
+                    refusal=Refusal("hh_unknown_key", None, {"given": k, "allowed": ", ".join(_TOP_KEYS)}),
+                )
+        needed = ("format", "seats", "dealer", "stacks", "pot", "rules", "deal", "play")
+        for k in needed:
             if k not in data:
                 raise HistoryError(
                     f"missing key {k!r} (a hand history needs format, seats, dealer, stacks, pot, "
                     "[rules], [deal], [play])",
                     1 if text else None,
+                    refusal=Refusal("hh_missing_key", None, {"given": k, "allowed": ", ".join(needed)}),
                 )
         if data["format"] not in (FORMAT, FORMAT_CHECKED):
             raise err(

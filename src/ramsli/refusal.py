@@ -517,6 +517,8 @@ HISTORY: Mapping[str, RefusalText] = {
     "hh_no_file": RefusalText(N_("no such file")),
     "hh_unreadable": RefusalText(N_("cannot read the file: {error}")),
     "hh_not_toml": RefusalText(N_("not valid TOML: {error}")),
+    "hh_unknown_key": RefusalText(N_("unknown key '{given}'; allowed are {allowed}")),
+    "hh_missing_key": RefusalText(N_("the key '{given}' is missing; a hand history needs {allowed}")),
     "hh_not_in_deck": RefusalText(N_("{card} is not in the {deck} deck")),
     "hh_card_twice": RefusalText(N_("{card} is dealt twice (also {other}, card {number})")),
     "hh_card_twice_key": RefusalText(N_("{card} is dealt twice (also {other})")),
