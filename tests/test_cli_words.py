@@ -69,6 +69,11 @@ def _verify(*args: str):
         ("bad-unknown-option.toml", "unbekannte Option 'betee'", "unknown option"),
         ("bad-malformed.toml", "kein gültiges TOML", "not valid TOML"),
         ("missing.toml", "keine solche Datei", "no such file"),
+        (
+            "bad-unknown-cards-play.toml",
+            "die Karten von p3 stehen in Zeile 31 als unbekannt (??)",
+            "written as unknown",
+        ),
     ],
 )
 def test_verify_explains_a_refused_file_in_german(name, words, english):

@@ -967,6 +967,16 @@ class HandHistory:
                     "play",
                     "actions",
                     i,
+                    refusal=Refusal(
+                        "hh_play_unknown",
+                        "R7",
+                        {
+                            "number": i + 1,
+                            "action": str(act),
+                            "seat": act.seat,
+                            "line": L.key("deal", seat_name(act.seat)),
+                        },
+                    ),
                 )
             actions.append(act)
 

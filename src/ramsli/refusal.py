@@ -517,6 +517,12 @@ HISTORY: Mapping[str, RefusalText] = {
     "hh_no_file": RefusalText(N_("no such file")),
     "hh_unreadable": RefusalText(N_("cannot read the file: {error}")),
     "hh_not_toml": RefusalText(N_("not valid TOML: {error}")),
+    "hh_play_unknown": RefusalText(
+        N_(
+            "action {number} '{action}': the cards of {seat} are written as unknown (??) at line {line}, "
+            "but a seat that plays must have all five cards recorded"
+        )
+    ),
     "hh_unknown_key": RefusalText(N_("unknown key '{given}'; allowed are {allowed}")),
     "hh_missing_key": RefusalText(N_("the key '{given}' is missing; a hand history needs {allowed}")),
     "hh_not_in_deck": RefusalText(N_("{card} is not in the {deck} deck")),
