@@ -12,7 +12,7 @@ Marked strings: ``_()``, ``N_()``, ``ngettext()`` and ``pgettext()`` in
 ``src/ramsli/frontends``, ``src/ramsli/commands/play.py``, ``src/ramsli/commands/review.py``, ``commands/skill.py``,
 ``src/ramsli/coach`` (the coach's lines) and ``src/ramsli/server`` (its refusal texts in
 ``server/protocol/messages.py``), the refusal texts of the engine (``refusal.py``) and of the bots
-(``bots/refusals.py``), the texts of ``commands/verify.py``, and the same functions in the browser
+(``bots/refusals.py``), the texts of ``commands/verify.py`` and ``commands/replay_cmd.py``, and the same functions in the browser
 pages' scripts and modules, ``src/ramsli/server/web/static/**/*.js``.
 
 The languages are those of :data:`ramsli.i18n.LANGUAGES` with a catalog
@@ -44,6 +44,7 @@ SOURCES = [
     SRC / "commands" / "review.py",
     SRC / "commands" / "skill.py",
     SRC / "commands" / "verify.py",
+    SRC / "commands" / "replay_cmd.py",
     SRC / "coach",
     SRC / "server",
 ]

@@ -124,3 +124,20 @@ def test_every_usage_error_has_the_same_plain_look(args, command, says):
     assert errors and all(x.startswith("Error: ") for x in errors), r.output
     assert any(says in x for x in errors), r.output
     assert not set("│╭╮╰╯") & set(r.output)
+
+
+def test_help_lists_play_and_serve_first_in_panels():
+    """``ramsli --help`` lists the commands in the order a user wants them (issue 36): ``play`` and
+    ``serve`` first, in a "Play" panel, ``review``/``replay``/``verify`` after them, the rules, the
+    research tools and ``backup`` last; every command of the app is in a panel of HELP_PANELS."""
+    r = CliRunner().invoke(cli.build_app(), ["--help"], env={"COLUMNS": "100"})
+    assert r.exit_code == 0, r.output
+    out = r.output
+    where = {name: re.search(rf"│ {name}\s", out) for name in cli.COMMANDS}
+    assert all(where.values()), [n for n, m in where.items() if m is None]
+    place = {name: m.start() for name, m in where.items() if m is not None}
+    assert place["play"] < place["serve"] < place["review"] < place["replay"] < place["rules"] < place["presets"]
+    assert max(place, key=lambda n: place[n]) == "backup"
+    assert out.index("─ Play ") < place["play"] and out.index("─ After a game ") < place["review"]
+    listed = {name for _panel, names in cli.HELP_PANELS for name in names}
+    assert listed == set(cli.COMMANDS)

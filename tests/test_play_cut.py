@@ -372,3 +372,39 @@ def test_app_r_cuts_at_random_and_without_ask_cut_nothing_is_asked(tmp_path):
 
     asyncio.run(run2())
     assert seen["screen"] != "CutScreen" and seen["hand"]
+
+
+def test_app_offers_only_what_is_legal_during_the_cut(tmp_path):
+    """While the human cuts (R4.2) no hand asks anything: the key bar behind the question offers no
+    declaration, no General Rams and no target (a traditional game has neither, R4.7, R4.8), and
+    the footer no key of a hand; after the cut the declaration's keys come (R4.5)."""
+    t = _table(tmp_path)
+    t.ask_cut = True
+    app_ = RamsliApp(t, speed=0)
+    seen: dict[str, object] = {}
+    actions = ("#btn-in", "#btn-out", "#btn-gr", "#btn-pass", "#btn-t2", "#btn-t3", "#btn-t4", "#btn-t5")
+
+    def offered() -> list[str]:
+        base = app_.screen_stack[0]
+        return [sel for sel in actions if not base.query_one(sel).has_class("hidden")]
+
+    def keys() -> set[str]:
+        return {b.binding.description for b in app_.active_bindings.values() if b.binding.show and b.enabled}
+
+    async def run():
+        async with app_.run_test(size=(110, 36)) as pilot:
+            await pilot.pause()
+            assert isinstance(app_.screen, CutScreen)
+            seen["cut"] = offered()
+            seen["cut_keys"] = keys()
+            await pilot.press("r")
+            await pilot.pause()
+            seen["hand_gr"] = any(a.kind == "gr" for a in t.hand.legal_actions())
+            seen["after"] = offered()
+            await pilot.press("q")
+
+    asyncio.run(run())
+    assert seen["cut"] == [], seen["cut"]
+    assert not {"General Rams", "target", "in", "out", "pass", "play a card"} & set(seen["cut_keys"])
+    assert "#btn-gr" not in seen["after"] and not any(s.startswith("#btn-t") for s in seen["after"])
+    assert not seen["hand_gr"]

@@ -17,6 +17,7 @@ import rich.table
 import rich.text
 import typer
 import typer.core
+import typer.models
 
 from ramsli import __version__
 
@@ -155,26 +156,40 @@ def _root(
 
 #: each command's module, so that ``ramsli COMMAND`` imports that module alone (a quicker start)
 COMMANDS = {
+    "play": "play",
+    "serve": "serve",
+    "bot": "bot",
+    "review": "review",
+    "skill": "skill",
+    "replay": "replay_cmd",
+    "verify": "verify",
     "rules": "rules_cmd",
     "presets": "rules_cmd",
-    "replay": "replay_cmd",
-    "play": "play",
     "tournament": "tournament",
+    "arena": "arena",
     "simulate": "simulate",
     "odds": "odds",
     "tips": "tips",
-    "serve": "serve",
-    "backup": "backup",
     "solve": "solve",
-    "arena": "arena",
     "dataset": "dataset",
-    "review": "review",
-    "skill": "skill",
-    "verify": "verify",
-    "bot": "bot",
+    "backup": "backup",
 }
 #: the command modules, each once, in the order of their commands in ``--help``; each exposes ``register(app)``
 COMMAND_MODULES = tuple(dict.fromkeys(COMMANDS.values()))
+
+#: the panels of ``ramsli --help`` and their commands, in the order a user wants them: playing first,
+#: then looking back at a game, the rules, the bots and research tools, and the server's upkeep last
+HELP_PANELS: tuple[tuple[str, tuple[str, ...]], ...] = (
+    ("Play", ("play", "serve", "bot")),
+    ("After a game", ("review", "skill", "replay", "verify")),
+    ("Rules", ("rules", "presets")),
+    ("Bots and research", ("tournament", "arena", "simulate", "odds", "tips", "solve", "dataset")),
+    ("Server upkeep", ("backup",)),
+)
+#: command name -> its panel in ``--help``
+_HELP_PANEL = {name: panel for panel, names in HELP_PANELS for name in names}
+#: command name -> its place in ``--help``
+_HELP_ORDER = {name: i for i, name in enumerate(name for _p, names in HELP_PANELS for name in names)}
 
 
 def build_app(modules: tuple[str, ...] = COMMAND_MODULES) -> typer.Typer:
@@ -193,7 +208,18 @@ def build_app(modules: tuple[str, ...] = COMMAND_MODULES) -> typer.Typer:
     app.callback()(_root)
     for name in modules:
         importlib.import_module(f"ramsli.commands.{name}").register(app)
+    _order_help(app)
     return app
+
+
+def _order_help(app: typer.Typer) -> None:
+    """Put ``app``'s commands in :data:`HELP_PANELS`' order, each in its panel (``--help`` lists them
+    so: ``play`` and ``serve`` first, ``backup`` last); a command not listed comes last, in "Other"."""
+    last = len(_HELP_ORDER)
+    app.registered_commands.sort(key=lambda c: _HELP_ORDER.get(c.name or "", last))
+    for command in app.registered_commands:
+        if command.rich_help_panel is None or isinstance(command.rich_help_panel, typer.models.DefaultPlaceholder):
+            command.rich_help_panel = _HELP_PANEL.get(command.name or "", "Other")
 
 
 def __getattr__(name: str) -> Any:

@@ -122,14 +122,31 @@ class HistoryError(RamsliError, ValueError):
 
     Attributes:
         line: the 1-based line of the offending key or action in the text, or None.
-        reason: what is wrong and what is allowed.
+        reason: what is wrong and what is allowed (English).
         path: the file, when known (set by :func:`read_session` and the CLI).
+        refusal: the record of the reason (:mod:`ramsli.refusal`, codes of :data:`ramsli.refusal.HISTORY`
+            and the engine's), so that a front end says it in the reader's language; None for a reason
+            that has no code yet (then only ``reason`` says it).
+        key: the history's key the refusal is about (``"p4"``, ``"turn_up"``, ``"ante"``), or None.
+        index: the 0-based element of ``key``'s array (the card of a seat), or None.
     """
 
-    def __init__(self, reason: str, line: int | None = None, path: str | None = None) -> None:
+    def __init__(
+        self,
+        reason: str,
+        line: int | None = None,
+        path: str | None = None,
+        *,
+        refusal: Refusal | None = None,
+        key: str | None = None,
+        index: int | None = None,
+    ) -> None:
         self.reason = reason
         self.line = line
         self.path = path
+        self.refusal = refusal
+        self.key = key
+        self.index = index
         super().__init__(self._text())
 
     def _text(self) -> str:
@@ -140,7 +157,7 @@ class HistoryError(RamsliError, ValueError):
 
     def with_path(self, path: str | Path) -> HistoryError:
         """The same error with ``path`` set (for messages like ``hand.toml:12: ...``)."""
-        return HistoryError(self.reason, self.line, str(path))
+        return HistoryError(self.reason, self.line, str(path), refusal=self.refusal, key=self.key, index=self.index)
 
 
 class ReplayError(IllegalActionError):
@@ -428,7 +445,9 @@ def _loads(text: str) -> dict[str, Any]:
     except tomllib.TOMLDecodeError as e:
         m = re.search(r"line (\d+)", str(e))
         if m:
-            raise HistoryError(f"not valid TOML: {e}", int(m.group(1))) from None
+            raise HistoryError(
+                f"not valid TOML: {e}", int(m.group(1)), refusal=Refusal("hh_not_toml", None, {"error": str(e)})
+            ) from None
         last = max(1, len(text.splitlines()))
         raise HistoryError(
             f"not valid TOML: {e}: the text ends in the middle of a value or table (is the file cut short?)", last
@@ -467,7 +486,7 @@ def _table_fault(e: TableError, L: _Lines, path: str | None = None) -> HistoryEr
         line = L.elem(table, key, e.index)
     else:
         line = L.key(table, key) if key else None
-    return HistoryError(prefix + str(e), line, path)
+    return HistoryError(prefix + str(e), line, path, refusal=e.refusal, key=key if prefix else None)
 
 
 def _check_seats(names: Any, L: _Lines, path: str | None = None) -> None:
@@ -491,13 +510,17 @@ def _check_rules(rtab: Any, err: Any) -> Rules:
     valid on its own, ``end`` a list (not a bare string) of session ends written as the
     engine writes them, each kind at most once (R3.6).
 
-    ``err(reason, key)`` builds the HistoryError (key ``""``: the ``[rules]`` line).
+    ``err(reason, key[, refusal])`` builds the HistoryError (key ``""``: the ``[rules]`` line).
     """
     if not isinstance(rtab, dict):
         raise err("rules must be a table [rules] of options (R8)", "")
     for k, v in rtab.items():
         if k not in OPTIONS:
-            raise err(f"unknown option {k!r} (R8); allowed are {', '.join(OPTIONS)}", k)
+            raise err(
+                f"unknown option {k!r} (R8); allowed are {', '.join(OPTIONS)}",
+                k,
+                Refusal("unknown_option", "R8", {"option": k, "allowed": ", ".join(OPTIONS)}),
+            )
         if k == "end" and (not isinstance(v, list) or not all(isinstance(x, str) for x in v)):
             raise err(
                 f"option 'end': {v!r} is not a list of session ends; write a list like "
@@ -507,7 +530,7 @@ def _check_rules(rtab: Any, err: Any) -> Rules:
         try:
             Rules.from_dict({k: v})
         except (RulesError, TypeError) as e:
-            raise err(str(e), k) from None
+            raise err(str(e), k, e.refusal if isinstance(e, RulesError) else None) from None
     missing = [k for k in OPTIONS if k != "players" and k not in rtab]
     if missing:
         raise err(
@@ -751,19 +774,28 @@ class HandHistory:
     def _from_data(cls, data: dict[str, Any], L: _Lines, text: str) -> HandHistory:
         """:meth:`from_toml` after parsing: ``L`` finds the lines of ``text`` (empty for data without text)."""
 
-        def err(reason: str, table: str = "", key: str = "", index: int | None = None) -> HistoryError:
+        def err(
+            reason: str, table: str = "", key: str = "", index: int | None = None, refusal: Refusal | None = None
+        ) -> HistoryError:
             line = L.elem(table, key, index) if index is not None else L.key(table, key)
-            return HistoryError(reason, line)
+            return HistoryError(reason, line, refusal=refusal, key=key if table == "deal" else None, index=index)
 
         for k in data:
             if k not in _TOP_KEYS:
-                raise err(f"unknown key {k!r}; allowed are {', '.join(_TOP_KEYS)}", "", k)
-        for k in ("format", "seats", "dealer", "stacks", "pot", "rules", "deal", "play"):
+                raise err(
+                    f"unknown key {k!r}; allowed are {', '.join(_TOP_KEYS)}",
+                    "",
+                    k,
+                    refusal=Refusal("hh_unknown_key", None, {"given": k, "allowed": ", ".join(_TOP_KEYS)}),
+                )
+        needed = ("format", "seats", "dealer", "stacks", "pot", "rules", "deal", "play")
+        for k in needed:
             if k not in data:
                 raise HistoryError(
                     f"missing key {k!r} (a hand history needs format, seats, dealer, stacks, pot, "
                     "[rules], [deal], [play])",
                     1 if text else None,
+                    refusal=Refusal("hh_missing_key", None, {"given": k, "allowed": ", ".join(needed)}),
                 )
         if data["format"] not in (FORMAT, FORMAT_CHECKED):
             raise err(
@@ -804,7 +836,7 @@ class HandHistory:
         pot = data["pot"]
 
         # rules (R8): every option checked on its own, so the error names its line
-        rules = _check_rules(data["rules"], lambda reason, k: err(reason, "rules", k))
+        rules = _check_rules(data["rules"], lambda reason, k, refusal=None: err(reason, "rules", k, refusal=refusal))
         try:  # the table as the engine checks it (R2.1, R3.2, R3.3, R3.5, R5.4)
             check_players(rules, n)
             check_table(rules, stacks, dealer, seated, pot)
@@ -834,6 +866,7 @@ class HandHistory:
                 f"cut {cut!r} must leave at least one card in each packet: 1..{len(deck) - 1} (R4.2)", "deal", "cut"
             )
         seen: dict[Card, str] = {}
+        seen_at: dict[Card, tuple[str, int | None]] = {}
 
         def card(v: Any, key: str, index: int | None, unknown_ok: bool) -> Card | None:
             where = f"{key} card {index + 1}" if index is not None else key
@@ -844,12 +877,30 @@ class HandHistory:
             try:
                 c = Card.parse(v)
             except CardError as e:
-                raise err(f"{where}: {e}", "deal", key, index) from None
+                raise err(f"{where}: {e}", "deal", key, index, e.refusal) from None
             if c not in deck_set:
-                raise err(f"{where}: {c} is not in {deck_name} (R1)", "deal", key, index)
+                raise err(
+                    f"{where}: {c} is not in {deck_name} (R1)",
+                    "deal",
+                    key,
+                    index,
+                    Refusal("hh_not_in_deck", "R1", {"card": str(c), "deck": rules.deck}),
+                )
             if c in seen:
-                raise err(f"{where}: card {c} is dealt twice (also {seen[c]}) (R1)", "deal", key, index)
+                other_key, other_index = seen_at[c]
+                raise err(
+                    f"{where}: card {c} is dealt twice (also {seen[c]}) (R1)",
+                    "deal",
+                    key,
+                    index,
+                    Refusal("hh_card_twice_key", "R1", {"card": str(c), "other": other_key})
+                    if other_index is None
+                    else Refusal(
+                        "hh_card_twice", "R1", {"card": str(c), "other": other_key, "number": other_index + 1}
+                    ),
+                )
             seen[c] = where
+            seen_at[c] = (key, index)
             return c
 
         def known_card(v: Any, key: str, index: int | None) -> Card:
@@ -916,6 +967,16 @@ class HandHistory:
                     "play",
                     "actions",
                     i,
+                    refusal=Refusal(
+                        "hh_play_unknown",
+                        "R7",
+                        {
+                            "number": i + 1,
+                            "action": str(act),
+                            "seat": act.seat,
+                            "line": L.key("deal", seat_name(act.seat)),
+                        },
+                    ),
                 )
             actions.append(act)
 
@@ -975,9 +1036,14 @@ class HandHistory:
         try:
             raw = p.read_bytes()
         except FileNotFoundError:
-            raise HistoryError("no such file", None, str(p)) from None
+            raise HistoryError("no such file", None, str(p), refusal=Refusal("hh_no_file")) from None
         except OSError as e:
-            raise HistoryError(f"cannot read the file: {e.strerror or e}", None, str(p)) from None
+            raise HistoryError(
+                f"cannot read the file: {e.strerror or e}",
+                None,
+                str(p),
+                refusal=Refusal("hh_unreadable", None, {"error": str(e.strerror or e)}),
+            ) from None
         try:
             return cls.from_toml(_decode(raw))
         except HistoryError as e:
@@ -1079,6 +1145,9 @@ class HandHistory:
                     f"settlement does not match the replay: recorded {k} = {_val(recorded[k])}, "
                     f"the replay computes {k} = {_val(computed[k])} (R5)",
                     L.key("settlement", k),
+                    refusal=Refusal(
+                        "hh_settlement", "R5", {"key": k, "recorded": _val(recorded[k]), "computed": _val(computed[k])}
+                    ),
                 )
         if hand.total() != sum(self.stacks) + self.pot:  # pragma: no cover - the engine conserves (R3.4)
             raise HistoryError("counters were created or destroyed (R3.4)")
@@ -1265,7 +1334,7 @@ def read_session(directory: str | Path) -> SessionHistory:
     names = data["seats"]
     _check_seats(names, L, str(meta_path))
     n = len(names)
-    rules = _check_rules(data["rules"], lambda reason, k: err(reason, k, "rules"))
+    rules = _check_rules(data["rules"], lambda reason, k, refusal=None: err(reason, k, "rules"))
 
     def seat(v: Any, key: str) -> int:
         try:

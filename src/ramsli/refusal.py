@@ -10,7 +10,7 @@ rendering, which the engine's exceptions carry as their message.
 Each code has one English text, a gettext msgid with ``{field}`` placeholders, declared as data:
 a :class:`RefusalText` in its package's table, code -> text. The engine declares its codes here,
 one table per concern (:data:`HAND`, :data:`TABLE`, :data:`CARDS`, :data:`RULES`, :data:`LEDGER`,
-:data:`FAIRNESS`), gathered by :func:`collect` into :data:`REFUSALS`; the bots declare theirs in
+:data:`FAIRNESS`, :data:`HISTORY`), gathered by :func:`collect` into :data:`REFUSALS`; the bots declare theirs in
 :data:`ramsli.bots.refusals.REFUSALS`, the server in :data:`ramsli.server.protocol.messages.REFUSALS`
 (which gathers all three, and the HTTP status of each of its codes). A code may also have a text
 for a reader who is the seat the refusal is about (``RefusalText.you``: "you do not hold …").
@@ -64,6 +64,7 @@ __all__ = [
     "RULES",
     "LEDGER",
     "FAIRNESS",
+    "HISTORY",
     "TEXTS",
     "YOU_TEXTS",
     "SEAT_FIELDS",
@@ -510,8 +511,30 @@ FAIRNESS: Mapping[str, RefusalText] = {
     "fair_no_proof": RefusalText(N_("this history has no commitments ([fairness]): its deal cannot be checked")),
 }
 
+#: a hand history that cannot be read (:class:`ramsli.history.HistoryError`'s ``refusal``; ``ramsli verify``,
+#: ``ramsli review``: exit status 2); its place (``key``, ``index``) is said apart, before the text
+HISTORY: Mapping[str, RefusalText] = {
+    "hh_no_file": RefusalText(N_("no such file")),
+    "hh_unreadable": RefusalText(N_("cannot read the file: {error}")),
+    "hh_not_toml": RefusalText(N_("not valid TOML: {error}")),
+    "hh_play_unknown": RefusalText(
+        N_(
+            "action {number} '{action}': the cards of {seat} are written as unknown (??) at line {line}, "
+            "but a seat that plays must have all five cards recorded"
+        )
+    ),
+    "hh_unknown_key": RefusalText(N_("unknown key '{given}'; allowed are {allowed}")),
+    "hh_missing_key": RefusalText(N_("the key '{given}' is missing; a hand history needs {allowed}")),
+    "hh_not_in_deck": RefusalText(N_("{card} is not in the {deck} deck")),
+    "hh_card_twice": RefusalText(N_("{card} is dealt twice (also {other}, card {number})")),
+    "hh_card_twice_key": RefusalText(N_("{card} is dealt twice (also {other})")),
+    "hh_settlement": RefusalText(
+        N_("the settlement does not match the replay: recorded {key} = {recorded}, the replay computes {computed}")
+    ),
+}
+
 #: every refusal code of the engine and its texts (:func:`collect` of the tables above)
-REFUSALS: Mapping[str, RefusalText] = MappingProxyType(collect(HAND, TABLE, CARDS, RULES, LEDGER, FAIRNESS))
+REFUSALS: Mapping[str, RefusalText] = MappingProxyType(collect(HAND, TABLE, CARDS, RULES, LEDGER, FAIRNESS, HISTORY))
 #: code -> English text of the engine's codes (a gettext msgid with ``{field}`` placeholders)
 TEXTS: Mapping[str, str] = MappingProxyType({code: t.text for code, t in REFUSALS.items()})
 #: code -> English text for a reader who is the refusal's ``seat`` ("you do not hold {card}")

@@ -22,6 +22,7 @@ from __future__ import annotations
 import json
 import stat
 import unicodedata
+from collections.abc import Callable
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -30,10 +31,13 @@ from rich.console import Console
 from rich.markup import escape
 
 from ramsli.cards import Card, Suit
+from ramsli.frontends.i18n import detect_language, render_refusal, translation
+from ramsli.frontends.text import card_label_in
 from ramsli.hand import Hand, seat_name
 from ramsli.history import HandHistory, HistoryError, ReplayError, read_hand_files, read_session
+from ramsli.i18n import Lang, choices_text
 
-__all__ = ["register", "replay", "describe_hand", "settlement_json"]
+__all__ = ["register", "replay", "describe_hand", "settlement_json", "error_text"]
 
 
 def _opt(v: Any) -> str:
@@ -44,90 +48,171 @@ def _opt(v: Any) -> str:
     return str(v)
 
 
-def _card(c: Card | None) -> str:
-    return "??" if c is None else c.display()
+def _card(c: Card | None, lang: str = "en") -> str:
+    """A card as the reader reads it: the language's rank letters (de ``D♥``, R1.6), a joker by its
+    symbol (``🃏1``), an unknown card ``??``."""
+    if c is None:
+        return "??"
+    return c.display() if lang == "en" or c.suit is None else card_label_in(c, lang)
 
 
-def describe_hand(hh: HandHistory, hand: Hand) -> list[str]:
-    """The replayed hand as lines of text: the deal, declarations, General Rams and
-    targets, every trick (who led, each card, the winner) and the settlement (R4, R5)."""
+def describe_hand(hh: HandHistory, hand: Hand, lang: str = "en") -> list[str]:
+    """The replayed hand as lines of text in ``lang`` (one of :data:`~ramsli.i18n.LANGS`): the deal,
+    declarations, General Rams and targets, every trick (who led, each card, the winner) and the
+    settlement (R4, R5); cards in the language's letters (R1.6)."""
+    tr = translation(lang)
+    _ = tr.gettext
     names = hh.names
     label = hh.seat_label
     out: list[str] = []
     r = hh.rules
     diff = r.diff()
-    title = f"Hand {hh.hand_number}" if hh.hand_number is not None else "Hand"
+
+    def card(c: Card | None) -> str:
+        return _card(c, lang)
+
+    title = _("Hand {number}").format(number=hh.hand_number) if hh.hand_number is not None else _("Hand")
+    rules = ", ".join(f"{k}={_opt(v)}" for k, v in diff.items()) if diff else _("traditional")
+    out.append(_("{title}: dealer {dealer}; rules {rules}").format(title=title, dealer=label(hh.dealer), rules=rules))
     out.append(
-        f"{title}: dealer {label(hh.dealer)}; rules "
-        + (", ".join(f"{k}={_opt(v)}" for k, v in diff.items()) if diff else "traditional")
+        _("Stacks before the ante: {stacks}; carry-in pot {pot}").format(
+            stacks=", ".join(f"{label(s)} {hh.stacks[s]}" for s in range(len(names))), pot=hh.pot
+        )
     )
     out.append(
-        "Stacks before the ante: "
-        + ", ".join(f"{label(s)} {hh.stacks[s]}" for s in range(len(names)))
-        + f"; carry-in pot {hh.pot}"
-    )
-    out.append(
-        f"Ante {r.ante} each; pot {hand.carry_in + r.ante * len(hand.seated)}"
-        + (f"; cut {hh.cut}" if hh.cut is not None else "")
+        _("Ante {ante} each; pot {pot}").format(ante=r.ante, pot=hand.carry_in + r.ante * len(hand.seated))
+        + (_("; cut {cut}").format(cut=hh.cut) if hh.cut is not None else "")
     )
     for s in hand.order:
-        out.append(f"  {label(s)}: " + " ".join(_card(c) for c in hh.cards[s]))
-    aside = f" (jokers turned aside: {' '.join(_card(c) for c in hh.turned_aside)})" if hh.turned_aside else ""
-    out.append(f"Turn-up {_card(hh.turn_up)}: trump {Suit(hand.trump).symbol}{aside}")
+        out.append(f"  {label(s)}: " + " ".join(card(c) for c in hh.cards[s]))
+    aside = (
+        " " + _("(jokers turned aside: {cards})").format(cards=" ".join(card(c) for c in hh.turned_aside))
+        if hh.turned_aside
+        else ""
+    )
+    out.append(_("Turn-up {card}: trump {suit}").format(card=card(hh.turn_up), suit=Suit(hand.trump).symbol) + aside)
     if r.compulsory:
-        out.append("Compulsory Ramsli: everyone is in (R4.5)")
+        out.append(_("Compulsory Ramsli: everyone is in (R4.5)"))
     elif hand.declarations:
-        out.append("Declarations: " + ", ".join(f"{label(s)} {'in' if d else 'out'}" for s, d in hand.declarations))
+        said = ", ".join(f"{label(s)} {_('in') if d else _('out')}" for s, d in hand.declarations)
+        out.append(_("Declarations: {list}").format(list=said))
     if hand.general_rams is not None:
-        out.append(f"General Rams announced by {label(hand.general_rams)} (R4.7)")
+        out.append(_("General Rams announced by {seat} (R4.7)").format(seat=label(hand.general_rams)))
     elif r.general_rams and len(hand.active) >= 2:
-        out.append("No General Rams announced")
+        out.append(_("No General Rams announced"))
     if hand.targets:
+        targets = sorted(hand.targets.items(), key=lambda kv: hand.order.index(kv[0]))
+        out.append(_("Targets: {list}").format(list=", ".join(f"{label(s)} {t}" for s, t in targets)))
+    for i, trick in enumerate(hand.tricks, 1):
+        plays = ", ".join(f"{seat_name(s)} {card(c)}" for s, c in trick.plays)
+        assert trick.winner is not None  # a finished trick has its winner (R4.11)
         out.append(
-            "Targets: "
-            + ", ".join(
-                f"{label(s)} {t}" for s, t in sorted(hand.targets.items(), key=lambda kv: hand.order.index(kv[0]))
+            _("Trick {n}: {leader} leads: {plays}; won by {winner}").format(
+                n=i, leader=label(trick.leader), plays=plays, winner=label(trick.winner)
             )
         )
-    for i, trick in enumerate(hand.tricks, 1):
-        plays = ", ".join(f"{seat_name(s)} {_card(c)}" for s, c in trick.plays)
-        assert trick.winner is not None  # a finished trick has its winner (R4.11)
-        out.append(f"Trick {i}: {label(trick.leader)} leads: {plays}; won by {label(trick.winner)}")
     if hand.current:
-        out.append("Trick in progress: " + ", ".join(f"{seat_name(s)} {_card(c)}" for s, c in hand.current))
+        plays = ", ".join(f"{seat_name(s)} {card(c)}" for s, c in hand.current)
+        out.append(_("Trick in progress: {plays}").format(plays=plays))
     st = hand.settlement
     if st is None:
-        who = seat_name(hand.to_act) if hand.to_act is not None else "nobody"
-        out.append(f"The hand is not finished: {who} is to act ({hand.phase.value})")
+        who = seat_name(hand.to_act) if hand.to_act is not None else _("nobody")
+        out.append(_("The hand is not finished: {who} is to act ({phase})").format(who=who, phase=hand.phase.value))
         return out
     if st.kind == "thrown-in":
-        out.append(f"Everyone is out: the hand is thrown in and the pot of {st.pot} carries over (D-10)")
+        out.append(
+            _("Everyone is out: the hand is thrown in and the pot of {pot} carries over (D-10)").format(pot=st.pot)
+        )
     elif st.kind == "walkover":
-        out.append(f"Walkover: {label(st.winners[0])} takes the pot of {st.pot} (R4.6)")
+        out.append(_("Walkover: {seat} takes the pot of {pot} (R4.6)").format(seat=label(st.winners[0]), pot=st.pot))
     else:
         w = ", ".join(label(s) for s in st.winners)
         out.append(
-            f"Settlement: pot {st.pot}; "
-            + (f"{w} takes {st.share}" if len(st.winners) == 1 else f"{w} share it, {st.share} each (R5.2)")
+            (
+                _("Settlement: pot {pot}; {winners} takes {share}")
+                if len(st.winners) == 1
+                else _("Settlement: pot {pot}; {winners} share it, {share} each (R5.2)")
+            ).format(pot=st.pot, winners=w, share=st.share)
         )
         if st.general_rams is not None:
             out.append(
-                f"General Rams by {label(st.general_rams)} "
-                + ("made (R5.6)" if st.general_rams_made else "failed (R5.6)")
+                (
+                    _("General Rams by {seat} made (R5.6)")
+                    if st.general_rams_made
+                    else _("General Rams by {seat} failed (R5.6)")
+                ).format(seat=label(st.general_rams))
             )
         for s, t, met in st.targets:
-            out.append(f"Target {t} of {label(s)} {'met' if met else 'missed'} (R5.7)")
+            out.append(
+                (
+                    _("Target {target} of {seat} met (R5.7)") if met else _("Target {target} of {seat} missed (R5.7)")
+                ).format(target=t, seat=label(s))
+            )
         if st.bete:
-            out.append("Bete: " + ", ".join(label(s) for s in st.bete) + " (R5.3)")
+            out.append(_("Bete: {seats} (R5.3)").format(seats=", ".join(label(s) for s in st.bete)))
     for s in hand.seated:
         short = st.shortfalls().get(s, 0)
         out.append(
-            f"  {label(s)}: tricks {st.tricks[s]}, won {st.won(s)}, paid {st.paid(s)}"
-            + (f" (short {short}, forgiven: D-6)" if short else "")
-            + f", stack {st.stacks_after[s]}"
+            "  "
+            + _("{seat}: tricks {tricks}, won {won}, paid {paid}").format(
+                seat=label(s), tricks=st.tricks[s], won=st.won(s), paid=st.paid(s)
+            )
+            + (_(" (short {short}, forgiven: D-6)").format(short=short) if short else "")
+            + _(", stack {stack}").format(stack=st.stacks_after[s])
         )
-    out.append(f"Carry-over to the next hand: {st.carry_over}")
+    out.append(_("Carry-over to the next hand: {n}").format(n=st.carry_over))
     return out
+
+
+def _card_label(lang: str) -> Callable[[str], str] | None:
+    """A card's text (``"QH"``) as ``lang`` shows it (de ``"D♥"``, R1.6); a text that is not a card as
+    it is. None in English: the history's own notation (``QH``), as the file writes it."""
+    if lang == "en":
+        return None
+
+    def label(text: str) -> str:
+        try:
+            return card_label_in(str(text), lang)
+        except ValueError:
+            return str(text)
+
+    return label
+
+
+def error_text(e: HistoryError | ReplayError, lang: str = "en") -> str:
+    """Why a hand history cannot be read or replayed, in ``lang`` (without the file and line): a
+    refused action (R4.12) with its number and text, a reason with a refusal code by that code, in
+    the reader's card letters; a reason without a code yet (a few rare shapes of a broken file) in
+    English after the translated "not a hand history this reader can read". In English the
+    engine's own text, as before (cards in the history's notation, ``QH``).
+
+    >>> from ramsli.refusal import Refusal
+    >>> error_text(HistoryError("x", refusal=Refusal("hh_card_twice_key", "R1", {"card": "QH", "other": "turn_up"}), key="p4", index=0), "de")
+    'p4, Karte 1: D♥ wird doppelt gegeben (auch turn_up) (R1)'
+    """
+    if lang == "en":  # the engine's own English text, as the history's notation writes cards
+        return str(e) if isinstance(e, ReplayError) else e.reason
+    tr = translation(lang)
+    _ = tr.gettext
+    cards = _card_label(lang)
+    if isinstance(e, ReplayError):
+        reason = render_refusal(e.refusal, translations=tr, card_label=cards)
+        return _("action {number} '{action}': {reason}").format(number=e.position, action=e.action, reason=reason)
+    if e.refusal is None:
+        return _("not a hand history this reader can read") + ": " + e.reason
+    text = render_refusal(e.refusal, translations=tr, card_label=cards)
+    if e.key is None:
+        return text
+    where = e.key if e.index is None else _("{key}, card {number}").format(key=e.key, number=e.index + 1)
+    return f"{where}: {text}"
+
+
+def _located_text(e: HistoryError, lang: str) -> str:
+    """``FILE:LINE: reason`` of a history that cannot be read, the reason in ``lang``."""
+    if e.path is None:
+        return error_text(e, lang)
+    where = f"{e.path}:{e.line}: " if e.line is not None else f"{e.path}: "
+    return where + error_text(e, lang)
 
 
 def settlement_json(hh: HandHistory, hand: Hand) -> dict[str, Any]:
@@ -211,12 +296,18 @@ def replay(
             help="Print the settlement as JSON (per seat: tricks, counters won, counters paid) instead of the hand.",
         ),
     ] = False,
+    lang: Annotated[
+        Lang | None,
+        typer.Option("--lang", help=f"Language: {choices_text()}; default from the locale (LANGUAGE, LC_ALL, LANG)."),
+    ] = None,
 ) -> None:
     """Replay a hand history trick by trick, re-checking every action and the settlement.
 
     Exit status 1 for an illegal action, 2 for a missing or malformed file, an
     unknown card, a card dealt twice or a settlement that does not match.
     """
+    language = lang.value if lang else detect_language()
+    _ = translation(language).gettext
     _check_input(file)
     if file.is_file() and file.name == "session.toml":
         file = file.parent  # a session is replayed from its directory
@@ -235,22 +326,28 @@ def replay(
                 results.append((hh, hh.replay()))
             except ReplayError as e:
                 where = f"{path}:{e.line}: " if e.line is not None else f"{path}: "
-                _fail(1, where + str(e))
+                _fail(1, where + error_text(e, language))
             except HistoryError as e:
                 raise e.with_path(path) from None
     except ReplayError as e:  # an illegal action met while read_session replays the session
         where = f"{e.path}:{e.line}: " if e.line is not None else f"{e.path}: "
-        _fail(1, where + str(e))
+        _fail(1, where + error_text(e, language))
         return
     except HistoryError as e:
-        _fail(2, str(e))
+        _fail(2, _located_text(e, language))
         return
     loose = None
     if file.is_dir() and sh is None:
         loose = (
-            f"No session.toml in {file}: replayed {len(results)} hand file"
-            f"{'' if len(results) == 1 else 's'} one by one; continuity between hands (stacks, pot, "
-            "dealer: R3.4, R5.4, R3.2) was not checked."
+            translation(language)
+            .ngettext(
+                "No session.toml in {folder}: replayed {n} hand file one by one; continuity between hands "
+                "(stacks, pot, dealer: R3.4, R5.4, R3.2) was not checked.",
+                "No session.toml in {folder}: replayed {n} hand files one by one; continuity between hands "
+                "(stacks, pot, dealer: R3.4, R5.4, R3.2) was not checked.",
+                len(results),
+            )
+            .format(folder=file, n=len(results))
         )
     if json_out:
         data = [settlement_json(hh, hand) for hh, hand in results]
@@ -266,28 +363,27 @@ def replay(
         console.print(
             escape(
                 _safe(
-                    f"Session: {', '.join(sh.names)}; {len(sh.hands)} hands; seed {sh.seed}; "
-                    f"first dealer {sh.names[sh.first_dealer]}"
+                    _("Session: {names}; {hands} hands; seed {seed}; first dealer {dealer}").format(
+                        names=", ".join(sh.names), hands=len(sh.hands), seed=sh.seed, dealer=sh.names[sh.first_dealer]
+                    )
                 )
             )
         )
     for k, (hh, hand) in enumerate(results):
         if k:
             console.print()
-        for line in describe_hand(hh, hand):
+        for line in describe_hand(hh, hand, language):
             console.print(escape(_safe(line)))
     if sh is not None:
-        ended = f"ended ({sh.end_reason})" if sh.end_reason else "not ended"
         winners = ", ".join(sh.names[s] for s in sh.winners) or "-"
-        console.print(
-            escape(
-                _safe(
-                    f"\nSession {ended}; winners {winners}; stacks "
-                    + ", ".join(f"{n} {v}" for n, v in zip(sh.names, sh.stacks))
-                    + f"; pot {sh.pot}"
-                )
-            )
+        stacks = ", ".join(f"{n} {v}" for n, v in zip(sh.names, sh.stacks))
+        text = (
+            _("Session ended ({reason}); winners {winners}; stacks {stacks}; pot {pot}")
+            if sh.end_reason
+            else _("Session not ended; winners {winners}; stacks {stacks}; pot {pot}")
         )
+        console.print()  # a blank line before the session's end (not a "\n" that _safe would show escaped)
+        console.print(escape(_safe(text.format(reason=sh.end_reason, winners=winners, stacks=stacks, pot=sh.pot))))
 
 
 def register(app: typer.Typer) -> None:

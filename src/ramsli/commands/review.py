@@ -19,6 +19,7 @@ Exit status:
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from pathlib import Path
 from typing import Annotated
 
@@ -28,11 +29,13 @@ from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
+from ramsli.cards import Card
 from ramsli.coach.review import CoachError, Decision, HandReview, Settings, check_history, review_hand
 from ramsli.coach.session import SessionReview, review_session
 from ramsli.coach.words import decision_line, format_counters, mark_word
 from ramsli.commands.replay_cmd import _check_input, _safe
 from ramsli.frontends.i18n import detect_language, translation
+from ramsli.frontends.text import card_label_in
 from ramsli.hand import Action, parse_seat, seat_name
 from ramsli.history import HandHistory, HistoryError, ReplayError, read_hand_files, read_session
 from ramsli.i18n import Lang, choices_text
@@ -59,7 +62,7 @@ def _choice_label(a: Action, lang: str) -> str:
         return _("pass")
     if a.kind == "t":
         return _("target {n}").format(n=a.target)
-    return a.card.display() if a.card is not None else str(a)
+    return card_label_in(a.card, lang) if a.card is not None else str(a)
 
 
 def _where(d: Decision, lang: str) -> str:
@@ -71,6 +74,17 @@ def _where(d: Decision, lang: str) -> str:
     if d.kind == "target":
         return _("target")
     return _("trick {n}").format(n=d.trick)
+
+
+def _add_column(table: Table, header: str) -> None:
+    """A column headed ``header`` that is never cut: at least as wide as the header's longest word
+    (German ``Entscheidung``), the rest folded onto more lines rather than cut with "…"."""
+    table.add_column(header, overflow="fold", min_width=max((len(w) for w in header.split()), default=1))
+
+
+def _lines_in(lang: str) -> Callable[[Card], str]:
+    """How the coach's lines show a card in ``lang``: the language's rank letters (de ``D♥``)."""
+    return lambda c: card_label_in(c, lang)
 
 
 def _signed(x: float, lang: str) -> str:
@@ -98,14 +112,14 @@ def _print_hand(console: Console, review: HandReview, lang: str) -> None:
         _("mark"),
         _("values (counters)"),
     ):
-        table.add_column(col)
+        _add_column(table, col)
     for d in review.decisions:
         values = " · ".join(f"{_choice_label(c.action, lang)} {_signed(c.mean, lang)}" for c in d.choices)
         loss = format_counters(d.loss, lang) + ("" if d.loss_ci95 == 0 else f" ± {format_counters(d.loss_ci95, lang)}")
         table.add_row(
             str(d.number),
             _where(d, lang),
-            " ".join(c.display() for c in d.cards),
+            " ".join(card_label_in(c, lang) for c in d.cards),
             _choice_label(d.chosen, lang),
             _choice_label(d.best, lang),
             loss,
@@ -122,7 +136,7 @@ def _print_hand(console: Console, review: HandReview, lang: str) -> None:
         )
         console.print(escape(text.format(what=kinds, n=samples)))
     for d in review.marked:
-        line = decision_line(d, lang)
+        line = decision_line(d, lang, card_label=_lines_in(lang))
         if line:
             console.print(f"  {d.number}. " + escape(line))
     if not review.marked:
@@ -154,7 +168,7 @@ def _print_session(console: Console, sr: SessionReview, lang: str) -> None:
         _("per decision"),
         _("marks"),
     ):
-        table.add_column(col)
+        _add_column(table, col)
     for p in sr.players:
         marks = ", ".join(f"{mark_word(m, lang)} {k}" for m, k in p.marks.items() if k) or "—"
         table.add_row(
@@ -174,7 +188,7 @@ def _print_session(console: Console, sr: SessionReview, lang: str) -> None:
         console.print(escape(_safe(_("Worst decisions of {name}:").format(name=p.name))))
         for hand, d in p.worst:
             link = _("hand {hand}, decision {decision}").format(hand=hand, decision=d.number)
-            console.print(f"  {escape(link)}: {escape(decision_line(d, lang) or '')}")
+            console.print(f"  {escape(link)}: {escape(decision_line(d, lang, card_label=_lines_in(lang)) or '')}")
 
 
 def review(
@@ -257,7 +271,7 @@ def review(
     _ = translation(language).gettext
 
     def render(d: Decision) -> str | None:
-        return decision_line(d, language)
+        return decision_line(d, language, card_label=_lines_in(language))
 
     try:
         with progress:

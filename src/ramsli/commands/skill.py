@@ -34,7 +34,7 @@ from ramsli.coach.review import CoachError, Settings, check_history
 from ramsli.coach.skill import BASELINE, DecisionSkill, HandSkill, SkillSummary, skill_of_hand
 from ramsli.coach.words import format_counters
 from ramsli.commands.replay_cmd import _check_input, _safe
-from ramsli.commands.review import _choice_label, _located
+from ramsli.commands.review import _add_column, _choice_label, _located
 from ramsli.frontends.i18n import detect_language, translation
 from ramsli.hand import parse_seat, seat_name
 from ramsli.history import HandHistory, HistoryError, ReplayError, read_hand_files, read_session
@@ -81,7 +81,7 @@ def _print_hand(console: Console, hs: HandSkill, lang: str) -> None:
     if hs.decisions:
         table = Table(show_edge=False, pad_edge=False)
         for col in ("#", _("decision"), _("chosen"), _("expert"), _("chosen − expert (95%)")):
-            table.add_column(col)
+            _add_column(table, col)
         for d in hs.decisions:
             table.add_row(
                 str(d.number),
@@ -120,7 +120,7 @@ def _print_session(console: Console, rows: list[tuple[int, str, SkillSummary]], 
         _("net per hand (95%)"),
         _("net less the deal's value (95%)"),
     ):
-        table.add_column(col)
+        _add_column(table, col)
     for seat, name, s in rows:
         net, corrected = s.net(), s.corrected()
         table.add_row(

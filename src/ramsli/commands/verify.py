@@ -38,6 +38,7 @@ from typing import Annotated
 
 import typer
 
+from ramsli.commands.replay_cmd import _card_label, error_text
 from ramsli.evening.verify import Finding, Malformed, verify_download
 from ramsli.fairness import MALFORMED, SCHEME, SCHEME_V1, DealProof, check_deal
 from ramsli.frontends.i18n import N_, detect_language, render_refusal, translation
@@ -46,7 +47,16 @@ from ramsli.i18n import Lang, choices_text
 from ramsli.refusal import Refusal
 from ramsli.seats import seat_name
 
-__all__ = ["register", "verify", "verify_file", "verify_evening", "is_evening_file", "finding_text", "scheme_text"]
+__all__ = [
+    "register",
+    "verify",
+    "verify_file",
+    "error_text",
+    "verify_evening",
+    "is_evening_file",
+    "finding_text",
+    "scheme_text",
+]
 
 
 def _files(paths: list[Path]) -> list[Path]:
@@ -221,10 +231,8 @@ def verify_file(path: Path, lang: str = "en") -> tuple[int, list[str]]:
             return 2, [f"{path}: {render_refusal(Refusal('fair_no_proof'), translations=tr)}"]
         hand = hh.replay()
     except (HistoryError, ReplayError) as e:
-        if isinstance(e, ReplayError):
-            line = f"{path}:{e.line}: " if e.line is not None else f"{path}: "
-            return 2, [line + str(e)]
-        return 2, [str(e.with_path(path)) if e.path is None else str(e)]
+        line = f"{e.path or path}:{e.line}: " if e.line is not None else f"{e.path or path}: "
+        return 2, [line + error_text(e, lang)]
     proof = hh.fairness
     found = check_deal(proof, hand, number=hh.hand_number)
     title = _("hand {n}").format(n=hh.hand_number) if hh.hand_number is not None else _("hand")
@@ -235,7 +243,8 @@ def verify_file(path: Path, lang: str = "en") -> tuple[int, list[str]]:
         return 0, [f"{path}: {title}: {text}; {scheme_text(proof, _)}"]
     status = 2 if all(r.code in MALFORMED for r in found) else 1
     head = _("DEAL DOES NOT CHECK") if status == 1 else _("cannot be checked")
-    return status, [f"{path}: {title}: {head}: {render_refusal(r, translations=tr)}" for r in found]
+    cards = _card_label(lang)
+    return status, [f"{path}: {title}: {head}: {render_refusal(r, translations=tr, card_label=cards)}" for r in found]
 
 
 def verify(

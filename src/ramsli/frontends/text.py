@@ -16,7 +16,7 @@ from rich.text import Text
 
 from ramsli.bots.levels import LEVELS
 from ramsli.cards import Card, Suit
-from ramsli.frontends.i18n import N_, _, ngettext, pgettext, render_refusal
+from ramsli.frontends.i18n import N_, _, ngettext, pgettext, render_refusal, translation
 from ramsli.hand import Action, Hand, Observation, Phase
 from ramsli.refusal import Refusal
 from ramsli.rules import PRESETS, Rules
@@ -27,6 +27,7 @@ from ramsli.settlement import Settlement
 __all__ = [
     "opponents_line",
     "card_label",
+    "card_label_in",
     "suit_label",
     "seat_label",
     "action_text",
@@ -84,6 +85,29 @@ def card_label(card: Card, suits: str = "french") -> str:
     if suits == "german":
         return rank_letter(card.rank, suits) + Suit.GERMAN_SHORT[card.suit]
     return rank_letter(card.rank, suits) + Suit(card.suit).display(suits)
+
+
+def card_label_in(card: Card | str, lang: str, suits: str = "french") -> str:
+    """:func:`card_label` in the language ``lang`` (one of :data:`~ramsli.i18n.LANGS`; English for
+    another) rather than the language in use, for a command that prints in its ``--lang`` without
+    setting the process's language (``ramsli review``, ``ramsli verify``): de ``"D♥"`` for the
+    Dame of hearts, as the German table shows it (R1.6, D-1). ``card`` may be its text (``"QH"``).
+
+    Raises:
+        ValueError: for a text that is not a card (R1.6).
+
+    >>> card_label_in("QH", "de"), card_label_in(Card.parse("JS"), "nl"), card_label_in("QH", "en")
+    ('D♥', 'B♠', 'Q♥')
+    """
+    c = card if isinstance(card, Card) else Card.parse(card)
+    tr = translation(lang)
+    if c.suit is None:
+        return tr.gettext("big joker") if c.rank == 16 else tr.gettext("little joker")
+    if suits == "german":
+        return card_label(c, suits)
+    letter = {14: "A", 13: "K", 12: "Q", 11: "J"}.get(c.rank)
+    rank = tr.pgettext("rank", letter) if letter else str(c.rank)
+    return rank + Suit(c.suit).display(suits)
 
 
 def suit_label(suit: str, suits: str = "french") -> str:

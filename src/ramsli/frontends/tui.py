@@ -403,13 +403,13 @@ class RamsliApp(App[int]):
         with Horizontal(id="cards"):
             for i in range(1, 6):
                 yield Button("", id=f"card-{i}")
-        with Horizontal(id="actions"):
-            yield Button(_("in") + " (i)", id="btn-in", variant="success")
-            yield Button(_("out") + " (o)", id="btn-out", variant="error")
-            yield Button(_("General Rams") + " (g)", id="btn-gr", variant="warning")
-            yield Button(_("pass") + " (p)", id="btn-pass")
+        with Horizontal(id="actions"):  # hidden until a hand asks for them (not during the cut, R4.2)
+            yield Button(_("in") + " (i)", id="btn-in", variant="success", classes="hidden")
+            yield Button(_("out") + " (o)", id="btn-out", variant="error", classes="hidden")
+            yield Button(_("General Rams") + " (g)", id="btn-gr", variant="warning", classes="hidden")
+            yield Button(_("pass") + " (p)", id="btn-pass", classes="hidden")
             for t in (2, 3, 4, 5):
-                yield Button(_("target {n}").format(n=t) + f" ({t})", id=f"btn-t{t}")
+                yield Button(_("target {n}").format(n=t) + f" ({t})", id=f"btn-t{t}", classes="hidden")
             yield Button(_("log") + " (l)", id="btn-log")
             yield Button(_("save and quit") + " (q)", id="btn-quit")
         yield Footer()

@@ -38,6 +38,7 @@ __all__ = [
     "standings",
     "rules_view",
     "rules_summary",
+    "rules_changes",
     "fairness_record",
 ]
 
@@ -51,20 +52,32 @@ def trick_record(t: Trick) -> dict[str, Any]:
     }
 
 
-def rules_summary(preset: str, rules: Rules) -> str:
-    """The preset and the options that differ from it: ``"traditional; end=hands:10"``."""
+def rules_changes(preset: str, rules: Rules) -> dict[str, Any]:
+    """The options of ``rules`` that differ from its preset (R6, R8), option -> value: what a page
+    shows in its reader's words beside the preset's name (``{"end": ["hands:10"]}``)."""
     try:
         base = Rules.preset(preset)
     except ValueError:
         base = Rules()
-    diff = rules.diff(base)
+    return dict(rules.diff(base))
+
+
+def rules_summary(preset: str, rules: Rules) -> str:
+    """The preset and the options that differ from it: ``"traditional; end=hands:10"`` (a spec for
+    programs and logs; a page shows :func:`rules_changes` in its reader's words)."""
+    diff = rules_changes(preset, rules)
     parts = [preset] + [f"{k}={','.join(v) if isinstance(v, list) else v}" for k, v in diff.items()]
     return "; ".join(parts)
 
 
 def rules_view(preset: str, rules: Rules) -> dict[str, Any]:
-    """The ``rules`` of a view and of the table info: ``{"preset", "options", "summary"}``."""
-    return {"preset": preset, "options": rules.to_dict(), "summary": rules_summary(preset, rules)}
+    """The ``rules`` of a view and of the table info: ``{"preset", "options", "changes", "summary"}``."""
+    return {
+        "preset": preset,
+        "options": rules.to_dict(),
+        "changes": rules_changes(preset, rules),
+        "summary": rules_summary(preset, rules),
+    }
 
 
 def results(table_id: str, session: Session | None) -> list[dict[str, Any]]:

@@ -140,6 +140,30 @@
     return [login, make];
   }
 
+  /* a login's browser as a person names it ("Chrome on Linux"), not its user-agent string */
+  function agentName(ua) {
+    const text = String(ua || "");
+    const browser =
+      [
+        [/Edg\//, "Edge"],
+        [/OPR\/|Opera/, "Opera"],
+        [/Firefox\//, "Firefox"],
+        [/Chromium\//, "Chromium"],
+        [/Chrome\//, "Chrome"],
+        [/Safari\//, "Safari"],
+      ].find(([re]) => re.test(text)) || [];
+    const system =
+      [
+        [/Android/, "Android"],
+        [/iPhone|iPad|iPod/, "iOS"],
+        [/Windows/, "Windows"],
+        [/Mac OS X|Macintosh/, "macOS"],
+        [/CrOS/, "ChromeOS"],
+        [/Linux/, "Linux"],
+      ].find(([re]) => re.test(text)) || [];
+    if (browser[1] && system[1]) return _("{browser} on {system}", { browser: browser[1], system: system[1] });
+    return browser[1] || system[1] || (text ? text.slice(0, 60) : _("a browser"));
+  }
   async function loginsBox() {
     const box = el("section", { class: "panel", id: "logins" }, el("h2", { text: _("Where you are logged in") }));
     let list = [];
@@ -155,7 +179,7 @@
         el(
           "li",
           { class: "row", "data-login": l.login },
-          el("span", { text: (l.agent || _("a browser")).slice(0, 60) }),
+          el("span", { class: "agent", title: l.agent || "", text: agentName(l.agent) }),
           el("span", {
             class: "muted",
             text: _("since {when}, last used {last}", { when: when(l.created), last: when(l.last_seen) }),

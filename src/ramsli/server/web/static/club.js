@@ -84,7 +84,39 @@
       ),
     );
   }
-  function ratingRows(list, caption) {
+  /* how a ratings list is ordered, a tap away from its words (OpenSkill: μ − 3σ) */
+  function orderNote() {
+    return el(
+      "details",
+      { class: "order-note note" },
+      el("summary", { text: _("Ordered by rating minus three uncertainties") }),
+      el("p", {
+        text: _(
+          "A rating is an estimate of skill (OpenSkill), shown with its uncertainty. A player with few sessions is very uncertain, so the list puts first whose skill is surely high: it is ordered by rating − 3 × uncertainty.",
+        ),
+      }),
+    );
+  }
+  /* the club's ratings: its members ranked, and apart, without a rank, the bots and guests who
+     played at its tables (they are no members) */
+  function clubRatings(info) {
+    const ids = new Set((info.members || []).map((m) => m.player));
+    const members = info.ratings.filter((r) => !r.bot && ids.has(r.player));
+    const others = info.ratings.filter((r) => r.bot || !ids.has(r.player));
+    return [
+      el("h2", { text: _("Ratings in the club") }),
+      orderNote(),
+      el("div", { id: "member-ratings" }, ratingRows(members, _("Members"))),
+      others.length
+        ? el(
+            "div",
+            { id: "other-ratings" },
+            ratingRows(others, _("Bots and guests at the club's tables (not members)"), false),
+          )
+        : "",
+    ];
+  }
+  function ratingRows(list, caption, ranked = true) {
     const t = el(
       "table",
       { class: "season ratings" },
@@ -108,7 +140,7 @@
         el(
           "tr",
           { "data-player": r.player },
-          el("td", { text: String(i + 1) }),
+          el("td", { text: ranked ? String(i + 1) : "–" }),
           el("td", { class: "name", text: who(r.name, r.bot ? r.name : null) }),
           el("td", { class: "rating", text: num(r.rating, 1) + " ± " + num(r.uncertainty, 1) }),
           el("td", { text: String(r.sessions) }),
@@ -642,7 +674,7 @@
           seasonBox,
         ),
         el("section", { class: "panel" }, el("h2", { text: _("Play for the club") }), play, books, evenings),
-        el("section", { class: "panel", id: "club-ratings" }, ratingRows(info.ratings, _("Ratings in the club"))),
+        el("section", { class: "panel", id: "club-ratings" }, clubRatings(info)),
         el("section", { class: "panel" }, el("h2", { text: _("Members") }), members, leave),
         info.role === "owner" ? ownerBox(info) : "",
       ),
@@ -664,7 +696,12 @@
       "table",
       { class: "season", id: "sheet-summary" },
       el("caption", {
-        text: when(s.finished) + " · " + (s.kind === "ledger" ? _("pub ledger") : _("card table")) + " · " + s.summary,
+        text:
+          when(s.finished) +
+          " · " +
+          (s.kind === "ledger" ? _("pub ledger") : _("card table")) +
+          " · " +
+          R.rulesSpecText(s.summary),
       }),
       el(
         "thead",

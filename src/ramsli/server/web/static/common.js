@@ -241,6 +241,43 @@ R.presetName = function (p) {
     }[p] || p
   );
 };
+/* the options a table changes from its preset (R8), in the page's language: "after 10 hands · ante 2";
+   ``changes`` is option -> value (a view's ``rules.changes``) */
+R.rulesChanges = function (changes) {
+  const onOff = (v, on, off) => (v === true || v === "true" ? on : off);
+  const words = {
+    end: (v) => R.endText(Array.isArray(v) ? v : String(v).split(",")),
+    players: (v) => ngettext("{n} player", "{n} players", +v),
+    deck: (v) => (v === "full52" ? _("52 cards") : _("32 cards")),
+    jokers: (v) => onOff(v, _("with jokers"), _("without jokers")),
+    starting_stack: (v) => _("stacks of {n}", { n: v }),
+    ante: (v) => _("ante {n}", { n: v }),
+    bete: (v) => (v === "pot" ? _("bete of the pot") : _("bete {n}", { n: v })),
+    dealer_forced: (v) => onOff(v, _("the dealer must stay in"), _("the dealer may go out")),
+    compulsory: (v) => onOff(v, _("Compulsory Ramsli"), _("going out allowed")),
+    general_rams: (v) => onOff(v, _("General Rams"), _("no General Rams")),
+    targets: (v) => onOff(v, _("targets"), _("no targets")),
+    overtrump: (v) => (v === "always" ? _("always overtrump") : _("overtrump only when trumping")),
+    batches: (v) => _("dealt {batches}", { batches: v }),
+    general_rams_penalty: (v) => _("General Rams penalty: {value}", { value: v }),
+    target_bonus: (v) => _("target bonus: {value}", { value: v }),
+    bust: (v) => _("when bust: {value}", { value: v }),
+  };
+  return Object.entries(changes || {})
+    .map(([k, v]) => (words[k] ? words[k](v) : k + " " + v))
+    .join(" · ");
+};
+/* a rules spec as the server writes it for programs ("traditional; end=hands:10") in the page's
+   language: the preset's name and the changed options (R.rulesChanges) */
+R.rulesSpecText = function (spec) {
+  const [preset, ...rest] = String(spec || "").split(/;\s*/);
+  const changes = {};
+  for (const part of rest) {
+    const at = part.indexOf("=");
+    if (at > 0) changes[part.slice(0, at)] = part.slice(at + 1);
+  }
+  return [R.presetName(preset), R.rulesChanges(changes)].filter(Boolean).join(" · ");
+};
 /* a bot's label: its level, or what the bot is (the tips player is the easy level, montecarlo the
    hard one); a spec with options is the medium level if it is that level's spec, otherwise
    the bot's own name with its options (they change how it plays, so no level's words fit) */

@@ -574,7 +574,7 @@ export function factsList(ev) {
     [_("When"), startsText(ev.starts)],
     ev.club ? [_("Club"), el("a", { href: `/c/${ev.club.id}?lang=${R.lang}`, text: ev.club.name })] : null,
     [_("Director"), ev.director ? ev.director.name : ""],
-    [_("Rules"), R.presetName(ev.preset) + (ev.summary ? " · " + ev.summary : "")],
+    [_("Rules"), ev.summary ? R.rulesSpecText(ev.summary) : R.presetName(ev.preset)],
     [
       _("Format"),
       formatName(ev.format) +

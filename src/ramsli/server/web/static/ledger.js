@@ -19,13 +19,19 @@
     if (!state || !state.cents) return String(n);
     return new Intl.NumberFormat(R.lang, { minimumFractionDigits: 2, maximumFractionDigits: 2 }).format(n / 100);
   }
+  /* the site's header, as the lobby, club and account pages have it: the title, the links, the language */
   function header(title) {
     return el(
       "header",
-      { class: "lg-top no-print" },
-      el("a", { href: "/?lang=" + R.lang, class: "lg-home", text: "Ramsli" }),
-      el("h1", { text: title }),
-      R.langPicker(),
+      { class: "top lg-top no-print" },
+      el("div", { class: "brand" }, el("h1", { text: title })),
+      el(
+        "nav",
+        { class: "top-nav" },
+        el("a", { href: "/?lang=" + R.lang, class: "lg-home", text: _("Lobby") }),
+        el("a", { href: "/account?lang=" + R.lang, text: _("Your player") }),
+        R.langPicker(),
+      ),
     );
   }
   function alertBox() {

@@ -363,7 +363,7 @@
         { class: "open-main" },
         el("b", { text: R.presetName(t.rules.preset) }),
         " ",
-        el("span", { class: "muted", text: t.rules.summary }),
+        el("span", { class: "muted", text: R.rulesChanges(t.rules.changes) }),
         t.club ? el("span", { class: "club-tag", text: t.club.name }) : "",
         el(
           "div",

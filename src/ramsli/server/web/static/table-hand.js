@@ -41,6 +41,15 @@ export function handRow() {
   return row;
 }
 
+/* a choice's words with its key: the key's letter marked in the word when the word holds it ("rein",
+   "out"), else the key apart after the word (nl "mee", key I: "mee  [I]"), never run into the word */
+function keyedLabel(text, key) {
+  if (!key) return [text];
+  const at = text.toLowerCase().indexOf(key.toLowerCase());
+  if (at >= 0) return [text.slice(0, at), el("u", { class: "key-letter", text: text[at] }), text.slice(at + 1)];
+  return [text, el("kbd", { class: "key-apart", "aria-hidden": "true", text: key.toUpperCase() })];
+}
+
 /* your choices' region: one button per legal action that is not a card, the hint */
 export function actionButtons() {
   const view = S.view;
@@ -76,9 +85,8 @@ export function actionButtons() {
           "data-action": a,
           "aria-keyshortcuts": key,
           onclick: () => send(a),
-          text: text,
         },
-        key ? el("kbd", { "aria-hidden": "true", text: key.toUpperCase() }) : "",
+        ...keyedLabel(text, key),
       ),
     );
   }
