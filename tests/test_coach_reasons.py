@@ -232,3 +232,27 @@ def test_ramsli_review_prints_the_reason_after_the_line(tmp_path):
         for r in reasons:  # (German cards may be shown in the language's letters: the words are checked)
             assert render_reason(r, lang) in flat if lang == "en" else f"{r.fields['p']} % der Fälle" in flat
         assert not re.search(r"\(R\d", flat)
+
+
+def test_the_servers_coach_lines_spell_cards_in_the_readers_letters():
+    """The coach's lines the server sends (the review page's JSON) name cards as the reader's table
+    does: a queen is D♥ in German and in French, a jack B♠ in German, never Q♥ or J♠ (R9)."""
+    from types import SimpleNamespace
+
+    from ramsli.coach.lines import Line
+    from ramsli.server.coach.review import _line
+
+    hand = _trumps_after_a_void()
+    hand.apply(Action.parse("p1 pl AD"))
+    while not hand.is_over:
+        hand.apply(hand.legal_actions()[0])
+    marked = next(d for d in review_hand(hand, 0, None).decisions if d.mark is not None)
+    d = SimpleNamespace(  # the marked decision with a queen and a jack in its line and reason
+        mark=marked.mark,
+        line=Line("lead", {"card": "QH", "best_card": "JS", "trick": 1, "loss": 0.5}),
+        reason=Reason("card_beaten", {"card": "QH", "best_card": "JS", "p": 78}),
+    )
+    en, de, fr = _line(d, "en"), _line(d, "de"), _line(d, "fr")  # type: ignore[arg-type]
+    assert en is not None and "Q♥" in en and "J♠" in en
+    assert de is not None and "D♥" in de and "B♠" in de and "Q♥" not in de and "J♠" not in de
+    assert fr is not None and "D♥" in fr and "V♠" in fr and "Q♥" not in fr

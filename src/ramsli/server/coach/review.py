@@ -53,9 +53,19 @@ from babel.numbers import format_decimal
 from pydantic import Field
 
 from ramsli.cards import Card
-from ramsli.coach import HandReview, SessionReview, Settings, decision_line, review_hand, seat_decisions, summarize
+from ramsli.coach import (
+    Decision,
+    HandReview,
+    SessionReview,
+    Settings,
+    decision_line,
+    review_hand,
+    seat_decisions,
+    summarize,
+)
 from ramsli.coach.reasons import reason_for
 from ramsli.coach.words import catalog, format_counters, render_reason
+from ramsli.frontends.text import card_label_in
 from ramsli.hand import Action, Hand, Observation, Phase
 from ramsli.history import HandHistory
 from ramsli.lab.equilibrium import Policy, bucket, default_policies, default_policy, history_bits, policy_key
@@ -172,6 +182,12 @@ def _note_progress(item: tuple[str, int, int]) -> None:
     job = _jobs_by_id.get(job_id)
     if job is not None:
         job.done, job.total = done, total
+
+
+def _line(decision: Decision, lang: str) -> str | None:
+    """A marked decision's words in ``lang``, its cards in that language's letters (D♥, not Q♥, in
+    German: :func:`ramsli.frontends.text.card_label_in`), or None for a decision without a mark."""
+    return decision_line(decision, lang, card_label=lambda card: card_label_in(card, lang))
 
 
 class _Direct:
@@ -500,7 +516,7 @@ def _job_answer(job: _Job, lang: str, warm: hints.LabWarmUp) -> dict[str, Any]:
     if job.state == "failed":
         raise Refused(Refusal("review_failed", None, {"detail": job.error or ""}))
     if job.state == "done" and job.result is not None:
-        return {"status": "done", "review": job.result.to_dict(lambda d: decision_line(d, lang))}
+        return {"status": "done", "review": job.result.to_dict(lambda d: _line(d, lang))}
     return {
         "status": job.state,
         "progress": {"done": job.done, "total": job.total},
@@ -586,7 +602,7 @@ def session_review(service: CoachService, t: Table, token: str, lang: str) -> di
         players = (summarize(own.index, own.name or seat_name(own.index), reviews),)
         played = len(t.session.results) if t.session is not None else 0
         review = SessionReview(players, reviews, played, service.settings)
-        data = review.to_dict(lambda d: decision_line(d, lang), hands=False)
+        data = review.to_dict(lambda d: _line(d, lang), hands=False)
         for pl in data["players"]:
             for w in pl["worst"]:
                 w["by"] = acted_by(t, w["hand"], w["action"])  # type: ignore[typeddict-unknown-key]
@@ -934,7 +950,14 @@ async def answer_position(service: CoachService, body: AnswerRequest, lang: str)
         seat = p.obs.seat
         worse, better = Action.declare(seat, best == "out"), Action.declare(seat, best == "in")
         found = await asyncio.get_running_loop().run_in_executor(None, reason_for, p.obs, worse, better)
-        reason = None if found is None else {**found.to_dict(), "text": render_reason(found, lang)}
+        reason = (
+            None
+            if found is None
+            else {
+                **found.to_dict(),
+                "text": render_reason(found, lang, card_label=lambda card: card_label_in(card, lang)),
+            }
+        )
     tr = catalog(lang)
     if source == "equilibrium":
         detail = tr.gettext(
