@@ -276,6 +276,7 @@ def view(table: Table, seat: int | None) -> dict[str, Any]:
         "to_act": hand_v["to_act"] if hand_v else None,
         "your_cards": [str(c) for c in mine.cards] if mine is not None else [],
         "legal": [str(a) for a in mine.legal] if mine is not None else [],
+        "bot_moves": _bot_moves(table, seat, number) if private else [],
         "results": results(table.id, sess),
         "standings": standings(table),
         "end_reason": sess.end_reason if sess is not None else None,
@@ -285,6 +286,14 @@ def view(table: Table, seat: int | None) -> dict[str, Any]:
         "evening": table.evening,
         **countdowns(table, now),
     }
+
+
+def _bot_moves(table: Table, seat: int | None, number: int | None) -> list[dict[str, Any]]:
+    """The moves a bot made for ``seat``'s person in hand ``number`` and the one before, oldest
+    first (``{"n", "by", "hand", "action"}``, ``SeatState.bot_moves``)."""
+    if seat is None or number is None:
+        return []
+    return [dict(m) for m in table.seats[seat].bot_moves if m["hand"] >= number - 1]
 
 
 def finished_hand(table: Table, number: int, seat: SeatState | None) -> dict[str, Any]:
