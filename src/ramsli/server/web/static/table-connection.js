@@ -2,6 +2,7 @@
    hello, hands each message on, reconnects with a growing pause, and after a final close code (the
    server's CloseCode, FACTS.close_codes) shows one banner instead. */
 import { S, P, FACTS, render } from "./table-state.js";
+import { sayConnection } from "./table-announce.js";
 
 const R = window.R;
 const { _, el } = R;
@@ -42,6 +43,7 @@ export function connect() {
   };
 }
 function setConn(ok) {
+  sayConnection(ok);
   const c = document.getElementById("conn");
   if (!c) return;
   c.textContent = ok
