@@ -386,3 +386,27 @@ def test_the_timer_move_is_shown_and_said_to_its_seat_only(chromium, server):
     finally:
         ann.close()
         bo.close()
+
+
+def test_a_lost_connection_is_said_once_and_reconnected_once(chromium, server):
+    """The socket drops (closed from the page's side, as a network drop would): "Connection lost" and
+    "Reconnected" are each said once, and the full view that comes after the reconnect says no old
+    event again."""
+    t = tr("en")
+    made = _table(server, turn_seconds=600)
+    ear = Ear(chromium, server, made["seats"][0]["link"])
+    try:
+        _start(server, made)
+        _declare_prompt(ear, t)
+        before = list(ear.said)
+        views = len(ear.views())
+        ear.page.evaluate("import('/static/table-state.js').then((m) => m.S.ws.close())")
+        ear.wait_said(lambda x: x == t("Reconnected"), len(before), what="'Reconnected'")
+        wait_until(lambda: len(ear.views()) > views, what="the view after the reconnect")
+        ear.page.keyboard.press("i")
+        ear.wait_said(lambda x: x == t("You are in."), len(before), what="'You are in.' after the reconnect")
+        after = ear.said[len(before) :]
+        assert after.count(t("Connection lost — reconnecting…")) == 1 and after.count(t("Reconnected")) == 1, after
+        assert not set(before) & set(after), (before, after)
+    finally:
+        ear.close()
