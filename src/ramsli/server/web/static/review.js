@@ -102,7 +102,7 @@
     return el(
       "header",
       { class: "cv-top" },
-      el("a", { href: "/?lang=" + R.lang, class: "brand-small", "aria-label": _("Lobby"), text: "Ramsli" }),
+      el("a", { href: "/?lang=" + R.lang, class: "brand-small", title: _("Lobby"), text: "Ramsli" }),
       el("h1", { text: P.hand ? _("The coach on hand {n}", { n: P.hand }) : _("The coach on your session") }),
       el(
         "nav",

@@ -21,6 +21,8 @@ function liveRegion() {
   }
   return region;
 }
+// the region is on the page from the start: a screen reader follows a live region it has seen empty
+liveRegion();
 /* lines the region keeps (older ones go; a screen reader has read them) */
 const KEEP = 12;
 /* say one line in the live region */

@@ -268,7 +268,7 @@
     const head = el(
       "header",
       { class: "cv-top" },
-      el("a", { href: "/?lang=" + R.lang, class: "brand-small", "aria-label": _("Lobby"), text: "Ramsli" }),
+      el("a", { href: "/?lang=" + R.lang, class: "brand-small", title: _("Lobby"), text: "Ramsli" }),
       el("h1", { text: _("In or out?") }),
       el(
         "nav",
