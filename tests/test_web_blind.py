@@ -7,7 +7,9 @@ against a real ``ramsli serve``:
 - a dialog opens and closes by keyboard and the focus returns where it was;
 - no event is said twice across a reload;
 - the turn timer's move is shown and said to its seat ("Time's up: a bot played … for you") and
-  names only that seat's own card, which no other seat received before it was played (R7, D-16).
+  names only that seat's own card, which no other seat received before it was played (R7, D-16);
+  the seat hears once that its time runs out, and when another person goes away;
+- a lost connection is said once, "Reconnected" once, and no old event after it.
 
 What the page says is recorded as it is added to the live region (a MutationObserver that reports
 to the test through an exposed function, across reloads). Locally without Chromium (or Playwright)
@@ -121,6 +123,8 @@ class Ear:
             pass
 
     def views(self) -> list[dict]:
+        """The views received so far (asking the page first, so that its events are handled)."""
+        self.page.evaluate("0")
         return [f for f in self.frames if f.get("type") == "view"]
 
     def wait_said(self, pred, since: int = 0, timeout: float = 20, what: str = "a line") -> str:
@@ -144,7 +148,9 @@ class Ear:
         return self.page.locator("#announce").aria_snapshot()
 
     def close(self) -> None:
-        self.ctx.close()
+        if self.ctx is not None:
+            self.ctx.close()
+            self.ctx = None
 
 
 def _play_a_hand_by_keyboard(ear: Ear, t) -> list[str]:
@@ -342,7 +348,7 @@ def test_the_timer_move_is_shown_and_said_to_its_seat_only(chromium, server):
     recorded frame by frame) never received that card before it was played, and no bot move of
     Ann's is in any of his views (R7, D-16)."""
     t = tr("en")
-    made = _table(server, humans=2, turn_seconds=scaled(2), seed=7)
+    made = _table(server, humans=2, turn_seconds=scaled(4), seed=7)
     ann = Ear(chromium, server, made["seats"][0]["link"])
     bo = Ear(chromium, server, made["seats"][1]["link"])
     try:
@@ -383,6 +389,15 @@ def test_the_timer_move_is_shown_and_said_to_its_seat_only(chromium, server):
             elif f.get("type") != "view":
                 assert card not in cards_in(f)
         assert not any(timesup.match(x) and name in x for x in bo.said)
+        # before the timer ran out, Ann heard once how little time was left
+        warned = [x for x in ann.said if pattern(t, "{n} s left, then a bot moves for you").match(x.rstrip("."))]
+        assert warned, ann.said
+        # Bo goes (his page closes): Ann hears when a bot will play for him, once
+        mark = len(ann.said)
+        bo.close()
+        away = pattern(t, "A bot plays for {name} in {n} s")
+        ann.wait_said(lambda x: bool(away.match(x.rstrip("."))) and "Bo" in x, mark, what="Bo's away line")
+        assert sum(1 for x in ann.said[mark:] if away.match(x.rstrip("."))) == 1
     finally:
         ann.close()
         bo.close()

@@ -127,6 +127,33 @@ function botLines(v, since) {
   return { lines: lines, skip: skip };
 }
 
+/* where each other seat's person is: "" at the table, "away" (a bot comes in N s), "bot" (a bot
+   plays while they are away), "left" (they left the table) */
+function seatStates(v) {
+  const out = {};
+  for (const s of v.seats)
+    if (s.taken && s.seat !== me())
+      out[s.seat] = s.left && s.bot_playing ? "left" : s.bot_playing ? "bot" : s.away ? "away" : "";
+  return out;
+}
+/* a seat's person went away, a bot took over, they left or came back: one line each change */
+function seatLines(v, before) {
+  const lines = [];
+  const now = seatStates(v);
+  for (const [sid, st] of Object.entries(now)) {
+    const was = before[sid] || "";
+    if (st === was) continue;
+    const s = v.seats.find((x) => x.seat === sid);
+    const name = seatName(sid);
+    if (st === "away" && s.bot_in !== null && s.bot_in !== undefined)
+      lines.push(_("A bot plays for {name} in {n} s", { name: name, n: Math.ceil(s.bot_in) }) + ".");
+    else if (st === "bot" || st === "away") lines.push(_("{name} is away; a bot plays for them.", { name: name }));
+    else if (st === "left") lines.push(_("{name} left the table; a bot plays until they are back.", { name: name }));
+    else lines.push(_("{name} is back.", { name: name }));
+  }
+  return lines;
+}
+
 function record(v) {
   const h = v.hand;
   const said = {
@@ -135,6 +162,7 @@ function record(v) {
     over: !!(h && h.phase === "over"),
     status: v.status,
     turn: turnKey(v),
+    seats: seatStates(v),
   };
   sessionStorage.setItem(saidKey, JSON.stringify(said));
 }
@@ -193,12 +221,32 @@ export function announceView(v) {
       out.push(_("Hand {n} is over", { n: h.number }) + ".");
   }
   out.push(...bot.lines);
+  out.push(...seatLines(v, said.seats || {}));
   if (v.status === "over" && said.status !== "over") out.push(_("The session is over."));
   const tk = turnKey(v);
   if (tk && tk !== said.turn) out.push(turnPrompt(v));
   record(v);
   for (const line of out) say(line);
 }
+
+/* your turn timer: said once when a few seconds are left ("10 s left, then a bot moves for you") */
+let warnedFor = null;
+setInterval(() => {
+  const v = S.view;
+  if (!v || !v.timer || v.timer.seat !== me() || v.paused) return;
+  const key = turnKey(v);
+  if (!key || key === warnedFor) return;
+  const warnAt = Math.min(10, Math.floor(v.timer.seconds / 2));
+  if (v.timer.left <= warnAt) {
+    warnedFor = key; // the turn began (or the page opened) with less left: nothing to warn of
+    return;
+  }
+  const left = Math.ceil(v.timer.left - (performance.now() - S.viewAt) / 1000);
+  if (left <= warnAt && left > 0) {
+    warnedFor = key;
+    say(_("{n} s left, then a bot moves for you", { n: left }) + ".");
+  }
+}, 250);
 
 /* a chat line or reaction just said by someone else, read as words */
 export function sayChat(name, words) {
