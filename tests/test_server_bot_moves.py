@@ -1,6 +1,6 @@
 """What a bot did for a person (issue 36.3): a move made when the turn timer ran out or while the
 person was away is listed in that seat's own view (``bot_moves``), and in no other view (R7, D-16);
-it survives a restart (the table's events replay it).
+it survives a restart (the table's events replay it). A view lists only the hand it shows.
 
 The hub is driven through :meth:`Hub.receive` as the WebSocket endpoint does, with real SQLite.
 """
@@ -69,7 +69,7 @@ def test_the_timer_move_is_in_the_seats_own_view_only(sqlite_url):
 
 def test_an_away_persons_moves_are_listed_on_return(sqlite_url):
     """A person who leaves is played by a bot (``by: proxy``); when they open their link again,
-    their view lists those moves in order, numbered from 1."""
+    their view lists those moves of the hand it shows, in order, numbered per seat."""
 
     async def go():
         hub, store = await open_hub(sqlite_url)
@@ -89,9 +89,12 @@ def test_an_away_persons_moves_are_listed_on_return(sqlite_url):
             await asyncio.sleep(0.005)
         back = Conn()
         await hub.receive(back, json.dumps({"type": "hello", "token": token}), t.id)
-        moves = last_view(back)["bot_moves"]
-        assert [m["n"] for m in moves][:2] == [1, 2] and {m["by"] for m in moves} == {"proxy"}
-        assert all(m["action"].startswith("p2 ") for m in moves)
+        v = last_view(back)
+        moves = v["bot_moves"]
+        # those of the hand the view shows, in order, numbered as the seat counts them
+        assert moves and moves == [m for m in t.seats[1].bot_moves if m["hand"] == v["hand"]["number"]]
+        assert [m["n"] for m in moves] == list(range(moves[0]["n"], moves[0]["n"] + len(moves)))
+        assert {m["by"] for m in moves} == {"proxy"} and all(m["action"].startswith("p2 ") for m in moves)
         assert last_view(ann)["bot_moves"] == []
         await hub.close()
         await store.close()
