@@ -221,7 +221,7 @@ export function announceView(v) {
       out.push(_("Hand {n} is over", { n: h.number }) + ".");
   }
   out.push(...bot.lines);
-  out.push(...seatLines(v, said.seats || {}));
+  if (v.status === "playing") out.push(...seatLines(v, said.seats || {})); // (before the start people arrive)
   if (v.status === "over" && said.status !== "over") out.push(_("The session is over."));
   const tk = turnKey(v);
   if (tk && tk !== said.turn) out.push(turnPrompt(v));
