@@ -6,6 +6,7 @@ import { cardFace } from "./table-seats.js";
 import { dealOk, summaryDigestProblem } from "./table-deal.js";
 import { nextDealCountdown } from "./table-timers.js";
 import { eveningOf, eveningNext } from "./table-evening.js";
+import { queryHelp } from "./table-announce.js";
 
 const R = window.R;
 const { _, ngettext, el } = R;
@@ -583,6 +584,7 @@ function settingsBody() {
       R.langPicker(),
     ),
     el("p", { class: "note", text: _("Keys: 1–5 play a card, I in, O out, L last trick, S score sheet, Esc closes.") }),
+    el("p", { class: "note", id: "query-keys", text: queryHelp() }),
     canLeave()
       ? el(
           "div",

@@ -1,8 +1,10 @@
 /* ramsli web, the table page: the keys (1–9 a card or a choice, I in, O out, G, P, L last trick,
-   S score sheet, arrows between your cards, Esc closes the dialog or the finished trick). */
+   S score sheet, arrows between your cards, Esc closes the dialog or the finished trick; the query
+   keys H, T, K, W, C, R read into the live region, table-announce.js). */
 import { S } from "./table-state.js";
 import { openOverlay, closeOverlay } from "./table-dialogs.js";
 import { releaseHold } from "./table-trick.js";
+import { query } from "./table-announce.js";
 
 document.addEventListener("keydown", (ev) => {
   const k = ev.key.toLowerCase();
@@ -32,6 +34,10 @@ document.addEventListener("keydown", (ev) => {
   const btn = document.querySelector(`.actions [aria-keyshortcuts="${k}"]`);
   if (btn) {
     btn.click();
+    ev.preventDefault();
+    return;
+  }
+  if (query(k)) {
     ev.preventDefault();
     return;
   }
