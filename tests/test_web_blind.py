@@ -127,11 +127,11 @@ class Ear:
         self.page.evaluate("0")
         return [f for f in self.frames if f.get("type") == "view"]
 
-    def wait_said(self, pred, since: int = 0, timeout: float = 20, what: str = "a line") -> str:
+    def wait_said(self, pred, since: int = 0, timeout: float | None = None, what: str = "a line") -> str:
         """The first line said from index ``since`` on that ``pred`` accepts (waits for it)."""
         return self.wait_said_at(pred, since, timeout, what)[1]
 
-    def wait_said_at(self, pred, since: int = 0, timeout: float = 20, what: str = "a line") -> tuple[int, str]:
+    def wait_said_at(self, pred, since: int = 0, timeout: float | None = None, what: str = "a line") -> tuple[int, str]:
         """``(index, line)`` of the first line said from index ``since`` on that ``pred`` accepts."""
 
         def found():
@@ -141,7 +141,7 @@ class Ear:
                     return (i, said[i])
             return None
 
-        return wait_until(found, timeout=timeout, what=what)
+        return wait_until(found, timeout=20 if timeout is None else timeout, what=what)  # seconds, scaled there
 
     def region(self) -> str:
         """The live region as the accessibility tree has it."""
