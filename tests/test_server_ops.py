@@ -110,6 +110,8 @@ class World:
             "season_id": "1",
             "evening_id": "noevening",  # an evening that does not exist: its API answers 404, its pages the shell
             "round_no": "1",
+            "week": "2026-W49",  # a challenge week: before or after now, its routes answer a refusal
+            "deal": "1",
             "hand": "1",
         }
         out = {}
