@@ -198,6 +198,7 @@ export function drawChat() {
 export function toggleChat(open) {
   S.chatOpen = open === undefined ? !S.chatOpen : open;
   const box = chatPanel();
+  const within = box.contains(document.activeElement); // closing from inside: focus goes back to the chat button
   box.hidden = !S.chatOpen;
   if (S.chatOpen) {
     S.chatUnread = 0;
@@ -211,5 +212,6 @@ export function toggleChat(open) {
   if (b) {
     b.setAttribute("aria-expanded", S.chatOpen ? "true" : "false");
     b.querySelector(".badge").textContent = "";
+    if (!S.chatOpen && within) b.focus();
   }
 }

@@ -583,7 +583,12 @@ function settingsBody() {
       el("label", { for: "lang", text: _("Language") }),
       R.langPicker(),
     ),
-    el("p", { class: "note", text: _("Keys: 1–5 play a card, I in, O out, L last trick, S score sheet, Esc closes.") }),
+    el("p", {
+      class: "note",
+      text: _(
+        "Keys: 1–5 play a card (or ← → and Enter), I in, O out, G General Rams, P pass, L last trick, S score sheet, Esc closes.",
+      ),
+    }),
     el("p", { class: "note", id: "query-keys", text: queryHelp() }),
     canLeave()
       ? el(

@@ -4,6 +4,7 @@
 import { S } from "./table-state.js";
 import { openOverlay, closeOverlay } from "./table-dialogs.js";
 import { releaseHold } from "./table-trick.js";
+import { toggleChat } from "./table-chat.js";
 import { query } from "./table-announce.js";
 
 document.addEventListener("keydown", (ev) => {
@@ -11,6 +12,7 @@ document.addEventListener("keydown", (ev) => {
   // Esc closes the window open, even from one of its own fields (the settings' checkboxes)
   if (k === "escape") {
     if (S.overlay) closeOverlay();
+    else if (S.chatOpen) toggleChat(false);
     else if (S.hold) releaseHold();
     return;
   }
