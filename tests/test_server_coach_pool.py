@@ -123,3 +123,50 @@ def test_a_killed_coach_worker_fails_its_review_cleanly_and_the_next_one_works(t
         wait_until(lambda: coach.coach_state()["restarts"] == restarts + 2, 30, what="the idle pool replaced")
         assert coach.coach_pool() is not new_pool
         assert client.get("/readyz").status_code == 200
+
+
+def test_readyz_is_not_ready_only_while_no_coach_process_can_be_made(tmp_path, quiet_warm_up, monkeypatch):
+    """While the pool cannot be made (too many open files, say) ``/readyz`` answers ``503`` naming
+    it, a review is refused ``review_failed`` (detail ``error``, no exception text) and a training
+    position is answered from the policy's stored value; once a pool can be made, all is ready."""
+    from starlette.testclient import TestClient
+
+    from ramsli.server.app import create_app
+
+    app = create_app(f"sqlite+aiosqlite:///{tmp_path / 's.sqlite'}", allow_test_seeds=True)
+    app.state.coach = coach.CoachService(QUICK, warm=hints.LabWarmUp(enabled=False))
+    with TestClient(app) as client:
+        tid, token = _session(client)
+        coach.shutdown_coach_pool()
+
+        def no_pool(*args, **kwargs):
+            raise OSError(24, "Too many open files")
+
+        monkeypatch.setattr(coach, "ProcessPoolExecutor", no_pool)
+        path = f"/api/tables/{tid}/hands/1/review?token={token}"
+        failed = wait_until(
+            lambda: (r := client.get(path, headers={"Accept-Language": "nl"})).status_code != 200 and r,
+            30,
+            what="the review's refusal",
+        )
+        assert failed.status_code == 409 and failed.json()["fields"] == {"detail": "error"}
+        assert "open files" not in failed.text and "OSError" not in failed.text
+        ready = client.get("/readyz")
+        assert ready.status_code == 503 and ready.json()["coach"]["state"] == "failed"
+        assert any("coach" in reason for reason in ready.json()["reasons"])
+        p = client.post("/api/train/position", json={"source": "generated"})
+        assert p.status_code == 200, p.text
+        a = client.post("/api/train/answer", json={"id": p.json()["id"], "answer": "in"})
+        assert a.status_code == 200 and a.json()["source"] == "table", a.text
+
+        monkeypatch.undo()
+        monkeypatch.setattr(hints, "_warm", [hints.LabWarmUp(enabled=False)])
+
+        def settled():
+            r = client.get(path)
+            return r if r.status_code != 200 or r.json()["status"] == "done" else None
+
+        done = wait_until(settled, 120, what="the review once a pool can be made")
+        assert done.status_code == 200 and done.json()["status"] == "done"
+        ready = client.get("/readyz")
+        assert ready.status_code == 200 and ready.json()["coach"]["state"] == "running"

@@ -295,8 +295,9 @@ def pool_broke(pool: Executor, cause: BaseException) -> None:
         _CHANNEL.clear()
     _log.warning("the coach's worker process died (%s: %s); starting a new one", type(cause).__name__, cause)
     pool.shutdown(wait=False, cancel_futures=True)
-    for channel in channels:  # its reader thread ends (a lock the dead worker held may keep it)
+    for channel in channels:  # its reader thread ends (unless the dead worker held the queue's lock)
         try:
+            channel.cancel_join_thread()  # a feeder stuck on that lock must not hold up the exit
             channel.put(None)
         except (OSError, ValueError):
             pass
@@ -925,7 +926,8 @@ def _will_value(service: CoachService) -> bool:
 
 def _value_now(service: CoachService, p: _Position) -> bool:
     """Start computing the exact value of a position in the coach's process (once the kernel is
-    ready), unless :data:`MAX_TRAINING` values wait or run already. True if it was started."""
+    ready), unless :data:`MAX_TRAINING` values wait or run already. True if it was started (or no
+    process can be made: then ``p.value`` stays None and the answer is the policy's stored value)."""
     if not _will_value(service) or service.training >= MAX_TRAINING:
         return False
     obs = p.obs
@@ -939,7 +941,10 @@ def _value_now(service: CoachService, p: _Position) -> bool:
         TRAIN_SAMPLES,
         secrets.randbelow(2**31),
     )
-    p.value = service.submit(_advantage_task, *args)
+    try:
+        p.value = service.submit(_advantage_task, *args)
+    except OSError:  # no worker process can be made (logged; /readyz says so): the stored value answers
+        return True
     service.training += 1
 
     def done(f: asyncio.Future[dict[str, Any]]) -> None:
