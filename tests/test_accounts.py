@@ -171,6 +171,7 @@ def test_bad_names_and_passwords_are_refused_and_nothing_is_made(sqlite_url):
                 ("   ", PASSWORD, 422, "bad_name"),
                 ("Bo\u200bb", PASSWORD, 422, "name_invisible"),  # issue 38.4: says why
                 ("A\u200dnn", PASSWORD, 422, "name_invisible"),
+                ("Bob" + "\u0301" * 18, PASSWORD, 422, "name_marks"),  # accents piled up ("Zalgo")
                 ("\u0391nn", PASSWORD, 409, "player_name_taken"),  # Greek capital alpha (UTS #39 skeleton)
                 ("x" * 25, PASSWORD, 422, "bad_name"),
                 ("rules p4", PASSWORD, 422, "bot_name"),

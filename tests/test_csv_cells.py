@@ -10,13 +10,13 @@ import re
 
 import pytest
 
-from ramsli.csvcells import FORMULA_STARTS
+from ramsli.csvcells import FORMULA_STARTS, safe_cell
 
 from helpers import SRC, http_json
 
 #: names a spreadsheet would run as formulas
 EVIL = ['=HYPERLINK("http://x.test","go")', "-2+3", "@SUM(A1)", "\t=1"]
-_NUMBER = re.compile(r"-?\d+(?:\.\d+)?")
+_NUMBER = re.compile(r"-?[0-9]+(?:\.[0-9]+)?")
 
 
 def _assert_no_formula(rows: list[list[str]]) -> None:
@@ -27,6 +27,18 @@ def _assert_no_formula(rows: list[list[str]]) -> None:
 
 def _cells(text: str) -> list[list[str]]:
     return list(csv.reader(io.StringIO(text)))
+
+
+@pytest.mark.parametrize("cell", ["-\u0661\u0662", "-\uff11\uff12", "-\u0967.\u0968", "-1\u0662", "-12.\u0663"])
+def test_a_number_in_other_digits_is_text_and_escaped(cell):
+    """Only a plain number of ASCII digits is left as it is: Arabic-Indic, full-width or Devanagari
+    digits after a ``-`` are no number to a spreadsheet's parser, so the cell is escaped."""
+    assert safe_cell(cell) == "'" + cell
+
+
+@pytest.mark.parametrize("cell", ["-12", "-0.250000", "7", "3.5"])
+def test_a_plain_ascii_number_stays_a_number(cell):
+    assert safe_cell(cell) == cell
 
 
 def test_every_csv_writer_in_the_source_is_the_safe_one():

@@ -19,7 +19,8 @@ from ramsli.frontends.game import OPPONENT_NAMES
 from ramsli.frontends.storage import SaveFolder
 from ramsli.history import HandHistory, HistoryError, read_hand_files, read_session
 from ramsli.ledger import PubLedger
-from ramsli.session import forbidden_name_char, name_key
+from ramsli.refusal import Refused
+from ramsli.session import check_name, forbidden_name_char, name_key, piled_mark
 from ramsli.toml_text import value
 
 from helpers import HISTORIES
@@ -176,3 +177,67 @@ def test_a_save_with_look_alike_names_is_refused_on_resume(tmp_path):
     r = runner.invoke(app, ["play", "--plain", "--resume", "--data-dir", str(tmp_path)], input="quit\n")
     assert r.exit_code == 2
     assert "cannot be used" in r.output and "is also the name of p1" in r.output and "(R2.2)" in r.output
+
+
+# -- accents piled up, and what the invisible-character refusal names (breakit 2, items 10 and 11) --
+
+
+@pytest.mark.parametrize(
+    "name,char",
+    [
+        ("Bob" + "\u0301" * 18, "U+0301"),  # the attacker's "Zalgo" name
+        ("Bo\u0301\u0301b", "U+0301"),  # the same mark twice in a row
+        ("B\u0300\u0301\u0302\u0303\u0304ob", "U+0304"),  # a fifth mark on one letter
+        ("\u00e9\u0301\u0301", "U+0301"),  # é precomposed, then piled on (judged in NFD)
+    ],
+)
+@pytest.mark.parametrize("lang", ["en", "de", "nl", "it", "fr"])
+def test_R2_2_a_name_with_accents_piled_on_a_letter_is_refused_in_the_readers_language(name, char, lang):
+    from ramsli.server.protocol.messages import render
+
+    with pytest.raises(Refused) as e:
+        check_name(name)
+    refusal = e.value.refusal
+    assert refusal.code == "name_marks" and refusal.rule == "R2.2" and refusal.fields["char"] == char
+    text = render(refusal, lang)
+    assert char in text and "4" in text
+    if lang != "en":
+        assert text != render(refusal, "en")
+
+
+@pytest.mark.parametrize(
+    "name",
+    [
+        "Zoë",
+        "Nguy\u1ec5n Ng\u00f4",
+        "A\u030asa",
+        "Ph\u1ea1m \u0110\u1ed3ng",
+        "\u05e9\u05b8\u05c1\u05dc\u05d5\u05b9\u05dd",
+        "B\u0300\u0301\u0302\u0303ob",
+    ],
+)
+def test_R2_2_names_with_a_few_accents_on_a_letter_are_kept(name):
+    """Vietnamese (two marks on a letter), Hebrew with its points, four different marks on a letter:
+    all taken (UTS #39 refuses only more than four, or the same one twice)."""
+    assert piled_mark(name) is None
+    assert check_name(name) == name
+
+
+@pytest.mark.parametrize(
+    "name,char,words",
+    [
+        ("\u202eTess", "U+202E", "direction"),  # RIGHT-TO-LEFT OVERRIDE
+        ("\u2066Tess", "U+2066", "direction"),  # LEFT-TO-RIGHT ISOLATE
+        ("Te\u00adss", "U+00AD", "soft hyphen"),
+        ("A\u200dnn", "U+200D", "joiner"),
+        ("Ann\ufe0f", "U+FE0F", "variation selector"),
+        ("Ann\u3164", "U+3164", "filler"),
+    ],
+)
+def test_the_invisible_character_refusal_names_the_kind_of_character_found(name, char, words):
+    """The ``name_invisible`` text covers the bidi controls and the soft hyphen too, not only
+    joiners, variation selectors and fillers."""
+    with pytest.raises(Refused) as e:
+        check_name(name)
+    assert e.value.refusal.code == "name_invisible" and e.value.refusal.fields["char"] == char
+    assert char in str(e.value) and words in str(e.value)

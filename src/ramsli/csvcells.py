@@ -23,7 +23,7 @@ FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
 
 #: a plain decimal number as :func:`str` or ``f"{x:.6f}"`` writes it: left as it is by
 #: :func:`safe_cell` (a spreadsheet reads it as that number, no formula runs)
-_PLAIN_NUMBER = re.compile(r"-?\d+(?:\.\d+)?")
+_PLAIN_NUMBER = re.compile(r"-?[0-9]+(?:\.[0-9]+)?")  # ASCII digits only: \d takes "١٢" too
 
 
 def spreadsheet_safe(text: str) -> str:

@@ -374,8 +374,16 @@ TABLE: Mapping[str, RefusalText] = {
     "bot_name": RefusalText(N_("the name {name} looks like a bot's seat; choose a name of your own"), status=422),
     "name_invisible": RefusalText(
         N_(
-            "the name holds the invisible character {char} (a zero-width joiner, a variation selector or a "
-            "filler): type a name of letters you can see"
+            "the name holds the invisible character {char} (one that shows nothing or changes how the text "
+            "around it shows: a joiner, a direction mark, a soft hyphen, a variation selector or a filler): "
+            "type a name of letters you can see"
+        ),
+        status=422,
+    ),
+    "name_marks": RefusalText(
+        N_(
+            "the name piles accents on one letter ({char}): at most {most} on a letter, and never the same "
+            "one twice in a row"
         ),
         status=422,
     ),

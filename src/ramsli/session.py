@@ -48,6 +48,8 @@ __all__ = [
     "check_players",
     "check_setup",
     "forbidden_name_char",
+    "piled_mark",
+    "MAX_MARKS",
     "name_is_blank",
     "name_key",
     "is_default_ignorable",
@@ -224,6 +226,33 @@ def forbidden_name_char(name: str) -> str | None:
     return None
 
 
+#: nonspacing marks (accents, Unicode category Mn) in a row on one letter a name may hold (UTS #39
+#: section 5.4 suggests refusing more than four, and the same mark twice in a row)
+MAX_MARKS = 4
+
+
+def piled_mark(name: str) -> str | None:
+    """The first nonspacing mark (category Mn) of ``name`` that piles up on its letter (R2.2,
+    "Zalgo" text that covers the names around it), or None: in the decomposed name (NFD), the
+    fifth mark in a row (:data:`MAX_MARKS`) or a mark right after the same one.
+
+    >>> piled_mark("Zoë"), piled_mark("Nguyễn"), piled_mark("Bob" + "\u0301" * 5)
+    (None, None, '\u0301')
+    >>> piled_mark("Bo\u0301\u0301b"), piled_mark("B\u0300\u0301\u0302\u0303\u0304ob")
+    ('\u0301', '\u0304')
+    """
+    run, last = 0, ""
+    for ch in unicodedata.normalize("NFD", name):
+        if unicodedata.category(ch) == "Mn":
+            run += 1
+            if run > MAX_MARKS or ch == last:
+                return ch
+            last = ch
+        else:
+            run, last = 0, ""
+    return None
+
+
 def _shapes_an_emoji(name: str, i: int) -> bool:
     """True if ``name[i]`` is a zero-width joiner between two symbols (So, Sk: emoji and their skin
     tones) or a variation selector U+FE0E/U+FE0F right after a symbol."""
@@ -308,8 +337,8 @@ def check_name(name: Any, bots: Iterable[str] = ()) -> str:
 
     Raises:
         Refused: ``bad_name``, ``name_invisible`` (a default-ignorable character such as a
-            zero-width joiner, a variation selector or a Hangul filler, issue 38.4) or
-            ``bot_name`` (R2.2).
+            zero-width joiner, a variation selector or a Hangul filler, issue 38.4),
+            ``name_marks`` (accents piled on a letter: :func:`piled_mark`) or ``bot_name`` (R2.2).
 
     >>> check_name("  Ann ")
     'Ann'
@@ -325,6 +354,9 @@ def check_name(name: Any, bots: Iterable[str] = ()) -> str:
         raise Refused(Refusal("name_invisible", "R2.2", {"char": f"U+{ord(ch):04X}"}))
     if ch is not None:
         raise Refused(Refusal("bad_name", "R2.2", {"max": NAME_MAX}))
+    mark = piled_mark(name)
+    if mark is not None:
+        raise Refused(Refusal("name_marks", "R2.2", {"char": f"U+{ord(mark):04X}", "most": MAX_MARKS}))
     if looks_like_a_bot(name, bots):
         raise Refused(Refusal("bot_name", "R2.2", {"name": name.strip()}))
     return name.strip()

@@ -39,13 +39,14 @@ from __future__ import annotations
 import asyncio
 import atexit
 import dataclasses
+import logging
 import multiprocessing
 import os
 import secrets
 import threading
 import time
 from collections import OrderedDict
-from concurrent.futures import Executor, ProcessPoolExecutor
+from concurrent.futures import BrokenExecutor, Executor, ProcessPoolExecutor
 from dataclasses import dataclass, field
 from typing import Annotated, Any, Literal
 
@@ -80,6 +81,8 @@ from ramsli.server.tables.table import SeatState, Table
 __all__ = [
     "CoachService",
     "coach_pool",
+    "coach_state",
+    "pool_broke",
     "shutdown_coach_pool",
     "server_settings",
     "review_access",
@@ -239,33 +242,95 @@ def _advantage_task(
 
 
 _CHANNEL: list[Any] = []
+#: guards making, replacing and stopping the coach's pool (requests and the pool's callbacks)
+_POOL_LOCK = threading.Lock()
+#: the pool's state for ``/readyz`` (:func:`coach_state`) and the pools that broke so far
+_POOL_STATE: dict[str, Any] = {"state": "idle", "restarts": 0, "cause": None}
+_log = logging.getLogger("ramsli.server.coach")
 
 
 def coach_pool() -> ProcessPoolExecutor:
     """The coach's worker process (one, started on first use; ``spawn``, so it holds no copy of
     the server's state): reviews and training values run there, never on the event loop. Its
-    progress reports come back on a queue read by a thread of the server."""
-    if not _POOL:
-        ctx = multiprocessing.get_context("spawn")
-        channel = ctx.Queue()
-        _CHANNEL[:] = [channel]
-        threading.Thread(target=_read_progress, args=(channel,), name="ramsli-coach-progress", daemon=True).start()
-        _POOL.append(
-            ProcessPoolExecutor(
-                max_workers=1, mp_context=ctx, initializer=_watch_parent, initargs=(os.getpid(), channel)
-            )
-        )
-        atexit.register(shutdown_coach_pool)
-    return _POOL[0]
+    progress reports come back on a queue read by a thread of the server. After a worker died
+    (:func:`pool_broke`) the next call makes a new pool.
+
+    Raises:
+        OSError: the pool cannot be made (``/readyz`` says so until one can).
+    """
+    with _POOL_LOCK:
+        if not _POOL:
+            ctx = multiprocessing.get_context("spawn")
+            try:
+                channel = ctx.Queue()
+                pool = ProcessPoolExecutor(
+                    max_workers=1, mp_context=ctx, initializer=_watch_parent, initargs=(os.getpid(), channel)
+                )
+            except Exception as e:
+                _POOL_STATE.update(state="failed", cause=type(e).__name__)
+                _log.warning("the coach's worker pool cannot be made: %s: %s", type(e).__name__, e)
+                raise
+            _CHANNEL[:] = [channel]
+            threading.Thread(target=_read_progress, args=(channel,), name="ramsli-coach-progress", daemon=True).start()
+            _POOL.append(pool)
+            if _POOL_STATE["state"] != "restarting":
+                _POOL_STATE["state"] = "running"
+            if not _POOL_STATE.get("atexit"):
+                _POOL_STATE["atexit"] = True
+                atexit.register(shutdown_coach_pool)
+        return _POOL[0]
+
+
+def pool_broke(pool: Executor, cause: BaseException) -> None:
+    """Note that ``pool`` is broken (its worker died: killed, out of memory): the first caller for
+    a pool drops it (under a lock, once) and logs a warning with the cause; the next
+    :func:`coach_pool` makes a new one. A pool that is not the coach's (a thread pool in tests)
+    is left alone."""
+    with _POOL_LOCK:
+        if not _POOL or _POOL[0] is not pool:
+            return  # already replaced (several jobs saw the same death), or not ours
+        _POOL.pop()
+        _POOL_STATE.update(state="restarting", cause=type(cause).__name__, restarts=_POOL_STATE["restarts"] + 1)
+        channels = list(_CHANNEL)
+        _CHANNEL.clear()
+    _log.warning("the coach's worker process died (%s: %s); starting a new one", type(cause).__name__, cause)
+    pool.shutdown(wait=False, cancel_futures=True)
+    for channel in channels:  # its reader thread ends (unless the dead worker held the queue's lock)
+        try:
+            channel.cancel_join_thread()  # a feeder stuck on that lock must not hold up the exit
+            channel.put(None)
+        except (OSError, ValueError):
+            pass
+
+
+def _pool_works(pool: Executor) -> None:
+    """A task finished on ``pool``: the coach's pool (if it is) is running again."""
+    with _POOL_LOCK:
+        if _POOL and _POOL[0] is pool and _POOL_STATE["state"] != "running":
+            _POOL_STATE.update(state="running", cause=None)
+
+
+def coach_state() -> dict[str, Any]:
+    """The coach's pool for ``/readyz``: ``{"state": "idle" (not started yet) | "running" |
+    "restarting" (a worker died; a new pool is made on the next request and is running once a
+    task has finished there) | "failed" (no pool could be made), "restarts": pools replaced since
+    start, "cause": the exception's name of the last failure or None}``."""
+    with _POOL_LOCK:
+        return {k: _POOL_STATE[k] for k in ("state", "restarts", "cause")}
 
 
 def shutdown_coach_pool() -> None:
     """Stop the coach's worker process (at server shutdown); a review in flight is dropped."""
-    while _POOL:
-        _POOL.pop().shutdown(wait=False, cancel_futures=True)
-    while _CHANNEL:
+    with _POOL_LOCK:
+        pools, channels = list(_POOL), list(_CHANNEL)
+        _POOL.clear()
+        _CHANNEL.clear()
+        _POOL_STATE["state"] = "idle"
+    for pool in pools:
+        pool.shutdown(wait=False, cancel_futures=True)
+    for channel in channels:
         try:
-            _CHANNEL.pop().put(None)
+            channel.put(None)
         except (OSError, ValueError):
             pass
 
@@ -439,10 +504,42 @@ class CoachService:
 
     @property
     def executor(self) -> Executor:
-        """Where the reviews run (the coach's process, made on first use)."""
-        if self._executor is None:
-            self._executor = coach_pool()
-        return self._executor
+        """Where the reviews run (the coach's process, made on first use and again after its
+        worker died: :func:`coach_pool`)."""
+        return self._executor if self._executor is not None else coach_pool()
+
+    def pool_state(self) -> dict[str, Any]:
+        """Where the coach's work runs, for ``/readyz``: :func:`coach_state` (``running`` for an
+        executor given to this service: a thread pool in tests)."""
+        if self._executor is not None:
+            return {"state": "running", "restarts": 0, "cause": None}
+        return coach_state()
+
+    def submit(self, fn: Any, *args: Any) -> asyncio.Future[Any]:
+        """Run ``fn(*args)`` in :attr:`executor`. A pool found broken when the task is handed to
+        it (its worker died while idle) is replaced and the task handed to the new one, once.
+        The future's failure with a broken pool replaces the pool too (:func:`pool_broke`);
+        its success marks the pool as running (``/readyz``)."""
+        loop = asyncio.get_running_loop()
+        executor = self.executor
+        try:
+            future = loop.run_in_executor(executor, fn, *args)
+        except BrokenExecutor as e:
+            pool_broke(executor, e)
+            executor = self.executor
+            future = loop.run_in_executor(executor, fn, *args)
+
+        def settled(f: asyncio.Future[Any]) -> None:
+            if f.cancelled():
+                return
+            e = f.exception()
+            if isinstance(e, BrokenExecutor):
+                pool_broke(executor, e)
+            elif e is None:
+                _pool_works(executor)
+
+        future.add_done_callback(settled)
+        return future
 
     def pending(self) -> int:
         """Hand reviews waiting or running."""
@@ -480,16 +577,16 @@ class CoachService:
         return job
 
     async def _run(self, job: _Job) -> None:
-        loop = asyncio.get_running_loop()
         try:
             self.warm.start()  # (already started with the server)
             await self.warm.wait_settled()  # never compile the kernel twice: the warm-up does it
             job.state = "running"
-            review = await loop.run_in_executor(
-                self.executor, _review_task, job.id, job.toml, job.key[2], self.settings
-            )
+            review = await self.submit(_review_task, job.id, job.toml, job.key[2], self.settings)
+        except BrokenExecutor:  # the worker died under it: said once, tried again on a new pool
+            job.state, job.error = "failed", "worker_lost"
         except Exception as e:  # noqa: BLE001 - a review that fails is said so; the table goes on
-            job.state, job.error = "failed", f"{type(e).__name__}: {e}"[:300]
+            _log.warning("a review failed (%s, hand %d, seat %d)", job.key[0], job.key[1], job.key[2], exc_info=e)
+            job.state, job.error = "failed", "error"
         else:
             job.result, job.state = review, "done"
             job.done = job.total = len(review.decisions)
@@ -829,11 +926,11 @@ def _will_value(service: CoachService) -> bool:
 
 def _value_now(service: CoachService, p: _Position) -> bool:
     """Start computing the exact value of a position in the coach's process (once the kernel is
-    ready), unless :data:`MAX_TRAINING` values wait or run already. True if it was started."""
+    ready), unless :data:`MAX_TRAINING` values wait or run already. True if it was started (or no
+    process can be made: then ``p.value`` stays None and the answer is the policy's stored value)."""
     if not _will_value(service) or service.training >= MAX_TRAINING:
         return False
     obs = p.obs
-    loop = asyncio.get_running_loop()
     args = (
         p.game.preset,
         p.game.players,
@@ -844,7 +941,10 @@ def _value_now(service: CoachService, p: _Position) -> bool:
         TRAIN_SAMPLES,
         secrets.randbelow(2**31),
     )
-    p.value = asyncio.ensure_future(loop.run_in_executor(service.executor, _advantage_task, *args))
+    try:
+        p.value = service.submit(_advantage_task, *args)
+    except OSError:  # no worker process can be made (logged; /readyz says so): the stored value answers
+        return True
     service.training += 1
 
     def done(f: asyncio.Future[dict[str, Any]]) -> None:

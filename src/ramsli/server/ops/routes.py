@@ -4,8 +4,11 @@
   liveness probe: restart it when this fails);
 - ``GET /readyz``: ``200 {"status": "ready", ...}`` when the database answers (``SELECT 1``
   within 2 s), the tables are restored, the process holds its table locks (several processes),
-  is not draining and the check of the whole SQLite file after start-up found no damage; else ``503 {"status": "not ready", "reasons": [...]}`` (a readiness
-  probe: send it no new clients while this fails);
+  is not draining, the check of the whole SQLite file after start-up found no damage and the
+  coach's worker pool is not failing to start; else ``503 {"status": "not ready", "reasons": [...]}`` (a readiness
+  probe: send it no new clients while this fails). Either way ``"coach"`` tells the coach's pool
+  (:meth:`~ramsli.server.coach.review.CoachService.pool_state`: ``running``, ``restarting`` after its worker
+  died, ``idle``, ``failed``);
 - ``GET /metrics``: Prometheus text (:mod:`ramsli.server.ops.metrics`);
 - ``GET /admin/tables``: the stored tables and ledgers with their process, status, ``seq`` and
   connections, from every live process, a page at a time (``?limit=``, ``?offset=``); ``POST /admin/tables/{id}/close``: close one for good
@@ -51,7 +54,9 @@ async def healthz(request: Request) -> dict[str, Any]:
 
 @router.get("/readyz")
 async def readyz(request: Request, damaged: DatabaseDamagedDep) -> JSONResponse:
-    """Ready for clients: database reachable, tables restored, locks held, not draining."""
+    """Ready for clients: database reachable, tables restored, locks held, not draining, the
+    coach's pool not failing to start (its state in ``"coach"``: ``restarting`` after its worker
+    died is still ready, the next request makes a new one)."""
     hub = _hub(request)
     reasons: list[str] = []
     if hub is None or not hub.restored:
@@ -68,7 +73,11 @@ async def readyz(request: Request, damaged: DatabaseDamagedDep) -> JSONResponse:
                 await hub.database.ping()
         except Exception as e:  # noqa: BLE001 - any failure is "not ready", named
             reasons.append(f"the database does not answer: {type(e).__name__}")
-    body: dict[str, Any] = {"status": "not ready" if reasons else "ready"}
+    service = getattr(request.app.state, "coach", None)  # (the coach's layer is above this one)
+    coach = service.pool_state() if service is not None else {"state": "idle"}
+    if coach["state"] == "failed":
+        reasons.append(f"the coach's worker process cannot be started: {coach['cause']}")
+    body: dict[str, Any] = {"status": "not ready" if reasons else "ready", "coach": coach}
     if hub is not None:
         body.update(process=hub.ownership.process_id, tables=len(hub.tables))
     if reasons:

@@ -233,7 +233,9 @@ SERVER: Mapping[str, RefusalText] = {
         N_("too many requests to the coach from your address: at most {limit} a minute; try again in {seconds} s"),
         status=429,
     ),
-    "review_failed": RefusalText(N_("the coach could not review this hand: {detail}"), status=409),
+    "review_failed": RefusalText(
+        N_("the coach could not review this hand this time; ask again and it tries once more"), status=409
+    ),
     "no_game": RefusalText(N_("the coach has no solved game {game}; the games are {allowed}"), status=404),
     "no_position": RefusalText(
         N_("there is no such position (or no hand of your tables left to train on)"), status=404
@@ -527,7 +529,15 @@ REFUSALS: Mapping[str, RefusalText] = MappingProxyType(
 #: codes, and of the protocol codes under which other refusals are answered
 STATUS: Mapping[str, int] = MappingProxyType(
     {code: t.status for code, t in REFUSALS.items() if t.status is not None}
-    | {"bad_message": 422, "refused": 422, "session_over": 409, "bad_name": 422, "bot_name": 422, "name_invisible": 422}
+    | {
+        "bad_message": 422,
+        "refused": 422,
+        "session_over": 409,
+        "bad_name": 422,
+        "bot_name": 422,
+        "name_invisible": 422,
+        "name_marks": 422,
+    }
 )
 
 
