@@ -578,7 +578,7 @@ def _object(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
 def plain_number(text: object, most: int = 99999) -> int | None:
     """``text`` as a whole number from 0 to ``most`` if it is written in plain ASCII digits only
     (``"0"``-``"9"``, no sign, no space), else None: the one check of a number read from a URL's
-    path or query or a header. ``str.isdigit`` alone also takes ``"²"`` (which ``int`` refuses)
+    path or query (a deal, an evening's round and hand, ``limit``/``offset``). ``str.isdigit`` alone also takes ``"²"`` (which ``int`` refuses)
     and Arabic-Indic, Devanagari or full-width digits (which ``int`` reads).
 
     >>> plain_number("12"), plain_number("\u00b2"), plain_number("\u0663"), plain_number("123456")
@@ -600,7 +600,8 @@ async def read_body(chunks: AsyncIterator[bytes], length: str | None = None) -> 
     Raises:
         BadMessage: ``body_too_big``.
     """
-    if length is not None and (plain_number(length.strip(), 10**18) or 0) > MAX_BODY:
+    size = length.strip() if length is not None else ""  # ASCII digits only: "²" is a digit to isdigit()
+    if size.isascii() and size.isdigit() and (len(size) > 18 or int(size) > MAX_BODY):
         raise _refuse("body_too_big", limit=MAX_BODY)
     parts: list[bytes] = []
     size = 0
