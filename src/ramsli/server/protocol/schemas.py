@@ -600,8 +600,8 @@ async def read_body(chunks: AsyncIterator[bytes], length: str | None = None) -> 
     Raises:
         BadMessage: ``body_too_big``.
     """
-    size = length.strip() if length is not None else ""  # ASCII digits only: "²" is a digit to isdigit()
-    if size.isascii() and size.isdigit() and (len(size) > 18 or int(size) > MAX_BODY):
+    given = length.strip() if length is not None else ""  # ASCII digits only: "²" is a digit to isdigit()
+    if given.isascii() and given.isdigit() and (len(given) > 18 or int(given) > MAX_BODY):
         raise _refuse("body_too_big", limit=MAX_BODY)
     parts: list[bytes] = []
     size = 0
