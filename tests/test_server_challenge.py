@@ -536,6 +536,20 @@ def test_play_at_the_same_moment_makes_one_table_and_counts_as_a_new_table(sqlit
             assert len({a["url"] for _s, a in got}) == 1
             tables, tries, _rows = await counts(w)
             assert (tables, tries) == (tables_before + 1, 1)
+            # another process stored the same player's try first (between the read and the write):
+            # its link is the answer, the table made here is closed, no second try is stored
+            rows = w.app.state.challenges.rows
+            original = rows.add_try
+
+            async def raced(scope, week, deal, player, table_id, token, now):
+                await original(scope, week, deal, player, "elsewhere", "their-token", now)
+                await original(scope, week, deal, player, table_id, token, now)
+
+            rows.add_try = raced
+            got3 = await ann.ok("POST", f"/api/challenge/{WEEK}/deals/3/play")
+            assert got3["table"] == "elsewhere" and got3["url"] == "/t/elsewhere/s/their-token", got3
+            tables3, tries3, _rows = await counts(w)
+            assert tries3 == 2 and tables3 == tables + 1 and len(w.hub.closed) == 1
         async with World(sqlite_url, create_limit=2) as w:
             set_up(w)
             bo = w.client()
@@ -567,6 +581,9 @@ def test_a_try_is_not_watched_taken_over_or_played_again(sqlite_url):
             info = await ann.ok("GET", f"/api/tables/{tid}?token={personal}")
             assert info["challenge"]["deal"] == 1 and "spectate" not in info
             assert not t.is_spectator(t.spectator_token)
+            watcher = Connection("it")  # hello with the spectator token: no spectator's welcome
+            await w.hub.receive(watcher, json.dumps({"type": "hello", "token": t.spectator_token}), tid)
+            assert [m.get("code") for m in watcher.sent] == ["bad_token"], watcher.sent
             status, answer = await ann.call("GET", f"/api/tables/{tid}/hands/1.json?token={t.spectator_token}")
             assert status == 403 and answer["code"] == "bad_token", answer
             before = await counts(w)
