@@ -12,6 +12,10 @@
   deals and ranking.
 - A try's outcome and the week's deals survive a restart; migration ``0008_challenge`` goes down
   and up again.
+- What the second attacker found (break-it 2 items 2-9): numbers in the path are plain ASCII digits,
+  Play at the same moment makes one table and is create-limited, a past unopened week is
+  ``no_challenge_week``, a try is not watched, taken over or played again, a try at a table an
+  admin closed is void, a deleted player's tries lose their token and show as "a player".
 - R7: every answer and page of the challenge is recorded, before and after the close: no card, no
   deck, salt or bot seed, ever; every frame a challenger's seat receives names only cards that seat
   may know at its own table.
@@ -35,7 +39,7 @@ from ramsli.server.app import _challenge_deals, _challenge_zone
 from ramsli.server.challenge.service import _local_zone
 from ramsli.server.tables.connection import Connection
 
-from clubworld import FAST, Client, World
+from clubworld import ADMIN, FAST, Client, World
 from helpers import FORBIDDEN_KEYS, cards_in, keys_in, known_cards, scaled
 
 #: Wednesday of ISO week 2026-W49 (UTC, the tests' server zone)
@@ -81,7 +85,11 @@ class SeatConn(Connection):
     def deliver(self, msg: dict[str, Any]) -> None:
         super().deliver(msg)
         self.frames += 1
-        hand, _n = self.w.hub.tables[self.table_id].current_hand()
+        t = self.w.hub.tables.get(self.table_id)
+        if t is None:  # closed by an admin: its last frame says so, with no card
+            assert not cards_in(msg), msg
+            return
+        hand, _n = t.current_hand()
         leaked = cards_in(msg) - (known_cards(hand, 0) if hand is not None else set())
         if leaked:
             self.failures.append(f"table {self.table_id} was sent {sorted(leaked)}")
@@ -470,3 +478,185 @@ def test_the_operators_settings(monkeypatch):
         monkeypatch.setenv("RAMSLI_CHALLENGE_DEALS", deals)
         with pytest.raises(ValueError, match="RAMSLI_CHALLENGE_DEALS"):
             _challenge_deals()
+
+
+def test_numbers_in_the_path_are_plain_ascii_digits(sqlite_url):
+    """Break-it 2 items 2 and 9: a deal, round or hand number in a URL is plain ASCII digits
+    (``ramsli.server.protocol.schemas.plain_number``): ``²`` is no 500, an Arabic-Indic ``٣`` is
+    no deal 3, a full-width week is no week; a past week nobody opened is ``404 no_challenge_week``
+    (not ``challenge_closed``). Each refusal is in the reader's language and changes nothing."""
+
+    async def go():
+        async with World(sqlite_url) as w:
+            set_up(w)
+            guest, bo = w.client("de"), w.client("de")
+            await bo.register("Bo")
+            await bo.ok("GET", "/api/challenge")  # the week is made
+            before = await counts(w)
+            for who, method, path in (
+                (guest, "GET", f"/api/challenge/{WEEK}/deals/%C2%B2"),
+                (bo, "POST", f"/api/challenge/{WEEK}/deals/%C2%B2/play"),
+                (bo, "POST", f"/api/challenge/{WEEK}/deals/%D9%A3/play"),  # Arabic-Indic 3
+                (bo, "POST", f"/api/challenge/{WEEK}/deals/%E0%A5%A8/play"),  # Devanagari 2
+                (bo, "POST", f"/api/challenge/{WEEK}/deals/%EF%BC%91/play"),  # full-width 1
+            ):
+                status, answer = await who.call(method, path)
+                assert status == 404 and answer["code"] == "no_challenge_deal", (path, status, answer)
+                assert "Woche" in answer["message"], answer  # German
+            status, answer = await guest.call("POST", f"/api/challenge/{WEEK}/deals/%C2%B2/play")
+            assert status == 401 and answer["code"] == "not_logged_in", answer  # no 500 either
+            for week in ("%EF%BC%92%EF%BC%90%EF%BC%92%EF%BC%96-W49", "2026-W%D9%A4%D9%A9", "2026-W49%0A"):
+                status, answer = await bo.call("POST", f"/api/challenge/{week}/deals/1/play")
+                assert status == 404 and answer["code"] == "no_challenge_week", (week, answer)
+            status, answer = await bo.call("POST", "/api/challenge/2026-W48/deals/1/play")  # nobody opened it
+            assert status == 404 and answer["code"] == "no_challenge_week", answer
+            assert "Woche" in answer["message"], answer
+            for path in ("/api/evenings/xyz/deals/%C2%B2/1", "/api/evenings/xyz/deals/1/%D9%A3"):
+                status, answer = await guest.call("GET", path)
+                assert status == 404 and answer["code"] in ("no_evening", "no_deal"), (path, answer)
+            assert await counts(w) == before
+
+    run(go())
+
+
+def test_play_at_the_same_moment_makes_one_table_and_counts_as_a_new_table(sqlite_url):
+    """Break-it 2 item 3: six Play requests of one player for one deal at once all answer the one
+    try's link (docs/challenge.md: a try still playing answers its link again) and make one table;
+    the route counts toward the create limit (``429 too_many_new``)."""
+
+    async def go():
+        async with World(sqlite_url) as w:
+            set_up(w)
+            ann = w.client()
+            await ann.register("Ann")
+            await ann.ok("GET", "/api/challenge")
+            tables_before, _n, _rows = await counts(w)
+            got = await asyncio.gather(*(ann.call("POST", f"/api/challenge/{WEEK}/deals/2/play") for _ in range(6)))
+            assert [s for s, _a in got] == [200] * 6, got
+            assert len({a["url"] for _s, a in got}) == 1
+            tables, tries, _rows = await counts(w)
+            assert (tables, tries) == (tables_before + 1, 1)
+            # another process stored the same player's try first (between the read and the write):
+            # its link is the answer, the table made here is closed, no second try is stored
+            rows = w.app.state.challenges.rows
+            original = rows.add_try
+
+            async def raced(scope, week, deal, player, table_id, token, now):
+                await original(scope, week, deal, player, "elsewhere", "their-token", now)
+                await original(scope, week, deal, player, table_id, token, now)
+
+            rows.add_try = raced
+            got3 = await ann.ok("POST", f"/api/challenge/{WEEK}/deals/3/play")
+            assert got3["table"] == "elsewhere" and got3["url"] == "/t/elsewhere/s/their-token", got3
+            tables3, tries3, _rows = await counts(w)
+            assert tries3 == 2 and tables3 == tables + 1 and len(w.hub.closed) == 1
+        async with World(sqlite_url, create_limit=2) as w:
+            set_up(w)
+            bo = w.client()
+            await bo.register("Bo")
+            await bo.ok("POST", f"/api/challenge/{WEEK}/deals/1/play")
+            await bo.ok("POST", f"/api/challenge/{WEEK}/deals/3/play")
+            status, answer = await bo.call("POST", f"/api/challenge/{WEEK}/deals/1/play")
+            assert status == 429 and answer["code"] == "too_many_new", answer
+
+    run(go())
+
+
+def test_a_try_is_not_watched_taken_over_or_played_again(sqlite_url):
+    """Break-it 2 items 5 and 6: a challenge table gives no spectator link (not even to its player)
+    and takes no spectator token; ``take`` and "Play again" are refused (``409 challenge_table``,
+    in the reader's language), nothing changed."""
+
+    async def go():
+        async with World(sqlite_url) as w:
+            set_up(w)
+            ann = w.client("it")
+            await ann.register("Ann")
+            failures: list[str] = []
+            tid = await play(w, ann, 1, failures)
+            st = await ann.ok("GET", "/api/challenge")
+            assert st["deals"][0]["status"] == "played"
+            t = w.hub.tables[tid]
+            personal = t.seats[0].personal
+            info = await ann.ok("GET", f"/api/tables/{tid}?token={personal}")
+            assert info["challenge"]["deal"] == 1 and "spectate" not in info
+            assert not t.is_spectator(t.spectator_token)
+            watcher = Connection("it")  # hello with the spectator token: no spectator's welcome
+            await w.hub.receive(watcher, json.dumps({"type": "hello", "token": t.spectator_token}), tid)
+            assert [m.get("code") for m in watcher.sent] == ["bad_token"], watcher.sent
+            status, answer = await ann.call("GET", f"/api/tables/{tid}/hands/1.json?token={t.spectator_token}")
+            assert status == 403 and answer["code"] == "bad_token", answer
+            before = await counts(w)
+            seq = t.seq
+            for path, body in (
+                (f"/api/tables/{tid}/take", {"token": personal, "seat": "p2", "name": "Mallory"}),
+                (f"/api/tables/{tid}/rematch", {"token": personal}),
+                (f"/api/tables/{tid}/rematch", {"token": personal, "creator_token": t.creator_token}),
+            ):
+                status, answer = await ann.call("POST", path, body)
+                assert status == 409 and answer["code"] == "challenge_table", (path, answer)
+                assert "sfida" in answer["message"], answer  # Italian
+            assert await counts(w) == before and t.seq == seq and t.next_table is None
+            assert not failures
+
+    run(go())
+
+
+def test_a_try_at_a_table_an_admin_closed_is_void(sqlite_url):
+    """Break-it 2 item 7: an admin closes a try's table before its hand ends: the try is void at
+    once (never "playing" with a dead link) and Play answers ``challenge_tried``."""
+
+    async def go():
+        async with World(sqlite_url) as w:
+            set_up(w)
+            ann = w.client()
+            await ann.register("Ann")
+            failures: list[str] = []
+            tid = await play(w, ann, 1, failures, finish=False)
+            st = await ann.ok("GET", "/api/challenge")
+            assert st["deals"][0]["status"] == "playing"
+            admin = w.client()  # no login, so no CSRF: the admin's bearer token
+            r = await admin.http.post(f"/admin/tables/{tid}/close", headers={"Authorization": f"Bearer {ADMIN}"})
+            assert r.status_code == 200, r.text
+            st = await ann.ok("GET", "/api/challenge")
+            assert st["deals"][0] == {"deal": 1, "status": "void", "url": None}, st
+            status, answer = await ann.call("POST", f"/api/challenge/{WEEK}/deals/1/play")
+            assert status == 409 and answer["code"] == "challenge_tried", answer
+
+    run(go())
+
+
+def test_a_players_tries_in_their_data_and_gone_with_them(sqlite_url):
+    """Break-it 2 item 8: ``GET /api/me/data`` lists the player's tries without the seat token;
+    ``DELETE /api/me`` removes the tokens, voids a try still playing, and the closed week's
+    ranking and field show the deleted player as "a player" (no id, no name)."""
+
+    async def go():
+        async with World(sqlite_url) as w:
+            clock = set_up(w)
+            ann, bo = w.client(), w.client()
+            await ann.register("Ann", listed=True)
+            await bo.register("Bo", listed=True)
+            failures: list[str] = []
+            await play(w, ann, 1, failures)
+            await play(w, ann, 2, failures, finish=False)
+            await play(w, bo, 1, failures)
+            data = await ann.ok("GET", "/api/me/data")
+            tries = data["challenge_tries"]
+            assert [(x["scope"], x["week"], x["deal"]) for x in tries] == [("server", WEEK, 1), ("server", WEEK, 2)]
+            assert tries[0]["outcome"] is not None and tries[1]["finished"] is None
+            tokens = {r[5] for r in (await counts(w))[2]}
+            assert all(tok not in json.dumps(data) for tok in tokens) and "token" not in tries[0]
+            status, answer = await ann.call("DELETE", "/api/me", {"password": "a good password"})
+            assert status == 200, answer
+            rows = (await counts(w))[2]
+            mine = [r for r in rows if r[1] == WEEK and r[5] == ""]
+            assert len(mine) == 2 and len(rows) == 3  # Ann's two tries, without their tokens
+            clock.now = NEXT_MONDAY
+            rk = await bo.ok("GET", f"/api/challenge/{WEEK}/ranking")
+            assert sorted((x["id"] is None, x["name"]) for x in rk["ranking"]) == [(False, "Bo"), (True, None)]
+            field = await bo.ok("GET", f"/api/challenge/{WEEK}/deals/1")
+            assert [x["name"] for x in field["tries"] if not x["you"]] == [None]
+            assert not failures
+
+    run(go())

@@ -400,6 +400,9 @@ def test_play_again_keeps_the_people_and_the_settings(sqlite_url):
         assert a["table"] == b["table"] and a["seat"] == "p1" and b["seat"] == "p2"
         assert "creator_token" in a and "creator_token" not in b and a["invite"] != b["invite"]
         assert (a["name"], b["name"]) == ("P1", "P2")
+        # a kept seat's invite goes to its own person only: the creator's links are the others'
+        # (the bot's seat), so the creator cannot sit someone else at Bo's kept seat
+        assert [x["seat"] for x in a["seats"]] == ["p3"] and b["invite"] not in {x["invite"] for x in a["seats"]}
         new = hub.tables[a["table"]]
         assert (
             new.rules == t.rules

@@ -53,7 +53,7 @@ __all__ = [
 #: the deals of a week unless the server says otherwise
 DEALS = 12
 
-_WEEK_ID = re.compile(r"^(\d{4})-W(\d{2})$")
+_WEEK_ID = re.compile(r"^([0-9]{4})-W([0-9]{2})\Z")  # ASCII digits only (\d takes full-width ones)
 
 
 @dataclass(frozen=True, slots=True)

@@ -74,7 +74,7 @@ from ramsli.server.players import routes as players_routes
 from ramsli.server.players.accounts import Accounts
 from ramsli.server.protocol.lang import request_lang
 from ramsli.server.protocol.messages import BadMessage, error_body
-from ramsli.server.protocol.schemas import refusal_of
+from ramsli.server.protocol.schemas import plain_number, refusal_of
 from ramsli.server.storage.challenges import ChallengeRows
 from ramsli.server.storage.directory import Directory
 from ramsli.server.storage.eventstore import EventStore, FileCheck, default_url, sqlite_path, storage_reason
@@ -324,9 +324,10 @@ def _challenge_deals() -> int:
     text = os.environ.get("RAMSLI_CHALLENGE_DEALS", "").strip()
     if not text:
         return CHALLENGE_DEALS
-    if not text.isdigit() or not 1 <= int(text) <= 50:
+    n = plain_number(text, 50)
+    if n is None or n < 1:
         raise ValueError(f"RAMSLI_CHALLENGE_DEALS: {text[:20]!r} is not a number of deals from 1 to 50")
-    return int(text)
+    return n
 
 
 def _secret(app: FastAPI) -> str | None:

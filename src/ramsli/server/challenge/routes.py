@@ -24,7 +24,7 @@ from fastapi import APIRouter, Request
 
 from ramsli.server import deps
 from ramsli.server.players.accounts import current_player, require_player
-from ramsli.server.protocol.schemas import NoBody, body_of
+from ramsli.server.protocol.schemas import NoBody, body_of, plain_number
 
 __all__ = ["router"]
 
@@ -32,7 +32,10 @@ router = APIRouter()
 
 
 def _number(text: str) -> int | str:
-    return int(text) if text.isdigit() and len(text) < 6 else text
+    """A deal's number from the path if it is plain ASCII digits (:func:`plain_number`), else the
+    text itself (refused by the service as ``no_challenge_deal``)."""
+    n = plain_number(text)
+    return text if n is None else n
 
 
 @router.get("/api/challenge")

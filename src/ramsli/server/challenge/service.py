@@ -126,6 +126,8 @@ class Challenges:
         self.tasks: set[asyncio.Task[None]] = set()
         #: (scope, week) -> a settled week's scores and ranking (:meth:`_week_scores`)
         self._kept: dict[tuple[str, str], tuple[dict[int, Any], list[Ranked]]] = {}
+        #: (scope, week, deal, player) -> [the lock of that player's Play of that deal, its requests]
+        self._playing: dict[tuple[str, str, int, str], list[Any]] = {}
         hub.watchers.append(self.watch)
 
     # -- who may, which week --------------------------------------------------------------------
@@ -244,9 +246,20 @@ class Challenges:
         while self.tasks:
             await asyncio.gather(*list(self.tasks), return_exceptions=True)
 
+    async def _table_closed(self, table_id: str) -> bool:
+        """True if an admin closed the table ``table_id`` (``POST /admin/tables/{id}/close``): its
+        hand can never end."""
+        if table_id in self.hub.closed:
+            return True
+        if table_id in self.hub.tables:
+            return False
+        status = await self.hub.database.status(table_id)
+        return status is not None and status["closed"] is not None
+
     async def _settle(self, scope: str, row: dict[str, Any], w: Week, player: str | None) -> list[dict[str, Any]]:
         """The week's tries (``player``'s only when given), each finished try's outcome stored;
-        once the week has closed, the first call settles all of them (void if still playing)."""
+        once the week has closed, the first call settles all of them (void if still playing). A
+        try whose table an admin closed before its hand ended is void at once."""
         closing = w.closed(self.clock()) and row["settled"] is None
         tries = await self.rows.tries(scope, w.id, None if closing else player)
         changed = False
@@ -254,8 +267,8 @@ class Challenges:
             if tr["finished"] is not None:
                 continue
             outcome = await self._outcome(tr)
-            if outcome is None and not closing:
-                continue
+            if outcome is None and not closing and not await self._table_closed(tr["table_id"]):
+                continue  # still playing (a table an admin closed never ends: its try is void)
             await self.rows.finish_try(scope, w.id, tr["deal"], tr["player_id"], self.clock(), outcome)
             changed = True
         if closing:
@@ -269,16 +282,22 @@ class Challenges:
 
     async def play(self, club: str | None, player: Player, week_id: Any, deal: Any) -> dict[str, Any]:
         """``player`` plays deal ``deal`` of week ``week_id``: ``{"week", "deal", "table", "url"}``,
-        the seat link of the try's table (a new one, or the try still playing).
+        the seat link of the try's table (a new one, or the try still playing). Requests of the
+        same player for the same deal at the same moment are served one after the other (one table
+        is made; every one of them answers its link); a request of another process that stored
+        its try first is answered that try's link too.
 
         Raises:
-            Refused: ``no_club``, ``not_member``, ``no_challenge_week``, ``challenge_closed``
-                (the week has closed), ``no_challenge_deal``, ``challenge_tried`` (a second try).
+            Refused: ``no_club``, ``not_member``, ``no_challenge_week`` (also a past week nobody
+                opened), ``challenge_closed`` (the week has closed), ``no_challenge_deal``,
+                ``challenge_tried`` (a second try, or a try whose table an admin closed: void).
         """
         scope = await self.scope_of(club, player)
         w = self._week(week_id)
         now = self.current()
         if w.id != now.id:
+            if await self._row(scope, w, False) is None:
+                raise Refused(Refusal("no_challenge_week", None, {"week": w.id, "current": now.id}))
             raise Refused(Refusal("challenge_closed", None, {"week": w.id, "current": now.id}))
         row = await self._row(scope, w, True)
         assert row is not None
@@ -287,12 +306,31 @@ class Challenges:
             raise Refused(
                 Refusal("no_challenge_deal", None, {"week": w.id, "deal": str(deal)[:8], "deals": len(plans)})
             )
+        key = (scope, w.id, deal, player.id)
+        held = self._playing.setdefault(key, [asyncio.Lock(), 0])
+        held[1] += 1
+        try:
+            async with held[0]:
+                return await self._play(scope, row, w, deal, player)
+        finally:
+            held[1] -= 1
+            if held[1] == 0:
+                self._playing.pop(key, None)
+
+    @staticmethod
+    def _link(w: Week, deal: int, tr: Mapping[str, Any]) -> dict[str, Any]:
+        """The answer of Play for try ``tr`` still playing, or ``challenge_tried`` once it is over."""
+        if tr["finished"] is not None:
+            raise Refused(Refusal("challenge_tried", None, {"week": w.id, "deal": deal}))
+        return {"week": w.id, "deal": deal, "table": tr["table_id"], "url": f"/t/{tr['table_id']}/s/{tr['token']}"}
+
+    async def _play(self, scope: str, row: dict[str, Any], w: Week, deal: int, player: Player) -> dict[str, Any]:
+        """:meth:`play` once the week and deal are checked (one request of a player and deal at a time)."""
+        plans = row["secret"]["deals"]
         mine = {tr["deal"]: tr for tr in await self._settle(scope, row, w, player.id)}
         tr = mine.get(deal)
         if tr is not None:
-            if tr["finished"] is not None:
-                raise Refused(Refusal("challenge_tried", None, {"week": w.id, "deal": deal}))
-            return {"week": w.id, "deal": deal, "table": tr["table_id"], "url": f"/t/{tr['table_id']}/s/{tr['token']}"}
+            return self._link(w, deal, tr)
         size = int(row["size"])
         body = CreateTable(
             preset=str(row["preset"]),
@@ -311,9 +349,12 @@ class Challenges:
             t.seats[i].name = name + "'" if name_key(name) == name_key(player.name) else name
         try:
             await self.rows.add_try(scope, w.id, deal, player.id, t.id, sat.token, self.clock())
-        except TryTaken:  # the same player's second request at the same moment: that one plays
+        except TryTaken:  # another process stored the same player's try first: that one plays
             await self.hub.close_table(t.id)
-            raise Refused(Refusal("challenge_tried", None, {"week": w.id, "deal": deal})) from None
+            tr = next((x for x in await self.rows.tries(scope, w.id, player.id, deal)), None)
+            if tr is None:
+                raise Refused(Refusal("challenge_tried", None, {"week": w.id, "deal": deal})) from None
+            return self._link(w, deal, tr)
         await self.hub.start(t.id, spec["creator_token"])
         return {"week": w.id, "deal": deal, "table": t.id, "url": f"/t/{t.id}/s/{sat.token}"}
 
@@ -385,12 +426,13 @@ class Challenges:
     async def _names(self, scope: str, ids: list[str], me: str | None) -> dict[str, tuple[str | None, str | None]]:
         """Player id -> (the id and the name shown). In the server's challenge a player who has not
         opted in to being listed (``listed``, as for the server-wide ratings) is shown to others as
-        neither (``None, None``: "a player"); a club's members see each other by name."""
+        neither (``None, None``: "a player"); a club's members see each other by name. A deleted
+        player is "a player" to everyone."""
         found = await self.directory.players(ids)
         out: dict[str, tuple[str | None, str | None]] = {}
         for pid in ids:
             p = found.get(pid) or {}
-            if scope == SERVER_SCOPE and pid != me and not p.get("listed"):
+            if (scope == SERVER_SCOPE and pid != me and not p.get("listed")) or p.get("deleted") is not None or not p:
                 out[pid] = (None, None)
             else:
                 out[pid] = (pid, p.get("name"))

@@ -37,6 +37,7 @@ from ramsli.server.protocol.schemas import (
     StartRound,
     Substitute,
     body_of,
+    plain_number,
 )
 
 __all__ = ["router"]
@@ -73,9 +74,13 @@ async def deal_field(request: Request, evening_id: str, round_no: str, hand: str
     """A duplicate evening's field of one deal (R7, D-21): the other tables' public outcomes, once
     the reader's own table has played it (``409 deal_not_played`` before)."""
     evenings = deps.evenings(request)
-    r = int(round_no) if round_no.isdigit() and len(round_no) < 6 else round_no
-    k = int(hand) if hand.isdigit() and len(hand) < 6 else hand
-    return await evenings.field(evening_id, await current_player(request), r, k)
+    r, k = plain_number(round_no), plain_number(hand)  # plain ASCII digits, else refused as no_deal
+    return await evenings.field(
+        evening_id,
+        await current_player(request),
+        round_no if r is None else r,
+        hand if k is None else k,
+    )
 
 
 @router.get("/api/evenings/{evening_id}/me")

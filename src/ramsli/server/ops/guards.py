@@ -86,6 +86,8 @@ CREATE_PATHS = {
     ("POST", "/api/web/tables"),
     ("POST", "/api/ledgers"),
     ("POST", "/api/quick-play"),  # it may open a new table
+    ("POST", "/api/challenge/{week}/deals/{deal}/play"),  # a challenge try's table
+    ("POST", "/api/clubs/{club_id}/challenge/{week}/deals/{deal}/play"),
 }
 
 #: the coach's routes (limited per address: :class:`CoachLimit`)

@@ -34,7 +34,7 @@ from ramsli.server.cluster.proxy import gather_from_peers
 from ramsli.server.deps import DatabaseDamagedDep, PeersDep
 from ramsli.server.ops.metrics import CONTENT_TYPE
 from ramsli.server.protocol.messages import BadMessage
-from ramsli.server.protocol.schemas import NoBody, body_of
+from ramsli.server.protocol.schemas import NoBody, body_of, plain_number
 
 __all__ = ["router", "check_admin", "local_tables"]
 
@@ -147,9 +147,10 @@ def _query_int(request: Request, name: str, default: int, least: int, most: int)
     if len(given) > 1:
         raise BadMessage(Refusal("field_twice", None, {"field": name}))
     text = given[0]
-    if not (text.isascii() and text.isdigit()) or len(text) > len(str(most)) or not least <= int(text) <= most:
+    n = plain_number(text, most)
+    if n is None or n < least:
         raise BadMessage(Refusal("query_range", None, {"field": name, "least": least, "most": most}))
-    return int(text)
+    return n
 
 
 def _page(request: Request) -> tuple[int, int]:

@@ -8,6 +8,7 @@ from fastapi import APIRouter, Request
 from fastapi.responses import JSONResponse
 
 from ramsli.refusal import Refusal, Refused
+from ramsli.server import deps
 from ramsli.server.players.accounts import (
     COOKIE,
     _accounts,
@@ -149,7 +150,7 @@ async def end_other_logins(request: Request) -> dict[str, Any]:
 async def my_data(request: Request) -> JSONResponse:
     """Everything the server keeps about the player, as a JSON download: the player (no hash), their
     logins (no token), clubs and memberships, seats they were linked to, the records of sessions
-    they played (their seats' numbers), and their ratings."""
+    they played (their seats' numbers), their ratings and their weekly challenge tries (no token)."""
     player = await require_player(request)
     d = _accounts(request).directory
     row = await d.player(player.id)
@@ -177,6 +178,7 @@ async def my_data(request: Request) -> JSONResponse:
         "seats": seats,
         "sessions": records,
         "ratings": await d.ratings_of(player.id),
+        "challenge_tries": await deps.challenges(request).rows.of_player(player.id),
     }
     return JSONResponse(data, headers={"Content-Disposition": f'attachment; filename="ramsli-player-{player.id}.json"'})
 
@@ -184,13 +186,15 @@ async def my_data(request: Request) -> JSONResponse:
 @router.delete("/api/me")
 async def delete_me(request: Request) -> JSONResponse:
     """Delete the player: ``{"password"}`` confirms it. Name and hash are removed, every login and
-    membership ends, past seats show as "a former player"; the cookies are removed.
+    membership ends, past seats show as "a former player", challenge tries lose their seat token
+    (one still playing is void) and show as "a player"; the cookies are removed.
     Refusals: ``wrong_password``, ``login_flood``."""
     body = await body_of(request, Password)
     player = await require_player(request)
     accounts = _accounts(request)
     await accounts.confirm(player, body.password, _address(request))
     await accounts.directory.delete_player(player.id, accounts.clock())
+    await deps.challenges(request).rows.forget_player(player.id, accounts.clock())
     response = JSONResponse({"deleted": True})
     clear_cookies(response)
     return response

@@ -515,6 +515,12 @@ CHALLENGE: Mapping[str, RefusalText] = {
         N_("the results of week {week} are shown once the week has closed; until then nobody sees them"),
         status=409,
     ),
+    "challenge_table": RefusalText(
+        N_(
+            "this is a weekly challenge table: its one hand is one player's try, so nobody else takes a seat and it is not played again"
+        ),
+        status=409,
+    ),
 }
 
 #: every refusal code a client reads and its texts: the engine's, the bots', the server's and the

@@ -48,6 +48,7 @@ from ramsli.server.protocol.messages import SCHEMA_CODES, BadMessage
 
 __all__ = [
     "MAX_BODY",
+    "plain_number",
     "MAX_MESSAGE",
     "MAX_RULES",
     "Model",
@@ -574,6 +575,23 @@ def _object(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
     return out
 
 
+def plain_number(text: object, most: int = 99999) -> int | None:
+    """``text`` as a whole number from 0 to ``most`` if it is written in plain ASCII digits only
+    (``"0"``-``"9"``, no sign, no space), else None: the one check of a number read from a URL's
+    path or query (a deal, an evening's round and hand, ``limit``/``offset``). ``str.isdigit`` alone also takes ``"²"`` (which ``int`` refuses)
+    and Arabic-Indic, Devanagari or full-width digits (which ``int`` reads).
+
+    >>> plain_number("12"), plain_number("\u00b2"), plain_number("\u0663"), plain_number("123456")
+    (12, None, None, None)
+    """
+    if not isinstance(text, str) or not text or not (text.isascii() and text.isdigit()):
+        return None
+    if len(text) > len(str(most)):
+        return None
+    n = int(text)
+    return n if n <= most else None
+
+
 async def read_body(chunks: AsyncIterator[bytes], length: str | None = None) -> bytes:
     """An HTTP request body, at most :data:`MAX_BODY` bytes, read from an async iterator of byte
     chunks (Starlette's ``request.stream()``). A ``Content-Length`` over the limit is refused
@@ -582,7 +600,8 @@ async def read_body(chunks: AsyncIterator[bytes], length: str | None = None) -> 
     Raises:
         BadMessage: ``body_too_big``.
     """
-    if length is not None and length.strip().isdigit() and int(length) > MAX_BODY:
+    given = length.strip() if length is not None else ""  # ASCII digits only: "²" is a digit to isdigit()
+    if given.isascii() and given.isdigit() and (len(given) > 18 or int(given) > MAX_BODY):
         raise _refuse("body_too_big", limit=MAX_BODY)
     parts: list[bytes] = []
     size = 0

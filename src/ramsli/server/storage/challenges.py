@@ -176,6 +176,32 @@ class ChallengeRows:
                 .values(**values)
             )
 
+    async def of_player(self, player: str) -> list[dict[str, Any]]:
+        """Every try of ``player`` in every challenge (``GET /api/me/data``), without the seat's
+        token: ``{"scope", "week", "deal", "table_id", "started", "finished", "void", "outcome"}``,
+        by week and deal."""
+        c = challenge_tries_t.c
+        q = (
+            sa.select(c.scope, c.week, c.deal, c.table_id, c.started, c.finished, c.void, c.outcome)
+            .where(c.player_id == player)
+            .order_by(c.week, c.scope, c.deal)
+        )
+        async with self.engine.connect() as conn:
+            rows = (await conn.execute(q)).all()
+        return [_try(r) for r in rows]
+
+    async def forget_player(self, player: str, now: float) -> None:
+        """A deleted player's tries (``DELETE /api/me``): the seat tokens are removed and a try still
+        playing is void; the finished ones stay (the field and ranking show them as "a player")."""
+        c = challenge_tries_t.c
+        async with self.engine.begin() as conn:
+            await conn.execute(
+                challenge_tries_t.update()
+                .where(c.player_id == player, c.finished.is_(None))
+                .values(finished=now, void=True)
+            )
+            await conn.execute(challenge_tries_t.update().where(c.player_id == player).values(token=""))
+
     async def weeks_played(self, scope: str, player: str) -> set[str]:
         """The weeks in which ``player`` has a counted try (finished, not void)."""
         async with self.engine.connect() as conn:

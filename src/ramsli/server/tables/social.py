@@ -43,6 +43,17 @@ __all__ = ["rematch", "seat_index", "bot_now", "take"]
 _REMATCH_LOCKS: weakref.WeakKeyDictionary[Table, asyncio.Lock] = weakref.WeakKeyDictionary()
 
 
+def _not_at_a_challenge(table: Table) -> None:
+    """Refuse "Play again" and taking a seat at a weekly challenge's table (docs/challenge.md: its
+    one hand, its one player and its bots are the try).
+
+    Raises:
+        Refused: ``challenge_table``.
+    """
+    if isinstance(table.spec.get("challenge"), dict):
+        raise Refused(Refusal("challenge_table"))
+
+
 def seat_index(table: Table, seat: str) -> int:
     """The 0-based index of seat ``"p3"`` at ``table``.
 
@@ -78,12 +89,14 @@ async def rematch(hub: Any, table: Table, token: Any, creator_token: Any = None)
 
     Returns:
         the caller's seat of the new table, its invite token and the name they had (``seat``
-        None for the creator's token alone) and, for the creator, the new table's links
-        (:class:`~ramsli.server.tables.results.RematchResult`).
+        None for the creator's token alone) and, for the creator, the new table's links but
+        those of the kept seats (:class:`~ramsli.server.tables.results.RematchResult`).
 
     Raises:
-        Refused: ``bad_token`` (neither a person's seat token nor the creator's), ``not_over``.
+        Refused: ``challenge_table`` (a weekly challenge's table: its one hand is the try), ``bad_token``
+            (neither a person's seat token nor the creator's), ``not_over``.
     """
+    _not_at_a_challenge(table)
     own = table.owner_of(token)
     creator = table.is_creator(token) or table.is_creator(creator_token)
     if own is None and not creator:
@@ -104,7 +117,8 @@ async def rematch(hub: Any, table: Table, token: Any, creator_token: Any = None)
     mine = new.seats[own.index] if own is not None and own.taken else None
     created = None
     if creator:
-        links = tuple(SeatLink(s.index, s.kind, s.bot, s.token) for s in new.seats)
+        # a kept seat's invite link goes to its own person only (their ``seat_token``), never to the creator
+        links = tuple(SeatLink(s.index, s.kind, s.bot, s.token) for s in new.seats if not new.is_kept(s))
         created = CreateResult(new.id, new.creator_token, links, new.spectator_token)
     return RematchResult(
         table=new.id,
@@ -133,8 +147,9 @@ async def take(table: Table, body: Take, open_: bool = False) -> SitResult:
     anyone in the lobby (then its spectator token may take a seat too).
 
     Raises:
-        Refused: ``bad_token``, ``seat_kept``, ``no_seat``, ``not_a_bot_seat``, ``seat_left`` (R3.5),
-            and those of ``sit``.
+        Refused: ``challenge_table`` (nobody takes a seat at a weekly challenge's table), ``bad_token``,
+            ``seat_kept``, ``no_seat``, ``not_a_bot_seat``, ``seat_left`` (R3.5), and those of ``sit``.
     """
+    _not_at_a_challenge(table)
     seat = await table.take(body.token, seat_index(table, body.seat), body.name, open_)
     return SitResult(seat.index, seat.pending is not None, seat.personal or seat.token)

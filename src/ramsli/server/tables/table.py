@@ -677,7 +677,10 @@ class Table:
         return isinstance(token, str) and _same(token, self.creator_token)
 
     def is_spectator(self, token: Any) -> bool:
-        """True if ``token`` is the spectator token (compared in constant time)."""
+        """True if ``token`` is the spectator token (compared in constant time); never at a weekly
+        challenge's table, which is not watched (docs/challenge.md)."""
+        if isinstance(self.spec.get("challenge"), dict):
+            return False
         return isinstance(token, str) and _same(token, self.spectator_token)
 
     # -- requests --------------------------------------------------------------------

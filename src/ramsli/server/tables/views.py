@@ -361,7 +361,7 @@ def info(table: Table, spectate: bool = False) -> dict[str, Any]:
     """Public table info (no tokens, no cards): status, rules, options, seats; ``paused`` and
     ``evening`` (``{"id", "round", "table", "name"}`` of the evening it plays for, or None) as in
     :func:`view`; ``spectate`` (the spectator link) only with ``spectate`` true: for a holder of a
-    token of the table or at a table open in the lobby (issue 38.1)."""
+    token of the table or at a table open in the lobby (issue 38.1), never at a challenge table."""
     out = {
         "table": table.id,
         "status": table.status,
@@ -384,6 +384,6 @@ def info(table: Table, spectate: bool = False) -> dict[str, Any]:
         "evening": table.evening,
         "challenge": challenge_ref(table),
     }
-    if spectate:
+    if spectate and out["challenge"] is None:  # a challenge try is not watched (docs/challenge.md)
         out["spectate"] = f"/t/{table.id}/watch/{table.spectator_token}"
     return out
