@@ -88,12 +88,13 @@ def _apart(a: list[float], b: list[float]) -> bool:
 #: records, on every change of the page, whether a finished trick is shown (its caption) while it is
 #: your turn, and whether a turn countdown shows then; and the largest countdown shown
 WATCH = """
-window.__held = 0; window.__overlap = 0; window.__most = 0;
+window.__held = 0; window.__overlap = 0; window.__most = 0; window.__lit = 0;
 new MutationObserver(() => {
   const caption = document.querySelector('.trick-caption');
   const timer = document.querySelector('.timer-notice, .timer-tag');
   if (caption && document.querySelector('.seat.me.turn')) window.__held++;
   if (caption && timer) window.__overlap++;
+  if (caption && document.querySelector('.hand-card.can-play')) window.__lit++;
   const m = timer && /(\\d+)/.exec(timer.textContent);
   if (m) window.__most = Math.max(window.__most, +m[1]);
 }).observe(document, {subtree: true, childList: true, characterData: true});
@@ -102,7 +103,8 @@ new MutationObserver(() => {
 
 def test_no_running_countdown_over_the_shown_trick(chromium, base):
     """The timer (3 s) plays every card for you; each finished trick stays 2.5 s on the table. Whenever it
-    is your turn while a finished trick is shown, no countdown shows; a countdown never says more than 3 s."""
+    is your turn while a finished trick is shown, no countdown shows and no card is lit to play (the new
+    lead is not in sight yet); a countdown never says more than 3 s."""
     link = _table(base, ["rules"] * 3, ["end=hands:2", "dealer_forced=true"], turn_seconds=3, seed=3)
     with _page(chromium, LAPTOP, trick_pause=2.5) as page:
         page.add_init_script(WATCH)
@@ -112,6 +114,7 @@ def test_no_running_countdown_over_the_shown_trick(chromium, base):
         page.wait_for_function("window.__held >= 1", timeout=scaled(90) * 1000)
         page.wait_for_selector(".timer-notice", timeout=MS)  # the countdown comes once the trick is cleared
         assert page.evaluate("window.__overlap") == 0
+        assert page.evaluate("window.__lit") == 0
         assert 0 < page.evaluate("window.__most") <= 3
 
 

@@ -20,6 +20,9 @@ document.addEventListener("keydown", (ev) => {
   if (ev.ctrlKey || ev.metaKey || ev.altKey) return;
   if (S.overlay) return;
   if (/^[1-9]$/.test(k)) {
+    // a key is a decision made on what was said (the lead is in the live region): the shown trick goes
+    // and the card is played; a tap on a card while the trick is shown only brings the table up to date
+    if (S.hold) releaseHold();
     const cards = document.querySelectorAll(".hand-card");
     const b = cards[+k - 1];
     const act = document.querySelector(`.actions [aria-keyshortcuts="${k}"]`);
