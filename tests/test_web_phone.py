@@ -188,6 +188,9 @@ def test_play_again_is_in_sight_and_the_standings_show_once(chromium, base, devi
         assert _in_view(page, ".dialog .play-again")  # the last hand's summary offers it, in sight
         # one dialog at a time, one "Play again": no standings card under the summary (issue 36.3)
         assert page.locator(".play-again").count() == 1 and page.locator("#final").count() == 0
+        # the summary says the session is over, and the standings are a tap away (issue 36.3)
+        assert page.locator(".dialog .session-over").count() == 1
+        assert page.locator(".dialog .session-over button").count() == 1
         page.click("#dialog-close")
         page.wait_for_function("document.body.dataset.overlay === 'standings'")
         assert page.locator(".standings").count() == 1  # the dialog's, not a card behind it too

@@ -84,6 +84,7 @@ export function dialogs() {
       _("Hand {n} is over", { n: S.pendingSummary.number }),
       ...summaryBody(),
       nextDealLine(),
+      over ? sessionOverLine() : "",
       over ? againRow() : "",
     );
   if (overlay === "standings" && view.standings) return dialog(_("Standings"), ...standingsBody(), ...sheetBody(true));
@@ -393,16 +394,33 @@ function handBody() {
   return rows;
 }
 
-function standingsBody() {
-  const view = S.view;
-  const reason =
+/* under the last hand's summary: the session is over, why, and the standings a tap away */
+function sessionOverLine() {
+  const why = endReason(S.view);
+  return el(
+    "p",
+    { class: "session-over" },
+    why ? _("The session is over: {reason}.", { reason: why }) : _("The session is over."),
+    " ",
+    el("button", { type: "button", class: "small", onclick: closeOverlay, text: _("Standings") }),
+  );
+}
+
+function endReason(view) {
+  return (
     {
       bust: _("a player is bust"),
       players: _("only one player is left"),
       "win-at": _("a player reached the target"),
       hands: _("all hands are played"),
       time: _("the time is up"),
-    }[view.end_reason] || "";
+    }[view.end_reason] || ""
+  );
+}
+
+function standingsBody() {
+  const view = S.view;
+  const reason = endReason(view);
   const ol = el(
     "ol",
     { class: "standings" },
