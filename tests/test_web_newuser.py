@@ -245,3 +245,7 @@ def test_no_away_countdown_before_the_start(chromium, base):
         page.wait_for_function("document.querySelector('.seat[data-seat=p2]').textContent.includes('Anna')")
         assert page.locator(".away-notice, .away-tag, [data-bot-now]").count() == 0
         assert "bot plays for Anna" not in page.inner_text("body")
+        # a screen reader hears each seat as it is shown: the waiting bot's level, never "p3" (issue 36.3)
+        labels = page.eval_on_selector_all(".seat", "ss => ss.map(s => s.getAttribute('aria-label'))")
+        assert labels and not any(re.match(r"p\d\b", label) for label in labels), labels
+        assert any(label.startswith("bot (") for label in labels), labels

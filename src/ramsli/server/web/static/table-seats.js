@@ -44,7 +44,10 @@ export function seatBox(s) {
   const isMe = s.seat === me();
   const state = s.in === true ? _("in") : s.in === false ? _("out") : "";
   const bits = [];
-  const label = [s.name || s.seat];
+  // the seat as it is shown: its person's name, the waiting bot's level, or "open seat" (never "p2")
+  const shownName =
+    s.name || (!s.name && s.kind === "bot" ? _("bot ({level})", { level: R.botLevel(s.bot) }) : _("open seat"));
+  const label = [shownName];
   if (isMe) label.push(_("you"));
   label.push(counters(s.stack));
   if (state) label.push(state);
