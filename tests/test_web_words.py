@@ -211,7 +211,7 @@ def test_the_season_table_scrolls_in_its_box_on_a_phone(chromium, base):
         assert page.evaluate(OVERFLOW) == []
         box = page.evaluate(
             """() => { const t = document.querySelector('#season-table'), b = t.parentElement, r = b.getBoundingClientRect();
-                 const c = t.querySelector('caption'), g = document.createRange();
+                 const c = b.querySelector('.season-caption'), g = document.createRange();
                  if (c) g.selectNodeContents(c);
                  const cr = c ? g.getBoundingClientRect() : r;  // the caption's words
                  return {ox: getComputedStyle(b).overflowX, right: r.right, wide: t.scrollWidth > b.clientWidth,
@@ -220,6 +220,9 @@ def test_the_season_table_scrolls_in_its_box_on_a_phone(chromium, base):
         )
         assert box["ox"] == "auto" and box["right"] <= 390 and box["wide"], box  # scrolls, not cut
         assert box["caption"] and box["sticky"] == "sticky", box
+        caption = page.text_content(".season-caption")  # shown whole, its days as the page's language writes them
+        assert caption and not re.search(r"\d{4}-\d{2}-\d{2}", caption), caption
+        assert page.text_content("#season-table caption") == caption  # the table's own name for a screen reader
     finally:
         ctx.close()
 

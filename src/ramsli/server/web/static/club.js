@@ -216,17 +216,19 @@
           ),
         ),
       );
+      // the dates in the page's language; the caption above the box that scrolls, so a phone shows it whole
+      const day = (iso) => new Intl.DateTimeFormat(R.lang, { dateStyle: "medium" }).format(new Date(iso + "T12:00"));
+      const caption = _("Season {name}: {from} to {to}", {
+        name: data.season.name,
+        from: day(data.season.starts),
+        to: day(data.season.ends),
+      });
       wrap.replaceChildren(
+        el("p", { class: "season-caption", "aria-hidden": "true", text: caption }),
         el(
           "table",
           { class: "season", id: "season-table" },
-          el("caption", {
-            text: _("Season {name}: {from} to {to}", {
-              name: data.season.name,
-              from: data.season.starts,
-              to: data.season.ends,
-            }),
-          }),
+          el("caption", { class: "sr-only", text: caption }),
           el("thead", {}, head),
           body,
         ),
@@ -495,8 +497,10 @@
         placeholder: _("Name of the season"),
         "aria-label": _("Name of the season"),
       }),
-      el("input", { id: "season-starts", type: "date", required: true, "aria-label": _("First day") }),
-      el("input", { id: "season-ends", type: "date", required: true, "aria-label": _("Last day") }),
+      el("label", { for: "season-starts", text: _("First day") }),
+      el("input", { id: "season-starts", type: "date", required: true }),
+      el("label", { for: "season-ends", text: _("Last day") }),
+      el("input", { id: "season-ends", type: "date", required: true }),
       el("input", {
         id: "season-best-of",
         type: "number",
