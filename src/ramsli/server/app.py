@@ -69,15 +69,17 @@ from ramsli.server.ledger.books import LedgerBooks
 from ramsli.server.ops.guards import AccessLog, BodyLimit, CoachLimit, CreateLimit, HeadAsGet, SecurityHeaders
 from ramsli.server.ops.metrics import Metrics
 from ramsli.server.ops.routes import router as ops_router
-from ramsli.server.players import accounts
+from ramsli.server.players import accounts, skill_routes
 from ramsli.server.players import routes as players_routes
 from ramsli.server.players.accounts import Accounts
+from ramsli.server.players.skill import SkillService
 from ramsli.server.protocol.lang import request_lang
 from ramsli.server.protocol.messages import BadMessage, error_body
 from ramsli.server.protocol.schemas import refusal_of
 from ramsli.server.storage.challenges import ChallengeRows
 from ramsli.server.storage.directory import Directory
 from ramsli.server.storage.eventstore import EventStore, FileCheck, default_url, sqlite_path, storage_reason
+from ramsli.server.storage.skill import SkillRows
 from ramsli.server.tables import routes as tables_routes
 from ramsli.server.tables.bot_driver import shutdown_bot_pool
 from ramsli.server.tables.hub import Hub
@@ -168,6 +170,7 @@ def create_app(
         hints.warm_up_lab()  # the lab's kernel made ready in the background (progress in the log)
         books: LedgerBooks = app.state.ledgers
         await clubs.reconcile((await books.load(hub)).values())
+        await app.state.skill.reconcile()  # hands of opted-in players not yet measured (issue 35)
         path = sqlite_path(url)
         check = FileCheck(path) if path is not None and path.is_file() else None
         checking = None if check is None else asyncio.get_running_loop().create_task(_check_in_background(app, check))
@@ -179,6 +182,7 @@ def create_app(
                 await checking
             await clubs.settle()
             await app.state.challenges.settle()
+            await app.state.skill.close()
             await hub.close()
             await store.close()
             await owner.close()
@@ -202,6 +206,7 @@ def create_app(
     app.include_router(ledger_routes.router)
     accounts.install(app)  # players and logins; the CSRF guard of every request with a login
     app.include_router(players_routes.router)
+    app.include_router(skill_routes.router)  # skill counters by consent (issue 35 item 4)
     app.include_router(clubs_routes.router)
     app.include_router(evenings_routes.router)
     app.include_router(evening_feeds.router)  # the evenings' PDF, CSV, QR and calendar
@@ -296,6 +301,8 @@ def attach_hub(app: FastAPI, hub: Hub) -> None:
         directory, hub, ChallengeRows(hub.store.engine), zone=_challenge_zone()
     )
     challenges.deals = _challenge_deals()
+    skill = app.state.skill = SkillService(directory, SkillRows(hub.store.engine), hub, app.state.coach)
+    hub.watchers.append(skill.watch)  # skill counters of opted-in players when a table ends (issue 35)
     app.state.hub = hub
 
 

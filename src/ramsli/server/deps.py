@@ -24,7 +24,8 @@ the server may use it.
   (:class:`~ramsli.server.cluster.proxy.Peers`, shared with the forwarding middleware);
 - :func:`evenings` (:data:`EveningsDep`): the club evenings and tournaments
   (:class:`~ramsli.server.evenings.service.Evenings`);
-- :func:`challenges`: the weekly challenges (:class:`~ramsli.server.challenge.service.Challenges`).
+- :func:`challenges`: the weekly challenges (:class:`~ramsli.server.challenge.service.Challenges`);
+- :func:`skill`: the skill counters by consent (:class:`~ramsli.server.players.skill.SkillService`).
 
 Every function raises ``AttributeError`` if the app has not made the service yet (before its
 start-up), except :func:`admin_token`, :func:`hub_or_none` and :func:`database_damaged`, which
@@ -47,6 +48,7 @@ if TYPE_CHECKING:
     from ramsli.server.ledger.books import LedgerBooks
     from ramsli.server.ops.metrics import Metrics
     from ramsli.server.players.accounts import Accounts
+    from ramsli.server.players.skill import SkillService
     from ramsli.server.storage.directory import Directory
     from ramsli.server.tables.connection import WebSocketConnection
     from ramsli.server.tables.hub import Hub
@@ -66,6 +68,7 @@ __all__ = [
     "peers",
     "evenings",
     "challenges",
+    "skill",
     "HubDep",
     "ClubsDep",
     "DirectoryDep",
@@ -161,6 +164,12 @@ def evenings(conn: HTTPConnection) -> Evenings:
 def challenges(conn: HTTPConnection) -> Challenges:
     """The app's weekly challenges (:class:`~ramsli.server.challenge.service.Challenges`)."""
     found: Challenges = conn.app.state.challenges
+    return found
+
+
+def skill(conn: HTTPConnection) -> SkillService:
+    """The app's skill counters (:class:`~ramsli.server.players.skill.SkillService`)."""
+    found: SkillService = conn.app.state.skill
     return found
 
 

@@ -223,7 +223,9 @@ async def new_season(request: Request, club_id: str) -> dict[str, Any]:
 @router.get("/api/clubs/{club_id}/seasons/{season_id}")
 async def season(request: Request, club_id: str, season_id: str) -> dict[str, Any]:
     """The season table (members only): ``{"club", "season", "rows", "sessions", "running"}``
-    (:func:`ramsli.server.players.records.season_table`); ``season_id`` ``current`` is the season that runs now."""
+    (:func:`ramsli.server.players.records.season_table`); ``season_id`` ``current`` is the season that runs now.
+    Each row's ``skill``: the player's skill counters over the season's sessions
+    (:func:`ramsli.server.players.skill.figure`) if they opted in, else None (issue 35 item 4)."""
     player = await require_player(request)
     clubs = _clubs(request)
     club, _m = await clubs.member_of(club_id, player)
@@ -240,6 +242,10 @@ async def season(request: Request, club_id: str, season_id: str) -> dict[str, An
     ids = {x["id"] for x in await clubs.directory.members(club["id"])}
     ids |= {seat["player"] for r in records for seat in r["data"].get("seats", []) if seat.get("player")}
     table = rec.season_table(records, await clubs.names(ids))
+    # "skill / hand" beside net counters: only for players who opted in (None: "—"; issue 35 item 4)
+    skill = await deps.skill(request).column([r["table_id"] for r in records], [row["player"] for row in table["rows"]])
+    for row in table["rows"]:
+        row["skill"] = skill.get(row["player"])
     for sess in table["sessions"]:
         sess["sheet"] = f"/c/{club['id']}/s/{sess['record']}"
     out = {"club": {"id": club["id"], "name": club["name"]}, "season": s, **table}

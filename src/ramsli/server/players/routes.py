@@ -8,6 +8,7 @@ from fastapi import APIRouter, Request
 from fastapi.responses import JSONResponse
 
 from ramsli.refusal import Refusal, Refused
+from ramsli.server import deps
 from ramsli.server.players.accounts import (
     COOKIE,
     _accounts,
@@ -69,7 +70,7 @@ async def logout(request: Request) -> JSONResponse:
 @router.get("/api/me")
 async def me(request: Request) -> dict[str, Any]:
     """The logged-in player (``{"player": null}`` for a guest): ``{"player", "csrf", "clubs",
-    "ratings"}``; ``401 login_unknown`` / ``login_expired`` for a bad cookie (removed)."""
+    "skill_opt_in", "ratings"}``; ``401 login_unknown`` / ``login_expired`` for a bad cookie (removed)."""
     player = await current_player(request)
     if player is None:
         return {"player": None}
@@ -79,6 +80,7 @@ async def me(request: Request) -> dict[str, Any]:
         "player": player.public(),
         "csrf": csrf_of(request.cookies[COOKIE]),
         "clubs": await d.clubs_of(player.id),
+        "skill_opt_in": bool((await d.player(player.id) or {}).get("skill_opt_in")),
         "rating": shown(Rating(**{k: ratings[SERVER_SCOPE][k] for k in ("mu", "sigma", "sessions")}))
         if SERVER_SCOPE in ratings
         else None,
@@ -191,6 +193,7 @@ async def delete_me(request: Request) -> JSONResponse:
     accounts = _accounts(request)
     await accounts.confirm(player, body.password, _address(request))
     await accounts.directory.delete_player(player.id, accounts.clock())
+    await deps.skill(request).opt(player.id, False)  # their skill counters go too
     response = JSONResponse({"deleted": True})
     clear_cookies(response)
     return response
