@@ -244,7 +244,7 @@ class SkillService:
                 self.queue.task_done()
 
     async def _measure(self, loop: asyncio.AbstractEventLoop, item: _Item) -> None:
-        t = self.hub.tables.get(item.table)
+        t = await self._table(item.table)
         if t is None:
             return
         toml = own_history(t, item.hand, item.seat).to_toml()
@@ -292,11 +292,32 @@ class SkillService:
     async def rescan(self, pid: str) -> int:
         """Queue the unmeasured hands of ``pid``'s finished tables (at start, or when they opt in)."""
         n = 0
+        have: dict[str, int] = {}
+        for r in await self.rows.of_player(pid):
+            have[r["table_id"]] = have.get(r["table_id"], 0) + 1
         for table_id in dict.fromkeys(s["table_id"] for s in await self.directory.seats_of(pid)):
-            t = self.hub.tables.get(table_id)
+            rec = await self.directory.record(table_id)
+            if rec is None or rec["kind"] != "table":
+                continue  # not finished (or a pub ledger: no decisions to value)
+            dealt = sum(int(x["hands"]) for x in rec["data"].get("seats", []) if x.get("player") == pid)
+            if have.get(table_id, 0) >= dealt:
+                continue  # every hand measured: the table is not read again
+            t = await self._table(table_id)
             if t is not None and t.status is TableStatus.OVER:
                 n += await self.scan(t, only=pid)
         return n
+
+    async def _table(self, table_id: str) -> Table | None:
+        """The finished table ``table_id``, read from the database if start-up left it there
+        (:meth:`~ramsli.server.tables.hub.Hub.locate`); None if another process runs it or it is gone."""
+        t = self.hub.tables.get(table_id)
+        if t is not None:
+            return t
+        try:
+            where, _peer = await self.hub.locate(table_id)
+        except Exception:  # noqa: BLE001 - the store is busy or gone: the next scan tries again
+            return None
+        return self.hub.tables.get(table_id) if where == "local" else None
 
     # -- consent ---------------------------------------------------------------------------------
 
