@@ -310,16 +310,15 @@ class SkillService:
     async def _table(self, table_id: str) -> Table | None:
         """The finished table ``table_id``, read from the database if start-up left it there
         (:meth:`~ramsli.server.tables.hub.Hub.locate`); None if another process runs it or it is gone."""
-        t = self.hub.tables.get(table_id)
-        if t is not None:
-            return t
+        found: Table | None = self.hub.tables.get(table_id)
+        if found is not None:
+            return found
         try:
             where, _peer = await self.hub.locate(table_id)
         except Exception:  # noqa: BLE001 - the store is busy or gone: the next scan tries again
             return None
-        return self.hub.tables.get(table_id) if where == "local" else None
-
-    # -- consent ---------------------------------------------------------------------------------
+        found = self.hub.tables.get(table_id) if where == "local" else None
+        return found
 
     async def opt(self, pid: str, on: bool) -> int:
         """``pid`` opts in (their finished tables are measured) or out (their rows are removed).
