@@ -303,6 +303,7 @@ def attach_hub(app: FastAPI, hub: Hub) -> None:
     challenges.deals = _challenge_deals()
     skill = app.state.skill = SkillService(directory, SkillRows(hub.store.engine), hub, app.state.coach)
     hub.watchers.append(skill.watch)  # skill counters of opted-in players when a table ends (issue 35)
+    app.state.evenings.skill = skill  # the standings' "skill / hand"
     app.state.hub = hub
 
 
