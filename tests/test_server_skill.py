@@ -16,7 +16,7 @@ import time
 import pytest
 
 from ramsli.coach import Settings
-from ramsli.server.players import skill as skill_mod
+from ramsli.server.clubs import skill as skill_mod
 from ramsli.server.storage.skill import summary_of
 
 from clubworld import World, club_of_two
@@ -71,6 +71,7 @@ def test_opted_in_hands_are_measured_shown_and_hold_no_card(sqlite_url, monkeypa
     language) and nothing is stored for him; the season table's skill column has Ann's figure and
     None for Bo; no answer holds a card (R7)."""
     monkeypatch.setenv("RAMSLI_SKILL_SETTINGS", "equilibrium=false,declare_samples=30,play_samples=6")
+    monkeypatch.setattr(skill_mod, "MIN_SHOWN", 2)  # others see sums of 2 hands or more here (5 on a server)
 
     async def go():
         async with World(sqlite_url) as w:
@@ -118,6 +119,12 @@ def test_opted_in_hands_are_measured_shown_and_hold_no_card(sqlite_url, monkeypa
             col = {r["player"]: r["skill"] for r in season["rows"]}
             assert col[me_a]["hands"] == hands and col[me_a]["skill"] == f["skill"]
             assert col[me_b] is None
+            # R7: fewer hands than MIN_SHOWN: others get the count only (one hand's skill tells of its cards)
+            monkeypatch.setattr(skill_mod, "MIN_SHOWN", hands + 1)
+            few = (await bo.ok("GET", f"/api/players/{me_a}/skill"))["figure"]
+            assert few["hands"] == hands and few["skill"]["mean"] is None and few["net"]["mean"] is None
+            assert (await ann.ok("GET", "/api/me/skill"))["figure"] == f  # her own: all of it
+            monkeypatch.setattr(skill_mod, "MIN_SHOWN", 2)
 
             answers = [mine, other, season, await ann.ok("GET", "/api/skill/ratings")]
             answers.append(await ann.ok("GET", f"/api/clubs/{club}/skill"))

@@ -53,7 +53,9 @@ from ramsli.server.challenge import pages as challenge_pages
 from ramsli.server.challenge import routes as challenge_routes
 from ramsli.server.challenge.service import Challenges
 from ramsli.server.clubs import routes as clubs_routes
+from ramsli.server.clubs import skill_routes
 from ramsli.server.clubs.clubs import Clubs
+from ramsli.server.clubs.skill import SkillService
 from ramsli.server.cluster.ownership import Ownership, ownership_for
 from ramsli.server.cluster.prefix import PathPrefix, normalize_prefix
 from ramsli.server.cluster.proxy import ClientAddress, Forwarder, Peers
@@ -69,10 +71,9 @@ from ramsli.server.ledger.books import LedgerBooks
 from ramsli.server.ops.guards import AccessLog, BodyLimit, CoachLimit, CreateLimit, HeadAsGet, SecurityHeaders
 from ramsli.server.ops.metrics import Metrics
 from ramsli.server.ops.routes import router as ops_router
-from ramsli.server.players import accounts, skill_routes
+from ramsli.server.players import accounts
 from ramsli.server.players import routes as players_routes
 from ramsli.server.players.accounts import Accounts
-from ramsli.server.players.skill import SkillService
 from ramsli.server.protocol.lang import request_lang
 from ramsli.server.protocol.messages import BadMessage, error_body
 from ramsli.server.protocol.schemas import refusal_of

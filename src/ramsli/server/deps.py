@@ -25,7 +25,7 @@ the server may use it.
 - :func:`evenings` (:data:`EveningsDep`): the club evenings and tournaments
   (:class:`~ramsli.server.evenings.service.Evenings`);
 - :func:`challenges`: the weekly challenges (:class:`~ramsli.server.challenge.service.Challenges`);
-- :func:`skill`: the skill counters by consent (:class:`~ramsli.server.players.skill.SkillService`).
+- :func:`skill`: the skill counters by consent (:class:`~ramsli.server.clubs.skill.SkillService`).
 
 Every function raises ``AttributeError`` if the app has not made the service yet (before its
 start-up), except :func:`admin_token`, :func:`hub_or_none` and :func:`database_damaged`, which
@@ -42,13 +42,13 @@ from starlette.requests import HTTPConnection
 if TYPE_CHECKING:
     from ramsli.server.challenge.service import Challenges
     from ramsli.server.clubs.clubs import Clubs
+    from ramsli.server.clubs.skill import SkillService
     from ramsli.server.cluster.proxy import Peers
     from ramsli.server.coach.review import CoachService
     from ramsli.server.evenings.service import Evenings
     from ramsli.server.ledger.books import LedgerBooks
     from ramsli.server.ops.metrics import Metrics
     from ramsli.server.players.accounts import Accounts
-    from ramsli.server.players.skill import SkillService
     from ramsli.server.storage.directory import Directory
     from ramsli.server.tables.connection import WebSocketConnection
     from ramsli.server.tables.hub import Hub
@@ -168,7 +168,7 @@ def challenges(conn: HTTPConnection) -> Challenges:
 
 
 def skill(conn: HTTPConnection) -> SkillService:
-    """The app's skill counters (:class:`~ramsli.server.players.skill.SkillService`)."""
+    """The app's skill counters (:class:`~ramsli.server.clubs.skill.SkillService`)."""
     found: SkillService = conn.app.state.skill
     return found
 

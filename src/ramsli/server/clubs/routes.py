@@ -225,7 +225,7 @@ async def season(request: Request, club_id: str, season_id: str) -> dict[str, An
     """The season table (members only): ``{"club", "season", "rows", "sessions", "running"}``
     (:func:`ramsli.server.players.records.season_table`); ``season_id`` ``current`` is the season that runs now.
     Each row's ``skill``: the player's skill counters over the season's sessions
-    (:func:`ramsli.server.players.skill.figure`) if they opted in, else None (issue 35 item 4)."""
+    (:func:`ramsli.server.clubs.skill.figure`) if they opted in, else None (issue 35 item 4)."""
     player = await require_player(request)
     clubs = _clubs(request)
     club, _m = await clubs.member_of(club_id, player)

@@ -86,7 +86,7 @@ from ramsli.server.tables.table import Table
 from ramsli.session import forbidden_name_char, name_is_blank
 
 if TYPE_CHECKING:
-    from ramsli.server.players.skill import SkillService
+    from ramsli.server.clubs.skill import SkillService
 
 __all__ = ["Evenings", "parse_starts", "check_evening_name", "NAME_MAX", "WEEK", "MAX_PARTICIPANTS", "YEARS"]
 

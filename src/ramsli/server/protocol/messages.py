@@ -515,7 +515,7 @@ CHALLENGE: Mapping[str, RefusalText] = {
     ),
 }
 
-#: the skill counters' refusals (:mod:`ramsli.server.players.skill`, issue 35 item 4)
+#: the skill counters' refusals (:mod:`ramsli.server.clubs.skill`, issue 35 item 4)
 SKILL: Mapping[str, RefusalText] = {
     "no_player": RefusalText(N_("there is no player {player}"), status=404),
     "skill_not_shared": RefusalText(

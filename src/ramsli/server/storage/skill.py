@@ -2,7 +2,7 @@
 
 One row per player, table and hand: the skill counters of the seat that player played in that hand
 (:class:`ramsli.coach.skill.HandSkill`, measured in the background by
-:class:`ramsli.server.players.skill.SkillService`): ``skill`` (counters the decisions gained
+:class:`ramsli.server.clubs.skill.SkillService`): ``skill`` (counters the decisions gained
 against the expert, luck taken out), ``deal_value`` (the dealt position's expected counters),
 ``net`` (the counters the hand brought), ``decisions`` (decisions valued), the seat (0-based), the
 table's club (None for a table of no club) and when it was measured. Counters and counts only:
@@ -10,7 +10,7 @@ never a card (R7). A player's summary (:class:`~ramsli.coach.skill.SkillSummary`
 their rows (:func:`summary_of`), so it is never out of step with them.
 
 Every method is one committed transaction on the store's engine (SQLite and PostgreSQL alike);
-nothing here checks a request or a consent (:mod:`ramsli.server.players.skill` does).
+nothing here checks a request or a consent (:mod:`ramsli.server.clubs.skill` does).
 """
 
 from __future__ import annotations
@@ -22,6 +22,7 @@ import sqlalchemy as sa
 from sqlalchemy.ext.asyncio import AsyncEngine
 
 from ramsli.coach.skill import SkillSummary
+from ramsli.server.storage.directory import players_t
 from ramsli.server.storage.eventstore import metadata
 
 __all__ = ["SkillRows", "skill_hands_t", "summary_of", "FIELDS"]
@@ -132,8 +133,6 @@ class SkillRows:
 
     async def opted_in(self) -> list[str]:
         """The ids of the persons (not deleted) who opted in to skill counters."""
-        from ramsli.server.storage.directory import players_t
-
         q = sa.select(players_t.c.id).where(
             players_t.c.skill_opt_in.is_(True) & players_t.c.deleted.is_(None) & (players_t.c.kind == "person")
         )

@@ -32,6 +32,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import math
 import os
 import time
 from collections.abc import Iterable, Sequence
@@ -64,6 +65,10 @@ SKILL_SETTINGS = Settings(equilibrium=False, declare_samples=400, play_samples=4
 MAX_QUEUE = 5000
 #: hands measured a player needs to be placed in a skill rating
 MIN_HANDS = 20
+#: hands a figure shown to others (another player's page, a season or evening column) sums at
+#: least: one hand's skill would tell of its cards (R7, docs/skill.md "Who may see what"); fewer: the
+#: count only
+MIN_SHOWN = 5
 
 
 def skill_settings(text: str | None = None) -> Settings:
@@ -91,15 +96,22 @@ def measure_task(toml: str, seat: int, settings: Settings) -> dict[str, Any]:
 
 
 def _r(x: float, nd: int = 2) -> float | None:
-    return None if x != x or x in (float("inf"), float("-inf")) else round(x, nd)
+    return round(x, nd) if math.isfinite(x) else None
 
 
-def figure(s: SkillSummary) -> dict[str, Any]:
+def figure(s: SkillSummary, least: int = 0) -> dict[str, Any]:
     """What the pages show of a summary: ``{"hands", "decisions", "skill": {"mean", "ci95", "low",
     "high"}, "net": {"mean", "ci95"}}`` in counters per hand (None where too few hands: no
-    interval under two hands)."""
+    interval under two hands; every figure None under ``least`` hands, R7).
+
+    >>> figure(SkillSummary(hands=1, skill_sum=2.0, skill_sq=4.0), least=5)["skill"]["mean"] is None
+    True
+    """
     mean, ci = s.mean, s.ci95
     net = s.net()
+    if s.hands < least:
+        mean = ci = math.nan
+        net = (math.nan, math.nan, math.nan)
     return {
         "hands": s.hands,
         "decisions": s.decisions,
@@ -345,7 +357,7 @@ class SkillService:
 
     async def of_player(self, pid: str, own: bool, club: str | None = None) -> dict[str, Any]:
         """A player's skill (refused unless they opted in, :meth:`shared`): ``{"player", "name",
-        "min_hands", "pending", "figure"}`` and, for ``own`` (the reader is that player), ``"hands"``:
+        "min_hands", "pending", "figure"}`` (to others the count only under :data:`MIN_SHOWN` hands) and, for ``own`` (the reader is that player), ``"hands"``:
         ``[{"table", "hand", "club", "skill", "deal_value", "net", "decisions", "measured"}]`` in order."""
         row = await self.shared(pid)
         rows = await self.rows.of_player(pid, club)
@@ -353,7 +365,7 @@ class SkillService:
             "player": pid,
             "name": row["name"],
             "min_hands": MIN_HANDS,
-            "figure": figure(summary_of(rows)),
+            "figure": figure(summary_of(rows), 0 if own else MIN_SHOWN),
         }
         if own:
             out["pending"] = sum(1 for k in self.queued if k[2] == pid)
@@ -374,7 +386,8 @@ class SkillService:
 
     async def column(self, tables: Sequence[str], players: Iterable[str]) -> dict[str, dict[str, Any] | None]:
         """The "skill / hand" column of a season table or an evening's standings: player id ->
-        :func:`figure` over their hands at ``tables``, or None for a player who did not opt in."""
+        :func:`figure` over their hands at ``tables`` (the count only under :data:`MIN_SHOWN` hands),
+        or None for a player who did not opt in."""
         wanted = list(dict.fromkeys(players))
         people = await self.directory.players(wanted)
         rows = await self.rows.of_tables(tables)
@@ -384,7 +397,7 @@ class SkillService:
             if p is None or not p.get("skill_opt_in") or p["deleted"] is not None:
                 out[pid] = None
                 continue
-            out[pid] = figure(summary_of(r for r in rows if r["player_id"] == pid))
+            out[pid] = figure(summary_of(r for r in rows if r["player_id"] == pid), MIN_SHOWN)
         return out
 
     async def ranking(self, club: str | None = None, members: Iterable[str] | None = None) -> dict[str, Any]:

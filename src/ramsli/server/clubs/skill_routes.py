@@ -1,5 +1,5 @@
 """The HTTP routes of skill counters by consent (issue 35 item 4, ``docs/skill.md``, ``docs/protocol.md``):
-:data:`router`, over :class:`ramsli.server.players.skill.SkillService`.
+:data:`router`, over :class:`ramsli.server.clubs.skill.SkillService`.
 
 - ``PUT /api/me/skill`` ``{"opt_in": bool}``: the logged-in player opts in (their finished hands
   are measured in the background) or out (what was stored is removed);
@@ -57,7 +57,7 @@ async def player_skill(request: Request, player_id: str) -> dict[str, Any]:
 
 @router.get("/api/skill/ratings")
 async def skill_ratings(request: Request) -> dict[str, Any]:
-    """The server-wide skill rating (:meth:`ramsli.server.players.skill.SkillService.ranking`)."""
+    """The server-wide skill rating (:meth:`ramsli.server.clubs.skill.SkillService.ranking`)."""
     return await deps.skill(request).ranking()
 
 
