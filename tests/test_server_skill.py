@@ -95,6 +95,10 @@ def test_opted_in_hands_are_measured_shown_and_hold_no_card(sqlite_url, monkeypa
             mine = await ann.ok("GET", "/api/me/skill")
             assert [h["hand"] for h in mine["hands"]] == list(range(1, hands + 1))
             assert {h["table"] for h in mine["hands"]} == {tid} and mine["pending"] == 0
+            data = await ann.ok("GET", "/api/me/data")  # everything kept about her: the choice and the rows
+            assert data["skill"]["opt_in"] is True and [r["hand"] for r in data["skill"]["hands"]] == [
+                h["hand"] for h in mine["hands"]
+            ]
             f = mine["figure"]
             assert f["skill"]["mean"] == round(sum(h["skill"] for h in mine["hands"]) / hands, 2)
             if hands >= 2:
@@ -126,7 +130,7 @@ def test_opted_in_hands_are_measured_shown_and_hold_no_card(sqlite_url, monkeypa
             assert (await ann.ok("GET", "/api/me/skill"))["figure"] == f  # her own: all of it
             monkeypatch.setattr(skill_mod, "MIN_SHOWN", 2)
 
-            answers = [mine, other, season, await ann.ok("GET", "/api/skill/ratings")]
+            answers = [mine, data, other, season, await ann.ok("GET", "/api/skill/ratings")]
             answers.append(await ann.ok("GET", f"/api/clubs/{club}/skill"))
             for a in answers:
                 assert not cards_in(a), a

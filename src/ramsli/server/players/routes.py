@@ -151,7 +151,7 @@ async def end_other_logins(request: Request) -> dict[str, Any]:
 async def my_data(request: Request) -> JSONResponse:
     """Everything the server keeps about the player, as a JSON download: the player (no hash), their
     logins (no token), clubs and memberships, seats they were linked to, the records of sessions
-    they played (their seats' numbers), and their ratings."""
+    they played (their seats' numbers), their ratings, and their skill counters' choice and rows."""
     player = await require_player(request)
     d = _accounts(request).directory
     row = await d.player(player.id)
@@ -179,6 +179,10 @@ async def my_data(request: Request) -> JSONResponse:
         "seats": seats,
         "sessions": records,
         "ratings": await d.ratings_of(player.id),
+        "skill": {  # skill counters by consent (docs/skill.md): the choice and every stored hand (no card)
+            "opt_in": bool(row.get("skill_opt_in")),
+            "hands": await deps.skill(request).rows.of_player(player.id),
+        },
     }
     return JSONResponse(data, headers={"Content-Disposition": f'attachment; filename="ramsli-player-{player.id}.json"'})
 
