@@ -238,3 +238,40 @@ def test_a_bad_opt_in_is_refused_and_changes_nothing(sqlite_url, bad):
             assert (await guest.call("PUT", "/api/me/skill", {"opt_in": True}))[0] == 401
 
     asyncio.run(go())
+
+
+def test_an_evenings_standings_show_skill_for_who_opted_in(sqlite_url, monkeypatch):
+    """After an evening's round at an online table, the standings carry ``skill``: Ann's figure
+    (she opted in and played her seat herself), None for the bots."""
+    monkeypatch.setenv("RAMSLI_SKILL_SETTINGS", "equilibrium=false,declare_samples=30,play_samples=6")
+    monkeypatch.setattr(skill_mod, "MIN_SHOWN", 1)
+
+    async def go():
+        async with World(sqlite_url) as w:
+            ann = w.client()
+            await ann.register("Ann")
+            me = (await ann.ok("GET", "/api/me"))["player"]["id"]
+            await ann.ok("PUT", "/api/me/skill", {"opt_in": True})
+            body = {"name": "Thursday", "starts": "2026-12-10T20:00+01:00", "hands_per_round": 2, **OWN}
+            eid = (await ann.ok("POST", "/api/evenings", body))["id"]
+            await ann.ok("POST", f"/api/evenings/{eid}/check-in")
+            for _ in range(2):
+                await ann.ok("POST", f"/api/evenings/{eid}/substitutes", {"level": "easy"})
+            st = await ann.ok("POST", f"/api/evenings/{eid}/rounds", {})
+            tid = st["rounds_played"][0]["tables"][0]["table"]
+            seat = next(i for i, p in (await w.directory.seat_links(tid)).items() if p == me)
+            await _play_as_people(w, tid, [seat])
+            s = w.hub.tables[tid].session
+            hands = sum(1 for e in s.results if e.hand is not None and seat in e.hand.seated)
+
+            async def measured():
+                return len(await w.app.state.skill.rows.of_player(me)) == hands
+
+            await _until(measured, 120, "Ann's evening hands to be measured")
+            st = await ann.ok("GET", f"/api/evenings/{eid}")
+            col = {x["id"]: x.get("skill") for x in st["standings"]}
+            assert col[me]["hands"] == hands and col[me]["skill"]["mean"] is not None
+            assert [v for k, v in col.items() if k != me] == [None, None]
+            assert not cards_in(st["standings"])
+
+    asyncio.run(go())
