@@ -10,7 +10,7 @@ who opted in (``seat_links``) has each finished hand it played measured
 (:func:`ramsli.coach.skill.skill_of_hand` from that seat's own hand history, R7) in the coach's
 worker process (:attr:`ramsli.server.coach.review.CoachService.executor`, never on the event loop),
 one hand at a time from a bounded queue (:data:`MAX_QUEUE`; a hand that does not fit is found
-again by the next scan), with quick settings (:data:`SKILL_SETTINGS`, about 0.3 s a hand here;
+again by the next scan), with quick settings (:data:`SKILL_SETTINGS`, under a second a hand;
 ``RAMSLI_SKILL_SETTINGS`` as ``RAMSLI_COACH_SETTINGS``). A hand in which a bot acted for the
 person (away, or their time ran out) is left out: its decisions were not theirs. Bot seats and
 persons without consent: nothing. At start (:meth:`SkillService.reconcile`) and when a person opts
@@ -59,7 +59,8 @@ __all__ = [
 ]
 
 #: the coach's settings of a hand's skill on the server: the expert's values (no equilibrium),
-#: 400 rollouts a declaration, 48 samples a card — about 0.3 s a hand of four (docs/skill.md)
+#: 400 rollouts a declaration, 48 samples a card — a median 0.08 s of CPU a seat's hand of four,
+#: p95 0.54 s (docs/skill.md, "On the server")
 SKILL_SETTINGS = Settings(equilibrium=False, declare_samples=400, play_samples=48)
 #: hands waiting to be measured at most; more are left for the next scan
 MAX_QUEUE = 5000
