@@ -82,7 +82,7 @@ def test_opted_in_hands_are_measured_shown_and_hold_no_card(sqlite_url, monkeypa
             assert (await ann.ok("GET", "/api/me"))["skill_opt_in"] is False  # off by default
             status, answer = await ann.call("GET", "/api/me/skill")
             assert (status, answer["error"]) == (403, "skill_not_shared")
-            assert await ann.ok("PUT", "/api/me/skill", {"opt_in": True}) == {"opt_in": True, "queued": 0}
+            assert await ann.ok("PUT", "/api/me/skill", {"opt_in": True}) == {"opt_in": True}
             assert (await ann.ok("GET", "/api/me"))["skill_opt_in"] is True
 
             tid, hands = await _session(w, ann, bo, club)
@@ -139,6 +139,16 @@ def test_opted_in_hands_are_measured_shown_and_hold_no_card(sqlite_url, monkeypa
             assert (await ann.ok("PUT", "/api/me/skill", {"opt_in": False}))["removed"] == hands
             assert (await ann.call("GET", f"/api/players/{me_a}/skill"))[0] == 403
             assert await w.app.state.skill.rows.of_player(me_a) == []
+
+            # Bo opts in afterwards: his hands of the finished table are looked for and measured then
+            await bo.ok("PUT", "/api/me/skill", {"opt_in": True})
+            s = w.hub.tables[tid].session
+            his = sum(1 for e in s.results if e.hand is not None and 1 in e.hand.seated)
+
+            async def his_measured():
+                return (await bo.ok("GET", "/api/me/skill"))["figure"]["hands"] == his
+
+            await _until(his_measured, 120, "Bo's past hands to be measured after he opted in")
 
     asyncio.run(go())
 

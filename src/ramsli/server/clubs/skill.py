@@ -283,7 +283,8 @@ class SkillService:
         return len(self.queued)
 
     async def settle(self) -> None:
-        """Wait for the scans under way (not for the measures: those run on)."""
+        """Wait for the scans under way, at a table's end, at start or after an opt-in (not for
+        the measures: those run on)."""
         while self.tasks:
             await asyncio.gather(*list(self.tasks), return_exceptions=True)
 
@@ -295,12 +296,23 @@ class SkillService:
             await asyncio.gather(self.worker, return_exceptions=True)
             self.worker = None
 
-    async def reconcile(self) -> int:
-        """At start: queue every finished hand of an opted-in person that has no row yet; how many."""
-        n = 0
+    async def reconcile(self) -> None:
+        """At start: look, in the background (finished tables may have to be read from the
+        database and replayed), for every finished hand of an opted-in person without a row, and
+        queue it."""
         for pid in await self.rows.opted_in():
-            n += await self.rescan(pid)
-        return n
+            self._background(self.rescan(pid))
+
+    def _background(self, coro: Any) -> None:
+        async def safely() -> None:
+            try:
+                await coro
+            except Exception:  # found again at the next start
+                self.log.exception("skill counters: a scan failed")
+
+        task = asyncio.get_running_loop().create_task(safely())
+        self.tasks.add(task)
+        task.add_done_callback(self.tasks.discard)
 
     async def rescan(self, pid: str) -> int:
         """Queue the unmeasured hands of ``pid``'s finished tables (at start, or when they opt in)."""
@@ -334,11 +346,12 @@ class SkillService:
         return found
 
     async def opt(self, pid: str, on: bool) -> int:
-        """``pid`` opts in (their finished tables are measured) or out (their rows are removed).
-        Returns hands queued (in) or rows removed (out)."""
+        """``pid`` opts in (their finished tables are looked through in the background and their
+        hands queued) or out (their rows are removed). Returns the rows removed (0 for in)."""
         await self.directory.update_player(pid, skill_opt_in=on)
         if on:
-            return await self.rescan(pid)
+            self._background(self.rescan(pid))
+            return 0
         return await self.rows.forget(pid)
 
     # -- reading ---------------------------------------------------------------------------------

@@ -32,11 +32,12 @@ router = APIRouter()
 @router.put("/api/me/skill")
 async def opt_in(request: Request) -> dict[str, Any]:
     """``{"opt_in": true}``: measure and show the player's skill counters (their finished tables'
-    hands are queued: ``"queued"``); ``false``: stop, and remove what was stored (``"removed"``)."""
+    hands are looked for and queued in the background); ``false``: stop, and remove what was
+    stored (``"removed"``: rows)."""
     body = await body_of(request, SkillOptIn)
     player = await require_player(request)
     n = await deps.skill(request).opt(player.id, body.opt_in)
-    return {"opt_in": body.opt_in, ("queued" if body.opt_in else "removed"): n}
+    return {"opt_in": body.opt_in} if body.opt_in else {"opt_in": False, "removed": n}
 
 
 @router.get("/api/me/skill")
