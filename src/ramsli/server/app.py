@@ -53,7 +53,6 @@ from ramsli.server.challenge import pages as challenge_pages
 from ramsli.server.challenge import routes as challenge_routes
 from ramsli.server.challenge.service import Challenges
 from ramsli.server.clubs import routes as clubs_routes
-from ramsli.server.clubs import skill_routes
 from ramsli.server.clubs.clubs import Clubs
 from ramsli.server.clubs.skill import SkillService
 from ramsli.server.cluster.ownership import Ownership, ownership_for
@@ -207,7 +206,6 @@ def create_app(
     app.include_router(ledger_routes.router)
     accounts.install(app)  # players and logins; the CSRF guard of every request with a login
     app.include_router(players_routes.router)
-    app.include_router(skill_routes.router)  # skill counters by consent (issue 35 item 4)
     app.include_router(clubs_routes.router)
     app.include_router(evenings_routes.router)
     app.include_router(evening_feeds.router)  # the evenings' PDF, CSV, QR and calendar
