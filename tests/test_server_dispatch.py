@@ -154,7 +154,11 @@ def test_every_http_route_lives_in_its_concerns_routes_module():
     }
     assert where[("/sw.js", "GET")] == where[("/", "GET")] == "ramsli.server.web.routes"
     pages = {p for (p, _m), mod in where.items() if mod.endswith(".pages")}
-    assert pages == {f"/e/{{evening_id}}{tail}" for tail in ("", "/director", "/tv", "/print")} | {"/evenings/new"}
+    assert pages == {f"/e/{{evening_id}}{tail}" for tail in ("", "/director", "/tv", "/print")} | {
+        "/evenings/new",
+        "/challenge",  # the weekly challenge's pages (challenge.pages)
+        "/c/{club_id}/challenge",
+    }
     feeds = {p for (p, _m), mod in where.items() if mod.endswith(".feeds")}
     assert feeds == {f"/api/evenings/{{evening_id}}/{name}" for name in ("sheets.pdf", "standings.csv", "qr.svg")} | {
         "/api/clubs/{club_id}/evenings.ics"

@@ -1,7 +1,7 @@
 """Accessibility of the pages (issue 27): an axe-core audit of the lobby, the table mid-hand, the
-how-to-play page, the pub ledger and a club evening's pages (the standing link, the director's, the
-TV, print, the new evening's form; issue 34), at phone and laptop size, finds no serious or critical
-violation.
+how-to-play page, the coach's review and training pages (issue 36), the pub ledger and a club
+evening's pages (the standing link, the director's, the TV, print, the new evening's form; issue
+34), at phone and laptop size, finds no serious or critical violation.
 
 axe-core is the npm package, fetched by this test's set-up with ``npm`` into a cache folder
 (``$RAMSLI_AXE_DIR``, else ``~/.cache/ramsli-test/axe``; ``.ci/run`` fetches it there first); it
@@ -85,6 +85,9 @@ def pages(tmp_path_factory):
         "lobby": ("/", "#quick"),
         "table": (f"/t/{made['table']}/s/{sat['token']}", ".status-line.mine"),
         "how-to-play": (f"/how-to-play?table={made['table']}", ".howto"),
+        # the coach's pages (issue 36.1): the session review of Ann's seat, the training page
+        "review": (f"/t/{made['table']}/review?token={sat['token']}", "main"),
+        "train": ("/train", "main"),
         "ledger": (ledger["page"], "main"),
         "ledger-setup": ("/ledger", "main"),
         # a club evening's pages (issue 34), round 1 playing, seen by its director

@@ -137,6 +137,11 @@ def test_a_choice_s_key_is_in_its_word_or_shown_apart(chromium, base, lang, mark
                 assert g["u"].lower() == g["name"] and g["name"] in g["text"].lower()
             else:
                 assert g["margin"] >= 6, g  # apart from the word
+        # what a screen reader hears is the whole word ("in", "rein"), never its pieces ("i n")
+        for sel, g in zip((".actions .act-in", ".actions .act-out"), got):
+            heard = page.locator(sel).aria_snapshot().lower()
+            word = (g["text"].replace(g["kbd"] or "", "") if g["kbd"] else g["text"]).strip().lower()
+            assert word in heard, (heard, word)
     finally:
         ctx.close()
 

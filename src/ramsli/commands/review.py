@@ -188,7 +188,8 @@ def _print_session(console: Console, sr: SessionReview, lang: str) -> None:
         console.print(escape(_safe(_("Worst decisions of {name}:").format(name=p.name))))
         for hand, d in p.worst:
             link = _("hand {hand}, decision {decision}").format(hand=hand, decision=d.number)
-            console.print(f"  {escape(link)}: {escape(decision_line(d, lang, card_label=_lines_in(lang)) or '')}")
+            line = decision_line(d, lang, card_label=_lines_in(lang)) or ""
+            console.print("  " + escape(_("{label}: {value}").format(label=link, value=line)))
 
 
 def review(

@@ -499,7 +499,7 @@ class PlainGame:
         if self.table.last is not None:
             self.say(_("The coach is looking at hand {n} (a few seconds)…").format(n=self.table.last.number))
         title, lines = last_hand_review(self.table)
-        self.say(title + ":", style="bold")
+        self.say(_("{label}:").format(label=title), style="bold")
         for line in lines:
             self.say("  " + line, cite=False)
 
@@ -519,7 +519,7 @@ class PlainGame:
             self.say(C.cut_done_text(hand.cut, cut is not None))
         self.say(T.info_line(obs, self.suits))
         if resumed:  # continued in the middle: what was played before the quit
-            self.say(_("The hand so far") + ":")
+            self.say(_("{label}:").format(label=_("The hand so far")))
             for line in T.log_lines(hand, t.names, self.suits, t.human)[2:]:
                 self.say("  " + line)
         if t.human in hand.seated:

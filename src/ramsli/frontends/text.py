@@ -686,7 +686,7 @@ def standings_lines(
     ]
     order = sorted(range(len(names)), key=lambda s: (-stacks[s], s))
     for rank, s in enumerate(order, 1):
-        out.append(f"{rank}. {who(s, names, human)}: " + counters(stacks[s]))
+        out.append(f"{rank}. " + _("{label}: {value}").format(label=who(s, names, human), value=counters(stacks[s])))
     if len(winners) == 1 and winners[0] == human:
         out.append(_("You win (R3.7)."))
     elif len(winners) == 1:

@@ -32,7 +32,7 @@ import time
 import unicodedata
 from collections import deque
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any, Protocol
 
@@ -88,6 +88,9 @@ __all__ = [
 FILL_BOT = "tips"
 #: the longest pause a bot may take before it acts, seconds (``bot_pace_seconds``)
 PACE_MAX = 60.0
+#: how many of the moves a bot made for a person their seat's view lists (``SeatState.bot_moves``)
+BOT_MOVES_KEPT = 12
+
 #: the names of bots filling seats p1..p6 at the start (the same in every language)
 BOT_SEAT_NAMES = ("Ada", "Bert", "Cleo", "Dario", "Elsa", "Finn")
 #: longest chat message, characters
@@ -188,6 +191,11 @@ class SeatState:
         handed: the creator handed the away person's seat to the bot at once (``bot_now``).
         external: the one sitting here (or taking over at the next deal) said it is a program
             playing from elsewhere (``sit`` with ``client="bot"``): shown as "bot (external)".
+        bot_moves: the last :data:`BOT_MOVES_KEPT` moves a bot made for the person sitting here
+            (their turn timer ran out, ``timer``; they were away, ``proxy``), oldest first, each
+            ``{"n", "by", "hand", "action"}`` with ``n`` counting such moves of this seat from 1
+            (issue 36.3); only this seat's own view carries them (R7, D-16).
+        bot_moves_n: how many such moves this seat has had (the ``n`` of the last one).
     """
 
     index: int
@@ -204,6 +212,8 @@ class SeatState:
     left: bool = False
     handed: bool = False
     external: bool = False
+    bot_moves: list[dict[str, Any]] = field(default_factory=list)
+    bot_moves_n: int = 0
 
     @property
     def bot_controlled(self) -> bool:
@@ -581,6 +591,19 @@ class Table:
 
     def _apply_act(self, event: Act) -> None:
         session = self._session()
+        if event.by in ("timer", "proxy"):
+            seat = self.seats[event.action.seat]
+            if seat.taken:  # a bot moved for the person sitting here: their view says so (issue 36.3)
+                seat.bot_moves_n += 1
+                seat.bot_moves.append(
+                    {
+                        "n": seat.bot_moves_n,
+                        "by": event.by,
+                        "hand": session.hands_played + 1,
+                        "action": str(event.action),
+                    }
+                )
+                del seat.bot_moves[:-BOT_MOVES_KEPT]
         elapsed = 0.0 if event.elapsed is None else event.elapsed
         self._last_elapsed = elapsed
         self.clock.fixed = elapsed  # R3.6 time:M is decided on the recorded time, live and in replay

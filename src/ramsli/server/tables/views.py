@@ -257,7 +257,9 @@ def view(table: Table, seat: int | None) -> dict[str, Any]:
     until the next deal) gets a spectator's view: a bot plays those cards, and the person
     holding the link may not see them (R7, D-16); ``you.pending`` says so. ``paused``: an
     evening's director paused the table (nothing moves until it goes on); ``evening``: the
-    evening it plays for (``{"id", "round", "table", "name"}``), or None.
+    evening it plays for (``{"id", "round", "table", "name"}``), or None. ``bot_moves``: the
+    moves a bot made for this seat's person (turn timer, away) in the hand the view shows, only in
+    that seat's own view (issue 36.3; R7, D-16: another seat and a spectator get ``[]``).
     """
     sess = table.session
     hand, number = table.current_hand()
@@ -290,6 +292,7 @@ def view(table: Table, seat: int | None) -> dict[str, Any]:
         "to_act": hand_v["to_act"] if hand_v else None,
         "your_cards": [str(c) for c in mine.cards] if mine is not None else [],
         "legal": [str(a) for a in mine.legal] if mine is not None else [],
+        "bot_moves": _bot_moves(table, seat, number) if private else [],
         "results": results(table.id, sess),
         "standings": standings(table),
         "end_reason": sess.end_reason if sess is not None else None,
@@ -310,6 +313,15 @@ def challenge_ref(table: Table) -> dict[str, Any] | None:
         return None
     scope = ref.get("scope")
     return {"week": ref.get("week"), "deal": ref.get("deal"), "club": None if scope == "server" else scope}
+
+
+def _bot_moves(table: Table, seat: int | None, number: int | None) -> list[dict[str, Any]]:
+    """The moves a bot made for ``seat``'s person in hand ``number`` (the hand the view shows), oldest
+    first (``{"n", "by", "hand", "action"}``, ``SeatState.bot_moves``): a view names no card of
+    another hand."""
+    if seat is None or number is None:
+        return []
+    return [dict(m) for m in table.seats[seat].bot_moves if m["hand"] == number]
 
 
 def finished_hand(table: Table, number: int, seat: SeatState | None) -> dict[str, Any]:

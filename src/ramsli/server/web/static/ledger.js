@@ -595,7 +595,7 @@
     );
   }
   function render() {
-    const live = el("p", { class: "lg-sr", "aria-live": "polite", text: state.over ? _("The session is over.") : "" });
+    const live = el("p", { class: "lg-sr", text: state.over ? _("The session is over.") : "" });
     const kids = [
       header(_("Pub ledger")),
       el(
@@ -618,10 +618,31 @@
     ];
     app.replaceChildren(...kids);
   }
+  /* the follower's one live region (outside the redrawn page): a new hand and the end, each said once */
+  let followSaid = null;
+  function followNews(old) {
+    let box = document.getElementById("lg-news");
+    if (!box) {
+      box = el("div", { id: "lg-news", class: "lg-sr", "aria-live": "polite" });
+      document.body.append(box);
+    }
+    const hands = (state.hands || []).length;
+    if (old && hands > (old.hands || []).length) box.append(el("p", { text: _("Hand {n} is entered.", { n: hands }) }));
+    if (old && state.over && !old.over) box.append(el("p", { text: _("The session is over.") }));
+  }
   async function load() {
     try {
-      state = await call("GET", "/api/ledgers/" + page.ledger + "?token=" + page.token);
+      const got = await call("GET", "/api/ledgers/" + page.ledger + "?token=" + page.token);
+      const text = JSON.stringify(got);
+      if (page.mode === "follow" && text === followSaid) return; // nothing new: the page stays as it is
+      const old = followSaid === null ? null : JSON.parse(followSaid);
+      followSaid = text;
+      state = got;
+      followNews(old);
+      const at = document.activeElement && document.activeElement.id;
       render();
+      const again = at && document.getElementById(at);
+      if (again) again.focus();
     } catch (e) {
       app.replaceChildren(header(_("Pub ledger")), el("main", { class: "lg-main" }, alertBox()));
       showError(e);

@@ -394,6 +394,7 @@
       ),
     );
   }
+  let shownOpen = null; // the open tables last drawn: an unchanged list is not drawn again
   async function refreshOpen() {
     const list = document.getElementById("open-list");
     if (!list) return;
@@ -403,11 +404,20 @@
     } catch (e) {
       tables = [];
     }
+    const key = JSON.stringify(tables);
+    if (key === shownOpen && list.children.length) return;
+    shownOpen = key;
+    // the keyboard's place survives a new list: the same button (by its name) is focused again
+    const focused = list.contains(document.activeElement) ? document.activeElement.getAttribute("aria-label") : null;
     list.replaceChildren(
       ...(tables.length
         ? tables.map(openRow)
         : [el("li", { class: "note", text: _("No table is open right now. Quick play opens one.") })]),
     );
+    if (focused) {
+      const again = [...list.querySelectorAll("button")].find((b) => b.getAttribute("aria-label") === focused);
+      (again || list.closest("section") || list).focus?.();
+    }
   }
   function openBox() {
     const preset = el("select", { id: "quick-preset", "aria-label": _("Rules (preset)") });

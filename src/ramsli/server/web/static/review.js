@@ -131,8 +131,26 @@
       P.hand ? el("div", { class: "cv-seat" }, el("label", { for: "review-seat", text: _("Seat") }), picker) : "",
     );
   }
+  /* when the progress text last changed (the live region says it at most every few seconds) */
+  let progressSaidAt = 0;
   function show(...body) {
+    // while the coach works, the progress is updated in place: the live region stays, the keyboard keeps its place
+    const now = document.querySelector(".cv-progress");
+    const next = body.length === 1 && body[0].classList && body[0].classList.contains("cv-progress") ? body[0] : null;
+    if (now && next) {
+      now.querySelector("progress").replaceWith(next.querySelector("progress"));
+      const t = Date.now();
+      if (t - progressSaidAt > 5000) {
+        progressSaidAt = t;
+        now.querySelector("p").textContent = next.querySelector("p").textContent;
+      }
+      return;
+    }
+    progressSaidAt = Date.now();
+    const at = document.activeElement && document.activeElement.id;
     app.replaceChildren(header(), el("main", { class: "cv-main" }, ...body));
+    const again = at && document.getElementById(at);
+    if (again) again.focus();
   }
   function progressBox(r, what) {
     const p = r.progress || {};

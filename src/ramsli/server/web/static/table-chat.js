@@ -3,6 +3,7 @@
    outside the re-rendered table, so typing survives every new view. */
 import { S, P, FACTS, me, render, isPhone } from "./table-state.js";
 import { sendChat } from "./table-connection.js";
+import { sayChat } from "./table-announce.js";
 
 const R = window.R;
 const { _, el } = R;
@@ -53,6 +54,7 @@ export function onChat(m, live) {
     if (m.seat !== me()) {
       S.bubbles[m.seat] = { text: lineText(m), until: Date.now() + 5000 };
       if (!S.chatOpen) S.chatUnread++;
+      sayChat(m.name, m.code ? (isReaction(m.code) ? reactionName(m.code) : phraseText(m.code)) : m.text);
     }
     render();
   }
@@ -131,7 +133,7 @@ function chatPanel() {
         onclick: () => toggleChat(false),
       }),
     ),
-    el("ol", { class: "chat-log", id: "chat-log", "aria-live": "polite" }),
+    el("ol", { class: "chat-log", id: "chat-log" }), // new lines are said in the one live region (table-announce.js)
     // the quick buttons: one row that scrolls sideways, so that the messages keep the room (on a phone
     // they wrap: every reaction and phrase in sight)
     el(
@@ -196,6 +198,7 @@ export function drawChat() {
 export function toggleChat(open) {
   S.chatOpen = open === undefined ? !S.chatOpen : open;
   const box = chatPanel();
+  const within = box.contains(document.activeElement); // closing from inside: focus goes back to the chat button
   box.hidden = !S.chatOpen;
   if (S.chatOpen) {
     S.chatUnread = 0;
@@ -209,5 +212,6 @@ export function toggleChat(open) {
   if (b) {
     b.setAttribute("aria-expanded", S.chatOpen ? "true" : "false");
     b.querySelector(".badge").textContent = "";
+    if (!S.chatOpen && within) b.focus();
   }
 }

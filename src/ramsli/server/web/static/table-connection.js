@@ -2,6 +2,7 @@
    hello, hands each message on, reconnects with a growing pause, and after a final close code (the
    server's CloseCode, FACTS.close_codes) shows one banner instead. */
 import { S, P, FACTS, render } from "./table-state.js";
+import { say, sayConnection } from "./table-announce.js";
 
 const R = window.R;
 const { _, el } = R;
@@ -42,6 +43,7 @@ export function connect() {
   };
 }
 function setConn(ok) {
+  sayConnection(ok);
   const c = document.getElementById("conn");
   if (!c) return;
   c.textContent = ok
@@ -75,6 +77,7 @@ function onError(e) {
   const detail = e.rule ? _("Rule {rule}", { rule: e.rule }) : "";
   if (!S.view) return R.toast(text, detail, "bad"); // no table drawn yet
   S.refusal = { text: text, detail: detail, until: Date.now() + 6000 };
+  say(text); // shown in the status row, said once in the one live region
   render();
 }
 function banner(text) {

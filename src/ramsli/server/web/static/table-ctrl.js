@@ -4,6 +4,7 @@ import { S, me, render } from "./table-state.js";
 import { holdTrick } from "./table-trick.js";
 import { turnElsewhere } from "./table-title.js";
 import { checkDeal } from "./table-deal.js";
+import { announceView } from "./table-announce.js";
 
 const R = window.R;
 
@@ -56,5 +57,6 @@ export function onView(v) {
     S.hintDetail = null;
   }
   checkDeal(v);
+  announceView(v);
   render();
 }

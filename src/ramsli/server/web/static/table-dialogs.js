@@ -6,6 +6,7 @@ import { cardFace } from "./table-seats.js";
 import { dealOk, summaryDigestProblem } from "./table-deal.js";
 import { nextDealCountdown } from "./table-timers.js";
 import { eveningOf, eveningNext } from "./table-evening.js";
+import { queryHelp } from "./table-announce.js";
 
 const R = window.R;
 const { _, ngettext, el } = R;
@@ -582,7 +583,13 @@ function settingsBody() {
       el("label", { for: "lang", text: _("Language") }),
       R.langPicker(),
     ),
-    el("p", { class: "note", text: _("Keys: 1–5 play a card, I in, O out, L last trick, S score sheet, Esc closes.") }),
+    el("p", {
+      class: "note",
+      text: _(
+        "Keys: 1–5 play a card (or ← → and Enter), I in, O out, G General Rams, P pass, L last trick, S score sheet, Esc closes.",
+      ),
+    }),
+    el("p", { class: "note", id: "query-keys", text: queryHelp() }),
     canLeave()
       ? el(
           "div",

@@ -2,6 +2,7 @@
    (in, out, General Rams, pass, targets; the coach's hint when the creator allows it). */
 import { S, P, me, render } from "./table-state.js";
 import { send } from "./table-connection.js";
+import { releaseHold } from "./table-trick.js";
 
 const R = window.R;
 const { _, el } = R;
@@ -13,7 +14,9 @@ export function handRow() {
   const row = el("div", { class: "hand-row", role: "group", "aria-label": _("Your cards") });
   if (!h || !view.your_cards.length) return row;
   const legal = new Set((view.legal || []).filter((a) => a.split(" ")[1] === "pl").map((a) => a.split(" ")[2]));
-  const playing = h.phase === "play" && view.to_act === me();
+  // while the finished trick is still shown (S.hold) the lead of the next one is not in sight yet:
+  // nothing is lit, and a tap on a card brings the table up to date instead of playing it
+  const playing = h.phase === "play" && view.to_act === me() && !S.hold;
   const cards = R.sortHand(view.your_cards, h.trump);
   cards.forEach((code, k) => {
     const ok = !playing || legal.has(code);
@@ -29,7 +32,10 @@ export function handRow() {
         "aria-disabled": playing && !ok ? "true" : null,
         "data-card": code,
         "aria-keyshortcuts": String(k + 1),
-        onclick: () => send(`${me()} pl ${code}`),
+        onclick: () => {
+          if (S.hold) releaseHold();
+          else send(`${me()} pl ${code}`);
+        },
       },
       el("span", { class: "sr-only card-name", text: name }),
       R.cardSVG(code),
@@ -46,7 +52,9 @@ export function handRow() {
 function keyedLabel(text, key) {
   if (!key) return [text];
   const at = text.toLowerCase().indexOf(key.toLowerCase());
-  if (at >= 0) return [text.slice(0, at), el("u", { class: "key-letter", text: text[at] }), text.slice(at + 1)];
+  // one inline span: the button lays out its children apart (a flex gap), so the word must be one child
+  if (at >= 0)
+    return [el("span", {}, text.slice(0, at), el("u", { class: "key-letter", text: text[at] }), text.slice(at + 1))];
   return [text, el("kbd", { class: "key-apart", "aria-hidden": "true", text: key.toUpperCase() })];
 }
 

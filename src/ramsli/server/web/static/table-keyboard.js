@@ -1,14 +1,18 @@
 /* ramsli web, the table page: the keys (1–9 a card or a choice, I in, O out, G, P, L last trick,
-   S score sheet, arrows between your cards, Esc closes the dialog or the finished trick). */
+   S score sheet, arrows between your cards, Esc closes the dialog or the finished trick; the query
+   keys H, T, K, W, C, R read into the live region, table-announce.js). */
 import { S } from "./table-state.js";
 import { openOverlay, closeOverlay } from "./table-dialogs.js";
 import { releaseHold } from "./table-trick.js";
+import { toggleChat } from "./table-chat.js";
+import { query } from "./table-announce.js";
 
 document.addEventListener("keydown", (ev) => {
   const k = ev.key.toLowerCase();
   // Esc closes the window open, even from one of its own fields (the settings' checkboxes)
   if (k === "escape") {
     if (S.overlay) closeOverlay();
+    else if (S.chatOpen) toggleChat(false);
     else if (S.hold) releaseHold();
     return;
   }
@@ -32,6 +36,10 @@ document.addEventListener("keydown", (ev) => {
   const btn = document.querySelector(`.actions [aria-keyshortcuts="${k}"]`);
   if (btn) {
     btn.click();
+    ev.preventDefault();
+    return;
+  }
+  if (query(k)) {
     ev.preventDefault();
     return;
   }

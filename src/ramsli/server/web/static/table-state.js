@@ -35,6 +35,9 @@ export const S = {
   chatUnread: 0,
   bubbles: {}, // seat -> {text, until}: a chat line shown at its seat for a few seconds
   prevRects: null, // where seats and cards were in the last render (cards that move)
+  botNote: null, // what a bot did for you (turn timer, away), shown until your own next move (table-announce.js)
+  shownOverlay: null, // the dialog of the last render: focus goes back where it was when it closes
+  returnFocus: null, // the card, choice or button focused before the dialog opened
 };
 
 export const me = () => (S.view && S.view.you.seat) || null;

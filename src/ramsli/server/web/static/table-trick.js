@@ -65,7 +65,7 @@ export function trickCaption() {
     "button",
     { class: "trick-caption", type: "button", onclick: releaseHold },
     el("span", { text: _("{name} takes the trick", { name: seatName(trick.winner) }) }),
-    el("span", { class: "tap-hint", text: " — " + _("tap to go on") }),
+    el("span", { class: "tap-hint", text: " — " + _("tap or press Esc to go on") }),
   );
 }
 

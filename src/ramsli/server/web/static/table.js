@@ -17,10 +17,22 @@ import { dialogs, finalCard } from "./table-dialogs.js";
 import { sitForm } from "./table-sit.js";
 import { eveningBar } from "./table-evening.js";
 import "./table-keyboard.js";
+import { say } from "./table-announce.js";
 
 const R = window.R;
 const { _, el } = R;
 R.applySettings();
+// one live region on this page (table-announce.js): a message shown in the toast is said there
+const toastEl = document.getElementById("toast");
+if (toastEl) {
+  toastEl.removeAttribute("aria-live");
+  toastEl.removeAttribute("role");
+}
+const showToast = R.toast;
+R.toast = (text, ...rest) => {
+  say(text);
+  return showToast(text, ...rest);
+};
 
 /* the felt's region: the middle (not on a phone: it is above the felt there), the seats, the trick */
 function felt() {
@@ -42,9 +54,7 @@ function statusRow() {
     "div",
     {
       class: "status-line" + (view.to_act && view.to_act === me() ? " mine" : ""),
-      role: "status",
-      "aria-live": "polite",
-      id: "status",
+      id: "status", // not a live region: table-announce.js says each change once
     },
     S.hold ? trickCaption() : statusText(),
   );
@@ -57,17 +67,24 @@ function statusRow() {
         no.detail ? el("span", { class: "refusal-detail", text: no.detail }) : "",
       )
     : "";
-  return el("div", { class: "status-row" }, status, refusal, notices());
+  // what a bot did for you (turn timer, away), until your own next move (issue 36.3)
+  const note = S.botNote ? el("p", { class: "notice bot-note", id: "bot-note", text: S.botNote }) : "";
+  return el("div", { class: "status-row" }, status, refusal, note, notices());
 }
 
 /* draws the whole table from S.view: each region by its own module */
 function render() {
   const view = S.view;
   if (!view) return;
-  const focusedCard =
+  let focusedCard =
     document.activeElement && document.activeElement.dataset
       ? document.activeElement.dataset.card || document.activeElement.dataset.action || document.activeElement.id
       : null;
+  // a card played leaves its place: focus stays in your cards, at the same place
+  const cardsBefore = Array.from(document.querySelectorAll(".hand-card"));
+  const cardAt = cardsBefore.indexOf(document.activeElement);
+  // a dialog gives the focus back where it was when it opened (by key, by click, or on its own)
+  const wasOverlay = S.shownOverlay;
   const h = view.hand;
   const parts = [
     topBar(),
@@ -94,6 +111,12 @@ function render() {
       handRow(),
     ),
   );
+  S.shownOverlay = S.overlay;
+  if (S.overlay && !wasOverlay) S.returnFocus = focusedCard;
+  if (!S.overlay && wasOverlay) {
+    focusedCard = S.returnFocus;
+    S.returnFocus = null;
+  }
   const dialog = dialogs();
   if (dialog && !S.closedFor) parts.push(dialog); // a replaced tab shows no dialog over the greyed table
   const before = S.prevRects;
@@ -129,7 +152,9 @@ function render() {
     const again = document.querySelector(
       `[data-card="${focusedCard}"], [data-action="${focusedCard}"], #${CSS.escape(focusedCard)}`,
     );
+    const cards = document.querySelectorAll(".hand-card");
     if (again) again.focus();
+    else if (cardAt >= 0 && cards.length) cards[Math.min(cardAt, cards.length - 1)].focus();
     else {
       const first = document.querySelector(".hand-card.can-play, .actions button");
       if (first) first.focus();

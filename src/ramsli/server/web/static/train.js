@@ -129,7 +129,9 @@
 
   function positionPanel(p) {
     const before = p.before.length
-      ? p.before.map(([s, d]) => seatWords(p, s) + ": " + (d === "in" ? _("in") : _("out"))).join(" · ")
+      ? p.before
+          .map(([s, d]) => _("{label}: {value}", { label: seatWords(p, s), value: d === "in" ? _("in") : _("out") }))
+          .join(" · ")
       : _("nobody yet");
     const cards = el(
       "div",
@@ -178,7 +180,7 @@
           {},
           el("p", { class: "cv-label", text: _("Turn-up") }),
           turn,
-          el("p", { text: _("Trump") + ": " + R.suitName(p.trump) }),
+          el("p", { text: _("{label}: {value}", { label: _("Trump"), value: R.suitName(p.trump) }) }),
         ),
         el("div", {}, el("p", { class: "cv-label", text: _("Your cards") }), cards),
       ),
