@@ -120,9 +120,7 @@ def test_a_database_of_the_last_release_upgrades_without_losing_a_table_or_a_led
             club = (await c.ok("POST", "/api/clubs", {"name": "Zur Linde"}))["club"]["id"]
             assert (await c.ok("GET", f"/api/clubs/{club}"))["members"][0]["name"] == "Ann"
             async with w.app.state.hub.store.engine.connect() as conn:
-                assert (
-                    await conn.execute(sa.text("SELECT version_num FROM alembic_version"))
-                ).scalar() == "0008_challenge"
+                assert (await conn.execute(sa.text("SELECT version_num FROM alembic_version"))).scalar() == "0009_skill"
                 kinds = dict((await conn.execute(sa.text("SELECT id, kind FROM tables"))).all())
                 assert kinds[ledger["ledger"]] == "ledger" and kinds[tid] == "table"  # filled in by 0005
                 assert NEW_TABLES <= await conn.run_sync(_names)

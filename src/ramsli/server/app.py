@@ -54,6 +54,7 @@ from ramsli.server.challenge import routes as challenge_routes
 from ramsli.server.challenge.service import Challenges
 from ramsli.server.clubs import routes as clubs_routes
 from ramsli.server.clubs.clubs import Clubs
+from ramsli.server.clubs.skill import SkillService
 from ramsli.server.cluster.ownership import Ownership, ownership_for
 from ramsli.server.cluster.prefix import PathPrefix, normalize_prefix
 from ramsli.server.cluster.proxy import ClientAddress, Forwarder, Peers
@@ -78,6 +79,7 @@ from ramsli.server.protocol.schemas import plain_number, refusal_of
 from ramsli.server.storage.challenges import ChallengeRows
 from ramsli.server.storage.directory import Directory
 from ramsli.server.storage.eventstore import EventStore, FileCheck, default_url, sqlite_path, storage_reason
+from ramsli.server.storage.skill import SkillRows
 from ramsli.server.tables import routes as tables_routes
 from ramsli.server.tables.bot_driver import shutdown_bot_pool
 from ramsli.server.tables.hub import Hub
@@ -168,6 +170,7 @@ def create_app(
         hints.warm_up_lab()  # the lab's kernel made ready in the background (progress in the log)
         books: LedgerBooks = app.state.ledgers
         await clubs.reconcile((await books.load(hub)).values())
+        await app.state.skill.reconcile()  # hands of opted-in players not yet measured (issue 35)
         path = sqlite_path(url)
         check = FileCheck(path) if path is not None and path.is_file() else None
         checking = None if check is None else asyncio.get_running_loop().create_task(_check_in_background(app, check))
@@ -179,6 +182,7 @@ def create_app(
                 await checking
             await clubs.settle()
             await app.state.challenges.settle()
+            await app.state.skill.close()
             await hub.close()
             await store.close()
             await owner.close()
@@ -296,6 +300,9 @@ def attach_hub(app: FastAPI, hub: Hub) -> None:
         directory, hub, ChallengeRows(hub.store.engine), zone=_challenge_zone()
     )
     challenges.deals = _challenge_deals()
+    skill = app.state.skill = SkillService(directory, SkillRows(hub.store.engine), hub, app.state.coach)
+    hub.watchers.append(skill.watch)  # skill counters of opted-in players when a table ends (issue 35)
+    app.state.evenings.skill = skill  # the standings' "skill / hand"
     app.state.hub = hub
 
 

@@ -24,7 +24,8 @@ the server may use it.
   (:class:`~ramsli.server.cluster.proxy.Peers`, shared with the forwarding middleware);
 - :func:`evenings` (:data:`EveningsDep`): the club evenings and tournaments
   (:class:`~ramsli.server.evenings.service.Evenings`);
-- :func:`challenges`: the weekly challenges (:class:`~ramsli.server.challenge.service.Challenges`).
+- :func:`challenges`: the weekly challenges (:class:`~ramsli.server.challenge.service.Challenges`);
+- :func:`skill`: the skill counters by consent (:class:`~ramsli.server.clubs.skill.SkillService`).
 
 Every function raises ``AttributeError`` if the app has not made the service yet (before its
 start-up), except :func:`admin_token`, :func:`hub_or_none` and :func:`database_damaged`, which
@@ -41,6 +42,7 @@ from starlette.requests import HTTPConnection
 if TYPE_CHECKING:
     from ramsli.server.challenge.service import Challenges
     from ramsli.server.clubs.clubs import Clubs
+    from ramsli.server.clubs.skill import SkillService
     from ramsli.server.cluster.proxy import Peers
     from ramsli.server.coach.review import CoachService
     from ramsli.server.evenings.service import Evenings
@@ -66,6 +68,7 @@ __all__ = [
     "peers",
     "evenings",
     "challenges",
+    "skill",
     "HubDep",
     "ClubsDep",
     "DirectoryDep",
@@ -161,6 +164,12 @@ def evenings(conn: HTTPConnection) -> Evenings:
 def challenges(conn: HTTPConnection) -> Challenges:
     """The app's weekly challenges (:class:`~ramsli.server.challenge.service.Challenges`)."""
     found: Challenges = conn.app.state.challenges
+    return found
+
+
+def skill(conn: HTTPConnection) -> SkillService:
+    """The app's skill counters (:class:`~ramsli.server.clubs.skill.SkillService`)."""
+    found: SkillService = conn.app.state.skill
     return found
 
 

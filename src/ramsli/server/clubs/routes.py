@@ -21,9 +21,9 @@ from ramsli.server.clubs.clubs import (
     season_window,
 )
 from ramsli.server.players import records as rec
-from ramsli.server.players.accounts import FORMER_PLAYER, Player, require_player
+from ramsli.server.players.accounts import FORMER_PLAYER, Player, current_player, require_player
 from ramsli.server.protocol.lang import request_lang
-from ramsli.server.protocol.schemas import ClaimSeat, CreateClub, JoinClub, NewSeason, NoBody, body_of
+from ramsli.server.protocol.schemas import ClaimSeat, CreateClub, JoinClub, NewSeason, NoBody, SkillOptIn, body_of
 from ramsli.server.storage.directory import SERVER_SCOPE
 from ramsli.server.tables.table import TableStatus
 from ramsli.server.web.shell import shell
@@ -223,7 +223,9 @@ async def new_season(request: Request, club_id: str) -> dict[str, Any]:
 @router.get("/api/clubs/{club_id}/seasons/{season_id}")
 async def season(request: Request, club_id: str, season_id: str) -> dict[str, Any]:
     """The season table (members only): ``{"club", "season", "rows", "sessions", "running"}``
-    (:func:`ramsli.server.players.records.season_table`); ``season_id`` ``current`` is the season that runs now."""
+    (:func:`ramsli.server.players.records.season_table`); ``season_id`` ``current`` is the season that runs now.
+    Each row's ``skill``: the player's skill counters over the season's sessions
+    (:func:`ramsli.server.clubs.skill.figure`) if they opted in, else None (issue 35 item 4)."""
     player = await require_player(request)
     clubs = _clubs(request)
     club, _m = await clubs.member_of(club_id, player)
@@ -240,6 +242,10 @@ async def season(request: Request, club_id: str, season_id: str) -> dict[str, An
     ids = {x["id"] for x in await clubs.directory.members(club["id"])}
     ids |= {seat["player"] for r in records for seat in r["data"].get("seats", []) if seat.get("player")}
     table = rec.season_table(records, await clubs.names(ids))
+    # "skill / hand" beside net counters: only for players who opted in (None: "—"; issue 35 item 4)
+    skill = await deps.skill(request).column([r["table_id"] for r in records], [row["player"] for row in table["rows"]])
+    for row in table["rows"]:
+        row["skill"] = skill.get(row["player"])
     for sess in table["sessions"]:
         sess["sheet"] = f"/c/{club['id']}/s/{sess['record']}"
     out = {"club": {"id": club["id"], "name": club["name"]}, "season": s, **table}
@@ -345,6 +351,56 @@ async def claim_seat(request: Request) -> dict[str, Any]:
 
 
 # -- the pages ------------------------------------------------------------------------------------------
+
+
+# -- skill counters by consent (issue 35 item 4, docs/skill.md, ramsli.server.clubs.skill) ---------
+# PUT /api/me/skill opts in or out; GET /api/me/skill, /api/players/{player}/skill (only if that
+# player opted in), /api/skill/ratings and /api/clubs/{club}/skill. No answer holds a card (R7).
+
+
+@router.put("/api/me/skill")
+async def opt_in(request: Request) -> dict[str, Any]:
+    """``{"opt_in": true}``: measure and show the player's skill counters (their finished tables'
+    hands are looked for and queued in the background); ``false``: stop, and remove what was
+    stored (``"removed"``: rows)."""
+    body = await body_of(request, SkillOptIn)
+    player = await require_player(request)
+    n = await deps.skill(request).opt(player.id, body.opt_in)
+    return {"opt_in": body.opt_in} if body.opt_in else {"opt_in": False, "removed": n}
+
+
+@router.get("/api/me/skill")
+async def my_skill(request: Request) -> dict[str, Any]:
+    """The player's own skill: figure, hands one by one, hands still to measure (``pending``).
+    Refusals: ``403 skill_not_shared`` (not opted in)."""
+    player = await require_player(request)
+    return await deps.skill(request).of_player(player.id, own=True)
+
+
+@router.get("/api/players/{player_id}/skill")
+async def player_skill(request: Request, player_id: str) -> dict[str, Any]:
+    """A player's skill figure if they opted in (their hands too when it is the reader's own).
+    Refusals: ``404 no_player``, ``403 skill_not_shared``."""
+    reader = await current_player(request)
+    return await deps.skill(request).of_player(player_id, own=reader is not None and reader.id == player_id)
+
+
+@router.get("/api/skill/ratings")
+async def skill_ratings(request: Request) -> dict[str, Any]:
+    """The server-wide skill rating (:meth:`ramsli.server.clubs.skill.SkillService.ranking`)."""
+    return await deps.skill(request).ranking()
+
+
+@router.get("/api/clubs/{club_id}/skill")
+async def club_skill(request: Request, club_id: str) -> dict[str, Any]:
+    """The club's skill rating (members only; the members' hands at the club's tables).
+    Refusals: ``no_club``, ``not_member``."""
+    player = await require_player(request)
+    clubs = _clubs(request)
+    club, _m = await clubs.member_of(club_id, player)
+    members = [m["id"] for m in await clubs.directory.members(club["id"])]
+    out = await deps.skill(request).ranking(club["id"], members)
+    return {"club": {"id": club["id"], "name": club["name"]}, **out}
 
 
 @router.get("/account", response_class=HTMLResponse)

@@ -43,7 +43,7 @@ import logging
 import secrets
 import time
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from fastapi import Request
 
@@ -84,6 +84,9 @@ from ramsli.server.storage.directory import Directory, new_id
 from ramsli.server.tables.hub import Hub
 from ramsli.server.tables.table import Table
 from ramsli.session import forbidden_name_char, name_is_blank
+
+if TYPE_CHECKING:
+    from ramsli.server.clubs.skill import SkillService
 
 __all__ = ["Evenings", "parse_starts", "check_evening_name", "NAME_MAX", "WEEK", "MAX_PARTICIPANTS", "YEARS"]
 
@@ -190,6 +193,8 @@ class Evenings:
         self._bot_hands: dict[str, dict[int, int]] = {}
         #: table id -> (hands finished, public outcomes) of a duplicate evening's finished table
         self._outcomes_kept: dict[str, tuple[int, dict[int, DealTable]]] = {}
+        #: the skill counters by consent (the standings' "skill / hand"), set by the app; None: no column
+        self.skill: SkillService | None = None
         hub.watchers.append(self.watch)
 
     # -- start-up and the hub's tables ----------------------------------------------------------
@@ -388,6 +393,13 @@ class Evenings:
         if not (key and screen and hmac.compare_digest(key.encode(), screen.encode())):
             await self.may_read(ev, player)  # the TV screen's key reads without a login
         out = await self._state(ev, player, lang)
+        if self.skill is not None and out.get("standings"):
+            # "skill / hand" beside the standings: opted-in people, their hands at the evening's
+            # online tables (None for everyone else; issue 35 item 4, docs/skill.md)
+            tables = [x for r in ev.rounds for x in r.ids()]
+            col = await self.skill.column(tables, [st["id"] for st in out["standings"]])
+            for st in out["standings"]:
+                st["skill"] = col.get(st["id"])
         if out.get("may", {}).get("direct") and screen:
             out["screen"] = f"/e/{ev.id}/tv?key={screen}"  # the TV's link, for the director only
         return out

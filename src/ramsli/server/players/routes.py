@@ -70,7 +70,7 @@ async def logout(request: Request) -> JSONResponse:
 @router.get("/api/me")
 async def me(request: Request) -> dict[str, Any]:
     """The logged-in player (``{"player": null}`` for a guest): ``{"player", "csrf", "clubs",
-    "ratings"}``; ``401 login_unknown`` / ``login_expired`` for a bad cookie (removed)."""
+    "skill_opt_in", "ratings"}``; ``401 login_unknown`` / ``login_expired`` for a bad cookie (removed)."""
     player = await current_player(request)
     if player is None:
         return {"player": None}
@@ -80,6 +80,7 @@ async def me(request: Request) -> dict[str, Any]:
         "player": player.public(),
         "csrf": csrf_of(request.cookies[COOKIE]),
         "clubs": await d.clubs_of(player.id),
+        "skill_opt_in": bool((await d.player(player.id) or {}).get("skill_opt_in")),
         "rating": shown(Rating(**{k: ratings[SERVER_SCOPE][k] for k in ("mu", "sigma", "sessions")}))
         if SERVER_SCOPE in ratings
         else None,
@@ -150,7 +151,8 @@ async def end_other_logins(request: Request) -> dict[str, Any]:
 async def my_data(request: Request) -> JSONResponse:
     """Everything the server keeps about the player, as a JSON download: the player (no hash), their
     logins (no token), clubs and memberships, seats they were linked to, the records of sessions
-    they played (their seats' numbers), their ratings and their weekly challenge tries (no token)."""
+    they played (their seats' numbers), their ratings, their weekly challenge tries (no token), and
+    their skill counters' choice and rows."""
     player = await require_player(request)
     d = _accounts(request).directory
     row = await d.player(player.id)
@@ -179,6 +181,10 @@ async def my_data(request: Request) -> JSONResponse:
         "sessions": records,
         "ratings": await d.ratings_of(player.id),
         "challenge_tries": await deps.challenges(request).rows.of_player(player.id),
+        "skill": {  # skill counters by consent (docs/skill.md): the choice and every stored hand (no card)
+            "opt_in": bool(row.get("skill_opt_in")),
+            "hands": await deps.skill(request).rows.of_player(player.id),
+        },
     }
     return JSONResponse(data, headers={"Content-Disposition": f'attachment; filename="ramsli-player-{player.id}.json"'})
 
@@ -195,6 +201,7 @@ async def delete_me(request: Request) -> JSONResponse:
     await accounts.confirm(player, body.password, _address(request))
     await accounts.directory.delete_player(player.id, accounts.clock())
     await deps.challenges(request).rows.forget_player(player.id, accounts.clock())
+    await deps.skill(request).opt(player.id, False)  # their skill counters go too
     response = JSONResponse({"deleted": True})
     clear_cookies(response)
     return response

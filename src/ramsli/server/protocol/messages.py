@@ -523,11 +523,30 @@ CHALLENGE: Mapping[str, RefusalText] = {
     ),
 }
 
+#: the skill counters' refusals (:mod:`ramsli.server.clubs.skill`, issue 35 item 4)
+SKILL: Mapping[str, RefusalText] = {
+    "no_player": RefusalText(N_("there is no player {player}"), status=404),
+    "skill_not_shared": RefusalText(
+        N_("{name} has not chosen to share their skill counters; nothing is measured or shown for them"), status=403
+    ),
+}
+
 #: every refusal code a client reads and its texts: the engine's, the bots', the server's and the
 #: schema's (:func:`~ramsli.refusal.collect`; a code declared twice with different texts fails here)
 REFUSALS: Mapping[str, RefusalText] = MappingProxyType(
     collect(
-        ENGINE_REFUSALS, BOT_REFUSALS, SERVER, SCHEMA_CODES, TABLES, LOBBY, PLAYERS, CLUBS, BOOKS, EVENINGS, CHALLENGE
+        ENGINE_REFUSALS,
+        BOT_REFUSALS,
+        SERVER,
+        SCHEMA_CODES,
+        TABLES,
+        LOBBY,
+        PLAYERS,
+        CLUBS,
+        BOOKS,
+        EVENINGS,
+        CHALLENGE,
+        SKILL,
     )
 )
 

@@ -427,6 +427,12 @@ class MeSettings(Model):
     listed: bool
 
 
+class SkillOptIn(Model):
+    """``PUT /api/me/skill``: whether the player's skill counters are measured and shown (issue 35)."""
+
+    opt_in: bool
+
+
 class ClaimSeat(Model):
     """``POST /api/me/claim``: a table and the personal token its guest seat was played with."""
 

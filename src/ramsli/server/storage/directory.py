@@ -27,6 +27,8 @@ The rows:
 - ``seat_links.confirmed`` (migration ``0007_ledger_consent``): when the member named at a seat of
   a club's ledger confirmed the session (NULL: not yet); a ledger session is rated only when every
   named member confirmed (issue 38.11, :mod:`ramsli.server.ledger.routes`).
+- ``players.skill_opt_in`` (migration ``0009_skill``): the person chose to have their skill
+  counters measured and shown (issue 35 item 4; the rows: :mod:`ramsli.server.storage.skill`).
 """
 
 from __future__ import annotations
@@ -82,6 +84,7 @@ players_t = sa.Table(
     sa.Column("listed", sa.Boolean, nullable=False, server_default=sa.false()),
     sa.Column("created", sa.Float, nullable=False),
     sa.Column("deleted", sa.Float, nullable=True),
+    sa.Column("skill_opt_in", sa.Boolean, nullable=False, server_default=sa.false()),
 )
 logins_t = sa.Table(
     "logins",
@@ -267,6 +270,7 @@ class Directory:
             "listed": False,
             "created": now,
             "deleted": None,
+            "skill_opt_in": False,
         }
         try:
             async with self.engine.begin() as conn:
@@ -300,7 +304,7 @@ class Directory:
         return None if r is None else _row(r)
 
     async def update_player(self, pid: str, **values: Any) -> None:
-        """Set ``listed`` or ``password`` of a player."""
+        """Set ``listed``, ``skill_opt_in`` or ``password`` of a player."""
         async with self.engine.begin() as conn:
             await conn.execute(players_t.update().where(players_t.c.id == pid).values(**values))
 

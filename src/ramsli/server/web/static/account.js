@@ -301,6 +301,77 @@
     return box;
   }
 
+  /* skill counters by consent (docs/skill.md, issue 35): one switch, off by default; the figure when on */
+  async function skillBox(me) {
+    const sw = el("input", { id: "skill-opt-in", type: "checkbox", checked: !!me.skill_opt_in });
+    sw.addEventListener("change", async () => {
+      try {
+        await R.api("PUT", "/api/me/skill", { opt_in: sw.checked });
+        R.toast(_("Saved."));
+        render();
+      } catch (e) {
+        R.toast(e.message, "", "bad");
+        sw.checked = !sw.checked;
+      }
+    });
+    const box = el(
+      "section",
+      { class: "panel", id: "skill" },
+      el("h2", { text: _("Your skill counters") }),
+      el(
+        "div",
+        { class: "check" },
+        sw,
+        el("label", { for: "skill-opt-in", text: _("Measure and show my skill counters") }),
+      ),
+      el("p", {
+        class: "note",
+        text: _(
+          "Counters your decisions gained per hand against the expert, luck taken out. Off: nothing is measured or shown.",
+        ),
+      }),
+    );
+    if (!me.skill_opt_in) return box;
+    let mine;
+    try {
+      mine = await R.api("GET", "/api/me/skill");
+    } catch (e) {
+      box.append(el("p", { class: "note", text: e.message }));
+      return box;
+    }
+    const f = mine.figure;
+    const num = (x) => (x === null ? "—" : (x > 0 ? "+" : "") + x.toFixed(2));
+    box.append(
+      el("p", {
+        id: "skill-figure",
+        text: f.hands
+          ? _("Skill: {skill} ± {ci} counters per hand ({n} hands measured); net: {net} counters per hand.", {
+              skill: num(f.skill.mean),
+              ci: f.skill.ci95 === null ? "?" : f.skill.ci95.toFixed(2),
+              n: f.hands,
+              net: num(f.net.mean),
+            })
+          : _("No hand measured yet: your hands are measured after each finished table."),
+      }),
+    );
+    if (mine.pending)
+      box.append(el("p", { class: "note", text: _("{n} hands still to measure.", { n: mine.pending }) }));
+    box.append(
+      el(
+        "details",
+        {},
+        el("summary", { text: _("What it means") }),
+        el("p", {
+          text: _(
+            "For each of your decisions the coach values your choice and the expert bot's choice from what you knew; the difference, added up over a hand, is that hand's skill counters. The cards you were dealt and how the others' cards fell do not count. Above zero: your decisions gained counters against the expert's. The interval narrows as more hands are measured; the expert is not perfect, so read small differences with care.",
+          ),
+        }),
+        el("a", { href: "/ratings?lang=" + R.lang + "#skill", text: _("Skill rating") }),
+      ),
+    );
+    return box;
+  }
+
   function settingsBox(me) {
     const listed = el("input", { id: "listed", type: "checkbox", checked: me.player.listed });
     listed.addEventListener("change", async () => {
@@ -469,6 +540,7 @@
         clubsBox(me),
         await confirmBox(),
         settingsBox(me),
+        await skillBox(me),
         await loginsBox(),
         claimBox(),
       );

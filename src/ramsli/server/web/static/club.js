@@ -160,12 +160,73 @@
     ["hands", () => _("Hands"), (r) => String(r.hands)],
     ["net", () => _("Net counters"), (r) => signed(r.net)],
     ["per_hand", () => _("Per hand"), (r) => (r.per_hand > 0 ? "+" : "") + num(r.per_hand, 2)],
+    ["skill_hand", () => _("Skill / hand"), (r) => skillText(r.skill)],
     ["in_pct", () => _("In %"), (r) => num(r.in_pct, 1)],
     ["bete_pct", () => _("Bete %"), (r) => num(r.bete_pct, 1)],
     ["pots", () => _("Pots won"), (r) => String(r.pots)],
     ["points", () => _("Points"), (r) => num(r.points, 1)],
   ];
+  /* skill counters per hand ± the 95 % interval (docs/skill.md); "—" for a player who did not opt in */
+  function skillText(f) {
+    if (!f || !f.hands || f.skill.mean === null) return "—";
+    return (
+      (f.skill.mean > 0 ? "+" : "") + num(f.skill.mean, 2) + (f.skill.ci95 === null ? "" : " ± " + num(f.skill.ci95, 2))
+    );
+  }
+  /* the skill rating: opted-in players with enough hands, ordered by the lower end of the interval */
+  function skillRows(data, caption) {
+    const t = el(
+      "table",
+      { class: "season ratings skill" },
+      el("caption", { text: caption }),
+      el(
+        "thead",
+        {},
+        el(
+          "tr",
+          {},
+          el("th", { scope: "col", text: "#" }),
+          el("th", { scope: "col", class: "name", text: _("Player") }),
+          el("th", { scope: "col", text: _("Skill / hand") }),
+          el("th", { scope: "col", text: _("Net / hand") }),
+          el("th", { scope: "col", text: _("Hands measured") }),
+        ),
+      ),
+    );
+    const body = el("tbody");
+    data.rows.forEach((r) =>
+      body.append(
+        el(
+          "tr",
+          { "data-player": r.player },
+          el("td", { text: String(r.rank) }),
+          el("td", { class: "name", text: who(r.name) }),
+          el("td", { class: "rating", text: skillText(r) }),
+          el("td", { text: r.net.mean === null ? "—" : (r.net.mean > 0 ? "+" : "") + num(r.net.mean, 2) }),
+          el("td", { text: String(r.hands) }),
+        ),
+      ),
+    );
+    if (!data.rows.length)
+      body.append(el("tr", {}, el("td", { colspan: "5", class: "note", text: _("Nobody listed yet.") })));
+    t.append(body);
+    return el(
+      "div",
+      { id: "skill-rating" },
+      el("p", {
+        class: "note",
+        text: _(
+          "Skill counters: counters your decisions gained per hand against the expert, luck taken out. Only players who chose to share them, with at least {n} hands measured; ordered by the lower end of the 95 % interval.",
+          { n: data.min_hands },
+        ),
+      }),
+      el("div", { class: "season-scroll" }, t),
+    );
+  }
   function seasonTable(data) {
+    data.rows.forEach((r) => {
+      r.skill_hand = r.skill && r.skill.skill.mean !== null ? r.skill.skill.mean : -1e9;
+    });
     let key = "points",
       desc = true;
     const wrap = el("div", { class: "season-scroll" });
@@ -666,6 +727,7 @@
         }
       },
     });
+    const skillBox = el("div");
     app.replaceChildren(
       header(info.club.name),
       el(
@@ -679,10 +741,14 @@
         ),
         el("section", { class: "panel" }, el("h2", { text: _("Play for the club") }), play, books, evenings),
         el("section", { class: "panel", id: "club-ratings" }, clubRatings(info)),
+        el("section", { class: "panel", id: "skill" }, el("h2", { text: _("Skill rating") }), skillBox),
         el("section", { class: "panel" }, el("h2", { text: _("Members") }), members, leave),
         info.role === "owner" ? ownerBox(info) : "",
       ),
     );
+    R.api("GET", `/api/clubs/${info.club.id}/skill`)
+      .then((d) => skillBox.append(skillRows(d, _("Skill rating of the club"))))
+      .catch((e) => skillBox.append(el("p", { class: "note", text: e.message })));
     if (info.current || info.seasons.length) showSeason(info.club.id, chooser.value || "current", seasonBox);
     else seasonBox.append(el("p", { class: "note", text: _("No season runs now.") }));
   }
@@ -855,9 +921,10 @@
   }
 
   async function ratingsPage() {
-    let data;
+    let data, skill;
     try {
       data = await R.api("GET", "/api/ratings");
+      skill = await R.api("GET", "/api/skill/ratings");
     } catch (e) {
       fail(e);
       return;
@@ -878,6 +945,12 @@
             ),
           }),
           ratingRows(data.ratings, _("Ratings on this server")),
+        ),
+        el(
+          "section",
+          { class: "panel", id: "skill" },
+          el("h2", { text: _("Skill rating") }),
+          skillRows(skill, _("Skill rating on this server")),
         ),
       ),
     );

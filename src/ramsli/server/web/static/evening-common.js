@@ -283,6 +283,14 @@ export function standingsTable(ev, opts) {
   const fin = ev.format === "final";
   const dup = ev.format === "duplicate";
   const me = ev.me && ev.me.id;
+  /* skill counters per hand ± 95 % (docs/skill.md): shown when a participant opted in; "—" for the others */
+  const sk = !o.short && rows.some((s) => s.skill && s.skill.hands);
+  const skillText = (f) =>
+    !f || !f.hands || f.skill.mean === null
+      ? "—"
+      : (f.skill.mean > 0 ? "+" : "") +
+        f.skill.mean.toFixed(2) +
+        (f.skill.ci95 === null ? "" : " ± " + f.skill.ci95.toFixed(2));
   const head = el(
     "tr",
     {},
@@ -307,9 +315,10 @@ export function standingsTable(ev, opts) {
           text: dup ? _("Counters against the field") : _("Net against the table"),
         }),
     dup && !o.short ? el("th", { scope: "col", class: "ev-detail", text: _("Tops") }) : "",
+    sk ? el("th", { scope: "col", class: "ev-detail", text: _("Skill / hand") }) : "",
     fin ? el("th", { scope: "col", class: "name", text: _("Final") }) : "",
   );
-  const cols = 3 + (o.short ? 0 : rounds + 1) + (fin ? 1 : 0) + (dup && !o.short ? 1 : 0);
+  const cols = 3 + (o.short ? 0 : rounds + 1) + (fin ? 1 : 0) + (dup && !o.short ? 1 : 0) + (sk ? 1 : 0);
   const body = el(
     "tbody",
     {},
@@ -327,6 +336,7 @@ export function standingsTable(ev, opts) {
             ),
         o.short ? "" : el("td", { class: "ev-detail", text: signed(s.net_vs_mean) }),
         dup && !o.short ? el("td", { class: "ev-detail", text: String(s.firsts) }) : "",
+        sk ? el("td", { class: "ev-detail skill", text: skillText(s.skill) }) : "",
         fin ? el("td", { class: "name note-col", text: finalText(ev, s) }) : "",
       ),
     ),
