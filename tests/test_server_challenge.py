@@ -448,7 +448,7 @@ def test_migration_0008_goes_down_and_up_again(tmp_path):
         async with engine.begin() as conn:
             await conn.run_sync(to, "0007_ledger_consent")
             old = await conn.run_sync(names)
-            await conn.run_sync(to, "head")
+            await conn.run_sync(to, "0008_challenge")
             assert await conn.run_sync(names) == old | {"challenge_weeks", "challenge_tries"}
             await conn.run_sync(to, "0007_ledger_consent", True)
             assert await conn.run_sync(names) == old

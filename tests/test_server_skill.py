@@ -31,7 +31,7 @@ QUICK = Settings(equilibrium=False, declare_samples=30, play_samples=6)
 
 
 async def _until(cond, timeout: float, what: str) -> None:
-    deadline = time.monotonic() + scaled(timeout)
+    deadline = time.monotonic() + timeout
     while not await cond():
         assert time.monotonic() < deadline, f"timed out waiting for {what}"
         await asyncio.sleep(0.05)
@@ -91,7 +91,7 @@ def test_opted_in_hands_are_measured_shown_and_hold_no_card(sqlite_url, monkeypa
             async def measured():
                 return (await ann.ok("GET", "/api/me/skill"))["figure"]["hands"] == hands
 
-            await _until(measured, 120, "Ann's hands to be measured")
+            await _until(measured, scaled(120), "Ann's hands to be measured")
             mine = await ann.ok("GET", "/api/me/skill")
             assert [h["hand"] for h in mine["hands"]] == list(range(1, hands + 1))
             assert {h["table"] for h in mine["hands"]} == {tid} and mine["pending"] == 0
@@ -148,7 +148,7 @@ def test_opted_in_hands_are_measured_shown_and_hold_no_card(sqlite_url, monkeypa
             async def his_measured():
                 return (await bo.ok("GET", "/api/me/skill"))["figure"]["hands"] == his
 
-            await _until(his_measured, 120, "Bo's past hands to be measured after he opted in")
+            await _until(his_measured, scaled(120), "Bo's past hands to be measured after he opted in")
 
     asyncio.run(go())
 
@@ -173,7 +173,7 @@ def test_a_restart_measures_what_was_missing(sqlite_url, monkeypatch):
             async def measured():
                 return len(await rows.of_player(me_a)) == hands
 
-            await _until(measured, 120, "the missing hands to be measured after the restart")
+            await _until(measured, scaled(120), "the missing hands to be measured after the restart")
             assert {r["table_id"] for r in await rows.of_player(me_a)} == {tid}
 
     asyncio.run(go())
@@ -277,7 +277,7 @@ def test_an_evenings_standings_show_skill_for_who_opted_in(sqlite_url, monkeypat
             async def measured():
                 return len(await w.app.state.skill.rows.of_player(me)) == hands
 
-            await _until(measured, 120, "Ann's evening hands to be measured")
+            await _until(measured, scaled(120), "Ann's evening hands to be measured")
             st = await ann.ok("GET", f"/api/evenings/{eid}")
             col = {x["id"]: x.get("skill") for x in st["standings"]}
             assert col[me]["hands"] == hands and col[me]["skill"]["mean"] is not None

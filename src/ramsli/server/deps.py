@@ -130,6 +130,12 @@ def ws_connections(conn: HTTPConnection) -> set[WebSocketConnection]:
     return found
 
 
+def coach_or_none(conn: HTTPConnection) -> CoachService | None:
+    """The app's :class:`~ramsli.server.coach.review.CoachService`, or None before its start-up."""
+    found: CoachService | None = getattr(conn.app.state, "coach", None)
+    return found
+
+
 def coach(conn: HTTPConnection) -> CoachService:
     """The app's :class:`~ramsli.server.coach.review.CoachService`."""
     found: CoachService = conn.app.state.coach

@@ -73,7 +73,7 @@ async def readyz(request: Request, damaged: DatabaseDamagedDep) -> JSONResponse:
                 await hub.database.ping()
         except Exception as e:  # noqa: BLE001 - any failure is "not ready", named
             reasons.append(f"the database does not answer: {type(e).__name__}")
-    service = getattr(request.app.state, "coach", None)  # (the coach's layer is above this one)
+    service = deps.coach_or_none(request)  # (the coach's layer is above this one: reached through deps)
     coach = service.pool_state() if service is not None else {"state": "idle"}
     if coach["state"] == "failed":
         reasons.append(f"the coach's worker process cannot be started: {coach['cause']}")
