@@ -21,7 +21,7 @@ from __future__ import annotations
 import json
 from collections.abc import Callable
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, NoReturn
 
 import typer
 from rich.console import Console
@@ -37,13 +37,13 @@ from ramsli.commands.replay_cmd import _check_input, _safe
 from ramsli.frontends.i18n import detect_language, translation
 from ramsli.frontends.text import card_label_in
 from ramsli.hand import Action, parse_seat, seat_name
-from ramsli.history import HandHistory, HistoryError, ReplayError, read_hand_files, read_session
+from ramsli.history import HandHistory, HistoryError, ReplayError, SessionHistory, read_hand_files, read_session
 from ramsli.i18n import Lang, choices_text
 
 __all__ = ["register", "review"]
 
 
-def _fail(message: str) -> None:
+def _fail(message: str) -> NoReturn:
     typer.echo(_safe(message), err=True)
     raise typer.Exit(2)
 
@@ -226,39 +226,7 @@ def review(
     if path.is_file() and path.name == "session.toml":
         path = path.parent
     settings = Settings(seed=seed)
-    session = None
-    try:
-        if path.is_dir() and (path / "session.toml").exists():
-            sh = read_session(path)  # replays and checks every hand and the session's course
-            items = [(str(path / f), hh) for f, hh in zip(sh.files, sh.hands)]
-            session = sh
-        elif path.is_dir():
-            items = [(str(p), hh) for p, hh in read_hand_files(path)]
-        else:
-            items = [(str(path), HandHistory.read(path))]
-        if not items:
-            _fail(f"{path}: no hand history in this folder (hand-0001.toml, ...)")
-        if session is None:
-            for where, hh in items:
-                try:
-                    check_history(hh)
-                except (HistoryError, ReplayError, CoachError) as e:
-                    _fail(_located(where, e))
-    except ReplayError as e:
-        _fail(_located(e.path or str(path), e))
-        return
-    except HistoryError as e:
-        _fail(str(e))
-        return
-    n = len(items[0][1].names)
-    if seat is not None:
-        try:
-            seats = [parse_seat(seat, n)]
-        except ValueError as e:
-            _fail(f"--seat: {e}")
-            return
-    else:
-        seats = list(range(n))
+    items, seats, session = read_histories(path, seat, check_session_hands=False)
     err = Console(stderr=True)
     progress = Progress(
         TextColumn("{task.description}"),
@@ -326,6 +294,45 @@ def review(
         console.print(
             escape(_("Not reviewed, their cards are not recorded (??): {seats}").format(seats=", ".join(hidden)))
         )
+
+
+def read_histories(
+    path: Path, seat: str | None, *, check_session_hands: bool
+) -> tuple[list[tuple[str, HandHistory]], list[int], SessionHistory | None]:
+    """The hand histories of ``path`` (a hand's file, a folder of them, or a session's folder, read
+    and replayed with its course checked: R3.2, R3.4, R5.4) as ``(file, history)``, the seats asked
+    for (``seat``, or every seat) and the session (None for loose hands). Every hand is checked for
+    the coach (:func:`ramsli.coach.review.check_history`); a session's hands only if
+    ``check_session_hands``. Exits with status 2 and the reason (``FILE:LINE: …``) for a missing,
+    malformed or tampered history or a seat the hands do not have."""
+    session: SessionHistory | None = None
+    try:
+        if path.is_dir() and (path / "session.toml").exists():
+            session = read_session(path)  # replays and checks every hand and the session's course
+            items = [(str(path / f), hh) for f, hh in zip(session.files, session.hands)]
+        elif path.is_dir():
+            items = [(str(p), hh) for p, hh in read_hand_files(path)]
+        else:
+            items = [(str(path), HandHistory.read(path))]
+        if not items:
+            _fail(f"{path}: no hand history in this folder (hand-0001.toml, ...)")
+        if session is None or check_session_hands:
+            for where, hh in items:
+                try:
+                    check_history(hh)
+                except (HistoryError, ReplayError, CoachError) as e:
+                    _fail(_located(where, e))
+    except ReplayError as e:
+        _fail(_located(e.path or str(path), e))
+    except HistoryError as e:
+        _fail(str(e))
+    n = len(items[0][1].names)
+    if seat is None:
+        return items, list(range(n)), session
+    try:
+        return items, [parse_seat(seat, n)], session
+    except ValueError as e:
+        _fail(f"--seat: {e}")
 
 
 def _located(where: str, e: Exception) -> str:

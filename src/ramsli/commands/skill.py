@@ -30,14 +30,13 @@ from rich.table import Table
 
 from ramsli.bots.base import make_bot
 from ramsli.bots.refusals import BotSpecError
-from ramsli.coach.review import CoachError, Settings, check_history
+from ramsli.coach.review import CoachError, Settings
 from ramsli.coach.skill import BASELINE, DecisionSkill, HandSkill, SkillSummary, skill_of_hand
 from ramsli.coach.words import format_counters
 from ramsli.commands.replay_cmd import _check_input, _safe
-from ramsli.commands.review import _add_column, _choice_label, _located
+from ramsli.commands.review import _add_column, _choice_label, read_histories
 from ramsli.frontends.i18n import detect_language, translation
-from ramsli.hand import parse_seat, seat_name
-from ramsli.history import HandHistory, HistoryError, ReplayError, read_hand_files, read_session
+from ramsli.hand import seat_name
 from ramsli.i18n import Lang, choices_text
 
 __all__ = ["register", "skill", "SESSION_FORMAT"]
@@ -198,36 +197,7 @@ def skill(
         declare_samples=declare_samples,
         play_samples=play_samples,
     )
-    try:
-        if path.is_dir() and (path / "session.toml").exists():
-            sh = read_session(path)  # replays and checks every hand and the session's course
-            items = [(str(path / f), hh) for f, hh in zip(sh.files, sh.hands)]
-        elif path.is_dir():
-            items = [(str(p), hh) for p, hh in read_hand_files(path)]
-        else:
-            items = [(str(path), HandHistory.read(path))]
-        if not items:
-            _fail(f"{path}: no hand history in this folder (hand-0001.toml, ...)")
-        for where, hh in items:
-            try:
-                check_history(hh)
-            except (HistoryError, ReplayError, CoachError) as e:
-                _fail(_located(where, e))
-    except ReplayError as e:
-        _fail(_located(e.path or str(path), e))
-        return
-    except HistoryError as e:
-        _fail(str(e))
-        return
-    n = len(items[0][1].names)
-    if seat is not None:
-        try:
-            seats = [parse_seat(seat, n)]
-        except ValueError as e:
-            _fail(f"--seat: {e}")
-            return
-    else:
-        seats = list(range(n))
+    items, seats, _session = read_histories(path, seat, check_session_hands=True)
     if not path.is_dir() and seat is not None and seats[0] not in items[0][1].seated:
         _fail(f"{items[0][0]}: {seat_name(seats[0])} is not seated in this hand (R3.5)")
     err = Console(stderr=True)
