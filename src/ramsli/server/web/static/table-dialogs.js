@@ -97,7 +97,8 @@ export function dialogs() {
 export function finalCard() {
   const view = S.view;
   const over = view.status === "over" && view.standings;
-  return over && S.overlay !== "standings" && S.overlay !== "summary"
+  // nor while the last hand's summary is still to come (the finished trick shown first): it comes first
+  return over && S.overlay !== "standings" && S.overlay !== "summary" && !S.pendingSummary
     ? el("section", { class: "panel final", id: "final" }, el("h2", { text: _("Standings") }), ...standingsBody())
     : "";
 }
