@@ -99,7 +99,8 @@ async def play(
     w: World, c: Client, deal: int, failures: list[str], pick: int = 0, finish: bool = True, club: str | None = None
 ) -> str:
     """``c`` plays ``deal`` of this week: its try's table id; the person's move each time is the
-    ``pick``-th legal action (mod their number); ``finish`` False leaves the hand unfinished."""
+    ``pick``-th legal action (mod their number); ``finish`` False leaves the hand unfinished at the
+    person's first decision (a move there could end it: out, and the others' walkover, R4.6)."""
     base = f"/api/clubs/{club}/challenge" if club else "/api/challenge"
     week = (await c.ok("GET", base))["week"]["id"]
     got = await c.ok("POST", f"{base}/{week}/deals/{deal}/play")
@@ -115,7 +116,7 @@ async def play(
         s = t.session
         hand = s.hand if s is not None else None
         if hand is not None and hand.to_act == 0:
-            if not finish and moves >= 1:
+            if not finish:  # the hand cannot end before this seat's declaration (R4.5): it stays unfinished
                 break
             legal = hand.observe(0).legal
             await t.intent(0, str(legal[pick % len(legal)]), t.seq)
