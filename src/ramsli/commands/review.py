@@ -33,12 +33,12 @@ from ramsli.cards import Card
 from ramsli.coach.review import CoachError, Decision, HandReview, Settings, check_history, review_hand
 from ramsli.coach.session import SessionReview, review_session
 from ramsli.coach.words import decision_line, format_counters, mark_word
+from ramsli.commands.history_opts import HistoryPath, LangOption, SeatOption, SeedOption
 from ramsli.commands.replay_cmd import _check_input, _safe
 from ramsli.frontends.i18n import detect_language, translation
 from ramsli.frontends.text import card_label_in
 from ramsli.hand import Action, parse_seat, seat_name
 from ramsli.history import HandHistory, HistoryError, ReplayError, SessionHistory, read_hand_files, read_session
-from ramsli.i18n import Lang, choices_text
 
 __all__ = ["register", "review"]
 
@@ -193,29 +193,13 @@ def _print_session(console: Console, sr: SessionReview, lang: str) -> None:
 
 
 def review(
-    path: Annotated[
-        Path,
-        typer.Argument(
-            metavar="HISTORY.toml|SESSION_DIR",
-            help="A hand history (.toml), or a session folder (with session.toml, or saved by 'ramsli play').",
-            show_default=False,
-        ),
-    ],
-    seat: Annotated[
-        str | None,
-        typer.Option("--seat", help="Review only this seat (p1..p6); default every seat whose cards are recorded."),
-    ] = None,
+    path: HistoryPath,
+    seat: SeatOption = None,
     json_out: Annotated[
         bool, typer.Option("--json", help="Print the review as JSON (decisions, values, marks; docs/coach.md).")
     ] = False,
-    lang: Annotated[
-        Lang | None,
-        typer.Option("--lang", help=f"Language: {choices_text()}; default from the locale (LANGUAGE, LC_ALL, LANG)."),
-    ] = None,
-    seed: Annotated[
-        int,
-        typer.Option("--seed", min=0, max=2**62, help="Seed of the coach's samples: the same seed, the same review."),
-    ] = 0,
+    lang: LangOption = None,
+    seed: SeedOption = 0,
 ) -> None:
     """Review a hand or a session: every decision valued in counters, the mistakes marked.
 
