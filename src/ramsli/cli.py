@@ -152,6 +152,11 @@ def _root(
     ),
 ) -> None:
     """Ramsli (Rams, Ramscheln): the 19th-century gambling trick-taking pub game."""
+    # every command speaks the locale's language (LANGUAGE, LC_ALL, LC_MESSAGES, LANG) unless its
+    # own --lang says otherwise: the one choice of ramsli.i18n.detect_language, made for all commands
+    from ramsli.frontends.i18n import detect_language, set_language  # local: not for --version
+
+    set_language(detect_language())
 
 
 #: each command's module, so that ``ramsli COMMAND`` imports that module alone (a quicker start)

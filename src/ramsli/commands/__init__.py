@@ -68,7 +68,7 @@ def setup_errors(rules: Rules, n_players: int, option: str) -> list[str]:
             ``"--bots"``); an ante refusal names its option itself.
 
     >>> setup_errors(Rules(players=3), 4, "--players 4")
-    ['--players 4: the option players=3 does not match the 4 players given (R2.1)']
+    ['--players 4: The option players=3 does not match the 4 players given (R2.1)']
     >>> setup_errors(Rules(ante=30), 5, "--players 5")
     ['the ante 30 is more than the starting stack 20: nobody could pay it (R3.5)']
     >>> setup_errors(Rules(), 3, "--bots")

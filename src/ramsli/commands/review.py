@@ -91,7 +91,10 @@ def _signed(x: float, lang: str) -> str:
     return ("+" if x > 0.05 else "") + format_counters(x, lang)
 
 
-def _print_hand(console: Console, review: HandReview, lang: str) -> None:
+def _print_hand(console: Console, review: HandReview, lang: str, own: bool = True) -> None:
+    """Print one seat's review of a hand: its decisions in a table, then the marked lines. The cards'
+    column says "your cards" when ``own`` (the seat asked for with ``--seat``), else names the seat's
+    player ("Bo's cards"): a review of every seat is not all the reader's own."""
     _ = translation(lang).gettext
     head = _("Hand {number}").format(number=review.hand_number) if review.hand_number else _("Hand")
     console.print(f"[bold]{escape(_safe(head))} — {seat_name(review.seat)} {escape(_safe(review.name))}[/bold]")
@@ -105,7 +108,9 @@ def _print_hand(console: Console, review: HandReview, lang: str) -> None:
     for col in (
         "#",
         _("decision"),
-        _("your cards"),
+        _("your cards")
+        if own
+        else _("{name}'s cards").format(name=escape(_safe(review.name or seat_name(review.seat)))),
         _("chosen"),
         _("best"),
         _("loss (95%)"),
@@ -182,6 +187,14 @@ def _print_session(console: Console, sr: SessionReview, lang: str) -> None:
             escape(marks),
         )
     console.print(table)
+    if any(p.not_reviewed for p in sr.players):
+        console.print(
+            escape(
+                _(
+                    "{column} “(+n ??)”: n more hands not reviewed, as the player's cards are not recorded in them."
+                ).format(column=_("hands"))
+            )
+        )
     for p in sr.players:
         if not p.worst:
             continue
@@ -271,7 +284,7 @@ def review(
     for k, r in enumerate(shown):
         if k:
             console.print()
-        _print_hand(console, r, language)
+        _print_hand(console, r, language, own=seat is not None)
     hidden = [seat_name(r.seat) for r in reviews if not r.cards_known and seat is None]
     if hidden:
         console.print()
