@@ -190,3 +190,41 @@ def test_every_refusal_reads_as_a_sentence_in_every_language(lang):
     assert checked > 100, checked
     r = Refusal("must_follow", "R4.10", {"suit": "H"})
     assert r.code == "must_follow" and r.text() == "must follow suit: play ♥"  # the exceptions' English
+
+
+# -- Rich tables at 80 columns: no word cut ----------------------------------------------------------
+
+
+def _tokens(text: str) -> list[str]:
+    """The words of a rendered table, its box lines taken out."""
+    for box in "│┃━╇─┼":
+        text = text.replace(box, " ")
+    return text.split()
+
+
+@pytest.mark.parametrize("lang", ["fr", "de"])
+def test_the_review_table_wraps_at_word_boundaries_at_80_columns(lang):
+    """``ramsli review`` at 80 columns in French and German: every word of the table (headers,
+    "déclaration", "Markierung", "(95 %)", each card and its value) is whole on one line, as at
+    400 columns; none is folded across lines or cropped at the right edge."""
+    from rich.console import Console
+
+    from ramsli.coach.review import Settings, review_hand
+    from ramsli.commands.review import _print_hand
+    from ramsli.history import HandHistory
+
+    hh = HandHistory.read(DATA / "general-rams-made.toml")
+    fast = Settings(equilibrium_samples=1000, declare_samples=300, play_samples=60, budget=60000)
+    for seat in (0, 1):
+        r = review_hand(hh, seat, fast)
+        said = {}
+        for width in (400, 80):
+            console = Console(width=width, record=True, color_system=None, highlight=False)
+            _print_hand(console, r, lang, own=seat == 0)
+            text = console.export_text()
+            table = "\n".join(ln for ln in text.splitlines() if "│" in ln or "┃" in ln)
+            said[width] = table
+            assert all(len(line) <= width for line in text.splitlines()), width
+        narrow = set(_tokens(said[80]))
+        missing = [w for w in _tokens(said[400]) if w not in narrow]
+        assert not missing, (lang, seat, missing, said[80])

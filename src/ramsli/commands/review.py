@@ -24,6 +24,7 @@ from pathlib import Path
 from typing import Annotated, NoReturn
 
 import typer
+from rich.cells import cell_len
 from rich.console import Console
 from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
@@ -76,10 +77,40 @@ def _where(d: Decision, lang: str) -> str:
     return _("trick {n}").format(n=d.trick)
 
 
+#: a no-break space (the catalogs' French ``95 %``, ``jetons :``) and the narrow one the terminal
+#: shows in its place: Rich breaks a line at U+00A0 (Python counts it as white space), not at U+202F
+_NBSP, _NNBSP = "\u00a0", "\u202f"
+
+
 def _add_column(table: Table, header: str) -> None:
     """A column headed ``header`` that is never cut: at least as wide as the header's longest word
-    (German ``Entscheidung``), the rest folded onto more lines rather than cut with "…"."""
+    (German ``Entscheidung``), the rest folded onto more lines rather than cut with "…"; its
+    no-break spaces stay unbroken (French ``perte (95 %)`` never leaves ``%)`` alone on a line)."""
+    header = header.replace(_NBSP, _NNBSP)
     table.add_column(header, overflow="fold", min_width=max((len(w) for w in header.split()), default=1))
+
+
+def _fit_words(table: Table, width: int) -> Table:
+    """``table`` laid out for a console ``width`` cells wide without cutting a word: each column at
+    least as wide as its longest word, of the header and of every cell (words split at spaces
+    only), so that Rich wraps each cell at word boundaries and never folds a word across lines
+    (French ``déclarati|on`` at 80 columns). When the table's natural width does not fit, each
+    column gets its longest word plus a share of the room left, in proportion to what it would
+    want more (Rich's own shrinking can crush the last column and crop it); returns ``table``."""
+    lows, highs = [], []
+    for column in table.columns:
+        texts = [str(column.header), *(str(cell) for cell in column.cells)]
+        words = [w for t in texts for w in t.replace(_NBSP, _NNBSP).split()]
+        lows.append(max([column.min_width or 1, *(cell_len(w) for w in words)]))
+        highs.append(max([lows[-1], *(cell_len(line) for t in texts for line in t.splitlines())]))
+        column.min_width = lows[-1]
+    n = len(table.columns)
+    room = width - (2 * n - (0 if table.pad_edge else 2)) - (n - 1 + (2 if table.show_edge else 0))
+    if sum(highs) > room >= sum(lows):
+        spare, want = room - sum(lows), sum(highs) - sum(lows)
+        for column, low, high in zip(table.columns, lows, highs, strict=True):
+            column.width = low + spare * (high - low) // want
+    return table
 
 
 def _lines_in(lang: str) -> Callable[[Card], str]:
@@ -119,7 +150,8 @@ def _print_hand(console: Console, review: HandReview, lang: str, own: bool = Tru
     ):
         _add_column(table, col)
     for d in review.decisions:
-        values = " · ".join(f"{_choice_label(c.action, lang)} {_signed(c.mean, lang)}" for c in d.choices)
+        # each choice and its value kept on one line (a narrow no-break space: Rich breaks at no other)
+        values = " · ".join(f"{_choice_label(c.action, lang)}{_NNBSP}{_signed(c.mean, lang)}" for c in d.choices)
         loss = format_counters(d.loss, lang) + ("" if d.loss_ci95 == 0 else f" ± {format_counters(d.loss_ci95, lang)}")
         table.add_row(
             str(d.number),
@@ -131,7 +163,7 @@ def _print_hand(console: Console, review: HandReview, lang: str, own: bool = Tru
             mark_word(d.mark, lang) if d.mark else "",
             values,
         )
-    console.print(table)
+    console.print(_fit_words(table, console.width))
     for src, cards, samples in _sources(review):
         kinds = _("Cards") if cards else _("Declarations and announcements")
         text = (
@@ -186,7 +218,7 @@ def _print_session(console: Console, sr: SessionReview, lang: str) -> None:
             format_counters(p.average_loss, lang, 3),
             escape(marks),
         )
-    console.print(table)
+    console.print(_fit_words(table, console.width))
     if any(p.not_reviewed for p in sr.players):
         console.print(
             escape(

@@ -34,7 +34,7 @@ from ramsli.coach.skill import BASELINE, DecisionSkill, HandSkill, SkillSummary,
 from ramsli.coach.words import format_counters
 from ramsli.commands.history_opts import HistoryPath, LangOption, SeatOption, SeedOption
 from ramsli.commands.replay_cmd import _check_input, _safe
-from ramsli.commands.review import _add_column, _choice_label, read_histories
+from ramsli.commands.review import _add_column, _choice_label, _fit_words, read_histories
 from ramsli.frontends.i18n import detect_language, translation
 from ramsli.hand import seat_name
 
@@ -88,7 +88,7 @@ def _print_hand(console: Console, hs: HandSkill, lang: str) -> None:
                 _choice_label(d.expert, lang),
                 "0" if d.chosen == d.expert else _pm(d.diff, d.diff_ci95, lang),
             )
-        console.print(table)
+        console.print(_fit_words(table, console.width))
     else:
         console.print(escape(_("No decision with a choice (every action was forced).")))
     console.print(
@@ -129,7 +129,7 @@ def _print_session(console: Console, rows: list[tuple[int, str, SkillSummary]], 
             _pm(net[0], net[2], lang) if s.hands else "—",
             _pm(corrected[0], corrected[2], lang) if s.hands else "—",
         )
-    console.print(table)
+    console.print(_fit_words(table, console.width))
     console.print(escape(_("Skill counters per hand: your decisions against the expert's, valued by the coach.")))
 
 
