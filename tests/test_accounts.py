@@ -303,7 +303,7 @@ def test_csrf_forged_and_expired_cookies_change_nothing(sqlite_url):
             forger.http.cookies.set("ramsli_login", "forged-cookie-value", domain="127.0.0.1")
             r = await forger.http.get("/api/me")
             assert (r.status_code, r.json()["error"]) == (401, "login_unknown")
-            assert r.json()["message"].startswith("diese Anmeldung ist unbekannt")
+            assert r.json()["message"].startswith("Diese Anmeldung ist unbekannt")
             assert any(c.startswith('ramsli_login=""') or "Max-Age=0" in c for c in r.headers.get_list("set-cookie"))
             from ramsli.server.players.accounts import csrf_of
 
@@ -313,7 +313,7 @@ def test_csrf_forged_and_expired_cookies_change_nothing(sqlite_url):
                 "/api/clubs", json={"name": "X"}, headers={"X-CSRF-Token": csrf_of("forged-cookie-value")}
             )
             assert (r.status_code, r.json()["error"]) == (401, "login_unknown")
-            assert r.json()["message"].startswith("diese Anmeldung ist unbekannt")
+            assert r.json()["message"].startswith("Diese Anmeldung ist unbekannt")
             assert await _players(w) == [(pid, "Ann", "ann")] and not w.hub.tables
             # an expired login: the server's clock a month on
             w.app.state.accounts.clock = lambda: time.time() + 31 * 86400
