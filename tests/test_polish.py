@@ -228,3 +228,23 @@ def test_the_review_table_wraps_at_word_boundaries_at_80_columns(lang):
         narrow = set(_tokens(said[80]))
         missing = [w for w in _tokens(said[400]) if w not in narrow]
         assert not missing, (lang, seat, missing, said[80])
+
+
+@pytest.mark.parametrize(("env", "lang"), [({"LANG": "de_DE.UTF-8"}, "de"), ({"LANG": "C.UTF-8"}, "en")])
+def test_the_help_follows_the_locales_language(env, lang):
+    """``ramsli --help`` without ``--lang``: its description, its panels (Play, After a game, …) and
+    Typer's titles in the locale's language; in English for a locale that is not ours."""
+    from typer.testing import CliRunner
+
+    from ramsli.cli import app
+
+    tr = translation(lang)
+    full = {"LANGUAGE": "", "LC_ALL": "", "LC_MESSAGES": "", "COLUMNS": "200", **env}
+    out = CliRunner().invoke(app, ["--help"], env=full).output
+    for english in ("Options", "Play", "After a game", "Bots and research", "Print the version and exit."):
+        local = tr.pgettext("help", english)
+        if lang != "en":
+            assert local != english, english  # translated
+        assert local in out, (english, out)
+    if lang != "en":
+        assert "After a game" not in out and "Bots and research" not in out, out
