@@ -20,6 +20,8 @@ import typer.core
 import typer.models
 
 from ramsli import __version__
+from ramsli.frontends.i18n import set_language
+from ramsli.i18n import LANGS, detect_language, translation
 
 
 def _flags_as_flags() -> None:
@@ -131,8 +133,6 @@ def _help_in_language(command: Any, ctx: click.Context) -> None:
     panels, its options' help, Typer's titles) in the reader's language, the English kept aside."""
     import typer.rich_utils
 
-    from ramsli.i18n import LANGS, detect_language, translation
-
     given = getattr(ctx, "params", {}).get("lang")
     code = getattr(given, "value", given)
     tr = translation(code if code in LANGS else detect_language())
@@ -208,8 +208,6 @@ def _root(
     """Ramsli (Rams, Ramscheln): the 19th-century gambling trick-taking pub game."""
     # every command speaks the locale's language (LANGUAGE, LC_ALL, LC_MESSAGES, LANG) unless its
     # own --lang says otherwise: the one choice of ramsli.i18n.detect_language, made for all commands
-    from ramsli.frontends.i18n import detect_language, set_language  # local: not for --version
-
     set_language(detect_language())
 
 
