@@ -38,6 +38,7 @@ SRC = ROOT / "src" / "ramsli"
 KEYWORDS = {"_": None, "N_": None, "ngettext": (1, 2), "pgettext": ((1, "c"), 2)}
 SOURCES = [
     SRC / "refusal.py",
+    SRC / "cli.py",
     SRC / "bots" / "refusals.py",
     SRC / "frontends",
     SRC / "commands" / "play.py",

@@ -185,7 +185,7 @@ def test_bad_names_and_passwords_are_refused_and_nothing_is_made(sqlite_url):
             assert answer["rule"] == "R2.2"
             assert (
                 answer["message"]
-                == "der Name Аnn gehört schon einem Spieler oder sieht so aus (R2.2); wähle einen anderen (R2.2)"
+                == "Der Name Аnn gehört schon einem Spieler oder sieht so aus (R2.2); wähle einen anderen (R2.2)"
             )
             r = await c.http.post("/api/players", data={"name": "Bo", "password": PASSWORD})  # a form
             assert (r.status_code, r.json()["error"]) == (415, "json_only")
@@ -223,7 +223,7 @@ def test_login_refusals_and_floods(sqlite_url):
             cheap, accounts.hasher = accounts.hasher, Counting(time_cost=1, memory_cost=1024, parallelism=1)
             wrong = await c.call("POST", "/api/login", {"name": "Ann", "password": "not it at all"})
             assert (wrong[0], wrong[1]["error"], wrong[1]["fields"]) == (401, "login_failed", {})
-            assert wrong[1]["message"] == "verkeerde naam of verkeerd wachtwoord"
+            assert wrong[1]["message"] == "Verkeerde naam of verkeerd wachtwoord"
             unknown = await c.call("POST", "/api/login", {"name": "Nobody", "password": PASSWORD})
             assert unknown == wrong  # the same refusal: an unknown name is not told from a wrong password
             # the same work: one argon2id verification each (the unknown name's of a dummy hash)
@@ -265,7 +265,7 @@ def test_a_wrong_password_flood_from_one_address_does_not_lock_the_owner_out(sql
                 assert (got, answer["error"]) == (401, "login_failed")
             got, answer = await stranger.call("POST", "/api/login", {"name": "ann", "password": PASSWORD})
             assert (got, answer["error"]) == (429, "login_flood") and answer["fields"]["seconds"] > 0
-            assert answer["message"].startswith("zu viele Anmeldeversuche")
+            assert answer["message"].startswith("Zu viele Anmeldeversuche")
             owner = w.client(address="203.0.113.20")
             got, answer = await owner.call("POST", "/api/login", {"name": "Ann", "password": PASSWORD})
             assert got == 200 and answer["player"]["name"] == "Ann" and "ramsli_login" in owner.http.cookies
@@ -295,7 +295,7 @@ def test_csrf_forged_and_expired_cookies_change_nothing(sqlite_url):
                 assert (r.status_code, r.json()["error"]) == (403, "csrf_missing")
                 r = await ann.http.post("/api/tables", json={"seats": [{"kind": "human"}] * 2}, headers=headers)
                 assert r.status_code == 403
-            assert r.json()["message"].startswith("questa richiesta porta il tuo accesso")
+            assert r.json()["message"].startswith("Questa richiesta porta il tuo accesso")
             pid = (await ann.ok("GET", "/api/me"))["player"]["id"]
             assert await w.directory.clubs_of(pid) == [] and not w.hub.tables
             # a forged cookie
@@ -303,7 +303,7 @@ def test_csrf_forged_and_expired_cookies_change_nothing(sqlite_url):
             forger.http.cookies.set("ramsli_login", "forged-cookie-value", domain="127.0.0.1")
             r = await forger.http.get("/api/me")
             assert (r.status_code, r.json()["error"]) == (401, "login_unknown")
-            assert r.json()["message"].startswith("diese Anmeldung ist unbekannt")
+            assert r.json()["message"].startswith("Diese Anmeldung ist unbekannt")
             assert any(c.startswith('ramsli_login=""') or "Max-Age=0" in c for c in r.headers.get_list("set-cookie"))
             from ramsli.server.players.accounts import csrf_of
 
@@ -313,13 +313,13 @@ def test_csrf_forged_and_expired_cookies_change_nothing(sqlite_url):
                 "/api/clubs", json={"name": "X"}, headers={"X-CSRF-Token": csrf_of("forged-cookie-value")}
             )
             assert (r.status_code, r.json()["error"]) == (401, "login_unknown")
-            assert r.json()["message"].startswith("diese Anmeldung ist unbekannt")
+            assert r.json()["message"].startswith("Diese Anmeldung ist unbekannt")
             assert await _players(w) == [(pid, "Ann", "ann")] and not w.hub.tables
             # an expired login: the server's clock a month on
             w.app.state.accounts.clock = lambda: time.time() + 31 * 86400
             status, answer = await ann.call("POST", "/api/clubs", {"name": "Zur Linde"})
             assert (status, answer["error"]) == (401, "login_expired")
-            assert answer["message"] == "il tuo accesso è scaduto; accedi di nuovo"
+            assert answer["message"] == "Il tuo accesso è scaduto; accedi di nuovo"
             assert await w.directory.clubs_of(pid) == [] and await w.directory.logins_of(pid) == []
 
     asyncio.run(go())

@@ -105,7 +105,7 @@ def test_help_texts_are_shown_in_full_at_any_width(command, columns):
     [
         (["play", "--plain", "--lang", "xx"], "play", "'xx' is not one of"),  # Click's own check
         (["simulate", "--hands", "abc"], "simulate", "'--hands'"),
-        (["play", "--plain", "--bots", "hardd"], "play", "unknown bot 'hardd'"),  # a BadParameter of ours
+        (["play", "--plain", "--bots", "hardd"], "play", "Unknown bot 'hardd'"),  # a BadParameter of ours
         (["odds", "AS 9S KH 8D 7C", "--turn-up", "10S", "--seed", "-1"], "odds", "--seed -1"),  # fail()
         (["serve", "--port", "99999"], "serve", "--port 99999 is not a TCP port"),
         (["rules", "--rule", "bete=x"], "rules", "option 'bete': 'x' is not allowed"),

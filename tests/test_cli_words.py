@@ -66,9 +66,9 @@ def _verify(*args: str):
     ("name", "words", "english"),
     [
         ("bad-card-twice.toml", "p4, Karte 1: 7♦ wird doppelt gegeben (auch p3, Karte 1) (R1)", "dealt twice"),
-        ("bad-unknown-option.toml", "unbekannte Option 'betee'", "unknown option"),
-        ("bad-malformed.toml", "kein gültiges TOML", "not valid TOML"),
-        ("missing.toml", "keine solche Datei", "no such file"),
+        ("bad-unknown-option.toml", "Unbekannte Option 'betee'", "unknown option"),
+        ("bad-malformed.toml", "Kein gültiges TOML", "not valid TOML"),
+        ("missing.toml", "Keine solche Datei", "no such file"),
         (
             "bad-unknown-cards-play.toml",
             "die Karten von p3 stehen in Zeile 31 als unbekannt (??)",
@@ -101,8 +101,8 @@ def test_verify_s_reasons_follow_the_language_and_its_card_letters():
     assert "V♥" in error_text(e, "nl") and "azione 7" in error_text(e, "it")
     with pytest.raises(HistoryError) as bad:
         HandHistory.read(DATA / "bad-settlement.toml").replay()
-    assert "die Abrechnung passt nicht zum Nachspielen" in error_text(bad.value, "de")
-    assert "de afrekening klopt niet" in error_text(bad.value, "nl")
+    assert "Die Abrechnung passt nicht zum Nachspielen" in error_text(bad.value, "de")
+    assert "De afrekening klopt niet" in error_text(bad.value, "nl")
     assert error_text(bad.value, "en").startswith("settlement does not match the replay")  # as the engine says it
 
 
@@ -141,7 +141,7 @@ def test_verify_names_an_unknown_or_missing_key_in_the_language(tmp_path):
     missing = tmp_path / "missing.toml"
     missing.write_text('format = "ramsli-hh/2"\n', encoding="utf-8")
     r = _verify(str(unknown), "--lang", "it")
-    assert r.exit_code == 2 and "unknown.toml:2: chiave sconosciuta 'seatz'" in r.output, r.output
+    assert r.exit_code == 2 and "unknown.toml:2: Chiave sconosciuta 'seatz'" in r.output, r.output
     r = _verify(str(missing), "--lang", "nl")
-    assert r.exit_code == 2 and "de sleutel 'seats' ontbreekt" in r.output, r.output
+    assert r.exit_code == 2 and "De sleutel 'seats' ontbreekt" in r.output, r.output
     assert "missing key 'seats'" in _verify(str(missing), "--lang", "en").output

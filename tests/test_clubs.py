@@ -213,7 +213,7 @@ def test_club_refusals_change_nothing(sqlite_url):
             # invites
             await ann.ok("DELETE", f"/api/clubs/{club}/invites/{invite['invite']}")
             a = await refused(dan, "POST", "/api/clubs/join", {"token": invite["token"]}, 410, "invite_revoked")
-            assert a["message"] == "dieser Einladungslink wurde widerrufen; bitte den Club um einen neuen"
+            assert a["message"] == "Dieser Einladungslink wurde widerrufen; bitte den Club um einen neuen"
             await refused(dan, "GET", f"/api/invites/{invite['token']}", None, 410, "invite_revoked")
             await refused(dan, "POST", "/api/clubs/join", {"token": "no-such-link"}, 404, "no_invite")
             fresh = await ann.ok("POST", f"/api/clubs/{club}/invites")
@@ -442,7 +442,7 @@ def test_open_tables_are_listed_joined_watched_and_quick_play_fills_the_fullest(
             assert (status, answer["error"]) == (403, "not_open")
             assert (
                 answer["message"]
-                == f"der Tisch {private['table']} ist nicht für alle offen; bitte um einen Einladungslink"
+                == f"Der Tisch {private['table']} ist nicht für alle offen; bitte um einen Einladungslink"
             )
             assert not any(s.taken for s in w.hub.tables[private["table"]].seats)
             for bad, code in [({"name": "rules p2"}, "bot_name"), ({}, "bad_name"), ({"name": "hal"}, "name_taken")]:

@@ -79,9 +79,9 @@ def test_the_how_to_page_and_a_refusal_in_french(sqlite_url):
 def test_a_french_refusal_in_the_terminal_says_tu(french):
     """The engine's refusals rendered in French (R4.12), about the reader's own seat and another's."""
     mine = i18n.render_refusal(Refusal("not_your_turn", "R4.12", {"seat": 0, "to_act": 1}), reader=0)
-    assert mine == "c'est au tour de p2, pas au tien (R4.12)"
+    assert mine == "C'est au tour de p2, pas au tien (R4.12)"
     held = i18n.render_refusal(Refusal("not_held", "R4.10", {"seat": 0, "card": "AS"}), reader=0)
-    assert held.startswith("tu n'as pas ") and held.endswith("(R4.10)")
+    assert held.startswith("Tu n'as pas ") and held.endswith("(R4.10)")
 
 
 def test_french_card_letters_and_input(french):

@@ -100,7 +100,7 @@ def _odds(*extra):
         (["--pot", "99999999999999999999"], ["--pot 99999999999999999999", "0..1,000,000,000", "R5.4"]),
         (["--rule", "starting_stack=99999999999999999999"], ["starting_stack", "at most 1,000,000,000"]),
         (["--rule", "bete=99999999999999999999"], ["bete", "at most 1,000,000,000"]),
-        (["--rule", "ante=999"], ["the ante 999 is more than the starting stack 20", "R3.5"]),  # check_setup
+        (["--rule", "ante=999"], ["The ante 999 is more than the starting stack 20", "R3.5"]),  # check_setup
         (["--pot", "-5", "--seed", "-1"], ["--pot -5", "--seed -1: allowed is a whole number >= 0"]),
         (["--time", "-1"], ["--time -1", "finite number > 0"]),
         (["--time", "nan"], ["--time nan", "finite number > 0"]),

@@ -56,7 +56,7 @@ def test_a_ledger_naming_members_is_rated_only_once_each_confirmed(sqlite_url):
             dan = w.client("de")
             await dan.register("Dan")
             status, answer = await dan.call("POST", f"/api/ledgers/{lid}/confirm")
-            assert (status, answer["error"]) == (403, "not_named") and answer["message"].startswith("du sitzt")
+            assert (status, answer["error"]) == (403, "not_named") and answer["message"].startswith("Du sitzt")
             status, answer = await w.client().call("POST", f"/api/ledgers/{lid}/confirm")
             assert status == 401
             # Bo confirms: still unrated, Cy is waited for

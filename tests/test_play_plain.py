@@ -626,7 +626,7 @@ def test_default_name_without_a_login_name(monkeypatch, lang, player):
 @pytest.mark.parametrize(
     "extra,message",
     [
-        (("--bots", "hardd"), "unknown bot 'hardd'"),
+        (("--bots", "hardd"), "Unknown bot 'hardd'"),
         (("--bots", "random,random", "--players", "5"), "2 bots given for 4 other seats"),
         (("--preset", "nosuch"), "nosuch"),
         (("--rule", "bogus=1"), "bogus"),

@@ -52,6 +52,11 @@ def _catalog(lang: str, msgid: str) -> str:
     return i18n.translation(lang).gettext(msgid)
 
 
+def _refusal(lang: str, msgid: str) -> str:
+    """A refusal's text as a person reads it: the catalog's, its first letter upper case (a sentence)."""
+    return i18n.sentence_case(_catalog(lang, msgid))
+
+
 def _shown(text: str) -> str:
     """A line as the terminal shows it: the rule ids are taken out (the player asks for them)."""
     return str(T.player_words(text))
@@ -82,8 +87,8 @@ def _setup(tmp_path, lang, *extra):
 
 def _refusal_in(lang: str, refusal: Refusal) -> tuple[str, str]:
     """(the catalog's rendering, the English one) of a refusal with plain fields (no seat, card, suit)."""
-    local = _catalog(lang, TEXTS[refusal.code]).format(**refusal.fields) + f" ({refusal.rule})"
-    return local, str(refusal)
+    local = _refusal(lang, TEXTS[refusal.code]).format(**refusal.fields) + f" ({refusal.rule})"
+    return local, i18n.sentence_case(str(refusal))
 
 
 @pytest.mark.parametrize("lang", LANGS)
@@ -143,8 +148,8 @@ def test_bot_refusals_at_setup_in_the_players_language(tmp_path, lang):
     assert _flat(empty.split("{bots}")[0]) in out
     assert _flat(levels.split("{levels}")[0].removeprefix("{bots}")) in out
     out = _setup(tmp_path / "c", lang, "--bots", "hardd")
-    unknown = _catalog(lang, "unknown bot {name}; allowed are {bots}").format(name="'hardd'", bots="")
-    _translated(lang, "unknown bot 'hardd'; allowed are ", unknown)
+    unknown = _refusal(lang, "unknown bot {name}; allowed are {bots}").format(name="'hardd'", bots="")
+    _translated(lang, "Unknown bot 'hardd'; allowed are ", unknown)
     assert _flat(unknown) in out
 
 
@@ -170,7 +175,7 @@ def test_rules_refusals_are_rendered_by_code_where_they_carry_one(tmp_path, lang
 def test_refusal_text_renders_a_refusal_by_code_and_anything_else_as_its_message():
     e = TableError(Refusal("name_twice", "R2.2", {"number": 2, "name": "'anna'", "seat": 0}), "names", 1)
     i18n.set_language("it")
-    expected = _catalog("it", TEXTS["name_twice"]).format(number=2, name="'anna'", seat="Zed")
+    expected = _refusal("it", TEXTS["name_twice"]).format(number=2, name="'anna'", seat="Zed")
     assert T.refusal_text(e, ["Zed", "Anna"]) == expected + " (R2.2)"
     assert T.refusal_text(e, ["Zed", "Anna"], with_rule=False) == expected
     assert T.refusal_text(ValueError("plain words")) == "plain words"
@@ -178,7 +183,7 @@ def test_refusal_text_renders_a_refusal_by_code_and_anything_else_as_its_message
     class Carrying(ValueError):  # any error with a .refusal, e.g. RulesError or CardError once they carry one
         refusal = Refusal("must_follow", "R4.10", {"suit": "H"})
 
-    assert T.refusal_text(Carrying("English")) == _catalog("it", TEXTS["must_follow"]).format(suit="♥") + " (R4.10)"
+    assert T.refusal_text(Carrying("English")) == _refusal("it", TEXTS["must_follow"]).format(suit="♥") + " (R4.10)"
 
 
 # -- in play: ramsli play --plain, a fixed script -------------------------------------------------------
@@ -201,15 +206,15 @@ def test_a_scripted_plain_session_meets_each_refusal_in_the_players_language(tmp
     not_allowed = _catalog(lang, "Not allowed: {reason}")
     big_joker = _catalog(lang, "big joker")
     expected = {
-        "declare_first": not_allowed.format(reason=_shown(_catalog(lang, TEXTS["declare_first"]))),
+        "declare_first": not_allowed.format(reason=_shown(_refusal(lang, TEXTS["declare_first"]))),
         "target": _shown(_catalog(lang, "Write target and a number of tricks from 2 to 5, e.g. target 3 (R4.8).")),
         "not a card": _catalog(lang, "'{text}' is not a card.").format(text="ZZ"),
         "number": _catalog(lang, "There is no card number {k}: your cards are numbered 1 to {n}.").format(k=9, n=5),
         "unknown": _catalog(lang, "Unknown command '{word}'. Type help for the commands.").format(word="xyzzy"),
-        "not_held": not_allowed.format(reason=_catalog(lang, YOU_TEXTS["not_held"]).format(card=big_joker)),
+        "not_held": not_allowed.format(reason=_refusal(lang, YOU_TEXTS["not_held"]).format(card=big_joker)),
     }
     english = {
-        "declare_first": "Not allowed: declare in or out first",
+        "declare_first": "Not allowed: Declare in or out first",
         "target": "Write target and a number of tricks from 2 to 5, e.g. target 3.",
         "not a card": "'ZZ' is not a card.",
         "number": "There is no card number 9: your cards are numbered 1 to 5.",
@@ -316,7 +321,7 @@ def test_plain_refusals_of_the_cut_and_of_cards_in_the_players_language(tmp_path
             for k, v in refusal.fields.items()
             if k not in SEAT_FIELDS
         }
-        local = not_allowed.format(reason=_catalog(lang, template).format(**fields))
+        local = not_allowed.format(reason=_refusal(lang, template).format(**fields))
         _translated(lang, "Not allowed: " + refusal.text(t.human), local)
         assert local in lines, (lang, what, local)
         if lang != "en":
@@ -404,8 +409,8 @@ def test_pilot_refusals_in_the_players_language(tmp_path, lang):
         "in each packet), or press Enter for a random cut.",
     ).format(text="40", low=1, high=31)
     assert seen["cut"] == cut
-    declare = not_allowed.format(reason=_catalog(lang, TEXTS["declare_first"]))
-    _translated(lang, "Not allowed: declare in or out first", declare)
+    declare = not_allowed.format(reason=_refusal(lang, TEXTS["declare_first"]))
+    _translated(lang, "Not allowed: Declare in or out first", declare)
     assert seen["declare"] == declare
     message, n = seen["number"].split("|")
     number = _catalog(lang, "There is no card number {k}: your cards are numbered 1 to {n}.").format(k=9, n=n)
@@ -417,7 +422,7 @@ def test_pilot_refusals_in_the_players_language(tmp_path, lang):
         k: (T.card_label(v) if k in CARD_FIELDS else T.suit_label(v) if k in SUIT_FIELDS else v)
         for k, v in refusal.fields.items()
     }
-    illegal = not_allowed.format(reason=_catalog(lang, TEXTS[refusal.code]).format(**fields))
+    illegal = not_allowed.format(reason=_refusal(lang, TEXTS[refusal.code]).format(**fields))
     _translated(lang, "Not allowed: " + refusal.text(), illegal)
     assert seen["illegal"] == illegal
 
@@ -465,8 +470,8 @@ def test_every_refusal_code_has_a_translation_that_renders_with_its_fields(lang)
                 f: ("p2" if f in SEAT_FIELDS else "QH" if f in CARD_FIELDS else "♦" if f in SUIT_FIELDS else 7)
                 for f in names
             }
-            assert shown == local.format(**labels), (lang, code, shown)
-            assert shown != refusal.text(reader), (lang, code)
+            assert shown == i18n.sentence_case(local).format(**labels), (lang, code, shown)  # a sentence
+            assert shown != i18n.sentence_case(refusal.text(reader)), (lang, code)
 
 
 # -- no front end takes an error message apart -----------------------------------------------------------

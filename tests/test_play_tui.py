@@ -303,7 +303,7 @@ def test_number_keys_say_why_and_the_footer_counts_the_cards(tmp_path):
             await pilot.press("q")
 
     asyncio.run(run())
-    assert seen["declare-1"] == "Not allowed: declare in or out first"
+    assert seen["declare-1"] == "Not allowed: Declare in or out first"
     assert seen["play-7"] == "There is no card number 7: your cards are numbered 1 to 5."
     assert seen["play-5"] == "1-5" and seen.get("play-4") in ("1-4", None)
     from ramsli.frontends.tui import play_keys

@@ -329,17 +329,17 @@ def test_refusals_about_the_players_own_seat_say_you(lang):
     """The engine's refusals name seats by index; about the reader's own seat the table says "you"."""
     i18n.set_language(lang)
     mine = i18n.render_refusal(Refusal("not_held", "R4.10", {"seat": 0, "card": "AS"}), reader=0)
-    assert mine == i18n._("you do not hold {card}").format(card="AS") + " (R4.10)"
+    assert mine == i18n.sentence_case(i18n._("you do not hold {card}")).format(card="AS") + " (R4.10)"  # a sentence
     assert (
         i18n.render_refusal(Refusal("not_held", "R4.10", {"seat": 1, "card": "AS"}), reader=0)
         == i18n._("{seat} does not hold {card}").format(seat="p2", card="AS") + " (R4.10)"
     )
     assert (
         i18n.render_refusal(Refusal("not_your_turn", "R4.12", {"seat": 0, "to_act": 1}), reader=0)
-        == i18n._("it is {to_act}'s turn, not yours").format(to_act="p2") + " (R4.12)"
+        == i18n.sentence_case(i18n._("it is {to_act}'s turn, not yours")).format(to_act="p2") + " (R4.12)"
     )
     if lang == "en":
-        assert T.player_words(mine) == "you do not hold AS"
+        assert T.player_words(mine) == "You do not hold AS"
 
 
 # -- 4. every language: commands, hints, answers -----------------------------------------------------------
@@ -526,7 +526,7 @@ def test_pilot_refusal_without_rule_id_and_r_names_the_rule(tmp_path):
 
     seen = asyncio.run(go())
     assert seen["rules"] == "Rules: with targets (Nap) · ante 1 · bete 5 · options: end=hands:1"
-    assert seen["message"] == "Not allowed: declare in or out first"
+    assert seen["message"] == "Not allowed: Declare in or out first"
     assert "R4.5 — everyone declares in or out, the dealer last" in seen["why"]
     assert not RULE_ID.search(seen["panel"]) and "Stacks: you " in seen["panel"] and "Zed" not in seen["panel"]
     assert "R5.4 — what stays in the pot carries over to the next hand" in seen["panel-why"]

@@ -182,7 +182,7 @@ def test_the_pub_ledger_refuses_a_string_a_seat_spelled_twice_and_an_empty_body(
             assert body["fields"] == {"field": "tricks", "number": 0, "given": "0, 00"}
             assert body["message"] == "tricks noemt plaats 0 twee keer, als 0, 00"
             r = await w.client.post(hands, content=b"", headers={"Accept-Language": "it"})
-            assert _refused(r, "body_empty")["message"] == "la richiesta è vuota; invia un oggetto JSON"
+            assert _refused(r, "body_empty")["message"] == "La richiesta è vuota; invia un oggetto JSON"
             r = await w.client.post(hands, json={}, headers=DE)
             _refused(r, "field_missing", "active")
             r = await w.client.post(hands, json={"active": [0, 1], "tricks": {"p1": 5}}, headers=DE)
@@ -210,7 +210,7 @@ def test_the_ledgers_refusals_speak_the_request_language(sqlite_url, no_language
         async with World(sqlite_url) as w:
             lid = w.ledger["ledger"]
             r = await w.client.get("/api/ledgers/Lnope?token=x", headers=DE)
-            assert r.status_code == 404 and r.json()["message"] == "es gibt kein Kneipen-Buch Lnope"
+            assert r.status_code == 404 and r.json()["message"] == "Es gibt kein Kneipen-Buch Lnope"
             follow = (await w.client.get(f"/api/ledgers/{lid}?token={w.ledger['token']}")).json()["follow"]
             r = await w.client.post(f"/api/ledgers/{lid}/end?token={follow.rsplit('/', 1)[1]}", headers=DE)
             assert r.status_code == 403 and (r.json()["error"], r.json()["code"]) == ("bad_token", "not_keeper")
@@ -238,7 +238,7 @@ def test_pace_reads_its_body_capped_before_the_token(sqlite_url, no_language_swi
                 {"creator_token": w.made["creator_token"], "bot_pace_seconds": 2, "pad": "x" * 20_000}
             ).encode()
             r = await w.client.post(url, content=padded, headers=DE)
-            assert _refused(r, "body_too_big")["message"] == f"die Anfrage ist länger als {MAX_BODY} Bytes"
+            assert _refused(r, "body_too_big")["message"] == f"Die Anfrage ist länger als {MAX_BODY} Bytes"
             pulled = []
 
             async def five_megabytes():  # no Content-Length: the reader must stop by itself
@@ -300,11 +300,11 @@ def test_two_requests_at_once_in_two_languages_are_each_answered_in_their_own(sq
                 *(w.client.post(url, json=body, headers={"Accept-Language": lang}) for lang in langs)
             )
             expected = {
-                "de": "der Name ann sitzt schon an diesem Tisch (R2.2)",
-                "it": "il nome ann è già a questo tavolo (R2.2)",
-                "nl": "de naam ann zit al aan deze tafel (R2.2)",
-                "en": "the name ann is already at this table (R2.2)",
-                "fr-BE": "le nom ann est déjà à cette table (R2.2)",
+                "de": "Der Name ann sitzt schon an diesem Tisch (R2.2)",
+                "it": "Il nome ann è già a questo tavolo (R2.2)",
+                "nl": "De naam ann zit al aan deze tafel (R2.2)",
+                "en": "The name ann is already at this table (R2.2)",
+                "fr-BE": "Le nom ann est déjà à cette table (R2.2)",
             }
             for lang, r in zip(langs, answers):
                 assert r.status_code == 409 and r.json()["message"] == expected[lang], (lang, r.json())
@@ -320,20 +320,20 @@ def test_the_http_api_answers_every_error_by_code_in_the_asked_language(sqlite_u
             assert (r.status_code, r.json()["code"], r.json()["message"]) == (
                 404,
                 "no_table",
-                "es gibt keinen Tisch nope",
+                "Es gibt keinen Tisch nope",
             )
             r = await w.client.get(f"/api/tables/{w.tid}/hands/abc.json", headers=DE)
             assert _refused(r, "field_int", "number")["message"] == "number muss eine ganze Zahl sein"
             r = await w.client.get("/no/such/page", headers=DE)
-            assert r.status_code == 404 and r.json()["message"] == "es gibt keine Seite /no/such/page"
+            assert r.status_code == 404 and r.json()["message"] == "Es gibt keine Seite /no/such/page"
             r = await w.client.get("/static/nothing.js", headers=DE)
             assert r.status_code == 404 and r.json()["code"] == "no_file"
             r = await w.client.get("/api/i18n/xx.json", headers=DE)
-            assert r.status_code == 404 and r.json()["message"].startswith("es gibt keine Sprache xx")
+            assert r.status_code == 404 and r.json()["message"].startswith("Es gibt keine Sprache xx")
             r = await w.client.get(f"/api/tables/{w.tid}/hint?token={w.personal}", headers=DE)
             assert (
                 r.status_code == 403
-                and r.json()["message"] == "wer diesen Tisch angelegt hat, hat den Tipp nicht erlaubt"
+                and r.json()["message"] == "Wer diesen Tisch angelegt hat, hat den Tipp nicht erlaubt"
             )
             r = await w.client.post("/api/tables", json={"seats": SEATS3, "rules": ["players=4"]}, headers=DE)
             body = r.json()

@@ -859,7 +859,7 @@ def test_a_name_is_required_and_refusals_speak_the_page_language(chromium, serve
         page.fill("#sit-name", "ann")
         page.click("#sit button[type=submit]")
         page.wait_for_selector(".toast.show")
-        assert page.text_content(".toast-main") == "der Name ann sitzt schon an diesem Tisch (R2.2)"
+        assert page.text_content(".toast-main") == "Der Name ann sitzt schon an diesem Tisch (R2.2)"
         page.fill("#sit-name", "Bo")
         page.click("#sit button[type=submit]")
         page.wait_for_selector(".felt")

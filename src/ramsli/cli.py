@@ -20,6 +20,8 @@ import typer.core
 import typer.models
 
 from ramsli import __version__
+from ramsli.frontends.i18n import set_language
+from ramsli.i18n import LANGS, detect_language, translation
 
 
 def _flags_as_flags() -> None:
@@ -89,6 +91,7 @@ def _folding_help() -> None:
 
         def format_help(self: Any, ctx: click.Context, formatter: click.HelpFormatter, _shown: Any = original) -> None:
             _help_folds()
+            _help_in_language(self, ctx)
             _shown(self, ctx, formatter)
 
         format_help.__dict__["_ramsli_folds"] = True
@@ -96,6 +99,57 @@ def _folding_help() -> None:
 
 
 _folding_help()
+
+
+def pgettext(context: str, message: str) -> str:
+    """Mark ``message`` as a msgid of ``context`` for the catalogs (``scripts/i18n.py`` extracts it);
+    returns it unchanged: the help is translated when it is shown (:func:`_help_in_language`)."""
+    return message
+
+
+#: the words of ``--help`` around the commands' own texts, in the catalogs (context ``help``): the
+#: root's description, the panels of :data:`HELP_PANELS` and Typer's titles. A help follows the
+#: command's ``--lang`` when it was given before ``--help``, else the locale's language
+#: (:func:`ramsli.i18n.detect_language`), as every command's messages do.
+_HELP_WORDS = frozenset(
+    {
+        pgettext("help", "Ramsli (Rams, Ramscheln): the 19th-century gambling trick-taking pub game."),
+        pgettext("help", "Print the version and exit."),
+        pgettext("help", "Options"),
+        pgettext("help", "Commands"),
+        pgettext("help", "Arguments"),
+        pgettext("help", "Play"),
+        pgettext("help", "After a game"),
+        pgettext("help", "Rules"),
+        pgettext("help", "Bots and research"),
+        pgettext("help", "Server upkeep"),
+        pgettext("help", "Other"),
+    }
+)
+
+
+def _help_in_language(command: Any, ctx: click.Context) -> None:
+    """Put the words of :data:`_HELP_WORDS` of ``command``'s help (its description, its commands'
+    panels, its options' help, Typer's titles) in the reader's language, the English kept aside."""
+    import typer.rich_utils
+
+    given = getattr(ctx, "params", {}).get("lang")
+    code = getattr(given, "value", given)
+    tr = translation(code if code in LANGS else detect_language())
+
+    def say(english: str) -> str:
+        return tr.pgettext("help", english) if english in _HELP_WORDS else english
+
+    module: Any = typer.rich_utils
+    for name, english in (("OPTIONS_PANEL_TITLE", "Options"), ("COMMANDS_PANEL_TITLE", "Commands")):
+        setattr(module, name, say(english))
+    module.ARGUMENTS_PANEL_TITLE = say("Arguments")
+    targets = [command, *getattr(command, "commands", {}).values(), *getattr(command, "params", [])]
+    for item in targets:
+        for attr in ("help", "rich_help_panel"):
+            english = item.__dict__.setdefault(f"_ramsli_en_{attr}", getattr(item, attr, None))
+            if isinstance(english, str):
+                setattr(item, attr, say(english))
 
 
 def _plain_errors() -> None:
@@ -152,6 +206,9 @@ def _root(
     ),
 ) -> None:
     """Ramsli (Rams, Ramscheln): the 19th-century gambling trick-taking pub game."""
+    # every command speaks the locale's language (LANGUAGE, LC_ALL, LC_MESSAGES, LANG) unless its
+    # own --lang says otherwise: the one choice of ramsli.i18n.detect_language, made for all commands
+    set_language(detect_language())
 
 
 #: each command's module, so that ``ramsli COMMAND`` imports that module alone (a quicker start)

@@ -67,10 +67,11 @@ def setup_errors(rules: Rules, n_players: int, option: str) -> list[str]:
         option: how the command names where that number came from (``"--players 4"``,
             ``"--bots"``); an ante refusal names its option itself.
 
-    >>> setup_errors(Rules(players=3), 4, "--players 4")
-    ['--players 4: the option players=3 does not match the 4 players given (R2.1)']
+    >>> from ramsli.frontends.i18n import set_language
+    >>> set_language("en") and setup_errors(Rules(players=3), 4, "--players 4")
+    ['--players 4: The option players=3 does not match the 4 players given (R2.1)']
     >>> setup_errors(Rules(ante=30), 5, "--players 5")
-    ['the ante 30 is more than the starting stack 20: nobody could pay it (R3.5)']
+    ['The ante 30 is more than the starting stack 20: nobody could pay it (R3.5)']
     >>> setup_errors(Rules(), 3, "--bots")
     []
     """

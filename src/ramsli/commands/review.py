@@ -24,6 +24,7 @@ from pathlib import Path
 from typing import Annotated, NoReturn
 
 import typer
+from rich.cells import cell_len
 from rich.console import Console
 from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
@@ -33,12 +34,12 @@ from ramsli.cards import Card
 from ramsli.coach.review import CoachError, Decision, HandReview, Settings, check_history, review_hand
 from ramsli.coach.session import SessionReview, review_session
 from ramsli.coach.words import decision_line, format_counters, mark_word
+from ramsli.commands.history_opts import HistoryPath, LangOption, SeatOption, SeedOption
 from ramsli.commands.replay_cmd import _check_input, _safe
 from ramsli.frontends.i18n import detect_language, translation
 from ramsli.frontends.text import card_label_in
 from ramsli.hand import Action, parse_seat, seat_name
 from ramsli.history import HandHistory, HistoryError, ReplayError, SessionHistory, read_hand_files, read_session
-from ramsli.i18n import Lang, choices_text
 
 __all__ = ["register", "review"]
 
@@ -76,10 +77,40 @@ def _where(d: Decision, lang: str) -> str:
     return _("trick {n}").format(n=d.trick)
 
 
+#: a no-break space (the catalogs' French ``95 %``, ``jetons :``) and the narrow one the terminal
+#: shows in its place: Rich breaks a line at U+00A0 (Python counts it as white space), not at U+202F
+_NBSP, _NNBSP = "\u00a0", "\u202f"
+
+
 def _add_column(table: Table, header: str) -> None:
     """A column headed ``header`` that is never cut: at least as wide as the header's longest word
-    (German ``Entscheidung``), the rest folded onto more lines rather than cut with "…"."""
+    (German ``Entscheidung``), the rest folded onto more lines rather than cut with "…"; its
+    no-break spaces stay unbroken (French ``perte (95 %)`` never leaves ``%)`` alone on a line)."""
+    header = header.replace(_NBSP, _NNBSP)
     table.add_column(header, overflow="fold", min_width=max((len(w) for w in header.split()), default=1))
+
+
+def _fit_words(table: Table, width: int) -> Table:
+    """``table`` laid out for a console ``width`` cells wide without cutting a word: each column at
+    least as wide as its longest word, of the header and of every cell (words split at spaces
+    only), so that Rich wraps each cell at word boundaries and never folds a word across lines
+    (French ``déclarati|on`` at 80 columns). When the table's natural width does not fit, each
+    column gets its longest word plus a share of the room left, in proportion to what it would
+    want more (Rich's own shrinking can crush the last column and crop it); returns ``table``."""
+    lows, highs = [], []
+    for column in table.columns:
+        texts = [str(column.header), *(str(cell) for cell in column.cells)]
+        words = [w for t in texts for w in t.replace(_NBSP, _NNBSP).split()]
+        lows.append(max([column.min_width or 1, *(cell_len(w) for w in words)]))
+        highs.append(max([lows[-1], *(cell_len(line) for t in texts for line in t.splitlines())]))
+        column.min_width = lows[-1]
+    n = len(table.columns)
+    room = width - (2 * n - (0 if table.pad_edge else 2)) - (n - 1 + (2 if table.show_edge else 0))
+    if sum(highs) > room >= sum(lows):
+        spare, want = room - sum(lows), sum(highs) - sum(lows)
+        for column, low, high in zip(table.columns, lows, highs, strict=True):
+            column.width = low + spare * (high - low) // want
+    return table
 
 
 def _lines_in(lang: str) -> Callable[[Card], str]:
@@ -91,7 +122,10 @@ def _signed(x: float, lang: str) -> str:
     return ("+" if x > 0.05 else "") + format_counters(x, lang)
 
 
-def _print_hand(console: Console, review: HandReview, lang: str) -> None:
+def _print_hand(console: Console, review: HandReview, lang: str, own: bool = True) -> None:
+    """Print one seat's review of a hand: its decisions in a table, then the marked lines. The cards'
+    column says "your cards" when ``own`` (the seat asked for with ``--seat``), else names the seat's
+    player ("Bo's cards"): a review of every seat is not all the reader's own."""
     _ = translation(lang).gettext
     head = _("Hand {number}").format(number=review.hand_number) if review.hand_number else _("Hand")
     console.print(f"[bold]{escape(_safe(head))} — {seat_name(review.seat)} {escape(_safe(review.name))}[/bold]")
@@ -105,7 +139,9 @@ def _print_hand(console: Console, review: HandReview, lang: str) -> None:
     for col in (
         "#",
         _("decision"),
-        _("your cards"),
+        _("your cards")
+        if own
+        else _("{name}'s cards").format(name=escape(_safe(review.name or seat_name(review.seat)))),
         _("chosen"),
         _("best"),
         _("loss (95%)"),
@@ -114,7 +150,8 @@ def _print_hand(console: Console, review: HandReview, lang: str) -> None:
     ):
         _add_column(table, col)
     for d in review.decisions:
-        values = " · ".join(f"{_choice_label(c.action, lang)} {_signed(c.mean, lang)}" for c in d.choices)
+        # each choice and its value kept on one line (a narrow no-break space: Rich breaks at no other)
+        values = " · ".join(f"{_choice_label(c.action, lang)}{_NNBSP}{_signed(c.mean, lang)}" for c in d.choices)
         loss = format_counters(d.loss, lang) + ("" if d.loss_ci95 == 0 else f" ± {format_counters(d.loss_ci95, lang)}")
         table.add_row(
             str(d.number),
@@ -126,7 +163,7 @@ def _print_hand(console: Console, review: HandReview, lang: str) -> None:
             mark_word(d.mark, lang) if d.mark else "",
             values,
         )
-    console.print(table)
+    console.print(_fit_words(table, console.width))
     for src, cards, samples in _sources(review):
         kinds = _("Cards") if cards else _("Declarations and announcements")
         text = (
@@ -181,7 +218,15 @@ def _print_session(console: Console, sr: SessionReview, lang: str) -> None:
             format_counters(p.average_loss, lang, 3),
             escape(marks),
         )
-    console.print(table)
+    console.print(_fit_words(table, console.width))
+    if any(p.not_reviewed for p in sr.players):
+        console.print(
+            escape(
+                _(
+                    "{column} “(+n ??)”: n more hands not reviewed, as the player's cards are not recorded in them."
+                ).format(column=_("hands"))
+            )
+        )
     for p in sr.players:
         if not p.worst:
             continue
@@ -193,29 +238,13 @@ def _print_session(console: Console, sr: SessionReview, lang: str) -> None:
 
 
 def review(
-    path: Annotated[
-        Path,
-        typer.Argument(
-            metavar="HISTORY.toml|SESSION_DIR",
-            help="A hand history (.toml), or a session folder (with session.toml, or saved by 'ramsli play').",
-            show_default=False,
-        ),
-    ],
-    seat: Annotated[
-        str | None,
-        typer.Option("--seat", help="Review only this seat (p1..p6); default every seat whose cards are recorded."),
-    ] = None,
+    path: HistoryPath,
+    seat: SeatOption = None,
     json_out: Annotated[
         bool, typer.Option("--json", help="Print the review as JSON (decisions, values, marks; docs/coach.md).")
     ] = False,
-    lang: Annotated[
-        Lang | None,
-        typer.Option("--lang", help=f"Language: {choices_text()}; default from the locale (LANGUAGE, LC_ALL, LANG)."),
-    ] = None,
-    seed: Annotated[
-        int,
-        typer.Option("--seed", min=0, max=2**62, help="Seed of the coach's samples: the same seed, the same review."),
-    ] = 0,
+    lang: LangOption = None,
+    seed: SeedOption = 0,
 ) -> None:
     """Review a hand or a session: every decision valued in counters, the mistakes marked.
 
@@ -287,7 +316,7 @@ def review(
     for k, r in enumerate(shown):
         if k:
             console.print()
-        _print_hand(console, r, language)
+        _print_hand(console, r, language, own=seat is not None)
     hidden = [seat_name(r.seat) for r in reviews if not r.cards_known and seat is None]
     if hidden:
         console.print()

@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import json
 import math
-from pathlib import Path
 from typing import Annotated
 
 import typer
@@ -33,11 +32,11 @@ from ramsli.bots.refusals import BotSpecError
 from ramsli.coach.review import CoachError, Settings
 from ramsli.coach.skill import BASELINE, DecisionSkill, HandSkill, SkillSummary, skill_of_hand
 from ramsli.coach.words import format_counters
+from ramsli.commands.history_opts import HistoryPath, LangOption, SeatOption, SeedOption
 from ramsli.commands.replay_cmd import _check_input, _safe
-from ramsli.commands.review import _add_column, _choice_label, read_histories
+from ramsli.commands.review import _add_column, _choice_label, _fit_words, read_histories
 from ramsli.frontends.i18n import detect_language, translation
 from ramsli.hand import seat_name
-from ramsli.i18n import Lang, choices_text
 
 __all__ = ["register", "skill", "SESSION_FORMAT"]
 
@@ -89,7 +88,7 @@ def _print_hand(console: Console, hs: HandSkill, lang: str) -> None:
                 _choice_label(d.expert, lang),
                 "0" if d.chosen == d.expert else _pm(d.diff, d.diff_ci95, lang),
             )
-        console.print(table)
+        console.print(_fit_words(table, console.width))
     else:
         console.print(escape(_("No decision with a choice (every action was forced).")))
     console.print(
@@ -130,32 +129,16 @@ def _print_session(console: Console, rows: list[tuple[int, str, SkillSummary]], 
             _pm(net[0], net[2], lang) if s.hands else "—",
             _pm(corrected[0], corrected[2], lang) if s.hands else "—",
         )
-    console.print(table)
+    console.print(_fit_words(table, console.width))
     console.print(escape(_("Skill counters per hand: your decisions against the expert's, valued by the coach.")))
 
 
 def skill(
-    path: Annotated[
-        Path,
-        typer.Argument(
-            metavar="HISTORY.toml|SESSION_DIR",
-            help="A hand history (.toml), or a session folder (with session.toml, or saved by 'ramsli play').",
-            show_default=False,
-        ),
-    ],
-    seat: Annotated[
-        str | None,
-        typer.Option("--seat", help="Only this seat (p1..p6); default every seat whose cards are recorded."),
-    ] = None,
+    path: HistoryPath,
+    seat: SeatOption = None,
     json_out: Annotated[bool, typer.Option("--json", help="Print the skill counters as JSON (docs/skill.md).")] = False,
-    lang: Annotated[
-        Lang | None,
-        typer.Option("--lang", help=f"Language: {choices_text()}; default from the locale (LANGUAGE, LC_ALL, LANG)."),
-    ] = None,
-    seed: Annotated[
-        int,
-        typer.Option("--seed", min=0, max=2**62, help="Seed of the coach's samples: the same seed, the same result."),
-    ] = 0,
+    lang: LangOption = None,
+    seed: SeedOption = 0,
     baseline: Annotated[
         str, typer.Option("--baseline", help="The bot whose choices yours are measured against (a bot spec).")
     ] = BASELINE,

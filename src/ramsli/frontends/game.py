@@ -28,7 +28,7 @@ from collections.abc import Sequence
 from ramsli.bots import bot_names, make_bot
 from ramsli.bots.base import BOT_MODULES, BOTS
 from ramsli.bots.levels import LEVELS
-from ramsli.frontends.i18n import _
+from ramsli.frontends.i18n import _, sentence_case
 from ramsli.frontends.storage import SavedSession, SaveFolder, default_data_dir
 from ramsli.frontends.text import hand_title, refusal_text, session_end_text, who
 from ramsli.hand import Action, Hand, Phase
@@ -102,7 +102,7 @@ def check_bot_names(specs: Sequence[str]) -> None:
     >>> check_bot_names(["Hard"])  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
-    ValueError: unknown bot 'Hard' (names are lower case: 'hard'); allowed are random, ..., or a level: easy, ...
+    ValueError: Unknown bot 'Hard' (names are lower case: 'hard'); allowed are random, ..., or a level: easy, ...
     """
     names = bot_names()
     for spec in specs:
@@ -111,11 +111,12 @@ def check_bot_names(specs: Sequence[str]) -> None:
             continue
         if name.lower() in names:
             raise ValueError(
-                _("unknown bot {name} (names are lower case: {lower}); allowed are {bots}").format(
+                sentence_case(_("unknown bot {name} (names are lower case: {lower}); allowed are {bots}")).format(
                     name=repr(name), lower=repr(name.lower()), bots=allowed_bots_words()
                 )
             )
-        raise ValueError(_("unknown bot {name}; allowed are {bots}").format(name=repr(name), bots=allowed_bots_words()))
+        unknown = sentence_case(_("unknown bot {name}; allowed are {bots}"))  # a refusal reads as a sentence
+        raise ValueError(unknown.format(name=repr(name), bots=allowed_bots_words()))
 
 
 def split_bot_specs(text: str) -> list[str]:

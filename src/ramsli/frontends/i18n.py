@@ -53,6 +53,7 @@ __all__ = [
     "ngettext",
     "pgettext",
     "render_refusal",
+    "sentence_case",
     "REFUSALS",
     "translation",
     "number_words",
@@ -138,10 +139,10 @@ def render_refusal(
 
     >>> from ramsli.refusal import Refusal
     >>> render_refusal(Refusal("must_follow", "R4.10", {"suit": "H"}))
-    'must follow suit: play ♥ (R4.10)'
+    'Must follow suit: play ♥ (R4.10)'
     >>> de = translation("de")
     >>> render_refusal(Refusal("not_held", "R4.10", {"seat": 1, "card": "AS"}), translations=de, reader=1)
-    'du hast AS nicht (R4.10)'
+    'Du hast AS nicht (R4.10)'
 
     A bound (``most``) is grouped in the reader's way (:func:`number_words`):
 
@@ -153,9 +154,9 @@ def render_refusal(
     texts = REFUSALS if texts is None else texts
     seat_label = seat_label or seat_text
     try:
-        template = tr.gettext(refusal.template(reader, texts))
+        template = sentence_case(tr.gettext(refusal.template(reader, texts)))
     except KeyError:
-        text = refusal.text(reader, texts)
+        text = sentence_case(refusal.text(reader, texts))
     else:
         values: dict[str, Any] = {}
         for name, value in refusal.fields.items():
@@ -172,8 +173,19 @@ def render_refusal(
         try:
             text = template.format(**values)
         except (KeyError, IndexError, ValueError):
-            text = refusal.text(reader, texts)
+            text = sentence_case(refusal.text(reader, texts))
     return f"{text} ({refusal.rule})" if with_rule and refusal.rule else text
+
+
+def sentence_case(text: str) -> str:
+    """``text`` as a person reads a sentence: its first character upper case when it is a lower-case
+    letter, the rest unchanged. A refusal is shown as a sentence in every language; a text that
+    opens with a name (a ``{seat}`` placeholder, a quote) keeps the name as written.
+
+    >>> sentence_case("must follow suit: play {suit}"), sentence_case("{seat} is out"), sentence_case("ça")
+    ('Must follow suit: play {suit}', '{seat} is out', 'Ça')
+    """
+    return text[:1].upper() + text[1:] if text[:1].islower() else text
 
 
 def number_words(x: int, lang: str | None = None) -> str:

@@ -415,7 +415,7 @@ class PlainGame:
             self.say(T.trick_text(obs, t.names, self.suits))
         if repeat:
             self.say(T.cards_text(obs, self.suits, self.table.four_colour), style="bold")
-        self.say(T.prompt_text(obs), style="bold cyan")
+        self.say(T.prompt_text(obs, self.suits, enter=True), style="bold cyan")
 
     def _announce(self, action: Action, tricks_before: int) -> None:
         t = self.table
@@ -582,9 +582,13 @@ class PlainGame:
             except _Reply as r:
                 self.say(str(r), style="red")
                 continue
-            if cmd == "empty":
-                self.say(T.prompt_text(self._hand().observe(t.human)), style="bold cyan")
-                continue
+            if cmd == "empty":  # Enter: plays the only card allowed (said in the prompt), else asks again
+                obs = self._hand().observe(t.human)
+                action = T.only_play(obs)
+                if action is None:
+                    self.say(T.prompt_text(obs, self.suits, enter=True), style="bold cyan")
+                    continue
+                cmd = "act"
             if cmd == "quit":
                 return False
             if cmd == "help":

@@ -36,6 +36,7 @@ __all__ = [
     "info_line",
     "cards_line",
     "prompt_text",
+    "only_play",
     "log_lines",
     "settlement_lines",
     "standings_lines",
@@ -470,8 +471,26 @@ def cards_text(obs: Observation, suits: str = "french", four_colour: bool = Fals
     return text
 
 
-def prompt_text(obs: Observation) -> str:
-    """What the player is asked now, with the commands that answer it (R4.5–R4.10)."""
+def only_play(obs: Observation) -> Action | None:
+    """The one card the observer may play now (its last card, or the only card of its hand the
+    rules allow: follow suit, trump, R4.10), as its play action; None when it has a choice, or when
+    it is not its turn to play."""
+    plays = [a for a in obs.legal if a.kind == "pl"] if obs.phase is Phase.PLAY else []
+    return plays[0] if len(plays) == 1 else None
+
+
+def prompt_text(obs: Observation, suits: str = "french", enter: bool = False) -> str:
+    """What the player is asked now, with the commands that answer it (R4.5–R4.10). With ``enter``
+    (a front end where an empty line plays the only legal card), a seat with one card it may play
+    is told so: "Enter plays 7♠." (:func:`only_play`; the card in ``suits``' pictures)."""
+    text = _prompt(obs)
+    one = only_play(obs) if enter else None
+    if one is not None and one.card is not None:
+        text += " " + _("Enter plays {card}.").format(card=card_label(one.card, suits))
+    return text
+
+
+def _prompt(obs: Observation) -> str:
     ph = obs.phase
     if ph is Phase.DECLARE:
         return _("Declare: in or out?")
@@ -764,7 +783,7 @@ def refusal_text(
     >>> from ramsli.frontends.i18n import set_language
     >>> e = TableError(Refusal("ante_above_stack", "R3.5", {"ante": 30, "stack": 20}), "ante")
     >>> set_language("nl") and refusal_text(e)
-    'de inzet 30 is hoger dan de startstapel 20: niemand zou hem kunnen betalen (R3.5)'
+    'De inzet 30 is hoger dan de startstapel 20: niemand zou hem kunnen betalen (R3.5)'
     >>> set_language("en") and refusal_text(ValueError("no such folder"))
     'no such folder'
     """

@@ -347,19 +347,26 @@ def lab_warm_up() -> LabWarmUp:
     return _warm[0]
 
 
+@functools.cache
+def _say_lab_missing() -> None:
+    """Log that the ``lab`` extra is missing, once per process: :func:`warm_up_lab` runs at each
+    server start and each table with hints, and the fact does not change while the process runs."""
+    _log.warning(
+        "lab: the lab extra (NumPy and Numba) is not installed: hints answer from the expert's quick "
+        "estimate; pip install -e '.[lab]' gives them the kernel's, a better one (docs/protocol.md, The hint)"
+    )
+
+
 def warm_up_lab() -> LabWarmUp:
     """Start making the lab's kernel ready in the background (at server start; idempotent) and
     return the warm-up. Progress goes to the log ``ramsli.server.lab`` (on stderr when no
-    logging is configured)."""
+    logging is configured); a missing ``lab`` extra is said there once per process."""
     if not logging.getLogger().handlers and not _log.handlers:
         handler = logging.StreamHandler()
         handler.setFormatter(logging.Formatter("%(asctime)s %(message)s", "%H:%M:%S"))
         _log.addHandler(handler)
     if not lab_available():
-        _log.warning(
-            "lab: the lab extra (NumPy and Numba) is not installed: hints answer from the expert's quick "
-            "estimate; pip install -e '.[lab]' gives them the kernel's, a better one (docs/protocol.md, The hint)"
-        )
+        _say_lab_missing()
     w = lab_warm_up()
     w.start()
     return w

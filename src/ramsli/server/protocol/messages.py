@@ -27,13 +27,13 @@ reads (``docs/protocol.md``, *Errors*):
 
 >>> from ramsli.refusal import Refusal, Refused
 >>> render(Refusal("stale_seq", None, {"seq": 4}), "de")
-'der Tisch ist schon weiter (jetzt bei 4); spiele auf dem aktuellen Stand'
+'Der Tisch ist schon weiter (jetzt bei 4); spiele auf dem aktuellen Stand'
 >>> frame = error_frame(ProtocolRefusal(Refusal("must_follow", "R4.10", {"suit": "H"}), "illegal"), "en", seq=7)
 >>> frame["error"], frame["code"], frame["rule"], frame["seq"], frame["message"]
-('illegal', 'must_follow', 'R4.10', 7, 'must follow suit: play ♥ (R4.10)')
+('illegal', 'must_follow', 'R4.10', 7, 'Must follow suit: play ♥ (R4.10)')
 >>> status, body = error_body(Refused(Refusal("no_table", None, {"table": "k3"})), "nl")
 >>> status, body["error"], body["code"], body["fields"], body["message"]
-(404, 'no_table', 'no_table', {'table': 'k3'}, 'er is geen tafel k3')
+(404, 'no_table', 'no_table', {'table': 'k3'}, 'Er is geen tafel k3')
 >>> sorted(set(frame) - set(body))
 ['refusal', 'seq', 'type']
 """

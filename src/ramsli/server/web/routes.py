@@ -226,7 +226,8 @@ async def catalog_json(lang: str) -> JSONResponse:
 @router.get("/how-to-play", response_class=HTMLResponse)
 async def how_to_play(request: Request) -> HTMLResponse:
     """The rules written for players, in the page's language, for a table's variant
-    (``?table=ID``) or a preset (``?preset=NAME``, default ``traditional``)."""
+    (``?table=ID``: "rules of this table") or a preset (``?preset=NAME``, default ``traditional``,
+    the default rules; opened without a table the page offers every preset of ``PRESETS``, R6)."""
     rules, preset, tid = None, request.query_params.get("preset") or "traditional", None
     table_id = request.query_params.get("table")
     if table_id:
@@ -240,4 +241,9 @@ async def how_to_play(request: Request) -> HTMLResponse:
             rules = Rules.preset(preset)
         except ValueError:
             preset, rules = "traditional", Rules.preset("traditional")
-    return shell("howto", request_lang(request), "Ramsli", {"preset": preset, "table": tid, "rules": rules.to_dict()})
+    return shell(
+        "howto",
+        request_lang(request),
+        "Ramsli",
+        {"preset": preset, "table": tid, "rules": rules.to_dict(), "presets": list(PRESETS)},
+    )

@@ -26,7 +26,12 @@
       ? _("the full deck of 52 cards (A K Q J 10 9 … 2)")
       : _("a piquet deck of 32 cards (A K Q J 10 9 8 7)");
   const variant = [
-    _("Rules of this table: {preset}.", { preset: R.presetName(R.page.preset) }),
+    /* from a table its own rules; from the lobby (no table) the default rules or the preset asked for */
+    R.page.table
+      ? _("Rules of this table: {preset}.", { preset: R.presetName(R.page.preset) })
+      : R.page.preset === "traditional"
+        ? _("No table chosen: these are the default rules, {preset}.", { preset: R.presetName(R.page.preset) })
+        : _("No table chosen: these are the rules of the variant {preset}.", { preset: R.presetName(R.page.preset) }),
     _("Cards: {deck}.", { deck: deck }) +
       (o.jokers ? " " + _("With two jokers: both are trumps, above the ace of trumps.") : ""),
     _("Everyone starts with {stack}; the ante is {ante} each hand.", {
@@ -53,6 +58,22 @@
       ? _("The session ends {end}.", { end: R.endText(o.end, true) })
       : _("The session ends when a player is bust."),
   ].filter(Boolean);
+  /* without a table: every preset (R6), each a link to its rules; the one shown is marked */
+  const presets = () =>
+    el(
+      "p",
+      { class: "presets" },
+      _("Every variant:") + " ",
+      (R.page.presets || []).flatMap((name, i) => [
+        i ? ", " : "",
+        el("a", {
+          href: "/how-to-play?lang=" + R.lang + "&preset=" + encodeURIComponent(name),
+          text: R.presetName(name),
+          "data-preset": name,
+          "aria-current": name === R.page.preset ? "page" : null,
+        }),
+      ]),
+    );
   const body = el(
     "article",
     { class: "panel howto" },
@@ -66,6 +87,7 @@
         {},
         variant.map((t) => el("li", { text: t })),
       ),
+      R.page.table ? null : presets(),
     ),
     el("h2", { text: _("The idea") }),
     p(

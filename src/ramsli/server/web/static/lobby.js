@@ -547,6 +547,8 @@
         el("a", { href: "/account?lang=" + R.lang + "#clubs", id: "evenings-link", text: _("Club evenings") }),
         /* the weekly challenge (issue 35): the same deals for everyone, scored against the field */
         el("a", { href: "/challenge?lang=" + R.lang, id: "challenge-link", text: _("Weekly challenge") }),
+        /* the coach's training page: "in or out?" on positions of the training games */
+        el("a", { href: "/train?lang=" + R.lang, id: "train-link", text: _("Practise: in or out?") }),
         el("a", {
           href: "/account?lang=" + R.lang,
           id: "account-link",
