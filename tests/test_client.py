@@ -40,7 +40,7 @@ from ramsli.client import (
     play_bot,
 )
 
-from helpers import SRC, cards_in, http_json, post_ok, scaled
+from helpers import SRC, ServerProcess, cards_in, http_json, post_ok, scaled
 
 pytestmark = pytest.mark.usefixtures("english")
 
@@ -55,9 +55,13 @@ def faulty(faulty_target, example_target):  # noqa: F811 - the fixtures of test_
     yield from _on_path(faulty_target, example_target)
 
 
-@pytest.fixture
-def server(server_factory, sqlite_url):
-    return server_factory(sqlite_url)
+@pytest.fixture(scope="module")
+def server(tmp_path_factory):
+    """One ``ramsli serve`` on SQLite for the module's tests (each makes its own table; none stops it)."""
+    d = tmp_path_factory.mktemp("client")
+    sp = ServerProcess(f"sqlite+aiosqlite:///{d / 'server.sqlite'}", d).start()
+    yield sp
+    sp.stop()
 
 
 def _table(server, seats, hands: int = 2, seed: int = 7, **opts) -> dict:
@@ -118,7 +122,6 @@ def _hidden_cards(frame: dict, hands, seat: int) -> set[str]:
 def test_the_example_bot_package_and_ramsli_bot_play_a_server_table_R7(
     example,
     server,
-    sqlite_url,
     example_target,  # noqa: F811 - the fixture imported from test_bot_packages
 ):
     """The example package's bot (``lowest``) plays p1 through ``ramsli.client``, ``random`` plays
@@ -164,7 +167,7 @@ def test_the_example_bot_package_and_ramsli_bot_play_a_server_table_R7(
     assert [s["external"] for s in info["seats"]] == [True, True, False]
     views = [f for f in frames if f["type"] == "view"]
     assert views[-1]["seats"][0]["external"] and views[-1]["seats"][0]["kind"] == "human"
-    hands = asyncio.run(_hands_of(sqlite_url, made["table"]))
+    hands = asyncio.run(_hands_of(server.database, made["table"]))
     assert len(hands) == 3
     assert sum(1 for f in views if f["your_cards"]) > 10
     for f in frames:

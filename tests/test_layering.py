@@ -133,6 +133,10 @@ LOCAL_ALLOWED: dict[tuple[str, str], str] = {
     ("ramsli.commands.serve", "ramsli.server.coach.hints"): "start-up time of the CLI",
     ("ramsli.commands.serve", "ramsli.server.cluster.ownership"): "start-up time of the CLI",
     ("ramsli.commands.backup", "ramsli.server.storage.eventstore"): "start-up time of the CLI",
+    # fpdf2 (with fontTools and NumPy) takes about half a second to import: only an evening's PDF
+    # prints need it, not every start of `ramsli serve` (the test suite starts dozens).
+    ("ramsli.server.evenings.prints", "fpdf"): "start-up time of the server",
+    ("ramsli.server.evenings.prints", "fpdf.fonts"): "start-up time of the server",
     # asyncpg is the 'postgres' extra: only a server on PostgreSQL opens the lock connection.
     ("ramsli.server.cluster.ownership", "asyncpg"): "the postgres extra",
     # Babel's number formats (about 40 ms) only when a refusal shows a bound (a limit like 10**9)

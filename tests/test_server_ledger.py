@@ -9,12 +9,22 @@ import io
 
 import pytest
 
-from helpers import http_json
+from helpers import ServerProcess, http_json
 
 
 @pytest.fixture
 def server(server_factory, sqlite_url):
+    """A server of its own (the test kills it)."""
     return server_factory(sqlite_url)
+
+
+@pytest.fixture(scope="module")
+def shared_server(tmp_path_factory):
+    """One server for the tests that neither stop it nor need an empty database (each makes its own ledger)."""
+    d = tmp_path_factory.mktemp("ledger")
+    sp = ServerProcess(f"sqlite+aiosqlite:///{d / 'server.sqlite'}", d).start()
+    yield sp
+    sp.stop()
 
 
 def test_a_ledger_books_refuses_edits_and_survives_a_restart(server, server_factory):
@@ -76,7 +86,7 @@ def test_a_ledger_books_refuses_edits_and_survives_a_restart(server, server_fact
     assert st == 200  # the card tables still restore beside the ledger
 
 
-def test_a_bad_ledger_spec_is_refused(server):
+def test_a_bad_ledger_spec_is_refused(shared_server):
     for body in [
         {"names": ["Ann"]},
         {"names": ["Ann", "ann"]},
@@ -84,19 +94,19 @@ def test_a_bad_ledger_spec_is_refused(server):
         {"names": ["A", "B"], "options": {"bete": -3}},
         {"names": ["A", "B"], "first_dealer": 5},
     ]:
-        st, err = http_json(server.http, "POST", "/api/ledgers", body)
+        st, err = http_json(shared_server.http, "POST", "/api/ledgers", body)
         assert st == 422 and err["error"] == "bad_spec", (body, err)
 
 
-def test_the_ledger_csv_keeps_a_formula_like_name_as_text(server):
+def test_the_ledger_csv_keeps_a_formula_like_name_as_text(shared_server):
     """A seat name a spreadsheet would run as a formula ("=", "+", "-", "@") is written with a leading
     "'" in the score sheet's CSV (CSV injection); the name itself is kept as typed."""
-    st, made = http_json(server.http, "POST", "/api/ledgers", {"names": ["=1+1", "@Bo", "Cy"]})
+    st, made = http_json(shared_server.http, "POST", "/api/ledgers", {"names": ["=1+1", "@Bo", "Cy"]})
     assert st == 201, made
     lid, tok = made["ledger"], made["token"]
-    st, s = http_json(server.http, "GET", f"/api/ledgers/{lid}?token={tok}")
+    st, s = http_json(shared_server.http, "GET", f"/api/ledgers/{lid}?token={tok}")
     assert st == 200 and "=1+1" in str(s)
-    st, sheet = http_json(server.http, "GET", f"/api/ledgers/{lid}/ledger.csv?token={tok}")
+    st, sheet = http_json(shared_server.http, "GET", f"/api/ledgers/{lid}/ledger.csv?token={tok}")
     rows = list(csv.reader(io.StringIO(sheet)))
     assert rows[0][2:4] == ["'=1+1 in", "'=1+1 tricks"] and rows[0][5] == "'@Bo in"
     assert all(not c.startswith(("=", "+", "@")) for r in rows for c in r)

@@ -30,6 +30,7 @@ is right and a ``scaled(...)`` there (scaled twice) is refused.
 from __future__ import annotations
 
 import ast
+import functools
 import os
 from pathlib import Path
 
@@ -248,14 +249,18 @@ class _Finder(ast.NodeVisitor):
         self.generic_visit(node)
 
 
-#: the time-out parameters of the functions defined in ``tests/``
-POSITIONS = timeout_positions([p.read_text(encoding="utf-8") for p in sorted(TESTS.glob("*.py"))])
+@functools.cache
+def positions_in_tests() -> dict[tuple[str, str], set[int]]:
+    """The time-out parameters of the functions defined in ``tests/`` (parsed once per process, when
+    the first file is checked: not while every xdist worker collects)."""
+    return timeout_positions([p.read_text(encoding="utf-8") for p in sorted(TESTS.glob("*.py"))])
 
 
-def bare_waits(path: Path, positions: dict[tuple[str, str], set[int]] = POSITIONS) -> list[tuple[int, str, str]]:
-    """``(line, source, why)`` of every wait in ``path`` that does not derive from the scale."""
+def bare_waits(path: Path, positions: dict[tuple[str, str], set[int]] | None = None) -> list[tuple[int, str, str]]:
+    """``(line, source, why)`` of every wait in ``path`` that does not derive from the scale
+    (``positions``: :func:`positions_in_tests` unless given)."""
     source = path.read_text(encoding="utf-8")
-    finder = _Finder(source, positions)
+    finder = _Finder(source, positions_in_tests() if positions is None else positions)
     finder.visit(ast.parse(source, filename=str(path)))
     return [f for f in finder.found if (path.name, f[1]) not in ALLOWED]
 

@@ -18,7 +18,7 @@ import pytest
 from ramsli.ledger import PubHand, PubLedger
 from ramsli.rules import Rules
 
-from helpers import scaled
+from helpers import ServerProcess, scaled
 
 PHONE = {"width": 360, "height": 640}
 NAMES = ["Ann", "Bo", "Cy", "Di", "Ed"]
@@ -30,6 +30,15 @@ HANDS = [
     ((4,), {}),
     ((0, 2), {0: 5, 2: 0}),
 ]
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory):
+    """One ``ramsli serve`` on SQLite for the module's tests (each makes its own ledger; none stops it)."""
+    d = tmp_path_factory.mktemp("ledger-web")
+    sp = ServerProcess(f"sqlite+aiosqlite:///{d / 'server.sqlite'}", d).start()
+    yield sp
+    sp.stop()
 
 
 def _shots(tmp_path: Path) -> Path:
@@ -50,8 +59,8 @@ def _enter(page, active, tricks):
 
 
 @pytest.mark.parametrize("lang", ["de", "fr"])
-def test_a_five_hand_session_on_a_phone_and_its_csv(chromium, server_factory, sqlite_url, tmp_path, lang):
-    sp = server_factory(sqlite_url)
+def test_a_five_hand_session_on_a_phone_and_its_csv(chromium, server, tmp_path, lang):
+    sp = server
     shots = _shots(tmp_path)
     ctx = chromium.new_context(viewport=PHONE, accept_downloads=True, locale=lang, bypass_csp=True)
     page = ctx.new_page()
@@ -121,13 +130,13 @@ def test_a_five_hand_session_on_a_phone_and_its_csv(chromium, server_factory, sq
     ctx.close()
 
 
-def test_general_rams_targets_and_cents_on_the_page(chromium, server_factory, sqlite_url, tmp_path):
+def test_general_rams_targets_and_cents_on_the_page(chromium, server, tmp_path):
     """R4.7, R4.8, R5.6, R5.7 through the page, stakes shown as money (R6 rounce: a counter is a cent);
     a General Rams by a player who was out is refused (R4.7)."""
     import json
     import urllib.request
 
-    sp = server_factory(sqlite_url)
+    sp = server
     req = urllib.request.Request(
         sp.http + "/api/ledgers",
         method="POST",

@@ -36,20 +36,21 @@ import unicodedata
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 import icalendar
 import segno
-from fpdf import FPDF
-from fpdf.fonts import FontFace, TTFFont
 
 from ramsli.evening.check import row_check
 from ramsli.i18n import translation
 from ramsli.seats import parse_seat
 from ramsli.server.protocol.csvcells import spreadsheet_safe
 from ramsli.server.protocol.csvcells import writer as csv_writer
+
+if TYPE_CHECKING:
+    from fpdf import FPDF
 
 __all__ = [
     "TableLine",
@@ -368,24 +369,39 @@ def _latin1(text: str) -> str:
     return "".join(out)
 
 
-class _Pdf(FPDF):
-    """An A4 page with the evening's footer (its name and the page number)."""
+@functools.cache
+def _pdf_class() -> Any:
+    """The PDF class of the prints (a subclass of ``fpdf.FPDF``): ``fpdf`` (with fontTools and numpy,
+    half a second) is imported the first time a PDF is written, not when the server starts."""
+    from fpdf import FPDF
 
-    footer_text = ""
+    class _Pdf(FPDF):
+        """An A4 page with the evening's footer (its name and the page number)."""
 
-    def footer(self) -> None:
-        self.set_y(-12)
-        self.set_font(size=8)
-        self.set_text_color(90)
-        self.cell(0, 5, self.footer_text.replace("{page}", str(self.page_no())), align="C")
-        self.set_text_color(0)
+        footer_text = ""
+
+        def footer(self) -> None:
+            self.set_y(-12)
+            self.set_font(size=8)
+            self.set_text_color(90)
+            self.cell(0, 5, self.footer_text.replace("{page}", str(self.page_no())), align="C")
+            self.set_text_color(0)
+
+    return _Pdf
+
+
+def _bold_headings() -> Any:
+    """The table headings' style (fpdf's ``FontFace``, bold)."""
+    from fpdf.fonts import FontFace
+
+    return FontFace(emphasis="BOLD")
 
 
 class _Writer:
     """The PDF being written and how its text is made printable in its fonts."""
 
     def __init__(self, fonts: PdfFonts, title: str, lang: str, compress: bool) -> None:
-        self.pdf = pdf = _Pdf(orientation="portrait", unit="mm", format="A4")
+        self.pdf = pdf = _pdf_class()(orientation="portrait", unit="mm", format="A4")
         pdf.set_compression(compress)
         pdf.set_margins(15, 15, 15)
         pdf.set_auto_page_break(True, margin=16)
@@ -442,6 +458,8 @@ class _Writer:
 
 def _cmap(pdf: FPDF, key: str) -> Mapping[int, Any]:
     """The characters (code points) the TrueType font ``key`` of ``pdf`` draws."""
+    from fpdf.fonts import TTFFont
+
     font = pdf.fonts[key]
     return font.cmap if isinstance(font, TTFFont) else {}
 
@@ -536,7 +554,7 @@ def sheets_pdf(state: Mapping[str, Any], lang: str, *, fonts: PdfFonts | None = 
             text_align=("LEFT", "LEFT", "LEFT", "LEFT"),
             line_height=5,
             padding=1.2,
-            headings_style=FontFace(emphasis="BOLD"),
+            headings_style=_bold_headings(),
         ) as table:
             head = table.row()
             for h in (_("Table"), _("Seats in order"), _("Mode"), _("Captain")):
@@ -584,7 +602,7 @@ def sheets_pdf(state: Mapping[str, Any], lang: str, *, fonts: PdfFonts | None = 
             text_align=("CENTER", "LEFT", *(["CENTER"] * n), "CENTER"),
             line_height=6.2,
             padding=0.8,
-            headings_style=FontFace(emphasis="BOLD"),
+            headings_style=_bold_headings(),
         ) as table:
             head = table.row()
             head.cell(w.text(_("Hand")))
