@@ -73,7 +73,9 @@ def mixed(levels: list[str], preset: str, deals: int, players: int, seed: int, j
         m, h = _ci([row[j] - row[j - 1] for row in rows])
         lo, hi = out["levels"][levels[j - 1]], out["levels"][levels[j]]
         own_apart = hi["mean"] - hi["ci95"] > lo["mean"] + lo["ci95"]
-        out["pairs"].append({"upper": levels[j], "lower": levels[j - 1], "gap": m, "ci95": h, "apart": m - h > 0 and own_apart})
+        out["pairs"].append(
+            {"upper": levels[j], "lower": levels[j - 1], "gap": m, "ci95": h, "apart": m - h > 0 and own_apart}
+        )
     out["seconds"] = time.perf_counter() - t0
     return out
 
@@ -150,7 +152,9 @@ def main(argv: list[str] | None = None) -> int:
     if not results or any(not r["deals"] for r in results) or idle:
         print(f"error: nothing was measured ({idle or 'no deal played'})", file=sys.stderr)
         return 1
-    missed = [f"{r['preset']} {r['mode']} {p['upper']}−{p['lower']}" for r in results for p in r["pairs"] if not p["apart"]]
+    missed = [
+        f"{r['preset']} {r['mode']} {p['upper']}−{p['lower']}" for r in results for p in r["pairs"] if not p["apart"]
+    ]
     print("not apart: " + (", ".join(missed) if missed else "none"))
     return 0
 

@@ -147,7 +147,9 @@ def test_bot_keys_and_the_calibration():
     """Each level is one player (``tips`` and ``rules`` are ``easy``, ``montecarlo:samples=6`` ``hard``); the
     bundled calibration rates every level, better levels higher, with a small σ; a calibration of
     duplicate sessions is repeatable; an arena result is read too; another file is refused."""
-    assert [bot_key(s) for s in ("tips", "rules", "easy", "montecarlo:samples=6", "montecarlo:samples=2", "expert")] == [
+    assert [
+        bot_key(s) for s in ("tips", "rules", "easy", "montecarlo:samples=6", "montecarlo:samples=2", "expert")
+    ] == [
         "easy",
         "easy",
         "easy",

@@ -324,11 +324,7 @@ R.botShort = function (spec) {
     expert: _("expert"),
   };
   const level = R.levelOf(text);
-  const word = level
-    ? names[level]
-    : !opts && Object.prototype.hasOwnProperty.call(names, kind)
-      ? names[kind]
-      : kind;
+  const word = level ? names[level] : !opts && Object.prototype.hasOwnProperty.call(names, kind) ? names[kind] : kind;
   return _("bot · {level}", { level: word });
 };
 /* the session's end in words; ``or`` joins several ends as alternatives ("after 10 hands or when …") */
