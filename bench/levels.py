@@ -15,8 +15,9 @@ from equal stacks (20) and an empty pot:
 - **field**: two adjacent levels alone, ``A, B, A, B, …`` around the table; the paired difference per
   deal (mean of A's seats minus mean of B's).
 
-A pair is **apart** when its paired 95% interval excludes 0 and, for the mixed table, the two levels'
-own intervals do not overlap. Prints one line per preset and mode, and the pairs that are not apart.
+A pair is **apart** when its paired 95% interval excludes 0; at the mixed table the line also says
+whether the two levels' own intervals overlap (they are wider than the paired one: the luck of the
+deal is in both; more deals separate them). Prints one line per preset and mode, and the pairs that are not apart.
 **Reference:** the level below, on the same deals.
 
 Exits 1 if nothing was measured (no deal played, or a level that never acted); 2 for bad arguments.
@@ -74,7 +75,14 @@ def mixed(levels: list[str], preset: str, deals: int, players: int, seed: int, j
         lo, hi = out["levels"][levels[j - 1]], out["levels"][levels[j]]
         own_apart = hi["mean"] - hi["ci95"] > lo["mean"] + lo["ci95"]
         out["pairs"].append(
-            {"upper": levels[j], "lower": levels[j - 1], "gap": m, "ci95": h, "apart": m - h > 0 and own_apart}
+            {
+                "upper": levels[j],
+                "lower": levels[j - 1],
+                "gap": m,
+                "ci95": h,
+                "apart": m - h > 0,
+                "own_apart": own_apart,
+            }
         )
     out["seconds"] = time.perf_counter() - t0
     return out
@@ -108,6 +116,7 @@ def line(res: dict[str, Any]) -> str:
     parts.append(
         " ".join(
             f"{p['upper']}−{p['lower']} {p['gap']:+.3f}±{p['ci95']:.3f}{'' if p['apart'] else ' (not apart)'}"
+            f"{' (own intervals overlap)' if p['apart'] and not p.get('own_apart', True) else ''}"
             for p in res["pairs"]
         )
     )
