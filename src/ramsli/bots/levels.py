@@ -2,12 +2,13 @@
 
 A level is a name for a bot and its budget, usable wherever a bot is named
 (:func:`ramsli.bots.make_bot`, ``ramsli play --bots``, tournaments, the
-server's table spec). Each level is clearly stronger than the one below it,
-at a mixed table (the four levels and a ``random`` seat, every deal in every
-rotation) and in a field of two levels (``A, B, A, B, A``): the ladder with its
-intervals per preset is in ``docs/benchmarks.md`` ("The levels"). The one
-exception is ``compulsory`` (everyone plays every hand, R6), where only the
-card play differs and the three lower levels play cards about equally well:
+server's table spec). Each level is stronger than the one below it: at a mixed
+table (the four levels and a ``random`` seat, every deal in every rotation) by a
+paired interval that excludes 0 in ``traditional``, ``nap`` and ``joker``, and in
+most pairs of the other presets; in ``compulsory`` (everyone plays every hand,
+R6) only the card play differs and the three lower levels play cards about
+equally well, and with the 52-card deck (``modern-52``) the tips play well. The
+ladder per preset is in ``docs/benchmarks.md`` ("The levels", ``bench/levels.py``):
 
 - ``easy``: the tips player (``tips``) — plays the seeds' tips as written;
 - ``medium``: ``montecarlo`` with 2 samples a decision (declarations and cards
