@@ -17,10 +17,10 @@ ladder per preset is in ``docs/benchmarks.md`` ("The levels", ``bench/levels.py`
 - ``expert``: the ``expert`` bot (:mod:`ramsli.bots.expert`): weighted
   samples, 200 a declaration and 48 a card.
 
-``montecarlo`` with its default budget (20 samples) is about as strong as the
-expert in most presets (the ceilings in ``docs/benchmarks.md``: the card play
-of both is close to what the game allows without seeing the cards), so it is
-not a level: a level below ``expert`` has to be clearly weaker.
+``montecarlo`` with its default budget (20 samples) comes within about 0.1
+counters a hand of the expert (the ceilings in ``docs/benchmarks.md``: the card
+play of both is close to what the game allows without seeing the cards), so it
+is not a level: a level below ``expert`` has to be clearly weaker.
 
 A level takes no options (it *is* a budget); name the bot itself for other
 budgets (``montecarlo:samples=64``).
