@@ -384,7 +384,7 @@ def test_action_values_are_what_the_expert_decides_by():
                     v_in = next(v for v in vals if v.action.kind == "in")
                     v_out = next(v for v in vals if v.action.kind == "out")
                     assert v_out.mean == 0.0 and v_out.se == 0.0
-                    assert (action.kind == "in") == (v_in.mean > 0.5)
+                    assert (action.kind == "in") == (v_in.mean > ExpertBot(**spec).margin)
                     assert v_in.mean == pytest.approx(ExpertBot(seed=seed, **spec).declare_value(obs))
                 else:
                     best = max(v.mean for v in vals)

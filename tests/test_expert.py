@@ -148,7 +148,7 @@ def test_hard_and_expert_levels_play_a_legal_hand():
 def test_level_names_resolve_in_make_bot_and_are_listed():
     assert set(LEVEL_SPECS) <= set(bot_names()) and list(LEVELS) == LEVEL_SPECS  # weakest first
     assert type(make_bot("easy")).__name__ == type(make_bot("tips")).__name__
-    assert make_bot("medium").samples == 4 and make_bot("hard").samples == make_bot("montecarlo").samples
+    assert make_bot("medium").samples == 2 and make_bot("hard").samples == 6
     assert isinstance(make_bot("expert"), ExpertBot)
     assert bot_options("hard") == [] and "samples" in bot_options("expert")
     with pytest.raises(ValueError, match="level 'hard' takes no options"):

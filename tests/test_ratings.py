@@ -144,10 +144,12 @@ def test_a_bot_seated_twice_moves_once_by_its_seats_mean():
 
 
 def test_bot_keys_and_the_calibration():
-    """Each level is one player (``tips`` and ``rules`` are ``easy``, ``montecarlo`` ``hard``); the
+    """Each level is one player (``tips`` and ``rules`` are ``easy``, ``montecarlo:samples=6`` ``hard``); the
     bundled calibration rates every level, better levels higher, with a small σ; a calibration of
     duplicate sessions is repeatable; an arena result is read too; another file is refused."""
-    assert [bot_key(s) for s in ("tips", "rules", "easy", "montecarlo", "montecarlo:samples=4", "expert")] == [
+    assert [
+        bot_key(s) for s in ("tips", "rules", "easy", "montecarlo:samples=6", "montecarlo:samples=2", "expert")
+    ] == [
         "easy",
         "easy",
         "easy",
@@ -156,6 +158,7 @@ def test_bot_keys_and_the_calibration():
         "expert",
     ]
     assert bot_key("montecarlo:samples=64") == "montecarlo:samples=64"
+    assert bot_key("montecarlo") == "montecarlo"  # the default budget is no level (docs/benchmarks.md)
     cal = load_calibration()
     assert set(cal) == {"easy", "medium", "hard", "expert", "random"}
     assert cal["random"].mu < cal["easy"].mu < min(cal["medium"].mu, cal["hard"].mu, cal["expert"].mu)

@@ -25,6 +25,7 @@ from pathlib import Path
 
 import pytest
 
+from ramsli.bots.levels import LEVELS
 from ramsli.i18n import CATALOG_LANGS
 
 from helpers import (
@@ -764,8 +765,8 @@ def test_the_invite_page_is_readable_and_tells_about_the_table(chromium, server,
         assert label[2] <= box[0] or label[3] <= box[1], (label, box)  # the box does not cover the label
         text = page.text_content("#sit")
         want = {
-            "de": ("Ann lädt dich", "traditionell", "nach 3 Spielen", "Bot (Montecarlo, wie schwer)"),
-            "en": ("Ann invites you", "traditional", "after 3 hands", "bot (montecarlo, as hard)"),
+            "de": ("Ann lädt dich", "traditionell", "nach 3 Spielen", "Bot (montecarlo)"),
+            "en": ("Ann invites you", "traditional", "after 3 hands", "bot (montecarlo)"),
         }[lang]
         assert all(w in text for w in want), (want, text)
         assert "((" not in text and "))" not in text  # issue 27: no "Bot (Tipps-Spieler (= leicht))"
@@ -992,25 +993,40 @@ def test_german_suited_trump_label_shows_the_suit_picture_in_its_colour(chromium
 
 
 def test_bot_labels_name_levels_and_show_options_without_a_level_s_words(chromium, server):
-    """Issue 13, a tester's findings: the medium level's spec is labelled medium (as the terminal does), a
-    spec with other options is the bot's name with its options (not "the strongest" for 2 samples), and a
-    name that is a property of every JS object is not looked up as one."""
+    """Issue 13, a tester's findings: the medium and hard levels' specs are labelled by their level (as the
+    terminal does; the specs come from the server's ``LEVELS``, issue 35), a spec with other options is the
+    bot's name with its options (not "the strongest" for 2 samples), montecarlo's default budget is no
+    level, and a name that is a property of every JS object is not looked up as one."""
     base, _db = server
     ctx = _context(chromium, lang="en")
     try:
         page = ctx.new_page()
         page.goto(base + "/?lang=en")
         page.wait_for_selector("#setup")
-        got = page.evaluate("""() => ["montecarlo:samples=4", " montecarlo:samples=4 ", "expert:samples=2",
-                                      "montecarlo", "tips", "expert", "constructor"].map(R.botLevel)""")
+        specs = [
+            LEVELS["medium"],
+            f" {LEVELS['medium']} ",
+            LEVELS["hard"],
+            "montecarlo:samples=4",
+            "expert:samples=2",
+            "montecarlo",
+            "tips",
+            "expert",
+            "constructor",
+        ]
+        got = page.evaluate("specs => specs.map(R.botLevel)", specs)
         assert got == [
             "medium",
             "medium",
+            "hard",
+            "montecarlo · samples=4",
             "expert · samples=2",
-            "montecarlo, as hard",
+            "montecarlo",
             "tips player, as easy",
             "expert: the strongest",
             "constructor",
         ], got
+        short = page.evaluate("specs => specs.map(R.botShort)", [LEVELS["hard"], "montecarlo", "tips", "constructor"])
+        assert short == ["bot · hard", "bot · montecarlo", "bot · easy", "bot · constructor"], short
     finally:
         ctx.close()

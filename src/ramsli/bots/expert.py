@@ -223,7 +223,9 @@ class ExpertBot:
         play_samples: weighted samples per card played.
         nodes: search nodes per sample before a card is valued by rollouts instead.
         budget: search nodes per card decision in all; later samples are rolled out.
-        margin: counters the mean of ``in`` must beat folding by (0: plain expectation).
+        margin: counters the mean of ``in`` must beat folding by (0, the default: plain expectation;
+            a positive margin goes in less often, which measured worse at a mixed table,
+            ``docs/benchmarks.md``, "The levels").
         sharp: sharpness of the hand-made declaration model :func:`p_in` (used when
             ``fitted_declarations`` is 0 or no fitted model could be loaded).
         plays: how far the fitted card-play model (:mod:`ramsli.bots.opponent`) is trusted: the
@@ -269,7 +271,7 @@ class ExpertBot:
         play_samples: int = 48,
         nodes: int = 6000,
         budget: int = 30000,
-        margin: float = 0.5,
+        margin: float = 0.0,
         sharp: float = 3.0,
         plays: float = 0.0,
         fitted_declarations: int = 0,

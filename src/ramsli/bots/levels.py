@@ -2,23 +2,30 @@
 
 A level is a name for a bot and its budget, usable wherever a bot is named
 (:func:`ramsli.bots.make_bot`, ``ramsli play --bots``, tournaments, the
-server's table spec). In duplicate play each level is clearly stronger than the
-one below it, with one exception: in ``traditional`` (no General Rams, no
-targets) ``expert`` and ``hard`` are about level, since neither the
-declarations nor the card play leave much room there (the ladder and the
-ceilings in ``docs/benchmarks.md``); with General Rams or targets ``expert``
-is clearly ahead:
+server's table spec). Each level is clearly stronger than the one below it,
+at a mixed table (the four levels and a ``random`` seat, every deal in every
+rotation) and in a field of two levels (``A, B, A, B, A``): the ladder with its
+intervals per preset is in ``docs/benchmarks.md`` ("The levels"). The one
+exception is ``compulsory`` (everyone plays every hand, R6), where only the
+card play differs and the three lower levels play cards about equally well:
 
 - ``easy``: the tips player (``tips``) — plays the seeds' tips as written;
-- ``medium``: ``montecarlo`` with a small budget (4 samples a decision);
-- ``hard``: ``montecarlo`` with its default budget;
-- ``expert``: the ``expert`` bot (:mod:`ramsli.bots.expert`).
+- ``medium``: ``montecarlo`` with 2 samples a decision (declarations and cards
+  read from two guesses of the hidden cards: often right, sometimes far off);
+- ``hard``: ``montecarlo`` with 6 samples a decision;
+- ``expert``: the ``expert`` bot (:mod:`ramsli.bots.expert`): weighted
+  samples, 200 a declaration and 48 a card.
+
+``montecarlo`` with its default budget (20 samples) is about as strong as the
+expert in most presets (the ceilings in ``docs/benchmarks.md``: the card play
+of both is close to what the game allows without seeing the cards), so it is
+not a level: a level below ``expert`` has to be clearly weaker.
 
 A level takes no options (it *is* a budget); name the bot itself for other
 budgets (``montecarlo:samples=64``).
 
 >>> level_spec("hard"), level_spec("montecarlo:samples=8")
-('montecarlo', 'montecarlo:samples=8')
+('montecarlo:samples=6', 'montecarlo:samples=8')
 >>> level_spec("easy:samples=3")  # doctest: +ELLIPSIS
 Traceback (most recent call last):
 ...
@@ -34,8 +41,8 @@ __all__ = ["LEVELS", "level_spec", "is_level"]
 #: level name -> the bot spec it stands for, weakest first
 LEVELS: dict[str, str] = {
     "easy": "tips",
-    "medium": "montecarlo:samples=4",
-    "hard": "montecarlo",
+    "medium": "montecarlo:samples=2",
+    "hard": "montecarlo:samples=6",
     "expert": "expert",
 }
 

@@ -1,7 +1,7 @@
 """``ramsli play``: sit down at a Ramsli table in the terminal.
 
 With no options a table of five starts at once: the traditional rules (R6),
-you in seat p1, the ``hard`` level (``montecarlo``) in the other seats. The
+you in seat p1, the ``hard`` level in the other seats. The
 session is saved to the data folder after every action; ``--resume`` continues
 it, a hand in progress in the middle, exactly where it was left.
 """

@@ -54,14 +54,16 @@ OPPONENT_NAMES = ("Anna", "Bruno", "Carla", "Dario", "Elke", "Franz")
 
 
 def default_bot() -> str:
-    """The default opponent: ``montecarlo`` (the ``hard`` level), else ``tips``, else ``random``.
+    """The default opponent: the ``hard`` level (:data:`ramsli.bots.levels.LEVELS`: ``montecarlo`` with
+    a small budget), else ``tips``, else ``random``.
 
-    Not ``expert``: in the traditional rules it is about level with ``montecarlo`` and slower
-    (``docs/benchmarks.md``)."""
+    Not ``expert``: a new player's first table should be beatable (the ladder in ``docs/benchmarks.md``).
+    """
     names = bot_names()
-    for b in ("montecarlo", "tips"):
-        if b in names:
-            return b
+    if "montecarlo" in names:
+        return "hard"
+    if "tips" in names:
+        return "tips"
     return "random"
 
 

@@ -219,11 +219,13 @@ def digest_of(token: str) -> str:
 
 def bot_key(spec: str) -> str:
     """The player a bot seat is rated as: its level when the spec is a level or stands for one
-    (``tips`` and its alias ``rules`` are ``easy``, ``montecarlo`` is ``hard``), else the spec
+    (``tips`` and its alias ``rules`` are ``easy``, ``montecarlo:samples=6`` is ``hard``), else the spec
     itself. Each level is one player whatever the table.
 
-    >>> bot_key("rules"), bot_key("montecarlo"), bot_key("montecarlo:samples=4"), bot_key("random")
+    >>> bot_key("rules"), bot_key("montecarlo:samples=6"), bot_key("montecarlo:samples=2"), bot_key("random")
     ('easy', 'hard', 'medium', 'random')
+    >>> bot_key("montecarlo")  # the default budget is not a level: a player of its own
+    'montecarlo'
     """
     s = " ".join(spec.split())
     name, colon, opts = s.partition(":")

@@ -1,4 +1,4 @@
-"""The facts the server owns that the pages need: close codes, reactions, languages.
+"""The facts the server owns that the pages need: close codes, reactions, languages, bot levels.
 
 :func:`page_facts` is rendered into every page's data (``R.page.facts``, by
 :func:`ramsli.server.web.shell.shell`), and its languages into the service worker when it is
@@ -11,6 +11,8 @@ served, so that no script keeps its own copy of them.
 ('thumbs_up', 'well_played')
 >>> [lang["code"] for lang in facts["languages"]] == [lang.code for lang in LANGUAGES]
 True
+>>> facts["levels"] == LEVELS
+True
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ from __future__ import annotations
 import functools
 from typing import Any
 
+from ramsli.bots.levels import LEVELS
 from ramsli.i18n import LANGUAGES
 from ramsli.server.protocol.closecodes import CloseCode
 from ramsli.server.tables.table import PHRASES, REACTIONS
@@ -35,7 +38,9 @@ def page_facts() -> dict[str, Any]:
       (:data:`ramsli.server.tables.table.REACTIONS`, :data:`~ramsli.server.tables.table.PHRASES`),
       in the order the chat panel offers them;
     - ``languages``: ``{"code", "name"}`` of each of :data:`ramsli.i18n.LANGUAGES`, the name in
-      its own language.
+      its own language;
+    - ``levels``: :data:`ramsli.bots.levels.LEVELS`, level name → the bot spec it stands for, weakest
+      first (a page names a seat's bot by its level).
     """
     return {
         "close_codes": {c.name: c.value for c in CloseCode},
@@ -43,4 +48,5 @@ def page_facts() -> dict[str, Any]:
         "reactions": list(REACTIONS),
         "phrases": list(PHRASES),
         "languages": [{"code": lang.code, "name": lang.name} for lang in LANGUAGES],
+        "levels": dict(LEVELS),
     }

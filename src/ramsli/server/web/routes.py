@@ -90,8 +90,8 @@ async def offline(request: Request) -> HTMLResponse:
 
 
 #: the bots a seat of the lobby's set-up form offers, weakest first: the beginner (``random``) and each
-#: level of :data:`ramsli.bots.levels.LEVELS` once (``tips`` is ``easy`` and ``montecarlo`` is ``hard``
-#: under another name, so they are not offered beside them)
+#: level of :data:`ramsli.bots.levels.LEVELS` once (``tips`` is ``easy`` under another name, so it is not
+#: offered beside it)
 LOBBY_BOTS: list[str] = ["random", *LEVELS]
 
 

@@ -278,25 +278,35 @@ R.rulesSpecText = function (spec) {
   }
   return [R.presetName(preset), R.rulesChanges(changes)].filter(Boolean).join(" · ");
 };
-/* a bot's label: its level, or what the bot is (the tips player is the easy level, montecarlo the
-   hard one); a spec with options is the medium level if it is that level's spec, otherwise
-   the bot's own name with its options (they change how it plays, so no level's words fit) */
+/* the level a bot spec stands for ("medium" for the medium level's spec), from the server's levels
+   (R.page.facts.levels: level -> spec, ramsli.bots.levels.LEVELS), or "" */
+R.levelOf = function (spec) {
+  const text = String(spec || "").trim();
+  const levels = (R.page.facts && R.page.facts.levels) || {};
+  for (const level of Object.keys(levels)) if (levels[level] === text) return level;
+  return "";
+};
+/* a bot's label: its level, or what the bot is (the tips player is the easy level); a spec with
+   options is a level's name if it is that level's spec (medium and hard are montecarlo with a small
+   budget), otherwise the bot's own name with its options (they change how it plays, so no level's
+   words fit) */
 R.botLevel = function (spec) {
   const text = String(spec || "").trim();
-  if (text === "montecarlo:samples=4") return _("medium");
   const [kind, opts] = text.split(/:(.*)/s);
-  if (opts) return kind + " · " + opts;
   const names = {
     random: _("beginner"),
     rules: _("tips player, as easy"),
     tips: _("tips player, as easy"),
-    montecarlo: _("montecarlo, as hard"),
     equilibrium: _("equilibrium: solved declarations"),
     easy: _("easy: plays the tips"),
     medium: _("medium"),
     hard: _("hard"),
     expert: _("expert: the strongest"),
   };
+  if (opts) {
+    const level = R.levelOf(text);
+    return level ? names[level] : kind + " · " + opts;
+  }
   return Object.prototype.hasOwnProperty.call(names, kind) ? names[kind] : kind;
 };
 /* a bot's short label where room is short (a seat on the felt, a seat menu): "bot · hard"; the full
@@ -310,17 +320,12 @@ R.botShort = function (spec) {
     tips: _("easy"),
     easy: _("easy"),
     medium: _("medium"),
-    montecarlo: _("hard"),
     hard: _("hard"),
     expert: _("expert"),
   };
-  const level =
-    text === "montecarlo:samples=4"
-      ? _("medium")
-      : !opts && Object.prototype.hasOwnProperty.call(names, kind)
-        ? names[kind]
-        : kind;
-  return _("bot · {level}", { level: level });
+  const level = R.levelOf(text);
+  const word = level ? names[level] : !opts && Object.prototype.hasOwnProperty.call(names, kind) ? names[kind] : kind;
+  return _("bot · {level}", { level: word });
 };
 /* the session's end in words; ``or`` joins several ends as alternatives ("after 10 hands or when …") */
 R.endText = function (end, or) {
