@@ -205,7 +205,7 @@ def test_a_tampered_deal_is_caught_by_verify_naming_position_and_card(tmp_path, 
     text, card = asyncio.run(go())
     r = _verify(tmp_path, {"tampered.toml": text})
     assert r.exit_code == 1, r.output
-    assert f"position 0: {card} does not match its commitment" in r.output
+    assert f"Position 0: {card} does not match its commitment" in r.output  # a refusal reads as a sentence
 
 
 def test_a_tamper_hook_needs_a_seed_and_test_seeds(sqlite_url):
@@ -267,10 +267,10 @@ def _bad_cases(text: str) -> dict[str, tuple[str, int, str]]:
         "changed card": (
             text.replace(first, first.replace(f'"{card}"', f'"{other}"')),
             1,
-            f"position {pos}: {other} does not match",
+            f"Position {pos}: {other} does not match",
         ),
-        "changed salt": (text.replace(first, first.replace(salt, salt2)), 1, f"position {pos}: {card} does not match"),
-        "changed commitment": (text.replace(commits[5], commits[6]), 1, "the digest does not match the commitments"),
+        "changed salt": (text.replace(first, first.replace(salt, salt2)), 1, f"Position {pos}: {card} does not match"),
+        "changed commitment": (text.replace(commits[5], commits[6]), 1, "The digest does not match the commitments"),
         "removed commitment": (
             text.replace(f'    "{commits[5]}",\n', ""),
             2,

@@ -199,7 +199,7 @@ def test_one_hands_commitments_shown_at_another_hand_do_not_check(tmp_path, sess
     moved = texts[2][: texts[2].index("\n[fairness]")] + _fairness(texts[1])
     r = _verify(tmp_path, {"moved.toml": moved})
     assert r.exit_code == 1, r.output
-    assert "the digest is bound to hand 1, but this is hand 2: the commitments of another hand" in r.output
+    assert "The digest is bound to hand 1, but this is hand 2: the commitments of another hand" in r.output
     # the same proof at another table
     hh = HandHistory.from_toml(texts[1])
     codes = [x.code for x in check_deal(hh.fairness, hh.replay(), number=1, table="someother")]
@@ -208,7 +208,7 @@ def test_one_hands_commitments_shown_at_another_hand_do_not_check(tmp_path, sess
     # a binding edited to fit, its digest kept: the digest no longer matches
     edited = texts[2][: texts[2].index("\n[fairness]")] + _fairness(texts[1]).replace("\nhand = 1\n", "\nhand = 2\n")
     r = _verify(tmp_path, {"edited.toml": edited})
-    assert r.exit_code == 1 and "the digest does not match the commitments" in r.output, r.output
+    assert r.exit_code == 1 and "The digest does not match the commitments" in r.output, r.output
     assert "bound to hand 1" not in r.output
 
 

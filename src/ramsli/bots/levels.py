@@ -2,12 +2,13 @@
 
 A level is a name for a bot and its budget, usable wherever a bot is named
 (:func:`ramsli.bots.make_bot`, ``ramsli play --bots``, tournaments, the
-server's table spec). Each level is clearly stronger than the one below it,
-at a mixed table (the four levels and a ``random`` seat, every deal in every
-rotation) and in a field of two levels (``A, B, A, B, A``): the ladder with its
-intervals per preset is in ``docs/benchmarks.md`` ("The levels"). The one
-exception is ``compulsory`` (everyone plays every hand, R6), where only the
-card play differs and the three lower levels play cards about equally well:
+server's table spec). Each level is stronger than the one below it: at a mixed
+table (the four levels and a ``random`` seat, every deal in every rotation) by a
+paired interval that excludes 0 in ``traditional``, ``nap`` and ``joker``, and in
+most pairs of the other presets; in ``compulsory`` (everyone plays every hand,
+R6) only the card play differs and the three lower levels play cards about
+equally well, and with the 52-card deck (``modern-52``) the tips play well. The
+ladder per preset is in ``docs/benchmarks.md`` ("The levels", ``bench/levels.py``):
 
 - ``easy``: the tips player (``tips``) — plays the seeds' tips as written;
 - ``medium``: ``montecarlo`` with 2 samples a decision (declarations and cards
@@ -16,10 +17,10 @@ card play differs and the three lower levels play cards about equally well:
 - ``expert``: the ``expert`` bot (:mod:`ramsli.bots.expert`): weighted
   samples, 200 a declaration and 48 a card.
 
-``montecarlo`` with its default budget (20 samples) is about as strong as the
-expert in most presets (the ceilings in ``docs/benchmarks.md``: the card play
-of both is close to what the game allows without seeing the cards), so it is
-not a level: a level below ``expert`` has to be clearly weaker.
+``montecarlo`` with its default budget (20 samples) comes within about 0.1
+counters a hand of the expert (the ceilings in ``docs/benchmarks.md``: the card
+play of both is close to what the game allows without seeing the cards), so it
+is not a level: a level below ``expert`` has to be clearly weaker.
 
 A level takes no options (it *is* a budget); name the bot itself for other
 budgets (``montecarlo:samples=64``).
