@@ -40,7 +40,7 @@ from ramsli.client import (
     play_bot,
 )
 
-from helpers import SRC, ServerProcess, cards_in, http_json, post_ok, scaled
+from helpers import SRC, cards_in, http_json, post_ok, scaled
 
 pytestmark = pytest.mark.usefixtures("english")
 
@@ -55,13 +55,11 @@ def faulty(faulty_target, example_target):  # noqa: F811 - the fixtures of test_
     yield from _on_path(faulty_target, example_target)
 
 
-@pytest.fixture(scope="module")
-def server(tmp_path_factory):
-    """One ``ramsli serve`` on SQLite for the module's tests (each makes its own table; none stops it)."""
-    d = tmp_path_factory.mktemp("client")
-    sp = ServerProcess(f"sqlite+aiosqlite:///{d / 'server.sqlite'}", d).start()
-    yield sp
-    sp.stop()
+@pytest.fixture
+def server(server_factory, sqlite_url):
+    """A server of its own for each test: shared by the module, the reconnect test timed out in one
+    run of three under ``-n 2`` (a server carrying the other tests' tables)."""
+    return server_factory(sqlite_url)
 
 
 def _table(server, seats, hands: int = 2, seed: int = 7, **opts) -> dict:
