@@ -151,3 +151,32 @@ def test_the_migration_goes_down_and_up_again(sqlite_url):
         await engine.dispose()
 
     asyncio.run(go())
+
+
+def test_0009_adds_the_skill_switch_to_players_that_logins_point_at(tmp_path):
+    """Migration ``0009_skill`` on a SQLite database of release ``0008`` with a player and a login
+    pointing at it, foreign keys on (as the server opens it): the upgrade keeps both rows and the new
+    switch is off. A batch copy of ``players`` failed here with "FOREIGN KEY constraint failed"."""
+    engine = sa.create_engine(f"sqlite:///{tmp_path / 'old.sqlite'}")
+
+    @sa.event.listens_for(engine, "connect")
+    def _fk(dbapi_conn, _record):
+        dbapi_conn.execute("PRAGMA foreign_keys=ON")
+
+    with engine.begin() as conn:
+        _upgrade_to(conn, "0008_challenge")
+        conn.execute(
+            sa.text(
+                "INSERT INTO players (id, kind, name, name_key, listed, created) VALUES ('p1', 'person', 'Ann', 'ann', 0, 1)"
+            )
+        )
+        conn.execute(
+            sa.text(
+                "INSERT INTO logins (id, digest, player_id, created, last_seen, expires) VALUES ('l1', 'd', 'p1', 1, 1, 2)"
+            )
+        )
+    with engine.begin() as conn:
+        _upgrade_to(conn, "0009_skill")
+        assert conn.execute(sa.text("SELECT id, skill_opt_in FROM players")).all() == [("p1", 0)]
+        assert conn.execute(sa.text("SELECT player_id FROM logins")).all() == [("p1",)]
+    engine.dispose()

@@ -23,8 +23,9 @@ depends_on = None
 
 
 def upgrade() -> None:
-    with op.batch_alter_table("players") as batch:
-        batch.add_column(sa.Column("skill_opt_in", sa.Boolean, nullable=False, server_default=sa.false()))
+    # a plain ADD COLUMN (SQLite and PostgreSQL): a batch copy of ``players`` would drop the table that
+    # other tables' foreign keys point at, which SQLite refuses once players have rows
+    op.add_column("players", sa.Column("skill_opt_in", sa.Boolean, nullable=False, server_default=sa.false()))
     op.create_table(
         "skill_hands",
         sa.Column("player_id", sa.String(24), sa.ForeignKey("players.id"), primary_key=True),
