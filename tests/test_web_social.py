@@ -169,6 +169,27 @@ def _play_step(seat: Seat, covered: list) -> bool:
     return True
 
 
+def _open_settings_with_leave(seat: Seat) -> None:
+    """Open the settings until they show "Leave the table": a hand that ends meanwhile opens its
+    summary, and a click on the settings button may land on that summary's backdrop instead."""
+    deadline = time.monotonic() + scaled(30)
+    seen = []
+    while True:
+        if seat.page.query_selector("#btn-leave"):
+            return
+        state = seat.page.evaluate(
+            "[document.body.dataset.overlay, document.body.dataset.seq, document.getElementById('status')?.textContent]"
+        )
+        seen.append(state)
+        assert time.monotonic() < deadline, seen[-5:]
+        if state[0] != "settings":
+            seat.page.keyboard.press("Escape")
+            with contextlib.suppress(Exception):  # covered by a dialog that just opened: the next loop looks again
+                seat.page.click("#btn-settings", timeout=scaled(2000))
+        with contextlib.suppress(Exception):
+            seat.page.wait_for_selector("#btn-leave", timeout=scaled(1000))
+
+
 def _check_frames(seat: Seat, db, table, index):
     """R7: every frame names only cards the seat may know (chat frames: none at all)."""
     session = _engine(db, table)
@@ -718,8 +739,7 @@ def test_cards_move_the_bot_at_once_take_a_seat_and_leave_from_the_table(chromiu
         assert (you["role"], you["seat"], you["pending"]) == ("seat", "p3", True), you
         # Ann leaves from the settings: to the lobby; the others read that a bot plays for her
         ann.answer = ""
-        ann.page.keyboard.press("Escape")
-        ann.page.click("#btn-settings")
+        _open_settings_with_leave(ann)
         ann.page.click("#btn-leave")
         ann.page.wait_for_url(re.compile(r"/\?lang=en$"))
         watcher.page.wait_for_function(
