@@ -36,6 +36,7 @@ from __future__ import annotations
 
 import contextlib
 import importlib
+import logging
 import re
 import signal
 import threading
@@ -351,12 +352,15 @@ class DaskRunner(Runner):
     def connect(self) -> None:
         """Connect, wait for a worker, and check every worker's ramsli version and packages.
 
+        Also installs :class:`CtrlCNoise` on the ``tornado.application`` logger (once per process).
+
         Raises:
             ClusterError: see the class; RuntimeError: if already connected.
         """
         if self.client is not None:
             raise RuntimeError(f"already connected to {self.address}")
         distributed = _dask()
+        CtrlCNoise.install()
         t = self.timeout_s
         try:
             self.client = distributed.Client(self.address, timeout=t, set_as_default=False)
@@ -420,6 +424,35 @@ class DaskRunner(Runner):
                 self.client.close()
             finally:
                 self.client = None
+
+
+class CtrlCNoise(logging.Filter):
+    """Drops the traceback that Dask's ``distributed.utils.sync`` has its event loop log when Ctrl-C
+    comes before the call it waits on has started (``NameError`` in ``sync.<locals>.cancel``, logged
+    by ``tornado.application``): nothing was left to cancel, and the run's own one line says what
+    happened (:func:`ramsli.commands.cluster_opts.interrupted`). Every other record passes.
+
+    >>> import sys
+    >>> try:
+    ...     raise NameError("cannot access free variable 'future'")
+    ... except NameError:
+    ...     info = sys.exc_info()
+    >>> noise = logging.LogRecord("tornado.application", logging.ERROR, "", 0,
+    ...     "Exception in callback functools.partial(<function sync.<locals>.cancel at 0x1>)", None, info)
+    >>> CtrlCNoise().filter(noise), CtrlCNoise().filter(logging.LogRecord("x", 40, "", 0, "other", None, None))
+    (False, True)
+    """
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        exc = record.exc_info[1] if record.exc_info else None
+        return not (isinstance(exc, NameError) and "sync.<locals>.cancel" in record.getMessage())
+
+    @classmethod
+    def install(cls) -> None:
+        """Add the filter to the ``tornado.application`` logger unless it is there already."""
+        logger = logging.getLogger("tornado.application")
+        if not any(isinstance(f, cls) for f in logger.filters):
+            logger.addFilter(cls())
 
 
 def window_size(runner: Runner) -> int:
