@@ -125,7 +125,11 @@ def line(res: dict[str, Any]) -> str:
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--levels", default="easy,medium,hard,expert", help="bot specs or levels, weakest first")
+    ap.add_argument(
+        "--levels",
+        default="easy,medium,hard,expert",
+        help="bot specs or levels, weakest first, separated by commas (by semicolons when a spec has options: 'tips:eps=0.1;medium')",
+    )
     ap.add_argument("--presets", default="all", help="presets of R6, comma-separated, or 'all'")
     ap.add_argument("--deals", type=int, default=300)
     ap.add_argument("--mode", default="mixed,field", help="mixed, field or both")
@@ -134,7 +138,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--out", default="", help="write every result to FILE.json")
     a = ap.parse_args(argv)
-    levels = [s.strip() for s in a.levels.split(",") if s.strip()]
+    levels = [s.strip() for s in a.levels.split(";" if ";" in a.levels else ",") if s.strip()]
     presets = list(PRESETS) if a.presets == "all" else [p.strip() for p in a.presets.split(",")]
     modes = [m.strip() for m in a.mode.split(",")]
     if len(levels) < 2 or len(levels) > a.players or a.deals < 2 or not set(modes) <= {"mixed", "field"}:

@@ -299,3 +299,44 @@ def test_rules_bot_follows_the_tips():
 def test_bad_budget_is_refused():
     with pytest.raises(ValueError, match="samples"):
         make_bot("montecarlo:samples=0")
+
+
+@pytest.mark.parametrize("spec", ["tips", "montecarlo:samples=3,nodes=400"])
+def test_slips_eps_0_plays_as_the_bot_and_eps_1_plays_random_legal_actions(spec):
+    """The ``eps`` option (:class:`ramsli.bots.base.Slips`, the levels' slips): ``eps=0`` gives the
+    same hands as the bot without it (its own random stream untouched); ``eps=1`` gives a random
+    legal action at every real choice (R4.12), the same for the same seed, and chips are conserved
+    (R3.4); ``eps`` outside 0..1 is refused."""
+    rules = Rules.preset("general-rams", targets=True)
+    plain, zero, ones, again = [], [], [], []
+    for deal in range(4):
+        for out, s in ((plain, spec), (zero, spec + (",eps=0" if ":" in spec else ":eps=0"))):
+            hand = Hand.new(rules, [20] * 4, dealer=deal % 4, rng=random.Random(300 + deal))
+            out.append(_play(hand, {p: make_bot(s, seed=5 + p) for p in range(4)}))
+        noisy = spec + (",eps=1" if ":" in spec else ":eps=1")
+        for out in (ones, again):
+            hand = Hand.new(rules, [20] * 4, dealer=deal % 4, rng=random.Random(300 + deal))
+            total = hand.total()
+            out.append(_play(hand, {p: make_bot(noisy, seed=5 + p) for p in range(4)}))
+            assert hand.total() == total
+    assert plain == zero
+    assert ones == again and ones != plain
+    for bad in ("eps=1.5", "eps=-0.1"):
+        with pytest.raises(ValueError, match="eps"):
+            make_bot(spec + ("," if ":" in spec else ":") + bad)
+
+
+def test_slips_come_at_the_rate_eps():
+    """A slip is drawn at a real choice only, with probability ``eps``: over 4,000 choices between
+    two legal actions, ``eps=0.3`` gives a random action in 30% ± 3% of them, half of them the
+    bot's own choice by chance)."""
+    from ramsli.bots.base import Slips
+
+    hand = Hand.new(Rules(), [20] * 3, 0, seed=4)
+    obs = hand.observe(hand.to_act)
+    assert len(obs.legal) == 2
+    slips = Slips(0.3, random.Random(9))
+    drawn = [slips.slip(obs) for _ in range(4000)]
+    rate = sum(d is not None for d in drawn) / len(drawn)
+    assert abs(rate - 0.3) < 0.03
+    assert {d for d in drawn if d is not None} == set(obs.legal)

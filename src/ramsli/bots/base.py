@@ -55,6 +55,7 @@ __all__ = [
     "describe_bot",
     "package_bots",
     "refresh_bots",
+    "Slips",
 ]
 
 
@@ -112,6 +113,48 @@ def only_choice(obs: Observation) -> Action | None:
     if not obs.legal:
         raise ValueError(f"seat {seat_name(obs.seat)} has no legal action: it is not its turn")
     return obs.legal[0] if len(obs.legal) == 1 else None
+
+
+class Slips:
+    """A bot's slips: at a decision with more than one legal action, with probability ``eps`` a
+    uniformly random legal action instead of the bot's own choice (the ``eps`` option of ``tips``,
+    ``montecarlo`` and ``expert``; the levels of :mod:`ramsli.bots.levels` use it).
+
+    Args:
+        eps: the probability of a slip per decision, 0..1.
+        rng: the bot's random source; the slips draw from a source of their own seeded from it, so
+            the bot's other draws are the same as without slips.
+
+    >>> from ramsli import Hand, Rules
+    >>> hand = Hand.new(Rules(), [20] * 3, 0, seed=4)
+    >>> obs = hand.observe(hand.to_act)
+    >>> Slips.of(0.0, random.Random(1)) is None
+    True
+    >>> Slips(1.0, random.Random(1)).slip(obs) in obs.legal
+    True
+    """
+
+    def __init__(self, eps: float, rng: random.Random) -> None:
+        self.eps = float(eps)
+        self._rng = random.Random(rng.getrandbits(64))
+
+    @classmethod
+    def of(cls, eps: float, rng: random.Random) -> Slips | None:
+        """``Slips(eps, rng)``, or None for ``eps == 0`` (then ``rng`` is not drawn from at all)."""
+        return cls(eps, rng) if eps > 0 else None
+
+    def slip(self, obs: Observation) -> Action | None:
+        """A random legal action with probability ``eps``, else None (the bot chooses itself);
+        None too when there is only one legal action (nothing is drawn then).
+
+        Raises:
+            ValueError: if ``obs.legal`` is empty (not this seat's turn).
+        """
+        if only_choice(obs) is not None:
+            return None
+        if self._rng.random() < self.eps:
+            return self._rng.choice(list(obs.legal))
+        return None
 
 
 #: name -> factory(seed, **options): the bots registered or loaded so far

@@ -68,7 +68,7 @@ import random
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from ramsli.bots.base import only_choice, register_bot
+from ramsli.bots.base import Slips, only_choice, register_bot
 from ramsli.bots.fast import (
     declare_need,
     declare_strength,
@@ -306,8 +306,8 @@ class ExpertBot:
         self.fitted_declarations = int(fitted_declarations)
         self.candidates = int(candidates)
         self.eps = float(eps)
-        #: the noisy expert's own random source (None for ``eps=0``: the search's stream is untouched)
-        self._noise = random.Random(self.rng.getrandbits(64)) if self.eps > 0 else None
+        #: the noisy expert's slips (None for ``eps=0``: the search's stream is untouched)
+        self._slips = Slips.of(self.eps, self.rng)
         #: the fitted opponent model (None: it could not be loaded; the hand-made models are used)
         self.model: OpponentModel | None = default_model()
         self._rules = TipsBot()
@@ -465,8 +465,9 @@ class ExpertBot:
         only = only_choice(obs)
         if only is not None:
             return only
-        if self._noise is not None and self._noise.random() < self.eps:
-            return self._noise.choice(list(obs.legal))  # the noisy expert: a random legal action
+        slip = self._slips.slip(obs) if self._slips is not None else None
+        if slip is not None:
+            return slip  # the noisy expert: a random legal action
         if obs.phase is Phase.PLAY:
             return self._play(obs)
         if obs.phase is Phase.DECLARE:

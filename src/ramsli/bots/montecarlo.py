@@ -44,7 +44,7 @@ import time
 from collections.abc import Iterator, Sequence
 from typing import TypeAlias
 
-from ramsli.bots.base import only_choice, register_bot
+from ramsli.bots.base import Slips, only_choice, register_bot
 from ramsli.bots.fast import SUIT_MASK, legal, rule_declare, rule_general_rams, rule_play, sure_tricks, winner_index
 from ramsli.bots.solver import Solver
 from ramsli.bots.tips import TipsBot
@@ -249,6 +249,9 @@ class MonteCarloBot:
         soft: probability of keeping a sample per declaration that disagrees
             with the ``rules`` policy (0..1).
         tries: sampling attempts per sample for that filter.
+        eps: slips: at a decision with more than one legal action, with this probability (0..1) a
+            uniformly random legal action (:class:`~ramsli.bots.base.Slips`; the levels ``medium``
+            and ``hard`` use it); drawn from a source of its own, so ``eps=0`` plays as without.
 
     Raises:
         ValueError: for a budget outside those ranges.
@@ -258,7 +261,14 @@ class MonteCarloBot:
     name = "montecarlo"
     #: the allowed range of each option (checked here and by :func:`~ramsli.bots.base.make_bot`):
     #: bounded, so that no spec makes one decision think for hours
-    OPTION_RANGES = {"samples": (1, 2000), "ms": (0, 60000), "nodes": (1, 100000), "soft": (0, 1), "tries": (1, 100)}
+    OPTION_RANGES = {
+        "samples": (1, 2000),
+        "ms": (0, 60000),
+        "nodes": (1, 100000),
+        "soft": (0, 1),
+        "tries": (1, 100),
+        "eps": (0, 1),
+    }
 
     def __init__(
         self,
@@ -268,10 +278,18 @@ class MonteCarloBot:
         nodes: int = 3000,
         soft: float = 0.3,
         tries: int = 8,
+        eps: float = 0.0,
         *,
         rng: random.Random | None = None,
     ) -> None:
-        for key, value in (("samples", samples), ("ms", ms), ("nodes", nodes), ("soft", soft), ("tries", tries)):
+        for key, value in (
+            ("samples", samples),
+            ("ms", ms),
+            ("nodes", nodes),
+            ("soft", soft),
+            ("tries", tries),
+            ("eps", eps),
+        ):
             lo, hi = self.OPTION_RANGES[key]
             if not lo <= value <= hi:
                 raise ValueError(f"{key}={value!r}: allowed is {lo}..{hi}")
@@ -281,6 +299,8 @@ class MonteCarloBot:
         self.nodes = int(nodes)
         self.soft = float(soft)
         self.tries = int(tries)
+        self.eps = float(eps)
+        self._slips = Slips.of(self.eps, self.rng)
         self._rules = TipsBot()
 
     # -- helpers -------------------------------------------------------------
@@ -322,6 +342,9 @@ class MonteCarloBot:
         only = only_choice(obs)
         if only is not None:
             return only
+        slip = self._slips.slip(obs) if self._slips is not None else None
+        if slip is not None:
+            return slip
         if obs.phase is Phase.PLAY:
             return self._play(obs)
         if obs.phase is Phase.DECLARE:

@@ -78,7 +78,7 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 
-from ramsli.bots.base import register_bot
+from ramsli.bots.base import Slips, register_bot
 from ramsli.bots.tracking import infer
 from ramsli.cards import Card
 from ramsli.hand import Action, Observation, Phase, random_source
@@ -341,27 +341,41 @@ class TipsBot:
     """The tips player (see the module docstring); deterministic, sees only its seat (R7).
 
     Args:
-        seed: accepted for the bot registry; the policy uses no randomness.
+        seed: the seed of the slips' random source (``eps`` above 0); the tips use no randomness.
         variant: ``VAR_ACE_EARLY`` / ``VAR_NO_TRUMP_LEAD`` / ``VAR_TIGHT`` bits (see the module text).
         tracking: True (default): use the turn-up, the pack's jokers and the voids revealed by play;
             False: the seat's own cards and the current trick only (what the lab's kernel plays).
-        rng: ignored likewise (instead of ``seed``).
+        rng: instead of ``seed``, the random source itself.
+        eps: slips: at a decision with more than one legal action, with this probability (0..1) a
+            uniformly random legal action (:class:`~ramsli.bots.base.Slips`; the level ``easy``
+            uses it); 0 (default): deterministic.
 
     Raises:
         TypeError: if both ``seed`` and ``rng`` are given.
+        ValueError: for ``eps`` outside 0..1.
     """
 
     name = "tips"
     #: bounds of the numeric options in a bot spec (``tips:variant=1``)
-    OPTION_RANGES = {"variant": (0, 7)}
+    OPTION_RANGES = {"variant": (0, 7), "eps": (0, 1)}
 
     def __init__(
-        self, seed: int | None = None, variant: int = 0, tracking: bool = True, *, rng: random.Random | None = None
+        self,
+        seed: int | None = None,
+        variant: int = 0,
+        tracking: bool = True,
+        eps: float = 0.0,
+        *,
+        rng: random.Random | None = None,
     ) -> None:
-        random_source(seed, rng, "TipsBot")  # only checks that at most one is given
+        source = random_source(seed, rng, "TipsBot")  # also checks that at most one is given
+        if not 0 <= eps <= 1:
+            raise ValueError(f"eps={eps!r}: allowed is 0..1")
         self.seed = seed
         self.variant = int(variant)
         self.tracking = bool(tracking)
+        self.eps = float(eps)
+        self._slips = Slips.of(self.eps, source)
 
     def act(self, obs: Observation) -> Action:
         """One of ``obs.legal`` (R4.5, R4.7, R4.8, R4.10).
@@ -371,6 +385,9 @@ class TipsBot:
         """
         if not obs.legal:
             raise ValueError(f"seat {seat_name(obs.seat)} has no legal action: it is not its turn")
+        slip = self._slips.slip(obs) if self._slips is not None else None
+        if slip is not None:
+            return slip
         seat, trump, cards = obs.seat, obs.trump, obs.cards
         if obs.phase is Phase.DECLARE:
             if len(obs.legal) == 1:
