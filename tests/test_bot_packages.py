@@ -162,8 +162,8 @@ def test_option_types_follow_annotations_and_defaults():
         make_bot("montecarlo:samples=2.5")
     with pytest.raises(ValueError, match=r"variant=9 is out of range: allowed is 0..7"):
         make_bot("tips:variant=9")
-    assert [o.kind for o in describe_bot("montecarlo").options] == ["int", "float", "int", "float", "int"]
-    assert describe_bot("hard").kind == "level" and describe_bot("hard").plays_as == "montecarlo:samples=6"
+    assert [o.kind for o in describe_bot("montecarlo").options] == ["int", "float", "int", "float", "int", "float"]
+    assert describe_bot("hard").kind == "level" and describe_bot("hard").plays_as == "montecarlo:samples=6,eps=0.1"
 
 
 def test_example_bot_is_known_with_its_options_and_ranges(example):

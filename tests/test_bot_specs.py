@@ -45,7 +45,7 @@ def test_unknown_bot_lists_the_levels_apart_weakest_first_and_hints_at_lower_cas
 def test_an_unknown_option_gets_an_example_with_a_value():
     with pytest.raises(ValueError, match=r"\(e\.g\. expert:samples=200\)"):
         make_bot("expert:foo=1", 1)
-    with pytest.raises(ValueError, match=r"level 'easy' takes no options \(it stands for the bot 'tips'\)"):
+    with pytest.raises(ValueError, match=r"level 'easy' takes no options \(it stands for the bot 'tips:eps=0\.35'\)"):
         make_bot("easy:samples=3", 1)
 
 

@@ -79,7 +79,7 @@ def test_the_data_card(made):
         "ramsli dataset --hands 24 --bots easy,medium,random,random --preset general-rams --rule bete=4 --seed 7"
         in card
     )
-    assert "| `medium` | `medium` | `montecarlo:samples=2` | ramsli | 24 |" in card
+    assert "| `medium` | `medium` | `montecarlo:samples=2,eps=0.2` | ramsli | 24 |" in card
     assert "general_rams = true" in card and "bete = 4" in card  # the rules as TOML
     for key in ("format", "hand", "seats", "seated", "dealer", "stacks", "pot", "rules", "deal", "play", "settlement"):
         assert f"| `{key}` |" in card

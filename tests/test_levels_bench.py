@@ -23,7 +23,7 @@ def test_the_ladder_reports_each_pair_at_a_mixed_table_and_in_a_field(tmp_path):
     assert r.returncode == 0, r.stderr
     assert "[traditional mixed, 6 deals" in r.stdout and "[traditional field, 6 deals" in r.stdout
     data = json.loads(out.read_text())
-    assert data["levels"] == {"random": "random", "easy": "tips"}
+    assert data["levels"] == {"random": "random", "easy": "tips:eps=0.35"}
     mixed, field = data["results"]
     # at a mixed table the paired gap is the per-deal difference of the two levels' own results
     pair = mixed["pairs"][0]

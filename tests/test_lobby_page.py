@@ -19,8 +19,8 @@ def _page_data(lang: str = "en") -> dict:
 
 def test_the_lobby_offers_each_bot_level_once():
     """A tester's finding: the seat menus listed the tips player beside ``easy`` and ``montecarlo``
-    beside ``hard``, so two entries named the same level ("tips player, as easy" and "easy: plays
-    the tips"). Each offered entry is another bot, and every level is offered, weakest first."""
+    beside ``hard``, so two entries named the same level (then "tips player, as easy" and "easy:
+    plays the tips"). Each offered entry is another bot, and every level is offered, weakest first."""
     bots = _page_data()["bots"]
     specs = [level_spec(b) for b in bots]
     assert len(set(specs)) == len(specs), bots  # no bot offered twice under two names

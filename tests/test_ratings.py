@@ -144,19 +144,21 @@ def test_a_bot_seated_twice_moves_once_by_its_seats_mean():
 
 
 def test_bot_keys_and_the_calibration():
-    """Each level is one player (``tips`` and ``rules`` are ``easy``, ``montecarlo:samples=6`` ``hard``); the
+    """Each level is one player (``rules:eps=0.35`` is ``easy``, ``montecarlo:samples=6,eps=0.1`` ``hard``); the
     bundled calibration rates every level, better levels higher, with a small σ; a calibration of
     duplicate sessions is repeatable; an arena result is read too; another file is refused."""
     assert [
-        bot_key(s) for s in ("tips", "rules", "easy", "montecarlo:samples=6", "montecarlo:samples=2", "expert")
-    ] == [
-        "easy",
-        "easy",
-        "easy",
-        "hard",
-        "medium",
-        "expert",
-    ]
+        bot_key(s)
+        for s in (
+            "tips:eps=0.35",
+            "rules:eps=0.35",
+            "easy",
+            "montecarlo:samples=6,eps=0.1",
+            "montecarlo:samples=2,eps=0.2",
+            "expert",
+        )
+    ] == ["easy", "easy", "easy", "hard", "medium", "expert"]
+    assert bot_key("tips") == "tips" and bot_key("montecarlo:samples=6") == "montecarlo:samples=6"  # no slips
     assert bot_key("montecarlo:samples=64") == "montecarlo:samples=64"
     assert bot_key("montecarlo") == "montecarlo"  # the default budget is no level (docs/benchmarks.md)
     cal = load_calibration()
@@ -165,8 +167,8 @@ def test_bot_keys_and_the_calibration():
     assert all(r.sigma < 3 for r in cal.values())
     data = json.loads(CALIBRATION.read_text())
     assert data["format"] == "ramsli-calibration/1" and data["hands"] == 10 and data["sessions"] >= 60
-    small = calibrate(["tips", "random"], sessions=3, hands=3, seed=4)
-    assert small == calibrate(["tips", "random"], sessions=3, hands=3, seed=4)
+    small = calibrate(["easy", "random"], sessions=3, hands=3, seed=4)
+    assert small == calibrate(["easy", "random"], sessions=3, hands=3, seed=4)
     assert [e["sessions"] for e in small["entrants"]] == [6, 6]
 
 
@@ -174,7 +176,7 @@ def test_calibration_files(tmp_path):
     from ramsli.analysis.arena import run_arena
 
     arena = tmp_path / "arena.json"
-    arena.write_text(json.dumps(run_arena(["tips", "random"], deals=2, seed=1).to_dict()))
+    arena.write_text(json.dumps(run_arena(["easy", "random"], deals=2, seed=1).to_dict()))
     assert set(load_calibration(arena)) == {"easy", "random"}
     bad = tmp_path / "bad.json"
     for text in (

@@ -228,9 +228,9 @@ def test_results_say_what_a_level_stood_for(tmp_path):
     assert r.exit_code == 0, r.output
     bots = json.loads((tmp_path / "res.json").read_text())["bots"]
     assert [(b["spec"], b["plays_as"]) for b in bots] == [
-        ("easy", "tips"),
-        ("medium", "montecarlo:samples=2"),
+        ("easy", "tips:eps=0.35"),
+        ("medium", "montecarlo:samples=2,eps=0.2"),
         ("random", "random"),
     ]
     rows = list(csv.DictReader((tmp_path / "res.csv").open()))
-    assert [row["plays_as"] for row in rows] == ["tips", "montecarlo:samples=2", "random"]
+    assert [row["plays_as"] for row in rows] == ["tips:eps=0.35", "montecarlo:samples=2,eps=0.2", "random"]

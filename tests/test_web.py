@@ -791,9 +791,10 @@ def test_a_bot_seat_can_be_offered_and_taken_over_from_the_browser(chromium, ser
         page.wait_for_selector("#created:not([hidden]) .link-row")
         labels = page.eval_on_selector_all("#created .link-label", "els => els.map(e => e.textContent)")
         # issue 27: the links say "Seat 2" as the form does, not "seat p2"
-        assert labels[:2] == ["Seat 2, bot (easy: plays the tips): a friend may take it over", "Invite for seat 3"], (
-            labels
-        )
+        assert labels[:2] == [
+            "Seat 2, bot (easy: plays the tips, with slips): a friend may take it over",
+            "Invite for seat 3",
+        ], labels
         # a table just made is listed under "Your tables" without a reload
         assert page.query_selector("#my-tables a") is not None
         links = page.eval_on_selector_all("#created .link-row input", "els => els.map(e => e.value)")
@@ -1022,11 +1023,11 @@ def test_bot_labels_name_levels_and_show_options_without_a_level_s_words(chromiu
             "montecarlo · samples=4",
             "expert · samples=2",
             "montecarlo",
-            "tips player, as easy",
+            "tips player",
             "expert: the strongest",
             "constructor",
         ], got
         short = page.evaluate("specs => specs.map(R.botShort)", [LEVELS["hard"], "montecarlo", "tips", "constructor"])
-        assert short == ["bot · hard", "bot · montecarlo", "bot · easy", "bot · constructor"], short
+        assert short == ["bot · hard", "bot · montecarlo", "bot · tips player", "bot · constructor"], short
     finally:
         ctx.close()

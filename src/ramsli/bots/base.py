@@ -420,7 +420,7 @@ def describe_bot(name: str) -> BotInfo:
     >>> info.kind, [o.text() for o in info.options][:2]
     ('built-in', ['samples=20 (int, 1..2000)', 'ms=0 (float, 0..60000)'])
     >>> describe_bot("easy").plays_as
-    'tips'
+    'tips:eps=0.35'
     """
     name = name.strip()
     if name in LEVELS and LEVELS[name] != name:

@@ -1,36 +1,38 @@
 """Levels for people: ``easy``, ``medium``, ``hard``, ``expert``.
 
-A level is a name for a bot and its budget, usable wherever a bot is named
-(:func:`ramsli.bots.make_bot`, ``ramsli play --bots``, tournaments, the
-server's table spec). Each level is stronger than the one below it: at a mixed
-table (the four levels and a ``random`` seat, every deal in every rotation) by a
-paired interval that excludes 0 in ``traditional``, ``nap`` and ``joker``, and in
-most pairs of the other presets; in ``compulsory`` (everyone plays every hand,
-R6) only the card play differs and the three lower levels play cards about
-equally well, and with the 52-card deck (``modern-52``) the tips play well. The
-ladder per preset is in ``docs/benchmarks.md`` ("The levels", ``bench/levels.py``):
+A level is a name for a bot, its budget and its slips, usable wherever a bot is
+named (:func:`ramsli.bots.make_bot`, ``ramsli play --bots``, tournaments, the
+server's table spec). Each level is stronger than the one below it at a mixed
+table (the four levels and a ``random`` seat, every deal in every rotation):
+by a paired 95% interval that excludes 0 in every preset but ``compulsory``,
+where everyone plays every hand (R6) and only the card play differs; there only
+the expert plays clearly better. The ladder per preset is in
+``docs/benchmarks.md`` ("The levels", ``bench/levels.py``):
 
-- ``easy``: the tips player (``tips``) — plays the seeds' tips as written;
+- ``easy``: the tips player (``tips``) with slips: at one decision in three
+  (``eps=0.35``) a random legal action instead of the tips;
 - ``medium``: ``montecarlo`` with 2 samples a decision (declarations and cards
-  read from two guesses of the hidden cards: often right, sometimes far off);
-- ``hard``: ``montecarlo`` with 6 samples a decision;
+  read from two guesses of the hidden cards) and a slip at one decision in five;
+- ``hard``: ``montecarlo`` with 6 samples a decision and a slip at one decision
+  in ten;
 - ``expert``: the ``expert`` bot (:mod:`ramsli.bots.expert`): weighted
-  samples, 200 a declaration and 48 a card.
+  samples, 200 a declaration and 48 a card; no slips.
 
-``montecarlo`` with its default budget (20 samples) comes within about 0.1
-counters a hand of the expert (the ceilings in ``docs/benchmarks.md``: the card
-play of both is close to what the game allows without seeing the cards), so it
-is not a level: a level below ``expert`` has to be clearly weaker.
+A slip (:class:`ramsli.bots.base.Slips`) counts only at a real choice (more
+than one legal action). The budgets alone do not part the levels: the searching
+bots' strength flattens out after a few samples (``montecarlo`` with 20 samples
+comes within about 0.1 counters a hand of the expert), and with the 52-card
+deck the tips play about as well as two samples. The slips spread them.
 
 A level takes no options (it *is* a budget); name the bot itself for other
 budgets (``montecarlo:samples=64``).
 
 >>> level_spec("hard"), level_spec("montecarlo:samples=8")
-('montecarlo:samples=6', 'montecarlo:samples=8')
+('montecarlo:samples=6,eps=0.1', 'montecarlo:samples=8')
 >>> level_spec("easy:samples=3")  # doctest: +ELLIPSIS
 Traceback (most recent call last):
 ...
-ramsli.bots.refusals.BotSpecError: level 'easy' takes no options (it stands for the bot 'tips'); name a bot for ...
+ramsli.bots.refusals.BotSpecError: level 'easy' takes no options (it stands for the bot 'tips:eps=0.35'); name a bot for ...
 """
 
 from __future__ import annotations
@@ -41,9 +43,9 @@ __all__ = ["LEVELS", "level_spec", "is_level"]
 
 #: level name -> the bot spec it stands for, weakest first
 LEVELS: dict[str, str] = {
-    "easy": "tips",
-    "medium": "montecarlo:samples=2",
-    "hard": "montecarlo:samples=6",
+    "easy": "tips:eps=0.35",
+    "medium": "montecarlo:samples=2,eps=0.2",
+    "hard": "montecarlo:samples=6,eps=0.1",
     "expert": "expert",
 }
 

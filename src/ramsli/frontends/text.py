@@ -1057,13 +1057,13 @@ def level_word(level: str) -> str:
 
 def opponents_line(names: Sequence[str], bots: Sequence[str | None], human: int) -> str:
     """Who plays the other seats, by level where a bot is one, the level's name in the
-    player's language: the spec as given to ``--bots``, a level's spec (``montecarlo:samples=6``, the
-    default) shown as its level (``hard``).
+    player's language: the spec as given to ``--bots``, a level's spec (``montecarlo:samples=6,eps=0.1``,
+    the default) shown as its level (``hard``).
 
     >>> from ramsli.frontends.i18n import set_language
-    >>> set_language("en") and opponents_line(["Ann", "Bruno", "Carla"], [None, "montecarlo:samples=6", "easy"], 0)
-    'Opponents: Bruno (hard), Carla (easy)'
-    >>> set_language("de") and opponents_line(["Ann", "Bruno", "Carla"], [None, "hard", "tips"], 0)
+    >>> set_language("en") and opponents_line(["Ann", "Bruno", "Carla"], [None, "montecarlo:samples=6,eps=0.1", "tips"], 0)
+    'Opponents: Bruno (hard), Carla (tips)'
+    >>> set_language("de") and opponents_line(["Ann", "Bruno", "Carla"], [None, "hard", "easy"], 0)
     'Gegner: Bruno (schwer), Carla (leicht)'
     """
     level_of = {spec: name for name, spec in LEVELS.items()}

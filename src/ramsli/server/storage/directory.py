@@ -219,11 +219,13 @@ def digest_of(token: str) -> str:
 
 def bot_key(spec: str) -> str:
     """The player a bot seat is rated as: its level when the spec is a level or stands for one
-    (``tips`` and its alias ``rules`` are ``easy``, ``montecarlo:samples=6`` is ``hard``), else the spec
-    itself. Each level is one player whatever the table.
+    (``montecarlo:samples=6,eps=0.1`` is ``hard``; ``rules`` is read as its other name ``tips``), else
+    the spec itself. Each level is one player whatever the table.
 
-    >>> bot_key("rules"), bot_key("montecarlo:samples=6"), bot_key("montecarlo:samples=2"), bot_key("random")
-    ('easy', 'hard', 'medium', 'random')
+    >>> bot_key("rules:eps=0.35"), bot_key("montecarlo:samples=6,eps=0.1"), bot_key("hard"), bot_key("random")
+    ('easy', 'hard', 'hard', 'random')
+    >>> bot_key("rules"), bot_key("montecarlo:samples=6")  # without the slips: not a level
+    ('tips', 'montecarlo:samples=6')
     >>> bot_key("montecarlo")  # the default budget is not a level: a player of its own
     'montecarlo'
     """

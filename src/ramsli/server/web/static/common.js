@@ -286,19 +286,19 @@ R.levelOf = function (spec) {
   for (const level of Object.keys(levels)) if (levels[level] === text) return level;
   return "";
 };
-/* a bot's label: its level, or what the bot is (the tips player is the easy level); a spec with
-   options is a level's name if it is that level's spec (medium and hard are montecarlo with a small
-   budget), otherwise the bot's own name with its options (they change how it plays, so no level's
-   words fit) */
+/* a bot's label: its level, or what the bot is (the easy level is the tips player with slips); a
+   spec with options is a level's name if it is that level's spec (medium and hard are montecarlo with
+   a small budget and slips), otherwise the bot's own name with its options (they change how it plays,
+   so no level's words fit) */
 R.botLevel = function (spec) {
   const text = String(spec || "").trim();
   const [kind, opts] = text.split(/:(.*)/s);
   const names = {
     random: _("beginner"),
-    rules: _("tips player, as easy"),
-    tips: _("tips player, as easy"),
+    rules: _("tips player"),
+    tips: _("tips player"),
     equilibrium: _("equilibrium: solved declarations"),
-    easy: _("easy: plays the tips"),
+    easy: _("easy: plays the tips, with slips"),
     medium: _("medium"),
     hard: _("hard"),
     expert: _("expert: the strongest"),
@@ -316,8 +316,8 @@ R.botShort = function (spec) {
   const [kind, opts] = text.split(/:(.*)/s);
   const names = {
     random: _("beginner"),
-    rules: _("easy"),
-    tips: _("easy"),
+    rules: _("tips player"),
+    tips: _("tips player"),
     easy: _("easy"),
     medium: _("medium"),
     hard: _("hard"),
