@@ -213,37 +213,39 @@ CARD_TOKEN = re.compile(r"^(?:[2-9TJQKA][SHDC]|X[12])$")
 FORBIDDEN_KEYS = {"deck", "cut", "stock", "seed", "rng", "rng_state", "dealt", "hands", "salts"}
 
 
+#: a card (:data:`CARD_TOKEN`) as a word of a text: between the text's ends or separators (white space,
+#: ``[``, ``]``, ``,``, ``"``; ``\s`` is what ``str.split`` splits at)
+CARD_IN_TEXT = re.compile(r'(?<![^\s\[\],"])(?:[2-9TJQKA][SHDC]|X[12])(?![^\s\[\],"])')
+
+
 def cards_in(msg) -> set[str]:
-    """Every card named anywhere in a JSON message (also inside action texts like ``p2 pl AS``)."""
-    found: set[str] = set()
-
-    def walk(x):
-        if isinstance(x, dict):
-            for k, v in x.items():
-                walk(k)
-                walk(v)
+    """Every card named anywhere in a JSON message (also inside action texts like ``p2 pl AS``): every
+    word of every key and string value that is a card, words split at white space and ``[ ] , "``."""
+    texts: list[str] = []
+    todo = [msg]
+    while todo:
+        x = todo.pop()
+        if isinstance(x, str):
+            texts.append(x)
+        elif isinstance(x, dict):
+            todo.extend(x)
+            todo.extend(x.values())
         elif isinstance(x, (list, tuple)):
-            for v in x:
-                walk(v)
-        elif isinstance(x, str):
-            for tok in x.replace("[", " ").replace("]", " ").replace(",", " ").replace('"', " ").split():
-                if CARD_TOKEN.match(tok):
-                    found.add(tok)
-
-    walk(msg)
-    return found
+            todo.extend(x)
+    return set(CARD_IN_TEXT.findall("\n".join(texts)))  # a line break separates them
 
 
 def keys_in(msg) -> set[str]:
     """Every key of every object in a JSON message."""
     out: set[str] = set()
-    if isinstance(msg, dict):
-        for k, v in msg.items():
-            out.add(k)
-            out |= keys_in(v)
-    elif isinstance(msg, list):
-        for v in msg:
-            out |= keys_in(v)
+    todo = [msg]
+    while todo:
+        x = todo.pop()
+        if isinstance(x, dict):
+            out.update(x)
+            todo.extend(v for v in x.values() if isinstance(v, (dict, list)))
+        elif isinstance(x, list):
+            todo.extend(v for v in x if isinstance(v, (dict, list)))
     return out
 
 

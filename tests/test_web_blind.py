@@ -348,7 +348,9 @@ def test_the_timer_move_is_shown_and_said_to_its_seat_only(chromium, server):
     recorded frame by frame) never received that card before it was played, and no bot move of
     Ann's is in any of his views (R7, D-16)."""
     t = tr("en")
-    made = _table(server, humans=2, turn_seconds=scaled(4), seed=7)
+    # the timer gives Ann the time to press "i" (4 s on a quiet machine, more on a busy one), but every
+    # turn of Bo's (who never moves) and Ann's card wait it out: more than 8 s only makes the test slower
+    made = _table(server, humans=2, turn_seconds=min(scaled(4), 8), seed=7)
     ann = Ear(chromium, server, made["seats"][0]["link"])
     bo = Ear(chromium, server, made["seats"][1]["link"])
     try:
