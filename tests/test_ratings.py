@@ -145,7 +145,7 @@ def test_a_bot_seated_twice_moves_once_by_its_seats_mean():
 
 def test_bot_keys_and_the_calibration():
     """Each level is one player (``rules:eps=0.35`` is ``easy``, ``montecarlo:samples=6,eps=0.1`` ``hard``); the
-    bundled calibration rates every level, better levels higher, with a small σ; a calibration of
+    bundled calibration rates every level, ``hard`` and ``expert`` above the others, with a small σ; a calibration of
     duplicate sessions is repeatable; an arena result is read too; another file is refused."""
     assert [
         bot_key(s)
@@ -163,7 +163,9 @@ def test_bot_keys_and_the_calibration():
     assert bot_key("montecarlo") == "montecarlo"  # the default budget is no level (docs/benchmarks.md)
     cal = load_calibration()
     assert set(cal) == {"easy", "medium", "hard", "expert", "random"}
-    assert cal["random"].mu < cal["easy"].mu < min(cal["medium"].mu, cal["hard"].mu, cal["expert"].mu)
+    # places in ten-hand sessions: easy and medium are within one σ (docs/clubs.md), the rest in order
+    assert cal["random"].mu < min(cal["easy"].mu, cal["medium"].mu)
+    assert max(cal["easy"].mu, cal["medium"].mu) < cal["hard"].mu < cal["expert"].mu
     assert all(r.sigma < 3 for r in cal.values())
     data = json.loads(CALIBRATION.read_text())
     assert data["format"] == "ramsli-calibration/1" and data["hands"] == 10 and data["sessions"] >= 60
