@@ -92,3 +92,14 @@ def test_the_allowed_list_names_each_bot_and_level_once():
     assert r.exit_code == 2
     output = " ".join(r.output.replace("│", " ").split())
     assert output.count("expert") == 1 and "montecarlo" in output, output
+
+
+def test_an_option_given_twice_is_refused():
+    """A fresh user's finding: ``montecarlo:samples=2,samples=50`` started a game and nobody could tell
+    which budget played; now it is refused, saying which option and where."""
+    with pytest.raises(
+        ValueError, match=r"bot option 'samples' is given twice \(in 'montecarlo:samples=2,samples=50'\)"
+    ):
+        make_bot("montecarlo:samples=2,samples=50", 1)
+    with pytest.raises(ValueError, match="given twice"):
+        make_bot("tips:eps=0.5, eps=0.2", 1)

@@ -997,7 +997,8 @@ def test_bot_labels_name_levels_and_show_options_without_a_level_s_words(chromiu
     """Issue 13, a tester's findings: the medium and hard levels' specs are labelled by their level (as the
     terminal does; the specs come from the server's ``LEVELS``, issue 35), a spec with other options is the
     bot's name with its options (not "the strongest" for 2 samples), montecarlo's default budget is no
-    level, and a name that is a property of every JS object is not looked up as one."""
+    level, and a name that is a property of every JS object is not looked up as one; a bot seat's group
+    label says it is a bot and its level (a fresh user's finding with a screen reader's view)."""
     base, _db = server
     ctx = _context(chromium, lang="en")
     try:
@@ -1029,5 +1030,12 @@ def test_bot_labels_name_levels_and_show_options_without_a_level_s_words(chromiu
         ], got
         short = page.evaluate("specs => specs.map(R.botShort)", [LEVELS["hard"], "montecarlo", "tips", "constructor"])
         assert short == ["bot · hard", "bot · montecarlo", "bot · tips player", "bot · constructor"], short
+        # a fresh user's finding: a seat's group label (what a screen reader says) names the bot's level
+        made = _table(base, [{"kind": "human"}, {"kind": "bot", "bot": "hard"}, {"kind": "bot", "bot": "easy"}], 5, [])
+        watch = ctx.new_page()
+        watch.goto(base + made["spectate"] + "?lang=en")
+        watch.wait_for_selector(".seat[data-seat=p2]")
+        labels = [watch.get_attribute(f".seat[data-seat={p}]", "aria-label") for p in ("p2", "p3")]
+        assert "bot (hard)" in labels[0] and "bot (easy: plays the tips, with slips)" in labels[1], labels
     finally:
         ctx.close()

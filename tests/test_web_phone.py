@@ -228,7 +228,7 @@ def test_the_lobby_and_the_invite_page_speak_to_people(chromium, base):
         assert not _small(page, ".top-nav a", width=24)  # links in a row: tall enough for a finger
         # a seat menu's bot is short; its full words are under the menu
         assert page.eval_on_selector("#seat-2", "s => s.selectedOptions[0].textContent") == "Bot · leicht"
-        assert page.text_content("#seat-2-desc") == "leicht: spielt nach den Tipps"
+        assert page.text_content("#seat-2-desc") == "leicht: spielt nach den Tipps, mit Patzern"
         page.select_option("#seat-2", "bot:expert")
         assert page.text_content("#seat-2-desc") == "Experte: der stärkste"
     finally:

@@ -277,6 +277,8 @@ def make_bot(spec: str, seed: int | None = None, *, rng: random.Random | None = 
         k, eq, v = part.partition("=")
         if not eq:
             raise BotSpecError("bot_option_syntax", option=repr(part), spec=repr(spec))
+        if k.strip() in opts_text:
+            raise BotSpecError("bot_option_twice", option=repr(k.strip()), spec=repr(spec))
         opts_text[k.strip()] = v.strip()
         try:
             kwargs[k.strip()] = (

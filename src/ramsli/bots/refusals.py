@@ -37,6 +37,7 @@ REFUSALS: Mapping[str, RefusalText] = {
         )
     ),
     "bot_option_syntax": RefusalText(N_("bot option {option} is not key=value (in {spec})")),
+    "bot_option_twice": RefusalText(N_("bot option {option} is given twice (in {spec}); give each option once")),
     "bot_option_bool": RefusalText(N_("bot {bot} option {option}: {value} is not true or false (e.g. {example})")),
     "bot_option_int": RefusalText(N_("bot {bot} option {option}: {value} is not a whole number (e.g. {example})")),
     "bot_option_number": RefusalText(N_("bot {bot} option {option}: {value} is not a number (e.g. {example})")),

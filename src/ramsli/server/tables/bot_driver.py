@@ -44,6 +44,7 @@ from typing import Any
 
 from ramsli import Action
 from ramsli.bots import make_bot
+from ramsli.bots.levels import level_spec
 from ramsli.hand import Observation, seat_name
 from ramsli.refusal import Refused
 from ramsli.server.tables.events import ActBy
@@ -60,7 +61,8 @@ __all__ = [
     "safe_act",
 ]
 
-#: bots cheap enough to run on the event loop; others run in worker processes (see :func:`bot_pool`)
+#: bots cheap enough to run on the event loop, also as a level's bot (``easy``); others run in worker
+#: processes (see :func:`bot_pool`)
 FAST_BOTS = ("random", "tips", "rules")
 #: seconds one decision of a slow bot may take; past it the seat plays a seeded ``tips`` decision
 BOT_MOVE_SECONDS = 10.0
@@ -296,7 +298,7 @@ class BotDriver:
             player = self.proxies[seat.index]
         obs = hand.observe(seat.index)
         started = time.perf_counter()
-        if spec.split(":")[0] in FAST_BOTS:
+        if level_spec(spec).split(":")[0] in FAST_BOTS:  # the level easy is the tips player with slips
             action = safe_act(player, obs)
         else:
             action = await self._think(spec, seat.index, seq, player, obs)

@@ -76,7 +76,7 @@
       const spec = {
         preset: "traditional",
         rules: ["end=hands:10"],
-        seats: [{ kind: "human" }].concat(Array(4).fill({ kind: "bot", bot: "tips" })),
+        seats: [{ kind: "human" }].concat(Array(4).fill({ kind: "bot", bot: "easy" })),
       };
       const made = await createAndSit(spec, true, true);
       location.href = R.url(made.mine) + "?lang=" + R.lang;
@@ -569,7 +569,7 @@
         text: _("Play now against 4 bots"),
       }),
       el("p", { id: "quick-msg", class: "form-msg bad", role: "alert", hidden: true }),
-      el("p", { class: "note", text: _("Five players, traditional rules, ten hands.") }),
+      el("p", { class: "note", text: _("Five players, traditional rules, ten hands, bots of the easy level.") }),
     );
     const created = el("section", { class: "panel", id: "created", hidden: true });
     app.replaceChildren(

@@ -48,6 +48,8 @@ export function seatBox(s) {
   const shownName =
     s.name || (!s.name && s.kind === "bot" ? _("bot ({level})", { level: R.botLevel(s.bot) }) : _("open seat"));
   const label = [shownName];
+  // a named bot says what it is in words too: the tag on the felt is hidden on a phone, and read by nobody
+  if (s.name && s.kind === "bot") label.push(_("bot ({level})", { level: R.botLevel(s.bot) }));
   if (isMe) label.push(_("you"));
   label.push(counters(s.stack));
   if (state) label.push(state);
