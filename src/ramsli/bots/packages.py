@@ -194,7 +194,7 @@ def option_specs(factory: Callable[..., object]) -> tuple[BotOption, ...]:
 
     >>> from ramsli.bots.base import bot_factory
     >>> [o.text() for o in option_specs(bot_factory("tips"))]
-    ['variant=0 (int, 0..7)', 'tracking=True (bool)']
+    ['variant=0 (int, 0..7)', 'tracking=True (bool)', 'eps=0.0 (float, 0..1)']
     """
     try:
         params = inspect.signature(factory).parameters
