@@ -324,6 +324,9 @@ def test_app_asks_the_human_cutter_refuses_a_bad_number_and_deals_at_the_chosen_
             await pilot.pause()
             assert isinstance(app_.screen, CutScreen) and t.hand is None
             assert QUESTION in str(app_.screen.query_one("#cut-question", Static).content)
+            await pilot.press("a")  # a fresh user typed "abc": a letter is refused at once, not ignored
+            await pilot.pause()
+            seen["letter"] = str(app_.screen.query_one("#cut-message", Static).content)
             await pilot.press("4", "0", "enter")
             await pilot.pause()
             seen["bad"] = str(app_.screen.query_one("#cut-message", Static).content)
@@ -338,6 +341,7 @@ def test_app_asks_the_human_cutter_refuses_a_bad_number_and_deals_at_the_chosen_
 
     asyncio.run(run())
     assert "'40' is not a cut point: give a whole number from 1 to 31" in seen["bad"]
+    assert "'a' is not a cut point" in seen["letter"]
     assert seen["cut"] == 12 and seen["saved"] == 12
     assert seen["recent"][0] == "You cut: 12 cards lifted."
     assert LocalTable.resume(SaveFolder(tmp_path).load(), None).hand.cut == 12

@@ -293,6 +293,19 @@ class CutScreen(ModalScreen[int | None]):
         self.typed = self.typed[:-1]
         self._show()
 
+    def on_key(self, event: events.Key) -> None:
+        """A letter or sign that is no key of this screen says what is allowed (it was ignored, and
+        Enter then cut at random without a word)."""
+        ch = event.character
+        if ch and ch.isprintable() and not ch.isdigit() and ch.lower() not in ("r", "q") and not ch.isspace():
+            event.stop()
+            self.typed = ""
+            try:
+                C.parse_cut(ch, self.points)
+            except C.CutError as e:
+                self._show(str(e))
+                self.app.bell()
+
     def action_cut(self) -> None:
         try:
             cut = C.parse_cut(self.typed, self.points)
