@@ -4,10 +4,11 @@ A level is a name for a bot, its budget and its slips, usable wherever a bot is
 named (:func:`ramsli.bots.make_bot`, ``ramsli play --bots``, tournaments, the
 server's table spec). Each level is stronger than the one below it at a mixed
 table (the four levels and a ``random`` seat, every deal in every rotation):
-by a paired 95% interval that excludes 0 in every preset but ``compulsory``,
-where everyone plays every hand (R6) and only the card play differs; there only
-the expert plays clearly better. The ladder per preset is in
-``docs/benchmarks.md`` ("The levels", ``bench/levels.py``):
+by a paired 95% interval that excludes 0 in every preset, at 300 deals in most;
+in ``compulsory``, where everyone plays every hand (R6) and only the card play
+differs, the levels lie about 0.1 counters a hand apart and part at 2,000 deals.
+The ladder per preset is in ``docs/benchmarks.md`` ("The levels",
+``bench/levels.py``):
 
 - ``easy``: the tips player (``tips``) with slips: at one decision in three
   (``eps=0.35``) a random legal action instead of the tips;
