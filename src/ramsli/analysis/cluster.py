@@ -444,6 +444,7 @@ class CtrlCNoise(logging.Filter):
     """
 
     def filter(self, record: logging.LogRecord) -> bool:
+        """False for that ``NameError`` record (dropped), True for every other record."""
         exc = record.exc_info[1] if record.exc_info else None
         return not (isinstance(exc, NameError) and "sync.<locals>.cancel" in record.getMessage())
 

@@ -122,13 +122,14 @@ class Slips:
 
     Args:
         eps: the probability of a slip per decision, 0..1.
-        rng: the bot's random source; the slips draw from a source of their own seeded from it, so
-            the bot's other draws are the same as without slips.
+        rng: the bot's random source; the slips draw from a source of their own seeded from it (for
+            ``eps`` above 0 only), so the bot's other draws are the same as without slips.
 
+    >>> import random
     >>> from ramsli import Hand, Rules
     >>> hand = Hand.new(Rules(), [20] * 3, 0, seed=4)
     >>> obs = hand.observe(hand.to_act)
-    >>> Slips.of(0.0, random.Random(1)) is None
+    >>> Slips(0.0, random.Random(1)).slip(obs) is None
     True
     >>> Slips(1.0, random.Random(1)).slip(obs) in obs.legal
     True
@@ -136,21 +137,16 @@ class Slips:
 
     def __init__(self, eps: float, rng: random.Random) -> None:
         self.eps = float(eps)
-        self._rng = random.Random(rng.getrandbits(64))
-
-    @classmethod
-    def of(cls, eps: float, rng: random.Random) -> Slips | None:
-        """``Slips(eps, rng)``, or None for ``eps == 0`` (then ``rng`` is not drawn from at all)."""
-        return cls(eps, rng) if eps > 0 else None
+        self._rng = random.Random(rng.getrandbits(64)) if self.eps > 0 else None
 
     def slip(self, obs: Observation) -> Action | None:
         """A random legal action with probability ``eps``, else None (the bot chooses itself);
-        None too when there is only one legal action (nothing is drawn then).
+        None too when there is only one legal action or ``eps`` is 0 (nothing is drawn then).
 
         Raises:
             ValueError: if ``obs.legal`` is empty (not this seat's turn).
         """
-        if only_choice(obs) is not None:
+        if self._rng is None or only_choice(obs) is not None:
             return None
         if self._rng.random() < self.eps:
             return self._rng.choice(list(obs.legal))

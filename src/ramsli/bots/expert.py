@@ -306,8 +306,8 @@ class ExpertBot:
         self.fitted_declarations = int(fitted_declarations)
         self.candidates = int(candidates)
         self.eps = float(eps)
-        #: the noisy expert's slips (None for ``eps=0``: the search's stream is untouched)
-        self._slips = Slips.of(self.eps, self.rng)
+        #: the noisy expert's slips (for ``eps=0`` nothing is drawn: the search's stream is untouched)
+        self._slips = Slips(self.eps, self.rng)
         #: the fitted opponent model (None: it could not be loaded; the hand-made models are used)
         self.model: OpponentModel | None = default_model()
         self._rules = TipsBot()
@@ -465,7 +465,7 @@ class ExpertBot:
         only = only_choice(obs)
         if only is not None:
             return only
-        slip = self._slips.slip(obs) if self._slips is not None else None
+        slip = self._slips.slip(obs)
         if slip is not None:
             return slip  # the noisy expert: a random legal action
         if obs.phase is Phase.PLAY:

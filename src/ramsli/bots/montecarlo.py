@@ -300,7 +300,7 @@ class MonteCarloBot:
         self.soft = float(soft)
         self.tries = int(tries)
         self.eps = float(eps)
-        self._slips = Slips.of(self.eps, self.rng)
+        self._slips = Slips(self.eps, self.rng)
         self._rules = TipsBot()
 
     # -- helpers -------------------------------------------------------------
@@ -342,7 +342,7 @@ class MonteCarloBot:
         only = only_choice(obs)
         if only is not None:
             return only
-        slip = self._slips.slip(obs) if self._slips is not None else None
+        slip = self._slips.slip(obs)
         if slip is not None:
             return slip
         if obs.phase is Phase.PLAY:

@@ -375,7 +375,7 @@ class TipsBot:
         self.variant = int(variant)
         self.tracking = bool(tracking)
         self.eps = float(eps)
-        self._slips = Slips.of(self.eps, source)
+        self._slips = Slips(self.eps, source)
 
     def act(self, obs: Observation) -> Action:
         """One of ``obs.legal`` (R4.5, R4.7, R4.8, R4.10).
@@ -385,7 +385,7 @@ class TipsBot:
         """
         if not obs.legal:
             raise ValueError(f"seat {seat_name(obs.seat)} has no legal action: it is not its turn")
-        slip = self._slips.slip(obs) if self._slips is not None else None
+        slip = self._slips.slip(obs)
         if slip is not None:
             return slip
         seat, trump, cards = obs.seat, obs.trump, obs.cards
