@@ -1,12 +1,22 @@
 """Validation of the skill counters on bots with known gaps (docs/skill.md, docs/benchmarks.md).
 
     python bench/skill.py [--pairs easy/medium,medium/hard,hard/expert,expert/expert:eps=0.1,expert/expert:eps=0.05]
-                          [--players 4] [--deals 40] [--true-deals 400] [--jobs 1] [--scheduler tcp://HOST:PORT]
+                          [--design field|lineup] [--field medium] [--players 4] [--deals 40] [--true-deals 400]
+                          [--jobs 1] [--scheduler tcp://HOST:PORT]
                           [--declare-samples 200] [--play-samples 24] [--budget 30000] [--baseline expert]
                           [--seed 1] [--out FILE.json]
 
-For each pair ``A/B`` two runs on ``traditional`` (stacks 20, empty pot, every deal in every rotation of
-the line-up ``A, B, A, B, …`` so that every bot plays every seat's cards):
+For each pair ``A/B`` two runs on ``traditional`` (stacks 20, empty pot), in one of two designs:
+
+- ``--design field`` (the default): one seat holds A or B, every other seat a bot of the **field**
+  (``--field``, the same bots with the same seeds in A's and B's hands); every deal is played with A and
+  with B in every seat. The gap is then A's counters minus B's **in the same seat against the same
+  opponents** — what the skill counters estimate (each counts the seat's own decisions only);
+- ``--design lineup``: every seat holds A or B, ``A, B, A, B, …``, in every rotation. The gap then also
+  holds what each gives the others: a slip of A's that pays the table pays B's seats more than A's
+  (an A faces more B's than a B does), which a seat's own skill counters do not count.
+
+The runs:
 
 1. **the true gap**: ``--true-deals`` duplicate deals of the bots alone (no valuation: cheap, on local
    processes or a Dask cluster with ``--scheduler``, :func:`ramsli.analysis.tournament.run_tournament`),
@@ -63,30 +73,50 @@ def lineup(a: str, b: str, players: int) -> list[str]:
     return [a if j % 2 == 0 else b for j in range(players)]
 
 
+def _value(hand: Hand, seat: int, settings: Settings, baseline: str, number: int) -> tuple[Any, float]:
+    t0 = time.process_time()
+    hs = skill_of_hand(hand, seat, settings, baseline=baseline, hand_number=number)
+    return hs, time.process_time() - t0
+
+
+def _play(hand: Hand, bots: dict[int, Any]) -> Hand:
+    while not hand.is_over:
+        s = hand.to_act
+        assert s is not None
+        hand.apply(bots[s].act(hand.observe(s)))
+    return hand
+
+
 def play_and_value(args: tuple) -> dict[str, Any]:
-    """One deal of the measures' run: every rotation played, every seat valued. Returns per hand
-    ``(who, rotation, seat, net, corrected, skill, decisions)`` with ``who`` 0 for A, 1 for B, and the
-    CPU seconds the valuations took."""
-    a, b, players, seed, i, settings, baseline = args
+    """One deal of the measures' run: every rotation (line-up) or every seat for A and for B (field)
+    played, A's and B's seats valued. Returns per hand ``(who, rotation, seat, net, corrected, skill,
+    decisions)`` with ``who`` 0 for A, 1 for B, and the CPU seconds the valuations took."""
+    a, b, players, seed, i, settings, baseline, field = args
     rules = Rules.preset("traditional")
-    specs = lineup(a, b, players)
     deck, cut = deal_deck(rules, seed, i)
     dealer = i % players
     rows = []
     cpu = 0.0
+    if field:
+        for who, x in enumerate((a, b)):
+            for k in range(players):  # x in seat k, the field elsewhere: the same bots, seeds and cards for A and B
+                bots = {
+                    s: make_bot(x if s == k else field, seed=hash((seed, i, s)) & 0xFFFFFFFF) for s in range(players)
+                }
+                hand = _play(Hand.from_deck(rules, [rules.starting_stack] * players, dealer, deck, cut, pot=0), bots)
+                hs, t = _value(hand, k, settings, baseline, i * players + k + 1)
+                cpu += t
+                rows.append((who, k, k, hs.net, hs.corrected, hs.skill, len(hs.decisions)))
+        return {"deal": i, "rows": rows, "cpu": cpu}
+    specs = lineup(a, b, players)
     for r in range(players):
         seat_of = [(j + r) % players for j in range(players)]
         bot_at = {seat_of[j]: j for j in range(players)}
         bots = {seat_of[j]: make_bot(specs[j], seed=hash((seed, i, r, j)) & 0xFFFFFFFF) for j in range(players)}
-        hand = Hand.from_deck(rules, [rules.starting_stack] * players, dealer, deck, cut, pot=0)
-        while not hand.is_over:
-            s = hand.to_act
-            assert s is not None
-            hand.apply(bots[s].act(hand.observe(s)))
+        hand = _play(Hand.from_deck(rules, [rules.starting_stack] * players, dealer, deck, cut, pot=0), bots)
         for seat in range(players):
-            t0 = time.process_time()
-            hs = skill_of_hand(hand, seat, settings, baseline=baseline, hand_number=i * players + r + 1)
-            cpu += time.process_time() - t0
+            hs, t = _value(hand, seat, settings, baseline, i * players + r + 1)
+            cpu += t
             j = bot_at[seat]
             rows.append((j % 2, r, seat, hs.net, hs.corrected, hs.skill, len(hs.decisions)))
     return {"deal": i, "rows": rows, "cpu": cpu}
@@ -108,25 +138,35 @@ def _msd(xs: list[float]) -> tuple[float, float]:
     return (statistics.fmean(xs), statistics.stdev(xs)) if len(xs) > 1 else (math.nan, math.nan)
 
 
-def true_gap(a: str, b: str, players: int, deals: int, seed: int, jobs: int, scheduler: str | None) -> dict[str, Any]:
-    """The duplicate net gap A − B over ``deals`` deals of the bots alone (blocks of 10,000 deals)."""
+def true_gap(
+    a: str, b: str, players: int, deals: int, seed: int, jobs: int, scheduler: str | None, field: str = ""
+) -> dict[str, Any]:
+    """The duplicate net gap A − B over ``deals`` deals of the bots alone (blocks of 10,000 deals): in the
+    line-up ``A, B, A, B, …``, or with ``field`` A's and B's results in one seat against the field, on the
+    same deals (every rotation: every seat), the field's bots seeded alike in both."""
     d: list[float] = []
-    specs = lineup(a, b, players)
     done = 0
     block = 0
     while done < deals:
         n = min(10_000, deals - done)
-        res = run_tournament(
-            specs,
-            Rules.preset("traditional"),
-            n,
-            seed=seed + 7919 * block,
-            jobs=jobs,
-            duplicate=True,
-            scheduler=scheduler,
-        )
-        for row in res.per_deal:
-            d.append(statistics.fmean(row[0::2]) - statistics.fmean(row[1::2]))
+
+        def run(specs: list[str], n: int = n, block: int = block) -> list[list[float]]:
+            res = run_tournament(
+                specs,
+                Rules.preset("traditional"),
+                n,
+                seed=seed + 7919 * block,
+                jobs=jobs,
+                duplicate=True,
+                scheduler=scheduler,
+            )
+            return res.per_deal
+
+        if field:
+            rows_a, rows_b = run([a] + [field] * (players - 1)), run([b] + [field] * (players - 1))
+            d.extend(ra[0] - rb[0] for ra, rb in zip(rows_a, rows_b, strict=True))
+        else:
+            d.extend(statistics.fmean(row[0::2]) - statistics.fmean(row[1::2]) for row in run(lineup(a, b, players)))
         done += n
         block += 1
     mean, sd = _msd(d)
@@ -134,10 +174,18 @@ def true_gap(a: str, b: str, players: int, deals: int, seed: int, jobs: int, sch
 
 
 def measure(
-    a: str, b: str, players: int, deals: int, seed: int, jobs: int, settings: Settings, baseline: str = "expert"
+    a: str,
+    b: str,
+    players: int,
+    deals: int,
+    seed: int,
+    jobs: int,
+    settings: Settings,
+    baseline: str = "expert",
+    field: str = "",
 ) -> dict[str, Any]:
-    """The measures' run for one pair (see the module text)."""
-    args = [(a, b, players, seed, i, settings, baseline) for i in range(deals)]
+    """The measures' run for one pair (see the module text); ``field`` as in :func:`true_gap`."""
+    args = [(a, b, players, seed, i, settings, baseline, field) for i in range(deals)]
     if jobs > 1:
         with ProcessPoolExecutor(jobs) as ex:
             results = list(ex.map(play_and_value, args))
@@ -165,7 +213,8 @@ def measure(
         dup_net.append(by_deal["net"][-1])
         ma, mb = matchpoints(rows, players)
         dup_mp.append(ma - mb)
-    hands_per_deal = players * (players // 2)  # hands each of A and B plays per deal (lineup A, B, A, B …)
+    # hands each of A and B plays per deal: one per seat (field), or per rotation half the seats (line-up)
+    hands_per_deal = players if field else players * (players // 2)
     out: dict[str, Any] = {"deals": deals, "hands_each": deals * hands_per_deal, "decisions": decisions}
     for k, by in per.items():
         (ma, sa), (mb, sb) = _msd(by[0]), _msd(by[1])
@@ -200,7 +249,14 @@ def _n(x: float) -> str:
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--pairs", default=PAIRS, help="A/B pairs of bot specs, comma-separated")
-    ap.add_argument("--players", type=int, default=4, help="seats (even: A, B, A, B …)")
+    ap.add_argument(
+        "--design",
+        choices=("field", "lineup"),
+        default="field",
+        help="A or B in one seat against the field (default), or A, B, A, B … around the table",
+    )
+    ap.add_argument("--field", default="medium", help="the other seats' bot in the field design")
+    ap.add_argument("--players", type=int, default=4, help="seats (even for the line-up: A, B, A, B …)")
     ap.add_argument("--deals", type=int, default=40, help="duplicate deals valued per pair")
     ap.add_argument("--true-deals", type=int, default=400, help="duplicate deals of the bots alone per pair")
     ap.add_argument("--jobs", type=int, default=1, help="worker processes")
@@ -213,8 +269,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--out", default="", help="also write the results as JSON here")
     a = ap.parse_args(argv)
-    if a.players % 2 or not 2 <= a.players <= 6:
-        ap.error("--players: an even number 2..6")
+    if not 2 <= a.players <= 6 or (a.design == "lineup" and a.players % 2):
+        ap.error("--players: 2..6, an even number for the line-up")
+    field = a.field if a.design == "field" else ""
     settings = Settings(
         seed=a.seed,
         declare_samples=a.declare_samples,
@@ -227,15 +284,14 @@ def main(argv: list[str] | None = None) -> int:
     for pair in a.pairs.split(","):
         spec_a, _, spec_b = pair.partition("/")
         t0 = time.perf_counter()
-        tg = true_gap(spec_a, spec_b, a.players, a.true_deals, a.seed + 1_000_003, a.jobs, a.scheduler)
+        tg = true_gap(spec_a, spec_b, a.players, a.true_deals, a.seed + 1_000_003, a.jobs, a.scheduler, field)
         t1 = time.perf_counter()
-        m = measure(spec_a, spec_b, a.players, a.deals, a.seed, a.jobs, settings, a.baseline)
+        m = measure(spec_a, spec_b, a.players, a.deals, a.seed, a.jobs, settings, a.baseline, field)
         t2 = time.perf_counter()
         for k in ("net", "corrected", "skill"):  # against the true gap too (the small run's own gap is noisy)
             m[k]["hands_needed_true"] = hands_needed(m[k]["sd_hand"], tg["gap"])
-        m["dup_net"]["hands_needed_true"] = (
-            hands_needed(m["dup_net"]["sd_deal"], tg["gap"]) * a.players * (a.players // 2)
-        )
+        per_deal = a.players if field else a.players * (a.players // 2)
+        m["dup_net"]["hands_needed_true"] = hands_needed(m["dup_net"]["sd_deal"], tg["gap"]) * per_deal
         sk = m["skill"]
         lo, hi = tg["gap"] - tg["ci95"], tg["gap"] + tg["ci95"]
         within = lo <= sk["gap"] <= hi
