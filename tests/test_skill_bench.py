@@ -60,7 +60,7 @@ def test_the_line_up_design_values_every_seat_and_a_pair_that_measures_nothing_f
 
 def test_the_declaration_check_compares_the_coach_with_the_replayed_truth():
     r = subprocess.run(
-        [sys.executable, str(ROOT / "bench" / "skill_declarations.py"), "--field", "tips", "--deals", "4"]
+        [sys.executable, str(ROOT / "bench" / "skill_decisions.py"), "--field", "tips", "--deals", "4"]
         + ["--declare-samples", "20", "--jobs", "1", "--no-equilibrium"],
         capture_output=True,
         text=True,
@@ -69,5 +69,5 @@ def test_the_declaration_check_compares_the_coach_with_the_replayed_truth():
     )
     # the tips go in on hands the expert folds (and the reverse): each such hand replayed both ways
     assert r.returncode == 0, r.stderr
-    assert "tips in one seat, tips elsewhere, 4 players, 4 deals (16 hands), the expert's values:" in r.stdout
+    assert "tips in one seat, tips elsewhere, 4 players, 4 deals (16 hands), declarations, the expert's values:" in r.stdout
     assert "the expert not:" in r.stdout and "the truth replayed" in r.stdout
