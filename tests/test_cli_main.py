@@ -108,7 +108,7 @@ def test_help_texts_are_shown_in_full_at_any_width(command, columns):
         (["play", "--plain", "--bots", "hardd"], "play", "Unknown bot 'hardd'"),  # a BadParameter of ours
         (["odds", "AS 9S KH 8D 7C", "--turn-up", "10S", "--seed", "-1"], "odds", "--seed -1"),  # fail()
         (["serve", "--port", "99999"], "serve", "--port 99999 is not a TCP port"),
-        (["rules", "--rule", "bete=x"], "rules", "option 'bete': 'x' is not allowed"),
+        (["rules", "--rule", "bete=x"], "rules", "Option 'bete': 'x' is not allowed"),
     ],
 )
 def test_every_usage_error_has_the_same_plain_look(args, command, says):
@@ -141,3 +141,34 @@ def test_help_lists_play_and_serve_first_in_panels():
     assert out.index("─ Play ") < place["play"] and out.index("─ After a game ") < place["review"]
     listed = {name for _panel, names in cli.HELP_PANELS for name in names}
     assert listed == set(cli.COMMANDS)
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["tournament", "--bots", "foo,random"],
+        ["tournament", "--preset", "foo"],
+        ["tournament", "--rule", "bete=abc"],
+        ["arena", "--bots", "foo,random"],
+        ["simulate", "--bots", "foo"],
+        ["simulate", "--hands", "3", "--sessions", "3"],
+        ["solve", "--iterations", "3", "--time", "3"],
+        ["odds", "AS", "--turn-up", "2H"],
+        ["dataset", "--bots", "foo", "--out", "never-written"],
+        ["bot", "nolink"],
+        ["skill", "--baseline", "foo", "."],
+    ],
+    ids=lambda a: "-".join(a[:2]),
+)
+def test_the_research_commands_errors_read_as_sentences(args):
+    """A fresh user's finding: the research commands printed the English text of an exception as it
+    was, "Error: unknown bot 'foo'; …", "Error: give one of …", where every other error of the CLI
+    starts with a capital letter. Each error line reads as a sentence; a line that opens with an
+    option or a path keeps it as given (:func:`ramsli.commands.error_sentence`)."""
+    r = CliRunner().invoke(cli.app, args, env={"COLUMNS": "400"})
+    assert r.exit_code == 2, r.output
+    lines = [line.removeprefix("Error: ") for line in r.output.splitlines() if line.startswith(("Error: ", "--"))]
+    assert lines, r.output
+    for line in lines:
+        after = line.split(": ", 1)[1] if line.startswith("--baseline: ") else line
+        assert not after[:1].islower(), (args, line)
