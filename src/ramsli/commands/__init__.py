@@ -10,8 +10,9 @@ import typer
 from typer.main import get_current_context
 
 from ramsli.errors import TableError
-from ramsli.frontends.i18n import sentence_case
+from ramsli.frontends.i18n import language, sentence_case, translation
 from ramsli.frontends.text import refusal_text
+from ramsli.frontends.usage import error_line, usage_head
 from ramsli.rules import Rules
 from ramsli.server.storage.urls import scrub  # a database URL's password is never printed
 from ramsli.session import check_setup
@@ -40,14 +41,15 @@ def show_errors(errors: Sequence[str], *, usage: bool = True) -> None:
     included (``--lang xx``, ``--hands abc``; :func:`ramsli.cli._plain_errors`): the command's
     ``Usage:`` line and ``Try 'ramsli CMD --help' for help.`` (when ``usage`` and a command is
     running), a blank line, then ``Error: …``, one line per error, each a sentence
-    (:func:`error_sentence`). Plain lines, so that a long message is never wrapped or cut and a
+    (:func:`error_sentence`); the words around the errors in the command's language
+    (:mod:`ramsli.frontends.usage`: ``Aufruf:``, ``Fehler:``). Plain lines, so that a long message is never wrapped or cut and a
     script can grep it."""
     ctx = _running_command()
+    tr = translation(language())  # the words around the errors in the command's language
     if usage and ctx is not None:
-        hint = f"Try '{ctx.command_path} {max(ctx.help_option_names, key=len)}' for help."
-        typer.echo(f"{ctx.get_usage()}\n{hint}\n", err=True)
+        typer.echo(f"{usage_head(ctx, tr)}\n", err=True)
     for line in errors:
-        typer.echo(f"Error: {scrub(error_sentence(line))}", err=True)
+        typer.echo(error_line(scrub(error_sentence(line)), tr), err=True)
 
 
 def _running_command() -> Any:
