@@ -8,7 +8,7 @@
     python scripts/i18n.py all       # extract, update, compile
     python scripts/i18n.py fill LANG FILE.json...  # empty msgstrs of LANG's .po from translations
 
-Marked strings: ``_()``, ``N_()``, ``ngettext()`` and ``pgettext()`` in
+Marked strings: ``_()``, ``N_()``, ``NP_()`` (a refusal's plural text), ``ngettext()`` and ``pgettext()`` in
 ``src/ramsli/frontends``, ``src/ramsli/commands/play.py``, ``src/ramsli/commands/review.py``, ``commands/skill.py``,
 ``src/ramsli/coach`` (the coach's lines) and ``src/ramsli/server`` (its refusal texts in
 ``server/protocol/messages.py``), the refusal texts of the engine (``refusal.py``) and of the bots
@@ -35,7 +35,7 @@ from babel.messages.pofile import read_po, write_po
 
 ROOT = Path(__file__).resolve().parent.parent
 SRC = ROOT / "src" / "ramsli"
-KEYWORDS = {"_": None, "N_": None, "ngettext": (1, 2), "pgettext": ((1, "c"), 2)}
+KEYWORDS = {"_": None, "N_": None, "NP_": (1, 2), "ngettext": (1, 2), "pgettext": ((1, "c"), 2)}
 SOURCES = [
     SRC / "refusal.py",
     SRC / "cli.py",

@@ -165,7 +165,7 @@ def test_arena_command_writes_json_and_markdown(tmp_path):
     "args, message",
     [
         (["--bots", "tips"], "the arena needs 2 or more"),
-        (["--bots", "tips,nosuch"], "unknown bot 'nosuch'"),
+        (["--bots", "tips,nosuch"], "Unknown bot 'nosuch'"),
         (["--deals", "0"], "--deals 0"),
         (["--deals", "5", "--set-deals", "2"], "not a multiple of --set-deals 2"),
         (["--presets", "nosuch"], "nosuch"),

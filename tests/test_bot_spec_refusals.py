@@ -101,7 +101,9 @@ def test_the_servers_bot_refusals_are_german_through_and_through(sqlite_url):
             bad = {"seats": [{"kind": "human"}, {"kind": "bot", "bot": "hardd"}]}
             got, answer = await c.call("POST", "/api/tables", bad)
             assert answer["message"].startswith("Unbekannter Bot 'hardd'; erlaubt sind random, ")
-            assert answer["message"].endswith("oder eine Stufe: easy, medium, hard, expert (die schwächste zuerst)")
+            assert answer["message"].endswith(
+                "oder eine Stufe: beginner, easy, medium, hard, expert (die schwächste zuerst)"
+            )
             good = {"seats": [{"kind": "human"}, {"kind": "bot", "bot": "montecarlo:samples=8"}, {"kind": "bot"}]}
             got, answer = await c.call("POST", "/api/tables", good)
             assert got == 201 and [s["bot"] for s in answer["seats"]] == [None, "montecarlo:samples=8", "rules"], answer

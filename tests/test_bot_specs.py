@@ -36,7 +36,7 @@ def test_option_values_must_have_the_right_type():
 def test_unknown_bot_lists_the_levels_apart_weakest_first_and_hints_at_lower_case():
     """Levels (issue #13) are named as a group after the bots, in the order of the ladder; a name in the
     wrong case is answered with the right one."""
-    with pytest.raises(ValueError, match=r"or a level: easy, medium, hard, expert \(weakest first\)"):
+    with pytest.raises(ValueError, match=r"or a level: beginner, easy, medium, hard, expert \(weakest first\)"):
         make_bot("hardd", 1)
     with pytest.raises(ValueError, match=r"unknown bot 'Easy' \(names are lower case: 'easy'\)"):
         make_bot("Easy", 1)
@@ -54,11 +54,13 @@ def test_an_empty_bot_name_gets_the_same_list_with_the_levels():
 
     with pytest.raises(
         ValueError,
-        match=r"empty bot name; allowed are random, .*, or a level: easy, medium, hard, "
+        match=r"empty bot name; allowed are random, .*, or a level: beginner, easy, medium, hard, "
         r"expert \(weakest first\)",
     ):
         split_bot_specs("easy,,hard")
-    with pytest.raises(ValueError, match=r"--bots is empty; give a bot name, allowed are random, .*or a level: easy"):
+    with pytest.raises(
+        ValueError, match=r"--bots is empty; give a bot name, allowed are random, .*or a level: beginner, easy"
+    ):
         split_bot_specs(" ")
 
 
@@ -92,6 +94,35 @@ def test_the_allowed_list_names_each_bot_and_level_once():
     assert r.exit_code == 2
     output = " ".join(r.output.replace("│", " ").split())
     assert output.count("expert") == 1 and "montecarlo" in output, output
+
+
+def test_every_level_name_the_pages_show_is_a_bot_name():
+    """A fresh user's finding: the web pages call the ``random`` bot "beginner" (``R.botLevel``), but
+    ``--bots beginner`` was an unknown bot. Each level name the pages show (the lobby's bots: the
+    beginner and the levels) is a name wherever a bot is named, for the same bot, and listed."""
+    from typer.testing import CliRunner
+
+    from ramsli.bots.base import RandomBot, allowed_bots_text, describe_bot
+    from ramsli.bots.levels import LEVEL_NAMES, LEVELS, level_spec
+    from ramsli.cli import app
+    from ramsli.server.web.routes import LOBBY_BOTS
+
+    assert list(LEVEL_NAMES) == ["beginner", *LEVELS]  # weakest first, as the lobby offers them
+    assert [level_spec(n) for n in LEVEL_NAMES] == [level_spec(b) for b in LOBBY_BOTS]
+    assert isinstance(make_bot("beginner", 1), RandomBot) and describe_bot("beginner").plays_as == "random"
+    assert set(LEVEL_NAMES) <= set(bot_names()) and "or a level: beginner, easy" in allowed_bots_text()
+    with pytest.raises(ValueError, match=r"level 'beginner' takes no options"):
+        make_bot("beginner:eps=0.1", 1)
+    runner = CliRunner()
+    for args in (
+        ["tournament", "--bots", "beginner,easy,random", "--hands", "2"],
+        ["arena", "--bots", "beginner,easy", "--deals", "2", "--set-deals", "2"],
+        ["simulate", "--bots", "beginner", "--players", "3", "--hands", "2"],
+    ):
+        r = runner.invoke(app, args)
+        assert r.exit_code == 0, (args, r.output)
+    r = runner.invoke(app, ["play", "--plain", "--bots", "beginner,beginner", "--lang", "en"], input="quit\n")
+    assert "unknown bot" not in r.output.lower(), r.output
 
 
 def test_an_option_given_twice_is_refused():

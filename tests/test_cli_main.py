@@ -103,12 +103,12 @@ def test_help_texts_are_shown_in_full_at_any_width(command, columns):
 @pytest.mark.parametrize(
     ("args", "command", "says"),
     [
-        (["play", "--plain", "--lang", "xx"], "play", "'xx' is not one of"),  # Click's own check
+        (["play", "--plain", "--lang", "xx"], "play", "'xx' is not allowed; allowed are 'en', 'de'"),  # Click's check
         (["simulate", "--hands", "abc"], "simulate", "'--hands'"),
         (["play", "--plain", "--bots", "hardd"], "play", "Unknown bot 'hardd'"),  # a BadParameter of ours
         (["odds", "AS 9S KH 8D 7C", "--turn-up", "10S", "--seed", "-1"], "odds", "--seed -1"),  # fail()
         (["serve", "--port", "99999"], "serve", "--port 99999 is not a TCP port"),
-        (["rules", "--rule", "bete=x"], "rules", "option 'bete': 'x' is not allowed"),
+        (["rules", "--rule", "bete=x"], "rules", "Option 'bete': 'x' is not allowed"),
     ],
 )
 def test_every_usage_error_has_the_same_plain_look(args, command, says):
@@ -141,3 +141,78 @@ def test_help_lists_play_and_serve_first_in_panels():
     assert out.index("─ Play ") < place["play"] and out.index("─ After a game ") < place["review"]
     listed = {name for _panel, names in cli.HELP_PANELS for name in names}
     assert listed == set(cli.COMMANDS)
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["tournament", "--bots", "foo,random"],
+        ["tournament", "--preset", "foo"],
+        ["tournament", "--rule", "bete=abc"],
+        ["arena", "--bots", "foo,random"],
+        ["simulate", "--bots", "foo"],
+        ["simulate", "--hands", "3", "--sessions", "3"],
+        ["solve", "--iterations", "3", "--time", "3"],
+        ["odds", "AS", "--turn-up", "2H"],
+        ["dataset", "--bots", "foo", "--out", "never-written"],
+        ["bot", "nolink"],
+        ["skill", "--baseline", "foo", "."],
+    ],
+    ids=lambda a: "-".join(a[:2]),
+)
+def test_the_research_commands_errors_read_as_sentences(args):
+    """A fresh user's finding: the research commands printed the English text of an exception as it
+    was, "Error: unknown bot 'foo'; …", "Error: give one of …", where every other error of the CLI
+    starts with a capital letter. Each error line reads as a sentence; a line that opens with an
+    option or a path keeps it as given (:func:`ramsli.commands.error_sentence`)."""
+    r = CliRunner().invoke(cli.app, args, env={"COLUMNS": "400"})
+    assert r.exit_code == 2, r.output
+    lines = [line.removeprefix("Error: ") for line in r.output.splitlines() if line.startswith(("Error: ", "--"))]
+    assert lines, r.output
+    for line in lines:
+        after = line.split(": ", 1)[1] if line.startswith("--baseline: ") else line
+        assert not after[:1].islower(), (args, line)
+
+
+#: (usage line, error line) of ``ramsli play --players abc`` in each language: Click's usage error
+#: in the reader's words, the value and the option as given
+CLICK_ERRORS = {
+    "en": ("Usage: ramsli play", "Error: Invalid value for '--players' / '-P': 'abc' is not a whole number"),
+    "de": ("Aufruf: ramsli play", "Fehler: Ungültiger Wert für '--players' / '-P': 'abc' ist keine ganze Zahl"),
+    "nl": ("Gebruik: ramsli play", "Fout: Ongeldige waarde voor '--players' / '-P': 'abc' is geen geheel getal"),
+    "it": ("Uso: ramsli play", "Errore: Valore non valido per '--players' / '-P': 'abc' non è un numero intero"),
+    "fr": (
+        "Usage\u00a0: ramsli play",
+        "Erreur\u00a0: Valeur non valide pour '--players' / '-P'\u00a0: 'abc' n'est pas un nombre entier",
+    ),
+}
+
+
+@pytest.mark.usefixtures("english")
+@pytest.mark.parametrize("lang", sorted(CLICK_ERRORS))
+def test_click_usage_errors_speak_the_readers_language(lang):
+    """A fresh user's finding: with ``LANG=de_DE.UTF-8`` (or ``--lang de``) a bad option value
+    printed Click's English, "Error: Invalid value for '--players' / '-P': Input should be a valid
+    integer, …". Click's usage errors, their usage line and the commands' own errors read in the
+    locale's language, or in the language ``--lang`` names when it came first."""
+    from ramsli.i18n import LANGS
+
+    usage, error = CLICK_ERRORS[lang]
+    locale = {"en": "en_US", "de": "de_DE", "nl": "nl_NL", "it": "it_IT", "fr": "fr_FR"}[lang] + ".UTF-8"
+    env = {"LANGUAGE": None, "LC_ALL": None, "LC_MESSAGES": None, "LANG": locale, "COLUMNS": "200"}
+    runs = {
+        "locale": CliRunner().invoke(cli.app, ["play", "--plain", "--players", "abc"], env=env),
+        "--lang": CliRunner().invoke(
+            cli.app, ["play", "--plain", "--lang", lang, "--players", "abc"], env=env | {"LANG": "C.UTF-8"}
+        ),
+    }
+    for how, r in runs.items():
+        assert r.exit_code == 2, (how, r.output)
+        lines = [x for x in r.output.splitlines() if x.strip()]
+        assert lines[0].startswith(usage + " "), (how, r.output)
+        assert lines[2] == error, (how, r.output)
+    # the commands' own errors (ramsli.commands.fail) say "Error:" in the same words
+    r = CliRunner().invoke(cli.app, ["tournament", "--bots", "foo"], env=env)
+    first, error_word = CLICK_ERRORS[lang][0].split(" ")[0], error.split(" ")[0]
+    assert r.output.startswith(first + " ") and f"\n{error_word} " in r.output, r.output
+    assert set(CLICK_ERRORS) == set(LANGS)  # every language of the catalogs

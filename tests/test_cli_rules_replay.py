@@ -72,9 +72,9 @@ def test_rules_toml_with_changes():
 @pytest.mark.parametrize(
     "args,fragments",
     [
-        (("--preset", "skat"), ["unknown preset 'skat'", "(R6)", "traditional", "nap"]),
-        (("--rule", "colour=red"), ["unknown option 'colour'", "(R8)", "overtrump"]),
-        (("--rule", "bete=lots"), ["option 'bete'", "R5.3", "'pot'"]),
+        (("--preset", "skat"), ["Unknown preset 'skat'", "(R6)", "traditional", "nap"]),
+        (("--rule", "colour=red"), ["Unknown option 'colour'", "(R8)", "overtrump"]),
+        (("--rule", "bete=lots"), ["Option 'bete'", "R5.3", "'pot'"]),
         (("--rule", "bete"), ["is not key=value", "deck"]),
         (("--rule", "overtrump=never"), ["always, when-trumping"]),
     ],

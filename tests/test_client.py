@@ -355,7 +355,7 @@ def test_ramsli_bot_stops_cleanly_on_ctrl_c_and_refuses_bad_input(server):
     assert proc.returncode == 130, (out, err)
     assert "stopped" in err
     for args, code, says in [
-        (["https://x/nothing"], 2, "not a table link"),
+        (["https://x/nothing"], 2, "Not a table link"),
         ([_link(server, made, 1), "--bot", "no-such-bot"], 2, "no-such-bot"),
         ([_link(server, made, 0), "--bot", "random"], 1, "seat_taken"),
     ]:

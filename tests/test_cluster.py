@@ -369,7 +369,7 @@ def test_an_unreachable_scheduler_is_a_clear_error_within_the_timeout(monkeypatc
         DaskRunner(address, timeout_s=1).connect()
     monkeypatch.setattr(C, "DEFAULT_TIMEOUT_S", 1.0)
     r = CliRunner().invoke(app, ["simulate", "--hands", "10", "-q", "--scheduler", address])
-    assert r.exit_code == 2 and f"cannot reach the Dask scheduler at {address}" in r.output, r.output
+    assert r.exit_code == 2 and f"Cannot reach the Dask scheduler at {address}" in r.output, r.output
     assert r.exception is None or isinstance(r.exception, SystemExit)  # no traceback
 
 

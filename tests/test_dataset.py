@@ -159,7 +159,7 @@ def test_dataset_command(tmp_path):
     "args, message",
     [
         (["--bots", "tips"], "a table seats 2..6"),
-        (["--bots", "tips,nosuch"], "unknown bot 'nosuch'"),
+        (["--bots", "tips,nosuch"], "Unknown bot 'nosuch'"),
         (["--hands", "0"], "--hands 0"),
         (["--preset", "nosuch"], "nosuch"),
         (["--rule", "players=4"], "option players=4"),

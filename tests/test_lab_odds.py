@@ -87,7 +87,7 @@ def test_cli(tmp_path):
     r = runner.invoke(app, ["odds", "AS 9S KH 8D 7C", "--turn-up", "10S", "--seat", "1", "--before", "in,out"])
     assert r.exit_code == 2 and "--before needs 1 entries" in r.output
     r = runner.invoke(app, ["odds", "AS 9S KH 8D 7C", "--turn-up", "10S", "--preset", "compulsory", "--before", "in"])
-    assert r.exit_code == 2 and "compulsory" in r.output
+    assert r.exit_code == 2 and "Compulsory" in r.output
 
 
 def _odds(*extra):

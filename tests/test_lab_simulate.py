@@ -72,7 +72,7 @@ def test_cli_kernel_sessions():
         (["--hands", "10", "--sessions", "2"], "not both"),
         (["--sessions", "0"], "--sessions 0"),
         (["--hands", "10", "--bots", "random"] + ["--players", "7"], "2 to 6"),
-        (["--hands", "10", "--bots", "nosuchbot,random"], "unknown bot"),
+        (["--hands", "10", "--bots", "nosuchbot,random"], "Unknown bot"),
         (["--hands", "10", "--rule", "bete=-3"], "bete"),
         (["--hands", "10", "--out", "x.txt"], "unknown suffix '.txt'"),
         (["--hands", "10", "--out", "/nonexistent/dir/x.json"], "does not exist"),

@@ -426,7 +426,8 @@ def test_speed_must_be_0_to_10_seconds(tmp_path, value):
 @pytest.mark.parametrize("n", ["1", "7", "0"])
 def test_players_outside_2_to_6_names_the_rule(tmp_path, n):
     r = runner.invoke(app, _plain(tmp_path, "--players", n))
-    assert f"{n} players: allowed are 2 to 6 (R2.1)" in _usage_error(r)
+    players = "player" if n == "1" else "players"  # "1 player", "0 players" (a plural message)
+    assert f"{n} {players}: allowed are 2 to 6 (R2.1)" in _usage_error(r)
 
 
 def test_data_dir_must_be_a_folder_and_not_empty(tmp_path, monkeypatch):

@@ -32,7 +32,7 @@ from ramsli.frontends.storage import SaveFolder
 from ramsli.frontends.tui import CutScreen, InfoScreen, RamsliApp
 from ramsli.hand import Action, Phase
 from ramsli.i18n import CATALOG_LANGS, LANGS
-from ramsli.refusal import CARD_FIELDS, SEAT_FIELDS, SUIT_FIELDS, TEXTS, YOU_TEXTS, Refusal, RefusalText
+from ramsli.refusal import CARD_FIELDS, REFUSALS, SEAT_FIELDS, SUIT_FIELDS, TEXTS, YOU_TEXTS, Refusal, RefusalText
 from ramsli.rules import RulesError
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -86,8 +86,14 @@ def _setup(tmp_path, lang, *extra):
 
 
 def _refusal_in(lang: str, refusal: Refusal) -> tuple[str, str]:
-    """(the catalog's rendering, the English one) of a refusal with plain fields (no seat, card, suit)."""
-    local = _refusal(lang, TEXTS[refusal.code]).format(**refusal.fields) + f" ({refusal.rule})"
+    """(the catalog's rendering, the English one) of a refusal with plain fields (no seat, card, suit);
+    a text that counts (``NP_``) in the form its ``count`` takes in ``lang``."""
+    entry = REFUSALS[refusal.code]
+    if entry.plural is not None:
+        form = i18n.translation(lang).ngettext(entry.text, entry.plural, refusal["count"])
+        local = i18n.sentence_case(form).format(**refusal.fields) + f" ({refusal.rule})"
+    else:
+        local = _refusal(lang, TEXTS[refusal.code]).format(**refusal.fields) + f" ({refusal.rule})"
     return local, i18n.sentence_case(str(refusal))
 
 
@@ -126,6 +132,34 @@ def test_setup_refusals_are_the_engines_in_the_players_language(tmp_path, lang, 
     assert option in out and _flat(local) in out
     if lang != "en":
         assert _flat(english) not in out
+
+
+#: "1 player" and "3 players" in each language: a count of players chooses its plural form
+SEAT_COUNTS = {
+    "en": ("1 player: allowed are 2 to 6", "3 players: allowed are 2 to 6", "0 players"),
+    "de": ("1 Spieler: erlaubt sind 2 bis 6", "3 Spieler: erlaubt sind 2 bis 6", "0 Spieler"),
+    "nl": ("1 speler: toegestaan zijn 2 tot 6", "3 spelers: toegestaan zijn 2 tot 6", "0 spelers"),
+    "it": ("1 giocatore: sono ammessi da 2 a 6", "3 giocatori: sono ammessi da 2 a 6", "0 giocatori"),
+    "fr": ("1 joueur\u00a0: de 2 à 6 autorisés", "3 joueurs\u00a0: de 2 à 6 autorisés", "0 joueur\u00a0"),
+}
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_a_count_of_players_takes_its_plural_form_in_every_language(tmp_path, lang):
+    """A fresh user's finding: ``--players 1`` read "1 players: allowed are 2 to 6". The refusal's
+    text is one plural message (``NP_``): each language chooses the form by the count (French: 0
+    and 1 take the singular), in the terminal, on the server and in the engine's English."""
+    from ramsli.server.protocol.messages import render
+
+    one, three, zero = SEAT_COUNTS[lang]
+    tr = i18n.translation(lang)
+    for count, want in ((1, one), (3, three), (0, zero)):
+        refusal = Refusal("seat_count", "R2.1", {"count": count, "most": 6})
+        shown = i18n.render_refusal(refusal, translations=tr, with_rule=False)
+        assert shown.startswith(want), (lang, count, shown)
+        assert render(refusal, lang) == shown + " (R2.1)"  # the server's answer is the same text
+    assert _flat(one) in _setup(tmp_path, lang, "--players", "1")
+    assert str(Refusal("seat_count", "R2.1", {"count": 1, "most": 6})) == "1 player: allowed are 2 to 6 (R2.1)"
 
 
 @pytest.mark.parametrize("lang", LANGS)
@@ -460,8 +494,10 @@ def test_every_refusal_code_has_a_translation_that_renders_with_its_fields(lang)
         for template, reader in ((entry.text, None), (entry.you, 1)):
             if template is None:
                 continue
-            local = tr.gettext(template)
-            assert local != template, (lang, code, "not translated")
+            # a text that counts (NP_) is one plural message: its form for the sample count, 7
+            counts = entry.plural is not None and reader is None
+            local = tr.ngettext(template, entry.plural or template, 7) if counts else tr.gettext(template)
+            assert local != template and local != entry.plural, (lang, code, "not translated")
             names = {f for _lit, f, _spec, _conv in string.Formatter().parse(template) if f}
             assert {f for _lit, f, _spec, _conv in string.Formatter().parse(local) if f} == names, (lang, code)
             refusal = Refusal(code, "R4.12", {f: _sample(f) for f in names} | ({"seat": 1} if reader else {}))

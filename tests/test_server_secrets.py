@@ -45,7 +45,7 @@ def test_serve_does_not_print_the_password_of_a_database_it_cannot_open():
     done = _ramsli("serve", "--port", str(free_port()), "--database", url)
     assert done.returncode == 2, done.stderr
     out = done.stdout + done.stderr
-    assert "cannot open" in out and "ramsli:***@127.0.0.1" in out  # the database is still named
+    assert "Cannot open" in out and "ramsli:***@127.0.0.1" in out  # the database is still named
     assert PASSWORD not in out
 
 

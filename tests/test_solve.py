@@ -317,7 +317,7 @@ def test_cli_solve_exploit_and_ask(tmp_path):
     res = r.invoke(app, ["solve", "--players", "3", "--exploit", str(bad)])
     assert res.exit_code == 2 and "not a policy file" not in res.output and "format" in res.output
     res = r.invoke(app, ["solve", "--preset", "compulsory", "-q"])
-    assert res.exit_code == 2 and "compulsory" in res.output
+    assert res.exit_code == 2 and "Compulsory" in res.output
     res = r.invoke(app, ["solve", "--resume", "-q"])
     assert res.exit_code == 2 and "--resume needs --checkpoint" in res.output
 

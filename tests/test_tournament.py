@@ -86,7 +86,7 @@ def test_cli_smoke_writes_json_csv_and_plot(tmp_path):
 def test_cli_rejects_bad_input():
     r = CliRunner().invoke(app, ["tournament", "--bots", "rules,bogus", "--hands", "1", "-q"])
     assert r.exit_code == 2
-    assert "unknown bot" in r.output
+    assert "Unknown bot" in r.output
     r = CliRunner().invoke(app, ["tournament", "--bots", "rules,rules", "--rule", "bete=x", "-q"])
     assert r.exit_code == 2
 
@@ -140,7 +140,7 @@ def test_cli_unknown_bot_lists_the_bots_once():
     r = CliRunner().invoke(app, ["tournament", "--bots", "foo,rules", "-n", "1", "-q"])
     assert r.exit_code == 2
     assert r.exception is None or isinstance(r.exception, SystemExit)
-    assert "unknown bot 'foo'" in r.output
+    assert "Unknown bot 'foo'" in r.output
     # (another test may register a bot named test-random in this process: count whole names)
     assert r.output.count("allowed are") == 1 and r.output.count("montecarlo") == 1
     assert r.output.count(" random,") == 1
@@ -170,7 +170,7 @@ def test_tips_bot_is_listed_without_importing_the_lab_kernel():
 def test_cli_unknown_bot_is_named_before_the_bots_are_counted(bots):
     r = CliRunner().invoke(app, ["tournament", "--bots", bots, "-n", "1", "-q"])
     assert r.exit_code == 2
-    assert "unknown bot 'foo'; allowed are" in r.output
+    assert "Unknown bot 'foo'; allowed are" in r.output
     assert "bots given" not in r.output
 
 

@@ -969,6 +969,47 @@ def test_the_last_hand_summary_then_standings_and_a_finished_hand_to_read(chromi
         ctx.close()
 
 
+_DIALOG_PLACE = """() => {
+    const d = document.querySelector('.dialog'), h = d && d.querySelector('h2');
+    if (!h) return null;
+    const a = d.getBoundingClientRect(), b = h.getBoundingClientRect();
+    return { top: d.scrollTop, scrolls: d.scrollHeight > d.clientHeight + 1, focused: document.activeElement === h,
+             visible: b.top >= a.top && b.bottom <= a.bottom && b.top >= 0 && b.bottom <= innerHeight,
+             title: h.textContent };
+}"""
+
+
+def test_the_standings_open_at_their_top_on_a_laptop(chromium, server):
+    """A fresh user's finding: at 1280x800, after a few hands, the standings dialog (the standings
+    and the score sheet under them) opened scrolled down to its Close button, the standings out of
+    sight. It opens at its top, its heading focused (for a screen reader: the dialog's name), after
+    the last hand's summary and when the table is opened again after the end."""
+    base, _db = server
+    made = _table(base, [{"kind": "bot", "bot": "rules"}] * 3, seed=21, rules=["end=hands:10"], pause=0)
+    ctx = _context(chromium, LAPTOP)
+    try:
+        page = ctx.new_page()
+        page.goto(f"{base}{made['spectate']}?lang=en")
+        page.wait_for_selector(".felt")
+        post_ok(base, f"/api/tables/{made['table']}/start", {"creator_token": made["creator_token"]})
+        deadline = time.monotonic() + scaled(120)
+        while page.evaluate("document.body.dataset.overlay") != "standings":
+            assert time.monotonic() < deadline, "the session did not end in time"
+            if page.evaluate("document.body.dataset.overlay") == "summary":
+                _click(page, "#dialog-close")  # each hand's summary, the last one too: then the standings
+            else:
+                page.wait_for_timeout(50)
+        for when in ("after the last summary", "opened again after the end"):
+            page.wait_for_function("document.body.dataset.overlay === 'standings'", timeout=scaled(10000))
+            place = page.evaluate(_DIALOG_PLACE)
+            assert place and place["title"] == "Standings", (when, place)
+            assert place["scrolls"], (when, place)  # a long dialog: it could open scrolled down
+            assert place["top"] == 0 and place["visible"] and place["focused"], (when, place)
+            page.reload()
+    finally:
+        ctx.close()
+
+
 def test_german_suited_trump_label_shows_the_suit_picture_in_its_colour(chromium, server):
     """Finding 8: with German-suited cards the trump label had no suit symbol and the French colour."""
     base, _db = server

@@ -7,6 +7,7 @@ Run ``ramsli --help`` for the list.
 
 from __future__ import annotations
 
+import gettext
 import importlib
 import sys
 from collections.abc import Callable
@@ -21,6 +22,7 @@ import typer.models
 
 from ramsli import __version__
 from ramsli.frontends.i18n import set_language
+from ramsli.frontends.usage import error_line, usage_error_text, usage_head
 from ramsli.i18n import LANGS, detect_language, translation
 
 
@@ -128,14 +130,20 @@ _HELP_WORDS = frozenset(
 )
 
 
+def _reader(ctx: Any) -> gettext.NullTranslations:
+    """The catalog of the reader of ``ctx``'s command: its ``--lang`` when that was read already,
+    else the locale's language (:func:`ramsli.i18n.detect_language`), as every command's messages."""
+    given = getattr(ctx, "params", {}).get("lang") if ctx is not None else None
+    code = getattr(given, "value", given)
+    return translation(code if code in LANGS else detect_language())
+
+
 def _help_in_language(command: Any, ctx: click.Context) -> None:
     """Put the words of :data:`_HELP_WORDS` of ``command``'s help (its description, its commands'
     panels, its options' help, Typer's titles) in the reader's language, the English kept aside."""
     import typer.rich_utils
 
-    given = getattr(ctx, "params", {}).get("lang")
-    code = getattr(given, "value", given)
-    tr = translation(code if code in LANGS else detect_language())
+    tr = _reader(ctx)
 
     def say(english: str) -> str:
         return tr.pgettext("help", english) if english in _HELP_WORDS else english
@@ -192,6 +200,30 @@ def _plain_errors() -> None:
 
 
 _plain_errors()
+
+
+def _errors_in_language() -> None:
+    """Click's usage errors (``--players abc``, ``--nope``, a missing option) in the reader's
+    language (:func:`_reader`), in the look :func:`_plain_errors` keeps: the usage line, the
+    ``--help`` hint, ``Error: …`` (``Aufruf: …``, ``Fehler: Ungültiger Wert für '--players' / '-P':
+    'abc' ist keine ganze Zahl``), the words of :mod:`ramsli.frontends.usage`. Typer's copy of
+    Click says them in English only; its ``UsageError.show`` is replaced in place (found beside
+    ``typer.BadParameter``, wherever this Typer keeps its Click)."""
+    usage_error: Any = getattr(sys.modules.get(typer.BadParameter.__module__), "UsageError", None)
+    if usage_error is None or getattr(usage_error.show, "_ramsli_words", False):
+        return
+
+    def show(self: Any, file: Any = None) -> None:
+        tr = _reader(self.ctx)
+        if self.ctx is not None:
+            typer.echo(usage_head(self.ctx, tr) + "\n", file=file, err=file is None)
+        typer.echo(error_line(usage_error_text(self, tr), tr), file=file, err=file is None)
+
+    show.__dict__["_ramsli_words"] = True
+    usage_error.show = show
+
+
+_errors_in_language()
 
 
 def _version(value: bool) -> None:

@@ -73,6 +73,8 @@ __all__ = [
     "NUMBER_FIELDS",
     "number_text",
     "N_",
+    "NP_",
+    "COUNT_FIELD",
     "seat_text",
 ]
 
@@ -84,6 +86,8 @@ CARD_FIELDS = frozenset({"card"})
 SUIT_FIELDS = frozenset({"suit", "trump"})
 #: field names whose value is a bound (an ``int``), shown grouped as a person reads it
 NUMBER_FIELDS = frozenset({"least", "most"})
+#: the field whose number chooses the plural form of a text with one (:attr:`RefusalText.plural`)
+COUNT_FIELD = "count"
 
 _SUIT_SYMBOLS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
 
@@ -91,6 +95,18 @@ _SUIT_SYMBOLS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
 def N_(message: str) -> str:
     """Mark ``message`` as a msgid for the catalogs (``scripts/i18n.py`` extracts it); returns it."""
     return message
+
+
+def NP_(singular: str, plural: str) -> RefusalText:
+    """The text of a refusal that counts something (its :data:`COUNT_FIELD`, ``count``): ``singular``
+    and ``plural`` marked as one plural message for the catalogs (``scripts/i18n.py`` extracts them
+    as it does ``ngettext``'s), so that each language chooses its own form by the count ("1 player",
+    "3 players"; in French 0 and 1 take the singular).
+
+    >>> NP_("{count} hand", "{count} hands").plural
+    '{count} hands'
+    """
+    return RefusalText(singular, plural=plural)
 
 
 @dataclass(frozen=True, slots=True)
@@ -103,11 +119,14 @@ class RefusalText:
             {card}"), or None.
         status: the HTTP status of an error answered under this code (the server's codes; 400
             when None).
+        plural: the English text for a ``count`` (:data:`COUNT_FIELD`) other than 1, the plural
+            msgid of ``text`` (declare the two with :func:`NP_`), or None for a text without one.
     """
 
     text: str
     you: str | None = None
     status: int | None = None
+    plural: str | None = None
 
 
 def collect(*tables: Mapping[str, RefusalText]) -> dict[str, RefusalText]:
@@ -234,6 +253,25 @@ class Refusal(Mapping[str, Any]):
             return entry.you
         return entry.text
 
+    def plural(
+        self, reader: int | None = None, texts: Mapping[str, RefusalText] | None = None
+    ) -> tuple[str, int] | None:
+        """The plural msgid of :meth:`template` and the count that chooses the form (the
+        :data:`COUNT_FIELD`), when the code's text has one (:attr:`RefusalText.plural`; not its
+        ``you`` text) and the count is a whole number; else None.
+
+        >>> Refusal("seat_count", "R2.1", {"count": 1, "most": 6}).plural()
+        ('{count} players: allowed are 2 to {most}', 1)
+
+        Raises:
+            KeyError: for a code ``texts`` does not declare.
+        """
+        entry = (REFUSALS if texts is None else texts)[self.code]
+        count = self._fields.get(COUNT_FIELD)
+        if entry.plural is None or type(count) is not int or self.template(reader, texts) != entry.text:
+            return None
+        return entry.plural, count
+
     def text(self, reader: int | None = None, texts: Mapping[str, RefusalText] | None = None) -> str:
         """The English message, without the rule id: seats as ``p3``, cards as ``AS``, suits as
         ``♠ ♥ ♦ ♣``. Front ends render the same code in the reader's language instead.
@@ -243,8 +281,11 @@ class Refusal(Mapping[str, Any]):
         """
         try:
             template = self.template(reader, texts)
+            forms = self.plural(reader, texts)
         except KeyError:
             return f"{self.code} {dict(self.plain_fields())}".rstrip()
+        if forms is not None and forms[1] != 1:
+            template = forms[0]
         try:
             return template.format(**self._english_fields())
         except (KeyError, IndexError, ValueError):
@@ -348,7 +389,7 @@ HAND: Mapping[str, RefusalText] = {
 #: the table's and the session's refusals (``check_table``, ``check_names``, ``check_players``,
 #: ``check_setup``, :class:`~ramsli.session.Session`; R2-R3, R5.4)
 TABLE: Mapping[str, RefusalText] = {
-    "seat_count": RefusalText(N_("{count} players: allowed are 2 to {most}")),
+    "seat_count": NP_("{count} player: allowed are 2 to {most}", "{count} players: allowed are 2 to {most}"),
     "seated_invalid": RefusalText(N_("the seated seats must be at least two different seats of the table")),
     "dealer_not_seated": RefusalText(N_("the dealer {seat} is not seated")),
     "dealer_invalid": RefusalText(N_("the dealer {given} is not a seat of this table")),

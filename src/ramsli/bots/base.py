@@ -22,7 +22,7 @@ import random
 from collections.abc import Callable, Mapping
 from typing import Protocol, cast, runtime_checkable
 
-from ramsli.bots.levels import LEVELS, level_spec
+from ramsli.bots.levels import LEVEL_NAMES, level_spec
 from ramsli.bots.packages import (
     BotInfo,
     GuardedBot,
@@ -171,25 +171,26 @@ def register_bot(name: str, factory: Callable[..., Bot]) -> None:
 def bot_names() -> list[str]:
     """Names of all bots: those registered and those of :data:`BOT_MODULES` (whose modules are not imported).
 
-    The levels for people (:data:`ramsli.bots.levels.LEVELS`: ``easy``, ``medium``, ``hard``,
-    ``expert``) are names too, and so are the bots of installed packages (:func:`package_bots`), last.
+    The levels for people (:data:`ramsli.bots.levels.LEVEL_NAMES`: ``beginner``, ``easy``,
+    ``medium``, ``hard``, ``expert``) are names too, and so are the bots of installed packages
+    (:func:`package_bots`), last.
 
-    >>> {"random", "rules", "montecarlo", "tips", "easy", "medium", "hard", "expert"} <= set(bot_names())
+    >>> {"random", "rules", "montecarlo", "tips", "beginner", "easy", "medium", "hard", "expert"} <= set(bot_names())
     True
     """
     _load_builtin()
-    return list(dict.fromkeys([*BOTS, *BOT_MODULES, *LEVELS, *package_bots()]))
+    return list(dict.fromkeys([*BOTS, *BOT_MODULES, *LEVEL_NAMES, *package_bots()]))
 
 
 def allowed_bots_text() -> str:
     """The bot names, then the levels as a group, for error messages.
 
-    >>> "or a level: easy, medium, hard, expert (weakest first)" in allowed_bots_text()
+    >>> "or a level: beginner, easy, medium, hard, expert (weakest first)" in allowed_bots_text()
     True
     """
     packages = package_bots()
     bots = [b for b in builtin_bot_names() if b not in packages]
-    text = f"{', '.join(bots)}, or a level: {', '.join(LEVELS)} (weakest first)"
+    text = f"{', '.join(bots)}, or a level: {', '.join(LEVEL_NAMES)} (weakest first)"
     return text + (f"; installed: {', '.join(packages)}" if packages else "")
 
 
@@ -203,7 +204,7 @@ def builtin_bot_names() -> list[str]:
     (False, 1, True)
     """
     _load_builtin()
-    return [b for b in dict.fromkeys([*BOTS, *BOT_MODULES]) if b not in LEVELS]
+    return [b for b in dict.fromkeys([*BOTS, *BOT_MODULES]) if b not in LEVEL_NAMES]
 
 
 def bot_factory(name: str) -> Callable[..., Bot]:
@@ -231,9 +232,9 @@ def bot_factory(name: str) -> Callable[..., Bot]:
         bots = ", ".join([*(b for b in builtin_bot_names() if b not in packages), *packages])
         if name.lower() in bot_names():
             raise BotSpecError(
-                "unknown_bot_case", bot=repr(name), lower=repr(name.lower()), bots=bots, levels=", ".join(LEVELS)
+                "unknown_bot_case", bot=repr(name), lower=repr(name.lower()), bots=bots, levels=", ".join(LEVEL_NAMES)
             )
-        raise BotSpecError("unknown_bot", bot=repr(name), bots=bots, levels=", ".join(LEVELS))
+        raise BotSpecError("unknown_bot", bot=repr(name), bots=bots, levels=", ".join(LEVEL_NAMES))
     return BOTS[name]
 
 
@@ -242,8 +243,8 @@ def make_bot(spec: str, seed: int | None = None, *, rng: random.Random | None = 
     ``"montecarlo"``, ``"montecarlo:samples=64"``.
 
     Give the bot's random source as ``seed`` or as ``rng`` (a ``random.Random``), not both;
-    the same seed gives the same choices. A level (``easy``, ``medium``, ``hard``, ``expert``,
-    :mod:`ramsli.bots.levels`) stands for its bot and budget. An option whose default is a
+    the same seed gives the same choices. A level (``beginner``, ``easy``, ``medium``, ``hard``,
+    ``expert``, :mod:`ramsli.bots.levels`) stands for its bot and budget. An option whose default is a
     ``bool`` takes ``true``/``false`` (also ``yes``/``no``, ``on``/``off``, ``1``/``0``).
 
     A bot of an installed package (:func:`package_bots`) comes wrapped in a
@@ -393,7 +394,7 @@ def package_bots() -> dict[str, PackageBot]:
     global _packages
     if _packages is None:
         _load_builtin()
-        _packages = discover(set(BOTS) | set(BOT_MODULES) | set(LEVELS))
+        _packages = discover(set(BOTS) | set(BOT_MODULES) | set(LEVEL_NAMES))
     return _packages
 
 
@@ -421,9 +422,9 @@ def describe_bot(name: str) -> BotInfo:
     'tips:eps=0.35'
     """
     name = name.strip()
-    if name in LEVELS and LEVELS[name] != name:
-        bot_factory(LEVELS[name].partition(":")[0])
-        return BotInfo(name, "level", "ramsli", LEVELS[name], f"the level {name!r}", (), None)
+    if name in LEVEL_NAMES and LEVEL_NAMES[name] != name:
+        bot_factory(LEVEL_NAMES[name].partition(":")[0])
+        return BotInfo(name, "level", "ramsli", LEVEL_NAMES[name], f"the level {name!r}", (), None)
     factory = bot_factory(name)
     package = _package_of(name)
     doc = (inspect.getdoc(factory) or "").strip().splitlines()
@@ -453,8 +454,8 @@ def bot_options(name: str) -> list[str]:
     Raises:
         ValueError: for an unknown bot name.
     """
-    if name in LEVELS and LEVELS[name] != name:
-        bot_factory(LEVELS[name].partition(":")[0])
+    if name in LEVEL_NAMES and LEVEL_NAMES[name] != name:
+        bot_factory(LEVEL_NAMES[name].partition(":")[0])
         return []  # a level is a budget: it takes no options
     factory = bot_factory(name)
     try:

@@ -1,4 +1,4 @@
-"""Levels for people: ``easy``, ``medium``, ``hard``, ``expert``.
+"""Levels for people: ``beginner``, ``easy``, ``medium``, ``hard``, ``expert``.
 
 A level is a name for a bot, its budget and its slips, usable wherever a bot is
 named (:func:`ramsli.bots.make_bot`, ``ramsli play --bots``, tournaments, the
@@ -25,11 +25,18 @@ bots' strength flattens out after a few samples (``montecarlo`` with 20 samples
 comes within about 0.1 counters a hand of the expert), and with the 52-card
 deck the tips play about as well as two samples. The slips spread them.
 
+Below them is the ``beginner``, the name the web pages give the ``random`` bot
+(it plays a random legal action at every decision): a name for it wherever a bot
+is named, as the levels are, and listed with them (:data:`LEVEL_NAMES`), so that
+a name a person reads on a page is a name the command line takes. It is not one
+of :data:`LEVELS` (no budget, no slips: the ladder, an evening's and a
+challenge's levels are those four).
+
 A level takes no options (it *is* a budget); name the bot itself for other
 budgets (``montecarlo:samples=64``).
 
->>> level_spec("hard"), level_spec("montecarlo:samples=8")
-('montecarlo:samples=6,eps=0.1', 'montecarlo:samples=8')
+>>> level_spec("hard"), level_spec("montecarlo:samples=8"), level_spec("beginner")
+('montecarlo:samples=6,eps=0.1', 'montecarlo:samples=8', 'random')
 >>> level_spec("easy:samples=3")  # doctest: +ELLIPSIS
 Traceback (most recent call last):
 ...
@@ -40,7 +47,7 @@ from __future__ import annotations
 
 from ramsli.bots.refusals import BotSpecError
 
-__all__ = ["LEVELS", "level_spec", "is_level"]
+__all__ = ["LEVELS", "LEVEL_NAMES", "level_spec", "is_level"]
 
 #: level name -> the bot spec it stands for, weakest first
 LEVELS: dict[str, str] = {
@@ -50,14 +57,18 @@ LEVELS: dict[str, str] = {
     "expert": "expert",
 }
 
+#: every level name a person reads for a bot (the web pages' ``R.botLevel``) -> the bot spec it
+#: stands for, weakest first: the ``beginner`` (the ``random`` bot) and :data:`LEVELS`
+LEVEL_NAMES: dict[str, str] = {"beginner": "random", **LEVELS}
+
 
 def is_level(name: str) -> bool:
-    """True if ``name`` (without options) is one of :data:`LEVELS`."""
-    return name.strip() in LEVELS
+    """True if ``name`` (without options) is a level's name (:data:`LEVEL_NAMES`: ``beginner`` too)."""
+    return name.strip() in LEVEL_NAMES
 
 
 def level_spec(spec: str) -> str:
-    """The bot spec a level stands for; any other spec is returned unchanged.
+    """The bot spec a level (any of :data:`LEVEL_NAMES`) stands for; any other spec is returned unchanged.
 
     ``expert`` is both a level and a bot: with options (``expert:samples=50``) it is the bot.
 
@@ -66,8 +77,8 @@ def level_spec(spec: str) -> str:
             with options.
     """
     name, colon, opts = spec.strip().partition(":")
-    if name not in LEVELS or LEVELS[name] == name:
+    if name not in LEVEL_NAMES or LEVEL_NAMES[name] == name:
         return spec
     if colon:
-        raise BotSpecError("level_options", level=repr(name), bot=repr(LEVELS[name]))
-    return LEVELS[name]
+        raise BotSpecError("level_options", level=repr(name), bot=repr(LEVEL_NAMES[name]))
+    return LEVEL_NAMES[name]

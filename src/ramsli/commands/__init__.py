@@ -10,26 +10,46 @@ import typer
 from typer.main import get_current_context
 
 from ramsli.errors import TableError
+from ramsli.frontends.i18n import language, sentence_case, translation
 from ramsli.frontends.text import refusal_text
+from ramsli.frontends.usage import error_line, usage_head
 from ramsli.rules import Rules
 from ramsli.server.storage.urls import scrub  # a database URL's password is never printed
 from ramsli.session import check_setup
 
-__all__ = ["fail", "show_errors", "setup_errors"]
+__all__ = ["fail", "show_errors", "setup_errors", "error_sentence"]
+
+
+def error_sentence(line: str) -> str:
+    """An error line as a sentence, as every ``ramsli`` error reads: its first letter upper case
+    when it opens with a word (the research commands pass on the English text of an exception, which
+    starts lower case: "unknown bot 'x'", "give one of …", "cannot write …"). A line that opens
+    with what the user gave or a name keeps it as written: an option (``--hands 0: …``), a path
+    (``policy.json: …``), ``key=value``, a quoted name.
+
+    >>> error_sentence("unknown bot 'x'; allowed are random"), error_sentence("--hands 0: allowed is 1..9")
+    ("Unknown bot 'x'; allowed are random", '--hands 0: allowed is 1..9')
+    >>> error_sentence("policy.json: not a policy file"), error_sentence("hands=0: allowed is a whole number")
+    ('policy.json: not a policy file', 'hands=0: allowed is a whole number')
+    """
+    word, space, _rest = line.partition(" ")
+    return sentence_case(line) if space and word.isalpha() else line  # a word: letters, then a space
 
 
 def show_errors(errors: Sequence[str], *, usage: bool = True) -> None:
     """Print errors on stderr in the one look of every ``ramsli`` error, Click's own usage errors
     included (``--lang xx``, ``--hands abc``; :func:`ramsli.cli._plain_errors`): the command's
     ``Usage:`` line and ``Try 'ramsli CMD --help' for help.`` (when ``usage`` and a command is
-    running), a blank line, then ``Error: …``, one line per error. Plain lines, so that a
-    long message is never wrapped or cut and a script can grep it."""
+    running), a blank line, then ``Error: …``, one line per error, each a sentence
+    (:func:`error_sentence`); the words around the errors in the command's language
+    (:mod:`ramsli.frontends.usage`: ``Aufruf:``, ``Fehler:``). Plain lines, so that a long message is never wrapped or cut and a
+    script can grep it."""
     ctx = _running_command()
+    tr = translation(language())  # the words around the errors in the command's language
     if usage and ctx is not None:
-        hint = f"Try '{ctx.command_path} {max(ctx.help_option_names, key=len)}' for help."
-        typer.echo(f"{ctx.get_usage()}\n{hint}\n", err=True)
+        typer.echo(f"{usage_head(ctx, tr)}\n", err=True)
     for line in errors:
-        typer.echo(f"Error: {scrub(line)}", err=True)
+        typer.echo(error_line(scrub(error_sentence(line)), tr), err=True)
 
 
 def _running_command() -> Any:

@@ -120,7 +120,7 @@ def arena(
         typer.Option(
             "--bots",
             "-b",
-            help="The bots, comma-separated: built-in bots, levels (easy,medium,hard,expert), installed "
+            help="The bots, comma-separated: built-in bots, levels (beginner,easy,medium,hard,expert), installed "
             "packages' bots; options after a colon ('montecarlo:samples=40', quote it). A spec given twice "
             "is rated twice (spec#1, spec#2).",
         ),

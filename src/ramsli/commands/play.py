@@ -83,8 +83,8 @@ def play(
         None,
         "--bots",
         help="Bots for the other seats, a comma list in seat "
-        "order (one name for all): a level - easy (the tips, with slips), medium, "
-        "hard, expert (the strongest) - or a bot, e.g. 'hard' or "
+        "order (one name for all): a level - beginner (random moves), easy (the tips, with slips), "
+        "medium, hard, expert (the strongest) - or a bot, e.g. 'hard' or "
         "'easy,medium,hard,expert' or 'rules,random,montecarlo:samples=64'; "
         "default: hard.",
     ),

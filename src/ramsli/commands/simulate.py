@@ -62,8 +62,8 @@ def simulate_cmd(
             "-b",
             help="One bot per seat, comma-separated (e.g. "
             "'tips,tips,random'); a single name fills every seat (--players, or the "
-            "option players, or 5). The kernel plays random and tips (also as rules "
-            "and easy); other bots use the engine.",
+            "option players, or 5). The kernel plays random (also as beginner) and tips "
+            "(also as rules and easy); other bots use the engine.",
         ),
     ] = "random",
     players: Annotated[

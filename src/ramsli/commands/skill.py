@@ -35,7 +35,7 @@ from ramsli.coach.words import format_counters
 from ramsli.commands.history_opts import HistoryPath, LangOption, SeatOption, SeedOption
 from ramsli.commands.replay_cmd import _check_input, _safe
 from ramsli.commands.review import _add_column, _choice_label, _fit_words, read_histories
-from ramsli.frontends.i18n import detect_language, translation
+from ramsli.frontends.i18n import detect_language, render_refusal, translation
 from ramsli.hand import seat_name
 
 __all__ = ["register", "skill", "SESSION_FORMAT"]
@@ -169,8 +169,8 @@ def skill(
     _check_input(path)
     try:
         make_bot(baseline)
-    except BotSpecError as e:
-        _fail(f"--baseline: {e}")
+    except BotSpecError as e:  # the bots' refusal in the reader's language, a sentence (as ramsli play says it)
+        _fail(f"--baseline: {render_refusal(e.refusal, translations=translation(language))}")
     if path.is_file() and path.name == "session.toml":
         path = path.parent
     settings = Settings(

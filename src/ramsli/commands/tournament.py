@@ -109,7 +109,7 @@ def tournament(
             "--bots",
             "-b",
             help="One bot per seat, comma-separated, e.g. "
-            "montecarlo,rules,rules,random,random, or levels easy,medium,hard,expert; "
+            "montecarlo,rules,rules,random,random, or levels beginner,easy,medium,hard,expert; "
             "options after a colon, e.g. "
             "'montecarlo:samples=40' (quote it).",
         ),

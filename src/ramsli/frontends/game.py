@@ -27,7 +27,7 @@ from collections.abc import Sequence
 
 from ramsli.bots import bot_names, make_bot
 from ramsli.bots.base import BOT_MODULES, BOTS
-from ramsli.bots.levels import LEVELS
+from ramsli.bots.levels import LEVEL_NAMES
 from ramsli.frontends.i18n import _, sentence_case
 from ramsli.frontends.storage import SavedSession, SaveFolder, default_data_dir
 from ramsli.frontends.text import hand_title, refusal_text, session_end_text, who
@@ -82,12 +82,12 @@ def allowed_bots_words() -> str:
     """The bots ``--bots`` accepts, then the levels as a group, in the player's language (as
     :func:`ramsli.bots.base.allowed_bots_text` says it in English).
 
-    >>> allowed_bots_words().endswith("or a level: easy, medium, hard, expert (weakest first)")
+    >>> allowed_bots_words().endswith("or a level: beginner, easy, medium, hard, expert (weakest first)")
     True
     """
     names = bot_names()  # loads the built-in bots first
-    bots = [b for b in names if (b in BOTS or b in BOT_MODULES) and b not in LEVELS]  # expert: with the levels
-    return _("{bots}, or a level: {levels} (weakest first)").format(bots=", ".join(bots), levels=", ".join(LEVELS))
+    bots = [b for b in names if (b in BOTS or b in BOT_MODULES) and b not in LEVEL_NAMES]  # expert: with the levels
+    return _("{bots}, or a level: {levels} (weakest first)").format(bots=", ".join(bots), levels=", ".join(LEVEL_NAMES))
 
 
 def check_bot_names(specs: Sequence[str]) -> None:
@@ -102,7 +102,7 @@ def check_bot_names(specs: Sequence[str]) -> None:
     >>> check_bot_names(["Hard"])  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
-    ValueError: Unknown bot 'Hard' (names are lower case: 'hard'); allowed are random, ..., or a level: easy, ...
+    ValueError: Unknown bot 'Hard' (names are lower case: 'hard'); allowed are random, ..., or a level: beginner, easy, ...
     """
     names = bot_names()
     for spec in specs:

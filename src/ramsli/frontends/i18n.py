@@ -154,7 +154,8 @@ def render_refusal(
     texts = REFUSALS if texts is None else texts
     seat_label = seat_label or seat_text
     try:
-        template = sentence_case(tr.gettext(refusal.template(reader, texts)))
+        msgid, forms = refusal.template(reader, texts), refusal.plural(reader, texts)
+        template = sentence_case(tr.ngettext(msgid, *forms) if forms else tr.gettext(msgid))
     except KeyError:
         text = sentence_case(refusal.text(reader, texts))
     else:

@@ -208,6 +208,8 @@ def estimate(
     rules = rules or Rules()
     if bot.strip() in ("rules", "easy"):  # the alias and the level of the tips player
         bot = "tips"
+    elif bot.strip() == "beginner":  # the random bot's level name (ramsli.bots.levels.LEVEL_NAMES)
+        bot = "random"
     mine, tu, bef = parse_query(cards, turn_up, players, seat, before, rules)
     try:
         check_counters(rules, pot)  # R3.3, R5.4: the kernel's 64-bit counters

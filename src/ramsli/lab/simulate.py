@@ -49,6 +49,7 @@ __all__ = ["KERNEL_BOTS", "Stats", "simulate", "write_out", "kernel_policy"]
 #: bots the kernel can play: name -> kernel policy
 KERNEL_BOTS = {
     "random": K.RANDOM,
+    "beginner": K.RANDOM,
     "tips": K.TIPS,
     "rules": K.TIPS,
     "easy": K.TIPS,

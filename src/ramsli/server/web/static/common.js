@@ -295,6 +295,7 @@ R.botLevel = function (spec) {
   const [kind, opts] = text.split(/:(.*)/s);
   const names = {
     random: _("beginner"),
+    beginner: _("beginner"),
     rules: _("tips player"),
     tips: _("tips player"),
     equilibrium: _("equilibrium: solved declarations"),
@@ -316,6 +317,7 @@ R.botShort = function (spec) {
   const [kind, opts] = text.split(/:(.*)/s);
   const names = {
     random: _("beginner"),
+    beginner: _("beginner"),
     rules: _("tips player"),
     tips: _("tips player"),
     easy: _("easy"),

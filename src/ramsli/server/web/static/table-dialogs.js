@@ -53,7 +53,7 @@ function dialog(title, ...body) {
     el(
       "div",
       { class: "dialog", role: "dialog", "aria-modal": "true", "aria-label": title },
-      el("h2", { text: title }),
+      el("h2", { text: title, tabindex: "-1" }), // focused when the dialog opens (table.js), at its top
       ...body,
       el(
         "div",

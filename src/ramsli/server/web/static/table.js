@@ -119,6 +119,10 @@ function render() {
   }
   const dialog = dialogs();
   if (dialog && !S.closedFor) parts.push(dialog); // a replaced tab shows no dialog over the greyed table
+  // a dialog drawn again keeps the place it was scrolled to; a dialog that opens shows its top
+  const shownDialog = document.querySelector(".dialog");
+  const dialogTop = shownDialog && S.overlay && S.overlay === wasOverlay ? shownDialog.scrollTop : 0;
+  const onHeading = !!shownDialog && document.activeElement === shownDialog.querySelector("h2");
   const before = S.prevRects;
   app.replaceChildren(...parts);
   if (!document.getElementById("chat")) drawChat();
@@ -146,8 +150,18 @@ function render() {
     closedBanner();
   }
   if (S.overlay) {
-    const c = document.getElementById("dialog-close");
-    if (c && !document.querySelector(".dialog :focus")) c.focus();
+    // a dialog that opens (the standings after the last summary, a summary) takes the focus on its
+    // heading, at its top: focusing "Close", at the bottom of a long dialog (the standings and the
+    // score sheet), scrolled it down; drawn again, it keeps its place, and the focus its heading or
+    // else "Close"
+    const box = document.querySelector(".dialog");
+    if (box && !box.contains(document.activeElement)) {
+      const heading = box.querySelector("h2");
+      const c = document.getElementById("dialog-close");
+      if ((S.overlay !== wasOverlay || onHeading) && heading) heading.focus({ preventScroll: true });
+      else if (c) c.focus({ preventScroll: true });
+    }
+    if (box) box.scrollTop = dialogTop;
   } else if (focusedCard) {
     const again = document.querySelector(
       `[data-card="${focusedCard}"], [data-action="${focusedCard}"], #${CSS.escape(focusedCard)}`,
