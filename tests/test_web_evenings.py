@@ -87,7 +87,10 @@ def _play_until_done(pages: list, timeout: float = scaled(240.0)) -> None:
             if p.query_selector(".evening-next-row"):
                 continue
             if p.evaluate("document.body.dataset.overlay") == "summary":
-                p.click(".dialog #dialog-close")
+                try:  # the summary closes by itself when the next hand is dealt: it may be gone already
+                    p.click(".dialog #dialog-close", timeout=scaled(2000))
+                except PlaywrightTimeout:
+                    pass
                 acted = True
                 continue
             if p.query_selector(".status-line.mine") is None:
