@@ -174,6 +174,28 @@ def test_the_research_commands_errors_read_as_sentences(args):
         assert not after[:1].islower(), (args, line)
 
 
+#: the unknown bot's refusal (``unknown_bot``) as each language words it
+UNKNOWN_BOT = {
+    "en": "Error: Unknown bot 'foo'; allowed are",
+    "de": "Fehler: Unbekannter Bot 'foo'; erlaubt sind",
+    "fr": "Erreur\u00a0: Bot inconnu 'foo'\u00a0; autorisés\u00a0:",
+}
+
+
+@pytest.mark.parametrize("lang", sorted(UNKNOWN_BOT))
+@pytest.mark.parametrize("command", ["tournament", "arena", "simulate", "dataset"])
+def test_the_research_commands_refuse_a_bot_in_the_readers_language(command, lang):
+    """The research commands printed a refused bot spec in English under any locale ("Erreur : Unknown
+    bot 'foo'…"); the refusal is rendered by its code in the reader's language, as ``ramsli play``
+    does (R7's standards: a message in the player's language saying what is allowed)."""
+    locale = {"en": "en_US", "de": "de_DE", "fr": "fr_FR"}[lang] + ".UTF-8"
+    env = {"LANGUAGE": None, "LC_ALL": None, "LC_MESSAGES": None, "LANG": locale, "COLUMNS": "400"}
+    args = [command, "--bots", "foo,random"] + (["--out", "never-written"] if command == "dataset" else [])
+    r = CliRunner().invoke(cli.app, args, env=env)
+    assert r.exit_code == 2, r.output
+    assert UNKNOWN_BOT[lang] in r.output, r.output
+
+
 #: (usage line, error line) of ``ramsli play --players abc`` in each language: Click's usage error
 #: in the reader's words, the value and the option as given
 CLICK_ERRORS = {

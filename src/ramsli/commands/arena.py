@@ -25,6 +25,7 @@ from ramsli.analysis.cluster import ClusterError
 from ramsli.bots.base import bot_names, describe_bot, make_bot
 from ramsli.commands import fail
 from ramsli.commands.cluster_opts import SchedulerOption, check_scheduler, interrupted
+from ramsli.frontends.text import refusal_text
 from ramsli.lab.limits import MAX_DEALS, LimitError, atomic_output, check_count, check_jobs, check_writable
 from ramsli.rules import PRESETS, Rules, RulesError
 
@@ -204,7 +205,7 @@ def arena(
         try:
             check()
         except LimitError as e:
-            errors.append(str(e))
+            errors.append(refusal_text(e))
     if seed < 0:
         errors.append(f"--seed {seed}: allowed is a whole number >= 0")
     if set_deals < 1:
@@ -217,13 +218,13 @@ def arena(
         try:
             Rules.preset(name).with_assignments(list(rule or []))
         except RulesError as e:
-            errors.append(str(e))
+            errors.append(refusal_text(e))
             break
     for s in specs:
         try:
             make_bot(s, seed=0)
         except ValueError as e:
-            errors.append(str(e))
+            errors.append(refusal_text(e))
             break
     else:
         k = len(specs) + len(remotes)
@@ -246,7 +247,7 @@ def arena(
             for path in arena_targets(out):
                 check_writable(path, "--out")
         except LimitError as e:
-            errors.append(str(e))
+            errors.append(refusal_text(e))
     errors += check_scheduler(scheduler, jobs)
     if errors:
         fail(errors)
@@ -301,9 +302,9 @@ def arena(
     except KeyboardInterrupt:
         interrupted(scheduler)
     except ClusterError as e:
-        fail(str(e))
+        fail(refusal_text(e))
     except (ValueError, RulesError) as e:
-        fail(str(e))
+        fail(refusal_text(e))
     finally:
         for host in hosts:
             if "res" in locals():

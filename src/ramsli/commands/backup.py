@@ -16,6 +16,7 @@ from typing import Annotated
 import typer
 
 from ramsli.commands import fail
+from ramsli.frontends.text import refusal_text
 
 __all__ = ["register", "backup"]
 
@@ -39,7 +40,7 @@ def backup(
     try:
         typer.echo(copy(database or default_url(), dest))
     except StoreError as e:
-        fail(str(e))
+        fail(refusal_text(e))
 
 
 def register(app: typer.Typer) -> None:

@@ -25,6 +25,7 @@ import typer
 from ramsli.client import ClientRefused, ConnectionLost, Invite, play_bot
 from ramsli.client.bot import AGAIN_SECONDS, guarded_bot
 from ramsli.commands import fail
+from ramsli.frontends.text import refusal_text
 from ramsli.i18n import choices_text
 
 __all__ = ["register", "bot"]
@@ -58,11 +59,11 @@ def bot(
     try:
         invite = Invite.parse(url)
     except ValueError as e:  # not a table link
-        fail(str(e))
+        fail(refusal_text(e))
     try:
         guarded_bot(spec, seed)
     except ValueError as e:  # a bad bot spec (BotSpecError): its message lists what is allowed
-        fail(str(e))
+        fail(refusal_text(e))
     try:
         run = asyncio.run(
             play_bot(invite, spec, name, seed=seed, lang=lang, progress=typer.echo, again_seconds=again_wait)

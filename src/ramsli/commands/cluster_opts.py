@@ -13,6 +13,7 @@ from typing import Annotated, NoReturn
 import typer
 
 from ramsli.analysis.cluster import ClusterError, check_address
+from ramsli.frontends.text import refusal_text
 
 __all__ = ["SchedulerOption", "check_scheduler", "interrupted", "EXIT_INTERRUPTED"]
 
@@ -48,7 +49,7 @@ def check_scheduler(scheduler: str | None, jobs: int = 1) -> list[str]:
     try:
         check_address(scheduler)
     except ClusterError as e:
-        errors.append(str(e))
+        errors.append(refusal_text(e))
     if jobs != 1:
         errors.append(f"--jobs {jobs} with --scheduler: the cluster's workers play the chunks; give one of them")
     return errors

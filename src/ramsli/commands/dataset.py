@@ -20,6 +20,7 @@ from ramsli.bots.base import make_bot
 from ramsli.commands import fail
 from ramsli.commands.arena import bot_warnings, split_bot_list
 from ramsli.commands.cluster_opts import interrupted
+from ramsli.frontends.text import refusal_text
 from ramsli.lab.limits import MAX_DEALS, LimitError, check_count, check_jobs
 from ramsli.rules import PRESETS, Rules, RulesError
 
@@ -69,20 +70,20 @@ def dataset(
         try:
             check()
         except LimitError as e:
-            errors.append(str(e))
+            errors.append(refusal_text(e))
     if seed < 0:
         errors.append(f"--seed {seed}: allowed is a whole number >= 0")
     rules = None
     try:
         rules = Rules.preset(preset).with_assignments(list(rule or []))
     except RulesError as e:
-        errors.append(str(e))
+        errors.append(refusal_text(e))
     bad = False
     for s in specs:
         try:
             make_bot(s, seed=0)
         except ValueError as e:
-            errors.append(str(e))
+            errors.append(refusal_text(e))
             bad = True
             break
     if not bad and not 2 <= len(specs) <= 6:
@@ -128,7 +129,7 @@ def dataset(
     except KeyboardInterrupt:
         interrupted(None)
     except ValueError as e:
-        fail(str(e))
+        fail(refusal_text(e))
     except OSError as e:
         fail(f"cannot write {e.filename or out}: {e.strerror or e}", usage=False)
     typer.echo(f"wrote {out / HANDS_FILE} ({summary.hands} hands, {summary.size} bytes, sha256 {summary.sha256})")

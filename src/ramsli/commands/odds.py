@@ -17,6 +17,7 @@ from rich.table import Table
 from ramsli.analysis.cluster import ClusterError
 from ramsli.commands import fail, setup_errors
 from ramsli.commands.cluster_opts import SchedulerOption, check_scheduler, interrupted
+from ramsli.frontends.text import refusal_text
 from ramsli.lab.limits import LimitError, check_counters, check_positive_time, check_seed
 from ramsli.rules import PRESETS, Rules, RulesError
 
@@ -106,7 +107,7 @@ def odds_cmd(
     try:
         rules = Rules.preset(preset).with_assignments(rule or [])
     except RulesError as e:
-        fail([str(e)])
+        fail([refusal_text(e)])
     if players is None:
         players = rules.players or 5
     errors = setup_errors(rules, players, f"--players {players}")  # R2.1, R3.5: the engine's set-up check
@@ -119,7 +120,7 @@ def odds_cmd(
         try:
             check()
         except LimitError as e:
-            errors.append(str(e))
+            errors.append(refusal_text(e))
     errors += check_scheduler(scheduler)
     if kernel not in ("auto", "kernel", "python"):
         errors.append(f"--kernel {kernel!r}: allowed are auto, kernel, python")
@@ -144,7 +145,7 @@ def odds_cmd(
             kernel=kernel,
         )
     except (RulesError, OddsError, LimitError, ClusterError) as e:
-        fail([str(e)])
+        fail([refusal_text(e)])
     except KeyboardInterrupt:
         interrupted(scheduler)
     if as_json:

@@ -15,6 +15,7 @@ from rich.markup import escape
 from rich.table import Table
 
 from ramsli.commands import fail
+from ramsli.frontends.text import refusal_text
 from ramsli.rules import OPTIONS, PRESET_NOTES, PRESETS, Rules, RulesError
 
 __all__ = ["register", "presets", "rules"]
@@ -63,7 +64,7 @@ def rules(
     try:
         r = Rules.preset(preset).with_assignments(list(rule or []))
     except RulesError as e:
-        fail(str(e))
+        fail(refusal_text(e))
     if toml:
         typer.echo(r.to_toml(), nl=False)
         return

@@ -22,6 +22,7 @@ from ramsli.analysis.cluster import ClusterError
 from ramsli.commands import fail as _fail
 from ramsli.commands import setup_errors
 from ramsli.commands.cluster_opts import SchedulerOption, check_scheduler, interrupted
+from ramsli.frontends.text import refusal_text
 from ramsli.lab.limits import MAX_HANDS, MAX_SESSIONS, LimitError, check_count, check_jobs, check_writable, out_targets
 from ramsli.rules import PRESETS, Rules, RulesError
 
@@ -123,7 +124,7 @@ def simulate_cmd(
     try:
         rules = Rules.preset(preset).with_assignments(rule or [])
     except RulesError as e:
-        _fail(str(e))
+        _fail(refusal_text(e))
     specs = [b.strip() for b in bots.split(",") if b.strip()]
     errors: list[str] = []
     count = players if players is not None else rules.players
@@ -150,7 +151,7 @@ def simulate_cmd(
         try:
             check()
         except LimitError as e:
-            errors.append(str(e))
+            errors.append(refusal_text(e))
     hands, sessions = hands or 0, sessions or 0
     if seed < 0:
         errors.append(f"--seed {seed}: allowed is a whole number >= 0")
@@ -161,7 +162,7 @@ def simulate_cmd(
             for t in targets:
                 check_writable(t, "--out")
         except LimitError as e:
-            errors.append(str(e))
+            errors.append(refusal_text(e))
     errors += check_scheduler(scheduler, jobs)
     if kernel not in ("auto", "kernel", "python"):
         errors.append(f"--kernel {kernel!r}: allowed are auto, kernel, python")
@@ -196,7 +197,7 @@ def simulate_cmd(
                     kernel=kernel,
                 )
             except (ValueError, ClusterError) as e:
-                _fail(str(e))
+                _fail(refusal_text(e))
     except KeyboardInterrupt:
         interrupted(scheduler)
     show(res)

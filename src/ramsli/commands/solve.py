@@ -30,6 +30,7 @@ from ramsli.analysis.cluster import ClusterError
 from ramsli.cards import CardError, make_deck, parse_cards
 from ramsli.commands import fail, setup_errors
 from ramsli.commands.cluster_opts import SchedulerOption, check_scheduler, interrupted
+from ramsli.frontends.text import refusal_text
 from ramsli.lab.equilibrium import PolicyError, default_policy, load_policy, save_policy
 from ramsli.lab.limits import LimitError, check_jobs, check_positive_time, check_seed, check_writable
 from ramsli.rules import PRESETS, Rules, RulesError
@@ -41,7 +42,7 @@ def _rules(preset: str, rule: list[str] | None) -> Rules:
     try:
         return Rules.preset(preset).with_assignments(rule or [])
     except RulesError as e:
-        fail(str(e))
+        fail(refusal_text(e))
 
 
 def solve_cmd(
@@ -213,7 +214,7 @@ def solve_cmd(
         try:
             check()
         except LimitError as e:
-            errors.append(str(e))
+            errors.append(refusal_text(e))
     modes = [m for m, v in (("--exploit", exploit), ("--ask", ask), ("--report", report)) if v is not None]
     if len(modes) > 1:
         errors.append(f"give one of {', '.join(modes)}, not several")
@@ -247,7 +248,7 @@ def solve_cmd(
                 command=command,
             )
         except (SV.SolveError, ClusterError, OSError) as e:
-            fail(str(e))
+            fail(refusal_text(e))
         except KeyboardInterrupt:
             interrupted(scheduler)
         typer.echo(f"wrote {report}")
@@ -307,7 +308,7 @@ def solve_cmd(
                 try:
                     check_writable(path, "--out")
                 except LimitError as e:
-                    fail(str(e))
+                    fail(refusal_text(e))
                 if iterations is None and time_s is None:
                     iterations = 1000
                 sol = SV.solve(
@@ -325,7 +326,7 @@ def solve_cmd(
                     progress=progress,
                 )
     except (SV.SolveError, ClusterError, ValueError) as e:
-        fail(str(e))
+        fail(refusal_text(e))
     except KeyboardInterrupt:
         interrupted(scheduler)
     if exploit is not None:
@@ -400,7 +401,7 @@ def _ask(
     try:
         pol = default_policy(rules, n) if policy == "default" else load_policy(policy)
     except PolicyError as e:
-        fail(str(e))
+        fail(refusal_text(e))
     if pol is None:
         fail(
             f"no shipped policy for these rules at {n} players: solve one (ramsli solve --out FILE) and give "
@@ -431,7 +432,7 @@ def _ask(
                 )
             )
         except SV.SolveError as e:
-            fail(str(e))
+            fail(refusal_text(e))
     if as_json:
         typer.echo(json.dumps(results, indent=2))
         return

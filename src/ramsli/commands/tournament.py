@@ -172,13 +172,13 @@ def tournament(
     try:
         rules = Rules.preset(preset).with_assignments(list(rule or []))
     except RulesError as e:
-        fail(str(e))
+        fail(refusal_text(e))
     errors = []
     for check in (lambda: check_count(hands, "--hands", MAX_DEALS, "deals"), lambda: check_jobs(jobs)):
         try:
             check()
         except LimitError as e:
-            errors.append(str(e))
+            errors.append(refusal_text(e))
     if seed < 0:
         errors.append(f"--seed {seed}: allowed is a whole number >= 0")
     bad_bots = []
@@ -186,7 +186,7 @@ def tournament(
         try:
             make_bot(s, seed=0)
         except ValueError as e:
-            bad_bots.append(str(e))  # the bots' message names the bot and lists the allowed names
+            bad_bots.append(refusal_text(e))  # the bots' message names the bot and lists the allowed names
     if bad_bots:
         errors.append(bad_bots[0])  # the first is enough (each message lists the allowed names)
     elif not specs:
@@ -198,7 +198,7 @@ def tournament(
             for p in out_targets(out):
                 check_writable(p, "--out")
     except LimitError as e:
-        errors.append(str(e))
+        errors.append(refusal_text(e))
     if plot is not None:
         if importlib.util.find_spec("matplotlib") is None:
             errors.append("--plot needs matplotlib: install the extra 'lab' (pip install -e '.[lab]' in a checkout)")
@@ -208,7 +208,7 @@ def tournament(
             try:
                 check_writable(plot, "--plot")
             except LimitError as e:
-                errors.append(str(e))
+                errors.append(refusal_text(e))
     errors += check_scheduler(scheduler, jobs)
     if errors:
         fail(errors)
@@ -238,7 +238,7 @@ def tournament(
     except KeyboardInterrupt:
         interrupted(scheduler)
     except ClusterError as e:
-        fail(str(e))
+        fail(refusal_text(e))
     except ValueError as e:
         fail(refusal_text(e))
     table = Table(
