@@ -69,5 +69,8 @@ def test_the_declaration_check_compares_the_coach_with_the_replayed_truth():
     )
     # the tips go in on hands the expert folds (and the reverse): each such hand replayed both ways
     assert r.returncode == 0, r.stderr
-    assert "tips in one seat, tips elsewhere, 4 players, 4 deals (16 hands), declarations, the expert's values:" in r.stdout
+    assert (
+        "tips in one seat, tips elsewhere, 4 players, 4 deals (16 hands), declarations, the expert's values:"
+        in r.stdout
+    )
     assert "the expert not:" in r.stdout and "the truth replayed" in r.stdout
