@@ -41,6 +41,21 @@ def pytest_report_header(config):
     return f"ramsli: every wait in the tests times out after scaled(seconds), {SCALE_ENV}={SCALE:g}"
 
 
+def _starts_processes(item: pytest.Item) -> bool:
+    """Whether ``item`` drives a real browser or starts a real ``ramsli serve`` (the long tests)."""
+    names = getattr(item, "fixturenames", ())
+    return "chromium" in names or "server_factory" in names or hasattr(getattr(item, "module", None), "ServerProcess")
+
+
+def pytest_collection_modifyitems(session, config, items):
+    """The files whose tests drive a browser or start servers run first, each file's tests still
+    together and in order (its module fixtures are made once); the rest keeps its order. With
+    xdist's ``worksteal`` (``addopts``), a worker that runs out of tests takes half of the other's
+    queue, so the run ends on short tests instead of one worker finishing a browser file alone."""
+    heavy = {item.path for item in items if _starts_processes(item)}
+    items.sort(key=lambda item: item.path not in heavy)
+
+
 @pytest.fixture
 def traditional() -> Rules:
     return Rules.preset("traditional")
