@@ -48,10 +48,12 @@ def _starts_processes(item: pytest.Item) -> bool:
 
 
 def pytest_collection_modifyitems(session, config, items):
-    """The files whose tests drive a browser or start servers run first, each file's tests still
-    together and in order (its module fixtures are made once); the rest keeps its order. With
-    xdist's ``worksteal`` (``addopts``), a worker that runs out of tests takes half of the other's
-    queue, so the run ends on short tests instead of one worker finishing a browser file alone."""
+    """The files that drive a browser or start servers come first, each file's tests in their order;
+    the rest keeps its order. With ``-n 2`` (``addopts``: ``--dist loadfile --no-loadscope-reorder``)
+    a worker takes the next file, in this order, when it has nearly finished its own: the long files
+    are done early and the run ends on short ones, so both workers finish together (xdist's default
+    ``load`` sends long runs of tests ahead: in a busy run one worker finished the last browser files
+    alone while the other idled for 311 s)."""
     heavy = {item.path for item in items if _starts_processes(item)}
     items.sort(key=lambda item: item.path not in heavy)
 
