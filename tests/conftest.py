@@ -41,6 +41,23 @@ def pytest_report_header(config):
     return f"ramsli: every wait in the tests times out after scaled(seconds), {SCALE_ENV}={SCALE:g}"
 
 
+def _starts_processes(item: pytest.Item) -> bool:
+    """Whether ``item`` drives a real browser or starts a real ``ramsli serve`` (the long tests)."""
+    names = getattr(item, "fixturenames", ())
+    return "chromium" in names or "server_factory" in names or hasattr(getattr(item, "module", None), "ServerProcess")
+
+
+def pytest_collection_modifyitems(session, config, items):
+    """The files that drive a browser or start servers come first, each file's tests in their order;
+    the rest keeps its order. With ``-n 2`` (``addopts``: ``--dist loadfile --no-loadscope-reorder``)
+    a worker takes the next file, in this order, when it has nearly finished its own: the long files
+    are done early and the run ends on short ones, so both workers finish together (xdist's default
+    ``load`` sends long runs of tests ahead: in a busy run one worker finished the last browser files
+    alone while the other idled for 311 s)."""
+    heavy = {item.path for item in items if _starts_processes(item)}
+    items.sort(key=lambda item: item.path not in heavy)
+
+
 @pytest.fixture
 def traditional() -> Rules:
     return Rules.preset("traditional")
