@@ -272,6 +272,14 @@ def main(argv: list[str] | None = None) -> int:
     if not 2 <= a.players <= 6 or (a.design == "lineup" and a.players % 2):
         ap.error("--players: 2..6, an even number for the line-up")
     field = a.field if a.design == "field" else ""
+    for pair in a.pairs.split(","):  # every bot named is known before any work (the bots' own message)
+        if pair.count("/") != 1:
+            ap.error(f"--pairs: {pair!r} is not A/B (two bot specs)")
+        for spec in [*pair.split("/"), *([field] if field else []), a.baseline]:
+            try:
+                make_bot(spec, seed=0)
+            except ValueError as e:
+                ap.error(str(e))
     settings = Settings(
         seed=a.seed,
         declare_samples=a.declare_samples,

@@ -111,6 +111,11 @@ def main(argv: list[str] | None = None) -> int:
     a = ap.parse_args(argv)
     if not 2 <= a.players <= 6 or a.deals < 1:
         ap.error("--players: 2..6; --deals: at least 1")
+    for spec in (a.player, a.field):  # known before any work (the bots' own message)
+        try:
+            make_bot(spec, seed=0)
+        except ValueError as e:
+            ap.error(str(e))
     settings = Settings(
         seed=a.seed,
         declare_samples=a.declare_samples,

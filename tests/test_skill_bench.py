@@ -74,3 +74,16 @@ def test_the_declaration_check_compares_the_coach_with_the_replayed_truth():
         in r.stdout
     )
     assert "the expert not:" in r.stdout and "the truth replayed" in r.stdout
+
+
+def test_an_unknown_bot_is_refused_before_any_work():
+    for script, args in (("skill.py", ["--pairs", "foo/easy"]), ("skill_decisions.py", ["--field", "foo"])):
+        r = subprocess.run(
+            [sys.executable, str(ROOT / "bench" / script), *args],
+            capture_output=True,
+            text=True,
+            timeout=scaled(60),
+            cwd=ROOT,
+        )
+        assert r.returncode == 2 and "unknown bot 'foo'; allowed are" in r.stderr, r.stderr
+        assert "Traceback" not in r.stderr
